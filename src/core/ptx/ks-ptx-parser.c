@@ -1301,6 +1301,11 @@ parse_instruction (Parser *p)
   p->n_top = 0;
   p->n_elems = 0;
   p->n_op_fixups = 0;
+  if (is_punct (&p->tok, '}') || p->tok.kind == KS_PTX_TOK_EOF)
+    {
+      expect_semicolon (p, "an instruction");
+      return;
+    }
   if (!is_punct (&p->tok, ';'))
     {
       for (;;)
@@ -1327,6 +1332,12 @@ parse_instruction (Parser *p)
               continue;
             }
           break;
+        }
+      if (!is_punct (&p->tok, ';'))
+        {
+          error_expected (p, "',' or ';' after an operand");
+          recover (p);
+          return;
         }
     }
   if (!expect_semicolon (p, "an instruction"))
@@ -1875,12 +1886,16 @@ parse_loc (Parser *p)
            * place was: chain to it. */
           key = ((uint64_t) (f2 & 0xffff) << 48) | ((uint64_t) l2 << 16) | (c2 & 0xffff);
           site = g_hash_table_lookup (p->inline_sites, &key);
-          at = PUSH (p, locs);
-          at->file = f2;
-          at->line = l2;
-          at->column = c2;
-          at->inlined_at = site ? GPOINTER_TO_UINT (site) : 0;
-          p->m->locs[idx].inlined_at = p->m->n_locs - 1;
+          if (site != NULL)
+            p->m->locs[idx].inlined_at = GPOINTER_TO_UINT (site);
+          else
+            {
+              at = PUSH (p, locs);
+              at->file = f2;
+              at->line = l2;
+              at->column = c2;
+              p->m->locs[idx].inlined_at = p->m->n_locs - 1;
+            }
         }
       else
         {

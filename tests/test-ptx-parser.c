@@ -1,0 +1,905 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Tests of the PTX parser: every directive, every operand form, the decoded
+ * modifiers, the source map, and diagnostics with recovery.  Expected values
+ * are read off the PTX text in each test by hand. */
+
+#include <string.h>
+
+#include "ks-ptx.h"
+
+static KsPtxModule *
+parse (const char *text)
+{
+  GBytes *bytes = g_bytes_new (text, strlen (text));
+  KsPtxModule *m = ks_ptx_module_parse (bytes, "test.ptx");
+
+  g_bytes_unref (bytes);
+  return m;
+}
+
+static void
+dump_diagnostics (const KsPtxModule *m)
+{
+  for (uint32_t i = 0; i < m->n_diagnostics; i++)
+    g_test_message ("%u:%u: %s", m->diagnostics[i].line, m->diagnostics[i].column,
+                    m->diagnostics[i].message);
+}
+
+static KsPtxModule *
+parse_ok (const char *text)
+{
+  KsPtxModule *m = parse (text);
+
+  dump_diagnostics (m);
+  g_assert_cmpuint (m->n_errors, ==, 0);
+  return m;
+}
+
+static const KsPtxFunction *
+function (const KsPtxModule *m,
+          const char        *name)
+{
+  const KsPtxFunction *f = ks_ptx_module_find_function (m, name);
+
+  g_assert_nonnull (f);
+  return f;
+}
+
+static const KsPtxInsn *
+insn (const KsPtxModule   *m,
+      const KsPtxFunction *f,
+      uint32_t             i)
+{
+  g_assert_cmpuint (i, <, f->n_insns);
+  return &m->insns[f->first_insn + i];
+}
+
+static const KsPtxOperand *
+operand (const KsPtxModule *m,
+         const KsPtxInsn   *in,
+         uint32_t           i)
+{
+  g_assert_cmpuint (i, <, in->n_operands);
+  return &m->operands[in->first_operand + i];
+}
+
+static const KsPtxOperand *
+element (const KsPtxModule  *m,
+         const KsPtxOperand *group,
+         uint32_t            i)
+{
+  g_assert_true (group->kind == KS_PTX_OPERAND_VECTOR || group->kind == KS_PTX_OPERAND_LIST);
+  g_assert_cmpuint (i, <, group->aux);
+  return &m->operands[group->a + i];
+}
+
+static gboolean
+has_diagnostic (const KsPtxModule *m,
+                uint32_t           line,
+                const char        *fragment)
+{
+  for (uint32_t i = 0; i < m->n_diagnostics; i++)
+    if (m->diagnostics[i].line == line && strstr (m->diagnostics[i].message, fragment))
+      return TRUE;
+  return FALSE;
+}
+
+#define HEADER ".version 8.0\n.target sm_80\n.address_size 64\n"
+
+static void
+test_module_directives (void)
+{
+  g_autoptr(KsPtxModule) m = parse_ok (".version 7.8\n"
+                                       ".target sm_90a, texmode_independent\n"
+                                       ".address_size 32\n");
+
+  g_assert_cmpuint (m->version_major, ==, 7);
+  g_assert_cmpuint (m->version_minor, ==, 8);
+  g_assert_cmpuint (m->address_size, ==, 32);
+  g_assert_cmpuint (m->n_targets, ==, 2);
+  g_assert_true (ks_ptx_span_equal (m, m->words[m->first_target], "sm_90a"));
+  g_assert_true (ks_ptx_span_equal (m, m->words[m->first_target + 1], "texmode_independent"));
+}
+
+static const char loc_src[] =
+  HEADER
+  "\n"                                                          /* 4 */
+  ".visible .entry k(.param .u64 k_p)\n"                        /* 5 */
+  "{\n"                                                         /* 6 */
+  "\t.reg .b32 %r<4>;\n"                                        /* 7 */
+  "\t.loc 1 10 3\n"                                             /* 8 */
+  "\tmov.u32 %r1, %tid.x;\n"                                    /* 9 */
+  "\t.loc 2 4 5, function_name $L__info_string0, inlined_at 1 12 7\n" /* 10 */
+  "\tadd.s32 %r2, %r1, 1;\n"                                    /* 11 */
+  "\t.loc 2 20 1, function_name $L__info_string1, inlined_at 2 4 5\n" /* 12 */
+  "\tadd.s32 %r3, %r2, 1;\n"                                    /* 13 */
+  "\t.loc 1 0 3\n"                                              /* 14 */
+  "\tret;\n"                                                    /* 15 */
+  "}\n"
+  ".file 1 \"/src/k.cu\", 1700000000, 1234\n"                   /* 17 */
+  ".file 2 \"/src/helpers.cuh\"\n"
+  ".section .debug_str\n"
+  "{\n"
+  "$L__info_string0:\n"
+  ".b8 95,90,0\n"
+  "$L__info_string1:\n"
+  ".b8 95,0\n"
+  "}\n";
+
+static void
+test_file_and_loc (void)
+{
+  g_autoptr(KsPtxModule) m = parse_ok (loc_src);
+  const KsPtxFunction *f = function (m, "k");
+  const KsPtxFile *file;
+  uint32_t fl, ln;
+  g_autoptr(GArray) links = NULL;
+
+  g_assert_cmpuint (m->n_files, ==, 2);
+  file = ks_ptx_module_find_file (m, 1);
+  g_assert_nonnull (file);
+  g_assert_true (ks_ptx_span_equal (m, file->path, "/src/k.cu"));
+  g_assert_cmpuint (file->timestamp, ==, 1700000000);
+  g_assert_cmpuint (file->size, ==, 1234);
+
+  g_assert_cmpuint (f->n_insns, ==, 4);
+  g_assert_true (ks_ptx_insn_source (m, insn (m, f, 0), &fl, &ln));
+  g_assert_cmpuint (fl, ==, 1);
+  g_assert_cmpuint (ln, ==, 10);
+  g_assert_true (ks_ptx_insn_source (m, insn (m, f, 1), &fl, &ln));
+  g_assert_cmpuint (fl, ==, 2);
+  g_assert_cmpuint (ln, ==, 4);
+  /* line 0 is compiler-generated: no source */
+  g_assert_false (ks_ptx_insn_source (m, insn (m, f, 3), &fl, &ln));
+
+  /* The inlined_at chain of the third instruction: helpers.cuh:20, inlined
+   * at helpers.cuh:4, itself inlined at k.cu:12. */
+  {
+    const KsPtxLoc *l = &m->locs[insn (m, f, 2)->loc];
+
+    g_assert_cmpuint (l->line, ==, 20);
+    g_assert_true (ks_ptx_span_equal (m, l->function_name, "$L__info_string1"));
+    g_assert_cmpuint (l->inlined_at, !=, 0);
+    l = &m->locs[l->inlined_at];
+    g_assert_cmpuint (l->file, ==, 2);
+    g_assert_cmpuint (l->line, ==, 4);
+    g_assert_cmpuint (l->inlined_at, !=, 0);
+    l = &m->locs[l->inlined_at];
+    g_assert_cmpuint (l->file, ==, 1);
+    g_assert_cmpuint (l->line, ==, 12);
+    g_assert_cmpuint (l->inlined_at, ==, 0);
+  }
+
+  /* Back from CUDA to PTX: k.cu:12 is where lines 11 and 13 were inlined */
+  links = ks_ptx_module_links_for_source (m, 1, 12);
+  g_assert_cmpuint (links->len, ==, 2);
+  g_assert_cmpuint (g_array_index (links, KsPtxSourceLink, 0).ptx_line, ==, 11);
+  g_assert_cmpuint (g_array_index (links, KsPtxSourceLink, 0).depth, ==, 1);
+  g_assert_cmpuint (g_array_index (links, KsPtxSourceLink, 1).ptx_line, ==, 13);
+  g_assert_cmpuint (g_array_index (links, KsPtxSourceLink, 1).depth, ==, 2);
+  g_clear_pointer (&links, g_array_unref);
+  links = ks_ptx_module_links_for_source (m, 1, 10);
+  g_assert_cmpuint (links->len, ==, 1);
+  g_assert_cmpuint (g_array_index (links, KsPtxSourceLink, 0).ptx_line, ==, 9);
+  g_assert_cmpuint (g_array_index (links, KsPtxSourceLink, 0).depth, ==, 0);
+}
+
+static void
+test_linkage_and_params (void)
+{
+  g_autoptr(KsPtxModule) m = parse_ok (
+    HEADER
+    ".extern .func (.param .b32 func_retval0) vprintf (.param .b64 a, .param .b64 b);\n"
+    ".weak .func (.param .b32 r0, .param .b64 r1) pair (.reg .u32 x) .noreturn\n"
+    "{\n"
+    "  st.param.b32 [r0+0], x;\n"
+    "  ret;\n"
+    "}\n"
+    ".common .global .align 8 .u64 shared_counter;\n"
+    ".visible .entry k(\n"
+    "  .param .u64 .ptr .global .align 16 k_in,\n"
+    "  .param .align 8 .b8 k_s[24],\n"
+    "  .param .u32 k_n\n"
+    ")\n"
+    "{\n"
+    "  ret;\n"
+    "}\n");
+  const KsPtxFunction *vp = function (m, "vprintf");
+  const KsPtxFunction *pair = function (m, "pair");
+  const KsPtxFunction *k = function (m, "k");
+  const KsPtxVar *v;
+
+  g_assert_cmpuint (vp->linkage, ==, KS_PTX_LINKAGE_EXTERN);
+  g_assert_false (vp->flags & KS_PTX_FUNCTION_HAS_BODY);
+  g_assert_cmpuint (vp->n_rets, ==, 1);
+  g_assert_cmpuint (vp->n_params, ==, 2);
+
+  g_assert_cmpuint (pair->linkage, ==, KS_PTX_LINKAGE_WEAK);
+  g_assert_cmpuint (pair->kind, ==, KS_PTX_FUNCTION_FUNC);
+  g_assert_true (pair->flags & KS_PTX_FUNCTION_NORETURN);
+  g_assert_cmpuint (pair->n_rets, ==, 2);
+  g_assert_cmpuint (pair->n_params, ==, 1);
+  g_assert_true (m->vars[pair->first_param].flags & KS_PTX_VAR_REG_PARAM);
+  /* the .reg parameter is a register inside the body */
+  g_assert_cmpuint (operand (m, insn (m, pair, 0), 1)->kind, ==, KS_PTX_OPERAND_REG);
+
+  g_assert_cmpuint (k->kind, ==, KS_PTX_FUNCTION_ENTRY);
+  g_assert_cmpuint (k->linkage, ==, KS_PTX_LINKAGE_VISIBLE);
+  g_assert_cmpuint (k->n_params, ==, 3);
+  v = &m->vars[k->first_param];
+  g_assert_true (v->flags & KS_PTX_VAR_PTR);
+  g_assert_cmpuint (v->ptr_space, ==, KS_PTX_SPACE_GLOBAL);
+  g_assert_cmpuint (v->ptr_align, ==, 16);
+  v = &m->vars[k->first_param + 1];
+  g_assert_cmpuint (v->align, ==, 8);
+  g_assert_cmpuint (v->type, ==, KS_PTX_TYPE_B8);
+  g_assert_cmpuint (v->n_elements, ==, 24);
+
+  for (uint32_t i = 0; i < m->n_vars; i++)
+    if (ks_ptx_span_equal (m, m->vars[i].name, "shared_counter"))
+      {
+        g_assert_cmpuint (m->vars[i].linkage, ==, KS_PTX_LINKAGE_COMMON);
+        g_assert_cmpuint (m->vars[i].space, ==, KS_PTX_SPACE_GLOBAL);
+        g_assert_cmpuint (m->vars[i].align, ==, 8);
+        return;
+      }
+  g_assert_not_reached ();
+}
+
+static void
+test_performance_directives (void)
+{
+  g_autoptr(KsPtxModule) m = parse_ok (
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry k()\n"
+    ".maxntid 256, 1, 1\n"
+    ".reqntid 128\n"
+    ".minnctapersm 4\n"
+    ".maxnreg 32\n"
+    ".reqnctapercluster 2, 1, 1\n"
+    ".maxclusterrank 8\n"
+    ".explicitcluster\n"
+    ".pragma \"nounroll\";\n"
+    "{\n"
+    "  ret;\n"
+    "}\n");
+  const KsPtxFunction *f = function (m, "k");
+
+  g_assert_cmpuint (f->maxntid[0], ==, 256);
+  g_assert_cmpuint (f->maxntid[1], ==, 1);
+  g_assert_cmpuint (f->maxntid[2], ==, 1);
+  g_assert_cmpuint (f->reqntid[0], ==, 128);
+  g_assert_cmpuint (f->reqntid[1], ==, 0);
+  g_assert_cmpuint (f->minnctapersm, ==, 4);
+  g_assert_cmpuint (f->maxnreg, ==, 32);
+  g_assert_cmpuint (f->reqnctapercluster[0], ==, 2);
+  g_assert_cmpuint (f->maxclusterrank, ==, 8);
+  g_assert_true (f->flags & KS_PTX_FUNCTION_EXPLICITCLUSTER);
+  g_assert_cmpuint (f->n_pragmas, ==, 1);
+  g_assert_true (ks_ptx_span_equal (m, m->words[f->first_pragma], "nounroll"));
+}
+
+static void
+test_registers (void)
+{
+  g_autoptr(KsPtxModule) m = parse_ok (
+    HEADER
+    ".visible .entry k()\n"
+    "{\n"
+    "  .reg .pred %p<3>;\n"
+    "  .reg .b32 %r<10>;\n"
+    "  .reg .v4 .f32 %v<2>;\n"
+    "  .reg .b64 %rd1, %rd_extra;\n"
+    "  mov.b32 %r9, %r0;\n"
+    "  mov.f32 %v1.z, %v0.x;\n"
+    "  setp.eq.b32 %p2, %r9, 0;\n"
+    "  mov.b64 %rd_extra, %rd1;\n"
+    "  ret;\n"
+    "}\n");
+  const KsPtxFunction *f = function (m, "k");
+  const KsPtxOperand *op;
+
+  /* 10 b32 + 2*4 f32 + 2 b64 register slots; 3 predicates */
+  g_assert_cmpuint (f->n_reg_slots, ==, 20);
+  g_assert_cmpuint (f->n_pred_slots, ==, 3);
+  g_assert_cmpuint (f->n_reg_decls, ==, 5);
+
+  op = operand (m, insn (m, f, 0), 0);
+  g_assert_cmpuint (op->kind, ==, KS_PTX_OPERAND_REG);
+  g_assert_cmpuint (op->a, ==, 9);
+  g_assert_cmpuint (m->slot_types[f->first_slot_type + op->a], ==, KS_PTX_TYPE_B32);
+  g_assert_cmpuint (operand (m, insn (m, f, 0), 1)->a, ==, 0);
+
+  /* %v1.z: slots 10-13 are %v0, 14-17 are %v1 */
+  op = operand (m, insn (m, f, 1), 0);
+  g_assert_cmpuint (op->a, ==, 16);
+  g_assert_cmpuint (op->aux, ==, 2);
+  g_assert_cmpuint (m->slot_types[f->first_slot_type + 16], ==, KS_PTX_TYPE_F32);
+  g_assert_cmpuint (operand (m, insn (m, f, 1), 1)->a, ==, 10);
+
+  op = operand (m, insn (m, f, 2), 0);
+  g_assert_cmpuint (op->kind, ==, KS_PTX_OPERAND_PRED);
+  g_assert_cmpuint (op->a, ==, 2);
+
+  g_assert_cmpuint (operand (m, insn (m, f, 3), 0)->a, ==, 19);
+  g_assert_cmpuint (operand (m, insn (m, f, 3), 1)->a, ==, 18);
+}
+
+static void
+test_register_errors (void)
+{
+  g_autoptr(KsPtxModule) m = parse (
+    HEADER
+    ".visible .entry k()\n"             /* 4 */
+    "{\n"
+    "  .reg .b32 %r<4>;\n"              /* 6 */
+    "  mov.b32 %r4, 1;\n"               /* 7: out of the range */
+    "  mov.b32 %r01, 1;\n"              /* 8: not a name in the range */
+    "  @%r1 bra $L1;\n"                 /* 9: not a predicate */
+    "$L1:\n"
+    "  ret;\n"
+    "}\n");
+
+  dump_diagnostics (m);
+  g_assert_cmpuint (m->n_errors, ==, 3);
+  g_assert_true (has_diagnostic (m, 7, "undeclared register '%r4'"));
+  g_assert_true (has_diagnostic (m, 8, "undeclared register '%r01'"));
+  g_assert_true (has_diagnostic (m, 9, "not a declared predicate register"));
+  g_assert_cmpuint (m->diagnostics[0].column, ==, 11);
+}
+
+static void
+test_variables (void)
+{
+  g_autoptr(KsPtxModule) m = parse_ok (
+    HEADER
+    ".global .align 4 .b32 grid[2][3] = {{1, 2, 3}, {4, 5, 0x10}};\n"
+    ".const .align 4 .f32 coeffs[3] = {1.5, 0f3F800000, -2};\n"
+    ".global .align 1 .b8 $str[3] = {72, 105, 0};\n"
+    ".global .align 8 .u64 ptrs[3] = {generic($str), grid+8, later};\n"
+    ".global .align 8 .u64 later;\n"
+    ".extern .shared .align 16 .b8 dyn[];\n"
+    ".global .texref t;\n"
+    ".global .samplerref s = { filter_mode = linear, force_unnormalized_coords = 1 };\n"
+    ".tex .u64 old_tex;\n"
+    ".visible .entry k()\n"
+    "{\n"
+    "  .local .align 16 .b8 depot[32];\n"
+    "  .shared .align 4 .f32 tile[16][17];\n"
+    "  ret;\n"
+    "}\n");
+  const KsPtxVar *v = NULL;
+
+#define FIND_VAR(n) \
+  do { v = NULL; \
+       for (uint32_t i_ = 0; i_ < m->n_vars; i_++) \
+         if (ks_ptx_span_equal (m, m->vars[i_].name, n)) v = &m->vars[i_]; \
+       g_assert_nonnull (v); } while (0)
+
+  FIND_VAR ("grid");
+  g_assert_cmpuint (v->n_dims, ==, 2);
+  g_assert_cmpuint (v->n_elements, ==, 6);
+  g_assert_cmpuint (v->n_init, ==, 6);
+  g_assert_cmpuint (m->inits[v->first_init + 5].kind, ==, KS_PTX_INIT_INT);
+  g_assert_cmpuint (m->inits[v->first_init + 5].value, ==, 16);
+
+  FIND_VAR ("coeffs");
+  g_assert_cmpuint (v->space, ==, KS_PTX_SPACE_CONST);
+  g_assert_cmpuint (m->inits[v->first_init].kind, ==, KS_PTX_INIT_F64);
+  g_assert_cmpuint (m->inits[v->first_init].value, ==, G_GUINT64_CONSTANT (0x3FF8000000000000));
+  g_assert_cmpuint (m->inits[v->first_init + 1].kind, ==, KS_PTX_INIT_F32);
+  g_assert_cmpuint (m->inits[v->first_init + 1].value, ==, 0x3F800000);
+  g_assert_cmpuint (m->inits[v->first_init + 2].value, ==, (uint64_t) -2);
+
+  FIND_VAR ("ptrs");
+  g_assert_cmpuint (v->n_init, ==, 3);
+  g_assert_cmpuint (m->inits[v->first_init].kind, ==, KS_PTX_INIT_GENERIC_VAR);
+  g_assert_true (ks_ptx_span_equal (m, m->vars[m->inits[v->first_init].index].name, "$str"));
+  g_assert_cmpuint (m->inits[v->first_init + 1].kind, ==, KS_PTX_INIT_VAR);
+  g_assert_cmpuint (m->inits[v->first_init + 1].value, ==, 8);
+  /* a forward reference, resolved at the end of the module */
+  g_assert_cmpuint (m->inits[v->first_init + 2].kind, ==, KS_PTX_INIT_VAR);
+  g_assert_true (ks_ptx_span_equal (m, m->vars[m->inits[v->first_init + 2].index].name, "later"));
+
+  FIND_VAR ("dyn");
+  g_assert_true (v->flags & KS_PTX_VAR_UNSIZED);
+  g_assert_cmpuint (v->linkage, ==, KS_PTX_LINKAGE_EXTERN);
+  g_assert_cmpuint (v->space, ==, KS_PTX_SPACE_SHARED);
+
+  FIND_VAR ("t");
+  g_assert_cmpuint (v->type, ==, KS_PTX_TYPE_TEXREF);
+  FIND_VAR ("s");
+  g_assert_cmpuint (v->type, ==, KS_PTX_TYPE_SAMPLERREF);
+  g_assert_cmpuint (m->inits[v->first_init].kind, ==, KS_PTX_INIT_FIELD);
+  FIND_VAR ("old_tex");
+  g_assert_cmpuint (v->space, ==, KS_PTX_SPACE_TEX);
+
+  FIND_VAR ("depot");
+  g_assert_cmpuint (v->space, ==, KS_PTX_SPACE_LOCAL);
+  g_assert_cmpuint (v->function, ==, (uint32_t) (function (m, "k") - m->functions));
+  FIND_VAR ("tile");
+  g_assert_cmpuint (v->n_elements, ==, 16 * 17);
+#undef FIND_VAR
+}
+
+static void
+test_operands (void)
+{
+  g_autoptr(KsPtxModule) m = parse_ok (
+    HEADER
+    ".global .align 4 .b32 table[8];\n"
+    ".visible .entry k(.param .u64 k_p)\n"
+    "{\n"
+    "  .reg .pred %p<3>;\n"
+    "  .reg .b32 %r<8>;\n"
+    "  .reg .b64 %rd<4>;\n"
+    "  .reg .f32 %f<5>;\n"
+    "  .reg .f64 %fd<2>;\n"
+    "  ld.param.u64 %rd1, [k_p];\n"                          /* 0 */
+    "  ld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd1+16];\n"  /* 1 */
+    "  ld.global.u32 %r1, [%rd1+-16];\n"                     /* 2 */
+    "  ld.global.u32 %r2, [table+4];\n"                      /* 3 */
+    "  ld.global.u32 %r3, [256];\n"                          /* 4 */
+    "  mov.u32 %r4, 0xFF;\n"                                 /* 5 */
+    "  mov.u32 %r4, 017;\n"                                  /* 6 */
+    "  mov.u32 %r4, 0b101;\n"                                /* 7 */
+    "  mov.s32 %r4, -5;\n"                                   /* 8 */
+    "  mov.f32 %f1, 0f3F800000;\n"                           /* 9 */
+    "  mov.f64 %fd1, 0d3FF0000000000000;\n"                  /* 10 */
+    "  mov.f32 %f1, 1.5;\n"                                  /* 11 */
+    "  mov.b64 {_, %r5}, %rd1;\n"                            /* 12 */
+    "  setp.lt.and.s32 %p1|%p2, %r1, %r2, !%p0;\n"           /* 13 */
+    "  mov.u32 %r6, %ctaid.y;\n"                             /* 14 */
+    "  mov.u32 %r6, %envreg3;\n"                             /* 15 */
+    "  mov.u64 %rd2, %clock64;\n"                            /* 16 */
+    "  mov.u64 %rd3, table;\n"                               /* 17 */
+    "  ret;\n"
+    "}\n");
+  const KsPtxFunction *f = function (m, "k");
+  const KsPtxOperand *op, *e;
+  double d;
+  uint64_t bits;
+
+  op = operand (m, insn (m, f, 0), 1);
+  g_assert_cmpuint (op->kind, ==, KS_PTX_OPERAND_ADDRESS);
+  g_assert_cmpuint (op->aux, ==, KS_PTX_ADDRESS_VAR);
+  g_assert_true (ks_ptx_span_equal (m, m->vars[op->a].name, "k_p"));
+
+  op = operand (m, insn (m, f, 1), 0);
+  g_assert_cmpuint (op->kind, ==, KS_PTX_OPERAND_VECTOR);
+  g_assert_cmpuint (op->aux, ==, 4);
+  g_assert_cmpuint (element (m, op, 3)->kind, ==, KS_PTX_OPERAND_REG);
+  op = operand (m, insn (m, f, 1), 1);
+  g_assert_cmpuint (op->aux, ==, KS_PTX_ADDRESS_REG);
+  g_assert_cmpint (ks_ptx_operand_offset (m, op), ==, 16);
+
+  g_assert_cmpint (ks_ptx_operand_offset (m, operand (m, insn (m, f, 2), 1)), ==, -16);
+  op = operand (m, insn (m, f, 3), 1);
+  g_assert_cmpuint (op->aux, ==, KS_PTX_ADDRESS_VAR);
+  g_assert_cmpint (ks_ptx_operand_offset (m, op), ==, 4);
+  op = operand (m, insn (m, f, 4), 1);
+  g_assert_cmpuint (op->aux, ==, KS_PTX_ADDRESS_IMM);
+  g_assert_cmpint (ks_ptx_operand_offset (m, op), ==, 256);
+
+  g_assert_cmpuint (ks_ptx_operand_u64 (operand (m, insn (m, f, 5), 1)), ==, 255);
+  g_assert_cmpuint (ks_ptx_operand_u64 (operand (m, insn (m, f, 6), 1)), ==, 15);
+  g_assert_cmpuint (ks_ptx_operand_u64 (operand (m, insn (m, f, 7), 1)), ==, 5);
+  g_assert_cmpint ((int64_t) ks_ptx_operand_u64 (operand (m, insn (m, f, 8), 1)), ==, -5);
+
+  op = operand (m, insn (m, f, 9), 1);
+  g_assert_cmpuint (op->kind, ==, KS_PTX_OPERAND_IMM_F32);
+  g_assert_cmpuint (op->a, ==, 0x3F800000);
+  op = operand (m, insn (m, f, 10), 1);
+  g_assert_cmpuint (op->kind, ==, KS_PTX_OPERAND_IMM_F64);
+  g_assert_cmpuint (ks_ptx_operand_u64 (op), ==, G_GUINT64_CONSTANT (0x3FF0000000000000));
+  op = operand (m, insn (m, f, 11), 1);
+  g_assert_cmpuint (op->kind, ==, KS_PTX_OPERAND_IMM_F64);
+  bits = ks_ptx_operand_u64 (op);
+  memcpy (&d, &bits, sizeof d);
+  g_assert_cmpfloat (d, ==, 1.5);
+
+  op = operand (m, insn (m, f, 12), 0);
+  g_assert_cmpuint (element (m, op, 0)->kind, ==, KS_PTX_OPERAND_SINK);
+  g_assert_cmpuint (element (m, op, 1)->kind, ==, KS_PTX_OPERAND_REG);
+
+  op = operand (m, insn (m, f, 13), 0);
+  g_assert_cmpuint (op->kind, ==, KS_PTX_OPERAND_VECTOR);
+  g_assert_true (op->flags & KS_PTX_OPERAND_PIPE);
+  g_assert_cmpuint (element (m, op, 0)->a, ==, 1);
+  g_assert_cmpuint (element (m, op, 1)->a, ==, 2);
+  e = operand (m, insn (m, f, 13), 3);
+  g_assert_cmpuint (e->kind, ==, KS_PTX_OPERAND_PRED);
+  g_assert_true (e->flags & KS_PTX_OPERAND_NOT);
+  g_assert_cmpuint (insn (m, f, 13)->op, ==, KS_PTX_OP_AND);
+  g_assert_cmpuint (insn (m, f, 13)->cmp, ==, KS_PTX_CMP_LT);
+
+  op = operand (m, insn (m, f, 14), 1);
+  g_assert_cmpuint (op->kind, ==, KS_PTX_OPERAND_SREG);
+  g_assert_cmpuint (op->a, ==, KS_PTX_SREG_CTAID);
+  g_assert_cmpuint (op->aux, ==, 1);
+  op = operand (m, insn (m, f, 15), 1);
+  g_assert_cmpuint (op->a, ==, KS_PTX_SREG_ENVREG);
+  g_assert_cmpuint (op->b, ==, 3);
+  g_assert_cmpuint (operand (m, insn (m, f, 16), 1)->a, ==, KS_PTX_SREG_CLOCK64);
+  g_assert_cmpuint (operand (m, insn (m, f, 17), 1)->kind, ==, KS_PTX_OPERAND_VAR);
+}
+
+static void
+test_predicates_and_labels (void)
+{
+  g_autoptr(KsPtxModule) m = parse_ok (
+    HEADER
+    ".visible .entry k()\n"
+    "{\n"
+    "  .reg .pred %p<3>;\n"
+    "  @%p1 bra $L__BB0_2;\n"          /* 0 */
+    "  @!%p2 bra.uni $L__BB0_1;\n"     /* 1 */
+    "$L__BB0_1:\n"
+    "  exit;\n"                        /* 2 */
+    "$L__BB0_2: ret;\n"                /* 3 */
+    "}\n");
+  const KsPtxFunction *f = function (m, "k");
+
+  g_assert_cmpuint (insn (m, f, 0)->pred, ==, 1);
+  g_assert_cmpuint (insn (m, f, 0)->pred_not, ==, 0);
+  g_assert_cmpuint (insn (m, f, 1)->pred, ==, 2);
+  g_assert_cmpuint (insn (m, f, 1)->pred_not, ==, 1);
+  g_assert_cmpuint (insn (m, f, 2)->pred, ==, KS_PTX_NONE);
+  g_assert_cmpuint (operand (m, insn (m, f, 0), 0)->kind, ==, KS_PTX_OPERAND_LABEL);
+  g_assert_cmpuint (operand (m, insn (m, f, 0), 0)->a, ==, 3);
+  g_assert_cmpuint (operand (m, insn (m, f, 1), 0)->a, ==, 2);
+  g_assert_cmpuint (insn (m, f, 3)->opcode, ==, KS_PTX_OPC_RET);
+}
+
+static void
+test_modifiers (void)
+{
+  g_autoptr(KsPtxModule) m = parse (
+    HEADER
+    ".visible .entry k()\n"
+    "{\n"
+    "  .reg .pred %p<2>;\n"
+    "  .reg .b32 %r<8>;\n"
+    "  .reg .b64 %rd<4>;\n"
+    "  .reg .f32 %f<12>;\n"
+    "  ld.global.nc.v4.f32 {%f1, %f2, %f3, %f4}, [%rd1];\n"                 /* 0 */
+    "  cvt.rn.f32.s32 %f1, %r1;\n"                                          /* 1 */
+    "  setp.lo.u32 %p1, %r1, %r2;\n"                                        /* 2 */
+    "  mul.lo.s32 %r3, %r1, %r2;\n"                                         /* 3 */
+    "  atom.global.cas.b32 %r4, [%rd1], %r1, %r2;\n"                        /* 4 */
+    "  shfl.sync.bfly.b32 %r5|%p1, %r1, 16, 31, -1;\n"                      /* 5 */
+    "  mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%f5, %f6, %f7, %f8};\n" /* 6 */
+    "  ld.global.L2::cache_hint.u32 %r6, [%rd1], %rd2;\n"                   /* 7 */
+    "  atom.acquire.gpu.global.add.u32 %r7, [%rd1], 1;\n"                   /* 8 */
+    "  frobnicate.fast.b32 %r1, %r2;\n"                                     /* 9 */
+    "  fma.rn.ftz.sat.f32 %f9, %f1, %f2, %f3;\n"                            /* 10 */
+    "  ret;\n"
+    "}\n");
+  const KsPtxFunction *f = function (m, "k");
+  const KsPtxInsn *in;
+  const KsPtxExtra *x;
+
+  dump_diagnostics (m);
+  g_assert_cmpuint (m->n_errors, ==, 0);
+  g_assert_cmpuint (m->n_warnings, ==, 1);
+  g_assert_true (has_diagnostic (m, 19, "unknown instruction 'frobnicate'"));
+
+  in = insn (m, f, 0);
+  g_assert_cmpuint (in->opcode, ==, KS_PTX_OPC_LD);
+  g_assert_cmpuint (in->space, ==, KS_PTX_SPACE_GLOBAL);
+  g_assert_true (in->flags & KS_PTX_FLAG_NC);
+  g_assert_cmpuint (in->vec, ==, KS_PTX_VEC_V4);
+  g_assert_cmpuint (in->types[0], ==, KS_PTX_TYPE_F32);
+
+  in = insn (m, f, 1);
+  g_assert_cmpuint (in->round, ==, KS_PTX_ROUND_RN);
+  g_assert_cmpuint (in->types[0], ==, KS_PTX_TYPE_F32);
+  g_assert_cmpuint (in->types[1], ==, KS_PTX_TYPE_S32);
+
+  g_assert_cmpuint (insn (m, f, 2)->cmp, ==, KS_PTX_CMP_LO);
+  g_assert_false (insn (m, f, 2)->flags & KS_PTX_FLAG_LO);
+  g_assert_true (insn (m, f, 3)->flags & KS_PTX_FLAG_LO);
+  g_assert_cmpuint (insn (m, f, 3)->cmp, ==, KS_PTX_CMP_NONE);
+  g_assert_cmpuint (insn (m, f, 4)->op, ==, KS_PTX_OP_CAS);
+  g_assert_cmpuint (insn (m, f, 4)->n_operands, ==, 4);
+
+  in = insn (m, f, 5);
+  g_assert_cmpuint (in->op, ==, KS_PTX_OP_BFLY);
+  g_assert_true (in->flags & KS_PTX_FLAG_SYNC);
+  g_assert_cmpint ((int64_t) ks_ptx_operand_u64 (operand (m, in, 4)), ==, -1);
+
+  in = insn (m, f, 6);
+  g_assert_cmpuint (in->opcode, ==, KS_PTX_OPC_MMA);
+  g_assert_true (in->flags & KS_PTX_FLAG_ROW);
+  g_assert_true (in->flags & KS_PTX_FLAG_COL);
+  g_assert_cmpuint (in->types[0], ==, KS_PTX_TYPE_F32);
+  g_assert_cmpuint (in->types[1], ==, KS_PTX_TYPE_F16);
+  g_assert_cmpuint (in->types[3], ==, KS_PTX_TYPE_F32);
+  g_assert_cmpuint (in->extra, !=, 0);
+  x = &m->extras[in->extra];
+  g_assert_cmpuint (x->shape_m, ==, 16);
+  g_assert_cmpuint (x->shape_n, ==, 8);
+  g_assert_cmpuint (x->shape_k, ==, 16);
+
+  in = insn (m, f, 7);
+  g_assert_true (in->flags & KS_PTX_FLAG_UNDECODED);
+  x = &m->extras[in->extra];
+  g_assert_cmpuint (x->n_words, ==, 1);
+  g_assert_true (ks_ptx_span_equal (m, m->words[x->first_word], "L2::cache_hint"));
+  g_assert_cmpuint (in->n_operands, ==, 3);
+
+  in = insn (m, f, 8);
+  g_assert_cmpuint (in->sem, ==, KS_PTX_SEM_ACQUIRE);
+  g_assert_cmpuint (in->scope, ==, KS_PTX_SCOPE_GPU);
+  g_assert_cmpuint (in->op, ==, KS_PTX_OP_ADD);
+
+  /* An unknown opcode still parses with its modifiers and operands */
+  in = insn (m, f, 9);
+  g_assert_cmpuint (in->opcode, ==, KS_PTX_OPC_UNKNOWN);
+  x = &m->extras[in->extra];
+  g_assert_true (ks_ptx_span_equal (m, x->opcode_name, "frobnicate"));
+  g_assert_cmpuint (x->n_words, ==, 1);
+  g_assert_cmpuint (in->types[0], ==, KS_PTX_TYPE_B32);
+  g_assert_cmpuint (in->n_operands, ==, 2);
+
+  in = insn (m, f, 10);
+  g_assert_true (in->flags & KS_PTX_FLAG_FTZ);
+  g_assert_true (in->flags & KS_PTX_FLAG_SAT);
+  g_assert_cmpuint (in->round, ==, KS_PTX_ROUND_RN);
+}
+
+static void
+test_calls (void)
+{
+  g_autoptr(KsPtxModule) m = parse_ok (
+    HEADER
+    ".func (.param .b32 r) twice (.param .b32 x);\n"
+    ".func (.param .b32 r) once (.param .b32 x);\n"
+    ".visible .entry k(.param .u64 k_fp, .param .u32 k_i)\n"
+    "{\n"
+    "  .reg .b32 %r<6>;\n"
+    "  .reg .b64 %rd<3>;\n"
+    "  ld.param.u32 %r1, [k_i];\n"                              /* 0 */
+    "  { // callseq 0\n"
+    "  .reg .b32 temp_param_reg;\n"
+    "  .param .b32 param0;\n"
+    "  st.param.b32 [param0+0], %r1;\n"                         /* 1 */
+    "  .param .b32 retval0;\n"
+    "  call.uni (retval0), twice, (param0);\n"                  /* 2 */
+    "  ld.param.b32 %r2, [retval0+0];\n"                        /* 3 */
+    "  }\n"
+    "  { // callseq 1\n"
+    "  .reg .b32 temp_param_reg;\n"
+    "  .param .b32 param0;\n"
+    "  st.param.b32 [param0+0], %r2;\n"                         /* 4 */
+    "  .param .b32 retval0;\n"
+    "  prototype_1 : .callprototype (.param .b32 _) _ (.param .b32 _);\n"
+    "  ld.param.u64 %rd1, [k_fp];\n"                            /* 5 */
+    "  call (retval0), %rd1, (param0), prototype_1;\n"          /* 6 */
+    "  }\n"
+    "  .param .b32 rv;\n"
+    "  Ftgt: .calltargets twice, once;\n"
+    "  call (rv), %rd1, (%r1), Ftgt;\n"                         /* 7 */
+    "  ts: .branchtargets $L0, $L1;\n"
+    "  brx.idx %r1, ts;\n"                                      /* 8 */
+    "$L0:\n"
+    "  ret;\n"                                                  /* 9 */
+    "$L1:\n"
+    "  exit;\n"                                                 /* 10 */
+    "}\n"
+    ".func (.param .b32 r) twice (.param .b32 x)\n"
+    "{\n"
+    "  .reg .b32 %t<3>;\n"
+    "  ld.param.b32 %t1, [x];\n"
+    "  add.s32 %t2, %t1, %t1;\n"
+    "  st.param.b32 [r], %t2;\n"
+    "  ret;\n"
+    "}\n");
+  g_autoptr(KsPtxModule) bad = NULL;
+  const KsPtxFunction *k = function (m, "k");
+  const KsPtxFunction *twice = function (m, "twice");
+  const KsPtxOperand *callee, *list, *a1, *a4;
+  const KsPtxTargetList *tl;
+
+  /* The declaration and the definition of twice are one function */
+  g_assert_true (twice->flags & KS_PTX_FUNCTION_HAS_BODY);
+  g_assert_cmpuint (twice->n_insns, ==, 4);
+  callee = operand (m, insn (m, k, 2), 1);
+  g_assert_cmpuint (callee->kind, ==, KS_PTX_OPERAND_FUNC);
+  g_assert_true (&m->functions[callee->a] == twice);
+  list = operand (m, insn (m, k, 2), 2);
+  g_assert_cmpuint (list->kind, ==, KS_PTX_OPERAND_LIST);
+  g_assert_cmpuint (element (m, list, 0)->kind, ==, KS_PTX_OPERAND_VAR);
+
+  /* param0 of each call sequence is its own variable */
+  a1 = operand (m, insn (m, k, 1), 0);
+  a4 = operand (m, insn (m, k, 4), 0);
+  g_assert_cmpuint (a1->aux, ==, KS_PTX_ADDRESS_VAR);
+  g_assert_cmpuint (a1->a, !=, a4->a);
+  g_assert_cmpuint (m->vars[a1->a].space, ==, KS_PTX_SPACE_PARAM);
+
+  callee = operand (m, insn (m, k, 6), 3);
+  g_assert_cmpuint (callee->kind, ==, KS_PTX_OPERAND_FUNC);
+  g_assert_cmpuint (m->functions[callee->a].kind, ==, KS_PTX_FUNCTION_PROTOTYPE);
+  g_assert_cmpuint (m->functions[callee->a].n_params, ==, 1);
+  g_assert_cmpuint (m->functions[callee->a].n_rets, ==, 1);
+
+  callee = operand (m, insn (m, k, 7), 3);
+  g_assert_cmpuint (callee->kind, ==, KS_PTX_OPERAND_TARGETS);
+  tl = &m->target_lists[callee->a];
+  g_assert_true (tl->is_calltargets);
+  g_assert_cmpuint (tl->n, ==, 2);
+  g_assert_true (&m->functions[m->target_entries[tl->first]] == twice);
+
+  callee = operand (m, insn (m, k, 8), 1);
+  g_assert_cmpuint (callee->kind, ==, KS_PTX_OPERAND_TARGETS);
+  tl = &m->target_lists[callee->a];
+  g_assert_false (tl->is_calltargets);
+  g_assert_cmpuint (m->target_entries[tl->first], ==, 9);
+  g_assert_cmpuint (m->target_entries[tl->first + 1], ==, 10);
+
+  /* Names declared inside a { } scope are gone after it */
+  bad = parse (HEADER
+               ".visible .entry k()\n"
+               "{\n"
+               "  .reg .b32 %r1;\n"
+               "  {\n"
+               "  .reg .b32 inner;\n"
+               "  mov.b32 inner, 1;\n"
+               "  }\n"
+               "  mov.b32 %r1, inner;\n"         /* 11 */
+               "  ret;\n"
+               "}\n");
+  g_assert_cmpuint (bad->n_errors, ==, 1);
+  g_assert_true (has_diagnostic (bad, 11, "undefined name 'inner'"));
+}
+
+static void
+test_comments (void)
+{
+  g_autoptr(KsPtxModule) m = parse_ok (
+    "// leading comment\n"
+    "/* block\n"
+    "   comment */ .version 8.0 /* inline */\n"
+    ".target sm_80 // trailing\n"
+    ".address_size 64\n"
+    ".visible .entry k()\n"
+    "{ /* { not a brace } */\n"
+    "  ret; // }\n"
+    "}\n");
+
+  g_assert_cmpuint (function (m, "k")->n_insns, ==, 1);
+}
+
+static void
+test_recovery (void)
+{
+  g_autoptr(KsPtxModule) m = parse (
+    HEADER
+    ".visible .entry k()\n"            /* 4 */
+    "{\n"
+    "  .reg .b32 %r<4>;\n"
+    "  mov.u32 %r1 1;\n"               /* 7: missing comma */
+    "  mov.u32 %r2, 2;\n"              /* 8 */
+    "  add.s32 %r3, [%r1;\n"           /* 9: unclosed bracket */
+    "  add.s32 %r3, %r1, %r2;\n"       /* 10 */
+    "  ld.global.u32 %r1, [%r2+];\n"   /* 11: missing offset */
+    "  ret;\n"                         /* 12 */
+    "}\n"
+    ".visible .entry after()\n"        /* 14 */
+    "{\n"
+    "  ret\n"                          /* 16: missing ; */
+    "}\n"
+    ".visible .entry last()\n"
+    "{\n"
+    "  exit;\n"
+    "}\n");
+
+  dump_diagnostics (m);
+  g_assert_cmpuint (m->n_errors, ==, 4);
+  g_assert_true (has_diagnostic (m, 7, "expected ',' or ';' after an operand, found '1'"));
+  g_assert_true (has_diagnostic (m, 9, "or ']', found ';'"));
+  g_assert_true (has_diagnostic (m, 11, "expected a number"));
+  g_assert_true (has_diagnostic (m, 17, "expected ';' after an instruction, found '}'"));
+  g_assert_cmpuint (m->diagnostics[0].line, ==, 7);
+  g_assert_cmpuint (m->diagnostics[0].column, ==, 15);
+  /* The good lines around the bad ones are kept */
+  g_assert_cmpuint (function (m, "k")->n_insns, ==, 3);
+  g_assert_cmpuint (function (m, "last")->n_insns, ==, 1);
+}
+
+static void
+test_hostile_input (void)
+{
+  GString *s;
+  g_autoptr(KsPtxModule) m1 = NULL, m2 = NULL, m3 = NULL, m4 = NULL, m5 = NULL, m6 = NULL;
+
+  /* Binary junk */
+  {
+    guint8 junk[4096];
+    GRand *rand = g_rand_new_with_seed (42);
+    g_autoptr(GBytes) b = NULL;
+
+    for (guint i = 0; i < sizeof junk; i++)
+      junk[i] = (guint8) g_rand_int_range (rand, 0, 256);
+    g_rand_free (rand);
+    b = g_bytes_new (junk, sizeof junk);
+    m1 = ks_ptx_module_parse (b, "junk");
+    g_assert_cmpuint (m1->n_errors, >, 0);
+  }
+
+  /* A truncated file */
+  m2 = parse (HEADER ".visible .entry k(.param .u64 k_p)\n{\n .reg .b32 %r<2>;\n ld.param");
+  g_assert_true (has_diagnostic (m2, 7, "missing '}'"));
+
+  /* Deeply nested braces: counted, not recursed */
+  s = g_string_new (HEADER ".visible .entry k()\n");
+  for (guint i = 0; i < 200000; i++)
+    g_string_append_c (s, '{');
+  for (guint i = 0; i < 200000; i++)
+    g_string_append_c (s, '}');
+  m3 = parse (s->str);
+  g_assert_cmpuint (m3->n_errors, ==, 0);
+  g_string_free (s, TRUE);
+
+  /* A line of a megabyte */
+  s = g_string_new (HEADER ".visible .entry k()\n{\n .reg .b32 %r1;\n mov.b32 %r1, ");
+  for (guint i = 0; i < 1 << 20; i++)
+    g_string_append_c (s, '9');
+  g_string_append (s, ";\n ret;\n}\n");
+  m4 = parse (s->str);
+  g_assert_true (has_diagnostic (m4, 7, "number does not fit in 64 bits"));
+  g_string_free (s, TRUE);
+
+  /* Invalid UTF-8 and an unterminated comment */
+  m5 = parse (HEADER ".visible .entry k()\n{\n ret; \xc3\x28 \xff\n}\n/* open");
+  g_assert_true (has_diagnostic (m5, 6, "not PTX text"));
+  g_assert_true (has_diagnostic (m5, 8, "unterminated /* comment"));
+
+  /* Nested initializers beyond the bound */
+  s = g_string_new (HEADER ".global .b32 x[1] = ");
+  for (guint i = 0; i < 10000; i++)
+    g_string_append_c (s, '{');
+  m6 = parse (s->str);
+  g_assert_true (has_diagnostic (m6, 4, "nested too deeply"));
+  g_string_free (s, TRUE);
+}
+
+static void
+test_error_limit (void)
+{
+  GString *s = g_string_new (HEADER);
+  g_autoptr(KsPtxModule) m = NULL;
+
+  for (guint i = 0; i < 5000; i++)
+    g_string_append (s, "bogus;\n");
+  m = parse (s->str);
+  g_assert_cmpuint (m->n_errors, ==, 5000);
+  /* 1000 messages and a note that says how many more there were */
+  g_assert_cmpuint (m->n_diagnostics, ==, 1001);
+  g_assert_nonnull (strstr (m->diagnostics[1000].message, "4000 more"));
+  g_string_free (s, TRUE);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/ptx/parser/module-directives", test_module_directives);
+  g_test_add_func ("/ptx/parser/file-and-loc", test_file_and_loc);
+  g_test_add_func ("/ptx/parser/linkage-and-params", test_linkage_and_params);
+  g_test_add_func ("/ptx/parser/performance-directives", test_performance_directives);
+  g_test_add_func ("/ptx/parser/registers", test_registers);
+  g_test_add_func ("/ptx/parser/register-errors", test_register_errors);
+  g_test_add_func ("/ptx/parser/variables", test_variables);
+  g_test_add_func ("/ptx/parser/operands", test_operands);
+  g_test_add_func ("/ptx/parser/predicates-and-labels", test_predicates_and_labels);
+  g_test_add_func ("/ptx/parser/modifiers", test_modifiers);
+  g_test_add_func ("/ptx/parser/calls", test_calls);
+  g_test_add_func ("/ptx/parser/comments", test_comments);
+  g_test_add_func ("/ptx/parser/recovery", test_recovery);
+  g_test_add_func ("/ptx/parser/hostile-input", test_hostile_input);
+  g_test_add_func ("/ptx/parser/error-limit", test_error_limit);
+  return g_test_run ();
+}
