@@ -2898,19 +2898,17 @@ ks_ptx_module_parse (GBytes     *source,
   resolve_module_fixups (p);
   ks_ptx_cfg_build_all (m);
 
+  if (m->n_diagnostics > 1)
+    qsort (m->diagnostics, m->n_diagnostics, sizeof *m->diagnostics, compare_diagnostics);
   if (p->n_dropped_diagnostics > 0)
     {
-      KsPtxDiagnostic *d;
+      KsPtxDiagnostic *d = PUSH (p, diagnostics);
 
-      qsort (m->diagnostics, m->n_diagnostics, sizeof *m->diagnostics, compare_diagnostics);
-      d = PUSH (p, diagnostics);
       d->line = p->lex.line;
       d->column = 1;
       d->severity = KS_PTX_SEVERITY_NOTE;
       d->message = g_strdup_printf ("%u more problems not shown", p->n_dropped_diagnostics);
     }
-  else
-    qsort (m->diagnostics, m->n_diagnostics, sizeof *m->diagnostics, compare_diagnostics);
 
   name_map_clear (&p->gvars);
   name_map_clear (&p->gfuncs);
