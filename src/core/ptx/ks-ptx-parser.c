@@ -2457,6 +2457,7 @@ parse_function (Parser  *p,
   KsPtxToken name;
   uint32_t fi, hash, existing;
   uint32_t first_ret = p->m->n_vars, n_rets = 0;
+  uint32_t vars_mark = p->m->n_vars;
 
   advance (p);
 
@@ -2534,6 +2535,8 @@ parse_function (Parser  *p,
               for (uint32_t i = 0; i < def.n_rets; i++)
                 p->m->vars[def.first_ret + i].function = existing;
             }
+          else
+            p->m->n_vars = vars_mark;   /* a repeated declaration adds nothing */
           p->m->n_functions--;
           fi = existing;
         }
@@ -2896,6 +2899,15 @@ ks_ptx_module_parse (GBytes     *source,
   m->n_lines = p->lex.line;
 
   resolve_module_fixups (p);
+
+  /* Every array exists, even empty, so that `array + index` is always
+   * defined for consumers. */
+#define ENSURE(name) if (m->name == NULL) m->name = g_malloc0 (sizeof *m->name)
+  ENSURE (functions); ENSURE (vars); ENSURE (insns); ENSURE (operands); ENSURE (imm64);
+  ENSURE (inits); ENSURE (reg_decls); ENSURE (slot_types); ENSURE (locs); ENSURE (files);
+  ENSURE (extras); ENSURE (words); ENSURE (target_lists); ENSURE (target_entries);
+  ENSURE (diagnostics);
+#undef ENSURE
   ks_ptx_cfg_build_all (m);
 
   if (m->n_diagnostics > 1)

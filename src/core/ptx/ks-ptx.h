@@ -212,7 +212,8 @@ typedef enum
   KS_PTX_OPERAND_ADDRESS,       /* [base + offset]: aux = KsPtxAddressBase; a = base; b = offset */
   KS_PTX_OPERAND_VAR,           /* a = variable index (module.vars) */
   KS_PTX_OPERAND_FUNC,          /* a = function index */
-  KS_PTX_OPERAND_LABEL,         /* a = instruction index within its function */
+  KS_PTX_OPERAND_LABEL,         /* a = instruction index within its function; a label after the
+                                 * last instruction gives n_insns, the function's end */
   KS_PTX_OPERAND_TARGETS,       /* a = target list index (.branchtargets/.calltargets) */
   KS_PTX_OPERAND_VECTOR,        /* { ... }: a = first element operand; aux = count */
   KS_PTX_OPERAND_LIST,          /* ( ... ) or [a, b, ...]: a = first element; aux = count */
