@@ -27,7 +27,7 @@ regressions=$srcdir/tests/fuzz/regressions
 
 if [ ! -f "$builddir/build.ninja" ]; then
   (cd "$srcdir" && CC=clang meson setup _build-fuzz -Dfuzzing=true \
-     -Db_sanitize=address,undefined -Db_lundef=false)
+     -Db_sanitize=address,undefined -Db_lundef=false -Db_lto=false)
 fi
 meson compile -C "$builddir" fuzz-ptx-parser
 

@@ -22,7 +22,7 @@ meson test -C _build --print-errorlogs
 
 echo "== build and test under ASan/UBSan (_build-asan)"
 if [[ ! -f _build-asan/build.ninja ]]; then
-  meson setup _build-asan -Db_sanitize=address,undefined -Db_lundef=false --buildtype=debug
+  meson setup _build-asan -Db_sanitize=address,undefined -Db_lundef=false -Db_lto=false --buildtype=debug
 fi
 meson compile -C _build-asan
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \

@@ -41,7 +41,16 @@ typedef struct
   uint32_t offset, len;
   uint32_t line, column;        /* 1-based; column counts bytes */
   uint64_t value;
+  /* For IDENT and DOTWORD (without its dot): the FNV-1a hash of the text,
+   * and for IDENT the length and hash of the text before its trailing
+   * digits (%r12 -> %r), so that names need not be hashed twice. */
+  uint32_t hash;
+  uint32_t prefix_len;
+  uint32_t prefix_hash;
 } KsPtxToken;
+
+#define KS_PTX_FNV_BASIS 2166136261u
+#define KS_PTX_FNV_PRIME 16777619u
 
 typedef struct
 {
@@ -58,5 +67,10 @@ void         ks_ptx_lexer_init        (KsPtxLexer       *lexer,
 void         ks_ptx_lexer_next        (KsPtxLexer       *lexer,
                                        KsPtxToken       *token);
 const char  *ks_ptx_lex_error_message (KsPtxLexError     error);
+/* Skips raw text up to and including the '}' that closes a '{' just read,
+ * honouring nested braces, comments and strings, without making tokens
+ * (for debug sections, which can be a quarter of a file).  Returns FALSE
+ * at the end of the text. */
+gboolean     ks_ptx_lexer_skip_block  (KsPtxLexer       *lexer);
 
 G_END_DECLS

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ks-ptx-lexer.h"
+#include "ks-ptx-lexer-impl.h"
 #include "ks-ptx-private.h"
 #include "ks-ptx-tables.h"
 
@@ -298,7 +298,7 @@ advance (Parser *p)
       p->has_ahead = FALSE;
     }
   else
-    ks_ptx_lexer_next (&p->lex, &p->tok);
+    ks_ptx_lexer_next_inline (&p->lex, &p->tok);
 
   /* Lexical errors are reported once, here, and then look like any
    * unexpected token to the grammar. */
@@ -312,7 +312,7 @@ peek (Parser *p)
 {
   if (!p->has_ahead)
     {
-      ks_ptx_lexer_next (&p->lex, &p->ahead);
+      ks_ptx_lexer_next_inline (&p->lex, &p->ahead);
       p->has_ahead = TRUE;
     }
   return &p->ahead;
@@ -342,7 +342,8 @@ directive_of (Parser           *p,
 
   if (t->kind != KS_PTX_TOK_DOTWORD)
     return KS_PTX_DIR_NONE;
-  if (ks_ptx_lookup_word (p->text + t->offset + 1, t->len - 1, KS_PTX_WORD_DIRECTIVE, &v))
+  if (ks_ptx_lookup_word_hashed (p->text + t->offset + 1, t->len - 1, t->hash,
+                                 KS_PTX_WORD_DIRECTIVE, &v))
     return (uint32_t) v;
   return KS_PTX_DIR_NONE;
 }
@@ -351,9 +352,14 @@ static KsPtxType
 type_of (Parser           *p,
          const KsPtxToken *t)
 {
+  uint64_t v;
+
   if (t->kind != KS_PTX_TOK_DOTWORD)
     return KS_PTX_TYPE_NONE;
-  return ks_ptx_type_from_name (p->text + t->offset + 1, t->len - 1);
+  if (ks_ptx_lookup_word_hashed (p->text + t->offset + 1, t->len - 1, t->hash,
+                                 KS_PTX_WORD_TYPE, &v))
+    return (KsPtxType) v;
+  return KS_PTX_TYPE_NONE;
 }
 
 static void
@@ -412,7 +418,7 @@ recover (Parser *p)
           p->has_ahead = FALSE;
         }
       else
-        ks_ptx_lexer_next (&p->lex, &p->tok);
+        ks_ptx_lexer_next_inline (&p->lex, &p->tok);
     }
 }
 
@@ -523,26 +529,26 @@ scope_pop (Parser *p)
  * %NAME<N> range.  Returns the declaration index or KS_PTX_NONE, and the
  * index within a range in *index. */
 static uint32_t
-find_register (Parser   *p,
-               uint32_t  off,
-               uint32_t  len,
-               uint32_t *index)
+find_register (Parser           *p,
+               const KsPtxToken *t,
+               uint32_t         *index)
 {
-  const char *s = p->text + off;
-  uint32_t d, n, digits = 0;
+  const char *s = p->text + t->offset;
+  uint32_t d, n = t->prefix_len, len = t->len;
   uint64_t v = 0;
 
   *index = 0;
-  d = name_map_get (&p->regs, p->text, off, len, ks_ptx_hash_bytes (s, len));
-  if (d != KS_PTX_NONE)
-    return d;
+  if (p->regs.used > 0)
+    {
+      d = name_map_get (&p->regs, p->text, t->offset, len, t->hash);
+      if (d != KS_PTX_NONE)
+        return d;
+    }
 
-  while (digits < len && digits < 10 && s[len - 1 - digits] >= '0' && s[len - 1 - digits] <= '9')
-    digits++;
-  if (digits == 0 || digits == len || (digits > 1 && s[len - digits] == '0'))
+  /* %r12: the range %r, register 12 (no leading zeros, as in %r<N>) */
+  if (n == 0 || n == len || len - n > 10 || (len - n > 1 && s[n] == '0'))
     return KS_PTX_NONE;
-  n = len - digits;
-  d = name_map_get (&p->ranges, p->text, off, n, ks_ptx_hash_bytes (s, n));
+  d = name_map_get (&p->ranges, p->text, t->offset, n, t->prefix_hash);
   if (d == KS_PTX_NONE)
     return KS_PTX_NONE;
   for (uint32_t i = n; i < len; i++)
@@ -557,6 +563,7 @@ static gboolean
 find_sreg (Parser       *p,
            uint32_t      off,
            uint32_t      len,
+           uint32_t      hash,
            KsPtxOperand *op)
 {
   const char *s = p->text + off;
@@ -564,7 +571,7 @@ find_sreg (Parser       *p,
 
   if (len < 2 || s[0] != '%')
     return FALSE;
-  if (ks_ptx_lookup_word (s, len, KS_PTX_WORD_SREG, &v))
+  if (ks_ptx_lookup_word_hashed (s, len, hash, KS_PTX_WORD_SREG, &v))
     {
       op->kind = KS_PTX_OPERAND_SREG;
       op->a = (uint32_t) v;
@@ -642,7 +649,7 @@ resolve_operand_name (Parser           *p,
       return;
     }
 
-  d = find_register (p, t->offset, t->len, &idx);
+  d = find_register (p, t, &idx);
   if (d != KS_PTX_NONE)
     {
       const KsPtxRegDecl *rd = &p->m->reg_decls[d];
@@ -652,12 +659,12 @@ resolve_operand_name (Parser           *p,
       return;
     }
 
-  if (find_sreg (p, t->offset, t->len, op))
+  if (find_sreg (p, t->offset, t->len, t->hash, op))
     return;
 
-  idx = name_map_get (&p->lvars, p->text, t->offset, t->len, ks_ptx_hash_bytes (s, t->len));
+  idx = name_map_get (&p->lvars, p->text, t->offset, t->len, t->hash);
   if (idx == KS_PTX_NONE)
-    idx = name_map_get (&p->gvars, p->text, t->offset, t->len, ks_ptx_hash_bytes (s, t->len));
+    idx = name_map_get (&p->gvars, p->text, t->offset, t->len, t->hash);
   if (idx != KS_PTX_NONE)
     {
       op->kind = KS_PTX_OPERAND_VAR;
@@ -665,9 +672,9 @@ resolve_operand_name (Parser           *p,
       return;
     }
 
-  idx = name_map_get (&p->lprotos, p->text, t->offset, t->len, ks_ptx_hash_bytes (s, t->len));
+  idx = name_map_get (&p->lprotos, p->text, t->offset, t->len, t->hash);
   if (idx == KS_PTX_NONE)
-    idx = name_map_get (&p->gfuncs, p->text, t->offset, t->len, ks_ptx_hash_bytes (s, t->len));
+    idx = name_map_get (&p->gfuncs, p->text, t->offset, t->len, t->hash);
   if (idx != KS_PTX_NONE)
     {
       op->kind = KS_PTX_OPERAND_FUNC;
@@ -1168,13 +1175,8 @@ decode_modifier (Parser           *p,
   uint32_t len = t->len - 1;
   uint64_t v;
   uint16_t mnk[3];
+  uint32_t cat;
 
-  if (ks_ptx_lookup_word (w, len, KS_PTX_WORD_TYPE, &v))
-    {
-      if (*n_types < 4)
-        insn->types[(*n_types)++] = (uint8_t) v;
-      return;
-    }
   if (len == 2 && (w[0] == 'l' || w[0] == 'h') && (w[1] == 'o' || w[1] == 'i' || w[1] == 's')
       && is_compare_opcode (insn->opcode))
     {
@@ -1182,28 +1184,27 @@ decode_modifier (Parser           *p,
                               : (w[1] == 'i' ? KS_PTX_CMP_HI : KS_PTX_CMP_HS);
       return;
     }
-  if (ks_ptx_lookup_word (w, len, KS_PTX_WORD_FLAG, &v))
+  if (ks_ptx_lookup_modifier (w, len, t->hash, &cat, &v))
     {
-      insn->flags |= v;
-      return;
+      switch (cat)
+        {
+        case KS_PTX_WORD_TYPE:
+          if (*n_types < 4)
+            insn->types[(*n_types)++] = (uint8_t) v;
+          return;
+        case KS_PTX_WORD_FLAG: insn->flags |= v; return;
+        case KS_PTX_WORD_SPACE: insn->space = (uint8_t) v; return;
+        case KS_PTX_WORD_CMP: insn->cmp = (uint8_t) v; return;
+        case KS_PTX_WORD_OP: insn->op = (uint8_t) v; return;
+        case KS_PTX_WORD_ROUND: insn->round = (uint8_t) v; return;
+        case KS_PTX_WORD_VEC: insn->vec = (uint8_t) v; return;
+        case KS_PTX_WORD_CACHE: insn->cache = (uint8_t) v; return;
+        case KS_PTX_WORD_SEM: insn->sem = (uint8_t) v; return;
+        case KS_PTX_WORD_SCOPE: insn->scope = (uint8_t) v; return;
+        default: break;
+        }
     }
-  if (ks_ptx_lookup_word (w, len, KS_PTX_WORD_SPACE, &v))
-    insn->space = (uint8_t) v;
-  else if (ks_ptx_lookup_word (w, len, KS_PTX_WORD_CMP, &v))
-    insn->cmp = (uint8_t) v;
-  else if (ks_ptx_lookup_word (w, len, KS_PTX_WORD_OP, &v))
-    insn->op = (uint8_t) v;
-  else if (ks_ptx_lookup_word (w, len, KS_PTX_WORD_ROUND, &v))
-    insn->round = (uint8_t) v;
-  else if (ks_ptx_lookup_word (w, len, KS_PTX_WORD_VEC, &v))
-    insn->vec = (uint8_t) v;
-  else if (ks_ptx_lookup_word (w, len, KS_PTX_WORD_CACHE, &v))
-    insn->cache = (uint8_t) v;
-  else if (ks_ptx_lookup_word (w, len, KS_PTX_WORD_SEM, &v))
-    insn->sem = (uint8_t) v;
-  else if (ks_ptx_lookup_word (w, len, KS_PTX_WORD_SCOPE, &v))
-    insn->scope = (uint8_t) v;
-  else if (parse_shape (w, len, mnk))
+  if (parse_shape (w, len, mnk))
     {
       KsPtxExtra *x = insn_extra (p, insn);
 
@@ -1279,7 +1280,8 @@ parse_instruction (Parser *p)
     }
 
   opname = p->tok;
-  if (ks_ptx_lookup_word (p->text + opname.offset, opname.len, KS_PTX_WORD_OPCODE, &v))
+  if (ks_ptx_lookup_word_hashed (p->text + opname.offset, opname.len, opname.hash,
+                                 KS_PTX_WORD_OPCODE, &v))
     insn.opcode = (uint16_t) v;
   else
     {
@@ -2568,8 +2570,6 @@ parse_function (Parser  *p,
 static void
 skip_section (Parser *p)
 {
-  uint32_t depth = 0;
-
   advance (p);                  /* .section */
   while (p->tok.kind != KS_PTX_TOK_EOF && !is_punct (&p->tok, '{') && !is_punct (&p->tok, ';'))
     advance (p);
@@ -2579,21 +2579,20 @@ skip_section (Parser *p)
       return;
     }
   /* Debug sections are data for the debugger; skip them whole, without
-   * reporting what is inside. */
-  while (p->tok.kind != KS_PTX_TOK_EOF)
+   * making tokens of what is inside. */
+  g_assert (!p->has_ahead);
+  if (!ks_ptx_lexer_skip_block (&p->lex))
     {
-      if (is_punct (&p->tok, '{'))
-        depth++;
-      else if (is_punct (&p->tok, '}') && --depth == 0)
-        {
-          advance (p);
-          return;
-        }
-      p->prev_end = p->tok.offset + p->tok.len;
-      ks_ptx_lexer_next (&p->lex, &p->tok);
-      p->has_ahead = FALSE;
+      diag (p, p->tok.line, p->tok.column, KS_PTX_SEVERITY_ERROR,
+            "end of file inside .section (missing '}')");
+      p->tok.kind = KS_PTX_TOK_EOF;
+      return;
     }
-  error_expected (p, "'}' to close .section");
+  p->prev_end = (uint32_t) p->lex.pos;
+  ks_ptx_lexer_next_inline (&p->lex, &p->tok);
+  if (G_UNLIKELY (p->tok.kind == KS_PTX_TOK_ERROR))
+    diag (p, p->tok.line, p->tok.column, KS_PTX_SEVERITY_ERROR, "%s",
+          ks_ptx_lex_error_message (p->tok.error));
 }
 
 static void

@@ -32,8 +32,8 @@ void   ks_ptx_grow          (void     **data,
 void   ks_ptx_cfg_build_all (KsPtxModule *module);
 
 /* Branch targets of a terminator: for bra, its label; for brx.idx, every
- * entry of its .branchtargets list.  Returns the number written to out
- * (at most max). */
+ * entry of its .branchtargets list.  Writes at most max of them to out and
+ * returns how many there are, so a caller can size its buffer. */
 uint32_t ks_ptx_insn_branch_targets (const KsPtxModule *module,
                                      const KsPtxInsn   *insn,
                                      uint32_t          *out,

@@ -149,9 +149,10 @@ typedef struct
   uint32_t len;
   uint32_t category;
   uint64_t value;
+  uint32_t kind;                /* for KS_PTX_WORD_MODIFIER: the modifier's own category */
 } Word;
 
-#define WORD_TABLE_SIZE 2048u
+#define WORD_TABLE_SIZE 4096u
 static Word word_table[WORD_TABLE_SIZE];
 
 uint32_t
@@ -166,9 +167,10 @@ ks_ptx_hash_bytes (const char *s,
 }
 
 static void
-add_word (const char *name,
-          uint32_t    category,
-          uint64_t    value)
+add_word_kind (const char *name,
+               uint32_t    category,
+               uint64_t    value,
+               uint32_t    kind)
 {
   uint32_t len = (uint32_t) strlen (name);
   uint32_t i = ks_ptx_hash_bytes (name, len) ^ category * 0x9e3779b9u;
@@ -183,11 +185,20 @@ add_word (const char *name,
           w->len = len;
           w->category = category;
           w->value = value;
+          w->kind = kind;
           return;
         }
       if (w->category == category && w->len == len && memcmp (w->name, name, len) == 0)
         return;                 /* first definition wins */
     }
+}
+
+static void
+add_word (const char *name,
+          uint32_t    category,
+          uint64_t    value)
+{
+  add_word_kind (name, category, value, category);
 }
 
 static void
@@ -203,7 +214,10 @@ init_tables (void)
       uint64_t v = modifier_values[i];
 
       add_word (modifier_list[i].name, modifier_list[i].category, v);
+      add_word_kind (modifier_list[i].name, KS_PTX_WORD_MODIFIER, v, modifier_list[i].category);
     }
+  for (unsigned i = 1; i < KS_PTX_TYPE_TEXREF; i++)
+    add_word_kind (type_info[i].name, KS_PTX_WORD_MODIFIER, i, KS_PTX_WORD_TYPE);
   for (unsigned i = 1; i < KS_PTX_N_SREGS; i++)
     if (i != KS_PTX_SREG_ENVREG && i != KS_PTX_SREG_PM && i != KS_PTX_SREG_PM64)
       add_word (sreg_names[i], KS_PTX_WORD_SREG, i);
@@ -211,11 +225,11 @@ init_tables (void)
     add_word (directive_names[i], KS_PTX_WORD_DIRECTIVE, i);
 }
 
-gboolean
-ks_ptx_lookup_word (const char *s,
-                    size_t      len,
-                    uint32_t    category,
-                    uint64_t   *value)
+static const Word *
+find_word (const char *s,
+           size_t      len,
+           uint32_t    hash,
+           uint32_t    category)
 {
   static gsize once = 0;
   uint32_t i;
@@ -227,21 +241,58 @@ ks_ptx_lookup_word (const char *s,
     }
 
   if (len == 0 || len > 64)
-    return FALSE;
+    return NULL;
 
-  i = ks_ptx_hash_bytes (s, len) ^ category * 0x9e3779b9u;
+  i = hash ^ category * 0x9e3779b9u;
   for (;; i++)
     {
       const Word *w = &word_table[i & (WORD_TABLE_SIZE - 1)];
 
       if (w->name == NULL)
-        return FALSE;
+        return NULL;
       if (w->category == category && w->len == len && memcmp (w->name, s, len) == 0)
-        {
-          *value = w->value;
-          return TRUE;
-        }
+        return w;
     }
+}
+
+gboolean
+ks_ptx_lookup_word_hashed (const char *s,
+                           size_t      len,
+                           uint32_t    hash,
+                           uint32_t    category,
+                           uint64_t   *value)
+{
+  const Word *w = find_word (s, len, hash, category);
+
+  if (w == NULL)
+    return FALSE;
+  *value = w->value;
+  return TRUE;
+}
+
+gboolean
+ks_ptx_lookup_word (const char *s,
+                    size_t      len,
+                    uint32_t    category,
+                    uint64_t   *value)
+{
+  return ks_ptx_lookup_word_hashed (s, len, ks_ptx_hash_bytes (s, len), category, value);
+}
+
+gboolean
+ks_ptx_lookup_modifier (const char *s,
+                        size_t      len,
+                        uint32_t    hash,
+                        uint32_t   *category,
+                        uint64_t   *value)
+{
+  const Word *w = find_word (s, len, hash, KS_PTX_WORD_MODIFIER);
+
+  if (w == NULL)
+    return FALSE;
+  *category = w->kind;
+  *value = w->value;
+  return TRUE;
 }
 
 KsPtxType

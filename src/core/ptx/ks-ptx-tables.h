@@ -21,6 +21,7 @@ typedef enum
   KS_PTX_WORD_FLAG,
   KS_PTX_WORD_SREG,
   KS_PTX_WORD_DIRECTIVE,
+  KS_PTX_WORD_MODIFIER,         /* any instruction modifier, types included: see lookup_modifier */
 } KsPtxWordCategory;
 
 #define KS_PTX_DIRECTIVES \
@@ -85,5 +86,18 @@ gboolean  ks_ptx_lookup_word (const char *s,
                               size_t      len,
                               uint32_t    category,
                               uint64_t   *value);
+/* The same with the FNV-1a hash of s already known (from the lexer) */
+gboolean  ks_ptx_lookup_word_hashed (const char *s,
+                                     size_t      len,
+                                     uint32_t    hash,
+                                     uint32_t    category,
+                                     uint64_t   *value);
+/* An instruction modifier in one look-up: its category (TYPE, SPACE, ROUND,
+ * CMP, OP, VEC, CACHE, SEM, SCOPE or FLAG) and value. */
+gboolean  ks_ptx_lookup_modifier (const char *s,
+                                  size_t      len,
+                                  uint32_t    hash,
+                                  uint32_t   *category,
+                                  uint64_t   *value);
 
 G_END_DECLS

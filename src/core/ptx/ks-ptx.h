@@ -469,6 +469,8 @@ typedef struct
   uint32_t n_lines;
 } KsPtxModule;
 
+/* Parses PTX text.  Never fails: problems are in the module's diagnostics.
+ * The module keeps a reference to source (its names point into it). */
 KsPtxModule   *ks_ptx_module_parse            (GBytes       *source,
                                                const char   *filename);
 KsPtxModule   *ks_ptx_module_parse_file       (const char   *path,
