@@ -7,11 +7,14 @@
 
 #include <json-glib/json-glib.h>
 #include <locale.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "ks-launch.h"
 #include "ks-ptx.h"
+#include "ks-sim.h"
 
 enum
 {
@@ -375,6 +378,276 @@ cmd_parse (int    argc,
   return m->n_errors > 0 ? EXIT_BAD_INPUT : EXIT_OK;
 }
 
+
+static void
+add_value (JsonBuilder *b,
+           KsPtxType    type,
+           const uint8_t *p)
+{
+  uint64_t v = 0;
+  double d;
+
+  memcpy (&v, p, ks_ptx_type_size (type));
+  switch (type)
+    {
+    case KS_PTX_TYPE_F32:
+      {
+        float f;
+
+        memcpy (&f, p, 4);
+        d = f;
+      }
+      break;
+    case KS_PTX_TYPE_F64:
+      memcpy (&d, p, 8);
+      break;
+    case KS_PTX_TYPE_F16:
+      d = ks_launch_f16_to_double ((uint16_t) v);
+      break;
+    case KS_PTX_TYPE_BF16:
+      d = ks_launch_bf16_to_double ((uint16_t) v);
+      break;
+    case KS_PTX_TYPE_S8: json_builder_add_int_value (b, (int8_t) v); return;
+    case KS_PTX_TYPE_S16: json_builder_add_int_value (b, (int16_t) v); return;
+    case KS_PTX_TYPE_S32: json_builder_add_int_value (b, (int32_t) v); return;
+    case KS_PTX_TYPE_S64: json_builder_add_int_value (b, (int64_t) v); return;
+    case KS_PTX_TYPE_U64:
+    case KS_PTX_TYPE_B64:
+      /* JSON numbers lose 64-bit integers in most readers: a string */
+      if (v > (G_GUINT64_CONSTANT (1) << 53))
+        {
+          g_autofree char *str = g_strdup_printf ("%" G_GUINT64_FORMAT, v);
+
+          json_builder_add_string_value (b, str);
+          return;
+        }
+      json_builder_add_int_value (b, (gint64) v);
+      return;
+    default:
+      json_builder_add_int_value (b, (gint64) v);
+      return;
+    }
+  if (isnan (d))
+    json_builder_add_string_value (b, "nan");
+  else if (isinf (d))
+    json_builder_add_string_value (b, d > 0 ? "inf" : "-inf");
+  else
+    json_builder_add_double_value (b, d);
+}
+
+static void
+build_buffer (JsonBuilder          *b,
+              const KsLaunchBuffer *buf,
+              const uint8_t        *data)
+{
+  uint32_t esize = ks_ptx_type_size (buf->type);
+  GString *hex = g_string_sized_new (buf->size * 2 + 1);
+
+  json_builder_set_member_name (b, buf->name);
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "type");
+  json_builder_add_string_value (b, ks_ptx_type_name (buf->type));
+  json_builder_set_member_name (b, "count");
+  json_builder_add_int_value (b, (gint64) buf->count);
+  for (size_t i = 0; i < buf->size; i++)
+    g_string_append_printf (hex, "%02x", data[i]);
+  json_builder_set_member_name (b, "bytes_hex");
+  json_builder_add_string_value (b, hex->str);
+  g_string_free (hex, TRUE);
+  json_builder_set_member_name (b, "data");
+  json_builder_begin_array (b);
+  for (uint64_t i = 0; esize > 0 && i < buf->count; i++)
+    add_value (b, buf->type, data + i * esize);
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+}
+
+static int
+cmd_run (int    argc,
+         char **argv)
+{
+  gboolean json = FALSE, no_trace = FALSE;
+  gint64 max_steps = 0;
+  const GOptionEntry entries[] = {
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the results as one JSON object", NULL },
+    { "max-steps", 0, 0, G_OPTION_ARG_INT64, &max_steps,
+      "Stop with a step_limit fault after N warp-instructions", "N" },
+    { "no-trace", 0, 0, G_OPTION_ARG_NONE, &no_trace, "Do not record the execution trace", NULL },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) ctx = g_option_context_new ("SPEC.json - run a kernel launch");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsLaunch) launch = NULL;
+  g_autoptr(KsPtxModule) module = NULL;
+  g_autoptr(KsSim) sim = NULL;
+  g_autoptr(JsonBuilder) b = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  const KsSimFault *fault;
+  const KsSimStats *stats;
+  KsSimStatus status;
+
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  if (!g_option_context_parse (ctx, &argc, &argv, &error))
+    return usage_error ("run", error->message);
+  if (argc != 2)
+    return usage_error ("run", "expected exactly one launch spec");
+  if (max_steps < 0)
+    return usage_error ("run", "--max-steps must not be negative");
+
+  launch = ks_launch_load (argv[1], &error);
+  if (launch == NULL)
+    {
+      g_printerr ("%s\n", error->message);
+      if (json)
+        print_json_error (error->message);
+      return EXIT_BAD_INPUT;
+    }
+  if (launch->ptx_path == NULL)
+    {
+      const char *msg = "compiling a \"source\" needs the CUDA toolchain support, which this "
+                        "version does not have yet: give the launch a \"ptx\" file";
+
+      g_printerr ("%s: error: %s\n", argv[1], msg);
+      if (json)
+        print_json_error (msg);
+      return EXIT_BAD_INPUT;
+    }
+
+  module = ks_ptx_module_parse_file (launch->ptx_path, &error);
+  if (module == NULL)
+    {
+      g_printerr ("%s: error: %s\n", launch->ptx_path, error->message);
+      if (json)
+        print_json_error (error->message);
+      return EXIT_BAD_INPUT;
+    }
+  for (uint32_t i = 0; i < module->n_diagnostics; i++)
+    {
+      const KsPtxDiagnostic *d = &module->diagnostics[i];
+
+      g_printerr ("%s:%u:%u: %s: %s\n", launch->ptx_path, d->line, d->column,
+                  severity_name (d->severity), d->message);
+    }
+
+  sim = ks_sim_new (module, launch, &error);
+  if (sim == NULL)
+    {
+      g_printerr ("%s: error: %s\n", argv[1], error->message);
+      if (json)
+        print_json_error (error->message);
+      return EXIT_BAD_INPUT;
+    }
+  if (max_steps > 0)
+    ks_sim_set_step_limit (sim, (uint64_t) max_steps);
+  status = ks_sim_run (sim, 0, NULL);
+  fault = ks_sim_get_fault (sim);
+  stats = ks_sim_get_stats (sim);
+
+  if (fault != NULL)
+    {
+      g_printerr ("%s:%u: error: %s (block [%u,%u,%u], thread [%u,%u,%u])\n",
+                  launch->ptx_path, fault->ptx_line, fault->message,
+                  fault->block[0], fault->block[1], fault->block[2],
+                  fault->thread[0], fault->thread[1], fault->thread[2]);
+      if (fault->cuda_file != NULL)
+        g_printerr ("%s:%u: note: the CUDA line of the fault\n", fault->cuda_file, fault->cuda_line);
+    }
+
+  if (!json)
+    {
+      fputs (ks_sim_get_printf (sim), stdout);
+      g_print ("%s: %" G_GUINT64_FORMAT " warp-instructions, %" G_GUINT64_FORMAT
+               " thread-instructions in %.3f s\n",
+               status == KS_SIM_DONE ? "done" : "stopped",
+               stats->warp_instructions, stats->thread_instructions, stats->seconds);
+      return fault != NULL ? EXIT_FAULT : EXIT_OK;
+    }
+
+  b = json_builder_new ();
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "status");
+  json_builder_add_string_value (b, fault != NULL ? "fault" : "ok");
+  if (fault != NULL)
+    {
+      json_builder_set_member_name (b, "fault");
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "kind");
+      json_builder_add_string_value (b, ks_sim_fault_kind_name (fault->kind));
+      json_builder_set_member_name (b, "message");
+      json_builder_add_string_value (b, fault->message);
+      json_builder_set_member_name (b, "ptx_line");
+      if (fault->ptx_line)
+        json_builder_add_int_value (b, fault->ptx_line);
+      else
+        json_builder_add_null_value (b);
+      json_builder_set_member_name (b, "cuda_file");
+      if (fault->cuda_file)
+        json_builder_add_string_value (b, fault->cuda_file);
+      else
+        json_builder_add_null_value (b);
+      json_builder_set_member_name (b, "cuda_line");
+      if (fault->cuda_line)
+        json_builder_add_int_value (b, fault->cuda_line);
+      else
+        json_builder_add_null_value (b);
+      for (int k = 0; k < 2; k++)
+        {
+          const uint32_t *xyz = k == 0 ? fault->block : fault->thread;
+
+          json_builder_set_member_name (b, k == 0 ? "block" : "thread");
+          json_builder_begin_array (b);
+          for (int d = 0; d < 3; d++)
+            json_builder_add_int_value (b, xyz[d]);
+          json_builder_end_array (b);
+        }
+      json_builder_set_member_name (b, "address");
+      if (fault->has_address)
+        {
+          g_autofree char *a = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", fault->address);
+
+          json_builder_add_string_value (b, a);
+        }
+      else
+        json_builder_add_null_value (b);
+      json_builder_end_object (b);
+    }
+
+  json_builder_set_member_name (b, "buffers");
+  json_builder_begin_object (b);
+  for (uint32_t i = 0; i < launch->n_buffers; i++)
+    {
+      gboolean wanted = launch->n_outputs == 0;
+
+      for (uint32_t k = 0; k < launch->n_outputs; k++)
+        wanted |= launch->outputs[k] == i;
+      if (wanted)
+        build_buffer (b, &launch->buffers[i], ks_sim_get_buffer (sim, i, NULL));
+    }
+  json_builder_end_object (b);
+
+  json_builder_set_member_name (b, "stats");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "warp_instructions");
+  json_builder_add_int_value (b, (gint64) stats->warp_instructions);
+  json_builder_set_member_name (b, "thread_instructions");
+  json_builder_add_int_value (b, (gint64) stats->thread_instructions);
+  json_builder_set_member_name (b, "seconds");
+  json_builder_add_double_value (b, stats->seconds);
+  json_builder_end_object (b);
+
+  json_builder_set_member_name (b, "printf");
+  {
+    g_autofree char *valid = g_utf8_make_valid (ks_sim_get_printf (sim), -1);
+
+    json_builder_add_string_value (b, valid);
+  }
+  json_builder_end_object (b);
+  root = json_builder_get_root (b);
+  print_json (root);
+  (void) no_trace;
+  return fault != NULL ? EXIT_FAULT : EXIT_OK;
+}
+
 static const struct
 {
   const char *name;
@@ -382,6 +655,7 @@ static const struct
   const char *summary;
 } commands[] = {
   { "parse", cmd_parse, "FILE.ptx: the module's kernels, registers, blocks and source lines" },
+  { "run", cmd_run, "SPEC.json: run a kernel launch in the simulator and print its buffers" },
 };
 
 static void

@@ -1,0 +1,1569 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-launch.c: reading, checking and materializing a launch spec. */
+
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include <json-glib/json-glib.h>
+
+#include "ks-launch.h"
+
+#define GIB               (G_GUINT64_CONSTANT (1) << 30)
+#define MAX_BUFFER_BYTES  (4 * GIB)
+#define MAX_TOTAL_BYTES   (16 * GIB)
+
+/* The first byte of a string that stands for an integer literal json-glib
+ * cannot hold (see mark_big_integers). */
+#define BIG_MARK '\001'
+
+G_DEFINE_QUARK (ks-launch-error-quark, ks_launch_error)
+
+typedef enum
+{
+  KIND_UINT,
+  KIND_SINT,
+  KIND_BITS,
+  KIND_FLOAT,
+} Kind;
+
+/* Any integer in [-2^63, 2^64 - 1], which no C integer type holds alone */
+typedef struct
+{
+  gboolean neg;
+  uint64_t mag;
+} IntVal;
+
+typedef enum
+{
+  INIT_ZERO,
+  INIT_DATA,
+  INIT_HEX,
+  INIT_RANGE,
+  INIT_RANDOM,
+} InitKind;
+
+typedef struct
+{
+  char *path;                   /* "buffers.a", for messages */
+  KsPtxType type;
+  Kind kind;
+  uint32_t esize;
+  uint64_t count;
+  InitKind init;
+  JsonArray *data;              /* borrowed from the parser's tree */
+  const char *hex;
+  uint64_t seed;
+  IntVal ia, ib;                /* min and max, or start and step: integer types */
+  double fa, fb;                /* likewise for float types */
+} BufSpec;
+
+typedef struct
+{
+  const char *spec_path;
+  GError **error;               /* NULL for a quiet attempt */
+
+  /* json-glib keeps the last of duplicate keys without a word, so the
+   * members each object was given are counted as they are parsed. */
+  GHashTable *member_counts;
+  JsonObject *dup_object;
+  char *dup_name;
+  guint dup_line, dup_col;
+} Ctx;
+
+static gboolean G_GNUC_PRINTF (3, 4)
+fail (Ctx        *ctx,
+      const char *path,
+      const char *format,
+      ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  if (ctx->error == NULL || *ctx->error != NULL)
+    return FALSE;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  g_set_error (ctx->error, KS_LAUNCH_ERROR, KS_LAUNCH_ERROR_INVALID, "%s%s%s%s%s",
+               ctx->spec_path ? ctx->spec_path : "", ctx->spec_path ? ": " : "",
+               path ? path : "", path ? ": " : "", message);
+  return FALSE;
+}
+
+static gboolean
+is_plain_key (const char *key)
+{
+  if (*key == '\0')
+    return FALSE;
+  for (const char *p = key; *p; p++)
+    if (!g_ascii_isalnum (*p) && *p != '_' && *p != '-')
+      return FALSE;
+  return TRUE;
+}
+
+static char *
+member_path (const char *parent,
+             const char *key)
+{
+  g_autofree char *escaped = NULL;
+
+  if (is_plain_key (key))
+    return parent ? g_strconcat (parent, ".", key, NULL) : g_strdup (key);
+  escaped = g_strescape (key, NULL);
+  return g_strdup_printf ("%s[\"%s\"]", parent ? parent : "", escaped);
+}
+
+static char *
+index_path (const char *parent,
+            guint       index)
+{
+  return g_strdup_printf ("%s[%u]", parent, index);
+}
+
+static gboolean
+is_big (JsonNode *node)
+{
+  const char *s;
+
+  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+    return FALSE;
+  s = json_node_get_string (node);
+  return s != NULL && s[0] == BIG_MARK;
+}
+
+static const char *
+node_kind (JsonNode *node)
+{
+  GType type;
+
+  switch (JSON_NODE_TYPE (node))
+    {
+    case JSON_NODE_OBJECT:
+      return "an object";
+    case JSON_NODE_ARRAY:
+      return "an array";
+    case JSON_NODE_NULL:
+      return "null";
+    case JSON_NODE_VALUE:
+    default:
+      break;
+    }
+  type = json_node_get_value_type (node);
+  if (type == G_TYPE_INT64 || type == G_TYPE_DOUBLE || is_big (node))
+    return "a number";
+  if (type == G_TYPE_BOOLEAN)
+    return "a boolean";
+  return "a string";
+}
+
+static gboolean
+get_string (Ctx         *ctx,
+            JsonNode    *node,
+            const char  *path,
+            const char **out)
+{
+  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING
+      || is_big (node))
+    return fail (ctx, path, "expected a string, got %s", node_kind (node));
+  *out = json_node_get_string (node);
+  return TRUE;
+}
+
+static gboolean
+get_name (Ctx         *ctx,
+          JsonNode    *node,
+          const char  *path,
+          const char **out)
+{
+  if (!get_string (ctx, node, path, out))
+    return FALSE;
+  if (**out == '\0')
+    return fail (ctx, path, "must not be empty");
+  return TRUE;
+}
+
+static gboolean
+get_object (Ctx         *ctx,
+            JsonNode    *node,
+            const char  *path,
+            JsonObject **out)
+{
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    return fail (ctx, path, "expected an object, got %s", node_kind (node));
+  *out = json_node_get_object (node);
+  return TRUE;
+}
+
+static gboolean
+get_array (Ctx        *ctx,
+           JsonNode   *node,
+           const char *path,
+           JsonArray **out)
+{
+  if (!JSON_NODE_HOLDS_ARRAY (node))
+    return fail (ctx, path, "expected an array, got %s", node_kind (node));
+  *out = json_node_get_array (node);
+  return TRUE;
+}
+
+/* Refuses keys not in @allowed (NULL-terminated), and keys given twice. */
+static gboolean
+check_keys (Ctx               *ctx,
+            JsonObject        *object,
+            const char        *path,
+            const char *const *allowed)
+{
+  g_autoptr(GList) members = json_object_get_members (object);
+
+  if (object == ctx->dup_object)
+    {
+      g_autofree char *where = member_path (path, ctx->dup_name);
+      return fail (ctx, where, "given twice (again on line %u)", ctx->dup_line);
+    }
+
+  for (GList *l = members; l != NULL; l = l->next)
+    {
+      const char *key = l->data;
+
+      if (!g_strv_contains (allowed, key))
+        {
+          g_autofree char *where = member_path (path, key);
+          g_autofree char *list = g_strjoinv ("', '", (char **) allowed);
+          return fail (ctx, where, "unknown key (expected '%s')", list);
+        }
+    }
+  return TRUE;
+}
+
+/* 0: ok, 1: not an integer, 2: outside [-2^63, 2^64 - 1] */
+static int
+parse_int_text (const char *text,
+                IntVal     *out)
+{
+  const char *p = text;
+  gboolean neg = FALSE;
+  guint base = 10;
+  char *end;
+  guint64 v;
+
+  if (*p == '-' || *p == '+')
+    neg = *p++ == '-';
+  if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+    {
+      base = 16;
+      p += 2;
+    }
+  /* strtoull would take spaces and a second sign */
+  if (base == 16 ? !g_ascii_isxdigit (*p) : !g_ascii_isdigit (*p))
+    return 1;
+  errno = 0;
+  v = g_ascii_strtoull (p, &end, base);
+  if (*end != '\0')
+    return 1;
+  if (errno == ERANGE || (neg && v > (G_GUINT64_CONSTANT (1) << 63)))
+    return 2;
+  out->neg = neg && v != 0;
+  out->mag = v;
+  return 0;
+}
+
+/* An integer from a JSON number, or from a string when @strings_ok */
+static gboolean
+get_int (Ctx        *ctx,
+         JsonNode   *node,
+         const char *path,
+         gboolean    strings_ok,
+         IntVal     *out)
+{
+  GType type = JSON_NODE_HOLDS_VALUE (node) ? json_node_get_value_type (node) : G_TYPE_INVALID;
+
+  if (type == G_TYPE_INT64)
+    {
+      gint64 v = json_node_get_int (node);
+
+      out->neg = v < 0;
+      out->mag = v < 0 ? 0 - (uint64_t) v : (uint64_t) v;
+      return TRUE;
+    }
+  if (type == G_TYPE_DOUBLE)
+    {
+      double d = json_node_get_double (node);
+
+      if (!isfinite (d) || d != floor (d))
+        return fail (ctx, path, "expected an integer, got %g", d);
+      if (d >= 18446744073709551616.0 || d < -9223372036854775808.0)
+        return fail (ctx, path, "%g does not fit in 64 bits", d);
+      out->neg = d < 0;
+      out->mag = (uint64_t) fabs (d);
+      return TRUE;
+    }
+  if (type == G_TYPE_STRING && (strings_ok || is_big (node)))
+    {
+      const char *s = json_node_get_string (node);
+      const char *text = s[0] == BIG_MARK ? s + 1 : s;
+
+      switch (parse_int_text (text, out))
+        {
+        case 0:
+          return TRUE;
+        case 2:
+          return fail (ctx, path, "%s does not fit in 64 bits", text);
+        default:
+          return fail (ctx, path, "'%s' is not an integer (decimal, or hex with 0x)", text);
+        }
+    }
+  return fail (ctx, path, "expected an integer, got %s", node_kind (node));
+}
+
+static gboolean
+get_double (Ctx        *ctx,
+            JsonNode   *node,
+            const char *path,
+            double     *out)
+{
+  GType type = JSON_NODE_HOLDS_VALUE (node) ? json_node_get_value_type (node) : G_TYPE_INVALID;
+
+  if (type == G_TYPE_INT64)
+    {
+      *out = (double) json_node_get_int (node);
+      return TRUE;
+    }
+  if (type == G_TYPE_DOUBLE)
+    {
+      *out = json_node_get_double (node);
+      return TRUE;
+    }
+  if (type == G_TYPE_STRING)
+    {
+      const char *s = json_node_get_string (node);
+
+      if (s[0] == BIG_MARK)
+        {
+          IntVal v;
+
+          if (strchr (s, 'x') == NULL && strchr (s, 'X') == NULL)
+            {
+              *out = g_ascii_strtod (s + 1, NULL);
+              return TRUE;
+            }
+          if (parse_int_text (s + 1, &v) != 0)
+            return fail (ctx, path, "%s does not fit in 64 bits", s + 1);
+          *out = v.neg ? -(double) v.mag : (double) v.mag;
+          return TRUE;
+        }
+      /* JSON has no spelling for these */
+      if (g_ascii_strcasecmp (s, "inf") == 0 || g_ascii_strcasecmp (s, "+inf") == 0)
+        *out = INFINITY;
+      else if (g_ascii_strcasecmp (s, "-inf") == 0)
+        *out = -INFINITY;
+      else if (g_ascii_strcasecmp (s, "nan") == 0)
+        *out = NAN;
+      else
+        return fail (ctx, path, "expected a number (or \"inf\", \"-inf\", \"nan\"), got '%s'", s);
+      return TRUE;
+    }
+  return fail (ctx, path, "expected a number, got %s", node_kind (node));
+}
+
+static gboolean
+get_finite (Ctx        *ctx,
+            JsonNode   *node,
+            const char *path,
+            double     *out)
+{
+  if (!get_double (ctx, node, path, out))
+    return FALSE;
+  if (!isfinite (*out))
+    return fail (ctx, path, "must be finite");
+  return TRUE;
+}
+
+static gboolean
+type_kind (KsPtxType type,
+           Kind     *kind)
+{
+  switch (type)
+    {
+    case KS_PTX_TYPE_B8: case KS_PTX_TYPE_B16: case KS_PTX_TYPE_B32: case KS_PTX_TYPE_B64:
+      *kind = KIND_BITS;
+      return TRUE;
+    case KS_PTX_TYPE_U8: case KS_PTX_TYPE_U16: case KS_PTX_TYPE_U32: case KS_PTX_TYPE_U64:
+      *kind = KIND_UINT;
+      return TRUE;
+    case KS_PTX_TYPE_S8: case KS_PTX_TYPE_S16: case KS_PTX_TYPE_S32: case KS_PTX_TYPE_S64:
+      *kind = KIND_SINT;
+      return TRUE;
+    case KS_PTX_TYPE_F16: case KS_PTX_TYPE_BF16: case KS_PTX_TYPE_F32: case KS_PTX_TYPE_F64:
+      *kind = KIND_FLOAT;
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+static gboolean
+get_type (Ctx        *ctx,
+          JsonNode   *node,
+          const char *path,
+          KsPtxType  *type,
+          Kind       *kind)
+{
+  const char *name;
+
+  if (!get_string (ctx, node, path, &name))
+    return FALSE;
+  *type = ks_ptx_type_from_name (name, strlen (name));
+  if (*type == KS_PTX_TYPE_NONE)
+    return fail (ctx, path, "unknown type '%s'", name);
+  if (!type_kind (*type, kind))
+    return fail (ctx, path, "type '%s' cannot be used here "
+                 "(b8-b64, u8-u64, s8-s64, f16, bf16, f32 or f64)", name);
+  return TRUE;
+}
+
+static int
+int_cmp (IntVal a,
+         IntVal b)
+{
+  if (a.neg != b.neg)
+    return a.neg ? -1 : 1;
+  if (a.mag == b.mag)
+    return 0;
+  return (a.mag < b.mag) != a.neg ? -1 : 1;
+}
+
+static char *
+int_to_string (IntVal v)
+{
+  return g_strdup_printf ("%s%" G_GUINT64_FORMAT, v.neg ? "-" : "", v.mag);
+}
+
+static uint64_t
+type_mask (uint32_t esize)
+{
+  return esize >= 8 ? G_MAXUINT64 : (G_GUINT64_CONSTANT (1) << (8 * esize)) - 1;
+}
+
+static void
+int_limits (Kind      kind,
+            uint32_t  esize,
+            IntVal   *lo,
+            IntVal   *hi)
+{
+  uint64_t mask = type_mask (esize);
+
+  lo->neg = kind != KIND_UINT;
+  lo->mag = kind == KIND_UINT ? 0 : (mask >> 1) + 1;
+  hi->neg = FALSE;
+  hi->mag = kind == KIND_SINT ? mask >> 1 : mask;
+}
+
+/* The two's complement bits of @v as an element of @type */
+static gboolean
+int_bits (Ctx        *ctx,
+          const char *path,
+          IntVal      v,
+          KsPtxType   type,
+          Kind        kind,
+          uint64_t   *bits)
+{
+  uint32_t esize = ks_ptx_type_size (type);
+  IntVal lo, hi;
+
+  int_limits (kind, esize, &lo, &hi);
+  if (int_cmp (v, lo) < 0 || int_cmp (v, hi) > 0)
+    {
+      g_autofree char *s = NULL, *slo = NULL, *shi = NULL;
+
+      if (ctx->error == NULL)
+        return FALSE;
+      s = int_to_string (v);
+      slo = int_to_string (lo);
+      shi = int_to_string (hi);
+      return fail (ctx, path, "%s is out of range for %s (%s..%s)",
+                   s, ks_ptx_type_name (type), slo, shi);
+    }
+  *bits = (v.neg ? 0 - v.mag : v.mag) & type_mask (esize);
+  return TRUE;
+}
+
+/* a + b * k, or FALSE when it leaves [-2^64, 2^64) (then it is out of
+ * every type's range anyway) */
+static gboolean
+int_add_mul (IntVal    a,
+             IntVal    b,
+             uint64_t  k,
+             IntVal   *out)
+{
+  IntVal p;
+
+  if (!g_uint64_checked_mul (&p.mag, b.mag, k))
+    return FALSE;
+  p.neg = b.neg && p.mag != 0;
+  if (a.neg == p.neg)
+    {
+      out->neg = a.neg;
+      return g_uint64_checked_add (&out->mag, a.mag, p.mag);
+    }
+  if (a.mag >= p.mag)
+    *out = (IntVal) { a.neg && a.mag != p.mag, a.mag - p.mag };
+  else
+    *out = (IntVal) { p.neg, p.mag - a.mag };
+  return TRUE;
+}
+
+/* Rounds to nearest even into a binary format with @exp_bits and
+ * @mant_bits, from the double directly: going through float would round
+ * twice. */
+static uint32_t
+small_float_from_double (double value,
+                         int    exp_bits,
+                         int    mant_bits)
+{
+  uint32_t sign = signbit (value) ? 1u << (exp_bits + mant_bits) : 0;
+  uint32_t exp_field = ((1u << exp_bits) - 1) << mant_bits;
+  int bias = (1 << (exp_bits - 1)) - 1;
+  int min_exp = 1 - bias;
+  double a = fabs (value), q, whole, frac;
+  uint32_t mant;
+  int e;
+
+  if (isnan (value))
+    return sign | exp_field | (1u << (mant_bits - 1));
+  if (isinf (value))
+    return sign | exp_field;
+  if (a == 0)
+    return sign;
+
+  frexp (a, &e);
+  e -= 1;                       /* a is in [2^e, 2^(e+1)) */
+  if (e > bias)
+    return sign | exp_field;
+
+  /* q holds the significand as an integer plus the bits to round away;
+   * scaling by a power of two and taking the fraction are exact. */
+  q = ldexp (a, mant_bits - MAX (e, min_exp));
+  whole = floor (q);
+  frac = q - whole;
+  if (frac > 0.5 || (frac == 0.5 && fmod (whole, 2.0) != 0))
+    whole += 1;
+  mant = (uint32_t) whole;
+
+  /* Subnormal; rounding up to 1 << mant_bits gives the least normal,
+   * which these same bits encode. */
+  if (e < min_exp)
+    return sign | mant;
+
+  if (mant == 2u << mant_bits)
+    {
+      mant >>= 1;
+      e++;
+      if (e > bias)
+        return sign | exp_field;
+    }
+  return sign | ((uint32_t) (e + bias) << mant_bits) | (mant & ((1u << mant_bits) - 1));
+}
+
+uint16_t
+ks_launch_f16_from_double (double value)
+{
+  return (uint16_t) small_float_from_double (value, 5, 10);
+}
+
+uint16_t
+ks_launch_bf16_from_double (double value)
+{
+  return (uint16_t) small_float_from_double (value, 8, 7);
+}
+
+double
+ks_launch_f16_to_double (uint16_t bits)
+{
+  int exp = (bits >> 10) & 0x1f;
+  int frac = bits & 0x3ff;
+  double v;
+
+  if (exp == 0)
+    v = ldexp (frac, -24);
+  else if (exp == 0x1f)
+    v = frac ? NAN : INFINITY;
+  else
+    v = ldexp (frac | 0x400, exp - 25);
+  return (bits & 0x8000) ? -v : v;
+}
+
+double
+ks_launch_bf16_to_double (uint16_t bits)
+{
+  uint32_t u = (uint32_t) bits << 16;
+  float f;
+
+  memcpy (&f, &u, sizeof f);
+  return f;
+}
+
+static uint64_t
+float_bits (KsPtxType type,
+            double    value)
+{
+  switch (type)
+    {
+    case KS_PTX_TYPE_F16:
+      return ks_launch_f16_from_double (value);
+    case KS_PTX_TYPE_BF16:
+      return ks_launch_bf16_from_double (value);
+    case KS_PTX_TYPE_F32:
+      {
+        float f;
+        uint32_t u;
+
+        /* Out-of-range conversion is undefined in C; round as IEEE does:
+         * past the midpoint between FLT_MAX and 2^128 it is infinity. */
+        if (isfinite (value) && fabs (value) > FLT_MAX)
+          f = fabs (value) >= 0x1.ffffffp+127 ? INFINITY : FLT_MAX;
+        else
+          f = (float) fabs (value);
+        if (signbit (value))
+          f = -f;
+        memcpy (&u, &f, sizeof u);
+        return u;
+      }
+    case KS_PTX_TYPE_F64:
+    default:
+      {
+        uint64_t u;
+
+        memcpy (&u, &value, sizeof u);
+        return u;
+      }
+    }
+}
+
+static double
+float_value (KsPtxType type,
+             uint64_t  bits)
+{
+  switch (type)
+    {
+    case KS_PTX_TYPE_F16:
+      return ks_launch_f16_to_double ((uint16_t) bits);
+    case KS_PTX_TYPE_BF16:
+      return ks_launch_bf16_to_double ((uint16_t) bits);
+    case KS_PTX_TYPE_F32:
+      {
+        uint32_t u = (uint32_t) bits;
+        float f;
+
+        memcpy (&f, &u, sizeof f);
+        return f;
+      }
+    case KS_PTX_TYPE_F64:
+    default:
+      {
+        double d;
+
+        memcpy (&d, &bits, sizeof d);
+        return d;
+      }
+    }
+}
+
+/* The neighbouring value of an IEEE format @esize bytes wide */
+static uint64_t
+float_step (uint64_t bits,
+            uint32_t esize,
+            gboolean up)
+{
+  uint64_t sign = G_GUINT64_CONSTANT (1) << (8 * esize - 1);
+  gboolean neg = (bits & sign) != 0;
+
+  if ((bits & ~sign) == 0)
+    return up ? 1 : sign | 1;
+  return neg == up ? bits - 1 : bits + 1;
+}
+
+static gboolean
+value_bits (Ctx        *ctx,
+            JsonNode   *node,
+            const char *path,
+            KsPtxType   type,
+            Kind        kind,
+            uint64_t   *bits)
+{
+  if (kind == KIND_FLOAT)
+    {
+      double d;
+
+      if (!get_double (ctx, node, path, &d))
+        return FALSE;
+      *bits = float_bits (type, d);
+      return TRUE;
+    }
+  else
+    {
+      IntVal v;
+
+      return get_int (ctx, node, path, TRUE, &v) && int_bits (ctx, path, v, type, kind, bits);
+    }
+}
+
+static inline void
+store (uint8_t  *dst,
+       uint32_t  esize,
+       uint64_t  bits)
+{
+  for (uint32_t k = 0; k < esize; k++)
+    dst[k] = (uint8_t) (bits >> (8 * k));
+}
+
+static inline uint64_t
+splitmix64 (uint64_t seed,
+            uint64_t index)
+{
+  uint64_t z = seed + (index + 1) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+
+  z = (z ^ (z >> 30)) * G_GUINT64_CONSTANT (0xbf58476d1ce4e5b9);
+  z = (z ^ (z >> 27)) * G_GUINT64_CONSTANT (0x94d049bb133111eb);
+  return z ^ (z >> 31);
+}
+
+static int
+hex_digit (char c)
+{
+  return g_ascii_xdigit_value (c);
+}
+
+static gboolean
+parse_init (Ctx        *ctx,
+            JsonNode   *node,
+            BufSpec    *b)
+{
+  static const char *const init_keys[] = { "random", "range", NULL };
+  static const char *const random_keys[] = { "seed", "min", "max", NULL };
+  static const char *const range_keys[] = { "start", "step", NULL };
+  g_autofree char *path = member_path (b->path, "init");
+  g_autofree char *sub = NULL;
+  JsonObject *init = NULL, *o = NULL;
+  const char *which;
+  JsonNode *a, *z;
+
+  if (!get_object (ctx, node, path, &init) || !check_keys (ctx, init, path, init_keys))
+    return FALSE;
+  if (json_object_get_size (init) != 1)
+    return fail (ctx, path, "expected exactly one of {\"random\": {...}} or {\"range\": {...}}");
+  which = json_object_has_member (init, "random") ? "random" : "range";
+  sub = member_path (path, which);
+  if (!get_object (ctx, json_object_get_member (init, which), sub, &o))
+    return FALSE;
+
+  if (strcmp (which, "random") == 0)
+    {
+      g_autofree char *pmin = member_path (sub, "min");
+      g_autofree char *pmax = member_path (sub, "max");
+      JsonNode *seed;
+
+      if (!check_keys (ctx, o, sub, random_keys))
+        return FALSE;
+      b->init = INIT_RANDOM;
+      if ((seed = json_object_get_member (o, "seed")) != NULL)
+        {
+          g_autofree char *pseed = member_path (sub, "seed");
+          IntVal s;
+
+          if (!get_int (ctx, seed, pseed, TRUE, &s))
+            return FALSE;
+          if (s.neg)
+            return fail (ctx, pseed, "must not be negative");
+          b->seed = s.mag;
+        }
+      if ((a = json_object_get_member (o, "min")) == NULL)
+        return fail (ctx, pmin, "missing");
+      if ((z = json_object_get_member (o, "max")) == NULL)
+        return fail (ctx, pmax, "missing");
+
+      if (b->kind == KIND_FLOAT)
+        {
+          uint64_t lo;
+
+          if (!get_finite (ctx, a, pmin, &b->fa) || !get_finite (ctx, z, pmax, &b->fb))
+            return FALSE;
+          if (!(b->fa < b->fb))
+            return fail (ctx, sub, "min (%g) must be less than max (%g)", b->fa, b->fb);
+          if (!isfinite (b->fb - b->fa))
+            return fail (ctx, sub, "max - min does not fit in a double");
+          lo = float_bits (b->type, b->fa);
+          if (float_value (b->type, lo) < b->fa)
+            lo = float_step (lo, b->esize, TRUE);
+          if (!(float_value (b->type, lo) < b->fb))
+            return fail (ctx, sub, "no %s value lies in [%g, %g)",
+                         ks_ptx_type_name (b->type), b->fa, b->fb);
+        }
+      else
+        {
+          uint64_t unused;
+
+          if (!get_int (ctx, a, pmin, TRUE, &b->ia)
+              || !int_bits (ctx, pmin, b->ia, b->type, b->kind, &unused)
+              || !get_int (ctx, z, pmax, TRUE, &b->ib)
+              || !int_bits (ctx, pmax, b->ib, b->type, b->kind, &unused))
+            return FALSE;
+          if (int_cmp (b->ia, b->ib) > 0)
+            {
+              g_autofree char *smin = int_to_string (b->ia), *smax = int_to_string (b->ib);
+              return fail (ctx, sub, "min (%s) is greater than max (%s)", smin, smax);
+            }
+        }
+    }
+  else
+    {
+      g_autofree char *pstart = member_path (sub, "start");
+      g_autofree char *pstep = member_path (sub, "step");
+
+      if (!check_keys (ctx, o, sub, range_keys))
+        return FALSE;
+      b->init = INIT_RANGE;
+      a = json_object_get_member (o, "start");
+      z = json_object_get_member (o, "step");
+      if (b->kind == KIND_FLOAT)
+        {
+          b->fa = 0;
+          b->fb = 1;
+          if ((a && !get_finite (ctx, a, pstart, &b->fa))
+              || (z && !get_finite (ctx, z, pstep, &b->fb)))
+            return FALSE;
+        }
+      else
+        {
+          uint64_t unused;
+
+          b->ia = (IntVal) { FALSE, 0 };
+          b->ib = (IntVal) { FALSE, 1 };
+          if ((a && !get_int (ctx, a, pstart, TRUE, &b->ia))
+              || !int_bits (ctx, pstart, b->ia, b->type, b->kind, &unused)
+              || (z && !get_int (ctx, z, pstep, TRUE, &b->ib)))
+            return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+/* Reads everything about a buffer but its values, which materialize()
+ * checks as it writes them. */
+static gboolean
+parse_buffer (Ctx        *ctx,
+              const char *name,
+              JsonNode   *node,
+              BufSpec    *b)
+{
+  static const char *const keys[] = { "type", "count", "init", "data", "bytes_hex", NULL };
+  g_autofree char *ptype = NULL, *pcount = NULL, *pdata = NULL, *phex = NULL;
+  JsonObject *o = NULL;
+  JsonNode *n_type, *n_count, *n_init, *n_data, *n_hex;
+  uint64_t given = 0;           /* values written in data or bytes_hex */
+  gboolean has_count = FALSE;
+
+  if (!get_object (ctx, node, b->path, &o) || !check_keys (ctx, o, b->path, keys))
+    return FALSE;
+  ptype = member_path (b->path, "type");
+  pcount = member_path (b->path, "count");
+  pdata = member_path (b->path, "data");
+  phex = member_path (b->path, "bytes_hex");
+  n_type = json_object_get_member (o, "type");
+  n_count = json_object_get_member (o, "count");
+  n_init = json_object_get_member (o, "init");
+  n_data = json_object_get_member (o, "data");
+  n_hex = json_object_get_member (o, "bytes_hex");
+
+  if ((n_init != NULL) + (n_data != NULL) + (n_hex != NULL) > 1)
+    return fail (ctx, b->path, "give only one of 'init', 'data' and 'bytes_hex'");
+
+  if (n_type != NULL)
+    {
+      if (!get_type (ctx, n_type, ptype, &b->type, &b->kind))
+        return FALSE;
+    }
+  else if (n_hex != NULL)
+    {
+      b->type = KS_PTX_TYPE_B8;
+      b->kind = KIND_BITS;
+    }
+  else
+    return fail (ctx, ptype, "missing");
+  b->esize = ks_ptx_type_size (b->type);
+
+  if (n_count != NULL)
+    {
+      IntVal c;
+
+      if (!get_int (ctx, n_count, pcount, FALSE, &c))
+        return FALSE;
+      if (c.neg || c.mag == 0)
+        return fail (ctx, pcount, "must be at least 1");
+      b->count = c.mag;
+      has_count = TRUE;
+    }
+
+  if (n_data != NULL)
+    {
+      if (!get_array (ctx, n_data, pdata, &b->data))
+        return FALSE;
+      b->init = INIT_DATA;
+      given = json_array_get_length (b->data);
+      if (given == 0 && !has_count)
+        return fail (ctx, pdata, "empty (give values, or a count for zeros)");
+    }
+  else if (n_hex != NULL)
+    {
+      size_t len;
+
+      if (!get_string (ctx, n_hex, phex, &b->hex))
+        return FALSE;
+      len = strlen (b->hex);
+      for (size_t i = 0; i < len; i++)
+        if (hex_digit (b->hex[i]) < 0)
+          return fail (ctx, phex, "'%c' at offset %zu is not a hex digit", b->hex[i], i);
+      if (len % 2 != 0)
+        return fail (ctx, phex, "odd number of hex digits (%zu)", len);
+      if ((len / 2) % b->esize != 0)
+        return fail (ctx, phex, "%zu bytes is not a whole number of %s elements",
+                     len / 2, ks_ptx_type_name (b->type));
+      b->init = INIT_HEX;
+      given = len / 2 / b->esize;
+      if (given == 0 && !has_count)
+        return fail (ctx, phex, "empty (give bytes, or a count for zeros)");
+    }
+  else if (n_init != NULL)
+    {
+      if (!parse_init (ctx, n_init, b))
+        return FALSE;
+    }
+
+  if (!has_count)
+    {
+      if (b->init != INIT_DATA && b->init != INIT_HEX)
+        return fail (ctx, pcount, "missing");
+      b->count = given;
+    }
+  else if (b->count < given)
+    return fail (ctx, pcount, "%" G_GUINT64_FORMAT " is less than the %" G_GUINT64_FORMAT
+                 " values given in '%s'", b->count, given, n_data ? "data" : "bytes_hex");
+
+  if (b->count > MAX_BUFFER_BYTES / b->esize)
+    return fail (ctx, pcount,
+                 "%" G_GUINT64_FORMAT " %s elements are over the 4 GiB a buffer may hold",
+                 b->count, ks_ptx_type_name (b->type));
+
+  if (b->init == INIT_RANGE && b->kind != KIND_FLOAT)
+    {
+      g_autofree char *prange = g_strconcat (b->path, ".init.range", NULL);
+      IntVal last, lo, hi;
+      gboolean fits = int_add_mul (b->ia, b->ib, b->count - 1, &last);
+
+      /* The values go one way, so the first (checked) and the last bound them */
+      int_limits (b->kind, b->esize, &lo, &hi);
+      if (!fits || int_cmp (last, lo) < 0 || int_cmp (last, hi) > 0)
+        {
+          g_autofree char *s = fits ? int_to_string (last) : g_strdup ("beyond 64 bits");
+
+          return fail (ctx, prange,
+                       "element %" G_GUINT64_FORMAT " would be %s, out of range for %s",
+                       b->count - 1, s, ks_ptx_type_name (b->type));
+        }
+    }
+  return TRUE;
+}
+
+static gboolean
+materialize (Ctx            *ctx,
+             const BufSpec  *b,
+             KsLaunchBuffer *out)
+{
+  uint8_t *data;
+
+  out->size = (size_t) (b->count * b->esize);
+  out->data = data = g_try_malloc0 (out->size);
+  if (data == NULL)
+    {
+      g_autofree char *size = g_format_size_full (out->size, G_FORMAT_SIZE_IEC_UNITS);
+      return fail (ctx, b->path, "cannot allocate %s", size);
+    }
+
+  switch (b->init)
+    {
+    case INIT_ZERO:
+      break;
+
+    case INIT_DATA:
+      {
+        Ctx quiet = *ctx;
+        guint n = json_array_get_length (b->data);
+
+        /* Paths are only built for the value that is wrong */
+        quiet.error = NULL;
+        for (guint i = 0; i < n; i++)
+          {
+            JsonNode *node = json_array_get_element (b->data, i);
+            uint64_t bits;
+
+            if (!value_bits (&quiet, node, NULL, b->type, b->kind, &bits))
+              {
+                g_autofree char *pdata = member_path (b->path, "data");
+                g_autofree char *path = index_path (pdata, i);
+                return value_bits (ctx, node, path, b->type, b->kind, &bits);
+              }
+            store (data + (size_t) i * b->esize, b->esize, bits);
+          }
+      }
+      break;
+
+    case INIT_HEX:
+      for (size_t i = 0; b->hex[2 * i] != '\0'; i++)
+        data[i] = (uint8_t) (hex_digit (b->hex[2 * i]) << 4 | hex_digit (b->hex[2 * i + 1]));
+      break;
+
+    case INIT_RANGE:
+      if (b->kind == KIND_FLOAT)
+        for (uint64_t i = 0; i < b->count; i++)
+          store (data + i * b->esize, b->esize, float_bits (b->type, b->fa + (double) i * b->fb));
+      else
+        {
+          /* Every element is in range (parse_buffer checked the last one), so
+           * arithmetic modulo 2^64 gives their bits. */
+          uint64_t start = b->ia.neg ? 0 - b->ia.mag : b->ia.mag;
+          uint64_t step = b->ib.neg ? 0 - b->ib.mag : b->ib.mag;
+
+          for (uint64_t i = 0; i < b->count; i++)
+            store (data + i * b->esize, b->esize, start + i * step);
+        }
+      break;
+
+    case INIT_RANDOM:
+      if (b->kind == KIND_FLOAT)
+        for (uint64_t i = 0; i < b->count; i++)
+          {
+            double u = (double) (splitmix64 (b->seed, i) >> 11) * 0x1.0p-53;
+            uint64_t bits = float_bits (b->type, b->fa + (b->fb - b->fa) * u);
+            double x = float_value (b->type, bits);
+
+            if (x >= b->fb)
+              bits = float_step (bits, b->esize, FALSE);
+            else if (x < b->fa)
+              bits = float_step (bits, b->esize, TRUE);
+            store (data + i * b->esize, b->esize, bits);
+          }
+      else
+        {
+          uint64_t lo = b->ia.neg ? 0 - b->ia.mag : b->ia.mag;
+          uint64_t hi = b->ib.neg ? 0 - b->ib.mag : b->ib.mag;
+          uint64_t span = hi - lo + 1;  /* 0: all 2^64 values */
+
+          for (uint64_t i = 0; i < b->count; i++)
+            {
+              uint64_t z = splitmix64 (b->seed, i);
+
+              store (data + i * b->esize, b->esize, span == 0 ? z : lo + z % span);
+            }
+        }
+      break;
+
+    default:
+      g_assert_not_reached ();
+    }
+  return TRUE;
+}
+
+static gboolean
+parse_dims (Ctx            *ctx,
+            JsonObject     *root,
+            const char     *key,
+            const uint32_t  limits[3],
+            uint32_t        out[3])
+{
+  JsonNode *node = json_object_get_member (root, key);
+  JsonArray *array = NULL;
+  guint n;
+
+  out[0] = out[1] = out[2] = 1;
+  if (node == NULL)
+    return fail (ctx, key, "missing (an array of 1 to 3 positive integers)");
+  if (!get_array (ctx, node, key, &array))
+    return FALSE;
+  n = json_array_get_length (array);
+  if (n < 1 || n > 3)
+    return fail (ctx, key, "expected 1 to 3 dimensions, got %u", n);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *path = index_path (key, i);
+      IntVal v;
+
+      if (!get_int (ctx, json_array_get_element (array, i), path, FALSE, &v))
+        return FALSE;
+      if (v.neg || v.mag == 0)
+        return fail (ctx, path, "must be positive");
+      if (v.mag > limits[i])
+        return fail (ctx, path, "%" G_GUINT64_FORMAT " is over the limit of %u",
+                     v.mag, limits[i]);
+      out[i] = (uint32_t) v.mag;
+    }
+  return TRUE;
+}
+
+static char *
+resolve_path (const char *spec_path,
+              const char *path)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *abs_dir = NULL;
+
+  if (spec_path == NULL)
+    return g_canonicalize_filename (path, NULL);
+  dir = g_path_get_dirname (spec_path);
+  /* g_canonicalize_filename wants an absolute base */
+  abs_dir = g_canonicalize_filename (dir, NULL);
+  return g_canonicalize_filename (path, abs_dir);
+}
+
+static gboolean
+parse_params (Ctx        *ctx,
+              JsonNode   *node,
+              KsLaunch   *launch)
+{
+  static const char *const buffer_keys[] = { "buffer", NULL };
+  static const char *const scalar_keys[] = { "type", "value", NULL };
+  JsonArray *array = NULL;
+  guint n;
+
+  if (!get_array (ctx, node, "params", &array))
+    return FALSE;
+  n = json_array_get_length (array);
+  launch->params = g_new0 (KsLaunchParam, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *path = index_path ("params", i);
+      KsLaunchParam *p = &launch->params[i];
+      JsonObject *o = NULL;
+      JsonNode *m;
+
+      if (!get_object (ctx, json_array_get_element (array, i), path, &o))
+        return FALSE;
+      if ((m = json_object_get_member (o, "buffer")) != NULL)
+        {
+          g_autofree char *pbuf = member_path (path, "buffer");
+          const char *name;
+          int index;
+
+          if (!check_keys (ctx, o, path, buffer_keys) || !get_name (ctx, m, pbuf, &name))
+            return FALSE;
+          if ((index = ks_launch_find_buffer (launch, name)) < 0)
+            return fail (ctx, pbuf, "no buffer named '%s'", name);
+          p->is_buffer = TRUE;
+          p->buffer = (uint32_t) index;
+        }
+      else
+        {
+          g_autofree char *ptype = member_path (path, "type");
+          g_autofree char *pvalue = member_path (path, "value");
+          Kind kind;
+
+          if (!check_keys (ctx, o, path, scalar_keys))
+            return FALSE;
+          if ((m = json_object_get_member (o, "type")) == NULL)
+            return fail (ctx, path, "expected {\"buffer\": NAME} or {\"type\": T, \"value\": V}");
+          if (!get_type (ctx, m, ptype, &p->type, &kind))
+            return FALSE;
+          if ((m = json_object_get_member (o, "value")) == NULL)
+            return fail (ctx, pvalue, "missing");
+          if (!value_bits (ctx, m, pvalue, p->type, kind, &p->bits))
+            return FALSE;
+        }
+      launch->n_params++;
+    }
+  return TRUE;
+}
+
+static gboolean
+parse_outputs (Ctx        *ctx,
+               JsonNode   *node,
+               KsLaunch   *launch)
+{
+  JsonArray *array = NULL;
+  guint n;
+
+  if (!get_array (ctx, node, "outputs", &array))
+    return FALSE;
+  n = json_array_get_length (array);
+  launch->outputs = g_new0 (uint32_t, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *path = index_path ("outputs", i);
+      const char *name;
+      int index;
+
+      if (!get_name (ctx, json_array_get_element (array, i), path, &name))
+        return FALSE;
+      if ((index = ks_launch_find_buffer (launch, name)) < 0)
+        return fail (ctx, path, "no buffer named '%s'", name);
+      for (guint j = 0; j < launch->n_outputs; j++)
+        if (launch->outputs[j] == (uint32_t) index)
+          return fail (ctx, path, "'%s' is listed twice", name);
+      launch->outputs[launch->n_outputs++] = (uint32_t) index;
+    }
+  return TRUE;
+}
+
+static void
+clear_spec (gpointer data)
+{
+  BufSpec *b = data;
+
+  g_free (b->path);
+}
+
+static gboolean
+parse_root (Ctx        *ctx,
+            JsonNode   *root,
+            KsLaunch   *launch)
+{
+  static const char *const keys[] = {
+    "ptx", "source", "kernel", "grid", "block", "dynamic_shared_bytes",
+    "buffers", "params", "outputs", NULL
+  };
+  static const uint32_t grid_limits[3] = { G_MAXINT32, 65535, 65535 };
+  static const uint32_t block_limits[3] = { 1024, 1024, 64 };
+  g_autoptr(GArray) specs = NULL;
+  JsonObject *o = NULL;
+  JsonNode *m, *n_ptx, *n_source;
+  uint64_t threads, total = 0;
+  const char *s;
+
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_autofree char *what = g_strdup (root ? node_kind (root) : "nothing");
+      return fail (ctx, NULL, "expected a JSON object at the top level, got %s", what);
+    }
+  o = json_node_get_object (root);
+  if (!check_keys (ctx, o, NULL, keys))
+    return FALSE;
+
+  n_ptx = json_object_get_member (o, "ptx");
+  n_source = json_object_get_member (o, "source");
+  if (n_ptx != NULL && n_source != NULL)
+    return fail (ctx, "source", "give either 'ptx' or 'source', not both");
+  if (n_ptx == NULL && n_source == NULL)
+    return fail (ctx, "ptx", "missing (give 'ptx' or 'source')");
+  if (!get_name (ctx, n_ptx ? n_ptx : n_source, n_ptx ? "ptx" : "source", &s))
+    return FALSE;
+  if (n_ptx)
+    launch->ptx_path = resolve_path (ctx->spec_path, s);
+  else
+    launch->source_path = resolve_path (ctx->spec_path, s);
+
+  if ((m = json_object_get_member (o, "kernel")) != NULL)
+    {
+      if (!get_name (ctx, m, "kernel", &s))
+        return FALSE;
+      launch->kernel = g_strdup (s);
+    }
+
+  if (!parse_dims (ctx, o, "grid", grid_limits, launch->grid)
+      || !parse_dims (ctx, o, "block", block_limits, launch->block))
+    return FALSE;
+  threads = (uint64_t) launch->block[0] * launch->block[1] * launch->block[2];
+  if (threads > 1024)
+    return fail (ctx, "block",
+                 "%u x %u x %u is %" G_GUINT64_FORMAT " threads; a block has at most 1024",
+                 launch->block[0], launch->block[1], launch->block[2], threads);
+
+  if ((m = json_object_get_member (o, "dynamic_shared_bytes")) != NULL)
+    {
+      IntVal v;
+
+      if (!get_int (ctx, m, "dynamic_shared_bytes", FALSE, &v))
+        return FALSE;
+      if (v.neg || v.mag > G_MAXUINT32)
+        return fail (ctx, "dynamic_shared_bytes", "must be in 0..%u", G_MAXUINT32);
+      launch->dynamic_shared_bytes = (uint32_t) v.mag;
+    }
+
+  specs = g_array_new (FALSE, TRUE, sizeof (BufSpec));
+  g_array_set_clear_func (specs, clear_spec);
+  if ((m = json_object_get_member (o, "buffers")) != NULL)
+    {
+      g_autoptr(GList) names = NULL;
+      JsonObject *buffers = NULL;
+      guint i = 0;
+
+      if (!get_object (ctx, m, "buffers", &buffers))
+        return FALSE;
+      if (buffers == ctx->dup_object)
+        {
+          g_autofree char *where = member_path ("buffers", ctx->dup_name);
+          return fail (ctx, where, "a second buffer of this name (line %u)", ctx->dup_line);
+        }
+      names = json_object_get_members (buffers);
+      g_array_set_size (specs, g_list_length (names));
+      launch->buffers = g_new0 (KsLaunchBuffer, MAX (specs->len, 1));
+      for (GList *l = names; l != NULL; l = l->next, i++)
+        {
+          BufSpec *b = &g_array_index (specs, BufSpec, i);
+          const char *name = l->data;
+
+          b->path = member_path ("buffers", name);
+          if (*name == '\0')
+            return fail (ctx, b->path, "a buffer needs a name");
+          launch->buffers[i].name = g_strdup (name);
+          launch->n_buffers = i + 1;
+          if (!parse_buffer (ctx, name, json_object_get_member (buffers, name), b))
+            return FALSE;
+          launch->buffers[i].type = b->type;
+          launch->buffers[i].count = b->count;
+          total += b->count * b->esize;
+          if (total > MAX_TOTAL_BYTES)
+            return fail (ctx, b->path,
+                         "the buffers up to this one are over the 16 GiB all may hold");
+        }
+    }
+
+  if ((m = json_object_get_member (o, "params")) != NULL && !parse_params (ctx, m, launch))
+    return FALSE;
+  if ((m = json_object_get_member (o, "outputs")) != NULL && !parse_outputs (ctx, m, launch))
+    return FALSE;
+
+  /* Last, so a mistake anywhere costs no time filling gigabytes */
+  for (guint i = 0; i < specs->len; i++)
+    if (!materialize (ctx, &g_array_index (specs, BufSpec, i), &launch->buffers[i]))
+      return FALSE;
+
+  return TRUE;
+}
+
+/* json-glib 1.6 silently wraps integer literals outside int64 (2^64 - 1
+ * reads as -1).  Those are rewritten as marked strings, which the value
+ * readers take as the numbers they are.  Returns NULL when there are none. */
+static char *
+mark_big_integers (const char *text,
+                   size_t      len)
+{
+  GString *out = NULL;
+  size_t i = 0, copied = 0;
+
+  while (i < len)
+    {
+      char c = text[i];
+
+      /* json-glib also takes single-quoted strings */
+      if (c == '"' || c == '\'')
+        {
+          for (i++; i < len && text[i] != c; i++)
+            if (text[i] == '\\')
+              i++;
+          i++;
+          continue;
+        }
+      if ((c == '-' || g_ascii_isdigit (c))
+          && (i == 0 || !(g_ascii_isalnum (text[i - 1]) || text[i - 1] == '_'
+                          || text[i - 1] == '.')))
+        {
+          size_t start = i, next;
+          gboolean hex = FALSE;
+
+          if (c == '-')
+            i++;
+          if (i + 1 < len && text[i] == '0' && (text[i + 1] == 'x' || text[i + 1] == 'X'))
+            {
+              hex = TRUE;
+              for (i += 2; i < len && g_ascii_isxdigit (text[i]); i++)
+                ;
+            }
+          else
+            for (; i < len && g_ascii_isdigit (text[i]); i++)
+              ;
+
+          if (i < len && (g_ascii_isalnum (text[i]) || text[i] == '.' || text[i] == '_'))
+            {
+              /* A float such as 1.5e+300, or not a number at all */
+              while (i < len && (g_ascii_isalnum (text[i]) || strchr ("+-._", text[i]) != NULL))
+                i++;
+              continue;
+            }
+          for (next = i; next < len && g_ascii_isspace (text[next]); next++)
+            ;
+          /* Not in a key's place, where a string would hide a syntax error */
+          if (i - start >= (hex ? 17 : 19) && (next == len || text[next] != ':'))
+            {
+              g_autofree char *token = g_strndup (text + start, i - start);
+              IntVal v;
+              int r = parse_int_text (token, &v);
+
+              if (r == 2 || (r == 0 && v.mag > (uint64_t) G_MAXINT64 + v.neg))
+                {
+                  if (out == NULL)
+                    out = g_string_sized_new (len + 64);
+                  g_string_append_len (out, text + copied, start - copied);
+                  g_string_append (out, "\"\\u0001");
+                  g_string_append (out, token);
+                  g_string_append_c (out, '"');
+                  copied = i;
+                }
+            }
+          continue;
+        }
+      i++;
+    }
+
+  if (out == NULL)
+    return NULL;
+  g_string_append_len (out, text + copied, len - copied);
+  return g_string_free (out, FALSE);
+}
+
+static void
+object_member_cb (JsonParser *parser,
+                  JsonObject *object,
+                  const char *name,
+                  gpointer    user_data)
+{
+  Ctx *ctx = user_data;
+  guint seen;
+
+  if (ctx->dup_object != NULL)
+    return;
+  seen = GPOINTER_TO_UINT (g_hash_table_lookup (ctx->member_counts, object)) + 1;
+  g_hash_table_insert (ctx->member_counts, object, GUINT_TO_POINTER (seen));
+  /* The member is already in the object: a key given twice leaves it one short */
+  if (seen > json_object_get_size (object))
+    {
+      ctx->dup_object = object;
+      ctx->dup_name = g_strdup (name);
+      ctx->dup_line = json_parser_get_current_line (parser);
+      ctx->dup_col = json_parser_get_current_pos (parser);
+    }
+}
+
+static void
+set_syntax_error (Ctx    *ctx,
+                  GError *parse_error)
+{
+  const char *message = parse_error->message;
+
+  /* json-glib says "<data>:LINE:COL: ..." when it reads from memory */
+  if (g_str_has_prefix (message, "<data>:"))
+    g_set_error (ctx->error, KS_LAUNCH_ERROR, KS_LAUNCH_ERROR_INVALID, "%s%s",
+                 ctx->spec_path ? ctx->spec_path : "",
+                 message + (ctx->spec_path ? strlen ("<data>") : strlen ("<data>:")));
+  else
+    fail (ctx, NULL, "%s", message);
+}
+
+KsLaunch *
+ks_launch_parse (const char  *json,
+                 gssize       length,
+                 const char  *spec_path,
+                 GError     **error)
+{
+  g_autoptr(KsLaunch) launch = NULL;
+  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(GError) parse_error = NULL;
+  g_autoptr(GHashTable) counts = NULL;
+  g_autofree char *marked = NULL;
+  size_t len;
+  Ctx ctx = { 0 };
+  gboolean ok;
+
+  g_return_val_if_fail (json != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  /* Without an error to fill, failures are still detected: keep a local one */
+  ctx.error = error ? error : &parse_error;
+  ctx.spec_path = spec_path;
+  counts = g_hash_table_new (NULL, NULL);
+  ctx.member_counts = counts;
+
+  len = length < 0 ? strlen (json) : (size_t) length;
+  marked = mark_big_integers (json, len);
+
+  parser = json_parser_new_immutable ();
+  g_signal_connect (parser, "object-member", G_CALLBACK (object_member_cb), &ctx);
+  {
+    g_autoptr(GError) syntax = NULL;
+
+    if (!json_parser_load_from_data (parser, marked ? marked : json, marked ? -1 : (gssize) len,
+                                     &syntax))
+      {
+        /* Columns are those of the text as written */
+        if (marked != NULL)
+          {
+            g_autoptr(JsonParser) plain = json_parser_new_immutable ();
+
+            g_clear_error (&syntax);
+            if (json_parser_load_from_data (plain, json, (gssize) len, &syntax))
+              g_set_error_literal (&syntax, JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA,
+                                   "invalid JSON");
+          }
+        g_clear_pointer (&ctx.dup_name, g_free);
+        set_syntax_error (&ctx, syntax);
+        return NULL;
+      }
+  }
+
+  launch = g_new0 (KsLaunch, 1);
+  launch->spec_path = g_strdup (spec_path);
+  ok = parse_root (&ctx, json_parser_get_root (parser), launch);
+  if (ok && ctx.dup_object != NULL)
+    ok = fail (&ctx, NULL, "line %u: key '%s' given twice", ctx.dup_line, ctx.dup_name);
+  g_free (ctx.dup_name);
+  if (!ok)
+    return NULL;
+  return g_steal_pointer (&launch);
+}
+
+KsLaunch *
+ks_launch_load (const char  *path,
+                GError     **error)
+{
+  g_autofree char *contents = NULL;
+  gsize length;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  if (!g_file_get_contents (path, &contents, &length, error))
+    return NULL;
+  return ks_launch_parse (contents, (gssize) length, path, error);
+}
+
+void
+ks_launch_free (KsLaunch *launch)
+{
+  if (launch == NULL)
+    return;
+  for (uint32_t i = 0; i < launch->n_buffers; i++)
+    {
+      g_free (launch->buffers[i].name);
+      g_free (launch->buffers[i].data);
+    }
+  g_free (launch->buffers);
+  g_free (launch->params);
+  g_free (launch->outputs);
+  g_free (launch->spec_path);
+  g_free (launch->ptx_path);
+  g_free (launch->source_path);
+  g_free (launch->kernel);
+  g_free (launch);
+}
+
+int
+ks_launch_find_buffer (const KsLaunch *launch,
+                       const char     *name)
+{
+  g_return_val_if_fail (launch != NULL, -1);
+  g_return_val_if_fail (name != NULL, -1);
+
+  for (uint32_t i = 0; i < launch->n_buffers; i++)
+    if (launch->buffers[i].name != NULL && strcmp (launch->buffers[i].name, name) == 0)
+      return (int) i;
+  return -1;
+}

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-sim-exec.h: executing one warp-instruction, and what it needs from the
+ * rest of the engine. */
+#pragma once
+
+#include <string.h>
+
+#include "ks-sim-private.h"
+
+G_BEGIN_DECLS
+
+void      ks_sim_step        (KsSim           *sim,
+                              KsSimWarp       *w);
+
+void      ks_sim_fault       (KsSim           *sim,
+                              KsSimWarp       *w,
+                              int              lane,
+                              const KsPtxInsn *insn,
+                              KsSimFaultKind   kind,
+                              gboolean         has_address,
+                              uint64_t         address,
+                              const char      *fmt,
+                              ...) G_GNUC_PRINTF (8, 9);
+
+uint8_t  *ks_sim_resolve     (KsSim           *sim,
+                              KsSimWarp       *w,
+                              int              lane,
+                              const KsPtxInsn *insn,
+                              KsPtxSpace       space,
+                              uint64_t         addr,
+                              uint32_t         size,
+                              gboolean         store);
+
+gboolean  ks_sim_push_frame  (KsSim           *sim,
+                              KsSimWarp       *w,
+                              uint32_t         fn,
+                              uint32_t         call_pc,
+                              uint32_t         mask);
+
+void      ks_sim_simt_push   (KsSimWarp       *w,
+                              uint32_t         pc,
+                              uint32_t         rpc,
+                              uint32_t         mask);
+
+static inline uint32_t
+ks_exec_f32_bits (float f)
+{
+  uint32_t u;
+
+  memcpy (&u, &f, 4);
+  return u;
+}
+
+static inline float
+ks_exec_bits_f32 (uint32_t u)
+{
+  float f;
+
+  memcpy (&f, &u, 4);
+  return f;
+}
+
+static inline uint64_t
+ks_exec_f64_bits (double d)
+{
+  uint64_t u;
+
+  memcpy (&u, &d, 8);
+  return u;
+}
+
+static inline double
+ks_exec_bits_f64 (uint64_t u)
+{
+  double d;
+
+  memcpy (&d, &u, 8);
+  return d;
+}
+
+G_END_DECLS

@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-sim-private.h: the simulator's state, shared by its source files and
+ * its tests.  Everything here is plain structs and arrays. */
+#pragma once
+
+#include "ks-sim.h"
+
+G_BEGIN_DECLS
+
+#define KS_WARP_SIZE 32
+#define KS_FULL_MASK 0xffffffffu
+
+/* Where the state spaces sit in the 64-bit generic address space.  Global
+ * allocations start high, like device pointers do; the shared and local
+ * windows are below them, so cvta and isspacep are comparisons. */
+#define KS_SIM_GLOBAL_BASE   G_GUINT64_CONSTANT (0x00007f0000000000)
+#define KS_SIM_SHARED_WINDOW G_GUINT64_CONSTANT (0x0000100000000000)
+#define KS_SIM_LOCAL_WINDOW  G_GUINT64_CONSTANT (0x0000200000000000)
+#define KS_SIM_PARAM_WINDOW  G_GUINT64_CONSTANT (0x0000300000000000)
+#define KS_SIM_FUNC_WINDOW   G_GUINT64_CONSTANT (0x0000400000000000)
+#define KS_SIM_WINDOW_SIZE   G_GUINT64_CONSTANT (0x0000010000000000)
+
+/* Gap left between global allocations, so that running a little past the
+ * end of one buffer faults instead of reading its neighbour. */
+#define KS_SIM_ALLOC_GUARD 4096u
+
+/* Per-thread local memory available to a warp (all frames together) */
+#define KS_SIM_LOCAL_LIMIT (512u * 1024u)
+#define KS_SIM_MAX_FRAMES 1024u
+
+typedef struct
+{
+  uint64_t base, size;
+  uint8_t *data;
+  int32_t buffer;               /* launch buffer, or -1 */
+  uint32_t var;                 /* module variable, or KS_PTX_NONE */
+  gboolean readonly;
+} KsSimAlloc;
+
+typedef struct
+{
+  uint32_t pc;                  /* next instruction of this path */
+  uint32_t rpc;                 /* where it reconverges, or KS_PTX_NONE (the function's end) */
+  uint32_t mask;
+} KsSimtEntry;
+
+typedef struct
+{
+  uint32_t fn;                  /* function index */
+  uint64_t *regs;               /* n_reg_slots x 32 lanes */
+  uint32_t *preds;              /* n_pred_slots lane masks */
+  uint8_t *params;              /* 32 lanes x the function's param block */
+  uint32_t local_base;          /* offset of this frame in each lane's local memory */
+  uint32_t simt_base;           /* first SIMT stack entry of this frame */
+  uint32_t call_pc;             /* the caller's call instruction */
+  uint32_t call_mask;           /* lanes that made the call */
+} KsSimFrame;
+
+typedef enum
+{
+  KS_WARP_RUNNING = 0,
+  KS_WARP_AT_BARRIER,
+  KS_WARP_DONE,
+} KsWarpState;
+
+typedef struct
+{
+  uint32_t index;               /* within the CTA */
+  uint32_t first_thread;        /* linear thread index of lane 0 */
+  uint32_t live;                /* lanes that have not exited */
+  KsWarpState state;
+  uint32_t barrier;             /* barrier id while AT_BARRIER */
+  uint32_t barrier_count;       /* threads expected, 0 = all */
+  KsSimtEntry *simt;
+  uint32_t n_simt, cap_simt;
+  KsSimFrame *frames;
+  uint32_t n_frames, cap_frames;
+  uint8_t *local;               /* 32 lanes x local_cap bytes, lane-major */
+  uint32_t local_cap;           /* bytes per lane allocated */
+  uint32_t local_top;           /* bytes per lane in use */
+} KsSimWarp;
+
+typedef struct
+{
+  uint32_t ctaid[3];
+  uint8_t *shared;
+  uint32_t shared_size;
+  KsSimWarp *warps;
+  uint32_t n_warps;
+  uint32_t n_done;
+} KsSimCta;
+
+typedef struct
+{
+  uint32_t param_size;          /* bytes per lane of the function's .param variables */
+  uint32_t local_size;          /* bytes per lane of its .local variables */
+} KsSimFnLayout;
+
+struct _KsSim
+{
+  const KsPtxModule *module;
+  const KsLaunch *launch;
+  uint32_t entry;               /* kernel function index */
+
+  KsSimAlloc *allocs;           /* sorted by base */
+  uint32_t n_allocs;
+  uint32_t last_alloc;          /* one-entry lookup cache */
+  uint32_t *buffer_alloc;       /* launch buffer -> alloc */
+
+  uint64_t *var_addr;           /* per module variable: address in its space */
+  uint32_t *insn_block;         /* per module instruction: its block within its function */
+  KsSimFnLayout *layouts;       /* per function */
+  uint8_t *param_bank;          /* the kernel's parameters */
+  uint32_t param_bank_size;
+  uint32_t static_shared;       /* bytes of .shared variables */
+  uint32_t shared_size;         /* static + dynamic, per CTA */
+
+  uint32_t threads_per_cta, warps_per_cta;
+  uint64_t n_ctas, next_cta;
+  KsSimCta cta;                 /* the CTA being run */
+  gboolean cta_active;
+  uint32_t current_warp;
+
+  KsSimStatus status;
+  KsSimFault fault;
+  KsSimStats stats;
+  uint64_t step_limit;
+  GString *printf_out;
+};
+
+G_END_DECLS

@@ -1,0 +1,961 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-sim.c: the functional SIMT engine.
+ *
+ * CTAs run one after another; within a CTA, warps run round-robin in bursts
+ * until they reach a barrier or exit.  A warp executes one instruction for
+ * all its active lanes at once: registers are stored per warp as 32 lane
+ * values per slot, predicates as 32-bit lane masks, and divergence is mask
+ * arithmetic on a SIMT stack that reconverges at the immediate
+ * post-dominator of the branch (as pre-Volta hardware and GPGPU-Sim do). */
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ks-sim-exec.h"
+#include "ks-sim-private.h"
+
+G_DEFINE_QUARK (ks-sim-error-quark, ks_sim_error)
+
+#define BURST 256
+
+const char *
+ks_sim_fault_kind_name (KsSimFaultKind kind)
+{
+  switch (kind)
+    {
+    case KS_SIM_FAULT_OUT_OF_BOUNDS: return "out_of_bounds";
+    case KS_SIM_FAULT_MISALIGNED: return "misaligned";
+    case KS_SIM_FAULT_DEADLOCK: return "deadlock";
+    case KS_SIM_FAULT_TRAP: return "trap";
+    case KS_SIM_FAULT_STEP_LIMIT: return "step_limit";
+    case KS_SIM_FAULT_UNSUPPORTED: return "unsupported";
+    case KS_SIM_FAULT_STACK_OVERFLOW: return "stack_overflow";
+    case KS_SIM_FAULT_NONE:
+    default: return "none";
+    }
+}
+
+/* ---- faults ------------------------------------------------------------------------ */
+
+void
+ks_sim_fault (KsSim            *sim,
+              KsSimWarp        *w,
+              int               lane,
+              const KsPtxInsn  *insn,
+              KsSimFaultKind    kind,
+              gboolean          has_address,
+              uint64_t          address,
+              const char       *fmt,
+              ...)
+{
+  KsSimFault *f = &sim->fault;
+  va_list args;
+
+  if (sim->status == KS_SIM_FAULTED)
+    return;
+  sim->status = KS_SIM_FAULTED;
+  f->kind = kind;
+  va_start (args, fmt);
+  f->message = g_strdup_vprintf (fmt, args);
+  va_end (args);
+  f->has_address = has_address;
+  f->address = address;
+  memcpy (f->block, sim->cta.ctaid, sizeof f->block);
+
+  if (w != NULL)
+    {
+      uint32_t t = w->first_thread + (uint32_t) (lane < 0 ? 0 : lane);
+      const uint32_t *bd = sim->launch->block;
+
+      f->thread[0] = t % bd[0];
+      f->thread[1] = (t / bd[0]) % bd[1];
+      f->thread[2] = t / (bd[0] * bd[1]);
+    }
+  if (insn != NULL)
+    {
+      uint32_t file, line;
+
+      f->ptx_line = insn->line;
+      if (ks_ptx_insn_source (sim->module, insn, &file, &line))
+        {
+          const KsPtxFile *pf = ks_ptx_module_find_file (sim->module, file);
+
+          f->cuda_line = line;
+          f->cuda_file = pf ? ks_ptx_span_dup (sim->module, pf->path) : g_strdup_printf ("#%u", file);
+        }
+    }
+}
+
+/* ---- memory ------------------------------------------------------------------------- */
+
+static KsSimAlloc *
+add_alloc (KsSim    *sim,
+           uint64_t  size,
+           uint64_t  align)
+{
+  KsSimAlloc *a;
+  uint64_t base = KS_SIM_GLOBAL_BASE;
+
+  if (sim->n_allocs > 0)
+    {
+      const KsSimAlloc *last = &sim->allocs[sim->n_allocs - 1];
+
+      base = last->base + last->size + KS_SIM_ALLOC_GUARD;
+    }
+  if (align < 256)
+    align = 256;
+  base = (base + align - 1) & ~(align - 1);
+
+  sim->allocs = g_renew (KsSimAlloc, sim->allocs, sim->n_allocs + 1);
+  a = &sim->allocs[sim->n_allocs++];
+  memset (a, 0, sizeof *a);
+  a->base = base;
+  a->size = size;
+  a->data = g_malloc0 (size ? size : 1);
+  a->buffer = -1;
+  a->var = KS_PTX_NONE;
+  return a;
+}
+
+/* The allocation holding [addr, addr + size), or NULL. */
+static KsSimAlloc *
+find_alloc (KsSim    *sim,
+            uint64_t  addr,
+            uint64_t  size)
+{
+  KsSimAlloc *a;
+  uint32_t lo = 0, hi = sim->n_allocs;
+
+  if (sim->last_alloc < sim->n_allocs)
+    {
+      a = &sim->allocs[sim->last_alloc];
+      if (addr >= a->base && addr - a->base + size <= a->size)
+        return a;
+    }
+  while (lo < hi)
+    {
+      uint32_t mid = lo + (hi - lo) / 2;
+
+      a = &sim->allocs[mid];
+      if (addr < a->base)
+        hi = mid;
+      else if (addr >= a->base + a->size)
+        lo = mid + 1;
+      else
+        {
+          if (addr - a->base + size > a->size)
+            return NULL;
+          sim->last_alloc = mid;
+          return a;
+        }
+    }
+  return NULL;
+}
+
+static const char *
+space_label (KsPtxSpace space)
+{
+  switch (space)
+    {
+    case KS_PTX_SPACE_GLOBAL: return "global";
+    case KS_PTX_SPACE_SHARED: case KS_PTX_SPACE_SHARED_CLUSTER: return "shared";
+    case KS_PTX_SPACE_LOCAL: return "local";
+    case KS_PTX_SPACE_CONST: return "constant";
+    case KS_PTX_SPACE_PARAM: return "parameter";
+    default: return "generic";
+    }
+}
+
+/* Resolves an address in `space` for one lane to host memory.  Returns NULL
+ * after raising a fault. */
+uint8_t *
+ks_sim_resolve (KsSim           *sim,
+                KsSimWarp       *w,
+                int              lane,
+                const KsPtxInsn *insn,
+                KsPtxSpace       space,
+                uint64_t         addr,
+                uint32_t         size,
+                gboolean         store)
+{
+  KsSimFrame *f = &w->frames[w->n_frames - 1];
+
+  if (size > 1 && (addr & (size - 1)) != 0)
+    {
+      ks_sim_fault (sim, w, lane, insn, KS_SIM_FAULT_MISALIGNED, TRUE, addr,
+                    "misaligned %u-byte %s access at 0x%" G_GINT64_MODIFIER "x",
+                    size, space_label (space), addr);
+      return NULL;
+    }
+
+  if (space == KS_PTX_SPACE_NONE)
+    {
+      if (addr >= KS_SIM_SHARED_WINDOW && addr < KS_SIM_SHARED_WINDOW + KS_SIM_WINDOW_SIZE)
+        space = KS_PTX_SPACE_SHARED, addr -= KS_SIM_SHARED_WINDOW;
+      else if (addr >= KS_SIM_LOCAL_WINDOW && addr < KS_SIM_LOCAL_WINDOW + KS_SIM_WINDOW_SIZE)
+        space = KS_PTX_SPACE_LOCAL, addr -= KS_SIM_LOCAL_WINDOW;
+      else if (addr >= KS_SIM_PARAM_WINDOW && addr < KS_SIM_PARAM_WINDOW + KS_SIM_WINDOW_SIZE)
+        space = KS_PTX_SPACE_PARAM, addr -= KS_SIM_PARAM_WINDOW;
+      else
+        space = KS_PTX_SPACE_GLOBAL;
+    }
+
+  switch (space)
+    {
+    case KS_PTX_SPACE_GLOBAL:
+    case KS_PTX_SPACE_CONST:
+      {
+        KsSimAlloc *a = find_alloc (sim, addr, size);
+
+        if (a == NULL)
+          {
+            ks_sim_fault (sim, w, lane, insn, KS_SIM_FAULT_OUT_OF_BOUNDS, TRUE, addr,
+                          "invalid %s %s of size %u at 0x%" G_GINT64_MODIFIER "x: "
+                          "outside every allocation",
+                          space_label (space), store ? "write" : "read", size, addr);
+            return NULL;
+          }
+        if (store && a->readonly)
+          {
+            ks_sim_fault (sim, w, lane, insn, KS_SIM_FAULT_OUT_OF_BOUNDS, TRUE, addr,
+                          "write of size %u to read-only memory at 0x%" G_GINT64_MODIFIER "x",
+                          size, addr);
+            return NULL;
+          }
+        return a->data + (addr - a->base);
+      }
+    case KS_PTX_SPACE_SHARED:
+    case KS_PTX_SPACE_SHARED_CLUSTER:
+      if (addr + size > sim->cta.shared_size || addr + size < addr)
+        {
+          ks_sim_fault (sim, w, lane, insn, KS_SIM_FAULT_OUT_OF_BOUNDS, TRUE, addr,
+                        "invalid shared %s of size %u at offset 0x%" G_GINT64_MODIFIER "x: "
+                        "the block has %u bytes of shared memory",
+                        store ? "write" : "read", size, addr, sim->cta.shared_size);
+          return NULL;
+        }
+      return sim->cta.shared + addr;
+    case KS_PTX_SPACE_LOCAL:
+      if (addr + size > w->local_top || addr + size < addr)
+        {
+          ks_sim_fault (sim, w, lane, insn, KS_SIM_FAULT_OUT_OF_BOUNDS, TRUE, addr,
+                        "invalid local %s of size %u at offset 0x%" G_GINT64_MODIFIER "x: "
+                        "the thread's stack holds %u bytes",
+                        store ? "write" : "read", size, addr, w->local_top);
+          return NULL;
+        }
+      return w->local + (size_t) lane * w->local_cap + addr;
+    case KS_PTX_SPACE_PARAM:
+      /* Kernel parameters: the bank, read-only */
+      if (store || addr + size > sim->param_bank_size)
+        {
+          ks_sim_fault (sim, w, lane, insn, KS_SIM_FAULT_OUT_OF_BOUNDS, TRUE, addr,
+                        "invalid parameter %s of size %u at offset 0x%" G_GINT64_MODIFIER "x",
+                        store ? "write" : "read", size, addr);
+          return NULL;
+        }
+      return sim->param_bank + addr;
+    default:
+      (void) f;
+      ks_sim_fault (sim, w, lane, insn, KS_SIM_FAULT_UNSUPPORTED, TRUE, addr,
+                    "memory access in the %s state space is not supported",
+                    ks_ptx_space_name (space));
+      return NULL;
+    }
+}
+
+/* ---- layout ---------------------------------------------------------------------------- */
+
+static uint64_t
+var_size (const KsPtxVar *v)
+{
+  uint64_t n = v->n_elements ? v->n_elements : 0;
+
+  return (uint64_t) ks_ptx_type_size (v->type) * (v->vec ? v->vec : 1) * n;
+}
+
+static uint32_t
+var_align (const KsPtxVar *v)
+{
+  uint32_t a = v->align ? v->align : ks_ptx_type_size (v->type) * (v->vec ? v->vec : 1);
+
+  return a ? a : 1;
+}
+
+static uint64_t
+align_up (uint64_t x,
+          uint64_t a)
+{
+  return a > 1 ? (x + a - 1) / a * a : x;
+}
+
+static void
+write_init (KsSim          *sim,
+            const KsPtxVar *v,
+            uint8_t        *dst,
+            uint64_t        capacity)
+{
+  const KsPtxModule *m = sim->module;
+  uint32_t esize = ks_ptx_type_size (v->type);
+  uint64_t off = 0;
+
+  for (uint32_t i = 0; i < v->n_init && off + esize <= capacity; i++)
+    {
+      const KsPtxInit *in = &m->inits[v->first_init + i];
+      uint64_t bits = in->value;
+
+      switch (in->kind)
+        {
+        case KS_PTX_INIT_INT:
+          if (v->type == KS_PTX_TYPE_F32)
+            bits = ks_exec_f32_bits ((float) (int64_t) in->value);
+          else if (v->type == KS_PTX_TYPE_F64)
+            bits = ks_exec_f64_bits ((double) (int64_t) in->value);
+          break;
+        case KS_PTX_INIT_F32:
+          if (v->type == KS_PTX_TYPE_F64)
+            bits = ks_exec_f64_bits ((double) ks_exec_bits_f32 ((uint32_t) in->value));
+          break;
+        case KS_PTX_INIT_F64:
+          if (esize == 4)
+            bits = ks_exec_f32_bits ((float) ks_exec_bits_f64 (in->value));
+          break;
+        case KS_PTX_INIT_VAR:
+        case KS_PTX_INIT_GENERIC_VAR:
+          {
+            const KsPtxVar *t = &m->vars[in->index];
+
+            bits = sim->var_addr[in->index] + in->value;
+            if (in->kind == KS_PTX_INIT_GENERIC_VAR && t->space == KS_PTX_SPACE_SHARED)
+              bits += KS_SIM_SHARED_WINDOW;
+          }
+          break;
+        case KS_PTX_INIT_FUNC:
+          bits = KS_SIM_FUNC_WINDOW + in->index + in->value;
+          break;
+        default:
+          continue;             /* sampler fields and unresolved names */
+        }
+      memcpy (dst + off, &bits, MIN (esize, 8));
+      off += esize;
+    }
+}
+
+/* Gives every variable its address: globals and constants get allocations
+ * with their initializers; shared variables offsets in the CTA's shared
+ * memory; parameters and locals offsets in their function's frame. */
+static gboolean
+layout_module (KsSim   *sim,
+               GError **error)
+{
+  const KsPtxModule *m = sim->module;
+  uint64_t shared = 0;
+
+  sim->var_addr = g_new0 (uint64_t, m->n_vars ? m->n_vars : 1);
+  sim->layouts = g_new0 (KsSimFnLayout, m->n_functions ? m->n_functions : 1);
+
+  for (uint32_t i = 0; i < m->n_vars; i++)
+    {
+      const KsPtxVar *v = &m->vars[i];
+      uint64_t size = var_size (v);
+
+      switch (v->space)
+        {
+        case KS_PTX_SPACE_GLOBAL:
+        case KS_PTX_SPACE_CONST:
+          {
+            KsSimAlloc *a;
+
+            if (v->linkage == KS_PTX_LINKAGE_EXTERN && size == 0)
+              break;
+            if (size > (G_GUINT64_CONSTANT (1) << 32))
+              {
+                g_set_error (error, KS_SIM_ERROR, KS_SIM_ERROR_BAD_LAUNCH,
+                             "variable at line %u is too large to simulate", v->line);
+                return FALSE;
+              }
+            a = add_alloc (sim, size, var_align (v));
+            a->var = i;
+            a->readonly = v->space == KS_PTX_SPACE_CONST;
+            sim->var_addr[i] = a->base;
+          }
+          break;
+        case KS_PTX_SPACE_SHARED:
+          if (v->flags & KS_PTX_VAR_UNSIZED)
+            break;              /* dynamic shared memory: placed after the static part */
+          shared = align_up (shared, var_align (v));
+          sim->var_addr[i] = shared;
+          shared += size;
+          break;
+        case KS_PTX_SPACE_PARAM:
+          if (v->function == sim->entry && (v->flags & KS_PTX_VAR_PARAM))
+            break;              /* the parameter bank, below */
+          if (v->function != KS_PTX_NONE)
+            {
+              KsSimFnLayout *l = &sim->layouts[v->function];
+
+              l->param_size = (uint32_t) align_up (l->param_size, var_align (v));
+              sim->var_addr[i] = l->param_size;
+              l->param_size += (uint32_t) size;
+            }
+          break;
+        case KS_PTX_SPACE_LOCAL:
+          if (v->function != KS_PTX_NONE)
+            {
+              KsSimFnLayout *l = &sim->layouts[v->function];
+
+              l->local_size = (uint32_t) align_up (l->local_size, var_align (v));
+              sim->var_addr[i] = l->local_size;
+              l->local_size += (uint32_t) size;
+            }
+          break;
+        default:
+          break;
+        }
+    }
+
+  /* Initializers may point at any variable, so they come after addresses */
+  for (uint32_t i = 0; i < sim->n_allocs; i++)
+    {
+      KsSimAlloc *a = &sim->allocs[i];
+
+      if (a->var != KS_PTX_NONE)
+        write_init (sim, &m->vars[a->var], a->data, a->size);
+    }
+
+  shared = align_up (shared, 16);
+  for (uint32_t i = 0; i < m->n_vars; i++)
+    if (m->vars[i].space == KS_PTX_SPACE_SHARED && (m->vars[i].flags & KS_PTX_VAR_UNSIZED))
+      sim->var_addr[i] = shared;
+  sim->static_shared = (uint32_t) shared;
+  return TRUE;
+}
+
+/* The kernel's parameters in the bank, checked against the launch */
+static gboolean
+layout_params (KsSim   *sim,
+               GError **error)
+{
+  const KsPtxModule *m = sim->module;
+  const KsPtxFunction *f = &m->functions[sim->entry];
+  const KsLaunch *l = sim->launch;
+  uint64_t off = 0;
+  g_autofree char *kname = ks_ptx_span_dup (m, f->name);
+
+  if (l->n_params != f->n_params)
+    {
+      g_set_error (error, KS_SIM_ERROR, KS_SIM_ERROR_BAD_LAUNCH,
+                   "params: kernel %s takes %u parameters, the launch gives %u",
+                   kname, f->n_params, l->n_params);
+      return FALSE;
+    }
+  for (uint32_t i = 0; i < f->n_params; i++)
+    {
+      const KsPtxVar *v = &m->vars[f->first_param + i];
+
+      off = align_up (off, var_align (v));
+      sim->var_addr[f->first_param + i] = off;
+      off += var_size (v);
+    }
+  sim->param_bank_size = (uint32_t) off;
+  sim->param_bank = g_malloc0 (off ? off : 1);
+
+  for (uint32_t i = 0; i < f->n_params; i++)
+    {
+      const KsPtxVar *v = &m->vars[f->first_param + i];
+      const KsLaunchParam *p = &l->params[i];
+      uint64_t size = var_size (v);
+      uint64_t bits;
+
+      if (p->is_buffer)
+        {
+          if (size != 8 && !(size == 4 && m->address_size == 32))
+            {
+              g_autofree char *pname = ks_ptx_span_dup (m, v->name);
+
+              g_set_error (error, KS_SIM_ERROR, KS_SIM_ERROR_BAD_LAUNCH,
+                           "params[%u]: a buffer is passed, but parameter %s is %" G_GUINT64_FORMAT
+                           " bytes, not a pointer", i, pname, size);
+              return FALSE;
+            }
+          bits = sim->allocs[sim->buffer_alloc[p->buffer]].base;
+        }
+      else
+        {
+          if (ks_ptx_type_size (p->type) != size)
+            {
+              g_autofree char *pname = ks_ptx_span_dup (m, v->name);
+
+              g_set_error (error, KS_SIM_ERROR, KS_SIM_ERROR_BAD_LAUNCH,
+                           "params[%u]: a %s (%u bytes) is passed to parameter %s of %"
+                           G_GUINT64_FORMAT " bytes",
+                           i, ks_ptx_type_name (p->type), ks_ptx_type_size (p->type), pname, size);
+              return FALSE;
+            }
+          bits = p->bits;
+        }
+      memcpy (sim->param_bank + sim->var_addr[f->first_param + i], &bits, MIN (size, 8));
+    }
+  return TRUE;
+}
+
+/* ---- warps and CTAs ------------------------------------------------------------------------- */
+
+static void
+frame_free (KsSimFrame *f)
+{
+  g_free (f->regs);
+  g_free (f->preds);
+  g_free (f->params);
+}
+
+static void
+warp_clear (KsSimWarp *w)
+{
+  for (uint32_t i = 0; i < w->n_frames; i++)
+    frame_free (&w->frames[i]);
+  g_free (w->frames);
+  g_free (w->simt);
+  g_free (w->local);
+  memset (w, 0, sizeof *w);
+}
+
+void
+ks_sim_simt_push (KsSimWarp *w,
+                  uint32_t   pc,
+                  uint32_t   rpc,
+                  uint32_t   mask)
+{
+  KsSimtEntry *e;
+
+  if (w->n_simt == w->cap_simt)
+    {
+      w->cap_simt = w->cap_simt ? w->cap_simt * 2 : 16;
+      w->simt = g_renew (KsSimtEntry, w->simt, w->cap_simt);
+    }
+  e = &w->simt[w->n_simt++];
+  e->pc = pc;
+  e->rpc = rpc;
+  e->mask = mask;
+}
+
+/* Pushes a frame for function fn, with its locals on the warp's stack.
+ * Returns FALSE when the stack would overflow. */
+gboolean
+ks_sim_push_frame (KsSim     *sim,
+                   KsSimWarp *w,
+                   uint32_t   fn,
+                   uint32_t   call_pc,
+                   uint32_t   mask)
+{
+  const KsPtxFunction *f = &sim->module->functions[fn];
+  const KsSimFnLayout *l = &sim->layouts[fn];
+  KsSimFrame *fr;
+  uint32_t base = (uint32_t) align_up (w->local_top, 16);
+
+  if (w->n_frames >= KS_SIM_MAX_FRAMES || base + l->local_size > KS_SIM_LOCAL_LIMIT)
+    return FALSE;
+  if (base + l->local_size > w->local_cap)
+    {
+      uint32_t cap = MAX (w->local_cap * 2, (uint32_t) align_up (base + l->local_size, 256));
+      uint8_t *local = g_malloc0 ((size_t) cap * KS_WARP_SIZE);
+
+      /* lanes are laid out one after another: copy each lane's stack */
+      for (uint32_t lane = 0; lane < KS_WARP_SIZE && w->local_top > 0; lane++)
+        memcpy (local + (size_t) lane * cap, w->local + (size_t) lane * w->local_cap, w->local_top);
+      g_free (w->local);
+      w->local = local;
+      w->local_cap = cap;
+    }
+  else if (l->local_size > 0)
+    for (uint32_t lane = 0; lane < KS_WARP_SIZE; lane++)
+      memset (w->local + (size_t) lane * w->local_cap + base, 0, l->local_size);
+  w->local_top = base + l->local_size;
+
+  if (w->n_frames == w->cap_frames)
+    {
+      w->cap_frames = w->cap_frames ? w->cap_frames * 2 : 4;
+      w->frames = g_renew (KsSimFrame, w->frames, w->cap_frames);
+    }
+  fr = &w->frames[w->n_frames++];
+  memset (fr, 0, sizeof *fr);
+  fr->fn = fn;
+  fr->regs = g_new0 (uint64_t, (size_t) MAX (f->n_reg_slots, 1) * KS_WARP_SIZE);
+  fr->preds = g_new0 (uint32_t, MAX (f->n_pred_slots, 1));
+  fr->params = g_malloc0 ((size_t) MAX (l->param_size, 1) * KS_WARP_SIZE);
+  fr->local_base = base;
+  fr->simt_base = w->n_simt;
+  fr->call_pc = call_pc;
+  fr->call_mask = mask;
+  ks_sim_simt_push (w, 0, KS_PTX_NONE, mask);
+  return TRUE;
+}
+
+static void
+start_cta (KsSim    *sim,
+           uint64_t  linear)
+{
+  KsSimCta *c = &sim->cta;
+  const uint32_t *g = sim->launch->grid;
+
+  c->ctaid[0] = (uint32_t) (linear % g[0]);
+  c->ctaid[1] = (uint32_t) ((linear / g[0]) % g[1]);
+  c->ctaid[2] = (uint32_t) (linear / ((uint64_t) g[0] * g[1]));
+  if (c->shared == NULL)
+    c->shared = g_malloc0 (MAX (sim->shared_size, 1));
+  else
+    memset (c->shared, 0, sim->shared_size);
+  c->shared_size = sim->shared_size;
+  if (c->warps == NULL)
+    c->warps = g_new0 (KsSimWarp, sim->warps_per_cta);
+  c->n_warps = sim->warps_per_cta;
+  c->n_done = 0;
+
+  for (uint32_t i = 0; i < c->n_warps; i++)
+    {
+      KsSimWarp *w = &c->warps[i];
+      uint32_t first = i * KS_WARP_SIZE;
+      uint32_t n = MIN (KS_WARP_SIZE, sim->threads_per_cta - first);
+
+      warp_clear (w);
+      w->index = i;
+      w->first_thread = first;
+      w->live = n == 32 ? KS_FULL_MASK : (1u << n) - 1;
+      w->state = KS_WARP_RUNNING;
+      ks_sim_push_frame (sim, w, sim->entry, KS_PTX_NONE, w->live);
+    }
+  sim->current_warp = 0;
+  sim->cta_active = TRUE;
+}
+
+static void
+finish_cta (KsSim *sim)
+{
+  for (uint32_t i = 0; i < sim->cta.n_warps; i++)
+    warp_clear (&sim->cta.warps[i]);
+  sim->cta_active = FALSE;
+}
+
+/* Barriers: when every warp that has not finished waits at one, release
+ * the barrier if all of them wait at the same one; otherwise no warp can
+ * ever move again, which is a deadlock. */
+static gboolean
+try_release_barrier (KsSim *sim)
+{
+  KsSimCta *c = &sim->cta;
+  KsSimWarp *first = NULL;
+  uint32_t waiting = 0, live_threads = 0;
+
+  for (uint32_t i = 0; i < c->n_warps; i++)
+    {
+      KsSimWarp *w = &c->warps[i];
+
+      if (w->state == KS_WARP_RUNNING)
+        return TRUE;
+      if (w->state == KS_WARP_AT_BARRIER)
+        {
+          if (first == NULL)
+            first = w;
+          else if (w->barrier != first->barrier)
+            {
+              ks_sim_fault (sim, w, 0, NULL, KS_SIM_FAULT_DEADLOCK, FALSE, 0,
+                            "deadlock: warp %u waits at barrier %u and warp %u at barrier %u, "
+                            "and no other warp can arrive",
+                            first->index, first->barrier, w->index, w->barrier);
+              return FALSE;
+            }
+          waiting += (uint32_t) __builtin_popcount (w->live);
+        }
+      live_threads += (uint32_t) __builtin_popcount (w->live);
+    }
+  if (first == NULL)
+    return TRUE;
+  (void) live_threads;
+
+  /* A barrier with a thread count completes when that many threads wait;
+   * exited threads no longer take part, as on Volta and later. */
+  if (first->barrier_count != 0 && waiting < first->barrier_count)
+    {
+      ks_sim_fault (sim, first, 0, NULL, KS_SIM_FAULT_DEADLOCK, FALSE, 0,
+                    "deadlock: barrier %u expects %u threads but only %u can arrive",
+                    first->barrier, first->barrier_count, waiting);
+      return FALSE;
+    }
+  for (uint32_t i = 0; i < c->n_warps; i++)
+    if (c->warps[i].state == KS_WARP_AT_BARRIER)
+      c->warps[i].state = KS_WARP_RUNNING;
+  return TRUE;
+}
+
+/* ---- the public API ----------------------------------------------------------------------------- */
+
+KsSim *
+ks_sim_new (const KsPtxModule *module,
+            const KsLaunch    *launch,
+            GError           **error)
+{
+  g_autoptr(KsSim) sim = NULL;
+  uint32_t entry = KS_PTX_NONE, n_entries = 0;
+
+  g_return_val_if_fail (module != NULL && launch != NULL, NULL);
+
+  if (module->n_errors > 0)
+    {
+      g_set_error (error, KS_SIM_ERROR, KS_SIM_ERROR_MODULE_HAS_ERRORS,
+                   "%s has %u errors; fix them before running it",
+                   module->filename, module->n_errors);
+      return NULL;
+    }
+
+  for (uint32_t i = 0; i < module->n_functions; i++)
+    {
+      const KsPtxFunction *f = &module->functions[i];
+
+      if (f->kind != KS_PTX_FUNCTION_ENTRY || !(f->flags & KS_PTX_FUNCTION_HAS_BODY))
+        continue;
+      n_entries++;
+      if (launch->kernel == NULL || ks_ptx_span_equal (module, f->name, launch->kernel))
+        entry = i;
+    }
+  if (launch->kernel == NULL && n_entries != 1)
+    {
+      g_set_error (error, KS_SIM_ERROR, KS_SIM_ERROR_NO_KERNEL,
+                   "kernel: %s has %u kernels; the launch must name one", module->filename,
+                   n_entries);
+      return NULL;
+    }
+  if (entry == KS_PTX_NONE)
+    {
+      g_set_error (error, KS_SIM_ERROR, KS_SIM_ERROR_NO_KERNEL,
+                   "kernel: %s has no kernel named %s", module->filename,
+                   launch->kernel ? launch->kernel : "(none)");
+      return NULL;
+    }
+
+  sim = g_new0 (KsSim, 1);
+  sim->module = module;
+  sim->launch = launch;
+  sim->entry = entry;
+  sim->step_limit = G_GUINT64_CONSTANT (10000000000);
+  sim->printf_out = g_string_new (NULL);
+  sim->threads_per_cta = launch->block[0] * launch->block[1] * launch->block[2];
+  sim->warps_per_cta = (sim->threads_per_cta + KS_WARP_SIZE - 1) / KS_WARP_SIZE;
+  sim->n_ctas = (uint64_t) launch->grid[0] * launch->grid[1] * launch->grid[2];
+
+  {
+    const KsPtxFunction *f = &module->functions[entry];
+
+    for (int d = 0; d < 3; d++)
+      if (f->reqntid[d] != 0 && f->reqntid[d] != launch->block[d])
+        {
+          g_set_error (error, KS_SIM_ERROR, KS_SIM_ERROR_BAD_LAUNCH,
+                       "block: the kernel requires a block of %u x %u x %u threads (.reqntid)",
+                       f->reqntid[0], MAX (f->reqntid[1], 1), MAX (f->reqntid[2], 1));
+          return NULL;
+        }
+    if (f->maxntid[0] != 0
+        && sim->threads_per_cta > f->maxntid[0] * MAX (f->maxntid[1], 1) * MAX (f->maxntid[2], 1))
+      {
+        g_set_error (error, KS_SIM_ERROR, KS_SIM_ERROR_BAD_LAUNCH,
+                     "block: %u threads, more than the kernel's .maxntid allows",
+                     sim->threads_per_cta);
+        return NULL;
+      }
+  }
+
+  /* Launch buffers first, so their addresses do not depend on the module */
+  sim->buffer_alloc = g_new0 (uint32_t, MAX (launch->n_buffers, 1));
+  for (uint32_t i = 0; i < launch->n_buffers; i++)
+    {
+      const KsLaunchBuffer *b = &launch->buffers[i];
+      KsSimAlloc *a = add_alloc (sim, b->size, 256);
+
+      memcpy (a->data, b->data, b->size);
+      a->buffer = (int32_t) i;
+      sim->buffer_alloc[i] = sim->n_allocs - 1;
+    }
+  if (!layout_module (sim, error) || !layout_params (sim, error))
+    return NULL;
+
+  /* Which block each instruction is in: a branch reconverges at its
+   * block's immediate post-dominator. */
+  sim->insn_block = g_new0 (uint32_t, MAX (module->n_insns, 1));
+  for (uint32_t i = 0; i < module->n_functions; i++)
+    {
+      const KsPtxFunction *f = &module->functions[i];
+
+      if (!(f->flags & KS_PTX_FUNCTION_HAS_BODY))
+        continue;
+      for (uint32_t b = 0; b < f->n_blocks; b++)
+        {
+          const KsPtxBlock *bl = &module->blocks[f->first_block + b];
+
+          for (uint32_t k = 0; k < bl->n_insns; k++)
+            sim->insn_block[f->first_insn + bl->first_insn + k] = b;
+        }
+    }
+
+  sim->shared_size = sim->static_shared + launch->dynamic_shared_bytes;
+  if (sim->shared_size > 228 * 1024)
+    {
+      g_set_error (error, KS_SIM_ERROR, KS_SIM_ERROR_BAD_LAUNCH,
+                   "dynamic_shared_bytes: the block would need %u bytes of shared memory, "
+                   "more than any GPU has (228 KiB)", sim->shared_size);
+      return NULL;
+    }
+
+  return g_steal_pointer (&sim);
+}
+
+void
+ks_sim_free (KsSim *sim)
+{
+  if (sim == NULL)
+    return;
+  if (sim->cta.warps != NULL)
+    {
+      for (uint32_t i = 0; i < sim->warps_per_cta; i++)
+        warp_clear (&sim->cta.warps[i]);
+      g_free (sim->cta.warps);
+    }
+  g_free (sim->cta.shared);
+  for (uint32_t i = 0; i < sim->n_allocs; i++)
+    g_free (sim->allocs[i].data);
+  g_free (sim->allocs);
+  g_free (sim->buffer_alloc);
+  g_free (sim->var_addr);
+  g_free (sim->insn_block);
+  g_free (sim->layouts);
+  g_free (sim->param_bank);
+  g_free (sim->fault.message);
+  g_free (sim->fault.cuda_file);
+  if (sim->printf_out)
+    g_string_free (sim->printf_out, TRUE);
+  g_free (sim);
+}
+
+void
+ks_sim_set_step_limit (KsSim    *sim,
+                       uint64_t  limit)
+{
+  sim->step_limit = limit ? limit : G_MAXUINT64;
+}
+
+KsSimStatus
+ks_sim_run (KsSim        *sim,
+            uint64_t      max_steps,
+            GCancellable *cancellable)
+{
+  gint64 start = g_get_monotonic_time ();
+  uint64_t budget = max_steps ? max_steps : G_MAXUINT64;
+  uint64_t done = 0;
+
+  while (sim->status == KS_SIM_READY && done < budget)
+    {
+      KsSimCta *c = &sim->cta;
+      gboolean progressed = FALSE;
+
+      if (!sim->cta_active)
+        {
+          if (sim->next_cta >= sim->n_ctas)
+            {
+              sim->status = KS_SIM_DONE;
+              break;
+            }
+          if (cancellable && g_cancellable_is_cancelled (cancellable))
+            {
+              sim->status = KS_SIM_CANCELLED;
+              break;
+            }
+          start_cta (sim, sim->next_cta++);
+        }
+
+      /* Round-robin over the CTA's warps, a burst each */
+      for (uint32_t k = 0; k < c->n_warps && sim->status == KS_SIM_READY && done < budget; k++)
+        {
+          uint32_t wi = (sim->current_warp + k) % c->n_warps;
+          KsSimWarp *w = &c->warps[wi];
+          uint32_t n = 0;
+
+          if (w->state != KS_WARP_RUNNING)
+            continue;
+          while (w->state == KS_WARP_RUNNING && n < BURST && done < budget
+                 && sim->status == KS_SIM_READY)
+            {
+              ks_sim_step (sim, w);
+              n++;
+              done++;
+              if (sim->stats.warp_instructions >= sim->step_limit && sim->status == KS_SIM_READY)
+                ks_sim_fault (sim, w, 0, NULL, KS_SIM_FAULT_STEP_LIMIT, FALSE, 0,
+                              "stopped after %" G_GUINT64_FORMAT " warp-instructions (the step "
+                              "limit): the kernel may not terminate", sim->step_limit);
+            }
+          if (w->state == KS_WARP_DONE)
+            c->n_done++;
+          if (n > 0)
+            progressed = TRUE;
+          if (n >= BURST)
+            {
+              sim->current_warp = (wi + 1) % c->n_warps;
+              break;
+            }
+        }
+      if (sim->status != KS_SIM_READY)
+        break;
+
+      if (c->n_done == c->n_warps)
+        {
+          finish_cta (sim);
+          continue;
+        }
+      if (!progressed && !try_release_barrier (sim))
+        break;
+      if (cancellable && g_cancellable_is_cancelled (cancellable))
+        {
+          sim->status = KS_SIM_CANCELLED;
+          break;
+        }
+    }
+
+  sim->stats.seconds += (double) (g_get_monotonic_time () - start) / G_USEC_PER_SEC;
+  return sim->status;
+}
+
+KsSimStatus
+ks_sim_get_status (const KsSim *sim)
+{
+  return sim->status;
+}
+
+const KsSimFault *
+ks_sim_get_fault (const KsSim *sim)
+{
+  return sim->status == KS_SIM_FAULTED ? &sim->fault : NULL;
+}
+
+const KsSimStats *
+ks_sim_get_stats (const KsSim *sim)
+{
+  return &sim->stats;
+}
+
+const char *
+ks_sim_get_printf (const KsSim *sim)
+{
+  return sim->printf_out->str;
+}
+
+const uint8_t *
+ks_sim_get_buffer (const KsSim *sim,
+                   uint32_t     index,
+                   size_t      *size)
+{
+  const KsSimAlloc *a;
+
+  g_return_val_if_fail (index < sim->launch->n_buffers, NULL);
+  a = &sim->allocs[sim->buffer_alloc[index]];
+  if (size)
+    *size = a->size;
+  return a->data;
+}

@@ -1,0 +1,655 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Tests of launch specs: every field of a good one, the bytes its buffers
+ * start with, and a message naming the field for each kind of bad one. */
+
+#include <math.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "ks-launch.h"
+
+static KsLaunch *
+parse_ok (const char *json)
+{
+  g_autoptr(GError) error = NULL;
+  KsLaunch *launch = ks_launch_parse (json, -1, "/specs/dir/spec.json", &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (launch);
+  return launch;
+}
+
+static const KsLaunchBuffer *
+buffer (const KsLaunch *launch,
+        const char     *name)
+{
+  int i = ks_launch_find_buffer (launch, name);
+
+  g_assert_cmpint (i, >=, 0);
+  return &launch->buffers[i];
+}
+
+static uint64_t
+element (const KsLaunchBuffer *b,
+         uint64_t              i)
+{
+  uint32_t size = ks_ptx_type_size (b->type);
+  uint64_t v = 0;
+
+  g_assert_cmpuint (i, <, b->count);
+  for (uint32_t k = 0; k < size; k++)
+    v |= (uint64_t) b->data[i * size + k] << (8 * k);
+  return v;
+}
+
+static uint32_t
+f32_bits (float f)
+{
+  uint32_t u;
+
+  memcpy (&u, &f, sizeof u);
+  return u;
+}
+
+static float
+f32_value (uint32_t u)
+{
+  float f;
+
+  memcpy (&f, &u, sizeof f);
+  return f;
+}
+
+static uint64_t
+f64_bits (double d)
+{
+  uint64_t u;
+
+  memcpy (&u, &d, sizeof u);
+  return u;
+}
+
+static void
+test_full (void)
+{
+  static const char json[] =
+    "{\n"
+    "  \"ptx\": \"kernels/kernel.ptx\",\n"
+    "  \"kernel\": \"vadd\",\n"
+    "  \"grid\": [4096, 2], \"block\": [256], \"dynamic_shared_bytes\": 1024,\n"
+    "  \"buffers\": {\n"
+    "    \"a\":   {\"type\": \"f32\", \"count\": 1000, \"init\": {\"random\": {\"seed\": 1, \"min\": -1, \"max\": 1}}},\n"
+    "    \"idx\": {\"type\": \"s32\", \"count\": 4, \"init\": {\"range\": {\"start\": -2, \"step\": 3}}},\n"
+    "    \"raw\": {\"bytes_hex\": \"0100000000000000ABcd\"},\n"
+    "    \"lit\": {\"type\": \".u32\", \"data\": [1, 2, 4294967295]},\n"
+    "    \"pad\": {\"type\": \"s8\", \"count\": 5, \"data\": [-1, -128, 127]},\n"
+    "    \"fr\":  {\"type\": \"f32\", \"count\": 3, \"init\": {\"range\": {\"start\": 0.5, \"step\": -0.25}}},\n"
+    "    \"dr\":  {\"type\": \"f64\", \"count\": 2, \"init\": {\"range\": {\"start\": 0.1, \"step\": 0.2}}},\n"
+    "    \"down\": {\"type\": \"u8\", \"count\": 3, \"init\": {\"range\": {\"start\": 255, \"step\": -100}}},\n"
+    "    \"h\":   {\"type\": \"f16\", \"data\": [1.0, 0.1, 65504, 65520, 5.96e-8, -2, \"inf\", \"-inf\"]},\n"
+    "    \"bf\":  {\"type\": \"bf16\", \"data\": [1.0, 3.14159, -0.0]},\n"
+    "    \"big\": {\"type\": \"u64\", \"data\": [\"0xffffffffffffffff\", 18446744073709551615, \"42\", 9223372036854775808]},\n"
+    "    \"sb\":  {\"type\": \"s64\", \"data\": [-9223372036854775808, \"-0x10\", 9223372036854775807]},\n"
+    "    \"bits\": {\"type\": \"b16\", \"data\": [-1, 65535, \"0x1234\"]},\n"
+    "    \"hx32\": {\"type\": \"u32\", \"bytes_hex\": \"7856341200000080\", \"count\": 3},\n"
+    "    \"c\":   {\"type\": \"f32\", \"count\": 1048576}\n"
+    "  },\n"
+    "  \"params\": [{\"buffer\": \"a\"}, {\"buffer\": \"c\"}, {\"buffer\": \"a\"},\n"
+    "             {\"type\": \"u32\", \"value\": 1048576}, {\"type\": \"f32\", \"value\": 1.5},\n"
+    "             {\"type\": \"s8\", \"value\": -2}, {\"type\": \"f16\", \"value\": 0.1},\n"
+    "             {\"type\": \"u64\", \"value\": \"0xfedcba9876543210\"}, {\"type\": \"f64\", \"value\": -0.5}],\n"
+    "  \"outputs\": [\"c\", \"lit\"]\n"
+    "}\n";
+  static const char *const order[] = {
+    "a", "idx", "raw", "lit", "pad", "fr", "dr", "down", "h", "bf", "big", "sb", "bits", "hx32", "c",
+  };
+  g_autoptr(KsLaunch) launch = parse_ok (json);
+  const KsLaunchBuffer *b;
+
+  g_assert_cmpstr (launch->spec_path, ==, "/specs/dir/spec.json");
+  g_assert_cmpstr (launch->ptx_path, ==, "/specs/dir/kernels/kernel.ptx");
+  g_assert_null (launch->source_path);
+  g_assert_cmpstr (launch->kernel, ==, "vadd");
+  g_assert_cmpuint (launch->grid[0], ==, 4096);
+  g_assert_cmpuint (launch->grid[1], ==, 2);
+  g_assert_cmpuint (launch->grid[2], ==, 1);
+  g_assert_cmpuint (launch->block[0], ==, 256);
+  g_assert_cmpuint (launch->block[1], ==, 1);
+  g_assert_cmpuint (launch->block[2], ==, 1);
+  g_assert_cmpuint (launch->dynamic_shared_bytes, ==, 1024);
+
+  g_assert_cmpuint (launch->n_buffers, ==, G_N_ELEMENTS (order));
+  for (guint i = 0; i < G_N_ELEMENTS (order); i++)
+    {
+      g_assert_cmpstr (launch->buffers[i].name, ==, order[i]);
+      g_assert_cmpuint (launch->buffers[i].size, ==,
+                        launch->buffers[i].count * ks_ptx_type_size (launch->buffers[i].type));
+    }
+  g_assert_cmpint (ks_launch_find_buffer (launch, "nope"), ==, -1);
+
+  b = buffer (launch, "a");
+  g_assert_cmpint (b->type, ==, KS_PTX_TYPE_F32);
+  g_assert_cmpuint (b->count, ==, 1000);
+  g_assert_cmpuint (b->size, ==, 4000);
+
+  b = buffer (launch, "idx");
+  g_assert_cmpint (b->type, ==, KS_PTX_TYPE_S32);
+  {
+    static const uint8_t want[] = {
+      0xfe, 0xff, 0xff, 0xff, 0x01, 0, 0, 0, 0x04, 0, 0, 0, 0x07, 0, 0, 0,
+    };
+    g_assert_cmpmem (b->data, b->size, want, sizeof want);
+  }
+
+  b = buffer (launch, "raw");
+  g_assert_cmpint (b->type, ==, KS_PTX_TYPE_B8);
+  g_assert_cmpuint (b->count, ==, 10);
+  {
+    static const uint8_t want[] = { 1, 0, 0, 0, 0, 0, 0, 0, 0xab, 0xcd };
+    g_assert_cmpmem (b->data, b->size, want, sizeof want);
+  }
+
+  b = buffer (launch, "lit");
+  g_assert_cmpint (b->type, ==, KS_PTX_TYPE_U32);
+  {
+    static const uint8_t want[] = { 1, 0, 0, 0, 2, 0, 0, 0, 0xff, 0xff, 0xff, 0xff };
+    g_assert_cmpmem (b->data, b->size, want, sizeof want);
+  }
+
+  b = buffer (launch, "pad");
+  {
+    static const uint8_t want[] = { 0xff, 0x80, 0x7f, 0, 0 };
+    g_assert_cmpmem (b->data, b->size, want, sizeof want);
+  }
+
+  b = buffer (launch, "fr");
+  g_assert_cmpuint (element (b, 0), ==, f32_bits (0.5f));
+  g_assert_cmpuint (element (b, 1), ==, f32_bits (0.25f));
+  g_assert_cmpuint (element (b, 2), ==, f32_bits (0.0f));
+
+  b = buffer (launch, "dr");
+  g_assert_cmpuint (element (b, 0), ==, f64_bits (0.1));
+  g_assert_cmpuint (element (b, 1), ==, f64_bits (0.1 + 1.0 * 0.2));
+
+  b = buffer (launch, "down");
+  {
+    static const uint8_t want[] = { 255, 155, 55 };
+    g_assert_cmpmem (b->data, b->size, want, sizeof want);
+  }
+
+  b = buffer (launch, "h");
+  g_assert_cmpint (b->type, ==, KS_PTX_TYPE_F16);
+  g_assert_cmpuint (element (b, 0), ==, 0x3c00);
+  g_assert_cmpuint (element (b, 1), ==, 0x2e66);
+  g_assert_cmpuint (element (b, 2), ==, 0x7bff);
+  g_assert_cmpuint (element (b, 3), ==, 0x7c00);
+  g_assert_cmpuint (element (b, 4), ==, 0x0001);
+  g_assert_cmpuint (element (b, 5), ==, 0xc000);
+  g_assert_cmpuint (element (b, 6), ==, 0x7c00);
+  g_assert_cmpuint (element (b, 7), ==, 0xfc00);
+
+  b = buffer (launch, "bf");
+  g_assert_cmpuint (element (b, 0), ==, 0x3f80);
+  g_assert_cmpuint (element (b, 1), ==, 0x4049);
+  g_assert_cmpuint (element (b, 2), ==, 0x8000);
+
+  b = buffer (launch, "big");
+  g_assert_cmpuint (element (b, 0), ==, G_MAXUINT64);
+  g_assert_cmpuint (element (b, 1), ==, G_MAXUINT64);
+  g_assert_cmpuint (element (b, 2), ==, 42);
+  g_assert_cmpuint (element (b, 3), ==, G_GUINT64_CONSTANT (1) << 63);
+
+  b = buffer (launch, "sb");
+  g_assert_cmpuint (element (b, 0), ==, G_GUINT64_CONSTANT (1) << 63);
+  g_assert_cmpuint (element (b, 1), ==, (uint64_t) -16);
+  g_assert_cmpuint (element (b, 2), ==, (uint64_t) G_MAXINT64);
+
+  b = buffer (launch, "bits");
+  g_assert_cmpuint (element (b, 0), ==, 0xffff);
+  g_assert_cmpuint (element (b, 1), ==, 0xffff);
+  g_assert_cmpuint (element (b, 2), ==, 0x1234);
+
+  b = buffer (launch, "hx32");
+  g_assert_cmpint (b->type, ==, KS_PTX_TYPE_U32);
+  g_assert_cmpuint (b->count, ==, 3);
+  g_assert_cmpuint (element (b, 0), ==, 0x12345678);
+  g_assert_cmpuint (element (b, 1), ==, 0x80000000);
+  g_assert_cmpuint (element (b, 2), ==, 0);
+
+  b = buffer (launch, "c");
+  g_assert_cmpuint (b->size, ==, 4 * 1048576);
+  for (size_t i = 0; i < b->size; i++)
+    if (b->data[i] != 0)
+      g_assert_not_reached ();
+
+  g_assert_cmpuint (launch->n_params, ==, 9);
+  g_assert_true (launch->params[0].is_buffer);
+  g_assert_cmpuint (launch->params[0].buffer, ==, 0);
+  g_assert_true (launch->params[1].is_buffer);
+  g_assert_cmpuint (launch->params[1].buffer, ==, ks_launch_find_buffer (launch, "c"));
+  g_assert_true (launch->params[2].is_buffer);
+  g_assert_cmpuint (launch->params[2].buffer, ==, 0);
+  g_assert_false (launch->params[3].is_buffer);
+  g_assert_cmpint (launch->params[3].type, ==, KS_PTX_TYPE_U32);
+  g_assert_cmpuint (launch->params[3].bits, ==, 1048576);
+  g_assert_cmpint (launch->params[4].type, ==, KS_PTX_TYPE_F32);
+  g_assert_cmpuint (launch->params[4].bits, ==, 0x3fc00000);
+  g_assert_cmpint (launch->params[5].type, ==, KS_PTX_TYPE_S8);
+  g_assert_cmpuint (launch->params[5].bits & 0xff, ==, 0xfe);
+  g_assert_cmpint (launch->params[6].type, ==, KS_PTX_TYPE_F16);
+  g_assert_cmpuint (launch->params[6].bits, ==, 0x2e66);
+  g_assert_cmpuint (launch->params[7].bits, ==, G_GUINT64_CONSTANT (0xfedcba9876543210));
+  g_assert_cmpuint (launch->params[8].bits, ==, f64_bits (-0.5));
+
+  g_assert_cmpuint (launch->n_outputs, ==, 2);
+  g_assert_cmpuint (launch->outputs[0], ==, ks_launch_find_buffer (launch, "c"));
+  g_assert_cmpuint (launch->outputs[1], ==, ks_launch_find_buffer (launch, "lit"));
+}
+
+static void
+test_minimal (void)
+{
+  g_autoptr(KsLaunch) launch = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *cwd = g_get_current_dir ();
+  g_autofree char *want = g_build_filename (cwd, "k.cu", NULL);
+
+  launch = ks_launch_parse ("{\"source\": \"k.cu\", \"grid\": [1], \"block\": [32, 2, 2]}", -1,
+                            NULL, &error);
+  g_assert_no_error (error);
+  g_assert_null (launch->spec_path);
+  g_assert_null (launch->ptx_path);
+  g_assert_cmpstr (launch->source_path, ==, want);
+  g_assert_null (launch->kernel);
+  g_assert_cmpuint (launch->block[2], ==, 2);
+  g_assert_cmpuint (launch->dynamic_shared_bytes, ==, 0);
+  g_assert_cmpuint (launch->n_buffers, ==, 0);
+  g_assert_cmpuint (launch->n_params, ==, 0);
+  g_assert_cmpuint (launch->n_outputs, ==, 0);
+}
+
+static void
+test_f16_conversion (void)
+{
+  static const struct { double value; uint16_t f16, bf16; } cases[] = {
+    { 1.0, 0x3c00, 0x3f80 },
+    { 0.1, 0x2e66, 0x3dcd },
+    { 65504, 0x7bff, 0x4780 },
+    { 65519.99, 0x7bff, 0x4780 },
+    { 65520, 0x7c00, 0x4780 },
+    { 5.96e-8, 0x0001, 0x3380 },
+    { 2.98e-8, 0x0000, 0x3300 },       /* under half the least subnormal */
+    { 2.99e-8, 0x0001, 0x3300 },       /* over it */
+    { 6.097555160522461e-05, 0x03ff, 0x3880 },  /* the greatest subnormal */
+    { 6.103515625e-05, 0x0400, 0x3880 },        /* the least normal */
+    { 2049, 0x6800, 0x4500 },          /* ties go to even */
+    { 2051, 0x6802, 0x4500 },
+    { -3.14159, 0xc248, 0xc049 },
+    { 1e300, 0x7c00, 0x7f80 },
+    { -1e-300, 0x8000, 0x8000 },
+    { 3.3895313892515355e38, 0x7c00, 0x7f7f },  /* bf16's greatest finite */
+    { 3.40e38, 0x7c00, 0x7f80 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_test_message ("%g", cases[i].value);
+      g_assert_cmphex (ks_launch_f16_from_double (cases[i].value), ==, cases[i].f16);
+      g_assert_cmphex (ks_launch_bf16_from_double (cases[i].value), ==, cases[i].bf16);
+    }
+  g_assert_cmphex (ks_launch_f16_from_double (NAN) & 0x7e00, ==, 0x7e00);
+  g_assert_cmphex (ks_launch_bf16_from_double (-NAN), ==, 0xffc0);
+  g_assert_cmpfloat (ks_launch_f16_to_double (0x0001), ==, ldexp (1, -24));
+  g_assert_cmpfloat (ks_launch_f16_to_double (0xc000), ==, -2.0);
+  g_assert_cmpfloat (ks_launch_bf16_to_double (0x4049), ==, 3.140625);
+  g_assert_true (isnan (ks_launch_f16_to_double (0x7e00)));
+}
+
+/* The generator as ks-launch.h documents it, written again here */
+static uint64_t
+reference_random (uint64_t seed,
+                  uint64_t i)
+{
+  uint64_t z = seed + (i + 1) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+
+  z = (z ^ (z >> 30)) * G_GUINT64_CONSTANT (0xbf58476d1ce4e5b9);
+  z = (z ^ (z >> 27)) * G_GUINT64_CONSTANT (0x94d049bb133111eb);
+  return z ^ (z >> 31);
+}
+
+static KsLaunch *
+random_spec (const char *type,
+             const char *seed,
+             const char *min,
+             const char *max,
+             guint       count)
+{
+  g_autofree char *json = g_strdup_printf (
+    "{\"ptx\": \"k.ptx\", \"grid\": [1], \"block\": [1], \"buffers\": {\"r\": "
+    "{\"type\": \"%s\", \"count\": %u, \"init\": {\"random\": {%s%s%s\"min\": %s, \"max\": %s}}}}}",
+    type, count, seed ? "\"seed\": " : "", seed ? seed : "", seed ? ", " : "", min, max);
+
+  return parse_ok (json);
+}
+
+static void
+test_random (void)
+{
+  g_autoptr(KsLaunch) a = random_spec ("f32", "7", "-1", "1", 10000);
+  g_autoptr(KsLaunch) b = random_spec ("f32", "7", "-1", "1", 10000);
+  g_autoptr(KsLaunch) c = random_spec ("f32", "8", "-1", "1", 10000);
+  g_autoptr(KsLaunch) ints = random_spec ("s16", "\"0xffffffffffffffff\"", "-3", "5", 10000);
+  g_autoptr(KsLaunch) full = random_spec ("u64", NULL, "0", "\"0xffffffffffffffff\"", 100);
+  g_autoptr(KsLaunch) half = random_spec ("f16", "3", "0.1", "0.2", 10000);
+  g_autoptr(KsLaunch) narrow = random_spec ("f32", "3", "1", "1.0000001", 1000);
+  const KsLaunchBuffer *r;
+  gboolean seen[9] = { FALSE, };
+  double lo = 1, hi = -1;
+
+  g_assert_cmpmem (a->buffers[0].data, a->buffers[0].size, b->buffers[0].data, b->buffers[0].size);
+  g_assert_true (memcmp (a->buffers[0].data, c->buffers[0].data, a->buffers[0].size) != 0);
+
+  r = &a->buffers[0];
+  for (uint64_t i = 0; i < r->count; i++)
+    {
+      float v = f32_value ((uint32_t) element (r, i));
+      double u = (double) (reference_random (7, i) >> 11) * 0x1.0p-53;
+
+      g_assert_cmpfloat (v, >=, -1.0f);
+      g_assert_cmpfloat (v, <, 1.0f);
+      g_assert_cmpuint (element (r, i), ==, f32_bits ((float) (-1.0 + 2.0 * u)));
+      lo = MIN (lo, v);
+      hi = MAX (hi, v);
+    }
+  /* Spread over the whole range */
+  g_assert_cmpfloat (lo, <, -0.99);
+  g_assert_cmpfloat (hi, >, 0.99);
+
+  r = &ints->buffers[0];
+  for (uint64_t i = 0; i < r->count; i++)
+    {
+      int16_t v = (int16_t) element (r, i);
+
+      g_assert_cmpint (v, >=, -3);
+      g_assert_cmpint (v, <=, 5);
+      g_assert_cmpint (v, ==, -3 + (int) (reference_random (G_MAXUINT64, i) % 9));
+      seen[v + 3] = TRUE;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (seen); i++)
+    g_assert_true (seen[i]);
+
+  r = &full->buffers[0];
+  for (uint64_t i = 0; i < r->count; i++)
+    g_assert_cmpuint (element (r, i), ==, reference_random (0, i));
+
+  /* f16 cannot hold 0.1 or 0.2: the rounded ends are pulled inside */
+  r = &half->buffers[0];
+  for (uint64_t i = 0; i < r->count; i++)
+    {
+      double v = ks_launch_f16_to_double ((uint16_t) element (r, i));
+
+      g_assert_cmpfloat (v, >=, 0.1);
+      g_assert_cmpfloat (v, <, 0.2);
+    }
+
+  /* Only 1.0f lies in [1, 1.0000001) */
+  r = &narrow->buffers[0];
+  for (uint64_t i = 0; i < r->count; i++)
+    g_assert_cmpuint (element (r, i), ==, f32_bits (1.0f));
+}
+
+static void
+test_load (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsLaunch) launch = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("ks-launch-XXXXXX", &error);
+  g_autofree char *path = NULL, *bad = NULL, *want = NULL;
+
+  g_assert_no_error (error);
+  path = g_build_filename (dir, "spec.json", NULL);
+  bad = g_build_filename (dir, "bad.json", NULL);
+  want = g_build_filename (dir, "k.ptx", NULL);
+  g_assert_true (g_file_set_contents (path, "{\"ptx\": \"k.ptx\", \"grid\": [1], \"block\": [1]}",
+                                      -1, NULL));
+  g_assert_true (g_file_set_contents (bad, "{\"ptx\": \"k.ptx\", \"grid\": [0], \"block\": [1]}",
+                                      -1, NULL));
+
+  launch = ks_launch_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (launch->spec_path, ==, path);
+  g_assert_cmpstr (launch->ptx_path, ==, want);
+
+  g_assert_null (ks_launch_load (bad, &error));
+  g_assert_error (error, KS_LAUNCH_ERROR, KS_LAUNCH_ERROR_INVALID);
+  g_assert_true (g_str_has_prefix (error->message, bad));
+  g_assert_nonnull (strstr (error->message, ": grid[0]: must be positive"));
+  g_clear_error (&error);
+
+  g_assert_null (ks_launch_load ("/nonexistent/spec.json", &error));
+  g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT);
+
+  g_unlink (path);
+  g_unlink (bad);
+  g_rmdir (dir);
+}
+
+#define HEAD "\"ptx\": \"k.ptx\", \"grid\": [1], \"block\": [32]"
+
+typedef struct
+{
+  const char *json;
+  const char *message;          /* what the error must contain, after "spec.json: " */
+} BadSpec;
+
+static const BadSpec bad_specs[] = {
+  /* the document */
+  { "{" HEAD ", 18446744073709551615: 1}", "spec.json:1:" },
+  { "{\"ptx\": \"k.ptx\",\n  \"grid\": [1],\n  \"block\": ]}", "spec.json:3:12: " },
+  { "[1, 2]", "expected a JSON object at the top level, got an array" },
+  { "", "expected a JSON object at the top level, got nothing" },
+  { "{" HEAD ", \"bufers\": {}}", "bufers: unknown key" },
+  { "{" HEAD ", \"kernel\": \"a\", \"kernel\": \"b\"}", "kernel: given twice" },
+  /* ptx, source, kernel */
+  { "{\"grid\": [1], \"block\": [1]}", "ptx: missing" },
+  { "{" HEAD ", \"source\": \"k.cu\"}", "source: give either 'ptx' or 'source', not both" },
+  { "{\"ptx\": 3, \"grid\": [1], \"block\": [1]}", "ptx: expected a string, got a number" },
+  { "{" HEAD ", \"kernel\": \"\"}", "kernel: must not be empty" },
+  /* grid, block, dynamic shared memory */
+  { "{\"ptx\": \"k.ptx\", \"block\": [1]}", "grid: missing" },
+  { "{\"ptx\": \"k.ptx\", \"grid\": [1, 1, 1, 1], \"block\": [1]}", "grid: expected 1 to 3 dimensions" },
+  { "{\"ptx\": \"k.ptx\", \"grid\": [], \"block\": [1]}", "grid: expected 1 to 3 dimensions, got 0" },
+  { "{\"ptx\": \"k.ptx\", \"grid\": 4, \"block\": [1]}", "grid: expected an array, got a number" },
+  { "{\"ptx\": \"k.ptx\", \"grid\": [1, 0], \"block\": [1]}", "grid[1]: must be positive" },
+  { "{\"ptx\": \"k.ptx\", \"grid\": [1, 65536], \"block\": [1]}", "grid[1]: 65536 is over the limit of 65535" },
+  { "{\"ptx\": \"k.ptx\", \"grid\": [2147483648], \"block\": [1]}", "grid[0]: 2147483648 is over the limit" },
+  { "{\"ptx\": \"k.ptx\", \"grid\": [1.5], \"block\": [1]}", "grid[0]: expected an integer, got 1.5" },
+  { "{\"ptx\": \"k.ptx\", \"grid\": [\"4\"], \"block\": [1]}", "grid[0]: expected an integer, got a string" },
+  { "{\"ptx\": \"k.ptx\", \"grid\": [1], \"block\": [32, 32, 2]}", "block: 32 x 32 x 2 is 2048 threads" },
+  { "{\"ptx\": \"k.ptx\", \"grid\": [1], \"block\": [1, 1, 65]}", "block[2]: 65 is over the limit of 64" },
+  { "{" HEAD ", \"dynamic_shared_bytes\": -1}", "dynamic_shared_bytes: must be in 0.." },
+  /* buffers */
+  { "{" HEAD ", \"buffers\": []}", "buffers: expected an object, got an array" },
+  { "{" HEAD ", \"buffers\": {\"a\": {\"type\": \"u8\", \"count\": 1}, \"a\": {\"type\": \"u8\", \"count\": 1}}}",
+    "buffers.a: a second buffer of this name" },
+  { "{" HEAD ", \"buffers\": {\"a\": {\"count\": 4}}}", "buffers.a.type: missing" },
+  { "{" HEAD ", \"buffers\": {\"a\": {\"type\": \"f33\", \"count\": 4}}}", "buffers.a.type: unknown type 'f33'" },
+  { "{" HEAD ", \"buffers\": {\"a\": {\"type\": \"f16x2\", \"count\": 4}}}", "buffers.a.type: type 'f16x2' cannot be used here" },
+  { "{" HEAD ", \"buffers\": {\"a\": {\"type\": \"u8\", \"cout\": 4}}}", "buffers.a.cout: unknown key" },
+  { "{" HEAD ", \"buffers\": {\"a b\": {\"type\": \"u8\"}}}", "buffers[\"a b\"].count: missing" },
+  { "{" HEAD ", \"buffers\": {\"a\": {\"type\": \"u8\", \"count\": 0}}}", "buffers.a.count: must be at least 1" },
+  { "{" HEAD ", \"buffers\": {\"a\": {\"type\": \"u8\", \"count\": 2, \"data\": [1, 2, 3]}}}",
+    "buffers.a.count: 2 is less than the 3 values given in 'data'" },
+  { "{" HEAD ", \"buffers\": {\"a\": {\"type\": \"u8\", \"data\": []}}}", "buffers.a.data: empty" },
+  { "{" HEAD ", \"buffers\": {\"a\": {\"type\": \"u8\", \"data\": [1, 256]}}}",
+    "buffers.a.data[1]: 256 is out of range for u8 (0..255)" },
+  { "{" HEAD ", \"buffers\": {\"a\": {\"type\": \"s8\", \"data\": [-129]}}}",
+    "buffers.a.data[0]: -129 is out of range for s8 (-128..127)" },
+  { "{" HEAD ", \"buffers\": {\"a\": {\"type\": \"u32\", \"data\": [1, -1]}}}",
+    "buffers.a.data[1]: -1 is out of range for u32" },
+  { "{" HEAD ", \"buffers\": {\"a\": {\"type\": \"u32\", \"data\": [true]}}}",
+    "buffers.a.data[0]: expected an integer, got a boolean" },
+  { "{" HEAD ", \"buffers\": {\"a\": {\"type\": \"u32\", \"data\": [\"12a\"]}}}",
+    "buffers.a.data[0]: '12a' is not an integer" },
+  { "{" HEAD ", \"buffers\": {\"a\": {\"type\": \"u64\", \"data\": [\"0x10000000000000000\"]}}}",
+    "buffers.a.data[0]: 0x10000000000000000 does not fit in 64 bits" },
+  { "{" HEAD ", \"buffers\": {\"a\": {\"type\": \"u64\", \"data\": [18446744073709551616]}}}",
+    "buffers.a.data[0]: 18446744073709551616 does not fit in 64 bits" },
+  { "{" HEAD ", \"buffers\": {\"a\": {\"type\": \"s64\", \"data\": [9223372036854775808]}}}",
+    "buffers.a.data[0]: 9223372036854775808 is out of range for s64" },
+  { "{" HEAD ", \"buffers\": {\"a\": {\"type\": \"f32\", \"data\": [\"one\"]}}}",
+    "buffers.a.data[0]: expected a number (or \"inf\", \"-inf\", \"nan\"), got 'one'" },
+  { "{" HEAD ", \"buffers\": {\"a\": {\"type\": \"f32\", \"data\": [null]}}}",
+    "buffers.a.data[0]: expected a number, got null" },
+  { "{" HEAD ", \"buffers\": {\"a\": {\"bytes_hex\": \"010\"}}}", "buffers.a.bytes_hex: odd number of hex digits" },
+  { "{" HEAD ", \"buffers\": {\"a\": {\"bytes_hex\": \"01zz\"}}}",
+    "buffers.a.bytes_hex: 'z' at offset 2 is not a hex digit" },
+  { "{" HEAD ", \"buffers\": {\"a\": {\"type\": \"u32\", \"bytes_hex\": \"010203\"}}}",
+    "buffers.a.bytes_hex: 3 bytes is not a whole number of u32 elements" },
+  { "{" HEAD ", \"buffers\": {\"a\": {\"type\": \"u8\", \"data\": [1], \"bytes_hex\": \"01\"}}}",
+    "buffers.a: give only one of 'init', 'data' and 'bytes_hex'" },
+  { "{" HEAD ", \"buffers\": {\"a\": {\"type\": \"f32\", \"count\": 1073741825}}}",
+    "buffers.a.count: 1073741825 f32 elements are over the 4 GiB a buffer may hold" },
+  { "{" HEAD ", \"buffers\": {\"a\": {\"type\": \"f32\", \"count\": 1073741824}, "
+    "\"b\": {\"type\": \"f32\", \"count\": 1073741824}, \"c\": {\"type\": \"f32\", \"count\": 1073741824}, "
+    "\"d\": {\"type\": \"f32\", \"count\": 1073741824}, \"e\": {\"type\": \"u8\", \"count\": 1}}}",
+    "buffers.e: the buffers up to this one are over the 16 GiB" },
+  /* init */
+  { "{" HEAD ", \"buffers\": {\"a\": {\"type\": \"f32\", \"count\": 4, \"init\": {\"rand\": {}}}}}",
+    "buffers.a.init.rand: unknown key" },
+  { "{" HEAD ", \"buffers\": {\"a\": {\"type\": \"f32\", \"count\": 4, \"init\": {}}}}",
+    "buffers.a.init: expected exactly one of" },
+  { "{" HEAD ", \"buffers\": {\"a\": {\"type\": \"f32\", \"count\": 4, \"init\": {\"random\": {\"min\": \"x\", \"max\": 1}}}}}",
+    "buffers.a.init.random.min: expected a number" },
+  { "{" HEAD ", \"buffers\": {\"a\": {\"type\": \"f32\", \"count\": 4, \"init\": {\"random\": {\"max\": 1}}}}}",
+    "buffers.a.init.random.min: missing" },
+  { "{" HEAD ", \"buffers\": {\"a\": {\"type\": \"f32\", \"count\": 4, \"init\": {\"random\": {\"min\": 1, \"max\": 1}}}}}",
+    "buffers.a.init.random: min (1) must be less than max (1)" },
+  { "{" HEAD ", \"buffers\": {\"a\": {\"type\": \"f32\", \"count\": 4, \"init\": {\"random\": {\"min\": 0, \"max\": \"inf\"}}}}}",
+    "buffers.a.init.random.max: must be finite" },
+  { "{" HEAD ", \"buffers\": {\"a\": {\"type\": \"f16\", \"count\": 4, \"init\": {\"random\": {\"min\": 0.1, \"max\": 0.10001}}}}}",
+    "buffers.a.init.random: no f16 value lies in" },
+  { "{" HEAD ", \"buffers\": {\"a\": {\"type\": \"u8\", \"count\": 4, \"init\": {\"random\": {\"min\": 0, \"max\": 256}}}}}",
+    "buffers.a.init.random.max: 256 is out of range for u8" },
+  { "{" HEAD ", \"buffers\": {\"a\": {\"type\": \"u8\", \"count\": 4, \"init\": {\"random\": {\"min\": 5, \"max\": 4}}}}}",
+    "buffers.a.init.random: min (5) is greater than max (4)" },
+  { "{" HEAD ", \"buffers\": {\"a\": {\"type\": \"u8\", \"count\": 4, \"init\": {\"random\": {\"seed\": -1, \"min\": 0, \"max\": 1}}}}}",
+    "buffers.a.init.random.seed: must not be negative" },
+  { "{" HEAD ", \"buffers\": {\"a\": {\"type\": \"u8\", \"count\": 4, \"init\": {\"random\": {\"min\": 0, \"max\": 1, \"sede\": 1}}}}}",
+    "buffers.a.init.random.sede: unknown key" },
+  { "{" HEAD ", \"buffers\": {\"a\": {\"type\": \"u8\", \"count\": 300, \"init\": {\"range\": {\"start\": 0, \"step\": 1}}}}}",
+    "buffers.a.init.range: element 299 would be 299, out of range for u8" },
+  { "{" HEAD ", \"buffers\": {\"a\": {\"type\": \"s32\", \"count\": 3, \"init\": {\"range\": {\"start\": 0, \"step\": -9223372036854775808}}}}}",
+    "buffers.a.init.range: element 2 would be beyond 64 bits" },
+  { "{" HEAD ", \"buffers\": {\"a\": {\"type\": \"u8\", \"count\": 3, \"init\": {\"range\": {\"start\": -1, \"step\": 1}}}}}",
+    "buffers.a.init.range.start: -1 is out of range for u8" },
+  { "{" HEAD ", \"buffers\": {\"a\": {\"type\": \"s32\", \"count\": 3, \"init\": {\"range\": {\"start\": 0.5}}}}}",
+    "buffers.a.init.range.start: expected an integer, got 0.5" },
+  /* params */
+  { "{" HEAD ", \"params\": {}}", "params: expected an array, got an object" },
+  { "{" HEAD ", \"params\": [7]}", "params[0]: expected an object, got a number" },
+  { "{" HEAD ", \"params\": [{\"buffer\": \"nope\"}]}", "params[0].buffer: no buffer named 'nope'" },
+  { "{" HEAD ", \"buffers\": {\"a\": {\"type\": \"u8\", \"count\": 1}}, \"params\": [{\"buffer\": \"a\", \"type\": \"u32\"}]}",
+    "params[0].type: unknown key (expected 'buffer')" },
+  { "{" HEAD ", \"params\": [{\"type\": \"u32\", \"value\": 1}, {\"type\": \"u32\", \"vaule\": 1}]}",
+    "params[1].vaule: unknown key" },
+  { "{" HEAD ", \"params\": [{\"type\": \"u32\", \"value\": 1}, {\"value\": 1}]}",
+    "params[1]: expected {\"buffer\": NAME} or {\"type\": T, \"value\": V}" },
+  { "{" HEAD ", \"params\": [{\"type\": \"u32\", \"value\": 1}, {\"type\": \"u32\", \"value\": 1}, {\"type\": \"f33\", \"value\": 1}]}",
+    "params[2].type: unknown type 'f33'" },
+  { "{" HEAD ", \"params\": [{\"type\": \"u32\"}]}", "params[0].value: missing" },
+  { "{" HEAD ", \"params\": [{\"type\": \"u16\", \"value\": 70000}]}",
+    "params[0].value: 70000 is out of range for u16 (0..65535)" },
+  /* outputs */
+  { "{" HEAD ", \"outputs\": \"c\"}", "outputs: expected an array, got a string" },
+  { "{" HEAD ", \"outputs\": [\"c\"]}", "outputs[0]: no buffer named 'c'" },
+  { "{" HEAD ", \"buffers\": {\"c\": {\"type\": \"u8\", \"count\": 1}}, \"outputs\": [\"c\", \"c\"]}",
+    "outputs[1]: 'c' is listed twice" },
+};
+
+static void
+test_errors (void)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (bad_specs); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(KsLaunch) launch = NULL;
+      gboolean syntax = g_str_has_prefix (bad_specs[i].message, "spec.json:");
+
+      g_test_message ("%s", bad_specs[i].json);
+      launch = ks_launch_parse (bad_specs[i].json, -1, "spec.json", &error);
+      g_assert_null (launch);
+      g_assert_error (error, KS_LAUNCH_ERROR, KS_LAUNCH_ERROR_INVALID);
+      g_test_message ("-> %s", error->message);
+      g_assert_true (g_str_has_prefix (error->message, syntax ? "spec.json:" : "spec.json: "));
+      if (strstr (error->message, bad_specs[i].message) == NULL)
+        g_error ("'%s' does not contain '%s'", error->message, bad_specs[i].message);
+
+      /* The same failure without a GError to fill */
+      g_assert_null (ks_launch_parse (bad_specs[i].json, -1, "spec.json", NULL));
+    }
+}
+
+static void
+test_messages (void)
+{
+  g_autoptr(GError) error = NULL;
+
+  /* Without a spec path the location leads */
+  g_assert_null (ks_launch_parse ("{\"ptx\": \"k\", \"grid\": [1], \"block\": [0]}", -1, NULL, &error));
+  g_assert_cmpstr (error->message, ==, "block[0]: must be positive");
+  g_clear_error (&error);
+
+  g_assert_null (ks_launch_parse ("{\n  \"ptx\": \"k\",\n  \"grid\": ]\n}", -1, NULL, &error));
+  g_assert_true (g_str_has_prefix (error->message, "3:11: Parse error: "));
+  g_clear_error (&error);
+
+  /* A big literal earlier on the line must not shift the column: the
+   * message is that of a small literal of the same width. */
+  {
+    g_autoptr(GError) small = NULL;
+    g_auto(GStrv) where = NULL;
+    g_autofree char *place = NULL;
+
+    g_assert_null (ks_launch_parse ("{\"a\": [18446744073709551615 }", -1, "s.json", &error));
+    g_assert_null (ks_launch_parse ("{\"a\": [00000000000000000001 }", -1, "s.json", &small));
+    where = g_strsplit (small->message, ":", 4);
+
+    g_assert_cmpuint (g_strv_length (where), ==, 4);
+    where[3][0] = '\0';
+    place = g_strjoinv (":", where);
+    g_assert_true (g_str_has_prefix (error->message, place));
+    g_assert_cmpstr (where[1], ==, "1");
+    g_clear_error (&error);
+  }
+
+  /* An explicit length ends the text */
+  g_assert_null (ks_launch_parse ("{\"ptx\": \"k\", \"grid\": [1], \"block\": [1]} garbage", 38, "s.json", &error));
+  g_assert_true (g_str_has_prefix (error->message, "s.json:1:"));
+  g_clear_error (&error);
+  {
+    static const char text[] = "{\"ptx\": \"k\", \"grid\": [1], \"block\": [1]} garbage";
+    g_autoptr(KsLaunch) launch = ks_launch_parse (text, strchr (text, '}') - text + 1, "s.json", &error);
+
+    g_assert_no_error (error);
+    g_assert_nonnull (launch);
+  }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/launch/parse/full-spec", test_full);
+  g_test_add_func ("/launch/parse/minimal-spec", test_minimal);
+  g_test_add_func ("/launch/parse/load-file", test_load);
+  g_test_add_func ("/launch/values/f16-bf16-rounding", test_f16_conversion);
+  g_test_add_func ("/launch/values/random-deterministic-in-range", test_random);
+  g_test_add_func ("/launch/errors/name-the-field", test_errors);
+  g_test_add_func ("/launch/errors/locations", test_messages);
+
+  return g_test_run ();
+}

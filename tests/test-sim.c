@@ -1,0 +1,719 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The simulator against C references: nvcc's PTX for the corpus kernels,
+ * run on random inputs and compared with the same computation in plain C;
+ * hand-written PTX for divergence and reconvergence, whose active masks
+ * are worked out by hand; and every kind of fault, with its place. */
+
+#include <math.h>
+#include <string.h>
+
+#include "ks-launch.h"
+#include "ks-ptx.h"
+#include "ks-sim.h"
+
+typedef struct
+{
+  KsPtxModule *module;
+  KsLaunch *launch;
+  KsSim *sim;
+} Run;
+
+static void
+run_clear (Run *r)
+{
+  g_clear_pointer (&r->sim, ks_sim_free);
+  g_clear_pointer (&r->launch, ks_launch_free);
+  g_clear_pointer (&r->module, ks_ptx_module_free);
+}
+
+static KsPtxModule *
+corpus_module (const char *name)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "ptx", "corpus", "sm_80", name, NULL);
+  g_autoptr(GError) error = NULL;
+  KsPtxModule *m = ks_ptx_module_parse_file (path, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (m->n_errors, ==, 0);
+  return m;
+}
+
+static KsPtxModule *
+text_module (const char *text)
+{
+  g_autoptr(GBytes) b = g_bytes_new (text, strlen (text));
+  KsPtxModule *m = ks_ptx_module_parse (b, "test.ptx");
+
+  for (uint32_t i = 0; i < m->n_diagnostics; i++)
+    g_test_message ("%u:%u: %s", m->diagnostics[i].line, m->diagnostics[i].column,
+                    m->diagnostics[i].message);
+  g_assert_cmpuint (m->n_errors, ==, 0);
+  return m;
+}
+
+static char *
+hex_of (const void *data,
+        size_t      size)
+{
+  GString *s = g_string_sized_new (size * 2);
+  const uint8_t *p = data;
+
+  for (size_t i = 0; i < size; i++)
+    g_string_append_printf (s, "%02x", p[i]);
+  return g_string_free (s, FALSE);
+}
+
+/* Starts a run: the spec's "ptx" is not read (the module is given). */
+static KsSimStatus
+run_start (Run        *r,
+           const char *spec)
+{
+  g_autoptr(GError) error = NULL;
+
+  r->launch = ks_launch_parse (spec, -1, NULL, &error);
+  g_assert_no_error (error);
+  r->sim = ks_sim_new (r->module, r->launch, &error);
+  g_assert_no_error (error);
+  return ks_sim_run (r->sim, 0, NULL);
+}
+
+static const void *
+buffer (Run        *r,
+        const char *name)
+{
+  int i = ks_launch_find_buffer (r->launch, name);
+
+  g_assert_cmpint (i, >=, 0);
+  return ks_sim_get_buffer (r->sim, (uint32_t) i, NULL);
+}
+
+static void
+assert_done (Run *r)
+{
+  const KsSimFault *f = ks_sim_get_fault (r->sim);
+
+  if (f != NULL)
+    g_error ("fault: %s at PTX line %u", f->message, f->ptx_line);
+  g_assert_cmpint (ks_sim_get_status (r->sim), ==, KS_SIM_DONE);
+}
+
+static void
+random_floats (GRand  *rand,
+               float  *out,
+               guint   n)
+{
+  for (guint i = 0; i < n; i++)
+    out[i] = (float) g_rand_double_range (rand, -100.0, 100.0);
+}
+
+static void
+test_vector_add (void)
+{
+  Run r = { 0 };
+  enum { N = 1000 };
+  float a[N], b[N], c_ref[N];
+  const float *c;
+  GRand *rand = g_rand_new_with_seed (7);
+  g_autofree char *ha = NULL, *hb = NULL, *spec = NULL;
+
+  random_floats (rand, a, N);
+  random_floats (rand, b, N);
+  g_rand_free (rand);
+  for (guint i = 0; i < N; i++)
+    c_ref[i] = a[i] + b[i];
+
+  ha = hex_of (a, sizeof a);
+  hb = hex_of (b, sizeof b);
+  spec = g_strdup_printf ("{\"ptx\": \"x.ptx\", \"kernel\": \"_Z10vector_addPKfS0_Pfi\","
+                          " \"grid\": [4], \"block\": [256],"
+                          " \"buffers\": {\"a\": {\"bytes_hex\": \"%s\"}, \"b\": {\"bytes_hex\": \"%s\"},"
+                          " \"c\": {\"type\": \"f32\", \"count\": %d}},"
+                          " \"params\": [{\"buffer\": \"a\"}, {\"buffer\": \"b\"}, {\"buffer\": \"c\"},"
+                          " {\"type\": \"s32\", \"value\": %d}]}", ha, hb, N, N);
+  r.module = corpus_module ("01_vector_add.ptx");
+  run_start (&r, spec);
+  assert_done (&r);
+  c = buffer (&r, "c");
+  g_assert_cmpmem (c, sizeof c_ref, c_ref, sizeof c_ref);
+  /* 4 blocks x 8 warps: every warp runs the index computation */
+  g_assert_cmpuint (ks_sim_get_stats (r.sim)->warp_instructions, >, 32 * 5);
+  run_clear (&r);
+}
+
+static void
+test_saxpy_grid_stride (void)
+{
+  Run r = { 0 };
+  enum { N = 3000 };
+  float x[N], y[N], y_ref[N];
+  const float alpha = 1.75f;
+  const float *y_out;
+  GRand *rand = g_rand_new_with_seed (11);
+  g_autofree char *hx = NULL, *hy = NULL, *spec = NULL;
+
+  random_floats (rand, x, N);
+  random_floats (rand, y, N);
+  g_rand_free (rand);
+  /* nvcc contracts alpha * x + y into one fused multiply-add */
+  for (guint i = 0; i < N; i++)
+    y_ref[i] = fmaf (alpha, x[i], y[i]);
+
+  hx = hex_of (x, sizeof x);
+  hy = hex_of (y, sizeof y);
+  spec = g_strdup_printf ("{\"ptx\": \"x.ptx\", \"kernel\": \"_Z5saxpyifPKfPf\","
+                          " \"grid\": [3], \"block\": [128],"
+                          " \"buffers\": {\"x\": {\"bytes_hex\": \"%s\"}, \"y\": {\"bytes_hex\": \"%s\"}},"
+                          " \"params\": [{\"type\": \"s32\", \"value\": %d}, {\"type\": \"f32\", \"value\": 1.75},"
+                          " {\"buffer\": \"x\"}, {\"buffer\": \"y\"}]}", hx, hy, N);
+  r.module = corpus_module ("01_vector_add.ptx");
+  run_start (&r, spec);
+  assert_done (&r);
+  y_out = buffer (&r, "y");
+  g_assert_cmpmem (y_out, sizeof y_ref, y_ref, sizeof y_ref);
+  run_clear (&r);
+}
+
+/* The tree of 03_reduce_shared.cu, summed in the same order in C */
+static float
+reduce_block_ref (const float *in,
+                  int          n,
+                  unsigned     block,
+                  unsigned     bdim)
+{
+  float s[256];
+
+  for (unsigned tid = 0; tid < bdim; tid++)
+    {
+      unsigned i = block * bdim * 2 + tid;
+      float v = 0.0f;
+
+      if ((int) i < n)
+        v += in[i];
+      if ((int) (i + bdim) < n)
+        v += in[i + bdim];
+      s[tid] = v;
+    }
+  for (unsigned st = bdim / 2; st > 32; st >>= 1)
+    for (unsigned tid = 0; tid < st; tid++)
+      s[tid] += s[tid + st];
+  /* the warp-synchronous tail: each step reads the previous step's values
+   * of every lane, as the lanes of one warp execute in lockstep */
+  for (unsigned off = 32; off >= 1; off >>= 1)
+    {
+      float t[32];
+
+      for (unsigned tid = 0; tid < 32; tid++)
+        t[tid] = s[tid] + s[tid + off];
+      memcpy (s, t, sizeof t);
+    }
+  return s[0];
+}
+
+static void
+test_reduce_shared (void)
+{
+  Run r = { 0 };
+  enum { N = 2000, BLOCKS = 4, BDIM = 256 };
+  float in[N], ref[BLOCKS];
+  const float *out;
+  GRand *rand = g_rand_new_with_seed (3);
+  g_autofree char *hin = NULL, *spec = NULL;
+
+  random_floats (rand, in, N);
+  g_rand_free (rand);
+  for (unsigned b = 0; b < BLOCKS; b++)
+    ref[b] = reduce_block_ref (in, N, b, BDIM);
+
+  hin = hex_of (in, sizeof in);
+  spec = g_strdup_printf ("{\"ptx\": \"x.ptx\", \"grid\": [%d], \"block\": [%d],"
+                          " \"buffers\": {\"in\": {\"bytes_hex\": \"%s\"},"
+                          " \"out\": {\"type\": \"f32\", \"count\": %d}},"
+                          " \"params\": [{\"buffer\": \"in\"}, {\"buffer\": \"out\"},"
+                          " {\"type\": \"s32\", \"value\": %d}]}", BLOCKS, BDIM, hin, BLOCKS, N);
+  r.module = corpus_module ("03_reduce_shared.ptx");
+  run_start (&r, spec);
+  assert_done (&r);
+  out = buffer (&r, "out");
+  g_assert_cmpmem (out, sizeof ref, ref, sizeof ref);
+  run_clear (&r);
+}
+
+static uint64_t
+factorial_ref (unsigned n)
+{
+  return n <= 1 ? 1 : n * factorial_ref (n - 1);
+}
+
+static int
+fib_ref (int n)
+{
+  return n < 2 ? n : fib_ref (n - 1) + fib_ref (n - 2);
+}
+
+static int
+depth_sum_ref (const int *tree,
+               int        node,
+               int        n,
+               int        depth)
+{
+  if (node >= n)
+    return 0;
+  return tree[node] * depth + depth_sum_ref (tree, 2 * node + 1, n, depth + 1)
+         + depth_sum_ref (tree, 2 * node + 2, n, depth + 1);
+}
+
+static void
+test_recursion (void)
+{
+  Run r = { 0 };
+  enum { T = 64, NTREE = 31 };
+  int tree[NTREE];
+  const uint64_t *fact;
+  const int32_t *fibs, *sum;
+  g_autofree char *htree = NULL, *spec = NULL;
+
+  for (int i = 0; i < NTREE; i++)
+    tree[i] = (i * 7919) % 101 - 50;
+  htree = hex_of (tree, sizeof tree);
+  spec = g_strdup_printf ("{\"ptx\": \"x.ptx\", \"grid\": [1], \"block\": [%d],"
+                          " \"buffers\": {\"fact\": {\"type\": \"u64\", \"count\": %d},"
+                          " \"fibs\": {\"type\": \"s32\", \"count\": %d},"
+                          " \"tree\": {\"bytes_hex\": \"%s\"}, \"sum\": {\"type\": \"s32\", \"count\": 1}},"
+                          " \"params\": [{\"buffer\": \"fact\"}, {\"buffer\": \"fibs\"}, {\"buffer\": \"tree\"},"
+                          " {\"type\": \"s32\", \"value\": %d}, {\"buffer\": \"sum\"}]}",
+                          T, T, T, htree, NTREE);
+  r.module = corpus_module ("07_recursion.ptx");
+  run_start (&r, spec);
+  assert_done (&r);
+  fact = buffer (&r, "fact");
+  fibs = buffer (&r, "fibs");
+  sum = buffer (&r, "sum");
+  for (unsigned t = 0; t < T; t++)
+    {
+      g_assert_cmpuint (fact[t], ==, factorial_ref (t % 21));
+      g_assert_cmpint (fibs[t], ==, fib_ref ((int) (t % 20)));
+    }
+  g_assert_cmpint (sum[0], ==, depth_sum_ref (tree, 0, NTREE, 1));
+  run_clear (&r);
+}
+
+static void
+test_printf (void)
+{
+  Run r = { 0 };
+  const char *spec = "{\"ptx\": \"x.ptx\", \"kernel\": \"_Z5helloifPKc\", \"grid\": [2], \"block\": [3],"
+                     " \"buffers\": {\"tag\": {\"bytes_hex\": \"4b53000000000000\"}},"
+                     " \"params\": [{\"type\": \"s32\", \"value\": 5}, {\"type\": \"f32\", \"value\": 0.5},"
+                     " {\"buffer\": \"tag\"}]}";
+  g_autofree char *expected = NULL;
+  const char *out;
+  const char *ptr_start;
+
+  r.module = corpus_module ("08_printf.ptx");
+  run_start (&r, spec);
+  assert_done (&r);
+  out = ks_sim_get_printf (r.sim);
+  /* Block by block; within a warp, lane by lane, one printf after another */
+  ptr_start = strstr (out, "ptr=");
+  g_assert_nonnull (ptr_start);
+  expected = g_strdup_printf ("hello from block 0 thread 0\n"
+                              "hello from block 0 thread 1\n"
+                              "hello from block 0 thread 2\n"
+                              "n=5 f=0.500000 d=1.000000e+00 tag=KS ptr=%.*s ll=5497558138880\n"
+                              "hello from block 1 thread 0\n"
+                              "hello from block 1 thread 1\n"
+                              "hello from block 1 thread 2\n"
+                              "n=5 f=0.500000 d=1.000000e+00 tag=KS ptr=%.*s ll=5497558138880\n",
+                              (int) strcspn (ptr_start + 4, " "), ptr_start + 4,
+                              (int) strcspn (ptr_start + 4, " "), ptr_start + 4);
+  g_assert_cmpstr (out, ==, expected);
+  run_clear (&r);
+}
+
+/* Divergence: each lane records, in order, the paths it took, and the
+ * active mask of the warp at the join (activemask). */
+static const char diverge_ptx[] =
+  ".version 8.0\n.target sm_80\n.address_size 64\n"
+  ".visible .entry k(.param .u64 k_out, .param .u64 k_mask)\n"
+  "{\n"
+  "  .reg .pred %p<4>;\n"
+  "  .reg .b32 %r<12>;\n"
+  "  .reg .b64 %rd<8>;\n"
+  "  ld.param.u64 %rd1, [k_out];\n"
+  "  ld.param.u64 %rd2, [k_mask];\n"
+  "  mov.u32 %r1, %tid.x;\n"
+  "  mov.u32 %r2, 0;\n"
+  "  and.b32 %r3, %r1, 1;\n"
+  "  setp.eq.s32 %p1, %r3, 0;\n"
+  "  @%p1 bra $EVEN;\n"
+  "  or.b32 %r2, %r2, 1;\n"            /* odd lanes */
+  "  setp.lt.u32 %p2, %r1, 16;\n"
+  "  @%p2 bra $JOIN;\n"
+  "  or.b32 %r2, %r2, 4;\n"            /* odd lanes >= 16 */
+  "  bra.uni $JOIN;\n"
+  "$EVEN:\n"
+  "  or.b32 %r2, %r2, 2;\n"            /* even lanes */
+  "  activemask.b32 %r5;\n"
+  "$JOIN:\n"
+  "  activemask.b32 %r4;\n"            /* all lanes again */
+  "  mul.wide.u32 %rd3, %r1, 4;\n"
+  "  add.s64 %rd4, %rd1, %rd3;\n"
+  "  st.global.u32 [%rd4], %r2;\n"
+  "  add.s64 %rd5, %rd2, %rd3;\n"
+  "  @%p1 st.global.u32 [%rd5], %r5;\n"
+  "  @!%p1 st.global.u32 [%rd5], %r4;\n"
+  "  mov.u32 %r6, 0;\n"                /* a loop with break and continue */
+  "  mov.u32 %r7, 0;\n"
+  "$LOOP:\n"
+  "  add.s32 %r7, %r7, 1;\n"
+  "  setp.gt.u32 %p3, %r7, %r1;\n"     /* break once i > tid */
+  "  @%p3 bra $DONE;\n"
+  "  and.b32 %r8, %r7, 1;\n"
+  "  setp.eq.s32 %p2, %r8, 0;\n"
+  "  @%p2 bra $LOOP;\n"                /* continue on even i */
+  "  add.s32 %r6, %r6, %r7;\n"
+  "  bra.uni $LOOP;\n"
+  "$DONE:\n"
+  "  activemask.b32 %r9;\n"
+  "  add.s64 %rd6, %rd5, 128;\n"
+  "  st.global.u32 [%rd6], %r9;\n"
+  "  add.s64 %rd7, %rd4, 128;\n"
+  "  st.global.u32 [%rd7], %r6;\n"
+  "  ret;\n"
+  "}\n";
+
+static void
+test_divergence (void)
+{
+  Run r = { 0 };
+  const uint32_t *out, *mask;
+
+  r.module = text_module (diverge_ptx);
+  run_start (&r, "{\"ptx\": \"x.ptx\", \"grid\": [1], \"block\": [32],"
+                 " \"buffers\": {\"out\": {\"type\": \"u32\", \"count\": 64},"
+                 " \"mask\": {\"type\": \"u32\", \"count\": 64}},"
+                 " \"params\": [{\"buffer\": \"out\"}, {\"buffer\": \"mask\"}]}");
+  assert_done (&r);
+  out = buffer (&r, "out");
+  mask = buffer (&r, "mask");
+  for (uint32_t t = 0; t < 32; t++)
+    {
+      uint32_t path = (t & 1) == 0 ? 2 : (t < 16 ? 1 : 5);
+      uint32_t sum = 0;
+
+      g_assert_cmpuint (out[t], ==, path);
+      /* even lanes ran their branch alone; every lane is back at the join */
+      g_assert_cmpuint (mask[t], ==, (t & 1) == 0 ? 0x55555555u : 0xffffffffu);
+      for (uint32_t i = 1; i <= t; i++)
+        if (i & 1)
+          sum += i;
+      g_assert_cmpuint (out[32 + t], ==, sum);
+      /* after the loop all lanes have reconverged */
+      g_assert_cmpuint (mask[32 + t], ==, 0xffffffffu);
+    }
+  run_clear (&r);
+}
+
+static const char warp_ptx[] =
+  ".version 8.0\n.target sm_80\n.address_size 64\n"
+  ".visible .entry k(.param .u64 k_in, .param .u64 k_out)\n"
+  "{\n"
+  "  .reg .pred %p<3>;\n"
+  "  .reg .b32 %r<16>;\n"
+  "  .reg .b64 %rd<8>;\n"
+  "  ld.param.u64 %rd1, [k_in];\n"
+  "  ld.param.u64 %rd2, [k_out];\n"
+  "  mov.u32 %r1, %laneid;\n"
+  "  mul.wide.u32 %rd3, %r1, 4;\n"
+  "  add.s64 %rd4, %rd1, %rd3;\n"
+  "  ld.global.u32 %r2, [%rd4];\n"
+  "  shfl.sync.down.b32 %r3, %r2, 16, 31, -1;\n"
+  "  add.s32 %r3, %r3, %r2;\n"
+  "  shfl.sync.down.b32 %r4, %r3, 8, 31, -1;\n"
+  "  add.s32 %r4, %r4, %r3;\n"
+  "  shfl.sync.down.b32 %r5, %r4, 4, 31, -1;\n"
+  "  add.s32 %r5, %r5, %r4;\n"
+  "  shfl.sync.down.b32 %r6, %r5, 2, 31, -1;\n"
+  "  add.s32 %r6, %r6, %r5;\n"
+  "  shfl.sync.down.b32 %r7, %r6, 1, 31, -1;\n"
+  "  add.s32 %r7, %r7, %r6;\n"          /* lane 0: the warp's sum */
+  "  shfl.sync.idx.b32 %r8, %r7, 0, 31, -1;\n"
+  "  setp.gt.s32 %p1, %r2, 0;\n"
+  "  vote.sync.ballot.b32 %r9, %p1, -1;\n"
+  "  vote.sync.all.pred %p2, %p1, -1;\n"
+  "  selp.u32 %r10, 1, 0, %p2;\n"
+  "  shfl.sync.up.b32 %r11|%p2, %r2, 1, 0, -1;\n"
+  "  selp.u32 %r12, 1, 0, %p2;\n"
+  "  shfl.sync.bfly.b32 %r13, %r2, 5, 31, -1;\n"
+  "  redux.sync.max.s32 %r14, %r2, -1;\n"
+  "  mul.wide.u32 %rd3, %r1, 32;\n"
+  "  add.s64 %rd5, %rd2, %rd3;\n"
+  "  st.global.v4.u32 [%rd5], {%r8, %r9, %r10, %r11};\n"
+  "  st.global.v4.u32 [%rd5+16], {%r12, %r13, %r14, %r1};\n"
+  "  ret;\n"
+  "}\n";
+
+static void
+test_warp_intrinsics (void)
+{
+  Run r = { 0 };
+  int32_t in[32];
+  const uint32_t *out;
+  int32_t sum = 0, mx = G_MININT32;
+  uint32_t ballot = 0;
+  g_autofree char *hin = NULL, *spec = NULL;
+
+  for (int i = 0; i < 32; i++)
+    {
+      in[i] = (i * 37) % 23 - 9;
+      sum += in[i];
+      mx = MAX (mx, in[i]);
+      if (in[i] > 0)
+        ballot |= 1u << i;
+    }
+  hin = hex_of (in, sizeof in);
+  spec = g_strdup_printf ("{\"ptx\": \"x.ptx\", \"grid\": [1], \"block\": [32],"
+                          " \"buffers\": {\"in\": {\"bytes_hex\": \"%s\"},"
+                          " \"out\": {\"type\": \"u32\", \"count\": 256}},"
+                          " \"params\": [{\"buffer\": \"in\"}, {\"buffer\": \"out\"}]}", hin);
+  r.module = text_module (warp_ptx);
+  run_start (&r, spec);
+  assert_done (&r);
+  out = buffer (&r, "out");
+  for (uint32_t l = 0; l < 32; l++)
+    {
+      const uint32_t *o = out + l * 8;
+
+      g_assert_cmpint ((int32_t) o[0], ==, sum);
+      g_assert_cmpuint (o[1], ==, ballot);
+      g_assert_cmpuint (o[2], ==, ballot == 0xffffffffu);
+      /* shfl.up by 1: lane 0 keeps its own value and its predicate is false */
+      g_assert_cmpint ((int32_t) o[3], ==, l == 0 ? in[0] : in[l - 1]);
+      g_assert_cmpuint (o[4], ==, l != 0);
+      g_assert_cmpint ((int32_t) o[5], ==, in[l ^ 5]);
+      g_assert_cmpint ((int32_t) o[6], ==, mx);
+      g_assert_cmpuint (o[7], ==, l);
+    }
+  run_clear (&r);
+}
+
+static void
+assert_fault (Run            *r,
+              KsSimFaultKind  kind,
+              uint32_t        ptx_line,
+              const char     *fragment)
+{
+  const KsSimFault *f = ks_sim_get_fault (r->sim);
+
+  g_assert_cmpint (ks_sim_get_status (r->sim), ==, KS_SIM_FAULTED);
+  g_assert_nonnull (f);
+  g_test_message ("fault: %s", f->message);
+  g_assert_cmpint (f->kind, ==, kind);
+  if (ptx_line)
+    g_assert_cmpuint (f->ptx_line, ==, ptx_line);
+  g_assert_nonnull (strstr (f->message, fragment));
+}
+
+static void
+test_fault_out_of_bounds (void)
+{
+  Run r = { 0 };
+  const KsSimFault *f;
+
+  /* n = 300 elements but the buffers hold 260: thread 4 of block 1 is the
+   * first to read past a's end (a[260]) */
+  r.module = corpus_module ("01_vector_add.ptx");
+  run_start (&r, "{\"ptx\": \"x.ptx\", \"kernel\": \"_Z10vector_addPKfS0_Pfi\","
+                 " \"grid\": [2], \"block\": [256],"
+                 " \"buffers\": {\"a\": {\"type\": \"f32\", \"count\": 260},"
+                 " \"b\": {\"type\": \"f32\", \"count\": 260}, \"c\": {\"type\": \"f32\", \"count\": 260}},"
+                 " \"params\": [{\"buffer\": \"a\"}, {\"buffer\": \"b\"}, {\"buffer\": \"c\"},"
+                 " {\"type\": \"s32\", \"value\": 300}]}");
+  assert_fault (&r, KS_SIM_FAULT_OUT_OF_BOUNDS, 0, "outside every allocation");
+  f = ks_sim_get_fault (r.sim);
+  g_assert_cmpuint (f->block[0], ==, 1);
+  g_assert_cmpuint (f->thread[0], ==, 4);
+  g_assert_true (f->has_address);
+  g_assert_nonnull (f->cuda_file);
+  g_assert_true (g_str_has_suffix (f->cuda_file, "01_vector_add.cu"));
+  g_assert_cmpuint (f->cuda_line, ==, 7);
+  run_clear (&r);
+}
+
+#define FAULT_HEADER \
+  ".version 8.0\n.target sm_80\n.address_size 64\n" \
+  ".visible .entry k(.param .u64 k_p)\n" \
+  "{\n" \
+  "  .reg .pred %p<2>;\n" \
+  "  .reg .b32 %r<4>;\n" \
+  "  .reg .b64 %rd<4>;\n" \
+  "  ld.param.u64 %rd1, [k_p];\n" \
+  "  mov.u32 %r1, %tid.x;\n"          /* line 10 */
+
+static const char *const fault_spec =
+  "{\"ptx\": \"x.ptx\", \"grid\": [1], \"block\": [64],"
+  " \"buffers\": {\"p\": {\"type\": \"u32\", \"count\": 64}}, \"params\": [{\"buffer\": \"p\"}]}";
+
+static void
+test_fault_misaligned (void)
+{
+  Run r = { 0 };
+
+  r.module = text_module (FAULT_HEADER
+                          "  ld.global.u32 %r2, [%rd1+2];\n"      /* 11 */
+                          "  ret;\n}\n");
+  run_start (&r, fault_spec);
+  assert_fault (&r, KS_SIM_FAULT_MISALIGNED, 11, "misaligned 4-byte global access");
+  run_clear (&r);
+}
+
+static void
+test_fault_deadlock (void)
+{
+  Run r = { 0 };
+
+  r.module = text_module (FAULT_HEADER
+                          "  setp.lt.u32 %p1, %r1, 16;\n"         /* 11 */
+                          "  @!%p1 bra $END;\n"                   /* 12 */
+                          "  bar.sync 0;\n"                       /* 13 */
+                          "$END:\n"
+                          "  ret;\n}\n");
+  run_start (&r, fault_spec);
+  assert_fault (&r, KS_SIM_FAULT_DEADLOCK, 13, "divergent code");
+  run_clear (&r);
+}
+
+static void
+test_fault_barrier_mismatch (void)
+{
+  Run r = { 0 };
+
+  /* warp 0 waits at barrier 1, warp 1 at barrier 2: no one can arrive */
+  r.module = text_module (FAULT_HEADER
+                          "  setp.lt.u32 %p1, %r1, 32;\n"
+                          "  @%p1 bra $A;\n"
+                          "  bar.sync 2;\n"
+                          "  ret;\n"
+                          "$A:\n"
+                          "  bar.sync 1;\n"
+                          "  ret;\n}\n");
+  run_start (&r, fault_spec);
+  assert_fault (&r, KS_SIM_FAULT_DEADLOCK, 0, "no other warp can arrive");
+  run_clear (&r);
+}
+
+static void
+test_barrier_after_exit (void)
+{
+  Run r = { 0 };
+  const uint32_t *p;
+
+  /* Warp 1 exits early; warp 0's barrier completes without it, and the
+   * value warp 0 stored before the barrier is seen after it. */
+  r.module = text_module (FAULT_HEADER
+                          "  setp.ge.u32 %p1, %r1, 32;\n"
+                          "  @%p1 bra $OUT;\n"
+                          "  mul.wide.u32 %rd2, %r1, 4;\n"
+                          "  add.s64 %rd3, %rd1, %rd2;\n"
+                          "  st.global.u32 [%rd3], %r1;\n"
+                          "  bar.sync 0;\n"
+                          "  ld.global.u32 %r2, [%rd1+124];\n"
+                          "  st.global.u32 [%rd3+128], %r2;\n"
+                          "$OUT:\n"
+                          "  ret;\n}\n");
+  run_start (&r, fault_spec);
+  assert_done (&r);
+  p = buffer (&r, "p");
+  g_assert_cmpuint (p[5], ==, 5);
+  g_assert_cmpuint (p[32 + 7], ==, 31);
+  run_clear (&r);
+}
+
+static void
+test_fault_trap (void)
+{
+  Run r = { 0 };
+  const KsSimFault *f;
+
+  r.module = text_module (FAULT_HEADER
+                          "  setp.eq.u32 %p1, %r1, 37;\n"
+                          "  @%p1 trap;\n"                        /* 12 */
+                          "  ret;\n}\n");
+  run_start (&r, fault_spec);
+  assert_fault (&r, KS_SIM_FAULT_TRAP, 12, "trap");
+  f = ks_sim_get_fault (r.sim);
+  g_assert_cmpuint (f->thread[0], ==, 37);
+  run_clear (&r);
+}
+
+static void
+test_fault_step_limit (void)
+{
+  Run r = { 0 };
+  g_autoptr(GError) error = NULL;
+
+  r.module = text_module (FAULT_HEADER
+                          "$SPIN:\n"
+                          "  bra.uni $SPIN;\n"
+                          "  ret;\n}\n");
+  r.launch = ks_launch_parse (fault_spec, -1, NULL, &error);
+  g_assert_no_error (error);
+  r.sim = ks_sim_new (r.module, r.launch, &error);
+  g_assert_no_error (error);
+  ks_sim_set_step_limit (r.sim, 10000);
+  ks_sim_run (r.sim, 0, NULL);
+  assert_fault (&r, KS_SIM_FAULT_STEP_LIMIT, 0, "step limit");
+  g_assert_cmpuint (ks_sim_get_stats (r.sim)->warp_instructions, ==, 10000);
+  run_clear (&r);
+}
+
+static void
+test_bad_launch (void)
+{
+  g_autoptr(KsPtxModule) m = corpus_module ("01_vector_add.ptx");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsLaunch) l = NULL;
+  KsSim *sim;
+
+  /* two kernels in the module and none named */
+  l = ks_launch_parse ("{\"ptx\": \"x.ptx\", \"grid\": [1], \"block\": [1], \"params\": []}",
+                       -1, NULL, &error);
+  g_assert_no_error (error);
+  sim = ks_sim_new (m, l, &error);
+  g_assert_null (sim);
+  g_assert_error (error, KS_SIM_ERROR, KS_SIM_ERROR_NO_KERNEL);
+  g_clear_error (&error);
+  g_clear_pointer (&l, ks_launch_free);
+
+  /* wrong parameter count */
+  l = ks_launch_parse ("{\"ptx\": \"x.ptx\", \"kernel\": \"_Z10vector_addPKfS0_Pfi\","
+                       " \"grid\": [1], \"block\": [1], \"params\": []}", -1, NULL, &error);
+  g_assert_no_error (error);
+  sim = ks_sim_new (m, l, &error);
+  g_assert_null (sim);
+  g_assert_error (error, KS_SIM_ERROR, KS_SIM_ERROR_BAD_LAUNCH);
+  g_assert_nonnull (strstr (error->message, "takes 4 parameters"));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/sim/kernel/vector-add", test_vector_add);
+  g_test_add_func ("/sim/kernel/saxpy-grid-stride", test_saxpy_grid_stride);
+  g_test_add_func ("/sim/kernel/reduce-shared", test_reduce_shared);
+  g_test_add_func ("/sim/kernel/recursion", test_recursion);
+  g_test_add_func ("/sim/kernel/printf", test_printf);
+  g_test_add_func ("/sim/simt/divergence", test_divergence);
+  g_test_add_func ("/sim/warp/intrinsics", test_warp_intrinsics);
+  g_test_add_func ("/sim/barrier/after-exit", test_barrier_after_exit);
+  g_test_add_func ("/sim/fault/out-of-bounds", test_fault_out_of_bounds);
+  g_test_add_func ("/sim/fault/misaligned", test_fault_misaligned);
+  g_test_add_func ("/sim/fault/deadlock-divergent", test_fault_deadlock);
+  g_test_add_func ("/sim/fault/deadlock-mismatch", test_fault_barrier_mismatch);
+  g_test_add_func ("/sim/fault/trap", test_fault_trap);
+  g_test_add_func ("/sim/fault/step-limit", test_fault_step_limit);
+  g_test_add_func ("/sim/launch/bad", test_bad_launch);
+  return g_test_run ();
+}
