@@ -54,7 +54,14 @@ status=0
   -dict="$srcdir/tests/fuzz/ptx.dict" \
   -artifact_prefix="$work/artifacts/" \
   -print_final_stats=1 \
-  "$work/corpus" || status=$?
+  "$work/corpus" > "$work/fuzz.log" 2>&1 || status=$?
+
+# The fuzzer's progress is thousands of lines: keep its summary, and its
+# whole report when something went wrong.
+grep -E '^stat::|^Done ' "$work/fuzz.log" || true
+if [ "$status" -ne 0 ]; then
+  tail -n 80 "$work/fuzz.log" >&2
+fi
 
 found=
 for crash in "$work/artifacts"/*; do

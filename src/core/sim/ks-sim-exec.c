@@ -12,6 +12,7 @@
 
 #include "ks-ptx-private.h"
 #include "ks-sim-exec.h"
+#include "ks-sim-math.h"
 
 #define LANES(mask, lane) \
   for (uint32_t lanes_##lane = (mask), lane; \
@@ -847,17 +848,17 @@ atomic_op (KsPtxOp   op,
   switch (op)
     {
     case KS_PTX_OP_ADD:
+      /* atom.add.f32 rounds to nearest and flushes subnormals to zero */
       if (t == KS_PTX_TYPE_F32)
-        {
-          float x = ks_exec_bits_f32 ((uint32_t) old) + ks_exec_bits_f32 ((uint32_t) b);
-
-          /* atom.add.f32 flushes subnormal results to zero */
-          if (fpclassify (x) == FP_SUBNORMAL)
-            x = copysignf (0.0f, x);
-          return ks_exec_f32_bits (x);
-        }
+        return ks_f32_add ((uint32_t) old, (uint32_t) b, KS_RN, KS_MATH_FTZ);
       if (t == KS_PTX_TYPE_F64)
-        return ks_exec_f64_bits (ks_exec_bits_f64 (old) + ks_exec_bits_f64 (b));
+        return ks_f64_add (old, b, KS_RN);
+      if (t == KS_PTX_TYPE_F16X2)
+        return ks_half2_add (KS_HALF_F16, (uint32_t) old, (uint32_t) b, KS_RN, 0);
+      if (t == KS_PTX_TYPE_BF16X2)
+        return ks_half2_add (KS_HALF_BF16, (uint32_t) old, (uint32_t) b, KS_RN, 0);
+      if (t == KS_PTX_TYPE_F16)
+        return ks_half_add (KS_HALF_F16, (uint16_t) old, (uint16_t) b, KS_RN, 0);
       return (old + b) & m;
     case KS_PTX_OP_MIN:
       if (is_signed (t))
@@ -1051,41 +1052,82 @@ do_setp (Ctx *c)
     }
 }
 
-static inline float
-ftz32 (float x)
+static KsRound
+round_of (const KsPtxInsn *in)
 {
-  return fpclassify (x) == FP_SUBNORMAL ? copysignf (0.0f, x) : x;
+  switch (in->round)
+    {
+    case KS_PTX_ROUND_RZ: return KS_RZ;
+    case KS_PTX_ROUND_RM: return KS_RM;
+    case KS_PTX_ROUND_RP: return KS_RP;
+    default: return KS_RN;
+    }
 }
 
-static inline uint64_t
-canon32 (float x)
+static unsigned
+math_flags (const KsPtxInsn *in)
 {
-  /* NaN results of single-precision arithmetic are the canonical NaN */
-  return isnan (x) ? 0x7fffffffu : ks_exec_f32_bits (x);
+  unsigned f = 0;
+
+  if (in->flags & KS_PTX_FLAG_FTZ)
+    f |= KS_MATH_FTZ;
+  if (in->flags & KS_PTX_FLAG_SAT)
+    f |= KS_MATH_SAT;
+  if (in->flags & KS_PTX_FLAG_NAN)
+    f |= KS_MATH_NAN;
+  if ((in->flags & KS_PTX_FLAG_XORSIGN) && (in->flags & KS_PTX_FLAG_ABS))
+    f |= KS_MATH_XORSIGN_ABS;
+  if (in->flags & KS_PTX_FLAG_RELU)
+    f |= KS_MATH_RELU;
+  if (in->flags & KS_PTX_FLAG_SATFINITE)
+    f |= KS_MATH_SATFINITE;
+  return f;
 }
 
-static inline float
-sat32 (float x)
+static gboolean
+testp_of (const KsPtxInsn *in,
+          KsTestp         *op)
 {
-  if (isnan (x))
-    return 0.0f;
-  return x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x;
+  static const struct { uint64_t flag; KsTestp op; } map[] = {
+    { KS_PTX_FLAG_FINITE, KS_TESTP_FINITE }, { KS_PTX_FLAG_INFINITE, KS_TESTP_INFINITE },
+    { KS_PTX_FLAG_NUMBER, KS_TESTP_NUMBER }, { KS_PTX_FLAG_NOTANUMBER, KS_TESTP_NOTANUMBER },
+    { KS_PTX_FLAG_NORMAL, KS_TESTP_NORMAL }, { KS_PTX_FLAG_SUBNORMAL, KS_TESTP_SUBNORMAL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (map); i++)
+    if (in->flags & map[i].flag)
+      {
+        *op = map[i].op;
+        return TRUE;
+      }
+  return FALSE;
 }
 
-/* Single and double precision arithmetic in round-to-nearest-even.
- * Other rounding modes are refused rather than computed wrongly. */
+/* Floating point, with NVIDIA's rounding, flushing, saturation and NaN
+ * rules from the numeric library. */
 static gboolean
 float_op (Ctx *c)
 {
   const KsPtxInsn *in = c->in;
   KsPtxType t = (KsPtxType) in->types[0];
-  gboolean ftz = (in->flags & KS_PTX_FLAG_FTZ) != 0;
-  gboolean sat = (in->flags & KS_PTX_FLAG_SAT) != 0;
+  KsRound rnd = round_of (in);
+  unsigned fl = math_flags (in);
+  gboolean approx = (in->flags & KS_PTX_FLAG_APPROX) != 0;
+  uint32_t n = in->n_operands;
 
-  if (in->round != KS_PTX_ROUND_NONE && in->round != KS_PTX_ROUND_RN
-      && in->opcode != KS_PTX_OPC_CVT)
+  if (in->opcode == KS_PTX_OPC_TESTP)
     {
-      unsupported (c, "with a rounding mode other than .rn");
+      KsTestp op;
+
+      if (!testp_of (in, &op) || (t != KS_PTX_TYPE_F32 && t != KS_PTX_TYPE_F64))
+        return FALSE;
+      LANES (c->exec, lane)
+        {
+          uint64_t a = src (c, &c->ops[1], lane, t);
+
+          dst (c, &c->ops[0], lane, t == KS_PTX_TYPE_F32 ? ks_f32_testp ((uint32_t) a, op)
+                                                         : ks_f64_testp (a, op));
+        }
       return TRUE;
     }
 
@@ -1093,50 +1135,39 @@ float_op (Ctx *c)
     {
       LANES (c->exec, lane)
         {
-          float a = in->n_operands > 1 ? srcf (c, &c->ops[1], lane) : 0.0f;
-          float b = in->n_operands > 2 ? srcf (c, &c->ops[2], lane) : 0.0f;
-          float cc = in->n_operands > 3 ? srcf (c, &c->ops[3], lane) : 0.0f;
-          float r;
+          uint32_t a = n > 1 ? (uint32_t) src (c, &c->ops[1], lane, t) : 0;
+          uint32_t b = n > 2 ? (uint32_t) src (c, &c->ops[2], lane, t) : 0;
+          uint32_t cc = n > 3 ? (uint32_t) src (c, &c->ops[3], lane, t) : 0;
+          uint32_t r;
 
-          if (ftz)
-            a = ftz32 (a), b = ftz32 (b), cc = ftz32 (cc);
           switch (in->opcode)
             {
-            case KS_PTX_OPC_ADD: r = (float) ((double) a + (double) b); break;
-            case KS_PTX_OPC_SUB: r = (float) ((double) a - (double) b); break;
-            case KS_PTX_OPC_MUL: r = (float) ((double) a * (double) b); break;
+            case KS_PTX_OPC_ADD: r = ks_f32_add (a, b, rnd, fl); break;
+            case KS_PTX_OPC_SUB: r = ks_f32_sub (a, b, rnd, fl); break;
+            case KS_PTX_OPC_MUL: r = ks_f32_mul (a, b, rnd, fl); break;
             case KS_PTX_OPC_FMA:
-            case KS_PTX_OPC_MAD: r = fmaf (a, b, cc); break;
-            case KS_PTX_OPC_DIV: r = (float) ((double) a / (double) b); break;
-            case KS_PTX_OPC_RCP: r = (float) (1.0 / (double) a); break;
-            case KS_PTX_OPC_SQRT: r = (float) sqrt ((double) a); break;
-            case KS_PTX_OPC_RSQRT: r = (float) (1.0 / sqrt ((double) a)); break;
-            case KS_PTX_OPC_SIN: r = sinf (a); break;
-            case KS_PTX_OPC_COS: r = cosf (a); break;
-            case KS_PTX_OPC_EX2: r = exp2f (a); break;
-            case KS_PTX_OPC_LG2: r = log2f (a); break;
-            case KS_PTX_OPC_TANH: r = tanhf (a); break;
-            case KS_PTX_OPC_ABS: r = fabsf (a); break;
-            case KS_PTX_OPC_NEG: r = -a; break;
-            case KS_PTX_OPC_MIN:
-              r = isnan (a) ? b : isnan (b) ? a : (a < b || (a == b && signbit (a))) ? a : b;
+            case KS_PTX_OPC_MAD: r = ks_f32_fma (a, b, cc, rnd, fl); break;
+            case KS_PTX_OPC_DIV:
+              r = approx ? ks_f32_div_approx (a, b, fl)
+                  : (in->flags & KS_PTX_FLAG_FULL) ? ks_f32_div_full (a, b, fl)
+                  : ks_f32_div (a, b, rnd, fl);
               break;
-            case KS_PTX_OPC_MAX:
-              r = isnan (a) ? b : isnan (b) ? a : (a > b || (a == b && !signbit (a))) ? a : b;
-              break;
-            case KS_PTX_OPC_COPYSIGN: r = copysignf (b, a); break;
-            default:
-              return FALSE;
+            case KS_PTX_OPC_RCP: r = approx ? ks_f32_rcp_approx (a, fl) : ks_f32_rcp (a, rnd, fl); break;
+            case KS_PTX_OPC_SQRT: r = approx ? ks_f32_sqrt_approx (a, fl) : ks_f32_sqrt (a, rnd, fl); break;
+            case KS_PTX_OPC_RSQRT: r = ks_f32_rsqrt_approx (a, fl); break;
+            case KS_PTX_OPC_SIN: r = ks_f32_sin_approx (a, fl); break;
+            case KS_PTX_OPC_COS: r = ks_f32_cos_approx (a, fl); break;
+            case KS_PTX_OPC_EX2: r = ks_f32_ex2_approx (a, fl); break;
+            case KS_PTX_OPC_LG2: r = ks_f32_lg2_approx (a, fl); break;
+            case KS_PTX_OPC_TANH: r = ks_f32_tanh_approx (a); break;
+            case KS_PTX_OPC_ABS: r = ks_f32_abs (a, fl); break;
+            case KS_PTX_OPC_NEG: r = ks_f32_neg (a, fl); break;
+            case KS_PTX_OPC_MIN: r = ks_f32_min (a, b, fl); break;
+            case KS_PTX_OPC_MAX: r = ks_f32_max (a, b, fl); break;
+            case KS_PTX_OPC_COPYSIGN: r = ks_f32_copysign (a, b); break;
+            default: return FALSE;
             }
-          if (ftz)
-            r = ftz32 (r);
-          if (sat)
-            r = sat32 (r);
-          if (in->opcode == KS_PTX_OPC_ABS || in->opcode == KS_PTX_OPC_NEG
-              || in->opcode == KS_PTX_OPC_COPYSIGN)
-            dst (c, &c->ops[0], lane, ks_exec_f32_bits (r));
-          else
-            dst (c, &c->ops[0], lane, canon32 (r));
+          dst (c, &c->ops[0], lane, r);
         }
       return TRUE;
     }
@@ -1145,54 +1176,128 @@ float_op (Ctx *c)
     {
       LANES (c->exec, lane)
         {
-          double a = in->n_operands > 1 ? srcd (c, &c->ops[1], lane) : 0.0;
-          double b = in->n_operands > 2 ? srcd (c, &c->ops[2], lane) : 0.0;
-          double cc = in->n_operands > 3 ? srcd (c, &c->ops[3], lane) : 0.0;
-          double r;
+          uint64_t a = n > 1 ? src (c, &c->ops[1], lane, t) : 0;
+          uint64_t b = n > 2 ? src (c, &c->ops[2], lane, t) : 0;
+          uint64_t cc = n > 3 ? src (c, &c->ops[3], lane, t) : 0;
+          uint64_t r;
 
           switch (in->opcode)
             {
-            case KS_PTX_OPC_ADD: r = a + b; break;
-            case KS_PTX_OPC_SUB: r = a - b; break;
-            case KS_PTX_OPC_MUL: r = a * b; break;
+            case KS_PTX_OPC_ADD: r = ks_f64_add (a, b, rnd); break;
+            case KS_PTX_OPC_SUB: r = ks_f64_sub (a, b, rnd); break;
+            case KS_PTX_OPC_MUL: r = ks_f64_mul (a, b, rnd); break;
             case KS_PTX_OPC_FMA:
-            case KS_PTX_OPC_MAD: r = fma (a, b, cc); break;
-            case KS_PTX_OPC_DIV: r = a / b; break;
-            case KS_PTX_OPC_RCP: r = 1.0 / a; break;
-            case KS_PTX_OPC_SQRT: r = sqrt (a); break;
-            case KS_PTX_OPC_RSQRT: r = 1.0 / sqrt (a); break;
-            case KS_PTX_OPC_ABS: r = fabs (a); break;
-            case KS_PTX_OPC_NEG: r = -a; break;
-            case KS_PTX_OPC_MIN:
-              r = isnan (a) ? b : isnan (b) ? a : (a < b || (a == b && signbit (a))) ? a : b;
+            case KS_PTX_OPC_MAD: r = ks_f64_fma (a, b, cc, rnd); break;
+            case KS_PTX_OPC_DIV: r = ks_f64_div (a, b, rnd); break;
+            case KS_PTX_OPC_RCP:
+              r = approx && (fl & KS_MATH_FTZ) ? ks_f64_rcp_approx_ftz (a) : ks_f64_rcp (a, rnd);
               break;
-            case KS_PTX_OPC_MAX:
-              r = isnan (a) ? b : isnan (b) ? a : (a > b || (a == b && !signbit (a))) ? a : b;
+            case KS_PTX_OPC_SQRT: r = ks_f64_sqrt (a, rnd); break;
+            case KS_PTX_OPC_RSQRT:
+              r = (fl & KS_MATH_FTZ) ? ks_f64_rsqrt_approx_ftz (a) : ks_f64_rsqrt_approx (a);
               break;
-            case KS_PTX_OPC_COPYSIGN: r = copysign (b, a); break;
-            default:
-              return FALSE;
+            case KS_PTX_OPC_ABS: r = ks_f64_abs (a); break;
+            case KS_PTX_OPC_NEG: r = ks_f64_neg (a); break;
+            case KS_PTX_OPC_MIN: r = ks_f64_min (a, b); break;
+            case KS_PTX_OPC_MAX: r = ks_f64_max (a, b); break;
+            case KS_PTX_OPC_COPYSIGN: r = ks_f64_copysign (a, b); break;
+            default: return FALSE;
             }
-          if (sat)
-            r = isnan (r) ? 0.0 : r < 0.0 ? 0.0 : r > 1.0 ? 1.0 : r;
-          dst (c, &c->ops[0], lane, ks_exec_f64_bits (r));
+          if ((fl & KS_MATH_SAT) && in->opcode != KS_PTX_OPC_ABS && in->opcode != KS_PTX_OPC_NEG)
+            {
+              double d = ks_f64_from_bits (r);
+
+              r = ks_f64_to_bits (isnan (d) ? 0.0 : d <= 0.0 ? 0.0 : d > 1.0 ? 1.0 : d);
+            }
+          dst (c, &c->ops[0], lane, r);
+        }
+      return TRUE;
+    }
+
+  if (t == KS_PTX_TYPE_F16 || t == KS_PTX_TYPE_BF16
+      || t == KS_PTX_TYPE_F16X2 || t == KS_PTX_TYPE_BF16X2)
+    {
+      KsHalfKind k = (t == KS_PTX_TYPE_BF16 || t == KS_PTX_TYPE_BF16X2) ? KS_HALF_BF16 : KS_HALF_F16;
+      gboolean pair = t == KS_PTX_TYPE_F16X2 || t == KS_PTX_TYPE_BF16X2;
+
+      LANES (c->exec, lane)
+        {
+          uint32_t a = n > 1 ? (uint32_t) src (c, &c->ops[1], lane, t) : 0;
+          uint32_t b = n > 2 ? (uint32_t) src (c, &c->ops[2], lane, t) : 0;
+          uint32_t cc = n > 3 ? (uint32_t) src (c, &c->ops[3], lane, t) : 0;
+          uint32_t r;
+
+          if (pair)
+            switch (in->opcode)
+              {
+              case KS_PTX_OPC_ADD: r = ks_half2_add (k, a, b, rnd, fl); break;
+              case KS_PTX_OPC_SUB: r = ks_half2_sub (k, a, b, rnd, fl); break;
+              case KS_PTX_OPC_MUL: r = ks_half2_mul (k, a, b, rnd, fl); break;
+              case KS_PTX_OPC_FMA: r = ks_half2_fma (k, a, b, cc, rnd, fl); break;
+              case KS_PTX_OPC_MIN: r = ks_half2_min (k, a, b, fl); break;
+              case KS_PTX_OPC_MAX: r = ks_half2_max (k, a, b, fl); break;
+              case KS_PTX_OPC_NEG: r = ks_half2_neg (k, a, fl); break;
+              case KS_PTX_OPC_ABS: r = ks_half2_abs (k, a, fl); break;
+              default: return FALSE;
+              }
+          else
+            switch (in->opcode)
+              {
+              case KS_PTX_OPC_ADD: r = ks_half_add (k, (uint16_t) a, (uint16_t) b, rnd, fl); break;
+              case KS_PTX_OPC_SUB: r = ks_half_sub (k, (uint16_t) a, (uint16_t) b, rnd, fl); break;
+              case KS_PTX_OPC_MUL: r = ks_half_mul (k, (uint16_t) a, (uint16_t) b, rnd, fl); break;
+              case KS_PTX_OPC_FMA:
+                r = ks_half_fma (k, (uint16_t) a, (uint16_t) b, (uint16_t) cc, rnd, fl);
+                break;
+              case KS_PTX_OPC_MIN: r = ks_half_min (k, (uint16_t) a, (uint16_t) b, fl); break;
+              case KS_PTX_OPC_MAX: r = ks_half_max (k, (uint16_t) a, (uint16_t) b, fl); break;
+              case KS_PTX_OPC_NEG: r = ks_half_neg (k, (uint16_t) a, fl); break;
+              case KS_PTX_OPC_ABS: r = ks_half_abs (k, (uint16_t) a, fl); break;
+              case KS_PTX_OPC_EX2:
+                if (k != KS_HALF_F16)
+                  return FALSE;
+                r = ks_f16_ex2_approx ((uint16_t) a, fl);
+                break;
+              default: return FALSE;
+              }
+          dst (c, &c->ops[0], lane, r);
         }
       return TRUE;
     }
   return FALSE;
 }
 
+static KsPrmtMode
+prmt_mode (uint8_t op)
+{
+  switch (op)
+    {
+    case KS_PTX_OP_F4E: return KS_PRMT_F4E;
+    case KS_PTX_OP_B4E: return KS_PRMT_B4E;
+    case KS_PTX_OP_RC8: return KS_PRMT_RC8;
+    case KS_PTX_OP_ECL: return KS_PRMT_ECL;
+    case KS_PTX_OP_ECR: return KS_PRMT_ECR;
+    case KS_PTX_OP_RC16: return KS_PRMT_RC16;
+    default: return KS_PRMT_DEFAULT;
+    }
+}
+
+/* Integer and bit instructions.  The carry flag of .cc/addc/subc/madc is a
+ * lane mask in the frame. */
 static void
 int_op (Ctx *c)
 {
   const KsPtxInsn *in = c->in;
   KsPtxType t = (KsPtxType) in->types[0];
   uint64_t m = type_mask (t);
-  uint32_t bits = ks_ptx_type_size (t) * 8;
+  unsigned width = ks_ptx_type_size (t) * 8;
   gboolean s = is_signed (t);
   gboolean hi = (in->flags & KS_PTX_FLAG_HI) != 0;
   gboolean wide = (in->flags & KS_PTX_FLAG_WIDE) != 0;
   gboolean sat = (in->flags & KS_PTX_FLAG_SAT) != 0;
+  gboolean cc_out = (in->flags & KS_PTX_FLAG_CC) != 0;
+  uint32_t n = in->n_operands;
+  uint32_t carry = c->f->carry;
 
   if (t == KS_PTX_TYPE_PRED)
     {
@@ -1200,7 +1305,7 @@ int_op (Ctx *c)
       LANES (c->exec, lane)
         {
           uint64_t a = src (c, &c->ops[1], lane, t) & 1;
-          uint64_t b = in->n_operands > 2 ? src (c, &c->ops[2], lane, t) & 1 : 0;
+          uint64_t b = n > 2 ? src (c, &c->ops[2], lane, t) & 1 : 0;
           uint64_t r;
 
           switch (in->opcode)
@@ -1216,292 +1321,204 @@ int_op (Ctx *c)
         }
       return;
     }
+  if (width == 0 && in->opcode != KS_PTX_OPC_DP4A && in->opcode != KS_PTX_OPC_DP2A)
+    {
+      unsupported (c, "without a type");
+      return;
+    }
 
   LANES (c->exec, lane)
     {
-      uint64_t a = in->n_operands > 1 ? src (c, &c->ops[1], lane, t) : 0;
-      uint64_t b = in->n_operands > 2 ? src (c, &c->ops[2], lane, t) : 0;
-      uint64_t cc = in->n_operands > 3 ? src (c, &c->ops[3], lane, t) : 0;
-      int64_t sa = sext (a, t), sb = sext (b, t);
+      uint64_t a = n > 1 ? src (c, &c->ops[1], lane, t) & m : 0;
+      uint64_t b = n > 2 ? src (c, &c->ops[2], lane, t) & m : 0;
+      uint64_t cc = n > 3 ? src (c, &c->ops[3], lane, t) & m : 0;
+      unsigned cin = (carry >> lane) & 1, cout = 0;
+      gboolean keep = FALSE;    /* r is final: no truncation to the type */
       uint64_t r = 0;
 
       switch (in->opcode)
         {
         case KS_PTX_OPC_ADD:
-          if (sat && s && bits == 32)
-            {
-              int64_t x = (int64_t) (int32_t) a + (int32_t) b;
-
-              r = (uint64_t) (x > G_MAXINT32 ? G_MAXINT32 : x < G_MININT32 ? G_MININT32 : x);
-            }
+          if (sat && s && width == 32)
+            r = (uint32_t) ks_add_sat_s32 ((int32_t) a, (int32_t) b);
           else
-            r = a + b;
+            r = ks_addc (a, b, 0, &cout, width);
+          break;
+        case KS_PTX_OPC_ADDC:
+          r = ks_addc (a, b, cin, &cout, width);
           break;
         case KS_PTX_OPC_SUB:
-          if (sat && s && bits == 32)
-            {
-              int64_t x = (int64_t) (int32_t) a - (int32_t) b;
-
-              r = (uint64_t) (x > G_MAXINT32 ? G_MAXINT32 : x < G_MININT32 ? G_MININT32 : x);
-            }
+          if (sat && s && width == 32)
+            r = (uint32_t) ks_sub_sat_s32 ((int32_t) a, (int32_t) b);
           else
-            r = a - b;
+            r = ks_subc (a, b, 0, &cout, width);
+          break;
+        case KS_PTX_OPC_SUBC:
+          r = ks_subc (a, b, cin, &cout, width);
           break;
         case KS_PTX_OPC_MUL:
+          if (wide)
+            r = s ? ks_mul_wide_s (a, b, width) : ks_mul_wide_u (a, b, width), keep = TRUE;
+          else if (hi)
+            r = s ? ks_mul_hi_s (a, b, width) : ks_mul_hi_u (a, b, width);
+          else
+            r = ks_mul_lo (a, b, width);
+          break;
         case KS_PTX_OPC_MAD:
-          {
-            /* The full product, then the half that .lo/.hi/.wide ask for */
-            __int128 p = s ? (__int128) sa * sb
-                           : (__int128) (unsigned __int128) ((a & m) * (unsigned __int128) (b & m));
-            unsigned __int128 up = (unsigned __int128) p;
+          if (wide)
+            {
+              /* the addend is twice as wide */
+              uint64_t c2 = src (c, &c->ops[3], lane, s ? KS_PTX_TYPE_S64 : KS_PTX_TYPE_U64);
+              unsigned w2 = width * 2;
 
-            if (wide)
-              r = (uint64_t) up;
-            else if (hi)
-              r = (uint64_t) (up >> bits);
-            else
-              r = (uint64_t) up;
-            if (in->opcode == KS_PTX_OPC_MAD)
-              {
-                uint64_t addend = wide ? src (c, &c->ops[3], lane, is_signed (t) ? KS_PTX_TYPE_S64 : KS_PTX_TYPE_U64) : cc;
-
-                if (sat && hi && s && bits == 32)
-                  {
-                    int64_t x = (int64_t) (int32_t) r + (int32_t) addend;
-
-                    r = (uint64_t) (x > G_MAXINT32 ? G_MAXINT32 : x < G_MININT32 ? G_MININT32 : x);
-                  }
-                else
-                  r += addend;
-              }
-            if (wide)
-              {
-                dst (c, &c->ops[0], lane, r);
-                continue;
-              }
-          }
-          break;
-        case KS_PTX_OPC_DIV:
-          if ((b & m) == 0)
-            r = m;              /* hardware: all ones; PTX leaves it unspecified */
-          else if (s)
-            r = (sa == (int64_t) (G_MININT64 >> (64 - bits)) && sb == -1) ? a : (uint64_t) (sa / sb);
+              r = ((s ? ks_mul_wide_s (a, b, width) : ks_mul_wide_u (a, b, width)) + c2) & ks_mask (w2);
+              keep = TRUE;
+            }
+          else if (cc_out)
+            r = ks_madc (a, b, cc, hi, s, 0, &cout, width);
+          else if (hi)
+            r = s ? ks_mad_hi_s (a, b, cc, width, sat ? KS_MATH_SAT : 0) : ks_mad_hi_u (a, b, cc, width);
           else
-            r = (a & m) / (b & m);
+            r = (ks_mul_lo (a, b, width) + cc) & m;
           break;
-        case KS_PTX_OPC_REM:
-          if ((b & m) == 0)
-            r = a;
-          else if (s)
-            r = (sb == -1) ? 0 : (uint64_t) (sa % sb);
+        case KS_PTX_OPC_MADC:
+          r = ks_madc (a, b, cc, hi, s, cin, &cout, width);
+          break;
+        case KS_PTX_OPC_MUL24:
+          r = hi ? ks_mul24_hi ((uint32_t) a, (uint32_t) b, s) : ks_mul24_lo ((uint32_t) a, (uint32_t) b, s);
+          break;
+        case KS_PTX_OPC_MAD24:
+          if (hi && sat && s)
+            r = ks_mad24_hi_sat_s ((uint32_t) a, (uint32_t) b, (uint32_t) cc);
           else
-            r = (a & m) % (b & m);
+            r = (uint32_t) ((hi ? ks_mul24_hi ((uint32_t) a, (uint32_t) b, s)
+                                : ks_mul24_lo ((uint32_t) a, (uint32_t) b, s)) + (uint32_t) cc);
           break;
-        case KS_PTX_OPC_ABS:
-          r = sa < 0 ? (uint64_t) 0 - a : a;
-          break;
-        case KS_PTX_OPC_NEG:
-          r = (uint64_t) 0 - a;
-          break;
-        case KS_PTX_OPC_MIN:
-          r = s ? (sa < sb ? a : b) : ((a & m) < (b & m) ? a : b);
-          break;
-        case KS_PTX_OPC_MAX:
-          r = s ? (sa > sb ? a : b) : ((a & m) > (b & m) ? a : b);
-          break;
+        case KS_PTX_OPC_SAD: r = ks_sad (a, b, cc, width, s); break;
+        case KS_PTX_OPC_DIV: r = s ? ks_div_s (a, b, width) : ks_div_u (a, b, width); break;
+        case KS_PTX_OPC_REM: r = s ? ks_rem_s (a, b, width) : ks_rem_u (a, b, width); break;
+        case KS_PTX_OPC_ABS: r = ks_abs_s (a, width); break;
+        case KS_PTX_OPC_NEG: r = ks_neg_s (a, width); break;
+        case KS_PTX_OPC_MIN: r = ks_min_int (a, b, width, s); break;
+        case KS_PTX_OPC_MAX: r = ks_max_int (a, b, width, s); break;
         case KS_PTX_OPC_AND: r = a & b; break;
         case KS_PTX_OPC_OR: r = a | b; break;
         case KS_PTX_OPC_XOR: r = a ^ b; break;
         case KS_PTX_OPC_NOT: r = ~a; break;
-        case KS_PTX_OPC_CNOT: r = (a & m) == 0; break;
+        case KS_PTX_OPC_CNOT: r = ks_cnot (a, width); break;
         case KS_PTX_OPC_SHL:
-          {
-            uint32_t sh = (uint32_t) src (c, &c->ops[2], lane, KS_PTX_TYPE_U32);
-
-            r = sh >= bits ? 0 : a << sh;
-          }
+          r = ks_shl (a, (uint32_t) src (c, &c->ops[2], lane, KS_PTX_TYPE_U32), width);
           break;
         case KS_PTX_OPC_SHR:
           {
             uint32_t sh = (uint32_t) src (c, &c->ops[2], lane, KS_PTX_TYPE_U32);
 
-            /* PTX clamps the shift: past the width, zeros or copies of the sign */
-            if (s)
-              r = (uint64_t) (sh >= bits ? (sa < 0 ? -1 : 0) : sa >> sh);
-            else
-              r = sh >= bits ? 0 : (a & m) >> sh;
+            r = s ? ks_shr_s (a, sh, width) : ks_shr_u (a, sh, width);
           }
           break;
-        case KS_PTX_OPC_POPC:
-          r = (uint64_t) __builtin_popcountll (a & m);
+        case KS_PTX_OPC_POPC: r = ks_popc (a, width); keep = TRUE; break;
+        case KS_PTX_OPC_CLZ: r = ks_clz (a, width); keep = TRUE; break;
+        case KS_PTX_OPC_BREV: r = ks_brev (a, width); break;
+        case KS_PTX_OPC_BFIND:
+          r = ks_bfind (a, width, s, (in->flags & KS_PTX_FLAG_SHIFTAMT) != 0);
+          keep = TRUE;
           break;
-        case KS_PTX_OPC_CLZ:
-          r = (a & m) == 0 ? bits : (uint64_t) (__builtin_clzll (a & m) - (64 - (int) bits));
+        case KS_PTX_OPC_BFE:
+          r = ks_bfe (a, (uint32_t) src (c, &c->ops[2], lane, KS_PTX_TYPE_U32),
+                      (uint32_t) src (c, &c->ops[3], lane, KS_PTX_TYPE_U32), width, s);
           break;
-        case KS_PTX_OPC_BREV:
+        case KS_PTX_OPC_BFI:
+          r = ks_bfi (a, b, (uint32_t) src (c, &c->ops[3], lane, KS_PTX_TYPE_U32),
+                      (uint32_t) src (c, &c->ops[4], lane, KS_PTX_TYPE_U32), width);
+          break;
+        case KS_PTX_OPC_FNS:
+          r = ks_fns ((uint32_t) a, (uint32_t) b, (int32_t) src (c, &c->ops[3], lane, KS_PTX_TYPE_S32));
+          keep = TRUE;
+          break;
+        case KS_PTX_OPC_PRMT:
+          r = ks_prmt ((uint32_t) a, (uint32_t) b, (uint32_t) cc, prmt_mode (in->op));
+          break;
+        case KS_PTX_OPC_LOP3:
+          r = ks_lop3 ((uint32_t) a, (uint32_t) b, (uint32_t) cc,
+                       (uint8_t) src (c, &c->ops[4], lane, KS_PTX_TYPE_U32));
+          break;
+        case KS_PTX_OPC_SHF:
           {
-            uint64_t x = a & m;
+            gboolean clamp = (in->flags & KS_PTX_FLAG_CLAMP) != 0;
 
-            r = 0;
-            for (uint32_t i = 0; i < bits; i++)
-              r |= ((x >> i) & 1) << (bits - 1 - i);
+            r = in->op == KS_PTX_OP_L ? ks_shf_l ((uint32_t) a, (uint32_t) b, (uint32_t) cc, clamp)
+                                      : ks_shf_r ((uint32_t) a, (uint32_t) b, (uint32_t) cc, clamp);
           }
+          break;
+        case KS_PTX_OPC_DP4A:
+        case KS_PTX_OPC_DP2A:
+          {
+            gboolean as = is_signed ((KsPtxType) in->types[0]), bs = is_signed ((KsPtxType) in->types[1]);
+            uint32_t x = (uint32_t) src (c, &c->ops[1], lane, KS_PTX_TYPE_U32);
+            uint32_t y = (uint32_t) src (c, &c->ops[2], lane, KS_PTX_TYPE_U32);
+            uint32_t z = (uint32_t) src (c, &c->ops[3], lane, KS_PTX_TYPE_U32);
+
+            r = in->opcode == KS_PTX_OPC_DP4A ? ks_dp4a (x, y, z, as, bs)
+                                             : ks_dp2a (x, y, z, as, bs, hi);
+            keep = TRUE;
+          }
+          break;
+        case KS_PTX_OPC_SZEXT:
+          r = ks_szext ((uint32_t) a, (uint32_t) b, (in->flags & KS_PTX_FLAG_CLAMP) != 0, s);
+          break;
+        case KS_PTX_OPC_BMSK:
+          r = ks_bmsk ((uint32_t) a, (uint32_t) b, (in->flags & KS_PTX_FLAG_CLAMP) != 0);
           break;
         default:
           unsupported (c, NULL);
           return;
         }
-      dst (c, &c->ops[0], lane, (in->opcode == KS_PTX_OPC_CNOT || in->opcode == KS_PTX_OPC_POPC
-                                 || in->opcode == KS_PTX_OPC_CLZ)
-                                ? r : (s ? (uint64_t) sext (r, t) : r & m));
+
+      if (cc_out || in->opcode == KS_PTX_OPC_ADDC || in->opcode == KS_PTX_OPC_SUBC
+          || in->opcode == KS_PTX_OPC_MADC)
+        {
+          if (cc_out)
+            carry = (carry & ~(1u << lane)) | (cout << lane);
+        }
+      dst (c, &c->ops[0], lane, keep ? r : (s ? ks_sext (r, width) : r & m));
     }
+  c->f->carry = carry;
 }
 
-/* cvt between integer and floating-point types */
+/* cvt between any two of the scalar types, with rounding and saturation */
 static void
 do_cvt (Ctx *c)
 {
   const KsPtxInsn *in = c->in;
   KsPtxType dt = (KsPtxType) in->types[0];
   KsPtxType st = (KsPtxType) in->types[1];
-  gboolean sat = (in->flags & KS_PTX_FLAG_SAT) != 0;
-  gboolean ftz = (in->flags & KS_PTX_FLAG_FTZ) != 0;
+  unsigned fl = math_flags (in);
 
+  if (st == KS_PTX_TYPE_NONE || ks_ptx_type_size (dt) == 0 || ks_ptx_type_size (st) == 0)
+    {
+      unsupported (c, "in this form");
+      return;
+    }
+  if (dt == KS_PTX_TYPE_F16X2 || dt == KS_PTX_TYPE_BF16X2)
+    {
+      /* cvt.rn.f16x2.f32 d, a, b: a to the upper half, b to the lower */
+      LANES (c->exec, lane)
+        {
+          uint32_t a = (uint32_t) src (c, &c->ops[1], lane, KS_PTX_TYPE_F32);
+          uint32_t b = (uint32_t) src (c, &c->ops[2], lane, KS_PTX_TYPE_F32);
+
+          dst (c, &c->ops[0], lane, dt == KS_PTX_TYPE_F16X2
+                                    ? ks_cvt_f16x2_f32 (a, b, (KsPtxRound) in->round, fl)
+                                    : ks_cvt_bf16x2_f32 (a, b, (KsPtxRound) in->round, fl));
+        }
+      return;
+    }
   LANES (c->exec, lane)
     {
-      uint64_t v = src (c, &c->ops[1], lane, st);
-      uint64_t r;
+      uint64_t v = src (c, &c->ops[1], lane, st) & type_mask (st);
+      uint64_t r = ks_cvt (dt, st, v, (KsPtxRound) in->round, fl);
 
-      if (!is_float (dt) && !is_float (st))
-        {
-          /* integer to integer: sign- or zero-extend from the source,
-           * saturate to the destination when asked */
-          int64_t sv = is_signed (st) ? sext (v, st) : (int64_t) (v & type_mask (st));
-          uint64_t dm = type_mask (dt);
-
-          if (sat)
-            {
-              if (is_signed (dt))
-                {
-                  int64_t hi = (int64_t) (dm >> 1), lo = -hi - 1;
-
-                  if (!is_signed (st) && (v & type_mask (st)) > (uint64_t) hi)
-                    sv = hi;
-                  sv = sv > hi ? hi : sv < lo ? lo : sv;
-                }
-              else
-                {
-                  if (is_signed (st) && sv < 0)
-                    sv = 0;
-                  else if ((uint64_t) sv > dm)
-                    sv = (int64_t) dm;
-                }
-            }
-          r = (uint64_t) sv;
-          dst (c, &c->ops[0], lane, is_signed (dt) ? (uint64_t) sext (r, dt) : r & dm);
-          continue;
-        }
-
-      if (is_float (st) && is_float (dt))
-        {
-          if (st == KS_PTX_TYPE_F32 && dt == KS_PTX_TYPE_F64)
-            r = ks_exec_f64_bits ((double) (ftz ? ftz32 (ks_exec_bits_f32 ((uint32_t) v))
-                                                : ks_exec_bits_f32 ((uint32_t) v)));
-          else if (st == KS_PTX_TYPE_F64 && dt == KS_PTX_TYPE_F32
-                   && (in->round == KS_PTX_ROUND_RN || in->round == KS_PTX_ROUND_NONE))
-            {
-              float x = (float) ks_exec_bits_f64 (v);
-
-              if (ftz)
-                x = ftz32 (x);
-              if (sat)
-                x = sat32 (x);
-              r = canon32 (x);
-            }
-          else if (st == dt && st == KS_PTX_TYPE_F32)
-            {
-              float x = ks_exec_bits_f32 ((uint32_t) v);
-
-              switch (in->round)
-                {
-                case KS_PTX_ROUND_RNI: x = rintf (x); break;
-                case KS_PTX_ROUND_RZI: x = truncf (x); break;
-                case KS_PTX_ROUND_RMI: x = floorf (x); break;
-                case KS_PTX_ROUND_RPI: x = ceilf (x); break;
-                default: break;
-                }
-              if (ftz)
-                x = ftz32 (x);
-              if (sat)
-                x = sat32 (x);
-              r = canon32 (x);
-            }
-          else
-            {
-              unsupported (c, "between these types");
-              return;
-            }
-          dst (c, &c->ops[0], lane, r);
-          continue;
-        }
-
-      if (is_float (st))
-        {
-          /* float to integer: round as asked, NaN to 0, clamp to the range */
-          double x = st == KS_PTX_TYPE_F32 ? (double) ks_exec_bits_f32 ((uint32_t) v)
-                     : st == KS_PTX_TYPE_F64 ? ks_exec_bits_f64 (v) : NAN;
-          uint64_t dm = type_mask (dt);
-
-          if (st != KS_PTX_TYPE_F32 && st != KS_PTX_TYPE_F64)
-            {
-              unsupported (c, "from this type");
-              return;
-            }
-          switch (in->round)
-            {
-            case KS_PTX_ROUND_RNI: x = rint (x); break;
-            case KS_PTX_ROUND_RMI: x = floor (x); break;
-            case KS_PTX_ROUND_RPI: x = ceil (x); break;
-            default: x = trunc (x); break;
-            }
-          if (isnan (x))
-            r = 0;
-          else if (is_signed (dt))
-            {
-              double hi = (double) (int64_t) (dm >> 1), lo = -hi - 1.0;
-
-              r = x >= hi ? dm >> 1 : x <= lo ? (uint64_t) (-(int64_t) (dm >> 1) - 1)
-                                              : (uint64_t) (int64_t) x;
-              r = (uint64_t) sext (r, dt);
-            }
-          else
-            r = x <= 0.0 ? 0 : x >= (double) dm ? dm : (uint64_t) x;
-          dst (c, &c->ops[0], lane, r);
-          continue;
-        }
-
-      /* integer to float */
-      {
-        gboolean sgn = is_signed (st);
-        int64_t sv = sgn ? sext (v, st) : 0;
-        uint64_t uv = v & type_mask (st);
-
-        if (in->round != KS_PTX_ROUND_RN && in->round != KS_PTX_ROUND_NONE)
-          {
-            unsupported (c, "with a rounding mode other than .rn");
-            return;
-          }
-        if (dt == KS_PTX_TYPE_F32)
-          r = ks_exec_f32_bits (sgn ? (float) sv : (float) uv);
-        else if (dt == KS_PTX_TYPE_F64)
-          r = ks_exec_f64_bits (sgn ? (double) sv : (double) uv);
-        else
-          {
-            unsupported (c, "to this type");
-            return;
-          }
-        dst (c, &c->ops[0], lane, r);
-      }
+      dst (c, &c->ops[0], lane, is_signed (dt) ? ks_sext (r, ks_ptx_type_size (dt) * 8) : r);
     }
 }
 
@@ -1817,9 +1834,18 @@ ks_sim_step (KsSim     *sim,
         int_op (c);
       break;
 
+    case KS_PTX_OPC_TESTP:
+      if (!float_op (c))
+        unsupported (c, "for this type");
+      break;
+
     case KS_PTX_OPC_AND: case KS_PTX_OPC_OR: case KS_PTX_OPC_XOR: case KS_PTX_OPC_NOT:
     case KS_PTX_OPC_CNOT: case KS_PTX_OPC_SHL: case KS_PTX_OPC_SHR: case KS_PTX_OPC_POPC:
-    case KS_PTX_OPC_CLZ: case KS_PTX_OPC_BREV:
+    case KS_PTX_OPC_CLZ: case KS_PTX_OPC_BREV: case KS_PTX_OPC_BFIND: case KS_PTX_OPC_BFE:
+    case KS_PTX_OPC_BFI: case KS_PTX_OPC_FNS: case KS_PTX_OPC_PRMT: case KS_PTX_OPC_LOP3:
+    case KS_PTX_OPC_SHF: case KS_PTX_OPC_DP4A: case KS_PTX_OPC_DP2A: case KS_PTX_OPC_SZEXT:
+    case KS_PTX_OPC_BMSK: case KS_PTX_OPC_ADDC: case KS_PTX_OPC_SUBC: case KS_PTX_OPC_MADC:
+    case KS_PTX_OPC_MUL24: case KS_PTX_OPC_MAD24: case KS_PTX_OPC_SAD:
       int_op (c);
       break;
 

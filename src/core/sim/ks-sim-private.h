@@ -54,6 +54,7 @@ typedef struct
   uint32_t simt_base;           /* first SIMT stack entry of this frame */
   uint32_t call_pc;             /* the caller's call instruction */
   uint32_t call_mask;           /* lanes that made the call */
+  uint32_t carry;               /* CC.CF of each lane (add.cc, addc, ...) */
 } KsSimFrame;
 
 typedef enum
