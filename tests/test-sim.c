@@ -238,6 +238,54 @@ test_reduce_shared (void)
   run_clear (&r);
 }
 
+static void
+test_matmul_tiled (void)
+{
+  Run r = { 0 };
+  enum { N = 48 };              /* three tiles of 16 */
+  float a[N * N], b[N * N], ref[N * N];
+  const float *c;
+  GRand *rand = g_rand_new_with_seed (5);
+  g_autofree char *ha = NULL, *hb = NULL, *spec = NULL;
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "samples",
+                                                 "02-matmul-tiled", "matmul_tiled.ptx", NULL);
+  g_autoptr(GError) error = NULL;
+
+  for (int i = 0; i < N * N; i++)
+    {
+      a[i] = (float) g_rand_double_range (rand, -1.0, 1.0);
+      b[i] = (float) g_rand_double_range (rand, -1.0, 1.0);
+    }
+  g_rand_free (rand);
+  /* tile by tile, k in order, each step one fused multiply-add, as the
+   * kernel's unrolled loop of fma.rn.f32 does */
+  for (int row = 0; row < N; row++)
+    for (int col = 0; col < N; col++)
+      {
+        float sum = 0.0f;
+
+        for (int k = 0; k < N; k++)
+          sum = fmaf (a[row * N + k], b[k * N + col], sum);
+        ref[row * N + col] = sum;
+      }
+
+  ha = hex_of (a, sizeof a);
+  hb = hex_of (b, sizeof b);
+  spec = g_strdup_printf ("{\"ptx\": \"x.ptx\", \"grid\": [3, 3], \"block\": [16, 16],"
+                          " \"buffers\": {\"A\": {\"bytes_hex\": \"%s\"}, \"B\": {\"bytes_hex\": \"%s\"},"
+                          " \"C\": {\"type\": \"f32\", \"count\": %d}},"
+                          " \"params\": [{\"buffer\": \"A\"}, {\"buffer\": \"B\"}, {\"buffer\": \"C\"},"
+                          " {\"type\": \"s32\", \"value\": %d}]}", ha, hb, N * N, N);
+  r.module = ks_ptx_module_parse_file (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (r.module->n_errors, ==, 0);
+  run_start (&r, spec);
+  assert_done (&r);
+  c = buffer (&r, "C");
+  g_assert_cmpmem (c, sizeof ref, ref, sizeof ref);
+  run_clear (&r);
+}
+
 static uint64_t
 factorial_ref (unsigned n)
 {
@@ -703,6 +751,7 @@ main (int   argc,
   g_test_add_func ("/sim/kernel/vector-add", test_vector_add);
   g_test_add_func ("/sim/kernel/saxpy-grid-stride", test_saxpy_grid_stride);
   g_test_add_func ("/sim/kernel/reduce-shared", test_reduce_shared);
+  g_test_add_func ("/sim/kernel/matmul-tiled", test_matmul_tiled);
   g_test_add_func ("/sim/kernel/recursion", test_recursion);
   g_test_add_func ("/sim/kernel/printf", test_printf);
   g_test_add_func ("/sim/simt/divergence", test_divergence);

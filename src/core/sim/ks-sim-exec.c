@@ -12,6 +12,7 @@
 
 #include "ks-ptx-private.h"
 #include "ks-sim-exec.h"
+#include "ks-sim-fast.h"
 #include "ks-sim-math.h"
 
 #define LANES(mask, lane) \
@@ -1773,6 +1774,24 @@ ks_sim_step (KsSim     *sim,
     }
   sim->stats.warp_instructions++;
   sim->stats.thread_instructions += (uint64_t) __builtin_popcount (c->exec);
+
+  {
+    const KsFastInsn *fi = &sim->fast[c->fn->first_insn + c->pc];
+
+    if (fi->kind != KS_FAST_NONE && !sim->no_fast)
+      {
+        KsSimtEntry *top;
+
+        ks_sim_fast_exec (sim, w, in, fi, c->exec);
+        if (sim->status != KS_SIM_READY)
+          return;
+        top = &w->simt[w->n_simt - 1];
+        top->pc = c->pc + 1;
+        if (top->pc == top->rpc)
+          settle (c);
+        return;
+      }
+  }
 
   switch ((KsPtxOpcode) in->opcode)
     {

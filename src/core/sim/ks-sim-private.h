@@ -28,6 +28,8 @@ G_BEGIN_DECLS
 #define KS_SIM_LOCAL_LIMIT (512u * 1024u)
 #define KS_SIM_MAX_FRAMES 1024u
 
+typedef struct _KsFastInsn KsFastInsn;
+
 typedef struct
 {
   uint64_t base, size;
@@ -110,6 +112,8 @@ struct _KsSim
 
   uint64_t *var_addr;           /* per module variable: address in its space */
   uint32_t *insn_block;         /* per module instruction: its block within its function */
+  KsFastInsn *fast;             /* per module instruction: its fast form, if it has one */
+  gboolean no_fast;             /* run everything through the general executor */
   KsSimFnLayout *layouts;       /* per function */
   uint8_t *param_bank;          /* the kernel's parameters */
   uint32_t param_bank_size;

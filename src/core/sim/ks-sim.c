@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "ks-sim-exec.h"
+#include "ks-sim-fast.h"
 #include "ks-sim-private.h"
 
 G_DEFINE_QUARK (ks-sim-error-quark, ks_sim_error)
@@ -796,6 +797,9 @@ ks_sim_new (const KsPtxModule *module,
         }
     }
 
+  ks_sim_fast_decode (sim);
+  sim->no_fast = g_getenv ("KS_SIM_NO_FAST") != NULL;
+
   sim->shared_size = sim->static_shared + launch->dynamic_shared_bytes;
   if (sim->shared_size > 228 * 1024)
     {
@@ -826,6 +830,7 @@ ks_sim_free (KsSim *sim)
   g_free (sim->buffer_alloc);
   g_free (sim->var_addr);
   g_free (sim->insn_block);
+  g_free (sim->fast);
   g_free (sim->layouts);
   g_free (sim->param_bank);
   g_free (sim->fault.message);

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Sample 2: matrix multiply C = A x B with 16 x 16 shared-memory tiles.
+// Each block loads one tile of A and one of B into shared memory, waits at a
+// barrier, multiplies them, and moves along the shared dimension.  The
+// barrier after the multiply keeps a fast warp from overwriting a tile that
+// a slow warp is still reading.
+
+#define TILE 16
+
+__global__ void matmul_tiled(const float *A, const float *B, float *C, int n)
+{
+  __shared__ float As[TILE][TILE];
+  __shared__ float Bs[TILE][TILE];
+
+  int row = blockIdx.y * TILE + threadIdx.y;
+  int col = blockIdx.x * TILE + threadIdx.x;
+  float sum = 0.0f;
+
+  for (int t = 0; t < n; t += TILE)
+    {
+      As[threadIdx.y][threadIdx.x] = (row < n && t + threadIdx.x < n) ? A[row * n + t + threadIdx.x] : 0.0f;
+      Bs[threadIdx.y][threadIdx.x] = (col < n && t + threadIdx.y < n) ? B[(t + threadIdx.y) * n + col] : 0.0f;
+      __syncthreads();
+      for (int k = 0; k < TILE; k++)
+        sum += As[threadIdx.y][k] * Bs[k][threadIdx.x];
+      __syncthreads();
+    }
+  if (row < n && col < n)
+    C[row * n + col] = sum;
+}
