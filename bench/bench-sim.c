@@ -42,9 +42,10 @@ load_module (const char *rel)
   return m;
 }
 
-/* Runs a launch; returns seconds, prints the figures */
+/* Runs a launch, with the trace on or off, and prints the figures */
 static void
-run_case (Case *c)
+run_case (Case     *c,
+          gboolean  trace)
 {
   g_autoptr(KsPtxModule) m = load_module (c->ptx);
   g_autoptr(GError) error = NULL;
@@ -58,15 +59,17 @@ run_case (Case *c)
   sim = ks_sim_new (m, l, &error);
   if (sim == NULL)
     g_error ("%s: %s", c->name, error->message);
+  ks_sim_set_trace (sim, trace, 0);
   t0 = now ();
   if (ks_sim_run (sim, 0, NULL) != KS_SIM_DONE)
     g_error ("%s: %s", c->name, ks_sim_get_fault (sim) ? ks_sim_get_fault (sim)->message : "?");
   t = now () - t0;
   st = ks_sim_get_stats (sim);
-  printf ("  %-34s %7.3f s  %10.1f M thread-instr  %7.1f M thread-instr/s  "
-          "plain C %.4f s  ratio %.0fx\n",
-          c->name, t, st->thread_instructions / 1e6, st->thread_instructions / t / 1e6,
-          c->c_seconds, t / c->c_seconds);
+  printf ("  %-28s trace %-3s %7.3f s  %8.1f M thread-instr  %6.1f M/s  "
+          "plain C %.4f s  ratio %.0fx  (%.1f M events, %.1f M dropped)\n",
+          c->name, trace ? "on" : "off", t, st->thread_instructions / 1e6,
+          st->thread_instructions / t / 1e6, c->c_seconds, t / c->c_seconds,
+          st->trace_events / 1e6, st->trace_dropped / 1e6);
 }
 
 /* The plain C versions, kept from being optimised away by a checksum */
@@ -178,7 +181,8 @@ main (int   argc,
           nv, nm, nm, nr, g_getenv ("KS_SIM_NO_FAST") ? " (general executor only)" : "");
   for (int i = 0; i < 3; i++)
     {
-      run_case (&cases[i]);
+      run_case (&cases[i], FALSE);
+      run_case (&cases[i], TRUE);
       g_free (cases[i].spec);
     }
   return 0;

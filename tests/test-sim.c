@@ -462,6 +462,74 @@ test_divergence (void)
   run_clear (&r);
 }
 
+static uint32_t
+insn_at_line (const KsPtxModule *m,
+              uint32_t           line)
+{
+  for (uint32_t i = 0; i < m->n_insns; i++)
+    if (m->insns[i].line == line)
+      return i;
+  g_error ("no instruction at line %u", line);
+  return 0;
+}
+
+/* The trace and the per-instruction statistics of the divergence kernel,
+ * one warp: lines 15 and 18 split it; line 25 is the join. */
+static void
+test_trace_divergence (void)
+{
+  Run r = { 0 };
+  const KsTraceEvent *ev;
+  const KsSimInsnStats *st;
+  uint64_t n;
+  uint32_t branch_even, branch_low, even_or, join;
+  gboolean seen_diverge = FALSE, seen_join = FALSE;
+
+  r.module = text_module (diverge_ptx);
+  run_start (&r, "{\"ptx\": \"x.ptx\", \"grid\": [1], \"block\": [32],"
+                 " \"buffers\": {\"out\": {\"type\": \"u32\", \"count\": 64},"
+                 " \"mask\": {\"type\": \"u32\", \"count\": 64}},"
+                 " \"params\": [{\"buffer\": \"out\"}, {\"buffer\": \"mask\"}]}");
+  assert_done (&r);
+  branch_even = insn_at_line (r.module, 15);
+  branch_low = insn_at_line (r.module, 18);
+  even_or = insn_at_line (r.module, 22);
+  join = insn_at_line (r.module, 25);
+
+  ev = ks_sim_get_trace (r.sim, &n);
+  g_assert_cmpuint (n, ==, ks_sim_get_stats (r.sim)->warp_instructions);
+  g_assert_cmpuint (ks_sim_get_stats (r.sim)->trace_dropped, ==, 0);
+  for (uint64_t i = 0; i < n; i++)
+    {
+      g_assert_cmpuint (ev[i].warp, ==, 0);
+      if (ev[i].insn == branch_even)
+        {
+          g_assert_true (ev[i].flags & KS_TRACE_DIVERGE);
+          g_assert_cmpuint (ev[i].exec, ==, 0x55555555u);   /* even lanes branch */
+          seen_diverge = TRUE;
+        }
+      if (ev[i].insn == join && !seen_join)
+        {
+          /* odd lanes (two paths) and even lanes joined here */
+          g_assert_true (ev[i].flags & KS_TRACE_RECONVERGE);
+          g_assert_cmpuint (ev[i].exec, ==, 0xffffffffu);
+          seen_join = TRUE;
+        }
+    }
+  g_assert_true (seen_diverge && seen_join);
+  /* the last event of the warp is its exit */
+  g_assert_true (ev[n - 1].flags & KS_TRACE_EXIT);
+
+  st = ks_sim_get_insn_stats (r.sim);
+  g_assert_cmpuint (st[branch_even].divergent, ==, 1);
+  g_assert_cmpuint (st[branch_low].divergent, ==, 1);
+  g_assert_cmpuint (st[even_or].warp_executions, ==, 1);
+  g_assert_cmpuint (st[even_or].thread_executions, ==, 16);
+  g_assert_cmpuint (st[even_or].active_lanes, ==, 16);
+  g_assert_cmpuint (st[join].thread_executions, ==, 32);
+  run_clear (&r);
+}
+
 static const char warp_ptx[] =
   ".version 8.0\n.target sm_80\n.address_size 64\n"
   ".visible .entry k(.param .u64 k_in, .param .u64 k_out)\n"
@@ -756,6 +824,7 @@ main (int   argc,
   g_test_add_func ("/sim/kernel/printf", test_printf);
   g_test_add_func ("/sim/simt/divergence", test_divergence);
   g_test_add_func ("/sim/warp/intrinsics", test_warp_intrinsics);
+  g_test_add_func ("/sim/trace/divergence", test_trace_divergence);
   g_test_add_func ("/sim/barrier/after-exit", test_barrier_after_exit);
   g_test_add_func ("/sim/fault/out-of-bounds", test_fault_out_of_bounds);
   g_test_add_func ("/sim/fault/misaligned", test_fault_misaligned);

@@ -539,6 +539,7 @@ cmd_run (int    argc,
     }
   if (max_steps > 0)
     ks_sim_set_step_limit (sim, (uint64_t) max_steps);
+  ks_sim_set_trace (sim, !no_trace, 0);
   status = ks_sim_run (sim, 0, NULL);
   fault = ks_sim_get_fault (sim);
   stats = ks_sim_get_stats (sim);
@@ -633,6 +634,12 @@ cmd_run (int    argc,
   json_builder_add_int_value (b, (gint64) stats->thread_instructions);
   json_builder_set_member_name (b, "seconds");
   json_builder_add_double_value (b, stats->seconds);
+  json_builder_set_member_name (b, "divergent_branches");
+  json_builder_add_int_value (b, (gint64) stats->divergent_branches);
+  json_builder_set_member_name (b, "barriers");
+  json_builder_add_int_value (b, (gint64) stats->barriers);
+  json_builder_set_member_name (b, "trace_events");
+  json_builder_add_int_value (b, (gint64) stats->trace_events);
   json_builder_end_object (b);
 
   json_builder_set_member_name (b, "printf");
@@ -644,7 +651,6 @@ cmd_run (int    argc,
   json_builder_end_object (b);
   root = json_builder_get_root (b);
   print_json (root);
-  (void) no_trace;
   return fault != NULL ? EXIT_FAULT : EXIT_OK;
 }
 

@@ -238,6 +238,14 @@ unsupported (const Ctx  *c,
 
 /* ---- control flow ------------------------------------------------------------------ */
 
+static inline void
+flag_event (KsSim    *sim,
+            uint16_t  flag)
+{
+  if (sim->last_event != G_MAXUINT64)
+    sim->trace[sim->last_event].flags |= flag;
+}
+
 /* Pops what is finished: paths with no lanes left, paths that reached their
  * reconvergence point, and frames with no paths left (a return). */
 static void
@@ -262,6 +270,8 @@ settle (Ctx *c)
 
           if (top->mask == 0 || (top->rpc != KS_PTX_NONE && top->pc == top->rpc))
             {
+              if (top->mask != 0)
+                w->pending_flags |= KS_TRACE_RECONVERGE;
               w->n_simt--;
               continue;
             }
@@ -366,6 +376,9 @@ branch (Ctx      *c,
       w->simt[top].pc = rpc;
       ks_sim_simt_push (w, c->pc + 1, rpc, not_taken);
       ks_sim_simt_push (w, target, rpc, taken);
+      c->sim->insn_stats[c->fn->first_insn + c->pc].divergent++;
+      c->sim->stats.divergent_branches++;
+      flag_event (c->sim, KS_TRACE_DIVERGE);
     }
 }
 
@@ -373,6 +386,8 @@ static void
 do_exit (Ctx      *c,
          uint32_t  lanes)
 {
+  if (lanes)
+    flag_event (c->sim, KS_TRACE_EXIT);
   c->w->live &= ~lanes;
   remove_lanes (c->w, 0, lanes);
 }
@@ -1727,6 +1742,7 @@ do_barrier (Ctx *c)
       return;
     }
   w->state = KS_WARP_AT_BARRIER;
+  flag_event (c->sim, KS_TRACE_BARRIER);
   w->barrier = c->in->n_operands > 0 ? (uint32_t) src (c, &c->ops[0], lane0, KS_PTX_TYPE_U32) : 0;
   w->barrier_count = c->in->n_operands > 1
                      ? (uint32_t) src (c, &c->ops[1], lane0, KS_PTX_TYPE_U32) : 0;
@@ -1773,7 +1789,42 @@ ks_sim_step (KsSim     *sim,
       c->exec &= in->pred_not ? ~p : p;
     }
   sim->stats.warp_instructions++;
-  sim->stats.thread_instructions += (uint64_t) __builtin_popcount (c->exec);
+  {
+    uint32_t gi = c->fn->first_insn + c->pc;
+    KsSimInsnStats *st = &sim->insn_stats[gi];
+    uint32_t n_exec = (uint32_t) __builtin_popcount (c->exec);
+    uint32_t n_active = (uint32_t) __builtin_popcount (c->active);
+
+    sim->stats.thread_instructions += n_exec;
+    st->warp_executions++;
+    st->thread_executions += n_exec;
+    st->active_lanes += n_active;
+    sim->last_event = G_MAXUINT64;
+    if (sim->trace_enabled)
+      {
+        if (sim->n_trace < sim->max_trace)
+          {
+            KsTraceEvent *ev;
+
+            if (sim->n_trace == sim->cap_trace)
+              {
+                sim->cap_trace = MIN (MAX (sim->cap_trace * 2, 4096), sim->max_trace);
+                sim->trace = g_renew (KsTraceEvent, sim->trace, sim->cap_trace);
+              }
+            sim->last_event = sim->n_trace;
+            ev = &sim->trace[sim->n_trace++];
+            ev->insn = gi;
+            ev->exec = c->exec;
+            ev->warp = (uint32_t) (sim->cta_linear * sim->warps_per_cta + w->index);
+            ev->flags = w->pending_flags;
+            ev->active_lanes = (uint16_t) n_active;
+            sim->stats.trace_events++;
+          }
+        else
+          sim->stats.trace_dropped++;
+      }
+    w->pending_flags = 0;
+  }
 
   {
     const KsFastInsn *fi = &sim->fast[c->fn->first_insn + c->pc];
@@ -1975,6 +2026,12 @@ ks_sim_step (KsSim     *sim,
             ks_sim_simt_push (w, targets[idx], rpc, group);
             pushed++;
             rest &= ~group;
+          }
+        if (pushed > 1)
+          {
+            sim->insn_stats[c->fn->first_insn + c->pc].divergent++;
+            sim->stats.divergent_branches++;
+            flag_event (sim, KS_TRACE_DIVERGE);
           }
         if (pushed == 1 && c->active == c->exec)
           {

@@ -81,6 +81,7 @@ typedef struct
   uint8_t *local;               /* 32 lanes x local_cap bytes, lane-major */
   uint32_t local_cap;           /* bytes per lane allocated */
   uint32_t local_top;           /* bytes per lane in use */
+  uint16_t pending_flags;       /* trace flags for the warp's next event (reconvergence) */
 } KsSimWarp;
 
 typedef struct
@@ -125,6 +126,13 @@ struct _KsSim
   KsSimCta cta;                 /* the CTA being run */
   gboolean cta_active;
   uint32_t current_warp;
+
+  KsSimInsnStats *insn_stats;   /* per module instruction */
+  KsTraceEvent *trace;
+  uint64_t n_trace, cap_trace, max_trace;
+  uint64_t last_event;          /* the event of the instruction being executed, or G_MAXUINT64 */
+  gboolean trace_enabled;
+  uint64_t cta_linear;          /* the running CTA's linear index */
 
   KsSimStatus status;
   KsSimFault fault;

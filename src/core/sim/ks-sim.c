@@ -686,6 +686,7 @@ try_release_barrier (KsSim *sim)
   for (uint32_t i = 0; i < c->n_warps; i++)
     if (c->warps[i].state == KS_WARP_AT_BARRIER)
       c->warps[i].state = KS_WARP_RUNNING;
+  sim->stats.barriers++;
   return TRUE;
 }
 
@@ -798,6 +799,10 @@ ks_sim_new (const KsPtxModule *module,
     }
 
   ks_sim_fast_decode (sim);
+  sim->insn_stats = g_new0 (KsSimInsnStats, MAX (module->n_insns, 1));
+  sim->trace_enabled = TRUE;
+  sim->max_trace = 16u << 20;
+  sim->last_event = G_MAXUINT64;
   sim->no_fast = g_getenv ("KS_SIM_NO_FAST") != NULL;
 
   sim->shared_size = sim->static_shared + launch->dynamic_shared_bytes;
@@ -831,6 +836,8 @@ ks_sim_free (KsSim *sim)
   g_free (sim->var_addr);
   g_free (sim->insn_block);
   g_free (sim->fast);
+  g_free (sim->insn_stats);
+  g_free (sim->trace);
   g_free (sim->layouts);
   g_free (sim->param_bank);
   g_free (sim->fault.message);
@@ -873,6 +880,7 @@ ks_sim_run (KsSim        *sim,
               sim->status = KS_SIM_CANCELLED;
               break;
             }
+          sim->cta_linear = sim->next_cta;
           start_cta (sim, sim->next_cta++);
         }
 
@@ -963,4 +971,34 @@ ks_sim_get_buffer (const KsSim *sim,
   if (size)
     *size = a->size;
   return a->data;
+}
+
+void
+ks_sim_set_trace (KsSim    *sim,
+                  gboolean  enabled,
+                  uint64_t  max_events)
+{
+  sim->trace_enabled = enabled;
+  if (max_events > 0)
+    sim->max_trace = max_events;
+}
+
+const KsTraceEvent *
+ks_sim_get_trace (const KsSim *sim,
+                  uint64_t    *n_events)
+{
+  *n_events = sim->n_trace;
+  return sim->trace;
+}
+
+const KsSimInsnStats *
+ks_sim_get_insn_stats (const KsSim *sim)
+{
+  return sim->insn_stats;
+}
+
+uint32_t
+ks_sim_get_warps_per_cta (const KsSim *sim)
+{
+  return sim->warps_per_cta;
 }

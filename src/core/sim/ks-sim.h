@@ -55,7 +55,37 @@ typedef struct
   uint64_t warp_instructions;   /* warp-instructions issued (predicated-off lanes included) */
   uint64_t thread_instructions; /* lanes that executed them */
   double seconds;               /* wall time spent in ks_sim_run */
+  uint64_t divergent_branches;  /* branches after which a warp's lanes went two ways */
+  uint64_t barriers;            /* barrier releases */
+  uint64_t trace_events;        /* events recorded in the trace */
+  uint64_t trace_dropped;       /* warp-instructions not recorded: the trace was full */
 } KsSimStats;
+
+/* What happened at each PTX instruction, over the whole launch: the
+ * statistics of the heat gutter and the hints.  Indexed like module->insns. */
+typedef struct
+{
+  uint64_t warp_executions;     /* times a warp issued it */
+  uint64_t thread_executions;   /* lanes that executed it (guard predicate true) */
+  uint64_t active_lanes;        /* lanes on the warp's path when issued, summed */
+  uint64_t divergent;           /* a branch that split the warp */
+} KsSimInsnStats;
+
+/* One executed warp-instruction in the trace (16 bytes).  Events are in
+ * execution order; the timing model and the timeline read them per warp. */
+typedef struct
+{
+  uint32_t insn;                /* module instruction index */
+  uint32_t exec;                /* lanes that executed it */
+  uint32_t warp;                /* CTA linear index * warps per CTA + warp index */
+  uint16_t flags;               /* KS_TRACE_* */
+  uint16_t active_lanes;        /* lanes on the path (the guard predicate may have cut some) */
+} KsTraceEvent;
+
+#define KS_TRACE_DIVERGE      0x01u     /* a branch that split the warp */
+#define KS_TRACE_RECONVERGE   0x02u     /* paths joined before this instruction */
+#define KS_TRACE_BARRIER      0x04u     /* the warp waits at a barrier after this */
+#define KS_TRACE_EXIT         0x08u     /* lanes exited */
 
 #define KS_SIM_ERROR (ks_sim_error_quark ())
 GQuark ks_sim_error_quark (void);
@@ -95,6 +125,18 @@ const uint8_t      *ks_sim_get_buffer   (const KsSim       *sim,
                                          uint32_t           index,
                                          size_t            *size);
 const char         *ks_sim_fault_kind_name (KsSimFaultKind  kind);
+
+/* The trace is on by default, up to max_events (default 16 M, 256 MB);
+ * warp-instructions past it are counted in stats.trace_dropped.  Call
+ * before ks_sim_run. */
+void                ks_sim_set_trace    (KsSim             *sim,
+                                         gboolean           enabled,
+                                         uint64_t           max_events);
+const KsTraceEvent *ks_sim_get_trace    (const KsSim       *sim,
+                                         uint64_t          *n_events);
+/* Per-instruction statistics, module->n_insns of them */
+const KsSimInsnStats *ks_sim_get_insn_stats (const KsSim   *sim);
+uint32_t            ks_sim_get_warps_per_cta (const KsSim  *sim);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsSim, ks_sim_free)
 
