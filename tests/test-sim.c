@@ -613,6 +613,104 @@ test_warp_intrinsics (void)
   run_clear (&r);
 }
 
+/* bar.red over 64 threads, bar.arrive between a producer and a consumer
+ * warp on a named barrier, and cp.async with a partial source. */
+static const char barrier_ptx[] =
+  ".version 8.0\n.target sm_80\n.address_size 64\n"
+  ".visible .entry k(.param .u64 k_in, .param .u64 k_out)\n"
+  "{\n"
+  "  .reg .pred %p<6>;\n"
+  "  .reg .b32 %r<16>;\n"
+  "  .reg .b64 %rd<8>;\n"
+  "  .shared .align 16 .b8 buf[1024];\n"
+  "  ld.param.u64 %rd1, [k_in];\n"
+  "  ld.param.u64 %rd2, [k_out];\n"
+  "  mov.u32 %r1, %tid.x;\n"
+  "  rem.u32 %r2, %r1, 3;\n"
+  "  setp.eq.u32 %p1, %r2, 0;\n"
+  "  bar.red.popc.u32 %r3, 0, %p1;\n"          /* threads with tid % 3 == 0 */
+  "  setp.lt.u32 %p2, %r1, 64;\n"
+  "  bar.red.and.pred %p3, 0, %p2;\n"          /* all: true */
+  "  setp.eq.u32 %p2, %r1, 40;\n"
+  "  bar.red.or.pred %p4, 0, %p2;\n"           /* any: true */
+  "  bar.red.and.pred %p5, 0, %p2;\n"          /* all: false */
+  "  selp.u32 %r4, 1, 0, %p3;\n"
+  "  selp.u32 %r5, 1, 0, %p4;\n"
+  "  selp.u32 %r6, 1, 0, %p5;\n"
+  /* warp 1 produces: writes buf[tid - 32] = tid * 10 and arrives at 1 */
+  "  mov.u32 %r7, buf;\n"
+  "  setp.ge.u32 %p1, %r1, 32;\n"
+  "  @!%p1 bra $CONSUME;\n"
+  "  sub.u32 %r8, %r1, 32;\n"
+  "  shl.b32 %r9, %r8, 2;\n"
+  "  add.u32 %r10, %r7, %r9;\n"
+  "  mul.lo.u32 %r11, %r1, 10;\n"
+  "  st.shared.u32 [%r10], %r11;\n"
+  "  bar.arrive 1, 64;\n"
+  "  mov.u32 %r12, 0;\n"
+  "  bra.uni $OUT;\n"
+  "$CONSUME:\n"                                 /* warp 0 waits and reads buf[31 - tid] */
+  "  bar.sync 1, 64;\n"
+  "  sub.u32 %r8, 31, %r1;\n"
+  "  shl.b32 %r9, %r8, 2;\n"
+  "  add.u32 %r10, %r7, %r9;\n"
+  "  ld.shared.u32 %r12, [%r10];\n"
+  "$OUT:\n"
+  /* cp.async: 16 bytes per thread, the last 4 from a src-size of 12 are zeros */
+  "  mul.wide.u32 %rd3, %r1, 16;\n"
+  "  add.s64 %rd4, %rd1, %rd3;\n"
+  "  cvt.u32.u64 %r13, %rd3;\n"
+  "  add.u32 %r14, %r7, %r13;\n"
+  "  bar.sync 0;\n"
+  "  cp.async.ca.shared.global [%r14], [%rd4], 16, 12;\n"
+  "  cp.async.commit_group;\n"
+  "  cp.async.wait_group 0;\n"
+  "  bar.sync 0;\n"
+  "  ld.shared.v4.u32 {%r8, %r9, %r10, %r11}, [%r14];\n"
+  "  mul.wide.u32 %rd5, %r1, 32;\n"
+  "  add.s64 %rd6, %rd2, %rd5;\n"
+  "  st.global.v4.u32 [%rd6], {%r3, %r4, %r5, %r6};\n"
+  "  st.global.v4.u32 [%rd6+16], {%r12, %r8, %r10, %r11};\n"
+  "  ret;\n"
+  "}\n";
+
+static void
+test_barrier_forms (void)
+{
+  Run r = { 0 };
+  uint32_t in[64 * 4];
+  const uint32_t *out;
+  g_autofree char *hin = NULL, *spec = NULL;
+
+  for (uint32_t i = 0; i < G_N_ELEMENTS (in); i++)
+    in[i] = 1000 + i;
+  hin = hex_of (in, sizeof in);
+  spec = g_strdup_printf ("{\"ptx\": \"x.ptx\", \"grid\": [1], \"block\": [64],"
+                          " \"buffers\": {\"in\": {\"bytes_hex\": \"%s\"},"
+                          " \"out\": {\"type\": \"u32\", \"count\": 512}},"
+                          " \"params\": [{\"buffer\": \"in\"}, {\"buffer\": \"out\"}]}", hin);
+  r.module = text_module (barrier_ptx);
+  run_start (&r, spec);
+  assert_done (&r);
+  out = buffer (&r, "out");
+  for (uint32_t t = 0; t < 64; t++)
+    {
+      const uint32_t *o = out + t * 8;
+
+      g_assert_cmpuint (o[0], ==, 22);          /* 0, 3, ..., 63 */
+      g_assert_cmpuint (o[1], ==, 1);
+      g_assert_cmpuint (o[2], ==, 1);
+      g_assert_cmpuint (o[3], ==, 0);
+      /* warp 0 read what warp 1 wrote before arriving */
+      g_assert_cmpuint (o[4], ==, t < 32 ? (32 + 31 - t) * 10 : 0);
+      g_assert_cmpuint (o[5], ==, in[t * 4]);
+      g_assert_cmpuint (o[6], ==, in[t * 4 + 2]);
+      g_assert_cmpuint (o[7], ==, 0);
+    }
+  g_assert_cmpuint (ks_sim_get_stats (r.sim)->barriers, ==, 7);
+  run_clear (&r);
+}
+
 static void
 assert_fault (Run            *r,
               KsSimFaultKind  kind,
@@ -826,6 +924,7 @@ main (int   argc,
   g_test_add_func ("/sim/warp/intrinsics", test_warp_intrinsics);
   g_test_add_func ("/sim/trace/divergence", test_trace_divergence);
   g_test_add_func ("/sim/barrier/after-exit", test_barrier_after_exit);
+  g_test_add_func ("/sim/barrier/red-arrive-cp-async", test_barrier_forms);
   g_test_add_func ("/sim/fault/out-of-bounds", test_fault_out_of_bounds);
   g_test_add_func ("/sim/fault/misaligned", test_fault_misaligned);
   g_test_add_func ("/sim/fault/deadlock-divergent", test_fault_deadlock);

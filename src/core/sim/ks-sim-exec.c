@@ -1724,28 +1724,138 @@ static void
 do_barrier (Ctx *c)
 {
   KsSimWarp *w = c->w;
+  const KsPtxInsn *in = c->in;
   uint32_t lane0 = c->exec ? (uint32_t) __builtin_ctz (c->exec) : 0;
+  gboolean red = (in->flags & KS_PTX_FLAG_RED) != 0;
+  uint32_t first = red ? 1 : 0;         /* bar.red d, a, {b,} p */
+  uint32_t n_ids = in->n_operands - first - (red ? 1 : 0);
+  uint32_t id = 0, count = 0;
 
-  if (c->in->flags & KS_PTX_FLAG_WARP)
+  if (in->flags & KS_PTX_FLAG_WARP)
     return;                     /* bar.warp.sync: warps run in lockstep here */
-  if (c->in->flags & (KS_PTX_FLAG_ARRIVE | KS_PTX_FLAG_RED))
+  if (n_ids > 0)
+    id = (uint32_t) src (c, &c->ops[first], lane0, KS_PTX_TYPE_U32);
+  if (n_ids > 1)
+    count = (uint32_t) src (c, &c->ops[first + 1], lane0, KS_PTX_TYPE_U32);
+  if (id >= KS_SIM_N_BARRIERS)
     {
-      unsupported (c, c->in->flags & KS_PTX_FLAG_ARRIVE ? "(bar.arrive)" : "(bar.red)");
+      ks_sim_fault (c->sim, w, (int) lane0, in, KS_SIM_FAULT_OUT_OF_BOUNDS, FALSE, 0,
+                    "barrier %u does not exist: a block has barriers 0 to %u",
+                    id, KS_SIM_N_BARRIERS - 1);
+      return;
+    }
+  if (count % KS_WARP_SIZE != 0)
+    {
+      ks_sim_fault (c->sim, w, (int) lane0, in, KS_SIM_FAULT_DEADLOCK, FALSE, 0,
+                    "barrier %u is given %u threads, which is not a multiple of the warp size",
+                    id, count);
+      return;
+    }
+
+  if (in->flags & KS_PTX_FLAG_ARRIVE)
+    {
+      /* arrive and go on: the barrier counts these threads */
+      c->sim->cta.arrived[id] += (uint32_t) __builtin_popcount (c->exec);
       return;
     }
   if (c->exec != w->live)
     {
-      ks_sim_fault (c->sim, w, (int) lane0, c->in, KS_SIM_FAULT_DEADLOCK, FALSE, 0,
+      ks_sim_fault (c->sim, w, (int) lane0, in, KS_SIM_FAULT_DEADLOCK, FALSE, 0,
                     "deadlock: a barrier reached by only some threads of warp %u "
                     "(lanes 0x%08x of 0x%08x): __syncthreads() in divergent code",
                     w->index, c->exec, w->live);
       return;
     }
+
+  w->red_op = KS_PTX_OP_NONE;
+  if (red)
+    {
+      const KsPtxOperand *d = &c->ops[0];
+      const KsPtxOperand *p = &c->ops[in->n_operands - 1];
+      uint32_t set = 0;
+
+      if (in->op != KS_PTX_OP_POPC && in->op != KS_PTX_OP_AND && in->op != KS_PTX_OP_OR)
+        {
+          unsupported (c, "with this operation");
+          return;
+        }
+      LANES (c->exec, lane)
+        if (src (c, p, lane, KS_PTX_TYPE_PRED) & 1)
+          set |= 1u << lane;
+      w->red_op = in->op;
+      w->red_value = in->op == KS_PTX_OP_POPC ? (uint32_t) __builtin_popcount (set)
+                     : in->op == KS_PTX_OP_AND ? set == c->exec : set != 0;
+      w->red_dst = d->a;
+      w->red_dst_pred = d->kind == KS_PTX_OPERAND_PRED;
+    }
   w->state = KS_WARP_AT_BARRIER;
   flag_event (c->sim, KS_TRACE_BARRIER);
-  w->barrier = c->in->n_operands > 0 ? (uint32_t) src (c, &c->ops[0], lane0, KS_PTX_TYPE_U32) : 0;
-  w->barrier_count = c->in->n_operands > 1
-                     ? (uint32_t) src (c, &c->ops[1], lane0, KS_PTX_TYPE_U32) : 0;
+  w->barrier = id;
+  w->barrier_count = count;
+}
+
+/* cp.async: a sequential simulator can do the copy at once; commit and
+ * wait then have nothing left to wait for. */
+static void
+do_cp (Ctx *c)
+{
+  const KsPtxInsn *in = c->in;
+  uint32_t size;
+
+  if (!(in->flags & KS_PTX_FLAG_ASYNC) || (in->flags & KS_PTX_FLAG_BULK))
+    {
+      unsupported (c, "(only cp.async of 4, 8 or 16 bytes is)");
+      return;
+    }
+  if (in->flags & (KS_PTX_FLAG_COMMIT_GROUP | KS_PTX_FLAG_WAIT_GROUP | KS_PTX_FLAG_WAIT_ALL))
+    return;
+  if (in->n_operands < 3 || c->ops[2].kind != KS_PTX_OPERAND_IMM_INT)
+    {
+      unsupported (c, "in this form");
+      return;
+    }
+  size = (uint32_t) ks_ptx_operand_u64 (&c->ops[2]);
+  if (size != 4 && size != 8 && size != 16)
+    {
+      unsupported (c, "with this size");
+      return;
+    }
+  LANES (c->exec, lane)
+    {
+      uint32_t n = size;
+      uint64_t saddr, gaddr;
+      uint8_t *dstp;
+      const uint8_t *srcp;
+      gboolean fp;
+
+      /* src-size: bytes past it are zeros */
+      if (in->n_operands > 3 && c->ops[3].kind != KS_PTX_OPERAND_NONE
+          && (c->ops[3].kind == KS_PTX_OPERAND_REG || c->ops[3].kind == KS_PTX_OPERAND_IMM_INT))
+        n = MIN (size, (uint32_t) src (c, &c->ops[3], lane, KS_PTX_TYPE_U32));
+      address_of (c, &c->ops[0], lane, &saddr, &fp);
+      address_of (c, &c->ops[1], lane, &gaddr, &fp);
+      dstp = ks_sim_resolve (c->sim, c->w, (int) lane, in, KS_PTX_SPACE_SHARED, saddr, size, TRUE);
+      if (dstp == NULL)
+        return;
+      memset (dstp, 0, size);
+      if (n > 0)
+        {
+          /* Both ends must be readable; allocations are further apart than
+           * 16 bytes, so the bytes between are in the same one. */
+          srcp = ks_sim_resolve (c->sim, c->w, (int) lane, in, KS_PTX_SPACE_GLOBAL, gaddr, 1, FALSE);
+          if (srcp == NULL
+              || !ks_sim_resolve (c->sim, c->w, (int) lane, in, KS_PTX_SPACE_GLOBAL, gaddr + n - 1, 1,
+                                  FALSE))
+            return;
+          if ((gaddr & (size - 1)) != 0)
+            {
+              ks_sim_fault (c->sim, c->w, (int) lane, in, KS_SIM_FAULT_MISALIGNED, TRUE, gaddr,
+                            "misaligned %u-byte cp.async from 0x%" G_GINT64_MODIFIER "x", size, gaddr);
+              return;
+            }
+          memcpy (dstp, srcp, n);
+        }
+    }
 }
 
 /* ---- dispatch ------------------------------------------------------------------------------ */
@@ -2086,6 +2196,10 @@ ks_sim_step (KsSim     *sim,
     case KS_PTX_OPC_BAR:
     case KS_PTX_OPC_BARRIER:
       do_barrier (c);
+      break;
+
+    case KS_PTX_OPC_CP:
+      do_cp (c);
       break;
 
     case KS_PTX_OPC_MEMBAR:

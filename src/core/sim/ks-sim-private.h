@@ -82,7 +82,14 @@ typedef struct
   uint32_t local_cap;           /* bytes per lane allocated */
   uint32_t local_top;           /* bytes per lane in use */
   uint16_t pending_flags;       /* trace flags for the warp's next event (reconvergence) */
+  /* bar.red: the operation, this warp's part, and where the result goes */
+  uint8_t red_op;               /* KsPtxOp: POPC, AND, OR; NONE for bar.sync */
+  uint8_t red_dst_pred;         /* the result is a predicate */
+  uint32_t red_value;
+  uint32_t red_dst;             /* register or predicate slot */
 } KsSimWarp;
+
+#define KS_SIM_N_BARRIERS 16
 
 typedef struct
 {
@@ -92,6 +99,7 @@ typedef struct
   KsSimWarp *warps;
   uint32_t n_warps;
   uint32_t n_done;
+  uint32_t arrived[KS_SIM_N_BARRIERS];  /* threads that passed bar.arrive since the last release */
 } KsSimCta;
 
 typedef struct

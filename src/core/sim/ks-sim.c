@@ -612,6 +612,7 @@ start_cta (KsSim    *sim,
     c->warps = g_new0 (KsSimWarp, sim->warps_per_cta);
   c->n_warps = sim->warps_per_cta;
   c->n_done = 0;
+  memset (c->arrived, 0, sizeof c->arrived);
 
   for (uint32_t i = 0; i < c->n_warps; i++)
     {
@@ -638,15 +639,64 @@ finish_cta (KsSim *sim)
   sim->cta_active = FALSE;
 }
 
-/* Barriers: when every warp that has not finished waits at one, release
- * the barrier if all of them wait at the same one; otherwise no warp can
- * ever move again, which is a deadlock. */
+/* Barriers.  When no warp can run, every barrier whose waiting threads
+ * (plus those that passed it with bar.arrive) reach its count completes;
+ * the count is all threads that have not exited unless the instruction gave
+ * one, as on Volta and later.  If none can complete, no warp can ever move
+ * again: a deadlock. */
+static void
+release_barrier (KsSim    *sim,
+                 uint32_t  b)
+{
+  KsSimCta *c = &sim->cta;
+  uint32_t popc = 0, all = 1, any = 0;
+
+  for (uint32_t i = 0; i < c->n_warps; i++)
+    {
+      KsSimWarp *w = &c->warps[i];
+
+      if (w->state != KS_WARP_AT_BARRIER || w->barrier != b || w->red_op == KS_PTX_OP_NONE)
+        continue;
+      popc += w->red_value;
+      all &= w->red_value != 0;
+      any |= w->red_value != 0;
+    }
+  for (uint32_t i = 0; i < c->n_warps; i++)
+    {
+      KsSimWarp *w = &c->warps[i];
+      KsSimFrame *f;
+
+      if (w->state != KS_WARP_AT_BARRIER || w->barrier != b)
+        continue;
+      w->state = KS_WARP_RUNNING;
+      if (w->red_op == KS_PTX_OP_NONE)
+        continue;
+      /* bar.red: every thread gets the block-wide result */
+      f = &w->frames[w->n_frames - 1];
+      if (w->red_dst_pred)
+        {
+          uint32_t v = w->red_op == KS_PTX_OP_AND ? all : any;
+
+          f->preds[w->red_dst] = (f->preds[w->red_dst] & ~w->live) | (v ? w->live : 0);
+        }
+      else
+        for (uint32_t lane = 0; lane < KS_WARP_SIZE; lane++)
+          if (w->live & (1u << lane))
+            f->regs[(size_t) w->red_dst * KS_WARP_SIZE + lane] =
+              w->red_op == KS_PTX_OP_POPC ? popc : w->red_op == KS_PTX_OP_AND ? all : any;
+      w->red_op = KS_PTX_OP_NONE;
+    }
+  c->arrived[b] = 0;
+  sim->stats.barriers++;
+}
+
 static gboolean
 try_release_barrier (KsSim *sim)
 {
   KsSimCta *c = &sim->cta;
-  KsSimWarp *first = NULL;
-  uint32_t waiting = 0, live_threads = 0;
+  uint32_t waiting[KS_SIM_N_BARRIERS] = { 0 }, count[KS_SIM_N_BARRIERS] = { 0 };
+  uint32_t live_threads = 0, stuck = KS_PTX_NONE;
+  gboolean any = FALSE, released = FALSE;
 
   for (uint32_t i = 0; i < c->n_warps; i++)
     {
@@ -656,38 +706,47 @@ try_release_barrier (KsSim *sim)
         return TRUE;
       if (w->state == KS_WARP_AT_BARRIER)
         {
-          if (first == NULL)
-            first = w;
-          else if (w->barrier != first->barrier)
-            {
-              ks_sim_fault (sim, w, 0, NULL, KS_SIM_FAULT_DEADLOCK, FALSE, 0,
-                            "deadlock: warp %u waits at barrier %u and warp %u at barrier %u, "
-                            "and no other warp can arrive",
-                            first->index, first->barrier, w->index, w->barrier);
-              return FALSE;
-            }
-          waiting += (uint32_t) __builtin_popcount (w->live);
+          waiting[w->barrier] += (uint32_t) __builtin_popcount (w->live);
+          if (w->barrier_count != 0)
+            count[w->barrier] = w->barrier_count;
+          any = TRUE;
         }
       live_threads += (uint32_t) __builtin_popcount (w->live);
     }
-  if (first == NULL)
+  if (!any)
     return TRUE;
-  (void) live_threads;
 
-  /* A barrier with a thread count completes when that many threads wait;
-   * exited threads no longer take part, as on Volta and later. */
-  if (first->barrier_count != 0 && waiting < first->barrier_count)
+  for (uint32_t b = 0; b < KS_SIM_N_BARRIERS; b++)
     {
-      ks_sim_fault (sim, first, 0, NULL, KS_SIM_FAULT_DEADLOCK, FALSE, 0,
-                    "deadlock: barrier %u expects %u threads but only %u can arrive",
-                    first->barrier, first->barrier_count, waiting);
-      return FALSE;
+      uint32_t expected = count[b] ? count[b] : live_threads;
+
+      if (waiting[b] == 0)
+        continue;
+      if (waiting[b] + c->arrived[b] >= expected)
+        {
+          release_barrier (sim, b);
+          released = TRUE;
+        }
+      else if (stuck == KS_PTX_NONE)
+        stuck = b;
     }
-  for (uint32_t i = 0; i < c->n_warps; i++)
-    if (c->warps[i].state == KS_WARP_AT_BARRIER)
-      c->warps[i].state = KS_WARP_RUNNING;
-  sim->stats.barriers++;
-  return TRUE;
+  if (released)
+    return TRUE;
+
+  {
+    uint32_t expected = count[stuck] ? count[stuck] : live_threads;
+    KsSimWarp *first = NULL;
+
+    for (uint32_t i = 0; i < c->n_warps && first == NULL; i++)
+      if (c->warps[i].state == KS_WARP_AT_BARRIER && c->warps[i].barrier == stuck)
+        first = &c->warps[i];
+    ks_sim_fault (sim, first, 0, NULL, KS_SIM_FAULT_DEADLOCK, FALSE, 0,
+                  "deadlock: barrier %u expects %u threads, %u wait at it%s, "
+                  "and no other warp can arrive",
+                  stuck, expected, waiting[stuck] + c->arrived[stuck],
+                  c->arrived[stuck] ? " or passed it" : "");
+  }
+  return FALSE;
 }
 
 /* ---- the public API ----------------------------------------------------------------------------- */
