@@ -59,7 +59,7 @@ static inline gboolean
 is_float (KsPtxType t)
 {
   return t == KS_PTX_TYPE_F32 || t == KS_PTX_TYPE_F64 || t == KS_PTX_TYPE_F16
-         || t == KS_PTX_TYPE_BF16;
+         || t == KS_PTX_TYPE_BF16 || t == KS_PTX_TYPE_F16X2 || t == KS_PTX_TYPE_BF16X2;
 }
 
 static inline int64_t
@@ -2031,6 +2031,58 @@ ks_sim_step (KsSim     *sim,
 
     case KS_PTX_OPC_SETP:
       do_setp (c);
+      break;
+
+    case KS_PTX_OPC_SET:
+      {
+        KsPtxType dt = (KsPtxType) in->types[0], st = (KsPtxType) in->types[1];
+        uint64_t one = dt == KS_PTX_TYPE_F32 ? 0x3f800000u : 0xffffffffu;
+        gboolean ok = TRUE;
+
+        if (st == KS_PTX_TYPE_NONE || (dt != KS_PTX_TYPE_F32 && dt != KS_PTX_TYPE_U32
+                                       && dt != KS_PTX_TYPE_S32))
+          {
+            unsupported (c, "with these types");
+            break;
+          }
+        LANES (c->exec, lane)
+          {
+            gboolean r = compare (c, st, lane, &ok);
+
+            if (!ok)
+              {
+                unsupported (c, "for this type");
+                break;
+              }
+            if (in->op != KS_PTX_OP_NONE && in->n_operands > 3)
+              r = bool_op ((KsPtxOp) in->op, r, src (c, &c->ops[3], lane, KS_PTX_TYPE_PRED) & 1);
+            dst (c, &c->ops[0], lane, r ? one : 0);
+          }
+      }
+      break;
+
+    case KS_PTX_OPC_SLCT:
+      {
+        KsPtxType t = (KsPtxType) in->types[0], ct = (KsPtxType) in->types[1];
+
+        LANES (c->exec, lane)
+          {
+            uint64_t cv = src (c, &c->ops[3], lane, ct);
+            gboolean take_a;
+
+            if (ct == KS_PTX_TYPE_F32)
+              {
+                uint32_t bits = (uint32_t) cv;
+
+                if ((in->flags & KS_PTX_FLAG_FTZ) && ks_f32_is_subnormal (bits))
+                  bits &= 0x80000000u;
+                take_a = ks_f32_from_bits (bits) >= 0.0f;
+              }
+            else
+              take_a = (int32_t) cv >= 0;
+            dst (c, &c->ops[0], lane, take_a ? src (c, &c->ops[1], lane, t) : src (c, &c->ops[2], lane, t));
+          }
+      }
       break;
 
     case KS_PTX_OPC_SELP:

@@ -1097,8 +1097,9 @@ half_finish (KsHalfKind k, double v, KsRound rnd, unsigned flags)
   FClass c = decode (&fmt_f64, ks_f64_to_bits (v), &sign, &m, &e);
   static const int modes[] = { R_RN, R_RZ, R_RM, R_RP };
 
+  /* .sat: "NaN results are flushed to +0.0" */
   if (c == C_NAN)
-    return f->nan;
+    return ((flags & KS_MATH_SAT) && k == KS_HALF_F16) ? 0 : f->nan;
   if (c == C_INF)
     r = overflow_result (f, sign, R_RN, false);
   else if (c == C_ZERO)
