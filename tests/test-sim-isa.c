@@ -886,7 +886,7 @@ test_row (gconstpointer data)
   gboolean *care = g_new0 (gboolean, N_LANES);
   uint64_t mem_init[N_SLOTS] = { 0 }, mem_ref[N_SLOTS];
   g_autofree char *ptx = NULL, *spec = NULL, *hm = NULL;
-  g_autofree char *hx[4] = { NULL };
+  char *hx[4] = { NULL };  /* g_autofree would free only the first */
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GError) error = NULL;
   KsPtxModule *module = NULL;
@@ -1005,6 +1005,8 @@ test_row (gconstpointer data)
     g_test_fail_printf ("%s: %u of %d lanes differ from the reference", r->name, bad, N_LANES);
 
 out:
+  for (int k = 0; k < 4; k++)
+    g_free (hx[k]);
   g_clear_pointer (&sim, ks_sim_free);
   g_clear_pointer (&launch, ks_launch_free);
   g_clear_pointer (&module, ks_ptx_module_free);

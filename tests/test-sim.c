@@ -711,6 +711,89 @@ test_barrier_forms (void)
   run_clear (&r);
 }
 
+/* Coalescing of vadd: each warp's float loads cover one 128-byte line in
+ * four sectors (CUDA Programming Guide, global memory accesses) */
+static void
+test_memory_coalescing (void)
+{
+  Run r = { 0 };
+  const KsSimInsnStats *st;
+  guint n_global = 0;
+
+  r.module = corpus_module ("01_vector_add.ptx");
+  run_start (&r, "{\"ptx\": \"x.ptx\", \"kernel\": \"_Z10vector_addPKfS0_Pfi\","
+                 " \"grid\": [2], \"block\": [256],"
+                 " \"buffers\": {\"a\": {\"type\": \"f32\", \"count\": 512},"
+                 " \"b\": {\"type\": \"f32\", \"count\": 512}, \"c\": {\"type\": \"f32\", \"count\": 512}},"
+                 " \"params\": [{\"buffer\": \"a\"}, {\"buffer\": \"b\"}, {\"buffer\": \"c\"},"
+                 " {\"type\": \"s32\", \"value\": 512}]}");
+  assert_done (&r);
+  st = ks_sim_get_insn_stats (r.sim);
+  for (uint32_t i = 0; i < r.module->n_insns; i++)
+    {
+      const KsPtxInsn *in = &r.module->insns[i];
+
+      if ((in->opcode != KS_PTX_OPC_LD && in->opcode != KS_PTX_OPC_ST)
+          || in->space != KS_PTX_SPACE_GLOBAL || st[i].warp_executions == 0)
+        continue;
+      n_global++;
+      /* 16 warps, each one line of four sectors: ideal, 100 % */
+      g_assert_cmpuint (st[i].gmem_requests, ==, 16);
+      g_assert_cmpuint (st[i].gmem_sectors, ==, 64);
+      g_assert_cmpuint (st[i].gmem_ideal_sectors, ==, 64);
+      g_assert_cmpuint (st[i].gmem_lines, ==, 16);
+      g_assert_cmpuint (st[i].gmem_requested_bytes, ==, 512 * 4);
+      if (in->opcode == KS_PTX_OPC_LD)
+        {
+          /* every sector is read once: all miss in both caches */
+          g_assert_cmpuint (st[i].l1_hits, ==, 0);
+          g_assert_cmpuint (st[i].l1_misses, ==, 64);
+          g_assert_cmpuint (st[i].l2_misses, ==, 64);
+        }
+    }
+  g_assert_cmpuint (n_global, ==, 3);
+  run_clear (&r);
+}
+
+/* A column of a 32 x 32 float tile is 32 words in one bank (32 passes);
+ * padding the rows to 33 floats spreads them over all banks (one pass) */
+static void
+test_memory_bank_conflicts (void)
+{
+  Run r = { 0 };
+  const KsSimInsnStats *st;
+  uint32_t col32, col33;
+
+  r.module = text_module (
+    ".version 8.0\n.target sm_80\n.address_size 64\n"
+    ".visible .entry k()\n"
+    "{\n"
+    "  .reg .b32 %r<8>;\n"
+    "  .shared .align 4 .f32 tile[32][32];\n"
+    "  .shared .align 4 .f32 padded[32][33];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  mov.u32 %r2, tile;\n"
+    "  mad.lo.u32 %r3, %r1, 128, %r2;\n"
+    "  st.shared.f32 [%r3], 1.0;\n"                 /* line 12 */
+    "  mov.u32 %r4, padded;\n"
+    "  mad.lo.u32 %r5, %r1, 132, %r4;\n"
+    "  st.shared.f32 [%r5], 2.0;\n"                 /* line 15 */
+    "  ret;\n"
+    "}\n");
+  run_start (&r, "{\"ptx\": \"x.ptx\", \"grid\": [1], \"block\": [32], \"params\": []}");
+  assert_done (&r);
+  st = ks_sim_get_insn_stats (r.sim);
+  col32 = insn_at_line (r.module, 12);
+  col33 = insn_at_line (r.module, 15);
+  g_assert_cmpuint (st[col32].smem_requests, ==, 1);
+  g_assert_cmpuint (st[col32].smem_wavefronts, ==, 32);
+  g_assert_cmpuint (st[col32].smem_ideal_wavefronts, ==, 1);
+  g_assert_cmpuint (st[col32].smem_worst_degree, ==, 32);
+  g_assert_cmpuint (st[col33].smem_wavefronts, ==, 1);
+  g_assert_cmpuint (st[col33].smem_worst_degree, ==, 1);
+  run_clear (&r);
+}
+
 static void
 assert_fault (Run            *r,
               KsSimFaultKind  kind,
@@ -923,6 +1006,8 @@ main (int   argc,
   g_test_add_func ("/sim/simt/divergence", test_divergence);
   g_test_add_func ("/sim/warp/intrinsics", test_warp_intrinsics);
   g_test_add_func ("/sim/trace/divergence", test_trace_divergence);
+  g_test_add_func ("/sim/memory/coalescing", test_memory_coalescing);
+  g_test_add_func ("/sim/memory/bank-conflicts", test_memory_bank_conflicts);
   g_test_add_func ("/sim/barrier/after-exit", test_barrier_after_exit);
   g_test_add_func ("/sim/barrier/red-arrive-cp-async", test_barrier_forms);
   g_test_add_func ("/sim/fault/out-of-bounds", test_fault_out_of_bounds);

@@ -775,6 +775,29 @@ mem_at (Ctx                *c,
   return ks_sim_resolve (c->sim, c->w, (int) lane, c->in, space, addr, size, store);
 }
 
+/* The memory analysis of an ld/st/atom operand for the lanes of exec */
+static void
+record_access (Ctx                *c,
+               const KsPtxOperand *op,
+               uint32_t            size,
+               gboolean            store)
+{
+  uint64_t addrs[KS_WARP_SIZE] = { 0 };
+  KsPtxSpace space = KS_PTX_SPACE_NONE;
+
+  if (!c->sim->trace_enabled || c->exec == 0)
+    return;
+  LANES (c->exec, lane)
+    {
+      gboolean frame_param;
+
+      space = address_of (c, op, lane, &addrs[lane], &frame_param);
+      if (frame_param || space == KS_PTX_SPACE_PARAM || space == KS_PTX_SPACE_LOCAL)
+        return;
+    }
+  ks_sim_record_memory (c->sim, c->fn->first_insn + c->pc, space, addrs, size, c->exec, store);
+}
+
 static uint32_t
 vec_count (const KsPtxInsn *in)
 {
@@ -800,6 +823,7 @@ do_load (Ctx *c)
       unsupported (c, "in this form");
       return;
     }
+  record_access (c, &c->ops[1], esize * n, FALSE);
   LANES (c->exec, lane)
     {
       const uint8_t *p = mem_at (c, &c->ops[1], lane, esize * n, FALSE);
@@ -834,6 +858,7 @@ do_store (Ctx *c)
       unsupported (c, "in this form");
       return;
     }
+  record_access (c, &c->ops[0], esize * n, TRUE);
   LANES (c->exec, lane)
     {
       uint8_t *p = mem_at (c, &c->ops[0], lane, esize * n, TRUE);
@@ -918,6 +943,7 @@ do_atomic (Ctx      *c,
       unsupported (c, "in this form");
       return;
     }
+  record_access (c, &c->ops[a], size, TRUE);
   /* Lanes in order: the simulator is sequential, so each atomic sees the
    * previous lane's result, as one possible hardware order does. */
   LANES (c->exec, lane)

@@ -616,11 +616,14 @@ ks_sim_fast_exec (KsSim            *sim,
         uint32_t size = (uint32_t) width / 8;
         gboolean store = f->kind == KS_FAST_ST;
         const KsSimAlloc *last = sim->n_allocs ? &sim->allocs[sim->last_alloc] : NULL;
+        uint64_t addrs[KS_WARP_SIZE];
 
         LANES (exec, l)
           {
             uint64_t addr = base[l] + (uint64_t) (int64_t) f->offset;
             uint8_t *p;
+
+            addrs[l] = addr;
 
             /* the allocation of the previous access, aligned: most accesses */
             if (last != NULL && addr >= last->base && addr - last->base + size <= last->size
@@ -645,6 +648,9 @@ ks_sim_fast_exec (KsSim            *sim,
             else
               memcpy (&val[l], p, 8);
           }
+        if (sim->trace_enabled)
+          ks_sim_record_memory (sim, (uint32_t) (in - sim->module->insns), (KsPtxSpace) in->space,
+                                addrs, size, exec, store);
       }
       break;
     case KS_FAST_LD_SHARED:
@@ -655,11 +661,14 @@ ks_sim_fast_exec (KsSim            *sim,
         uint32_t size = (uint32_t) width / 8;
         gboolean store = f->kind == KS_FAST_ST_SHARED;
         uint64_t limit = sim->cta.shared_size;
+        uint64_t addrs[KS_WARP_SIZE];
 
         LANES (exec, l)
           {
             uint64_t addr = base[l] + (uint64_t) (int64_t) f->offset;
             uint8_t *p;
+
+            addrs[l] = addr;
 
             if (addr + size <= limit && addr < limit && (addr & (size - 1)) == 0)
               p = sim->cta.shared + addr;
@@ -681,6 +690,9 @@ ks_sim_fast_exec (KsSim            *sim,
             else
               memcpy (&val[l], p, 8);
           }
+        if (sim->trace_enabled)
+          ks_sim_record_memory (sim, (uint32_t) (in - sim->module->insns), KS_PTX_SPACE_SHARED,
+                                addrs, size, exec, store);
       }
       break;
     case KS_FAST_LD_PARAM:

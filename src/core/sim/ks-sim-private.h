@@ -136,6 +136,8 @@ struct _KsSim
   uint32_t current_warp;
 
   KsSimInsnStats *insn_stats;   /* per module instruction */
+  struct _KsCache *l1, *l2;     /* created on the first analysed access */
+  uint32_t l1_bytes, l2_bytes;
   KsTraceEvent *trace;
   uint64_t n_trace, cap_trace, max_trace;
   uint64_t last_event;          /* the event of the instruction being executed, or G_MAXUINT64 */

@@ -14,6 +14,7 @@
 
 #include "ks-sim-exec.h"
 #include "ks-sim-fast.h"
+#include "ks-sim-memory.h"
 #include "ks-sim-private.h"
 
 G_DEFINE_QUARK (ks-sim-error-quark, ks_sim_error)
@@ -862,6 +863,8 @@ ks_sim_new (const KsPtxModule *module,
   sim->trace_enabled = TRUE;
   sim->max_trace = 16u << 20;
   sim->last_event = G_MAXUINT64;
+  sim->l1_bytes = 128u << 10;
+  sim->l2_bytes = 40u << 20;
   sim->no_fast = g_getenv ("KS_SIM_NO_FAST") != NULL;
 
   sim->shared_size = sim->static_shared + launch->dynamic_shared_bytes;
@@ -896,6 +899,8 @@ ks_sim_free (KsSim *sim)
   g_free (sim->insn_block);
   g_free (sim->fast);
   g_free (sim->insn_stats);
+  g_clear_pointer (&sim->l1, ks_cache_free);
+  g_clear_pointer (&sim->l2, ks_cache_free);
   g_free (sim->trace);
   g_free (sim->layouts);
   g_free (sim->param_bank);
@@ -1060,4 +1065,94 @@ uint32_t
 ks_sim_get_warps_per_cta (const KsSim *sim)
 {
   return sim->warps_per_cta;
+}
+
+void
+ks_sim_set_caches (KsSim    *sim,
+                   uint32_t  l1_bytes,
+                   uint32_t  l2_bytes)
+{
+  sim->l1_bytes = l1_bytes;
+  sim->l2_bytes = l2_bytes;
+  g_clear_pointer (&sim->l1, ks_cache_free);
+  g_clear_pointer (&sim->l2, ks_cache_free);
+}
+
+void
+ks_sim_record_memory (KsSim          *sim,
+                      uint32_t        insn,
+                      KsPtxSpace      space,
+                      const uint64_t  addr[32],
+                      uint32_t        size,
+                      uint32_t        mask,
+                      gboolean        store)
+{
+  KsSimInsnStats *st = &sim->insn_stats[insn];
+  uint64_t a[32];
+  uint32_t first;
+
+  if (!sim->trace_enabled || mask == 0 || size == 0 || size > 16)
+    return;
+  first = (uint32_t) __builtin_ctz (mask);
+  memcpy (a, addr, sizeof a);
+  if (space == KS_PTX_SPACE_NONE)
+    {
+      /* generic: the window of the first lane says which memory it is */
+      if (a[first] >= KS_SIM_SHARED_WINDOW && a[first] < KS_SIM_SHARED_WINDOW + KS_SIM_WINDOW_SIZE)
+        {
+          space = KS_PTX_SPACE_SHARED;
+          for (int l = 0; l < 32; l++)
+            a[l] -= KS_SIM_SHARED_WINDOW;
+        }
+      else if (a[first] >= KS_SIM_GLOBAL_BASE)
+        space = KS_PTX_SPACE_GLOBAL;
+      else
+        return;                 /* local and parameter memory are not analysed */
+    }
+
+  if (space == KS_PTX_SPACE_SHARED || space == KS_PTX_SPACE_SHARED_CLUSTER)
+    {
+      KsSmemAnalysis r = ks_smem_analyze (a, size, mask, store);
+
+      st->smem_requests++;
+      st->smem_wavefronts += r.wavefronts;
+      st->smem_ideal_wavefronts += r.ideal_wavefronts;
+      st->smem_worst_degree = MAX (st->smem_worst_degree, r.conflict_degree);
+      return;
+    }
+  if (space != KS_PTX_SPACE_GLOBAL && space != KS_PTX_SPACE_CONST)
+    return;
+
+  {
+    KsGmemAnalysis r = ks_gmem_analyze (a, size, mask);
+
+    if (sim->l1 == NULL)
+      {
+        sim->l1 = ks_cache_new (sim->l1_bytes, 128, 32, 4);
+        ks_cache_set_write_policy (sim->l1, KS_CACHE_WRITE_THROUGH);
+        sim->l2 = ks_cache_new (sim->l2_bytes, 128, 32, 16);
+      }
+    st->gmem_requests++;
+    st->gmem_sectors += r.n_sectors;
+    st->gmem_ideal_sectors += r.ideal_sectors;
+    st->gmem_lines += r.n_lines;
+    st->gmem_requested_bytes += r.requested_bytes;
+    /* Loads look in L1, then L2; stores write through L1 to L2 */
+    for (uint32_t i = 0; i < r.n_sectors; i++)
+      {
+        KsCacheResult h1 = ks_cache_access (sim->l1, r.sectors[i], store);
+
+        if (!store && h1 == KS_CACHE_HIT)
+          {
+            st->l1_hits++;
+            continue;
+          }
+        if (!store)
+          st->l1_misses++;
+        if (ks_cache_access (sim->l2, r.sectors[i], store) == KS_CACHE_HIT)
+          st->l2_hits++;
+        else
+          st->l2_misses++;
+      }
+  }
 }

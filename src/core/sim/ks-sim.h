@@ -69,6 +69,19 @@ typedef struct
   uint64_t thread_executions;   /* lanes that executed it (guard predicate true) */
   uint64_t active_lanes;        /* lanes on the warp's path when issued, summed */
   uint64_t divergent;           /* a branch that split the warp */
+  /* Shared memory (32 banks of 4 bytes) */
+  uint64_t smem_requests;
+  uint64_t smem_wavefronts;     /* passes the requests took */
+  uint64_t smem_ideal_wavefronts;       /* passes without bank conflicts */
+  uint32_t smem_worst_degree;   /* most distinct words one bank served at once */
+  /* Global memory (32-byte sectors, 128-byte lines) */
+  uint64_t gmem_requests;
+  uint64_t gmem_sectors;
+  uint64_t gmem_ideal_sectors;
+  uint64_t gmem_lines;
+  uint64_t gmem_requested_bytes;
+  uint64_t l1_hits, l1_misses;  /* sectors */
+  uint64_t l2_hits, l2_misses;
 } KsSimInsnStats;
 
 /* One executed warp-instruction in the trace (16 bytes).  Events are in
@@ -137,6 +150,13 @@ const KsTraceEvent *ks_sim_get_trace    (const KsSim       *sim,
 /* Per-instruction statistics, module->n_insns of them */
 const KsSimInsnStats *ks_sim_get_insn_stats (const KsSim   *sim);
 uint32_t            ks_sim_get_warps_per_cta (const KsSim  *sim);
+/* The cache model's sizes (bytes).  Until the GPU database gives them per
+ * architecture, the defaults are an A100's: 128 KiB of L1 (4-way) and
+ * 40 MiB of L2 (16-way), 128-byte lines of 32-byte sectors.  Call before
+ * ks_sim_run. */
+void                ks_sim_set_caches   (KsSim             *sim,
+                                         uint32_t           l1_bytes,
+                                         uint32_t           l2_bytes);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsSim, ks_sim_free)
 
