@@ -9,6 +9,7 @@
 #include <json-glib/json-glib.h>
 
 #include "ks-launch.h"
+#include "ks-sim-math.h"
 
 #define GIB               (G_GUINT64_CONSTANT (1) << 30)
 #define MAX_BUFFER_BYTES  (4 * GIB)
@@ -516,94 +517,38 @@ int_add_mul (IntVal    a,
   return TRUE;
 }
 
-/* Rounds to nearest even into a binary format with @exp_bits and
- * @mant_bits, from the double directly: going through float would round
- * twice. */
-static uint32_t
-small_float_from_double (double value,
-                         int    exp_bits,
-                         int    mant_bits)
+/* Half-precision values go through the simulator's own conversions, so a
+ * launch spec's 0.1 becomes the same bits as cvt.rn.f16.f64 makes. */
+static uint64_t
+cvt_double (KsPtxType dst,
+            KsPtxType src,
+            uint64_t  bits)
 {
-  uint32_t sign = signbit (value) ? 1u << (exp_bits + mant_bits) : 0;
-  uint32_t exp_field = ((1u << exp_bits) - 1) << mant_bits;
-  int bias = (1 << (exp_bits - 1)) - 1;
-  int min_exp = 1 - bias;
-  double a = fabs (value), q, whole, frac;
-  uint32_t mant;
-  int e;
-
-  if (isnan (value))
-    return sign | exp_field | (1u << (mant_bits - 1));
-  if (isinf (value))
-    return sign | exp_field;
-  if (a == 0)
-    return sign;
-
-  frexp (a, &e);
-  e -= 1;                       /* a is in [2^e, 2^(e+1)) */
-  if (e > bias)
-    return sign | exp_field;
-
-  /* q holds the significand as an integer plus the bits to round away;
-   * scaling by a power of two and taking the fraction are exact. */
-  q = ldexp (a, mant_bits - MAX (e, min_exp));
-  whole = floor (q);
-  frac = q - whole;
-  if (frac > 0.5 || (frac == 0.5 && fmod (whole, 2.0) != 0))
-    whole += 1;
-  mant = (uint32_t) whole;
-
-  /* Subnormal; rounding up to 1 << mant_bits gives the least normal,
-   * which these same bits encode. */
-  if (e < min_exp)
-    return sign | mant;
-
-  if (mant == 2u << mant_bits)
-    {
-      mant >>= 1;
-      e++;
-      if (e > bias)
-        return sign | exp_field;
-    }
-  return sign | ((uint32_t) (e + bias) << mant_bits) | (mant & ((1u << mant_bits) - 1));
+  return ks_cvt (dst, src, bits, KS_PTX_ROUND_RN, 0);
 }
 
 uint16_t
 ks_launch_f16_from_double (double value)
 {
-  return (uint16_t) small_float_from_double (value, 5, 10);
+  return (uint16_t) cvt_double (KS_PTX_TYPE_F16, KS_PTX_TYPE_F64, ks_f64_to_bits (value));
 }
 
 uint16_t
 ks_launch_bf16_from_double (double value)
 {
-  return (uint16_t) small_float_from_double (value, 8, 7);
+  return (uint16_t) cvt_double (KS_PTX_TYPE_BF16, KS_PTX_TYPE_F64, ks_f64_to_bits (value));
 }
 
 double
 ks_launch_f16_to_double (uint16_t bits)
 {
-  int exp = (bits >> 10) & 0x1f;
-  int frac = bits & 0x3ff;
-  double v;
-
-  if (exp == 0)
-    v = ldexp (frac, -24);
-  else if (exp == 0x1f)
-    v = frac ? NAN : INFINITY;
-  else
-    v = ldexp (frac | 0x400, exp - 25);
-  return (bits & 0x8000) ? -v : v;
+  return ks_f64_from_bits (cvt_double (KS_PTX_TYPE_F64, KS_PTX_TYPE_F16, bits));
 }
 
 double
 ks_launch_bf16_to_double (uint16_t bits)
 {
-  uint32_t u = (uint32_t) bits << 16;
-  float f;
-
-  memcpy (&f, &u, sizeof f);
-  return f;
+  return ks_f64_from_bits (cvt_double (KS_PTX_TYPE_F64, KS_PTX_TYPE_BF16, bits));
 }
 
 static uint64_t

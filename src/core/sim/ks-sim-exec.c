@@ -15,11 +15,6 @@
 #include "ks-sim-fast.h"
 #include "ks-sim-math.h"
 
-#define LANES(mask, lane) \
-  for (uint32_t lanes_##lane = (mask), lane; \
-       lanes_##lane && ((lane = (uint32_t) __builtin_ctz (lanes_##lane)), 1); \
-       lanes_##lane &= lanes_##lane - 1)
-
 typedef struct
 {
   KsSim *sim;
@@ -145,17 +140,17 @@ src (const Ctx          *c,
       return ((c->f->preds[op->a] >> lane) & 1) ^ ((op->flags & KS_PTX_OPERAND_NOT) ? 1 : 0);
     case KS_PTX_OPERAND_IMM_INT:
       if (t == KS_PTX_TYPE_F32)
-        return ks_exec_f32_bits ((float) (int64_t) ks_ptx_operand_u64 (op));
+        return ks_f32_to_bits ((float) (int64_t) ks_ptx_operand_u64 (op));
       if (t == KS_PTX_TYPE_F64)
-        return ks_exec_f64_bits ((double) (int64_t) ks_ptx_operand_u64 (op));
+        return ks_f64_to_bits ((double) (int64_t) ks_ptx_operand_u64 (op));
       return ks_ptx_operand_u64 (op);
     case KS_PTX_OPERAND_IMM_F32:
       if (t == KS_PTX_TYPE_F64)
-        return ks_exec_f64_bits ((double) ks_exec_bits_f32 (op->a));
+        return ks_f64_to_bits ((double) ks_f32_from_bits (op->a));
       return op->a;
     case KS_PTX_OPERAND_IMM_F64:
       if (ks_ptx_type_size (t) == 4)
-        return ks_exec_f32_bits ((float) ks_exec_bits_f64 (ks_ptx_operand_u64 (op)));
+        return ks_f32_to_bits ((float) ks_f64_from_bits (ks_ptx_operand_u64 (op)));
       return ks_ptx_operand_u64 (op);
     case KS_PTX_OPERAND_SREG:
       if (op->a == KS_PTX_SREG_CLOCK64 || op->a == KS_PTX_SREG_GLOBALTIMER)
@@ -188,7 +183,7 @@ srcf (const Ctx          *c,
       const KsPtxOperand *op,
       uint32_t            lane)
 {
-  return ks_exec_bits_f32 ((uint32_t) src (c, op, lane, KS_PTX_TYPE_F32));
+  return ks_f32_from_bits ((uint32_t) src (c, op, lane, KS_PTX_TYPE_F32));
 }
 
 static inline double
@@ -196,7 +191,7 @@ srcd (const Ctx          *c,
       const KsPtxOperand *op,
       uint32_t            lane)
 {
-  return ks_exec_bits_f64 (src (c, op, lane, KS_PTX_TYPE_F64));
+  return ks_f64_from_bits (src (c, op, lane, KS_PTX_TYPE_F64));
 }
 
 static inline void

@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "ks-sim-math.h"
 #include "ks-sim-private.h"
 
 G_BEGIN_DECLS
@@ -52,41 +53,5 @@ void      ks_sim_simt_push   (KsSimWarp       *w,
                               uint32_t         pc,
                               uint32_t         rpc,
                               uint32_t         mask);
-
-static inline uint32_t
-ks_exec_f32_bits (float f)
-{
-  uint32_t u;
-
-  memcpy (&u, &f, 4);
-  return u;
-}
-
-static inline float
-ks_exec_bits_f32 (uint32_t u)
-{
-  float f;
-
-  memcpy (&f, &u, 4);
-  return f;
-}
-
-static inline uint64_t
-ks_exec_f64_bits (double d)
-{
-  uint64_t u;
-
-  memcpy (&u, &d, 8);
-  return u;
-}
-
-static inline double
-ks_exec_bits_f64 (uint64_t u)
-{
-  double d;
-
-  memcpy (&d, &u, 8);
-  return d;
-}
 
 G_END_DECLS

@@ -19,11 +19,6 @@
 #include "ks-sim-exec.h"
 #include "ks-sim-fast.h"
 
-#define LANES(mask, lane) \
-  for (uint32_t lanes_##lane = (mask), lane; \
-       lanes_##lane && ((lane = (uint32_t) __builtin_ctz (lanes_##lane)), 1); \
-       lanes_##lane &= lanes_##lane - 1)
-
 /* Source operand modes */
 enum
 {
@@ -85,7 +80,7 @@ decode_src (const KsPtxModule *m,
       if (t == KS_PTX_TYPE_F32)
         {
           *mode = SRC_IMM;
-          *imm = ks_exec_f32_bits ((float) ks_exec_bits_f64 (ks_ptx_operand_u64 (op)));
+          *imm = ks_f32_to_bits ((float) ks_f64_from_bits (ks_ptx_operand_u64 (op)));
           return TRUE;
         }
       if (t == KS_PTX_TYPE_F64)
@@ -454,6 +449,27 @@ compare (uint8_t  cmp,
     }
 }
 
+/* A lane's load or store of 4 or 8 bytes between memory and its register */
+static inline void
+move_value (uint8_t  *p,
+            uint64_t *reg,
+            uint32_t  size,
+            gboolean  store,
+            gboolean  sign_extend)
+{
+  if (store)
+    memcpy (p, reg, size);
+  else if (size == 4)
+    {
+      uint32_t v;
+
+      memcpy (&v, p, 4);
+      *reg = sign_extend ? (uint64_t) (int64_t) (int32_t) v : v;
+    }
+  else
+    memcpy (reg, p, 8);
+}
+
 void
 ks_sim_fast_exec (KsSim            *sim,
                   KsSimWarp        *w,
@@ -636,17 +652,7 @@ ks_sim_fast_exec (KsSim            *sim,
                   return;
                 last = &sim->allocs[sim->last_alloc];
               }
-            if (store)
-              memcpy (p, &val[l], size);
-            else if (size == 4)
-              {
-                uint32_t v;
-
-                memcpy (&v, p, 4);
-                val[l] = sg ? (uint64_t) (int64_t) (int32_t) v : v;
-              }
-            else
-              memcpy (&val[l], p, 8);
+            move_value (p, &val[l], size, store, sg);
           }
         if (sim->trace_enabled)
           ks_sim_record_memory (sim, (uint32_t) (in - sim->module->insns), (KsPtxSpace) in->space,
@@ -678,17 +684,7 @@ ks_sim_fast_exec (KsSim            *sim,
                 if (p == NULL)
                   return;
               }
-            if (store)
-              memcpy (p, &val[l], size);
-            else if (size == 4)
-              {
-                uint32_t v;
-
-                memcpy (&v, p, 4);
-                val[l] = sg ? (uint64_t) (int64_t) (int32_t) v : v;
-              }
-            else
-              memcpy (&val[l], p, 8);
+            move_value (p, &val[l], size, store, sg);
           }
         if (sim->trace_enabled)
           ks_sim_record_memory (sim, (uint32_t) (in - sim->module->insns), KS_PTX_SPACE_SHARED,

@@ -10,6 +10,13 @@ G_BEGIN_DECLS
 #define KS_WARP_SIZE 32
 #define KS_FULL_MASK 0xffffffffu
 
+/* Runs the statement after it once for each set bit of mask, lowest first,
+ * with lane set to the bit's index. */
+#define LANES(mask, lane) \
+  for (uint32_t lanes_##lane = (mask), lane; \
+       lanes_##lane && ((lane = (uint32_t) __builtin_ctz (lanes_##lane)), 1); \
+       lanes_##lane &= lanes_##lane - 1)
+
 /* Where the state spaces sit in the 64-bit generic address space.  Global
  * allocations start high, like device pointers do; the shared and local
  * windows are below them, so cvta and isspacep are comparisons. */

@@ -311,17 +311,17 @@ write_init (KsSim          *sim,
         {
         case KS_PTX_INIT_INT:
           if (v->type == KS_PTX_TYPE_F32)
-            bits = ks_exec_f32_bits ((float) (int64_t) in->value);
+            bits = ks_f32_to_bits ((float) (int64_t) in->value);
           else if (v->type == KS_PTX_TYPE_F64)
-            bits = ks_exec_f64_bits ((double) (int64_t) in->value);
+            bits = ks_f64_to_bits ((double) (int64_t) in->value);
           break;
         case KS_PTX_INIT_F32:
           if (v->type == KS_PTX_TYPE_F64)
-            bits = ks_exec_f64_bits ((double) ks_exec_bits_f32 ((uint32_t) in->value));
+            bits = ks_f64_to_bits ((double) ks_f32_from_bits ((uint32_t) in->value));
           break;
         case KS_PTX_INIT_F64:
           if (esize == 4)
-            bits = ks_exec_f32_bits ((float) ks_exec_bits_f64 (in->value));
+            bits = ks_f32_to_bits ((float) ks_f64_from_bits (in->value));
           break;
         case KS_PTX_INIT_VAR:
         case KS_PTX_INIT_GENERIC_VAR:
