@@ -752,6 +752,21 @@ test_memory_coalescing (void)
         }
     }
   g_assert_cmpuint (n_global, ==, 3);
+
+  /* The same by CUDA line: 01_vector_add.cu line 7, c[i] = a[i] + b[i],
+   * holds the two loads and the store */
+  {
+    g_autoptr(GArray) lines = ks_sim_cuda_line_stats (r.sim);
+    const KsSimLineStats *l7 = NULL;
+
+    for (guint i = 0; i < lines->len; i++)
+      if (g_array_index (lines, KsSimLineStats, i).line == 7)
+        l7 = &g_array_index (lines, KsSimLineStats, i);
+    g_assert_nonnull (l7);
+    g_assert_cmpuint (l7->stats.gmem_requests, ==, 3 * 16);
+    g_assert_cmpuint (l7->stats.gmem_sectors, ==, 3 * 64);
+    g_assert_cmpuint (l7->stats.l1_misses, ==, 2 * 64);
+  }
   run_clear (&r);
 }
 

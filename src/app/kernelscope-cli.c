@@ -462,6 +462,64 @@ build_buffer (JsonBuilder          *b,
   json_builder_end_object (b);
 }
 
+static void
+add_uint (JsonBuilder *b,
+          const char  *name,
+          uint64_t     v)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_add_int_value (b, (gint64) v);
+}
+
+/* One line's statistics: counts as they are, and the ratios a reader wants */
+static void
+build_line_stats (JsonBuilder          *b,
+                  const KsPtxModule    *m,
+                  const KsSimLineStats *ls,
+                  gboolean              cuda)
+{
+  const KsSimInsnStats *s = &ls->stats;
+
+  json_builder_begin_object (b);
+  if (cuda)
+    {
+      const KsPtxFile *pf = ks_ptx_module_find_file (m, ls->file);
+      g_autofree char *path = pf ? ks_ptx_span_dup (m, pf->path) : g_strdup_printf ("#%u", ls->file);
+      g_autofree char *valid = g_utf8_make_valid (path, -1);
+
+      json_builder_set_member_name (b, "file");
+      json_builder_add_string_value (b, valid);
+    }
+  add_uint (b, "line", ls->line);
+  add_uint (b, "warp_executions", s->warp_executions);
+  add_uint (b, "thread_executions", s->thread_executions);
+  json_builder_set_member_name (b, "average_active_lanes");
+  json_builder_add_double_value (b, s->warp_executions ? (double) s->active_lanes / s->warp_executions : 0);
+  add_uint (b, "divergent_branches", s->divergent);
+  if (s->smem_requests)
+    {
+      add_uint (b, "shared_requests", s->smem_requests);
+      add_uint (b, "shared_wavefronts", s->smem_wavefronts);
+      add_uint (b, "shared_extra_wavefronts", s->smem_wavefronts - s->smem_ideal_wavefronts);
+      add_uint (b, "shared_worst_conflict", s->smem_worst_degree);
+    }
+  if (s->gmem_requests)
+    {
+      add_uint (b, "global_requests", s->gmem_requests);
+      add_uint (b, "global_sectors", s->gmem_sectors);
+      add_uint (b, "global_ideal_sectors", s->gmem_ideal_sectors);
+      add_uint (b, "global_lines", s->gmem_lines);
+      json_builder_set_member_name (b, "global_efficiency");
+      json_builder_add_double_value (b, s->gmem_sectors
+                                        ? (double) s->gmem_requested_bytes / (32.0 * s->gmem_sectors) : 0);
+      add_uint (b, "l1_hits", s->l1_hits);
+      add_uint (b, "l1_misses", s->l1_misses);
+      add_uint (b, "l2_hits", s->l2_hits);
+      add_uint (b, "l2_misses", s->l2_misses);
+    }
+  json_builder_end_object (b);
+}
+
 static int
 cmd_run (int    argc,
          char **argv)
@@ -640,6 +698,20 @@ cmd_run (int    argc,
   json_builder_add_int_value (b, (gint64) stats->barriers);
   json_builder_set_member_name (b, "trace_events");
   json_builder_add_int_value (b, (gint64) stats->trace_events);
+  json_builder_end_object (b);
+
+  json_builder_set_member_name (b, "lines");
+  json_builder_begin_object (b);
+  for (int pass = 0; pass < 2; pass++)
+    {
+      g_autoptr(GArray) lines = pass == 0 ? ks_sim_ptx_line_stats (sim) : ks_sim_cuda_line_stats (sim);
+
+      json_builder_set_member_name (b, pass == 0 ? "ptx" : "cuda");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < lines->len; i++)
+        build_line_stats (b, module, &g_array_index (lines, KsSimLineStats, i), pass == 1);
+      json_builder_end_array (b);
+    }
   json_builder_end_object (b);
 
   json_builder_set_member_name (b, "printf");

@@ -84,6 +84,14 @@ typedef struct
   uint64_t l2_hits, l2_misses;
 } KsSimInsnStats;
 
+/* Statistics summed over the instructions of one line */
+typedef struct
+{
+  uint32_t file;                /* CUDA: the .file number; PTX: 0 */
+  uint32_t line;
+  KsSimInsnStats stats;
+} KsSimLineStats;
+
 /* One executed warp-instruction in the trace (16 bytes).  Events are in
  * execution order; the timing model and the timeline read them per warp. */
 typedef struct
@@ -150,6 +158,11 @@ const KsTraceEvent *ks_sim_get_trace    (const KsSim       *sim,
 /* Per-instruction statistics, module->n_insns of them */
 const KsSimInsnStats *ks_sim_get_insn_stats (const KsSim   *sim);
 uint32_t            ks_sim_get_warps_per_cta (const KsSim  *sim);
+/* Per-instruction statistics summed by PTX line, or by CUDA file and line
+ * (through .loc), for the lines that ran, in order: (transfer full) arrays
+ * of KsSimLineStats. */
+GArray             *ks_sim_ptx_line_stats  (const KsSim    *sim);
+GArray             *ks_sim_cuda_line_stats (const KsSim    *sim);
 /* The cache model's sizes (bytes).  Until the GPU database gives them per
  * architecture, the defaults are an A100's: 128 KiB of L1 (4-way) and
  * 40 MiB of L2 (16-way), 128-byte lines of 32-byte sectors.  Call before
