@@ -809,6 +809,58 @@ test_memory_bank_conflicts (void)
   run_clear (&r);
 }
 
+/* Thread 40 reads what thread 0 wrote: with no barrier between them a
+ * read-after-write hazard, with bar.sync none; the tree reduction that
+ * waits at every step has none either. */
+static void
+test_race_check (void)
+{
+  Run r = { 0 };
+  const KsSimHazard *h;
+  uint32_t n;
+  const char *spec = "{\"ptx\": \"x.ptx\", \"grid\": [2], \"block\": [64], \"params\": []}";
+  /* the kernel, with line 12 a barrier or not */
+#define RACE_HEAD \
+    ".version 8.0\n.target sm_80\n.address_size 64\n" \
+    ".visible .entry k()\n" \
+    "{\n" \
+    "  .reg .pred %p<2>;\n" \
+    "  .reg .b32 %r<8>;\n" \
+    "  .shared .align 4 .b32 flag;\n" \
+    "  mov.u32 %r1, %tid.x;\n" \
+    "  setp.ne.u32 %p1, %r1, 0;\n" \
+    "  @!%p1 st.shared.u32 [flag], 7;\n"          /* line 11 */
+#define RACE_TAIL \
+    "  setp.ne.u32 %p1, %r1, 40;\n" \
+    "  @!%p1 ld.shared.u32 %r2, [flag];\n"        /* line 14 */ \
+    "  ret;\n" \
+    "}\n"
+  const char *racy = RACE_HEAD "  mov.u32 %r3, 0;\n" RACE_TAIL;
+  const char *safe = RACE_HEAD "  bar.sync 0;\n" RACE_TAIL;
+#undef RACE_HEAD
+#undef RACE_TAIL
+
+  r.module = text_module (racy);
+  run_start (&r, spec);
+  assert_done (&r);
+  h = ks_sim_get_hazards (r.sim, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpint (h[0].kind, ==, KS_HAZARD_RAW);
+  g_assert_cmpuint (r.module->insns[h[0].first_insn].line, ==, 11);
+  g_assert_cmpuint (r.module->insns[h[0].second_insn].line, ==, 14);
+  g_assert_cmpuint (h[0].first_thread, ==, 0);
+  g_assert_cmpuint (h[0].second_thread, ==, 40);
+  g_assert_cmpuint (h[0].count, ==, 2);          /* once in each block */
+  run_clear (&r);
+
+  r.module = text_module (safe);
+  run_start (&r, spec);
+  assert_done (&r);
+  ks_sim_get_hazards (r.sim, &n);
+  g_assert_cmpuint (n, ==, 0);
+  run_clear (&r);
+}
+
 static void
 assert_fault (Run            *r,
               KsSimFaultKind  kind,
@@ -1023,6 +1075,7 @@ main (int   argc,
   g_test_add_func ("/sim/trace/divergence", test_trace_divergence);
   g_test_add_func ("/sim/memory/coalescing", test_memory_coalescing);
   g_test_add_func ("/sim/memory/bank-conflicts", test_memory_bank_conflicts);
+  g_test_add_func ("/sim/memory/race-check", test_race_check);
   g_test_add_func ("/sim/barrier/after-exit", test_barrier_after_exit);
   g_test_add_func ("/sim/barrier/red-arrive-cp-async", test_barrier_forms);
   g_test_add_func ("/sim/fault/out-of-bounds", test_fault_out_of_bounds);

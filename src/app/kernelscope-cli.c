@@ -612,6 +612,21 @@ cmd_run (int    argc,
         g_printerr ("%s:%u: note: the CUDA line of the fault\n", fault->cuda_file, fault->cuda_line);
     }
 
+  {
+    uint32_t n_hazards;
+    const KsSimHazard *hz = ks_sim_get_hazards (sim, &n_hazards);
+
+    /* Warnings in the compiler's format, so editors can jump to them */
+    for (uint32_t i = 0; i < n_hazards; i++)
+      g_printerr ("%s:%u: warning: shared-memory %s hazard with line %u: threads %u and %u of "
+                  "block [%u,%u,%u] touch offset %u with no barrier between (%" G_GUINT64_FORMAT
+                  " times)\n",
+                  launch->ptx_path, module->insns[hz[i].second_insn].line,
+                  ks_sim_hazard_kind_name (hz[i].kind), module->insns[hz[i].first_insn].line,
+                  hz[i].first_thread, hz[i].second_thread, hz[i].block[0], hz[i].block[1],
+                  hz[i].block[2], hz[i].address, hz[i].count);
+  }
+
   if (!json)
     {
       fputs (ks_sim_get_printf (sim), stdout);
@@ -713,6 +728,28 @@ cmd_run (int    argc,
       json_builder_end_array (b);
     }
   json_builder_end_object (b);
+
+  json_builder_set_member_name (b, "hazards");
+  json_builder_begin_array (b);
+  {
+    uint32_t n_hazards;
+    const KsSimHazard *hz = ks_sim_get_hazards (sim, &n_hazards);
+
+    for (uint32_t i = 0; i < n_hazards; i++)
+      {
+        json_builder_begin_object (b);
+        json_builder_set_member_name (b, "kind");
+        json_builder_add_string_value (b, ks_sim_hazard_kind_name (hz[i].kind));
+        add_uint (b, "first_ptx_line", module->insns[hz[i].first_insn].line);
+        add_uint (b, "second_ptx_line", module->insns[hz[i].second_insn].line);
+        add_uint (b, "address", hz[i].address);
+        add_uint (b, "first_thread", hz[i].first_thread);
+        add_uint (b, "second_thread", hz[i].second_thread);
+        add_uint (b, "count", hz[i].count);
+        json_builder_end_object (b);
+      }
+  }
+  json_builder_end_array (b);
 
   json_builder_set_member_name (b, "printf");
   {

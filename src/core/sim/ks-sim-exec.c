@@ -775,7 +775,8 @@ static void
 record_access (Ctx                *c,
                const KsPtxOperand *op,
                uint32_t            size,
-               gboolean            store)
+               gboolean            store,
+               gboolean            atomic)
 {
   uint64_t addrs[KS_WARP_SIZE] = { 0 };
   KsPtxSpace space = KS_PTX_SPACE_NONE;
@@ -790,7 +791,8 @@ record_access (Ctx                *c,
       if (frame_param || space == KS_PTX_SPACE_PARAM || space == KS_PTX_SPACE_LOCAL)
         return;
     }
-  ks_sim_record_memory (c->sim, c->fn->first_insn + c->pc, space, addrs, size, c->exec, store);
+  ks_sim_record_memory (c->sim, c->w, c->fn->first_insn + c->pc, space, addrs, size, c->exec,
+                        store, atomic);
 }
 
 static uint32_t
@@ -818,7 +820,7 @@ do_load (Ctx *c)
       unsupported (c, "in this form");
       return;
     }
-  record_access (c, &c->ops[1], esize * n, FALSE);
+  record_access (c, &c->ops[1], esize * n, FALSE, FALSE);
   LANES (c->exec, lane)
     {
       const uint8_t *p = mem_at (c, &c->ops[1], lane, esize * n, FALSE);
@@ -853,7 +855,7 @@ do_store (Ctx *c)
       unsupported (c, "in this form");
       return;
     }
-  record_access (c, &c->ops[0], esize * n, TRUE);
+  record_access (c, &c->ops[0], esize * n, TRUE, FALSE);
   LANES (c->exec, lane)
     {
       uint8_t *p = mem_at (c, &c->ops[0], lane, esize * n, TRUE);
@@ -938,7 +940,7 @@ do_atomic (Ctx      *c,
       unsupported (c, "in this form");
       return;
     }
-  record_access (c, &c->ops[a], size, TRUE);
+  record_access (c, &c->ops[a], size, TRUE, TRUE);
   /* Lanes in order: the simulator is sequential, so each atomic sees the
    * previous lane's result, as one possible hardware order does. */
   LANES (c->exec, lane)

@@ -40,14 +40,17 @@ gboolean  ks_sim_push_frame  (KsSim           *sim,
 
 /* The memory analysis of one warp-level access to global or shared memory
  * (generic addresses are sorted by window): bank conflicts, sectors and
- * lines, and the caches.  Runs only while the trace is on. */
+ * lines, the caches, and the shared-memory race check (atomics excepted).
+ * Runs only while the trace is on. */
 void      ks_sim_record_memory (KsSim           *sim,
+                                const KsSimWarp *w,
                                 uint32_t         insn,
                                 KsPtxSpace       space,
                                 const uint64_t   addr[32],
                                 uint32_t         size,
                                 uint32_t         mask,
-                                gboolean         store);
+                                gboolean         store,
+                                gboolean         atomic);
 
 void      ks_sim_simt_push   (KsSimWarp       *w,
                               uint32_t         pc,

@@ -655,8 +655,8 @@ ks_sim_fast_exec (KsSim            *sim,
             move_value (p, &val[l], size, store, sg);
           }
         if (sim->trace_enabled)
-          ks_sim_record_memory (sim, (uint32_t) (in - sim->module->insns), (KsPtxSpace) in->space,
-                                addrs, size, exec, store);
+          ks_sim_record_memory (sim, w, (uint32_t) (in - sim->module->insns), (KsPtxSpace) in->space,
+                                addrs, size, exec, store, FALSE);
       }
       break;
     case KS_FAST_LD_SHARED:
@@ -687,8 +687,8 @@ ks_sim_fast_exec (KsSim            *sim,
             move_value (p, &val[l], size, store, sg);
           }
         if (sim->trace_enabled)
-          ks_sim_record_memory (sim, (uint32_t) (in - sim->module->insns), KS_PTX_SPACE_SHARED,
-                                addrs, size, exec, store);
+          ks_sim_record_memory (sim, w, (uint32_t) (in - sim->module->insns), KS_PTX_SPACE_SHARED,
+                                addrs, size, exec, store, FALSE);
       }
       break;
     case KS_FAST_LD_PARAM:

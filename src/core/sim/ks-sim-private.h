@@ -39,6 +39,18 @@ typedef struct _KsFastInsn KsFastInsn;
 
 typedef struct
 {
+  uint32_t writer;              /* linear thread + 1, 0 = none */
+  uint32_t write_epoch;
+  uint32_t write_insn;
+  uint32_t reader;
+  uint32_t read_epoch;
+  uint32_t read_insn;
+} KsSimWordAccess;
+
+#define KS_SIM_MAX_HAZARDS 256u
+
+typedef struct
+{
   uint64_t base, size;
   uint8_t *data;
   int32_t buffer;               /* launch buffer, or -1 */
@@ -144,6 +156,12 @@ struct _KsSim
 
   KsSimInsnStats *insn_stats;   /* per module instruction */
   struct _KsCache *l1, *l2;     /* created on the first analysed access */
+  /* The race check: who last wrote and read each 4-byte word of the CTA's
+   * shared memory, and in which barrier interval (epoch) */
+  KsSimWordAccess *smem_access;
+  uint32_t epoch;
+  KsSimHazard *hazards;
+  uint32_t n_hazards;
   uint32_t l1_bytes, l2_bytes;
   KsTraceEvent *trace;
   uint64_t n_trace, cap_trace, max_trace;

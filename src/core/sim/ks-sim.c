@@ -614,6 +614,8 @@ start_cta (KsSim    *sim,
   c->n_warps = sim->warps_per_cta;
   c->n_done = 0;
   memset (c->arrived, 0, sizeof c->arrived);
+  /* a new block: no thread has touched its shared memory yet */
+  sim->epoch++;
 
   for (uint32_t i = 0; i < c->n_warps; i++)
     {
@@ -689,6 +691,7 @@ release_barrier (KsSim    *sim,
     }
   c->arrived[b] = 0;
   sim->stats.barriers++;
+  sim->epoch++;
 }
 
 static gboolean
@@ -901,6 +904,8 @@ ks_sim_free (KsSim *sim)
   g_free (sim->insn_stats);
   g_clear_pointer (&sim->l1, ks_cache_free);
   g_clear_pointer (&sim->l2, ks_cache_free);
+  g_free (sim->smem_access);
+  g_free (sim->hazards);
   g_free (sim->trace);
   g_free (sim->layouts);
   g_free (sim->param_bank);
@@ -1078,14 +1083,121 @@ ks_sim_set_caches (KsSim    *sim,
   g_clear_pointer (&sim->l2, ks_cache_free);
 }
 
+static void
+note_hazard (KsSim        *sim,
+             KsHazardKind  kind,
+             uint32_t      first_insn,
+             uint32_t      second_insn,
+             uint32_t      address,
+             uint32_t      first_thread,
+             uint32_t      second_thread)
+{
+  KsSimHazard *h;
+
+  for (uint32_t i = 0; i < sim->n_hazards; i++)
+    {
+      h = &sim->hazards[i];
+      if (h->kind == kind && h->first_insn == first_insn && h->second_insn == second_insn)
+        {
+          h->count++;
+          return;
+        }
+    }
+  if (sim->n_hazards >= KS_SIM_MAX_HAZARDS)
+    return;
+  if (sim->hazards == NULL)
+    sim->hazards = g_new0 (KsSimHazard, KS_SIM_MAX_HAZARDS);
+  h = &sim->hazards[sim->n_hazards++];
+  h->kind = kind;
+  h->first_insn = first_insn;
+  h->second_insn = second_insn;
+  h->address = address;
+  memcpy (h->block, sim->cta.ctaid, sizeof h->block);
+  h->first_thread = first_thread;
+  h->second_thread = second_thread;
+  h->count = 1;
+}
+
+/* Racecheck for one warp-level shared access: a word touched by two
+ * threads in one barrier interval, one of them writing, is a hazard. */
+static void
+check_races (KsSim           *sim,
+             const KsSimWarp *w,
+             uint32_t         insn,
+             const uint64_t   addr[32],
+             uint32_t         size,
+             uint32_t         mask,
+             gboolean         store)
+{
+  uint32_t n_words = sim->shared_size / 4;
+
+  if (n_words == 0)
+    return;
+  if (sim->smem_access == NULL)
+    sim->smem_access = g_new0 (KsSimWordAccess, n_words);
+  LANES (mask, lane)
+    {
+      uint32_t thread = w->first_thread + lane + 1;
+
+      for (uint64_t a = addr[lane] & ~(uint64_t) 3; a < addr[lane] + size; a += 4)
+        {
+          KsSimWordAccess *wa;
+
+          if (a / 4 >= n_words)
+            break;
+          wa = &sim->smem_access[a / 4];
+          if (wa->writer && wa->writer != thread && wa->write_epoch == sim->epoch)
+            note_hazard (sim, store ? KS_HAZARD_WAW : KS_HAZARD_RAW, wa->write_insn, insn,
+                         (uint32_t) a, wa->writer - 1, thread - 1);
+          if (store && wa->reader && wa->reader != thread && wa->read_epoch == sim->epoch)
+            note_hazard (sim, KS_HAZARD_WAR, wa->read_insn, insn, (uint32_t) a, wa->reader - 1,
+                         thread - 1);
+          if (store)
+            {
+              wa->writer = thread;
+              wa->write_epoch = sim->epoch;
+              wa->write_insn = insn;
+            }
+          else
+            {
+              wa->reader = thread;
+              wa->read_epoch = sim->epoch;
+              wa->read_insn = insn;
+            }
+        }
+    }
+}
+
+const KsSimHazard *
+ks_sim_get_hazards (const KsSim *sim,
+                    uint32_t    *n_hazards)
+{
+  *n_hazards = sim->n_hazards;
+  return sim->hazards;
+}
+
+const char *
+ks_sim_hazard_kind_name (KsHazardKind kind)
+{
+  switch (kind)
+    {
+    case KS_HAZARD_RAW: return "read-after-write";
+    case KS_HAZARD_WAR: return "write-after-read";
+    case KS_HAZARD_WAW: return "write-after-write";
+    default: return "hazard";
+    }
+}
+
 void
-ks_sim_record_memory (KsSim          *sim,
-                      uint32_t        insn,
+ks_sim_record_memory (KsSim           *sim,
+                      const KsSimWarp *w,
+                      uint32_t         insn,
                       KsPtxSpace      space,
                       const uint64_t  addr[32],
                       uint32_t        size,
                       uint32_t        mask,
-                      gboolean        store)
+                      gboolean        store,
+                      gboolean        atomic)
 {
   KsSimInsnStats *st = &sim->insn_stats[insn];
   uint64_t a[32];
@@ -1113,6 +1225,9 @@ ks_sim_record_memory (KsSim          *sim,
   if (space == KS_PTX_SPACE_SHARED || space == KS_PTX_SPACE_SHARED_CLUSTER)
     {
       KsSmemAnalysis r = ks_smem_analyze (a, size, mask, store);
+
+      if (!atomic)
+        check_races (sim, w, insn, a, size, mask, store);
 
       st->smem_requests++;
       st->smem_wavefronts += r.wavefronts;

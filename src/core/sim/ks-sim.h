@@ -84,6 +84,27 @@ typedef struct
   uint64_t l2_hits, l2_misses;
 } KsSimInsnStats;
 
+typedef enum
+{
+  KS_HAZARD_RAW = 0,            /* read after another thread's write */
+  KS_HAZARD_WAR,                /* write after another thread's read */
+  KS_HAZARD_WAW,                /* write after another thread's write */
+} KsHazardKind;
+
+/* Two threads of a block touched the same shared-memory word, one of them
+ * writing, with no barrier between them (as compute-sanitizer's racecheck
+ * reports).  One record per pair of instructions, with a count. */
+typedef struct
+{
+  KsHazardKind kind;
+  uint32_t first_insn;          /* the earlier access (module instruction index) */
+  uint32_t second_insn;         /* the later one */
+  uint32_t address;             /* shared-memory offset of the first occurrence */
+  uint32_t block[3];
+  uint32_t first_thread, second_thread;   /* linear thread indices in the block */
+  uint64_t count;
+} KsSimHazard;
+
 /* Statistics summed over the instructions of one line */
 typedef struct
 {
@@ -162,6 +183,10 @@ uint32_t            ks_sim_get_warps_per_cta (const KsSim  *sim);
  * (through .loc), for the lines that ran, in order: (transfer full) arrays
  * of KsSimLineStats. */
 GArray             *ks_sim_ptx_line_stats  (const KsSim    *sim);
+/* Shared-memory hazards found (while the trace was on), at most 256 */
+const KsSimHazard  *ks_sim_get_hazards     (const KsSim    *sim,
+                                            uint32_t       *n_hazards);
+const char         *ks_sim_hazard_kind_name (KsHazardKind   kind);
 GArray             *ks_sim_cuda_line_stats (const KsSim    *sim);
 /* The cache model's sizes (bytes).  Until the GPU database gives them per
  * architecture, the defaults are an A100's: 128 KiB of L1 (4-way) and
