@@ -1031,6 +1031,38 @@ test_fault_step_limit (void)
   run_clear (&r);
 }
 
+/* Lanes 1-31 wait for a flag lane 0 of their own warp sets: under a SIMT
+ * stack the branch's taken path (the waiting lanes) runs first and spins
+ * for ever, and lane 0 never runs again.  The fault says so. */
+static void
+test_fault_intra_warp_spin (void)
+{
+  Run r = { 0 };
+  g_autoptr(GError) error = NULL;
+
+  r.module = text_module (FAULT_HEADER
+                          "  setp.ne.u32 %p1, %r1, 0;\n"
+                          "  @%p1 bra $SPIN;\n"                      /* lanes 1-31 wait */
+                          "  st.volatile.global.u32 [%rd1], 1;\n"    /* lane 0 sets the flag */
+                          "  ret;\n"
+                          "$SPIN:\n"
+                          "  ld.volatile.global.u32 %r2, [%rd1];\n"
+                          "  setp.eq.u32 %p1, %r2, 0;\n"
+                          "  @%p1 bra $SPIN;\n"
+                          "  ret;\n}\n");
+  r.launch = ks_launch_parse ("{\"ptx\": \"x.ptx\", \"grid\": [1], \"block\": [32],"
+                              " \"buffers\": {\"p\": {\"type\": \"u32\", \"count\": 1}},"
+                              " \"params\": [{\"buffer\": \"p\"}]}", -1, NULL, &error);
+  g_assert_no_error (error);
+  r.sim = ks_sim_new (r.module, r.launch, &error);
+  g_assert_no_error (error);
+  ks_sim_set_step_limit (r.sim, 20000);
+  ks_sim_run (r.sim, 0, NULL);
+  assert_fault (&r, KS_SIM_FAULT_STEP_LIMIT, 0, "intra-warp spin lock");
+  g_assert_nonnull (strstr (ks_sim_get_fault (r.sim)->message, "0x00000001 of the same warp"));
+  run_clear (&r);
+}
+
 static void
 test_bad_launch (void)
 {
@@ -1084,6 +1116,7 @@ main (int   argc,
   g_test_add_func ("/sim/fault/deadlock-mismatch", test_fault_barrier_mismatch);
   g_test_add_func ("/sim/fault/trap", test_fault_trap);
   g_test_add_func ("/sim/fault/step-limit", test_fault_step_limit);
+  g_test_add_func ("/sim/fault/intra-warp-spin", test_fault_intra_warp_spin);
   g_test_add_func ("/sim/launch/bad", test_bad_launch);
   return g_test_run ();
 }

@@ -802,7 +802,7 @@ ks_sim_new (const KsPtxModule *module,
   sim->module = module;
   sim->launch = launch;
   sim->entry = entry;
-  sim->step_limit = G_GUINT64_CONSTANT (10000000000);
+  sim->step_limit = G_GUINT64_CONSTANT (2000000000);
   sim->printf_out = g_string_new (NULL);
   sim->threads_per_cta = launch->block[0] * launch->block[1] * launch->block[2];
   sim->warps_per_cta = (sim->threads_per_cta + KS_WARP_SIZE - 1) / KS_WARP_SIZE;
@@ -923,6 +923,39 @@ ks_sim_set_step_limit (KsSim    *sim,
   sim->step_limit = limit ? limit : G_MAXUINT64;
 }
 
+/* The step limit.  When the warp that reached it is diverged, with lanes
+ * parked waiting to reconverge, the likely cause is a loop that waits for
+ * those lanes: it ends on Volta's independent thread scheduling, not on a
+ * SIMT stack.  Say so. */
+static void
+step_limit_fault (KsSim     *sim,
+                  KsSimWarp *w)
+{
+  const KsSimFrame *f = &w->frames[w->n_frames - 1];
+  const KsSimtEntry *top = &w->simt[w->n_simt - 1];
+  const KsPtxFunction *fn = &sim->module->functions[f->fn];
+  const KsPtxInsn *insn = top->pc < fn->n_insns ? &sim->module->insns[fn->first_insn + top->pc] : NULL;
+  uint32_t parked = 0;
+
+  for (uint32_t i = f->simt_base; i + 1 < w->n_simt; i++)
+    parked |= w->simt[i].mask;
+  parked &= ~top->mask;
+
+  if (parked != 0)
+    ks_sim_fault (sim, w, __builtin_ctz (top->mask ? top->mask : 1), insn, KS_SIM_FAULT_STEP_LIMIT,
+                  FALSE, 0,
+                  "stopped after %" G_GUINT64_FORMAT " warp-instructions: lanes 0x%08x of warp %u "
+                  "still loop while lanes 0x%08x of the same warp wait to reconverge. If the loop "
+                  "waits for them (an intra-warp spin lock), it can only finish with Volta's "
+                  "independent thread scheduling, which this simulator does not model",
+                  sim->step_limit, top->mask, w->index, parked);
+  else
+    ks_sim_fault (sim, w, __builtin_ctz (top->mask ? top->mask : 1), insn, KS_SIM_FAULT_STEP_LIMIT,
+                  FALSE, 0,
+                  "stopped after %" G_GUINT64_FORMAT " warp-instructions (the step limit): the "
+                  "kernel may not terminate", sim->step_limit);
+}
+
 KsSimStatus
 ks_sim_run (KsSim        *sim,
             uint64_t      max_steps,
@@ -969,9 +1002,7 @@ ks_sim_run (KsSim        *sim,
               n++;
               done++;
               if (sim->stats.warp_instructions >= sim->step_limit && sim->status == KS_SIM_READY)
-                ks_sim_fault (sim, w, 0, NULL, KS_SIM_FAULT_STEP_LIMIT, FALSE, 0,
-                              "stopped after %" G_GUINT64_FORMAT " warp-instructions (the step "
-                              "limit): the kernel may not terminate", sim->step_limit);
+                step_limit_fault (sim, w);
             }
           if (w->state == KS_WARP_DONE)
             c->n_done++;

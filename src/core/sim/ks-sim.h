@@ -153,7 +153,8 @@ KsSimStatus         ks_sim_run          (KsSim             *sim,
                                          uint64_t           max_steps,
                                          GCancellable      *cancellable);
 /* After this many warp-instructions in total the run faults with
- * KS_SIM_FAULT_STEP_LIMIT (0 = no limit, the default is 1e10). */
+ * KS_SIM_FAULT_STEP_LIMIT (0 = no limit, the default is 2e9: about a minute
+ * of a kernel that does not end). */
 void                ks_sim_set_step_limit (KsSim           *sim,
                                            uint64_t         limit);
 
