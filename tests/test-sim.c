@@ -1063,6 +1063,49 @@ test_fault_intra_warp_spin (void)
   run_clear (&r);
 }
 
+/* FP8 conversions; the bits worked out from the formats: e4m3 has a bias
+ * of 7 (1.0 = 0 0111 000 = 0x38, -2.0 = 1 1000 000 = 0xc0, 448 the largest
+ * finite = 0x7e), e5m2 a bias of 15 (1.0 = 0x3c, -2.0 = 0xc0) */
+static void
+test_fp8 (void)
+{
+  Run r = { 0 };
+  const uint32_t *out;
+
+  r.module = text_module (
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry k(.param .u64 k_out)\n"
+    "{\n"
+    "  .reg .b16 %h<4>;\n"
+    "  .reg .b32 %r<8>;\n"
+    "  .reg .f32 %f<4>;\n"
+    "  .reg .b64 %rd<2>;\n"
+    "  ld.param.u64 %rd1, [k_out];\n"
+    "  mov.f32 %f1, 0f3F800000;\n"                  /* 1.0 */
+    "  mov.f32 %f2, 0fC0000000;\n"                  /* -2.0 */
+    "  mov.f32 %f3, 0f461C4000;\n"                  /* 10000: past e4m3's range */
+    "  cvt.rn.satfinite.e4m3x2.f32 %h1, %f1, %f2;\n"
+    "  cvt.rn.satfinite.e5m2x2.f32 %h2, %f1, %f2;\n"
+    "  cvt.rn.satfinite.e4m3x2.f32 %h3, %f3, %f2;\n"
+    "  cvt.rn.f16x2.e4m3x2 %r1, %h1;\n"
+    "  cvt.u32.u16 %r2, %h1;\n"
+    "  cvt.u32.u16 %r3, %h2;\n"
+    "  cvt.u32.u16 %r4, %h3;\n"
+    "  st.global.v4.u32 [%rd1], {%r1, %r2, %r3, %r4};\n"
+    "  ret;\n"
+    "}\n");
+  run_start (&r, "{\"ptx\": \"x.ptx\", \"grid\": [1], \"block\": [1],"
+                 " \"buffers\": {\"out\": {\"type\": \"u32\", \"count\": 4}},"
+                 " \"params\": [{\"buffer\": \"out\"}]}");
+  assert_done (&r);
+  out = buffer (&r, "out");
+  g_assert_cmphex (out[0], ==, 0x3c00c000);      /* back to f16: 1.0 and -2.0 */
+  g_assert_cmphex (out[1], ==, 0x38c0);
+  g_assert_cmphex (out[2], ==, 0x3cc0);
+  g_assert_cmphex (out[3], ==, 0x7ec0);          /* saturated to 448 */
+  run_clear (&r);
+}
+
 static void
 test_bad_launch (void)
 {
@@ -1117,6 +1160,7 @@ main (int   argc,
   g_test_add_func ("/sim/fault/trap", test_fault_trap);
   g_test_add_func ("/sim/fault/step-limit", test_fault_step_limit);
   g_test_add_func ("/sim/fault/intra-warp-spin", test_fault_intra_warp_spin);
+  g_test_add_func ("/sim/numbers/fp8", test_fp8);
   g_test_add_func ("/sim/launch/bad", test_bad_launch);
   return g_test_run ();
 }

@@ -1538,6 +1538,36 @@ do_cvt (Ctx *c)
       unsupported (c, "in this form");
       return;
     }
+  if ((dt == KS_PTX_TYPE_E4M3X2 || dt == KS_PTX_TYPE_E5M2X2)
+      || (dt == KS_PTX_TYPE_F16X2 && (st == KS_PTX_TYPE_E4M3X2 || st == KS_PTX_TYPE_E5M2X2)))
+    {
+      /* FP8 pairs: from two f32 (a to the upper byte), from an f16x2, and back */
+      gboolean e4 = dt == KS_PTX_TYPE_E4M3X2 || st == KS_PTX_TYPE_E4M3X2;
+
+      LANES (c->exec, lane)
+        {
+          uint32_t a = (uint32_t) src (c, &c->ops[1], lane, st);
+          uint32_t r;
+
+          if (dt == KS_PTX_TYPE_F16X2)
+            r = e4 ? ks_cvt_f16x2_e4m3x2 ((uint16_t) a, fl) : ks_cvt_f16x2_e5m2x2 ((uint16_t) a, fl);
+          else if (st == KS_PTX_TYPE_F16X2)
+            r = e4 ? ks_cvt_e4m3x2_f16x2 (a, fl) : ks_cvt_e5m2x2_f16x2 (a, fl);
+          else if (st == KS_PTX_TYPE_F32 && in->n_operands > 2)
+            {
+              uint32_t b = (uint32_t) src (c, &c->ops[2], lane, KS_PTX_TYPE_F32);
+
+              r = e4 ? ks_cvt_e4m3x2_f32 (a, b, fl) : ks_cvt_e5m2x2_f32 (a, b, fl);
+            }
+          else
+            {
+              unsupported (c, "between these types");
+              return;
+            }
+          dst (c, &c->ops[0], lane, r);
+        }
+      return;
+    }
   if (dt == KS_PTX_TYPE_F16X2 || dt == KS_PTX_TYPE_BF16X2)
     {
       /* cvt.rn.f16x2.f32 d, a, b: a to the upper half, b to the lower */
