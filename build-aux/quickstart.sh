@@ -14,9 +14,12 @@ if [[ ! -f _build/build.ninja ]]; then
 fi
 meson compile -C _build
 
-sample=data/samples/01-vector-add/vector_add.ptx
+sample=data/samples/01-vector-add/vector_add
 echo
-echo "== kernelscope-cli parse $sample"
-_build/src/app/kernelscope-cli parse "$sample"
+echo "== kernelscope-cli parse $sample.ptx"
+_build/src/app/kernelscope-cli parse "$sample.ptx"
 echo
-echo "(the same as JSON: _build/src/app/kernelscope-cli parse --json $sample)"
+echo "== kernelscope-cli run $sample.json"
+_build/src/app/kernelscope-cli run "$sample.json"
+echo
+echo "(with --json, the module and the results as JSON; see README.md)"

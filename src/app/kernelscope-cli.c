@@ -629,11 +629,64 @@ cmd_run (int    argc,
 
   if (!json)
     {
+      const char *name = launch->kernel ? launch->kernel : "the kernel";
+
       fputs (ks_sim_get_printf (sim), stdout);
-      g_print ("%s: %" G_GUINT64_FORMAT " warp-instructions, %" G_GUINT64_FORMAT
-               " thread-instructions in %.3f s\n",
-               status == KS_SIM_DONE ? "done" : "stopped",
-               stats->warp_instructions, stats->thread_instructions, stats->seconds);
+      g_print ("%s <<<(%u,%u,%u), (%u,%u,%u)>>>: %s in %.3f s\n", name,
+               launch->grid[0], launch->grid[1], launch->grid[2],
+               launch->block[0], launch->block[1], launch->block[2],
+               status == KS_SIM_DONE ? "done" : "stopped", stats->seconds);
+      g_print ("  %" G_GUINT64_FORMAT " warp-instructions, %" G_GUINT64_FORMAT
+               " thread-instructions (%.1f lanes each), %" G_GUINT64_FORMAT
+               " divergent branches, %" G_GUINT64_FORMAT " barriers\n",
+               stats->warp_instructions, stats->thread_instructions,
+               stats->warp_instructions ? (double) stats->thread_instructions / stats->warp_instructions : 0.0,
+               stats->divergent_branches, stats->barriers);
+      for (uint32_t i = 0; i < launch->n_outputs; i++)
+        {
+          const KsLaunchBuffer *buf = &launch->buffers[launch->outputs[i]];
+          const uint8_t *data = ks_sim_get_buffer (sim, launch->outputs[i], NULL);
+          uint32_t esize = ks_ptx_type_size (buf->type);
+          GString *line = g_string_new (NULL);
+
+          /* the first values, as short as they read back exactly */
+          for (uint64_t k = 0; esize > 0 && k < MIN (buf->count, 8); k++)
+            {
+              const uint8_t *p = data + k * esize;
+              uint64_t v = 0;
+
+              memcpy (&v, p, esize);
+              if (k > 0)
+                g_string_append_c (line, ' ');
+              if (buf->type == KS_PTX_TYPE_F32)
+                {
+                  float f;
+
+                  memcpy (&f, p, 4);
+                  g_string_append_printf (line, "%.9g", f);
+                }
+              else if (buf->type == KS_PTX_TYPE_F64)
+                {
+                  double d;
+
+                  memcpy (&d, p, 8);
+                  g_string_append_printf (line, "%.17g", d);
+                }
+              else if (buf->type == KS_PTX_TYPE_F16)
+                g_string_append_printf (line, "%.5g", ks_launch_f16_to_double ((uint16_t) v));
+              else if (buf->type == KS_PTX_TYPE_BF16)
+                g_string_append_printf (line, "%.4g", ks_launch_bf16_to_double ((uint16_t) v));
+              else if (buf->type >= KS_PTX_TYPE_S8 && buf->type <= KS_PTX_TYPE_S64)
+                g_string_append_printf (line, "%" G_GINT64_FORMAT,
+                                        esize == 1 ? (gint64) (int8_t) v : esize == 2 ? (gint64) (int16_t) v
+                                        : esize == 4 ? (gint64) (int32_t) v : (gint64) v);
+              else
+                g_string_append_printf (line, "%" G_GUINT64_FORMAT, v);
+            }
+          g_print ("  %s (%s x %" G_GUINT64_FORMAT "): %s%s\n", buf->name,
+                   ks_ptx_type_name (buf->type), buf->count, line->str, buf->count > 8 ? " ..." : "");
+          g_string_free (line, TRUE);
+        }
       return fault != NULL ? EXIT_FAULT : EXIT_OK;
     }
 

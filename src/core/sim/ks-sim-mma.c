@@ -1,0 +1,569 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-sim-mma.c: warp-level matrix instructions over a warp's register rows.
+ *
+ * Every instruction here goes through whole matrices: gather the operands
+ * from the lanes into plain row-major arrays, compute, scatter back.  That
+ * keeps the fragment layouts (the only hard part) in one small function per
+ * instruction family, each transcribed from the PTX ISA's formulas:
+ *
+ * "Matrix Fragments for mma.m16n8k16 with floating point type", .f16/.bf16:
+ *   groupID = %laneid >> 2, threadID_in_group = %laneid % 4
+ *   A: row = groupID for ai where 0 <= i < 2 || 4 <= i < 6, groupID + 8
+ *      otherwise; col = threadID_in_group * 2 + (i & 0x1) for i < 4,
+ *      + 8 for i >= 4
+ *   B: row = threadID_in_group * 2 + (i & 0x1) for bi where i < 2, + 8 for
+ *      i >= 2; col = groupID
+ *   C/D: row = groupID for c0, c1, groupID + 8 for c2, c3;
+ *      col = threadID_in_group * 2 + (i & 0x1)
+ * "Matrix Fragments for mma.m16n8k8":
+ *   .f16/.bf16 A: row = groupID for a0, a1, groupID + 8 for a2, a3;
+ *      col = threadID_in_group * 2 + (i & 0x1)
+ *   .f16/.bf16 B: row = threadID_in_group * 2 + i; col = groupID
+ *   .tf32 A: row = groupID for a0, a2, groupID + 8 for a1, a3;
+ *      col = threadID_in_group for a0, a1, threadID_in_group + 4 for a2, a3
+ *   .tf32 B: row = threadID_in_group for b0, threadID_in_group + 4 for b1;
+ *      col = groupID
+ *   C/D as for m16n8k16.
+ * "Matrix Fragments for mma.m16n8k4", .tf32:
+ *   A: row = groupID for a0, groupID + 8 for a1; col = threadID_in_group
+ *   B: row = threadID_in_group; col = groupID
+ * "Warp-level matrix load instruction: ldmatrix": addresses of threads 0-7
+ *   are the rows of the first matrix, 8-15 the second, ...; "each thread
+ *   receives a fragment of a row": lane l, row l/4, two elements from column
+ *   2 (l%4), with .trans of the column instead (the matrix is read in
+ *   column-major form).
+ */
+
+#include "ks-sim-mma.h"
+
+#include <string.h>
+
+#include "ks-sim-math.h"
+
+bool
+ks_mma_flat_mem (uint64_t addr,
+                 void    *buf,
+                 size_t   len,
+                 bool     is_store,
+                 void    *user_data)
+{
+  const KsMmaFlatMem *m = user_data;
+  uint64_t off;
+
+  /* Written so that no sum can wrap around. */
+  if (addr < m->base)
+    return FALSE;
+  off = addr - m->base;
+  if (off > m->size || len > m->size - off)
+    return FALSE;
+  if (is_store)
+    memcpy (m->data + off, buf, len);
+  else
+    memcpy (buf, m->data + off, len);
+  return TRUE;
+}
+
+/* ---- fragment layouts ---------------------------------------------------- */
+
+static inline uint16_t
+half_of (uint64_t reg, guint h)
+{
+  return (uint16_t) ((uint32_t) reg >> (16 * h));
+}
+
+static inline uint64_t
+with_half (uint64_t reg, guint h, uint16_t v)
+{
+  uint32_t r = (uint32_t) reg;
+
+  r &= ~((uint32_t) 0xffffu << (16 * h));
+  r |= (uint32_t) v << (16 * h);
+  return r;
+}
+
+/* Elements per lane of an mma operand; an element is a 16-bit half or one
+ * 32-bit register. */
+static guint
+mma_k (KsMmaShape shape)
+{
+  switch (shape)
+    {
+    case KS_MMA_M16N8K16: return 16;
+    case KS_MMA_M16N8K8: return 8;
+    case KS_MMA_M16N8K4: return 4;
+    default: g_assert_not_reached ();
+    }
+}
+
+static guint
+mma_n_elems (KsMmaShape shape, KsMmaOperand op)
+{
+  switch (op)
+    {
+    case KS_MMA_OPERAND_A: return 16 * mma_k (shape) / KS_MMA_WARP_SIZE;
+    case KS_MMA_OPERAND_B: return mma_k (shape) * 8 / KS_MMA_WARP_SIZE;
+    case KS_MMA_OPERAND_C: return 16 * 8 / KS_MMA_WARP_SIZE;
+    default: g_assert_not_reached ();
+    }
+}
+
+/* Where element i of a lane's fragment sits.  The tf32 layouts differ from
+ * the 16-bit ones in how consecutive elements step, because a 16-bit pair
+ * must sit side by side in one register and a tf32 element has a register
+ * of its own. */
+static void
+mma_coord (KsMmaShape   shape,
+           KsMmaOperand op,
+           bool         tf32,
+           guint        lane,
+           guint        i,
+           guint       *row,
+           guint       *col)
+{
+  guint g = lane >> 2;
+  guint t = lane & 3;
+
+  switch (op)
+    {
+    case KS_MMA_OPERAND_A:
+      if (tf32)
+        {
+          /* k8: a0 (g, t), a1 (g+8, t), a2 (g, t+4), a3 (g+8, t+4);
+           * k4: a0 (g, t), a1 (g+8, t). */
+          *row = g + 8 * (i & 1);
+          *col = t + 4 * (i >> 1);
+        }
+      else
+        {
+          /* Pairs along k, then the second row block, then (k16) the
+           * second k block. */
+          *row = g + 8 * ((i >> 1) & 1);
+          *col = t * 2 + (i & 1) + 8 * (i >> 2);
+        }
+      break;
+    case KS_MMA_OPERAND_B:
+      if (tf32)
+        *row = t + 4 * i;
+      else
+        *row = t * 2 + (i & 1) + 8 * (i >> 1);
+      *col = g;
+      break;
+    case KS_MMA_OPERAND_C:
+      *row = g + 8 * (i >> 1);
+      *col = t * 2 + (i & 1);
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+  g_assert (*row < (op == KS_MMA_OPERAND_B ? mma_k (shape) : 16));
+  g_assert (*col < (op == KS_MMA_OPERAND_A ? mma_k (shape) : 8));
+}
+
+static bool
+is_half (KsPtxType t)
+{
+  return t == KS_PTX_TYPE_F16 || t == KS_PTX_TYPE_BF16;
+}
+
+/* Element i of a lane's fragment as it sits in the registers: the raw 16 or
+ * 32 bits. */
+static uint32_t
+frag_get (const uint64_t *const regs[], bool half, guint lane, guint i)
+{
+  if (half)
+    return half_of (regs[i / 2][lane], i % 2);
+  return (uint32_t) regs[i][lane];
+}
+
+static void
+frag_set (uint64_t *const regs[], bool half, guint lane, guint i, uint32_t v)
+{
+  if (half)
+    regs[i / 2][lane] = with_half (regs[i / 2][lane], i % 2, (uint16_t) v);
+  else
+    regs[i][lane] = v;
+}
+
+/* An input element widened, exactly, to f32 bits. */
+static uint32_t
+to_f32 (KsPtxType type, uint32_t bits)
+{
+  switch (type)
+    {
+    case KS_PTX_TYPE_F16:
+      return ks_cvt_f32_f16 ((uint16_t) bits, 0);
+    case KS_PTX_TYPE_BF16:
+      return ks_cvt_f32_bf16 ((uint16_t) bits);
+    case KS_PTX_TYPE_TF32:
+      return bits & 0xffffe000u;
+    case KS_PTX_TYPE_F32:
+      return bits;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static uint32_t
+from_f32 (KsPtxType type, uint32_t bits)
+{
+  if (type == KS_PTX_TYPE_F16)
+    return ks_cvt_f16_f32 (bits, KS_PTX_ROUND_RN, 0);
+  g_assert (type == KS_PTX_TYPE_F32);
+  return bits;
+}
+
+/* d = c + a x b over f32 bit patterns, in increasing k; see the header. */
+static void
+matmul_f32 (guint          m,
+            guint          n,
+            guint          k,
+            const uint32_t *a,
+            const uint32_t *b,
+            const uint32_t *c,
+            uint32_t       *d)
+{
+  for (guint i = 0; i < m; i++)
+    for (guint j = 0; j < n; j++)
+      {
+        uint32_t acc = c[i * n + j];
+
+        for (guint kk = 0; kk < k; kk++)
+          acc = ks_f32_fma (a[i * k + kk], b[kk * n + j], acc, KS_RN, 0);
+        d[i * n + j] = acc;
+      }
+}
+
+/* ---- mma.sync ------------------------------------------------------------ */
+
+guint
+ks_mma_n_regs (KsMmaShape shape, KsMmaOperand operand, KsPtxType type)
+{
+  guint n;
+
+  if (shape > KS_MMA_M16N8K4)
+    return 0;
+  if (operand == KS_MMA_OPERAND_C)
+    {
+      if (type != KS_PTX_TYPE_F16 && type != KS_PTX_TYPE_F32)
+        return 0;
+    }
+  else if (type == KS_PTX_TYPE_TF32)
+    {
+      if (shape == KS_MMA_M16N8K16)
+        return 0;
+    }
+  else if (!is_half (type) || shape == KS_MMA_M16N8K4)
+    return 0;
+  n = mma_n_elems (shape, operand);
+  return is_half (type) ? n / 2 : n;
+}
+
+static bool
+mma_types_ok (KsMmaShape shape,
+              KsPtxType  a_type,
+              KsPtxType  b_type,
+              KsPtxType  c_type,
+              KsPtxType  d_type)
+{
+  if (a_type != b_type || ks_mma_n_regs (shape, KS_MMA_OPERAND_A, a_type) == 0)
+    return FALSE;
+  if (ks_mma_n_regs (shape, KS_MMA_OPERAND_C, c_type) == 0
+      || ks_mma_n_regs (shape, KS_MMA_OPERAND_C, d_type) == 0)
+    return FALSE;
+  /* Only .f16 inputs have .f16 accumulator forms. */
+  if (a_type != KS_PTX_TYPE_F16 && (c_type != KS_PTX_TYPE_F32 || d_type != KS_PTX_TYPE_F32))
+    return FALSE;
+  return TRUE;
+}
+
+bool
+ks_mma_sync (KsMmaShape            shape,
+             KsPtxType             a_type,
+             KsPtxType             b_type,
+             KsPtxType             c_type,
+             KsPtxType             d_type,
+             const uint64_t *const a[],
+             const uint64_t *const b[],
+             const uint64_t *const c[],
+             uint64_t *const       d[])
+{
+  uint32_t ma[16 * 16], mb[16 * 8], mc[16 * 8], md[16 * 8];
+  bool tf32 = a_type == KS_PTX_TYPE_TF32;
+  guint k;
+
+  g_return_val_if_fail (a != NULL && b != NULL && c != NULL && d != NULL, FALSE);
+
+  if (!mma_types_ok (shape, a_type, b_type, c_type, d_type))
+    return FALSE;
+
+  k = mma_k (shape);
+  for (guint lane = 0; lane < KS_MMA_WARP_SIZE; lane++)
+    {
+      guint row, col;
+
+      for (guint i = 0; i < mma_n_elems (shape, KS_MMA_OPERAND_A); i++)
+        {
+          mma_coord (shape, KS_MMA_OPERAND_A, tf32, lane, i, &row, &col);
+          ma[row * k + col] = to_f32 (a_type, frag_get (a, !tf32, lane, i));
+        }
+      for (guint i = 0; i < mma_n_elems (shape, KS_MMA_OPERAND_B); i++)
+        {
+          mma_coord (shape, KS_MMA_OPERAND_B, tf32, lane, i, &row, &col);
+          mb[row * 8 + col] = to_f32 (b_type, frag_get (b, !tf32, lane, i));
+        }
+      for (guint i = 0; i < 4; i++)
+        {
+          mma_coord (shape, KS_MMA_OPERAND_C, tf32, lane, i, &row, &col);
+          mc[row * 8 + col] = to_f32 (c_type, frag_get (c, c_type == KS_PTX_TYPE_F16, lane, i));
+        }
+    }
+
+  matmul_f32 (16, 8, k, ma, mb, mc, md);
+
+  /* Only now, since d may be c. */
+  for (guint lane = 0; lane < KS_MMA_WARP_SIZE; lane++)
+    for (guint i = 0; i < 4; i++)
+      {
+        guint row, col;
+
+        mma_coord (shape, KS_MMA_OPERAND_C, tf32, lane, i, &row, &col);
+        frag_set (d, d_type == KS_PTX_TYPE_F16, lane, i, from_f32 (d_type, md[row * 8 + col]));
+      }
+  return TRUE;
+}
+
+/* ---- ldmatrix ------------------------------------------------------------- */
+
+bool
+ks_ldmatrix (guint          num,
+             bool           trans,
+             const uint64_t addr[KS_MMA_WARP_SIZE],
+             KsMmaMemFunc   mem,
+             void          *user_data,
+             uint64_t *const d[],
+             guint         *fault_lane)
+{
+  uint16_t m[4][8][8];
+
+  g_return_val_if_fail (num == 1 || num == 2 || num == 4, FALSE);
+  g_return_val_if_fail (addr != NULL && mem != NULL && d != NULL, FALSE);
+
+  for (guint src = 0; src < 8 * num; src++)
+    {
+      uint8_t row[16];
+
+      if ((addr[src] & 15) != 0 || !mem (addr[src], row, sizeof row, FALSE, user_data))
+        {
+          if (fault_lane != NULL)
+            *fault_lane = src;
+          return FALSE;
+        }
+      for (guint j = 0; j < 8; j++)
+        m[src / 8][src % 8][j] = (uint16_t) (row[2 * j] | (row[2 * j + 1] << 8));
+    }
+
+  for (guint mat = 0; mat < num; mat++)
+    for (guint lane = 0; lane < KS_MMA_WARP_SIZE; lane++)
+      {
+        guint r = lane / 4, c = 2 * (lane % 4);
+        uint16_t lo, hi;
+
+        if (trans)
+          {
+            lo = m[mat][c][r];
+            hi = m[mat][c + 1][r];
+          }
+        else
+          {
+            lo = m[mat][r][c];
+            hi = m[mat][r][c + 1];
+          }
+        d[mat][lane] = (uint32_t) lo | ((uint32_t) hi << 16);
+      }
+  return TRUE;
+}
+
+/* ---- wmma ------------------------------------------------------------------ */
+
+guint
+ks_wmma_n_regs (KsWmmaShape shape, KsWmmaMatrix which, KsPtxType type)
+{
+  if (shape != KS_WMMA_M16N16K16)
+    return 0;
+  switch (which)
+    {
+    case KS_WMMA_A:
+    case KS_WMMA_B:
+      /* The ISA gives .f16 fragments 8 registers and .bf16 ones 4. */
+      if (type == KS_PTX_TYPE_F16)
+        return 8;
+      return type == KS_PTX_TYPE_BF16 ? 4 : 0;
+    case KS_WMMA_C:
+      if (type == KS_PTX_TYPE_F32)
+        return 8;
+      return type == KS_PTX_TYPE_F16 ? 4 : 0;
+    default:
+      return 0;
+    }
+}
+
+/* Where element i (0..7) of a lane's m16n16k16 fragment sits; see the
+ * mapping in the header.  The element's register is i / 2 (16-bit) or i
+ * (32-bit), its half i % 2. */
+static void
+wmma_coord (KsWmmaMatrix which, guint lane, guint i, guint *row, guint *col)
+{
+  switch (which)
+    {
+    case KS_WMMA_A:
+      mma_coord (KS_MMA_M16N8K16, KS_MMA_OPERAND_A, FALSE, lane, i, row, col);
+      break;
+    case KS_WMMA_B:
+      mma_coord (KS_MMA_M16N8K16, KS_MMA_OPERAND_B, FALSE, lane, i % 4, row, col);
+      *col += 8 * (i / 4);
+      break;
+    case KS_WMMA_C:
+      mma_coord (KS_MMA_M16N8K16, KS_MMA_OPERAND_C, FALSE, lane, i % 4, row, col);
+      *col += 8 * (i / 4);
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static guint
+type_size (KsPtxType type)
+{
+  return type == KS_PTX_TYPE_F32 ? 4 : 2;
+}
+
+static bool
+wmma_access (KsWmmaShape     shape,
+             KsWmmaMatrix    which,
+             KsPtxType       type,
+             bool            row_major,
+             uint64_t        addr,
+             uint32_t        stride,
+             KsMmaMemFunc    mem,
+             void           *user_data,
+             bool            is_store,
+             uint64_t *const regs[])
+{
+  guint n_regs = ks_wmma_n_regs (shape, which, type);
+  guint size = type_size (type);
+  bool half = size == 2;
+
+  /* "The starting address must be 256-bit (32-byte) aligned." */
+  if (n_regs == 0 || (addr & 31) != 0)
+    return FALSE;
+
+  for (guint lane = 0; lane < KS_MMA_WARP_SIZE; lane++)
+    for (guint i = 0; i < 8; i++)
+      {
+        guint row, col;
+        uint64_t off;
+        uint8_t buf[4];
+        uint32_t v = 0;
+
+        wmma_coord (which, lane, i, &row, &col);
+        off = row_major ? (uint64_t) row * stride + col : (uint64_t) col * stride + row;
+        if (is_store)
+          {
+            v = frag_get ((const uint64_t *const *) regs, half, lane, i);
+            for (guint j = 0; j < size; j++)
+              buf[j] = (uint8_t) (v >> (8 * j));
+          }
+        if (!mem (addr + off * size, buf, size, is_store, user_data))
+          return FALSE;
+        if (is_store)
+          continue;
+        for (guint j = 0; j < size; j++)
+          v |= (uint32_t) buf[j] << (8 * j);
+        frag_set (regs, half, lane, i, v);
+        /* The repeated copy keeps the fragment self-consistent for
+         * element-wise code that touches every register. */
+        if (half && n_regs == 8 && which != KS_WMMA_C)
+          frag_set (regs, half, lane, i + 8, v);
+      }
+  return TRUE;
+}
+
+bool
+ks_wmma_load (KsWmmaShape     shape,
+              KsWmmaMatrix    which,
+              KsPtxType       type,
+              bool            row_major,
+              uint64_t        addr,
+              uint32_t        stride,
+              KsMmaMemFunc    mem,
+              void           *user_data,
+              uint64_t *const d[])
+{
+  g_return_val_if_fail (mem != NULL && d != NULL, FALSE);
+
+  return wmma_access (shape, which, type, row_major, addr, stride, mem, user_data, FALSE, d);
+}
+
+bool
+ks_wmma_store (KsWmmaShape           shape,
+               KsPtxType             type,
+               bool                  row_major,
+               uint64_t              addr,
+               uint32_t              stride,
+               const uint64_t *const s[],
+               KsMmaMemFunc          mem,
+               void                 *user_data)
+{
+  g_return_val_if_fail (mem != NULL && s != NULL, FALSE);
+
+  /* wmma_access does not write the registers when storing. */
+  return wmma_access (shape, KS_WMMA_C, type, row_major, addr, stride, mem, user_data, TRUE,
+                      (uint64_t *const *) s);
+}
+
+bool
+ks_wmma_mma (KsWmmaShape           shape,
+             KsPtxType             ab_type,
+             KsPtxType             c_type,
+             KsPtxType             d_type,
+             const uint64_t *const a[],
+             const uint64_t *const b[],
+             const uint64_t *const c[],
+             uint64_t *const       d[])
+{
+  uint32_t ma[16 * 16], mb[16 * 16], mc[16 * 16], md[16 * 16];
+
+  g_return_val_if_fail (a != NULL && b != NULL && c != NULL && d != NULL, FALSE);
+
+  if (ks_wmma_n_regs (shape, KS_WMMA_A, ab_type) == 0
+      || ks_wmma_n_regs (shape, KS_WMMA_C, c_type) == 0
+      || ks_wmma_n_regs (shape, KS_WMMA_C, d_type) == 0)
+    return FALSE;
+  if (ab_type == KS_PTX_TYPE_BF16 && (c_type != KS_PTX_TYPE_F32 || d_type != KS_PTX_TYPE_F32))
+    return FALSE;
+
+  for (guint lane = 0; lane < KS_MMA_WARP_SIZE; lane++)
+    for (guint i = 0; i < 8; i++)
+      {
+        guint row, col;
+
+        wmma_coord (KS_WMMA_A, lane, i, &row, &col);
+        ma[row * 16 + col] = to_f32 (ab_type, frag_get (a, TRUE, lane, i));
+        wmma_coord (KS_WMMA_B, lane, i, &row, &col);
+        mb[row * 16 + col] = to_f32 (ab_type, frag_get (b, TRUE, lane, i));
+        wmma_coord (KS_WMMA_C, lane, i, &row, &col);
+        mc[row * 16 + col] = to_f32 (c_type, frag_get (c, c_type == KS_PTX_TYPE_F16, lane, i));
+      }
+
+  matmul_f32 (16, 16, 16, ma, mb, mc, md);
+
+  for (guint lane = 0; lane < KS_MMA_WARP_SIZE; lane++)
+    for (guint i = 0; i < 8; i++)
+      {
+        guint row, col;
+
+        wmma_coord (KS_WMMA_C, lane, i, &row, &col);
+        frag_set (d, d_type == KS_PTX_TYPE_F16, lane, i, from_f32 (d_type, md[row * 16 + col]));
+      }
+  return TRUE;
+}
