@@ -1106,6 +1106,56 @@ test_fp8 (void)
   run_clear (&r);
 }
 
+/* The corpus's wmma kernel (17_wmma.cu): C = 0.5 * A x B for 32 x 32
+ * matrices of halves, B column-major, one 16 x 16 tile a warp.  The
+ * reference multiplies in k order with one fused multiply-add a step, as
+ * the simulator's mma does (the hardware's order is not specified). */
+static void
+test_wmma (void)
+{
+  Run r = { 0 };
+  enum { M = 32, N = 32, K = 32 };
+  uint16_t a[M * K], b[N * K];
+  float af[M * K], bf[N * K], ref[M * N];
+  const float *out;
+  g_autofree char *ha = NULL, *hb = NULL, *spec = NULL;
+
+  /* small multiples of 1/8: exact in half precision */
+  for (int i = 0; i < M * K; i++)
+    {
+      af[i] = (float) ((i * 37) % 17 - 8) / 8.0f;
+      a[i] = ks_launch_f16_from_double (af[i]);
+    }
+  for (int i = 0; i < N * K; i++)
+    {
+      bf[i] = (float) ((i * 53) % 19 - 9) / 8.0f;
+      b[i] = ks_launch_f16_from_double (bf[i]);
+    }
+  for (int m = 0; m < M; m++)
+    for (int n = 0; n < N; n++)
+      {
+        float acc = 0.0f;
+
+        for (int k = 0; k < K; k++)
+          acc = fmaf (af[m * K + k], bf[n * K + k], acc);
+        ref[m * N + n] = acc * 0.5f;
+      }
+  ha = hex_of (a, sizeof a);
+  hb = hex_of (b, sizeof b);
+  spec = g_strdup_printf ("{\"ptx\": \"x.ptx\", \"grid\": [1, 1], \"block\": [64, 2],"
+                          " \"buffers\": {\"a\": {\"bytes_hex\": \"%s\"}, \"b\": {\"bytes_hex\": \"%s\"},"
+                          " \"c\": {\"type\": \"f32\", \"count\": %d}},"
+                          " \"params\": [{\"buffer\": \"a\"}, {\"buffer\": \"b\"}, {\"buffer\": \"c\"},"
+                          " {\"type\": \"s32\", \"value\": %d}, {\"type\": \"s32\", \"value\": %d},"
+                          " {\"type\": \"s32\", \"value\": %d}]}", ha, hb, M * N, M, N, K);
+  r.module = corpus_module ("17_wmma.ptx");
+  run_start (&r, spec);
+  assert_done (&r);
+  out = buffer (&r, "c");
+  g_assert_cmpmem (out, sizeof ref, ref, sizeof ref);
+  run_clear (&r);
+}
+
 static void
 test_bad_launch (void)
 {
@@ -1161,6 +1211,7 @@ main (int   argc,
   g_test_add_func ("/sim/fault/step-limit", test_fault_step_limit);
   g_test_add_func ("/sim/fault/intra-warp-spin", test_fault_intra_warp_spin);
   g_test_add_func ("/sim/numbers/fp8", test_fp8);
+  g_test_add_func ("/sim/matrix/wmma", test_wmma);
   g_test_add_func ("/sim/launch/bad", test_bad_launch);
   return g_test_run ();
 }

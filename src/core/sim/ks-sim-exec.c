@@ -13,6 +13,7 @@
 #include "ks-ptx-private.h"
 #include "ks-sim-exec.h"
 #include "ks-sim-fast.h"
+#include "ks-sim-mma.h"
 #include "ks-sim-math.h"
 
 typedef struct
@@ -1911,6 +1912,208 @@ do_cp (Ctx *c)
     }
 }
 
+/* ---- matrix instructions --------------------------------------------------------------------- */
+
+/* The register rows of a { ... } operand; FALSE unless every element is a
+ * register */
+static gboolean
+vector_rows (Ctx                *c,
+             const KsPtxOperand *op,
+             uint64_t          **rows,
+             guint               want)
+{
+  if (op->kind != KS_PTX_OPERAND_VECTOR || op->aux != want)
+    return FALSE;
+  for (guint i = 0; i < want; i++)
+    {
+      const KsPtxOperand *e = &c->m->operands[op->a + i];
+
+      if (e->kind != KS_PTX_OPERAND_REG)
+        return FALSE;
+      rows[i] = reg (c, e->a);
+    }
+  return TRUE;
+}
+
+typedef struct
+{
+  Ctx *c;
+  KsPtxSpace space;
+  uint32_t lane;
+} MatrixMem;
+
+/* Memory for the matrix library, through the simulator's checks: both ends
+ * of each row must be valid (rows are at most 32 bytes, and allocations are
+ * further apart than that). */
+static bool
+matrix_mem (uint64_t  addr,
+            void     *buf,
+            size_t    len,
+            bool      is_store,
+            void     *user_data)
+{
+  MatrixMem *mm = user_data;
+  Ctx *c = mm->c;
+  uint8_t *p = ks_sim_resolve (c->sim, c->w, (int) mm->lane, c->in, mm->space, addr, 1, is_store);
+
+  if (p == NULL || (len > 1 && ks_sim_resolve (c->sim, c->w, (int) mm->lane, c->in, mm->space,
+                                               addr + len - 1, 1, is_store) == NULL))
+    return FALSE;
+  if (is_store)
+    memcpy (p, buf, len);
+  else
+    memcpy (buf, p, len);
+  return TRUE;
+}
+
+static gboolean
+whole_warp (Ctx *c)
+{
+  if (c->exec == c->w->live && c->exec == KS_FULL_MASK)
+    return TRUE;
+  ks_sim_fault (c->sim, c->w, c->exec ? __builtin_ctz (c->exec) : 0, c->in, KS_SIM_FAULT_DEADLOCK,
+                FALSE, 0, "%s needs all 32 lanes of the warp (.sync.aligned), but only lanes "
+                "0x%08x execute it", ks_ptx_opcode_name ((KsPtxOpcode) c->in->opcode), c->exec);
+  return FALSE;
+}
+
+static void
+do_mma (Ctx *c)
+{
+  const KsPtxInsn *in = c->in;
+  const KsPtxExtra *x = in->extra ? &c->m->extras[in->extra] : NULL;
+  KsPtxType dt = (KsPtxType) in->types[0], at = (KsPtxType) in->types[1];
+  KsPtxType bt = (KsPtxType) in->types[2], ct = (KsPtxType) in->types[3];
+  KsMmaShape shape;
+  uint64_t *a[8], *b[8], *cc[8], *d[8];
+
+  if (x == NULL || x->shape_m != 16 || x->shape_n != 8
+      || (x->shape_k != 16 && x->shape_k != 8 && x->shape_k != 4) || in->n_operands != 4)
+    {
+      unsupported (c, "with this shape (m16n8k4, m16n8k8 and m16n8k16 are)");
+      return;
+    }
+  shape = x->shape_k == 16 ? KS_MMA_M16N8K16 : x->shape_k == 8 ? KS_MMA_M16N8K8 : KS_MMA_M16N8K4;
+  if (!whole_warp (c))
+    return;
+  if (!vector_rows (c, &c->ops[0], d, ks_mma_n_regs (shape, KS_MMA_OPERAND_C, dt))
+      || !vector_rows (c, &c->ops[1], a, ks_mma_n_regs (shape, KS_MMA_OPERAND_A, at))
+      || !vector_rows (c, &c->ops[2], b, ks_mma_n_regs (shape, KS_MMA_OPERAND_B, bt))
+      || !vector_rows (c, &c->ops[3], cc, ks_mma_n_regs (shape, KS_MMA_OPERAND_C, ct))
+      || !ks_mma_sync (shape, at, bt, ct, dt, (const uint64_t *const *) a,
+                       (const uint64_t *const *) b, (const uint64_t *const *) cc, d))
+    unsupported (c, "with these types or operands");
+}
+
+static void
+do_ldmatrix (Ctx *c)
+{
+  const KsPtxInsn *in = c->in;
+  guint num = in->vec == KS_PTX_VEC_X4 ? 4 : in->vec == KS_PTX_VEC_X2 ? 2 : 1;
+  uint64_t *d[4];
+  uint64_t addrs[KS_WARP_SIZE] = { 0 };
+  MatrixMem mm = { c, (KsPtxSpace) in->space, 0 };
+  guint fault_lane = 0;
+
+  if (!whole_warp (c))
+    return;
+  if (in->n_operands != 2 || !vector_rows (c, &c->ops[0], d, num))
+    {
+      unsupported (c, "in this form");
+      return;
+    }
+  LANES (c->exec, lane)
+    {
+      gboolean fp;
+
+      mm.space = address_of (c, &c->ops[1], lane, &addrs[lane], &fp);
+    }
+  if (!ks_ldmatrix (num, (in->flags & KS_PTX_FLAG_TRANS) != 0, addrs, matrix_mem, &mm, d,
+                    &fault_lane)
+      && c->sim->status == KS_SIM_READY)
+    ks_sim_fault (c->sim, c->w, (int) fault_lane, in, KS_SIM_FAULT_MISALIGNED, TRUE,
+                  addrs[fault_lane], "ldmatrix row address 0x%" G_GINT64_MODIFIER "x of lane %u "
+                  "is not 16-byte aligned", addrs[fault_lane], fault_lane);
+}
+
+/* wmma.load/mma/store for m16n16k16.  Which matrix (.a .b .c .d) is a
+ * modifier word the parser keeps verbatim. */
+static void
+do_wmma (Ctx *c)
+{
+  const KsPtxInsn *in = c->in;
+  const KsPtxExtra *x = in->extra ? &c->m->extras[in->extra] : NULL;
+  char which = 0;
+
+  if (x == NULL || x->shape_m != 16 || x->shape_n != 16 || x->shape_k != 16)
+    {
+      unsupported (c, "with this shape (m16n16k16 is)");
+      return;
+    }
+  for (uint32_t i = 0; i < x->n_words; i++)
+    {
+      KsPtxSpan w = c->m->words[x->first_word + i];
+
+      if (w.len == 1)
+        which = c->m->text[w.offset];
+    }
+  if (!whole_warp (c))
+    return;
+
+  if (in->flags & KS_PTX_FLAG_MMA)
+    {
+      /* .dtype.ctype for f16 inputs, .dtype.atype.btype.ctype otherwise */
+      gboolean four = in->types[3] != KS_PTX_TYPE_NONE;
+      KsPtxType dt = (KsPtxType) in->types[0];
+      KsPtxType abt = four ? (KsPtxType) in->types[1] : KS_PTX_TYPE_F16;
+      KsPtxType ct = (KsPtxType) (four ? in->types[3] : in->types[1]);
+      uint64_t *a[8], *b[8], *cc[8], *d[8];
+
+      if (in->n_operands != 4
+          || !vector_rows (c, &c->ops[0], d, ks_wmma_n_regs (KS_WMMA_M16N16K16, KS_WMMA_C, dt))
+          || !vector_rows (c, &c->ops[1], a, ks_wmma_n_regs (KS_WMMA_M16N16K16, KS_WMMA_A, abt))
+          || !vector_rows (c, &c->ops[2], b, ks_wmma_n_regs (KS_WMMA_M16N16K16, KS_WMMA_B, abt))
+          || !vector_rows (c, &c->ops[3], cc, ks_wmma_n_regs (KS_WMMA_M16N16K16, KS_WMMA_C, ct))
+          || !ks_wmma_mma (KS_WMMA_M16N16K16, abt, ct, dt, (const uint64_t *const *) a,
+                           (const uint64_t *const *) b, (const uint64_t *const *) cc, d))
+        unsupported (c, "with these types or operands");
+      return;
+    }
+
+  {
+    gboolean load = (in->flags & KS_PTX_FLAG_LOAD) != 0;
+    KsWmmaMatrix m = which == 'a' ? KS_WMMA_A : which == 'b' ? KS_WMMA_B : KS_WMMA_C;
+    KsPtxType t = (KsPtxType) in->types[0];
+    const KsPtxOperand *regs = &c->ops[load ? 0 : 1];
+    const KsPtxOperand *addr_op = &c->ops[load ? 1 : 0];
+    uint64_t *rows[8];
+    uint64_t addr;
+    uint32_t stride = 16;
+    gboolean fp, ok;
+    MatrixMem mm = { c, KS_PTX_SPACE_NONE, 0 };
+
+    if ((!load && !(in->flags & KS_PTX_FLAG_STORE)) || in->n_operands < 2
+        || !vector_rows (c, regs, rows, ks_wmma_n_regs (KS_WMMA_M16N16K16, m, t)))
+      {
+        unsupported (c, "in this form");
+        return;
+      }
+    /* the same address and stride for the whole warp: lane 0's */
+    mm.space = address_of (c, addr_op, 0, &addr, &fp);
+    if (in->n_operands > 2)
+      stride = (uint32_t) src (c, &c->ops[2], 0, KS_PTX_TYPE_U32);
+    if (load)
+      ok = ks_wmma_load (KS_WMMA_M16N16K16, m, t, (in->flags & KS_PTX_FLAG_ROW) != 0, addr, stride,
+                         matrix_mem, &mm, rows);
+    else
+      ok = ks_wmma_store (KS_WMMA_M16N16K16, t, (in->flags & KS_PTX_FLAG_ROW) != 0, addr, stride,
+                          (const uint64_t *const *) rows, matrix_mem, &mm);
+    if (!ok && c->sim->status == KS_SIM_READY)
+      ks_sim_fault (c->sim, c->w, 0, in, KS_SIM_FAULT_MISALIGNED, TRUE, addr,
+                    "wmma matrix at 0x%" G_GINT64_MODIFIER "x is not 32-byte aligned", addr);
+  }
+}
+
 /* ---- dispatch ------------------------------------------------------------------------------ */
 
 void
@@ -2305,6 +2508,18 @@ ks_sim_step (KsSim     *sim,
 
     case KS_PTX_OPC_CP:
       do_cp (c);
+      break;
+
+    case KS_PTX_OPC_MMA:
+      do_mma (c);
+      break;
+
+    case KS_PTX_OPC_LDMATRIX:
+      do_ldmatrix (c);
+      break;
+
+    case KS_PTX_OPC_WMMA:
+      do_wmma (c);
       break;
 
     case KS_PTX_OPC_MEMBAR:
