@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ks-cli-occupancy.h"
 #include "ks-launch.h"
 #include "ks-ptx.h"
 #include "ks-sim.h"
@@ -824,6 +825,8 @@ static const struct
 } commands[] = {
   { "parse", cmd_parse, "FILE.ptx: the module's kernels, registers, blocks and source lines" },
   { "run", cmd_run, "SPEC.json: run a kernel launch in the simulator and print its buffers" },
+  { "occupancy", ks_cli_occupancy,
+    "--arch sm_XX --block-size N --regs R: active blocks and warps per SM, occupancy, limiter" },
 };
 
 static void
