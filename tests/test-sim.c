@@ -1157,6 +1157,70 @@ test_wmma (void)
 }
 
 static void
+progress_cb (double   fraction,
+             gpointer user_data)
+{
+  GArray *seen = user_data;
+
+  g_array_append_val (seen, fraction);
+}
+
+/* Run in slices of 100 warp-instructions, as the app steps it, with a
+ * progress callback and a cancellable: the same result as one run. */
+static void
+test_stepping_and_progress (void)
+{
+  Run r = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) seen = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GCancellable) cancel = g_cancellable_new ();
+  const float *c;
+  guint slices = 0;
+
+  r.module = corpus_module ("01_vector_add.ptx");
+  r.launch = ks_launch_parse ("{\"ptx\": \"x.ptx\", \"kernel\": \"_Z10vector_addPKfS0_Pfi\","
+                              " \"grid\": [8], \"block\": [128],"
+                              " \"buffers\": {\"a\": {\"type\": \"f32\", \"count\": 1024,"
+                              " \"init\": {\"range\": {\"start\": 0, \"step\": 1}}},"
+                              " \"b\": {\"type\": \"f32\", \"count\": 1024,"
+                              " \"init\": {\"range\": {\"start\": 0, \"step\": 2}}},"
+                              " \"c\": {\"type\": \"f32\", \"count\": 1024}},"
+                              " \"params\": [{\"buffer\": \"a\"}, {\"buffer\": \"b\"}, {\"buffer\": \"c\"},"
+                              " {\"type\": \"s32\", \"value\": 1024}]}", -1, NULL, &error);
+  g_assert_no_error (error);
+  r.sim = ks_sim_new (r.module, r.launch, &error);
+  g_assert_no_error (error);
+  ks_sim_set_progress_func (r.sim, progress_cb, seen);
+  while (ks_sim_run (r.sim, 100, cancel) == KS_SIM_READY)
+    slices++;
+  assert_done (&r);
+  g_assert_cmpuint (slices, >, 5);
+  c = buffer (&r, "c");
+  for (int i = 0; i < 1024; i++)
+    g_assert_cmpfloat (c[i], ==, 3.0f * i);
+  /* one report per block, the last one at 1 */
+  g_assert_cmpuint (seen->len, ==, 8);
+  g_assert_cmpfloat (g_array_index (seen, double, 7), ==, 1.0);
+  g_assert_cmpfloat (g_array_index (seen, double, 0), ==, 1.0 / 8);
+  run_clear (&r);
+
+  /* cancelled before it starts: nothing runs */
+  r.module = corpus_module ("01_vector_add.ptx");
+  r.launch = ks_launch_parse ("{\"ptx\": \"x.ptx\", \"kernel\": \"_Z10vector_addPKfS0_Pfi\","
+                              " \"grid\": [8], \"block\": [128], \"buffers\": {\"a\": {\"type\": \"f32\", \"count\": 1},"
+                              " \"b\": {\"type\": \"f32\", \"count\": 1}, \"c\": {\"type\": \"f32\", \"count\": 1}},"
+                              " \"params\": [{\"buffer\": \"a\"}, {\"buffer\": \"b\"}, {\"buffer\": \"c\"},"
+                              " {\"type\": \"s32\", \"value\": 0}]}", -1, NULL, &error);
+  g_assert_no_error (error);
+  r.sim = ks_sim_new (r.module, r.launch, &error);
+  g_assert_no_error (error);
+  g_cancellable_cancel (cancel);
+  g_assert_cmpint (ks_sim_run (r.sim, 0, cancel), ==, KS_SIM_CANCELLED);
+  g_assert_cmpuint (ks_sim_get_stats (r.sim)->warp_instructions, ==, 0);
+  run_clear (&r);
+}
+
+static void
 test_bad_launch (void)
 {
   g_autoptr(KsPtxModule) m = corpus_module ("01_vector_add.ptx");
@@ -1212,6 +1276,7 @@ main (int   argc,
   g_test_add_func ("/sim/fault/intra-warp-spin", test_fault_intra_warp_spin);
   g_test_add_func ("/sim/numbers/fp8", test_fp8);
   g_test_add_func ("/sim/matrix/wmma", test_wmma);
+  g_test_add_func ("/sim/api/stepping-and-progress", test_stepping_and_progress);
   g_test_add_func ("/sim/launch/bad", test_bad_launch);
   return g_test_run ();
 }

@@ -169,6 +169,10 @@ struct _KsSim
   gboolean trace_enabled;
   uint64_t cta_linear;          /* the running CTA's linear index */
 
+  KsSimProgressFunc progress;
+  gpointer progress_data;
+  uint64_t progress_at;         /* warp-instructions at the last report */
+
   KsSimStatus status;
   KsSimFault fault;
   KsSimStats stats;

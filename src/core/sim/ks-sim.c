@@ -956,6 +956,29 @@ step_limit_fault (KsSim     *sim,
                   "kernel may not terminate", sim->step_limit);
 }
 
+static void
+report_progress (KsSim    *sim,
+                 gboolean  block_done)
+{
+  double fraction;
+
+  if (sim->progress == NULL
+      || (!block_done && sim->stats.warp_instructions - sim->progress_at < 65536))
+    return;
+  sim->progress_at = sim->stats.warp_instructions;
+  fraction = sim->n_ctas ? (double) (sim->next_cta - (sim->cta_active ? 1 : 0)) / sim->n_ctas : 1.0;
+  sim->progress (fraction, sim->progress_data);
+}
+
+void
+ks_sim_set_progress_func (KsSim             *sim,
+                          KsSimProgressFunc  func,
+                          gpointer           user_data)
+{
+  sim->progress = func;
+  sim->progress_data = user_data;
+}
+
 KsSimStatus
 ks_sim_run (KsSim        *sim,
             uint64_t      max_steps,
@@ -1020,8 +1043,10 @@ ks_sim_run (KsSim        *sim,
       if (c->n_done == c->n_warps)
         {
           finish_cta (sim);
+          report_progress (sim, TRUE);
           continue;
         }
+      report_progress (sim, FALSE);
       if (!progressed && !try_release_barrier (sim))
         break;
       if (cancellable && g_cancellable_is_cancelled (cancellable))

@@ -152,6 +152,14 @@ void                ks_sim_free         (KsSim             *sim);
 KsSimStatus         ks_sim_run          (KsSim             *sim,
                                          uint64_t           max_steps,
                                          GCancellable      *cancellable);
+/* Called from ks_sim_run about every 64 K warp-instructions and when a
+ * block finishes, with the fraction of blocks done: for a progress bar. */
+typedef void (*KsSimProgressFunc) (double    fraction,
+                                   gpointer  user_data);
+void                ks_sim_set_progress_func (KsSim           *sim,
+                                              KsSimProgressFunc func,
+                                              gpointer         user_data);
+
 /* After this many warp-instructions in total the run faults with
  * KS_SIM_FAULT_STEP_LIMIT (0 = no limit, the default is 2e9: about a minute
  * of a kernel that does not end). */
