@@ -753,6 +753,27 @@ test_memory_coalescing (void)
     }
   g_assert_cmpuint (n_global, ==, 3);
 
+  /* The trace's side table: each global access of each warp, with its
+   * four sectors fetched from DRAM (nothing was cached before) */
+  {
+    uint64_t n_mem, n_ev;
+    const KsTraceMemory *tm = ks_sim_get_trace_memory (r.sim, &n_mem);
+    const KsTraceEvent *ev = ks_sim_get_trace (r.sim, &n_ev);
+
+    g_assert_cmpuint (n_mem, ==, 3 * 16);
+    for (uint64_t i = 0; i < n_mem; i++)
+      {
+        g_assert_cmpuint (tm[i].event, <, n_ev);
+        g_assert_cmpuint (r.module->insns[ev[tm[i].event].insn].space, ==, KS_PTX_SPACE_GLOBAL);
+        g_assert_cmpuint (tm[i].sectors, ==, 4);
+        g_assert_cmpuint (tm[i].l1_hits + tm[i].l2_hits + tm[i].dram, ==, 4);
+        if (!tm[i].store)
+          g_assert_cmpuint (tm[i].dram, ==, 4);
+        if (i > 0)
+          g_assert_cmpuint (tm[i].event, >, tm[i - 1].event);
+      }
+  }
+
   /* The same by CUDA line: 01_vector_add.cu line 7, c[i] = a[i] + b[i],
    * holds the two loads and the store */
   {

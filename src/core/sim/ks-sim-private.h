@@ -166,6 +166,8 @@ struct _KsSim
   KsTraceEvent *trace;
   uint64_t n_trace, cap_trace, max_trace;
   uint64_t last_event;          /* the event of the instruction being executed, or G_MAXUINT64 */
+  KsTraceMemory *trace_mem;
+  uint64_t n_trace_mem, cap_trace_mem;
   gboolean trace_enabled;
   uint64_t cta_linear;          /* the running CTA's linear index */
 

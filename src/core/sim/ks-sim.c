@@ -907,6 +907,7 @@ ks_sim_free (KsSim *sim)
   g_free (sim->smem_access);
   g_free (sim->hazards);
   g_free (sim->trace);
+  g_free (sim->trace_mem);
   g_free (sim->layouts);
   g_free (sim->param_bank);
   g_free (sim->fault.message);
@@ -1244,6 +1245,33 @@ ks_sim_hazard_kind_name (KsHazardKind kind)
     }
 }
 
+/* The side-table record of the current trace event, or NULL */
+static KsTraceMemory *
+trace_memory (KsSim *sim)
+{
+  KsTraceMemory *tm;
+
+  if (sim->last_event == G_MAXUINT64)
+    return NULL;
+  if (sim->n_trace_mem == sim->cap_trace_mem)
+    {
+      sim->cap_trace_mem = MAX (sim->cap_trace_mem * 2, 1024);
+      sim->trace_mem = g_renew (KsTraceMemory, sim->trace_mem, sim->cap_trace_mem);
+    }
+  tm = &sim->trace_mem[sim->n_trace_mem++];
+  memset (tm, 0, sizeof *tm);
+  tm->event = sim->last_event;
+  return tm;
+}
+
+const KsTraceMemory *
+ks_sim_get_trace_memory (const KsSim *sim,
+                         uint64_t    *n_records)
+{
+  *n_records = sim->n_trace_mem;
+  return sim->trace_mem;
+}
+
 void
 ks_sim_record_memory (KsSim           *sim,
                       const KsSimWarp *w,
@@ -1281,10 +1309,16 @@ ks_sim_record_memory (KsSim           *sim,
   if (space == KS_PTX_SPACE_SHARED || space == KS_PTX_SPACE_SHARED_CLUSTER)
     {
       KsSmemAnalysis r = ks_smem_analyze (a, size, mask, store);
+      KsTraceMemory *tm = trace_memory (sim);
 
       if (!atomic)
         check_races (sim, w, insn, a, size, mask, store);
-
+      if (tm != NULL)
+        {
+          tm->space = KS_PTX_SPACE_SHARED;
+          tm->wavefronts = (uint8_t) MIN (r.wavefronts, 255u);
+          tm->store = store;
+        }
       st->smem_requests++;
       st->smem_wavefronts += r.wavefronts;
       st->smem_ideal_wavefronts += r.ideal_wavefronts;
@@ -1296,6 +1330,7 @@ ks_sim_record_memory (KsSim           *sim,
 
   {
     KsGmemAnalysis r = ks_gmem_analyze (a, size, mask);
+    KsTraceMemory *tm = trace_memory (sim);
 
     if (sim->l1 == NULL)
       {
@@ -1316,14 +1351,30 @@ ks_sim_record_memory (KsSim           *sim,
         if (!store && h1 == KS_CACHE_HIT)
           {
             st->l1_hits++;
+            if (tm)
+              tm->l1_hits++;
             continue;
           }
         if (!store)
           st->l1_misses++;
         if (ks_cache_access (sim->l2, r.sectors[i], store) == KS_CACHE_HIT)
-          st->l2_hits++;
+          {
+            st->l2_hits++;
+            if (tm)
+              tm->l2_hits++;
+          }
         else
-          st->l2_misses++;
+          {
+            st->l2_misses++;
+            if (tm)
+              tm->dram++;
+          }
+      }
+    if (tm != NULL)
+      {
+        tm->space = KS_PTX_SPACE_GLOBAL;
+        tm->sectors = (uint8_t) r.n_sectors;
+        tm->store = store;
       }
   }
 }

@@ -124,6 +124,21 @@ typedef struct
   uint16_t active_lanes;        /* lanes on the path (the guard predicate may have cut some) */
 } KsTraceEvent;
 
+/* What a memory instruction of the trace did (16 bytes), in a side table
+ * in event order: the timing model's latencies come from here. */
+typedef struct
+{
+  uint64_t event;               /* index of its event in the trace */
+  uint8_t space;                /* KS_PTX_SPACE_SHARED or KS_PTX_SPACE_GLOBAL */
+  uint8_t wavefronts;           /* shared: passes the request took */
+  uint8_t sectors;              /* global: 32-byte sectors moved */
+  uint8_t l1_hits;              /* global: sectors found in L1 */
+  uint8_t l2_hits;              /* ... in L2 */
+  uint8_t dram;                 /* ... fetched from DRAM */
+  uint8_t store;
+  uint8_t reserved;
+} KsTraceMemory;
+
 #define KS_TRACE_DIVERGE      0x01u     /* a branch that split the warp */
 #define KS_TRACE_RECONVERGE   0x02u     /* paths joined before this instruction */
 #define KS_TRACE_BARRIER      0x04u     /* the warp waits at a barrier after this */
@@ -185,6 +200,8 @@ void                ks_sim_set_trace    (KsSim             *sim,
                                          uint64_t           max_events);
 const KsTraceEvent *ks_sim_get_trace    (const KsSim       *sim,
                                          uint64_t          *n_events);
+const KsTraceMemory *ks_sim_get_trace_memory (const KsSim  *sim,
+                                              uint64_t     *n_records);
 /* Per-instruction statistics, module->n_insns of them */
 const KsSimInsnStats *ks_sim_get_insn_stats (const KsSim   *sim);
 uint32_t            ks_sim_get_warps_per_cta (const KsSim  *sim);
