@@ -13,20 +13,13 @@
 #include <string.h>
 
 #include "ks-cli-occupancy.h"
+#include "ks-cli.h"
 #include "ks-launch.h"
 #include "ks-ptx.h"
 #include "ks-sim.h"
 
-enum
-{
-  EXIT_OK = 0,
-  EXIT_BAD_INPUT = 1,
-  EXIT_USAGE = 2,
-  EXIT_FAULT = 3,
-};
-
-static void
-print_json (JsonNode *root)
+void
+ks_cli_print_json (JsonNode *root)
 {
   g_autoptr(JsonGenerator) gen = json_generator_new ();
   g_autofree char *text = NULL;
@@ -289,8 +282,8 @@ module_to_json (const KsPtxModule *m)
   return json_builder_get_root (b);
 }
 
-static void
-print_json_error (const char *message)
+void
+ks_cli_print_json_error (const char *message)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
   g_autoptr(JsonNode) root = NULL;
@@ -300,7 +293,7 @@ print_json_error (const char *message)
   json_builder_add_string_value (b, message);
   json_builder_end_object (b);
   root = json_builder_get_root (b);
-  print_json (root);
+  ks_cli_print_json (root);
 }
 
 static int
@@ -309,7 +302,7 @@ usage_error (const char *command,
 {
   g_printerr ("kernelscope-cli%s%s: %s\n", command ? " " : "", command ? command : "", message);
   g_printerr ("Try 'kernelscope-cli --help'.\n");
-  return EXIT_USAGE;
+  return KS_CLI_EXIT_USAGE;
 }
 
 static int
@@ -337,8 +330,8 @@ cmd_parse (int    argc,
     {
       g_printerr ("%s: error: %s\n", argv[1], error->message);
       if (json)
-        print_json_error (error->message);
-      return EXIT_BAD_INPUT;
+        ks_cli_print_json_error (error->message);
+      return KS_CLI_EXIT_BAD_INPUT;
     }
 
   display = g_filename_display_name (argv[1]);
@@ -354,7 +347,7 @@ cmd_parse (int    argc,
     {
       g_autoptr(JsonNode) root = module_to_json (m);
 
-      print_json (root);
+      ks_cli_print_json (root);
     }
   else
     {
@@ -376,7 +369,7 @@ cmd_parse (int    argc,
         g_print ("%u error(s)\n", m->n_errors);
     }
 
-  return m->n_errors > 0 ? EXIT_BAD_INPUT : EXIT_OK;
+  return m->n_errors > 0 ? KS_CLI_EXIT_BAD_INPUT : KS_CLI_EXIT_OK;
 }
 
 
@@ -558,8 +551,8 @@ cmd_run (int    argc,
     {
       g_printerr ("%s\n", error->message);
       if (json)
-        print_json_error (error->message);
-      return EXIT_BAD_INPUT;
+        ks_cli_print_json_error (error->message);
+      return KS_CLI_EXIT_BAD_INPUT;
     }
   if (launch->ptx_path == NULL)
     {
@@ -568,8 +561,8 @@ cmd_run (int    argc,
 
       g_printerr ("%s: error: %s\n", argv[1], msg);
       if (json)
-        print_json_error (msg);
-      return EXIT_BAD_INPUT;
+        ks_cli_print_json_error (msg);
+      return KS_CLI_EXIT_BAD_INPUT;
     }
 
   module = ks_ptx_module_parse_file (launch->ptx_path, &error);
@@ -577,8 +570,8 @@ cmd_run (int    argc,
     {
       g_printerr ("%s: error: %s\n", launch->ptx_path, error->message);
       if (json)
-        print_json_error (error->message);
-      return EXIT_BAD_INPUT;
+        ks_cli_print_json_error (error->message);
+      return KS_CLI_EXIT_BAD_INPUT;
     }
   for (uint32_t i = 0; i < module->n_diagnostics; i++)
     {
@@ -593,8 +586,8 @@ cmd_run (int    argc,
     {
       g_printerr ("%s: error: %s\n", argv[1], error->message);
       if (json)
-        print_json_error (error->message);
-      return EXIT_BAD_INPUT;
+        ks_cli_print_json_error (error->message);
+      return KS_CLI_EXIT_BAD_INPUT;
     }
   if (max_steps > 0)
     ks_sim_set_step_limit (sim, (uint64_t) max_steps);
@@ -688,7 +681,7 @@ cmd_run (int    argc,
                    ks_ptx_type_name (buf->type), buf->count, line->str, buf->count > 8 ? " ..." : "");
           g_string_free (line, TRUE);
         }
-      return fault != NULL ? EXIT_FAULT : EXIT_OK;
+      return fault != NULL ? KS_CLI_EXIT_FAULT : KS_CLI_EXIT_OK;
     }
 
   b = json_builder_new ();
@@ -813,8 +806,8 @@ cmd_run (int    argc,
   }
   json_builder_end_object (b);
   root = json_builder_get_root (b);
-  print_json (root);
-  return fault != NULL ? EXIT_FAULT : EXIT_OK;
+  ks_cli_print_json (root);
+  return fault != NULL ? KS_CLI_EXIT_FAULT : KS_CLI_EXIT_OK;
 }
 
 static const struct
@@ -850,17 +843,17 @@ main (int    argc,
   if (argc < 2)
     {
       print_help (stderr);
-      return EXIT_USAGE;
+      return KS_CLI_EXIT_USAGE;
     }
   if (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0 || strcmp (argv[1], "help") == 0)
     {
       print_help (stdout);
-      return EXIT_OK;
+      return KS_CLI_EXIT_OK;
     }
   if (strcmp (argv[1], "--version") == 0)
     {
       g_print ("kernelscope-cli %s\n", PACKAGE_VERSION);
-      return EXIT_OK;
+      return KS_CLI_EXIT_OK;
     }
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     if (strcmp (argv[1], commands[i].name) == 0)

@@ -4,6 +4,7 @@
  * 1 a configuration that cannot launch or a broken GPU database, 2 usage. */
 
 #include "ks-cli-occupancy.h"
+#include "ks-cli.h"
 
 #include <json-glib/json-glib.h>
 #include <stdio.h>
@@ -11,46 +12,16 @@
 #include "ks-gpu-db.h"
 #include "ks-occupancy.h"
 
-enum
-{
-  OCC_EXIT_OK = 0,
-  OCC_EXIT_BAD_INPUT = 1,
-  OCC_EXIT_USAGE = 2,
-};
-
-static void
-occ_print_json (JsonBuilder *b)
-{
-  g_autoptr(JsonGenerator) gen = json_generator_new ();
-  g_autoptr(JsonNode) root = json_builder_get_root (b);
-  g_autofree char *text = NULL;
-
-  json_generator_set_pretty (gen, TRUE);
-  json_generator_set_root (gen, root);
-  text = json_generator_to_data (gen, NULL);
-  fputs (text, stdout);
-  fputc ('\n', stdout);
-  fflush (stdout);
-}
-
 static int
 occ_fail (gboolean    json,
           int         status,
           const char *message)
 {
   g_printerr ("kernelscope-cli occupancy: %s\n", message);
-  if (status == OCC_EXIT_USAGE)
+  if (status == KS_CLI_EXIT_USAGE)
     g_printerr ("Try 'kernelscope-cli occupancy --help'.\n");
   if (json)
-    {
-      g_autoptr(JsonBuilder) b = json_builder_new ();
-
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "error");
-      json_builder_add_string_value (b, message);
-      json_builder_end_object (b);
-      occ_print_json (b);
-    }
+    ks_cli_print_json_error (message);
   return status;
 }
 
@@ -136,35 +107,35 @@ ks_cli_occupancy (int    argc,
 
   g_option_context_add_main_entries (ctx, entries, NULL);
   if (!g_option_context_parse (ctx, &argc, &argv, &error))
-    return occ_fail (json, OCC_EXIT_USAGE, error->message);
+    return occ_fail (json, KS_CLI_EXIT_USAGE, error->message);
   if (argc != 1)
-    return occ_fail (json, OCC_EXIT_USAGE, "unexpected argument");
+    return occ_fail (json, KS_CLI_EXIT_USAGE, "unexpected argument");
   if (arch_name == NULL && gpu_name == NULL)
-    return occ_fail (json, OCC_EXIT_USAGE, "give --arch sm_XX or --gpu ID");
+    return occ_fail (json, KS_CLI_EXIT_USAGE, "give --arch sm_XX or --gpu ID");
   if (block_size == G_MININT64 || regs == G_MININT64)
-    return occ_fail (json, OCC_EXIT_USAGE, "give --block-size N and --regs R");
+    return occ_fail (json, KS_CLI_EXIT_USAGE, "give --block-size N and --regs R");
   /* Large values are valid usage that the GPU refuses (exit 1 naming the
    * limit), so they are clamped rather than refused here; only what no
    * launch could express is a usage error. */
   if (block_size < 1)
-    return occ_fail (json, OCC_EXIT_USAGE, "--block-size must be a positive number of threads");
+    return occ_fail (json, KS_CLI_EXIT_USAGE, "--block-size must be a positive number of threads");
   if (regs < 0)
-    return occ_fail (json, OCC_EXIT_USAGE, "--regs must be 0 or more");
+    return occ_fail (json, KS_CLI_EXIT_USAGE, "--regs must be 0 or more");
   if (smem_static < 0 || smem_dynamic < 0)
-    return occ_fail (json, OCC_EXIT_USAGE, "--smem-static and --smem-dynamic must be 0 or more bytes");
+    return occ_fail (json, KS_CLI_EXIT_USAGE, "--smem-static and --smem-dynamic must be 0 or more bytes");
   block_size = MIN (block_size, G_MAXUINT32);
   regs = MIN (regs, G_MAXUINT32);
   smem_static = MIN (smem_static, G_MAXUINT32);
   smem_dynamic = MIN (smem_dynamic, G_MAXUINT32);
   if (carveout != -1 && !in_range (carveout, 0, 100))
-    return occ_fail (json, OCC_EXIT_USAGE, "--carveout must be a percentage from 0 to 100");
+    return occ_fail (json, KS_CLI_EXIT_USAGE, "--carveout must be a percentage from 0 to 100");
   if (barriers < 0)
-    return occ_fail (json, OCC_EXIT_USAGE, "--barriers must be 0 or more");
+    return occ_fail (json, KS_CLI_EXIT_USAGE, "--barriers must be 0 or more");
   barriers = MIN (barriers, G_MAXUINT32);
 
   db = ks_gpu_db_load_default (&error);
   if (db == NULL)
-    return occ_fail (json, OCC_EXIT_BAD_INPUT, error->message);
+    return occ_fail (json, KS_CLI_EXIT_BAD_INPUT, error->message);
 
   if (gpu_name != NULL)
     {
@@ -173,7 +144,7 @@ ks_cli_occupancy (int    argc,
         {
           g_autofree char *msg = g_strdup_printf ("unknown GPU \"%s\"", gpu_name);
 
-          return occ_fail (json, OCC_EXIT_USAGE, msg);
+          return occ_fail (json, KS_CLI_EXIT_USAGE, msg);
         }
     }
   arch = ks_gpu_db_get_arch (db, arch_name != NULL ? arch_name : gpu->arch);
@@ -185,13 +156,13 @@ ks_cli_occupancy (int    argc,
       for (guint i = 0; i < db->n_archs; i++)
         g_string_append_printf (msg, " %s", db->archs[i].id);
       g_string_append (msg, ")");
-      return occ_fail (json, OCC_EXIT_USAGE, msg->str);
+      return occ_fail (json, KS_CLI_EXIT_USAGE, msg->str);
     }
   if (gpu != NULL && arch_name != NULL && g_strcmp0 (gpu->arch, arch->id) != 0)
     {
       g_autofree char *msg = g_strdup_printf ("--gpu %s is a %s, not a %s", gpu->id, gpu->arch, arch->id);
 
-      return occ_fail (json, OCC_EXIT_USAGE, msg);
+      return occ_fail (json, KS_CLI_EXIT_USAGE, msg);
     }
   if (gpu == NULL)
     gpu = ks_gpu_db_representative_gpu (db, arch);
@@ -208,7 +179,7 @@ ks_cli_occupancy (int    argc,
     {
       g_autofree char *msg = g_strdup_printf ("cannot launch: %s", error->message);
 
-      return occ_fail (json, OCC_EXIT_BAD_INPUT, msg);
+      return occ_fail (json, KS_CLI_EXIT_BAD_INPUT, msg);
     }
 
   if (json)
@@ -264,7 +235,11 @@ ks_cli_occupancy (int    argc,
           json_builder_end_object (b);
         }
       json_builder_end_object (b);
-      occ_print_json (b);
+      {
+        g_autoptr(JsonNode) root = json_builder_get_root (b);
+
+        ks_cli_print_json (root);
+      }
     }
   else
     {
@@ -279,5 +254,5 @@ ks_cli_occupancy (int    argc,
                r.warps_per_block, r.registers_per_block, r.shared_allocated_per_block,
                r.shared_opt_in ? " (needs the opt-in)" : "", r.carveout_kib);
     }
-  return OCC_EXIT_OK;
+  return KS_CLI_EXIT_OK;
 }

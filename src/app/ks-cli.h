@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-cli.h: what the commands of kernelscope-cli share. */
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+/* Exit statuses: the contract of the command line */
+enum
+{
+  KS_CLI_EXIT_OK = 0,
+  KS_CLI_EXIT_BAD_INPUT = 1,    /* messages on stderr as FILE:LINE:COL: error: ... */
+  KS_CLI_EXIT_USAGE = 2,
+  KS_CLI_EXIT_FAULT = 3,        /* a fault in the simulated kernel */
+};
+
+/* Prints one JSON object on stdout, the only thing --json prints there */
+void  ks_cli_print_json       (JsonNode   *root);
+/* {"error": message}, for --json when the command cannot do its work */
+void  ks_cli_print_json_error (const char *message);
+
+G_END_DECLS
