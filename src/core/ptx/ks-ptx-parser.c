@@ -2216,8 +2216,6 @@ parse_callprototype (Parser           *p,
 static void
 resolve_function_fixups (Parser *p)
 {
-  KsPtxFunction *f = &p->m->functions[p->fn];
-
   for (uint32_t i = 0; i < p->fn_fixups->len; i++)
     {
       Fixup *fx = &g_array_index (p->fn_fixups, Fixup, i);
@@ -2266,7 +2264,6 @@ resolve_function_fixups (Parser *p)
       }
     }
   g_array_set_size (p->fn_fixups, 0);
-  (void) f;
 }
 
 static void
@@ -2394,11 +2391,8 @@ parse_body (Parser *p)
           if (dir == KS_PTX_DIR_LOC)
             parse_loc (p);
           else if (dir == KS_PTX_DIR_PRAGMA)
-            {
-              f = &p->m->functions[p->fn];
-              parse_pragma (p, &p->m->functions[p->fn].first_pragma,
-                            &p->m->functions[p->fn].n_pragmas);
-            }
+            parse_pragma (p, &p->m->functions[p->fn].first_pragma,
+                          &p->m->functions[p->fn].n_pragmas);
           else if (space_of_directive (dir, &space))
             {
               advance (p);

@@ -2562,5 +2562,4 @@ ks_sim_step (KsSim     *sim,
   if (advance)
     w->simt[w->n_simt - 1].pc = c->pc + 1;
   settle (c);
-  (void) e;
 }

@@ -181,8 +181,6 @@ ks_sim_resolve (KsSim           *sim,
                 uint32_t         size,
                 gboolean         store)
 {
-  KsSimFrame *f = &w->frames[w->n_frames - 1];
-
   if (size > 1 && (addr & (size - 1)) != 0)
     {
       ks_sim_fault (sim, w, lane, insn, KS_SIM_FAULT_MISALIGNED, TRUE, addr,
@@ -259,7 +257,6 @@ ks_sim_resolve (KsSim           *sim,
         }
       return sim->param_bank + addr;
     default:
-      (void) f;
       ks_sim_fault (sim, w, lane, insn, KS_SIM_FAULT_UNSUPPORTED, TRUE, addr,
                     "memory access in the %s state space is not supported",
                     ks_ptx_space_name (space));
