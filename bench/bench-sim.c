@@ -42,10 +42,12 @@ load_module (const char *rel)
   return m;
 }
 
-/* Runs a launch, with the trace on or off, and prints the figures */
+/* Runs a launch, with the trace on or off, on some threads, and prints the
+ * figures */
 static void
 run_case (Case     *c,
-          gboolean  trace)
+          gboolean  trace,
+          uint32_t  threads)
 {
   g_autoptr(KsPtxModule) m = load_module (c->ptx);
   g_autoptr(GError) error = NULL;
@@ -60,14 +62,15 @@ run_case (Case     *c,
   if (sim == NULL)
     g_error ("%s: %s", c->name, error->message);
   ks_sim_set_trace (sim, trace, 0);
+  ks_sim_set_threads (sim, threads);
   t0 = now ();
   if (ks_sim_run (sim, 0, NULL) != KS_SIM_DONE)
     g_error ("%s: %s", c->name, ks_sim_get_fault (sim) ? ks_sim_get_fault (sim)->message : "?");
   t = now () - t0;
   st = ks_sim_get_stats (sim);
-  printf ("  %-28s trace %-3s %7.3f s  %8.1f M thread-instr  %6.1f M/s  "
+  printf ("  %-28s trace %-3s threads %u %7.3f s  %8.1f M thread-instr  %6.1f M/s  "
           "plain C %.4f s  ratio %.0fx  (%.1f M events, %.1f M dropped)\n",
-          c->name, trace ? "on" : "off", t, st->thread_instructions / 1e6,
+          c->name, trace ? "on" : "off", threads, t, st->thread_instructions / 1e6,
           st->thread_instructions / t / 1e6, c->c_seconds, t / c->c_seconds,
           st->trace_events / 1e6, st->trace_dropped / 1e6);
 }
@@ -181,8 +184,10 @@ main (int   argc,
           nv, nm, nm, nr, g_getenv ("KS_SIM_NO_FAST") ? " (general executor only)" : "");
   for (int i = 0; i < 3; i++)
     {
-      run_case (&cases[i], FALSE);
-      run_case (&cases[i], TRUE);
+      run_case (&cases[i], FALSE, 1);
+      if (g_get_num_processors () > 1)
+        run_case (&cases[i], FALSE, (uint32_t) g_get_num_processors ());
+      run_case (&cases[i], TRUE, 1);
       g_free (cases[i].spec);
     }
   return 0;

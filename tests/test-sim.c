@@ -1241,6 +1241,128 @@ test_stepping_and_progress (void)
   run_clear (&r);
 }
 
+/* Runs a launch with the trace off on n threads; returns the sim */
+static KsSim *
+run_threads (KsPtxModule *m,
+             KsLaunch    *l,
+             uint32_t     n)
+{
+  g_autoptr(GError) error = NULL;
+  KsSim *sim = ks_sim_new (m, l, &error);
+
+  g_assert_no_error (error);
+  ks_sim_set_trace (sim, FALSE, 0);
+  ks_sim_set_threads (sim, n);
+  ks_sim_run (sim, 0, NULL);
+  return sim;
+}
+
+/* The same launches on one thread and on four: the same buffers, printf
+ * output, statistics and fault */
+static void
+test_threads_identical (void)
+{
+  static const struct
+  {
+    const char *ptx;
+    const char *spec;
+  } cases[] = {
+    { "03_reduce_shared.ptx",
+      "{\"ptx\": \"x.ptx\", \"grid\": [9], \"block\": [128],"
+      " \"buffers\": {\"in\": {\"type\": \"f32\", \"count\": 2300, \"init\": {\"random\": {\"seed\": 4, \"min\": -1, \"max\": 1}}},"
+      " \"out\": {\"type\": \"f32\", \"count\": 9}},"
+      " \"params\": [{\"buffer\": \"in\"}, {\"buffer\": \"out\"}, {\"type\": \"s32\", \"value\": 2300}]}" },
+    { "08_printf.ptx",
+      "{\"ptx\": \"x.ptx\", \"kernel\": \"_Z5helloifPKc\", \"grid\": [7], \"block\": [3],"
+      " \"buffers\": {\"tag\": {\"bytes_hex\": \"4b53000000000000\"}},"
+      " \"params\": [{\"type\": \"s32\", \"value\": 5}, {\"type\": \"f32\", \"value\": 0.5},"
+      " {\"buffer\": \"tag\"}]}" },
+    /* a fault in block 3 of 8: the same fault, whatever ran ahead of it */
+    { "01_vector_add.ptx",
+      "{\"ptx\": \"x.ptx\", \"kernel\": \"_Z10vector_addPKfS0_Pfi\", \"grid\": [8], \"block\": [64],"
+      " \"buffers\": {\"a\": {\"type\": \"f32\", \"count\": 200}, \"b\": {\"type\": \"f32\", \"count\": 512},"
+      " \"c\": {\"type\": \"f32\", \"count\": 512}},"
+      " \"params\": [{\"buffer\": \"a\"}, {\"buffer\": \"b\"}, {\"buffer\": \"c\"},"
+      " {\"type\": \"s32\", \"value\": 512}]}" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(KsPtxModule) m = NULL;
+      g_autoptr(KsLaunch) l = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autoptr(KsSim) one = NULL, four = NULL;
+      const KsSimStats *s1, *s4;
+
+      if (cases[i].spec == NULL)
+        continue;
+      m = corpus_module (cases[i].ptx);
+      l = ks_launch_parse (cases[i].spec, -1, NULL, &error);
+      g_assert_no_error (error);
+      one = run_threads (m, l, 1);
+      four = run_threads (m, l, 4);
+      g_assert_cmpint (ks_sim_get_status (one), ==, ks_sim_get_status (four));
+      g_assert_cmpstr (ks_sim_get_printf (one), ==, ks_sim_get_printf (four));
+      s1 = ks_sim_get_stats (one);
+      s4 = ks_sim_get_stats (four);
+      if (ks_sim_get_status (one) == KS_SIM_DONE)
+        {
+          g_assert_cmpuint (s1->warp_instructions, ==, s4->warp_instructions);
+          g_assert_cmpuint (s1->thread_instructions, ==, s4->thread_instructions);
+          g_assert_cmpuint (s1->barriers, ==, s4->barriers);
+          for (uint32_t b = 0; b < l->n_buffers; b++)
+            {
+              size_t n1, n4;
+              const uint8_t *d1 = ks_sim_get_buffer (one, b, &n1);
+              const uint8_t *d4 = ks_sim_get_buffer (four, b, &n4);
+
+              g_assert_cmpmem (d1, n1, d4, n4);
+            }
+          for (uint32_t k = 0; k < m->n_insns; k++)
+            g_assert_cmpuint (ks_sim_get_insn_stats (one)[k].thread_executions, ==,
+                              ks_sim_get_insn_stats (four)[k].thread_executions);
+        }
+      else
+        {
+          const KsSimFault *f1 = ks_sim_get_fault (one), *f4 = ks_sim_get_fault (four);
+
+          g_assert_cmpint (f1->kind, ==, f4->kind);
+          g_assert_cmpuint (f1->block[0], ==, 3);
+          g_assert_cmpuint (f4->block[0], ==, 3);
+          g_assert_cmpuint (f1->thread[0], ==, f4->thread[0]);
+          g_assert_cmpstr (f1->message, ==, f4->message);
+        }
+    }
+
+  /* Integer atomics from blocks on different threads: none is lost */
+  {
+    g_autoptr(KsPtxModule) m = text_module (
+      ".version 8.0\n.target sm_80\n.address_size 64\n"
+      ".visible .entry k(.param .u64 k_p)\n"
+      "{\n"
+      "  .reg .b32 %r<4>;\n"
+      "  .reg .b64 %rd<2>;\n"
+      "  ld.param.u64 %rd1, [k_p];\n"
+      "  atom.global.add.u32 %r1, [%rd1], 1;\n"
+      "  red.global.add.u32 [%rd1+4], 3;\n"
+      "  ret;\n"
+      "}\n");
+    g_autoptr(GError) error = NULL;
+    g_autoptr(KsLaunch) l = ks_launch_parse ("{\"ptx\": \"x.ptx\", \"grid\": [64], \"block\": [96],"
+                                             " \"buffers\": {\"p\": {\"type\": \"u32\", \"count\": 2}},"
+                                             " \"params\": [{\"buffer\": \"p\"}]}", -1, NULL, &error);
+    g_autoptr(KsSim) sim = NULL;
+    const uint32_t *p;
+
+    g_assert_no_error (error);
+    sim = run_threads (m, l, 4);
+    g_assert_cmpint (ks_sim_get_status (sim), ==, KS_SIM_DONE);
+    p = (const uint32_t *) ks_sim_get_buffer (sim, 0, NULL);
+    g_assert_cmpuint (p[0], ==, 64 * 96);
+    g_assert_cmpuint (p[1], ==, 3 * 64 * 96);
+  }
+}
+
 static void
 test_bad_launch (void)
 {
@@ -1298,6 +1420,7 @@ main (int   argc,
   g_test_add_func ("/sim/numbers/fp8", test_fp8);
   g_test_add_func ("/sim/matrix/wmma", test_wmma);
   g_test_add_func ("/sim/api/stepping-and-progress", test_stepping_and_progress);
+  g_test_add_func ("/sim/api/threads-identical", test_threads_identical);
   g_test_add_func ("/sim/launch/bad", test_bad_launch);
   return g_test_run ();
 }

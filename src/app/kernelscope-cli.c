@@ -520,11 +520,15 @@ cmd_run (int    argc,
 {
   gboolean json = FALSE, no_trace = FALSE;
   gint64 max_steps = 0;
+  gint threads = 1;
   const GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the results as one JSON object", NULL },
     { "max-steps", 0, 0, G_OPTION_ARG_INT64, &max_steps,
       "Stop with a step_limit fault after N warp-instructions", "N" },
-    { "no-trace", 0, 0, G_OPTION_ARG_NONE, &no_trace, "Do not record the execution trace", NULL },
+    { "no-trace", 0, 0, G_OPTION_ARG_NONE, &no_trace,
+      "Do not record the trace nor analyse memory (faster; allows --threads)", NULL },
+    { "threads", 0, 0, G_OPTION_ARG_INT, &threads,
+      "With --no-trace, run blocks on N threads (0: one per processor)", "N" },
     { NULL }
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new ("SPEC.json - run a kernel launch");
@@ -592,6 +596,9 @@ cmd_run (int    argc,
   if (max_steps > 0)
     ks_sim_set_step_limit (sim, (uint64_t) max_steps);
   ks_sim_set_trace (sim, !no_trace, 0);
+  if (threads < 0)
+    return usage_error ("run", "--threads must not be negative");
+  ks_sim_set_threads (sim, (uint32_t) threads);
   status = ks_sim_run (sim, 0, NULL);
   fault = ks_sim_get_fault (sim);
   stats = ks_sim_get_stats (sim);

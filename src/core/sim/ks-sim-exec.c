@@ -927,6 +927,8 @@ atomic_op (KsPtxOp   op,
     }
 }
 
+static void do_atomic_lanes (Ctx *c, gboolean red, uint32_t a, KsPtxType t, uint32_t size);
+
 static void
 do_atomic (Ctx      *c,
            gboolean  red)
@@ -934,7 +936,6 @@ do_atomic (Ctx      *c,
   KsPtxType t = (KsPtxType) c->in->types[0];
   uint32_t size = ks_ptx_type_size (t);
   uint32_t a = red ? 0 : 1;
-  gboolean ok = TRUE;
 
   if (c->in->n_operands < a + 2 || size == 0 || size > 8)
     {
@@ -942,6 +943,23 @@ do_atomic (Ctx      *c,
       return;
     }
   record_access (c, &c->ops[a], size, TRUE, TRUE);
+  /* Other CTAs may run on other threads: global atomics take the lock */
+  if (c->sim->shared != NULL && c->in->space != KS_PTX_SPACE_SHARED)
+    g_mutex_lock (&c->sim->shared->atomics);
+  do_atomic_lanes (c, red, a, t, size);
+  if (c->sim->shared != NULL && c->in->space != KS_PTX_SPACE_SHARED)
+    g_mutex_unlock (&c->sim->shared->atomics);
+}
+
+static void
+do_atomic_lanes (Ctx      *c,
+                 gboolean  red,
+                 uint32_t  a,
+                 KsPtxType t,
+                 uint32_t  size)
+{
+  gboolean ok = TRUE;
+
   /* Lanes in order: the simulator is sequential, so each atomic sees the
    * previous lane's result, as one possible hardware order does. */
   LANES (c->exec, lane)

@@ -37,6 +37,21 @@ G_BEGIN_DECLS
 
 typedef struct _KsFastInsn KsFastInsn;
 
+/* What the workers of a parallel run share */
+typedef struct
+{
+  GMutex atomics;               /* atomics on global memory from different threads */
+  uint64_t stop_cta;            /* the lowest CTA that faulted (G_MAXUINT64: none) */
+} KsSimShared;
+
+/* A CTA's printf output, kept apart by a worker so that the outputs can be
+ * put back in CTA order */
+typedef struct
+{
+  uint64_t cta;
+  char *text;
+} KsSimCtaPrintf;
+
 typedef struct
 {
   uint32_t writer;              /* linear thread + 1, 0 = none */
@@ -171,6 +186,11 @@ struct _KsSim
   gboolean trace_enabled;
   uint64_t cta_linear;          /* the running CTA's linear index */
 
+  uint32_t n_threads;           /* for runs to the end with the trace off */
+  uint64_t cta_stride;          /* 1, or the number of workers */
+  KsSimShared *shared;          /* set in the workers of a parallel run */
+  GArray *cta_printf;           /* worker: KsSimCtaPrintf of the CTAs it ran */
+
   KsSimProgressFunc progress;
   gpointer progress_data;
   uint64_t progress_at;         /* warp-instructions at the last report */
@@ -181,5 +201,8 @@ struct _KsSim
   uint64_t step_limit;
   GString *printf_out;
 };
+
+void   ks_sim_insn_stats_add (KsSimInsnStats       *to,
+                              const KsSimInsnStats *from);
 
 G_END_DECLS

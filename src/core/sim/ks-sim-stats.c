@@ -4,9 +4,9 @@
 
 #include "ks-sim-private.h"
 
-static void
-add_stats (KsSimInsnStats       *to,
-           const KsSimInsnStats *from)
+void
+ks_sim_insn_stats_add (KsSimInsnStats       *to,
+                       const KsSimInsnStats *from)
 {
   to->warp_executions += from->warp_executions;
   to->thread_executions += from->thread_executions;
@@ -81,7 +81,7 @@ line_stats (const KsSim *sim,
           g_array_append_val (out, fresh);
         }
       ls = &g_array_index (out, KsSimLineStats, out->len - 1);
-      add_stats (&ls->stats, &sim->insn_stats[it->insn]);
+      ks_sim_insn_stats_add (&ls->stats, &sim->insn_stats[it->insn]);
     }
   return out;
 }

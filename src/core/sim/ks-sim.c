@@ -863,6 +863,8 @@ ks_sim_new (const KsPtxModule *module,
   sim->trace_enabled = TRUE;
   sim->max_trace = 16u << 20;
   sim->last_event = G_MAXUINT64;
+  sim->n_threads = 1;
+  sim->cta_stride = 1;
   sim->l1_bytes = 128u << 10;
   sim->l2_bytes = 40u << 20;
   sim->no_fast = g_getenv ("KS_SIM_NO_FAST") != NULL;
@@ -977,6 +979,190 @@ ks_sim_set_progress_func (KsSim             *sim,
   sim->progress_data = user_data;
 }
 
+/* A worker files the printf output of a CTA under the CTA's index */
+static void
+keep_cta_printf (KsSim *sim)
+{
+  KsSimCtaPrintf cp;
+
+  if (sim->printf_out->len == 0)
+    return;
+  cp.cta = sim->cta_linear;
+  cp.text = g_strndup (sim->printf_out->str, sim->printf_out->len);
+  g_array_append_val (sim->cta_printf, cp);
+  g_string_truncate (sim->printf_out, 0);
+}
+
+void
+ks_sim_set_threads (KsSim    *sim,
+                    uint32_t  n_threads)
+{
+  sim->n_threads = n_threads ? n_threads : (uint32_t) g_get_num_processors ();
+}
+
+typedef struct
+{
+  KsSim *sim;
+  GCancellable *cancellable;
+} WorkerArgs;
+
+/* A worker runs CTAs k, k + n, k + 2n, ... on the shared global memory, with
+ * its own CTA state, counters and printf output. */
+static KsSim *
+worker_new (KsSim       *sim,
+            uint32_t     k,
+            uint32_t     n,
+            KsSimShared *shared)
+{
+  KsSim *w = g_new (KsSim, 1);
+
+  *w = *sim;
+  memset (&w->cta, 0, sizeof w->cta);
+  w->cta_active = FALSE;
+  w->current_warp = 0;
+  memset (&w->stats, 0, sizeof w->stats);
+  memset (&w->fault, 0, sizeof w->fault);
+  w->status = KS_SIM_READY;
+  w->insn_stats = g_new0 (KsSimInsnStats, MAX (sim->module->n_insns, 1));
+  w->trace = NULL;
+  w->n_trace = w->cap_trace = 0;
+  w->trace_mem = NULL;
+  w->n_trace_mem = w->cap_trace_mem = 0;
+  w->smem_access = NULL;
+  w->hazards = NULL;
+  w->n_hazards = 0;
+  w->l1 = w->l2 = NULL;
+  w->printf_out = g_string_new (NULL);
+  w->cta_printf = g_array_new (FALSE, FALSE, sizeof (KsSimCtaPrintf));
+  w->progress = NULL;
+  w->next_cta = k;
+  w->cta_stride = n;
+  w->shared = shared;
+  return w;
+}
+
+static void
+worker_free (KsSim *w)
+{
+  if (w->cta.warps != NULL)
+    {
+      for (uint32_t i = 0; i < w->warps_per_cta; i++)
+        warp_clear (&w->cta.warps[i]);
+      g_free (w->cta.warps);
+    }
+  g_free (w->cta.shared);
+  g_free (w->insn_stats);
+  g_free (w->smem_access);
+  g_free (w->hazards);
+  g_free (w->trace);
+  g_free (w->trace_mem);
+  g_free (w->fault.message);
+  g_free (w->fault.cuda_file);
+  g_string_free (w->printf_out, TRUE);
+  for (guint i = 0; i < w->cta_printf->len; i++)
+    g_free (g_array_index (w->cta_printf, KsSimCtaPrintf, i).text);
+  g_array_unref (w->cta_printf);
+  g_free (w);
+}
+
+static gpointer
+worker_main (gpointer data)
+{
+  WorkerArgs *a = data;
+  KsSim *w = a->sim;
+
+  ks_sim_run (w, 0, a->cancellable);
+  if (w->status == KS_SIM_FAULTED)
+    {
+      /* the stop point is the lowest faulting CTA */
+      g_mutex_lock (&w->shared->atomics);
+      w->shared->stop_cta = MIN (w->shared->stop_cta, w->cta_linear);
+      g_mutex_unlock (&w->shared->atomics);
+    }
+  /* what the CTA it stopped in printed belongs to that CTA */
+  if (w->cta_active)
+    keep_cta_printf (w);
+  return NULL;
+}
+
+static int
+compare_cta_printf (gconstpointer a,
+                    gconstpointer b)
+{
+  const KsSimCtaPrintf *x = a, *y = b;
+
+  return x->cta < y->cta ? -1 : x->cta > y->cta;
+}
+
+static void
+run_parallel (KsSim        *sim,
+              GCancellable *cancellable)
+{
+  uint32_t n = (uint32_t) MIN ((uint64_t) sim->n_threads, sim->n_ctas);
+  KsSimShared shared;
+  g_autofree KsSim **workers = g_new0 (KsSim *, n);
+  g_autofree GThread **threads = g_new0 (GThread *, n);
+  g_autofree WorkerArgs *args = g_new0 (WorkerArgs, n);
+  g_autoptr(GArray) printfs = g_array_new (FALSE, FALSE, sizeof (KsSimCtaPrintf));
+  KsSim *faulted = NULL;
+  gboolean cancelled = FALSE;
+
+  g_mutex_init (&shared.atomics);
+  shared.stop_cta = G_MAXUINT64;
+  for (uint32_t k = 0; k < n; k++)
+    {
+      workers[k] = worker_new (sim, k, n, &shared);
+      args[k].sim = workers[k];
+      args[k].cancellable = cancellable;
+      threads[k] = g_thread_new ("ks-sim", worker_main, &args[k]);
+    }
+  for (uint32_t k = 0; k < n; k++)
+    g_thread_join (threads[k]);
+
+  for (uint32_t k = 0; k < n; k++)
+    {
+      KsSim *w = workers[k];
+
+      sim->stats.warp_instructions += w->stats.warp_instructions;
+      sim->stats.thread_instructions += w->stats.thread_instructions;
+      sim->stats.divergent_branches += w->stats.divergent_branches;
+      sim->stats.barriers += w->stats.barriers;
+      for (uint32_t i = 0; i < sim->module->n_insns; i++)
+        ks_sim_insn_stats_add (&sim->insn_stats[i], &w->insn_stats[i]);
+      if (w->status == KS_SIM_FAULTED && (faulted == NULL || w->cta_linear < faulted->cta_linear))
+        faulted = w;
+      cancelled |= w->status == KS_SIM_CANCELLED;
+      g_array_append_vals (printfs, w->cta_printf->data, w->cta_printf->len);
+      g_array_set_size (w->cta_printf, 0);
+    }
+
+  /* printf in CTA order, as one thread prints it; output of CTAs past the
+   * fault is dropped, as one thread would not have run them */
+  g_array_sort (printfs, compare_cta_printf);
+  for (guint i = 0; i < printfs->len; i++)
+    {
+      KsSimCtaPrintf *cp = &g_array_index (printfs, KsSimCtaPrintf, i);
+
+      if (cp->cta <= shared.stop_cta)
+        g_string_append (sim->printf_out, cp->text);
+      g_free (cp->text);
+    }
+
+  if (faulted != NULL)
+    {
+      sim->fault = faulted->fault;
+      memset (&faulted->fault, 0, sizeof faulted->fault);
+      sim->status = KS_SIM_FAULTED;
+    }
+  else
+    sim->status = cancelled ? KS_SIM_CANCELLED : KS_SIM_DONE;
+  sim->next_cta = sim->n_ctas;
+
+  for (uint32_t k = 0; k < n; k++)
+    worker_free (workers[k]);
+  g_mutex_clear (&shared.atomics);
+}
+
 KsSimStatus
 ks_sim_run (KsSim        *sim,
             uint64_t      max_steps,
@@ -986,6 +1172,14 @@ ks_sim_run (KsSim        *sim,
   uint64_t budget = max_steps ? max_steps : G_MAXUINT64;
   uint64_t done = 0;
 
+  if (max_steps == 0 && sim->n_threads > 1 && !sim->trace_enabled && sim->shared == NULL
+      && sim->status == KS_SIM_READY && sim->next_cta == 0 && !sim->cta_active && sim->n_ctas > 1)
+    {
+      run_parallel (sim, cancellable);
+      sim->stats.seconds += (double) (g_get_monotonic_time () - start) / G_USEC_PER_SEC;
+      return sim->status;
+    }
+
   while (sim->status == KS_SIM_READY && done < budget)
     {
       KsSimCta *c = &sim->cta;
@@ -993,7 +1187,11 @@ ks_sim_run (KsSim        *sim,
 
       if (!sim->cta_active)
         {
-          if (sim->next_cta >= sim->n_ctas)
+          /* A worker of a parallel run also stops after the lowest CTA any
+           * worker faulted in: the CTAs a single thread would have run. */
+          if (sim->next_cta >= sim->n_ctas
+              || (sim->shared != NULL
+                  && sim->next_cta > __atomic_load_n (&sim->shared->stop_cta, __ATOMIC_RELAXED)))
             {
               sim->status = KS_SIM_DONE;
               break;
@@ -1004,7 +1202,8 @@ ks_sim_run (KsSim        *sim,
               break;
             }
           sim->cta_linear = sim->next_cta;
-          start_cta (sim, sim->next_cta++);
+          start_cta (sim, sim->next_cta);
+          sim->next_cta += sim->cta_stride;
         }
 
       /* Round-robin over the CTA's warps, a burst each */
@@ -1040,6 +1239,8 @@ ks_sim_run (KsSim        *sim,
 
       if (c->n_done == c->n_warps)
         {
+          if (sim->cta_printf != NULL)
+            keep_cta_printf (sim);
           finish_cta (sim);
           report_progress (sim, TRUE);
           continue;

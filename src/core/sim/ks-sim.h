@@ -167,6 +167,15 @@ void                ks_sim_free         (KsSim             *sim);
 KsSimStatus         ks_sim_run          (KsSim             *sim,
                                          uint64_t           max_steps,
                                          GCancellable      *cancellable);
+/* Runs of the whole launch (ks_sim_run with no step budget) with the trace
+ * off run CTAs on this many threads (0: one per processor; the default is
+ * 1).  The results, printf output, statistics and the fault reported are
+ * those of a run on one thread, for kernels whose blocks do not race with
+ * each other (atomics whose result depends on their order, such as float
+ * additions, may round differently). */
+void                ks_sim_set_threads  (KsSim             *sim,
+                                         uint32_t           n_threads);
+
 /* Called from ks_sim_run about every 64 K warp-instructions and when a
  * block finishes, with the fraction of blocks done: for a progress bar. */
 typedef void (*KsSimProgressFunc) (double    fraction,
