@@ -10,8 +10,11 @@
 
 G_BEGIN_DECLS
 
-void      ks_sim_step        (KsSim           *sim,
-                              KsSimWarp       *w);
+/* Executes the warp's next instruction, and the straight-line fast
+ * instructions after it, up to budget; returns how many it executed. */
+uint32_t  ks_sim_step        (KsSim           *sim,
+                              KsSimWarp       *w,
+                              uint32_t         budget);
 
 void      ks_sim_fault       (KsSim           *sim,
                               KsSimWarp       *w,
