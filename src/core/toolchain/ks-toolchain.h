@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-toolchain.h: finding the CUDA toolkit's programs and running them.
+ *
+ * Programs are always run through GSubprocess with an argument vector, never
+ * through a shell, so no file name or option can be read as a command.
+ * Everything here blocks on the subprocess: call it from a worker thread.
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  KS_TOOL_NVCC = 0,
+  KS_TOOL_PTXAS,
+  KS_TOOL_CUOBJDUMP,
+  KS_TOOL_NVDISASM,
+  KS_N_TOOLS
+} KsTool;
+
+typedef struct
+{
+  char *paths[KS_N_TOOLS];      /* absolute paths, NULL where not found */
+  char *version;                /* "13.0.88" from ptxas --version, NULL if unknown */
+  guint version_major;          /* 13; 0 if unknown */
+  guint version_minor;          /* 0 */
+} KsToolchain;
+
+/* Looks for each program, in this order: preferred_dir (and its bin/), PATH,
+ * $CUDA_HOME/bin, $CUDA_PATH/bin, /usr/local/cuda/bin; then runs
+ * `ptxas --version` for the toolkit's version.  Never fails: a tool that is
+ * not there has a NULL path.  preferred_dir may be NULL.
+ *
+ * Returns: (transfer full) */
+KsToolchain  *ks_toolchain_find          (const char        *preferred_dir);
+void          ks_toolchain_free          (KsToolchain       *tc);
+
+/* (transfer none) (nullable): the program's path */
+const char   *ks_toolchain_get_path      (const KsToolchain *tc,
+                                          KsTool             tool);
+const char   *ks_tool_name               (KsTool             tool);
+
+/* Reads "release 13.0, V13.0.88" out of a --version text.  FALSE when it has
+ * none.  version: (out) (transfer full) (optional) */
+gboolean      ks_toolchain_parse_version (const char        *text,
+                                          guint             *major,
+                                          guint             *minor,
+                                          char             **version);
+
+/* Runs `ptxas -v -arch=ARCH -o /dev/null PTX_PATH` in a private temporary
+ * directory (removed afterwards) and reads its report with
+ * ks_resources_parse_ptxas().  arch is "sm_XX" with an optional letter
+ * suffix ("sm_90a").  When ptxas fails, the error
+ * (KS_RESOURCES_ERROR_TOOL) lists its messages as "FILE:LINE: error: MSG";
+ * without ptxas it is KS_RESOURCES_ERROR_NOT_FOUND.
+ *
+ * Returns: (transfer full) (element-type KsKernelResources) */
+GPtrArray    *ks_toolchain_ptxas_resources (const KsToolchain *tc,
+                                            const char        *ptx_path,
+                                            const char        *arch,
+                                            GCancellable      *cancellable,
+                                            GError           **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsToolchain, ks_toolchain_free)
+
+G_END_DECLS
