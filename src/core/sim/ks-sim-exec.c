@@ -2134,121 +2134,99 @@ do_wmma (Ctx *c)
 
 /* ---- dispatch ------------------------------------------------------------------------------ */
 
-/* The counters and the trace event of the instruction about to run */
-static inline void
-count_step (Ctx *c)
-{
-  KsSim *sim = c->sim;
-  KsSimWarp *w = c->w;
-  uint32_t gi = c->fn->first_insn + c->pc;
-  KsSimInsnStats *st = &sim->insn_stats[gi];
-  uint32_t n_exec = (uint32_t) __builtin_popcount (c->exec);
-  uint32_t n_active = (uint32_t) __builtin_popcount (c->active);
-
-  sim->stats.warp_instructions++;
-  sim->stats.thread_instructions += n_exec;
-  st->warp_executions++;
-  st->thread_executions += n_exec;
-  st->active_lanes += n_active;
-  sim->last_event = G_MAXUINT64;
-  if (sim->trace_enabled)
-    {
-      if (sim->n_trace < sim->max_trace)
-        {
-          KsTraceEvent *ev;
-
-          if (sim->n_trace == sim->cap_trace)
-            {
-              sim->cap_trace = MIN (MAX (sim->cap_trace * 2, 4096), sim->max_trace);
-              sim->trace = g_renew (KsTraceEvent, sim->trace, sim->cap_trace);
-            }
-          sim->last_event = sim->n_trace;
-          ev = &sim->trace[sim->n_trace++];
-          ev->insn = gi;
-          ev->exec = c->exec;
-          ev->warp = (uint32_t) (sim->cta_linear * sim->warps_per_cta + w->index);
-          ev->flags = w->pending_flags;
-          ev->active_lanes = (uint16_t) n_active;
-          sim->stats.trace_events++;
-        }
-      else
-        sim->stats.trace_dropped++;
-    }
-  w->pending_flags = 0;
-}
-
-uint32_t
+void
 ks_sim_step (KsSim     *sim,
-             KsSimWarp *w,
-             uint32_t   budget)
+             KsSimWarp *w)
 {
   Ctx ctx;
   Ctx *c = &ctx;
   KsSimtEntry *e;
   const KsPtxInsn *in;
   gboolean advance = TRUE;
-  uint32_t done = 0;
 
   c->sim = sim;
   c->w = w;
   c->m = sim->module;
   c->f = &w->frames[w->n_frames - 1];
   c->fn = &c->m->functions[c->f->fn];
+  e = &w->simt[w->n_simt - 1];
+  c->pc = e->pc;
+  c->active = e->mask;
 
-  /* Straight-line runs of fast instructions stay in this loop; anything
-   * else executes once and returns. */
-  for (;;)
+  if (c->pc >= c->fn->n_insns)
     {
-      const KsFastInsn *fi;
-
-      e = &w->simt[w->n_simt - 1];
-      c->pc = e->pc;
-      c->active = e->mask;
-
-      if (c->pc >= c->fn->n_insns)
-        {
-          /* Falling off the end of a function is a return */
-          if (done > 0)
-            return done;
-          c->in = NULL;
-          c->exec = c->active;
-          do_ret (c, c->active);
-          settle (c);
-          return 1;
-        }
-
-      in = c->in = &c->m->insns[c->fn->first_insn + c->pc];
-      c->ops = &c->m->operands[in->first_operand];
+      /* Falling off the end of a function is a return */
+      c->in = NULL;
       c->exec = c->active;
-      if (in->pred != KS_PTX_NONE)
-        {
-          uint32_t p = c->f->preds[in->pred];
-
-          c->exec &= in->pred_not ? ~p : p;
-        }
-
-      fi = &sim->fast[c->fn->first_insn + c->pc];
-      if (fi->kind == KS_FAST_NONE || sim->no_fast)
-        {
-          if (done > 0)
-            return done;
-          count_step (c);
-          break;
-        }
-      count_step (c);
-      done++;
-      ks_sim_fast_exec (sim, w, in, fi, c->exec);
-      if (sim->status != KS_SIM_READY)
-        return done;
-      e->pc = c->pc + 1;
-      if (e->pc == e->rpc)
-        {
-          settle (c);
-          return done;
-        }
-      if (done >= budget)
-        return done;
+      do_ret (c, c->active);
+      settle (c);
+      return;
     }
+
+  in = c->in = &c->m->insns[c->fn->first_insn + c->pc];
+  c->ops = &c->m->operands[in->first_operand];
+  c->exec = c->active;
+  if (in->pred != KS_PTX_NONE)
+    {
+      uint32_t p = c->f->preds[in->pred];
+
+      c->exec &= in->pred_not ? ~p : p;
+    }
+  sim->stats.warp_instructions++;
+  {
+    uint32_t gi = c->fn->first_insn + c->pc;
+    KsSimInsnStats *st = &sim->insn_stats[gi];
+    uint32_t n_exec = (uint32_t) __builtin_popcount (c->exec);
+    uint32_t n_active = (uint32_t) __builtin_popcount (c->active);
+
+    sim->stats.thread_instructions += n_exec;
+    st->warp_executions++;
+    st->thread_executions += n_exec;
+    st->active_lanes += n_active;
+    sim->last_event = G_MAXUINT64;
+    if (sim->trace_enabled)
+      {
+        if (sim->n_trace < sim->max_trace)
+          {
+            KsTraceEvent *ev;
+
+            if (sim->n_trace == sim->cap_trace)
+              {
+                sim->cap_trace = MIN (MAX (sim->cap_trace * 2, 4096), sim->max_trace);
+                sim->trace = g_renew (KsTraceEvent, sim->trace, sim->cap_trace);
+              }
+            sim->last_event = sim->n_trace;
+            ev = &sim->trace[sim->n_trace++];
+            ev->insn = gi;
+            ev->exec = c->exec;
+            ev->warp = (uint32_t) (sim->cta_linear * sim->warps_per_cta + w->index);
+            ev->flags = w->pending_flags;
+            ev->active_lanes = (uint16_t) n_active;
+            sim->stats.trace_events++;
+          }
+        else
+          sim->stats.trace_dropped++;
+      }
+    w->pending_flags = 0;
+  }
+
+  {
+    const KsFastInsn *fi = &sim->fast[c->fn->first_insn + c->pc];
+
+    if (fi->kind != KS_FAST_NONE && !sim->no_fast)
+      {
+        KsSimtEntry *top;
+
+        ks_sim_fast_exec (sim, w, in, fi, c->exec);
+        if (sim->status != KS_SIM_READY)
+          return;
+        top = &w->simt[w->n_simt - 1];
+        top->pc = c->pc + 1;
+        if (top->pc == top->rpc)
+          settle (c);
+        return;
+      }
+  }
 
   switch ((KsPtxOpcode) in->opcode)
     {
@@ -2476,7 +2454,7 @@ ks_sim_step (KsSim     *sim,
               {
                 ks_sim_fault (sim, w, (int) lane, in, KS_SIM_FAULT_OUT_OF_BOUNDS, FALSE, 0,
                               "brx.idx index %u is past the %u targets of its table", idx, n);
-                return 1;
+                return;
               }
             LANES (rest, l)
               if ((uint32_t) src (c, &c->ops[0], l, KS_PTX_TYPE_U32) == idx)
@@ -2598,9 +2576,8 @@ ks_sim_step (KsSim     *sim,
     }
 
   if (sim->status != KS_SIM_READY)
-    return 1;
+    return;
   if (advance)
     w->simt[w->n_simt - 1].pc = c->pc + 1;
   settle (c);
-  return 1;
 }

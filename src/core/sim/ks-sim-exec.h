@@ -10,11 +10,8 @@
 
 G_BEGIN_DECLS
 
-/* Executes the warp's next instruction, and the straight-line fast
- * instructions after it, up to budget; returns how many it executed. */
-uint32_t  ks_sim_step        (KsSim           *sim,
-                              KsSimWarp       *w,
-                              uint32_t         budget);
+void      ks_sim_step        (KsSim           *sim,
+                              KsSimWarp       *w);
 
 void      ks_sim_fault       (KsSim           *sim,
                               KsSimWarp       *w,

@@ -1218,13 +1218,9 @@ ks_sim_run (KsSim        *sim,
           while (w->state == KS_WARP_RUNNING && n < BURST && done < budget
                  && sim->status == KS_SIM_READY)
             {
-              /* as far as the burst, the budget and the step limit allow */
-              uint64_t room = MIN (MIN ((uint64_t) (BURST - n), budget - done),
-                                   sim->step_limit - sim->stats.warp_instructions);
-              uint32_t ran = ks_sim_step (sim, w, (uint32_t) MAX (room, 1));
-
-              n += ran;
-              done += ran;
+              ks_sim_step (sim, w);
+              n++;
+              done++;
               if (sim->stats.warp_instructions >= sim->step_limit && sim->status == KS_SIM_READY)
                 step_limit_fault (sim, w);
             }
