@@ -630,7 +630,15 @@ cmd_run (int    argc,
 
   if (!json)
     {
-      const char *name = launch->kernel ? launch->kernel : "the kernel";
+      g_autofree char *name = NULL;
+
+      /* without "kernel" in the spec, the module's only kernel ran */
+      if (launch->kernel != NULL)
+        name = g_strdup (launch->kernel);
+      for (uint32_t i = 0; name == NULL && i < module->n_functions; i++)
+        if (module->functions[i].kind == KS_PTX_FUNCTION_ENTRY
+            && (module->functions[i].flags & KS_PTX_FUNCTION_HAS_BODY))
+          name = ks_ptx_span_dup (module, module->functions[i].name);
 
       fputs (ks_sim_get_printf (sim), stdout);
       g_print ("%s <<<(%u,%u,%u), (%u,%u,%u)>>>: %s in %.3f s\n", name,

@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* kernelscope-cli's contract: one JSON object on stdout with --json, and
+ * the exit statuses 0 (success), 1 (bad input), 2 (usage), 3 (a fault in
+ * the kernel).  The expected values are read off the input files. */
+
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+static char *cli;
+
+typedef struct
+{
+  int status;
+  char *out;
+  char *err;
+  JsonNode *json;
+} Result;
+
+static void
+result_clear (Result *r)
+{
+  g_free (r->out);
+  g_free (r->err);
+  g_clear_pointer (&r->json, json_node_unref);
+}
+
+static Result
+run_cli (const char *const *args)
+{
+  Result r = { 0 };
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  int wait_status = 0;
+
+  g_ptr_array_add (argv, cli);
+  for (guint i = 0; args[i]; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  g_spawn_sync (NULL, (char **) argv->pdata, NULL, 0, NULL, NULL, &r.out, &r.err, &wait_status,
+                &error);
+  g_assert_no_error (error);
+  /* never killed by a signal */
+  g_assert_true (WIFEXITED (wait_status));
+  r.status = WEXITSTATUS (wait_status);
+  if (r.out != NULL && r.out[0] == '{')
+    {
+      g_autoptr(JsonParser) parser = json_parser_new ();
+
+      json_parser_load_from_data (parser, r.out, -1, &error);
+      g_assert_no_error (error);
+      r.json = json_node_ref (json_parser_get_root (parser));
+    }
+  return r;
+}
+
+static char *
+dist (const char *first,
+      ...)
+{
+  va_list args;
+  g_autoptr(GPtrArray) parts = g_ptr_array_new ();
+  const char *p;
+
+  g_ptr_array_add (parts, (gpointer) g_test_get_dir (G_TEST_DIST));
+  va_start (args, first);
+  for (p = first; p; p = va_arg (args, const char *))
+    g_ptr_array_add (parts, (gpointer) p);
+  va_end (args);
+  g_ptr_array_add (parts, NULL);
+  return g_build_filenamev ((char **) parts->pdata);
+}
+
+static void
+test_parse_json (void)
+{
+  g_autofree char *ptx = dist ("..", "data", "samples", "01-vector-add", "vector_add.ptx", NULL);
+  const char *args[] = { "parse", "--json", ptx, NULL };
+  Result r = run_cli (args);
+  JsonObject *root, *k;
+  JsonArray *kernels, *params, *blocks;
+
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (r.json);
+  root = json_node_get_object (r.json);
+  g_assert_cmpstr (json_object_get_string_member (root, "version"), ==, "9.0");
+  g_assert_cmpstr (json_object_get_string_member (root, "target"), ==, "sm_80");
+  g_assert_cmpint (json_object_get_int_member (root, "address_size"), ==, 64);
+  kernels = json_object_get_array_member (root, "kernels");
+  g_assert_cmpuint (json_array_get_length (kernels), ==, 1);
+  k = json_array_get_object_element (kernels, 0);
+  g_assert_cmpstr (json_object_get_string_member (k, "name"), ==, "_Z10vector_addPKfS0_Pfi");
+  /* (const float *a, const float *b, float *c, int n) */
+  params = json_object_get_array_member (k, "params");
+  g_assert_cmpuint (json_array_get_length (params), ==, 4);
+  g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (params, 3), "size"), ==, 4);
+  g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (params, 0), "size"), ==, 8);
+  /* if (i < n): the guard's block branches around the body, and both
+   * reach the return, which is where they reconverge */
+  blocks = json_object_get_array_member (k, "blocks");
+  g_assert_cmpuint (json_array_get_length (blocks), ==, 3);
+  g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (blocks, 0), "ipdom"), ==, 2);
+  g_assert_true (json_object_has_member (k, "source_lines"));
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (root, "diagnostics")), ==, 0);
+  result_clear (&r);
+}
+
+static void
+test_parse_errors (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ks-cli-XXXXXX", NULL);
+  g_autofree char *bad = g_build_filename (dir, "bad.ptx", NULL);
+  const char *args[] = { "parse", bad, NULL };
+  const char *missing[] = { "parse", "/nonexistent/x.ptx", NULL };
+  const char *usage[] = { "parse", NULL };
+  const char *unknown[] = { "frobnicate", NULL };
+  Result r;
+
+  g_file_set_contents (bad, ".version 8.0\n.target sm_80\n.address_size 64\n"
+                            ".visible .entry k()\n{\n  mov.u32 %r1 1;\n  ret;\n}\n", -1, NULL);
+  r = run_cli (args);
+  g_assert_cmpint (r.status, ==, 1);
+  /* FILE:LINE:COL: error: ... */
+  g_assert_nonnull (strstr (r.err, "bad.ptx:6:"));
+  g_assert_nonnull (strstr (r.err, ": error: "));
+  result_clear (&r);
+
+  r = run_cli (missing);
+  g_assert_cmpint (r.status, ==, 1);
+  result_clear (&r);
+  r = run_cli (usage);
+  g_assert_cmpint (r.status, ==, 2);
+  result_clear (&r);
+  r = run_cli (unknown);
+  g_assert_cmpint (r.status, ==, 2);
+  result_clear (&r);
+  g_unlink (bad);
+  g_rmdir (dir);
+}
+
+static void
+test_run_json (void)
+{
+  g_autofree char *spec = dist ("..", "data", "samples", "01-vector-add", "vector_add.json", NULL);
+  const char *args[] = { "run", "--json", spec, NULL };
+  Result r = run_cli (args);
+  JsonObject *root, *c;
+  JsonArray *data;
+
+  g_assert_cmpint (r.status, ==, 0);
+  root = json_node_get_object (r.json);
+  g_assert_cmpstr (json_object_get_string_member (root, "status"), ==, "ok");
+  c = json_object_get_object_member (json_object_get_object_member (root, "buffers"), "c");
+  g_assert_cmpstr (json_object_get_string_member (c, "type"), ==, "f32");
+  g_assert_cmpint (json_object_get_int_member (c, "count"), ==, 1000);
+  g_assert_cmpuint (strlen (json_object_get_string_member (c, "bytes_hex")), ==, 8000);
+  data = json_object_get_array_member (c, "data");
+  g_assert_cmpuint (json_array_get_length (data), ==, 1000);
+  /* b is the range 0, 0.5, 1, ...; a is random in [-1, 1): c - b in [-1, 1) */
+  for (guint i = 0; i < 1000; i += 97)
+    {
+      double v = json_array_get_double_element (data, i) - 0.5 * i;
+
+      g_assert_cmpfloat (v, >=, -1.0);
+      g_assert_cmpfloat (v, <, 1.0);
+    }
+  g_assert_true (json_object_has_member (json_object_get_object_member (root, "stats"),
+                                         "warp_instructions"));
+  result_clear (&r);
+}
+
+static void
+test_run_fault (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ks-cli-XXXXXX", NULL);
+  g_autofree char *ptx = dist ("..", "data", "samples", "01-vector-add", "vector_add.ptx", NULL);
+  g_autofree char *spec = g_build_filename (dir, "oob.json", NULL);
+  g_autofree char *text = g_strdup_printf (
+    "{\"ptx\": \"%s\", \"grid\": [1], \"block\": [64],"
+    " \"buffers\": {\"a\": {\"type\": \"f32\", \"count\": 10}, \"b\": {\"type\": \"f32\", \"count\": 64},"
+    " \"c\": {\"type\": \"f32\", \"count\": 64}},"
+    " \"params\": [{\"buffer\": \"a\"}, {\"buffer\": \"b\"}, {\"buffer\": \"c\"}, {\"type\": \"s32\", \"value\": 64}]}",
+    ptx);
+  const char *args[] = { "run", "--json", spec, NULL };
+  Result r;
+  JsonObject *fault;
+
+  g_file_set_contents (spec, text, -1, NULL);
+  r = run_cli (args);
+  g_assert_cmpint (r.status, ==, 3);
+  fault = json_object_get_object_member (json_node_get_object (r.json), "fault");
+  g_assert_cmpstr (json_object_get_string_member (fault, "kind"), ==, "out_of_bounds");
+  /* a holds 10 floats: thread 10 reads past it; line 10 of vector_add.cu */
+  g_assert_cmpint (json_array_get_int_element (json_object_get_array_member (fault, "thread"), 0), ==, 10);
+  g_assert_cmpint (json_object_get_int_member (fault, "cuda_line"), ==, 10);
+  result_clear (&r);
+  g_unlink (spec);
+  g_rmdir (dir);
+}
+
+static void
+test_occupancy_json (void)
+{
+  const char *args[] = { "occupancy", "--arch", "sm_86", "--block-size", "256", "--regs", "32",
+                         "--json", NULL };
+  const char *bad[] = { "occupancy", "--arch", "sm_86", "--block-size", "2048", "--regs", "32", NULL };
+  Result r = run_cli (args);
+  JsonObject *root;
+
+  /* 1536 threads per SM on sm_86: 6 blocks of 256, every warp slot */
+  g_assert_cmpint (r.status, ==, 0);
+  root = json_node_get_object (r.json);
+  g_assert_cmpint (json_object_get_int_member (root, "active_blocks_per_sm"), ==, 6);
+  g_assert_cmpint (json_object_get_int_member (root, "active_warps_per_sm"), ==, 48);
+  g_assert_cmpstr (json_object_get_string_member (root, "limiter"), ==, "warps");
+  result_clear (&r);
+  r = run_cli (bad);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "threads per block"));
+  result_clear (&r);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  cli = g_strdup (g_getenv ("KS_CLI"));
+  if (cli == NULL)
+    cli = g_build_filename (g_test_get_dir (G_TEST_BUILT), "..", "src", "app", "kernelscope-cli", NULL);
+  g_test_add_func ("/cli/parse/json", test_parse_json);
+  g_test_add_func ("/cli/parse/errors", test_parse_errors);
+  g_test_add_func ("/cli/run/json", test_run_json);
+  g_test_add_func ("/cli/run/fault", test_run_fault);
+  g_test_add_func ("/cli/occupancy/json", test_occupancy_json);
+  return g_test_run ();
+}
