@@ -14,6 +14,7 @@
 
 #include "ks-cli-occupancy.h"
 #include "ks-cli.h"
+#include "ks-hints.h"
 #include "ks-launch.h"
 #include "ks-ptx.h"
 #include "ks-sim.h"
@@ -808,6 +809,36 @@ cmd_run (int    argc,
         add_uint (b, "first_thread", hz[i].first_thread);
         add_uint (b, "second_thread", hz[i].second_thread);
         add_uint (b, "count", hz[i].count);
+        json_builder_end_object (b);
+      }
+  }
+  json_builder_end_array (b);
+
+  /* What the run itself shows; occupancy and timing hints come with
+   * `analyze` */
+  json_builder_set_member_name (b, "hints");
+  json_builder_begin_array (b);
+  {
+    KsHintInput hin = { module, sim, NULL, NULL, 0, 0 };
+    g_autoptr(GPtrArray) hints = ks_hints_compute (&hin);
+
+    for (guint i = 0; i < hints->len; i++)
+      {
+        const KsHint *h = hints->pdata[i];
+
+        json_builder_begin_object (b);
+        json_builder_set_member_name (b, "severity");
+        json_builder_add_string_value (b, ks_hint_severity_name (h->severity));
+        json_builder_set_member_name (b, "category");
+        json_builder_add_string_value (b, h->category);
+        json_builder_set_member_name (b, "message");
+        json_builder_add_string_value (b, h->message);
+        json_builder_set_member_name (b, "detail");
+        json_builder_add_string_value (b, h->detail);
+        json_builder_set_member_name (b, "suggestion");
+        json_builder_add_string_value (b, h->suggestion);
+        add_uint (b, "ptx_line", h->ptx_line);
+        add_uint (b, "cuda_line", h->cuda_line);
         json_builder_end_object (b);
       }
   }

@@ -1,0 +1,287 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-hints.c: rules that turn measurements into advice.
+ *
+ * Each rule reads the per-line statistics of a finished run (or the
+ * occupancy and resources of the kernel), decides whether something costs
+ * enough to mention, and says what, with the figures and a concrete
+ * change.  Thresholds are stated where they are applied. */
+
+#include <math.h>
+
+#include "ks-hints.h"
+
+const char *
+ks_hint_severity_name (KsHintSeverity severity)
+{
+  switch (severity)
+    {
+    case KS_HINT_CRITICAL: return "critical";
+    case KS_HINT_WARNING: return "warning";
+    default: return "info";
+    }
+}
+
+static void
+hint_free (gpointer data)
+{
+  KsHint *h = data;
+
+  g_free (h->message);
+  g_free (h->detail);
+  g_free (h->suggestion);
+  g_free (h);
+}
+
+static KsHint *
+add_hint (GPtrArray         *hints,
+          const KsPtxModule *m,
+          KsHintSeverity     severity,
+          const char        *category,
+          uint32_t           ptx_line,
+          char              *message,
+          char              *detail,
+          char              *suggestion)
+{
+  KsHint *h = g_new0 (KsHint, 1);
+
+  h->severity = severity;
+  h->category = category;
+  h->message = message;
+  h->detail = detail;
+  h->suggestion = suggestion;
+  h->ptx_line = ptx_line;
+  /* the CUDA line of the first instruction on that PTX line */
+  for (uint32_t i = 0; ptx_line != 0 && i < m->n_insns; i++)
+    if (m->insns[i].line == ptx_line)
+      {
+        ks_ptx_insn_source (m, &m->insns[i], &h->cuda_file, &h->cuda_line);
+        break;
+      }
+  g_ptr_array_add (hints, h);
+  return h;
+}
+
+static gboolean
+is_power_of_two (uint32_t x)
+{
+  return x != 0 && (x & (x - 1)) == 0;
+}
+
+/* Shared-memory bank conflicts: any request that took more passes than it
+ * needed.  Critical at 4 passes or more on average (a quarter of the
+ * bandwidth or less), a warning below. */
+static void
+rule_bank_conflicts (const KsHintInput *in,
+                     const KsSimLineStats *ls,
+                     GPtrArray         *hints)
+{
+  const KsSimInsnStats *s = &ls->stats;
+  double per_request, ideal;
+
+  if (s->smem_requests == 0 || s->smem_wavefronts <= s->smem_ideal_wavefronts)
+    return;
+  per_request = (double) s->smem_wavefronts / s->smem_requests;
+  ideal = (double) s->smem_ideal_wavefronts / s->smem_requests;
+  add_hint (hints, in->module, per_request / ideal >= 4 ? KS_HINT_CRITICAL : KS_HINT_WARNING,
+            "shared-memory", ls->line,
+            g_strdup_printf ("%u-way shared-memory bank conflict", s->smem_worst_degree),
+            g_strdup_printf ("%.1f wavefronts per request where %.1f would do; %" G_GUINT64_FORMAT
+                             " extra wavefronts over %" G_GUINT64_FORMAT " requests",
+                             per_request, ideal, s->smem_wavefronts - s->smem_ideal_wavefronts,
+                             s->smem_requests),
+            is_power_of_two (s->smem_worst_degree)
+            ? g_strdup ("Lanes hit one bank with a stride that is a multiple of 32 words: pad each "
+                        "row of the shared array by one element (for example [32][33] instead of "
+                        "[32][32]) or swizzle the index")
+            : g_strdup ("Arrange the shared array so that the 32 lanes of a warp touch 32 "
+                        "different banks (4-byte words whose index differs modulo 32)"));
+}
+
+/* Uncoalesced global access: more sectors than the bytes need.  A warning
+ * at 1.5 times the ideal or more, critical at 4 times. */
+static void
+rule_coalescing (const KsHintInput    *in,
+                 const KsSimLineStats *ls,
+                 GPtrArray            *hints)
+{
+  const KsSimInsnStats *s = &ls->stats;
+  double ratio, efficiency;
+
+  if (s->gmem_requests == 0 || s->gmem_ideal_sectors == 0)
+    return;
+  ratio = (double) s->gmem_sectors / s->gmem_ideal_sectors;
+  if (ratio < 1.5)
+    return;
+  efficiency = (double) s->gmem_requested_bytes / (32.0 * s->gmem_sectors);
+  add_hint (hints, in->module, ratio >= 4 ? KS_HINT_CRITICAL : KS_HINT_WARNING, "coalescing",
+            ls->line,
+            g_strdup_printf ("Uncoalesced global memory access: %.1f sectors per request, %.1f needed",
+                             (double) s->gmem_sectors / s->gmem_requests,
+                             (double) s->gmem_ideal_sectors / s->gmem_requests),
+            g_strdup_printf ("%" G_GUINT64_FORMAT " sectors moved for %" G_GUINT64_FORMAT
+                             " requested bytes: %.0f %% of the bytes moved are used",
+                             s->gmem_sectors, s->gmem_requested_bytes, efficiency * 100),
+            g_strdup ("Make consecutive threads read consecutive addresses (index with threadIdx.x "
+                      "in the fastest-moving dimension), or stage the data through shared memory"));
+}
+
+/* Divergence: a branch that splits warps in more than a tenth of its
+ * executions. */
+static void
+rule_divergence (const KsHintInput    *in,
+                 const KsSimLineStats *ls,
+                 GPtrArray            *hints)
+{
+  const KsSimInsnStats *s = &ls->stats;
+  double fraction;
+
+  if (s->divergent == 0 || s->warp_executions == 0)
+    return;
+  fraction = (double) s->divergent / s->warp_executions;
+  if (fraction < 0.1)
+    return;
+  add_hint (hints, in->module, fraction >= 0.5 ? KS_HINT_WARNING : KS_HINT_INFO, "divergence",
+            ls->line,
+            g_strdup_printf ("Divergent branch: warps split here in %.0f %% of its executions",
+                             fraction * 100),
+            g_strdup_printf ("%" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " executions diverged; "
+                             "%.1f lanes were on the path on average",
+                             s->divergent, s->warp_executions,
+                             (double) s->active_lanes / s->warp_executions),
+            g_strdup ("Make the condition the same for the 32 threads of a warp (branch on "
+                      "warp-sized groups, sort the work, or compute both sides and select)"));
+}
+
+static void
+rule_occupancy (const KsHintInput *in,
+                GPtrArray         *hints)
+{
+  const KsOccupancyResult *o = in->occupancy;
+  const char *limiter;
+  const char *advice;
+
+  if (o == NULL || o->occupancy >= 0.5)
+    return;
+  limiter = ks_occupancy_limiter_name (o->limiter);
+  switch (o->limiter)
+    {
+    case KS_OCCUPANCY_LIMIT_REGISTERS:
+      advice = "Use fewer registers per thread: __launch_bounds__, -maxrregcount, or less live "
+               "state across loops";
+      break;
+    case KS_OCCUPANCY_LIMIT_SHARED_MEMORY:
+      advice = "Use less shared memory per block, or fewer threads share a larger block";
+      break;
+    case KS_OCCUPANCY_LIMIT_BLOCKS:
+      advice = "Use larger blocks: the SM runs out of block slots before warp slots";
+      break;
+    default:
+      advice = "Use larger blocks, or more of them";
+      break;
+    }
+  add_hint (hints, in->module, o->occupancy < 0.25 ? KS_HINT_WARNING : KS_HINT_INFO, "occupancy", 0,
+            g_strdup_printf ("Low occupancy: %.0f %%, limited by %s", o->occupancy * 100, limiter),
+            g_strdup_printf ("%u blocks and %u warps per SM of %u", o->active_blocks_per_sm,
+                             o->active_warps_per_sm, o->max_warps_per_sm),
+            g_strdup (advice));
+}
+
+static void
+rule_spills (const KsHintInput *in,
+             GPtrArray         *hints)
+{
+  const KsKernelResources *r = in->resources;
+
+  if (r == NULL || (r->spill_store_bytes == 0 && r->spill_load_bytes == 0))
+    return;
+  add_hint (hints, in->module, KS_HINT_WARNING, "spills", 0,
+            g_strdup_printf ("Registers spill to local memory (%u bytes stored, %u loaded)",
+                             r->spill_store_bytes, r->spill_load_bytes),
+            g_strdup_printf ("%u registers per thread (%s)", r->registers,
+                             ks_resources_source_name (r->source)),
+            g_strdup ("Reduce the values live at once, or allow more registers per thread "
+                      "(__launch_bounds__ with fewer threads)"));
+}
+
+static void
+rule_races (const KsHintInput *in,
+            GPtrArray         *hints)
+{
+  uint32_t n = 0;
+  const KsSimHazard *hz = ks_sim_get_hazards (in->sim, &n);
+
+  for (uint32_t i = 0; i < n; i++)
+    {
+      const KsPtxInsn *first = &in->module->insns[hz[i].first_insn];
+      const KsPtxInsn *second = &in->module->insns[hz[i].second_insn];
+
+      add_hint (hints, in->module, KS_HINT_CRITICAL, "race", second->line,
+                g_strdup_printf ("Shared-memory race (%s) with line %u",
+                                 ks_sim_hazard_kind_name (hz[i].kind), first->line),
+                g_strdup_printf ("threads %u and %u of block [%u,%u,%u] touch offset %u with no "
+                                 "barrier between them (%" G_GUINT64_FORMAT " times)",
+                                 hz[i].first_thread, hz[i].second_thread, hz[i].block[0],
+                                 hz[i].block[1], hz[i].block[2], hz[i].address, hz[i].count),
+                g_strdup ("Put __syncthreads() between the two accesses, or __syncwarp() when both "
+                          "threads are in one warp"));
+    }
+}
+
+/* The last wave: when blocks / (blocks per SM x SMs) leaves a last wave
+ * less than half full, a tenth or more of the run is spent on it. */
+static void
+rule_tail (const KsHintInput *in,
+           GPtrArray         *hints)
+{
+  const KsOccupancyResult *o = in->occupancy;
+  double waves, frac;
+
+  if (o == NULL || in->sm_count == 0 || o->active_blocks_per_sm == 0 || in->n_blocks == 0)
+    return;
+  waves = (double) in->n_blocks / ((double) o->active_blocks_per_sm * in->sm_count);
+  frac = waves - floor (waves);
+  if (waves < 1.0 || frac == 0.0 || frac >= 0.5 || waves > 10.0)
+    return;
+  add_hint (hints, in->module, KS_HINT_INFO, "tail", 0,
+            g_strdup_printf ("Partial last wave: %.2f waves of blocks per SM", waves),
+            g_strdup_printf ("%" G_GUINT64_FORMAT " blocks, %u per SM on %u SMs: the last wave "
+                             "keeps the GPU %.0f %% busy",
+                             in->n_blocks, o->active_blocks_per_sm, in->sm_count, frac * 100),
+            g_strdup ("Change the grid so that it fills whole waves, or give each block more work"));
+}
+
+static int
+compare_hints (gconstpointer a,
+               gconstpointer b)
+{
+  const KsHint *x = *(const KsHint * const *) a, *y = *(const KsHint * const *) b;
+
+  if (x->severity != y->severity)
+    return x->severity > y->severity ? -1 : 1;
+  return x->ptx_line < y->ptx_line ? -1 : x->ptx_line > y->ptx_line;
+}
+
+GPtrArray *
+ks_hints_compute (const KsHintInput *in)
+{
+  GPtrArray *hints = g_ptr_array_new_with_free_func (hint_free);
+  g_autoptr(GArray) lines = NULL;
+
+  g_return_val_if_fail (in != NULL && in->module != NULL && in->sim != NULL, hints);
+
+  lines = ks_sim_ptx_line_stats (in->sim);
+  for (guint i = 0; i < lines->len; i++)
+    {
+      const KsSimLineStats *ls = &g_array_index (lines, KsSimLineStats, i);
+
+      rule_bank_conflicts (in, ls, hints);
+      rule_coalescing (in, ls, hints);
+      rule_divergence (in, ls, hints);
+    }
+  rule_races (in, hints);
+  rule_occupancy (in, hints);
+  rule_spills (in, hints);
+  rule_tail (in, hints);
+  g_ptr_array_sort (hints, compare_hints);
+  return hints;
+}
