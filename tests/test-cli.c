@@ -221,6 +221,36 @@ test_occupancy_json (void)
   result_clear (&r);
 }
 
+/* The tiled matmul sample on sm_80: two 16 x 16 float tiles are 2048
+ * bytes of shared memory; 256 threads a block and 2048 threads per SM
+ * (CUDA Programming Guide, cc 8.0) give 8 blocks, 64 warps: all of them */
+static void
+test_analyze_json (void)
+{
+  g_autofree char *spec = dist ("..", "data", "samples", "02-matmul-tiled", "matmul_tiled.json", NULL);
+  const char *args[] = { "analyze", "--json", "--arch", "sm_80", spec, NULL };
+  Result r = run_cli (args);
+  JsonObject *root, *res, *occ, *sim;
+
+  g_assert_cmpint (r.status, ==, 0);
+  root = json_node_get_object (r.json);
+  g_assert_cmpstr (json_object_get_string_member (root, "arch"), ==, "sm_80");
+  g_assert_cmpstr (json_object_get_string_member (root, "kernel"), ==, "_Z12matmul_tiledPKfS0_Pfi");
+  res = json_object_get_object_member (root, "resources");
+  g_assert_cmpint (json_object_get_int_member (res, "shared_static"), ==, 2048);
+  g_assert_cmpint (json_object_get_int_member (res, "spill_stores"), ==, 0);
+  occ = json_object_get_object_member (root, "occupancy");
+  g_assert_cmpint (json_object_get_int_member (occ, "active_blocks_per_sm"), ==, 8);
+  g_assert_cmpint (json_object_get_int_member (occ, "active_warps_per_sm"), ==, 64);
+  sim = json_object_get_object_member (root, "simulation");
+  g_assert_cmpstr (json_object_get_string_member (sim, "status"), ==, "ok");
+  /* 16 blocks; n = 64 is four tiles of 16, two barriers each: 8 a block */
+  g_assert_cmpint (json_object_get_int_member (sim, "barriers"), ==, 16 * 8);
+  g_assert_true (json_object_has_member (root, "timing"));
+  g_assert_true (json_object_has_member (root, "hints"));
+  result_clear (&r);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -234,5 +264,6 @@ main (int   argc,
   g_test_add_func ("/cli/run/json", test_run_json);
   g_test_add_func ("/cli/run/fault", test_run_fault);
   g_test_add_func ("/cli/occupancy/json", test_occupancy_json);
+  g_test_add_func ("/cli/analyze/json", test_analyze_json);
   return g_test_run ();
 }

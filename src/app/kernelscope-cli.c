@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ks-cli-analyze.h"
 #include "ks-cli-occupancy.h"
 #include "ks-cli.h"
 #include "ks-hints.h"
@@ -466,6 +467,34 @@ add_uint (JsonBuilder *b,
   json_builder_add_int_value (b, (gint64) v);
 }
 
+void
+ks_cli_add_hints (JsonBuilder *b,
+                  GPtrArray   *hints)
+{
+  json_builder_set_member_name (b, "hints");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < hints->len; i++)
+    {
+      const KsHint *h = hints->pdata[i];
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "severity");
+      json_builder_add_string_value (b, ks_hint_severity_name (h->severity));
+      json_builder_set_member_name (b, "category");
+      json_builder_add_string_value (b, h->category);
+      json_builder_set_member_name (b, "message");
+      json_builder_add_string_value (b, h->message);
+      json_builder_set_member_name (b, "detail");
+      json_builder_add_string_value (b, h->detail);
+      json_builder_set_member_name (b, "suggestion");
+      json_builder_add_string_value (b, h->suggestion);
+      add_uint (b, "ptx_line", h->ptx_line);
+      add_uint (b, "cuda_line", h->cuda_line);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
 /* One line's statistics: counts as they are, and the ratios a reader wants */
 static void
 build_line_stats (JsonBuilder          *b,
@@ -814,35 +843,13 @@ cmd_run (int    argc,
   }
   json_builder_end_array (b);
 
-  /* What the run itself shows; occupancy and timing hints come with
-   * `analyze` */
-  json_builder_set_member_name (b, "hints");
-  json_builder_begin_array (b);
+  /* What the run itself shows; occupancy hints come with `analyze` */
   {
     KsHintInput hin = { module, sim, NULL, NULL, 0, 0 };
     g_autoptr(GPtrArray) hints = ks_hints_compute (&hin);
 
-    for (guint i = 0; i < hints->len; i++)
-      {
-        const KsHint *h = hints->pdata[i];
-
-        json_builder_begin_object (b);
-        json_builder_set_member_name (b, "severity");
-        json_builder_add_string_value (b, ks_hint_severity_name (h->severity));
-        json_builder_set_member_name (b, "category");
-        json_builder_add_string_value (b, h->category);
-        json_builder_set_member_name (b, "message");
-        json_builder_add_string_value (b, h->message);
-        json_builder_set_member_name (b, "detail");
-        json_builder_add_string_value (b, h->detail);
-        json_builder_set_member_name (b, "suggestion");
-        json_builder_add_string_value (b, h->suggestion);
-        add_uint (b, "ptx_line", h->ptx_line);
-        add_uint (b, "cuda_line", h->cuda_line);
-        json_builder_end_object (b);
-      }
+    ks_cli_add_hints (b, hints);
   }
-  json_builder_end_array (b);
 
   json_builder_set_member_name (b, "printf");
   {
@@ -864,6 +871,8 @@ static const struct
 } commands[] = {
   { "parse", cmd_parse, "FILE.ptx: the module's kernels, registers, blocks and source lines" },
   { "run", cmd_run, "SPEC.json: run a kernel launch in the simulator and print its buffers" },
+  { "analyze", ks_cli_analyze,
+    "SPEC.json|FILE.ptx [--arch sm_XX|--gpu ID]: resources, occupancy, simulation, hints" },
   { "occupancy", ks_cli_occupancy,
     "--arch sm_XX --block-size N --regs R: active blocks and warps per SM, occupancy, limiter" },
 };

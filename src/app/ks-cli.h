@@ -19,5 +19,8 @@ enum
 void  ks_cli_print_json       (JsonNode   *root);
 /* {"error": message}, for --json when the command cannot do its work */
 void  ks_cli_print_json_error (const char *message);
+/* "hints": [...] of a GPtrArray of KsHint */
+void  ks_cli_add_hints        (JsonBuilder *b,
+                               GPtrArray   *hints);
 
 G_END_DECLS

@@ -267,18 +267,22 @@ ks_hints_compute (const KsHintInput *in)
   GPtrArray *hints = g_ptr_array_new_with_free_func (hint_free);
   g_autoptr(GArray) lines = NULL;
 
-  g_return_val_if_fail (in != NULL && in->module != NULL && in->sim != NULL, hints);
+  g_return_val_if_fail (in != NULL && in->module != NULL, hints);
 
-  lines = ks_sim_ptx_line_stats (in->sim);
-  for (guint i = 0; i < lines->len; i++)
+  /* Without a run, only what the kernel's resources and occupancy say */
+  if (in->sim != NULL)
     {
-      const KsSimLineStats *ls = &g_array_index (lines, KsSimLineStats, i);
+      lines = ks_sim_ptx_line_stats (in->sim);
+      for (guint i = 0; i < lines->len; i++)
+        {
+          const KsSimLineStats *ls = &g_array_index (lines, KsSimLineStats, i);
 
-      rule_bank_conflicts (in, ls, hints);
-      rule_coalescing (in, ls, hints);
-      rule_divergence (in, ls, hints);
+          rule_bank_conflicts (in, ls, hints);
+          rule_coalescing (in, ls, hints);
+          rule_divergence (in, ls, hints);
+        }
+      rule_races (in, hints);
     }
-  rule_races (in, hints);
   rule_occupancy (in, hints);
   rule_spills (in, hints);
   rule_tail (in, hints);

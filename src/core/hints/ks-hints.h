@@ -33,7 +33,8 @@ typedef struct
   uint32_t cuda_line;
 } KsHint;
 
-/* What the rules look at; every pointer but module and sim may be NULL */
+/* What the rules look at; every pointer but module may be NULL (without a
+ * finished run, only the occupancy, resource and tail rules apply) */
 typedef struct
 {
   const KsPtxModule *module;
