@@ -467,6 +467,32 @@ add_uint (JsonBuilder *b,
   json_builder_add_int_value (b, (gint64) v);
 }
 
+int
+ks_cli_fail (const char *command,
+             gboolean    json,
+             int         status,
+             const char *message)
+{
+  g_printerr ("kernelscope-cli %s: %s\n", command, message);
+  if (status == KS_CLI_EXIT_USAGE)
+    g_printerr ("Try 'kernelscope-cli %s --help'.\n", command);
+  if (json)
+    ks_cli_print_json_error (message);
+  return status;
+}
+
+void
+ks_cli_add_dim3 (JsonBuilder    *b,
+                 const char     *name,
+                 const uint32_t  v[3])
+{
+  json_builder_set_member_name (b, name);
+  json_builder_begin_array (b);
+  for (int d = 0; d < 3; d++)
+    json_builder_add_int_value (b, v[d]);
+  json_builder_end_array (b);
+}
+
 void
 ks_cli_add_hints (JsonBuilder *b,
                   GPtrArray   *hints)
@@ -756,16 +782,8 @@ cmd_run (int    argc,
         json_builder_add_int_value (b, fault->cuda_line);
       else
         json_builder_add_null_value (b);
-      for (int k = 0; k < 2; k++)
-        {
-          const uint32_t *xyz = k == 0 ? fault->block : fault->thread;
-
-          json_builder_set_member_name (b, k == 0 ? "block" : "thread");
-          json_builder_begin_array (b);
-          for (int d = 0; d < 3; d++)
-            json_builder_add_int_value (b, xyz[d]);
-          json_builder_end_array (b);
-        }
+      ks_cli_add_dim3 (b, "block", fault->block);
+      ks_cli_add_dim3 (b, "thread", fault->thread);
       json_builder_set_member_name (b, "address");
       if (fault->has_address)
         {

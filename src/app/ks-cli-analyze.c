@@ -29,12 +29,7 @@ fail (gboolean    json,
       int         status,
       const char *message)
 {
-  g_printerr ("kernelscope-cli analyze: %s\n", message);
-  if (status == KS_CLI_EXIT_USAGE)
-    g_printerr ("Try 'kernelscope-cli analyze --help'.\n");
-  if (json)
-    ks_cli_print_json_error (message);
-  return status;
+  return ks_cli_fail ("analyze", json, status, message);
 }
 
 /* The kernel: the one named, or the module's only one */
@@ -286,16 +281,8 @@ ks_cli_analyze (int    argc,
   if (launch != NULL)
     {
       json_builder_begin_object (b);
-      for (int k = 0; k < 2; k++)
-        {
-          const uint32_t *v = k == 0 ? launch->grid : launch->block;
-
-          json_builder_set_member_name (b, k == 0 ? "grid" : "block");
-          json_builder_begin_array (b);
-          for (int d = 0; d < 3; d++)
-            json_builder_add_int_value (b, v[d]);
-          json_builder_end_array (b);
-        }
+      ks_cli_add_dim3 (b, "grid", launch->grid);
+      ks_cli_add_dim3 (b, "block", launch->block);
       add_int (b, "dynamic_shared_bytes", launch->dynamic_shared_bytes);
       json_builder_end_object (b);
     }

@@ -17,12 +17,7 @@ occ_fail (gboolean    json,
           int         status,
           const char *message)
 {
-  g_printerr ("kernelscope-cli occupancy: %s\n", message);
-  if (status == KS_CLI_EXIT_USAGE)
-    g_printerr ("Try 'kernelscope-cli occupancy --help'.\n");
-  if (json)
-    ks_cli_print_json_error (message);
-  return status;
+  return ks_cli_fail ("occupancy", json, status, message);
 }
 
 static void

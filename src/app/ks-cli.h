@@ -3,6 +3,7 @@
 #pragma once
 
 #include <json-glib/json-glib.h>
+#include <stdint.h>
 
 G_BEGIN_DECLS
 
@@ -19,6 +20,17 @@ enum
 void  ks_cli_print_json       (JsonNode   *root);
 /* {"error": message}, for --json when the command cannot do its work */
 void  ks_cli_print_json_error (const char *message);
+/* A command's error: on stderr with the command's name (and how to get
+ * help for a usage error), and as {"error": ...} with --json.  Returns
+ * status. */
+int   ks_cli_fail             (const char *command,
+                               gboolean    json,
+                               int         status,
+                               const char *message);
+/* name: [x, y, z] */
+void  ks_cli_add_dim3         (JsonBuilder    *b,
+                               const char     *name,
+                               const uint32_t  v[3]);
 /* "hints": [...] of a GPtrArray of KsHint */
 void  ks_cli_add_hints        (JsonBuilder *b,
                                GPtrArray   *hints);
