@@ -10,6 +10,7 @@
 #include "ks-ptx.h"
 #include "ks-resources.h"
 #include "ks-sim.h"
+#include "ks-timing.h"
 
 G_BEGIN_DECLS
 
@@ -43,6 +44,7 @@ typedef struct
   const KsKernelResources *resources;
   uint64_t n_blocks;                    /* the grid's blocks */
   uint32_t sm_count;                    /* 0 when no GPU was chosen */
+  const KsTiming *timing;               /* the cycle model, or NULL */
 } KsHintInput;
 
 /* The hints, most severe first, then by line: (transfer full) KsHint
