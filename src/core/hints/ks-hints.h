@@ -25,7 +25,8 @@ typedef struct
 {
   KsHintSeverity severity;
   const char *category;         /* "shared-memory", "coalescing", "divergence", "occupancy",
-                                 * "spills", "race", "tail" */
+                                 * "spills", "race", "tail", and from the timing model
+                                 * "bound", "barrier", "latency" */
   char *message;                /* one line, what is wrong */
   char *detail;                 /* the figures behind it */
   char *suggestion;             /* what to change */
