@@ -162,9 +162,12 @@ repeat (const char *tmpl,
 
 /* Dependent FFMAs: each waits for the one before.  Jia et al. 2018,
  * "Dissecting the NVIDIA Volta GPU Architecture via Microbenchmarking"
- * (arXiv:1804.06826), sec. 4.2: FFMA has a 4-cycle latency on Volta; the
- * same 4 cycles on Turing (Jia et al. 2019, arXiv:1903.07486, Table 4.1)
- * and on Ampere (Abdelkhalik et al. 2022, arXiv:2208.11174, Table IV). */
+ * (arXiv:1804.06826), instruction latencies: FFMA takes 4 cycles on Volta;
+ * the same 4 cycles on Turing (Jia et al. 2019, "Dissecting the NVidia
+ * Turing T4 GPU via Microbenchmarking", arXiv:1903.07486) and on Ampere
+ * (Abdelkhalik et al. 2022, "Demystifying the Nvidia Ampere Architecture
+ * through Microbenchmarking and Instruction-level Analysis",
+ * arXiv:2208.11174). */
 static void
 test_ffma_dependent (void)
 {
@@ -234,7 +237,8 @@ test_fp_throughput (void)
 
 /* A pointer chase in shared memory: each load's address is the value the
  * one before loaded.  Shared-memory load latency: 19 cycles on V100 (Jia et
- * al. 2018, Table 3.1) and on T4 (Jia et al. 2019, Table 3.1). */
+ * al. 2018, memory latencies) and on T4 (Jia et al. 2019, the same
+ * table for Turing). */
 static void
 test_shared_chase (void)
 {
@@ -297,10 +301,10 @@ test_bank_conflicts (void)
 /* A dependent chain of global loads, i = a[i]; the latency is the cycles
  * from a load's issue to the issue of the instruction that uses it.  With
  * every element 0 the chase hits L1 after the first load: 28 cycles on
- * V100 (Jia et al. 2018, Table 3.1), 32 on T4 (Jia et al. 2019, Table 3.1).
+ * V100 (Jia et al. 2018, memory latencies), 32 on T4 (Jia et al. 2019).
  * Over 16 K elements with a 128-byte step and a 16 KiB L1, every load of
  * the second pass misses L1 and hits L2: 193 cycles on V100 (Jia et al.
- * 2018, Table 3.1). */
+ * 2018, memory latencies). */
 static void
 test_global_chase (void)
 {
