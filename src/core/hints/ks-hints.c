@@ -314,10 +314,34 @@ rule_bound (const KsHintInput *in,
   else if (t->bound == KS_BOUND_COMPUTE)
     {
       guint busiest = 0;
+      const char *advice;
 
       for (guint p = 1; p < KS_N_PIPES; p++)
-        if (t->pipe_busy[p] > t->pipe_busy[busiest])
+        if (p != KS_PIPE_CTRL && t->pipe_busy[p] > t->pipe_busy[busiest])
           busiest = p;
+      switch (busiest)
+        {
+        case KS_PIPE_MEM:
+        case KS_PIPE_SHFL:
+          advice = "Move fewer values through the load/store pipe: load wider (float2/float4), "
+                   "and reuse each loaded value for more arithmetic (register tiling)";
+          break;
+        case KS_PIPE_FP64:
+          advice = "Use FP32 where the accuracy allows: this GPU does far fewer FP64 operations";
+          break;
+        case KS_PIPE_SFU:
+          advice = "Call fewer transcendental functions (sin, exp, division): hoist them out of "
+                   "loops, or use algebra that needs fewer";
+          break;
+        case KS_PIPE_INT:
+          advice = "Do less index arithmetic: hoist it out of loops, use 32-bit indices, let "
+                   "the loop step a pointer instead of recomputing it";
+          break;
+        default:
+          advice = "Do fewer instructions per result: FMA, intrinsics such as __expf where "
+                   "accuracy allows, half precision or tensor cores";
+          break;
+        }
       add_hint (hints, in->module, KS_HINT_INFO, "bound", 0,
                 g_strdup_printf ("Compute-bound: the %s pipe is busy %.0f %% of the time (model)",
                                  ks_pipe_name ((KsPipe) busiest),
@@ -325,8 +349,7 @@ rule_bound (const KsHintInput *in,
                                  / MAX ((double) t->cycles * t->sub_partitions, 1.0)),
                 g_strdup_printf ("compute floor %.2f us, memory floor %.2f us, model %.2f us",
                                  t->compute_floor_us, t->memory_floor_us, t->model_us),
-                g_strdup ("Do fewer instructions per result: FMA, intrinsics such as __expf "
-                          "where accuracy allows, half precision or tensor cores"));
+                g_strdup (advice));
     }
 }
 
