@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ks-timeline-render.c: the warp timeline drawn with Cairo. */
 
-#include <cairo-pdf.h>
-#include <cairo-svg.h>
 #include <math.h>
 #include <string.h>
 
+#include "ks-render-export.h"
 #include "ks-timeline-render.h"
 
 /* Okabe & Ito's colour-blind-safe palette, one colour per pipe */
@@ -909,63 +908,45 @@ ks_timeline_hit (const KsTiming       *t,
   return TRUE;
 }
 
+typedef struct
+{
+  const KsTiming *t;
+  const KsPtxModule *module;
+  KsTimelineView view;
+} ExportData;
+
+static void
+export_draw (cairo_t  *cr,
+             double    width,
+             double    height,
+             gpointer  user_data)
+{
+  ExportData *d = user_data;
+
+  ks_timeline_render (cr, d->t, d->module, &d->view, width, height);
+}
+
 gboolean
 ks_timeline_render_export (const KsTiming       *t,
-                    const KsPtxModule    *module,
-                    const KsTimelineView *v,
-                    double                width,
-                    double                height,
-                    const char           *path,
-                    GError              **error)
+                           const KsPtxModule    *module,
+                           const KsTimelineView *v,
+                           double                width,
+                           double                height,
+                           const char           *path,
+                           GError              **error)
 {
-  cairo_surface_t *surface;
-  cairo_status_t status;
-  cairo_t *cr;
+  ExportData d = { t, module, *v };
+  KsTimelineLayout l;
+  uint64_t visible = 0;
 
-  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (t != NULL && v != NULL && path != NULL, FALSE);
 
-  if (g_str_has_suffix (path, ".svg"))
-    surface = cairo_svg_surface_create (path, width, height);
-  else if (g_str_has_suffix (path, ".pdf"))
-    surface = cairo_pdf_surface_create (path, width, height);
-  else if (g_str_has_suffix (path, ".png"))
-    surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) ceil (width),
-                                          (int) ceil (height));
-  else
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   "%s: export as .png, .svg or .pdf", path);
-      return FALSE;
-    }
-  cr = cairo_create (surface);
-  {
-    /* SVG and PDF get shapes while the view holds few enough events to
-     * stay a reasonable file; beyond that, the rows are an image in them */
-    KsTimelineView ev = *v;
-    KsTimelineLayout l;
-    uint64_t visible = 0;
-
-    ks_timeline_layout (v, width, height, &l);
-    for (uint32_t w = 0; w < t->n_warps; w++)
-      visible += first_at (t, &t->warps[w], v->first_cycle + l.plot_width * v->cycles_per_pixel)
-                 - first_at (t, &t->warps[w], v->first_cycle);
-    ev.vector = !g_str_has_suffix (path, ".png") && visible <= 20000;
-    ks_timeline_render (cr, t, module, &ev, width, height);
-  }
-  cairo_destroy (cr);
-  if (g_str_has_suffix (path, ".png"))
-    status = cairo_surface_write_to_png (surface, path);
-  else
-    {
-      cairo_surface_finish (surface);
-      status = cairo_surface_status (surface);
-    }
-  cairo_surface_destroy (surface);
-  if (status != CAIRO_STATUS_SUCCESS)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: %s", path,
-                   cairo_status_to_string (status));
-      return FALSE;
-    }
-  return TRUE;
+  /* SVG and PDF get shapes while the view holds few enough events to stay
+   * a reasonable file; beyond that, the rows are an image in them */
+  ks_timeline_layout (v, width, height, &l);
+  for (uint32_t w = 0; w < t->n_warps; w++)
+    visible += first_at (t, &t->warps[w], v->first_cycle + l.plot_width * v->cycles_per_pixel)
+               - first_at (t, &t->warps[w], v->first_cycle);
+  d.view.vector = ks_render_path_is_vector (path) && visible <= 20000;
+  return ks_render_export (path, width, height, export_draw, &d, error);
 }

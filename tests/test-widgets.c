@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The timeline widget in a window (under Xvfb in `meson test`): it shows
+/* The widgets in a window (under Xvfb in `meson test`).  The timeline shows
  * the tiled-matmul sample's timing, its zoom actions and keys change the
  * visible range as they say, a click selects an instruction, and the
  * picture it renders has the pipes' colours and the legend.  Skips when no
@@ -10,6 +10,7 @@
 #include <math.h>
 
 #include "ks-timeline-render.h"
+#include "ks-occupancy-view.h"
 #include "ks-timeline.h"
 
 static KsAnalysis *
@@ -167,6 +168,59 @@ test_widget (void)
 }
 
 static void
+on_what_if (KsOccupancyView *view,
+            int              curve,
+            guint            value,
+            guint           *out)
+{
+  g_assert_cmpint (curve, ==, KS_OCCUPANCY_CURVE_BLOCK_SIZE);
+  *out = value;
+}
+
+/* The occupancy chart of the sample (256 threads a block): the Right key
+ * asks for a warp more, and the picture has the current point */
+static void
+test_occupancy_widget (void)
+{
+  g_autoptr(KsAnalysis) a = analyse_sample ();
+  GtkWidget *win = gtk_window_new ();
+  GtkWidget *view = ks_occupancy_view_new ();
+  g_autoptr(GdkTexture) tex = NULL;
+  guint asked = 0;
+  gboolean handled = FALSE;
+  KsRgb mark;
+
+  gtk_window_set_default_size (GTK_WINDOW (win), 1100, 360);
+  gtk_window_set_child (GTK_WINDOW (win), view);
+  ks_occupancy_view_set_analysis (KS_OCCUPANCY_VIEW (view), a);
+  g_signal_connect (view, "what-if", G_CALLBACK (on_what_if), &asked);
+  gtk_window_present (GTK_WINDOW (win));
+  wait_for_draw (view);
+  tex = render (view);
+  save (tex, "occupancy.png");
+  ks_occupancy_chart_marker_rgb (&mark.r, &mark.g, &mark.b);
+  g_assert_true (has_color (tex, mark));
+  {
+    GtkEventController *key = NULL;
+    GListModel *controllers = gtk_widget_observe_controllers (view);
+
+    for (guint i = 0; i < g_list_model_get_n_items (controllers) && key == NULL; i++)
+      {
+        g_autoptr(GObject) c = g_list_model_get_item (controllers, i);
+
+        if (GTK_IS_EVENT_CONTROLLER_KEY (c))
+          key = GTK_EVENT_CONTROLLER (c);
+      }
+    g_object_unref (controllers);
+    g_assert_nonnull (key);
+    g_signal_emit_by_name (key, "key-pressed", GDK_KEY_Right, 0, 0, &handled);
+    g_assert_true (handled);
+  }
+  g_assert_cmpuint (asked, ==, 256 + 32);
+  gtk_window_destroy (GTK_WINDOW (win));
+}
+
+static void
 skip_no_display (void)
 {
   g_test_skip ("no display: the widget tests need one (run them under xvfb-run)");
@@ -183,5 +237,6 @@ main (int    argc,
       return g_test_run ();
     }
   g_test_add_func ("/widgets/timeline/widget", test_widget);
+  g_test_add_func ("/widgets/occupancy/widget", test_occupancy_widget);
   return g_test_run ();
 }
