@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The widgets in a window (under Xvfb in `meson test`).  The timeline shows
- * the tiled-matmul sample's timing, its zoom actions and keys change the
- * visible range as they say, a click selects an instruction, and the
- * picture it renders has the pipes' colours and the legend.  Skips when no
- * display can be opened.  KS_SCREENSHOT_DIR=DIR saves what it rendered. */
+ * the tiled-matmul sample's timing, its zoom actions change the visible
+ * range as they say, it exports at any size, and the picture it renders has
+ * the pipes' colours; the occupancy chart shows the current point and asks
+ * for a what-if from the keyboard.  Skips when no display can be opened.  KS_SCREENSHOT_DIR=DIR saves what it rendered. */
 
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
