@@ -10,6 +10,8 @@
 #include <math.h>
 
 #include "ks-timeline-render.h"
+#include "ks-cfg-render.h"
+#include "ks-cfg-view.h"
 #include "ks-occupancy-view.h"
 #include "ks-timeline.h"
 
@@ -220,6 +222,37 @@ test_occupancy_widget (void)
   gtk_window_destroy (GTK_WINDOW (win));
 }
 
+/* The control-flow graph of the sample: the busiest block (the tile loop)
+ * in the darkest blue, and an export of the whole graph */
+static void
+test_cfg_widget (void)
+{
+  g_autoptr(KsAnalysis) a = analyse_sample ();
+  GtkWidget *win = gtk_window_new ();
+  GtkWidget *view = ks_cfg_view_new ();
+  g_autoptr(GdkTexture) tex = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("ks-cfg-XXXXXX", &error);
+  g_autofree char *svg = g_build_filename (dir, "cfg.svg", NULL);
+  KsRgb dark;
+
+  gtk_window_set_default_size (GTK_WINDOW (win), 900, 900);
+  gtk_window_set_child (GTK_WINDOW (win), view);
+  ks_cfg_view_set_analysis (KS_CFG_VIEW (view), a);
+  gtk_window_present (GTK_WINDOW (win));
+  wait_for_draw (view);
+  tex = render (view);
+  save (tex, "cfg.png");
+  ks_cfg_heat_rgb (1, 1, &dark.r, &dark.g, &dark.b);
+  g_assert_true (has_color (tex, dark));
+  g_assert_true (ks_cfg_view_export (KS_CFG_VIEW (view), svg, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_test (svg, G_FILE_TEST_IS_REGULAR));
+  g_unlink (svg);
+  g_rmdir (dir);
+  gtk_window_destroy (GTK_WINDOW (win));
+}
+
 static void
 skip_no_display (void)
 {
@@ -238,5 +271,6 @@ main (int    argc,
     }
   g_test_add_func ("/widgets/timeline/widget", test_widget);
   g_test_add_func ("/widgets/occupancy/widget", test_occupancy_widget);
+  g_test_add_func ("/widgets/cfg/widget", test_cfg_widget);
   return g_test_run ();
 }
