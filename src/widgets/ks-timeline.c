@@ -260,29 +260,14 @@ describe (KsTimeline *self,
     return NULL;
   if (ks_ptx_insn_source (m, in, &file, &line))
     cuda = g_strdup_printf (_("CUDA line %u"), line);
-  /* the instruction as written on its PTX line */
-  {
-    const char *s = m->text, *end = m->text + m->text_len;
-    uint32_t n = 1;
-
-    while (s < end && n < in->line)
-      if (*s++ == '\n')
-        n++;
-    while (s < end && g_ascii_isspace (*s))
-      s++;
-    {
-      const char *eol = memchr (s, '\n', (size_t) (end - s));
-
-      text = g_strndup (s, eol ? (gsize) (eol - s) : (gsize) (end - s));
-    }
-  }
+  text = ks_ptx_module_line_text (m, in->line);
   if (e->stall != KS_STALL_SELECTED)
     waited = g_strdup_printf (_("waited %u cycles: %s\n"), e->ready - e->stall_start,
                               ks_stall_reason_name ((KsStallReason) e->stall));
   return g_strdup_printf (_("%s\nPTX line %u%s%s\nblock %u, warp %u (sub-partition %u)\n"
                             "issued at cycle %u on the %s pipe, %u of 32 lanes\n"
                             "result after %u cycles\n%s(a model, not a measurement)"),
-                          g_strstrip (text), in->line, cuda ? ", " : "", cuda ? cuda : "",
+                          text, in->line, cuda ? ", " : "", cuda ? cuda : "",
                           w->cta, w->warp_in_cta, w->sub_partition, e->cycle,
                           ks_pipe_name ((KsPipe) e->pipe), e->active_lanes, e->latency,
                           waited ? waited : "");
