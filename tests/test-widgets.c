@@ -12,6 +12,7 @@
 #include "ks-timeline-render.h"
 #include "ks-cfg-render.h"
 #include "ks-cfg-view.h"
+#include "ks-lane-view.h"
 #include "ks-memory-view.h"
 #include "ks-occupancy-view.h"
 #include "ks-timeline.h"
@@ -292,6 +293,43 @@ test_memory_widget (void)
 }
 
 static void
+on_step (KsLaneView *view,
+         guint       insn,
+         guint      *out)
+{
+  *out = insn;
+}
+
+/* The lane view on warp 1 of the sample's block 0: it steps, tells which
+ * instruction it shows, and draws the path row */
+static void
+test_lane_widget (void)
+{
+  g_autoptr(KsAnalysis) a = analyse_sample ();
+  g_autoptr(GError) error = NULL;
+  KsLaneTrace *trace = ks_lane_trace_record (a->module, a->launch, 0, 1, 200, NULL, &error);
+  GtkWidget *win = gtk_window_new ();
+  GtkWidget *view = ks_lane_view_new ();
+  g_autoptr(GdkTexture) tex = NULL;
+  guint insn = G_MAXUINT;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (trace->n_steps, ==, 200);
+  gtk_window_set_default_size (GTK_WINDOW (win), 1200, 320);
+  gtk_window_set_child (GTK_WINDOW (win), view);
+  ks_lane_view_set_trace (KS_LANE_VIEW (view), a, trace);
+  g_signal_connect (view, "step-changed", G_CALLBACK (on_step), &insn);
+  ks_lane_view_set_step (KS_LANE_VIEW (view), 5);
+  g_assert_cmpuint (insn, ==, trace->steps[5].insn);
+  gtk_window_present (GTK_WINDOW (win));
+  wait_for_draw (view);
+  tex = render (view);
+  save (tex, "lane-view.png");
+  g_assert_true (has_color (tex, (KsRgb) { 0x00 / 255.0, 0x72 / 255.0, 0xb2 / 255.0 }));
+  gtk_window_destroy (GTK_WINDOW (win));
+}
+
+static void
 skip_no_display (void)
 {
   g_test_skip ("no display: the widget tests need one (run them under xvfb-run)");
@@ -311,5 +349,6 @@ main (int    argc,
   g_test_add_func ("/widgets/occupancy/widget", test_occupancy_widget);
   g_test_add_func ("/widgets/cfg/widget", test_cfg_widget);
   g_test_add_func ("/widgets/memory/widget", test_memory_widget);
+  g_test_add_func ("/widgets/lanes/widget", test_lane_widget);
   return g_test_run ();
 }

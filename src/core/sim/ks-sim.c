@@ -1220,7 +1220,14 @@ ks_sim_run (KsSim        *sim,
           while (w->state == KS_WARP_RUNNING && n < BURST && done < budget
                  && sim->status == KS_SIM_READY)
             {
-              ks_sim_step (sim, w);
+              if (G_UNLIKELY (sim->step_hook != NULL))
+                {
+                  sim->step_hook (sim, w, FALSE, sim->step_hook_data);
+                  ks_sim_step (sim, w);
+                  sim->step_hook (sim, w, TRUE, sim->step_hook_data);
+                }
+              else
+                ks_sim_step (sim, w);
               n++;
               done++;
               if (sim->stats.warp_instructions >= sim->step_limit && sim->status == KS_SIM_READY)
