@@ -27,6 +27,8 @@ struct _KsTimeline
   gboolean fitted;              /* zoom follows the width until the user zooms */
 
   GskRenderNode *cache;         /* the picture without hover and selection */
+  uint32_t *overview;           /* the overview strip's counts, for overview_width columns */
+  int overview_width;
   int cache_width, cache_height;
 
   double drag_first_cycle;
@@ -188,6 +190,20 @@ ks_timeline_snapshot (GtkWidget   *widget,
       g_clear_pointer (&self->cache, gsk_render_node_unref);
       plain.hover_event = -1;
       plain.selected_event = -1;
+      {
+        KsTimelineLayout l;
+
+        /* the overview only changes with the width: counted once for it */
+        ks_timeline_layout (&self->view, w, h, &l);
+        if (self->overview == NULL || self->overview_width != (int) MAX (l.plot_width, 1))
+          {
+            g_free (self->overview);
+            self->overview_width = (int) MAX (l.plot_width, 1);
+            self->overview = ks_timeline_overview_density (t, (uint32_t) self->overview_width);
+          }
+        plain.overview = self->overview;
+        plain.n_overview = (uint32_t) self->overview_width;
+      }
       cr = cairo_create (surface);
       cairo_scale (cr, scale, scale);
       ks_timeline_render (cr, t, self->analysis->module, &plain, w, h);
@@ -526,6 +542,7 @@ ks_timeline_dispose (GObject *object)
   g_clear_pointer (&self->cache, gsk_render_node_unref);
   g_clear_pointer (&self->analysis, ks_analysis_unref);
   g_clear_pointer (&self->order, g_free);
+  g_clear_pointer (&self->overview, g_free);
   G_OBJECT_CLASS (ks_timeline_parent_class)->dispose (object);
 }
 
@@ -671,6 +688,7 @@ ks_timeline_set_analysis (KsTimeline *self,
     ks_analysis_ref (analysis);
   g_clear_pointer (&self->analysis, ks_analysis_unref);
   g_clear_pointer (&self->order, g_free);
+  g_clear_pointer (&self->overview, g_free);
   self->analysis = analysis;
   self->view.hover_event = -1;
   self->view.selected_event = -1;
