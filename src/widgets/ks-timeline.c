@@ -13,6 +13,7 @@
 
 #include "ks-timeline.h"
 #include "ks-timeline-render.h"
+#include "ks-widget-util.h"
 
 #define MIN_CYCLES_PER_PIXEL (1.0 / 64)
 
@@ -66,18 +67,6 @@ invalidate (KsTimeline *self)
 {
   g_clear_pointer (&self->cache, gsk_render_node_unref);
   gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-/* Dark when the theme's text is light */
-static gboolean
-is_dark (KsTimeline *self)
-{
-  GdkRGBA fg;
-
-  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-  gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (self)), &fg);
-  G_GNUC_END_IGNORE_DEPRECATIONS
-  return 0.2126 * fg.red + 0.7152 * fg.green + 0.0722 * fg.blue > 0.5;
 }
 
 static void
@@ -175,7 +164,7 @@ ks_timeline_snapshot (GtkWidget   *widget,
     return;
   if (self->fitted)
     ks_timeline_view_fit (&self->view, t, w, h);
-  self->view.dark = is_dark (self);
+  self->view.dark = ks_widget_is_dark (widget);
 
   if (self->cache == NULL || self->cache_width != w || self->cache_height != h)
     {
@@ -225,9 +214,7 @@ ks_timeline_snapshot (GtkWidget   *widget,
     const float widths[2] = { 1, 2 };
     GdkRGBA fg;
 
-    G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-    gtk_style_context_get_color (gtk_widget_get_style_context (widget), &fg);
-    G_GNUC_END_IGNORE_DEPRECATIONS
+    ks_widget_get_fg (widget, &fg);
     for (guint i = 0; i < 2; i++)
       {
         double x, y, bw, bh;
