@@ -7,7 +7,8 @@
 #                   absolute path in `.file`, which is cut back to the bare
 #                   file name, so the PTX does not depend on where the tree is
 #   NAME.ptxas.txt  the `ptxas -v` report of nvcc -cubin -Xptxas -v for sm_80
-#                   (registers, shared memory, spills)
+#                   (registers, shared memory, spills), without its "Compile
+#                   time" line, which changes from run to run
 #
 # Usage: regenerate-samples.sh [OUTPUT_DIR]
 #   OUTPUT_DIR defaults to data/samples itself; otherwise the files are
@@ -44,5 +45,6 @@ for dir in "$samples"/*/; do
     sed -i "s|^\(\t\.file\t[0-9]* \"\)$quoted|\1|" "$out/$sample/$name.ptx"
     (cd "$dir" && "$NVCC" -cubin -Xptxas -v -arch=sm_80 -o "$tmp/$name.cubin" "$name.cu") \
       2> "$out/$sample/$name.ptxas.txt"
+    sed -i '/Compile time = /d' "$out/$sample/$name.ptxas.txt"
   done
 done
