@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Sample 7: a coalesced copy, the baseline of the three copy samples.
+// Thread i copies element i: the 32 lanes of a warp touch 32 consecutive
+// floats, 128 bytes, which is exactly four 32-byte sectors and one 128-byte
+// cache line.  The memory system moves nothing it does not use.
+//
+// What to look at:
+// - The Memory view of the load and the store: 4 sectors per request, the
+//   ideal; 100% of the bytes moved are bytes the kernel asked for.
+// - Compare with sample 8 (a stride between threads) and sample 9 (the same
+//   pattern moved by one element): same number of instructions, very
+//   different numbers of sectors.
+
+__global__ void copy_coalesced(const float *in, float *out, int n)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = in[i];
+}
