@@ -10,6 +10,8 @@
 // - The Memory view of the load and the store: 32 sectors per request
 //   against an ideal of 4, so 1/8 of the bandwidth does useful work.  The
 //   hint on the access line says so.
+// - The timing estimate: about eight times sample 7's for the same 2 MB of
+//   useful data, since DRAM moves every sector whole.
 // - The elements between the copied ones stay zero in `out`: only every
 //   eighth one is touched.
 // - Compare with sample 7 (stride 1) and sample 9 (offset 1).  The fix is in

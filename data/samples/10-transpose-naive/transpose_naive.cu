@@ -11,7 +11,7 @@
 // - Sample 11 fixes it with a shared-memory tile, sample 12 removes the bank
 //   conflicts that fix brings.
 //
-// The sizes must be multiples of TILE (the launch uses 256 x 128).
+// The sizes must be multiples of TILE (the launch uses 1024 x 768).
 
 #define TILE 32
 #define ROWS 8      // threads per block in y: each thread copies TILE / ROWS elements

@@ -17,7 +17,7 @@
 //   a tile element another warp has not written yet (the race checker would
 //   report it).
 //
-// The sizes must be multiples of TILE (the launch uses 256 x 128).
+// The sizes must be multiples of TILE (the launch uses 1024 x 768).
 
 #define TILE 32
 #define ROWS 8

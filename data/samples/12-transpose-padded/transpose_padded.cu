@@ -12,7 +12,7 @@
 //   request where sample 11 needed 32; the writes stay conflict-free.
 // - The global loads and stores are the same as sample 11's: 4 sectors each.
 //
-// The sizes must be multiples of TILE (the launch uses 256 x 128).
+// The sizes must be multiples of TILE (the launch uses 1024 x 768).
 
 #define TILE 32
 #define ROWS 8
