@@ -1313,6 +1313,75 @@ test_no_other_spills (void)
     }
 }
 
+/* Without a toolkit the app estimates the resources from the PTX: for every
+ * sample but the spill one (whose __launch_bounds__ the estimate does not
+ * follow, docs/SAMPLES.md) the occupancy on sm_80 comes out as with the
+ * registers ptxas really allocated */
+static void
+test_estimates (void)
+{
+  g_autoptr(GPtrArray) dirs = load_index ();
+  g_autofree char *folder = samples_folder ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsGpuDb) db = ks_gpu_db_load_default (&error);
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < dirs->len; i++)
+    {
+      const char *dir = dirs->pdata[i];
+      g_autofree char *meta_path = g_build_filename (folder, dir, "sample.json", NULL);
+      g_autoptr(JsonNode) meta = load_json (meta_path);
+      const char *spec_name = json_object_get_string_member (json_node_get_object (meta), "spec");
+      g_autofree char *spec = g_build_filename (folder, dir, spec_name, NULL);
+      g_autoptr(KsLaunch) launch = ks_launch_load (spec, &error);
+      g_autoptr(KsPtxModule) m = NULL;
+      g_autoptr(KsKernelResources) estimate = NULL;
+      g_autoptr(GPtrArray) res = NULL;
+      g_autofree char *base = NULL;
+      const KsKernelResources *r;
+      const KsArchInfo *arch;
+      KsOccupancyInput in;
+      KsOccupancyResult with_ptxas, with_estimate;
+
+      g_assert_no_error (error);
+      if (strcmp (dir, "24-register-spill") == 0)
+        continue;
+      m = ks_ptx_module_parse_file (launch->ptx_path, &error);
+      g_assert_no_error (error);
+      for (uint32_t f = 0; f < m->n_functions; f++)
+        if (ks_ptx_span_equal (m, m->functions[f].name, launch->kernel))
+          estimate = ks_resources_estimate (m, f);
+      g_assert_nonnull (estimate);
+
+      base = g_path_get_basename (launch->ptx_path);
+      *strrchr (base, '.') = '\0';
+      res = load_ptxas (dir, base);
+      r = res->pdata[0];
+      arch = ks_gpu_db_get_arch (db, r->arch);
+      g_assert_nonnull (arch);
+
+      ks_occupancy_input_init (&in);
+      in.block_size = launch->block[0] * launch->block[1] * launch->block[2];
+      in.registers_per_thread = r->registers;
+      in.static_shared_bytes = r->shared_static_bytes;
+      in.barriers = r->barriers;
+      g_assert_true (ks_occupancy_compute (arch, &in, &with_ptxas, NULL));
+      in.registers_per_thread = estimate->registers;
+      in.static_shared_bytes = estimate->shared_static_bytes;
+      in.barriers = estimate->barriers;
+      g_assert_true (ks_occupancy_compute (arch, &in, &with_estimate, NULL));
+      if (with_ptxas.active_blocks_per_sm != with_estimate.active_blocks_per_sm
+          || with_ptxas.limiter != with_estimate.limiter)
+        g_test_fail_printf ("%s: %u blocks per SM limited by %s with ptxas's %u registers, "
+                            "%u limited by %s with the estimate's %u", dir,
+                            with_ptxas.active_blocks_per_sm,
+                            ks_occupancy_limiter_name (with_ptxas.limiter), r->registers,
+                            with_estimate.active_blocks_per_sm,
+                            ks_occupancy_limiter_name (with_estimate.limiter), estimate->registers);
+      g_assert_cmpuint (estimate->shared_static_bytes, ==, r->shared_static_bytes);
+    }
+}
+
 /* 48 KiB of static shared memory, plus the 1 KiB sm_80 reserves per block,
  * into the 164 KiB of an SM: 3 blocks; warps (8 a block, 64 an SM) and the
  * registers would allow 8 */
@@ -1566,6 +1635,7 @@ main (int   argc,
   g_test_add_func ("/samples/resources/spill", test_spill);
   g_test_add_func ("/samples/resources/no-other-spills", test_no_other_spills);
   g_test_add_func ("/samples/resources/occupancy-shared", test_occupancy_shared);
+  g_test_add_func ("/samples/resources/estimates", test_estimates);
   g_test_add_func ("/samples/regenerate", test_regenerate);
   return g_test_run ();
 }
