@@ -1231,6 +1231,27 @@ test_run (gconstpointer data)
                    s.launch->buffers[i].name);
       }
 
+  /* The app runs big launches on several threads with the trace off: the
+   * same results, bit for bit (no sample's result depends on the order of
+   * its blocks) */
+  {
+    g_autoptr(KsSim) threaded = ks_sim_new (s.module, s.launch, &error);
+
+    g_assert_no_error (error);
+    ks_sim_set_trace (threaded, FALSE, 0);
+    ks_sim_set_threads (threaded, 2);
+    g_assert_cmpint (ks_sim_run (threaded, 0, NULL), ==, KS_SIM_DONE);
+    g_assert_cmpstr (ks_sim_get_printf (threaded), ==, ks_sim_get_printf (s.sim));
+    for (uint32_t i = 0; i < s.launch->n_outputs; i++)
+      {
+        size_t a_size = 0, b_size = 0;
+        const uint8_t *a = ks_sim_get_buffer (s.sim, s.launch->outputs[i], &a_size);
+        const uint8_t *b = ks_sim_get_buffer (threaded, s.launch->outputs[i], &b_size);
+
+        g_assert_cmpmem (a, a_size, b, b_size);
+      }
+  }
+
   ks_sim_free (s.sim);
   ks_launch_free (s.launch);
   ks_ptx_module_free (s.module);
