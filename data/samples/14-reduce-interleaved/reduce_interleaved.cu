@@ -10,11 +10,11 @@
 // - The `if (t % (2 * stride) == 0)` line: the working threads are spread
 //   over ALL warps (threads 0, 2, 4, ... then 0, 4, 8, ...), so from the
 //   first step every warp diverges, and the warps keep issuing with fewer
-//   and fewer active lanes: 1 in 32 by the sixth step.  The Lanes view shows
+//   and fewer active lanes: 1 in 32 by the fifth step.  The Lanes view shows
 //   the thinning combs; the heat gutter marks the branch divergent.
 // - The PTX: nvcc unrolls the loop (BLOCK is known), so each step has its
 //   own branch, and t % (2 * stride) becomes an and.b32 with a constant.
-// - Eight __syncthreads() per block, one per step.
+// - Nine __syncthreads() a block: after the load and after each step.
 
 #define BLOCK 256
 

@@ -13,8 +13,8 @@
 // - The two loops' `if (t < d)`: the number of working threads halves at
 //   each up-sweep step and doubles on the way down; from d < 32 on, warp 0
 //   diverges.  The Lanes view shows the two triangles.
-// - The bank diagram: ai and bi are offset * (2t + 1) - 1 apart by powers of
-//   two, so the conflicts grow with offset (2-way, 4-way, ... up to 16-way).
+// - The bank diagram: neighbouring lanes' ai (and bi) are 2 * offset words
+//   apart, so the conflicts grow with offset (2-way, 4-way, ... 16-way).
 //   GPU Gems 3 pads the indices (CONFLICT_FREE_OFFSET) to avoid them: a good
 //   exercise.
 // - A __syncthreads() before every step of both sweeps.

@@ -12,7 +12,7 @@
 // - The Memory view of the atomic: the 32 lanes of a warp land on only a
 //   handful of distinct addresses (the image has 32 grey levels).
 // - Sample 20 builds a private histogram per block in shared memory first,
-//   and sends only 256 atomics per block to global memory.
+//   and sends at most 256 atomics per block (one per bin) to global memory.
 
 #define BINS 256
 

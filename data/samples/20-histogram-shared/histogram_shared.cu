@@ -3,8 +3,8 @@
 // The same histogram as sample 19, in three phases: each block zeroes a
 // private 256-bin histogram in shared memory, counts its pixels into it
 // with shared-memory atomics (fast, on the SM), and finally adds its 256
-// counters to the global histogram: 256 global atomics per block instead
-// of one per pixel.
+// counters to the global histogram: at most 256 global atomics per block
+// instead of one per pixel.
 //
 // What to look at:
 // - atom.shared.add.u32 in the counting loop: same instruction count as
