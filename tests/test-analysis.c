@@ -214,6 +214,53 @@ test_cuda (void)
   g_assert_cmpint (a->resources->source, ==, KS_RESOURCES_SOURCE_PTXAS);
 }
 
+/* The sampled executions of memory instructions: vector_add's load of a[i]
+ * by warp 0 touches a[0..31], 4 sectors fetched from DRAM the first time;
+ * the store to c[i] is a store; 32 warps ran each, 16 are kept */
+static void
+test_access_samples (void)
+{
+  g_autofree char *spec = sample ("01-vector-add", "vector_add.json");
+  g_autoptr(KsAnalysis) a = NULL;
+  KsAnalysisRequest req;
+  gboolean saw_load = FALSE, saw_store = FALSE;
+
+  ks_analysis_request_init (&req);
+  req.path = spec;
+  req.use_toolkit = FALSE;
+  a = ks_analysis_run (&req, NULL, NULL, NULL);
+  g_assert_cmpint (a->status, ==, KS_ANALYSIS_OK);
+  for (uint32_t i = 0; i < a->module->n_insns; i++)
+    {
+      const KsPtxInsn *in = &a->module->insns[i];
+      uint32_t n;
+      const KsMemAccess *m = ks_sim_get_accesses (a->sim, i, &n);
+
+      if (in->opcode != KS_PTX_OPC_LD && in->opcode != KS_PTX_OPC_ST)
+        {
+          g_assert_cmpuint (n, ==, 0);
+          continue;
+        }
+      if (in->space == KS_PTX_SPACE_PARAM)
+        continue;
+      /* 1000 elements in blocks of 256: 32 warps, the last 24 lanes short */
+      g_assert_cmpuint (n, ==, 16);
+      g_assert_cmpuint (m[0].warp, ==, 0);
+      g_assert_cmpuint (m[0].mask, ==, 0xffffffffu);
+      g_assert_cmpuint (m[0].size, ==, 4);
+      for (guint l = 1; l < 32; l++)
+        g_assert_cmpuint (m[0].addr[l], ==, m[0].addr[0] + 4 * l);
+      g_assert_cmpuint (m[0].addr[0] % 128, ==, 0);
+      g_assert_cmpuint (m[0].n_levels, ==, 4);
+      for (guint k = 0; k < 4; k++)
+        g_assert_cmpuint (m[0].level[k], ==, in->opcode == KS_PTX_OPC_ST ? KS_MEM_LEVEL_STORE
+                                                                          : KS_MEM_LEVEL_DRAM);
+      saw_load |= in->opcode == KS_PTX_OPC_LD;
+      saw_store |= in->opcode == KS_PTX_OPC_ST;
+    }
+  g_assert_true (saw_load && saw_store);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -225,5 +272,6 @@ main (int    argc,
   g_test_add_func ("/analysis/cancel", test_cancel);
   g_test_add_func ("/analysis/launch-override", test_launch_override);
   g_test_add_func ("/analysis/cuda", test_cuda);
+  g_test_add_func ("/analysis/access-samples", test_access_samples);
   return g_test_run ();
 }

@@ -313,10 +313,10 @@ test_analyze_cuda_error (void)
   const char *args[] = { "analyze", "--json", NULL, NULL };
   g_autoptr(GError) error = NULL;
   g_autofree char *expect = NULL;
+  g_autofree char *nvcc = g_find_program_in_path ("nvcc");
   Result r;
 
-  if (g_find_program_in_path ("nvcc") == NULL && !g_file_test ("/usr/local/cuda/bin/nvcc",
-                                                               G_FILE_TEST_IS_EXECUTABLE))
+  if (nvcc == NULL && !g_file_test ("/usr/local/cuda/bin/nvcc", G_FILE_TEST_IS_EXECUTABLE))
     {
       g_test_skip ("nvcc is not installed: compiling CUDA is not tested");
       return;

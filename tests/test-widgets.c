@@ -12,6 +12,7 @@
 #include "ks-timeline-render.h"
 #include "ks-cfg-render.h"
 #include "ks-cfg-view.h"
+#include "ks-memory-view.h"
 #include "ks-occupancy-view.h"
 #include "ks-timeline.h"
 
@@ -253,6 +254,43 @@ test_cfg_widget (void)
   gtk_window_destroy (GTK_WINDOW (win));
 }
 
+/* The memory view on the sample's first shared-memory load: it has sampled
+ * executions, steps through them, draws the first pass, and exports */
+static void
+test_memory_widget (void)
+{
+  g_autoptr(KsAnalysis) a = analyse_sample ();
+  GtkWidget *win = gtk_window_new ();
+  GtkWidget *view = ks_memory_view_new ();
+  g_autoptr(GdkTexture) tex = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("ks-mem-XXXXXX", &error);
+  g_autofree char *pdf = g_build_filename (dir, "mem.pdf", NULL);
+  uint32_t insn = G_MAXUINT32;
+
+  for (uint32_t i = 0; i < a->module->n_insns && insn == G_MAXUINT32; i++)
+    if (a->module->insns[i].opcode == KS_PTX_OPC_LD && a->module->insns[i].space == KS_PTX_SPACE_SHARED)
+      insn = i;
+  g_assert_cmpuint (insn, !=, G_MAXUINT32);
+  gtk_window_set_default_size (GTK_WINDOW (win), 1100, 380);
+  gtk_window_set_child (GTK_WINDOW (win), view);
+  ks_memory_view_set_analysis (KS_MEMORY_VIEW (view), a);
+  g_assert_false (ks_memory_view_set_instruction (KS_MEMORY_VIEW (view), 0));
+  g_assert_true (ks_memory_view_set_instruction (KS_MEMORY_VIEW (view), insn));
+  ks_memory_view_step (KS_MEMORY_VIEW (view), 1);
+  gtk_window_present (GTK_WINDOW (win));
+  wait_for_draw (view);
+  tex = render (view);
+  save (tex, "memory.png");
+  /* the first pass's colour (Okabe-Ito blue) */
+  g_assert_true (has_color (tex, (KsRgb) { 0x00 / 255.0, 0x72 / 255.0, 0xb2 / 255.0 }));
+  g_assert_true (ks_memory_view_export (KS_MEMORY_VIEW (view), pdf, 1100, 380, &error));
+  g_assert_no_error (error);
+  g_unlink (pdf);
+  g_rmdir (dir);
+  gtk_window_destroy (GTK_WINDOW (win));
+}
+
 static void
 skip_no_display (void)
 {
@@ -272,5 +310,6 @@ main (int    argc,
   g_test_add_func ("/widgets/timeline/widget", test_widget);
   g_test_add_func ("/widgets/occupancy/widget", test_occupancy_widget);
   g_test_add_func ("/widgets/cfg/widget", test_cfg_widget);
+  g_test_add_func ("/widgets/memory/widget", test_memory_widget);
   return g_test_run ();
 }

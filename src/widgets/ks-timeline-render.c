@@ -578,43 +578,69 @@ draw_row (cairo_t                *cr,
 #undef FLUSH_COLUMN
 }
 
-static void
-outline_event (cairo_t                *cr,
-               const KsTiming         *t,
-               const KsTimelineView   *v,
-               const KsTimelineLayout *l,
-               const uint32_t         *order,
-               int64_t                 event,
-               KsRgb                   color,
-               double                  line)
+gboolean
+ks_timeline_event_rect (const KsTiming       *t,
+                        const uint32_t       *order,
+                        const KsTimelineView *v,
+                        double                width,
+                        double                height,
+                        int64_t               event,
+                        double               *rx,
+                        double               *ry,
+                        double               *rw,
+                        double               *rh)
 {
-  uint32_t warp = G_MAXUINT32, row = G_MAXUINT32;
+  KsTimelineLayout l;
+  uint32_t row = G_MAXUINT32;
   const KsTimingEvent *e;
   double x, y;
 
   if (event < 0 || (uint64_t) event >= t->n_events)
-    return;
+    return FALSE;
   for (uint32_t i = 0; i < t->n_warps; i++)
     {
       const KsTimingWarp *w = &t->warps[order[i]];
 
       if ((uint64_t) event >= w->first_event && (uint64_t) event < w->first_event + w->n_events)
         {
-          warp = order[i];
           row = i;
           break;
         }
     }
-  if (warp == G_MAXUINT32 || row < v->first_row)
-    return;
+  if (row == G_MAXUINT32 || row < v->first_row)
+    return FALSE;
+  ks_timeline_layout (v, width, height, &l);
   e = &t->events[event];
-  x = l->plot_left + ((double) e->cycle - v->first_cycle) / v->cycles_per_pixel;
-  y = l->rows_top + (row - v->first_row) * v->row_height;
-  if (x < l->plot_left - 2 || x > l->plot_left + l->plot_width || y + v->row_height > l->rows_top + l->rows_height)
+  x = l.plot_left + ((double) e->cycle - v->first_cycle) / v->cycles_per_pixel;
+  y = l.rows_top + (row - v->first_row) * v->row_height;
+  if (x < l.plot_left - 2 || x > l.plot_left + l.plot_width
+      || y + v->row_height > l.rows_top + l.rows_height)
+    return FALSE;
+  *rx = x - 2;
+  *ry = y - 1;
+  *rw = MAX (1.0 / v->cycles_per_pixel, 1.0) + 4;
+  *rh = v->row_height + 1;
+  return TRUE;
+}
+
+static void
+outline_event (cairo_t              *cr,
+               const KsTiming       *t,
+               const KsTimelineView *v,
+               const uint32_t       *order,
+               double                width,
+               double                height,
+               int64_t               event,
+               KsRgb                 color,
+               double                line)
+{
+  double x, y, w, h;
+
+  if (!ks_timeline_event_rect (t, order, v, width, height, event, &x, &y, &w, &h))
     return;
   set_rgb (cr, color, 1);
   cairo_set_line_width (cr, line);
-  cairo_rectangle (cr, x - 1.5, y - 0.5, MAX (1.0 / v->cycles_per_pixel, 1.0) + 3, v->row_height);
+  cairo_rectangle (cr, x + line / 2, y + line / 2, w - line, h - line);
   cairo_stroke (cr);
 }
 
@@ -850,14 +876,12 @@ ks_timeline_render_highlight (cairo_t              *cr,
                               double                width,
                               double                height)
 {
-  KsTimelineLayout l;
   Theme th;
 
   theme_of (v, &th);
-  ks_timeline_layout (v, width, height, &l);
   cairo_save (cr);
-  outline_event (cr, t, v, &l, order, v->hover_event, th.dim, 1);
-  outline_event (cr, t, v, &l, order, v->selected_event, th.fg, 2);
+  outline_event (cr, t, v, order, width, height, v->hover_event, th.dim, 1);
+  outline_event (cr, t, v, order, width, height, v->selected_event, th.fg, 2);
   cairo_restore (cr);
 }
 

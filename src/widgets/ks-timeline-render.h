@@ -84,6 +84,19 @@ void          ks_timeline_render_highlight (cairo_t              *cr,
                                             double                width,
                                             double                height);
 
+/* The outline of event `event` (an index into timing->events) in view;
+ * FALSE when it is not */
+gboolean      ks_timeline_event_rect       (const KsTiming       *timing,
+                                            const uint32_t       *row_order,
+                                            const KsTimelineView *view,
+                                            double                width,
+                                            double                height,
+                                            int64_t               event,
+                                            double               *x,
+                                            double               *y,
+                                            double               *w,
+                                            double               *h);
+
 /* The rows in drawing order (by block, then sub-partition, then warp):
  * row i shows warp order[i].  (transfer full) */
 uint32_t     *ks_timeline_row_order      (const KsTiming         *timing);

@@ -2,7 +2,7 @@
 /* ks-timeline.c: the warp timeline widget.
  *
  * The picture comes from ks_timeline_render(); the widget keeps it as a
- * render node and draws it again as it is while only the hover or the
+ * texture node and draws it again as it is while only the hover or the
  * selection changes, so moving the pointer costs an outline, not a
  * picture.  Zoom and scroll are view state, changed by the gestures and the
  * timeline.* actions. */
@@ -177,27 +177,57 @@ ks_timeline_snapshot (GtkWidget   *widget,
 
   if (self->cache == NULL || self->cache_width != w || self->cache_height != h)
     {
-      GtkSnapshot *s = gtk_snapshot_new ();
+      /* The picture as a texture: the renderer uploads it once and draws
+       * it again as it is for every frame until the view changes */
+      int scale = gtk_widget_get_scale_factor (widget);
+      cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w * scale, h * scale);
       KsTimelineView plain = self->view;
+      g_autoptr(GBytes) bytes = NULL;
+      g_autoptr(GdkTexture) texture = NULL;
 
       g_clear_pointer (&self->cache, gsk_render_node_unref);
       plain.hover_event = -1;
       plain.selected_event = -1;
-      cr = gtk_snapshot_append_cairo (s, &GRAPHENE_RECT_INIT (0, 0, w, h));
+      cr = cairo_create (surface);
+      cairo_scale (cr, scale, scale);
       ks_timeline_render (cr, t, self->analysis->module, &plain, w, h);
       cairo_destroy (cr);
-      self->cache = gtk_snapshot_free_to_node (s);
+      cairo_surface_flush (surface);
+      bytes = g_bytes_new_with_free_func (cairo_image_surface_get_data (surface),
+                                          (gsize) cairo_image_surface_get_stride (surface) * h * scale,
+                                          (GDestroyNotify) cairo_surface_destroy, surface);
+      texture = gdk_memory_texture_new (w * scale, h * scale, GDK_MEMORY_DEFAULT, bytes,
+                                        (gsize) cairo_image_surface_get_stride (surface));
+      self->cache = gsk_texture_node_new (texture, &GRAPHENE_RECT_INIT (0, 0, w, h));
       self->cache_width = w;
       self->cache_height = h;
     }
-  if (self->cache != NULL)
-    gtk_snapshot_append_node (snapshot, self->cache);
-  if (self->view.hover_event >= 0 || self->view.selected_event >= 0)
-    {
-      cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, w, h));
-      ks_timeline_render_highlight (cr, t, self->order, &self->view, w, h);
-      cairo_destroy (cr);
-    }
+  gtk_snapshot_append_node (snapshot, self->cache);
+  /* hover and selection: borders over the picture, no redraw of it */
+  {
+    const int64_t events[2] = { self->view.hover_event, self->view.selected_event };
+    const float widths[2] = { 1, 2 };
+    GdkRGBA fg;
+
+    G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+    gtk_style_context_get_color (gtk_widget_get_style_context (widget), &fg);
+    G_GNUC_END_IGNORE_DEPRECATIONS
+    for (guint i = 0; i < 2; i++)
+      {
+        double x, y, bw, bh;
+        GskRoundedRect r;
+        GdkRGBA c = fg;
+
+        if (!ks_timeline_event_rect (t, self->order, &self->view, w, h, events[i], &x, &y, &bw, &bh))
+          continue;
+        if (i == 0)
+          c.alpha = 0.6f;
+        gsk_rounded_rect_init_from_rect (&r, &GRAPHENE_RECT_INIT (x, y, bw, bh), 0);
+        gtk_snapshot_append_border (snapshot, &r,
+                                    (const float[4]) { widths[i], widths[i], widths[i], widths[i] },
+                                    (const GdkRGBA[4]) { c, c, c, c });
+      }
+  }
 }
 
 static void
@@ -260,29 +290,14 @@ describe (KsTimeline *self,
     return NULL;
   if (ks_ptx_insn_source (m, in, &file, &line))
     cuda = g_strdup_printf (_("CUDA line %u"), line);
-  /* the instruction as written on its PTX line */
-  {
-    const char *s = m->text, *end = m->text + m->text_len;
-    uint32_t n = 1;
-
-    while (s < end && n < in->line)
-      if (*s++ == '\n')
-        n++;
-    while (s < end && g_ascii_isspace (*s))
-      s++;
-    {
-      const char *eol = memchr (s, '\n', (size_t) (end - s));
-
-      text = g_strndup (s, eol ? (gsize) (eol - s) : (gsize) (end - s));
-    }
-  }
+  text = ks_ptx_module_line_text (m, in->line);
   if (e->stall != KS_STALL_SELECTED)
     waited = g_strdup_printf (_("waited %u cycles: %s\n"), e->ready - e->stall_start,
                               ks_stall_reason_name ((KsStallReason) e->stall));
   return g_strdup_printf (_("%s\nPTX line %u%s%s\nblock %u, warp %u (sub-partition %u)\n"
                             "issued at cycle %u on the %s pipe, %u of 32 lanes\n"
                             "result after %u cycles\n%s(a model, not a measurement)"),
-                          g_strstrip (text), in->line, cuda ? ", " : "", cuda ? cuda : "",
+                          text, in->line, cuda ? ", " : "", cuda ? cuda : "",
                           w->cta, w->warp_in_cta, w->sub_partition, e->cycle,
                           ks_pipe_name ((KsPipe) e->pipe), e->active_lanes, e->latency,
                           waited ? waited : "");

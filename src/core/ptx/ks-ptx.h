@@ -503,6 +503,11 @@ GArray        *ks_ptx_module_links_for_source (const KsPtxModule *module,
                                                uint32_t           file,
                                                uint32_t           line);
 
+/* The text of PTX line `line`, without surrounding blanks and with tabs
+ * as spaces (for titles and tooltips).  (transfer full) */
+char          *ks_ptx_module_line_text        (const KsPtxModule *module,
+                                               uint32_t           line);
+
 /* The register and predicate slots an instruction reads and writes (the
  * slots of its function), for dependence and liveness.  Predicates are
  * KS_PTX_REF_PRED | slot.  The guard predicate is a use.  Stores, atomics

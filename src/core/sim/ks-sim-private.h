@@ -177,6 +177,8 @@ struct _KsSim
   uint32_t epoch;
   KsSimHazard *hazards;
   uint32_t n_hazards;
+  GHashTable *accesses;         /* instruction -> GArray of KsMemAccess */
+  uint32_t access_samples;
   uint32_t l1_bytes, l2_bytes;
   KsTraceEvent *trace;
   uint64_t n_trace, cap_trace, max_trace;
