@@ -145,7 +145,7 @@ cancel_on_simulate (KsAnalysisStage stage,
 static void
 test_cancel (void)
 {
-  g_autofree char *spec = sample ("02-matmul-tiled", "matmul_tiled.json");
+  g_autofree char *spec = sample ("22-matmul-tiled", "matmul_tiled.json");
   g_autoptr(GCancellable) c = g_cancellable_new ();
   KsAnalysisRequest req;
 

@@ -227,7 +227,7 @@ test_occupancy_json (void)
 static void
 test_analyze_json (void)
 {
-  g_autofree char *spec = dist ("..", "data", "samples", "02-matmul-tiled", "matmul_tiled.json", NULL);
+  g_autofree char *spec = dist ("..", "data", "samples", "22-matmul-tiled", "matmul_tiled.json", NULL);
   const char *args[] = { "analyze", "--json", "--arch", "sm_80", spec, NULL };
   Result r = run_cli (args);
   JsonObject *root, *res, *occ, *sim;
