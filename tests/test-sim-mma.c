@@ -562,6 +562,150 @@ test_ldmatrix_faults (void)
   g_assert_true (ks_ldmatrix (2, FALSE, addr, ks_mma_flat_mem, &mem, d, &fault));
 }
 
+/* ---- stmatrix ------------------------------------------------------------------------ */
+
+/* The registers that hold element (r, c) = 0x0mrc of matrix m in the ISA's
+ * fragment ("each thread holds a fragment of a row": lane l, row l/4,
+ * columns 2 (l%4) and 2 (l%4) + 1), or of its transpose. */
+static void
+st_regs (uint64_t regs[4][LANES], bool trans)
+{
+  for (int m = 0; m < 4; m++)
+    for (int l = 0; l < LANES; l++)
+      {
+        int r = l / 4, c = 2 * (l % 4);
+        uint32_t lo, hi;
+
+        if (trans)
+          {
+            lo = (uint32_t) ((m << 8) | (c << 4) | r);
+            hi = (uint32_t) ((m << 8) | ((c + 1) << 4) | r);
+          }
+        else
+          {
+            lo = (uint32_t) ((m << 8) | (r << 4) | c);
+            hi = lo + 1;
+          }
+        regs[m][l] = 0xabcd000000000000ull | lo | (hi << 16);
+      }
+}
+
+static void
+test_stmatrix (void)
+{
+  uint8_t smem[2048], dummy[2048];
+  KsMmaFlatMem mem = { smem, 0, sizeof smem };
+  uint64_t addr[LANES], regs[4][LANES];
+  const uint64_t *s[4] = { regs[0], regs[1], regs[2], regs[3] };
+
+  for (int trans = 0; trans < 2; trans++)
+    for (int num = 1; num <= 4; num *= 2)
+      {
+        ld_setup (dummy, addr);
+        memset (smem, 0xee, sizeof smem);
+        st_regs (regs, trans);
+        g_assert_true (ks_stmatrix (num, trans, addr, s, ks_mma_flat_mem, &mem, NULL));
+        for (int m = 0; m < 4; m++)
+          for (int r = 0; r < 8; r++)
+            for (int c = 0; c < 8; c++)
+              {
+                const uint8_t *p = smem + LD_ROW_ADDR (m, r) + 2 * c;
+                uint16_t got = (uint16_t) (p[0] | (p[1] << 8));
+
+                /* Matrices past .num are not written. */
+                g_assert_cmphex (got, ==, m < num ? (uint16_t) ((m << 8) | (r << 4) | c) : 0xeeee);
+              }
+      }
+
+  /* Worked by hand: lane 5 gives row 1, columns 2 and 3; .trans puts the
+   * same two halves in column 1, rows 2 and 3. */
+  ld_setup (dummy, addr);
+  memset (smem, 0, sizeof smem);
+  for (int l = 0; l < LANES; l++)
+    regs[0][l] = 0;
+  regs[0][5] = 0xbbbbaaaau;
+  g_assert_true (ks_stmatrix (1, FALSE, addr, s, ks_mma_flat_mem, &mem, NULL));
+  g_assert_cmphex (smem[LD_ROW_ADDR (0, 1) + 4], ==, 0xaa);
+  g_assert_cmphex (smem[LD_ROW_ADDR (0, 1) + 6], ==, 0xbb);
+  memset (smem, 0, sizeof smem);
+  g_assert_true (ks_stmatrix (1, TRUE, addr, s, ks_mma_flat_mem, &mem, NULL));
+  g_assert_cmphex (smem[LD_ROW_ADDR (0, 2) + 2], ==, 0xaa);
+  g_assert_cmphex (smem[LD_ROW_ADDR (0, 3) + 2], ==, 0xbb);
+  g_assert_cmphex (smem[LD_ROW_ADDR (0, 1) + 4], ==, 0);
+}
+
+/* ldmatrix of what stmatrix stored gives the registers back, with either
+ * .trans on each side: the transposes cancel when both have it. */
+static void
+test_stmatrix_round_trip (void)
+{
+  uint8_t smem[2048], dummy[2048];
+  KsMmaFlatMem mem = { smem, 0, sizeof smem };
+  uint64_t addr[LANES], regs[4][LANES], back[4][LANES];
+  const uint64_t *s[4] = { regs[0], regs[1], regs[2], regs[3] };
+  uint64_t *d[4] = { back[0], back[1], back[2], back[3] };
+
+  ld_setup (dummy, addr);
+  for (int m = 0; m < 4; m++)
+    for (int l = 0; l < LANES; l++)
+      regs[m][l] = g_random_int ();
+  for (int st = 0; st < 2; st++)
+    for (int ld = 0; ld < 2; ld++)
+      {
+        g_assert_true (ks_stmatrix (4, st, addr, s, ks_mma_flat_mem, &mem, NULL));
+        g_assert_true (ks_ldmatrix (4, ld, addr, ks_mma_flat_mem, &mem, d, NULL));
+        for (int m = 0; m < 4; m++)
+          for (int l = 0; l < LANES; l++)
+            {
+              uint32_t want;
+
+              if (st == ld)
+                want = (uint32_t) regs[m][l];
+              else
+                {
+                  /* Element (r, c) of one is (c, r) of the other: lane l's
+                   * pair is column l/4, rows 2 (l%4) and 2 (l%4) + 1 of
+                   * what was stored, held by lanes 4 (2 (l%4)) + (l/4)/2
+                   * and the next row's lane, halves (l/4) % 2. */
+                  int r0 = 2 * (l % 4), c = l / 4;
+                  int src0 = 4 * r0 + c / 2, src1 = 4 * (r0 + 1) + c / 2;
+                  uint32_t lo = (uint32_t) (regs[m][src0] >> (16 * (c % 2))) & 0xffffu;
+                  uint32_t hi = (uint32_t) (regs[m][src1] >> (16 * (c % 2))) & 0xffffu;
+
+                  want = lo | (hi << 16);
+                }
+              g_assert_cmphex (back[m][l], ==, want);
+            }
+      }
+}
+
+static void
+test_stmatrix_faults (void)
+{
+  uint8_t smem[2048];
+  KsMmaFlatMem mem = { smem, 0, sizeof smem };
+  uint64_t addr[LANES], regs[4][LANES];
+  const uint64_t *s[4] = { regs[0], regs[1], regs[2], regs[3] };
+  guint fault = 99;
+
+  st_regs (regs, FALSE);
+  ld_setup (smem, addr);
+  memset (smem, 0x11, sizeof smem);
+  addr[13] += 8;                /* not 16-byte aligned */
+  g_assert_false (ks_stmatrix (4, FALSE, addr, s, ks_mma_flat_mem, &mem, &fault));
+  g_assert_cmpuint (fault, ==, 13);
+  ld_setup (smem, addr);
+  memset (smem, 0x11, sizeof smem);
+  addr[30] = sizeof smem - 8;   /* the row runs past the end */
+  g_assert_false (ks_stmatrix (4, FALSE, addr, s, ks_mma_flat_mem, &mem, &fault));
+  g_assert_cmpuint (fault, ==, 30);
+  /* Nothing was written before the bad row was found. */
+  for (guint i = 0; i < sizeof smem; i++)
+    g_assert_cmphex (smem[i], ==, 0x11);
+  /* .x2 does not use lane 30's address. */
+  g_assert_true (ks_stmatrix (2, FALSE, addr, s, ks_mma_flat_mem, &mem, &fault));
+}
+
 /* ---- wmma --------------------------------------------------------------------------- */
 
 /* Writes an element of a 16x16 matrix into memory with the given layout. */
@@ -781,6 +925,9 @@ main (int argc, char **argv)
   g_test_add_func ("/sim/mma/ldmatrix/x4", test_ldmatrix_x4);
   g_test_add_func ("/sim/mma/ldmatrix/x1-x2", test_ldmatrix_x1_x2);
   g_test_add_func ("/sim/mma/ldmatrix/faults", test_ldmatrix_faults);
+  g_test_add_func ("/sim/mma/stmatrix/layout", test_stmatrix);
+  g_test_add_func ("/sim/mma/stmatrix/round-trip", test_stmatrix_round_trip);
+  g_test_add_func ("/sim/mma/stmatrix/faults", test_stmatrix_faults);
   for (guint i = 0; i < G_N_ELEMENTS (wmma_cases); i++)
     g_test_add_data_func (wmma_names[i], &wmma_cases[i], test_wmma);
   g_test_add_func ("/sim/mma/wmma/round-trip", test_wmma_round_trip);

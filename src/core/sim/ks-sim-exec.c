@@ -2023,35 +2023,81 @@ do_mma (Ctx *c)
     unsupported (c, "with these types or operands");
 }
 
-static void
-do_ldmatrix (Ctx *c)
+/* The row addresses of ldmatrix/stmatrix, in the shared state space: a
+ * generic address must point into shared memory (the ISA leaves any other
+ * undefined; here it is a fault).  Only the lanes that give a row are
+ * checked.  FALSE after a fault. */
+static gboolean
+matrix_rows (Ctx      *c,
+             guint     num,
+             uint64_t  addrs[KS_WARP_SIZE])
 {
   const KsPtxInsn *in = c->in;
+
+  if (in->space != KS_PTX_SPACE_NONE && in->space != KS_PTX_SPACE_SHARED)
+    {
+      unsupported (c, "in this state space (only .shared is)");
+      return FALSE;
+    }
+  for (uint32_t lane = 0; lane < KS_WARP_SIZE; lane++)
+    {
+      gboolean fp;
+      KsPtxSpace space = address_of (c, &c->ops[in->opcode == KS_PTX_OPC_STMATRIX ? 0 : 1], lane,
+                                     &addrs[lane], &fp);
+
+      if (lane >= 8 * num || space == KS_PTX_SPACE_SHARED)
+        continue;
+      if (space == KS_PTX_SPACE_NONE && addrs[lane] >= KS_SIM_SHARED_WINDOW
+          && addrs[lane] < KS_SIM_SHARED_WINDOW + KS_SIM_WINDOW_SIZE)
+        {
+          addrs[lane] -= KS_SIM_SHARED_WINDOW;
+          continue;
+        }
+      ks_sim_fault (c->sim, c->w, (int) lane, in, KS_SIM_FAULT_OUT_OF_BOUNDS, TRUE, addrs[lane],
+                    "%s row address 0x%" G_GINT64_MODIFIER "x of lane %u is not in shared memory",
+                    ks_ptx_opcode_name ((KsPtxOpcode) in->opcode), addrs[lane], lane);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* ldmatrix and stmatrix: .m8n8 .b16 */
+static void
+do_xmatrix (Ctx *c)
+{
+  const KsPtxInsn *in = c->in;
+  const KsPtxExtra *x = in->extra ? &c->m->extras[in->extra] : NULL;
+  gboolean store = in->opcode == KS_PTX_OPC_STMATRIX;
   guint num = in->vec == KS_PTX_VEC_X4 ? 4 : in->vec == KS_PTX_VEC_X2 ? 2 : 1;
-  uint64_t *d[4];
+  uint64_t *regs[4];
   uint64_t addrs[KS_WARP_SIZE] = { 0 };
-  MatrixMem mm = { c, (KsPtxSpace) in->space, 0 };
+  MatrixMem mm = { c, KS_PTX_SPACE_SHARED, 0 };
   guint fault_lane = 0;
+  gboolean ok;
 
   if (!whole_warp (c))
     return;
-  if (in->n_operands != 2 || !vector_rows (c, &c->ops[0], d, num))
+  if (in->n_operands != 2 || !vector_rows (c, &c->ops[store ? 1 : 0], regs, num)
+      || (in->types[0] != KS_PTX_TYPE_B16 && in->types[0] != KS_PTX_TYPE_NONE)
+      || (x != NULL && (x->shape_m != 8 || x->shape_n != 8)))
     {
-      unsupported (c, "in this form");
+      unsupported (c, "in this form (.m8n8 .b16 with a vector of 1, 2 or 4 registers is)");
       return;
     }
-  LANES (c->exec, lane)
-    {
-      gboolean fp;
-
-      mm.space = address_of (c, &c->ops[1], lane, &addrs[lane], &fp);
-    }
-  if (!ks_ldmatrix (num, (in->flags & KS_PTX_FLAG_TRANS) != 0, addrs, matrix_mem, &mm, d,
-                    &fault_lane)
-      && c->sim->status == KS_SIM_READY)
+  if (!matrix_rows (c, num, addrs))
+    return;
+  if (store)
+    ok = ks_stmatrix (num, (in->flags & KS_PTX_FLAG_TRANS) != 0, addrs,
+                      (const uint64_t *const *) regs, matrix_mem, &mm, &fault_lane);
+  else
+    ok = ks_ldmatrix (num, (in->flags & KS_PTX_FLAG_TRANS) != 0, addrs, matrix_mem, &mm, regs,
+                      &fault_lane);
+  /* matrix_mem has faulted already when the memory refused a row */
+  if (!ok && c->sim->status == KS_SIM_READY)
     ks_sim_fault (c->sim, c->w, (int) fault_lane, in, KS_SIM_FAULT_MISALIGNED, TRUE,
-                  addrs[fault_lane], "ldmatrix row address 0x%" G_GINT64_MODIFIER "x of lane %u "
-                  "is not 16-byte aligned", addrs[fault_lane], fault_lane);
+                  addrs[fault_lane], "%s row address 0x%" G_GINT64_MODIFIER "x of lane %u "
+                  "is not 16-byte aligned", ks_ptx_opcode_name ((KsPtxOpcode) in->opcode),
+                  addrs[fault_lane], fault_lane);
 }
 
 /* wmma.load/mma/store for m16n16k16.  Which matrix (.a .b .c .d) is a
@@ -2533,7 +2579,8 @@ ks_sim_step (KsSim     *sim,
       break;
 
     case KS_PTX_OPC_LDMATRIX:
-      do_ldmatrix (c);
+    case KS_PTX_OPC_STMATRIX:
+      do_xmatrix (c);
       break;
 
     case KS_PTX_OPC_WMMA:

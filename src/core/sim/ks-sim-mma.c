@@ -383,6 +383,73 @@ ks_ldmatrix (guint          num,
   return TRUE;
 }
 
+/* ---- stmatrix -------------------------------------------------------------- */
+
+bool
+ks_stmatrix (guint                 num,
+             bool                  trans,
+             const uint64_t        addr[KS_MMA_WARP_SIZE],
+             const uint64_t *const s[],
+             KsMmaMemFunc          mem,
+             void                 *user_data,
+             guint                *fault_lane)
+{
+  uint16_t m[4][8][8];
+
+  g_return_val_if_fail (num == 1 || num == 2 || num == 4, FALSE);
+  g_return_val_if_fail (addr != NULL && mem != NULL && s != NULL, FALSE);
+
+  /* Nothing is written unless every row can be. */
+  for (guint src = 0; src < 8 * num; src++)
+    {
+      uint8_t row[16];
+
+      if ((addr[src] & 15) != 0 || !mem (addr[src], row, sizeof row, FALSE, user_data))
+        {
+          if (fault_lane != NULL)
+            *fault_lane = src;
+          return FALSE;
+        }
+    }
+
+  for (guint mat = 0; mat < num; mat++)
+    for (guint lane = 0; lane < KS_MMA_WARP_SIZE; lane++)
+      {
+        guint r = lane / 4, c = 2 * (lane % 4);
+        uint16_t lo = half_of (s[mat][lane], 0), hi = half_of (s[mat][lane], 1);
+
+        if (trans)
+          {
+            m[mat][c][r] = lo;
+            m[mat][c + 1][r] = hi;
+          }
+        else
+          {
+            m[mat][r][c] = lo;
+            m[mat][r][c + 1] = hi;
+          }
+      }
+
+  for (guint src = 0; src < 8 * num; src++)
+    {
+      uint8_t row[16];
+
+      for (guint j = 0; j < 8; j++)
+        {
+          row[2 * j] = (uint8_t) m[src / 8][src % 8][j];
+          row[2 * j + 1] = (uint8_t) (m[src / 8][src % 8][j] >> 8);
+        }
+      if (!mem (addr[src], row, sizeof row, TRUE, user_data))
+        {
+          /* Only when the memory refuses a write it allowed to be read */
+          if (fault_lane != NULL)
+            *fault_lane = src;
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 /* ---- wmma ------------------------------------------------------------------ */
 
 guint

@@ -131,6 +131,36 @@ bool ks_ldmatrix (guint          num,
                   uint64_t *const d[],
                   guint         *fault_lane);
 
+/* ---- stmatrix ------------------------------------------------------------ */
+
+/*
+ * ks_stmatrix:
+ * @num: 1, 2 or 4 (.x1, .x2, .x4)
+ * @trans: .trans
+ * @addr: each lane's address operand, as for ks_ldmatrix: lanes 8m..8m+7
+ *   give the rows 0..7 of matrix m
+ * @s: @num register rows; s[m] holds matrix m
+ * @fault_lane: (out) (optional): on failure, the lane whose row failed
+ *
+ * stmatrix.sync.aligned.m8n8.num{.trans}{.shared}.b16, the inverse of
+ * ldmatrix: lane l gives row l/4, columns 2 (l%4) and 2 (l%4) + 1 (its
+ * register's low half first) of each matrix, or with .trans of the matrix's
+ * transpose, and each 16-byte row goes to its address.
+ *
+ * Every row address is checked (16-byte alignment, and @mem accepting a
+ * read of the row) before anything is written.
+ *
+ * Returns: FALSE when a row address is misaligned or refused; memory is then
+ *   unchanged.
+ */
+bool ks_stmatrix (guint                 num,
+                  bool                  trans,
+                  const uint64_t        addr[KS_MMA_WARP_SIZE],
+                  const uint64_t *const s[],
+                  KsMmaMemFunc          mem,
+                  void                 *user_data,
+                  guint                *fault_lane);
+
 /* ---- wmma ------------------------------------------------------------------
  *
  * The ISA leaves the distribution of a wmma fragment over the lanes
