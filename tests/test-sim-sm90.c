@@ -6,6 +6,7 @@
  * every misuse against the fault it must give, with its line.  The suite
  * runs twice, with and without the fast path (tests/meson.build). */
 
+#include <math.h>
 #include <string.h>
 
 #include "ks-launch.h"
@@ -196,6 +197,149 @@ test_stmatrix_kernel (void)
     }
 }
 
+/* ---- mma shapes as kernels ---------------------------------------------------------------- */
+
+/* Lane l loads A from in[4 l], B from in[128 + 2 l], C from in[192 + 4 l],
+ * and stores D to out[4 l]. */
+static const char mma_int_ptx[] =
+  ".version 8.0\n.target sm_80\n.address_size 64\n"
+  ".visible .entry k(.param .u64 p_in, .param .u64 p_out)\n"
+  "{\n"
+  "  .reg .b32 %r<20>;\n"
+  "  .reg .b64 %rd<12>;\n"
+  "  ld.param.u64 %rd1, [p_in];\n"
+  "  ld.param.u64 %rd2, [p_out];\n"
+  "  mov.u32 %r1, %laneid;\n"
+  "  mul.wide.u32 %rd3, %r1, 16;\n"
+  "  add.s64 %rd4, %rd1, %rd3;\n"
+  "  ld.global.v4.u32 {%r2, %r3, %r4, %r5}, [%rd4];\n"
+  "  ld.global.v4.u32 {%r8, %r9, %r10, %r11}, [%rd4+768];\n"
+  "  mul.wide.u32 %rd5, %r1, 8;\n"
+  "  add.s64 %rd6, %rd1, %rd5;\n"
+  "  ld.global.v2.u32 {%r6, %r7}, [%rd6+512];\n"
+  "  mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32 {%r12, %r13, %r14, %r15},"
+  " {%r2, %r3, %r4, %r5}, {%r6, %r7}, {%r8, %r9, %r10, %r11};\n"
+  "  add.s64 %rd7, %rd2, %rd3;\n"
+  "  st.global.v4.u32 [%rd7], {%r12, %r13, %r14, %r15};\n"
+  "  ret;\n"
+  "}\n";
+
+static void
+test_mma_int_kernel (void)
+{
+  Run r = { 0 };
+  uint32_t in[320];
+  int64_t a[16][32], b[32][8], c[16][8];
+  const uint32_t *out;
+  g_autofree char *spec = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (in); i++)
+    in[i] = g_random_int ();
+  /* Some accumulators at the top of the range: .satfinite must clamp */
+  for (guint i = 192; i < 320; i += 3)
+    in[i] = G_MAXINT32 - 10;
+  spec = io_spec ("k", 32, in, G_N_ELEMENTS (in), 128);
+  run_start (&r, mma_int_ptx, spec);
+  assert_done (&r);
+  out = buffer (&r, "out");
+
+  /* The ISA's "Matrix Fragments for mma.m16n8k32" (8-bit A and B, s32 C):
+   * the element i of lane l is byte i % 4 of register i / 4. */
+  for (int lane = 0; lane < 32; lane++)
+    {
+      int groupID = lane >> 2, threadID_in_group = lane % 4;
+
+      for (int i = 0; i < 16; i++)
+        {
+          int row = ((0 <= i && i < 4) || (8 <= i && i < 12)) ? groupID : groupID + 8;
+          int col = threadID_in_group * 4 + (i & 0x3) + (i >= 8 ? 16 : 0);
+
+          a[row][col] = (int8_t) (in[4 * lane + i / 4] >> (8 * (i % 4)));
+        }
+      for (int i = 0; i < 8; i++)
+        {
+          int row = threadID_in_group * 4 + (i & 0x3) + (i >= 4 ? 16 : 0);
+
+          b[row][groupID] = (int8_t) (in[128 + 2 * lane + i / 4] >> (8 * (i % 4)));
+        }
+      for (int i = 0; i < 4; i++)
+        c[i < 2 ? groupID : groupID + 8][threadID_in_group * 2 + (i & 0x1)] =
+          (int32_t) in[192 + 4 * lane + i];
+    }
+  for (int lane = 0; lane < 32; lane++)
+    for (int i = 0; i < 4; i++)
+      {
+        int row = i < 2 ? lane >> 2 : (lane >> 2) + 8, col = (lane % 4) * 2 + (i & 0x1);
+        int64_t acc = c[row][col];
+
+        for (int kk = 0; kk < 32; kk++)
+          acc += a[row][kk] * b[kk][col];
+        acc = CLAMP (acc, G_MININT32, G_MAXINT32);
+        g_assert_cmphex (out[4 * lane + i], ==, (uint32_t) acc);
+      }
+  run_clear (&r);
+}
+
+/* m8n8k4 .f64: lane l's A, B and C in in[8 l ..] as f64 a, b, c0, c1, ...;
+ * D to out. */
+static const char mma_f64_ptx[] =
+  ".version 8.0\n.target sm_80\n.address_size 64\n"
+  ".visible .entry k(.param .u64 p_in, .param .u64 p_out)\n"
+  "{\n"
+  "  .reg .b32 %r<4>;\n"
+  "  .reg .f64 %fd<8>;\n"
+  "  .reg .b64 %rd<12>;\n"
+  "  ld.param.u64 %rd1, [p_in];\n"
+  "  ld.param.u64 %rd2, [p_out];\n"
+  "  mov.u32 %r1, %laneid;\n"
+  "  mul.wide.u32 %rd3, %r1, 32;\n"
+  "  add.s64 %rd4, %rd1, %rd3;\n"
+  "  ld.global.v4.f64 {%fd1, %fd2, %fd3, %fd4}, [%rd4];\n"
+  "  mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%fd5, %fd6}, {%fd1}, {%fd2},"
+  " {%fd3, %fd4};\n"
+  "  mul.wide.u32 %rd5, %r1, 16;\n"
+  "  add.s64 %rd6, %rd2, %rd5;\n"
+  "  st.global.v2.f64 [%rd6], {%fd5, %fd6};\n"
+  "  ret;\n"
+  "}\n";
+
+static void
+test_mma_f64_kernel (void)
+{
+  Run r = { 0 };
+  double in[32 * 4], a[8][4], b[4][8], c[8][8];
+  const double *out;
+  g_autofree char *spec = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (in); i++)
+    in[i] = g_random_double_range (-100, 100);
+  spec = io_spec ("k", 32, (const uint32_t *) in, 2 * G_N_ELEMENTS (in), 2 * 64);
+  run_start (&r, mma_f64_ptx, spec);
+  assert_done (&r);
+  out = buffer (&r, "out");
+  /* A: row = %laneid >> 2, col = %laneid % 4; B: row = %laneid % 4,
+   * col = %laneid >> 2; C/D: row = groupID, col = threadID_in_group * 2
+   * + (i & 0x1) */
+  for (int lane = 0; lane < 32; lane++)
+    {
+      a[lane >> 2][lane % 4] = in[4 * lane];
+      b[lane % 4][lane >> 2] = in[4 * lane + 1];
+      for (int i = 0; i < 2; i++)
+        c[lane >> 2][(lane % 4) * 2 + i] = in[4 * lane + 2 + i];
+    }
+  for (int lane = 0; lane < 32; lane++)
+    for (int i = 0; i < 2; i++)
+      {
+        int row = lane >> 2, col = (lane % 4) * 2 + i;
+        double want = c[row][col];
+
+        for (int kk = 0; kk < 4; kk++)
+          want = fma (a[row][kk], b[kk][col], want);
+        g_assert_cmpfloat (out[2 * lane + i], ==, want);
+      }
+  run_clear (&r);
+}
+
 #define FAULT_HEADER \
   ".version 8.0\n.target sm_90\n.address_size 64\n" \
   ".visible .entry k(.param .u64 p_in, .param .u64 p_out)\n" \
@@ -258,5 +402,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/sim/sm90/stmatrix/kernel", test_stmatrix_kernel);
   g_test_add_func ("/sim/sm90/stmatrix/faults", test_stmatrix_faults);
+  g_test_add_func ("/sim/sm90/mma/m16n8k32-s8-satfinite", test_mma_int_kernel);
+  g_test_add_func ("/sim/sm90/mma/m8n8k4-f64", test_mma_f64_kernel);
   return g_test_run ();
 }

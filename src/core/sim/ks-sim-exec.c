@@ -2002,24 +2002,58 @@ do_mma (Ctx *c)
   const KsPtxExtra *x = in->extra ? &c->m->extras[in->extra] : NULL;
   KsPtxType dt = (KsPtxType) in->types[0], at = (KsPtxType) in->types[1];
   KsPtxType bt = (KsPtxType) in->types[2], ct = (KsPtxType) in->types[3];
+  gboolean integer = dt == KS_PTX_TYPE_S32;
   KsMmaShape shape;
   uint64_t *a[8], *b[8], *cc[8], *d[8];
+  gboolean ok;
 
-  if (x == NULL || x->shape_m != 16 || x->shape_n != 8
-      || (x->shape_k != 16 && x->shape_k != 8 && x->shape_k != 4) || in->n_operands != 4)
+  if (x == NULL || in->n_operands != 4)
+    shape = (KsMmaShape) -1;
+  else if (x->shape_m == 16 && x->shape_n == 8 && x->shape_k == 32)
+    shape = KS_MMA_M16N8K32;
+  else if (x->shape_m == 16 && x->shape_n == 8 && x->shape_k == 16)
+    shape = KS_MMA_M16N8K16;
+  else if (x->shape_m == 16 && x->shape_n == 8 && x->shape_k == 8)
+    shape = KS_MMA_M16N8K8;
+  else if (x->shape_m == 16 && x->shape_n == 8 && x->shape_k == 4)
+    shape = KS_MMA_M16N8K4;
+  else if (x->shape_m == 8 && x->shape_n == 8 && x->shape_k == 4 && at == KS_PTX_TYPE_F64)
+    shape = KS_MMA_M8N8K4;
+  else
+    shape = (KsMmaShape) -1;
+  if (shape == (KsMmaShape) -1)
     {
-      unsupported (c, "with this shape (m16n8k4, m16n8k8 and m16n8k16 are)");
+      unsupported (c, "with this shape (m16n8k4, m16n8k8, m16n8k16, m16n8k32 and the .f64 "
+                   "m8n8k4 are)");
       return;
     }
-  shape = x->shape_k == 16 ? KS_MMA_M16N8K16 : x->shape_k == 8 ? KS_MMA_M16N8K8 : KS_MMA_M16N8K4;
+  /* Every supported form is .row.col; the f64 m8n8k4 is the one that spells
+   * them out as a choice, and it too has only .row.col. */
+  if ((in->flags & (KS_PTX_FLAG_ROW | KS_PTX_FLAG_COL)) != (KS_PTX_FLAG_ROW | KS_PTX_FLAG_COL))
+    {
+      unsupported (c, "with these layouts (.row.col is)");
+      return;
+    }
+  if (in->round != KS_PTX_ROUND_NONE && in->round != KS_PTX_ROUND_RN)
+    {
+      unsupported (c, "with this rounding (.rn is)");
+      return;
+    }
   if (!whole_warp (c))
     return;
-  if (!vector_rows (c, &c->ops[0], d, ks_mma_n_regs (shape, KS_MMA_OPERAND_C, dt))
-      || !vector_rows (c, &c->ops[1], a, ks_mma_n_regs (shape, KS_MMA_OPERAND_A, at))
-      || !vector_rows (c, &c->ops[2], b, ks_mma_n_regs (shape, KS_MMA_OPERAND_B, bt))
-      || !vector_rows (c, &c->ops[3], cc, ks_mma_n_regs (shape, KS_MMA_OPERAND_C, ct))
-      || !ks_mma_sync (shape, at, bt, ct, dt, (const uint64_t *const *) a,
-                       (const uint64_t *const *) b, (const uint64_t *const *) cc, d))
+  ok = vector_rows (c, &c->ops[0], d, ks_mma_n_regs (shape, KS_MMA_OPERAND_C, dt))
+       && vector_rows (c, &c->ops[1], a, ks_mma_n_regs (shape, KS_MMA_OPERAND_A, at))
+       && vector_rows (c, &c->ops[2], b, ks_mma_n_regs (shape, KS_MMA_OPERAND_B, bt))
+       && vector_rows (c, &c->ops[3], cc, ks_mma_n_regs (shape, KS_MMA_OPERAND_C, ct));
+  if (ok && integer)
+    ok = ct == KS_PTX_TYPE_S32
+         && ks_mma_sync_int (shape, at, bt, (in->flags & KS_PTX_FLAG_SATFINITE) != 0,
+                             (const uint64_t *const *) a, (const uint64_t *const *) b,
+                             (const uint64_t *const *) cc, d);
+  else if (ok)
+    ok = ks_mma_sync (shape, at, bt, ct, dt, (const uint64_t *const *) a,
+                      (const uint64_t *const *) b, (const uint64_t *const *) cc, d);
+  if (!ok)
     unsupported (c, "with these types or operands");
 }
 
