@@ -12,6 +12,7 @@
 #include "ks-launch.h"
 #include "ks-ptx.h"
 #include "ks-sim.h"
+#include "ks-sim-mbarrier.h"
 
 typedef struct
 {
@@ -41,6 +42,18 @@ text_module (const char *text)
   return m;
 }
 
+static KsPtxModule *
+corpus_module (const char *name)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "ptx", "corpus", "sm_80", name, NULL);
+  g_autoptr(GError) error = NULL;
+  KsPtxModule *m = ks_ptx_module_parse_file (path, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (m->n_errors, ==, 0);
+  return m;
+}
+
 static char *
 hex_of (const void *data,
         size_t      size)
@@ -53,6 +66,11 @@ hex_of (const void *data,
   return g_string_free (s, FALSE);
 }
 
+/* A kernel that spins where it should have faulted stops at this many
+ * warp-instructions, a step_limit fault the tests then reject, instead of
+ * running for the default two billion. */
+#define STEP_LIMIT 2000000
+
 static KsSimStatus
 run_start (Run        *r,
            const char *ptx,
@@ -60,11 +78,13 @@ run_start (Run        *r,
 {
   g_autoptr(GError) error = NULL;
 
-  r->module = text_module (ptx);
+  if (r->module == NULL)
+    r->module = text_module (ptx);
   r->launch = ks_launch_parse (spec, -1, NULL, &error);
   g_assert_no_error (error);
   r->sim = ks_sim_new (r->module, r->launch, &error);
   g_assert_no_error (error);
+  ks_sim_set_step_limit (r->sim, STEP_LIMIT);
   return ks_sim_run (r->sim, 0, NULL);
 }
 
@@ -395,6 +415,355 @@ test_stmatrix_faults (void)
              16, KS_SIM_FAULT_DEADLOCK, 13, "needs all 32 lanes");
 }
 
+/* ---- mbarrier ------------------------------------------------------------------------------ */
+
+/* The phase rules of the ISA ("Phase completion of the mbarrier object":
+ * pending arrivals and tx-count both zero), step by step */
+static void
+test_mbarrier_phases (void)
+{
+  KsMbarrier m, back;
+
+  g_assert_cmpint (ks_mbar_init (&m, 3), ==, KS_MBAR_OK);
+  g_assert_cmpuint (m.phase, ==, 0);
+  g_assert_cmpuint (m.pending, ==, 3);
+  g_assert_cmpuint (m.expected, ==, 3);
+  g_assert_cmpint (m.tx, ==, 0);
+  g_assert_false (ks_mbar_test_parity (&m, 0));       /* phase 0 is under way */
+  g_assert_true (ks_mbar_test_parity (&m, 1));        /* "the immediately preceding phase" */
+
+  g_assert_cmpint (ks_mbar_arrive (&m, 1, FALSE, FALSE), ==, KS_MBAR_OK);
+  g_assert_cmpuint (m.pending, ==, 2);
+  g_assert_cmpint (ks_mbar_arrive (&m, 3, FALSE, FALSE), ==, KS_MBAR_OVER_ARRIVAL);
+  g_assert_cmpint (ks_mbar_arrive (&m, 2, FALSE, TRUE), ==, KS_MBAR_COMPLETES);
+  g_assert_cmpuint (m.pending, ==, 2);                /* refused: unchanged */
+  g_assert_cmpint (ks_mbar_arrive (&m, 2, FALSE, FALSE), ==, KS_MBAR_OK);
+  /* phase 0 completed: phase 1 expects 3 again */
+  g_assert_cmpuint (m.phase, ==, 1);
+  g_assert_cmpuint (m.pending, ==, 3);
+  g_assert_true (ks_mbar_test_parity (&m, 0));
+
+  /* The tx-count holds the phase open after the last arrival */
+  g_assert_cmpint (ks_mbar_expect_tx (&m, 100), ==, KS_MBAR_OK);
+  for (int i = 0; i < 3; i++)
+    g_assert_cmpint (ks_mbar_arrive (&m, 1, FALSE, FALSE), ==, KS_MBAR_OK);
+  g_assert_cmpuint (m.phase, ==, 1);
+  g_assert_cmpuint (m.pending, ==, 0);
+  g_assert_cmpint (ks_mbar_arrive (&m, 1, FALSE, FALSE), ==, KS_MBAR_OVER_ARRIVAL);
+  g_assert_cmpint (ks_mbar_complete_tx (&m, 60), ==, KS_MBAR_OK);
+  g_assert_cmpuint (m.phase, ==, 1);
+  g_assert_cmpint (ks_mbar_complete_tx (&m, 40), ==, KS_MBAR_OK);
+  g_assert_cmpuint (m.phase, ==, 0);
+  g_assert_cmpuint (m.pending, ==, 3);
+  g_assert_cmpint (m.tx, ==, 0);
+
+  /* Bytes may land before they are expected: a negative tx-count */
+  g_assert_cmpint (ks_mbar_complete_tx (&m, 16), ==, KS_MBAR_OK);
+  g_assert_cmpint (m.tx, ==, -16);
+  ks_mbar_unpack (ks_mbar_pack (&m), &back);
+  g_assert_cmpint (back.tx, ==, -16);
+  g_assert_cmpuint (back.pending, ==, 3);
+  g_assert_cmpuint (back.expected, ==, 3);
+  g_assert_cmpuint (back.phase, ==, 0);
+  g_assert_cmpint (ks_mbar_expect_tx (&m, 16), ==, KS_MBAR_OK);
+  g_assert_cmpint (ks_mbar_complete_tx (&m, KS_MBAR_MAX_TX + 1), ==, KS_MBAR_TX_RANGE);
+
+  /* arrive_drop: this phase and the later ones expect one fewer */
+  g_assert_cmpint (ks_mbar_arrive (&m, 1, TRUE, FALSE), ==, KS_MBAR_OK);
+  g_assert_cmpuint (m.pending, ==, 2);
+  g_assert_cmpuint (m.expected, ==, 2);
+  g_assert_cmpint (ks_mbar_arrive (&m, 2, FALSE, FALSE), ==, KS_MBAR_OK);
+  g_assert_cmpuint (m.phase, ==, 1);
+  g_assert_cmpuint (m.pending, ==, 2);
+
+  /* The state an arrival returns is the object before it */
+  {
+    uint64_t state = ks_mbar_pack (&m);
+
+    g_assert_cmpuint (ks_mbar_state_pending (state), ==, 2);
+    g_assert_false (ks_mbar_test_state (&m, state));
+    g_assert_cmpint (ks_mbar_arrive (&m, 2, FALSE, FALSE), ==, KS_MBAR_OK);
+    g_assert_true (ks_mbar_test_state (&m, state));
+  }
+  g_assert_cmpint (ks_mbar_init (&m, 0), ==, KS_MBAR_BAD_COUNT);
+  g_assert_cmpint (ks_mbar_init (&m, KS_MBAR_MAX_COUNT + 1), ==, KS_MBAR_BAD_COUNT);
+  g_assert_cmpint (ks_mbar_init (&m, KS_MBAR_MAX_COUNT), ==, KS_MBAR_OK);
+  g_assert_cmpuint (ks_mbar_state_pending (ks_mbar_pack (&m)), ==, KS_MBAR_MAX_COUNT);
+}
+
+/* A two-stage pipeline across two warps: warp 1 fills buf and arrives on
+ * `full` (lane 0 expecting and then completing 128 bytes of tx-count),
+ * warp 0 waits on full's phase of each round by parity, copies buf out
+ * and arrives on `empty`, which warp 1 waits on before refilling. */
+static const char pipeline_ptx[] =
+  ".version 8.0\n.target sm_90\n.address_size 64\n"
+  ".visible .entry k(.param .u64 p_in, .param .u64 p_out)\n"
+  "{\n"
+  "  .reg .pred %p<6>;\n"
+  "  .reg .b32 %r<24>;\n"
+  "  .reg .b64 %rd<12>;\n"
+  "  .shared .align 8 .b64 full;\n"
+  "  .shared .align 8 .b64 empty;\n"
+  "  .shared .align 16 .b32 buf[32];\n"
+  "  ld.param.u64 %rd1, [p_in];\n"
+  "  ld.param.u64 %rd2, [p_out];\n"
+  "  mov.u32 %r1, %tid.x;\n"
+  "  and.b32 %r2, %r1, 31;\n"
+  "  mov.u32 %r3, full;\n"
+  "  mov.u32 %r4, empty;\n"
+  "  mov.u32 %r5, buf;\n"
+  "  shl.b32 %r6, %r2, 2;\n"
+  "  add.u32 %r6, %r5, %r6;\n"
+  "  setp.ne.u32 %p1, %r1, 0;\n"
+  "  @%p1 bra $INIT_DONE;\n"
+  "  mbarrier.init.shared::cta.b64 [%r3], 32;\n"
+  "  mbarrier.init.shared::cta.b64 [%r4], 32;\n"
+  "$INIT_DONE:\n"
+  "  bar.sync 0;\n"
+  "  setp.ge.u32 %p2, %r1, 32;\n"
+  "  setp.eq.u32 %p3, %r2, 0;\n"
+  "  mov.u32 %r7, 0;\n"
+  "$ROUND:\n"
+  "  and.b32 %r8, %r7, 1;\n"
+  "  @!%p2 bra $CONSUMER;\n"
+  "  setp.eq.u32 %p4, %r7, 0;\n"
+  "  @%p4 bra $FILL;\n"
+  "  xor.b32 %r9, %r8, 1;\n"
+  "$WAIT_EMPTY:\n"
+  "  mbarrier.try_wait.parity.shared::cta.b64 %p5, [%r4], %r9;\n"
+  "  @!%p5 bra $WAIT_EMPTY;\n"
+  "$FILL:\n"
+  "  shl.b32 %r10, %r7, 5;\n"
+  "  add.u32 %r10, %r10, %r2;\n"
+  "  mul.wide.u32 %rd3, %r10, 4;\n"
+  "  add.s64 %rd4, %rd1, %rd3;\n"
+  "  ld.global.u32 %r11, [%rd4];\n"
+  "  mad.lo.u32 %r11, %r11, 3, %r7;\n"
+  "  st.shared.u32 [%r6], %r11;\n"
+  "  @%p3 mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%r3], 128;\n"
+  "  mbarrier.arrive.release.cta.shared::cta.b64 %rd5, [%r3];\n"
+  "  mbarrier.pending_count.b64 %r12, %rd5;\n"
+  "  add.s64 %rd6, %rd2, %rd3;\n"
+  "  st.global.u32 [%rd6+512], %r12;\n"
+  "  @%p3 mbarrier.complete_tx.shared::cta.b64 [%r3], 128;\n"
+  "  bra.uni $NEXT;\n"
+  "$CONSUMER:\n"
+  "  mbarrier.test_wait.parity.shared::cta.b64 %p5, [%r3], %r8;\n"
+  "  @!%p5 bra $CONSUMER;\n"
+  "  ld.shared.u32 %r11, [%r6];\n"
+  "  shl.b32 %r10, %r7, 5;\n"
+  "  add.u32 %r10, %r10, %r2;\n"
+  "  mul.wide.u32 %rd3, %r10, 4;\n"
+  "  add.s64 %rd6, %rd2, %rd3;\n"
+  "  st.global.u32 [%rd6], %r11;\n"
+  "  mbarrier.arrive.shared::cta.b64 _, [%r4];\n"
+  "$NEXT:\n"
+  "  add.u32 %r7, %r7, 1;\n"
+  "  setp.lt.u32 %p4, %r7, 4;\n"
+  "  @%p4 bra $ROUND;\n"
+  "  ret;\n"
+  "}\n";
+
+static void
+test_mbarrier_pipeline (void)
+{
+  Run r = { 0 };
+  uint32_t in[128];
+  const uint32_t *out;
+  g_autofree char *spec = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (in); i++)
+    in[i] = g_random_int ();
+  spec = io_spec ("k", 64, in, G_N_ELEMENTS (in), 256);
+  run_start (&r, pipeline_ptx, spec);
+  assert_done (&r);
+  out = buffer (&r, "out");
+  for (uint32_t round = 0; round < 4; round++)
+    for (uint32_t lane = 0; lane < 32; lane++)
+      {
+        uint32_t i = round * 32 + lane;
+
+        /* what the producer wrote that round, not an older or newer one */
+        g_assert_cmphex (out[i], ==, in[i] * 3 + round);
+        /* lanes arrive lowest first: lane l finds 32 - l arrivals pending */
+        g_assert_cmpuint (out[128 + i], ==, 32 - lane);
+      }
+  run_clear (&r);
+}
+
+/* nvcc's cuda::memcpy_async with a cuda::barrier (the corpus's
+ * 16_cp_async.cu): out[b * 256 + t] = 2 in[b * 256 + 255 - t], through
+ * cp.async, cp.async.mbarrier.arrive, mbarrier.arrive and a test_wait loop
+ * with a nanosleep back-off. */
+static void
+test_mbarrier_memcpy_async (void)
+{
+  Run r = { 0 };
+  int32_t in[512];
+  const int32_t *out;
+  g_autofree char *hin = NULL, *spec = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (in); i++)
+    in[i] = g_random_int_range (-1000000, 1000000);
+  hin = hex_of (in, sizeof in);
+  spec = g_strdup_printf ("{\"ptx\": \"x.ptx\", \"kernel\": \"_Z20memcpy_async_barrierPKiPii\","
+                          " \"grid\": [2], \"block\": [256],"
+                          " \"buffers\": {\"in\": {\"bytes_hex\": \"%s\"},"
+                          " \"out\": {\"type\": \"s32\", \"count\": 512}},"
+                          " \"params\": [{\"buffer\": \"in\"}, {\"buffer\": \"out\"},"
+                          " {\"type\": \"s32\", \"value\": 512}]}", hin);
+  r.module = corpus_module ("16_cp_async.ptx");
+  run_start (&r, NULL, spec);
+  assert_done (&r);
+  out = buffer (&r, "out");
+  for (int b = 0; b < 2; b++)
+    for (int t = 0; t < 256; t++)
+      g_assert_cmpint (out[b * 256 + t], ==, in[b * 256 + 255 - t] * 2);
+  run_clear (&r);
+}
+
+#define MBAR_HEADER \
+  ".version 8.0\n.target sm_90\n.address_size 64\n" \
+  ".visible .entry k(.param .u64 p_in, .param .u64 p_out)\n" \
+  "{\n" \
+  "  .reg .pred %p<4>;\n" \
+  "  .reg .b32 %r<16>;\n" \
+  "  .reg .b64 %rd<16>;\n" \
+  "  .shared .align 8 .b64 bar[2];\n" \
+  "  ld.param.u64 %rd1, [p_in];\n" \
+  "  mov.u32 %r1, %tid.x;\n"                  /* line 11 */ \
+  "  mov.u32 %r7, bar;\n"                     /* line 12; the body starts at 13 */
+
+static void
+run_mbar (const char     *body,
+          guint           block,
+          KsSimFaultKind  kind,
+          uint32_t        line,
+          const char     *fragment)
+{
+  Run r = { 0 };
+  uint32_t in[64] = { 0 };
+  g_autofree char *ptx = g_strconcat (MBAR_HEADER, body, "  ret;\n}\n", NULL);
+  g_autofree char *spec = io_spec ("k", block, in, G_N_ELEMENTS (in), 64);
+
+  run_start (&r, ptx, spec);
+  if (kind == KS_SIM_FAULT_NONE)
+    assert_done (&r);
+  else
+    assert_fault (&r, kind, line, fragment);
+  run_clear (&r);
+}
+
+/* Waits that can never end are deadlock faults at the wait, and a wait
+ * that other warps end is not. */
+static void
+test_mbarrier_deadlock (void)
+{
+  /* 64 arrivals expected, the one warp gives 32: try_wait.parity spins */
+  run_mbar ("  mbarrier.init.shared::cta.b64 [%r7], 64;\n"
+            "  mbarrier.arrive.shared::cta.b64 %rd2, [%r7];\n"
+            "$W:\n"
+            "  mbarrier.try_wait.parity.shared::cta.b64 %p1, [%r7], 0;\n"        /* 16 */
+            "  @!%p1 bra $W;\n",
+            32, KS_SIM_FAULT_DEADLOCK, 16, "no other warp can complete it");
+  /* the second warp exits without arriving; test_wait with the state */
+  run_mbar ("  setp.ge.u32 %p2, %r1, 32;\n"
+            "  @%p2 bra $END;\n"
+            "  mbarrier.init.shared::cta.b64 [%r7], 64;\n"
+            "  mbarrier.arrive.shared::cta.b64 %rd2, [%r7];\n"
+            "$W:\n"
+            "  mbarrier.test_wait.shared::cta.b64 %p1, [%r7], %rd2;\n"            /* 18 */
+            "  @!%p1 bra $W;\n"
+            "$END:\n",
+            64, KS_SIM_FAULT_DEADLOCK, 18, "0x0 (phase parity 0, 32 of 64 arrivals");
+  /* the arrivals are all in, but 16 bytes of tx-count never complete */
+  run_mbar ("  mbarrier.init.shared::cta.b64 [%r7], 32;\n"
+            "  mbarrier.arrive.expect_tx.shared::cta.b64 %rd2, [%r7], 16;\n"
+            "$W:\n"
+            "  mbarrier.try_wait.shared::cta.b64 %p1, [%r7], %rd2;\n"             /* 16 */
+            "  @!%p1 bra $W;\n",
+            32, KS_SIM_FAULT_DEADLOCK, 16, "a tx-count of 512 pending");
+  /* the other warp waits at bar.sync for the waiting one */
+  run_mbar ("  mbarrier.init.shared::cta.b64 [%r7], 64;\n"
+            "  setp.ge.u32 %p2, %r1, 32;\n"
+            "  @%p2 bra $B;\n"
+            "$W:\n"
+            "  mbarrier.try_wait.parity.shared::cta.b64 %p1, [%r7], 0;\n"        /* 17 */
+            "  @!%p1 bra $W;\n"
+            "$B:\n"
+            "  bar.sync 0;\n"
+            "  mbarrier.arrive.shared::cta.b64 _, [%r7];\n",
+            64, KS_SIM_FAULT_DEADLOCK, 17, "wait at a barrier");
+  /* the same, but the arrivals come before bar.sync: no deadlock; warp 0
+   * polls two mbarriers in turn, the first of which is done at once */
+  run_mbar ("  add.u32 %r8, %r7, 8;\n"
+            "  setp.ne.u32 %p3, %r1, 0;\n"
+            "  @%p3 bra $I;\n"
+            "  mbarrier.init.shared::cta.b64 [%r7], 32;\n"
+            "  mbarrier.init.shared::cta.b64 [%r8], 1;\n"
+            "  mbarrier.arrive.shared::cta.b64 _, [%r8];\n"
+            "$I:\n"
+            "  bar.sync 0;\n"
+            "  setp.ge.u32 %p2, %r1, 32;\n"
+            "  @%p2 bra $B;\n"
+            "$W:\n"
+            "  mbarrier.test_wait.parity.shared::cta.b64 %p1, [%r8], 0;\n"
+            "  mbarrier.test_wait.parity.shared::cta.b64 %p1, [%r7], 0;\n"
+            "  @!%p1 bra $W;\n"
+            "  bra.uni $E;\n"
+            "$B:\n"
+            "  mbarrier.arrive.shared::cta.b64 _, [%r7];\n"
+            "$E:\n"
+            "  bar.sync 0;\n",
+            64, KS_SIM_FAULT_NONE, 0, NULL);
+}
+
+static void
+test_mbarrier_faults (void)
+{
+  /* never initialized, and invalidated */
+  run_mbar ("  mbarrier.arrive.shared::cta.b64 %rd2, [%r7];\n",                    /* 13 */
+            32, KS_SIM_FAULT_OUT_OF_BOUNDS, 13, "never initialized");
+  run_mbar ("  mbarrier.init.shared::cta.b64 [%r7], 32;\n"
+            "  mbarrier.inval.shared::cta.b64 [%r7];\n"
+            "  mbarrier.test_wait.parity.shared::cta.b64 %p1, [%r7], 0;\n",       /* 15 */
+            32, KS_SIM_FAULT_OUT_OF_BOUNDS, 15, "was invalidated");
+  /* misaligned, outside shared memory, in global memory */
+  run_mbar ("  mbarrier.init.shared::cta.b64 [%r7+4], 32;\n",                      /* 13 */
+            32, KS_SIM_FAULT_MISALIGNED, 13, "misaligned 8-byte shared access");
+  run_mbar ("  mbarrier.init.shared::cta.b64 [%r7+16], 32;\n",                     /* 13 */
+            32, KS_SIM_FAULT_OUT_OF_BOUNDS, 13, "16 bytes of shared memory");
+  run_mbar ("  mbarrier.init.b64 [%rd1], 32;\n",                                   /* 13 */
+            32, KS_SIM_FAULT_OUT_OF_BOUNDS, 13, "is not in shared memory");
+  /* a generic address of the mbarrier works */
+  run_mbar ("  cvta.shared.u64 %rd2, bar;\n"
+            "  mbarrier.init.b64 [%rd2], 32;\n"
+            "  mbarrier.arrive.b64 %rd3, [%rd2];\n"
+            "  mbarrier.test_wait.b64 %p1, [%rd2], %rd3;\n"
+            "  @!%p1 trap;\n",
+            32, KS_SIM_FAULT_NONE, 0, NULL);
+  /* more arrivals than pending: 32 lanes arriving with count 2 on 47
+   * expected leave lane 23 with 1 pending */
+  run_mbar ("  mbarrier.init.shared::cta.b64 [%r7], 47;\n"
+            "  mbarrier.arrive.shared::cta.b64 %rd2, [%r7], 2;\n",                 /* 14 */
+            32, KS_SIM_FAULT_OUT_OF_BOUNDS, 14, "more arrivals than the current phase");
+  run_mbar ("  mbarrier.init.shared::cta.b64 [%r7], 0;\n",                         /* 13 */
+            32, KS_SIM_FAULT_OUT_OF_BOUNDS, 13, "a count outside 1 to 2^20 - 1");
+  run_mbar ("  mbarrier.init.shared::cta.b64 [%r7], 32;\n"
+            "  mbarrier.arrive.noComplete.shared::cta.b64 %rd2, [%r7], 1;\n",      /* 14 */
+            32, KS_SIM_FAULT_OUT_OF_BOUNDS, 14, ".noComplete arrival");
+  /* cp.async.mbarrier.arrive.noinc counts as an arrival, without .noinc
+   * it does not */
+  run_mbar ("  mbarrier.init.shared::cta.b64 [%r7], 32;\n"
+            "  cp.async.mbarrier.arrive.shared.b64 [%r7];\n"
+            "  mbarrier.test_wait.parity.shared::cta.b64 %p1, [%r7], 0;\n"
+            "  @%p1 trap;\n"
+            "  cp.async.mbarrier.arrive.noinc.shared.b64 [%r7];\n"
+            "  mbarrier.test_wait.parity.shared::cta.b64 %p1, [%r7], 0;\n"
+            "  @!%p1 trap;\n",
+            32, KS_SIM_FAULT_NONE, 0, NULL);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -404,5 +773,10 @@ main (int    argc,
   g_test_add_func ("/sim/sm90/stmatrix/faults", test_stmatrix_faults);
   g_test_add_func ("/sim/sm90/mma/m16n8k32-s8-satfinite", test_mma_int_kernel);
   g_test_add_func ("/sim/sm90/mma/m8n8k4-f64", test_mma_f64_kernel);
+  g_test_add_func ("/sim/sm90/mbarrier/phases", test_mbarrier_phases);
+  g_test_add_func ("/sim/sm90/mbarrier/pipeline", test_mbarrier_pipeline);
+  g_test_add_func ("/sim/sm90/mbarrier/memcpy-async", test_mbarrier_memcpy_async);
+  g_test_add_func ("/sim/sm90/mbarrier/deadlock", test_mbarrier_deadlock);
+  g_test_add_func ("/sim/sm90/mbarrier/faults", test_mbarrier_faults);
   return g_test_run ();
 }

@@ -13,6 +13,7 @@
 #include "ks-ptx-private.h"
 #include "ks-sim-exec.h"
 #include "ks-sim-fast.h"
+#include "ks-sim-mbarrier.h"
 #include "ks-sim-mma.h"
 #include "ks-sim-math.h"
 
@@ -1866,6 +1867,214 @@ do_barrier (Ctx *c)
   w->barrier_count = count;
 }
 
+/* ---- mbarrier ------------------------------------------------------------------------------ */
+
+/* The shared-memory offset of the mbarrier an [addr] operand names for a
+ * lane: in .shared (or .shared::cluster, a cluster being one CTA here), or
+ * a generic address in the shared window; 8-byte aligned and inside the
+ * block's shared memory.  With must_be_valid, an initialized one.  NULL
+ * after a fault; else the object's 8 bytes. */
+static uint8_t *
+mbar_at (Ctx                *c,
+         const KsPtxOperand *op,
+         uint32_t            lane,
+         gboolean            must_be_valid,
+         uint32_t           *offset)
+{
+  uint64_t addr;
+  gboolean fp;
+  KsPtxSpace space = address_of (c, op, lane, &addr, &fp);
+  uint8_t *p;
+
+  if (space == KS_PTX_SPACE_NONE && addr >= KS_SIM_SHARED_WINDOW
+      && addr < KS_SIM_SHARED_WINDOW + KS_SIM_WINDOW_SIZE)
+    {
+      space = KS_PTX_SPACE_SHARED;
+      addr -= KS_SIM_SHARED_WINDOW;
+    }
+  if (space != KS_PTX_SPACE_SHARED && space != KS_PTX_SPACE_SHARED_CLUSTER)
+    {
+      ks_sim_fault (c->sim, c->w, (int) lane, c->in, KS_SIM_FAULT_OUT_OF_BOUNDS, TRUE, addr,
+                    "the mbarrier address 0x%" G_GINT64_MODIFIER "x is not in shared memory",
+                    addr);
+      return NULL;
+    }
+  p = ks_sim_resolve (c->sim, c->w, (int) lane, c->in, KS_PTX_SPACE_SHARED, addr, 8, TRUE);
+  if (p == NULL)
+    return NULL;
+  *offset = (uint32_t) addr;
+  if (must_be_valid && !(c->sim->cta.mbar_valid[addr / 64] & (1u << (addr / 8 % 8))))
+    {
+      ks_sim_fault (c->sim, c->w, (int) lane, c->in, KS_SIM_FAULT_OUT_OF_BOUNDS, TRUE, addr,
+                    "no mbarrier at shared offset 0x%" G_GINT64_MODIFIER "x: it was never "
+                    "initialized (mbarrier.init) or was invalidated (mbarrier.inval)", addr);
+      return NULL;
+    }
+  return p;
+}
+
+static gboolean
+mbar_check (Ctx         *c,
+            uint32_t     lane,
+            uint32_t     offset,
+            KsMbarError  error)
+{
+  if (error == KS_MBAR_OK)
+    return TRUE;
+  ks_sim_fault (c->sim, c->w, (int) lane, c->in, KS_SIM_FAULT_OUT_OF_BOUNDS, TRUE, offset,
+                "mbarrier at shared offset 0x%x: %s (undefined in the PTX ISA)", offset,
+                ks_mbar_error_string (error));
+  return FALSE;
+}
+
+/* A wait that failed.  A warp that fails the same wait twice with no
+ * mbarrier of its block changed in between spins: it sleeps until one
+ * changes (the scheduler wakes it), and if nothing is left to change one,
+ * that is a deadlock fault, never a hang.  Waits at other instructions in
+ * between (polling two mbarriers in turn) count too, but do not put the
+ * warp to sleep on their own: the warp may yet arrive itself. */
+static void
+mbar_wait_failed (Ctx      *c,
+                  uint32_t  offset)
+{
+  KsSimWarp *w = c->w;
+  uint32_t insn = c->fn->first_insn + c->pc;
+
+  if (w->mbar_seen != c->sim->cta.mbar_version)
+    {
+      w->mbar_seen = c->sim->cta.mbar_version;
+      w->n_mbar_polls = 0;
+    }
+  for (uint32_t i = 0; i < MIN (w->n_mbar_polls, G_N_ELEMENTS (w->mbar_polls)); i++)
+    if (w->mbar_polls[i] == insn)
+      {
+        w->state = KS_WARP_AT_MBARRIER;
+        w->mbar_insn = insn;
+        w->mbar_addr = offset;
+        return;
+      }
+  w->mbar_polls[w->n_mbar_polls++ % G_N_ELEMENTS (w->mbar_polls)] = insn;
+}
+
+static void
+do_mbarrier (Ctx *c)
+{
+  const KsPtxInsn *in = c->in;
+  uint64_t f = in->flags;
+  gboolean arrive = (f & (KS_PTX_FLAG_ARRIVE | KS_PTX_FLAG_ARRIVE_DROP)) != 0;
+  gboolean wait = (f & (KS_PTX_FLAG_TEST_WAIT | KS_PTX_FLAG_TRY_WAIT)) != 0;
+  KsSimCta *cta = &c->sim->cta;
+  uint32_t n_ops = in->n_operands;
+  uint32_t failed = 0, failed_offset = 0;
+
+  if (f & KS_PTX_FLAG_PENDING_COUNT)
+    {
+      /* mbarrier.pending_count.b64 count, state */
+      if (n_ops != 2)
+        goto form;
+      LANES (c->exec, lane)
+        dst (c, &c->ops[0], lane, ks_mbar_state_pending (src (c, &c->ops[1], lane, KS_PTX_TYPE_B64)));
+      return;
+    }
+
+  if ((f & KS_PTX_FLAG_INIT) ? n_ops != 2
+      : (f & KS_PTX_FLAG_INVAL) ? n_ops != 1
+      : arrive ? n_ops < 2 || n_ops > 3 || ((f & KS_PTX_FLAG_EXPECT_TX) && n_ops != 3)
+      : (f & (KS_PTX_FLAG_EXPECT_TX | KS_PTX_FLAG_COMPLETE_TX)) ? n_ops != 2
+      : wait ? n_ops < 3 || n_ops > 4
+      : TRUE)
+    goto form;
+
+  LANES (c->exec, lane)
+    {
+      const KsPtxOperand *addr_op = &c->ops[arrive || wait ? 1 : 0];
+      uint32_t offset;
+      /* init and inval work on any 8 bytes: several lanes may invalidate
+       * the same object */
+      uint8_t *p = mbar_at (c, addr_op, lane, !(f & (KS_PTX_FLAG_INIT | KS_PTX_FLAG_INVAL)),
+                            &offset);
+      uint64_t bits;
+      KsMbarrier m;
+
+      if (p == NULL)
+        return;
+      memcpy (&bits, p, 8);
+      ks_mbar_unpack (bits, &m);
+      if (f & KS_PTX_FLAG_INIT)
+        {
+          if (!mbar_check (c, lane, offset,
+                           ks_mbar_init (&m, (uint32_t) src (c, &c->ops[1], lane, KS_PTX_TYPE_U32))))
+            return;
+          cta->mbar_valid[offset / 64] |= (uint8_t) (1u << (offset / 8 % 8));
+        }
+      else if (f & KS_PTX_FLAG_INVAL)
+        {
+          cta->mbar_valid[offset / 64] &= (uint8_t) ~(1u << (offset / 8 % 8));
+          cta->mbar_version++;
+          continue;
+        }
+      else if (arrive)
+        {
+          /* arrive.expect_tx: expect-tx, then an arrival of 1 */
+          uint32_t count = 1;
+
+          if (f & KS_PTX_FLAG_EXPECT_TX)
+            {
+              if (!mbar_check (c, lane, offset,
+                               ks_mbar_expect_tx (&m, (uint32_t) src (c, &c->ops[2], lane,
+                                                                     KS_PTX_TYPE_U32))))
+                return;
+            }
+          else if (n_ops == 3)
+            count = (uint32_t) src (c, &c->ops[2], lane, KS_PTX_TYPE_U32);
+          if (!mbar_check (c, lane, offset,
+                           ks_mbar_arrive (&m, count, (f & KS_PTX_FLAG_ARRIVE_DROP) != 0,
+                                           (f & KS_PTX_FLAG_NOCOMPLETE) != 0)))
+            return;
+          /* the state before the arrival */
+          dst (c, &c->ops[0], lane, bits);
+        }
+      else if (f & KS_PTX_FLAG_EXPECT_TX)
+        {
+          if (!mbar_check (c, lane, offset,
+                           ks_mbar_expect_tx (&m, (uint32_t) src (c, &c->ops[1], lane,
+                                                                 KS_PTX_TYPE_U32))))
+            return;
+        }
+      else if (f & KS_PTX_FLAG_COMPLETE_TX)
+        {
+          if (!mbar_check (c, lane, offset,
+                           ks_mbar_complete_tx (&m, (uint32_t) src (c, &c->ops[1], lane,
+                                                                   KS_PTX_TYPE_U32))))
+            return;
+        }
+      else
+        {
+          /* test_wait / try_wait {.parity}: nothing changes */
+          uint64_t s = src (c, &c->ops[2], lane, KS_PTX_TYPE_B64);
+          gboolean done = (f & KS_PTX_FLAG_PARITY) ? ks_mbar_test_parity (&m, (uint32_t) s)
+                                                   : ks_mbar_test_state (&m, s);
+
+          dst (c, &c->ops[0], lane, done);
+          if (!done)
+            {
+              failed |= 1u << lane;
+              failed_offset = offset;
+            }
+          continue;
+        }
+      bits = ks_mbar_pack (&m);
+      memcpy (p, &bits, 8);
+      cta->mbar_version++;
+    }
+  if (failed)
+    mbar_wait_failed (c, failed_offset);
+  return;
+
+form:
+  unsupported (c, "in this form");
+}
+
 /* cp.async: a sequential simulator can do the copy at once; commit and
  * wait then have nothing left to wait for. */
 static void
@@ -1874,6 +2083,38 @@ do_cp (Ctx *c)
   const KsPtxInsn *in = c->in;
   uint32_t size;
 
+  if ((in->flags & KS_PTX_FLAG_ASYNC) && (in->flags & KS_PTX_FLAG_MBARRIER))
+    {
+      /* cp.async.mbarrier.arrive{.noinc}: the thread's cp.async copies are
+       * done already, so the arrive-on happens now.  Without .noinc the
+       * pending count is raised by one first, which cancels the arrival:
+       * only the mbarrier's validity is checked. */
+      if (in->n_operands != 1)
+        {
+          unsupported (c, "in this form");
+          return;
+        }
+      LANES (c->exec, lane)
+        {
+          uint32_t offset;
+          uint8_t *p = mbar_at (c, &c->ops[0], lane, TRUE, &offset);
+          uint64_t bits;
+          KsMbarrier m;
+
+          if (p == NULL)
+            return;
+          if (!(in->flags & KS_PTX_FLAG_NOINC))
+            continue;
+          memcpy (&bits, p, 8);
+          ks_mbar_unpack (bits, &m);
+          if (!mbar_check (c, lane, offset, ks_mbar_arrive (&m, 1, FALSE, FALSE)))
+            return;
+          bits = ks_mbar_pack (&m);
+          memcpy (p, &bits, 8);
+          c->sim->cta.mbar_version++;
+        }
+      return;
+    }
   if (!(in->flags & KS_PTX_FLAG_ASYNC) || (in->flags & KS_PTX_FLAG_BULK))
     {
       unsupported (c, "(only cp.async of 4, 8 or 16 bytes is)");
@@ -2606,6 +2847,10 @@ ks_sim_step (KsSim     *sim,
 
     case KS_PTX_OPC_CP:
       do_cp (c);
+      break;
+
+    case KS_PTX_OPC_MBARRIER:
+      do_mbarrier (c);
       break;
 
     case KS_PTX_OPC_MMA:
