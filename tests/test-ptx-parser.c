@@ -608,6 +608,8 @@ test_async_modifiers (void)
   g_assert_true (insn (m, f, 6)->flags & KS_PTX_FLAG_COMMIT_GROUP);
   in = insn (m, f, 7);
   g_assert_true (in->flags & KS_PTX_FLAG_BULK_GROUP);
+  g_assert_true (in->flags & KS_PTX_FLAG_REDUCE);
+  g_assert_false (in->flags & KS_PTX_FLAG_UNDECODED);
   g_assert_cmpuint (in->op, ==, KS_PTX_OP_ADD);
 }
 

@@ -764,6 +764,144 @@ test_mbarrier_faults (void)
             32, KS_SIM_FAULT_NONE, 0, NULL);
 }
 
+/* ---- cp.async.bulk ---------------------------------------------------------------------------- */
+
+/* The TMA-less bulk copies as CUTLASS-style code uses them: thread 0 expects
+ * 1024 bytes on an mbarrier and copies in[0..255] into a shared tile; the
+ * block waits on the phase, adds 1 to every element, and thread 0 copies
+ * the tile to out and adds it into in[256..511]. */
+static const char bulk_ptx[] =
+  ".version 8.0\n.target sm_90\n.address_size 64\n"
+  ".visible .entry k(.param .u64 p_in, .param .u64 p_out)\n"
+  "{\n"
+  "  .reg .pred %p<4>;\n"
+  "  .reg .b32 %r<16>;\n"
+  "  .reg .b64 %rd<8>;\n"
+  "  .shared .align 8 .b64 bar;\n"
+  "  .shared .align 128 .b8 tile[1024];\n"
+  "  ld.param.u64 %rd1, [p_in];\n"
+  "  ld.param.u64 %rd2, [p_out];\n"
+  "  cvta.to.global.u64 %rd1, %rd1;\n"
+  "  mov.u32 %r1, %tid.x;\n"
+  "  mov.u32 %r2, bar;\n"
+  "  mov.u32 %r3, tile;\n"
+  "  setp.eq.u32 %p1, %r1, 0;\n"
+  "  @!%p1 bra $INIT_DONE;\n"
+  "  mbarrier.init.shared::cta.b64 [%r2], 1;\n"
+  "  fence.mbarrier_init.release.cluster;\n"
+  "  fence.proxy.async.shared::cta;\n"
+  "$INIT_DONE:\n"
+  "  bar.sync 0;\n"
+  "  @%p1 mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r2], 1024;\n"
+  "  @%p1 cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r3], [%rd1], 1024, [%r2];\n"
+  "$WAIT:\n"
+  "  mbarrier.try_wait.parity.shared::cta.b64 %p2, [%r2], 0;\n"
+  "  @!%p2 bra $WAIT;\n"
+  "  shl.b32 %r4, %r1, 4;\n"
+  "  add.u32 %r5, %r3, %r4;\n"
+  "  ld.shared.v4.u32 {%r6, %r7, %r8, %r9}, [%r5];\n"
+  "  add.u32 %r6, %r6, 1;\n"
+  "  add.u32 %r7, %r7, 1;\n"
+  "  add.u32 %r8, %r8, 1;\n"
+  "  add.u32 %r9, %r9, 1;\n"
+  "  st.shared.v4.u32 [%r5], {%r6, %r7, %r8, %r9};\n"
+  "  fence.proxy.async.shared::cta;\n"
+  "  bar.sync 0;\n"
+  "  @!%p1 bra $END;\n"
+  "  cp.async.bulk.global.shared::cta.bulk_group [%rd2], [%r3], 1024;\n"
+  "  add.s64 %rd3, %rd1, 1024;\n"
+  "  cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [%rd3], [%r3], 1024;\n"
+  "  cp.async.bulk.commit_group;\n"
+  "  cp.async.bulk.wait_group.read 0;\n"
+  "$END:\n"
+  "  ret;\n"
+  "}\n";
+
+static void
+test_bulk_copy (void)
+{
+  Run r = { 0 };
+  uint32_t in[512];
+  const uint32_t *out, *in_after;
+  g_autofree char *spec = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (in); i++)
+    in[i] = g_random_int ();
+  spec = io_spec ("k", 64, in, G_N_ELEMENTS (in), 256);
+  run_start (&r, bulk_ptx, spec);
+  assert_done (&r);
+  out = buffer (&r, "out");
+  in_after = buffer (&r, "in");
+  for (guint i = 0; i < 256; i++)
+    {
+      g_assert_cmphex (out[i], ==, in[i] + 1);
+      g_assert_cmphex (in_after[i], ==, in[i]);
+      g_assert_cmphex (in_after[256 + i], ==, in[256 + i] + in[i] + 1);
+    }
+  run_clear (&r);
+}
+
+#define BULK_HEADER \
+  ".version 8.0\n.target sm_90\n.address_size 64\n" \
+  ".visible .entry k(.param .u64 p_in, .param .u64 p_out)\n" \
+  "{\n" \
+  "  .reg .pred %p<4>;\n" \
+  "  .reg .b32 %r<16>;\n" \
+  "  .reg .b64 %rd<16>;\n" \
+  "  .shared .align 8 .b64 bar;\n" \
+  "  .shared .align 16 .b8 tile[256];\n" \
+  "  ld.param.u64 %rd1, [p_in];\n" \
+  "  mov.u32 %r2, bar;\n"                     /* line 12 */ \
+  "  mov.u32 %r3, tile;\n"                    /* line 13 */ \
+  "  mbarrier.init.shared::cta.b64 [%r2], 1;\n" /* line 14; the body starts at 15 */
+
+static void
+run_bulk (const char     *body,
+          KsSimFaultKind  kind,
+          uint32_t        line,
+          const char     *fragment)
+{
+  Run r = { 0 };
+  uint32_t in[64] = { 0 };     /* 256 bytes */
+  g_autofree char *ptx = g_strconcat (BULK_HEADER, body, "  ret;\n}\n", NULL);
+  g_autofree char *spec = io_spec ("k", 1, in, G_N_ELEMENTS (in), 64);
+
+  run_start (&r, ptx, spec);
+  assert_fault (&r, kind, line, fragment);
+  run_clear (&r);
+}
+
+static void
+test_bulk_faults (void)
+{
+  run_bulk ("  cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r3], [%rd1+8], 64, [%r2];\n",
+            KS_SIM_FAULT_MISALIGNED, 15, "16-byte aligned");
+  run_bulk ("  cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r3], [%rd1], 40, [%r2];\n",
+            KS_SIM_FAULT_MISALIGNED, 15, "a multiple of 16");
+  /* the buffer holds 256 bytes, the copy reads 512 into a 256-byte tile */
+  run_bulk ("  cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r3], [%rd1], 512, [%r2];\n",
+            KS_SIM_FAULT_OUT_OF_BOUNDS, 15, "the block has");
+  run_bulk ("  add.u32 %r3, %r3, 128;\n"
+            "  cp.async.bulk.global.shared::cta.bulk_group [%rd1], [%r3], 256;\n",
+            KS_SIM_FAULT_OUT_OF_BOUNDS, 16, "shared");
+  run_bulk ("  add.s64 %rd2, %rd1, 128;\n"
+            "  cp.async.bulk.global.shared::cta.bulk_group [%rd2], [%r3], 256;\n",
+            KS_SIM_FAULT_OUT_OF_BOUNDS, 16, "outside every allocation");
+  /* no mbarrier at tile */
+  run_bulk ("  cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r3], [%rd1], 64, [%r3];\n",
+            KS_SIM_FAULT_OUT_OF_BOUNDS, 15, "never initialized");
+  /* 128 bytes expected, 64 copied: the wait never ends */
+  run_bulk ("  mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r2], 128;\n"
+            "  cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r3], [%rd1], 64, [%r2];\n"
+            "$W:\n"
+            "  mbarrier.try_wait.parity.shared::cta.b64 %p1, [%r2], 0;\n"          /* 18 */
+            "  @!%p1 bra $W;\n",
+            KS_SIM_FAULT_DEADLOCK, 18, "a tx-count of 64 pending");
+  run_bulk ("  cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
+            " [%r3], [%rd1], 64, [%r2], 1;\n",
+            KS_SIM_FAULT_UNSUPPORTED, 15, "with these qualifiers");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -778,5 +916,7 @@ main (int    argc,
   g_test_add_func ("/sim/sm90/mbarrier/memcpy-async", test_mbarrier_memcpy_async);
   g_test_add_func ("/sim/sm90/mbarrier/deadlock", test_mbarrier_deadlock);
   g_test_add_func ("/sim/sm90/mbarrier/faults", test_mbarrier_faults);
+  g_test_add_func ("/sim/sm90/bulk/copy-and-reduce", test_bulk_copy);
+  g_test_add_func ("/sim/sm90/bulk/faults", test_bulk_faults);
   return g_test_run ();
 }

@@ -1886,6 +1886,12 @@ mbar_at (Ctx                *c,
   KsPtxSpace space = address_of (c, op, lane, &addr, &fp);
   uint8_t *p;
 
+  /* The bulk copies name the mbarrier in .shared::cluster whatever the
+   * instruction's (source) space */
+  if (c->in->opcode == KS_PTX_OPC_CP && (c->in->flags & KS_PTX_FLAG_BULK)
+      && !(op->kind == KS_PTX_OPERAND_ADDRESS && op->aux == KS_PTX_ADDRESS_VAR))
+    space = KS_PTX_SPACE_SHARED;
+
   if (space == KS_PTX_SPACE_NONE && addr >= KS_SIM_SHARED_WINDOW
       && addr < KS_SIM_SHARED_WINDOW + KS_SIM_WINDOW_SIZE)
     {
@@ -2075,6 +2081,163 @@ form:
   unsupported (c, "in this form");
 }
 
+/* The undecoded words a bulk copy may carry: a cache hint (whose policy
+ * operand comes last) and .read of wait_group; anything else
+ * (.multicast::cluster, ...) is not supported. */
+static gboolean
+bulk_words_ok (Ctx *c)
+{
+  const KsPtxExtra *x = c->in->extra ? &c->m->extras[c->in->extra] : NULL;
+
+  for (uint32_t i = 0; x != NULL && i < x->n_words; i++)
+    {
+      KsPtxSpan w = c->m->words[x->first_word + i];
+
+      if (!ks_ptx_span_equal (c->m, w, "L2::cache_hint") && !ks_ptx_span_equal (c->m, w, "read"))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* [addr, addr + size) of a bulk copy in space for a lane: 16-byte aligned,
+ * size a multiple of 16, and all of it in memory (checked 16 bytes at a
+ * time, so a range that runs into another allocation's guard gap faults).
+ * A generic shared address is moved into the shared space.  FALSE after a
+ * fault. */
+static gboolean
+bulk_range (Ctx        *c,
+            uint32_t    lane,
+            KsPtxSpace  space,
+            uint64_t   *addr,
+            uint32_t    size,
+            gboolean    store)
+{
+  if (space == KS_PTX_SPACE_SHARED && *addr >= KS_SIM_SHARED_WINDOW
+      && *addr < KS_SIM_SHARED_WINDOW + KS_SIM_WINDOW_SIZE)
+    *addr -= KS_SIM_SHARED_WINDOW;
+  if ((*addr & 15) != 0 || size % 16 != 0)
+    {
+      ks_sim_fault (c->sim, c->w, (int) lane, c->in, KS_SIM_FAULT_MISALIGNED, TRUE, *addr,
+                    "bulk copy of %u bytes at 0x%" G_GINT64_MODIFIER "x: the address must be "
+                    "16-byte aligned and the size a multiple of 16", size, *addr);
+      return FALSE;
+    }
+  for (uint32_t off = 0; off < size; off += 16)
+    if (ks_sim_resolve (c->sim, c->w, (int) lane, c->in, space, *addr + off, 16, store) == NULL)
+      return FALSE;
+  return TRUE;
+}
+
+/* cp.async.bulk and cp.reduce.async.bulk: the copy is done at once, and its
+ * complete-tx on the mbarrier too; bulk groups have nothing to wait for.
+ *   cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes
+ *     [dst], [src], size, [mbar]: global to shared
+ *   cp.async.bulk.shared::cluster.shared::cta.mbarrier...: shared to shared
+ *   cp.async.bulk.global.shared::cta.bulk_group [dst], [src], size
+ *   cp.reduce.async.bulk.<same>.op.type: dst = dst op src, element-wise
+ * The parser keeps the last state space written, the source's. */
+static void
+do_cp_bulk (Ctx *c)
+{
+  const KsPtxInsn *in = c->in;
+  gboolean mbar = (in->flags & KS_PTX_FLAG_MBAR_COMPLETE_TX) != 0;
+  gboolean reduce = (in->flags & KS_PTX_FLAG_REDUCE) != 0;
+  KsPtxSpace src_space = (KsPtxSpace) in->space == KS_PTX_SPACE_GLOBAL ? KS_PTX_SPACE_GLOBAL
+                                                                      : KS_PTX_SPACE_SHARED;
+  KsPtxSpace dst_space = mbar ? KS_PTX_SPACE_SHARED : KS_PTX_SPACE_GLOBAL;
+  KsPtxType t = (KsPtxType) in->types[0];
+  uint32_t esize = reduce ? ks_ptx_type_size (t) : 1;
+  gboolean locked = FALSE;
+
+  if (in->flags & (KS_PTX_FLAG_COMMIT_GROUP | KS_PTX_FLAG_WAIT_GROUP))
+    return;
+  if (!bulk_words_ok (c))
+    {
+      unsupported (c, ".async.bulk with these qualifiers (of the optional ones, .L2::cache_hint "
+                   "and .read are)");
+      return;
+    }
+  if (in->n_operands < 3 || mbar == !!(in->flags & KS_PTX_FLAG_BULK_GROUP)
+      || (mbar && in->n_operands < 4) || (!mbar && src_space != KS_PTX_SPACE_SHARED)
+      || (in->space != KS_PTX_SPACE_GLOBAL && in->space != KS_PTX_SPACE_SHARED)
+      || (reduce && (esize == 0 || esize > 8)))
+    {
+      unsupported (c, "in this form");
+      return;
+    }
+
+  /* Other CTAs may run on other threads: global writes that combine with
+   * what is there take the atomics' lock */
+  if (reduce && dst_space == KS_PTX_SPACE_GLOBAL && c->sim->shared != NULL)
+    {
+      g_mutex_lock (&c->sim->shared->atomics);
+      locked = TRUE;
+    }
+  LANES (c->exec, lane)
+    {
+      uint64_t daddr, saddr;
+      uint32_t size = (uint32_t) src (c, &c->ops[2], lane, KS_PTX_TYPE_U32);
+      uint32_t offset = 0;
+      uint8_t *mp = NULL;
+      gboolean fp;
+
+      /* Registers hold addresses in the operand's own space, which the
+       * instruction gives for the source only */
+      address_of (c, &c->ops[0], lane, &daddr, &fp);
+      address_of (c, &c->ops[1], lane, &saddr, &fp);
+      if (mbar && (mp = mbar_at (c, &c->ops[3], lane, TRUE, &offset)) == NULL)
+        break;
+      if (!bulk_range (c, lane, dst_space, &daddr, size, TRUE)
+          || !bulk_range (c, lane, src_space, &saddr, size, FALSE))
+        break;
+      for (uint32_t off = 0; off < size; off += 16)
+        {
+          uint8_t *d = ks_sim_resolve (c->sim, c->w, (int) lane, in, dst_space, daddr + off, 16, TRUE);
+          const uint8_t *s = ks_sim_resolve (c->sim, c->w, (int) lane, in, src_space, saddr + off,
+                                             16, FALSE);
+          uint8_t chunk[16];
+
+          memcpy (chunk, s, 16);
+          if (!reduce)
+            {
+              memmove (d, chunk, 16);
+              continue;
+            }
+          for (uint32_t e = 0; e < 16; e += esize)
+            {
+              uint64_t old = 0, b = 0, v;
+              gboolean ok;
+
+              memcpy (&old, d + e, esize);
+              memcpy (&b, chunk + e, esize);
+              v = atomic_op ((KsPtxOp) in->op, t, old, b, 0, &ok);
+              if (!ok || in->op == KS_PTX_OP_CAS || in->op == KS_PTX_OP_EXCH)
+                {
+                  unsupported (c, "with this operation");
+                  goto out;
+                }
+              memcpy (d + e, &v, esize);
+            }
+        }
+      if (mp != NULL)
+        {
+          uint64_t bits;
+          KsMbarrier m;
+
+          memcpy (&bits, mp, 8);
+          ks_mbar_unpack (bits, &m);
+          if (!mbar_check (c, lane, offset, ks_mbar_complete_tx (&m, size)))
+            break;
+          bits = ks_mbar_pack (&m);
+          memcpy (mp, &bits, 8);
+          c->sim->cta.mbar_version++;
+        }
+    }
+out:
+  if (locked)
+    g_mutex_unlock (&c->sim->shared->atomics);
+}
+
 /* cp.async: a sequential simulator can do the copy at once; commit and
  * wait then have nothing left to wait for. */
 static void
@@ -2115,9 +2278,14 @@ do_cp (Ctx *c)
         }
       return;
     }
-  if (!(in->flags & KS_PTX_FLAG_ASYNC) || (in->flags & KS_PTX_FLAG_BULK))
+  if ((in->flags & KS_PTX_FLAG_ASYNC) && (in->flags & KS_PTX_FLAG_BULK))
     {
-      unsupported (c, "(only cp.async of 4, 8 or 16 bytes is)");
+      do_cp_bulk (c);
+      return;
+    }
+  if (!(in->flags & KS_PTX_FLAG_ASYNC) || (in->flags & KS_PTX_FLAG_REDUCE))
+    {
+      unsupported (c, "(cp.async of 4, 8 or 16 bytes and cp.async.bulk are)");
       return;
     }
   if (in->flags & (KS_PTX_FLAG_COMMIT_GROUP | KS_PTX_FLAG_WAIT_GROUP | KS_PTX_FLAG_WAIT_ALL))
