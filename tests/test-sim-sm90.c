@@ -619,6 +619,22 @@ test_mbarrier_memcpy_async (void)
   for (int b = 0; b < 2; b++)
     for (int t = 0; t < 256; t++)
       g_assert_cmpint (out[b * 256 + t], ==, in[b * 256 + 255 - t] * 2);
+
+  /* The blocks on two threads, each with its own mbarriers */
+  {
+    g_autoptr(GError) error = NULL;
+    KsSim *sim = ks_sim_new (r.module, r.launch, &error);
+    const int32_t *out2;
+
+    g_assert_no_error (error);
+    ks_sim_set_trace (sim, FALSE, 0);
+    ks_sim_set_threads (sim, 2);
+    g_assert_cmpint (ks_sim_run (sim, 0, NULL), ==, KS_SIM_DONE);
+    out2 = (const int32_t *) ks_sim_get_buffer (sim, (uint32_t) ks_launch_find_buffer (r.launch, "out"),
+                                                NULL);
+    g_assert_cmpmem (out2, 512 * sizeof (int32_t), out, 512 * sizeof (int32_t));
+    ks_sim_free (sim);
+  }
   run_clear (&r);
 }
 
