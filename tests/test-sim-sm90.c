@@ -588,6 +588,17 @@ test_mbarrier_pipeline (void)
         /* lanes arrive lowest first: lane l finds 32 - l arrivals pending */
         g_assert_cmpuint (out[128 + i], ==, 32 - lane);
       }
+  /* The mbarriers order the two warps' accesses to buf: no race */
+  {
+    uint32_t n_hazards;
+    const KsSimHazard *h = ks_sim_get_hazards (r.sim, &n_hazards);
+
+    for (uint32_t i = 0; i < n_hazards; i++)
+      g_test_message ("hazard %s between instructions %u and %u at 0x%x",
+                      ks_sim_hazard_kind_name (h[i].kind), h[i].first_insn, h[i].second_insn,
+                      h[i].address);
+    g_assert_cmpuint (n_hazards, ==, 0);
+  }
   run_clear (&r);
 }
 

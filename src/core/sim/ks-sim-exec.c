@@ -1933,6 +1933,25 @@ mbar_check (Ctx         *c,
   return FALSE;
 }
 
+/* Stores an mbarrier back after an operation.  A completed phase orders
+ * what its participants did before arriving with what its waiters do
+ * after: for the race check, a new barrier interval of the whole block
+ * (coarser than the mbarrier's participants, so it can hide races between
+ * threads that do not take part in it). */
+static void
+mbar_store (Ctx              *c,
+            uint8_t          *p,
+            uint64_t          old_bits,
+            const KsMbarrier *m)
+{
+  uint64_t bits = ks_mbar_pack (m);
+
+  memcpy (p, &bits, 8);
+  c->sim->cta.mbar_version++;
+  if ((bits >> 63) != (old_bits >> 63))
+    c->sim->epoch++;
+}
+
 /* A wait that failed.  A warp that fails the same wait twice with no
  * mbarrier of its block changed in between spins: it sleeps until one
  * changes (the scheduler wakes it), and if nothing is left to change one,
@@ -2069,9 +2088,7 @@ do_mbarrier (Ctx *c)
             }
           continue;
         }
-      bits = ks_mbar_pack (&m);
-      memcpy (p, &bits, 8);
-      cta->mbar_version++;
+      mbar_store (c, p, bits, &m);
     }
   if (failed)
     mbar_wait_failed (c, failed_offset);
@@ -2228,9 +2245,7 @@ do_cp_bulk (Ctx *c)
           ks_mbar_unpack (bits, &m);
           if (!mbar_check (c, lane, offset, ks_mbar_complete_tx (&m, size)))
             break;
-          bits = ks_mbar_pack (&m);
-          memcpy (mp, &bits, 8);
-          c->sim->cta.mbar_version++;
+          mbar_store (c, mp, bits, &m);
         }
     }
 out:
@@ -2272,9 +2287,7 @@ do_cp (Ctx *c)
           ks_mbar_unpack (bits, &m);
           if (!mbar_check (c, lane, offset, ks_mbar_arrive (&m, 1, FALSE, FALSE)))
             return;
-          bits = ks_mbar_pack (&m);
-          memcpy (p, &bits, 8);
-          c->sim->cta.mbar_version++;
+          mbar_store (c, p, bits, &m);
         }
       return;
     }
