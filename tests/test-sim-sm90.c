@@ -43,9 +43,11 @@ text_module (const char *text)
 }
 
 static KsPtxModule *
-corpus_module (const char *name)
+ptx_file (const char *dir,
+          const char *arch,
+          const char *name)
 {
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "ptx", "corpus", "sm_80", name, NULL);
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "ptx", dir, arch, name, NULL);
   g_autoptr(GError) error = NULL;
   KsPtxModule *m = ks_ptx_module_parse_file (path, &error);
 
@@ -623,7 +625,7 @@ test_mbarrier_memcpy_async (void)
                           " \"out\": {\"type\": \"s32\", \"count\": 512}},"
                           " \"params\": [{\"buffer\": \"in\"}, {\"buffer\": \"out\"},"
                           " {\"type\": \"s32\", \"value\": 512}]}", hin);
-  r.module = corpus_module ("16_cp_async.ptx");
+  r.module = ptx_file ("corpus", "sm_80", "16_cp_async.ptx");
   run_start (&r, NULL, spec);
   assert_done (&r);
   out = buffer (&r, "out");
@@ -868,6 +870,34 @@ test_bulk_copy (void)
   run_clear (&r);
 }
 
+/* nvcc's code for cuda::memcpy_async of 4 KiB with a cuda::barrier on
+ * sm_90 (a bulk copy that completes on the barrier's mbarrier, issued
+ * before its expect-tx) and ptx::cp_async_bulk back to global memory
+ * (tests/ptx/sim/bulk_copy.cu): every element of each block's 1024 ends
+ * up one larger. */
+static void
+test_bulk_copy_nvcc (void)
+{
+  Run r = { 0 };
+  int32_t data[2048];
+  const int32_t *out;
+  g_autofree char *hdata = NULL, *spec = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (data); i++)
+    data[i] = g_random_int_range (-1000000, 1000000);
+  hdata = hex_of (data, sizeof data);
+  spec = g_strdup_printf ("{\"ptx\": \"x.ptx\", \"grid\": [2], \"block\": [128],"
+                          " \"buffers\": {\"data\": {\"bytes_hex\": \"%s\"}},"
+                          " \"params\": [{\"buffer\": \"data\"}]}", hdata);
+  r.module = ptx_file ("sim", "sm_90", "bulk_copy.ptx");
+  run_start (&r, NULL, spec);
+  assert_done (&r);
+  out = buffer (&r, "data");
+  for (guint i = 0; i < G_N_ELEMENTS (data); i++)
+    g_assert_cmpint (out[i], ==, data[i] + 1);
+  run_clear (&r);
+}
+
 #define BULK_HEADER \
   ".version 8.0\n.target sm_90\n.address_size 64\n" \
   ".visible .entry k(.param .u64 p_in, .param .u64 p_out)\n" \
@@ -944,6 +974,7 @@ main (int    argc,
   g_test_add_func ("/sim/sm90/mbarrier/deadlock", test_mbarrier_deadlock);
   g_test_add_func ("/sim/sm90/mbarrier/faults", test_mbarrier_faults);
   g_test_add_func ("/sim/sm90/bulk/copy-and-reduce", test_bulk_copy);
+  g_test_add_func ("/sim/sm90/bulk/nvcc-memcpy-async", test_bulk_copy_nvcc);
   g_test_add_func ("/sim/sm90/bulk/faults", test_bulk_faults);
   return g_test_run ();
 }
