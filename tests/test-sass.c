@@ -431,8 +431,71 @@ test_lineinfo_inlined (void)
   g_assert_cmpuint (s->inlined_line, ==, 30);
   s = ks_sass_insn_source (l, 1);
   g_assert_cmpuint (s->line, ==, 31);
+  {
+    g_autoptr(GArray) direct = ks_sass_insns_for_line (l, &l->functions[0], "k.cu", 30, FALSE);
+    g_autoptr(GArray) with_inlined = ks_sass_insns_for_line (l, &l->functions[0], "k.cu", 30, TRUE);
+
+    g_assert_cmpuint (direct->len, ==, 0);
+    g_assert_cmpuint (with_inlined->len, ==, 1);
+  }
   g_assert_null (s->inlined_file);
   g_assert_cmpuint (l->insns[1].control.stall, ==, 5);
+}
+
+/* Instructions per CUDA line of 10, counted by hand (awk over the records) */
+static void
+test_lines_to_insns (void)
+{
+  g_autoptr(KsSassListing) l = parse_fixture ("10_celeritas_min.sm_70.nvdisasm_lineinfo.s");
+  const KsSassFunction *f = ks_sass_find_function (l, "_Z5myminIdERKT_S2_S2_", NULL);
+  const KsSassFunction *g = ks_sass_find_function (l, "_Z8call_minPdPKd", NULL);
+  static const struct { gboolean mymin; const char *file; uint32_t line, n; } cases[] = {
+    { TRUE, "/home/s3j/.local/src/cuda-test-snippets/maths/min.cu", 2, 13 },
+    { TRUE, "min.cu", 4, 35 },
+    { FALSE, "min.cu", 7, 18 },
+    { FALSE, "min.cu", 9, 44 },
+    { FALSE, "min.cu", 10, 10 },
+    { FALSE, "min.cu", 4, 0 },
+    { FALSE, "/elsewhere/min.cu", 9, 0 },
+    { FALSE, "max.cu", 9, 0 },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GArray) a = ks_sass_insns_for_line (l, cases[i].mymin ? f : g, cases[i].file,
+                                                    cases[i].line, FALSE);
+
+      g_assert_cmpuint (a->len, ==, cases[i].n);
+    }
+  {
+    g_autoptr(GArray) a = ks_sass_insns_for_line (l, g, "min.cu", 9, FALSE);
+
+    g_assert_cmphex (l->insns[g_array_index (a, guint32, 0)].offset, ==, 0x120);
+    g_assert_cmphex (l->insns[g_array_index (a, guint32, a->len - 1)].offset, ==, 0x3d0);
+  }
+}
+
+/* Names as ptxas -v and the CUDA source give them find the mangled function */
+static void
+test_match_function (void)
+{
+  g_autoptr(KsSassListing) l = parse_fixture ("05_cccl_cuda13.3_sm75_sm90.cuobjdump.sass");
+  g_autoptr(KsSassListing) m = parse_fixture ("06_cuassembler_Mandelbrot.sm_75.cuobjdump.sass");
+  const KsSassFunction *f;
+
+  f = ks_sass_match_function (l, "void kernel<int>(int*, int const*, int)", NULL);
+  g_assert_nonnull (f);
+  g_assert_cmpstr (f->name, ==, "_Z6kernelIiEvPT_PKS0_i");
+  g_assert_true (ks_sass_match_function (l, "kernel<int>", "sm_75") == f);
+  f = ks_sass_match_function (l, "other", "sm_90");
+  g_assert_nonnull (f);
+  g_assert_cmpstr (f->arch, ==, "sm_90");
+  g_assert_cmpuint (f->n_insns, ==, 3);
+  g_assert_true (ks_sass_match_function (l, "_Z5otherPf", "sm_75") != f);
+  g_assert_null (ks_sass_match_function (l, "kernel<float>", NULL));
+  g_assert_null (ks_sass_match_function (l, "other", "sm_80"));
+  f = ks_sass_match_function (m, "Mandelbrot0<float>", NULL);
+  g_assert_cmpstr (f->name, ==, "_Z11Mandelbrot0IfEvP6uchar4iiiT_S2_S2_S2_S2_S0_iiiib");
 }
 
 static void
@@ -744,6 +807,8 @@ main (int    argc,
   g_test_add_func ("/sass/elf/text-equals-listing", test_elf_matches_listing);
   g_test_add_func ("/sass/lines/records", test_lineinfo);
   g_test_add_func ("/sass/lines/inlined", test_lineinfo_inlined);
+  g_test_add_func ("/sass/lines/instructions-of-a-line", test_lines_to_insns);
+  g_test_add_func ("/sass/match-function", test_match_function);
   g_test_add_func ("/sass/pipes", test_pipes);
   g_test_add_func ("/sass/demangle", test_demangle);
   g_test_add_func ("/sass/cli/json", test_cli_json);

@@ -579,6 +579,104 @@ ks_sass_insn_source (const KsSassListing *l,
   return &l->sources[l->insns[insn].source];
 }
 
+/* "void f<int>(int*)" -> "f<int>": the text before the parameters' '('
+ * and after the return type's last space outside template brackets */
+static char *
+bare_name (const char *demangled)
+{
+  const char *start = demangled, *end = NULL;
+  int depth = 0;
+
+  for (const char *c = demangled; *c != '\0' && end == NULL; c++)
+    {
+      if (*c == '<')
+        depth++;
+      else if (*c == '>' && depth > 0)
+        depth--;
+      else if (*c == ' ' && depth == 0)
+        start = c + 1;
+      else if (*c == '(' && depth == 0)
+        end = c;
+    }
+  if (end == NULL || end < start)
+    return g_strdup (demangled);
+  return g_strndup (start, (gsize) (end - start));
+}
+
+const KsSassFunction *
+ks_sass_match_function (const KsSassListing *l,
+                        const char          *name,
+                        const char          *arch)
+{
+  const KsSassFunction *f;
+
+  g_return_val_if_fail (l != NULL && name != NULL, NULL);
+
+  f = ks_sass_find_function (l, name, arch);
+  if (f != NULL)
+    return f;
+  for (int pass = 0; pass < 2; pass++)
+    for (uint32_t i = 0; i < l->n_functions; i++)
+      {
+        g_autofree char *d = NULL;
+        g_autofree char *bare = NULL;
+
+        if (arch != NULL && g_strcmp0 (l->functions[i].arch, arch) != 0)
+          continue;
+        d = ks_sass_demangle (l->functions[i].name);
+        if (d == NULL)
+          continue;
+        if (pass == 0 && strcmp (d, name) == 0)
+          return &l->functions[i];
+        bare = bare_name (d);
+        if (pass == 1 && strcmp (bare, name) == 0)
+          return &l->functions[i];
+      }
+  return NULL;
+}
+
+static gboolean
+same_file (const char *a,
+           const char *b)
+{
+  const char *sa, *sb;
+
+  if (a == NULL || b == NULL)
+    return FALSE;
+  if (strcmp (a, b) == 0)
+    return TRUE;
+  sa = strrchr (a, '/');
+  sb = strrchr (b, '/');
+  if (sa != NULL && sb != NULL)
+    return FALSE;
+  return strcmp (sa != NULL ? sa + 1 : a, sb != NULL ? sb + 1 : b) == 0;
+}
+
+GArray *
+ks_sass_insns_for_line (const KsSassListing  *l,
+                        const KsSassFunction *f,
+                        const char           *file,
+                        uint32_t              line,
+                        gboolean              inlined)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  g_return_val_if_fail (l != NULL && f != NULL && file != NULL, out);
+
+  for (uint32_t i = f->first_insn; i < f->first_insn + f->n_insns && i < l->n_insns; i++)
+    {
+      const KsSassSource *s = ks_sass_insn_source (l, i);
+
+      if (s == NULL)
+        continue;
+      if ((s->line == line && same_file (s->file, file))
+          || (inlined && s->inlined_file != NULL && s->inlined_line == line
+              && same_file (s->inlined_file, file)))
+        g_array_append_val (out, i);
+    }
+  return out;
+}
+
 /* Volta to Blackwell: bits 105-125 of the 128-bit instruction, i.e. bits
  * 41-61 of its high word, as found by Jia et al., "Dissecting the NVIDIA
  * Volta GPU Architecture via Microbenchmarking" (2018), section 2.1: stall

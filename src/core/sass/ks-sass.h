@@ -136,6 +136,29 @@ const KsSassFunction *ks_sass_find_function (const KsSassListing *listing,
                                              const char          *name,
                                              const char          *arch);
 
+/* The function a name from elsewhere means: the mangled name as in the
+ * listing, the demangled signature as c++filt and ptxas -v print it
+ * ("void kernel<int>(int*, int const*, int)"), or the bare name without
+ * return type and parameters ("kernel<int>", "sgemm_naive").  arch narrows
+ * it when not NULL.  (transfer none) */
+const KsSassFunction *ks_sass_match_function (const KsSassListing *listing,
+                                              const char          *name,
+                                              const char          *arch);
+
+/* The instructions of function that the line records put on CUDA line
+ * file:line (file compared whole, or by its last component when either side
+ * has no directory).  With inlined, an instruction of code inlined at that
+ * line counts too.  This is the join for SASS -> CUDA -> PTX: the PTX's own
+ * .loc lines name the same file and line.
+ *
+ * Returns: (transfer full) (element-type guint32): instruction indices into
+ * listing->insns, in order. */
+GArray         *ks_sass_insns_for_line   (const KsSassListing  *listing,
+                                          const KsSassFunction *function,
+                                          const char           *file,
+                                          uint32_t              line,
+                                          gboolean              inlined);
+
 /* Control codes.  Volta to Blackwell keep them in bits 41-61 of the high
  * word; Maxwell and Pascal in 21-bit fields of a control word in front of
  * every three instructions (slot 0 to 2). */
