@@ -498,6 +498,29 @@ test_match_function (void)
   g_assert_cmpstr (f->name, ==, "_Z11Mandelbrot0IfEvP6uchar4iiiT_S2_S2_S2_S2_S0_iiiib");
 }
 
+/* cuobjdump without -sass prints the embedded PTX as well; it is skipped,
+ * the SASS after it is read. */
+static void
+test_ptx_section_skipped (void)
+{
+  gsize len, plen;
+  g_autofree char *sass = load ("01_gpumode_sgemm_naive.sm_86.cuobjdump.sass", &len);
+  g_autofree char *ptx = load ("03_gpumode_kernel_1.sm_86.ptx", &plen);
+  g_autoptr(GString) s = g_string_new ("\nFatbin ptx code:\n================\narch = sm_86\n"
+                                       "code version = [8,7]\nhost = linux\ncompile_size = 64bit\n"
+                                       "compressed\n");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsSassListing) l = NULL;
+
+  g_string_append_len (s, ptx, (gssize) plen);
+  g_string_append_len (s, sass, (gssize) len);
+  l = ks_sass_parse (s->str, s->len, "both.txt", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (l->n_functions, ==, 1);
+  g_assert_cmpuint (l->functions[0].n_insns, ==, 96);
+  g_assert_cmpstr (l->functions[0].arch, ==, "sm_86");
+}
+
 static void
 test_pipes (void)
 {
@@ -801,6 +824,7 @@ main (int    argc,
   g_test_add_func ("/sass/parse/counts", test_counts);
   g_test_add_func ("/sass/parse/operands", test_operands);
   g_test_add_func ("/sass/parse/bad-input", test_bad_input);
+  g_test_add_func ("/sass/parse/ptx-section-skipped", test_ptx_section_skipped);
   g_test_add_func ("/sass/control/issue-example", test_control_example);
   g_test_add_func ("/sass/control/cuasm-ground-truth", test_control_cuasm);
   g_test_add_func ("/sass/control/maxwell", test_control_maxwell);

@@ -87,6 +87,7 @@ typedef struct
   uint32_t pending;             /* the instruction waiting for a hex word, or KS_SASS_NONE */
   gboolean seen_hex;
   gboolean nvdisasm;
+  gboolean in_ptx;              /* inside a "Fatbin ptx code:" section of cuobjdump */
   /* Maxwell/Pascal: the last control word and the group it applies to */
   gboolean have_control_word;
   uint64_t control_word;
@@ -342,6 +343,26 @@ parse_line (Parser     *ps,
 {
   const Patterns *p = patterns ();
   g_autoptr(GMatchInfo) mi = NULL;
+  const char *t = line;
+
+  /* Plain cuobjdump (or -ptx -sass) prints the embedded PTX too: its text
+   * runs until the next fatbin header and is not SASS. */
+  while (*t == ' ' || *t == '\t')
+    t++;
+  if (g_str_has_prefix (t, "Fatbin ptx code:"))
+    {
+      ps->in_ptx = TRUE;
+      ps->function = KS_SASS_NONE;
+      return TRUE;
+    }
+  if (g_str_has_prefix (t, "Fatbin elf code:"))
+    {
+      ps->in_ptx = FALSE;
+      ps->function = KS_SASS_NONE;
+      return TRUE;
+    }
+  if (ps->in_ptx)
+    return TRUE;
 
   if (g_regex_match (p->insn, line, 0, &mi))
     return parse_insn (ps, mi, line, lineno, error);
