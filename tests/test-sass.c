@@ -749,6 +749,54 @@ test_cli_json (void)
   g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (res, 0), "name"), ==,
                    "_Z11my_copysignPd");
   g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (res, 0), "registers"), ==, 9);
+  /* another kernel's figures: no function of this listing */
+  g_assert_true (json_object_get_null_member (json_array_get_object_element (res, 0), "function"));
+}
+
+/* ptxas -v names kernels demangled; the record finds the mangled function */
+static void
+test_cli_resources_match (void)
+{
+  static const char listing[] =
+    "\t\tFunction : _Z10mysgemm_v7ILi128ELi128ELi8ELi8ELi8EEviiifPfS0_fS0_\n"
+    "\t.headerflags\t@\"EF_CUDA_SM86 EF_CUDA_VIRTUAL_SM(EF_CUDA_SM86)\"\n"
+    "        /*0000*/                   EXIT ;                      /* 0x000000000000794d */\n"
+    "                                                               /* 0x000fea0003800000 */\n";
+  g_autofree char *dir = g_dir_make_tmp ("ks-sass-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "v7.sass", NULL);
+  g_autofree char *ptxas = g_test_build_filename (G_TEST_DIST, "fixtures", "13_sgemm_cuda_ptxas_v.sm_86.txt", NULL);
+  const char *args[] = { "sass", "--json", path, "--resources", ptxas, NULL };
+  g_autofree char *err = NULL;
+  int status;
+  JsonArray *res;
+  gboolean found = FALSE;
+
+  g_assert_true (g_file_set_contents (path, listing, -1, NULL));
+  {
+    g_autoptr(JsonNode) root = run_cli (args, &status, &err);
+
+    g_assert_cmpint (status, ==, 0);
+    res = json_object_get_array_member (json_node_get_object (root), "resources");
+    g_assert_cmpuint (json_array_get_length (res), >, 1);
+    for (guint i = 0; i < json_array_get_length (res); i++)
+      {
+        JsonObject *r = json_array_get_object_element (res, i);
+
+        if (!json_object_get_null_member (r, "function"))
+          {
+            /* "Used 124 registers, 16384 bytes smem, 400 bytes cmem[0]" */
+            g_assert_false (found);
+            found = TRUE;
+            g_assert_cmpstr (json_object_get_string_member (r, "function"), ==,
+                             "_Z10mysgemm_v7ILi128ELi128ELi8ELi8ELi8EEviiifPfS0_fS0_");
+            g_assert_cmpint (json_object_get_int_member (r, "registers"), ==, 124);
+            g_assert_cmpint (json_object_get_int_member (r, "shared_static_bytes"), ==, 16384);
+          }
+      }
+    g_assert_true (found);
+  }
+  g_unlink (path);
+  g_rmdir (dir);
 }
 
 static void
@@ -837,6 +885,7 @@ main (int    argc,
   g_test_add_func ("/sass/demangle", test_demangle);
   g_test_add_func ("/sass/cli/json", test_cli_json);
   g_test_add_func ("/sass/cli/source-lines", test_cli_source_lines);
+  g_test_add_func ("/sass/cli/resources-match", test_cli_resources_match);
   g_test_add_func ("/sass/cli/bad-listing", test_cli_bad_listing);
 
   {

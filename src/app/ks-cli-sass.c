@@ -122,9 +122,12 @@ add_insn (JsonBuilder         *b,
   json_builder_end_object (b);
 }
 
+/* Each record names the listing's function it describes (ptxas -v prints
+ * demangled names, cuobjdump mangled ones), or null. */
 static void
-add_resources (JsonBuilder *b,
-               GPtrArray   *resources)
+add_resources (JsonBuilder         *b,
+               const KsSassListing *l,
+               GPtrArray           *resources)
 {
   json_builder_set_member_name (b, "resources");
   json_builder_begin_array (b);
@@ -137,6 +140,13 @@ add_resources (JsonBuilder *b,
       add_string (b, "name", r->name);
       add_string (b, "demangled", demangled != NULL ? demangled : r->name);
       add_string (b, "arch", r->arch);
+      {
+        const KsSassFunction *fn = ks_sass_match_function (l, r->name, r->arch);
+
+        if (fn == NULL)
+          fn = ks_sass_match_function (l, r->name, NULL);
+        add_string (b, "function", fn != NULL ? fn->name : NULL);
+      }
       add_string (b, "source", ks_resources_source_name (r->source));
       json_builder_set_member_name (b, "registers");
       if (r->fields & KS_RESOURCES_HAS_REGISTERS)
@@ -312,7 +322,7 @@ ks_cli_sass (int    argc,
         json_builder_end_object (b);
       }
     json_builder_end_array (b);
-    add_resources (b, resources);
+    add_resources (b, l, resources);
     json_builder_end_object (b);
     root = json_builder_get_root (b);
     ks_cli_print_json (root);
