@@ -53,7 +53,10 @@ test_spec (void)
   g_assert_false (a->launch_is_default);
   g_assert_cmpuint (a->launch->grid[0], ==, 4);
   g_assert_cmpstr (a->arch->id, ==, "sm_80");
-  g_assert_cmpint (a->resources->source, ==, KS_RESOURCES_SOURCE_ESTIMATE);
+  /* without a toolkit, the ptxas report kept beside the sample's PTX:
+   * "Used 12 registers" */
+  g_assert_cmpint (a->resources->source, ==, KS_RESOURCES_SOURCE_PTXAS);
+  g_assert_cmpuint (a->resources->registers, ==, 12);
   g_assert_true (a->have_occupancy);
   g_assert_nonnull (a->timing);
   g_assert_nonnull (a->hints);
@@ -77,6 +80,26 @@ test_spec (void)
       memcpy (&z, cb + 4 * i, 4);
       g_assert_cmpfloat (z, ==, x + y);
     }
+}
+
+/* An edited PTX text is not what the report beside the file describes: the
+ * resources are estimated */
+static void
+test_edited_text_estimates (void)
+{
+  g_autofree char *ptx = sample ("01-vector-add", "vector_add.ptx");
+  g_autofree char *text = NULL;
+  g_autoptr(KsAnalysis) a = NULL;
+  KsAnalysisRequest req;
+
+  g_assert_true (g_file_get_contents (ptx, &text, NULL, NULL));
+  ks_analysis_request_init (&req);
+  req.path = ptx;
+  req.text = text;
+  req.use_toolkit = FALSE;
+  a = ks_analysis_run (&req, NULL, NULL, NULL);
+  g_assert_cmpint (a->status, ==, KS_ANALYSIS_OK);
+  g_assert_cmpint (a->resources->source, ==, KS_RESOURCES_SOURCE_ESTIMATE);
 }
 
 /* An editor's text wins over the file; an error in it comes back with its
@@ -145,7 +168,7 @@ cancel_on_simulate (KsAnalysisStage stage,
 static void
 test_cancel (void)
 {
-  g_autofree char *spec = sample ("02-matmul-tiled", "matmul_tiled.json");
+  g_autofree char *spec = sample ("22-matmul-tiled", "matmul_tiled.json");
   g_autoptr(GCancellable) c = g_cancellable_new ();
   KsAnalysisRequest req;
 
@@ -268,6 +291,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/analysis/spec", test_spec);
   g_test_add_func ("/analysis/text-with-error", test_text_with_error);
+  g_test_add_func ("/analysis/edited-text-estimates", test_edited_text_estimates);
   g_test_add_func ("/analysis/fault", test_fault);
   g_test_add_func ("/analysis/cancel", test_cancel);
   g_test_add_func ("/analysis/launch-override", test_launch_override);

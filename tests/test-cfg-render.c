@@ -5,6 +5,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "ks-test-pixels.h"
+
 #include "ks-cfg-render.h"
 #include "ks-launch.h"
 
@@ -23,24 +25,6 @@ static const char ptx[] =
   "JOIN:\n  add.u32 %r5, %r5, 1;\n"                                /* 17, 18 */
   "  setp.lt.u32 %p2, %r5, 4;\n  @%p2 bra JOIN;\n"                 /* 19, 20 */
   "  ret;\n}\n";                                                   /* 21 */
-
-static gboolean
-pixel_is (cairo_surface_t *s,
-          double           x,
-          double           y,
-          double           r,
-          double           g,
-          double           b)
-{
-  const unsigned char *data;
-  uint32_t v;
-
-  cairo_surface_flush (s);
-  data = cairo_image_surface_get_data (s);
-  memcpy (&v, data + (size_t) (int) y * cairo_image_surface_get_stride (s) + 4 * (int) x, 4);
-  return fabs (((v >> 16) & 0xff) / 255.0 - r) < 0.02 && fabs (((v >> 8) & 0xff) / 255.0 - g) < 0.02
-         && fabs ((v & 0xff) / 255.0 - b) < 0.02;
-}
 
 static void
 test_diamond_and_loop (void)
@@ -87,11 +71,11 @@ test_diamond_and_loop (void)
 
   /* B3 ran 2 warps x 4 iterations = 8 times, the most: the darkest blue */
   ks_cfg_heat_rgb (8, 8, &r, &g, &b);
-  g_assert_true (pixel_is (s, lay->nodes[3].x + lay->nodes[3].width - 4,
+  g_assert_true (ks_test_pixel_is (s, lay->nodes[3].x + lay->nodes[3].width - 4,
                            lay->nodes[3].y + lay->nodes[3].height - 4, r, g, b));
   /* B1 ran twice (both warps, the even lanes): a lighter blue */
   ks_cfg_heat_rgb (2, 8, &r, &g, &b);
-  g_assert_true (pixel_is (s, lay->nodes[1].x + lay->nodes[1].width - 4,
+  g_assert_true (ks_test_pixel_is (s, lay->nodes[1].x + lay->nodes[1].width - 4,
                            lay->nodes[1].y + lay->nodes[1].height - 4, r, g, b));
   /* B0's branch split both warps: outlined in vermillion */
   if (g_getenv ("KS_SCREENSHOT_DIR"))
@@ -101,7 +85,7 @@ test_diamond_and_loop (void)
       cairo_surface_write_to_png (s, path);
     }
   g_assert_cmpuint (st[m->functions[0].first_insn + 4].divergent, ==, 2);
-  g_assert_true (pixel_is (s, lay->nodes[0].x + lay->nodes[0].width / 2, floor (lay->nodes[0].y),
+  g_assert_true (ks_test_pixel_is (s, lay->nodes[0].x + lay->nodes[0].width / 2, floor (lay->nodes[0].y),
                            0xd5 / 255.0, 0x5e / 255.0, 0));
   /* hit-testing, with a zoom */
   v.scale = 2;

@@ -6,6 +6,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "ks-test-pixels.h"
+
 #include "ks-lanes-render.h"
 
 static const char ptx[] =
@@ -18,24 +20,6 @@ static const char ptx[] =
   "  cvt.rn.f32.u32 %f1, %r1;\n"
   "  @%p1 mul.f32 %f2, %f1, 0f3F000000;\n"   /* step 4: odd lanes, f2 = tid / 2 */
   "  ret;\n}\n";
-
-static gboolean
-pixel_is (cairo_surface_t *s,
-          double           x,
-          double           y,
-          double           r,
-          double           g,
-          double           b)
-{
-  const unsigned char *data;
-  uint32_t v;
-
-  cairo_surface_flush (s);
-  data = cairo_image_surface_get_data (s);
-  memcpy (&v, data + (size_t) (int) y * cairo_image_surface_get_stride (s) + 4 * (int) x, 4);
-  return fabs (((v >> 16) & 0xff) / 255.0 - r) < 0.02 && fabs (((v >> 8) & 0xff) / 255.0 - g) < 0.02
-         && fabs ((v & 0xff) / 255.0 - b) < 0.02;
-}
 
 static void
 test_guarded_step (void)
@@ -67,12 +51,12 @@ test_guarded_step (void)
     }
   /* the path: every lane, in blue */
   ks_lanes_cell_center (&st, 1200, 0, 0, &x, &y);
-  g_assert_true (pixel_is (s, x, y, 0x00 / 255.0, 0x72 / 255.0, 0xb2 / 255.0));
+  g_assert_true (ks_test_pixel_is (s, x, y, 0x00 / 255.0, 0x72 / 255.0, 0xb2 / 255.0));
   /* the guard: lane 1 ran it (green), lane 0 did not */
   ks_lanes_cell_center (&st, 1200, 1, 1, &x, &y);
-  g_assert_true (pixel_is (s, x, y, 0x00 / 255.0, 0x9e / 255.0, 0x73 / 255.0));
+  g_assert_true (ks_test_pixel_is (s, x, y, 0x00 / 255.0, 0x9e / 255.0, 0x73 / 255.0));
   ks_lanes_cell_center (&st, 1200, 1, 0, &x, &y);
-  g_assert_false (pixel_is (s, x, y, 0x00 / 255.0, 0x9e / 255.0, 0x73 / 255.0));
+  g_assert_false (ks_test_pixel_is (s, x, y, 0x00 / 255.0, 0x9e / 255.0, 0x73 / 255.0));
   /* the values: %f1 before is the lane's number, %f2 after half of it */
   for (uint32_t i = 0; i < step->n_values; i++)
     {

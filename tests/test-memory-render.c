@@ -8,25 +8,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "ks-test-pixels.h"
+
 #include "ks-memory-render.h"
-
-static gboolean
-pixel_is (cairo_surface_t *s,
-          double           x,
-          double           y,
-          double           r,
-          double           g,
-          double           b)
-{
-  const unsigned char *data;
-  uint32_t v;
-
-  cairo_surface_flush (s);
-  data = cairo_image_surface_get_data (s);
-  memcpy (&v, data + (size_t) (int) y * cairo_image_surface_get_stride (s) + 4 * (int) x, 4);
-  return fabs (((v >> 16) & 0xff) / 255.0 - r) < 0.02 && fabs (((v >> 8) & 0xff) / 255.0 - g) < 0.02
-         && fabs ((v & 0xff) / 255.0 - b) < 0.02;
-}
 
 static cairo_surface_t *
 draw (const KsMemAccess   *m,
@@ -65,24 +49,24 @@ test_bank_conflict (void)
   ks_memory_conflict_rgb (&r, &g, &b);
   /* even banks deliver two words: conflict-coloured; odd banks none */
   ks_memory_bank_center (1100, 400, &st, 0, &x, &y);
-  g_assert_true (pixel_is (s, x + 5, y - 2, r, g, b) || pixel_is (s, x - 5, y + 6, r, g, b));
+  g_assert_true (ks_test_pixel_is (s, x + 5, y - 2, r, g, b) || ks_test_pixel_is (s, x - 5, y + 6, r, g, b));
   ks_memory_bank_center (1100, 400, &st, 1, &x, &y);
-  g_assert_false (pixel_is (s, x + 5, y - 2, r, g, b));
+  g_assert_false (ks_test_pixel_is (s, x + 5, y - 2, r, g, b));
   /* two passes: bank 0 delivers in the first and in the second */
   ks_memory_cell_center (1100, 400, &st, 0, 0, &x, &y);
-  g_assert_true (pixel_is (s, x, y, 0x00 / 255.0, 0x72 / 255.0, 0xb2 / 255.0));
+  g_assert_true (ks_test_pixel_is (s, x, y, 0x00 / 255.0, 0x72 / 255.0, 0xb2 / 255.0));
   ks_memory_cell_center (1100, 400, &st, 1, 0, &x, &y);
-  g_assert_true (pixel_is (s, x, y, 0xe6 / 255.0, 0x9f / 255.0, 0x00 / 255.0));
+  g_assert_true (ks_test_pixel_is (s, x, y, 0xe6 / 255.0, 0x9f / 255.0, 0x00 / 255.0));
   /* no third pass */
   ks_memory_cell_center (1100, 400, &st, 2, 0, &x, &y);
-  g_assert_true (pixel_is (s, x, y, 0.99, 0.99, 0.99));
+  g_assert_true (ks_test_pixel_is (s, x, y, 0.99, 0.99, 0.99));
   cairo_surface_destroy (s);
 
   /* a classroom step: only the first pass shown */
   st.wavefronts_shown = 1;
   s = draw (&m, &st, "banks-stride2-step1.png");
   ks_memory_cell_center (1100, 400, &st, 1, 0, &x, &y);
-  g_assert_true (pixel_is (s, x, y, 0.99, 0.99, 0.99));
+  g_assert_true (ks_test_pixel_is (s, x, y, 0.99, 0.99, 0.99));
   cairo_surface_destroy (s);
 }
 
@@ -101,9 +85,9 @@ test_broadcast (void)
   s = draw (&m, &st, "banks-broadcast.png");
   ks_memory_conflict_rgb (&r, &g, &b);
   ks_memory_bank_center (1100, 400, &st, 0, &x, &y);
-  g_assert_false (pixel_is (s, x + 5, y - 2, r, g, b));
+  g_assert_false (ks_test_pixel_is (s, x + 5, y - 2, r, g, b));
   ks_memory_cell_center (1100, 400, &st, 1, 0, &x, &y);
-  g_assert_true (pixel_is (s, x, y, 0.99, 0.99, 0.99));
+  g_assert_true (ks_test_pixel_is (s, x, y, 0.99, 0.99, 0.99));
   cairo_surface_destroy (s);
 }
 
@@ -130,7 +114,7 @@ test_global (void)
     {
       ks_memory_level_rgb (m.level[k], &r, &g, &b);
       ks_memory_sector_center (&m, 1100, 400, &st, k, &x, &y);
-      g_assert_true (pixel_is (s, x, y - 4, r, g, b));
+      g_assert_true (ks_test_pixel_is (s, x, y - 4, r, g, b));
     }
   cairo_surface_destroy (s);
 }

@@ -6,26 +6,10 @@
 #include <math.h>
 #include <string.h>
 
+#include "ks-test-pixels.h"
+
 #include "ks-gpu-db.h"
 #include "ks-occupancy-render.h"
-
-static gboolean
-pixel_is (cairo_surface_t *s,
-          double           x,
-          double           y,
-          double           r,
-          double           g,
-          double           b)
-{
-  const unsigned char *data;
-  uint32_t v;
-
-  cairo_surface_flush (s);
-  data = cairo_image_surface_get_data (s);
-  memcpy (&v, data + (size_t) (int) y * cairo_image_surface_get_stride (s) + 4 * (int) x, 4);
-  return fabs (((v >> 16) & 0xff) / 255.0 - r) < 0.02 && fabs (((v >> 8) & 0xff) / 255.0 - g) < 0.02
-         && fabs ((v & 0xff) / 255.0 - b) < 0.02;
-}
 
 /* The current point of each curve, for two configurations whose occupancy
  * the CUDA Occupancy Calculator gives: 256 threads, 32 registers on
@@ -71,12 +55,12 @@ test_current_point (void)
       /* block size: x from 32 to 1024 threads; y the share of the maximum */
       x = l.plots[0].x + (256.0 - 32) / (1024 - 32) * l.plots[0].width;
       y = l.plots[0].y + l.plots[0].height * (1 - cases[i].warps / cases[i].max);
-      g_assert_true (pixel_is (s, x, y, r, g, b));
+      g_assert_true (ks_test_pixel_is (s, x, y, r, g, b));
       /* registers: x from 1 to 255 */
       x = l.plots[1].x + (cases[i].regs - 1.0) / (255 - 1) * l.plots[1].width;
-      g_assert_true (pixel_is (s, x, y, r, g, b));
+      g_assert_true (ks_test_pixel_is (s, x, y, r, g, b));
       /* and nowhere near the top-left of the plot */
-      g_assert_false (pixel_is (s, l.plots[0].x + 2, l.plots[0].y + l.plots[0].height - 2, r, g, b));
+      g_assert_false (ks_test_pixel_is (s, l.plots[0].x + 2, l.plots[0].y + l.plots[0].height - 2, r, g, b));
 
       /* dragging: a pointer over 512 threads picks 512 */
       x = l.plots[0].x + (512.0 - 32) / (1024 - 32) * l.plots[0].width;

@@ -21,7 +21,7 @@ static KsAnalysis *
 analyse_sample (void)
 {
   g_autofree char *spec = g_test_build_filename (G_TEST_DIST, "..", "data", "samples",
-                                                 "02-matmul-tiled", "matmul_tiled.json", NULL);
+                                                 "22-matmul-tiled", "matmul_tiled.json", NULL);
   KsAnalysisRequest req;
   KsAnalysis *a;
 

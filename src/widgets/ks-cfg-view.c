@@ -7,6 +7,7 @@
 #include "ks-cfg-render.h"
 #include "ks-cfg-view.h"
 #include "ks-render-export.h"
+#include "ks-widget-util.h"
 
 struct _KsCfgView
 {
@@ -52,15 +53,11 @@ ks_cfg_view_snapshot (GtkWidget   *widget,
 {
   KsCfgView *self = KS_CFG_VIEW (widget);
   int w = gtk_widget_get_width (widget), h = gtk_widget_get_height (widget);
-  GdkRGBA fg;
   cairo_t *cr;
 
   if (self->layout == NULL || w <= 0 || h <= 0)
     return;
-  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-  gtk_style_context_get_color (gtk_widget_get_style_context (widget), &fg);
-  G_GNUC_END_IGNORE_DEPRECATIONS
-  self->state.dark = 0.2126 * fg.red + 0.7152 * fg.green + 0.0722 * fg.blue > 0.5;
+  self->state.dark = ks_widget_is_dark (widget);
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, w, h));
   ks_cfg_render (cr, self->analysis->module, self->layout, stats_of (self), &self->state, w, h);
   cairo_destroy (cr);
@@ -177,7 +174,6 @@ on_click (GtkGestureClick *gesture,
 {
   int64_t b;
 
-  gtk_widget_grab_focus (GTK_WIDGET (self));
   if (self->layout == NULL)
     return;
   b = ks_cfg_hit (self->layout, &self->state, x, y);
@@ -232,10 +228,8 @@ ks_cfg_view_init (KsCfgView *self)
   GtkGesture *g;
 
   ks_cfg_view_state_init (&self->state);
-  gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_overflow (GTK_WIDGET (self), GTK_OVERFLOW_HIDDEN);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("Control-flow graph"), -1);
+  ks_widget_setup_input (GTK_WIDGET (self), _("Control-flow graph"), NULL);
   c = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
   g_signal_connect (c, "scroll", G_CALLBACK (on_scroll), self);
   gtk_widget_add_controller (GTK_WIDGET (self), c);

@@ -6,6 +6,7 @@
 #include "ks-lane-view.h"
 #include "ks-lanes-render.h"
 #include "ks-render-export.h"
+#include "ks-widget-util.h"
 
 struct _KsLaneView
 {
@@ -33,15 +34,11 @@ ks_lane_view_snapshot (GtkWidget   *widget,
 {
   KsLaneView *self = KS_LANE_VIEW (widget);
   int w = gtk_widget_get_width (widget), h = gtk_widget_get_height (widget);
-  GdkRGBA fg;
   cairo_t *cr;
 
   if (w <= 0 || h <= 0 || self->analysis == NULL || self->analysis->module == NULL)
     return;
-  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-  gtk_style_context_get_color (gtk_widget_get_style_context (widget), &fg);
-  G_GNUC_END_IGNORE_DEPRECATIONS
-  self->style.dark = 0.2126 * fg.red + 0.7152 * fg.green + 0.0722 * fg.blue > 0.5;
+  self->style.dark = ks_widget_is_dark (widget);
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, w, h));
   ks_lanes_render (cr, self->analysis->module, self->trace, self->step, &self->style, w, h);
   cairo_destroy (cr);
@@ -114,16 +111,6 @@ on_key (GtkEventControllerKey *key,
 }
 
 static void
-on_click (GtkGestureClick *gesture,
-          int              n_press,
-          double           x,
-          double           y,
-          KsLaneView      *self)
-{
-  gtk_widget_grab_focus (GTK_WIDGET (self));
-}
-
-static void
 ks_lane_view_dispose (GObject *object)
 {
   KsLaneView *self = KS_LANE_VIEW (object);
@@ -157,19 +144,8 @@ ks_lane_view_class_init (KsLaneViewClass *klass)
 static void
 ks_lane_view_init (KsLaneView *self)
 {
-  GtkEventController *c;
-  GtkGesture *g;
-
   ks_lanes_style_init (&self->style);
-  gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("Lane view"), -1);
-  c = gtk_event_controller_key_new ();
-  g_signal_connect (c, "key-pressed", G_CALLBACK (on_key), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), c);
-  g = gtk_gesture_click_new ();
-  g_signal_connect (g, "pressed", G_CALLBACK (on_click), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (g));
+  ks_widget_setup_input (GTK_WIDGET (self), _("Lane view"), G_CALLBACK (on_key));
 }
 
 GtkWidget *

@@ -8,6 +8,7 @@
 #include "ks-memory-view.h"
 #include "ks-render-export.h"
 #include "ks-sim-memory.h"
+#include "ks-widget-util.h"
 
 #define PASS_INTERVAL_MS 700
 
@@ -58,15 +59,11 @@ ks_memory_view_snapshot (GtkWidget   *widget,
 {
   KsMemoryView *self = KS_MEMORY_VIEW (widget);
   int w = gtk_widget_get_width (widget), h = gtk_widget_get_height (widget);
-  GdkRGBA fg;
   cairo_t *cr;
 
   if (w <= 0 || h <= 0)
     return;
-  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-  gtk_style_context_get_color (gtk_widget_get_style_context (widget), &fg);
-  G_GNUC_END_IGNORE_DEPRECATIONS
-  self->style.dark = 0.2126 * fg.red + 0.7152 * fg.green + 0.0722 * fg.blue > 0.5;
+  self->style.dark = ks_widget_is_dark (widget);
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, w, h));
   ks_memory_render (cr, self->n_accesses ? &self->accesses[self->current] : NULL, self->title,
                     &self->style, w, h);
@@ -158,16 +155,6 @@ on_key (GtkEventControllerKey *key,
 }
 
 static void
-on_click (GtkGestureClick *gesture,
-          int              n_press,
-          double           x,
-          double           y,
-          KsMemoryView    *self)
-{
-  gtk_widget_grab_focus (GTK_WIDGET (self));
-}
-
-static void
 ks_memory_view_dispose (GObject *object)
 {
   KsMemoryView *self = KS_MEMORY_VIEW (object);
@@ -194,19 +181,8 @@ ks_memory_view_class_init (KsMemoryViewClass *klass)
 static void
 ks_memory_view_init (KsMemoryView *self)
 {
-  GtkEventController *c;
-  GtkGesture *g;
-
   ks_memory_style_init (&self->style);
-  gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("Memory access diagram"), -1);
-  c = gtk_event_controller_key_new ();
-  g_signal_connect (c, "key-pressed", G_CALLBACK (on_key), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), c);
-  g = gtk_gesture_click_new ();
-  g_signal_connect (g, "pressed", G_CALLBACK (on_click), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (g));
+  ks_widget_setup_input (GTK_WIDGET (self), _("Memory access diagram"), G_CALLBACK (on_key));
 }
 
 GtkWidget *

@@ -5,6 +5,7 @@
 
 #include "ks-occupancy-view.h"
 #include "ks-render-export.h"
+#include "ks-widget-util.h"
 
 struct _KsOccupancyView
 {
@@ -26,17 +27,6 @@ static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (KsOccupancyView, ks_occupancy_view, GTK_TYPE_WIDGET)
 
-static gboolean
-is_dark (GtkWidget *w)
-{
-  GdkRGBA fg;
-
-  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-  gtk_style_context_get_color (gtk_widget_get_style_context (w), &fg);
-  G_GNUC_END_IGNORE_DEPRECATIONS
-  return 0.2126 * fg.red + 0.7152 * fg.green + 0.0722 * fg.blue > 0.5;
-}
-
 static void
 ks_occupancy_view_snapshot (GtkWidget   *widget,
                             GtkSnapshot *snapshot)
@@ -47,7 +37,7 @@ ks_occupancy_view_snapshot (GtkWidget   *widget,
 
   if (self->analysis == NULL || self->chart.arch == NULL || w <= 0 || h <= 0)
     return;
-  self->chart.dark = is_dark (widget);
+  self->chart.dark = ks_widget_is_dark (widget);
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, w, h));
   ks_occupancy_chart_render (cr, &self->chart, w, h);
   cairo_destroy (cr);
@@ -197,9 +187,7 @@ ks_occupancy_view_init (KsOccupancyView *self)
   GtkGesture *g;
 
   ks_occupancy_chart_init (&self->chart);
-  gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("Occupancy chart"), -1);
+  ks_widget_setup_input (GTK_WIDGET (self), _("Occupancy chart"), G_CALLBACK (on_key));
 
   c = gtk_event_controller_motion_new ();
   g_signal_connect (c, "motion", G_CALLBACK (on_motion), self);
@@ -209,9 +197,6 @@ ks_occupancy_view_init (KsOccupancyView *self)
   g_signal_connect (g, "drag-begin", G_CALLBACK (on_drag_begin), self);
   g_signal_connect (g, "drag-end", G_CALLBACK (on_drag_end), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (g));
-  c = gtk_event_controller_key_new ();
-  g_signal_connect (c, "key-pressed", G_CALLBACK (on_key), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), c);
 }
 
 GtkWidget *

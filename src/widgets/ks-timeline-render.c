@@ -644,6 +644,22 @@ outline_event (cairo_t              *cr,
   cairo_stroke (cr);
 }
 
+uint32_t *
+ks_timeline_overview_density (const KsTiming *t,
+                              uint32_t        n)
+{
+  uint32_t *density = g_new0 (uint32_t, MAX (n, 1));
+  double scale = (double) MAX (n, 1) / MAX ((double) t->cycles, 1);
+
+  for (uint64_t i = 0; i < t->n_events; i++)
+    {
+      uint32_t c = (uint32_t) MIN ((double) t->events[i].cycle * scale, (double) (MAX (n, 1) - 1));
+
+      density[c]++;
+    }
+  return density;
+}
+
 static void
 draw_overview (cairo_t                *cr,
                const KsTiming         *t,
@@ -652,18 +668,17 @@ draw_overview (cairo_t                *cr,
                const Theme            *th)
 {
   uint32_t n = (uint32_t) MAX (l->plot_width, 1);
-  g_autofree uint32_t *density = g_new0 (uint32_t, n);
+  g_autofree uint32_t *counted = NULL;
+  const uint32_t *density;
   uint32_t peak = 1;
   double scale = (double) n / MAX ((double) t->cycles, 1);
   double top = l->overview_top + 3, h = l->overview_height - 6;
   double x0, x1;
 
-  for (uint64_t i = 0; i < t->n_events; i++)
-    {
-      uint32_t c = (uint32_t) MIN ((double) t->events[i].cycle * scale, (double) (n - 1));
-
-      density[c]++;
-    }
+  if (v->overview != NULL && v->n_overview == n)
+    density = v->overview;
+  else
+    density = counted = ks_timeline_overview_density (t, n);
   for (uint32_t c = 0; c < n; c++)
     peak = MAX (peak, density[c]);
   set_rgb (cr, th->row_alt, 1);

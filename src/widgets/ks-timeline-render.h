@@ -43,6 +43,11 @@ typedef struct
   int64_t selected_event;
   gboolean vector;              /* draw every event as a vector shape (SVG/PDF export);
                                  * otherwise rows are an image of whole pixels */
+  /* the overview strip's issue counts per pixel column, kept by a caller
+   * that draws many frames (ks_timeline_overview_density); NULL: counted
+   * for each frame */
+  const uint32_t *overview;
+  uint32_t n_overview;
 } KsTimelineView;
 
 /* The regions of the picture, from its size */
@@ -96,6 +101,11 @@ gboolean      ks_timeline_event_rect       (const KsTiming       *timing,
                                             double               *y,
                                             double               *w,
                                             double               *h);
+
+/* Issue counts of the whole run in `n_columns` equal slices of its cycles:
+ * what the overview strip draws.  (transfer full) */
+uint32_t     *ks_timeline_overview_density (const KsTiming       *timing,
+                                            uint32_t              n_columns);
 
 /* The rows in drawing order (by block, then sub-partition, then warp):
  * row i shows warp order[i].  (transfer full) */

@@ -13,6 +13,7 @@
 
 #include "ks-timeline.h"
 #include "ks-timeline-render.h"
+#include "ks-widget-util.h"
 
 #define MIN_CYCLES_PER_PIXEL (1.0 / 64)
 
@@ -27,6 +28,8 @@ struct _KsTimeline
   gboolean fitted;              /* zoom follows the width until the user zooms */
 
   GskRenderNode *cache;         /* the picture without hover and selection */
+  uint32_t *overview;           /* the overview strip's counts, for overview_width columns */
+  int overview_width;
   int cache_width, cache_height;
 
   double drag_first_cycle;
@@ -64,18 +67,6 @@ invalidate (KsTimeline *self)
 {
   g_clear_pointer (&self->cache, gsk_render_node_unref);
   gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-/* Dark when the theme's text is light */
-static gboolean
-is_dark (KsTimeline *self)
-{
-  GdkRGBA fg;
-
-  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-  gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (self)), &fg);
-  G_GNUC_END_IGNORE_DEPRECATIONS
-  return 0.2126 * fg.red + 0.7152 * fg.green + 0.0722 * fg.blue > 0.5;
 }
 
 static void
@@ -173,7 +164,7 @@ ks_timeline_snapshot (GtkWidget   *widget,
     return;
   if (self->fitted)
     ks_timeline_view_fit (&self->view, t, w, h);
-  self->view.dark = is_dark (self);
+  self->view.dark = ks_widget_is_dark (widget);
 
   if (self->cache == NULL || self->cache_width != w || self->cache_height != h)
     {
@@ -188,6 +179,20 @@ ks_timeline_snapshot (GtkWidget   *widget,
       g_clear_pointer (&self->cache, gsk_render_node_unref);
       plain.hover_event = -1;
       plain.selected_event = -1;
+      {
+        KsTimelineLayout l;
+
+        /* the overview only changes with the width: counted once for it */
+        ks_timeline_layout (&self->view, w, h, &l);
+        if (self->overview == NULL || self->overview_width != (int) MAX (l.plot_width, 1))
+          {
+            g_free (self->overview);
+            self->overview_width = (int) MAX (l.plot_width, 1);
+            self->overview = ks_timeline_overview_density (t, (uint32_t) self->overview_width);
+          }
+        plain.overview = self->overview;
+        plain.n_overview = (uint32_t) self->overview_width;
+      }
       cr = cairo_create (surface);
       cairo_scale (cr, scale, scale);
       ks_timeline_render (cr, t, self->analysis->module, &plain, w, h);
@@ -209,9 +214,7 @@ ks_timeline_snapshot (GtkWidget   *widget,
     const float widths[2] = { 1, 2 };
     GdkRGBA fg;
 
-    G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-    gtk_style_context_get_color (gtk_widget_get_style_context (widget), &fg);
-    G_GNUC_END_IGNORE_DEPRECATIONS
+    ks_widget_get_fg (widget, &fg);
     for (guint i = 0; i < 2; i++)
       {
         double x, y, bw, bh;
@@ -526,6 +529,7 @@ ks_timeline_dispose (GObject *object)
   g_clear_pointer (&self->cache, gsk_render_node_unref);
   g_clear_pointer (&self->analysis, ks_analysis_unref);
   g_clear_pointer (&self->order, g_free);
+  g_clear_pointer (&self->overview, g_free);
   G_OBJECT_CLASS (ks_timeline_parent_class)->dispose (object);
 }
 
@@ -671,6 +675,7 @@ ks_timeline_set_analysis (KsTimeline *self,
     ks_analysis_ref (analysis);
   g_clear_pointer (&self->analysis, ks_analysis_unref);
   g_clear_pointer (&self->order, g_free);
+  g_clear_pointer (&self->overview, g_free);
   self->analysis = analysis;
   self->view.hover_event = -1;
   self->view.selected_event = -1;

@@ -98,6 +98,7 @@ typedef enum
   KS_WARP_RUNNING = 0,
   KS_WARP_AT_BARRIER,
   KS_WARP_DONE,
+  KS_WARP_AT_MBARRIER,          /* polls an mbarrier that nothing has changed since */
 } KsWarpState;
 
 typedef struct
@@ -121,6 +122,14 @@ typedef struct
   uint8_t red_dst_pred;         /* the result is a predicate */
   uint32_t red_value;
   uint32_t red_dst;             /* register or predicate slot */
+  /* mbarrier waits: the CTA's mbar_version at the warp's last failed
+   * test_wait/try_wait (G_MAXUINT64: none yet), the waits that failed
+   * since it last changed, and what the warp sleeps on */
+  uint64_t mbar_seen;
+  uint32_t mbar_polls[4];       /* module instruction indices */
+  uint32_t n_mbar_polls;
+  uint32_t mbar_insn;           /* module instruction index */
+  uint32_t mbar_addr;           /* shared-memory offset */
 } KsSimWarp;
 
 #define KS_SIM_N_BARRIERS 16
@@ -134,6 +143,11 @@ typedef struct
   uint32_t n_warps;
   uint32_t n_done;
   uint32_t arrived[KS_SIM_N_BARRIERS];  /* threads that passed bar.arrive since the last release */
+  /* mbarriers: one bit per 8-byte word of shared memory that holds an
+   * initialized one, and a count of every change to any of them, which
+   * wakes the warps that wait (KS_WARP_AT_MBARRIER) */
+  uint8_t *mbar_valid;
+  uint64_t mbar_version;
 } KsSimCta;
 
 typedef struct

@@ -14,6 +14,7 @@
 
 #include "ks-sim-exec.h"
 #include "ks-sim-fast.h"
+#include "ks-sim-mbarrier.h"
 #include "ks-sim-memory.h"
 #include "ks-sim-private.h"
 
@@ -602,9 +603,15 @@ start_cta (KsSim    *sim,
   c->ctaid[1] = (uint32_t) ((linear / g[0]) % g[1]);
   c->ctaid[2] = (uint32_t) (linear / ((uint64_t) g[0] * g[1]));
   if (c->shared == NULL)
-    c->shared = g_malloc0 (MAX (sim->shared_size, 1));
+    {
+      c->shared = g_malloc0 (MAX (sim->shared_size, 1));
+      c->mbar_valid = g_malloc0 (sim->shared_size / 64 + 1);
+    }
   else
-    memset (c->shared, 0, sim->shared_size);
+    {
+      memset (c->shared, 0, sim->shared_size);
+      memset (c->mbar_valid, 0, sim->shared_size / 64 + 1);
+    }
   c->shared_size = sim->shared_size;
   if (c->warps == NULL)
     c->warps = g_new0 (KsSimWarp, sim->warps_per_cta);
@@ -625,6 +632,7 @@ start_cta (KsSim    *sim,
       w->first_thread = first;
       w->live = n == 32 ? KS_FULL_MASK : (1u << n) - 1;
       w->state = KS_WARP_RUNNING;
+      w->mbar_seen = G_MAXUINT64;
       ks_sim_push_frame (sim, w, sim->entry, KS_PTX_NONE, w->live);
     }
   sim->current_warp = 0;
@@ -691,6 +699,33 @@ release_barrier (KsSim    *sim,
   sim->epoch++;
 }
 
+/* No warp can run, and a warp polls an mbarrier that no one is left to
+ * change: it would poll forever. */
+static void
+mbarrier_deadlock (KsSim     *sim,
+                   KsSimWarp *w)
+{
+  KsSimCta *c = &sim->cta;
+  uint64_t bits = 0;
+  KsMbarrier m;
+  uint32_t others = 0;
+
+  for (uint32_t i = 0; i < c->n_warps; i++)
+    if (c->warps[i].state == KS_WARP_AT_MBARRIER)
+      others++;
+  if (w->mbar_addr + 8 <= c->shared_size)
+    memcpy (&bits, c->shared + w->mbar_addr, 8);
+  ks_mbar_unpack (bits, &m);
+  ks_sim_fault (sim, w, w->live ? __builtin_ctz (w->live) : 0, &sim->module->insns[w->mbar_insn],
+                KS_SIM_FAULT_DEADLOCK, TRUE, w->mbar_addr,
+                "deadlock: warp %u waits for a phase of the mbarrier at shared offset 0x%x "
+                "(phase parity %u, %u of %u arrivals and a tx-count of %d pending), and no "
+                "other warp can complete it (%u warp%s wait%s on mbarriers, the others have "
+                "exited or wait at a barrier)",
+                w->index, w->mbar_addr, m.phase, m.pending, m.expected, m.tx,
+                others, others == 1 ? "" : "s", others == 1 ? "s" : "");
+}
+
 static gboolean
 try_release_barrier (KsSim *sim)
 {
@@ -698,6 +733,7 @@ try_release_barrier (KsSim *sim)
   uint32_t waiting[KS_SIM_N_BARRIERS] = { 0 }, count[KS_SIM_N_BARRIERS] = { 0 };
   uint32_t live_threads = 0, stuck = KS_PTX_NONE;
   gboolean any = FALSE, released = FALSE;
+  KsSimWarp *mbar_waiter = NULL;
 
   for (uint32_t i = 0; i < c->n_warps; i++)
     {
@@ -712,10 +748,17 @@ try_release_barrier (KsSim *sim)
             count[w->barrier] = w->barrier_count;
           any = TRUE;
         }
+      if (w->state == KS_WARP_AT_MBARRIER && mbar_waiter == NULL)
+        mbar_waiter = w;
       live_threads += (uint32_t) __builtin_popcount (w->live);
     }
   if (!any)
-    return TRUE;
+    {
+      if (mbar_waiter == NULL)
+        return TRUE;
+      mbarrier_deadlock (sim, mbar_waiter);
+      return FALSE;
+    }
 
   for (uint32_t b = 0; b < KS_SIM_N_BARRIERS; b++)
     {
@@ -733,6 +776,11 @@ try_release_barrier (KsSim *sim)
     }
   if (released)
     return TRUE;
+  if (mbar_waiter != NULL)
+    {
+      mbarrier_deadlock (sim, mbar_waiter);
+      return FALSE;
+    }
 
   {
     uint32_t expected = count[stuck] ? count[stuck] : live_threads;
@@ -894,6 +942,7 @@ ks_sim_free (KsSim *sim)
       g_free (sim->cta.warps);
     }
   g_free (sim->cta.shared);
+  g_free (sim->cta.mbar_valid);
   for (uint32_t i = 0; i < sim->n_allocs; i++)
     g_free (sim->allocs[i].data);
   g_free (sim->allocs);
@@ -1053,6 +1102,7 @@ worker_free (KsSim *w)
       g_free (w->cta.warps);
     }
   g_free (w->cta.shared);
+  g_free (w->cta.mbar_valid);
   g_free (w->insn_stats);
   g_free (w->smem_access);
   g_free (w->hazards);
@@ -1215,6 +1265,9 @@ ks_sim_run (KsSim        *sim,
           KsSimWarp *w = &c->warps[wi];
           uint32_t n = 0;
 
+          /* Something changed an mbarrier since this warp last polled one */
+          if (w->state == KS_WARP_AT_MBARRIER && w->mbar_seen != c->mbar_version)
+            w->state = KS_WARP_RUNNING;
           if (w->state != KS_WARP_RUNNING)
             continue;
           while (w->state == KS_WARP_RUNNING && n < BURST && done < budget
