@@ -475,6 +475,50 @@ test_lines_to_insns (void)
   }
 }
 
+/* PTX -> SASS through the CUDA line both name: a PTX function whose .loc
+ * lines point at min.cu lines 7 and 9 (as nvcc -lineinfo writes them) finds
+ * 10's call_min instructions of those lines (18 and 44, counted by hand). */
+static void
+test_ptx_to_sass (void)
+{
+  static const char ptx[] =
+    ".version 7.5\n"
+    ".target sm_70\n"
+    ".address_size 64\n"
+    "\t.file\t1 \"/home/s3j/.local/src/cuda-test-snippets/maths/min.cu\"\n"
+    ".visible .entry _Z8call_minPdPKd(\n"
+    "\t.param .u64 _Z8call_minPdPKd_param_0,\n"
+    "\t.param .u64 _Z8call_minPdPKd_param_1\n"
+    ")\n"
+    "{\n"
+    "\t.reg .b32 %r<2>;\n"
+    "\t.reg .b64 %rd<3>;\n"
+    "\t.loc\t1 7 0\n"
+    "\tld.param.u64 %rd1, [_Z8call_minPdPKd_param_0];\n"   /* line 13 */
+    "\t.loc\t1 9 0\n"
+    "\tmov.u32 %r1, %tid.x;\n"                               /* line 15 */
+    "\tret;\n"                                               /* line 16: still line 9 */
+    "\n"
+    "}\n";
+  g_autoptr(KsSassListing) l = parse_fixture ("10_celeritas_min.sm_70.nvdisasm_lineinfo.s");
+  const KsSassFunction *f = ks_sass_match_function (l, "call_min(double*, double const*)", NULL);
+  g_autoptr(GBytes) bytes = g_bytes_new_static (ptx, sizeof ptx - 1);
+  KsPtxModule *m = ks_ptx_module_parse (bytes, "min.ptx");
+  static const struct { uint32_t ptx_line, n; } cases[] = {
+    { 13, 18 }, { 15, 44 }, { 16, 44 }, { 10, 0 }, { 400, 0 },
+  };
+
+  g_assert_nonnull (f);
+  g_assert_false (ks_ptx_module_has_errors (m));
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GArray) a = ks_sass_insns_for_ptx_line (l, f, m, cases[i].ptx_line);
+
+      g_assert_cmpuint (a->len, ==, cases[i].n);
+    }
+  ks_ptx_module_free (m);
+}
+
 /* Names as ptxas -v and the CUDA source give them find the mangled function */
 static void
 test_match_function (void)
@@ -881,6 +925,7 @@ main (int    argc,
   g_test_add_func ("/sass/lines/inlined", test_lineinfo_inlined);
   g_test_add_func ("/sass/lines/instructions-of-a-line", test_lines_to_insns);
   g_test_add_func ("/sass/match-function", test_match_function);
+  g_test_add_func ("/sass/lines/ptx-to-sass", test_ptx_to_sass);
   g_test_add_func ("/sass/pipes", test_pipes);
   g_test_add_func ("/sass/demangle", test_demangle);
   g_test_add_func ("/sass/cli/json", test_cli_json);

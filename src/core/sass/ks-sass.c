@@ -698,6 +698,33 @@ ks_sass_insns_for_line (const KsSassListing  *l,
   return out;
 }
 
+GArray *
+ks_sass_insns_for_ptx_line (const KsSassListing  *l,
+                            const KsSassFunction *f,
+                            const KsPtxModule    *m,
+                            uint32_t              ptx_line)
+{
+  g_return_val_if_fail (l != NULL && f != NULL && m != NULL, NULL);
+
+  for (uint32_t i = 0; i < m->n_insns; i++)
+    {
+      uint32_t file, line;
+      const KsPtxFile *pf;
+      g_autofree char *path = NULL;
+
+      if (m->insns[i].line != ptx_line)
+        continue;
+      if (!ks_ptx_insn_source (m, &m->insns[i], &file, &line))
+        break;
+      pf = ks_ptx_module_find_file (m, file);
+      if (pf == NULL)
+        break;
+      path = ks_ptx_span_dup (m, pf->path);
+      return ks_sass_insns_for_line (l, f, path, line, TRUE);
+    }
+  return g_array_new (FALSE, FALSE, sizeof (guint32));
+}
+
 /* Volta to Blackwell: bits 105-125 of the 128-bit instruction, i.e. bits
  * 41-61 of its high word, as found by Jia et al., "Dissecting the NVIDIA
  * Volta GPU Architecture via Microbenchmarking" (2018), section 2.1: stall

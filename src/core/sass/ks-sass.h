@@ -15,6 +15,8 @@
 #include <glib.h>
 #include <stdint.h>
 
+#include "ks-ptx.h"
+
 G_BEGIN_DECLS
 
 #define KS_SASS_ERROR (ks_sass_error_quark ())
@@ -158,6 +160,16 @@ GArray         *ks_sass_insns_for_line   (const KsSassListing  *listing,
                                           const char           *file,
                                           uint32_t              line,
                                           gboolean              inlined);
+
+/* PTX -> SASS: the instructions of function on the CUDA line that PTX
+ * line ptx_line of module comes from (its .loc; the innermost one when
+ * inlined).  Empty when the PTX line has no CUDA line or no instruction.
+ *
+ * Returns: (transfer full) (element-type guint32): as above. */
+GArray         *ks_sass_insns_for_ptx_line (const KsSassListing  *listing,
+                                            const KsSassFunction *function,
+                                            const KsPtxModule    *module,
+                                            uint32_t              ptx_line);
 
 /* Control codes.  Volta to Blackwell keep them in bits 41-61 of the high
  * word; Maxwell and Pascal in 21-bit fields of a control word in front of
