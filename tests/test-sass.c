@@ -268,20 +268,13 @@ test_control_cuasm (void)
       guint64 offset = g_ascii_strtoull (off, NULL, 16);
       uint64_t hi = 0;
       KsSassControl c;
-      char got[32];
-      char wait[7];
+      char got[KS_SASS_CONTROL_TEXT_SIZE];
 
       g_assert_cmpuint (offset + 16, <=, text_len);
       for (int b = 0; b < 8; b++)
         hi |= (uint64_t) text[offset + 8 + b] << (8 * b);
       ks_sass_decode_control_volta (hi, &c);
-      for (guint bit = 0; bit < 6; bit++)
-        wait[bit] = (c.wait_mask & (1u << bit)) ? (char) ('0' + bit) : '-';
-      wait[6] = '\0';
-      g_snprintf (got, sizeof got, "B%s:R%c:W%c:%c:S%02u", wait,
-                  c.read_barrier == 7 ? '-' : '0' + c.read_barrier,
-                  c.write_barrier == 7 ? '-' : '0' + c.write_barrier,
-                  c.yield ? 'Y' : '-', c.stall);
+      ks_sass_control_to_string (&c, got);
       g_assert_cmpstr (got, ==, want);
       n++;
     }

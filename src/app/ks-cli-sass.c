@@ -209,7 +209,7 @@ print_text (const KsSassListing *l)
         {
           const KsSassInsn *in = &l->insns[i];
           g_autoptr(GString) ops = g_string_new (NULL);
-          char ctl[32] = "";
+          char ctl[KS_SASS_CONTROL_TEXT_SIZE] = "";
 
           if (in->source != last_source && in->source != KS_SASS_NONE)
             g_print ("  // %s:%u\n", l->sources[in->source].file, l->sources[in->source].line);
@@ -217,18 +217,8 @@ print_text (const KsSassListing *l)
           for (uint32_t k = 0; k < in->n_operands; k++)
             g_string_append_printf (ops, "%s%s", k ? ", " : " ", l->operands[in->first_operand + k]);
           if (in->flags & KS_SASS_HAS_CONTROL)
-            {
-              char wait[7];
-
-              for (guint bit = 0; bit < 6; bit++)
-                wait[bit] = (in->control.wait_mask & (1u << bit)) ? (char) ('0' + bit) : '-';
-              wait[6] = '\0';
-              g_snprintf (ctl, sizeof ctl, "S%02u %c W%c R%c B%s", in->control.stall,
-                          in->control.yield ? 'Y' : '-',
-                          in->control.write_barrier == 7 ? '-' : '0' + in->control.write_barrier,
-                          in->control.read_barrier == 7 ? '-' : '0' + in->control.read_barrier, wait);
-            }
-          g_print ("  %04x %-20s %-6s %s%s%s%s%s\n", in->offset, ctl, ks_pipe_name (in->pipe),
+            ks_sass_control_to_string (&in->control, ctl);
+          g_print ("  %04x %-21s %-6s %s%s%s%s%s\n", in->offset, ctl, ks_pipe_name (in->pipe),
                    in->predicate ? in->predicate : "", in->predicate ? " " : "", in->opcode,
                    in->modifiers, ops->str);
         }

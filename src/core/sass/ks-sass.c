@@ -744,6 +744,24 @@ ks_sass_decode_control_volta (uint64_t       w,
   out->reuse = (uint8_t) ((w >> 58) & 0xf);
 }
 
+char *
+ks_sass_control_to_string (const KsSassControl *c,
+                           char                *buf)
+{
+  char wait[7];
+
+  g_return_val_if_fail (c != NULL && buf != NULL, buf);
+
+  for (guint bit = 0; bit < 6; bit++)
+    wait[bit] = (c->wait_mask & (1u << bit)) ? (char) ('0' + bit) : '-';
+  wait[6] = '\0';
+  g_snprintf (buf, KS_SASS_CONTROL_TEXT_SIZE, "B%s:R%c:W%c:%c:S%02u", wait,
+              c->read_barrier >= KS_SASS_NO_BARRIER ? '-' : (char) ('0' + c->read_barrier),
+              c->write_barrier >= KS_SASS_NO_BARRIER ? '-' : (char) ('0' + c->write_barrier),
+              c->yield ? 'Y' : '-', (guint) c->stall & 0xf);
+  return buf;
+}
+
 /* Maxwell and Pascal: a control word in front of every three instructions,
  * three 21-bit fields from the low bits up (slot 0 first), each laid out as
  * Volta's 21 bits are (stall 0-3, yield 4, write barrier 5-7, read barrier

@@ -180,6 +180,14 @@ void            ks_sass_decode_control_maxwell (uint64_t        control_word,
                                                 guint           slot,
                                                 KsSassControl  *out);
 
+/* The control code as CuAssembler writes it, "B0-----:R-:W2:Y:S04": the
+ * barriers waited on, the read and write barrier set ('-' for none), 'Y'
+ * when it may yield, the stall.  buf needs KS_SASS_CONTROL_TEXT_SIZE bytes;
+ * returns buf. */
+#define KS_SASS_CONTROL_TEXT_SIZE 24
+char           *ks_sass_control_to_string      (const KsSassControl *control,
+                                                char                *buf);
+
 /* The numeric part of "sm_86" (86), 0 when it is not of that form */
 guint           ks_sass_arch_number      (const char          *arch);
 
