@@ -313,6 +313,30 @@ test_control_maxwell (void)
   g_assert_cmpuint (c.stall, ==, 6);
 }
 
+/* A Maxwell listing that does not say its arch (no .headerflags) is still
+ * read as one: its first instruction at 0x8 gives the layout away. */
+static void
+test_maxwell_without_arch (void)
+{
+  gsize len;
+  g_autofree char *text = load ("15_compiler_explorer_sass-binary.sm_52.nvdisasm_g.asm", &len);
+  char *flags = strstr (text, ".headerflags");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsSassListing) l = NULL;
+  const KsSassInsn *in;
+
+  g_assert_nonnull (flags);
+  memcpy (flags, "//", 2);      /* the line becomes a comment */
+  l = ks_sass_parse (text, len, "noarch.asm", &error);
+  g_assert_no_error (error);
+  g_assert_null (l->functions[0].arch);
+  in = insn_at (l, &l->functions[0], 0x68);
+  g_assert_cmphex (in->words[0], ==, G_GUINT64_CONSTANT (0xe24000000880000f));
+  in = insn_at (l, &l->functions[0], 0x8);
+  g_assert_true (in->flags & KS_SASS_HAS_CONTROL);
+  g_assert_cmpuint (in->control.stall, ==, 6);
+}
+
 /* 01 is the listing of 04's cubin: its hex words are the bytes of the
  * cubin's .text section, word for word. */
 static void
@@ -688,8 +712,15 @@ test_bad_input (void)
     g_string_insert (s, at - s->str, "garbage here (not SASS)\n");
     assert_parse_error (s->str, s->len, "bad.sass:97: ");
   }
-  /* A lone hex word with no instruction */
-  assert_parse_error ("\t\tFunction : f\n        /* 0x000fe40000000f00 */\n", 47, "bad.sass:2: ");
+  /* A lone hex word with no instruction, at the end or before a Volta one */
+  assert_parse_error ("\t\tFunction : f\n        /* 0x000fe40000000f00 */\n\n\n", 49, "bad.sass:2: ");
+  {
+    static const char lone[] = "\t\tFunction : f\n        /* 0x000fe40000000f00 */\n"
+                               "        /*0000*/  EXIT ;  /* 0x000000000000794d */\n"
+                               "                          /* 0x000fea0003800000 */\n";
+
+    assert_parse_error (lone, sizeof lone - 1, "bad.sass:2: ");
+  }
 
   /* Every prefix of a listing reads or fails cleanly */
   for (gsize n = 0; n < len; n += 37)
@@ -913,6 +944,7 @@ main (int    argc,
   g_test_add_func ("/sass/control/issue-example", test_control_example);
   g_test_add_func ("/sass/control/cuasm-ground-truth", test_control_cuasm);
   g_test_add_func ("/sass/control/maxwell", test_control_maxwell);
+  g_test_add_func ("/sass/control/maxwell-without-arch", test_maxwell_without_arch);
   g_test_add_func ("/sass/elf/text-equals-listing", test_elf_matches_listing);
   g_test_add_func ("/sass/lines/records", test_lineinfo);
   g_test_add_func ("/sass/lines/inlined", test_lineinfo_inlined);

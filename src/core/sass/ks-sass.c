@@ -88,6 +88,8 @@ typedef struct
   gboolean seen_hex;
   gboolean nvdisasm;
   gboolean in_ptx;              /* inside a "Fatbin ptx code:" section of cuobjdump */
+  gboolean maxwell_layout;      /* no arch given, but 8-byte slots starting at 0x8 */
+  guint stray_line;             /* a lone hex word before the layout was known, or 0 */
   /* Maxwell/Pascal: the last control word and the group it applies to */
   gboolean have_control_word;
   uint64_t control_word;
@@ -120,7 +122,9 @@ ks_sass_arch_number (const char *arch)
 static gboolean
 is_maxwell (const Parser *ps)
 {
-  return ps->arch_number != 0 && ps->arch_number < 70;
+  if (ps->arch_number == 0)
+    return ps->maxwell_layout;
+  return ps->arch_number < 70;
 }
 
 static void
@@ -272,6 +276,15 @@ parse_insn (Parser     *ps,
 
   in.offset = (uint32_t) g_ascii_strtoull (off, NULL, 16);
   in.line = lineno;
+  /* Without an arch, the layout tells: Maxwell's first instruction sits
+   * after the control word, at 0x8; Volta's 16-byte ones never there. */
+  if (ps->arch_number == 0 && ps->insns->len == 0)
+    {
+      ps->maxwell_layout = (in.offset & 31u) == 8;
+      if (!ps->maxwell_layout && ps->stray_line != 0)
+        return fail (ps, error, ps->stray_line, "a hex word that belongs to no instruction");
+      ps->stray_line = 0;
+    }
   in.predicate = pred != NULL && pred[0] != '\0' ? g_string_chunk_insert_const (ps->strings, g_strstrip (pred)) : NULL;
   in.opcode = g_string_chunk_insert_const (ps->strings, opcode);
   in.modifiers = g_string_chunk_insert_const (ps->strings, mods != NULL ? mods : "");
@@ -323,6 +336,16 @@ parse_hex (Parser     *ps,
           ps->control_word = w;
           ps->control_group = KS_SASS_NONE;
         }
+      return TRUE;
+    }
+  /* No arch and no instruction yet: perhaps a Maxwell control word; the
+   * first instruction's offset will tell */
+  if (ps->arch_number == 0 && ps->insns->len == 0 && ps->stray_line == 0)
+    {
+      ps->have_control_word = TRUE;
+      ps->control_word = w;
+      ps->control_group = KS_SASS_NONE;
+      ps->stray_line = lineno;
       return TRUE;
     }
   if (ps->pending == KS_SASS_NONE)
@@ -517,6 +540,8 @@ ks_sass_parse (const char  *text,
       s = nl != NULL ? nl + 1 : end;
     }
 
+  if (ok && ps.insns->len == 0 && ps.stray_line != 0)
+    ok = fail (&ps, &local, ps.stray_line, "a hex word that belongs to no instruction");
   if (ok && ps.insns->len == 0)
     {
       g_set_error (&local, KS_SASS_ERROR, KS_SASS_ERROR_EMPTY,
