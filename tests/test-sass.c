@@ -688,38 +688,38 @@ test_bad_input (void)
   const char *cut;
 
   /* Junk, empty, binary */
-  assert_parse_error ("hello world\n", 12, "bad.sass:1: ");
-  assert_parse_error ("\n\n", 2, "bad.sass:2: ");
-  assert_parse_error ("", 0, "bad.sass:1: ");
-  assert_parse_error (cubin, clen, "bad.sass:1: ");
-  assert_parse_error ("        /*0000*/  MOV R1, c[0x0][0x28] ;\n\x01\x02\x00\xff\n", 44, "bad.sass:2: ");
+  assert_parse_error ("hello world\n", 12, "bad.sass:1:1: error: ");
+  assert_parse_error ("\n\n", 2, "bad.sass:2:1: error: ");
+  assert_parse_error ("", 0, "bad.sass:1:1: error: ");
+  assert_parse_error (cubin, clen, "bad.sass:1:1: error: ");
+  assert_parse_error ("        /*0000*/  MOV R1, c[0x0][0x28] ;\n\x01\x02\x00\xff\n", 44, "bad.sass:2:1: error: ");
 
   /* Cut inside the LDG line 97: no ';' */
   cut = strstr (text, "LDG.E R32, [R32.64]");
   g_assert_nonnull (cut);
-  assert_parse_error (text, (gsize) (cut - text) + 10, "bad.sass:97: ");
+  assert_parse_error (text, (gsize) (cut - text) + 10, "bad.sass:97:1: error: ");
   /* Cut after the LDG's low word: its high word is missing */
   cut = strstr (cut, "*/");
-  assert_parse_error (text, (gsize) (cut - text) + 3, "bad.sass:97: ");
+  assert_parse_error (text, (gsize) (cut - text) + 3, "bad.sass:97:1: error: ");
   /* A hex word cut short */
   cut = strstr (text, "/* 0x0000000420207981 */");
-  assert_parse_error (text, (gsize) (cut - text) + 10, "bad.sass:97: ");
+  assert_parse_error (text, (gsize) (cut - text) + 10, "bad.sass:97:1: error: ");
   /* Junk in the middle */
   {
     g_autoptr(GString) s = g_string_new_len (text, (gssize) len);
     const char *at = strstr (s->str, "        /*0260*/");
 
     g_string_insert (s, at - s->str, "garbage here (not SASS)\n");
-    assert_parse_error (s->str, s->len, "bad.sass:97: ");
+    assert_parse_error (s->str, s->len, "bad.sass:97:1: error: ");
   }
   /* A lone hex word with no instruction, at the end or before a Volta one */
-  assert_parse_error ("\t\tFunction : f\n        /* 0x000fe40000000f00 */\n\n\n", 49, "bad.sass:2: ");
+  assert_parse_error ("\t\tFunction : f\n        /* 0x000fe40000000f00 */\n\n\n", 49, "bad.sass:2:1: error: ");
   {
     static const char lone[] = "\t\tFunction : f\n        /* 0x000fe40000000f00 */\n"
                                "        /*0000*/  EXIT ;  /* 0x000000000000794d */\n"
                                "                          /* 0x000fea0003800000 */\n";
 
-    assert_parse_error (lone, sizeof lone - 1, "bad.sass:2: ");
+    assert_parse_error (lone, sizeof lone - 1, "bad.sass:2:1: error: ");
   }
 
   /* Every prefix of a listing reads or fails cleanly */
@@ -905,7 +905,7 @@ test_cli_bad_listing (void)
     g_autoptr(JsonNode) root = run_cli (args, &status, &err);
 
     g_assert_cmpint (status, ==, 1);
-    want = g_strdup_printf ("%s:2: ", path);
+    want = g_strdup_printf ("%s:2:1: error: ", path);
     g_assert_nonnull (strstr (err, want));
     g_assert_true (g_str_has_prefix (json_object_get_string_member (json_node_get_object (root), "error"), want));
   }
@@ -921,7 +921,7 @@ test_cli_bad_listing (void)
                                  &wait_status, NULL));
     g_assert_true (WIFEXITED (wait_status));
     g_assert_cmpint (WEXITSTATUS (wait_status), ==, 1);
-    g_assert_nonnull (strstr (err2, ":1: binary data"));
+    g_assert_nonnull (strstr (err2, ":1:1: error: binary data"));
   }
   g_unlink (path);
   g_rmdir (dir);

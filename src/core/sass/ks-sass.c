@@ -102,7 +102,7 @@ fail (Parser     *ps,
       guint       line,
       const char *message)
 {
-  g_set_error (error, KS_SASS_ERROR, KS_SASS_ERROR_PARSE, "%s:%u: %s",
+  g_set_error (error, KS_SASS_ERROR, KS_SASS_ERROR_PARSE, "%s:%u:1: error: %s",
                ps->filename, line, message);
   return FALSE;
 }
@@ -545,7 +545,7 @@ ks_sass_parse (const char  *text,
   if (ok && ps.insns->len == 0)
     {
       g_set_error (&local, KS_SASS_ERROR, KS_SASS_ERROR_EMPTY,
-                   "%s:%u: no SASS instructions in this file", ps.filename, MAX (lineno, 1));
+                   "%s:%u:1: error: no SASS instructions in this file", ps.filename, MAX (lineno, 1));
       ok = FALSE;
     }
   /* A Volta+ listing with hex that ends on an instruction line has lost
