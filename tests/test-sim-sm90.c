@@ -409,6 +409,9 @@ test_stmatrix_faults (void)
   /* a generic address of global memory */
   run_fault ("  stmatrix.sync.aligned.m8n8.x1.b16 [%rd1], {%r1};\n",                     /* 13 */
              32, KS_SIM_FAULT_OUT_OF_BOUNDS, 13, "is not in shared memory");
+  /* ldmatrix too reads rows of shared memory only */
+  run_fault ("  ldmatrix.sync.aligned.m8n8.x1.b16 {%r2}, [%rd1];\n",                    /* 13 */
+             32, KS_SIM_FAULT_OUT_OF_BOUNDS, 13, "ldmatrix row address 0x7f0000000000");
   /* half a warp */
   run_fault ("  setp.lt.u32 %p1, %r1, 16;\n"
              "  @%p1 stmatrix.sync.aligned.m8n8.x1.shared.b16 [%r7], {%r1};\n",          /* 14 */

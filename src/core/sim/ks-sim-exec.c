@@ -2514,6 +2514,22 @@ matrix_rows (Ctx      *c,
                     ks_ptx_opcode_name ((KsPtxOpcode) in->opcode), addrs[lane], lane);
       return FALSE;
     }
+  /* Each 16-byte row whole, before anything is read or written, so that a
+   * fault says what the instruction would have done */
+  for (uint32_t lane = 0; lane < 8 * num; lane++)
+    {
+      if ((addrs[lane] & 15) != 0)
+        {
+          ks_sim_fault (c->sim, c->w, (int) lane, in, KS_SIM_FAULT_MISALIGNED, TRUE, addrs[lane],
+                        "%s row address 0x%" G_GINT64_MODIFIER "x of lane %u is not 16-byte "
+                        "aligned", ks_ptx_opcode_name ((KsPtxOpcode) in->opcode), addrs[lane],
+                        lane);
+          return FALSE;
+        }
+      if (ks_sim_resolve (c->sim, c->w, (int) lane, in, KS_PTX_SPACE_SHARED, addrs[lane], 16,
+                          in->opcode == KS_PTX_OPC_STMATRIX) == NULL)
+        return FALSE;
+    }
   return TRUE;
 }
 
