@@ -191,6 +191,8 @@ struct _KsSim
   uint32_t epoch;
   KsSimHazard *hazards;
   uint32_t n_hazards;
+  GHashTable *accesses;         /* instruction -> GArray of KsMemAccess */
+  uint32_t access_samples;
   uint32_t l1_bytes, l2_bytes;
   KsTraceEvent *trace;
   uint64_t n_trace, cap_trace, max_trace;
@@ -201,6 +203,10 @@ struct _KsSim
   uint64_t cta_linear;          /* the running CTA's linear index */
 
   uint32_t n_threads;           /* for runs to the end with the trace off */
+  /* Called before (after = FALSE) and after each warp-instruction when set:
+   * the lane recorder (ks-sim-lanes.c) */
+  void (*step_hook) (struct _KsSim *sim, KsSimWarp *w, gboolean after, gpointer data);
+  gpointer step_hook_data;
   uint64_t cta_stride;          /* 1, or the number of workers */
   KsSimShared *shared;          /* set in the workers of a parallel run */
   GArray *cta_printf;           /* worker: KsSimCtaPrintf of the CTAs it ran */

@@ -915,6 +915,7 @@ ks_sim_new (const KsPtxModule *module,
   sim->cta_stride = 1;
   sim->l1_bytes = 128u << 10;
   sim->l2_bytes = 40u << 20;
+  sim->access_samples = 16;
   sim->no_fast = g_getenv ("KS_SIM_NO_FAST") != NULL;
 
   sim->shared_size = sim->static_shared + launch->dynamic_shared_bytes;
@@ -954,6 +955,7 @@ ks_sim_free (KsSim *sim)
   g_clear_pointer (&sim->l2, ks_cache_free);
   g_free (sim->smem_access);
   g_free (sim->hazards);
+  g_clear_pointer (&sim->accesses, g_hash_table_unref);
   g_free (sim->trace);
   g_free (sim->trace_mem);
   g_free (sim->layouts);
@@ -1271,7 +1273,14 @@ ks_sim_run (KsSim        *sim,
           while (w->state == KS_WARP_RUNNING && n < BURST && done < budget
                  && sim->status == KS_SIM_READY)
             {
-              ks_sim_step (sim, w);
+              if (G_UNLIKELY (sim->step_hook != NULL))
+                {
+                  sim->step_hook (sim, w, FALSE, sim->step_hook_data);
+                  ks_sim_step (sim, w);
+                  sim->step_hook (sim, w, TRUE, sim->step_hook_data);
+                }
+              else
+                ks_sim_step (sim, w);
               n++;
               done++;
               if (sim->stats.warp_instructions >= sim->step_limit && sim->status == KS_SIM_READY)
@@ -1378,6 +1387,67 @@ uint32_t
 ks_sim_get_warps_per_cta (const KsSim *sim)
 {
   return sim->warps_per_cta;
+}
+
+const KsLaunch *
+ks_sim_get_launch (const KsSim *sim)
+{
+  return sim->launch;
+}
+
+void
+ks_sim_set_access_samples (KsSim    *sim,
+                           uint32_t  per_instruction)
+{
+  sim->access_samples = per_instruction;
+}
+
+const KsMemAccess *
+ks_sim_get_accesses (const KsSim *sim,
+                     uint32_t     insn,
+                     uint32_t    *n_accesses)
+{
+  GArray *a = sim->accesses ? g_hash_table_lookup (sim->accesses, GUINT_TO_POINTER (insn)) : NULL;
+
+  *n_accesses = a ? a->len : 0;
+  return a ? (const KsMemAccess *) (void *) a->data : NULL;
+}
+
+/* A new sample of an execution of `insn`, or NULL when it has enough */
+static KsMemAccess *
+sample_access (KsSim           *sim,
+               const KsSimWarp *w,
+               uint32_t         insn,
+               KsPtxSpace       space,
+               const uint64_t   addr[32],
+               uint32_t         size,
+               uint32_t         mask,
+               gboolean         store)
+{
+  GArray *a;
+  KsMemAccess *m;
+
+  if (sim->access_samples == 0)
+    return NULL;
+  if (sim->accesses == NULL)
+    sim->accesses = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
+  a = g_hash_table_lookup (sim->accesses, GUINT_TO_POINTER (insn));
+  if (a == NULL)
+    {
+      a = g_array_new (FALSE, TRUE, sizeof (KsMemAccess));
+      g_hash_table_insert (sim->accesses, GUINT_TO_POINTER (insn), a);
+    }
+  if (a->len >= sim->access_samples)
+    return NULL;
+  g_array_set_size (a, a->len + 1);
+  m = &g_array_index (a, KsMemAccess, a->len - 1);
+  m->warp = (uint32_t) (sim->cta_linear * sim->warps_per_cta + w->index);
+  m->mask = mask;
+  m->space = (uint8_t) space;
+  m->size = (uint8_t) size;
+  m->store = (uint8_t) !!store;
+  memcpy (m->addr, addr, sizeof m->addr);
+  return m;
 }
 
 void
@@ -1562,6 +1632,7 @@ ks_sim_record_memory (KsSim           *sim,
       KsSmemAnalysis r = ks_smem_analyze (a, size, mask, store);
       KsTraceMemory *tm = trace_memory (sim);
 
+      sample_access (sim, w, insn, KS_PTX_SPACE_SHARED, a, size, mask, store);
       if (!atomic)
         check_races (sim, w, insn, a, size, mask, store);
       if (tm != NULL)
@@ -1582,7 +1653,11 @@ ks_sim_record_memory (KsSim           *sim,
   {
     KsGmemAnalysis r = ks_gmem_analyze (a, size, mask);
     KsTraceMemory *tm = trace_memory (sim);
+    KsMemAccess *sample = sample_access (sim, w, insn, KS_PTX_SPACE_GLOBAL, a, size, mask, store);
 
+    G_STATIC_ASSERT (KS_GMEM_MAX_SECTORS <= G_N_ELEMENTS (sample->level));
+    if (sample != NULL)
+      sample->n_levels = (uint8_t) r.n_sectors;
     if (sim->l1 == NULL)
       {
         sim->l1 = ks_cache_new (sim->l1_bytes, 128, 32, 4);
@@ -1599,6 +1674,9 @@ ks_sim_record_memory (KsSim           *sim,
       {
         KsCacheResult h1 = ks_cache_access (sim->l1, r.sectors[i], store);
 
+        if (sample != NULL)
+          sample->level[i] = store ? KS_MEM_LEVEL_STORE : h1 == KS_CACHE_HIT ? KS_MEM_LEVEL_L1
+                             : KS_MEM_LEVEL_L2;
         if (!store && h1 == KS_CACHE_HIT)
           {
             st->l1_hits++;
@@ -1619,12 +1697,15 @@ ks_sim_record_memory (KsSim           *sim,
             st->l2_misses++;
             if (tm)
               tm->dram++;
+            if (sample != NULL && !store)
+              sample->level[i] = KS_MEM_LEVEL_DRAM;
           }
       }
     if (tm != NULL)
       {
         tm->space = KS_PTX_SPACE_GLOBAL;
         tm->sectors = (uint8_t) r.n_sectors;
+        tm->lines = (uint8_t) MIN (r.n_lines, 255u);
         tm->store = store;
       }
   }
