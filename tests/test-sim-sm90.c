@@ -962,6 +962,69 @@ test_bulk_faults (void)
             KS_SIM_FAULT_UNSUPPORTED, 15, "with these qualifiers");
 }
 
+/* ---- elect.sync ------------------------------------------------------------------------------ */
+
+/* Lanes 4-31 elect among 0xfffffff0, all lanes among -1, the odd lanes
+ * (after a branch) among 0xaaaaaaaa; each lane writes what it got. */
+static const char elect_ptx[] =
+  ".version 8.0\n.target sm_90\n.address_size 64\n"
+  ".visible .entry k(.param .u64 p_in, .param .u64 p_out)\n"
+  "{\n"
+  "  .reg .pred %p<6>;\n"
+  "  .reg .b32 %r<12>;\n"
+  "  .reg .b64 %rd<4>;\n"
+  "  ld.param.u64 %rd1, [p_out];\n"
+  "  mov.u32 %r1, %laneid;\n"
+  "  mov.u32 %r2, 99;\n"
+  "  mov.u32 %r3, 99;\n"
+  "  setp.ge.u32 %p3, %r1, 4;\n"
+  "  @%p3 elect.sync %r2|%p1, 0xfffffff0;\n"
+  "  elect.sync _|%p2, -1;\n"
+  "  and.b32 %r4, %r1, 1;\n"
+  "  setp.eq.u32 %p4, %r4, 0;\n"
+  "  @%p4 bra $EVEN;\n"
+  "  elect.sync %r3|%p5, 0xaaaaaaaa;\n"
+  "$EVEN:\n"
+  "  selp.u32 %r5, 1, 0, %p1;\n"
+  "  selp.u32 %r6, 1, 0, %p2;\n"
+  "  selp.u32 %r7, 1, 0, %p5;\n"
+  "  @%p4 mov.u32 %r7, 7;\n"
+  "  @!%p3 mov.u32 %r5, 7;\n"
+  "  mul.wide.u32 %rd2, %r1, 32;\n"
+  "  add.s64 %rd3, %rd1, %rd2;\n"
+  "  st.global.v4.u32 [%rd3], {%r2, %r5, %r6, %r3};\n"
+  "  st.global.u32 [%rd3+16], %r7;\n"
+  "  ret;\n"
+  "}\n";
+
+static void
+test_elect (void)
+{
+  Run r = { 0 };
+  uint32_t in[1] = { 0 };
+  g_autofree char *spec = io_spec ("k", 32, in, 1, 256);
+  const uint32_t *out;
+
+  run_start (&r, elect_ptx, spec);
+  assert_done (&r);
+  out = buffer (&r, "out");
+  for (uint32_t lane = 0; lane < 32; lane++)
+    {
+      const uint32_t *o = out + 8 * lane;
+
+      /* the lowest executing lane of each membermask leads */
+      g_assert_cmpuint (o[0], ==, lane >= 4 ? 4 : 99);
+      g_assert_cmpuint (o[1], ==, lane >= 4 ? lane == 4 : 7);
+      g_assert_cmpuint (o[2], ==, lane == 0);
+      g_assert_cmpuint (o[3], ==, lane % 2 ? 1 : 99);
+      g_assert_cmpuint (o[4], ==, lane % 2 ? lane == 1 : 7);
+    }
+  run_clear (&r);
+
+  run_fault ("  elect.sync %r2|%p1, 0xfffffff0;\n",                                   /* 13 */
+             32, KS_SIM_FAULT_DEADLOCK, 13, "lane 0, which is not in its membermask");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -979,5 +1042,6 @@ main (int    argc,
   g_test_add_func ("/sim/sm90/bulk/copy-and-reduce", test_bulk_copy);
   g_test_add_func ("/sim/sm90/bulk/nvcc-memcpy-async", test_bulk_copy_nvcc);
   g_test_add_func ("/sim/sm90/bulk/faults", test_bulk_faults);
+  g_test_add_func ("/sim/sm90/elect", test_elect);
   return g_test_run ();
 }

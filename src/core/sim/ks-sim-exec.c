@@ -1697,6 +1697,42 @@ do_shfl (Ctx *c)
     }
 }
 
+/* elect.sync d|p, membermask: the leader is the lowest executing lane of
+ * membermask (the ISA only promises the same leader for the same mask);
+ * d gets its lane id, p is true in it alone.  A lane outside membermask
+ * executing it is undefined in the ISA: a fault. */
+static void
+do_elect (Ctx *c)
+{
+  const KsPtxOperand *d = &c->ops[0];
+  uint32_t lane0 = c->exec ? (uint32_t) __builtin_ctz (c->exec) : 0;
+  uint32_t mask, leader;
+
+  if (c->in->n_operands != 2 || d->kind != KS_PTX_OPERAND_VECTOR || d->aux != 2)
+    {
+      unsupported (c, "in this form");
+      return;
+    }
+  if (c->exec == 0)
+    return;
+  mask = (uint32_t) src (c, &c->ops[1], lane0, KS_PTX_TYPE_U32);
+  if (c->exec & ~mask)
+    {
+      uint32_t lane = (uint32_t) __builtin_ctz (c->exec & ~mask);
+
+      ks_sim_fault (c->sim, c->w, (int) lane, c->in, KS_SIM_FAULT_DEADLOCK, FALSE, 0,
+                    "elect.sync executed by lane %u, which is not in its membermask 0x%08x",
+                    lane, mask);
+      return;
+    }
+  leader = (uint32_t) __builtin_ctz (c->exec);
+  LANES (c->exec, lane)
+    {
+      dst (c, &c->m->operands[d->a], lane, leader);
+      dst (c, &c->m->operands[d->a + 1], lane, lane == leader);
+    }
+}
+
 static void
 do_vote (Ctx *c)
 {
@@ -3078,6 +3114,10 @@ ks_sim_step (KsSim     *sim,
 
     case KS_PTX_OPC_VOTE:
       do_vote (c);
+      break;
+
+    case KS_PTX_OPC_ELECT:
+      do_elect (c);
       break;
 
     case KS_PTX_OPC_ACTIVEMASK:
