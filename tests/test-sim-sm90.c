@@ -845,6 +845,7 @@ static const char bulk_ptx[] =
   "  cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [%rd3], [%r3], 1024;\n"
   "  cp.async.bulk.commit_group;\n"
   "  cp.async.bulk.wait_group.read 0;\n"
+  "  cp.async.bulk.prefetch.L2.global [%rd1], 1024;\n"
   "$END:\n"
   "  ret;\n"
   "}\n";

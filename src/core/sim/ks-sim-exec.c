@@ -2138,6 +2138,18 @@ form:
  * operand comes last) and .read of wait_group; anything else
  * (.multicast::cluster, ...) is not supported. */
 static gboolean
+has_word (Ctx        *c,
+          const char *word)
+{
+  const KsPtxExtra *x = c->in->extra ? &c->m->extras[c->in->extra] : NULL;
+
+  for (uint32_t i = 0; x != NULL && i < x->n_words; i++)
+    if (ks_ptx_span_equal (c->m, c->m->words[x->first_word + i], word))
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
 bulk_words_ok (Ctx *c)
 {
   const KsPtxExtra *x = c->in->extra ? &c->m->extras[c->in->extra] : NULL;
@@ -2202,7 +2214,8 @@ do_cp_bulk (Ctx *c)
   uint32_t esize = reduce ? ks_ptx_type_size (t) : 1;
   gboolean locked = FALSE;
 
-  if (in->flags & (KS_PTX_FLAG_COMMIT_GROUP | KS_PTX_FLAG_WAIT_GROUP))
+  /* cp.async.bulk.prefetch{.tensor}.L2: no effect, as prefetch has none */
+  if ((in->flags & (KS_PTX_FLAG_COMMIT_GROUP | KS_PTX_FLAG_WAIT_GROUP)) || has_word (c, "prefetch"))
     return;
   if (!bulk_words_ok (c))
     {
