@@ -2034,7 +2034,8 @@ do_mbarrier (Ctx *c)
       if (n_ops != 2)
         goto form;
       LANES (c->exec, lane)
-        dst (c, &c->ops[0], lane, ks_mbar_state_pending (src (c, &c->ops[1], lane, KS_PTX_TYPE_B64)));
+        dst (c, &c->ops[0], lane,
+             ks_mbar_state_pending (src (c, &c->ops[1], lane, KS_PTX_TYPE_B64)));
       return;
     }
 
@@ -2063,8 +2064,9 @@ do_mbarrier (Ctx *c)
       ks_mbar_unpack (bits, &m);
       if (f & KS_PTX_FLAG_INIT)
         {
-          if (!mbar_check (c, lane, offset,
-                           ks_mbar_init (&m, (uint32_t) src (c, &c->ops[1], lane, KS_PTX_TYPE_U32))))
+          uint32_t count = (uint32_t) src (c, &c->ops[1], lane, KS_PTX_TYPE_U32);
+
+          if (!mbar_check (c, lane, offset, ks_mbar_init (&m, count)))
             return;
           cta->mbar_valid[offset / 64] |= (uint8_t) (1u << (offset / 8 % 8));
         }
@@ -2258,7 +2260,8 @@ do_cp_bulk (Ctx *c)
         break;
       for (uint32_t off = 0; off < size; off += 16)
         {
-          uint8_t *d = ks_sim_resolve (c->sim, c->w, (int) lane, in, dst_space, daddr + off, 16, TRUE);
+          uint8_t *d = ks_sim_resolve (c->sim, c->w, (int) lane, in, dst_space, daddr + off, 16,
+                                       TRUE);
           const uint8_t *s = ks_sim_resolve (c->sim, c->w, (int) lane, in, src_space, saddr + off,
                                              16, FALSE);
           uint8_t chunk[16];
