@@ -726,6 +726,18 @@ test_mbarrier_deadlock (void)
             "  bar.sync 0;\n"
             "  mbarrier.arrive.shared::cta.b64 _, [%r7];\n",
             64, KS_SIM_FAULT_DEADLOCK, 17, "wait at a barrier");
+  /* lanes 0-15 wait for lanes 16-31 of their own warp, which the SIMT
+   * stack runs only after the waiting path */
+  run_mbar ("  mbarrier.init.shared::cta.b64 [%r7], 16;\n"
+            "  setp.lt.u32 %p2, %r1, 16;\n"
+            "  @%p2 bra $W;\n"
+            "  mbarrier.arrive.shared::cta.b64 _, [%r7];\n"
+            "  bra.uni $E;\n"
+            "$W:\n"
+            "  mbarrier.try_wait.parity.shared::cta.b64 %p1, [%r7], 0;\n"        /* 19 */
+            "  @!%p1 bra $W;\n"
+            "$E:\n",
+            32, KS_SIM_FAULT_DEADLOCK, 19, "lanes 0xffff0000 of the same warp wait to reconverge");
   /* the same, but the arrivals come before bar.sync: no deadlock; warp 0
    * polls two mbarriers in turn, the first of which is done at once */
   run_mbar ("  add.u32 %r8, %r7, 8;\n"
