@@ -1038,6 +1038,30 @@ test_elect (void)
              32, KS_SIM_FAULT_DEADLOCK, 13, "lane 0, which is not in its membermask");
 }
 
+/* A cluster is one CTA: mapa to rank 0 is the identity and an mbarrier
+ * reached through it works; getctarank is 0; rank 1 does not exist. */
+static void
+test_cluster_map (void)
+{
+  run_mbar ("  mapa.shared::cluster.u32 %r8, %r7, 0;\n"
+            "  setp.ne.u32 %p1, %r8, %r7;\n"
+            "  @%p1 trap;\n"
+            "  getctarank.shared::cluster.u32 %r9, %r8;\n"
+            "  setp.ne.u32 %p1, %r9, 0;\n"
+            "  @%p1 trap;\n"
+            "  cvta.shared.u64 %rd2, bar;\n"
+            "  mapa.u64 %rd3, %rd2, 0;\n"
+            "  setp.ne.u64 %p1, %rd3, %rd2;\n"
+            "  @%p1 trap;\n"
+            "  mbarrier.init.shared::cta.b64 [%r7], 32;\n"
+            "  mbarrier.arrive.shared::cluster.b64 _, [%r8];\n"
+            "  mbarrier.test_wait.parity.shared::cta.b64 %p1, [%r7], 0;\n"
+            "  @!%p1 trap;\n",
+            32, KS_SIM_FAULT_NONE, 0, NULL);
+  run_mbar ("  mapa.shared::cluster.u32 %r8, %r7, 1;\n",                              /* 13 */
+            32, KS_SIM_FAULT_OUT_OF_BOUNDS, 13, "clusters of one CTA");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1056,5 +1080,6 @@ main (int    argc,
   g_test_add_func ("/sim/sm90/bulk/nvcc-memcpy-async", test_bulk_copy_nvcc);
   g_test_add_func ("/sim/sm90/bulk/faults", test_bulk_faults);
   g_test_add_func ("/sim/sm90/elect", test_elect);
+  g_test_add_func ("/sim/sm90/cluster-map", test_cluster_map);
   return g_test_run ();
 }

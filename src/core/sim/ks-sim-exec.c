@@ -1697,6 +1697,40 @@ do_shfl (Ctx *c)
     }
 }
 
+/* mapa and getctarank: a cluster is one CTA here (%cluster_nctarank is 1),
+ * so the only CTA an address can be mapped to is this one, rank 0, and
+ * every shared address belongs to it. */
+static void
+do_cluster_map (Ctx *c)
+{
+  const KsPtxInsn *in = c->in;
+  gboolean mapa = in->opcode == KS_PTX_OPC_MAPA;
+
+  if (in->n_operands != (mapa ? 3u : 2u))
+    {
+      unsupported (c, "in this form");
+      return;
+    }
+  LANES (c->exec, lane)
+    {
+      uint64_t a = src (c, &c->ops[1], lane, KS_PTX_TYPE_U64);
+
+      if (!mapa)
+        {
+          dst (c, &c->ops[0], lane, 0);
+          continue;
+        }
+      if ((uint32_t) src (c, &c->ops[2], lane, KS_PTX_TYPE_U32) != 0)
+        {
+          ks_sim_fault (c->sim, c->w, (int) lane, in, KS_SIM_FAULT_OUT_OF_BOUNDS, FALSE, 0,
+                        "mapa to CTA rank %u of the cluster: the simulator runs clusters of one "
+                        "CTA, rank 0", (uint32_t) src (c, &c->ops[2], lane, KS_PTX_TYPE_U32));
+          return;
+        }
+      dst (c, &c->ops[0], lane, a & type_mask ((KsPtxType) in->types[0]));
+    }
+}
+
 /* elect.sync d|p, membermask: the leader is the lowest executing lane of
  * membermask (the ISA only promises the same leader for the same mask);
  * d gets its lane id, p is true in it alone.  A lane outside membermask
@@ -3134,6 +3168,11 @@ ks_sim_step (KsSim     *sim,
 
     case KS_PTX_OPC_ELECT:
       do_elect (c);
+      break;
+
+    case KS_PTX_OPC_MAPA:
+    case KS_PTX_OPC_GETCTARANK:
+      do_cluster_map (c);
       break;
 
     case KS_PTX_OPC_ACTIVEMASK:
