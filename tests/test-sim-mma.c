@@ -621,7 +621,10 @@ random_fp8 (KsPtxType t)
 
 typedef struct
 {
+  KsMmaShape shape;
+  int k;
   KsPtxType at, bt, ct, dt;
+  Coord a, b;
 } Fp8Case;
 
 static void
@@ -635,13 +638,15 @@ test_mma_fp8 (gconstpointer data)
   g_autofree Frag *fc = g_new (Frag, 1);
   g_autofree Frag *fd = g_new (Frag, 1);
 
-  g_assert_cmpuint (ks_mma_n_regs (KS_MMA_M16N8K32, KS_MMA_OPERAND_A, fc8->at), ==, 4);
-  g_assert_cmpuint (ks_mma_n_regs (KS_MMA_M16N8K32, KS_MMA_OPERAND_B, fc8->bt), ==, 2);
+  int k = fc8->k;
+
+  g_assert_cmpuint (ks_mma_n_regs (fc8->shape, KS_MMA_OPERAND_A, fc8->at), ==, k / 8);
+  g_assert_cmpuint (ks_mma_n_regs (fc8->shape, KS_MMA_OPERAND_B, fc8->bt), ==, k / 16);
   for (int iter = 0; iter < 30; iter++)
     {
-      for (int i = 0; i < 16 * 32; i++)
+      for (int i = 0; i < 16 * k; i++)
         a[i] = random_fp8 (fc8->at);
-      for (int i = 0; i < 32 * 8; i++)
+      for (int i = 0; i < k * 8; i++)
         b[i] = random_fp8 (fc8->bt);
       for (int i = 0; i < 16 * 8; i++)
         c[i] = random_elem (fc8->ct);
@@ -649,10 +654,10 @@ test_mma_fp8 (gconstpointer data)
       frag_init (fb, 0);
       frag_init (fc, 0);
       frag_init (fd, 0);
-      distribute8 (fa, isa_k32_a, 16, a, 32);
-      distribute8 (fb, isa_k32_b, 8, b, 8);
+      distribute8 (fa, fc8->a, k / 2, a, k);
+      distribute8 (fb, fc8->b, k / 4, b, 8);
       distribute (fc, isa_c, 4, fc8->ct, c, 8);
-      g_assert_true (ks_mma_sync (KS_MMA_M16N8K32, fc8->at, fc8->bt, fc8->ct, fc8->dt,
+      g_assert_true (ks_mma_sync (fc8->shape, fc8->at, fc8->bt, fc8->ct, fc8->dt,
                                   (const uint64_t *const *) fa->rows,
                                   (const uint64_t *const *) fb->rows,
                                   (const uint64_t *const *) fc->rows, fd->rows));
@@ -663,8 +668,8 @@ test_mma_fp8 (gconstpointer data)
             float acc = elem_value (fc8->ct, c[i * 8 + j]);
             uint32_t want;
 
-            for (int kk = 0; kk < 32; kk++)
-              acc = fmaf (fp8_value (fc8->at, a[i * 32 + kk]), fp8_value (fc8->bt, b[kk * 8 + j]),
+            for (int kk = 0; kk < k; kk++)
+              acc = fmaf (fp8_value (fc8->at, a[i * k + kk]), fp8_value (fc8->bt, b[kk * 8 + j]),
                           acc);
             want = fc8->dt == KS_PTX_TYPE_F16
                      ? ks_cvt_f16_f32 (float_to_bits (acc), KS_PTX_ROUND_RN, 0)
@@ -737,8 +742,8 @@ test_mma_int_unsupported (void)
                                    in, in, in, o));
   g_assert_false (ks_mma_sync (KS_MMA_M16N8K32, KS_PTX_TYPE_S8, KS_PTX_TYPE_S8,
                                KS_PTX_TYPE_S32, KS_PTX_TYPE_S32, in, in, in, o));
-  /* fp8 is k32 only here, and has no s32 accumulator */
-  g_assert_false (ks_mma_sync (KS_MMA_M16N8K16, KS_PTX_TYPE_E4M3, KS_PTX_TYPE_E4M3,
+  /* fp8 is k16 and k32 only, and has no s32 accumulator */
+  g_assert_false (ks_mma_sync (KS_MMA_M16N8K8, KS_PTX_TYPE_E4M3, KS_PTX_TYPE_E4M3,
                                KS_PTX_TYPE_F32, KS_PTX_TYPE_F32, in, in, in, o));
   g_assert_false (ks_mma_sync (KS_MMA_M16N8K32, KS_PTX_TYPE_E4M3, KS_PTX_TYPE_E5M2,
                                KS_PTX_TYPE_S32, KS_PTX_TYPE_F32, in, in, in, o));
@@ -1226,14 +1231,25 @@ main (int argc, char **argv)
     "/sim/mma/m16n8k32/satfinite.s32.s8.s8.s32",
   };
   static const Fp8Case fp8_cases[] = {
-    { KS_PTX_TYPE_E4M3, KS_PTX_TYPE_E4M3, KS_PTX_TYPE_F32, KS_PTX_TYPE_F32 },
-    { KS_PTX_TYPE_E5M2, KS_PTX_TYPE_E4M3, KS_PTX_TYPE_F32, KS_PTX_TYPE_F32 },
-    { KS_PTX_TYPE_E5M2, KS_PTX_TYPE_E5M2, KS_PTX_TYPE_F16, KS_PTX_TYPE_F16 },
+    { KS_MMA_M16N8K32, 32, KS_PTX_TYPE_E4M3, KS_PTX_TYPE_E4M3, KS_PTX_TYPE_F32, KS_PTX_TYPE_F32,
+      isa_k32_a, isa_k32_b },
+    { KS_MMA_M16N8K32, 32, KS_PTX_TYPE_E5M2, KS_PTX_TYPE_E4M3, KS_PTX_TYPE_F32, KS_PTX_TYPE_F32,
+      isa_k32_a, isa_k32_b },
+    { KS_MMA_M16N8K32, 32, KS_PTX_TYPE_E5M2, KS_PTX_TYPE_E5M2, KS_PTX_TYPE_F16, KS_PTX_TYPE_F16,
+      isa_k32_a, isa_k32_b },
+    /* "Matrix Fragments for mma.m16n8k16 with integer type" lists .e4m3 and
+     * .e5m2 with the .s8 layouts */
+    { KS_MMA_M16N8K16, 16, KS_PTX_TYPE_E4M3, KS_PTX_TYPE_E5M2, KS_PTX_TYPE_F32, KS_PTX_TYPE_F32,
+      isa_k16_i8_a, isa_k16_i8_b },
+    { KS_MMA_M16N8K16, 16, KS_PTX_TYPE_E4M3, KS_PTX_TYPE_E4M3, KS_PTX_TYPE_F16, KS_PTX_TYPE_F32,
+      isa_k16_i8_a, isa_k16_i8_b },
   };
   static const char *const fp8_names[] = {
     "/sim/mma/m16n8k32/f32.e4m3.e4m3.f32",
     "/sim/mma/m16n8k32/f32.e5m2.e4m3.f32",
     "/sim/mma/m16n8k32/f16.e5m2.e5m2.f16",
+    "/sim/mma/m16n8k16/f32.e4m3.e5m2.f32",
+    "/sim/mma/m16n8k16/f32.e4m3.e4m3.f16",
   };
 
   G_STATIC_ASSERT (G_N_ELEMENTS (int_cases) == G_N_ELEMENTS (int_names));

@@ -409,6 +409,9 @@ test_stmatrix_faults (void)
   /* a generic address of global memory */
   run_fault ("  stmatrix.sync.aligned.m8n8.x1.b16 [%rd1], {%r1};\n",                     /* 13 */
              32, KS_SIM_FAULT_OUT_OF_BOUNDS, 13, "is not in shared memory");
+  /* ldmatrix too reads rows of shared memory only */
+  run_fault ("  ldmatrix.sync.aligned.m8n8.x1.b16 {%r2}, [%rd1];\n",                    /* 13 */
+             32, KS_SIM_FAULT_OUT_OF_BOUNDS, 13, "ldmatrix row address 0x7f0000000000");
   /* half a warp */
   run_fault ("  setp.lt.u32 %p1, %r1, 16;\n"
              "  @%p1 stmatrix.sync.aligned.m8n8.x1.shared.b16 [%r7], {%r1};\n",          /* 14 */
@@ -723,6 +726,18 @@ test_mbarrier_deadlock (void)
             "  bar.sync 0;\n"
             "  mbarrier.arrive.shared::cta.b64 _, [%r7];\n",
             64, KS_SIM_FAULT_DEADLOCK, 17, "wait at a barrier");
+  /* lanes 0-15 wait for lanes 16-31 of their own warp, which the SIMT
+   * stack runs only after the waiting path */
+  run_mbar ("  mbarrier.init.shared::cta.b64 [%r7], 16;\n"
+            "  setp.lt.u32 %p2, %r1, 16;\n"
+            "  @%p2 bra $W;\n"
+            "  mbarrier.arrive.shared::cta.b64 _, [%r7];\n"
+            "  bra.uni $E;\n"
+            "$W:\n"
+            "  mbarrier.try_wait.parity.shared::cta.b64 %p1, [%r7], 0;\n"        /* 19 */
+            "  @!%p1 bra $W;\n"
+            "$E:\n",
+            32, KS_SIM_FAULT_DEADLOCK, 19, "lanes 0xffff0000 of the same warp wait to reconverge");
   /* the same, but the arrivals come before bar.sync: no deadlock; warp 0
    * polls two mbarriers in turn, the first of which is done at once */
   run_mbar ("  add.u32 %r8, %r7, 8;\n"
@@ -842,6 +857,7 @@ static const char bulk_ptx[] =
   "  cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [%rd3], [%r3], 1024;\n"
   "  cp.async.bulk.commit_group;\n"
   "  cp.async.bulk.wait_group.read 0;\n"
+  "  cp.async.bulk.prefetch.L2.global [%rd1], 1024;\n"
   "$END:\n"
   "  ret;\n"
   "}\n";
@@ -959,6 +975,93 @@ test_bulk_faults (void)
             KS_SIM_FAULT_UNSUPPORTED, 15, "with these qualifiers");
 }
 
+/* ---- elect.sync ------------------------------------------------------------------------------ */
+
+/* Lanes 4-31 elect among 0xfffffff0, all lanes among -1, the odd lanes
+ * (after a branch) among 0xaaaaaaaa; each lane writes what it got. */
+static const char elect_ptx[] =
+  ".version 8.0\n.target sm_90\n.address_size 64\n"
+  ".visible .entry k(.param .u64 p_in, .param .u64 p_out)\n"
+  "{\n"
+  "  .reg .pred %p<6>;\n"
+  "  .reg .b32 %r<12>;\n"
+  "  .reg .b64 %rd<4>;\n"
+  "  ld.param.u64 %rd1, [p_out];\n"
+  "  mov.u32 %r1, %laneid;\n"
+  "  mov.u32 %r2, 99;\n"
+  "  mov.u32 %r3, 99;\n"
+  "  setp.ge.u32 %p3, %r1, 4;\n"
+  "  @%p3 elect.sync %r2|%p1, 0xfffffff0;\n"
+  "  elect.sync _|%p2, -1;\n"
+  "  and.b32 %r4, %r1, 1;\n"
+  "  setp.eq.u32 %p4, %r4, 0;\n"
+  "  @%p4 bra $EVEN;\n"
+  "  elect.sync %r3|%p5, 0xaaaaaaaa;\n"
+  "$EVEN:\n"
+  "  selp.u32 %r5, 1, 0, %p1;\n"
+  "  selp.u32 %r6, 1, 0, %p2;\n"
+  "  selp.u32 %r7, 1, 0, %p5;\n"
+  "  @%p4 mov.u32 %r7, 7;\n"
+  "  @!%p3 mov.u32 %r5, 7;\n"
+  "  mul.wide.u32 %rd2, %r1, 32;\n"
+  "  add.s64 %rd3, %rd1, %rd2;\n"
+  "  st.global.v4.u32 [%rd3], {%r2, %r5, %r6, %r3};\n"
+  "  st.global.u32 [%rd3+16], %r7;\n"
+  "  ret;\n"
+  "}\n";
+
+static void
+test_elect (void)
+{
+  Run r = { 0 };
+  uint32_t in[1] = { 0 };
+  g_autofree char *spec = io_spec ("k", 32, in, 1, 256);
+  const uint32_t *out;
+
+  run_start (&r, elect_ptx, spec);
+  assert_done (&r);
+  out = buffer (&r, "out");
+  for (uint32_t lane = 0; lane < 32; lane++)
+    {
+      const uint32_t *o = out + 8 * lane;
+
+      /* the lowest executing lane of each membermask leads */
+      g_assert_cmpuint (o[0], ==, lane >= 4 ? 4 : 99);
+      g_assert_cmpuint (o[1], ==, lane >= 4 ? lane == 4 : 7);
+      g_assert_cmpuint (o[2], ==, lane == 0);
+      g_assert_cmpuint (o[3], ==, lane % 2 ? 1 : 99);
+      g_assert_cmpuint (o[4], ==, lane % 2 ? lane == 1 : 7);
+    }
+  run_clear (&r);
+
+  run_fault ("  elect.sync %r2|%p1, 0xfffffff0;\n",                                   /* 13 */
+             32, KS_SIM_FAULT_DEADLOCK, 13, "lane 0, which is not in its membermask");
+}
+
+/* A cluster is one CTA: mapa to rank 0 is the identity and an mbarrier
+ * reached through it works; getctarank is 0; rank 1 does not exist. */
+static void
+test_cluster_map (void)
+{
+  run_mbar ("  mapa.shared::cluster.u32 %r8, %r7, 0;\n"
+            "  setp.ne.u32 %p1, %r8, %r7;\n"
+            "  @%p1 trap;\n"
+            "  getctarank.shared::cluster.u32 %r9, %r8;\n"
+            "  setp.ne.u32 %p1, %r9, 0;\n"
+            "  @%p1 trap;\n"
+            "  cvta.shared.u64 %rd2, bar;\n"
+            "  mapa.u64 %rd3, %rd2, 0;\n"
+            "  setp.ne.u64 %p1, %rd3, %rd2;\n"
+            "  @%p1 trap;\n"
+            "  mbarrier.init.shared::cta.b64 [%r7], 32;\n"
+            "  mbarrier.arrive.shared::cluster.b64 _, [%r8];\n"
+            "  mbarrier.test_wait.parity.shared::cta.b64 %p1, [%r7], 0;\n"
+            "  @!%p1 trap;\n",
+            32, KS_SIM_FAULT_NONE, 0, NULL);
+  run_mbar ("  mapa.shared::cluster.u32 %r8, %r7, 1;\n",                              /* 13 */
+            32, KS_SIM_FAULT_OUT_OF_BOUNDS, 13, "clusters of one CTA");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -976,5 +1079,7 @@ main (int    argc,
   g_test_add_func ("/sim/sm90/bulk/copy-and-reduce", test_bulk_copy);
   g_test_add_func ("/sim/sm90/bulk/nvcc-memcpy-async", test_bulk_copy_nvcc);
   g_test_add_func ("/sim/sm90/bulk/faults", test_bulk_faults);
+  g_test_add_func ("/sim/sm90/elect", test_elect);
+  g_test_add_func ("/sim/sm90/cluster-map", test_cluster_map);
   return g_test_run ();
 }

@@ -177,7 +177,8 @@ typedef enum
 #define KS_PTX_FLAG_PENDING_COUNT  (G_GUINT64_CONSTANT (1) << 55)
 #define KS_PTX_FLAG_NOCOMPLETE     (G_GUINT64_CONSTANT (1) << 56)
 #define KS_PTX_FLAG_MBARRIER       (G_GUINT64_CONSTANT (1) << 57)   /* cp.async.mbarrier.arrive */
-#define KS_PTX_FLAG_MBAR_COMPLETE_TX (G_GUINT64_CONSTANT (1) << 58) /* .mbarrier::complete_tx::bytes */
+/* .mbarrier::complete_tx::bytes */
+#define KS_PTX_FLAG_MBAR_COMPLETE_TX (G_GUINT64_CONSTANT (1) << 58)
 #define KS_PTX_FLAG_BULK_GROUP     (G_GUINT64_CONSTANT (1) << 59)
 #define KS_PTX_FLAG_REDUCE         (G_GUINT64_CONSTANT (1) << 60)   /* cp.reduce.async.bulk */
 /* Set by the parser: the instruction has modifiers it did not decode

@@ -1697,6 +1697,76 @@ do_shfl (Ctx *c)
     }
 }
 
+/* mapa and getctarank: a cluster is one CTA here (%cluster_nctarank is 1),
+ * so the only CTA an address can be mapped to is this one, rank 0, and
+ * every shared address belongs to it. */
+static void
+do_cluster_map (Ctx *c)
+{
+  const KsPtxInsn *in = c->in;
+  gboolean mapa = in->opcode == KS_PTX_OPC_MAPA;
+
+  if (in->n_operands != (mapa ? 3u : 2u))
+    {
+      unsupported (c, "in this form");
+      return;
+    }
+  LANES (c->exec, lane)
+    {
+      uint64_t a = src (c, &c->ops[1], lane, KS_PTX_TYPE_U64);
+
+      if (!mapa)
+        {
+          dst (c, &c->ops[0], lane, 0);
+          continue;
+        }
+      if ((uint32_t) src (c, &c->ops[2], lane, KS_PTX_TYPE_U32) != 0)
+        {
+          ks_sim_fault (c->sim, c->w, (int) lane, in, KS_SIM_FAULT_OUT_OF_BOUNDS, FALSE, 0,
+                        "mapa to CTA rank %u of the cluster: the simulator runs clusters of one "
+                        "CTA, rank 0", (uint32_t) src (c, &c->ops[2], lane, KS_PTX_TYPE_U32));
+          return;
+        }
+      dst (c, &c->ops[0], lane, a & type_mask ((KsPtxType) in->types[0]));
+    }
+}
+
+/* elect.sync d|p, membermask: the leader is the lowest executing lane of
+ * membermask (the ISA only promises the same leader for the same mask);
+ * d gets its lane id, p is true in it alone.  A lane outside membermask
+ * executing it is undefined in the ISA: a fault. */
+static void
+do_elect (Ctx *c)
+{
+  const KsPtxOperand *d = &c->ops[0];
+  uint32_t lane0 = c->exec ? (uint32_t) __builtin_ctz (c->exec) : 0;
+  uint32_t mask, leader;
+
+  if (c->in->n_operands != 2 || d->kind != KS_PTX_OPERAND_VECTOR || d->aux != 2)
+    {
+      unsupported (c, "in this form");
+      return;
+    }
+  if (c->exec == 0)
+    return;
+  mask = (uint32_t) src (c, &c->ops[1], lane0, KS_PTX_TYPE_U32);
+  if (c->exec & ~mask)
+    {
+      uint32_t lane = (uint32_t) __builtin_ctz (c->exec & ~mask);
+
+      ks_sim_fault (c->sim, c->w, (int) lane, c->in, KS_SIM_FAULT_DEADLOCK, FALSE, 0,
+                    "elect.sync executed by lane %u, which is not in its membermask 0x%08x",
+                    lane, mask);
+      return;
+    }
+  leader = (uint32_t) __builtin_ctz (c->exec);
+  LANES (c->exec, lane)
+    {
+      dst (c, &c->m->operands[d->a], lane, leader);
+      dst (c, &c->m->operands[d->a + 1], lane, lane == leader);
+    }
+}
+
 static void
 do_vote (Ctx *c)
 {
@@ -1998,7 +2068,8 @@ do_mbarrier (Ctx *c)
       if (n_ops != 2)
         goto form;
       LANES (c->exec, lane)
-        dst (c, &c->ops[0], lane, ks_mbar_state_pending (src (c, &c->ops[1], lane, KS_PTX_TYPE_B64)));
+        dst (c, &c->ops[0], lane,
+             ks_mbar_state_pending (src (c, &c->ops[1], lane, KS_PTX_TYPE_B64)));
       return;
     }
 
@@ -2027,8 +2098,9 @@ do_mbarrier (Ctx *c)
       ks_mbar_unpack (bits, &m);
       if (f & KS_PTX_FLAG_INIT)
         {
-          if (!mbar_check (c, lane, offset,
-                           ks_mbar_init (&m, (uint32_t) src (c, &c->ops[1], lane, KS_PTX_TYPE_U32))))
+          uint32_t count = (uint32_t) src (c, &c->ops[1], lane, KS_PTX_TYPE_U32);
+
+          if (!mbar_check (c, lane, offset, ks_mbar_init (&m, count)))
             return;
           cta->mbar_valid[offset / 64] |= (uint8_t) (1u << (offset / 8 % 8));
         }
@@ -2102,6 +2174,18 @@ form:
  * operand comes last) and .read of wait_group; anything else
  * (.multicast::cluster, ...) is not supported. */
 static gboolean
+has_word (Ctx        *c,
+          const char *word)
+{
+  const KsPtxExtra *x = c->in->extra ? &c->m->extras[c->in->extra] : NULL;
+
+  for (uint32_t i = 0; x != NULL && i < x->n_words; i++)
+    if (ks_ptx_span_equal (c->m, c->m->words[x->first_word + i], word))
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
 bulk_words_ok (Ctx *c)
 {
   const KsPtxExtra *x = c->in->extra ? &c->m->extras[c->in->extra] : NULL;
@@ -2166,7 +2250,8 @@ do_cp_bulk (Ctx *c)
   uint32_t esize = reduce ? ks_ptx_type_size (t) : 1;
   gboolean locked = FALSE;
 
-  if (in->flags & (KS_PTX_FLAG_COMMIT_GROUP | KS_PTX_FLAG_WAIT_GROUP))
+  /* cp.async.bulk.prefetch{.tensor}.L2: no effect, as prefetch has none */
+  if ((in->flags & (KS_PTX_FLAG_COMMIT_GROUP | KS_PTX_FLAG_WAIT_GROUP)) || has_word (c, "prefetch"))
     return;
   if (!bulk_words_ok (c))
     {
@@ -2209,7 +2294,8 @@ do_cp_bulk (Ctx *c)
         break;
       for (uint32_t off = 0; off < size; off += 16)
         {
-          uint8_t *d = ks_sim_resolve (c->sim, c->w, (int) lane, in, dst_space, daddr + off, 16, TRUE);
+          uint8_t *d = ks_sim_resolve (c->sim, c->w, (int) lane, in, dst_space, daddr + off, 16,
+                                       TRUE);
           const uint8_t *s = ks_sim_resolve (c->sim, c->w, (int) lane, in, src_space, saddr + off,
                                              16, FALSE);
           uint8_t chunk[16];
@@ -2513,6 +2599,22 @@ matrix_rows (Ctx      *c,
                     "%s row address 0x%" G_GINT64_MODIFIER "x of lane %u is not in shared memory",
                     ks_ptx_opcode_name ((KsPtxOpcode) in->opcode), addrs[lane], lane);
       return FALSE;
+    }
+  /* Each 16-byte row whole, before anything is read or written, so that a
+   * fault says what the instruction would have done */
+  for (uint32_t lane = 0; lane < 8 * num; lane++)
+    {
+      if ((addrs[lane] & 15) != 0)
+        {
+          ks_sim_fault (c->sim, c->w, (int) lane, in, KS_SIM_FAULT_MISALIGNED, TRUE, addrs[lane],
+                        "%s row address 0x%" G_GINT64_MODIFIER "x of lane %u is not 16-byte "
+                        "aligned", ks_ptx_opcode_name ((KsPtxOpcode) in->opcode), addrs[lane],
+                        lane);
+          return FALSE;
+        }
+      if (ks_sim_resolve (c->sim, c->w, (int) lane, in, KS_PTX_SPACE_SHARED, addrs[lane], 16,
+                          in->opcode == KS_PTX_OPC_STMATRIX) == NULL)
+        return FALSE;
     }
   return TRUE;
 }
@@ -3062,6 +3164,15 @@ ks_sim_step (KsSim     *sim,
 
     case KS_PTX_OPC_VOTE:
       do_vote (c);
+      break;
+
+    case KS_PTX_OPC_ELECT:
+      do_elect (c);
+      break;
+
+    case KS_PTX_OPC_MAPA:
+    case KS_PTX_OPC_GETCTARANK:
+      do_cluster_map (c);
       break;
 
     case KS_PTX_OPC_ACTIVEMASK:

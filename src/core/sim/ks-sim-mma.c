@@ -309,7 +309,7 @@ shape_takes (KsMmaShape shape, KsPtxType t)
 {
   switch (shape)
     {
-    case KS_MMA_M16N8K16: return is_half (t) || t == KS_PTX_TYPE_S8 || t == KS_PTX_TYPE_U8;
+    case KS_MMA_M16N8K16: return is_half (t) || is_8bit (t);
     case KS_MMA_M16N8K8: return is_half (t) || t == KS_PTX_TYPE_TF32;
     case KS_MMA_M16N8K4: return t == KS_PTX_TYPE_TF32;
     case KS_MMA_M16N8K32: return is_8bit (t);

@@ -62,7 +62,7 @@ bool ks_mma_flat_mem (uint64_t addr, void *buf, size_t len, bool is_store, void 
 
 typedef enum
 {
-  KS_MMA_M16N8K16,              /* .f16, .bf16; .s8, .u8 */
+  KS_MMA_M16N8K16,              /* .f16, .bf16; .s8, .u8; .e4m3, .e5m2 */
   KS_MMA_M16N8K8,               /* .f16, .bf16, .tf32 */
   KS_MMA_M16N8K4,               /* .tf32 */
   KS_MMA_M16N8K32,              /* .s8, .u8; .e4m3, .e5m2 */
@@ -89,8 +89,9 @@ guint ks_mma_n_regs (KsMmaShape shape, KsMmaOperand operand, KsPtxType type);
  *   .m16n8k16 and .m16n8k8 with .f16 x .f16 into .f16 / .f32 (any mix of
  *     ctype and dtype), and .bf16 x .bf16 into .f32;
  *   .m16n8k8 and .m16n8k4 with .tf32 x .tf32 into .f32;
- *   .m16n8k32 with .e4m3 / .e5m2 x .e4m3 / .e5m2 (any pair) into .f16 /
- *     .f32 (sm_89), each element widened exactly and accumulated as above;
+ *   .m16n8k32 and .m16n8k16 with .e4m3 / .e5m2 x .e4m3 / .e5m2 (any pair)
+ *     into .f16 / .f32 (sm_89), each element widened exactly and accumulated
+ *     as above, in the 8-bit layouts of ks_mma_sync_int;
  *   .m8n8k4 with .f64 x .f64 into .f64, accumulated in f64 with one fused
  *     multiply-add (round to nearest) at a time in increasing k.
  * "Matrix Fragments for mma.m16n8k32": the 8-bit A and B layouts, the same

@@ -706,24 +706,36 @@ mbarrier_deadlock (KsSim     *sim,
                    KsSimWarp *w)
 {
   KsSimCta *c = &sim->cta;
+  const KsSimFrame *f = &w->frames[w->n_frames - 1];
+  const KsSimtEntry *top = &w->simt[w->n_simt - 1];
   uint64_t bits = 0;
   KsMbarrier m;
-  uint32_t others = 0;
+  uint32_t others = 0, parked = 0;
+  g_autofree char *why = NULL;
 
   for (uint32_t i = 0; i < c->n_warps; i++)
     if (c->warps[i].state == KS_WARP_AT_MBARRIER)
       others++;
+  /* Lanes of the same warp on another path of a divergent branch cannot
+   * run before the waiting path reconverges */
+  for (uint32_t i = f->simt_base; i + 1 < w->n_simt; i++)
+    parked |= w->simt[i].mask;
+  parked &= ~top->mask;
+  if (parked != 0)
+    why = g_strdup_printf ("; lanes 0x%08x of the same warp wait to reconverge, and if they are "
+                           "the ones to arrive, the wait can only end with Volta's independent "
+                           "thread scheduling, which this simulator does not model", parked);
   if (w->mbar_addr + 8 <= c->shared_size)
     memcpy (&bits, c->shared + w->mbar_addr, 8);
   ks_mbar_unpack (bits, &m);
-  ks_sim_fault (sim, w, w->live ? __builtin_ctz (w->live) : 0, &sim->module->insns[w->mbar_insn],
-                KS_SIM_FAULT_DEADLOCK, TRUE, w->mbar_addr,
+  ks_sim_fault (sim, w, top->mask ? __builtin_ctz (top->mask) : 0,
+                &sim->module->insns[w->mbar_insn], KS_SIM_FAULT_DEADLOCK, TRUE, w->mbar_addr,
                 "deadlock: warp %u waits for a phase of the mbarrier at shared offset 0x%x "
                 "(phase parity %u, %u of %u arrivals and a tx-count of %d pending), and no "
                 "other warp can complete it (%u warp%s wait%s on mbarriers, the others have "
-                "exited or wait at a barrier)",
+                "exited or wait at a barrier)%s",
                 w->index, w->mbar_addr, m.phase, m.pending, m.expected, m.tx,
-                others, others == 1 ? "" : "s", others == 1 ? "s" : "");
+                others, others == 1 ? "" : "s", others == 1 ? "s" : "", why ? why : "");
 }
 
 static gboolean
