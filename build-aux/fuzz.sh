@@ -2,14 +2,16 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # fuzz.sh: builds the fuzzers and runs each for a while.
 #
-# Usage: build-aux/fuzz.sh [SECONDS [LAUNCH_SECONDS]]
+# Usage: build-aux/fuzz.sh [SECONDS [LAUNCH_SECONDS [SASS_SECONDS]]]
 #   SECONDS for the PTX parser (default 60), LAUNCH_SECONDS for the
-#   launch-spec reader (default 20); run from anywhere.
+#   launch-spec reader (default 20), SASS_SECONDS for the SASS listing
+#   reader (default 20); run from anywhere.
 #
 # The build lives in _build-fuzz at the top of the source tree, apart from
 # any normal build, because it is made with clang and sanitizers.  A failing
-# input is copied into tests/fuzz/regressions/ (parser) or
-# tests/fuzz/launch-regressions/ (launch specs) so that `meson test --suite
+# input is copied into tests/fuzz/regressions/ (parser),
+# tests/fuzz/launch-regressions/ (launch specs) or
+# tests/fuzz/sass-regressions/ (SASS listings) so that `meson test --suite
 # fuzz` replays it from then on; minimize it first with
 #   _build-fuzz/tests/fuzz/fuzz-ptx-parser -minimize_crash=1 -runs=10000 CRASH
 #
@@ -20,7 +22,8 @@ set -eu
 
 seconds=${1:-60}
 launch_seconds=${2:-20}
-for s in "$seconds" "$launch_seconds"; do
+sass_seconds=${3:-20}
+for s in "$seconds" "$launch_seconds" "$sass_seconds"; do
   case $s in
     ''|*[!0-9]*) echo "fuzz.sh: seconds must be a number, not '$s'" >&2; exit 2 ;;
   esac
@@ -33,7 +36,7 @@ if [ ! -f "$builddir/build.ninja" ]; then
   (cd "$srcdir" && CC=clang meson setup _build-fuzz -Dfuzzing=true \
      -Db_sanitize=address,undefined -Db_lundef=false -Db_lto=false)
 fi
-meson compile -C "$builddir" fuzz-ptx-parser fuzz-launch
+meson compile -C "$builddir" fuzz-ptx-parser fuzz-launch fuzz-sass
 
 : "${ASAN_OPTIONS:=detect_leaks=1:allocator_may_return_null=1}"
 : "${UBSAN_OPTIONS:=halt_on_error=1:print_stacktrace=1}"
@@ -97,3 +100,6 @@ run fuzz-ptx-parser "$seconds" "$srcdir/tests/fuzz/regressions" "$srcdir/tests/f
   "$srcdir"/tests/ptx/corpus/sm_90/*.ptx "$srcdir"/tests/ptx/corpus/hand/*.ptx
 run fuzz-launch "$launch_seconds" "$srcdir/tests/fuzz/launch-regressions" "" \
   "$srcdir"/data/samples/*/*.json
+run fuzz-sass "$sass_seconds" "$srcdir/tests/fuzz/sass-regressions" "" \
+  "$srcdir"/tests/fixtures/sass/*.sass "$srcdir"/tests/fixtures/sass/*.s \
+  "$srcdir"/tests/fixtures/sass/*.asm

@@ -1,0 +1,231 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-sass.h: SASS listings as NVIDIA's tools print them, read into flat
+ * arrays: `cuobjdump -sass` (fatbin headers, several architectures, one
+ * "Function : NAME" section per function) and `nvdisasm` (-c, -g, -gi,
+ * -hex: `.section .text.NAME`, labels, `//## File` line records).
+ *
+ * Each instruction keeps its predicate, opcode, dot modifiers, operands, its
+ * hex words when the listing has them, and the scheduling control code
+ * decoded from them (Volta and later: the high 64-bit word; Maxwell and
+ * Pascal: the control word shared by three instructions).  Strings are
+ * interned in the listing; nothing points into the caller's text.
+ */
+#pragma once
+
+#include <glib.h>
+#include <stdint.h>
+
+#include "ks-ptx.h"
+
+G_BEGIN_DECLS
+
+#define KS_SASS_ERROR (ks_sass_error_quark ())
+
+typedef enum
+{
+  KS_SASS_ERROR_PARSE,          /* a line it cannot read; the message is FILE:LINE: ... */
+  KS_SASS_ERROR_EMPTY,          /* no function with instructions in it */
+  KS_SASS_ERROR_ELF,            /* a cubin that is not a 64-bit little-endian ELF */
+} KsSassError;
+
+#define KS_SASS_NONE G_MAXUINT32
+
+/* The scheduling control code of one instruction.  Barriers are 0-5, with
+ * KS_SASS_NO_BARRIER (7) for none, as the hardware encodes it. */
+#define KS_SASS_NO_BARRIER 7
+
+typedef struct
+{
+  uint8_t stall;                /* cycles before the next instruction may issue, 0-15 */
+  uint8_t yield;                /* 1: the scheduler may switch warps after it (bit clear) */
+  uint8_t write_barrier;        /* scoreboard set when the result is written */
+  uint8_t read_barrier;         /* scoreboard set when the operands have been read */
+  uint8_t wait_mask;            /* scoreboards (bit i = barrier i) waited on before issue */
+  uint8_t reuse;                /* operand reuse cache flags, bit 0 = operand a */
+} KsSassControl;
+
+typedef enum
+{
+  KS_SASS_HAS_WORD0 = 1 << 0,   /* words[0] is known */
+  KS_SASS_HAS_WORD1 = 1 << 1,   /* words[1] (Volta+: the high word) is known */
+  KS_SASS_HAS_CONTROL = 1 << 2, /* control is decoded */
+  KS_SASS_DUAL_FIRST = 1 << 3,  /* Maxwell/Pascal: opens a { } dual-issue pair */
+  KS_SASS_DUAL_SECOND = 1 << 4, /* closes it */
+} KsSassInsnFlags;
+
+typedef struct
+{
+  uint32_t offset;              /* byte offset in the function's .text */
+  uint32_t line;                /* 1-based line of the listing */
+  const char *predicate;        /* "@!P0", or NULL */
+  const char *opcode;           /* "LDG" */
+  const char *modifiers;        /* ".E.SYS", or "" */
+  uint32_t first_operand;       /* into KsSassListing.operands */
+  uint32_t n_operands;
+  uint64_t words[2];            /* the instruction's 64-bit words, low first */
+  KsSassControl control;
+  uint8_t flags;                /* KsSassInsnFlags */
+  uint8_t pipe;                 /* KsPipe from ks_sass_opcode_pipe() */
+  uint32_t source;              /* into KsSassListing.sources, or KS_SASS_NONE */
+} KsSassInsn;
+
+/* A `//## File "F", line N [inlined at "G", line M]` record */
+typedef struct
+{
+  const char *file;
+  uint32_t line;
+  const char *inlined_file;     /* NULL when not inlined */
+  uint32_t inlined_line;
+} KsSassSource;
+
+typedef struct
+{
+  const char *name;             /* the label */
+  uint32_t insn;                /* index of the instruction it stands before */
+} KsSassLabel;
+
+typedef struct
+{
+  const char *name;             /* as the listing spells it (mangled) */
+  const char *arch;             /* "sm_86", or NULL when the listing does not say */
+  uint32_t line;                /* where it starts in the listing */
+  uint32_t first_insn;          /* range in KsSassListing.insns */
+  uint32_t n_insns;
+  uint32_t first_label;         /* range in KsSassListing.labels */
+  uint32_t n_labels;
+} KsSassFunction;
+
+typedef enum
+{
+  KS_SASS_FORMAT_CUOBJDUMP = 0,
+  KS_SASS_FORMAT_NVDISASM,
+} KsSassFormat;
+
+typedef struct
+{
+  KsSassFormat format;
+  KsSassFunction *functions;
+  uint32_t n_functions;
+  KsSassInsn *insns;
+  uint32_t n_insns;
+  const char **operands;
+  uint32_t n_operands;
+  KsSassSource *sources;
+  uint32_t n_sources;
+  KsSassLabel *labels;
+  uint32_t n_labels;
+  /*< private >*/
+  GStringChunk *strings;
+} KsSassListing;
+
+GQuark          ks_sass_error_quark      (void);
+
+/* Reads a cuobjdump or nvdisasm listing.  filename is only used in
+ * messages, which read "FILENAME:LINE: message".  A line of no known shape,
+ * an instruction cut short (no ';'), a hex word that is not 16 digits, a
+ * binary file or a listing with no instructions is an error.
+ *
+ * Returns: (transfer full): the listing, or NULL with error set. */
+KsSassListing  *ks_sass_parse            (const char          *text,
+                                          gsize                len,
+                                          const char          *filename,
+                                          GError             **error);
+void            ks_sass_listing_free     (KsSassListing       *listing);
+
+/* The function named name (mangled, as in the listing) for arch (any arch
+ * when NULL), or NULL.  (transfer none) */
+const KsSassFunction *ks_sass_find_function (const KsSassListing *listing,
+                                             const char          *name,
+                                             const char          *arch);
+
+/* The function a name from elsewhere means: the mangled name as in the
+ * listing, the demangled signature as c++filt and ptxas -v print it
+ * ("void kernel<int>(int*, int const*, int)"), or the bare name without
+ * return type and parameters ("kernel<int>", "sgemm_naive").  arch narrows
+ * it when not NULL.  (transfer none) */
+const KsSassFunction *ks_sass_match_function (const KsSassListing *listing,
+                                              const char          *name,
+                                              const char          *arch);
+
+/* The instructions of function that the line records put on CUDA line
+ * file:line (file compared whole, or by its last component when either side
+ * has no directory).  With inlined, an instruction of code inlined at that
+ * line counts too.  This is the join for SASS -> CUDA -> PTX: the PTX's own
+ * .loc lines name the same file and line.
+ *
+ * Returns: (transfer full) (element-type guint32): instruction indices into
+ * listing->insns, in order. */
+GArray         *ks_sass_insns_for_line   (const KsSassListing  *listing,
+                                          const KsSassFunction *function,
+                                          const char           *file,
+                                          uint32_t              line,
+                                          gboolean              inlined);
+
+/* PTX -> SASS: the instructions of function on the CUDA line that PTX
+ * line ptx_line of module comes from (its .loc; the innermost one when
+ * inlined).  Empty when the PTX line has no CUDA line or no instruction.
+ *
+ * Returns: (transfer full) (element-type guint32): as above. */
+GArray         *ks_sass_insns_for_ptx_line (const KsSassListing  *listing,
+                                            const KsSassFunction *function,
+                                            const KsPtxModule    *module,
+                                            uint32_t              ptx_line);
+
+/* Control codes.  Volta to Blackwell keep them in bits 41-61 of the high
+ * word; Maxwell and Pascal in 21-bit fields of a control word in front of
+ * every three instructions (slot 0 to 2). */
+void            ks_sass_decode_control_volta   (uint64_t        high_word,
+                                                KsSassControl  *out);
+void            ks_sass_decode_control_maxwell (uint64_t        control_word,
+                                                guint           slot,
+                                                KsSassControl  *out);
+
+/* The control code as CuAssembler writes it, "B0-----:R-:W2:Y:S04": the
+ * barriers waited on, the read and write barrier set ('-' for none), 'Y'
+ * when it may yield, the stall.  buf needs KS_SASS_CONTROL_TEXT_SIZE bytes;
+ * returns buf. */
+#define KS_SASS_CONTROL_TEXT_SIZE 24
+char           *ks_sass_control_to_string      (const KsSassControl *control,
+                                                char                *buf);
+
+/* The numeric part of "sm_86" (86), 0 when it is not of that form */
+guint           ks_sass_arch_number      (const char          *arch);
+
+/* The execution pipe (a KsPipe) of a SASS opcode (no modifiers) for sm_70 to
+ * sm_120, and a short description of what it does, or NULL when unknown.
+ * Unknown opcodes count as KS_PIPE_INT. */
+guint           ks_sass_opcode_pipe      (const char          *opcode,
+                                          const char          *modifiers);
+const char     *ks_sass_opcode_description (const char        *opcode);
+
+/* The source line of instruction index (the record before it in the
+ * listing), or NULL. (transfer none) */
+const KsSassSource *ks_sass_insn_source  (const KsSassListing *listing,
+                                          uint32_t             insn);
+
+/* ELF cubins: the bytes of section ".text.<function>" of a 64-bit
+ * little-endian ELF, read without libelf.  Returns FALSE with error set when
+ * the file is not such an ELF or has no such section; *out points into
+ * data. */
+gboolean        ks_sass_elf_text_section (const guint8        *data,
+                                          gsize                len,
+                                          const char          *function,
+                                          const guint8       **out,
+                                          gsize               *out_len,
+                                          GError             **error);
+
+/* An Itanium C++ ABI demangler for the names kernels usually have: nested
+ * names, builtin types, pointers, references, const/volatile, templates with
+ * type and integer arguments, substitutions (S_, S0_...) and template
+ * parameters (T_, T0_).  It does not handle function pointers, arrays,
+ * member pointers, expressions in template arguments, lambdas, ABI tags or
+ * local names: for those (and for names that are not mangled) it returns
+ * NULL.  "_Z11sgemm_naiveiiifPfPKffS_" gives
+ * "sgemm_naive(int, int, int, float, float*, float const*, float, float*)".
+ *
+ * Returns: (transfer full) (nullable) */
+char           *ks_sass_demangle         (const char          *mangled);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsSassListing, ks_sass_listing_free)
+
+G_END_DECLS

@@ -1,0 +1,967 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The SASS listing reader against real cuobjdump / nvdisasm output
+ * (tests/fixtures/sass, see SOURCES.md there).  Expected values come from
+ * the listings themselves (counted by the simple scan below, or read off a
+ * line), from the matching cubins' bytes, from CuAssembler's independently
+ * decoded control-code text, and from c++filt. */
+
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "ks-resources.h"
+#include "ks-sass.h"
+#include "ks-timing.h"
+
+gboolean _ks_sass_opcodes_sorted (void);
+
+static char *
+fixture_path (const char *name)
+{
+  return g_test_build_filename (G_TEST_DIST, "fixtures", "sass", name, NULL);
+}
+
+static char *
+load (const char *name,
+      gsize      *len)
+{
+  g_autofree char *path = fixture_path (name);
+  g_autoptr(GError) error = NULL;
+  char *text = NULL;
+
+  g_file_get_contents (path, &text, len, &error);
+  g_assert_no_error (error);
+  return text;
+}
+
+static KsSassListing *
+parse_fixture (const char *name)
+{
+  gsize len;
+  g_autofree char *text = load (name, &len);
+  g_autoptr(GError) error = NULL;
+  KsSassListing *l = ks_sass_parse (text, len, name, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (l);
+  return l;
+}
+
+static const KsSassInsn *
+insn_at (const KsSassListing  *l,
+         const KsSassFunction *f,
+         uint32_t              offset)
+{
+  for (uint32_t i = f->first_insn; i < f->first_insn + f->n_insns; i++)
+    if (l->insns[i].offset == offset)
+      return &l->insns[i];
+  g_assert_not_reached ();
+  return NULL;
+}
+
+static const char *
+operand (const KsSassListing *l,
+         const KsSassInsn    *in,
+         uint32_t             k)
+{
+  g_assert_cmpuint (k, <, in->n_operands);
+  return l->operands[in->first_operand + k];
+}
+
+/* Instructions per function, counted by hand from the listings (one
+ * line with an offset and an opcode; cuobjdump names the functions, nvdisasm
+ * its .text.NAME sections).  01 is documented as 96 instructions. */
+static void
+test_counts (void)
+{
+  static const struct
+  {
+    const char *file;
+    const char *function;
+    const char *arch;
+    uint32_t n;
+  } cases[] = {
+    { "01_gpumode_sgemm_naive.sm_86.cuobjdump.sass", "_Z11sgemm_naiveiiifPfPKffS_", "sm_86", 96 },
+    { "05_cccl_cuda13.3_sm75_sm90.cuobjdump.sass", "_Z5otherPf", "sm_75", 5 },
+    { "05_cccl_cuda13.3_sm75_sm90.cuobjdump.sass", "_Z6kernelIiEvPT_PKS0_i", "sm_75", 6 },
+    { "05_cccl_cuda13.3_sm75_sm90.cuobjdump.sass", "_Z5otherPf", "sm_90", 3 },
+    { "06_cuassembler_Mandelbrot.sm_75.cuobjdump.sass",
+      "_Z11Mandelbrot1IdEvP6uchar4iiiT_S2_S2_S2_S2_S0_iiiib", "sm_75", 480 },
+    { "06_cuassembler_Mandelbrot.sm_75.cuobjdump.sass",
+      "_Z11Mandelbrot1IfEvP6uchar4iiiT_S2_S2_S2_S2_S0_iiiib", "sm_75", 472 },
+    { "06_cuassembler_Mandelbrot.sm_75.cuobjdump.sass",
+      "_Z11Mandelbrot0IdEvP6uchar4iiiT_S2_S2_S2_S2_S0_iiiib", "sm_75", 392 },
+    { "06_cuassembler_Mandelbrot.sm_75.cuobjdump.sass",
+      "_Z11Mandelbrot0IfEvP6uchar4iiiT_S2_S2_S2_S2_S0_iiiib", "sm_75", 384 },
+    { "06_cuassembler_Mandelbrot.sm_75.cuobjdump.sass", "_Z13MandelbrotDS1P6uchar4iiifffffffS_iiiib", "sm_75", 464 },
+    { "06_cuassembler_Mandelbrot.sm_75.cuobjdump.sass", "_Z13MandelbrotDS0P6uchar4iiifffffffS_iiiib", "sm_75", 656 },
+    { "10_celeritas_min.sm_70.nvdisasm_lineinfo.s", "_Z5myminIdERKT_S2_S2_", "sm_70", 48 },
+    { "10_celeritas_min.sm_70.nvdisasm_lineinfo.s", "_Z8call_minPdPKd", "sm_70", 72 },
+    { "14_librecuda_write_float.sm_80.nvdisasm.asm", "write_float", "sm_80", 24 },
+    { "15_compiler_explorer_sass-binary.sm_52.nvdisasm_g.asm", "_Z3p10Pdi", "sm_52", 36 },
+  };
+  static const struct
+  {
+    const char *file;
+    uint32_t n_functions;
+    KsSassFormat format;
+  } files[] = {
+    { "01_gpumode_sgemm_naive.sm_86.cuobjdump.sass", 1, KS_SASS_FORMAT_CUOBJDUMP },
+    { "05_cccl_cuda13.3_sm75_sm90.cuobjdump.sass", 3, KS_SASS_FORMAT_CUOBJDUMP },
+    { "06_cuassembler_Mandelbrot.sm_75.cuobjdump.sass", 6, KS_SASS_FORMAT_CUOBJDUMP },
+    { "10_celeritas_min.sm_70.nvdisasm_lineinfo.s", 2, KS_SASS_FORMAT_NVDISASM },
+    { "14_librecuda_write_float.sm_80.nvdisasm.asm", 1, KS_SASS_FORMAT_NVDISASM },
+    { "15_compiler_explorer_sass-binary.sm_52.nvdisasm_g.asm", 1, KS_SASS_FORMAT_NVDISASM },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      g_autoptr(KsSassListing) l = parse_fixture (files[i].file);
+
+      g_assert_cmpuint (l->n_functions, ==, files[i].n_functions);
+      g_assert_cmpint (l->format, ==, files[i].format);
+    }
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(KsSassListing) l = parse_fixture (cases[i].file);
+      const KsSassFunction *f = ks_sass_find_function (l, cases[i].function, cases[i].arch);
+
+      g_assert_nonnull (f);
+      g_assert_cmpuint (f->n_insns, ==, cases[i].n);
+      /* Offsets are those of the listing: 16 bytes apart on Volta+, 8 on
+       * Maxwell with every fourth slot the control word */
+      for (uint32_t k = 1; k < f->n_insns; k++)
+        g_assert_cmpuint (l->insns[f->first_insn + k].offset, >, l->insns[f->first_insn + k - 1].offset);
+    }
+}
+
+static void
+test_operands (void)
+{
+  g_autoptr(KsSassListing) l = parse_fixture ("01_gpumode_sgemm_naive.sm_86.cuobjdump.sass");
+  g_autoptr(KsSassListing) m = parse_fixture ("15_compiler_explorer_sass-binary.sm_52.nvdisasm_g.asm");
+  g_autoptr(KsSassListing) n = parse_fixture ("10_celeritas_min.sm_70.nvdisasm_lineinfo.s");
+  const KsSassFunction *f = &l->functions[0];
+  const KsSassInsn *in;
+
+  /* 0x0060: "ISETP.GE.U32.AND P0, PT, R0, c[0x0][0x164], PT ;" */
+  in = insn_at (l, f, 0x60);
+  g_assert_cmpstr (in->opcode, ==, "ISETP");
+  g_assert_cmpstr (in->modifiers, ==, ".GE.U32.AND");
+  g_assert_null (in->predicate);
+  g_assert_cmpuint (in->n_operands, ==, 5);
+  g_assert_cmpstr (operand (l, in, 0), ==, "P0");
+  g_assert_cmpstr (operand (l, in, 3), ==, "c[0x0][0x164]");
+  g_assert_cmpstr (operand (l, in, 4), ==, "PT");
+  g_assert_cmpuint (in->line, ==, 33);
+
+  /* 0x00e0: "@!P0 BRA 0x4f0 ;" */
+  in = insn_at (l, f, 0xe0);
+  g_assert_cmpstr (in->predicate, ==, "@!P0");
+  g_assert_cmpstr (in->opcode, ==, "BRA");
+  g_assert_cmpuint (in->n_operands, ==, 1);
+  g_assert_cmpstr (operand (l, in, 0), ==, "0x4f0");
+  g_assert_cmpuint (in->pipe, ==, KS_PIPE_CTRL);
+
+  /* 0x0090: "@P0 EXIT ;": no operands */
+  in = insn_at (l, f, 0x90);
+  g_assert_cmpstr (in->predicate, ==, "@P0");
+  g_assert_cmpuint (in->n_operands, ==, 0);
+
+  /* 0x00f0: "IADD3 R2, R16.reuse, -0x1, RZ ;" */
+  in = insn_at (l, f, 0xf0);
+  g_assert_cmpstr (operand (l, in, 1), ==, "R16.reuse");
+  g_assert_cmpstr (operand (l, in, 2), ==, "-0x1");
+
+  /* nvdisasm: "@!PT SHFL.IDX PT, RZ, RZ, RZ, RZ ;" and a label operand */
+  f = ks_sass_find_function (n, "_Z5myminIdERKT_S2_S2_", NULL);
+  in = insn_at (n, f, 0x0);
+  g_assert_cmpstr (in->predicate, ==, "@!PT");
+  g_assert_cmpstr (in->opcode, ==, "SHFL");
+  g_assert_cmpstr (in->modifiers, ==, ".IDX");
+  g_assert_cmpuint (in->n_operands, ==, 5);
+  in = insn_at (n, f, 0x170);
+  g_assert_cmpstr (operand (n, in, 0), ==, "`(.L_x_2)");
+  in = insn_at (n, f, 0x2d0);
+  g_assert_cmpstr (in->opcode, ==, "RET");
+  g_assert_cmpstr (in->modifiers, ==, ".ABS.NODEC");
+  g_assert_cmpstr (operand (n, in, 0), ==, "R20 0x0");
+
+  /* Maxwell: "I2F.F64.S32 R2, c[0x0] [0x148] ;" and dual issue */
+  f = &m->functions[0];
+  in = insn_at (m, f, 0x10);
+  g_assert_cmpstr (in->opcode, ==, "I2F");
+  g_assert_cmpstr (in->modifiers, ==, ".F64.S32");
+  g_assert_cmpstr (operand (m, in, 1), ==, "c[0x0] [0x148]");
+  g_assert_cmpuint (in->pipe, ==, KS_PIPE_FP64);
+  in = insn_at (m, f, 0x58);
+  g_assert_true (in->flags & KS_SASS_DUAL_FIRST);
+  g_assert_cmphex (in->words[0], ==, G_GUINT64_CONSTANT (0x4c98078005270000));
+  in = insn_at (m, f, 0x68);
+  g_assert_true (in->flags & KS_SASS_DUAL_SECOND);
+  g_assert_cmpstr (in->predicate, ==, "@P0");
+  g_assert_cmpstr (operand (m, in, 0), ==, "`(.L_x_0)");
+  /* its word stands on the line after it */
+  g_assert_cmphex (in->words[0], ==, G_GUINT64_CONSTANT (0xe24000000880000f));
+  in = insn_at (m, f, 0x78);
+  g_assert_cmpstr (in->opcode, ==, "DSETP");
+  g_assert_cmpstr (operand (m, in, 2), ==, "|R2|");
+  g_assert_cmpstr (operand (m, in, 3), ==, "+INF");
+  g_assert_cmphex (in->words[0], ==, G_GUINT64_CONSTANT (0x368c03fff0070287));
+}
+
+/* The issue's example, read off 01: the LDG at 0x0260 (high word
+ * 0x000ea4000c1e1900) sets write barrier 2 with stall 2; the FFMA at 0x03a0
+ * (0x004fe20000000006) waits on barrier 2 with stall 1. */
+static void
+test_control_example (void)
+{
+  g_autoptr(KsSassListing) l = parse_fixture ("01_gpumode_sgemm_naive.sm_86.cuobjdump.sass");
+  const KsSassInsn *ldg = insn_at (l, &l->functions[0], 0x260);
+  const KsSassInsn *ffma = insn_at (l, &l->functions[0], 0x3a0);
+
+  g_assert_cmpstr (ldg->opcode, ==, "LDG");
+  g_assert_true (ldg->flags & KS_SASS_HAS_CONTROL);
+  g_assert_cmphex (ldg->words[0], ==, G_GUINT64_CONSTANT (0x0000000420207981));
+  g_assert_cmphex (ldg->words[1], ==, G_GUINT64_CONSTANT (0x000ea4000c1e1900));
+  g_assert_cmpuint (ldg->control.write_barrier, ==, 2);
+  g_assert_cmpuint (ldg->control.stall, ==, 2);
+  g_assert_cmpuint (ldg->control.read_barrier, ==, KS_SASS_NO_BARRIER);
+  g_assert_cmpuint (ldg->pipe, ==, KS_PIPE_MEM);
+
+  g_assert_cmpstr (ffma->opcode, ==, "FFMA");
+  g_assert_cmpuint (ffma->control.wait_mask, ==, 1u << 2);
+  g_assert_cmpuint (ffma->control.stall, ==, 1);
+  g_assert_cmpuint (ffma->control.write_barrier, ==, KS_SASS_NO_BARRIER);
+  g_assert_cmpuint (ffma->pipe, ==, KS_PIPE_FP32);
+}
+
+/* CuAssembler printed the control codes of the YKTian sm_86 kernel as
+ * "[B0-----:R-:W0:-:S04]" beside each instruction (08); decoding the same
+ * kernel's bytes from its cubin (09) must give the same text, all 80. */
+static void
+test_control_cuasm (void)
+{
+  gsize len, clen;
+  g_autofree char *cuasm = load ("08_ykt_smem_latency_ld.sm_86.cuasm", &len);
+  g_autofree char *cubin = load ("09_ykt_smem_latency_ld.sm_86.cubin", &clen);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GRegex) re = g_regex_new ("\\[(B[0-5-]{6}:R[0-5-]:W[0-5-]:[Y-]:S[0-9]{2})\\]\\s+/\\*([0-9a-f]{4})\\*/",
+                                      0, 0, &error);
+  g_autoptr(GMatchInfo) mi = NULL;
+  const guint8 *text;
+  gsize text_len;
+  guint n = 0;
+
+  g_assert_no_error (error);
+  g_assert_true (ks_sass_elf_text_section ((const guint8 *) cubin, clen,
+                                           "_Z27smem_ld_latency_test_kernelPjS_S_",
+                                           &text, &text_len, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (text_len % 16, ==, 0);
+
+  for (g_regex_match (re, cuasm, 0, &mi); g_match_info_matches (mi); g_match_info_next (mi, NULL))
+    {
+      g_autofree char *want = g_match_info_fetch (mi, 1);
+      g_autofree char *off = g_match_info_fetch (mi, 2);
+      guint64 offset = g_ascii_strtoull (off, NULL, 16);
+      uint64_t hi = 0;
+      KsSassControl c;
+      char got[KS_SASS_CONTROL_TEXT_SIZE];
+
+      g_assert_cmpuint (offset + 16, <=, text_len);
+      for (int b = 0; b < 8; b++)
+        hi |= (uint64_t) text[offset + 8 + b] << (8 * b);
+      ks_sass_decode_control_volta (hi, &c);
+      ks_sass_control_to_string (&c, got);
+      g_assert_cmpstr (got, ==, want);
+      n++;
+    }
+  g_assert_cmpuint (n, ==, 80);
+}
+
+/* Maxwell: the control word 0x003ff400e24007f6 in front of 0x0008 holds
+ * 0x007f6 for its first instruction: stall 6, yield bit set (no yield),
+ * write and read barrier 7 (none), nothing waited on. */
+static void
+test_control_maxwell (void)
+{
+  g_autoptr(KsSassListing) l = parse_fixture ("15_compiler_explorer_sass-binary.sm_52.nvdisasm_g.asm");
+  const KsSassFunction *f = &l->functions[0];
+  const KsSassInsn *in = insn_at (l, f, 0x8);
+  KsSassControl c;
+
+  g_assert_true (in->flags & KS_SASS_HAS_CONTROL);
+  g_assert_cmpuint (in->control.stall, ==, 6);
+  g_assert_cmpuint (in->control.yield, ==, 0);
+  g_assert_cmpuint (in->control.write_barrier, ==, 7);
+  g_assert_cmpuint (in->control.read_barrier, ==, 7);
+  g_assert_cmpuint (in->control.wait_mask, ==, 0);
+
+  /* The word 0x001fd800fe8007f1 of the listing, its three 21-bit fields
+   * worked out by hand: 0x007f1, 0x007f4, 0x007f6 */
+  ks_sass_decode_control_maxwell (G_GUINT64_CONSTANT (0x001fd800fe8007f1), 0, &c);
+  g_assert_cmpuint (c.stall, ==, 1);
+  g_assert_cmpuint (c.write_barrier, ==, 7);
+  ks_sass_decode_control_maxwell (G_GUINT64_CONSTANT (0x001fd800fe8007f1), 1, &c);
+  /* (w >> 21) & 0x1fffff = 0x007f4 */
+  g_assert_cmpuint (c.stall, ==, 4);
+  g_assert_cmpuint (c.read_barrier, ==, 7);
+  ks_sass_decode_control_maxwell (G_GUINT64_CONSTANT (0x001fd800fe8007f1), 2, &c);
+  /* (w >> 42) & 0x1fffff = 0x007f6 */
+  g_assert_cmpuint (c.stall, ==, 6);
+}
+
+/* A Maxwell listing that does not say its arch (no .headerflags) is still
+ * read as one: its first instruction at 0x8 gives the layout away. */
+static void
+test_maxwell_without_arch (void)
+{
+  gsize len;
+  g_autofree char *text = load ("15_compiler_explorer_sass-binary.sm_52.nvdisasm_g.asm", &len);
+  char *flags = strstr (text, ".headerflags");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsSassListing) l = NULL;
+  const KsSassInsn *in;
+
+  g_assert_nonnull (flags);
+  memcpy (flags, "//", 2);      /* the line becomes a comment */
+  l = ks_sass_parse (text, len, "noarch.asm", &error);
+  g_assert_no_error (error);
+  g_assert_null (l->functions[0].arch);
+  in = insn_at (l, &l->functions[0], 0x68);
+  g_assert_cmphex (in->words[0], ==, G_GUINT64_CONSTANT (0xe24000000880000f));
+  in = insn_at (l, &l->functions[0], 0x8);
+  g_assert_true (in->flags & KS_SASS_HAS_CONTROL);
+  g_assert_cmpuint (in->control.stall, ==, 6);
+}
+
+/* 01 is the listing of 04's cubin: its hex words are the bytes of the
+ * cubin's .text section, word for word. */
+static void
+test_elf_matches_listing (void)
+{
+  g_autoptr(KsSassListing) l = parse_fixture ("01_gpumode_sgemm_naive.sm_86.cuobjdump.sass");
+  gsize clen;
+  g_autofree char *cubin = load ("04_gpumode_kernel_1.sm_86.cubin", &clen);
+  const KsSassFunction *f = &l->functions[0];
+  g_autoptr(GError) error = NULL;
+  const guint8 *text;
+  gsize text_len;
+
+  g_assert_true (ks_sass_elf_text_section ((const guint8 *) cubin, clen, f->name, &text, &text_len, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (text_len, ==, 16 * f->n_insns);
+  for (uint32_t i = 0; i < f->n_insns; i++)
+    {
+      const KsSassInsn *in = &l->insns[f->first_insn + i];
+
+      g_assert_cmpuint (in->offset, ==, 16 * i);
+      for (int w = 0; w < 2; w++)
+        {
+          uint64_t v = 0;
+
+          for (int b = 0; b < 8; b++)
+            v |= (uint64_t) text[16 * i + 8 * w + b] << (8 * b);
+          g_assert_cmphex (v, ==, in->words[w]);
+        }
+    }
+
+  /* Not ELF, truncated ELF, unknown section: errors, no crash */
+  g_assert_false (ks_sass_elf_text_section ((const guint8 *) "hello", 5, f->name, &text, &text_len, &error));
+  g_assert_error (error, KS_SASS_ERROR, KS_SASS_ERROR_ELF);
+  g_clear_error (&error);
+  for (gsize cut = 0; cut < clen; cut += 97)
+    {
+      gboolean ok = ks_sass_elf_text_section ((const guint8 *) cubin, cut, f->name, &text, &text_len, &error);
+
+      if (ok)
+        g_assert_cmpuint ((gsize) (text - (const guint8 *) cubin) + text_len, <=, cut);
+      g_clear_error (&error);
+    }
+  g_assert_false (ks_sass_elf_text_section ((const guint8 *) cubin, clen, "nope", &text, &text_len, &error));
+  g_assert_error (error, KS_SASS_ERROR, KS_SASS_ERROR_ELF);
+}
+
+/* 10's line records: "line 2" before 0x0000 and "line 4" before 0x00d0 of
+ * mymin, "line 9" before 0x0120 and "line 10" before 0x03e0 of call_min */
+static void
+test_lineinfo (void)
+{
+  g_autoptr(KsSassListing) l = parse_fixture ("10_celeritas_min.sm_70.nvdisasm_lineinfo.s");
+  const KsSassFunction *f = ks_sass_find_function (l, "_Z5myminIdERKT_S2_S2_", "sm_70");
+  const KsSassFunction *g = ks_sass_find_function (l, "_Z8call_minPdPKd", "sm_70");
+  static const struct { gboolean mymin; uint32_t offset, line; } cases[] = {
+    { TRUE, 0x0, 2 }, { TRUE, 0xc0, 2 }, { TRUE, 0xd0, 4 }, { TRUE, 0x2f0, 4 },
+    { FALSE, 0x0, 7 }, { FALSE, 0x110, 7 }, { FALSE, 0x120, 9 }, { FALSE, 0x3d0, 9 }, { FALSE, 0x3e0, 10 },
+  };
+  gboolean found = FALSE;
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const KsSassFunction *fn = cases[i].mymin ? f : g;
+      const KsSassInsn *in = insn_at (l, fn, cases[i].offset);
+      const KsSassSource *s = ks_sass_insn_source (l, (uint32_t) (in - l->insns));
+
+      g_assert_nonnull (s);
+      g_assert_cmpuint (s->line, ==, cases[i].line);
+      g_assert_cmpstr (s->file, ==, "/home/s3j/.local/src/cuda-test-snippets/maths/min.cu");
+      g_assert_null (s->inlined_file);
+    }
+  /* Labels: ".L_x_3:" stands before 0x0190 */
+  for (uint32_t k = f->first_label; k < f->first_label + f->n_labels; k++)
+    if (strcmp (l->labels[k].name, ".L_x_3") == 0)
+      {
+        g_assert_cmphex (l->insns[l->labels[k].insn].offset, ==, 0x190);
+        found = TRUE;
+      }
+  g_assert_true (found);
+  g_assert_null (ks_sass_find_function (l, "_Z5myminIdERKT_S2_S2_", "sm_80"));
+}
+
+/* nvdisasm -gi writes where an inlined line came from */
+static void
+test_lineinfo_inlined (void)
+{
+  static const char text[] =
+    "\t.headerflags\t@\"EF_CUDA_SM80 EF_CUDA_VIRTUAL_SM(EF_CUDA_SM80)\"\n"
+    "\t.section\t.text.k,\"ax\",@progbits\n"
+    "k:\n"
+    "\t//## File \"/src/a.cuh\", line 12 inlined at \"/src/k.cu\", line 30\n"
+    "        /*0000*/                   MOV R1, c[0x0][0x28] ;  /* 0x00000a0000017a02 */\n"
+    "                                                           /* 0x000fe40000000f00 */\n"
+    "\t//## File \"/src/k.cu\", line 31\n"
+    "        /*0010*/                   EXIT ;                  /* 0x000000000000794d */\n"
+    "                                                           /* 0x000fea0003800000 */\n";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsSassListing) l = ks_sass_parse (text, strlen (text), "k.s", &error);
+  const KsSassSource *s;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (l->n_insns, ==, 2);
+  g_assert_cmpstr (l->functions[0].arch, ==, "sm_80");
+  s = ks_sass_insn_source (l, 0);
+  g_assert_cmpstr (s->file, ==, "/src/a.cuh");
+  g_assert_cmpuint (s->line, ==, 12);
+  g_assert_cmpstr (s->inlined_file, ==, "/src/k.cu");
+  g_assert_cmpuint (s->inlined_line, ==, 30);
+  s = ks_sass_insn_source (l, 1);
+  g_assert_cmpuint (s->line, ==, 31);
+  {
+    g_autoptr(GArray) direct = ks_sass_insns_for_line (l, &l->functions[0], "k.cu", 30, FALSE);
+    g_autoptr(GArray) with_inlined = ks_sass_insns_for_line (l, &l->functions[0], "k.cu", 30, TRUE);
+
+    g_assert_cmpuint (direct->len, ==, 0);
+    g_assert_cmpuint (with_inlined->len, ==, 1);
+  }
+  g_assert_null (s->inlined_file);
+  g_assert_cmpuint (l->insns[1].control.stall, ==, 5);
+}
+
+/* Instructions per CUDA line of 10, counted by hand (awk over the records) */
+static void
+test_lines_to_insns (void)
+{
+  g_autoptr(KsSassListing) l = parse_fixture ("10_celeritas_min.sm_70.nvdisasm_lineinfo.s");
+  const KsSassFunction *f = ks_sass_find_function (l, "_Z5myminIdERKT_S2_S2_", NULL);
+  const KsSassFunction *g = ks_sass_find_function (l, "_Z8call_minPdPKd", NULL);
+  static const struct { gboolean mymin; const char *file; uint32_t line, n; } cases[] = {
+    { TRUE, "/home/s3j/.local/src/cuda-test-snippets/maths/min.cu", 2, 13 },
+    { TRUE, "min.cu", 4, 35 },
+    { FALSE, "min.cu", 7, 18 },
+    { FALSE, "min.cu", 9, 44 },
+    { FALSE, "min.cu", 10, 10 },
+    { FALSE, "min.cu", 4, 0 },
+    { FALSE, "/elsewhere/min.cu", 9, 0 },
+    { FALSE, "max.cu", 9, 0 },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GArray) a = ks_sass_insns_for_line (l, cases[i].mymin ? f : g, cases[i].file,
+                                                    cases[i].line, FALSE);
+
+      g_assert_cmpuint (a->len, ==, cases[i].n);
+    }
+  {
+    g_autoptr(GArray) a = ks_sass_insns_for_line (l, g, "min.cu", 9, FALSE);
+
+    g_assert_cmphex (l->insns[g_array_index (a, guint32, 0)].offset, ==, 0x120);
+    g_assert_cmphex (l->insns[g_array_index (a, guint32, a->len - 1)].offset, ==, 0x3d0);
+  }
+}
+
+/* PTX -> SASS through the CUDA line both name: a PTX function whose .loc
+ * lines point at min.cu lines 7 and 9 (as nvcc -lineinfo writes them) finds
+ * 10's call_min instructions of those lines (18 and 44, counted by hand). */
+static void
+test_ptx_to_sass (void)
+{
+  static const char ptx[] =
+    ".version 7.5\n"
+    ".target sm_70\n"
+    ".address_size 64\n"
+    "\t.file\t1 \"/home/s3j/.local/src/cuda-test-snippets/maths/min.cu\"\n"
+    ".visible .entry _Z8call_minPdPKd(\n"
+    "\t.param .u64 _Z8call_minPdPKd_param_0,\n"
+    "\t.param .u64 _Z8call_minPdPKd_param_1\n"
+    ")\n"
+    "{\n"
+    "\t.reg .b32 %r<2>;\n"
+    "\t.reg .b64 %rd<3>;\n"
+    "\t.loc\t1 7 0\n"
+    "\tld.param.u64 %rd1, [_Z8call_minPdPKd_param_0];\n"   /* line 13 */
+    "\t.loc\t1 9 0\n"
+    "\tmov.u32 %r1, %tid.x;\n"                               /* line 15 */
+    "\tret;\n"                                               /* line 16: still line 9 */
+    "\n"
+    "}\n";
+  g_autoptr(KsSassListing) l = parse_fixture ("10_celeritas_min.sm_70.nvdisasm_lineinfo.s");
+  const KsSassFunction *f = ks_sass_match_function (l, "call_min(double*, double const*)", NULL);
+  g_autoptr(GBytes) bytes = g_bytes_new_static (ptx, sizeof ptx - 1);
+  KsPtxModule *m = ks_ptx_module_parse (bytes, "min.ptx");
+  static const struct { uint32_t ptx_line, n; } cases[] = {
+    { 13, 18 }, { 15, 44 }, { 16, 44 }, { 10, 0 }, { 400, 0 },
+  };
+
+  g_assert_nonnull (f);
+  g_assert_false (ks_ptx_module_has_errors (m));
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GArray) a = ks_sass_insns_for_ptx_line (l, f, m, cases[i].ptx_line);
+
+      g_assert_cmpuint (a->len, ==, cases[i].n);
+    }
+  ks_ptx_module_free (m);
+}
+
+/* Names as ptxas -v and the CUDA source give them find the mangled function */
+static void
+test_match_function (void)
+{
+  g_autoptr(KsSassListing) l = parse_fixture ("05_cccl_cuda13.3_sm75_sm90.cuobjdump.sass");
+  g_autoptr(KsSassListing) m = parse_fixture ("06_cuassembler_Mandelbrot.sm_75.cuobjdump.sass");
+  const KsSassFunction *f;
+
+  f = ks_sass_match_function (l, "void kernel<int>(int*, int const*, int)", NULL);
+  g_assert_nonnull (f);
+  g_assert_cmpstr (f->name, ==, "_Z6kernelIiEvPT_PKS0_i");
+  g_assert_true (ks_sass_match_function (l, "kernel<int>", "sm_75") == f);
+  f = ks_sass_match_function (l, "other", "sm_90");
+  g_assert_nonnull (f);
+  g_assert_cmpstr (f->arch, ==, "sm_90");
+  g_assert_cmpuint (f->n_insns, ==, 3);
+  g_assert_true (ks_sass_match_function (l, "_Z5otherPf", "sm_75") != f);
+  g_assert_null (ks_sass_match_function (l, "kernel<float>", NULL));
+  g_assert_null (ks_sass_match_function (l, "other", "sm_80"));
+  f = ks_sass_match_function (m, "Mandelbrot0<float>", NULL);
+  g_assert_cmpstr (f->name, ==, "_Z11Mandelbrot0IfEvP6uchar4iiiT_S2_S2_S2_S2_S0_iiiib");
+}
+
+/* cuobjdump without -sass prints the embedded PTX as well; it is skipped,
+ * the SASS after it is read. */
+static void
+test_ptx_section_skipped (void)
+{
+  gsize len, plen;
+  g_autofree char *sass = load ("01_gpumode_sgemm_naive.sm_86.cuobjdump.sass", &len);
+  g_autofree char *ptx = load ("03_gpumode_kernel_1.sm_86.ptx", &plen);
+  g_autoptr(GString) s = g_string_new ("\nFatbin ptx code:\n================\narch = sm_86\n"
+                                       "code version = [8,7]\nhost = linux\ncompile_size = 64bit\n"
+                                       "compressed\n");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsSassListing) l = NULL;
+
+  g_string_append_len (s, ptx, (gssize) plen);
+  g_string_append_len (s, sass, (gssize) len);
+  l = ks_sass_parse (s->str, s->len, "both.txt", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (l->n_functions, ==, 1);
+  g_assert_cmpuint (l->functions[0].n_insns, ==, 96);
+  g_assert_cmpstr (l->functions[0].arch, ==, "sm_86");
+}
+
+static void
+test_pipes (void)
+{
+  static const struct { const char *op, *mods; KsPipe pipe; } cases[] = {
+    { "LDG", ".E", KS_PIPE_MEM }, { "STS", "", KS_PIPE_MEM }, { "LDSM", ".16.M88.4", KS_PIPE_MEM },
+    { "FFMA", "", KS_PIPE_FP32 }, { "FADD", ".FTZ", KS_PIPE_FP32 }, { "HFMA2", ".MMA", KS_PIPE_FP32 },
+    { "DFMA", "", KS_PIPE_FP64 }, { "F2F", ".F64.F32", KS_PIPE_FP64 }, { "F2I", ".TRUNC", KS_PIPE_SFU },
+    { "MUFU", ".RCP", KS_PIPE_SFU }, { "S2R", "", KS_PIPE_SFU },
+    { "BRA", "", KS_PIPE_CTRL }, { "EXIT", "", KS_PIPE_CTRL }, { "BAR", ".SYNC", KS_PIPE_CTRL },
+    { "SHFL", ".BFLY", KS_PIPE_SHFL }, { "VOTE", ".ANY", KS_PIPE_SHFL },
+    { "HMMA", ".16816.F32", KS_PIPE_TENSOR }, { "HGMMA", ".64x128x16.F32", KS_PIPE_TENSOR },
+    { "IMAD", ".WIDE", KS_PIPE_INT }, { "IADD3", "", KS_PIPE_INT }, { "LOP3", ".LUT", KS_PIPE_INT },
+  };
+
+  g_assert_true (_ks_sass_opcodes_sorted ());
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    g_assert_cmpuint (ks_sass_opcode_pipe (cases[i].op, cases[i].mods), ==, cases[i].pipe);
+  g_assert_nonnull (ks_sass_opcode_description ("LDG"));
+  g_assert_null (ks_sass_opcode_description ("NOTANOPCODE"));
+}
+
+/* Expected strings are c++filt's (binutils 2.40); when c++filt is on the
+ * machine, it is asked as well. */
+static void
+test_demangle (void)
+{
+  static const struct { const char *mangled, *want; } cases[] = {
+    { "_Z11sgemm_naiveiiifPfPKffS_", "sgemm_naive(int, int, int, float, float*, float const*, float, float*)" },
+    { "_Z10mysgemm_v7ILi128ELi128ELi8ELi8ELi8EEviiifPfS0_fS0_",
+      "void mysgemm_v7<128, 128, 8, 8, 8>(int, int, int, float, float*, float*, float, float*)" },
+    { "_Z5myminIdERKT_S2_S2_", "double const& mymin<double>(double const&, double const&)" },
+    { "_Z6kernelIiEvPT_PKS0_i", "void kernel<int>(int*, int const*, int)" },
+    { "_Z11Mandelbrot1IdEvP6uchar4iiiT_S2_S2_S2_S2_S0_iiiib",
+      "void Mandelbrot1<double>(uchar4*, int, int, int, double, double, double, double, double, "
+      "uchar4, int, int, int, int, bool)" },
+    { "_Z13MandelbrotDS0P6uchar4iiifffffffS_iiiib",
+      "MandelbrotDS0(uchar4*, int, int, int, float, float, float, float, float, float, float, "
+      "uchar4, int, int, int, int, bool)" },
+    { "_ZN2ns3fooEPNS_3BarE", "ns::foo(ns::Bar*)" },
+    { "_ZN2ns6kernelIfEEvPT_PKS2_", "void ns::kernel<float>(float*, float* const*)" },
+    { "_ZNK3Foo3barEv", "Foo::bar() const" },
+    { "_Z3fooSt6vectorIiE", "foo(std::vector<int>)" },
+    { "_Z1fIN2ns1AIiEEEvT_S3_", "void f<ns::A<int> >(ns::A<int>, ns::A<int>)" },
+    { "_Z8call_minPdPKd", "call_min(double*, double const*)" },
+    { "_Z3p10Pdi", "p10(double*, int)" },
+  };
+  static const char *const refused[] = {
+    "write_float", "_Z", "_Z3", "_Z3foo", "_Z3fooPFviE", "_Z3fooS_", "_Z1fIiEvT0_", "_ZN3fooE",
+    "_Z3fooILi", "_Z999999999999x",
+  };
+  g_autofree char *cxxfilt = g_find_program_in_path ("c++filt");
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *got = ks_sass_demangle (cases[i].mangled);
+
+      g_assert_cmpstr (got, ==, cases[i].want);
+      if (cxxfilt != NULL)
+        {
+          const char *argv[] = { cxxfilt, cases[i].mangled, NULL };
+          g_autofree char *out = NULL;
+          int status;
+
+          g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                                       &out, NULL, &status, NULL));
+          g_assert_cmpstr (g_strstrip (out), ==, got);
+        }
+    }
+  for (gsize i = 0; i < G_N_ELEMENTS (refused); i++)
+    {
+      g_autofree char *got = ks_sass_demangle (refused[i]);
+
+      /* "_Z3foo" is a variable; the others are incomplete or unsupported */
+      if (strcmp (refused[i], "_Z3foo") == 0)
+        g_assert_cmpstr (got, ==, "foo");
+      else if (strcmp (refused[i], "_ZN3fooE") == 0)
+        g_assert_cmpstr (got, ==, "foo");
+      else
+        g_assert_null (got);
+    }
+}
+
+static void
+assert_parse_error (const char *text,
+                    gsize       len,
+                    const char *want_prefix)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsSassListing) l = ks_sass_parse (text, len, "bad.sass", &error);
+
+  g_assert_null (l);
+  g_assert_nonnull (error);
+  g_assert_true (error->domain == KS_SASS_ERROR);
+  if (!g_str_has_prefix (error->message, want_prefix))
+    g_error ("message \"%s\" does not start with \"%s\"", error->message, want_prefix);
+}
+
+static void
+test_bad_input (void)
+{
+  gsize len, clen;
+  g_autofree char *text = load ("01_gpumode_sgemm_naive.sm_86.cuobjdump.sass", &len);
+  g_autofree char *cubin = load ("04_gpumode_kernel_1.sm_86.cubin", &clen);
+  const char *cut;
+
+  /* Junk, empty, binary */
+  assert_parse_error ("hello world\n", 12, "bad.sass:1:1: error: ");
+  assert_parse_error ("\n\n", 2, "bad.sass:2:1: error: ");
+  assert_parse_error ("", 0, "bad.sass:1:1: error: ");
+  assert_parse_error (cubin, clen, "bad.sass:1:1: error: ");
+  assert_parse_error ("        /*0000*/  MOV R1, c[0x0][0x28] ;\n\x01\x02\x00\xff\n", 44, "bad.sass:2:1: error: ");
+
+  /* Cut inside the LDG line 97: no ';' */
+  cut = strstr (text, "LDG.E R32, [R32.64]");
+  g_assert_nonnull (cut);
+  assert_parse_error (text, (gsize) (cut - text) + 10, "bad.sass:97:1: error: ");
+  /* Cut after the LDG's low word: its high word is missing */
+  cut = strstr (cut, "*/");
+  assert_parse_error (text, (gsize) (cut - text) + 3, "bad.sass:97:1: error: ");
+  /* A hex word cut short */
+  cut = strstr (text, "/* 0x0000000420207981 */");
+  assert_parse_error (text, (gsize) (cut - text) + 10, "bad.sass:97:1: error: ");
+  /* Junk in the middle */
+  {
+    g_autoptr(GString) s = g_string_new_len (text, (gssize) len);
+    const char *at = strstr (s->str, "        /*0260*/");
+
+    g_string_insert (s, at - s->str, "garbage here (not SASS)\n");
+    assert_parse_error (s->str, s->len, "bad.sass:97:1: error: ");
+  }
+  /* A lone hex word with no instruction, at the end or before a Volta one */
+  assert_parse_error ("\t\tFunction : f\n        /* 0x000fe40000000f00 */\n\n\n", 49, "bad.sass:2:1: error: ");
+  {
+    static const char lone[] = "\t\tFunction : f\n        /* 0x000fe40000000f00 */\n"
+                               "        /*0000*/  EXIT ;  /* 0x000000000000794d */\n"
+                               "                          /* 0x000fea0003800000 */\n";
+
+    assert_parse_error (lone, sizeof lone - 1, "bad.sass:2:1: error: ");
+  }
+
+  /* Every prefix of a listing reads or fails cleanly */
+  for (gsize n = 0; n < len; n += 37)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(KsSassListing) l = ks_sass_parse (text, n, "cut.sass", &error);
+
+      g_assert_true ((l == NULL) != (error == NULL));
+      if (l == NULL)
+        g_assert_true (g_str_has_prefix (error->message, "cut.sass:"));
+    }
+}
+
+/* The CLI's JSON, through the executable */
+static char *cli;
+
+static JsonNode *
+run_cli (const char *const *args,
+         int                *exit_status,
+         char              **err)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autofree char *out = NULL;
+  g_autoptr(GError) error = NULL;
+  int wait_status = 0;
+  JsonNode *node;
+
+  g_ptr_array_add (argv, cli);
+  for (guint i = 0; args[i]; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  g_spawn_sync (NULL, (char **) argv->pdata, NULL, 0, NULL, NULL, &out, err, &wait_status, &error);
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (wait_status));
+  *exit_status = WEXITSTATUS (wait_status);
+  node = json_from_string (out, &error);
+  g_assert_no_error (error);
+  return node;
+}
+
+static void
+test_cli_json (void)
+{
+  g_autofree char *path = fixture_path ("01_gpumode_sgemm_naive.sm_86.cuobjdump.sass");
+  g_autofree char *usage = g_test_build_filename (G_TEST_DIST, "fixtures",
+                                                  "12_celeritas_copysign.sm_70.dump-resource-usage.txt", NULL);
+  const char *args[] = { "sass", path, "--json", "--resources", usage, NULL };
+  g_autofree char *err = NULL;
+  int status;
+  g_autoptr(JsonNode) root = run_cli (args, &status, &err);
+  JsonObject *o = json_node_get_object (root);
+  JsonArray *fns = json_object_get_array_member (o, "functions");
+  JsonObject *fn, *in = NULL, *ctl;
+  JsonArray *insns, *res;
+
+  g_assert_cmpint (status, ==, 0);
+  g_assert_cmpuint (json_array_get_length (fns), ==, 1);
+  fn = json_array_get_object_element (fns, 0);
+  g_assert_cmpstr (json_object_get_string_member (fn, "name"), ==, "_Z11sgemm_naiveiiifPfPKffS_");
+  g_assert_cmpstr (json_object_get_string_member (fn, "demangled"), ==,
+                   "sgemm_naive(int, int, int, float, float*, float const*, float, float*)");
+  g_assert_cmpstr (json_object_get_string_member (fn, "arch"), ==, "sm_86");
+  insns = json_object_get_array_member (fn, "instructions");
+  g_assert_cmpuint (json_array_get_length (insns), ==, 96);
+  for (guint i = 0; i < json_array_get_length (insns); i++)
+    {
+      JsonObject *x = json_array_get_object_element (insns, i);
+
+      /* offset is a number, 16 bytes a step */
+      g_assert_cmpint (json_node_get_value_type (json_object_get_member (x, "offset")), ==, G_TYPE_INT64);
+      g_assert_cmpint (json_object_get_int_member (x, "offset"), ==, 16 * i);
+      if (json_object_get_int_member (x, "offset") == 0x260)
+        in = x;
+    }
+  g_assert_nonnull (in);
+  g_assert_cmpstr (json_object_get_string_member (in, "opcode"), ==, "LDG");
+  g_assert_cmpstr (json_array_get_string_element (json_object_get_array_member (in, "modifiers"), 0), ==, "E");
+  g_assert_cmpstr (json_array_get_string_element (json_object_get_array_member (in, "operands"), 1), ==,
+                   "[R32.64]");
+  g_assert_true (json_object_get_null_member (in, "predicate"));
+  g_assert_cmpstr (json_object_get_string_member (in, "pipe"), ==, "MEM");
+  g_assert_true (json_object_get_null_member (in, "source"));
+  ctl = json_object_get_object_member (in, "control");
+  g_assert_cmpint (json_object_get_int_member (ctl, "stall"), ==, 2);
+  g_assert_cmpint (json_object_get_int_member (ctl, "write_barrier"), ==, 2);
+  g_assert_true (json_object_get_null_member (ctl, "read_barrier"));
+  g_assert_cmpint (json_object_get_int_member (ctl, "wait_mask"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (ctl, "reuse"), ==, 0);
+  g_assert_true (json_object_has_member (ctl, "yield"));
+
+  /* "Function _Z11my_copysignPd: REG:9 ... CONSTANT[0]:360" */
+  res = json_object_get_array_member (o, "resources");
+  g_assert_cmpuint (json_array_get_length (res), ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (res, 0), "name"), ==,
+                   "_Z11my_copysignPd");
+  g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (res, 0), "registers"), ==, 9);
+  /* another kernel's figures: no function of this listing */
+  g_assert_true (json_object_get_null_member (json_array_get_object_element (res, 0), "function"));
+}
+
+/* ptxas -v names kernels demangled; the record finds the mangled function */
+static void
+test_cli_resources_match (void)
+{
+  static const char listing[] =
+    "\t\tFunction : _Z10mysgemm_v7ILi128ELi128ELi8ELi8ELi8EEviiifPfS0_fS0_\n"
+    "\t.headerflags\t@\"EF_CUDA_SM86 EF_CUDA_VIRTUAL_SM(EF_CUDA_SM86)\"\n"
+    "        /*0000*/                   EXIT ;                      /* 0x000000000000794d */\n"
+    "                                                               /* 0x000fea0003800000 */\n";
+  g_autofree char *dir = g_dir_make_tmp ("ks-sass-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "v7.sass", NULL);
+  g_autofree char *ptxas = g_test_build_filename (G_TEST_DIST, "fixtures", "13_sgemm_cuda_ptxas_v.sm_86.txt", NULL);
+  const char *args[] = { "sass", "--json", path, "--resources", ptxas, NULL };
+  g_autofree char *err = NULL;
+  int status;
+  JsonArray *res;
+  gboolean found = FALSE;
+
+  g_assert_true (g_file_set_contents (path, listing, -1, NULL));
+  {
+    g_autoptr(JsonNode) root = run_cli (args, &status, &err);
+
+    g_assert_cmpint (status, ==, 0);
+    res = json_object_get_array_member (json_node_get_object (root), "resources");
+    g_assert_cmpuint (json_array_get_length (res), >, 1);
+    for (guint i = 0; i < json_array_get_length (res); i++)
+      {
+        JsonObject *r = json_array_get_object_element (res, i);
+
+        if (!json_object_get_null_member (r, "function"))
+          {
+            /* "Used 124 registers, 16384 bytes smem, 400 bytes cmem[0]" */
+            g_assert_false (found);
+            found = TRUE;
+            g_assert_cmpstr (json_object_get_string_member (r, "function"), ==,
+                             "_Z10mysgemm_v7ILi128ELi128ELi8ELi8ELi8EEviiifPfS0_fS0_");
+            g_assert_cmpint (json_object_get_int_member (r, "registers"), ==, 124);
+            g_assert_cmpint (json_object_get_int_member (r, "shared_static_bytes"), ==, 16384);
+          }
+      }
+    g_assert_true (found);
+  }
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+static void
+test_cli_source_lines (void)
+{
+  g_autofree char *path = fixture_path ("10_celeritas_min.sm_70.nvdisasm_lineinfo.s");
+  const char *args[] = { "sass", "--json", path, NULL };
+  g_autofree char *err = NULL;
+  int status;
+  g_autoptr(JsonNode) root = run_cli (args, &status, &err);
+  JsonArray *fns = json_object_get_array_member (json_node_get_object (root), "functions");
+  JsonObject *fn = json_array_get_object_element (fns, 1);
+  JsonObject *in = json_array_get_object_element (json_object_get_array_member (fn, "instructions"), 0x120 / 16);
+  JsonObject *src = json_object_get_object_member (in, "source");
+
+  g_assert_cmpint (status, ==, 0);
+  g_assert_cmpstr (json_object_get_string_member (fn, "name"), ==, "_Z8call_minPdPKd");
+  g_assert_cmpstr (json_object_get_string_member (in, "opcode"), ==, "S2R");
+  g_assert_cmpint (json_object_get_int_member (src, "line"), ==, 9);
+  g_assert_true (json_object_get_null_member (in, "control"));
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (fn, "labels"), ".L_x_0"), ==, 0x2b0);
+}
+
+static void
+test_cli_bad_listing (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ks-sass-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "cut.sass", NULL);
+  g_autofree char *cubin = fixture_path ("04_gpumode_kernel_1.sm_86.cubin");
+  g_autofree char *err = NULL, *err2 = NULL;
+  const char *args[] = { "sass", path, "--json", NULL };
+  const char *args2[] = { "sass", cubin, NULL };
+  g_autofree char *want = NULL;
+  int status;
+
+  g_assert_true (g_file_set_contents (path, "\t\tFunction : f\n        /*0000*/   MOV R1, c[0x0][0x28]\n", -1, NULL));
+  {
+    g_autoptr(JsonNode) root = run_cli (args, &status, &err);
+
+    g_assert_cmpint (status, ==, 1);
+    want = g_strdup_printf ("%s:2:1: error: ", path);
+    g_assert_nonnull (strstr (err, want));
+    g_assert_true (g_str_has_prefix (json_object_get_string_member (json_node_get_object (root), "error"), want));
+  }
+  {
+    g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+    int wait_status;
+
+    g_ptr_array_add (argv, cli);
+    for (guint i = 0; args2[i]; i++)
+      g_ptr_array_add (argv, (gpointer) args2[i]);
+    g_ptr_array_add (argv, NULL);
+    g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, 0, NULL, NULL, NULL, &err2,
+                                 &wait_status, NULL));
+    g_assert_true (WIFEXITED (wait_status));
+    g_assert_cmpint (WEXITSTATUS (wait_status), ==, 1);
+    g_assert_nonnull (strstr (err2, ":1:1: error: binary data"));
+  }
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  cli = g_strdup (g_getenv ("KS_CLI"));
+  if (cli == NULL)
+    cli = g_build_filename (g_test_get_dir (G_TEST_BUILT), "..", "src", "app", "kernelscope-cli", NULL);
+
+  g_test_add_func ("/sass/parse/counts", test_counts);
+  g_test_add_func ("/sass/parse/operands", test_operands);
+  g_test_add_func ("/sass/parse/bad-input", test_bad_input);
+  g_test_add_func ("/sass/parse/ptx-section-skipped", test_ptx_section_skipped);
+  g_test_add_func ("/sass/control/issue-example", test_control_example);
+  g_test_add_func ("/sass/control/cuasm-ground-truth", test_control_cuasm);
+  g_test_add_func ("/sass/control/maxwell", test_control_maxwell);
+  g_test_add_func ("/sass/control/maxwell-without-arch", test_maxwell_without_arch);
+  g_test_add_func ("/sass/elf/text-equals-listing", test_elf_matches_listing);
+  g_test_add_func ("/sass/lines/records", test_lineinfo);
+  g_test_add_func ("/sass/lines/inlined", test_lineinfo_inlined);
+  g_test_add_func ("/sass/lines/instructions-of-a-line", test_lines_to_insns);
+  g_test_add_func ("/sass/match-function", test_match_function);
+  g_test_add_func ("/sass/lines/ptx-to-sass", test_ptx_to_sass);
+  g_test_add_func ("/sass/pipes", test_pipes);
+  g_test_add_func ("/sass/demangle", test_demangle);
+  g_test_add_func ("/sass/cli/json", test_cli_json);
+  g_test_add_func ("/sass/cli/source-lines", test_cli_source_lines);
+  g_test_add_func ("/sass/cli/resources-match", test_cli_resources_match);
+  g_test_add_func ("/sass/cli/bad-listing", test_cli_bad_listing);
+
+  {
+    int ret = g_test_run ();
+
+    g_free (cli);
+    return ret;
+  }
+}
