@@ -1009,6 +1009,42 @@ test_stmatrix_faults (void)
   g_assert_true (ks_stmatrix (2, FALSE, addr, s, ks_mma_flat_mem, &mem, &fault));
 }
 
+/* ---- movmatrix ------------------------------------------------------------------------ */
+
+/* movmatrix is stmatrix then ldmatrix.trans through memory, without the
+ * memory (the three share the ISA's fragment: "each thread holds a fragment
+ * of a row"); and a lane worked by hand. */
+static void
+test_movmatrix (void)
+{
+  uint8_t smem[2048], dummy[2048];
+  KsMmaFlatMem mem = { smem, 0, sizeof smem };
+  uint64_t addr[LANES], a[LANES], d[LANES], want[LANES];
+  const uint64_t *s[1] = { a };
+  uint64_t *w[1] = { want };
+
+  ld_setup (dummy, addr);
+  for (int l = 0; l < LANES; l++)
+    a[l] = g_random_int ();
+  g_assert_true (ks_stmatrix (1, FALSE, addr, s, ks_mma_flat_mem, &mem, NULL));
+  g_assert_true (ks_ldmatrix (1, TRUE, addr, ks_mma_flat_mem, &mem, w, NULL));
+  ks_movmatrix (a, d);
+  for (int l = 0; l < LANES; l++)
+    g_assert_cmphex (d[l], ==, want[l]);
+  /* Element (r, c) = 0xrc: lane 5 holds (1, 2) and (1, 3); after, row 1
+   * of the transpose, columns 2 and 3, which are (2, 1) and (3, 1) */
+  for (int l = 0; l < LANES; l++)
+    {
+      uint32_t lo = (uint32_t) (((l / 4) << 4) | (2 * (l % 4)));
+
+      a[l] = lo | ((lo + 1) << 16);
+    }
+  ks_movmatrix (a, a);
+  g_assert_cmphex (a[5], ==, 0x00310021u);
+  g_assert_cmphex (a[0], ==, 0x00100000u);
+  g_assert_cmphex (a[31], ==, 0x00770067u);
+}
+
 /* ---- wmma --------------------------------------------------------------------------- */
 
 /* Writes an element of a 16x16 matrix into memory with the given layout. */
@@ -1275,6 +1311,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sim/mma/stmatrix/layout", test_stmatrix);
   g_test_add_func ("/sim/mma/stmatrix/round-trip", test_stmatrix_round_trip);
   g_test_add_func ("/sim/mma/stmatrix/faults", test_stmatrix_faults);
+  g_test_add_func ("/sim/mma/movmatrix", test_movmatrix);
   for (guint i = 0; i < G_N_ELEMENTS (wmma_cases); i++)
     g_test_add_data_func (wmma_names[i], &wmma_cases[i], test_wmma);
   g_test_add_func ("/sim/mma/wmma/round-trip", test_wmma_round_trip);

@@ -219,6 +219,54 @@ test_stmatrix_kernel (void)
     }
 }
 
+/* movmatrix: lane l's register from in[l], transposed, to out[l] */
+static void
+test_movmatrix_kernel (void)
+{
+  static const char ptx[] =
+    ".version 8.0\n.target sm_80\n.address_size 64\n"
+    ".visible .entry k(.param .u64 p_in, .param .u64 p_out)\n"
+    "{\n"
+    "  .reg .b32 %r<4>;\n"
+    "  .reg .b64 %rd<8>;\n"
+    "  ld.param.u64 %rd1, [p_in];\n"
+    "  ld.param.u64 %rd2, [p_out];\n"
+    "  mov.u32 %r1, %laneid;\n"
+    "  mul.wide.u32 %rd3, %r1, 4;\n"
+    "  add.s64 %rd4, %rd1, %rd3;\n"
+    "  ld.global.u32 %r2, [%rd4];\n"
+    "  movmatrix.sync.aligned.m8n8.trans.b16 %r3, %r2;\n"
+    "  add.s64 %rd5, %rd2, %rd3;\n"
+    "  st.global.u32 [%rd5], %r3;\n"
+    "  ret;\n"
+    "}\n";
+  Run r = { 0 };
+  uint32_t in[32];
+  uint16_t m[8][8];
+  const uint32_t *out;
+  g_autofree char *spec = NULL;
+
+  for (guint i = 0; i < 32; i++)
+    in[i] = g_random_int ();
+  spec = io_spec ("k", 32, in, 32, 32);
+  run_start (&r, ptx, spec);
+  assert_done (&r);
+  out = buffer (&r, "out");
+  /* lane l: row l/4, columns 2 (l%4) and 2 (l%4) + 1, low half first */
+  for (int l = 0; l < 32; l++)
+    {
+      m[l / 4][2 * (l % 4)] = (uint16_t) in[l];
+      m[l / 4][2 * (l % 4) + 1] = (uint16_t) (in[l] >> 16);
+    }
+  for (int l = 0; l < 32; l++)
+    {
+      int row = l / 4, col = 2 * (l % 4);
+
+      g_assert_cmphex (out[l], ==, m[col][row] | ((uint32_t) m[col + 1][row] << 16));
+    }
+  run_clear (&r);
+}
+
 /* ---- mma shapes as kernels ---------------------------------------------------------------- */
 
 /* Lane l loads A from in[4 l], B from in[128 + 2 l], C from in[192 + 4 l],
@@ -1069,6 +1117,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/sim/sm90/stmatrix/kernel", test_stmatrix_kernel);
   g_test_add_func ("/sim/sm90/stmatrix/faults", test_stmatrix_faults);
+  g_test_add_func ("/sim/sm90/movmatrix", test_movmatrix_kernel);
   g_test_add_func ("/sim/sm90/mma/m16n8k32-s8-satfinite", test_mma_int_kernel);
   g_test_add_func ("/sim/sm90/mma/m8n8k4-f64", test_mma_f64_kernel);
   g_test_add_func ("/sim/sm90/mbarrier/phases", test_mbarrier_phases);

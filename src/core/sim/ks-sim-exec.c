@@ -2658,6 +2658,25 @@ do_xmatrix (Ctx *c)
                   addrs[fault_lane], fault_lane);
 }
 
+/* movmatrix.sync.aligned.m8n8.trans.b16 d, a */
+static void
+do_movmatrix (Ctx *c)
+{
+  const KsPtxInsn *in = c->in;
+  const KsPtxExtra *x = in->extra ? &c->m->extras[in->extra] : NULL;
+
+  if (!whole_warp (c))
+    return;
+  if (in->n_operands != 2 || c->ops[0].kind != KS_PTX_OPERAND_REG
+      || c->ops[1].kind != KS_PTX_OPERAND_REG || !(in->flags & KS_PTX_FLAG_TRANS)
+      || in->types[0] != KS_PTX_TYPE_B16 || x == NULL || x->shape_m != 8 || x->shape_n != 8)
+    {
+      unsupported (c, "in this form (.m8n8.trans.b16 d, a is)");
+      return;
+    }
+  ks_movmatrix (reg (c, c->ops[1].a), reg (c, c->ops[0].a));
+}
+
 /* wmma.load/mma/store for m16n16k16.  Which matrix (.a .b .c .d) is a
  * modifier word the parser keeps verbatim. */
 static void
@@ -3147,6 +3166,10 @@ ks_sim_step (KsSim     *sim,
 
     case KS_PTX_OPC_WMMA:
       do_wmma (c);
+      break;
+
+    case KS_PTX_OPC_MOVMATRIX:
+      do_movmatrix (c);
       break;
 
     case KS_PTX_OPC_MEMBAR:

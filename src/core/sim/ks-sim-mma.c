@@ -660,6 +660,28 @@ ks_stmatrix (guint                 num,
   return TRUE;
 }
 
+/* ---- movmatrix -------------------------------------------------------------- */
+
+void
+ks_movmatrix (const uint64_t a[KS_MMA_WARP_SIZE],
+              uint64_t       d[KS_MMA_WARP_SIZE])
+{
+  uint16_t m[8][8];
+
+  for (guint lane = 0; lane < KS_MMA_WARP_SIZE; lane++)
+    {
+      m[lane / 4][2 * (lane % 4)] = half_of (a[lane], 0);
+      m[lane / 4][2 * (lane % 4) + 1] = half_of (a[lane], 1);
+    }
+  /* Only now, since d may be a */
+  for (guint lane = 0; lane < KS_MMA_WARP_SIZE; lane++)
+    {
+      guint r = lane / 4, c = 2 * (lane % 4);
+
+      d[lane] = (uint32_t) m[c][r] | ((uint32_t) m[c + 1][r] << 16);
+    }
+}
+
 /* ---- wmma ------------------------------------------------------------------ */
 
 guint

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* ks-sim-mma.h: warp-level matrix instructions (mma.sync, ldmatrix, wmma).
+/* ks-sim-mma.h: warp-level matrix instructions (mma.sync, ldmatrix,
+ * stmatrix, movmatrix, wmma).
  *
  * Pure functions over the 32 lanes of one warp.  A register operand is an
  * array of register rows: regs[i] points at the 32 lane values of the i-th
@@ -200,6 +201,17 @@ bool ks_stmatrix (guint                 num,
                   KsMmaMemFunc          mem,
                   void                 *user_data,
                   guint                *fault_lane);
+
+/*
+ * ks_movmatrix:
+ *
+ * movmatrix.sync.aligned.m8n8.trans.b16 d, a: an 8x8 matrix held in the
+ * ldmatrix fragment layout (lane l: row l/4, columns 2 (l%4) and
+ * 2 (l%4) + 1) is transposed across the warp, into the same layout.  d may
+ * be a.
+ */
+void ks_movmatrix (const uint64_t a[KS_MMA_WARP_SIZE],
+                   uint64_t       d[KS_MMA_WARP_SIZE]);
 
 /* ---- wmma ------------------------------------------------------------------
  *
