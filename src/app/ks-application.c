@@ -129,8 +129,8 @@ static const GActionEntry app_actions[] = {
   { "about", about_activated },
 };
 
-static void
-add_search_paths (void)
+void
+ks_application_setup_data (void)
 {
   g_autofree char *langs = ks_data_find_dir ("language-specs");
   g_autofree char *styles = ks_data_find_dir ("styles");
@@ -181,7 +181,7 @@ ks_application_startup (GApplication *app)
   gtk_css_provider_load_from_resource (css, "/io/github/kernelscope/KernelScope/style.css");
   gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css),
                                               GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
-  add_search_paths ();
+  ks_application_setup_data ();
   g_set_application_name ("KernelScope");
   gtk_window_set_default_icon_name (APP_ID);
 }

@@ -19,4 +19,9 @@ void            ks_application_screenshot_done  (KsApplication *self,
 /* 0, or 1 when a --screenshot could not be written */
 int             ks_application_get_exit_status  (KsApplication *self);
 
+/* Makes GtkSourceView find KernelScope's language definitions and style
+ * schemes (installed, or in the source tree when run from a build tree).
+ * Call once, after gtk_source_init(); the tests call it too. */
+void            ks_application_setup_data       (void);
+
 G_END_DECLS

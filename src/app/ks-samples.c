@@ -67,7 +67,7 @@ read_metadata (KsSample *sample)
   parser = json_parser_new ();
   if (!json_parser_load_from_file (parser, path, &error))
     {
-      g_warning ("%s: %s", path, error->message);
+      g_message ("%s", error->message);
       return;
     }
   root = json_parser_get_root (parser);

@@ -88,6 +88,8 @@ void        _ks_window_show_message        (KsWindow    *self,
 void        _ks_window_jump_to_line        (KsWindow    *self,
                                             gboolean     cuda,
                                             guint        line);
+void        _ks_window_select_cuda_line    (KsWindow    *self,
+                                            guint        cuda_line);
 void        _ks_window_set_line_map        (KsWindow    *self,
                                             KsLineMap   *map);
 const char *_ks_window_get_gpu_id          (KsWindow    *self);

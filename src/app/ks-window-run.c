@@ -554,6 +554,25 @@ show_result (KsWindow       *self,
 
       _ks_window_set_line_map (self, ks_line_map_new (result->module, base));
     }
+  /* A screenshot shows the linking: the CUDA line with the most PTX lines */
+  if (self->screenshot_path != NULL && self->selected_cuda_line == 0 && self->line_map != NULL)
+    {
+      uint32_t n_cuda = 0, best = 0, best_n = 0;
+      const uint32_t *lines = ks_line_map_cuda_lines (self->line_map, &n_cuda);
+
+      for (uint32_t i = 0; i < n_cuda; i++)
+        {
+          uint32_t n = 0;
+
+          ks_line_map_ptx_lines (self->line_map, lines[i], &n);
+          if (n > best_n)
+            {
+              best = lines[i];
+              best_n = n;
+            }
+        }
+      _ks_window_select_cuda_line (self, best);
+    }
   show_output (self, result);
   if (result->status == KS_ENGINE_FAILED)
     {

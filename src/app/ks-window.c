@@ -326,13 +326,20 @@ scroll_to_line (GtkSourceView *view,
                 guint          line)
 {
   GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (view));
+  GtkTextMark *mark = gtk_text_buffer_get_mark (buffer, "ks-scroll");
   GtkTextIter iter;
 
   if (line == 0)
     return;
   gtk_text_buffer_get_iter_at_line (buffer, &iter, (int) line - 1);
-  /* The least scrolling that shows the line, with a few lines of context */
-  gtk_text_view_scroll_to_iter (GTK_TEXT_VIEW (view), &iter, 0.15, FALSE, 0, 0);
+  if (mark == NULL)
+    mark = gtk_text_buffer_create_mark (buffer, "ks-scroll", &iter, TRUE);
+  else
+    gtk_text_buffer_move_mark (buffer, mark, &iter);
+  /* Through a mark: the view scrolls once its line heights are known, which
+   * they are not yet right after a file is loaded.  The least scrolling that
+   * shows the line, with a few lines of context. */
+  gtk_text_view_scroll_to_mark (GTK_TEXT_VIEW (view), mark, 0.15, FALSE, 0, 0);
 }
 
 /* Lights up CUDA line cuda_line and its PTX lines in its colour, and
@@ -380,7 +387,8 @@ cuda_cursor_cb (KsWindow   *self,
                 GParamSpec *pspec,
                 GtkTextBuffer *buffer)
 {
-  if (self->loading || !gtk_widget_has_focus (GTK_WIDGET (self->cuda_view)))
+  /* Loading a file moves the cursor too; that selects nothing */
+  if (self->loading)
     return;
   self->selected_cuda_line = cursor_line (self->cuda_buffer);
   highlight (self, self->selected_cuda_line, FALSE, TRUE);
@@ -391,8 +399,7 @@ ptx_cursor_cb (KsWindow      *self,
                GParamSpec    *pspec,
                GtkTextBuffer *buffer)
 {
-  if (self->loading || self->line_map == NULL
-      || !gtk_widget_has_focus (GTK_WIDGET (self->ptx_view)))
+  if (self->loading || self->line_map == NULL)
     return;
   self->selected_cuda_line = ks_line_map_cuda_line (self->line_map, cursor_line (self->ptx_buffer));
   highlight (self, self->selected_cuda_line, TRUE, FALSE);
@@ -495,6 +502,14 @@ _ks_window_jump_to_line (KsWindow *self,
                              : self->line_map ? ks_line_map_cuda_line (self->line_map, line) : 0;
   highlight (self, self->selected_cuda_line, TRUE, TRUE);
   scroll_to_line (view, line);
+}
+
+void
+_ks_window_select_cuda_line (KsWindow *self,
+                             guint     cuda_line)
+{
+  self->selected_cuda_line = cuda_line;
+  highlight (self, cuda_line, TRUE, TRUE);
 }
 
 static void

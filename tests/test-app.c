@@ -1,0 +1,454 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Tests of the window under a display (meson runs them under Xvfb): the
+ * first sample loads into the three panes, the engine runs to the end,
+ * a CUDA line lights up the PTX lines of its .loc (read here from the PTX
+ * text, not from the app), junk is refused with a message and the window
+ * stays usable, a failed run keeps the last results marked stale, closing
+ * with unsaved changes asks, and `kernelscope --screenshot` writes a
+ * 1600x1000 PNG.  Without a display every test skips and says why. */
+
+#include <glib/gstdio.h>
+#include <gtksourceview/gtksource.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "ks-application.h"
+#include "ks-window-private.h"
+
+static gboolean have_display;
+
+static char *
+sample_path (const char *name)
+{
+  return g_test_build_filename (G_TEST_DIST, "..", "data", "samples", "01-vector-add", name, NULL);
+}
+
+static char *
+read_text (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  char *text = NULL;
+
+  g_file_get_contents (path, &text, NULL, &error);
+  g_assert_no_error (error);
+  return text;
+}
+
+static gboolean
+timeout_cb (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Runs the main loop until the window's run ends (or 20 s pass) */
+static void
+wait_for_run (KsWindow *window)
+{
+  gboolean timed_out = FALSE;
+  guint id = g_timeout_add (20000, timeout_cb, &timed_out);
+
+  while (window->running && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (timed_out);
+  g_source_remove (id);
+  for (guint i = 0; i < 100 && g_main_context_pending (NULL); i++)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+static char *
+buffer_text (GtkSourceBuffer *buffer)
+{
+  return _ks_window_dup_text (buffer);
+}
+
+/* The 1-based lines of buffer that carry a tag named prefix-N */
+static GArray *
+tagged_lines (GtkSourceBuffer *buffer,
+              const char      *prefix)
+{
+  GArray *lines = g_array_new (FALSE, FALSE, sizeof (guint));
+  int n = gtk_text_buffer_get_line_count (GTK_TEXT_BUFFER (buffer));
+
+  for (int i = 0; i < n; i++)
+    {
+      GtkTextIter iter;
+      g_autoptr(GSList) tags = NULL;
+
+      gtk_text_buffer_get_iter_at_line (GTK_TEXT_BUFFER (buffer), &iter, i);
+      tags = gtk_text_iter_get_tags (&iter);
+      for (GSList *l = tags; l; l = l->next)
+        {
+          g_autofree char *name = NULL;
+
+          g_object_get (l->data, "name", &name, NULL);
+          if (name && g_str_has_prefix (name, prefix))
+            {
+              guint line = (guint) i + 1;
+
+              g_array_append_val (lines, line);
+              break;
+            }
+        }
+    }
+  return lines;
+}
+
+/* The PTX lines after `.loc 1 cuda_line` up to the next .loc: a few lines
+ * of C that know nothing of the app's map */
+static GArray *
+ptx_lines_of (const char *ptx_text,
+              guint       cuda_line)
+{
+  g_auto(GStrv) lines = g_strsplit (ptx_text, "\n", -1);
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (guint));
+  gboolean in = FALSE;
+
+  for (guint i = 0; lines[i]; i++)
+    {
+      const char *t = lines[i] + strspn (lines[i], " \t");
+      unsigned f, l;
+
+      if (sscanf (t, ".loc %u %u", &f, &l) == 2)
+        in = f == 1 && l == cuda_line;
+      else if (in && strchr (t, ';') && t[0] != '.' && t[0] != '/')
+        {
+          guint line = i + 1;
+
+          g_array_append_val (out, line);
+        }
+    }
+  return out;
+}
+
+typedef struct
+{
+  KsWindow *window;
+} Fixture;
+
+static void
+fixture_setup (Fixture       *f,
+               gconstpointer  data)
+{
+  if (!have_display)
+    {
+      g_test_skip ("no display: run under Xvfb (xvfb-run) to test the window");
+      return;
+    }
+  f->window = g_object_ref_sink (ks_window_new (NULL));
+  gtk_window_present (GTK_WINDOW (f->window));
+  ks_window_open_first_sample (f->window);
+  wait_for_run (f->window);
+}
+
+static void
+fixture_teardown (Fixture       *f,
+                  gconstpointer  data)
+{
+  if (f->window == NULL)
+    return;
+  /* Nothing to ask about: drop any edits the test made */
+  f->window->close_confirmed = TRUE;
+  gtk_window_destroy (GTK_WINDOW (f->window));
+  g_clear_object (&f->window);
+}
+
+static void
+test_first_sample (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autofree char *cu_path = sample_path ("vector_add.cu");
+  g_autofree char *ptx_path = sample_path ("vector_add.ptx");
+  g_autofree char *cu = read_text (cu_path), *ptx = read_text (ptx_path);
+  g_autofree char *cuda_text = NULL, *ptx_text = NULL, *status = NULL;
+
+  if (f->window == NULL)
+    return;
+  cuda_text = buffer_text (f->window->cuda_buffer);
+  ptx_text = buffer_text (f->window->ptx_buffer);
+  g_assert_cmpstr (cuda_text, ==, cu);
+  g_assert_cmpstr (ptx_text, ==, ptx);
+  g_assert_cmpstr (gtk_label_get_text (f->window->title_label), ==, "vector_add.cu");
+  /* vector_add.json: grid 4, block 256 */
+  g_assert_cmpstr (gtk_label_get_text (f->window->launch_label), ==, "<<<4, 256>>>");
+  /* No listing: the SASS pane says how to get one */
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (f->window->sass_stack), ==, "placeholder");
+  /* The panes have their languages */
+  g_assert_cmpstr (gtk_source_language_get_id (gtk_source_buffer_get_language (f->window->cuda_buffer)),
+                   ==, "cuda");
+  g_assert_cmpstr (gtk_source_language_get_id (gtk_source_buffer_get_language (f->window->ptx_buffer)),
+                   ==, "ptx");
+  g_assert_cmpstr (gtk_source_language_get_id (gtk_source_buffer_get_language (f->window->sass_buffer)),
+                   ==, "sass");
+  g_assert_false (gtk_text_view_get_editable (GTK_TEXT_VIEW (f->window->sass_view)));
+  g_assert_false (ks_window_has_unsaved_changes (f->window));
+
+  /* The engine ran to the end: the status line names the PTX's target
+   * (vector_add.ptx says .target sm_80, the GPU chosen at start is its
+   * A100) and the output has the kernel's results */
+  g_assert_false (f->window->running);
+  g_assert_nonnull (f->window->analysis);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (f->window->stale_label)));
+  g_assert_true (g_str_has_prefix (gtk_label_get_text (f->window->status_label), "sm_80 · "));
+  {
+    GtkTextBuffer *out = gtk_text_view_get_buffer (f->window->output_view);
+    GtkTextIter s, e;
+    g_autofree char *text = NULL;
+
+    gtk_text_buffer_get_bounds (out, &s, &e);
+    text = gtk_text_buffer_get_text (out, &s, &e, FALSE);
+    /* c[0] = a[0] + b[0]: b[0] = 0 (range from 0), a[0] from the spec's
+     * random init; c's first value printed, and no fault */
+    g_assert_nonnull (strstr (text, "c[0..7] ="));
+    g_assert_null (strstr (text, "faulted"));
+  }
+}
+
+static void
+test_cuda_line_lights_ptx (Fixture       *f,
+                           gconstpointer  data)
+{
+  g_autofree char *ptx_path = sample_path ("vector_add.ptx");
+  g_autofree char *ptx = read_text (ptx_path);
+  g_autoptr(GArray) want = ptx_lines_of (ptx, 10);
+  g_autoptr(GArray) got = NULL, cuda_got = NULL;
+  GtkTextIter iter;
+
+  if (f->window == NULL)
+    return;
+  g_assert_cmpuint (want->len, >, 0);
+
+  /* A click on CUDA line 10 puts the cursor there */
+  gtk_text_buffer_get_iter_at_line (GTK_TEXT_BUFFER (f->window->cuda_buffer), &iter, 9);
+  gtk_text_buffer_place_cursor (GTK_TEXT_BUFFER (f->window->cuda_buffer), &iter);
+  got = tagged_lines (f->window->ptx_buffer, "ks-link-");
+  g_assert_cmpuint (got->len, ==, want->len);
+  for (guint i = 0; i < want->len; i++)
+    g_assert_cmpuint (g_array_index (got, guint, i), ==, g_array_index (want, guint, i));
+  cuda_got = tagged_lines (f->window->cuda_buffer, "ks-link-");
+  g_assert_cmpuint (cuda_got->len, ==, 1);
+  g_assert_cmpuint (g_array_index (cuda_got, guint, 0), ==, 10);
+
+  /* And back: a click on the first of those PTX lines lights CUDA line 10 */
+  g_clear_pointer (&cuda_got, g_array_unref);
+  gtk_text_buffer_get_iter_at_line (GTK_TEXT_BUFFER (f->window->cuda_buffer), &iter, 0);
+  gtk_text_buffer_place_cursor (GTK_TEXT_BUFFER (f->window->cuda_buffer), &iter);
+  cuda_got = tagged_lines (f->window->cuda_buffer, "ks-link-");
+  g_assert_cmpuint (cuda_got->len, ==, 0);
+  g_clear_pointer (&cuda_got, g_array_unref);
+  gtk_text_buffer_get_iter_at_line (GTK_TEXT_BUFFER (f->window->ptx_buffer), &iter,
+                                    (int) g_array_index (want, guint, 0) - 1);
+  gtk_text_buffer_place_cursor (GTK_TEXT_BUFFER (f->window->ptx_buffer), &iter);
+  cuda_got = tagged_lines (f->window->cuda_buffer, "ks-link-");
+  g_assert_cmpuint (cuda_got->len, ==, 1);
+  g_assert_cmpuint (g_array_index (cuda_got, guint, 0), ==, 10);
+}
+
+static void
+test_junk (Fixture       *f,
+           gconstpointer  data)
+{
+  g_autofree char *tmp = NULL;
+  g_autofree char *bin_path = NULL, *ptx_path = NULL;
+  g_autoptr(GFile) bin = NULL, junk_ptx = NULL, first = NULL;
+  g_autofree char *before = NULL, *after = NULL;
+  static const char binary[] = { 0x7f, 'E', 'L', 'F', 0, 1, 2, 3, (char) 0xff, 0 };
+
+  if (f->window == NULL)
+    return;
+  tmp = g_dir_make_tmp ("ks-test-app-XXXXXX", NULL);
+  bin_path = g_build_filename (tmp, "kernel.ptx", NULL);
+  g_assert_true (g_file_set_contents (bin_path, binary, sizeof binary, NULL));
+  before = buffer_text (f->window->cuda_buffer);
+
+  /* Binary data is refused with a message; the panes keep their text */
+  bin = g_file_new_for_path (bin_path);
+  ks_window_open_file (f->window, bin);
+  g_assert_true (gtk_revealer_get_reveal_child (f->window->message_revealer));
+  g_assert_nonnull (strstr (gtk_label_get_text (f->window->message_label), "kernel.ptx"));
+  after = buffer_text (f->window->cuda_buffer);
+  g_assert_cmpstr (after, ==, before);
+
+  /* So is a file of a kind it does not open */
+  g_clear_pointer (&bin_path, g_free);
+  bin_path = g_build_filename (tmp, "notes.odt", NULL);
+  g_assert_true (g_file_set_contents (bin_path, "hello", -1, NULL));
+  g_clear_object (&bin);
+  bin = g_file_new_for_path (bin_path);
+  ks_window_open_file (f->window, bin);
+  g_assert_nonnull (strstr (gtk_label_get_text (f->window->message_label), "notes.odt"));
+
+  /* Text that is not PTX opens, fails to analyse with marks on its lines,
+   * and the last good results stay, marked stale */
+  ptx_path = g_build_filename (tmp, "junk.ptx", NULL);
+  g_assert_true (g_file_set_contents (ptx_path, ".version 8.0\n.target sm_80\nthis is not ptx;\n"
+                                      "{ { mov.u32 ;\n", -1, NULL));
+  junk_ptx = g_file_new_for_path (ptx_path);
+  ks_window_open_file (f->window, junk_ptx);
+  wait_for_run (f->window);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (f->window->stale_label)));
+  g_assert_nonnull (f->window->analysis);
+  {
+    GtkTextIter iter;
+
+    gtk_text_buffer_get_start_iter (GTK_TEXT_BUFFER (f->window->ptx_buffer), &iter);
+    g_assert_true (gtk_source_buffer_forward_iter_to_source_mark (f->window->ptx_buffer, &iter,
+                                                                  "ks-error"));
+    /* on a line of the junk, not the two good ones before it */
+    g_assert_cmpint (gtk_text_iter_get_line (&iter), >=, 2);
+  }
+
+  /* The window still works: the first sample opens and runs cleanly */
+  ks_window_open_first_sample (f->window);
+  wait_for_run (f->window);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (f->window->stale_label)));
+  g_assert_false (gtk_revealer_get_reveal_child (f->window->message_revealer));
+  g_assert_cmpstr (gtk_label_get_text (f->window->title_label), ==, "vector_add.cu");
+
+  g_unlink (bin_path);
+  g_unlink (ptx_path);
+  g_clear_pointer (&bin_path, g_free);
+  bin_path = g_build_filename (tmp, "kernel.ptx", NULL);
+  g_unlink (bin_path);
+  g_rmdir (tmp);
+}
+
+static GtkWindow *
+find_close_dialog (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWidget) w = g_list_model_get_item (toplevels, i);
+
+      if (gtk_widget_has_css_class (w, "ks-close-dialog"))
+        return GTK_WINDOW (w);
+    }
+  return NULL;
+}
+
+static GtkWidget *
+find_button (GtkWidget  *root,
+             const char *label)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found;
+
+      if (GTK_IS_BUTTON (c) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (c)), label) == 0)
+        return c;
+      if ((found = find_button (c, label)) != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static void
+test_close_asks (Fixture       *f,
+                 gconstpointer  data)
+{
+  GtkTextIter end;
+  GtkWindow *dialog;
+  g_autoptr(GtkWidget) watch = NULL;
+
+  if (f->window == NULL)
+    return;
+  /* An edit, then close: the window stays and asks */
+  gtk_text_buffer_get_end_iter (GTK_TEXT_BUFFER (f->window->cuda_buffer), &end);
+  gtk_text_buffer_insert (GTK_TEXT_BUFFER (f->window->cuda_buffer), &end, "// an edit\n", -1);
+  g_assert_true (ks_window_has_unsaved_changes (f->window));
+  g_assert_true (g_str_has_prefix (gtk_label_get_text (f->window->title_label), "• "));
+  gtk_window_close (GTK_WINDOW (f->window));
+  dialog = find_close_dialog ();
+  g_assert_nonnull (dialog);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (f->window)));
+
+  /* Cancel keeps the window and the edit */
+  g_signal_emit_by_name (find_button (GTK_WIDGET (dialog), "_Cancel"), "clicked");
+  g_assert_null (find_close_dialog ());
+  g_assert_true (ks_window_has_unsaved_changes (f->window));
+
+  /* Discard closes it, without writing the file */
+  gtk_window_close (GTK_WINDOW (f->window));
+  dialog = find_close_dialog ();
+  g_assert_nonnull (dialog);
+  watch = g_object_ref (GTK_WIDGET (f->window));
+  g_signal_emit_by_name (find_button (GTK_WIDGET (dialog), "_Discard"), "clicked");
+  g_assert_false (gtk_widget_get_visible (watch));
+  {
+    g_autofree char *cu_path = sample_path ("vector_add.cu");
+    g_autofree char *cu = read_text (cu_path);
+
+    g_assert_null (strstr (cu, "// an edit"));
+  }
+  g_clear_object (&f->window);
+}
+
+static void
+test_screenshot (void)
+{
+  const char *exe = g_getenv ("KS_KERNELSCOPE");
+  g_autofree char *tmp = NULL, *png = NULL, *contents = NULL, *spec = NULL;
+  g_autoptr(GError) error = NULL;
+  gsize len = 0;
+  int status = 0;
+
+  if (!have_display)
+    {
+      g_test_skip ("no display: run under Xvfb (xvfb-run) to test the window");
+      return;
+    }
+  if (exe == NULL)
+    {
+      g_test_skip ("KS_KERNELSCOPE does not name the kernelscope executable");
+      return;
+    }
+  tmp = g_dir_make_tmp ("ks-test-shot-XXXXXX", NULL);
+  png = g_build_filename (tmp, "shot.png", NULL);
+  spec = sample_path ("vector_add.json");
+  {
+    const char *argv[] = { exe, "--screenshot", png, spec, NULL };
+
+    g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                  NULL, NULL, NULL, NULL, &status, &error);
+  }
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+  g_file_get_contents (png, &contents, &len, &error);
+  g_assert_no_error (error);
+  /* PNG signature, then IHDR: width and height big-endian at 16 and 20 */
+  g_assert_cmpuint (len, >, 24);
+  g_assert_cmpmem (contents, 8, "\x89PNG\r\n\x1a\n", 8);
+  g_assert_cmpuint (((guint8) contents[16] << 24 | (guint8) contents[17] << 16
+                     | (guint8) contents[18] << 8 | (guint8) contents[19]), ==, 1600);
+  g_assert_cmpuint (((guint8) contents[20] << 24 | (guint8) contents[21] << 16
+                     | (guint8) contents[22] << 8 | (guint8) contents[23]), ==, 1000);
+  g_unlink (png);
+  g_rmdir (tmp);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  gtk_disable_setlocale ();
+  have_display = gtk_init_check ();
+  if (have_display)
+    {
+      gtk_source_init ();
+      ks_application_setup_data ();
+    }
+
+  g_test_add ("/app/window/first-sample", Fixture, NULL, fixture_setup, test_first_sample,
+              fixture_teardown);
+  g_test_add ("/app/window/cuda-line-lights-ptx", Fixture, NULL, fixture_setup,
+              test_cuda_line_lights_ptx, fixture_teardown);
+  g_test_add ("/app/window/junk", Fixture, NULL, fixture_setup, test_junk, fixture_teardown);
+  g_test_add ("/app/window/close-asks", Fixture, NULL, fixture_setup, test_close_asks,
+              fixture_teardown);
+  g_test_add_func ("/app/screenshot", test_screenshot);
+  return g_test_run ();
+}
