@@ -246,9 +246,96 @@ test_analyze_json (void)
   g_assert_cmpstr (json_object_get_string_member (sim, "status"), ==, "ok");
   /* 16 blocks; n = 64 is four tiles of 16, two barriers each: 8 a block */
   g_assert_cmpint (json_object_get_int_member (sim, "barriers"), ==, 16 * 8);
-  g_assert_true (json_object_has_member (root, "timing"));
   g_assert_true (json_object_has_member (root, "hints"));
+
+  /* The timing model: 16 blocks over 8 per SM on an A100's 108 SMs are
+   * 16 / 864 waves; each SM gets at most one block */
+  {
+    JsonObject *t = json_object_get_object_member (root, "timing");
+    JsonObject *br;
+    g_autoptr(GList) reasons = NULL;
+    const char *bound;
+    double sum = 0;
+
+    g_assert_nonnull (t);
+    g_assert_cmpfloat_with_epsilon (json_object_get_double_member (t, "waves_per_sm"),
+                                    16.0 / 864.0, 1e-12);
+    g_assert_cmpint (json_object_get_int_member (t, "ctas_per_sm"), ==, 1);
+    g_assert_cmpint (json_object_get_int_member (t, "cycles"), >, 0);
+    g_assert_cmpfloat (json_object_get_double_member (t, "estimated_duration_us"), >, 0);
+    bound = json_object_get_string_member (t, "bound");
+    g_assert_true (g_str_equal (bound, "memory") || g_str_equal (bound, "compute")
+                   || g_str_equal (bound, "latency"));
+    br = json_object_get_object_member (t, "stall_breakdown");
+    reasons = json_object_get_members (br);
+    for (GList *l = reasons; l; l = l->next)
+      sum += json_object_get_double_member (br, l->data);
+    g_assert_cmpfloat_with_epsilon (sum, 1.0, 1e-9);
+    /* a block of 256 threads issues every one of its warp-instructions */
+    g_assert_true (json_object_has_member (br, "selected"));
+  }
   result_clear (&r);
+}
+
+/* A PTX file alone runs with the default launch (README.md): 4 blocks of
+ * 256 threads, n = 1024 threads */
+static void
+test_analyze_default_launch (void)
+{
+  g_autofree char *ptx = dist ("..", "data", "samples", "01-vector-add", "vector_add.ptx", NULL);
+  const char *args[] = { "analyze", "--json", "--no-toolkit", ptx, NULL };
+  Result r = run_cli (args);
+  JsonObject *root, *launch, *sim;
+  JsonArray *grid, *block;
+
+  g_assert_cmpint (r.status, ==, 0);
+  root = json_node_get_object (r.json);
+  launch = json_object_get_object_member (root, "launch");
+  g_assert_true (json_object_get_boolean_member (launch, "default"));
+  grid = json_object_get_array_member (launch, "grid");
+  block = json_object_get_array_member (launch, "block");
+  g_assert_cmpint (json_array_get_int_element (grid, 0), ==, 4);
+  g_assert_cmpint (json_array_get_int_element (block, 0), ==, 256);
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (root, "resources"),
+                                                  "source"), ==, "estimate");
+  sim = json_object_get_object_member (root, "simulation");
+  g_assert_cmpstr (json_object_get_string_member (sim, "status"), ==, "ok");
+  /* vector_add: every thread of the 1024 is in range and stores once */
+  g_assert_cmpint (json_object_get_int_member (sim, "warp_instructions"), >, 0);
+  result_clear (&r);
+}
+
+/* CUDA with an error: nvcc's message comes back with its place */
+static void
+test_analyze_cuda_error (void)
+{
+  g_autofree char *dir = NULL, *cu = NULL;
+  const char *args[] = { "analyze", "--json", NULL, NULL };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *expect = NULL;
+  Result r;
+
+  if (g_find_program_in_path ("nvcc") == NULL && !g_file_test ("/usr/local/cuda/bin/nvcc",
+                                                               G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("nvcc is not installed: compiling CUDA is not tested");
+      return;
+    }
+  dir = g_dir_make_tmp ("ks-cli-XXXXXX", &error);
+  g_assert_no_error (error);
+  cu = g_build_filename (dir, "bad.cu", NULL);
+  g_file_set_contents (cu, "__global__ void k(float *a)\n{\n  a[threadIdx.x] = undefined_b;\n}\n",
+                       -1, &error);
+  g_assert_no_error (error);
+  args[2] = cu;
+  r = run_cli (args);
+  g_assert_cmpint (r.status, ==, 1);
+  /* line 3, column 20: where undefined_b starts */
+  expect = g_strdup_printf ("%s:3:20: error: identifier \"undefined_b\" is undefined", cu);
+  g_assert_nonnull (strstr (r.err, expect));
+  result_clear (&r);
+  g_unlink (cu);
+  g_rmdir (dir);
 }
 
 int
@@ -260,6 +347,8 @@ main (int   argc,
   if (cli == NULL)
     cli = g_build_filename (g_test_get_dir (G_TEST_BUILT), "..", "src", "app", "kernelscope-cli", NULL);
   g_test_add_func ("/cli/parse/json", test_parse_json);
+  g_test_add_func ("/cli/analyze/default-launch", test_analyze_default_launch);
+  g_test_add_func ("/cli/analyze/cuda-error", test_analyze_cuda_error);
   g_test_add_func ("/cli/parse/errors", test_parse_errors);
   g_test_add_func ("/cli/run/json", test_run_json);
   g_test_add_func ("/cli/run/fault", test_run_fault);

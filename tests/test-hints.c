@@ -4,7 +4,9 @@
 #include <string.h>
 
 #include "ks-hints.h"
+#include "ks-gpu-db.h"
 #include "ks-launch.h"
+#include "ks-timing.h"
 
 typedef struct
 {
@@ -234,6 +236,135 @@ test_clean_kernel (void)
   run_clear (&r);
 }
 
+/* The timing model's rules: a run replayed on `gpu_id`, hints with it */
+static GPtrArray *
+timed_hints (Run         *r,
+             const char  *gpu_id,
+             KsTiming   **timing)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsGpuDb) db = ks_gpu_db_load_default (&error);
+  const KsGpuInfo *gpu;
+  const KsArchInfo *arch;
+  const KsLaunch *l = ks_sim_get_launch (r->sim);
+  KsOccupancyInput oin;
+  KsOccupancyResult occ;
+  KsHintInput in;
+
+  g_assert_no_error (error);
+  gpu = ks_gpu_db_get_gpu (db, gpu_id);
+  arch = ks_gpu_db_get_arch (db, gpu->arch);
+  ks_occupancy_input_init (&oin);
+  oin.block_size = l->block[0] * l->block[1] * l->block[2];
+  oin.registers_per_thread = 32;
+  g_assert_true (ks_occupancy_compute (arch, &oin, &occ, &error));
+  *timing = ks_timing_compute (r->m, r->sim, arch, gpu, &occ, NULL, &error);
+  g_assert_no_error (error);
+  in = (KsHintInput) { r->m, r->sim, &occ, NULL, (uint64_t) l->grid[0] * l->grid[1] * l->grid[2],
+                       gpu->sm_count, *timing };
+  return ks_hints_compute (&in);
+}
+
+static const KsHint *
+find_hint (GPtrArray  *hints,
+           const char *category)
+{
+  for (guint i = 0; i < hints->len; i++)
+    if (g_str_equal (((KsHint *) hints->pdata[i])->category, category))
+      return hints->pdata[i];
+  g_error ("no “%s” hint among the %u", category, hints->len);
+}
+
+/* Warp 0 does 64 dependent FFMAs (line 12) before the barrier (line 14);
+ * the other seven warps wait there: most of their time is barrier */
+static void
+test_barrier_stalls (void)
+{
+  Run r = { 0 };
+  g_autoptr(GPtrArray) hints = NULL;
+  g_autoptr(GString) ptx = g_string_new (HEADER ".visible .entry k()\n{\n"      /* 1-5 */
+                                         "  .reg .b32 %r<4>;\n  .reg .f32 %f<4>;\n"  /* 6-7 */
+                                         "  .reg .pred %p<2>;\n"                    /* 8 */
+                                         "  mov.u32 %r1, %tid.x;\n"                 /* 9 */
+                                         "  setp.ge.u32 %p1, %r1, 32;\n"            /* 10 */
+                                         "  @%p1 bra WAIT;\n");                     /* 11 */
+  KsTiming *t = NULL;
+  const KsHint *h;
+
+  for (guint i = 0; i < 64; i++)
+    g_string_append (ptx, "  fma.rn.f32 %f1, %f1, %f1, %f1;  ");       /* all on line 12 */
+  g_string_append (ptx, "\nWAIT:\n  bar.sync 0;\n  ret;\n}\n");     /* 13, 14 */
+  run_text (&r, ptx->str, "{\"ptx\": \"x.ptx\", \"grid\": [1], \"block\": [256], \"params\": []}");
+  hints = timed_hints (&r, "a100-sxm4-80gb", &t);
+  h = find_hint (hints, "barrier");
+  g_assert_cmpuint (h->ptx_line, ==, 14);
+  g_assert_cmpint (h->severity, ==, KS_HINT_WARNING);
+  ks_timing_free (t);
+  run_clear (&r);
+}
+
+/* One block chasing pointers through global memory: nothing hides the
+ * latency, and the grid is the reason */
+static void
+test_latency (void)
+{
+  Run r = { 0 };
+  g_autoptr(GPtrArray) hints = NULL;
+  KsTiming *t = NULL;
+  const KsHint *h;
+
+  run_text (&r, HEADER ".visible .entry k(.param .u64 p)\n{\n"         /* 1-5 */
+            "  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n  .reg .pred %p<2>;\n"  /* 6-8 */
+            "  ld.param.u64 %rd1, [p];\n  mov.u32 %r1, 0;\n  mov.u32 %r2, 0;\n" /* 9-11 */
+            "LOOP:\n"                                                           /* 12 */
+            "  mul.wide.u32 %rd2, %r1, 4;\n"                                    /* 13 */
+            "  add.s64 %rd3, %rd1, %rd2;\n"                                     /* 14 */
+            "  ld.global.u32 %r1, [%rd3];\n"                                    /* 15 */
+            "  add.u32 %r2, %r2, 1;\n  setp.lt.u32 %p1, %r2, 64;\n"             /* 16, 17 */
+            "  @%p1 bra LOOP;\n  ret;\n}\n",
+            "{\"ptx\": \"x.ptx\", \"grid\": [1], \"block\": [32], \"buffers\": {\"a\": "
+            "{\"type\": \"u32\", \"count\": 64}}, \"params\": [{\"buffer\": \"a\"}]}");
+  hints = timed_hints (&r, "a100-sxm4-80gb", &t);
+  h = find_hint (hints, "latency");
+  /* the warps wait at the mul that uses the loaded value */
+  g_assert_cmpuint (h->ptx_line, ==, 13);
+  g_assert_nonnull (strstr (h->suggestion, "more blocks"));
+  ks_timing_free (t);
+  run_clear (&r);
+}
+
+/* A copy of 4 M floats on 16 SMs with 205 GB/s (Jetson AGX Orin): DRAM
+ * traffic sets the time */
+static void
+test_memory_bound (void)
+{
+  Run r = { 0 };
+  g_autoptr(GPtrArray) hints = NULL;
+  KsTiming *t = NULL;
+  const KsHint *h;
+
+  run_text (&r, HEADER ".visible .entry k(.param .u64 a, .param .u64 b)\n{\n"
+            "  .reg .b32 %r<6>;\n  .reg .b64 %rd<8>;\n  .reg .f32 %f<2>;\n"
+            "  ld.param.u64 %rd1, [a];\n  ld.param.u64 %rd2, [b];\n"
+            "  mov.u32 %r1, %ctaid.x;\n  mov.u32 %r2, %ntid.x;\n  mov.u32 %r3, %tid.x;\n"
+            "  mad.lo.u32 %r4, %r1, %r2, %r3;\n  mul.wide.u32 %rd3, %r4, 4;\n"
+            "  add.s64 %rd4, %rd1, %rd3;\n  add.s64 %rd5, %rd2, %rd3;\n"
+            "  ld.global.f32 %f1, [%rd4];\n  st.global.f32 [%rd5], %f1;\n  ret;\n}\n",
+            "{\"ptx\": \"x.ptx\", \"grid\": [1024], \"block\": [256], \"buffers\": {"
+            "\"a\": {\"type\": \"f32\", \"count\": 262144}, "
+            "\"b\": {\"type\": \"f32\", \"count\": 262144}}, "
+            "\"params\": [{\"buffer\": \"a\"}, {\"buffer\": \"b\"}]}");
+  hints = timed_hints (&r, "jetson-agx-orin", &t);
+  /* 1 MiB read and 1 MiB written: 2 MiB at 204.8 GB/s is 10.24 us */
+  g_assert_cmpfloat_with_epsilon (t->dram_bytes, 2.0 * 1048576, 1.0);
+  g_assert_cmpfloat_with_epsilon (t->memory_floor_us, 2.0 * 1048576 / 204.8e3, 1e-6);
+  g_assert_cmpint (t->bound, ==, KS_BOUND_MEMORY);
+  h = find_hint (hints, "bound");
+  g_assert_nonnull (strstr (h->message, "Memory-bound"));
+  ks_timing_free (t);
+  run_clear (&r);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -244,5 +375,8 @@ main (int   argc,
   g_test_add_func ("/hints/divergence-and-race", test_divergence_and_race);
   g_test_add_func ("/hints/occupancy-and-tail", test_occupancy_and_tail);
   g_test_add_func ("/hints/clean-kernel", test_clean_kernel);
+  g_test_add_func ("/hints/timing/barrier", test_barrier_stalls);
+  g_test_add_func ("/hints/timing/latency", test_latency);
+  g_test_add_func ("/hints/timing/memory-bound", test_memory_bound);
   return g_test_run ();
 }

@@ -15,6 +15,7 @@
 #include "ks-cli-analyze.h"
 #include "ks-cli-occupancy.h"
 #include "ks-cli.h"
+#include "ks-analysis.h"
 #include "ks-hints.h"
 #include "ks-launch.h"
 #include "ks-ptx.h"
@@ -493,34 +494,6 @@ ks_cli_add_dim3 (JsonBuilder    *b,
   json_builder_end_array (b);
 }
 
-void
-ks_cli_add_hints (JsonBuilder *b,
-                  GPtrArray   *hints)
-{
-  json_builder_set_member_name (b, "hints");
-  json_builder_begin_array (b);
-  for (guint i = 0; i < hints->len; i++)
-    {
-      const KsHint *h = hints->pdata[i];
-
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "severity");
-      json_builder_add_string_value (b, ks_hint_severity_name (h->severity));
-      json_builder_set_member_name (b, "category");
-      json_builder_add_string_value (b, h->category);
-      json_builder_set_member_name (b, "message");
-      json_builder_add_string_value (b, h->message);
-      json_builder_set_member_name (b, "detail");
-      json_builder_add_string_value (b, h->detail);
-      json_builder_set_member_name (b, "suggestion");
-      json_builder_add_string_value (b, h->suggestion);
-      add_uint (b, "ptx_line", h->ptx_line);
-      add_uint (b, "cuda_line", h->cuda_line);
-      json_builder_end_object (b);
-    }
-  json_builder_end_array (b);
-}
-
 /* One line's statistics: counts as they are, and the ratios a reader wants */
 static void
 build_line_stats (JsonBuilder          *b,
@@ -866,7 +839,7 @@ cmd_run (int    argc,
     KsHintInput hin = { module, sim, NULL, NULL, 0, 0 };
     g_autoptr(GPtrArray) hints = ks_hints_compute (&hin);
 
-    ks_cli_add_hints (b, hints);
+    ks_hints_add_json (b, hints);
   }
 
   json_builder_set_member_name (b, "printf");

@@ -31,8 +31,5 @@ int   ks_cli_fail             (const char *command,
 void  ks_cli_add_dim3         (JsonBuilder    *b,
                                const char     *name,
                                const uint32_t  v[3]);
-/* "hints": [...] of a GPtrArray of KsHint */
-void  ks_cli_add_hints        (JsonBuilder *b,
-                               GPtrArray   *hints);
 
 G_END_DECLS

@@ -819,79 +819,21 @@ bit_clear (uint64_t *set, uint32_t i)
 }
 
 static void
-collect_regs (Live               *l,
-              const KsPtxOperand *op,
-              GArray             *into,
-              guint               depth)
-{
-  const KsPtxModule *m = l->m;
-
-  switch (op->kind)
-    {
-    case KS_PTX_OPERAND_REG:
-      if (op->a < l->n_slots)
-        g_array_append_val (into, op->a);
-      break;
-    case KS_PTX_OPERAND_ADDRESS:
-      if (op->aux == KS_PTX_ADDRESS_REG && op->a < l->n_slots)
-        g_array_append_val (into, op->a);
-      break;
-    case KS_PTX_OPERAND_VECTOR:
-    case KS_PTX_OPERAND_LIST:
-      if (depth < 4)
-        for (uint32_t i = 0; i < op->aux && op->a + i < m->n_operands; i++)
-          collect_regs (l, &m->operands[op->a + i], into, depth + 1);
-      break;
-    default:
-      break;
-    }
-}
-
-/* Whether the first operand is written.  Stores, reductions and the like
- * write through an address operand, which is a read of its register; these
- * opcodes take a register first that they only read. */
-static gboolean
-first_operand_written (const KsPtxInsn    *in,
-                       const KsPtxOperand *op0)
-{
-  if (op0->kind != KS_PTX_OPERAND_REG && op0->kind != KS_PTX_OPERAND_VECTOR)
-    return FALSE;
-  switch (in->opcode)
-    {
-    case KS_PTX_OPC_BAR:
-    case KS_PTX_OPC_BARRIER:
-      return (in->flags & KS_PTX_FLAG_RED) != 0;
-    case KS_PTX_OPC_BRA:
-    case KS_PTX_OPC_BRX:
-    case KS_PTX_OPC_CALL:
-    case KS_PTX_OPC_NANOSLEEP:
-    case KS_PTX_OPC_PMEVENT:
-    case KS_PTX_OPC_RET:
-    case KS_PTX_OPC_EXIT:
-    case KS_PTX_OPC_TRAP:
-    case KS_PTX_OPC_ST:
-      return FALSE;
-    default:
-      return TRUE;
-    }
-}
-
-static void
 insn_regs (Live            *l,
            const KsPtxInsn *in)
 {
-  const KsPtxOperand *ops = ks_ptx_insn_operands (l->m, in);
-  uint32_t i = 0;
+  KsPtxRegRefs refs;
 
   g_array_set_size (l->uses, 0);
   g_array_set_size (l->defs, 0);
-  if (in->n_operands > 0 && first_operand_written (in, &ops[0]))
-    {
-      collect_regs (l, &ops[0], l->defs, 0);
-      i = 1;
-    }
-  for (; i < in->n_operands; i++)
-    collect_regs (l, &ops[i], l->uses, 0);
+  ks_ptx_insn_reg_refs (l->m, in, &refs);
+  /* registers only: predicates take no register */
+  for (uint32_t i = 0; i < refs.n_defs; i++)
+    if (!(refs.defs[i] & KS_PTX_REF_PRED) && refs.defs[i] < l->n_slots)
+      g_array_append_val (l->defs, refs.defs[i]);
+  for (uint32_t i = 0; i < refs.n_uses; i++)
+    if (!(refs.uses[i] & KS_PTX_REF_PRED) && refs.uses[i] < l->n_slots)
+      g_array_append_val (l->uses, refs.uses[i]);
 }
 
 static uint32_t

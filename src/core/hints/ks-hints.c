@@ -250,6 +250,165 @@ rule_tail (const KsHintInput *in,
             g_strdup ("Change the grid so that it fills whole waves, or give each block more work"));
 }
 
+/* The timing model's stalls: the PTX line where warps spent the most
+ * cycles held by `reason`, and those cycles.  For a barrier, the line of
+ * the barrier (the warp's instruction before the wait). */
+static uint32_t
+worst_line (const KsHintInput *in,
+            KsStallReason      reason,
+            uint64_t          *cycles)
+{
+  const KsTiming *t = in->timing;
+  g_autofree uint64_t *per = g_new0 (uint64_t, MAX (in->module->n_insns, 1));
+  uint32_t best = G_MAXUINT32;
+
+  for (uint32_t w = 0; w < t->n_warps; w++)
+    for (uint64_t i = 0; i < t->warps[w].n_events; i++)
+      {
+        const KsTimingEvent *e = &t->events[t->warps[w].first_event + i];
+        uint32_t insn = e->insn;
+
+        if (e->stall != reason || e->ready <= e->stall_start)
+          continue;
+        if (reason == KS_STALL_BARRIER && i > 0)
+          insn = t->events[t->warps[w].first_event + i - 1].insn;
+        if (insn < in->module->n_insns)
+          {
+            per[insn] += e->ready - e->stall_start;
+            if (best == G_MAXUINT32 || per[insn] > per[best])
+              best = insn;
+          }
+      }
+  *cycles = best != G_MAXUINT32 ? per[best] : 0;
+  return best != G_MAXUINT32 ? in->module->insns[best].line : 0;
+}
+
+static double
+stall_fraction (const KsTiming *t,
+                KsStallReason   reason)
+{
+  uint64_t total = 0;
+
+  for (guint r = 0; r < KS_N_STALLS; r++)
+    total += t->stall_cycles[r];
+  return total ? (double) t->stall_cycles[reason] / (double) total : 0;
+}
+
+/* What bounds the kernel, from the timing model and the roofline floors */
+static void
+rule_bound (const KsHintInput *in,
+            GPtrArray         *hints)
+{
+  const KsTiming *t = in->timing;
+
+  if (t->estimated_duration_us <= 0)
+    return;
+  if (t->bound == KS_BOUND_MEMORY)
+    add_hint (hints, in->module, KS_HINT_INFO, "bound", 0,
+              g_strdup_printf ("Memory-bound: DRAM traffic alone takes %.2f of the ~%.2f us "
+                               "(model)", t->memory_floor_us, t->estimated_duration_us),
+              g_strdup_printf ("%.1f MB from and to DRAM, %.2f flops per byte",
+                               t->dram_bytes / 1e6, t->arithmetic_intensity),
+              g_strdup ("Move fewer bytes: coalesce accesses, reuse data through shared memory "
+                        "or registers, use narrower types"));
+  else if (t->bound == KS_BOUND_COMPUTE)
+    {
+      guint busiest = 0;
+      const char *advice;
+
+      for (guint p = 1; p < KS_N_PIPES; p++)
+        if (p != KS_PIPE_CTRL && t->pipe_busy[p] > t->pipe_busy[busiest])
+          busiest = p;
+      switch (busiest)
+        {
+        case KS_PIPE_MEM:
+        case KS_PIPE_SHFL:
+          advice = "Move fewer values through the load/store pipe: load wider (float2/float4), "
+                   "and reuse each loaded value for more arithmetic (register tiling)";
+          break;
+        case KS_PIPE_FP64:
+          advice = "Use FP32 where the accuracy allows: this GPU does far fewer FP64 operations";
+          break;
+        case KS_PIPE_SFU:
+          advice = "Call fewer transcendental functions (sin, exp, division): hoist them out of "
+                   "loops, or use algebra that needs fewer";
+          break;
+        case KS_PIPE_INT:
+          advice = "Do less index arithmetic: hoist it out of loops, use 32-bit indices, let "
+                   "the loop step a pointer instead of recomputing it";
+          break;
+        default:
+          advice = "Do fewer instructions per result: FMA, intrinsics such as __expf where "
+                   "accuracy allows, half precision or tensor cores";
+          break;
+        }
+      add_hint (hints, in->module, KS_HINT_INFO, "bound", 0,
+                g_strdup_printf ("Compute-bound: the %s pipe is busy %.0f %% of the time (model)",
+                                 ks_pipe_name ((KsPipe) busiest),
+                                 100.0 * t->pipe_busy[busiest]
+                                 / MAX ((double) t->cycles * t->sub_partitions, 1.0)),
+                g_strdup_printf ("compute floor %.2f us, memory floor %.2f us, model %.2f us",
+                                 t->compute_floor_us, t->memory_floor_us, t->model_us),
+                g_strdup (advice));
+    }
+}
+
+/* Barrier waits over a quarter of the warps' time: the work before the
+ * barrier is uneven, or there are too few warps to overlap it */
+static void
+rule_barrier_stalls (const KsHintInput *in,
+                     GPtrArray         *hints)
+{
+  double f = stall_fraction (in->timing, KS_STALL_BARRIER);
+  uint64_t cycles;
+  uint32_t line;
+
+  if (f < 0.25)
+    return;
+  line = worst_line (in, KS_STALL_BARRIER, &cycles);
+  add_hint (hints, in->module, f >= 0.5 ? KS_HINT_WARNING : KS_HINT_INFO, "barrier", line,
+            g_strdup_printf ("Warps spend %.0f %% of their time waiting at barriers (model)",
+                             f * 100),
+            g_strdup_printf ("%" G_GUINT64_FORMAT " warp-cycles at this barrier", cycles),
+            g_strdup ("Balance the work before the barrier across warps, or run more blocks per "
+                      "SM so other blocks fill the wait"));
+}
+
+/* Global-memory waits with too few warps to hide them */
+static void
+rule_latency (const KsHintInput *in,
+              GPtrArray         *hints)
+{
+  const KsTiming *t = in->timing;
+  double f = stall_fraction (t, KS_STALL_LONG_SCOREBOARD);
+  uint64_t cycles;
+  uint32_t line, warps, max = in->occupancy ? in->occupancy->max_warps_per_sm : 0;
+  const char *advice;
+
+  if (f < 0.4 || t->bound == KS_BOUND_MEMORY || t->ctas_modelled == 0)
+    return;
+  /* the warps really resident: a small grid gives an SM fewer blocks than
+   * fit */
+  warps = (uint32_t) (MIN ((uint64_t) t->blocks_per_sm, t->ctas_per_sm)
+                      * (t->n_warps / t->ctas_modelled));
+  if (t->ctas_per_sm < t->blocks_per_sm)
+    advice = "Launch more blocks: the grid gives each SM fewer blocks than fit, so nothing "
+             "else runs while warps wait";
+  else if (warps < max / 2)
+    advice = "Raise occupancy (see the occupancy hint), or start independent loads earlier "
+             "so several are in flight per thread";
+  else
+    advice = "Start independent loads earlier (unroll, prefetch into registers), so several "
+             "are in flight per warp";
+  line = worst_line (in, KS_STALL_LONG_SCOREBOARD, &cycles);
+  add_hint (hints, in->module, KS_HINT_WARNING, "latency", line,
+            g_strdup_printf ("Warps wait on global memory %.0f %% of the time, and the SM has too "
+                             "little other work to hide it (model)", f * 100),
+            g_strdup_printf ("%u of %u warps resident per SM; %" G_GUINT64_FORMAT " warp-cycles "
+                             "waiting here; IPC %.2f", warps, max, cycles, t->ipc),
+            g_strdup (advice));
+}
+
 static int
 compare_hints (gconstpointer a,
                gconstpointer b)
@@ -282,6 +441,12 @@ ks_hints_compute (const KsHintInput *in)
           rule_divergence (in, ls, hints);
         }
       rule_races (in, hints);
+    }
+  if (in->timing != NULL)
+    {
+      rule_bound (in, hints);
+      rule_barrier_stalls (in, hints);
+      rule_latency (in, hints);
     }
   rule_occupancy (in, hints);
   rule_spills (in, hints);

@@ -10,6 +10,7 @@
 #include "ks-ptx.h"
 #include "ks-resources.h"
 #include "ks-sim.h"
+#include "ks-timing.h"
 
 G_BEGIN_DECLS
 
@@ -24,7 +25,8 @@ typedef struct
 {
   KsHintSeverity severity;
   const char *category;         /* "shared-memory", "coalescing", "divergence", "occupancy",
-                                 * "spills", "race", "tail" */
+                                 * "spills", "race", "tail", and from the timing model
+                                 * "bound", "barrier", "latency" */
   char *message;                /* one line, what is wrong */
   char *detail;                 /* the figures behind it */
   char *suggestion;             /* what to change */
@@ -43,6 +45,7 @@ typedef struct
   const KsKernelResources *resources;
   uint64_t n_blocks;                    /* the grid's blocks */
   uint32_t sm_count;                    /* 0 when no GPU was chosen */
+  const KsTiming *timing;               /* the cycle model, or NULL */
 } KsHintInput;
 
 /* The hints, most severe first, then by line: (transfer full) KsHint

@@ -167,3 +167,90 @@ ks_ptx_module_links_for_source (const KsPtxModule *m,
     }
   return links;
 }
+
+static void
+add_refs (const KsPtxModule  *m,
+          const KsPtxOperand *op,
+          uint32_t           *into,
+          uint32_t           *n,
+          guint               depth)
+{
+  switch (op->kind)
+    {
+    case KS_PTX_OPERAND_REG:
+      if (*n < KS_PTX_MAX_REFS)
+        into[(*n)++] = op->a & ~KS_PTX_REF_PRED;
+      break;
+    case KS_PTX_OPERAND_PRED:
+      if (*n < KS_PTX_MAX_REFS)
+        into[(*n)++] = op->a | KS_PTX_REF_PRED;
+      break;
+    case KS_PTX_OPERAND_ADDRESS:
+      if (op->aux == KS_PTX_ADDRESS_REG && *n < KS_PTX_MAX_REFS)
+        into[(*n)++] = op->a & ~KS_PTX_REF_PRED;
+      break;
+    case KS_PTX_OPERAND_VECTOR:
+    case KS_PTX_OPERAND_LIST:
+      if (depth < 4)
+        for (uint32_t i = 0; i < op->aux && op->a + i < m->n_operands; i++)
+          add_refs (m, &m->operands[op->a + i], into, n, depth + 1);
+      break;
+    default:
+      break;
+    }
+}
+
+/* Whether the first operand is written.  Stores, reductions and the like
+ * write through an address operand, which is a read of its register; these
+ * opcodes take a register first that they only read. */
+static gboolean
+first_operand_written (const KsPtxInsn    *in,
+                       const KsPtxOperand *op0)
+{
+  if (op0->kind != KS_PTX_OPERAND_REG && op0->kind != KS_PTX_OPERAND_VECTOR
+      && op0->kind != KS_PTX_OPERAND_PRED)
+    return FALSE;
+  switch (in->opcode)
+    {
+    case KS_PTX_OPC_BAR:
+    case KS_PTX_OPC_BARRIER:
+      return (in->flags & KS_PTX_FLAG_RED) != 0;
+    case KS_PTX_OPC_BRA:
+    case KS_PTX_OPC_BRX:
+    case KS_PTX_OPC_CALL:
+    case KS_PTX_OPC_NANOSLEEP:
+    case KS_PTX_OPC_PMEVENT:
+    case KS_PTX_OPC_RET:
+    case KS_PTX_OPC_EXIT:
+    case KS_PTX_OPC_TRAP:
+    case KS_PTX_OPC_ST:
+      return FALSE;
+    default:
+      return TRUE;
+    }
+}
+
+void
+ks_ptx_insn_reg_refs (const KsPtxModule *m,
+                      const KsPtxInsn   *in,
+                      KsPtxRegRefs      *refs)
+{
+  const KsPtxOperand *ops;
+  uint32_t i = 0;
+
+  refs->n_defs = refs->n_uses = 0;
+  if (in->first_operand + in->n_operands > m->n_operands)
+    return;
+  ops = ks_ptx_insn_operands (m, in);
+  if (in->pred != KS_PTX_NONE)
+    refs->uses[refs->n_uses++] = in->pred | KS_PTX_REF_PRED;
+  if (in->n_operands > 0 && first_operand_written (in, &ops[0]))
+    {
+      add_refs (m, &ops[0], refs->defs, &refs->n_defs, 0);
+      i = 1;
+      /* setp's second destination (p|q) is inside the vector; a carry-out
+       * (.cc) is not a register */
+    }
+  for (; i < in->n_operands; i++)
+    add_refs (m, &ops[i], refs->uses, &refs->n_uses, 0);
+}

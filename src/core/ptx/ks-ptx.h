@@ -503,6 +503,24 @@ GArray        *ks_ptx_module_links_for_source (const KsPtxModule *module,
                                                uint32_t           file,
                                                uint32_t           line);
 
+/* The register and predicate slots an instruction reads and writes (the
+ * slots of its function), for dependence and liveness.  Predicates are
+ * KS_PTX_REF_PRED | slot.  The guard predicate is a use.  Stores, atomics
+ * without a destination, branches and barriers write nothing; a register
+ * in an address is a use. */
+#define KS_PTX_REF_PRED   0x80000000u
+#define KS_PTX_MAX_REFS   48
+typedef struct
+{
+  uint32_t n_defs, n_uses;
+  uint32_t defs[KS_PTX_MAX_REFS];
+  uint32_t uses[KS_PTX_MAX_REFS];
+} KsPtxRegRefs;
+
+void           ks_ptx_insn_reg_refs           (const KsPtxModule *module,
+                                               const KsPtxInsn   *insn,
+                                               KsPtxRegRefs      *refs);
+
 const char    *ks_ptx_opcode_name             (KsPtxOpcode   opcode);
 const char    *ks_ptx_type_name               (KsPtxType     type);
 uint32_t       ks_ptx_type_size               (KsPtxType     type);

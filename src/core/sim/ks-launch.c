@@ -1500,6 +1500,31 @@ ks_launch_free (KsLaunch *launch)
   g_free (launch);
 }
 
+KsLaunch *
+ks_launch_copy (const KsLaunch *l)
+{
+  KsLaunch *c;
+
+  g_return_val_if_fail (l != NULL, NULL);
+
+  c = g_new0 (KsLaunch, 1);
+  *c = *l;
+  c->spec_path = g_strdup (l->spec_path);
+  c->ptx_path = g_strdup (l->ptx_path);
+  c->source_path = g_strdup (l->source_path);
+  c->kernel = g_strdup (l->kernel);
+  c->buffers = g_new0 (KsLaunchBuffer, MAX (l->n_buffers, 1));
+  for (uint32_t i = 0; i < l->n_buffers; i++)
+    {
+      c->buffers[i] = l->buffers[i];
+      c->buffers[i].name = g_strdup (l->buffers[i].name);
+      c->buffers[i].data = g_memdup2 (l->buffers[i].data, l->buffers[i].size);
+    }
+  c->params = g_memdup2 (l->params, sizeof (KsLaunchParam) * l->n_params);
+  c->outputs = g_memdup2 (l->outputs, sizeof (uint32_t) * l->n_outputs);
+  return c;
+}
+
 int
 ks_launch_find_buffer (const KsLaunch *launch,
                        const char     *name)
@@ -1511,4 +1536,128 @@ ks_launch_find_buffer (const KsLaunch *launch,
     if (launch->buffers[i].name != NULL && strcmp (launch->buffers[i].name, name) == 0)
       return (int) i;
   return -1;
+}
+
+char *
+ks_launch_default_json (const KsPtxModule *module,
+                        uint32_t           function,
+                        const char        *ptx_path)
+{
+  const KsPtxFunction *f;
+  const uint32_t *dims;
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autofree char *name = NULL;
+  uint32_t block[3] = { 256, 1, 1 };
+  const uint32_t grid = 4;
+  uint64_t threads;
+
+  g_return_val_if_fail (module != NULL, NULL);
+  g_return_val_if_fail (function < module->n_functions, NULL);
+
+  f = &module->functions[function];
+  dims = f->reqntid[0] ? f->reqntid : f->maxntid[0] ? f->maxntid : NULL;
+  if (dims != NULL)
+    for (guint i = 0; i < 3; i++)
+      block[i] = MAX (dims[i], 1);
+  threads = (uint64_t) grid * block[0] * block[1] * block[2];
+  name = ks_ptx_span_dup (module, f->name);
+
+  json_builder_begin_object (b);
+  if (ptx_path != NULL)
+    {
+      json_builder_set_member_name (b, "ptx");
+      json_builder_add_string_value (b, ptx_path);
+    }
+  json_builder_set_member_name (b, "kernel");
+  json_builder_add_string_value (b, name);
+  json_builder_set_member_name (b, "grid");
+  json_builder_begin_array (b);
+  json_builder_add_int_value (b, grid);
+  json_builder_add_int_value (b, 1);
+  json_builder_add_int_value (b, 1);
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "block");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < 3; i++)
+    json_builder_add_int_value (b, block[i]);
+  json_builder_end_array (b);
+
+  json_builder_set_member_name (b, "buffers");
+  json_builder_begin_object (b);
+  for (uint32_t p = 0; p < f->n_params && f->first_param + p < module->n_vars; p++)
+    {
+      const KsPtxVar *v = &module->vars[f->first_param + p];
+      g_autofree char *bn = g_strdup_printf ("p%u", p);
+
+      if (ks_ptx_type_size (v->type) != 8 || v->n_elements != 1)
+        continue;
+      json_builder_set_member_name (b, bn);
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "type");
+      json_builder_add_string_value (b, "f32");
+      json_builder_set_member_name (b, "count");
+      json_builder_add_int_value (b, (gint64) (threads * 4));
+      json_builder_set_member_name (b, "init");
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "random");
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "seed");
+      json_builder_add_int_value (b, p + 1);
+      json_builder_set_member_name (b, "min");
+      json_builder_add_int_value (b, -1);
+      json_builder_set_member_name (b, "max");
+      json_builder_add_int_value (b, 1);
+      json_builder_end_object (b);
+      json_builder_end_object (b);
+      json_builder_end_object (b);
+    }
+  json_builder_end_object (b);
+
+  json_builder_set_member_name (b, "params");
+  json_builder_begin_array (b);
+  for (uint32_t p = 0; p < f->n_params && f->first_param + p < module->n_vars; p++)
+    {
+      const KsPtxVar *v = &module->vars[f->first_param + p];
+      KsPtxType t = v->type;
+      g_autofree char *bn = g_strdup_printf ("p%u", p);
+
+      json_builder_begin_object (b);
+      if (ks_ptx_type_size (t) == 8 && v->n_elements == 1)
+        {
+          json_builder_set_member_name (b, "buffer");
+          json_builder_add_string_value (b, bn);
+        }
+      else if (v->n_elements != 1 || t == KS_PTX_TYPE_NONE || t == KS_PTX_TYPE_PRED)
+        {
+          /* an aggregate (.b8 name[16]): zeros */
+          json_builder_set_member_name (b, "type");
+          json_builder_add_string_value (b, "b8");
+          json_builder_set_member_name (b, "value");
+          json_builder_add_int_value (b, 0);
+        }
+      else
+        {
+          gboolean is_float = t == KS_PTX_TYPE_F32 || t == KS_PTX_TYPE_F64
+                              || t == KS_PTX_TYPE_F16 || t == KS_PTX_TYPE_BF16;
+          gboolean is_int32 = t == KS_PTX_TYPE_U32 || t == KS_PTX_TYPE_S32 || t == KS_PTX_TYPE_B32;
+
+          json_builder_set_member_name (b, "type");
+          json_builder_add_string_value (b, ks_ptx_type_name (t));
+          json_builder_set_member_name (b, "value");
+          if (is_float)
+            json_builder_add_double_value (b, 1.0);
+          else
+            json_builder_add_int_value (b, is_int32 ? (gint64) MIN (threads, G_MAXINT32) : 0);
+        }
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+
+  root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, TRUE);
+  return json_generator_to_data (gen, NULL);
 }

@@ -122,6 +122,19 @@ KsLaunch      *ks_launch_parse                (const char    *json,
 KsLaunch      *ks_launch_load                 (const char    *path,
                                                GError       **error);
 void           ks_launch_free                 (KsLaunch      *launch);
+/* A deep copy, buffers included */
+KsLaunch      *ks_launch_copy                 (const KsLaunch *launch);
+
+/* The launch used for a kernel that has no spec (README.md, "A kernel
+ * without a launch spec"): blocks of the kernel's .reqntid or .maxntid, else
+ * 256 threads; a grid of 4 blocks; every 64-bit parameter is a pointer to
+ * its own buffer of 4 f32 per thread of the grid, random in [-1, 1) with
+ * seed = the parameter's number + 1; 32-bit integer parameters are the
+ * number of threads in the grid; float parameters are 1.0; any other
+ * parameter is 0.  As JSON, so the user can save it and edit it. */
+char          *ks_launch_default_json         (const KsPtxModule *module,
+                                               uint32_t       function,
+                                               const char    *ptx_path);
 
 /* The index of buffer @name, or -1 when there is none. */
 int            ks_launch_find_buffer          (const KsLaunch *launch,

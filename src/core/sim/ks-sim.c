@@ -1327,6 +1327,12 @@ ks_sim_get_warps_per_cta (const KsSim *sim)
   return sim->warps_per_cta;
 }
 
+const KsLaunch *
+ks_sim_get_launch (const KsSim *sim)
+{
+  return sim->launch;
+}
+
 void
 ks_sim_set_caches (KsSim    *sim,
                    uint32_t  l1_bytes,
@@ -1572,6 +1578,7 @@ ks_sim_record_memory (KsSim           *sim,
       {
         tm->space = KS_PTX_SPACE_GLOBAL;
         tm->sectors = (uint8_t) r.n_sectors;
+        tm->lines = (uint8_t) MIN (r.n_lines, 255u);
         tm->store = store;
       }
   }

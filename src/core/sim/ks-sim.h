@@ -136,7 +136,7 @@ typedef struct
   uint8_t l2_hits;              /* ... in L2 */
   uint8_t dram;                 /* ... fetched from DRAM */
   uint8_t store;
-  uint8_t reserved;
+  uint8_t lines;                /* global: 128-byte lines touched (L1 wavefronts) */
 } KsTraceMemory;
 
 #define KS_TRACE_DIVERGE      0x01u     /* a branch that split the warp */
@@ -214,6 +214,8 @@ const KsTraceMemory *ks_sim_get_trace_memory (const KsSim  *sim,
 /* Per-instruction statistics, module->n_insns of them */
 const KsSimInsnStats *ks_sim_get_insn_stats (const KsSim   *sim);
 uint32_t            ks_sim_get_warps_per_cta (const KsSim  *sim);
+/* The launch it runs (borrowed: the one given to ks_sim_new) */
+const KsLaunch     *ks_sim_get_launch   (const KsSim       *sim);
 /* Per-instruction statistics summed by PTX line, or by CUDA file and line
  * (through .loc), for the lines that ran, in order: (transfer full) arrays
  * of KsSimLineStats. */

@@ -324,3 +324,260 @@ ks_toolchain_ptxas_resources (const KsToolchain *tc,
 
   return g_steal_pointer (&res);
 }
+
+void
+ks_diagnostic_clear (gpointer diagnostic)
+{
+  KsDiagnostic *d = diagnostic;
+
+  g_clear_pointer (&d->file, g_free);
+  g_clear_pointer (&d->message, g_free);
+}
+
+GArray *
+ks_diagnostic_array_new (void)
+{
+  GArray *a = g_array_new (FALSE, TRUE, sizeof (KsDiagnostic));
+
+  g_array_set_clear_func (a, ks_diagnostic_clear);
+  return a;
+}
+
+static char *
+user_file_name (const char *file,
+                const char *temp_name,
+                const char *user_name)
+{
+  if (temp_name != NULL && user_name != NULL
+      && (g_strcmp0 (file, temp_name) == 0 || g_str_has_suffix (file, temp_name)))
+    return g_strdup (user_name);
+  return g_strdup (file);
+}
+
+/* The 1-based column of nvcc's caret: nvcc quotes the source line
+ * without its leading blanks, indented by four spaces */
+static uint32_t
+caret_column (const char *quoted,
+              const char *caret_line,
+              const char *source,
+              uint32_t    line)
+{
+  const char *caret = strchr (caret_line, '^');
+  size_t offset;
+
+  if (caret == NULL || strspn (caret_line, " ") != (size_t) (caret - caret_line)
+      || caret - caret_line < 4 || strncmp (quoted, "    ", 4) != 0)
+    return 0;
+  offset = (size_t) (caret - caret_line) - 4;
+  if (source != NULL && line > 0)
+    {
+      const char *l = source, *end, *found;
+      g_autofree char *src_line = NULL;
+
+      for (uint32_t i = 1; i < line && l != NULL; i++)
+        {
+          l = strchr (l, '\n');
+          if (l != NULL)
+            l++;
+        }
+      if (l != NULL)
+        {
+          end = strchr (l, '\n');
+          src_line = end ? g_strndup (l, (gsize) (end - l)) : g_strdup (l);
+          g_strchomp (src_line);
+          found = *(quoted + 4) ? strstr (src_line, quoted + 4) : NULL;
+          if (found != NULL)
+            return (uint32_t) MIN ((size_t) (found - src_line) + offset + 1, G_MAXUINT32);
+        }
+    }
+  return (uint32_t) MIN (offset + 1, G_MAXUINT32);
+}
+
+guint
+ks_toolchain_parse_nvcc_messages (const char *text,
+                                  const char *source,
+                                  const char *temp_name,
+                                  const char *user_name,
+                                  GArray     *diagnostics)
+{
+  /* nvcc's front end: FILE(LINE): error: MSG, warning #177-D: MSG,
+   * remark, and "catastrophic error"; the host compiler (preprocessor):
+   * FILE:LINE:COL: fatal error: MSG */
+  static gsize once;
+  static GRegex *nvcc_re, *gcc_re;
+  g_auto(GStrv) lines = NULL;
+  guint n_errors = 0;
+
+  if (g_once_init_enter (&once))
+    {
+      gcc_re = g_regex_new ("^(.+?):(\\d+):(\\d+): (fatal error|error|warning|note): (.*)$",
+                            G_REGEX_OPTIMIZE, 0, NULL);
+      nvcc_re = g_regex_new ("^(.+?)\\((\\d+)\\): (catastrophic error|error|"
+                             "warning|remark)(?: #[\\w-]+)?: (.*)$", G_REGEX_OPTIMIZE, 0, NULL);
+      g_once_init_leave (&once, 1);
+    }
+  g_return_val_if_fail (text != NULL, 0);
+  g_return_val_if_fail (diagnostics != NULL, 0);
+
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_autoptr(GMatchInfo) mi = NULL;
+      KsDiagnostic d = { 0 };
+      g_autofree char *file = NULL, *line = NULL, *kind = NULL, *col = NULL;
+
+      g_strchomp (lines[i]);
+      if (g_regex_match (nvcc_re, lines[i], 0, &mi))
+        {
+          file = g_match_info_fetch (mi, 1);
+          line = g_match_info_fetch (mi, 2);
+          kind = g_match_info_fetch (mi, 3);
+          d.message = g_match_info_fetch (mi, 4);
+          if (lines[i + 1] != NULL && lines[i + 2] != NULL)
+            {
+              uint32_t l = (uint32_t) MIN (g_ascii_strtoull (line, NULL, 10), G_MAXUINT32);
+
+              d.column = caret_column (lines[i + 1], lines[i + 2], source, l);
+            }
+        }
+      else
+        {
+          g_clear_pointer (&mi, g_match_info_free);
+          if (!g_regex_match (gcc_re, lines[i], 0, &mi))
+            continue;
+          file = g_match_info_fetch (mi, 1);
+          line = g_match_info_fetch (mi, 2);
+          col = g_match_info_fetch (mi, 3);
+          kind = g_match_info_fetch (mi, 4);
+          d.message = g_match_info_fetch (mi, 5);
+          d.column = (uint32_t) MIN (g_ascii_strtoull (col, NULL, 10), G_MAXUINT32);
+        }
+      d.file = user_file_name (file, temp_name, user_name);
+      d.line = (uint32_t) MIN (g_ascii_strtoull (line, NULL, 10), G_MAXUINT32);
+      if (strstr (kind, "error") != NULL)
+        {
+          d.severity = KS_DIAGNOSTIC_ERROR;
+          n_errors++;
+        }
+      else if (g_str_equal (kind, "warning"))
+        d.severity = KS_DIAGNOSTIC_WARNING;
+      else
+        d.severity = KS_DIAGNOSTIC_NOTE;
+      g_array_append_val (diagnostics, d);
+    }
+  return n_errors;
+}
+
+char *
+ks_toolchain_compile_ptx (const KsToolchain *tc,
+                          const char        *path,
+                          const char        *text,
+                          const char        *arch,
+                          GArray            *diagnostics,
+                          GCancellable      *cancellable,
+                          GError           **error)
+{
+  g_autofree char *tmpdir = NULL, *base = NULL, *src = NULL, *ptx = NULL;
+  g_autofree char *dir = NULL, *inc = NULL, *arch_opt = NULL;
+  g_autofree char *out = NULL, *err = NULL, *result = NULL;
+  g_autofree char *abs_path = NULL;
+  const char *argv[10];
+  int status = 0;
+  gboolean ran;
+  guint n_errors;
+
+  g_return_val_if_fail (tc != NULL, NULL);
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (arch != NULL, NULL);
+  g_return_val_if_fail (diagnostics != NULL, NULL);
+
+  if (tc->paths[KS_TOOL_NVCC] == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                   "nvcc was not found (looked in PATH, $CUDA_HOME/bin, $CUDA_PATH/bin and "
+                   "/usr/local/cuda/bin): install the CUDA toolkit to compile CUDA, or open PTX");
+      return NULL;
+    }
+  if (!arch_is_valid (arch))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   "“%s” is not an architecture such as sm_86", arch);
+      return NULL;
+    }
+
+  abs_path = g_canonicalize_filename (path, NULL);
+  base = g_path_get_basename (abs_path);
+  dir = g_path_get_dirname (abs_path);
+  if (!g_str_has_suffix (base, ".cu"))
+    {
+      /* nvcc goes by the extension */
+      char *b = g_strconcat (base, ".cu", NULL);
+
+      g_free (base);
+      base = b;
+    }
+
+  tmpdir = g_dir_make_tmp ("kernelscope-nvcc-XXXXXX", error);
+  if (tmpdir == NULL)
+    return NULL;
+  src = g_build_filename (tmpdir, base, NULL);
+  ptx = g_build_filename (tmpdir, "out.ptx", NULL);
+  if (text != NULL)
+    {
+      if (!g_file_set_contents (src, text, -1, error))
+        {
+          remove_tree (tmpdir);
+          return NULL;
+        }
+    }
+  else
+    {
+      g_autofree char *contents = NULL;
+      gsize len;
+
+      if (!g_file_get_contents (abs_path, &contents, &len, error)
+          || !g_file_set_contents (src, contents, (gssize) len, error))
+        {
+          remove_tree (tmpdir);
+          return NULL;
+        }
+    }
+
+  inc = g_strconcat ("-I", dir, NULL);
+  arch_opt = g_strconcat ("-arch=", arch, NULL);
+  argv[0] = tc->paths[KS_TOOL_NVCC];
+  argv[1] = "-ptx";
+  argv[2] = "-lineinfo";
+  argv[3] = arch_opt;
+  argv[4] = inc;
+  argv[5] = "-o";
+  argv[6] = ptx;
+  argv[7] = src;
+  argv[8] = NULL;
+
+  ran = run_program (argv, tmpdir, cancellable, &status, &out, &err, error);
+  if (ran)
+    {
+      g_autofree char *both = g_strconcat (out ? out : "", err ? err : "", NULL);
+
+      g_autofree char *written = NULL;
+
+      g_file_get_contents (src, &written, NULL, NULL);
+      n_errors = ks_toolchain_parse_nvcc_messages (both, written, src, path, diagnostics);
+      if (status != 0)
+        {
+          if (n_errors > 0)
+            g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                         "%s: %u error%s in the CUDA code", path, n_errors,
+                         n_errors == 1 ? "" : "s");
+          else
+            g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                         "%s: nvcc failed (exit status %d):\n%s", path, status, g_strstrip (both));
+          ran = FALSE;
+        }
+      else if (!g_file_get_contents (ptx, &result, NULL, error))
+        ran = FALSE;
+    }
+  remove_tree (tmpdir);
+  return ran ? g_steal_pointer (&result) : NULL;
+}

@@ -8,8 +8,29 @@
 #pragma once
 
 #include <gio/gio.h>
+#include <stdint.h>
 
 G_BEGIN_DECLS
+
+typedef enum
+{
+  KS_DIAGNOSTIC_ERROR = 0,
+  KS_DIAGNOSTIC_WARNING,
+  KS_DIAGNOSTIC_NOTE,
+} KsDiagnosticSeverity;
+
+/* A compiler's or the parser's message about a place in a file */
+typedef struct
+{
+  char *file;                   /* as the user knows it (not a temporary copy) */
+  uint32_t line, column;        /* 1-based; 0 when unknown */
+  KsDiagnosticSeverity severity;
+  char *message;
+} KsDiagnostic;
+
+/* For g_array_set_clear_func () on a GArray of KsDiagnostic */
+void          ks_diagnostic_clear        (gpointer           diagnostic);
+GArray       *ks_diagnostic_array_new    (void);
 
 typedef enum
 {
@@ -62,6 +83,34 @@ GPtrArray    *ks_toolchain_ptxas_resources (const KsToolchain *tc,
                                             const char        *arch,
                                             GCancellable      *cancellable,
                                             GError           **error);
+
+/* Reads nvcc's messages ("k.cu(12): error: ...", with the column from the
+ * caret line under the quoted source, placed in `source` (the compiled
+ * text, optional) because nvcc quotes the line without its indentation, and
+ * the host compiler's "k.cu:1:10: fatal error: ...") into `diagnostics`,
+ * naming `temp_name`'s file `user_name` instead.  Returns the number of
+ * errors. */
+guint         ks_toolchain_parse_nvcc_messages (const char *text,
+                                                const char *source,
+                                                const char *temp_name,
+                                                const char *user_name,
+                                                GArray     *diagnostics);
+
+/* Compiles CUDA to PTX: `nvcc -ptx -lineinfo -arch=ARCH` on `text` (or the
+ * file at `path` when text is NULL) in a private temporary directory, with
+ * the file's own directory on the include path.  Messages go to
+ * `diagnostics` (KsDiagnostic, file named as `path`).  Returns the PTX, or
+ * NULL with an error: G_IO_ERROR_NOT_FOUND without nvcc, G_IO_ERROR_FAILED
+ * when the code has errors (the diagnostics say where).
+ *
+ * Returns: (transfer full) (nullable) */
+char         *ks_toolchain_compile_ptx   (const KsToolchain *tc,
+                                          const char        *path,
+                                          const char        *text,
+                                          const char        *arch,
+                                          GArray            *diagnostics,
+                                          GCancellable      *cancellable,
+                                          GError           **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsToolchain, ks_toolchain_free)
 

@@ -1,0 +1,746 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-analysis.c: the pipeline from a file (or an editor's text) to
+ * everything the views and `analyze` show. */
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "ks-analysis.h"
+
+#define DEFAULT_CUDA_ARCH "sm_80"
+
+typedef struct
+{
+  KsAnalysis pub;
+  gatomicrefcount ref;
+} Analysis;
+
+static const char *const stage_names[KS_ANALYSIS_N_STAGES] = {
+  [KS_ANALYSIS_STAGE_COMPILE] = "compile",
+  [KS_ANALYSIS_STAGE_PARSE] = "parse",
+  [KS_ANALYSIS_STAGE_RESOURCES] = "resources",
+  [KS_ANALYSIS_STAGE_SIMULATE] = "simulate",
+  [KS_ANALYSIS_STAGE_TIMING] = "timing",
+  [KS_ANALYSIS_STAGE_HINTS] = "hints",
+};
+
+const char *
+ks_analysis_stage_name (KsAnalysisStage stage)
+{
+  return stage < KS_ANALYSIS_N_STAGES ? stage_names[stage] : "";
+}
+
+void
+ks_analysis_request_init (KsAnalysisRequest *request)
+{
+  g_return_if_fail (request != NULL);
+  memset (request, 0, sizeof *request);
+  request->simulate = TRUE;
+  request->use_toolkit = TRUE;
+  request->scheduler = KS_SCHEDULER_GTO;
+}
+
+KsAnalysis *
+ks_analysis_ref (KsAnalysis *analysis)
+{
+  Analysis *a = (Analysis *) analysis;
+
+  g_return_val_if_fail (a != NULL, NULL);
+  g_atomic_ref_count_inc (&a->ref);
+  return analysis;
+}
+
+void
+ks_analysis_unref (KsAnalysis *analysis)
+{
+  Analysis *a = (Analysis *) analysis;
+  KsAnalysis *p = analysis;
+
+  if (a == NULL || !g_atomic_ref_count_dec (&a->ref))
+    return;
+  g_free (p->error);
+  g_clear_pointer (&p->diagnostics, g_array_unref);
+  g_free (p->path);
+  g_free (p->cuda_text);
+  g_free (p->ptx_text);
+  g_clear_pointer (&p->toolchain, ks_toolchain_free);
+  g_clear_pointer (&p->hints, g_ptr_array_unref);
+  g_clear_pointer (&p->timing, ks_timing_free);
+  g_free (p->timing_error);
+  g_clear_pointer (&p->sim, ks_sim_free);
+  g_free (p->occupancy_error);
+  g_clear_pointer (&p->resources, ks_kernel_resources_free);
+  g_clear_pointer (&p->launch, ks_launch_free);
+  g_free (p->kernel_name);
+  g_clear_pointer (&p->module, ks_ptx_module_free);
+  g_clear_pointer (&p->db, ks_gpu_db_free);
+  g_free (a);
+}
+
+typedef struct
+{
+  KsAnalysisProgressFunc func;
+  gpointer user_data;
+  KsAnalysisStage stage;
+} Progress;
+
+static void
+report (Progress        *p,
+        KsAnalysisStage  stage,
+        double           fraction)
+{
+  p->stage = stage;
+  if (p->func != NULL)
+    p->func (stage, fraction, p->user_data);
+}
+
+static void
+sim_progress (double   fraction,
+              gpointer user_data)
+{
+  Progress *p = user_data;
+
+  report (p, KS_ANALYSIS_STAGE_SIMULATE, fraction);
+}
+
+static KsAnalysis *
+fail (KsAnalysis *a,
+      char       *message)
+{
+  a->status = KS_ANALYSIS_FAILED;
+  g_free (a->error);
+  a->error = message;
+  return a;
+}
+
+static void
+add_diagnostic (KsAnalysis          *a,
+                const char          *file,
+                uint32_t             line,
+                uint32_t             column,
+                KsDiagnosticSeverity severity,
+                const char          *message)
+{
+  KsDiagnostic d = { g_strdup (file), line, column, severity, g_strdup (message) };
+
+  g_array_append_val (a->diagnostics, d);
+}
+
+static KsAnalysisInputKind
+input_kind (const KsAnalysisRequest *r)
+{
+  if (r->kind != KS_ANALYSIS_INPUT_AUTO)
+    return r->kind;
+  if (r->path != NULL && g_str_has_suffix (r->path, ".json"))
+    return KS_ANALYSIS_INPUT_SPEC;
+  if (r->path != NULL && (g_str_has_suffix (r->path, ".cu") || g_str_has_suffix (r->path, ".cuh")))
+    return KS_ANALYSIS_INPUT_CUDA;
+  return KS_ANALYSIS_INPUT_PTX;
+}
+
+/* -1: none with that name, -2: several entries and no name */
+static int32_t
+find_kernel (const KsPtxModule *m,
+             const char        *name)
+{
+  int32_t found = -1;
+
+  for (uint32_t i = 0; i < m->n_functions; i++)
+    {
+      const KsPtxFunction *f = &m->functions[i];
+
+      if (f->kind != KS_PTX_FUNCTION_ENTRY || !(f->flags & KS_PTX_FUNCTION_HAS_BODY))
+        continue;
+      if (name != NULL)
+        {
+          if (ks_ptx_span_equal (m, f->name, name))
+            return (int32_t) i;
+        }
+      else if (found >= 0)
+        return -2;
+      else
+        found = (int32_t) i;
+    }
+  return found;
+}
+
+static gboolean
+choose_gpu (KsAnalysis              *a,
+            const KsAnalysisRequest *r,
+            const char              *target)
+{
+  g_autoptr(GError) error = NULL;
+
+  a->db = ks_gpu_db_load_default (&error);
+  if (a->db == NULL)
+    {
+      fail (a, g_strdup (error->message));
+      return FALSE;
+    }
+  if (r->gpu != NULL)
+    {
+      a->gpu = ks_gpu_db_get_gpu (a->db, r->gpu);
+      if (a->gpu == NULL)
+        {
+          fail (a, g_strdup_printf ("unknown GPU “%s” (the GPU database lists them)", r->gpu));
+          return FALSE;
+        }
+      a->arch = ks_gpu_db_get_arch (a->db, a->gpu->arch);
+    }
+  else
+    {
+      const char *id = r->arch ? r->arch : target ? target : DEFAULT_CUDA_ARCH;
+      g_autofree char *plain = g_strdup (id);
+      size_t n = strlen (plain);
+
+      /* sm_90a is an sm_90 */
+      if (n > 3 && (plain[n - 1] == 'a' || plain[n - 1] == 'f') && g_ascii_isdigit (plain[n - 2]))
+        plain[n - 1] = '\0';
+      a->arch = ks_gpu_db_get_arch (a->db, plain);
+      if (a->arch == NULL && r->arch == NULL)
+        a->arch = ks_gpu_db_get_arch (a->db, DEFAULT_CUDA_ARCH);
+      if (a->arch == NULL)
+        {
+          fail (a, g_strdup_printf ("no architecture %s in the GPU database", id));
+          return FALSE;
+        }
+      a->gpu = ks_gpu_db_representative_gpu (a->db, a->arch);
+    }
+  if (a->arch == NULL)
+    {
+      fail (a, g_strdup_printf ("GPU %s names an architecture the database lacks", a->gpu->id));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The CUDA -> PTX step, or reading the PTX */
+static gboolean
+get_ptx (KsAnalysis              *a,
+         const KsAnalysisRequest *r,
+         KsAnalysisInputKind      kind,
+         const char              *source_path,
+         const char              *ptx_path,
+         GCancellable            *cancellable)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (kind == KS_ANALYSIS_INPUT_CUDA)
+    {
+      const char *arch = r->gpu ? a->arch->id : r->arch ? r->arch : DEFAULT_CUDA_ARCH;
+
+      if (r->text != NULL)
+        a->cuda_text = g_strdup (r->text);
+      else if (!g_file_get_contents (source_path, &a->cuda_text, NULL, &error))
+        {
+          fail (a, g_strdup (error->message));
+          return FALSE;
+        }
+      if (!r->use_toolkit || ks_toolchain_get_path (a->toolchain, KS_TOOL_NVCC) == NULL)
+        {
+          fail (a, g_strdup_printf ("%s: compiling CUDA needs nvcc, which was not found: install "
+                                    "the CUDA toolkit, or open the PTX (nvcc -ptx -lineinfo)",
+                                    source_path));
+          return FALSE;
+        }
+      a->ptx_text = ks_toolchain_compile_ptx (a->toolchain, source_path, a->cuda_text, arch,
+                                              a->diagnostics, cancellable, &error);
+      if (a->ptx_text == NULL)
+        {
+          fail (a, g_strdup (error->message));
+          return FALSE;
+        }
+      return TRUE;
+    }
+
+  if (r->text != NULL && kind == KS_ANALYSIS_INPUT_PTX)
+    a->ptx_text = g_strdup (r->text);
+  else if (!g_file_get_contents (ptx_path, &a->ptx_text, NULL, &error))
+    {
+      fail (a, g_strdup (error->message));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+get_resources (KsAnalysis              *a,
+               const KsAnalysisRequest *r,
+               const char              *ptx_name,
+               GCancellable            *cancellable)
+{
+  if (r->use_toolkit && ks_toolchain_get_path (a->toolchain, KS_TOOL_PTXAS) != NULL)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autofree char *tmpdir = g_dir_make_tmp ("kernelscope-ptx-XXXXXX", NULL);
+      g_autofree char *tmp = tmpdir ? g_build_filename (tmpdir, "kernel.ptx", NULL) : NULL;
+      g_autoptr(GPtrArray) all = NULL;
+
+      if (tmp != NULL && g_file_set_contents (tmp, a->ptx_text, -1, &error))
+        all = ks_toolchain_ptxas_resources (a->toolchain, tmp, a->arch->id, cancellable, &error);
+      if (all != NULL)
+        {
+          const KsKernelResources *found = ks_resources_find (all, a->kernel_name, NULL);
+
+          if (found != NULL)
+            a->resources = ks_kernel_resources_copy (found);
+        }
+      if (a->resources == NULL)
+        {
+          g_autofree char *msg =
+            g_strdup_printf ("ptxas could not give the resources (%s); they are estimated from the PTX",
+                             error ? error->message : "kernel not in its report");
+
+          add_diagnostic (a, ptx_name, 0, 0, KS_DIAGNOSTIC_NOTE, msg);
+        }
+      if (tmp != NULL)
+        g_unlink (tmp);
+      if (tmpdir != NULL)
+        g_rmdir (tmpdir);
+    }
+  if (a->resources == NULL)
+    a->resources = ks_resources_estimate (a->module, (uint32_t) a->kernel_index);
+}
+
+static void
+get_occupancy (KsAnalysis *a)
+{
+  g_autoptr(GError) error = NULL;
+  KsOccupancyInput in;
+
+  ks_occupancy_input_init (&in);
+  in.block_size = a->launch->block[0] * a->launch->block[1] * a->launch->block[2];
+  in.registers_per_thread = a->resources->registers;
+  in.static_shared_bytes = a->resources->shared_static_bytes;
+  in.dynamic_shared_bytes = a->launch->dynamic_shared_bytes;
+  in.barriers = a->resources->barriers;
+  a->have_occupancy = ks_occupancy_compute (a->arch, &in, &a->occupancy, &error);
+  if (!a->have_occupancy)
+    a->occupancy_error = g_strdup (error->message);
+}
+
+KsAnalysis *
+ks_analysis_run (const KsAnalysisRequest *r,
+                 GCancellable            *cancellable,
+                 KsAnalysisProgressFunc   progress,
+                 gpointer                 user_data)
+{
+  Analysis *obj = g_new0 (Analysis, 1);
+  KsAnalysis *a = &obj->pub;
+  g_autoptr(KsLaunch) spec = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *source_path = NULL, *ptx_path = NULL, *target = NULL;
+  const char *kernel;
+  KsAnalysisInputKind kind;
+  Progress prog = { progress, user_data, KS_ANALYSIS_STAGE_COMPILE };
+  KsHintInput hin;
+
+  g_return_val_if_fail (r != NULL, NULL);
+
+  g_atomic_ref_count_init (&obj->ref);
+  a->diagnostics = ks_diagnostic_array_new ();
+  a->kernel_index = -1;
+  a->path = g_strdup (r->path ? r->path : "untitled");
+  a->toolchain = r->use_toolkit ? ks_toolchain_find (r->toolkit_dir) : g_new0 (KsToolchain, 1);
+  kind = input_kind (r);
+  kernel = r->kernel;
+
+  /* What to compile or read */
+  if (kind == KS_ANALYSIS_INPUT_SPEC)
+    {
+      spec = ks_launch_load (a->path, &error);
+      if (spec == NULL)
+        return fail (a, g_strdup (error->message));
+      if (spec->source_path != NULL)
+        {
+          kind = KS_ANALYSIS_INPUT_CUDA;
+          source_path = g_strdup (spec->source_path);
+        }
+      else
+        {
+          kind = KS_ANALYSIS_INPUT_PTX;
+          ptx_path = g_strdup (spec->ptx_path);
+        }
+      if (kernel == NULL)
+        kernel = spec->kernel;
+      /* the editor's text is the spec's program, not the spec */
+    }
+  else if (kind == KS_ANALYSIS_INPUT_CUDA)
+    source_path = g_strdup (a->path);
+  else
+    ptx_path = g_strdup (a->path);
+
+  /* The GPU first: nvcc needs its arch */
+  if (r->gpu != NULL && !choose_gpu (a, r, NULL))
+    return a;
+
+  report (&prog, KS_ANALYSIS_STAGE_COMPILE, 0);
+  if (!get_ptx (a, r, kind, source_path, ptx_path, cancellable))
+    {
+      if (g_cancellable_is_cancelled (cancellable))
+        {
+          ks_analysis_unref (a);
+          return NULL;
+        }
+      return a;
+    }
+
+  report (&prog, KS_ANALYSIS_STAGE_PARSE, 0);
+  {
+    const char *name = kind == KS_ANALYSIS_INPUT_CUDA ? source_path : ptx_path;
+    g_autofree char *ptx_name = kind == KS_ANALYSIS_INPUT_CUDA
+                                ? g_strconcat (name, " (PTX)", NULL) : g_strdup (name);
+
+    a->module = ks_ptx_module_parse (g_bytes_new (a->ptx_text, strlen (a->ptx_text)), ptx_name);
+    for (uint32_t i = 0; i < a->module->n_diagnostics; i++)
+      {
+        const KsPtxDiagnostic *d = &a->module->diagnostics[i];
+
+        add_diagnostic (a, ptx_name, d->line, d->column,
+                        d->severity == KS_PTX_SEVERITY_ERROR ? KS_DIAGNOSTIC_ERROR
+                        : d->severity == KS_PTX_SEVERITY_WARNING ? KS_DIAGNOSTIC_WARNING
+                        : KS_DIAGNOSTIC_NOTE, d->message);
+      }
+    if (a->module->n_errors > 0)
+      return fail (a, g_strdup_printf ("%s: the PTX has %u error%s", ptx_name, a->module->n_errors,
+                                       a->module->n_errors == 1 ? "" : "s"));
+  }
+
+  a->kernel_index = find_kernel (a->module, kernel);
+  if (a->kernel_index == -2)
+    return fail (a, g_strdup ("the module has several kernels: name the one to analyse"));
+  if (a->kernel_index < 0)
+    return fail (a, kernel ? g_strdup_printf ("no kernel “%s” in the module", kernel)
+                 : g_strdup ("the module has no kernel (.entry)"));
+  a->kernel_name = ks_ptx_span_dup (a->module, a->module->functions[a->kernel_index].name);
+  if (a->module->n_targets > 0)
+    target = ks_ptx_span_dup (a->module, a->module->words[a->module->first_target]);
+  if (a->db == NULL && !choose_gpu (a, r, target))
+    return a;
+
+  /* The launch: asked for, the spec's, or the default */
+  if (r->launch != NULL || spec != NULL)
+    {
+      /* a private copy: the request's launch may change in the UI */
+      a->launch = r->launch ? ks_launch_copy (r->launch) : g_steal_pointer (&spec);
+    }
+  else
+    {
+      g_autofree char *json = ks_launch_default_json (a->module, (uint32_t) a->kernel_index,
+                                                      a->module->filename);
+
+      a->launch = ks_launch_parse (json, -1, NULL, &error);
+      if (a->launch == NULL)
+        return fail (a, g_strdup_printf ("the default launch does not fit this kernel: %s",
+                                         error->message));
+      a->launch_is_default = TRUE;
+    }
+
+  report (&prog, KS_ANALYSIS_STAGE_RESOURCES, 0);
+  get_resources (a, r, a->module->filename, cancellable);
+  get_occupancy (a);
+  if (g_cancellable_is_cancelled (cancellable))
+    {
+      ks_analysis_unref (a);
+      return NULL;
+    }
+
+  if (r->simulate)
+    {
+      KsSimStatus st;
+
+      report (&prog, KS_ANALYSIS_STAGE_SIMULATE, 0);
+      a->sim = ks_sim_new (a->module, a->launch, &error);
+      if (a->sim == NULL)
+        return fail (a, g_strdup (error->message));
+      if (r->max_trace_events > 0)
+        ks_sim_set_trace (a->sim, TRUE, r->max_trace_events);
+      {
+        /* L1 is what the shared-memory carveout leaves of the unified
+         * L1/shared array */
+        uint32_t l1 = a->arch->l1_shared_kib * 1024;
+        uint32_t shared = a->have_occupancy ? a->occupancy.carveout_kib * 1024 : 0;
+        double l2 = a->gpu ? a->gpu->l2_mb * 1024 * 1024 : 40.0 * 1024 * 1024;
+
+        l1 = l1 > shared + 16384 ? l1 - shared : 16384;
+        ks_sim_set_caches (a->sim, l1, (uint32_t) MIN (l2, 1024.0 * 1024 * 1024));
+      }
+      ks_sim_set_progress_func (a->sim, sim_progress, &prog);
+      st = ks_sim_run (a->sim, 0, cancellable);
+      ks_sim_set_progress_func (a->sim, NULL, NULL);
+      if (st == KS_SIM_CANCELLED)
+        {
+          ks_analysis_unref (a);
+          return NULL;
+        }
+      if (st == KS_SIM_FAULTED)
+        a->status = KS_ANALYSIS_FAULTED;
+
+      if (st == KS_SIM_DONE && a->have_occupancy)
+        {
+          KsTimingOptions opt;
+
+          report (&prog, KS_ANALYSIS_STAGE_TIMING, 0);
+          ks_timing_options_init (&opt);
+          opt.policy = r->scheduler;
+          a->timing = ks_timing_compute (a->module, a->sim, a->arch, a->gpu, &a->occupancy,
+                                         &opt, &error);
+          if (a->timing == NULL)
+            {
+              a->timing_error = g_strdup (error->message);
+              g_clear_error (&error);
+            }
+        }
+      else if (st == KS_SIM_DONE)
+        a->timing_error = g_strdup_printf ("no timing: %s", a->occupancy_error);
+    }
+
+  report (&prog, KS_ANALYSIS_STAGE_HINTS, 0);
+  memset (&hin, 0, sizeof hin);
+  hin.module = a->module;
+  hin.sim = a->sim && ks_sim_get_status (a->sim) == KS_SIM_DONE ? a->sim : NULL;
+  hin.occupancy = a->have_occupancy ? &a->occupancy : NULL;
+  hin.resources = a->resources;
+  hin.n_blocks = (uint64_t) a->launch->grid[0] * a->launch->grid[1] * a->launch->grid[2];
+  hin.sm_count = a->gpu ? a->gpu->sm_count : 0;
+  hin.timing = a->timing;
+  a->hints = ks_hints_compute (&hin);
+  report (&prog, KS_ANALYSIS_STAGE_HINTS, 1);
+  return a;
+}
+
+/* JSON */
+
+static void
+add_int (JsonBuilder *b,
+         const char  *name,
+         gint64       v)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_add_int_value (b, v);
+}
+
+static void
+add_double (JsonBuilder *b,
+            const char  *name,
+            double       v)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_add_double_value (b, v);
+}
+
+static void
+add_str (JsonBuilder *b,
+         const char  *name,
+         const char  *v)
+{
+  json_builder_set_member_name (b, name);
+  if (v != NULL)
+    json_builder_add_string_value (b, v);
+  else
+    json_builder_add_null_value (b);
+}
+
+static void
+add_dim3 (JsonBuilder    *b,
+          const char     *name,
+          const uint32_t *v)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_begin_array (b);
+  for (guint i = 0; i < 3; i++)
+    json_builder_add_int_value (b, v[i]);
+  json_builder_end_array (b);
+}
+
+void
+ks_hints_add_json (JsonBuilder *b,
+                   GPtrArray   *hints)
+{
+  json_builder_set_member_name (b, "hints");
+  json_builder_begin_array (b);
+  for (guint i = 0; hints != NULL && i < hints->len; i++)
+    {
+      const KsHint *h = hints->pdata[i];
+
+      json_builder_begin_object (b);
+      add_str (b, "severity", ks_hint_severity_name (h->severity));
+      add_str (b, "category", h->category);
+      add_str (b, "message", h->message);
+      add_str (b, "detail", h->detail);
+      add_str (b, "suggestion", h->suggestion);
+      add_int (b, "ptx_line", h->ptx_line);
+      add_int (b, "cuda_line", h->cuda_line);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
+static void
+add_timing (JsonBuilder    *b,
+            const KsTiming *t)
+{
+  uint64_t total = 0;
+
+  json_builder_begin_object (b);
+  add_int (b, "cycles", (gint64) (t->sm_cycles + 0.5));
+  add_int (b, "modelled_cycles", t->cycles);
+  add_double (b, "waves_per_sm", t->waves_per_sm);
+  add_int (b, "blocks_per_sm", t->blocks_per_sm);
+  add_int (b, "ctas_modelled", (gint64) t->ctas_modelled);
+  add_int (b, "ctas_per_sm", (gint64) t->ctas_per_sm);
+  json_builder_set_member_name (b, "extrapolated");
+  json_builder_add_boolean_value (b, t->extrapolated);
+  add_double (b, "ipc", t->ipc);
+  add_double (b, "estimated_duration_us", t->estimated_duration_us);
+  add_double (b, "model_us", t->model_us);
+  add_double (b, "memory_floor_us", t->memory_floor_us);
+  add_double (b, "compute_floor_us", t->compute_floor_us);
+  add_double (b, "dram_bytes", t->dram_bytes);
+  add_double (b, "flops", t->flops);
+  add_double (b, "arithmetic_intensity", t->arithmetic_intensity);
+  add_str (b, "bound", ks_bound_name (t->bound));
+  for (guint i = 0; i < KS_N_STALLS; i++)
+    total += t->stall_cycles[i];
+  json_builder_set_member_name (b, "stall_breakdown");
+  json_builder_begin_object (b);
+  for (guint i = 0; i < KS_N_STALLS; i++)
+    if (t->stall_cycles[i] > 0)
+      add_double (b, ks_stall_reason_name ((KsStallReason) i),
+                  total ? (double) t->stall_cycles[i] / (double) total : 0);
+  json_builder_end_object (b);
+  json_builder_set_member_name (b, "pipe_utilisation");
+  json_builder_begin_object (b);
+  for (guint i = 0; i < KS_N_PIPES; i++)
+    if (t->pipe_busy[i] > 0)
+      add_double (b, ks_pipe_name ((KsPipe) i),
+                  t->cycles ? (double) t->pipe_busy[i] / ((double) t->cycles * t->sub_partitions) : 0);
+  json_builder_end_object (b);
+  add_str (b, "note", "a model of the hardware, not a measurement (docs/TIMING.md)");
+  json_builder_end_object (b);
+}
+
+JsonNode *
+ks_analysis_to_json (const KsAnalysis *a)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+
+  g_return_val_if_fail (a != NULL, NULL);
+
+  json_builder_begin_object (b);
+  add_str (b, "status", a->status == KS_ANALYSIS_OK ? "ok"
+           : a->status == KS_ANALYSIS_FAULTED ? "fault" : "error");
+  if (a->error != NULL)
+    add_str (b, "error", a->error);
+  add_str (b, "gpu", a->gpu ? a->gpu->id : NULL);
+  add_str (b, "arch", a->arch ? a->arch->id : NULL);
+  add_str (b, "kernel", a->kernel_name);
+
+  json_builder_set_member_name (b, "launch");
+  if (a->launch != NULL)
+    {
+      json_builder_begin_object (b);
+      add_dim3 (b, "grid", a->launch->grid);
+      add_dim3 (b, "block", a->launch->block);
+      add_int (b, "dynamic_shared_bytes", a->launch->dynamic_shared_bytes);
+      json_builder_set_member_name (b, "default");
+      json_builder_add_boolean_value (b, a->launch_is_default);
+      json_builder_end_object (b);
+    }
+  else
+    json_builder_add_null_value (b);
+
+  json_builder_set_member_name (b, "resources");
+  if (a->resources != NULL)
+    {
+      const KsKernelResources *res = a->resources;
+
+      json_builder_begin_object (b);
+      add_int (b, "registers", res->registers);
+      add_int (b, "registers_allocated",
+               a->have_occupancy ? a->occupancy.registers_per_warp / 32 : res->registers);
+      add_int (b, "shared_static", res->shared_static_bytes);
+      add_int (b, "spill_stores", res->spill_store_bytes);
+      add_int (b, "spill_loads", res->spill_load_bytes);
+      add_int (b, "barriers", res->barriers);
+      add_str (b, "source", ks_resources_source_name (res->source));
+      json_builder_end_object (b);
+    }
+  else
+    json_builder_add_null_value (b);
+
+  json_builder_set_member_name (b, "occupancy");
+  if (a->have_occupancy)
+    {
+      const KsOccupancyResult *o = &a->occupancy;
+
+      json_builder_begin_object (b);
+      add_int (b, "block_size", a->launch->block[0] * a->launch->block[1] * a->launch->block[2]);
+      add_int (b, "active_blocks_per_sm", o->active_blocks_per_sm);
+      add_int (b, "active_warps_per_sm", o->active_warps_per_sm);
+      add_int (b, "max_warps_per_sm", o->max_warps_per_sm);
+      add_double (b, "occupancy", o->occupancy);
+      add_str (b, "limiter", ks_occupancy_limiter_name (o->limiter));
+      json_builder_end_object (b);
+    }
+  else
+    json_builder_add_null_value (b);
+  if (a->occupancy_error != NULL)
+    add_str (b, "occupancy_error", a->occupancy_error);
+
+  json_builder_set_member_name (b, "simulation");
+  if (a->sim != NULL)
+    {
+      const KsSimStats *st = ks_sim_get_stats (a->sim);
+      const KsSimFault *f = ks_sim_get_fault (a->sim);
+
+      json_builder_begin_object (b);
+      add_str (b, "status", f ? "fault" : "ok");
+      if (f != NULL)
+        {
+          add_str (b, "fault", f->message);
+          add_str (b, "kind", ks_sim_fault_kind_name (f->kind));
+          add_int (b, "ptx_line", f->ptx_line);
+          add_int (b, "cuda_line", f->cuda_line);
+          add_dim3 (b, "block", f->block);
+          add_dim3 (b, "thread", f->thread);
+        }
+      add_int (b, "warp_instructions", (gint64) st->warp_instructions);
+      add_int (b, "thread_instructions", (gint64) st->thread_instructions);
+      add_int (b, "divergent_branches", (gint64) st->divergent_branches);
+      add_int (b, "barriers", (gint64) st->barriers);
+      add_double (b, "seconds", st->seconds);
+      json_builder_end_object (b);
+    }
+  else
+    json_builder_add_null_value (b);
+
+  json_builder_set_member_name (b, "timing");
+  if (a->timing != NULL)
+    add_timing (b, a->timing);
+  else
+    json_builder_add_null_value (b);
+  if (a->timing_error != NULL)
+    add_str (b, "timing_error", a->timing_error);
+
+  ks_hints_add_json (b, a->hints);
+
+  json_builder_set_member_name (b, "diagnostics");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < a->diagnostics->len; i++)
+    {
+      const KsDiagnostic *d = &g_array_index (a->diagnostics, KsDiagnostic, i);
+
+      json_builder_begin_object (b);
+      add_str (b, "file", d->file);
+      add_int (b, "line", d->line);
+      add_int (b, "column", d->column);
+      add_str (b, "severity", d->severity == KS_DIAGNOSTIC_ERROR ? "error"
+               : d->severity == KS_DIAGNOSTIC_WARNING ? "warning" : "note");
+      add_str (b, "message", d->message);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+  return json_builder_get_root (b);
+}

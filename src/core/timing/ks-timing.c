@@ -1,0 +1,1220 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-timing.c: the cycle model of one SM (docs/TIMING.md says what it
+ * assumes and where each figure comes from). */
+
+#include <math.h>
+#include <string.h>
+
+#include "ks-timing.h"
+
+/* Figures of the model that no table gives per architecture; estimates,
+ * listed in docs/TIMING.md */
+#define MIO_QUEUE_CYCLES      16        /* backlog of the shared-memory unit before MIO throttle */
+#define LG_QUEUE_CYCLES       32        /* backlog of L1TEX before LG throttle */
+#define BARRIER_LATENCY       20        /* last arrival to the release of a CTA barrier */
+#define MAX_MODEL_EVENTS      (4u << 20)        /* warp-instructions replayed before extrapolating */
+#define BOUND_FRACTION        0.6       /* a floor this close to the estimate names the bound */
+#define NEVER                 G_MAXUINT32
+
+typedef enum
+{
+  RESULT_FIXED = 0,             /* ALU: the dependent waits ("wait") */
+  RESULT_SHORT,                 /* MIO: shared memory, MUFU, shuffles, S2R */
+  RESULT_LONG,                  /* L1TEX: global and local memory */
+} ResultKind;
+
+typedef enum
+{
+  MEM_NONE = 0,
+  MEM_SHARED,
+  MEM_GLOBAL,                   /* global, local, generic: through L1TEX */
+} MemKind;
+
+/* What the model needs to know of a PTX instruction, computed once */
+typedef struct
+{
+  uint8_t ready;                /* computed */
+  uint8_t pipe;                 /* KsPipe */
+  uint8_t result;               /* ResultKind */
+  uint8_t mem;                  /* MemKind */
+  uint8_t is_branch;
+  uint8_t flops_per_lane;       /* FP32/FP64/half operations per lane (FMA = 2) */
+  uint8_t fp64;
+  uint8_t n_defs, n_uses;
+  uint16_t latency;             /* fixed part of the result latency */
+  float issue;                  /* cycles the pipe stays busy */
+  uint32_t tensor_flops;        /* per warp-instruction */
+  uint32_t first_ref;           /* into Model.refs: defs then uses, as model slots */
+} InsnInfo;
+
+typedef struct
+{
+  uint32_t trace_warp;
+  uint32_t cta_slot;
+  uint32_t sp;
+  uint32_t slot;
+  uint64_t *event_idx;          /* trace event indices of the warp, in order */
+  uint64_t n, next;             /* events, and the next to issue */
+  uint64_t out;                 /* where its next KsTimingEvent goes */
+  uint32_t earliest;            /* in-order issue: previous issue + 1, or a branch's resolution */
+  uint8_t earliest_reason;      /* KS_STALL_* when earliest binds */
+  uint8_t at_barrier;
+  uint8_t done;
+  uint8_t resident;
+  uint32_t barrier_release;
+  uint32_t stall_start;         /* the cycle after its last issue */
+  uint32_t first_eligible;      /* NEVER until it could have issued */
+  uint32_t pending_ready;       /* warp_ready () at the current cycle */
+  uint8_t pending;              /* its KsStallReason at the current cycle */
+  uint64_t gap[KS_N_STALLS];    /* cycles of the current gap by reason */
+  uint32_t *reg_ready;          /* per model slot */
+  uint8_t *reg_kind;            /* ResultKind of the last writer */
+} Warp;
+
+typedef struct
+{
+  uint32_t cta;                 /* CTA linear index */
+  uint32_t first_warp;          /* into Model.warps */
+  uint32_t arrived;
+  uint32_t live;
+  uint32_t last_arrival;
+  gboolean active;
+} CtaSlot;
+
+typedef struct
+{
+  const KsPtxModule *m;
+  const KsArchInfo *arch;
+  const KsTraceEvent *ev;
+  const KsTraceMemory *mem;
+  uint64_t n_mem;
+  uint64_t *mem_of_event;       /* hashed lookups would cost more: a sorted walk */
+  InsnInfo *info;
+  GArray *refs;                 /* uint32_t model slots */
+  uint32_t *fn_base;            /* per function: its first model slot, NEVER when unused */
+  uint32_t *insn_fn;            /* per instruction: its function */
+  uint32_t n_slots;
+  uint32_t sub_partitions;
+  double pipe_free[8][KS_N_PIPES];      /* per sub-partition */
+  double smem_free, l1_free, dram_free;
+  double dram_cycles_per_sector;
+  uint32_t tensor_fma_per_cycle;        /* per sub-partition, f16 */
+} Model;
+
+static const char *const pipe_names[KS_N_PIPES] = {
+  [KS_PIPE_INT] = "INT", [KS_PIPE_FP32] = "FP32", [KS_PIPE_FP64] = "FP64",
+  [KS_PIPE_SFU] = "SFU", [KS_PIPE_MEM] = "MEM", [KS_PIPE_CTRL] = "CTRL",
+  [KS_PIPE_SHFL] = "SHFL", [KS_PIPE_TENSOR] = "TENSOR",
+};
+
+static const char *const stall_names[KS_N_STALLS] = {
+  [KS_STALL_SELECTED] = "selected",
+  [KS_STALL_LONG_SCOREBOARD] = "long_scoreboard",
+  [KS_STALL_SHORT_SCOREBOARD] = "short_scoreboard",
+  [KS_STALL_WAIT] = "wait",
+  [KS_STALL_MATH_PIPE_THROTTLE] = "math_pipe_throttle",
+  [KS_STALL_MIO_THROTTLE] = "mio_throttle",
+  [KS_STALL_LG_THROTTLE] = "lg_throttle",
+  [KS_STALL_BARRIER] = "barrier",
+  [KS_STALL_BRANCH_RESOLVING] = "branch_resolving",
+  [KS_STALL_NOT_SELECTED] = "not_selected",
+  [KS_STALL_NO_INSTRUCTION] = "no_instruction",
+};
+
+const char *
+ks_pipe_name (KsPipe pipe)
+{
+  return pipe < KS_N_PIPES ? pipe_names[pipe] : "";
+}
+
+const char *
+ks_stall_reason_name (KsStallReason reason)
+{
+  return reason < KS_N_STALLS ? stall_names[reason] : "";
+}
+
+const char *
+ks_bound_name (KsBound bound)
+{
+  switch (bound)
+    {
+    case KS_BOUND_MEMORY:
+      return "memory";
+    case KS_BOUND_COMPUTE:
+      return "compute";
+    case KS_BOUND_LATENCY:
+    default:
+      return "latency";
+    }
+}
+
+void
+ks_timing_options_init (KsTimingOptions *options)
+{
+  g_return_if_fail (options != NULL);
+  memset (options, 0, sizeof *options);
+  options->policy = KS_SCHEDULER_GTO;
+}
+
+void
+ks_timing_free (KsTiming *t)
+{
+  if (t == NULL)
+    return;
+  g_free (t->warps);
+  g_free (t->events);
+  g_free (t);
+}
+
+static gboolean
+is_float_type (KsPtxType t)
+{
+  switch (t)
+    {
+    case KS_PTX_TYPE_F16:
+    case KS_PTX_TYPE_F16X2:
+    case KS_PTX_TYPE_BF16:
+    case KS_PTX_TYPE_BF16X2:
+    case KS_PTX_TYPE_F32:
+    case KS_PTX_TYPE_F64:
+    case KS_PTX_TYPE_TF32:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+static gboolean
+has_type (const KsPtxInsn *in,
+          KsPtxType        t)
+{
+  for (guint i = 0; i < 4; i++)
+    if (in->types[i] == t)
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+any_float (const KsPtxInsn *in)
+{
+  for (guint i = 0; i < 4; i++)
+    if (is_float_type (in->types[i]))
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+reads_sreg_s2r (const KsPtxModule *m,
+                const KsPtxInsn   *in)
+{
+  const KsPtxOperand *ops = ks_ptx_insn_operands (m, in);
+
+  for (uint32_t i = 0; i < in->n_operands; i++)
+    if (ops[i].kind == KS_PTX_OPERAND_SREG)
+      switch (ops[i].a)
+        {
+        /* %ntid, %nctaid and friends are constants; these come from S2R */
+        case KS_PTX_SREG_TID:
+        case KS_PTX_SREG_CTAID:
+        case KS_PTX_SREG_LANEID:
+        case KS_PTX_SREG_WARPID:
+        case KS_PTX_SREG_SMID:
+        case KS_PTX_SREG_GRIDID:
+        case KS_PTX_SREG_CLUSTER_CTAID:
+        case KS_PTX_SREG_CLUSTER_CTARANK:
+          return TRUE;
+        default:
+          break;
+        }
+  return FALSE;
+}
+
+KsPipe
+ks_timing_insn_pipe (const KsPtxModule *m,
+                     const KsPtxInsn   *in)
+{
+  gboolean f64 = has_type (in, KS_PTX_TYPE_F64);
+
+  switch (in->opcode)
+    {
+    case KS_PTX_OPC_LD:
+    case KS_PTX_OPC_LDU:
+    case KS_PTX_OPC_ST:
+    case KS_PTX_OPC_ATOM:
+    case KS_PTX_OPC_RED:
+    case KS_PTX_OPC_CP:
+    case KS_PTX_OPC_LDMATRIX:
+    case KS_PTX_OPC_STMATRIX:
+    case KS_PTX_OPC_PREFETCH:
+    case KS_PTX_OPC_PREFETCHU:
+    case KS_PTX_OPC_TEX:
+    case KS_PTX_OPC_TLD4:
+    case KS_PTX_OPC_SULD:
+    case KS_PTX_OPC_SUST:
+    case KS_PTX_OPC_SURED:
+    case KS_PTX_OPC_MBARRIER:
+    case KS_PTX_OPC_MULTIMEM:
+      /* kernel parameters and constants are operands of SASS instructions */
+      if ((in->opcode == KS_PTX_OPC_LD) && (in->space == KS_PTX_SPACE_PARAM
+                                            || in->space == KS_PTX_SPACE_CONST))
+        return KS_PIPE_INT;
+      return KS_PIPE_MEM;
+    case KS_PTX_OPC_BRA:
+    case KS_PTX_OPC_BRX:
+    case KS_PTX_OPC_CALL:
+    case KS_PTX_OPC_RET:
+    case KS_PTX_OPC_EXIT:
+    case KS_PTX_OPC_BAR:
+    case KS_PTX_OPC_BARRIER:
+    case KS_PTX_OPC_MEMBAR:
+    case KS_PTX_OPC_FENCE:
+    case KS_PTX_OPC_NANOSLEEP:
+    case KS_PTX_OPC_TRAP:
+    case KS_PTX_OPC_BRKPT:
+    case KS_PTX_OPC_GRIDDEPCONTROL:
+      return KS_PIPE_CTRL;
+    case KS_PTX_OPC_SHFL:
+    case KS_PTX_OPC_VOTE:
+    case KS_PTX_OPC_MATCH:
+    case KS_PTX_OPC_REDUX:
+      return KS_PIPE_SHFL;
+    case KS_PTX_OPC_MMA:
+    case KS_PTX_OPC_WMMA:
+    case KS_PTX_OPC_WGMMA:
+    case KS_PTX_OPC_TCGEN05:
+      /* wmma.load/store move fragments through the LSU */
+      if (in->opcode == KS_PTX_OPC_WMMA && (in->flags & (KS_PTX_FLAG_LOAD | KS_PTX_FLAG_STORE)))
+        return KS_PIPE_MEM;
+      return KS_PIPE_TENSOR;
+    case KS_PTX_OPC_RCP:
+    case KS_PTX_OPC_SQRT:
+    case KS_PTX_OPC_RSQRT:
+    case KS_PTX_OPC_SIN:
+    case KS_PTX_OPC_COS:
+    case KS_PTX_OPC_LG2:
+    case KS_PTX_OPC_EX2:
+    case KS_PTX_OPC_TANH:
+      return f64 ? KS_PIPE_FP64 : KS_PIPE_SFU;
+    case KS_PTX_OPC_DIV:
+      return f64 ? KS_PIPE_FP64 : any_float (in) ? KS_PIPE_SFU : KS_PIPE_INT;
+    case KS_PTX_OPC_CVT:
+      {
+        gboolean f0 = is_float_type (in->types[0]), f1 = is_float_type (in->types[1]);
+
+        if (f64 && f0 && f1)
+          return KS_PIPE_FP64;
+        if (f0 != f1)
+          return f64 ? KS_PIPE_FP64 : KS_PIPE_SFU;   /* I2F, F2I */
+        return f0 ? KS_PIPE_FP32 : KS_PIPE_INT;
+      }
+    case KS_PTX_OPC_MOV:
+      return reads_sreg_s2r (m, in) ? KS_PIPE_SFU : KS_PIPE_INT;
+    default:
+      break;
+    }
+  if (f64)
+    return KS_PIPE_FP64;
+  if (any_float (in) && in->opcode != KS_PTX_OPC_SELP && in->opcode != KS_PTX_OPC_MOV)
+    return KS_PIPE_FP32;
+  return KS_PIPE_INT;
+}
+
+/* Tensor FMAs a sub-partition does per cycle for f16 inputs; estimates from
+ * the dense FP16 tensor TFLOPS of the whitepapers (docs/TIMING.md) */
+static uint32_t
+tensor_rate (const KsArchInfo *arch)
+{
+  uint32_t cc = arch->compute_major * 10 + arch->compute_minor;
+
+  if (cc >= 100 && cc < 110)
+    return 1024;
+  if (cc == 90)
+    return 512;
+  if (cc == 80)
+    return 256;
+  return 128;
+}
+
+static uint32_t
+model_slot (Model           *mo,
+            uint32_t         insn,
+            uint32_t         ref)
+{
+  uint32_t f = mo->insn_fn[insn];
+  const KsPtxFunction *fn = &mo->m->functions[f];
+  uint32_t base = mo->fn_base[f];
+
+  if (ref & KS_PTX_REF_PRED)
+    {
+      uint32_t p = ref & ~KS_PTX_REF_PRED;
+
+      return p < fn->n_pred_slots ? base + fn->n_reg_slots + p : NEVER;
+    }
+  return ref < fn->n_reg_slots ? base + ref : NEVER;
+}
+
+static const InsnInfo *
+insn_info (Model   *mo,
+           uint32_t insn)
+{
+  InsnInfo *ii = &mo->info[insn];
+  const KsPtxInsn *in = &mo->m->insns[insn];
+  const KsArchInfo *a = mo->arch;
+  KsPtxRegRefs refs;
+
+  if (ii->ready)
+    return ii;
+  ii->ready = 1;
+  ii->pipe = (uint8_t) ks_timing_insn_pipe (mo->m, in);
+  ii->result = RESULT_FIXED;
+  ii->latency = (uint16_t) a->latencies[KS_LATENCY_IADD3].latency;
+  ii->issue = (float) a->latencies[KS_LATENCY_IADD3].issue;
+
+  switch (ii->pipe)
+    {
+    case KS_PIPE_INT:
+      if (in->opcode == KS_PTX_OPC_MUL || in->opcode == KS_PTX_OPC_MAD
+          || in->opcode == KS_PTX_OPC_MUL24 || in->opcode == KS_PTX_OPC_MAD24
+          || in->opcode == KS_PTX_OPC_MADC || in->opcode == KS_PTX_OPC_DP4A
+          || in->opcode == KS_PTX_OPC_DP2A || in->opcode == KS_PTX_OPC_SAD)
+        {
+          ii->latency = (uint16_t) a->latencies[KS_LATENCY_IMAD].latency;
+          ii->issue = (float) a->latencies[KS_LATENCY_IMAD].issue;
+        }
+      else if (in->opcode == KS_PTX_OPC_DIV || in->opcode == KS_PTX_OPC_REM)
+        {
+          /* ptxas expands an integer division into about 20 instructions
+           * around a MUFU.RCP; count it as such */
+          ii->latency = (uint16_t) (a->latencies[KS_LATENCY_MUFU].latency
+                                    + 8 * a->latencies[KS_LATENCY_IMAD].latency);
+          ii->issue = (float) (16 * a->latencies[KS_LATENCY_IMAD].issue);
+        }
+      break;
+    case KS_PIPE_FP32:
+      ii->latency = (uint16_t) a->latencies[KS_LATENCY_FFMA].latency;
+      ii->issue = (float) a->latencies[KS_LATENCY_FFMA].issue;
+      break;
+    case KS_PIPE_FP64:
+      ii->latency = (uint16_t) a->latencies[KS_LATENCY_DFMA].latency;
+      ii->issue = (float) a->latencies[KS_LATENCY_DFMA].issue;
+      ii->fp64 = 1;
+      if (in->opcode == KS_PTX_OPC_DIV || in->opcode == KS_PTX_OPC_SQRT
+          || in->opcode == KS_PTX_OPC_RCP || in->opcode == KS_PTX_OPC_RSQRT)
+        {
+          /* a Newton-Raphson sequence of about 8 DFMAs */
+          ii->latency = (uint16_t) MIN (8u * ii->latency, 4000u);
+          ii->issue *= 8;
+        }
+      break;
+    case KS_PIPE_SFU:
+      ii->latency = (uint16_t) a->latencies[KS_LATENCY_MUFU].latency;
+      ii->issue = (float) a->latencies[KS_LATENCY_MUFU].issue;
+      ii->result = RESULT_SHORT;
+      if (in->opcode == KS_PTX_OPC_DIV && !(in->flags & KS_PTX_FLAG_APPROX))
+        {
+          /* div.full / div.rn: MUFU.RCP and FFMA refinement */
+          ii->latency = (uint16_t) (ii->latency + 4 * a->latencies[KS_LATENCY_FFMA].latency);
+        }
+      if (in->opcode == KS_PTX_OPC_MOV)
+        {
+          /* S2R: through the MIO like a shared-memory access */
+          ii->latency = (uint16_t) a->latencies[KS_LATENCY_LDS].latency;
+          ii->issue = 1;
+        }
+      break;
+    case KS_PIPE_MEM:
+      ii->result = RESULT_LONG;
+      ii->mem = MEM_GLOBAL;
+      ii->latency = (uint16_t) a->latencies[KS_LATENCY_L1_HIT].latency;
+      ii->issue = (float) a->latencies[KS_LATENCY_L1_HIT].issue;
+      if (in->space == KS_PTX_SPACE_SHARED || in->space == KS_PTX_SPACE_SHARED_CLUSTER
+          || in->opcode == KS_PTX_OPC_LDMATRIX || in->opcode == KS_PTX_OPC_STMATRIX
+          || in->opcode == KS_PTX_OPC_MBARRIER)
+        {
+          ii->result = RESULT_SHORT;
+          ii->mem = MEM_SHARED;
+          ii->latency = (uint16_t) a->latencies[KS_LATENCY_LDS].latency;
+          ii->issue = (float) a->latencies[KS_LATENCY_LDS].issue;
+        }
+      break;
+    case KS_PIPE_SHFL:
+      ii->result = RESULT_SHORT;
+      ii->latency = (uint16_t) a->latencies[KS_LATENCY_LDS].latency;
+      ii->issue = (float) a->latencies[KS_LATENCY_LDS].issue;
+      break;
+    case KS_PIPE_TENSOR:
+      {
+        const KsPtxExtra *x = in->extra ? &mo->m->extras[in->extra] : NULL;
+        uint32_t mm = x && x->shape_m ? x->shape_m : 16, nn = x && x->shape_n ? x->shape_n : 8;
+        uint32_t kk = x && x->shape_k ? x->shape_k : 16;
+        double fma = (double) mm * nn * kk, rate = mo->tensor_fma_per_cycle;
+
+        if (has_type (in, KS_PTX_TYPE_TF32))
+          rate /= 2;
+        else if (has_type (in, KS_PTX_TYPE_F64))
+          rate /= 16;
+        else if (has_type (in, KS_PTX_TYPE_S8) || has_type (in, KS_PTX_TYPE_U8)
+                 || has_type (in, KS_PTX_TYPE_E4M3) || has_type (in, KS_PTX_TYPE_E5M2))
+          rate *= 2;
+        ii->issue = (float) MAX (1.0, fma / MAX (rate, 1.0));
+        ii->latency = (uint16_t) MAX (16.0, ii->issue + 2 * a->latencies[KS_LATENCY_FFMA].latency
+                                      + a->latencies[KS_LATENCY_LDS].latency);
+        ii->tensor_flops = (uint32_t) MIN (2 * fma, (double) G_MAXUINT32);
+      }
+      break;
+    case KS_PIPE_CTRL:
+    default:
+      ii->issue = 1;
+      ii->is_branch = in->opcode == KS_PTX_OPC_BRA || in->opcode == KS_PTX_OPC_BRX
+                      || in->opcode == KS_PTX_OPC_CALL || in->opcode == KS_PTX_OPC_RET;
+      break;
+    }
+
+  /* flops per lane, as Nsight Compute counts them: FMA = 2 */
+  if (ii->pipe == KS_PIPE_FP32 || (ii->pipe == KS_PIPE_FP64 && in->opcode != KS_PTX_OPC_CVT))
+    {
+      uint8_t per = 1;
+
+      if (in->opcode == KS_PTX_OPC_FMA || in->opcode == KS_PTX_OPC_MAD)
+        per = 2;
+      if (has_type (in, KS_PTX_TYPE_F16X2) || has_type (in, KS_PTX_TYPE_BF16X2))
+        per *= 2;
+      switch (in->opcode)
+        {
+        case KS_PTX_OPC_ADD:
+        case KS_PTX_OPC_SUB:
+        case KS_PTX_OPC_MUL:
+        case KS_PTX_OPC_FMA:
+        case KS_PTX_OPC_MAD:
+        case KS_PTX_OPC_DIV:
+        case KS_PTX_OPC_SQRT:
+        case KS_PTX_OPC_RCP:
+        case KS_PTX_OPC_RSQRT:
+          ii->flops_per_lane = per;
+          break;
+        default:
+          break;
+        }
+    }
+
+  ks_ptx_insn_reg_refs (mo->m, in, &refs);
+  ii->first_ref = mo->refs->len;
+  for (uint32_t i = 0; i < refs.n_defs; i++)
+    {
+      uint32_t s = model_slot (mo, insn, refs.defs[i]);
+
+      if (s != NEVER)
+        {
+          g_array_append_val (mo->refs, s);
+          ii->n_defs++;
+        }
+    }
+  for (uint32_t i = 0; i < refs.n_uses; i++)
+    {
+      uint32_t s = model_slot (mo, insn, refs.uses[i]);
+
+      if (s != NEVER)
+        {
+          g_array_append_val (mo->refs, s);
+          ii->n_uses++;
+        }
+    }
+  return ii;
+}
+
+static KsStallReason
+dependency_reason (ResultKind k)
+{
+  switch (k)
+    {
+    case RESULT_LONG:
+      return KS_STALL_LONG_SCOREBOARD;
+    case RESULT_SHORT:
+      return KS_STALL_SHORT_SCOREBOARD;
+    case RESULT_FIXED:
+    default:
+      return KS_STALL_WAIT;
+    }
+}
+
+/* When warp w could issue its next instruction, given what the SM is doing
+ * at `cycle`, and what holds it until then */
+static uint32_t
+warp_ready (Model         *mo,
+            Warp          *w,
+            uint32_t       cycle,
+            KsStallReason *reason)
+{
+  const KsTraceEvent *e;
+  const InsnInfo *ii;
+  const uint32_t *refs;
+  uint32_t ready = w->earliest;
+  double pipe;
+
+  if (w->at_barrier)
+    {
+      if (w->barrier_release > cycle)
+        {
+          *reason = KS_STALL_BARRIER;
+          return w->barrier_release;
+        }
+      w->at_barrier = 0;
+      if (w->barrier_release > w->earliest)
+        {
+          w->earliest = w->barrier_release;
+          w->earliest_reason = KS_STALL_BARRIER;
+        }
+      ready = w->earliest;
+    }
+  *reason = (KsStallReason) w->earliest_reason;
+  e = &mo->ev[w->event_idx[w->next]];
+  ii = insn_info (mo, e->insn);
+  refs = &g_array_index (mo->refs, uint32_t, ii->first_ref);
+  for (uint32_t i = 0; i < ii->n_uses; i++)
+    {
+      uint32_t s = refs[ii->n_defs + i];
+
+      if (w->reg_ready[s] > ready)
+        {
+          ready = w->reg_ready[s];
+          *reason = dependency_reason ((ResultKind) w->reg_kind[s]);
+        }
+    }
+  /* a write after a pending write waits for it too */
+  for (uint32_t i = 0; i < ii->n_defs; i++)
+    if (w->reg_ready[refs[i]] > ready && w->reg_kind[refs[i]] != RESULT_FIXED)
+      {
+        ready = w->reg_ready[refs[i]];
+        *reason = dependency_reason ((ResultKind) w->reg_kind[refs[i]]);
+      }
+  if (ready > cycle)
+    return ready;
+
+  pipe = mo->pipe_free[w->sp][ii->pipe];
+  if (pipe > cycle)
+    {
+      *reason = ii->pipe == KS_PIPE_MEM ? (ii->mem == MEM_SHARED ? KS_STALL_MIO_THROTTLE
+                                           : KS_STALL_LG_THROTTLE)
+                : ii->pipe == KS_PIPE_SHFL || ii->pipe == KS_PIPE_SFU ? KS_STALL_MIO_THROTTLE
+                : KS_STALL_MATH_PIPE_THROTTLE;
+      return (uint32_t) ceil (pipe);
+    }
+  if (ii->mem == MEM_SHARED && mo->smem_free > cycle + MIO_QUEUE_CYCLES)
+    {
+      *reason = KS_STALL_MIO_THROTTLE;
+      return (uint32_t) ceil (mo->smem_free - MIO_QUEUE_CYCLES);
+    }
+  if (ii->mem == MEM_GLOBAL && mo->l1_free > cycle + LG_QUEUE_CYCLES)
+    {
+      *reason = KS_STALL_LG_THROTTLE;
+      return (uint32_t) ceil (mo->l1_free - LG_QUEUE_CYCLES);
+    }
+  return ready;
+}
+
+/* The memory record of trace event `idx`, or NULL */
+static const KsTraceMemory *
+memory_of (Model   *mo,
+           uint64_t idx)
+{
+  uint64_t lo = 0, hi = mo->n_mem;
+
+  while (lo < hi)
+    {
+      uint64_t mid = lo + (hi - lo) / 2;
+
+      if (mo->mem[mid].event < idx)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo < mo->n_mem && mo->mem[lo].event == idx ? &mo->mem[lo] : NULL;
+}
+
+/* Issues w's next instruction at `cycle`; returns its result latency */
+static uint32_t
+issue (Model    *mo,
+       KsTiming *t,
+       Warp     *w,
+       uint32_t  cycle)
+{
+  uint64_t idx = w->event_idx[w->next];
+  const KsTraceEvent *e = &mo->ev[idx];
+  const InsnInfo *ii = insn_info (mo, e->insn);
+  const uint32_t *refs = &g_array_index (mo->refs, uint32_t, ii->first_ref);
+  const KsArchInfo *a = mo->arch;
+  KsTimingEvent *te = &t->events[w->out++];
+  uint32_t latency = ii->latency;
+  KsStallReason held = KS_STALL_NO_INSTRUCTION;
+  uint64_t most = 0;
+
+  mo->pipe_free[w->sp][ii->pipe] = MAX (mo->pipe_free[w->sp][ii->pipe], (double) cycle) + ii->issue;
+  t->pipe_busy[ii->pipe] += (uint64_t) ceil (ii->issue);
+
+  if (ii->mem != MEM_NONE && e->exec != 0)
+    {
+      const KsTraceMemory *r = memory_of (mo, idx);
+
+      if (r != NULL && r->space == KS_PTX_SPACE_SHARED)
+        {
+          double start = MAX (mo->smem_free, (double) cycle);
+
+          mo->smem_free = start + MAX (r->wavefronts, 1);
+          latency = (uint32_t) (start - cycle) + a->latencies[KS_LATENCY_LDS].latency
+                    + (MAX (r->wavefronts, 1) - 1);
+        }
+      else if (r != NULL)
+        {
+          double start = MAX (mo->l1_free, (double) cycle);
+          uint32_t base = a->latencies[KS_LATENCY_L1_HIT].latency;
+
+          mo->l1_free = start + MAX (r->lines, 1);
+          if (r->dram > 0)
+            {
+              double dstart = MAX (mo->dram_free, (double) cycle);
+
+              mo->dram_free = dstart + r->dram * mo->dram_cycles_per_sector;
+              base = (uint32_t) MAX ((double) a->latencies[KS_LATENCY_DRAM].latency,
+                                     mo->dram_free - cycle);
+            }
+          else if (r->l2_hits > 0 || (r->store && r->sectors > 0))
+            base = a->latencies[KS_LATENCY_L2_HIT].latency;
+          latency = (uint32_t) (start - cycle) + base + (MAX (r->lines, 1) - 1);
+        }
+      else if (ii->mem == MEM_GLOBAL)
+        {
+          /* local memory (not analysed): an L1 hit */
+          double start = MAX (mo->l1_free, (double) cycle);
+
+          mo->l1_free = start + 1;
+          latency = (uint32_t) (start - cycle) + a->latencies[KS_LATENCY_L1_HIT].latency;
+        }
+    }
+  latency = MIN (latency, 65535u);
+
+  for (uint32_t i = 0; i < ii->n_defs; i++)
+    {
+      w->reg_ready[refs[i]] = cycle + latency;
+      w->reg_kind[refs[i]] = ii->result;
+    }
+
+  /* the gap before it: the reason that held it longest, then not selected */
+  for (guint r = 0; r < KS_N_STALLS; r++)
+    {
+      t->stall_cycles[r] += w->gap[r];
+      if (r != KS_STALL_NOT_SELECTED && w->gap[r] > most)
+        {
+          most = w->gap[r];
+          held = (KsStallReason) r;
+        }
+    }
+  t->stall_cycles[KS_STALL_SELECTED]++;
+
+  te->cycle = cycle;
+  te->stall_start = w->stall_start;
+  te->ready = w->first_eligible != NEVER ? w->first_eligible : cycle;
+  te->insn = e->insn;
+  te->latency = (uint16_t) latency;
+  te->active_lanes = (uint16_t) __builtin_popcount (e->exec);
+  te->pipe = ii->pipe;
+  te->stall = most > 0 ? (uint8_t) held : KS_STALL_SELECTED;
+  te->flags = (uint8_t) e->flags;
+  te->reserved = 0;
+
+  memset (w->gap, 0, sizeof w->gap);
+  w->first_eligible = NEVER;
+  w->next++;
+  w->stall_start = cycle + 1;
+  w->earliest = cycle + 1;
+  w->earliest_reason = KS_STALL_NOT_SELECTED;
+  if (ii->is_branch)
+    {
+      /* the target is known when the branch's condition has gone through
+       * the ALU */
+      w->earliest = cycle + a->latencies[KS_LATENCY_IADD3].latency;
+      w->earliest_reason = KS_STALL_BRANCH_RESOLVING;
+    }
+  t->issued++;
+  return latency;
+}
+
+KsTiming *
+ks_timing_compute (const KsPtxModule       *m,
+                   const KsSim             *sim,
+                   const KsArchInfo        *arch,
+                   const KsGpuInfo         *gpu,
+                   const KsOccupancyResult *occ,
+                   const KsTimingOptions   *options,
+                   GError                 **error)
+{
+  g_autoptr(KsTiming) t = NULL;
+  const KsLaunch *launch;
+  const KsSimStats *stats;
+  KsTimingOptions defaults;
+  Model mo = { 0 };
+  uint64_t n_events, n_ctas, n_sms, share, n_share, modelled_events = 0;
+  uint32_t wpc, sub, bps;
+  g_autofree uint64_t *cta_events = NULL;       /* per CTA of the share: events */
+  g_autofree uint32_t *share_ctas = NULL;
+  g_autofree uint64_t *warp_count = NULL;
+  g_autofree Warp *warps = NULL;
+  g_autofree CtaSlot *slots = NULL;
+  g_autofree uint64_t *idx_pool = NULL;
+  g_autofree uint32_t *ready_pool = NULL;
+  g_autofree uint8_t *kind_pool = NULL;
+  g_autofree uint32_t *warp_of_trace = NULL;
+  double fp32_flops = 0, fp64_flops = 0, tensor_flops = 0, dram_sectors = 0;
+  uint64_t max_cta_seen = 0;
+  uint32_t cycle = 0, next_cta, n_warps_model, ctas_done = 0, stuck = 0;
+  uint32_t last_issued[8];
+
+  g_return_val_if_fail (m != NULL && sim != NULL && arch != NULL && occ != NULL, NULL);
+
+  if (options == NULL)
+    {
+      ks_timing_options_init (&defaults);
+      options = &defaults;
+    }
+  if (ks_sim_get_status (sim) != KS_SIM_DONE)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                   "the run did not finish, so there is nothing to time");
+      return NULL;
+    }
+  mo.ev = ks_sim_get_trace (sim, &n_events);
+  mo.mem = ks_sim_get_trace_memory (sim, &mo.n_mem);
+  stats = ks_sim_get_stats (sim);
+  if (mo.ev == NULL || n_events == 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                   "the run has no trace (it was off): the timing model replays the trace");
+      return NULL;
+    }
+  if (occ->active_blocks_per_sm == 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "no block fits on an SM");
+      return NULL;
+    }
+
+  launch = ks_sim_get_launch (sim);
+  wpc = ks_sim_get_warps_per_cta (sim);
+  n_ctas = (uint64_t) launch->grid[0] * launch->grid[1] * launch->grid[2];
+  n_sms = gpu != NULL && gpu->sm_count > 0 ? gpu->sm_count : 1;
+  sub = CLAMP (arch->sub_partitions, 1u, 8u);
+  bps = occ->active_blocks_per_sm;
+
+  t = g_new0 (KsTiming, 1);
+  t->sub_partitions = sub;
+  t->blocks_per_sm = bps;
+  t->waves_per_sm = (double) n_ctas / ((double) bps * (double) n_sms);
+  t->clock_mhz = gpu != NULL ? gpu->boost_clock_mhz : 0;
+
+  /* The busiest SM's share: CTAs 0, n_sms, 2 n_sms, ... (the block
+   * scheduler deals blocks out round-robin) */
+  share = (n_ctas + n_sms - 1) / n_sms;
+  t->ctas_per_sm = share;
+
+  /* One pass over the trace: events per CTA of the share, the grid's
+   * floating-point work and DRAM traffic */
+  mo.m = m;
+  mo.arch = arch;
+  mo.info = g_new0 (InsnInfo, m->n_insns);
+  mo.refs = g_array_new (FALSE, FALSE, sizeof (uint32_t));
+  mo.insn_fn = g_new (uint32_t, m->n_insns);
+  mo.fn_base = g_new (uint32_t, MAX (m->n_functions, 1));
+  mo.sub_partitions = sub;
+  mo.tensor_fma_per_cycle = tensor_rate (arch);
+  for (uint32_t i = 0; i < m->n_insns; i++)
+    mo.insn_fn[i] = 0;
+  for (uint32_t f = 0; f < m->n_functions; f++)
+    {
+      const KsPtxFunction *fn = &m->functions[f];
+
+      mo.fn_base[f] = mo.n_slots;
+      mo.n_slots += fn->n_reg_slots + fn->n_pred_slots;
+      for (uint32_t i = 0; i < fn->n_insns && fn->first_insn + i < m->n_insns; i++)
+        mo.insn_fn[fn->first_insn + i] = f;
+    }
+  mo.n_slots = MAX (mo.n_slots, 1);
+
+  cta_events = g_new0 (uint64_t, share);
+  warp_count = g_new0 (uint64_t, (size_t) share * wpc);
+  {
+    uint64_t mi = 0;
+
+    for (uint64_t i = 0; i < n_events; i++)
+      {
+        const KsTraceEvent *e = &mo.ev[i];
+        uint64_t cta = e->warp / wpc;
+        const InsnInfo *ii;
+
+        if (e->insn >= m->n_insns)
+          continue;
+        max_cta_seen = MAX (max_cta_seen, cta);
+        ii = insn_info (&mo, e->insn);
+        if (ii->flops_per_lane)
+          {
+            double f = (double) ii->flops_per_lane * __builtin_popcount (e->exec);
+
+            if (ii->fp64)
+              fp64_flops += f;
+            else
+              fp32_flops += f;
+          }
+        if (ii->tensor_flops && e->exec)
+          tensor_flops += ii->tensor_flops;
+        while (mi < mo.n_mem && mo.mem[mi].event < i)
+          mi++;
+        if (mi < mo.n_mem && mo.mem[mi].event == i)
+          dram_sectors += mo.mem[mi].dram;
+        if (cta % n_sms == 0 && cta / n_sms < share)
+          {
+            cta_events[cta / n_sms]++;
+            warp_count[(cta / n_sms) * wpc + e->warp % wpc]++;
+          }
+      }
+  }
+
+  /* CTAs to replay: the share's, while the budget lasts; a CTA the trace
+   * does not hold in full (it was cut off) is left out */
+  share_ctas = g_new (uint32_t, share);
+  n_share = 0;
+  for (uint64_t k = 0; k < share; k++)
+    {
+      uint64_t cta = k * n_sms;
+
+      if (cta_events[k] == 0 || (stats->trace_dropped > 0 && cta >= max_cta_seen))
+        break;
+      if (options->max_ctas && n_share >= options->max_ctas)
+        break;
+      if (n_share > 0 && modelled_events + cta_events[k] > MAX_MODEL_EVENTS)
+        break;
+      share_ctas[n_share++] = (uint32_t) k;
+      modelled_events += cta_events[k];
+    }
+  if (n_share == 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "the trace holds no whole block");
+      g_array_unref (mo.refs);
+      g_free (mo.info);
+      g_free (mo.insn_fn);
+      g_free (mo.fn_base);
+      return NULL;
+    }
+  t->ctas_modelled = n_share;
+  t->extrapolated = n_share < share;
+
+  /* The replayed warps, their events in trace order */
+  n_warps_model = (uint32_t) (n_share * wpc);
+  warps = g_new0 (Warp, n_warps_model);
+  t->n_warps = n_warps_model;
+  t->warps = g_new0 (KsTimingWarp, n_warps_model);
+  t->n_events = modelled_events;
+  t->events = g_new0 (KsTimingEvent, MAX (modelled_events, 1));
+  idx_pool = g_new (uint64_t, MAX (modelled_events, 1));
+  warp_of_trace = g_new (uint32_t, share * wpc);
+  for (uint64_t i = 0; i < share * wpc; i++)
+    warp_of_trace[i] = NEVER;
+  {
+    uint64_t off = 0;
+
+    for (uint32_t s = 0; s < n_share; s++)
+      for (uint32_t j = 0; j < wpc; j++)
+        {
+          Warp *w = &warps[s * wpc + j];
+          KsTimingWarp *tw = &t->warps[s * wpc + j];
+          uint64_t k = share_ctas[s];
+
+          w->trace_warp = (uint32_t) (k * n_sms * wpc + j);
+          w->event_idx = idx_pool + off;
+          w->out = off;
+          tw->trace_warp = w->trace_warp;
+          tw->cta = (uint32_t) (k * n_sms);
+          tw->warp_in_cta = j;
+          tw->first_event = off;
+          off += warp_count[k * wpc + j];
+          warp_of_trace[k * wpc + j] = s * wpc + j;
+        }
+    for (uint64_t i = 0; i < n_events; i++)
+      {
+        const KsTraceEvent *e = &mo.ev[i];
+        uint64_t cta = e->warp / wpc;
+        uint32_t wi;
+
+        if (e->insn >= m->n_insns || cta % n_sms != 0 || cta / n_sms >= share)
+          continue;
+        wi = warp_of_trace[(cta / n_sms) * wpc + e->warp % wpc];
+        if (wi != NEVER)
+          warps[wi].event_idx[warps[wi].n++] = i;
+      }
+  }
+
+  /* Registers: one scoreboard per resident warp slot */
+  {
+    uint32_t resident = MIN (bps, n_share) * wpc;
+
+    ready_pool = g_new0 (uint32_t, (size_t) resident * mo.n_slots);
+    kind_pool = g_new0 (uint8_t, (size_t) resident * mo.n_slots);
+  }
+
+  /* The SM's share of DRAM bandwidth, in cycles per 32-byte sector */
+  if (gpu != NULL && gpu->memory_bandwidth_gbs > 0 && gpu->boost_clock_mhz > 0)
+    {
+      double bytes_per_cycle = gpu->memory_bandwidth_gbs * 1e9
+                               / ((double) n_sms * gpu->boost_clock_mhz * 1e6);
+
+      mo.dram_cycles_per_sector = 32.0 / bytes_per_cycle;
+    }
+
+  slots = g_new0 (CtaSlot, bps);
+  next_cta = 0;
+  for (guint s = 0; s < 8; s++)
+    last_issued[s] = NEVER;
+
+  /* Launch a CTA into a free slot */
+#define LAUNCH(slot_i)                                                          \
+  G_STMT_START {                                                                \
+    CtaSlot *ls = &slots[slot_i];                                               \
+    ls->cta = next_cta;                                                         \
+    ls->first_warp = next_cta * wpc;                                            \
+    ls->arrived = 0;                                                            \
+    ls->live = 0;                                                               \
+    ls->active = TRUE;                                                          \
+    for (uint32_t j = 0; j < wpc; j++)                                          \
+      {                                                                         \
+        Warp *nw = &warps[ls->first_warp + j];                                  \
+        KsTimingWarp *tw = &t->warps[ls->first_warp + j];                       \
+        nw->cta_slot = slot_i;                                                  \
+        nw->slot = (slot_i) * wpc + j;                                          \
+        nw->sp = nw->slot % sub;                                                \
+        nw->resident = 1;                                                       \
+        nw->earliest = cycle;                                                   \
+        nw->earliest_reason = KS_STALL_NO_INSTRUCTION;                          \
+        nw->stall_start = cycle;                                                \
+        nw->first_eligible = NEVER;                                             \
+        nw->pending = KS_STALL_NO_INSTRUCTION;                                  \
+        nw->reg_ready = ready_pool + (size_t) nw->slot * mo.n_slots;            \
+        nw->reg_kind = kind_pool + (size_t) nw->slot * mo.n_slots;              \
+        memset (nw->reg_ready, 0, mo.n_slots * sizeof (uint32_t));              \
+        memset (nw->reg_kind, 0, mo.n_slots);                                   \
+        tw->sub_partition = nw->sp;                                             \
+        tw->slot = nw->slot;                                                    \
+        tw->start_cycle = cycle;                                                \
+        if (nw->n == 0)                                                         \
+          {                                                                     \
+            nw->done = 1;                                                       \
+            tw->end_cycle = cycle;                                              \
+          }                                                                     \
+        else                                                                    \
+          ls->live++;                                                           \
+      }                                                                         \
+    next_cta++;                                                                 \
+  } G_STMT_END
+
+  for (uint32_t s = 0; s < bps && next_cta < n_share; s++)
+    LAUNCH (s);
+
+  while (ctas_done < n_share)
+    {
+      gboolean issued_any = FALSE;
+      uint32_t next = NEVER, to;
+
+      /* Each scheduler looks at its warps as they are at `cycle`: why each
+       * one waits, and which to issue.  GTO: the warp it issued last if it
+       * can go on, else the oldest (lowest slot: slots fill in launch
+       * order); LRR: the first ready after the one it issued last. */
+      for (uint32_t sp = 0; sp < sub; sp++)
+        {
+          Warp *chosen = NULL, *first_ready = NULL, *after_last = NULL;
+
+          for (uint32_t slot = sp; slot < bps * wpc; slot += sub)
+            {
+              CtaSlot *cs = &slots[slot / wpc];
+              KsStallReason why;
+              Warp *w;
+
+              if (!cs->active)
+                continue;
+              w = &warps[cs->first_warp + slot % wpc];
+              if (w->done)
+                continue;
+              w->pending_ready = warp_ready (&mo, w, cycle, &why);
+              w->pending = (uint8_t) why;
+              if (w->pending_ready > cycle)
+                {
+                  next = MIN (next, w->pending_ready);
+                  continue;
+                }
+              w->pending = KS_STALL_NOT_SELECTED;
+              if (w->first_eligible == NEVER)
+                w->first_eligible = cycle;
+              if (first_ready == NULL)
+                first_ready = w;
+              if (after_last == NULL && last_issued[sp] != NEVER && slot > last_issued[sp])
+                after_last = w;
+              if (options->policy == KS_SCHEDULER_GTO && slot == last_issued[sp])
+                chosen = w;
+            }
+          if (chosen == NULL)
+            chosen = options->policy == KS_SCHEDULER_LRR && after_last ? after_last : first_ready;
+          if (chosen != NULL)
+            {
+              CtaSlot *cs = &slots[chosen->cta_slot];
+              const KsTraceEvent *e = &mo.ev[chosen->event_idx[chosen->next]];
+
+              issue (&mo, t, chosen, cycle);
+              chosen->pending = KS_STALL_SELECTED;
+              last_issued[sp] = chosen->slot;
+              issued_any = TRUE;
+              if (chosen->next >= chosen->n)
+                {
+                  chosen->done = 1;
+                  t->warps[cs->first_warp + chosen->slot % wpc].end_cycle = cycle + 1;
+                  cs->live--;
+                }
+              else if (e->flags & KS_TRACE_BARRIER)
+                {
+                  chosen->at_barrier = 1;
+                  chosen->barrier_release = NEVER;
+                  cs->arrived++;
+                  cs->last_arrival = cycle;
+                }
+            }
+        }
+
+      /* Barriers every live warp of the CTA has reached open a little later */
+      for (uint32_t s = 0; s < bps; s++)
+        {
+          CtaSlot *cs = &slots[s];
+
+          if (cs->active && cs->arrived > 0 && cs->arrived >= cs->live)
+            {
+              for (uint32_t j = 0; j < wpc; j++)
+                {
+                  Warp *w = &warps[cs->first_warp + j];
+
+                  if (w->at_barrier && w->barrier_release == NEVER)
+                    w->barrier_release = cs->last_arrival + BARRIER_LATENCY;
+                }
+              cs->arrived = 0;
+              next = MIN (next, cs->last_arrival + BARRIER_LATENCY);
+            }
+        }
+
+      /* Where nothing could issue, jump to the first cycle something can */
+      to = cycle + 1;
+      if (!issued_any && next != NEVER)
+        to = MAX (next, cycle + 1);
+      else if (!issued_any)
+        stuck++;
+      if (stuck > 1000000)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                       "the timing model could not go on at cycle %u (a barrier that never "
+                       "opens)", cycle);
+          g_array_unref (mo.refs);
+          g_free (mo.info);
+          g_free (mo.insn_fn);
+          g_free (mo.fn_base);
+          return NULL;
+        }
+
+      /* Every warp that did not issue spent [cycle, to) on its reason */
+      for (uint32_t s = 0; s < bps; s++)
+        {
+          CtaSlot *cs = &slots[s];
+
+          if (!cs->active)
+            continue;
+          for (uint32_t j = 0; j < wpc; j++)
+            {
+              Warp *w = &warps[cs->first_warp + j];
+
+              if (w->done || w->pending == KS_STALL_SELECTED)
+                continue;
+              w->gap[w->pending] += to - cycle;
+            }
+        }
+      for (uint32_t s = 0; s < bps; s++)
+        for (uint32_t j = 0; j < wpc; j++)
+          if (slots[s].active)
+            warps[slots[s].first_warp + j].pending = KS_STALL_NO_INSTRUCTION;
+      cycle = to;
+
+      /* Retire finished CTAs and launch the next ones */
+      for (uint32_t s = 0; s < bps; s++)
+        {
+          CtaSlot *cs = &slots[s];
+
+          if (cs->active && cs->live == 0)
+            {
+              cs->active = FALSE;
+              ctas_done++;
+              if (next_cta < n_share)
+                LAUNCH (s);
+            }
+        }
+      if (cycle >= NEVER - 65536)
+        break;
+    }
+#undef LAUNCH
+
+  t->cycles = cycle;
+  t->ipc = cycle ? (double) t->issued / cycle : 0;
+  for (uint32_t i = 0; i < n_warps_model; i++)
+    t->warps[i].n_events = warps[i].out - t->warps[i].first_event;
+
+  /* The kernel */
+  {
+    double scale_trace = 1.0, peak32, peak64, peak_tensor;
+    uint64_t ctas_in_trace = MIN (max_cta_seen + 1, n_ctas);
+
+    t->sm_cycles = (double) cycle * ((double) share / (double) n_share);
+    if (stats->trace_dropped > 0 && ctas_in_trace > 0)
+      scale_trace = (double) n_ctas / (double) ctas_in_trace;
+    t->dram_bytes = dram_sectors * 32.0 * scale_trace;
+    t->flops = (fp32_flops + fp64_flops + tensor_flops) * scale_trace;
+    t->arithmetic_intensity = t->dram_bytes > 0 ? t->flops / t->dram_bytes : 0;
+    if (gpu != NULL && gpu->boost_clock_mhz > 0)
+      {
+        double hz = gpu->boost_clock_mhz * 1e6;
+
+        t->model_us = t->sm_cycles / gpu->boost_clock_mhz;
+        t->memory_floor_us = gpu->memory_bandwidth_gbs > 0
+                             ? t->dram_bytes / (gpu->memory_bandwidth_gbs * 1e3) : 0;
+        peak32 = n_sms * sub * arch->fp32_lanes * 2 * hz;
+        peak64 = n_sms * sub * arch->fp64_lanes * 2 * hz;
+        peak_tensor = n_sms * sub * (double) mo.tensor_fma_per_cycle * 2 * hz;
+        t->compute_floor_us = 1e6 * (fp32_flops * scale_trace / peak32
+                                     + fp64_flops * scale_trace / MAX (peak64, 1.0)
+                                     + tensor_flops * scale_trace / peak_tensor);
+        t->estimated_duration_us = MAX (t->model_us, MAX (t->memory_floor_us, t->compute_floor_us));
+      }
+    else
+      t->model_us = t->estimated_duration_us = 0;
+
+    /* The bound: a floor close to the estimate, or a pipe kept busy */
+    {
+      double busiest = 0;
+
+      for (guint p = 0; p < KS_N_PIPES; p++)
+        if (p != KS_PIPE_CTRL)
+          busiest = MAX (busiest, (double) t->pipe_busy[p] / MAX ((double) cycle * sub, 1.0));
+      if (t->estimated_duration_us > 0
+          && t->memory_floor_us >= BOUND_FRACTION * t->estimated_duration_us)
+        t->bound = KS_BOUND_MEMORY;
+      else if ((t->estimated_duration_us > 0
+                && t->compute_floor_us >= BOUND_FRACTION * t->estimated_duration_us)
+               || busiest >= BOUND_FRACTION)
+        t->bound = KS_BOUND_COMPUTE;
+      else
+        t->bound = KS_BOUND_LATENCY;
+    }
+  }
+
+  g_array_unref (mo.refs);
+  g_free (mo.info);
+  g_free (mo.insn_fn);
+  g_free (mo.fn_base);
+  return g_steal_pointer (&t);
+}

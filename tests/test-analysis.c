@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The pipeline API the window and `analyze` share: stages in order, an
+ * editor's text over the file, failures with their places, faults, and
+ * cancellation. */
+
+#include <string.h>
+
+#include "ks-analysis.h"
+
+#define HEADER ".version 8.0\n.target sm_80\n.address_size 64\n"
+
+static char *
+sample (const char *dir,
+        const char *file)
+{
+  return g_test_build_filename (G_TEST_DIST, "..", "data", "samples", dir, file, NULL);
+}
+
+static void
+record_stage (KsAnalysisStage stage,
+              double          fraction,
+              gpointer        user_data)
+{
+  GArray *stages = user_data;
+  int s = (int) stage;
+
+  g_assert_cmpfloat (fraction, >=, 0.0);
+  g_assert_cmpfloat (fraction, <=, 1.0);
+  if (stages->len == 0 || g_array_index (stages, int, stages->len - 1) != s)
+    g_array_append_val (stages, s);
+}
+
+/* The vector-add sample's spec: every stage runs, in order, and the results
+ * agree with the spec (4 blocks of 256 threads, c = a + b) */
+static void
+test_spec (void)
+{
+  g_autofree char *spec = sample ("01-vector-add", "vector_add.json");
+  g_autoptr(GArray) stages = g_array_new (FALSE, FALSE, sizeof (int));
+  g_autoptr(KsAnalysis) a = NULL;
+  KsAnalysisRequest req;
+  const uint8_t *ab, *bb, *cb;
+  size_t size;
+
+  ks_analysis_request_init (&req);
+  req.path = spec;
+  req.use_toolkit = FALSE;
+  a = ks_analysis_run (&req, NULL, record_stage, stages);
+  g_assert_nonnull (a);
+  g_assert_cmpint (a->status, ==, KS_ANALYSIS_OK);
+  g_assert_null (a->error);
+  g_assert_cmpstr (a->kernel_name, ==, "_Z10vector_addPKfS0_Pfi");
+  g_assert_false (a->launch_is_default);
+  g_assert_cmpuint (a->launch->grid[0], ==, 4);
+  g_assert_cmpstr (a->arch->id, ==, "sm_80");
+  g_assert_cmpint (a->resources->source, ==, KS_RESOURCES_SOURCE_ESTIMATE);
+  g_assert_true (a->have_occupancy);
+  g_assert_nonnull (a->timing);
+  g_assert_nonnull (a->hints);
+
+  /* PARSE, RESOURCES, SIMULATE, TIMING, HINTS after COMPILE (reading) */
+  g_assert_cmpuint (stages->len, ==, 6);
+  for (guint i = 0; i < stages->len; i++)
+    g_assert_cmpint (g_array_index (stages, int, i), ==, (int) i);
+
+  /* the results: c[i] = a[i] + b[i] in f32 */
+  ab = ks_sim_get_buffer (a->sim, 0, &size);
+  bb = ks_sim_get_buffer (a->sim, 1, NULL);
+  cb = ks_sim_get_buffer (a->sim, 2, NULL);
+  g_assert_cmpuint (size, ==, 1000 * 4);
+  for (guint i = 0; i < 1000; i++)
+    {
+      float x, y, z;
+
+      memcpy (&x, ab + 4 * i, 4);
+      memcpy (&y, bb + 4 * i, 4);
+      memcpy (&z, cb + 4 * i, 4);
+      g_assert_cmpfloat (z, ==, x + y);
+    }
+}
+
+/* An editor's text wins over the file; an error in it comes back with its
+ * line and column, and nothing else runs */
+static void
+test_text_with_error (void)
+{
+  g_autoptr(KsAnalysis) a = NULL;
+  KsAnalysisRequest req;
+  const KsDiagnostic *d;
+
+  ks_analysis_request_init (&req);
+  req.path = "/nonexistent/edited.ptx";
+  req.text = HEADER ".visible .entry k()\n{\n  mov.u32 %r1, 1;\n  ret;\n}\n";
+  req.use_toolkit = FALSE;
+  a = ks_analysis_run (&req, NULL, NULL, NULL);
+  g_assert_cmpint (a->status, ==, KS_ANALYSIS_FAILED);
+  g_assert_nonnull (strstr (a->error, "1 error"));
+  g_assert_nonnull (a->module);
+  g_assert_null (a->sim);
+  g_assert_cmpuint (a->diagnostics->len, >=, 1);
+  d = &g_array_index (a->diagnostics, KsDiagnostic, 0);
+  g_assert_cmpint (d->severity, ==, KS_DIAGNOSTIC_ERROR);
+  /* %r1 is not declared: line 6, column 11 */
+  g_assert_cmpuint (d->line, ==, 6);
+  g_assert_cmpuint (d->column, ==, 11);
+  g_assert_cmpstr (d->file, ==, "/nonexistent/edited.ptx");
+}
+
+/* A kernel that reads outside its buffer: FAULTED, the fault names the
+ * block and thread, and the stages before it stay */
+static void
+test_fault (void)
+{
+  g_autoptr(KsAnalysis) a = NULL;
+  KsAnalysisRequest req;
+  const KsSimFault *f;
+
+  ks_analysis_request_init (&req);
+  req.path = "oob.ptx";
+  req.text = HEADER ".visible .entry k(.param .u64 p)\n{\n  .reg .b64 %rd<3>;\n"
+             "  .reg .b32 %r<3>;\n  ld.param.u64 %rd1, [p];\n"
+             "  ld.global.u32 %r1, [%rd1+1048576];\n  ret;\n}\n";
+  req.use_toolkit = FALSE;
+  a = ks_analysis_run (&req, NULL, NULL, NULL);
+  g_assert_cmpint (a->status, ==, KS_ANALYSIS_FAULTED);
+  g_assert_nonnull (a->sim);
+  f = ks_sim_get_fault (a->sim);
+  g_assert_nonnull (f);
+  g_assert_cmpint (f->kind, ==, KS_SIM_FAULT_OUT_OF_BOUNDS);
+  g_assert_cmpuint (f->ptx_line, ==, 9);
+  g_assert_true (a->have_occupancy);
+  g_assert_null (a->timing);
+}
+
+static void
+cancel_on_simulate (KsAnalysisStage stage,
+                    double          fraction,
+                    gpointer        user_data)
+{
+  if (stage == KS_ANALYSIS_STAGE_SIMULATE)
+    g_cancellable_cancel (user_data);
+}
+
+/* Cancelled while simulating: NULL */
+static void
+test_cancel (void)
+{
+  g_autofree char *spec = sample ("02-matmul-tiled", "matmul_tiled.json");
+  g_autoptr(GCancellable) c = g_cancellable_new ();
+  KsAnalysisRequest req;
+
+  ks_analysis_request_init (&req);
+  req.path = spec;
+  req.use_toolkit = FALSE;
+  g_assert_null (ks_analysis_run (&req, c, cancel_on_simulate, c));
+}
+
+/* A launch from the UI replaces the spec's; the analysis keeps its own copy */
+static void
+test_launch_override (void)
+{
+  g_autofree char *spec = sample ("01-vector-add", "vector_add.json");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsLaunch) l = ks_launch_load (spec, &error);
+  g_autoptr(KsAnalysis) a = NULL;
+  KsAnalysisRequest req;
+
+  g_assert_no_error (error);
+  l->grid[0] = 2;
+  ks_analysis_request_init (&req);
+  req.path = spec;
+  req.launch = l;
+  req.gpu = "rtx-3090";
+  req.use_toolkit = FALSE;
+  a = ks_analysis_run (&req, NULL, NULL, NULL);
+  g_clear_pointer (&l, ks_launch_free);
+  g_assert_cmpint (a->status, ==, KS_ANALYSIS_OK);
+  g_assert_cmpuint (a->launch->grid[0], ==, 2);
+  g_assert_cmpstr (a->gpu->id, ==, "rtx-3090");
+  g_assert_cmpstr (a->arch->id, ==, "sm_86");
+  /* 2 blocks of 256 threads: 512 of the 1000 elements, 16 warps */
+  g_assert_cmpuint (ks_sim_get_stats (a->sim)->warp_instructions % 16, ==, 0);
+  {
+    g_autoptr(JsonNode) j = ks_analysis_to_json (a);
+    JsonObject *o = json_node_get_object (j);
+
+    g_assert_cmpstr (json_object_get_string_member (o, "gpu"), ==, "rtx-3090");
+    g_assert_true (json_object_has_member (json_object_get_object_member (o, "timing"),
+                                           "stall_breakdown"));
+  }
+}
+
+/* CUDA through nvcc, when it is there */
+static void
+test_cuda (void)
+{
+  g_autofree char *cu = sample ("01-vector-add", "vector_add.cu");
+  g_autoptr(KsAnalysis) a = NULL;
+  g_autoptr(KsToolchain) tc = ks_toolchain_find (NULL);
+  KsAnalysisRequest req;
+
+  if (ks_toolchain_get_path (tc, KS_TOOL_NVCC) == NULL)
+    {
+      g_test_skip ("nvcc is not installed: compiling CUDA is not tested");
+      return;
+    }
+  ks_analysis_request_init (&req);
+  req.path = cu;
+  a = ks_analysis_run (&req, NULL, NULL, NULL);
+  g_assert_cmpint (a->status, ==, KS_ANALYSIS_OK);
+  g_assert_nonnull (a->cuda_text);
+  g_assert_nonnull (strstr (a->ptx_text, ".loc"));
+  g_assert_true (a->launch_is_default);
+  g_assert_cmpint (a->resources->source, ==, KS_RESOURCES_SOURCE_PTXAS);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/analysis/spec", test_spec);
+  g_test_add_func ("/analysis/text-with-error", test_text_with_error);
+  g_test_add_func ("/analysis/fault", test_fault);
+  g_test_add_func ("/analysis/cancel", test_cancel);
+  g_test_add_func ("/analysis/launch-override", test_launch_override);
+  g_test_add_func ("/analysis/cuda", test_cuda);
+  return g_test_run ();
+}
