@@ -43,7 +43,7 @@ struct _KsWindow
   GtkStackPage *output_page;
   GtkListBox *hints_list;
   GtkLabel *hints_placeholder;  /* made in code */
-  GtkTextView *output_view;
+  GtkLabel *output_label;
   GtkLabel *status_label;
   GtkLabel *stale_label;
   GtkProgressBar *progress_bar;
@@ -93,6 +93,11 @@ void        _ks_window_select_cuda_line    (KsWindow    *self,
 void        _ks_window_set_line_map        (KsWindow    *self,
                                             KsLineMap   *map);
 const char *_ks_window_get_gpu_id          (KsWindow    *self);
+void        _ks_window_show_launch         (KsWindow       *self,
+                                            const KsLaunch *launch,
+                                            gboolean        is_default);
+void        _ks_window_show_compiled_ptx   (KsWindow    *self,
+                                            const char  *ptx_text);
 char       *_ks_window_dup_text            (GtkSourceBuffer *buffer);
 
 /* ks-window-run.c */

@@ -81,11 +81,12 @@ progress_idle (gpointer data)
 
 /* Any thread */
 static void
-progress_update (const char *stage,
-                 double      fraction,
-                 gpointer    user_data)
+progress_update (KsAnalysisStage stage_id,
+                 double          fraction,
+                 gpointer        user_data)
 {
   KsRunProgress *p = user_data;
+  const char *stage = ks_engine_stage_label (stage_id);
 
   g_mutex_lock (&p->mutex);
   if (g_strcmp0 (p->stage, stage) != 0)
@@ -124,13 +125,13 @@ run_worker (GTask        *task,
             GCancellable *cancellable)
 {
   RunData *data = task_data;
-  KsEngineResult *result = ks_engine_run (&data->request, cancellable, progress_update,
+  KsAnalysis *result = ks_engine_run (&data->request, cancellable, progress_update,
                                           data->progress);
 
   if (result == NULL)
     g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "%s", _("Stopped"));
   else
-    g_task_return_pointer (task, result, (GDestroyNotify) ks_engine_result_unref);
+    g_task_return_pointer (task, result, (GDestroyNotify) ks_analysis_unref);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -162,13 +163,13 @@ clear_marks (GtkSourceBuffer *buffer)
 
 static void
 show_diagnostics (KsWindow             *self,
-                  const KsEngineResult *result)
+                  const KsAnalysis *result)
 {
   clear_marks (self->cuda_buffer);
   clear_marks (self->ptx_buffer);
   for (guint i = 0; result->diagnostics && i < result->diagnostics->len; i++)
     {
-      const KsEngineDiagnostic *d = &g_array_index (result->diagnostics, KsEngineDiagnostic, i);
+      const KsDiagnostic *d = &g_array_index (result->diagnostics, KsDiagnostic, i);
       gboolean is_cuda = d->file && (g_str_has_suffix (d->file, ".cu")
                                      || g_str_has_suffix (d->file, ".cuh"));
       GtkSourceBuffer *buffer = is_cuda ? self->cuda_buffer : self->ptx_buffer;
@@ -179,7 +180,7 @@ show_diagnostics (KsWindow             *self,
         continue;
       gtk_text_buffer_get_iter_at_line (GTK_TEXT_BUFFER (buffer), &iter, (int) d->line - 1);
       mark = gtk_source_buffer_create_source_mark (buffer, NULL,
-                                                   d->severity == KS_PTX_SEVERITY_ERROR
+                                                   d->severity == KS_DIAGNOSTIC_ERROR
                                                    ? "ks-error" : "ks-warning", &iter);
       g_object_set_data_full (G_OBJECT (mark), "ks-message", g_strdup (d->message), g_free);
     }
@@ -310,7 +311,7 @@ hint_activated_cb (KsWindow      *self,
 
 static void
 show_hints (KsWindow             *self,
-            const KsEngineResult *result)
+            const KsAnalysis *result)
 {
   GtkListBoxRow *row;
   guint n = result->hints ? result->hints->len : 0;
@@ -332,7 +333,7 @@ show_hints (KsWindow             *self,
 
 static void
 append_buffer_values (GString              *s,
-                      const KsEngineResult *result,
+                      const KsAnalysis *result,
                       uint32_t              index)
 {
   const KsLaunchBuffer *b = &result->launch->buffers[index];
@@ -391,27 +392,47 @@ append_buffer_values (GString              *s,
   g_string_append_c (s, '\n');
 }
 
+/* A label, not a text view: the output is read-only, and a label of
+ * bounded size lays out in one go (a kernel may print megabytes) */
+#define MAX_OUTPUT_BYTES (64 * 1024)
+
+static void
+set_output (KsWindow *self,
+            GString  *s)
+{
+  if (s->len > MAX_OUTPUT_BYTES)
+    {
+      const char *end = s->str + MAX_OUTPUT_BYTES;
+
+      /* cut at a character boundary */
+      while (end > s->str && (*end & 0xc0) == 0x80)
+        end--;
+      g_string_truncate (s, (gsize) (end - s->str));
+      g_string_append (s, _("\n… (the rest is left out)\n"));
+    }
+  gtk_label_set_text (self->output_label, s->str);
+}
+
 static void
 show_output (KsWindow             *self,
-             const KsEngineResult *result)
+             const KsAnalysis *result)
 {
   g_autoptr(GString) s = g_string_new (NULL);
-  GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->output_view);
 
-  if (result->status == KS_ENGINE_FAILED)
+  if (result->status == KS_ANALYSIS_FAILED)
     {
       g_string_append_printf (s, "%s\n", result->error ? result->error : _("The analysis failed"));
       for (guint i = 0; result->diagnostics && i < result->diagnostics->len; i++)
         {
-          const KsEngineDiagnostic *d = &g_array_index (result->diagnostics, KsEngineDiagnostic, i);
+          const KsDiagnostic *d = &g_array_index (result->diagnostics, KsDiagnostic, i);
 
           g_string_append_printf (s, "%s:%u:%u: %s: %s\n", d->file ? d->file : "?", d->line,
-                                  d->column, d->severity == KS_PTX_SEVERITY_ERROR ? "error"
+                                  d->column, d->severity == KS_DIAGNOSTIC_ERROR ? "error"
                                   : "warning", d->message);
         }
       if (self->analysis != NULL)
         g_string_append (s, _("\nThe results shown are those of the last run that worked.\n"));
-      gtk_text_buffer_set_text (buffer, s->str, -1);
+      set_output (self, s);
       return;
     }
 
@@ -451,17 +472,19 @@ show_output (KsWindow             *self,
             append_buffer_values (s, result, result->launch->outputs[i]);
         }
     }
-  else
-    g_string_append (s, _("No launch spec: the kernel was analysed but not run. Open its launch "
-                          "spec (.json) to simulate it.\n"));
+  if (result->launch_is_default)
+    g_string_append (s, _("\nNo launch spec: the kernel ran with a default launch and zero-filled "
+                          "buffers. Open its launch spec (.json) to run it on real data.\n"));
+  if (result->timing_error != NULL)
+    g_string_append_printf (s, _("\nTiming model: %s\n"), result->timing_error);
   if (result->occupancy_error != NULL)
     g_string_append_printf (s, _("\nOccupancy: %s\n"), result->occupancy_error);
-  gtk_text_buffer_set_text (buffer, s->str, -1);
+  set_output (self, s);
 }
 
 static void
 show_status (KsWindow             *self,
-             const KsEngineResult *result)
+             const KsAnalysis *result)
 {
   g_autoptr(GString) s = g_string_new (NULL);
 
@@ -492,6 +515,14 @@ show_status (KsWindow             *self,
         g_string_append_printf (s, _(" · %" G_GUINT64_FORMAT " blocks on %u SMs (%.1f %% of one "
                                      "wave)"), blocks, result->gpu->sm_count, waves * 100);
     }
+  if (result->timing != NULL)
+    {
+      static const char *const bounds[] = { N_("latency-bound"), N_("memory-bound"),
+                                            N_("compute-bound") };
+
+      g_string_append_printf (s, _(" · ~%.3g µs (model), %s"), result->timing->estimated_duration_us,
+                              _(bounds[MIN (result->timing->bound, G_N_ELEMENTS (bounds) - 1)]));
+    }
   if (result->sim != NULL && ks_sim_get_fault (result->sim) != NULL)
     g_string_append (s, _(" · faulted"));
   if (result->hints != NULL)
@@ -521,7 +552,9 @@ take_screenshot (gpointer data)
 
       gtk_window_get_default_size (GTK_WINDOW (self), &dw, &dh);
       gtk_window_set_default_size (GTK_WINDOW (self), dw + 1600 - w, dh + 1000 - h);
-      gtk_snapshot_free_to_node (snapshot);
+      /* and show the selected lines again in the new size */
+      _ks_window_select_cuda_line (self, self->selected_cuda_line);
+      g_object_unref (snapshot);
       g_clear_object (&paintable);
       return G_SOURCE_CONTINUE;
     }
@@ -544,9 +577,14 @@ take_screenshot (gpointer data)
 }
 
 static void
-show_result (KsWindow       *self,
-             KsEngineResult *result)
+show_result (KsWindow   *self,
+             KsAnalysis *result)
 {
+  /* The PTX nvcc made from the edited CUDA replaces the pane's, unless
+   * the PTX has edits of its own */
+  if (ks_engine_compiled (result)
+      && !gtk_text_buffer_get_modified (GTK_TEXT_BUFFER (self->ptx_buffer)))
+    _ks_window_show_compiled_ptx (self, result->ptx_text);
   show_diagnostics (self, result);
   if (result->module != NULL)
     {
@@ -574,7 +612,7 @@ show_result (KsWindow       *self,
       _ks_window_select_cuda_line (self, best);
     }
   show_output (self, result);
-  if (result->status == KS_ENGINE_FAILED)
+  if (result->status == KS_ANALYSIS_FAILED)
     {
       g_autofree char *msg = g_strdup_printf ("%s%s", result->error ? result->error
                                               : _("The analysis failed"),
@@ -585,8 +623,9 @@ show_result (KsWindow       *self,
       gtk_stack_set_visible_child_name (self->results_stack, "output");
       return;
     }
-  g_clear_pointer ((KsEngineResult **) &self->analysis, ks_engine_result_unref);
-  self->analysis = ks_engine_result_ref (result);
+  g_clear_pointer ((KsAnalysis **) &self->analysis, ks_analysis_unref);
+  self->analysis = ks_analysis_ref (result);
+  _ks_window_show_launch (self, result->launch, result->launch_is_default);
   gtk_widget_set_visible (GTK_WIDGET (self->stale_label), FALSE);
   show_hints (self, result);
   show_status (self, result);
@@ -602,7 +641,7 @@ run_done_cb (GObject      *object,
   KsWindow *self = KS_WINDOW (object);
   guint serial = GPOINTER_TO_UINT (user_data);
   g_autoptr(GError) error = NULL;
-  g_autoptr(KsEngineResult) result = g_task_propagate_pointer (G_TASK (res), &error);
+  g_autoptr(KsAnalysis) result = g_task_propagate_pointer (G_TASK (res), &error);
 
   /* A run that another replaced says nothing */
   if (serial != self->run_serial)
@@ -616,11 +655,8 @@ run_done_cb (GObject      *object,
     }
   else
     {
-      if (result->have_nvcc != -1)
-        {
-          self->have_nvcc = result->have_nvcc;
-          _ks_window_show_toolchain (self);
-        }
+      self->have_nvcc = ks_engine_have_nvcc (result);
+      _ks_window_show_toolchain (self);
       show_result (self, result);
     }
   if (self->screenshot_path != NULL)
@@ -664,7 +700,8 @@ _ks_window_run (KsWindow *self)
   if (data->request.ptx_path != NULL)
     data->request.ptx_text = _ks_window_dup_text (self->ptx_buffer);
   data->request.cuda_modified = gtk_text_buffer_get_modified (GTK_TEXT_BUFFER (self->cuda_buffer));
-  data->request.spec_path = self->spec_file ? g_file_get_path (self->spec_file) : NULL;
+  /* A copy: the window may open another spec while this one runs */
+  data->request.launch = self->launch ? ks_launch_copy (self->launch) : NULL;
   data->request.gpu = g_strdup (_ks_window_get_gpu_id (self));
   self->run_serial++;
   data->progress = progress_new (self, self->run_serial);
@@ -716,5 +753,5 @@ _ks_window_run_dispose (KsWindow *self)
 {
   _ks_window_stop (self);
   g_clear_object (&self->run_cancellable);
-  g_clear_pointer ((KsEngineResult **) &self->analysis, ks_engine_result_unref);
+  g_clear_pointer ((KsAnalysis **) &self->analysis, ks_analysis_unref);
 }

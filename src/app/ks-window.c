@@ -223,23 +223,48 @@ format_dim3 (GString        *s,
     g_string_append_printf (s, "(%u, %u, %u)", d[0], d[1], d[2]);
 }
 
-static void
-update_launch_label (KsWindow *self)
+void
+_ks_window_show_launch (KsWindow       *self,
+                        const KsLaunch *launch,
+                        gboolean        is_default)
 {
   g_autoptr(GString) s = g_string_new ("<<<");
 
-  if (self->launch == NULL)
+  if (launch == NULL)
     {
       gtk_label_set_text (self->launch_label, _("no launch spec"));
       return;
     }
-  format_dim3 (s, self->launch->grid);
+  format_dim3 (s, launch->grid);
   g_string_append (s, ", ");
-  format_dim3 (s, self->launch->block);
-  if (self->launch->dynamic_shared_bytes)
-    g_string_append_printf (s, ", %u", self->launch->dynamic_shared_bytes);
+  format_dim3 (s, launch->block);
+  if (launch->dynamic_shared_bytes)
+    g_string_append_printf (s, ", %u", launch->dynamic_shared_bytes);
   g_string_append (s, ">>>");
   gtk_label_set_text (self->launch_label, s->str);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->launch_label),
+                               is_default ? _("No launch spec: a default launch (grid and block) "
+                                              "with zero-filled buffers")
+                                          : _("The launch: grid and block, from the launch spec"));
+}
+
+static void
+update_launch_label (KsWindow *self)
+{
+  _ks_window_show_launch (self, self->launch, FALSE);
+}
+
+void
+_ks_window_show_compiled_ptx (KsWindow   *self,
+                              const char *ptx_text)
+{
+  g_autofree char *old = _ks_window_dup_text (self->ptx_buffer);
+
+  if (g_strcmp0 (old, ptx_text) == 0)
+    return;
+  self->loading = TRUE;
+  set_buffer_text (self->ptx_buffer, ptx_text);
+  self->loading = FALSE;
 }
 
 gboolean
@@ -339,7 +364,7 @@ scroll_to_line (GtkSourceView *view,
   /* Through a mark: the view scrolls once its line heights are known, which
    * they are not yet right after a file is loaded.  The least scrolling that
    * shows the line, with a few lines of context. */
-  gtk_text_view_scroll_to_mark (GTK_TEXT_VIEW (view), mark, 0.15, FALSE, 0, 0);
+  gtk_text_view_scroll_to_mark (GTK_TEXT_VIEW (view), mark, 0.25, FALSE, 0, 0);
 }
 
 /* Lights up CUDA line cuda_line and its PTX lines in its colour, and
@@ -1307,7 +1332,7 @@ ks_window_class_init (KsWindowClass *klass)
   BIND (hints_page);
   BIND (output_page);
   BIND (hints_list);
-  BIND (output_view);
+  BIND (output_label);
   BIND (status_label);
   BIND (stale_label);
   BIND (progress_bar);
