@@ -4,8 +4,10 @@
  * a CUDA line lights up the PTX lines of its .loc (read here from the PTX
  * text, not from the app), junk is refused with a message and the window
  * stays usable, a failed run keeps the last results marked stale, closing
- * with unsaved changes asks, and `kernelscope --screenshot` writes a
- * 1600x1000 PNG.  Without a display every test skips and says why. */
+ * with unsaved changes asks, without a toolkit a banner says what still
+ * works, nvcc's errors are marks on their CUDA lines (when nvcc is there),
+ * and `kernelscope --screenshot` writes a 1600x1000 PNG.  Without a
+ * display every test skips and says why. */
 
 #include <glib/gstdio.h>
 #include <gtksourceview/gtksource.h>
@@ -309,6 +311,65 @@ test_junk (Fixture       *f,
   g_rmdir (tmp);
 }
 
+static void
+test_no_toolkit (Fixture       *f,
+                 gconstpointer  data)
+{
+  if (f->window == NULL)
+    return;
+  /* With a toolkit the banner stays away */
+  if (f->window->have_nvcc)
+    g_assert_false (gtk_revealer_get_reveal_child (f->window->toolkit_revealer));
+
+  g_setenv ("KS_NO_TOOLKIT", "1", TRUE);
+  ks_window_open_first_sample (f->window);
+  wait_for_run (f->window);
+  g_unsetenv ("KS_NO_TOOLKIT");
+
+  /* The banner says what still works, and the sample still runs from
+   * its PTX, with the registers estimated (no ptxas) */
+  g_assert_true (gtk_revealer_get_reveal_child (f->window->toolkit_revealer));
+  g_assert_nonnull (strstr (gtk_label_get_text (f->window->toolkit_label), "PTX files"));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (f->window->stale_label)));
+  g_assert_nonnull (strstr (gtk_label_get_text (f->window->status_label), "regs (estimated)"));
+}
+
+static void
+test_compile_error_mark (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autoptr(KsToolchain) tc = NULL;
+  g_autofree char *tmp = NULL, *path = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GSList) marks = NULL;
+
+  if (f->window == NULL)
+    return;
+  tc = ks_toolchain_find (NULL);
+  if (ks_toolchain_get_path (tc, KS_TOOL_NVCC) == NULL)
+    {
+      g_test_skip ("nvcc was not found: no compiler, no compile errors");
+      return;
+    }
+  tmp = g_dir_make_tmp ("ks-test-cu-XXXXXX", NULL);
+  path = g_build_filename (tmp, "broken.cu", NULL);
+  /* the error is on line 3 */
+  g_assert_true (g_file_set_contents (path, "__global__ void k(float *x)\n{\n"
+                                      "  x[threadIdx.x] = no_such_name;\n}\n", -1, NULL));
+  file = g_file_new_for_path (path);
+  ks_window_open_file (f->window, file);
+  wait_for_run (f->window);
+
+  marks = gtk_source_buffer_get_source_marks_at_line (f->window->cuda_buffer, 2, "ks-error");
+  g_assert_nonnull (marks);
+  g_assert_nonnull (strstr (g_object_get_data (marks->data, "ks-message"), "no_such_name"));
+  /* the text stays, the last good results stay and say they are stale */
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (f->window->stale_label)));
+  g_assert_nonnull (f->window->analysis);
+  g_unlink (path);
+  g_rmdir (tmp);
+}
+
 static GtkWindow *
 find_close_dialog (void)
 {
@@ -445,6 +506,10 @@ main (int    argc,
   g_test_add ("/app/window/junk", Fixture, NULL, fixture_setup, test_junk, fixture_teardown);
   g_test_add ("/app/window/close-asks", Fixture, NULL, fixture_setup, test_close_asks,
               fixture_teardown);
+  g_test_add ("/app/window/no-toolkit", Fixture, NULL, fixture_setup, test_no_toolkit,
+              fixture_teardown);
+  g_test_add ("/app/window/compile-error-mark", Fixture, NULL, fixture_setup,
+              test_compile_error_mark, fixture_teardown);
   g_test_add_func ("/app/screenshot", test_screenshot);
   return g_test_run ();
 }

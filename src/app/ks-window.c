@@ -592,7 +592,6 @@ update_scheme (KsWindow *self)
   if (scheme == NULL)
     scheme = gtk_source_style_scheme_manager_get_scheme (sm, prefers_dark (self) ? "Adwaita-dark"
                                                                                 : "Adwaita");
-  g_debug ("style scheme %s", scheme ? gtk_source_style_scheme_get_id (scheme) : "none");
   gtk_source_buffer_set_style_scheme (self->cuda_buffer, scheme);
   gtk_source_buffer_set_style_scheme (self->ptx_buffer, scheme);
   gtk_source_buffer_set_style_scheme (self->sass_buffer, scheme);
@@ -1358,8 +1357,7 @@ setup_view (KsWindow      *self,
 
   if (lang == NULL)
     g_warning ("No GtkSourceView language “%s”: its pane has no highlighting", language);
-  else
-    g_debug ("%s: %s", language, gtk_source_language_get_name (lang));
+
   gtk_source_buffer_set_language (buffer, lang);
   gtk_source_buffer_set_highlight_syntax (buffer, TRUE);
   if (motion_cb != NULL)
