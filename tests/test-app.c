@@ -370,6 +370,30 @@ test_compile_error_mark (Fixture       *f,
   g_rmdir (tmp);
 }
 
+static void
+test_presentation (Fixture       *f,
+                   gconstpointer  data)
+{
+  GtkSourceStyleScheme *scheme;
+
+  if (f->window == NULL)
+    return;
+  /* F5's action: the high-contrast scheme, larger type, no empty SASS pane */
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.presentation", NULL);
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (f->window), "presentation"));
+  scheme = gtk_source_buffer_get_style_scheme (f->window->ptx_buffer);
+  g_assert_cmpstr (gtk_source_style_scheme_get_id (scheme), ==, "kernelscope-contrast");
+  g_assert_false (gtk_widget_get_visible (f->window->sass_pane));
+
+  /* and back */
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.presentation", NULL);
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (f->window), "presentation"));
+  scheme = gtk_source_buffer_get_style_scheme (f->window->ptx_buffer);
+  g_assert_true (g_str_has_prefix (gtk_source_style_scheme_get_id (scheme), "kernelscope"));
+  g_assert_cmpstr (gtk_source_style_scheme_get_id (scheme), !=, "kernelscope-contrast");
+  g_assert_true (gtk_widget_get_visible (f->window->sass_pane));
+}
+
 static GtkWindow *
 find_close_dialog (void)
 {
@@ -465,7 +489,7 @@ test_screenshot (void)
   png = g_build_filename (tmp, "shot.png", NULL);
   spec = sample_path ("vector_add.json");
   {
-    const char *argv[] = { exe, "--screenshot", png, spec, NULL };
+    const char *argv[] = { exe, "--presentation", "--screenshot", png, spec, NULL };
 
     g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
                   NULL, NULL, NULL, NULL, &status, &error);
@@ -506,10 +530,12 @@ main (int    argc,
   g_test_add ("/app/window/junk", Fixture, NULL, fixture_setup, test_junk, fixture_teardown);
   g_test_add ("/app/window/close-asks", Fixture, NULL, fixture_setup, test_close_asks,
               fixture_teardown);
+  g_test_add ("/app/window/presentation", Fixture, NULL, fixture_setup, test_presentation,
+              fixture_teardown);
   g_test_add ("/app/window/no-toolkit", Fixture, NULL, fixture_setup, test_no_toolkit,
               fixture_teardown);
   g_test_add ("/app/window/compile-error-mark", Fixture, NULL, fixture_setup,
               test_compile_error_mark, fixture_teardown);
-  g_test_add_func ("/app/screenshot", test_screenshot);
+  g_test_add_func ("/app/screenshot-presentation", test_screenshot);
   return g_test_run ();
 }

@@ -38,6 +38,8 @@ struct _KsWindow
   GtkLabel *ptx_file_label;
   GtkLabel *sass_file_label;
   GtkStack *sass_stack;
+  GtkWidget *sass_pane;
+  GtkPaned *source_paned;
   GtkStack *results_stack;
   GtkStackPage *hints_page;
   GtkStackPage *output_page;

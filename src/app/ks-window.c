@@ -22,7 +22,7 @@ G_DEFINE_FINAL_TYPE (KsWindow, ks_window, GTK_TYPE_APPLICATION_WINDOW)
 /* Every mapped line carries a faint tint of its CUDA line's colour, so the
  * correspondence shows at a glance before anything is hovered. */
 #define MAP_ALPHA 0.09
-#define MAP_ALPHA_PRESENTATION 0.14
+#define MAP_ALPHA_PRESENTATION 0.10
 
 typedef enum
 {
@@ -640,6 +640,22 @@ show_files (KsWindow   *self,
   _ks_window_run (self);
 }
 
+/* On a projector an empty SASS pane only takes width from the code */
+static void
+update_sass_pane (KsWindow *self)
+{
+  gboolean show = !self->presentation || self->sass_file != NULL;
+  int width = gtk_widget_get_width (GTK_WIDGET (self)), height;
+
+  /* (GTK 4.8 wants both pointers) */
+  if (width <= 0)
+    gtk_window_get_default_size (GTK_WINDOW (self), &width, &height);
+  gtk_widget_set_visible (self->sass_pane, show);
+  /* CUDA gets a third of the width beside PTX and SASS, half beside PTX */
+  if (width > 0)
+    gtk_paned_set_position (self->source_paned, show ? width * 2 / 5 : width / 2);
+}
+
 static gboolean
 open_sass (KsWindow *self,
            GFile    *file,
@@ -652,6 +668,7 @@ open_sass (KsWindow *self,
   g_set_object (&self->sass_file, file);
   set_buffer_text (self->sass_buffer, text);
   gtk_stack_set_visible_child_name (self->sass_stack, "listing");
+  update_sass_pane (self);
   update_titles (self);
   return TRUE;
 }
@@ -1155,6 +1172,7 @@ set_presentation (KsWindow *self,
   gtk_widget_set_visible (GTK_WIDGET (self->sass_file_label), !on);
   if (on)
     gtk_revealer_set_reveal_child (self->toolkit_revealer, FALSE);
+  update_sass_pane (self);
   update_scheme (self);
   update_titles (self);
 }
@@ -1327,6 +1345,8 @@ ks_window_class_init (KsWindowClass *klass)
   BIND (ptx_file_label);
   BIND (sass_file_label);
   BIND (sass_stack);
+  BIND (sass_pane);
+  BIND (source_paned);
   BIND (results_stack);
   BIND (hints_page);
   BIND (output_page);
