@@ -453,18 +453,27 @@ show_output (KsWindow             *self,
           if (fault->cuda_line)
             g_string_append_printf (s, _(", CUDA line %u"), fault->cuda_line);
           if (fault->has_address)
-            g_string_append_printf (s, _(", address 0x%" G_GINT64_MODIFIER "x"), fault->address);
+            {
+              g_autofree char *addr = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", fault->address);
+
+              g_string_append_printf (s, _(", address %s"), addr);
+            }
           g_string_append (s, "\n\n");
         }
       if (printed != NULL && printed[0] != '\0')
         g_string_append_printf (s, _("printf output:\n%s%s\n"), printed,
                                 g_str_has_suffix (printed, "\n") ? "" : "\n");
-      g_string_append_printf (s, _("Simulated %" G_GUINT64_FORMAT " warp-instructions "
-                                   "(%" G_GUINT64_FORMAT " thread-instructions), "
-                                   "%" G_GUINT64_FORMAT " divergent branches, "
-                                   "%" G_GUINT64_FORMAT " barriers, in %.1f ms\n"),
-                              st->warp_instructions, st->thread_instructions,
-                              st->divergent_branches, st->barriers, st->seconds * 1e3);
+      {
+        g_autofree char *warp = g_strdup_printf ("%" G_GUINT64_FORMAT, st->warp_instructions);
+        g_autofree char *thread = g_strdup_printf ("%" G_GUINT64_FORMAT, st->thread_instructions);
+        g_autofree char *div = g_strdup_printf ("%" G_GUINT64_FORMAT, st->divergent_branches);
+        g_autofree char *bar = g_strdup_printf ("%" G_GUINT64_FORMAT, st->barriers);
+
+        /* (numbers as strings: xgettext cannot read G_GUINT64_FORMAT) */
+        g_string_append_printf (s, _("Simulated %s warp-instructions (%s thread-instructions), %s "
+                                     "divergent branches, %s barriers, in %.1f ms\n"),
+                                warp, thread, div, bar, st->seconds * 1e3);
+      }
       if (fault == NULL && result->launch != NULL && result->launch->n_outputs > 0)
         {
           g_string_append (s, _("\nOutputs (first values):\n"));
@@ -512,8 +521,12 @@ show_status (KsWindow             *self,
       if (waves >= 0.995)
         g_string_append_printf (s, _(" · %.2f waves on %u SMs"), waves, result->gpu->sm_count);
       else
-        g_string_append_printf (s, _(" · %" G_GUINT64_FORMAT " blocks on %u SMs (%.1f %% of one "
-                                     "wave)"), blocks, result->gpu->sm_count, waves * 100);
+        {
+          g_autofree char *n = g_strdup_printf ("%" G_GUINT64_FORMAT, blocks);
+
+          g_string_append_printf (s, _(" · %s blocks on %u SMs (%.1f %% of one wave)"), n,
+                                  result->gpu->sm_count, waves * 100);
+        }
     }
   if (result->timing != NULL)
     {
