@@ -103,6 +103,15 @@ quit_activated (GSimpleAction *action,
     gtk_window_close (GTK_WINDOW (l->data));
 }
 
+/* Installed under the app id; in a build tree, under the release id */
+static const char *
+app_icon_name (void)
+{
+  GtkIconTheme *theme = gtk_icon_theme_get_for_display (gdk_display_get_default ());
+
+  return gtk_icon_theme_has_icon (theme, APP_ID) ? APP_ID : "io.github.kernelscope.KernelScope";
+}
+
 static void
 about_activated (GSimpleAction *action,
                  GVariant      *param,
@@ -113,7 +122,7 @@ about_activated (GSimpleAction *action,
 
   gtk_show_about_dialog (gtk_application_get_active_window (app),
                          "program-name", "KernelScope",
-                         "logo-icon-name", "utilities-system-monitor-symbolic",
+                         "logo-icon-name", app_icon_name (),
                          "version", PACKAGE_VERSION,
                          "comments", _("See how a GPU runs a CUDA kernel: CUDA, PTX and SASS side by "
                                        "side, a SIMT simulator, occupancy and hints tied to lines."),
@@ -134,6 +143,12 @@ ks_application_setup_data (void)
 {
   g_autofree char *langs = ks_data_find_dir ("language-specs");
   g_autofree char *styles = ks_data_find_dir ("styles");
+  g_autofree char *icons = ks_data_find_dir ("icons");
+  GdkDisplay *display = gdk_display_get_default ();
+
+  /* The app's icon, when run from a build tree */
+  if (icons != NULL && display != NULL)
+    gtk_icon_theme_add_search_path (gtk_icon_theme_get_for_display (display), icons);
 
   /* Our folders go first, so ptx.lang and sass.lang are ours even where a
    * system-wide file of the same id exists. */
@@ -183,7 +198,7 @@ ks_application_startup (GApplication *app)
                                               GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
   ks_application_setup_data ();
   g_set_application_name ("KernelScope");
-  gtk_window_set_default_icon_name (APP_ID);
+  gtk_window_set_default_icon_name (app_icon_name ());
 }
 
 static KsWindow *
