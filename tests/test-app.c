@@ -11,10 +11,12 @@
 
 #include <glib/gstdio.h>
 #include <gtksourceview/gtksource.h>
+#include <json-glib/json-glib.h>
 #include <string.h>
 #include <sys/wait.h>
 
 #include "ks-application.h"
+#include "ks-hints.h"
 #include "ks-window-private.h"
 
 static gboolean have_display;
@@ -394,6 +396,157 @@ test_presentation (Fixture       *f,
   g_assert_true (gtk_widget_get_visible (f->window->sass_pane));
 }
 
+static void
+test_gpu_change (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autofree char *db_path = g_test_build_filename (G_TEST_DIST, "..", "data", "gpus.json", NULL);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *prefix = NULL;
+  const char *arch;
+  guint index = G_MAXUINT;
+
+  if (f->window == NULL)
+    return;
+  /* The RTX 3090's architecture, from the database file itself */
+  json_parser_load_from_file (parser, db_path, &error);
+  g_assert_no_error (error);
+  arch = json_object_get_string_member (
+    json_object_get_object_member (
+      json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)), "gpus"),
+      "rtx-3090"),
+    "arch");
+  for (guint i = 0; f->window->gpu_ids[i]; i++)
+    if (g_strcmp0 (f->window->gpu_ids[i], "rtx-3090") == 0)
+      index = i;
+  g_assert_cmpuint (index, !=, G_MAXUINT);
+
+  /* Picking it runs the analysis again, for its architecture */
+  gtk_drop_down_set_selected (f->window->gpu_dropdown, index);
+  g_assert_true (f->window->running);
+  wait_for_run (f->window);
+  prefix = g_strdup_printf ("%s · ", arch);
+  g_assert_true (g_str_has_prefix (gtk_label_get_text (f->window->status_label), prefix));
+}
+
+static void
+test_stop (Fixture       *f,
+           gconstpointer  data)
+{
+  if (f->window == NULL)
+    return;
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.run", NULL);
+  g_assert_true (f->window->running);
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.stop", NULL);
+  wait_for_run (f->window);
+  g_assert_cmpstr (gtk_label_get_text (f->window->status_label), ==, "Stopped");
+  /* what was shown before stays, marked stale */
+  g_assert_nonnull (f->window->analysis);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (f->window->stale_label)));
+}
+
+static void
+copy_sample_file (const char *dir,
+                  const char *name)
+{
+  g_autofree char *src = sample_path (name);
+  g_autofree char *dst = g_build_filename (dir, name, NULL);
+  g_autofree char *text = read_text (src);
+
+  g_assert_true (g_file_set_contents (dst, text, -1, NULL));
+}
+
+static void
+test_save (Fixture       *f,
+           gconstpointer  data)
+{
+  g_autofree char *tmp = NULL, *cu_path = NULL, *saved = NULL, *original = NULL;
+  g_autoptr(GFile) file = NULL;
+  GtkTextIter end;
+  guint serial;
+  const char *names[] = { "vector_add.cu", "vector_add.ptx", "vector_add.json" };
+
+  if (f->window == NULL)
+    return;
+  tmp = g_dir_make_tmp ("ks-test-save-XXXXXX", NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    copy_sample_file (tmp, names[i]);
+  cu_path = g_build_filename (tmp, "vector_add.cu", NULL);
+  original = read_text (cu_path);
+  file = g_file_new_for_path (cu_path);
+  ks_window_open_file (f->window, file);
+  wait_for_run (f->window);
+
+  /* An edit runs the analysis again once typing pauses */
+  serial = f->window->run_serial;
+  gtk_text_buffer_get_end_iter (GTK_TEXT_BUFFER (f->window->cuda_buffer), &end);
+  gtk_text_buffer_insert (GTK_TEXT_BUFFER (f->window->cuda_buffer), &end, "// saved\n", -1);
+  g_assert_cmpuint (f->window->run_serial, ==, serial);
+  {
+    gboolean timed_out = FALSE;
+    guint id = g_timeout_add (5000, timeout_cb, &timed_out);
+
+    while (f->window->run_serial == serial && !timed_out)
+      g_main_context_iteration (NULL, TRUE);
+    g_assert_false (timed_out);
+    g_source_remove (id);
+  }
+
+  /* Ctrl+S writes it, and the window has nothing left to ask about */
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.save", NULL);
+  saved = read_text (cu_path);
+  g_assert_true (g_str_has_prefix (saved, original));
+  g_assert_cmpstr (saved + strlen (original), ==, "// saved\n");
+  g_assert_false (ks_window_has_unsaved_changes (f->window));
+  g_assert_cmpstr (gtk_label_get_text (f->window->title_label), ==, "vector_add.cu");
+  wait_for_run (f->window);
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *p = g_build_filename (tmp, names[i], NULL);
+
+      g_unlink (p);
+    }
+  g_rmdir (tmp);
+}
+
+static void
+test_hint_jumps (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autofree char *spec = g_test_build_filename (G_TEST_DIST, "..", "data", "samples",
+                                                 "02-matmul-tiled", "matmul_tiled.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (spec);
+  GtkListBoxRow *row = NULL;
+  const KsHint *hint = NULL;
+  g_autoptr(GArray) lit = NULL;
+  GtkTextIter cursor;
+
+  if (f->window == NULL)
+    return;
+  ks_window_open_file (f->window, file);
+  wait_for_run (f->window);
+  for (int i = 0; (row = gtk_list_box_get_row_at_index (f->window->hints_list, i)) != NULL; i++)
+    {
+      hint = g_object_get_data (G_OBJECT (row), "ks-hint");
+      if (hint != NULL && hint->cuda_line != 0)
+        break;
+    }
+  if (row == NULL)
+    {
+      g_test_skip ("the tiled matrix multiply has no hint on a CUDA line to jump to");
+      return;
+    }
+  g_signal_emit_by_name (f->window->hints_list, "row-activated", row);
+  gtk_text_buffer_get_iter_at_mark (GTK_TEXT_BUFFER (f->window->cuda_buffer), &cursor,
+                                    gtk_text_buffer_get_insert (GTK_TEXT_BUFFER (f->window->cuda_buffer)));
+  g_assert_cmpint (gtk_text_iter_get_line (&cursor) + 1, ==, hint->cuda_line);
+  lit = tagged_lines (f->window->cuda_buffer, "ks-link-");
+  g_assert_cmpuint (lit->len, ==, 1);
+  g_assert_cmpuint (g_array_index (lit, guint, 0), ==, hint->cuda_line);
+}
+
 static GtkWindow *
 find_close_dialog (void)
 {
@@ -531,6 +684,13 @@ main (int    argc,
   g_test_add ("/app/window/close-asks", Fixture, NULL, fixture_setup, test_close_asks,
               fixture_teardown);
   g_test_add ("/app/window/presentation", Fixture, NULL, fixture_setup, test_presentation,
+              fixture_teardown);
+  g_test_add ("/app/window/gpu-change", Fixture, NULL, fixture_setup, test_gpu_change,
+              fixture_teardown);
+  g_test_add ("/app/window/stop", Fixture, NULL, fixture_setup, test_stop, fixture_teardown);
+  g_test_add ("/app/window/edit-reruns-and-save", Fixture, NULL, fixture_setup, test_save,
+              fixture_teardown);
+  g_test_add ("/app/window/hint-jumps", Fixture, NULL, fixture_setup, test_hint_jumps,
               fixture_teardown);
   g_test_add ("/app/window/no-toolkit", Fixture, NULL, fixture_setup, test_no_toolkit,
               fixture_teardown);

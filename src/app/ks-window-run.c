@@ -700,6 +700,7 @@ _ks_window_run (KsWindow *self)
   g_autofree char *cuda_path = self->cuda_file ? g_file_get_path (self->cuda_file) : NULL;
   g_autofree char *ptx_path = self->ptx_file ? g_file_get_path (self->ptx_file) : NULL;
 
+  g_clear_handle_id (&self->edit_timeout_id, g_source_remove);
   if (cuda_path == NULL && ptx_path == NULL)
     return;
   _ks_window_stop (self);

@@ -275,6 +275,30 @@ ks_window_has_unsaved_changes (KsWindow *self)
          || gtk_text_buffer_get_modified (GTK_TEXT_BUFFER (self->ptx_buffer));
 }
 
+/* Typing runs the analysis again once it pauses: each keystroke restarts
+ * the wait, and a new run cancels the one before it. */
+#define EDIT_PAUSE_MS 900
+
+static gboolean
+edit_pause_cb (gpointer data)
+{
+  KsWindow *self = KS_WINDOW (data);
+
+  self->edit_timeout_id = 0;
+  _ks_window_run (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+text_changed_cb (KsWindow      *self,
+                 GtkTextBuffer *buffer)
+{
+  if (self->loading)
+    return;
+  g_clear_handle_id (&self->edit_timeout_id, g_source_remove);
+  self->edit_timeout_id = g_timeout_add (EDIT_PAUSE_MS, edit_pause_cb, self);
+}
+
 static void
 modified_changed_cb (KsWindow      *self,
                      GtkTextBuffer *buffer)
@@ -577,8 +601,13 @@ prefers_dark (KsWindow *self)
   gboolean dark = FALSE;
   g_autofree char *theme = NULL;
 
+  const char *env = g_getenv ("GTK_THEME");
+
   g_object_get (settings, "gtk-application-prefer-dark-theme", &dark, "gtk-theme-name", &theme, NULL);
-  return dark || (theme != NULL && g_str_has_suffix (theme, "-dark"));
+  /* GTK 4.8 has no color-scheme setting of its own: a dark theme shows in
+   * its name, or in GTK_THEME=Name:dark */
+  return dark || (theme != NULL && g_str_has_suffix (theme, "-dark"))
+         || (env != NULL && g_str_has_suffix (env, ":dark"));
 }
 
 static void
@@ -1278,6 +1307,7 @@ ks_window_dispose (GObject *object)
   KsWindow *self = KS_WINDOW (object);
 
   g_cancellable_cancel (self->cancellable);
+  g_clear_handle_id (&self->edit_timeout_id, g_source_remove);
   _ks_window_run_dispose (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), KS_TYPE_WINDOW);
   G_OBJECT_CLASS (ks_window_parent_class)->dispose (object);
@@ -1416,6 +1446,10 @@ ks_window_init (KsWindow *self)
                            G_CALLBACK (cuda_cursor_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->ptx_buffer, "notify::cursor-position",
                            G_CALLBACK (ptx_cursor_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->cuda_buffer, "changed",
+                           G_CALLBACK (text_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->ptx_buffer, "changed",
+                           G_CALLBACK (text_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->cuda_buffer, "modified-changed",
                            G_CALLBACK (modified_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->ptx_buffer, "modified-changed",
