@@ -6,8 +6,10 @@
  * stays usable, a failed run keeps the last results marked stale, closing
  * with unsaved changes asks, without a toolkit a banner says what still
  * works, nvcc's errors are marks on their CUDA lines (when nvcc is there),
- * and `kernelscope --screenshot` writes a 1600x1000 PNG.  Without a
- * display every test skips and says why. */
+ * the GPU selector, Stop, saving, typing and hint rows do what they say,
+ * `kernelscope --screenshot` writes a 1600x1000 PNG, and a second
+ * `kernelscope FILE` opens FILE in the first one's window (under
+ * dbus-run-session).  Without a display every test skips and says why. */
 
 #include <glib/gstdio.h>
 #include <gtksourceview/gtksource.h>
@@ -145,10 +147,21 @@ fixture_setup (Fixture       *f,
   wait_for_run (f->window);
 }
 
+/* Most tests are about the window, not the toolkit: without nvcc and
+ * ptxas a run takes a fraction of the time */
+static void
+fixture_setup_quick (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_setenv ("KS_NO_TOOLKIT", "1", TRUE);
+  fixture_setup (f, data);
+}
+
 static void
 fixture_teardown (Fixture       *f,
                   gconstpointer  data)
 {
+  g_unsetenv ("KS_NO_TOOLKIT");
   if (f->window == NULL)
     return;
   /* Nothing to ask about: drop any edits the test made */
@@ -663,6 +676,142 @@ test_screenshot (void)
   g_rmdir (tmp);
 }
 
+static gboolean
+bus_has_name (GDBusConnection *bus,
+              const char      *name)
+{
+  g_autoptr(GVariant) reply =
+    g_dbus_connection_call_sync (bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                 "org.freedesktop.DBus", "NameHasOwner", g_variant_new ("(s)", name),
+                                 G_VARIANT_TYPE ("(b)"), G_DBUS_CALL_FLAGS_NONE, -1, NULL, NULL);
+  gboolean has = FALSE;
+
+  if (reply != NULL)
+    g_variant_get (reply, "(b)", &has);
+  return has;
+}
+
+/* The X server's window names, as xwininfo lists them */
+static gboolean
+x_window_named (const char *xwininfo,
+                const char *title)
+{
+  const char *argv[] = { xwininfo, "-root", "-tree", NULL };
+  g_autofree char *out = NULL;
+
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out,
+                     NULL, NULL, NULL))
+    return FALSE;
+  return out != NULL && strstr (out, title) != NULL;
+}
+
+static gboolean
+poll_until (gboolean (*check) (gpointer),
+            gpointer  data,
+            guint     ms)
+{
+  for (guint waited = 0; waited < ms; waited += 100)
+    {
+      gboolean done = FALSE;
+
+      if (check (data))
+        return TRUE;
+      g_timeout_add (100, timeout_cb, &done);
+      while (!done)
+        g_main_context_iteration (NULL, TRUE);
+    }
+  return check (data);
+}
+
+typedef struct
+{
+  GDBusConnection *bus;
+  const char *xwininfo;
+  const char *title;
+} SecondInstance;
+
+static gboolean
+primary_registered (gpointer data)
+{
+  SecondInstance *si = data;
+
+  return bus_has_name (si->bus, APP_ID);
+}
+
+static gboolean
+title_shown (gpointer data)
+{
+  SecondInstance *si = data;
+
+  return x_window_named (si->xwininfo, si->title);
+}
+
+static void
+test_second_instance (void)
+{
+  const char *exe = g_getenv ("KS_KERNELSCOPE");
+  g_autofree char *xwininfo = g_find_program_in_path ("xwininfo");
+  g_autofree char *tmp = NULL, *path = NULL, *object_path = NULL;
+  g_autoptr(GDBusConnection) bus = NULL;
+  g_autoptr(GSubprocess) primary = NULL, second = NULL;
+  g_autoptr(GError) error = NULL;
+  SecondInstance si = { 0 };
+
+  if (!have_display || exe == NULL)
+    {
+      g_test_skip ("no display, or KS_KERNELSCOPE unset");
+      return;
+    }
+  if (g_getenv ("DBUS_SESSION_BUS_ADDRESS") == NULL)
+    {
+      g_test_skip ("no session bus: run under dbus-run-session to test the running instance");
+      return;
+    }
+  if (xwininfo == NULL)
+    {
+      g_test_skip ("xwininfo (x11-utils) is needed to read the window's title");
+      return;
+    }
+  bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, &error);
+  g_assert_no_error (error);
+  si.bus = bus;
+  si.xwininfo = xwininfo;
+  si.title = "second_instance.cu – KernelScope";
+  tmp = g_dir_make_tmp ("ks-test-second-XXXXXX", NULL);
+  path = g_build_filename (tmp, "second_instance.cu", NULL);
+  g_assert_true (g_file_set_contents (path, "__global__ void k(float *x) { x[0] = 1; }\n", -1, NULL));
+
+  /* The first launch owns the app id on the bus and shows the first sample */
+  primary = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_SILENCE,
+                              &error, exe, NULL);
+  g_assert_no_error (error);
+  g_assert_true (poll_until (primary_registered, &si, 20000));
+
+  /* The second hands its file over and exits at once */
+  second = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_SILENCE,
+                             &error, exe, path, NULL);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_wait (second, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_successful (second));
+  /* the first is still running */
+  g_assert_nonnull (g_subprocess_get_identifier (primary));
+
+  /* and the running window shows it */
+  g_assert_true (poll_until (title_shown, &si, 20000));
+
+  /* app.quit over the bus ends the first */
+  object_path = g_strdelimit (g_strconcat ("/", APP_ID, NULL), ".", '/');
+  g_dbus_connection_call_sync (bus, APP_ID, object_path, "org.gtk.Actions", "Activate",
+                               g_variant_new_parsed ("('quit', @av [], @a{sv} {})"), NULL,
+                               G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_wait (primary, NULL, &error));
+  g_assert_true (g_subprocess_get_successful (primary));
+  g_unlink (path);
+  g_rmdir (tmp);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -678,24 +827,25 @@ main (int    argc,
 
   g_test_add ("/app/window/first-sample", Fixture, NULL, fixture_setup, test_first_sample,
               fixture_teardown);
-  g_test_add ("/app/window/cuda-line-lights-ptx", Fixture, NULL, fixture_setup,
+  g_test_add ("/app/window/cuda-line-lights-ptx", Fixture, NULL, fixture_setup_quick,
               test_cuda_line_lights_ptx, fixture_teardown);
-  g_test_add ("/app/window/junk", Fixture, NULL, fixture_setup, test_junk, fixture_teardown);
-  g_test_add ("/app/window/close-asks", Fixture, NULL, fixture_setup, test_close_asks,
+  g_test_add ("/app/window/junk", Fixture, NULL, fixture_setup_quick, test_junk, fixture_teardown);
+  g_test_add ("/app/window/close-asks", Fixture, NULL, fixture_setup_quick, test_close_asks,
               fixture_teardown);
-  g_test_add ("/app/window/presentation", Fixture, NULL, fixture_setup, test_presentation,
+  g_test_add ("/app/window/presentation", Fixture, NULL, fixture_setup_quick, test_presentation,
               fixture_teardown);
-  g_test_add ("/app/window/gpu-change", Fixture, NULL, fixture_setup, test_gpu_change,
+  g_test_add ("/app/window/gpu-change", Fixture, NULL, fixture_setup_quick, test_gpu_change,
               fixture_teardown);
-  g_test_add ("/app/window/stop", Fixture, NULL, fixture_setup, test_stop, fixture_teardown);
-  g_test_add ("/app/window/edit-reruns-and-save", Fixture, NULL, fixture_setup, test_save,
+  g_test_add ("/app/window/stop", Fixture, NULL, fixture_setup_quick, test_stop, fixture_teardown);
+  g_test_add ("/app/window/edit-reruns-and-save", Fixture, NULL, fixture_setup_quick, test_save,
               fixture_teardown);
-  g_test_add ("/app/window/hint-jumps", Fixture, NULL, fixture_setup, test_hint_jumps,
+  g_test_add ("/app/window/hint-jumps", Fixture, NULL, fixture_setup_quick, test_hint_jumps,
               fixture_teardown);
   g_test_add ("/app/window/no-toolkit", Fixture, NULL, fixture_setup, test_no_toolkit,
               fixture_teardown);
   g_test_add ("/app/window/compile-error-mark", Fixture, NULL, fixture_setup,
               test_compile_error_mark, fixture_teardown);
   g_test_add_func ("/app/screenshot-presentation", test_screenshot);
+  g_test_add_func ("/app/second-instance", test_second_instance);
   return g_test_run ();
 }
