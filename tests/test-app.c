@@ -200,6 +200,24 @@ test_first_sample (Fixture       *f,
   g_assert_false (gtk_text_view_get_editable (GTK_TEXT_VIEW (f->window->sass_view)));
   g_assert_false (ks_window_has_unsaved_changes (f->window));
 
+  /* The Samples menu lists every folder of data/samples */
+  {
+    g_autofree char *dir = g_test_build_filename (G_TEST_DIST, "..", "data", "samples", NULL);
+    g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+    guint n = 0, rows = 0;
+    const char *name;
+
+    while ((name = g_dir_read_name (d)) != NULL)
+      {
+        g_autofree char *path = g_build_filename (dir, name, NULL);
+
+        n += g_file_test (path, G_FILE_TEST_IS_DIR);
+      }
+    while (gtk_list_box_get_row_at_index (f->window->samples_list, (int) rows) != NULL)
+      rows++;
+    g_assert_cmpuint (rows, ==, n);
+  }
+
   /* The engine ran to the end: the status line names the PTX's target
    * (vector_add.ptx says .target sm_80, the GPU chosen at start is its
    * A100) and the output has the kernel's results */

@@ -95,6 +95,8 @@ void        _ks_window_select_cuda_line    (KsWindow    *self,
                                             guint        cuda_line);
 void        _ks_window_set_line_map        (KsWindow    *self,
                                             KsLineMap   *map);
+void        _ks_window_show_gpu            (KsWindow    *self,
+                                            const char  *gpu_id);
 const char *_ks_window_get_gpu_id          (KsWindow    *self);
 void        _ks_window_show_launch         (KsWindow       *self,
                                             const KsLaunch *launch,

@@ -638,6 +638,8 @@ show_result (KsWindow   *self,
     }
   g_clear_pointer ((KsAnalysis **) &self->analysis, ks_analysis_unref);
   self->analysis = ks_analysis_ref (result);
+  if (!self->gpu_chosen && result->gpu != NULL)
+    _ks_window_show_gpu (self, result->gpu->id);
   _ks_window_show_launch (self, result->launch, result->launch_is_default);
   gtk_widget_set_visible (GTK_WIDGET (self->stale_label), FALSE);
   show_hints (self, result);
@@ -716,7 +718,8 @@ _ks_window_run (KsWindow *self)
   data->request.cuda_modified = gtk_text_buffer_get_modified (GTK_TEXT_BUFFER (self->cuda_buffer));
   /* A copy: the window may open another spec while this one runs */
   data->request.launch = self->launch ? ks_launch_copy (self->launch) : NULL;
-  data->request.gpu = g_strdup (_ks_window_get_gpu_id (self));
+  /* Until the user picks one, the GPU follows the PTX's .target */
+  data->request.gpu = self->gpu_chosen ? g_strdup (_ks_window_get_gpu_id (self)) : NULL;
   self->run_serial++;
   data->progress = progress_new (self, self->run_serial);
 

@@ -996,6 +996,21 @@ _ks_window_get_gpu_id (KsWindow *self)
   return self->gpu_ids[i];
 }
 
+/* Shows the GPU an analysis chose, without running again */
+void
+_ks_window_show_gpu (KsWindow   *self,
+                     const char *gpu_id)
+{
+  for (guint i = 0; self->gpu_ids != NULL && self->gpu_ids[i] != NULL; i++)
+    if (g_strcmp0 (self->gpu_ids[i], gpu_id) == 0)
+      {
+        self->loading = TRUE;
+        gtk_drop_down_set_selected (self->gpu_dropdown, i);
+        self->loading = FALSE;
+        return;
+      }
+}
+
 static void
 gpu_selected_cb (KsWindow    *self,
                  GParamSpec  *pspec,
