@@ -8,6 +8,8 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include <json-glib/json-glib.h>
+
 #include "ks-line-map.h"
 #include "ks-samples.h"
 
@@ -278,9 +280,33 @@ test_samples_library (void)
   g_assert_true (g_str_has_suffix (first->ptx_path, "01-vector-add/vector_add.ptx"));
   g_assert_true (g_str_has_suffix (first->spec_path, "01-vector-add/vector_add.json"));
   g_assert_nonnull (first->title);
-  for (guint i = 1; i < samples->len; i++)
-    g_assert_cmpint (strcmp (((KsSample *) samples->pdata[i - 1])->id,
-                             ((KsSample *) samples->pdata[i])->id), <, 0);
+  /* in the order of index.json, which lists every folder */
+  {
+    g_autofree char *index = g_build_filename (dir, "index.json", NULL);
+    g_autoptr(JsonParser) parser = json_parser_new ();
+    g_autoptr(GError) error = NULL;
+    JsonArray *list;
+
+    json_parser_load_from_file (parser, index, &error);
+    g_assert_no_error (error);
+    list = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)),
+                                         "samples");
+    g_assert_cmpuint (json_array_get_length (list), ==, samples->len);
+    for (guint i = 0; i < samples->len; i++)
+      g_assert_cmpstr (((KsSample *) samples->pdata[i])->id, ==,
+                       json_array_get_string_element (list, i));
+  }
+  /* sample.json's title and summary */
+  {
+    g_autofree char *meta = g_build_filename (dir, "01-vector-add", "sample.json", NULL);
+    g_autoptr(JsonParser) parser = json_parser_new ();
+    JsonObject *o;
+
+    g_assert_true (json_parser_load_from_file (parser, meta, NULL));
+    o = json_node_get_object (json_parser_get_root (parser));
+    g_assert_cmpstr (first->title, ==, json_object_get_string_member (o, "title"));
+    g_assert_cmpstr (first->description, ==, json_object_get_string_member (o, "summary"));
+  }
 }
 
 static void
@@ -301,7 +327,9 @@ test_samples_metadata (void)
   write_file (a, "k.cu", "__global__ void k() {}\n");
   write_file (b, "k.ptx", ".version 8.0\n");
   write_file (b, "k.json", "{}");
-  write_file (b, "sample.json", "{\"title\": \"Saxpy\", \"description\": \"y = a x + y\"}");
+  write_file (b, "k2.json", "{}");
+  write_file (b, "sample.json", "{\"title\": \"Saxpy\", \"summary\": \"y = a x + y\", "
+                                "\"spec\": \"k2.json\"}");
   write_file (d, "k.cu", "\n");
   write_file (d, "sample.json", "{ not json");
 
@@ -315,11 +343,22 @@ test_samples_metadata (void)
   s = samples->pdata[1];
   g_assert_cmpstr (s->title, ==, "Saxpy");
   g_assert_cmpstr (s->description, ==, "y = a x + y");
-  g_assert_true (g_str_has_suffix (s->spec_path, "/k.json"));
+  /* the spec sample.json names, not the first by name */
+  g_assert_true (g_str_has_suffix (s->spec_path, "/k2.json"));
   /* sample.json is never taken for the launch spec */
   s = samples->pdata[2];
   g_assert_null (s->spec_path);
   g_assert_cmpstr (s->title, ==, "Bad metadata");
+
+  /* index.json orders them; folders it does not list come after */
+  write_file (tmp, "index.json", "{\"format\": 1, \"samples\": [\"04-bad-metadata\", "
+                                 "\"02-with-title\", \"99-missing\"]}");
+  g_clear_pointer (&samples, g_ptr_array_unref);
+  samples = ks_samples_list (tmp);
+  g_assert_cmpuint (samples->len, ==, 3);
+  g_assert_cmpstr (((KsSample *) samples->pdata[0])->id, ==, "04-bad-metadata");
+  g_assert_cmpstr (((KsSample *) samples->pdata[1])->id, ==, "02-with-title");
+  g_assert_cmpstr (((KsSample *) samples->pdata[2])->id, ==, "01-first-one");
 
   /* no such folder: an empty list */
   g_ptr_array_unref (ks_samples_list ("/nonexistent/ks-samples"));

@@ -82,8 +82,21 @@ read_metadata (KsSample *sample)
         sample->title = g_steal_pointer (&title);
       }
   }
+  /* "summary" is the catalogue's word (docs/SAMPLES.md) */
   g_free (sample->description);
-  sample->description = dup_member (json_node_get_object (root), "description");
+  sample->description = dup_member (json_node_get_object (root), "summary");
+  if (sample->description == NULL)
+    sample->description = dup_member (json_node_get_object (root), "description");
+  {
+    g_autofree char *spec = dup_member (json_node_get_object (root), "spec");
+    g_autofree char *spec_path = spec ? g_build_filename (sample->dir, spec, NULL) : NULL;
+
+    if (spec_path != NULL && g_file_test (spec_path, G_FILE_TEST_IS_REGULAR))
+      {
+        g_free (sample->spec_path);
+        sample->spec_path = g_steal_pointer (&spec_path);
+      }
+  }
 }
 
 static KsSample *
@@ -137,6 +150,50 @@ compare_ids (gconstpointer a,
   return strcmp (sa->id, sb->id);
 }
 
+/* The course order of index.json: {"samples": ["01-vector-add", ...]} */
+static GHashTable *
+read_index (const char *samples_dir)
+{
+  g_autofree char *path = g_build_filename (samples_dir, "index.json", NULL);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  GHashTable *order = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  JsonNode *root, *list;
+
+  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR) || !json_parser_load_from_file (parser, path, NULL))
+    return order;
+  root = json_parser_get_root (parser);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    return order;
+  list = json_object_get_member (json_node_get_object (root), "samples");
+  if (list == NULL || !JSON_NODE_HOLDS_ARRAY (list))
+    return order;
+  for (guint i = 0; i < json_array_get_length (json_node_get_array (list)); i++)
+    {
+      JsonNode *n = json_array_get_element (json_node_get_array (list), i);
+
+      if (JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == G_TYPE_STRING
+          && !g_hash_table_contains (order, json_node_get_string (n)))
+        g_hash_table_insert (order, g_strdup (json_node_get_string (n)), GUINT_TO_POINTER (i + 1));
+    }
+  return order;
+}
+
+static int
+compare_course (gconstpointer a,
+                gconstpointer b,
+                gpointer      user_data)
+{
+  GHashTable *order = user_data;
+  const KsSample *sa = *(KsSample * const *) a, *sb = *(KsSample * const *) b;
+  guint ia = GPOINTER_TO_UINT (g_hash_table_lookup (order, sa->id));
+  guint ib = GPOINTER_TO_UINT (g_hash_table_lookup (order, sb->id));
+
+  /* listed ones first, in their order; the others after, by name */
+  if (ia != ib)
+    return ia == 0 ? 1 : ib == 0 ? -1 : ia < ib ? -1 : 1;
+  return compare_ids (a, b);
+}
+
 GPtrArray *
 ks_samples_list (const char *samples_dir)
 {
@@ -160,7 +217,11 @@ ks_samples_list (const char *samples_dir)
       if (sample != NULL)
         g_ptr_array_add (samples, sample);
     }
-  g_ptr_array_sort (samples, compare_ids);
+  {
+    g_autoptr(GHashTable) order = read_index (samples_dir);
+
+    g_ptr_array_sort_with_data (samples, compare_course, order);
+  }
   return samples;
 }
 

@@ -3,8 +3,9 @@
  * data folders are.
  *
  * Each sample is a folder holding NAME.cu, NAME.ptx and the launch spec
- * NAME.json, and optionally sample.json with a "title" and a
- * "description".  Plain GLib, no GTK, so the tests can read the library. */
+ * NAME.json, and optionally sample.json with a "title", a "summary" and
+ * the "spec" (docs/SAMPLES.md); data/samples/index.json gives the course
+ * order.  Plain GLib, no GTK, so the tests can read the library. */
 #pragma once
 
 #include <glib.h>
@@ -16,7 +17,7 @@ typedef struct
   char *id;                     /* the folder's name, "01-vector-add" */
   char *dir;
   char *title;                  /* from sample.json, else made from the folder's name */
-  char *description;            /* from sample.json, else NULL */
+  char *description;            /* sample.json's "summary", else NULL */
   char *cuda_path;              /* NULL where the file is missing */
   char *ptx_path;
   char *spec_path;
@@ -24,8 +25,9 @@ typedef struct
 
 void        ks_sample_free        (KsSample   *sample);
 
-/* The samples in samples_dir, sorted by folder name; folders without a .cu,
- * .ptx or launch spec are left out.
+/* The samples in samples_dir, in the order of its index.json, then the
+ * ones it does not list by folder name; folders without a .cu, .ptx or
+ * launch spec are left out.
  * Returns: (transfer full) (element-type KsSample): never NULL */
 GPtrArray  *ks_samples_list       (const char *samples_dir);
 

@@ -974,6 +974,11 @@ fill_samples (KsWindow *self)
       gtk_label_set_xalign (GTK_LABEL (sub), 0);
       gtk_label_set_wrap (GTK_LABEL (sub), TRUE);
       gtk_label_set_max_width_chars (GTK_LABEL (sub), 44);
+      /* Summaries run to a paragraph: two lines here, all of it on hover */
+      gtk_label_set_lines (GTK_LABEL (sub), 2);
+      gtk_label_set_ellipsize (GTK_LABEL (sub), PANGO_ELLIPSIZE_END);
+      if (sample->description != NULL)
+        gtk_widget_set_tooltip_text (box, sample->description);
       gtk_widget_add_css_class (sub, "dim-label");
       gtk_widget_add_css_class (sub, "caption");
       gtk_box_append (GTK_BOX (box), title);
