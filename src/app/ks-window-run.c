@@ -605,13 +605,23 @@ show_result (KsWindow   *self,
 
       _ks_window_set_line_map (self, ks_line_map_new (result->module, base));
     }
-  /* A screenshot shows the linking: the CUDA line with the most PTX lines */
+  /* A screenshot shows the linking: the first hint's CUDA line, else the
+   * CUDA line with the most PTX lines */
   if (self->screenshot_path != NULL && self->selected_cuda_line == 0 && self->line_map != NULL)
     {
       uint32_t n_cuda = 0, best = 0, best_n = 0;
       const uint32_t *lines = ks_line_map_cuda_lines (self->line_map, &n_cuda);
+      gboolean hint_line;
 
-      for (uint32_t i = 0; i < n_cuda; i++)
+      for (guint i = 0; result->hints != NULL && i < result->hints->len && best == 0; i++)
+        {
+          const KsHint *hint = g_ptr_array_index (result->hints, i);
+
+          if (hint_in_cuda_pane (self, hint))
+            best = hint->cuda_line;
+        }
+      hint_line = best != 0;
+      for (uint32_t i = 0; i < n_cuda && !hint_line; i++)
         {
           uint32_t n = 0;
 
