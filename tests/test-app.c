@@ -578,6 +578,26 @@ test_hint_jumps (Fixture       *f,
   g_assert_cmpuint (g_array_index (lit, guint, 0), ==, hint->cuda_line);
 }
 
+/* Closing a window while its run is in the thread: the run is cancelled,
+ * its end comes back to a closed window, and nothing may warn (a warning
+ * fails the test) or crash */
+static void
+test_close_while_running (Fixture       *f,
+                          gconstpointer  data)
+{
+  gboolean done = FALSE;
+
+  if (f->window == NULL)
+    return;
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.run", NULL);
+  g_assert_true (f->window->running);
+  gtk_window_close (GTK_WINDOW (f->window));
+  g_clear_object (&f->window);
+  g_timeout_add (1500, timeout_cb, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
 static GtkWindow *
 find_close_dialog (void)
 {
@@ -859,6 +879,8 @@ main (int    argc,
               fixture_teardown);
   g_test_add ("/app/window/hint-jumps", Fixture, NULL, fixture_setup_quick, test_hint_jumps,
               fixture_teardown);
+  g_test_add ("/app/window/close-while-running", Fixture, NULL, fixture_setup_quick,
+              test_close_while_running, fixture_teardown);
   g_test_add ("/app/window/no-toolkit", Fixture, NULL, fixture_setup, test_no_toolkit,
               fixture_teardown);
   g_test_add ("/app/window/compile-error-mark", Fixture, NULL, fixture_setup,

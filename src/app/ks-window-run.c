@@ -778,6 +778,11 @@ _ks_window_run_init (KsWindow *self)
 void
 _ks_window_run_dispose (KsWindow *self)
 {
+  /* A run in its thread holds a reference, so this normally comes after
+   * its end; if the window is disposed first, what the run hands back is
+   * for no one */
+  self->run_serial++;
+  self->running = FALSE;
   _ks_window_stop (self);
   g_clear_object (&self->run_cancellable);
   g_clear_pointer ((KsAnalysis **) &self->analysis, ks_analysis_unref);
