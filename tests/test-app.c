@@ -578,6 +578,79 @@ test_hint_jumps (Fixture       *f,
   g_assert_cmpuint (g_array_index (lit, guint, 0), ==, hint->cuda_line);
 }
 
+/* vector_add told n = 2000 over buffers of 1000: the thread with i = 1000,
+ * block 3 (1000 / 256) thread 232 (1000 % 256) or one after it, reads past
+ * a's end on CUDA line 10 */
+static void
+test_fault (Fixture       *f,
+            gconstpointer  data)
+{
+  g_autofree char *tmp = NULL, *spec_path = NULL, *spec = NULL, *bad = NULL;
+  g_autofree char *orig = sample_path ("vector_add.json");
+  g_autoptr(GFile) file = NULL;
+  const char *out;
+  const char *names[] = { "vector_add.cu", "vector_add.ptx" };
+  unsigned bx, by, bz, tx;
+
+  if (f->window == NULL)
+    return;
+  tmp = g_dir_make_tmp ("ks-test-fault-XXXXXX", NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    copy_sample_file (tmp, names[i]);
+  spec = read_text (orig);
+  g_assert_nonnull (strstr (spec, "\"value\": 1000}"));
+  bad = g_strdup (spec);
+  memcpy (strstr (bad, "\"value\": 1000}") + 9, "2000", 4);
+  spec_path = g_build_filename (tmp, "vector_add.json", NULL);
+  g_assert_true (g_file_set_contents (spec_path, bad, -1, NULL));
+  file = g_file_new_for_path (spec_path);
+  ks_window_open_file (f->window, file);
+  wait_for_run (f->window);
+
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (f->window->results_stack), ==, "output");
+  out = gtk_label_get_text (f->window->output_label);
+  g_assert_nonnull (strstr (out, "The kernel faulted"));
+  g_assert_nonnull (strstr (out, "CUDA line 10"));
+  g_assert_nonnull (strstr (out, ", PTX line "));
+  g_assert_cmpint (sscanf (strstr (out, "block ("), "block (%u, %u, %u), thread (%u", &bx, &by, &bz,
+                           &tx), ==, 4);
+  g_assert_cmpuint (bx, ==, 3);
+  g_assert_cmpuint (by, ==, 0);
+  g_assert_cmpuint (bz, ==, 0);
+  g_assert_cmpuint (tx, >=, 232);
+  g_assert_nonnull (strstr (gtk_label_get_text (f->window->status_label), "faulted"));
+
+  /* The PTX line it names has an error mark, and is a global load in the
+   * file itself; CUDA line 10 has one too */
+  {
+    unsigned ptx_line = 0;
+    g_autofree char *ptx_path = g_build_filename (tmp, "vector_add.ptx", NULL);
+    g_autofree char *ptx = read_text (ptx_path);
+    g_auto(GStrv) lines = g_strsplit (ptx, "\n", -1);
+    g_autoptr(GSList) ptx_marks = NULL, cuda_marks = NULL;
+
+    g_assert_cmpint (sscanf (strstr (out, ", PTX line "), ", PTX line %u", &ptx_line), ==, 1);
+    g_assert_cmpuint (ptx_line, >, 0);
+    g_assert_cmpuint (ptx_line, <=, g_strv_length (lines));
+    g_assert_true (g_str_has_prefix (lines[ptx_line - 1] + strspn (lines[ptx_line - 1], " \t"),
+                                     "ld.global"));
+    ptx_marks = gtk_source_buffer_get_source_marks_at_line (f->window->ptx_buffer,
+                                                            (int) ptx_line - 1, "ks-error");
+    g_assert_nonnull (ptx_marks);
+    cuda_marks = gtk_source_buffer_get_source_marks_at_line (f->window->cuda_buffer, 9, "ks-error");
+    g_assert_nonnull (cuda_marks);
+  }
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *p = g_build_filename (tmp, names[i], NULL);
+
+      g_unlink (p);
+    }
+  g_unlink (spec_path);
+  g_rmdir (tmp);
+}
+
 /* Closing a window while its run is in the thread: the run is cancelled,
  * its end comes back to a closed window, and nothing may warn (a warning
  * fails the test) or crash */
@@ -878,6 +951,8 @@ main (int    argc,
   g_test_add ("/app/window/edit-reruns-and-save", Fixture, NULL, fixture_setup_quick, test_save,
               fixture_teardown);
   g_test_add ("/app/window/hint-jumps", Fixture, NULL, fixture_setup_quick, test_hint_jumps,
+              fixture_teardown);
+  g_test_add ("/app/window/fault", Fixture, NULL, fixture_setup_quick, test_fault,
               fixture_teardown);
   g_test_add ("/app/window/close-while-running", Fixture, NULL, fixture_setup_quick,
               test_close_while_running, fixture_teardown);

@@ -186,6 +186,40 @@ show_diagnostics (KsWindow             *self,
     }
 }
 
+/* A fault is an error mark on its PTX line and on its CUDA line, and the
+ * CUDA line is lit with its PTX */
+static void
+show_fault (KsWindow         *self,
+            const KsAnalysis *result)
+{
+  const KsSimFault *fault = result->sim ? ks_sim_get_fault (result->sim) : NULL;
+  g_autofree char *base = self->cuda_file ? g_file_get_basename (self->cuda_file) : NULL;
+  g_autofree char *fault_base = fault && fault->cuda_file ? g_path_get_basename (fault->cuda_file)
+                                                          : NULL;
+  gboolean in_cuda_pane;
+
+  if (fault == NULL)
+    return;
+  in_cuda_pane = fault->cuda_line != 0 && base != NULL && g_strcmp0 (base, fault_base) == 0;
+  for (guint i = 0; i < 2; i++)
+    {
+      GtkSourceBuffer *buffer = i == 0 ? self->ptx_buffer : self->cuda_buffer;
+      guint line = i == 0 ? fault->ptx_line : in_cuda_pane ? fault->cuda_line : 0;
+      GtkTextIter iter;
+      GtkSourceMark *mark;
+
+      if (line == 0 || line > (guint) gtk_text_buffer_get_line_count (GTK_TEXT_BUFFER (buffer)))
+        continue;
+      gtk_text_buffer_get_iter_at_line (GTK_TEXT_BUFFER (buffer), &iter, (int) line - 1);
+      mark = gtk_source_buffer_create_source_mark (buffer, NULL, "ks-error", &iter);
+      g_object_set_data_full (G_OBJECT (mark), "ks-message",
+                              g_strdup_printf (_("The kernel faulted here: %s"), fault->message),
+                              g_free);
+    }
+  if (in_cuda_pane)
+    _ks_window_select_cuda_line (self, fault->cuda_line);
+}
+
 static char *
 mark_tooltip_cb (GtkSourceMarkAttributes *attrs,
                  GtkSourceMark           *mark,
@@ -654,6 +688,7 @@ show_result (KsWindow   *self,
   gtk_widget_set_visible (GTK_WIDGET (self->stale_label), FALSE);
   show_hints (self, result);
   show_status (self, result);
+  show_fault (self, result);
   if (result->sim != NULL && ks_sim_get_fault (result->sim) != NULL)
     gtk_stack_set_visible_child_name (self->results_stack, "output");
 }
