@@ -1419,6 +1419,7 @@ static void
 setup_view (KsWindow      *self,
             GtkSourceView *view,
             const char    *language,
+            const char    *accessible_label,
             GCallback      motion_cb)
 {
   GtkSourceLanguageManager *lm = gtk_source_language_manager_get_default ();
@@ -1430,6 +1431,8 @@ setup_view (KsWindow      *self,
 
   gtk_source_buffer_set_language (buffer, lang);
   gtk_source_buffer_set_highlight_syntax (buffer, TRUE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (view), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  accessible_label, -1);
   if (motion_cb != NULL)
     {
       GtkEventController *motion = gtk_event_controller_motion_new ();
@@ -1452,9 +1455,9 @@ ks_window_init (KsWindow *self)
   self->cuda_buffer = GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->cuda_view)));
   self->ptx_buffer = GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->ptx_view)));
   self->sass_buffer = GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->sass_view)));
-  setup_view (self, self->cuda_view, "cuda", G_CALLBACK (cuda_motion_cb));
-  setup_view (self, self->ptx_view, "ptx", G_CALLBACK (ptx_motion_cb));
-  setup_view (self, self->sass_view, "sass", NULL);
+  setup_view (self, self->cuda_view, "cuda", _("CUDA source"), G_CALLBACK (cuda_motion_cb));
+  setup_view (self, self->ptx_view, "ptx", _("PTX"), G_CALLBACK (ptx_motion_cb));
+  setup_view (self, self->sass_view, "sass", _("SASS listing"), NULL);
   update_scheme (self);
   g_signal_connect_object (gtk_widget_get_settings (GTK_WIDGET (self)),
                            "notify::gtk-application-prefer-dark-theme",
