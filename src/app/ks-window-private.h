@@ -74,6 +74,7 @@ struct _KsWindow
   guint selected_cuda_line;     /* lit by the cursor; 0 = none */
   guint hover_cuda_line;        /* lit by the pointer; 0 = none */
   guint run_serial;
+  gint64 run_started;           /* g_get_monotonic_time () at the run's start */
   guint edit_timeout_id;        /* runs again when typing pauses */
   gboolean running;
   gboolean presentation;

@@ -706,6 +706,8 @@ run_done_cb (GObject      *object,
   /* A run that another replaced says nothing */
   if (serial != self->run_serial)
     return;
+  g_debug ("run %u: %s in %.0f ms", serial, result ? "done" : "stopped",
+           (g_get_monotonic_time () - self->run_started) / 1e3);
   set_running (self, FALSE);
   g_clear_object (&self->run_cancellable);
   if (result == NULL)
@@ -774,6 +776,7 @@ _ks_window_run (KsWindow *self)
   g_task_set_task_data (task, data, (GDestroyNotify) run_data_free);
   g_task_set_return_on_cancel (task, FALSE);
   set_running (self, TRUE);
+  self->run_started = g_get_monotonic_time ();
   gtk_label_set_text (self->status_label, _("Analysing…"));
   g_task_run_in_thread (task, run_worker);
 }
