@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 
 #include "ks-application.h"
+#include "ks-analysis.h"
 #include "ks-hints.h"
 #include "ks-window-private.h"
 
@@ -651,6 +652,47 @@ test_fault (Fixture       *f,
   g_rmdir (tmp);
 }
 
+/* A module with two kernels runs the one its spec names (vector_add.json
+ * names _Z10vector_addPKfS0_Pfi) */
+static void
+test_spec_names_kernel (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autofree char *tmp = NULL, *ptx_path = NULL, *ptx = NULL, *two = NULL;
+  g_autofree char *ptx_src = sample_path ("vector_add.ptx");
+  g_autoptr(GFile) file = NULL;
+  const char *names[] = { "vector_add.cu", "vector_add.json" };
+  const KsAnalysis *a;
+
+  if (f->window == NULL)
+    return;
+  tmp = g_dir_make_tmp ("ks-test-kernels-XXXXXX", NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    copy_sample_file (tmp, names[i]);
+  ptx = read_text (ptx_src);
+  two = g_strconcat (ptx, "\n.visible .entry another_kernel()\n{\n\tret;\n}\n", NULL);
+  ptx_path = g_build_filename (tmp, "vector_add.ptx", NULL);
+  g_assert_true (g_file_set_contents (ptx_path, two, -1, NULL));
+  file = g_file_new_for_path (ptx_path);
+  ks_window_open_file (f->window, file);
+  wait_for_run (f->window);
+
+  a = f->window->analysis;
+  g_assert_nonnull (a);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (f->window->stale_label)));
+  g_assert_cmpint (a->status, ==, KS_ANALYSIS_OK);
+  g_assert_cmpstr (a->kernel_name, ==, "_Z10vector_addPKfS0_Pfi");
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *p = g_build_filename (tmp, names[i], NULL);
+
+      g_unlink (p);
+    }
+  g_unlink (ptx_path);
+  g_rmdir (tmp);
+}
+
 /* Closing a window while its run is in the thread: the run is cancelled,
  * its end comes back to a closed window, and nothing may warn (a warning
  * fails the test) or crash */
@@ -954,6 +996,8 @@ main (int    argc,
               fixture_teardown);
   g_test_add ("/app/window/fault", Fixture, NULL, fixture_setup_quick, test_fault,
               fixture_teardown);
+  g_test_add ("/app/window/spec-names-kernel", Fixture, NULL, fixture_setup_quick,
+              test_spec_names_kernel, fixture_teardown);
   g_test_add ("/app/window/close-while-running", Fixture, NULL, fixture_setup_quick,
               test_close_while_running, fixture_teardown);
   g_test_add ("/app/window/no-toolkit", Fixture, NULL, fixture_setup, test_no_toolkit,

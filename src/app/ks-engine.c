@@ -81,6 +81,8 @@ ks_engine_run (const KsEngineRequest  *request,
     }
   r.use_toolkit = !toolkit_disabled ();
   r.launch = request->launch;
+  /* The spec's kernel, for a module with several */
+  r.kernel = request->launch ? request->launch->kernel : NULL;
   r.gpu = request->gpu;
   return ks_analysis_run (&r, cancellable, progress, user_data);
 }
