@@ -133,6 +133,21 @@ typedef struct
   KsWindow *window;
 } Fixture;
 
+/* Each test starts from the default settings (GSETTINGS_BACKEND=memory) */
+static void
+reset_settings (void)
+{
+  g_autoptr(GSettings) settings = ks_settings_new ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+  g_auto(GStrv) keys = NULL;
+
+  g_assert_nonnull (settings);
+  g_object_get (settings, "settings-schema", &schema, NULL);
+  keys = g_settings_schema_list_keys (schema);
+  for (guint i = 0; keys[i]; i++)
+    g_settings_reset (settings, keys[i]);
+}
+
 static void
 fixture_setup (Fixture       *f,
                gconstpointer  data)
@@ -142,6 +157,7 @@ fixture_setup (Fixture       *f,
       g_test_skip ("no display: run under Xvfb (xvfb-run) to test the window");
       return;
     }
+  reset_settings ();
   f->window = g_object_ref_sink (ks_window_new (NULL));
   gtk_window_present (GTK_WINDOW (f->window));
   ks_window_open_first_sample (f->window);
@@ -652,6 +668,41 @@ test_fault (Fixture       *f,
   g_rmdir (tmp);
 }
 
+/* A new window takes the settings' GPU and presentation mode; the user's
+ * choices go back into them */
+static void
+test_settings (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autoptr(GSettings) settings = ks_settings_new ();
+  g_autoptr(KsWindow) second = NULL;
+  guint index = G_MAXUINT;
+
+  if (f->window == NULL)
+    return;
+  g_settings_set_string (settings, "default-gpu", "rtx-3090");
+  g_settings_set_boolean (settings, "presentation-mode", TRUE);
+  second = g_object_ref_sink (ks_window_new (NULL));
+  for (guint i = 0; second->gpu_ids[i]; i++)
+    if (g_strcmp0 (second->gpu_ids[i], "rtx-3090") == 0)
+      index = i;
+  g_assert_cmpuint (gtk_drop_down_get_selected (second->gpu_dropdown), ==, index);
+  g_assert_true (second->gpu_chosen);
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (second), "presentation"));
+
+  gtk_widget_activate_action (GTK_WIDGET (second), "win.presentation", NULL);
+  g_assert_false (g_settings_get_boolean (settings, "presentation-mode"));
+  gtk_drop_down_set_selected (second->gpu_dropdown, 0);
+  {
+    g_autofree char *gpu = g_settings_get_string (settings, "default-gpu");
+
+    g_assert_cmpstr (gpu, ==, second->gpu_ids[0]);
+  }
+  wait_for_run (second);
+  second->close_confirmed = TRUE;
+  gtk_window_destroy (GTK_WINDOW (second));
+}
+
 /* A module with two kernels runs the one its spec names (vector_add.json
  * names _Z10vector_addPKfS0_Pfi) */
 static void
@@ -995,6 +1046,8 @@ main (int    argc,
   g_test_add ("/app/window/hint-jumps", Fixture, NULL, fixture_setup_quick, test_hint_jumps,
               fixture_teardown);
   g_test_add ("/app/window/fault", Fixture, NULL, fixture_setup_quick, test_fault,
+              fixture_teardown);
+  g_test_add ("/app/window/settings", Fixture, NULL, fixture_setup_quick, test_settings,
               fixture_teardown);
   g_test_add ("/app/window/spec-names-kernel", Fixture, NULL, fixture_setup_quick,
               test_spec_names_kernel, fixture_teardown);

@@ -16,6 +16,9 @@ struct _KsApplication
 {
   GtkApplication parent_instance;
 
+  GSettings *settings;
+  GtkCssProvider *font_css;     /* the font-size setting */
+
   char *screenshot;             /* --screenshot FILE.png */
   gboolean presentation;        /* --presentation */
   int exit_status;
@@ -64,6 +67,46 @@ ks_application_screenshot_done (KsApplication *self,
   g_return_if_fail (KS_IS_APPLICATION (self));
   self->exit_status = ok ? 0 : 1;
   g_application_quit (G_APPLICATION (self));
+}
+
+GSettings *
+ks_settings_new (void)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+
+  if (source != NULL)
+    schema = g_settings_schema_source_lookup (source, "io.github.kernelscope.KernelScope", TRUE);
+#ifdef KS_BUILD_SCHEMADIR
+  if (schema == NULL)
+    {
+      g_autoptr(GSettingsSchemaSource) build =
+        g_settings_schema_source_new_from_directory (KS_BUILD_SCHEMADIR, source, FALSE, NULL);
+
+      if (build != NULL)
+        schema = g_settings_schema_source_lookup (build, "io.github.kernelscope.KernelScope", FALSE);
+    }
+#endif
+  if (schema == NULL)
+    return NULL;
+  return g_settings_new_full (schema, NULL, NULL);
+}
+
+static void
+font_size_changed_cb (KsApplication *self,
+                      const char    *key,
+                      GSettings     *settings)
+{
+  int size = g_settings_get_int (settings, "font-size");
+  g_autofree char *css = NULL;
+
+  if (size <= 0)
+    css = g_strdup ("");
+  else
+    css = g_strdup_printf ("textview.ks-code { font-size: %dpt; }\n"
+                           "window.presentation textview.ks-code { font-size: %dpt; }\n",
+                           size, size * 8 / 5);
+  gtk_css_provider_load_from_data (self->font_css, css, -1);
 }
 
 static int
@@ -197,6 +240,20 @@ ks_application_startup (GApplication *app)
   gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css),
                                               GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
   ks_application_setup_data ();
+  KS_APPLICATION (app)->settings = ks_settings_new ();
+  if (KS_APPLICATION (app)->settings != NULL)
+    {
+      KsApplication *self = KS_APPLICATION (app);
+
+      /* above style.css, so the setting wins */
+      self->font_css = gtk_css_provider_new ();
+      gtk_style_context_add_provider_for_display (gdk_display_get_default (),
+                                                  GTK_STYLE_PROVIDER (self->font_css),
+                                                  GTK_STYLE_PROVIDER_PRIORITY_APPLICATION + 1);
+      g_signal_connect_object (self->settings, "changed::font-size",
+                               G_CALLBACK (font_size_changed_cb), self, G_CONNECT_SWAPPED);
+      font_size_changed_cb (self, "font-size", self->settings);
+    }
   g_set_application_name ("KernelScope");
   gtk_window_set_default_icon_name (app_icon_name ());
 }
@@ -254,6 +311,8 @@ ks_application_finalize (GObject *object)
   KsApplication *self = KS_APPLICATION (object);
 
   g_clear_pointer (&self->screenshot, g_free);
+  g_clear_object (&self->settings);
+  g_clear_object (&self->font_css);
   G_OBJECT_CLASS (ks_application_parent_class)->finalize (object);
 }
 

@@ -24,4 +24,9 @@ int             ks_application_get_exit_status  (KsApplication *self);
  * Call once, after gtk_source_init(); the tests call it too. */
 void            ks_application_setup_data       (void);
 
+/* The app's settings: the installed schema, else the one compiled in the
+ * build tree; NULL (and the app runs on its defaults) when neither exists.
+ * Returns: (transfer full) (nullable) */
+GSettings      *ks_settings_new                 (void);
+
 G_END_DECLS

@@ -22,6 +22,7 @@ ks_engine_request_clear (KsEngineRequest *request)
   g_clear_pointer (&request->ptx_text, g_free);
   g_clear_pointer (&request->launch, ks_launch_free);
   g_clear_pointer (&request->gpu, g_free);
+  g_clear_pointer (&request->toolkit_dir, g_free);
 }
 
 /* KS_NO_TOOLKIT=1 runs as on a machine without the CUDA toolkit (tests,
@@ -36,13 +37,20 @@ toolkit_disabled (void)
 
 /* Looked for once per process: finding the toolkit runs ptxas --version */
 static gboolean
-nvcc_available (void)
+nvcc_available (const char *toolkit_dir)
 {
   static gsize checked;
   static gboolean found;
 
   if (toolkit_disabled ())
     return FALSE;
+  /* A folder from the settings may change: looked at each time */
+  if (toolkit_dir != NULL)
+    {
+      g_autoptr(KsToolchain) tc = ks_toolchain_find (toolkit_dir);
+
+      return ks_toolchain_get_path (tc, KS_TOOL_NVCC) != NULL;
+    }
   if (g_once_init_enter (&checked))
     {
       g_autoptr(KsToolchain) tc = ks_toolchain_find (NULL);
@@ -66,7 +74,7 @@ ks_engine_run (const KsEngineRequest  *request,
 
   ks_analysis_request_init (&r);
   compile = request->cuda_path != NULL
-            && (request->ptx_text == NULL || (request->cuda_modified && nvcc_available ()));
+            && (request->ptx_text == NULL || (request->cuda_modified && nvcc_available (request->toolkit_dir)));
   if (compile)
     {
       r.kind = KS_ANALYSIS_INPUT_CUDA;
@@ -80,6 +88,7 @@ ks_engine_run (const KsEngineRequest  *request,
       r.text = request->ptx_text;
     }
   r.use_toolkit = !toolkit_disabled ();
+  r.toolkit_dir = request->toolkit_dir;
   r.launch = request->launch;
   /* The spec's kernel, for a module with several */
   r.kernel = request->launch ? request->launch->kernel : NULL;

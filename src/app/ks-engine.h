@@ -19,6 +19,7 @@ typedef struct
   char *ptx_text;
   KsLaunch *launch;             /* a copy of the window's launch spec, or NULL: a default one */
   char *gpu;                    /* "rtx-3090", or NULL: the PTX target's representative */
+  char *toolkit_dir;            /* a CUDA toolkit folder to prefer, or NULL */
 } KsEngineRequest;
 
 void          ks_engine_request_init   (KsEngineRequest       *request);

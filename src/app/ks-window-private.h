@@ -66,6 +66,7 @@ struct _KsWindow
   char **gpu_ids;               /* index-aligned with the drop-down */
   GPtrArray *samples;           /* KsSample */
   KsToolchain *toolchain;       /* NULL until found */
+  GSettings *settings;          /* NULL when the schema is not installed */
   GCancellable *cancellable;    /* cancelled when the window goes */
   GCancellable *run_cancellable;/* the run in progress */
   gpointer analysis;            /* KsAnalysis: the last good results */
@@ -96,7 +97,7 @@ void        _ks_window_select_cuda_line    (KsWindow    *self,
                                             guint        cuda_line);
 void        _ks_window_set_line_map        (KsWindow    *self,
                                             KsLineMap   *map);
-void        _ks_window_show_gpu            (KsWindow    *self,
+gboolean    _ks_window_show_gpu            (KsWindow    *self,
                                             const char  *gpu_id);
 const char *_ks_window_get_gpu_id          (KsWindow    *self);
 void        _ks_window_show_launch         (KsWindow       *self,

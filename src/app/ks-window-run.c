@@ -767,6 +767,13 @@ _ks_window_run (KsWindow *self)
   data->request.launch = self->launch ? ks_launch_copy (self->launch) : NULL;
   /* Until the user picks one, the GPU follows the PTX's .target */
   data->request.gpu = self->gpu_chosen ? g_strdup (_ks_window_get_gpu_id (self)) : NULL;
+  if (self->settings != NULL)
+    {
+      g_autofree char *dir = g_settings_get_string (self->settings, "toolkit-path");
+
+      if (dir[0] != '\0')
+        data->request.toolkit_dir = g_steal_pointer (&dir);
+    }
   self->run_serial++;
   data->progress = progress_new (self, self->run_serial);
 

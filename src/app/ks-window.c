@@ -603,6 +603,9 @@ prefers_dark (KsWindow *self)
 
   const char *env = g_getenv ("GTK_THEME");
 
+  /* The theme setting, when it is not "system", decides */
+  if (self->settings != NULL && g_settings_get_enum (self->settings, "theme") != 0)
+    return g_settings_get_enum (self->settings, "theme") == 2;
   g_object_get (settings, "gtk-application-prefer-dark-theme", &dark, "gtk-theme-name", &theme, NULL);
   /* GTK 4.8 has no color-scheme setting of its own: a dark theme shows in
    * its name, or in GTK_THEME=Name:dark */
@@ -626,6 +629,14 @@ update_scheme (KsWindow *self)
   gtk_source_buffer_set_style_scheme (self->sass_buffer, scheme);
   create_link_tags (self, self->cuda_buffer);
   create_link_tags (self, self->ptx_buffer);
+}
+
+static void
+theme_changed_cb (KsWindow   *self,
+                  const char *key,
+                  GSettings  *settings)
+{
+  update_scheme (self);
 }
 
 static void
@@ -1001,8 +1012,9 @@ _ks_window_get_gpu_id (KsWindow *self)
   return self->gpu_ids[i];
 }
 
-/* Shows the GPU an analysis chose, without running again */
-void
+/* Shows a GPU (one an analysis chose, or the settings'), without running
+ * again.  FALSE when the database has no such GPU. */
+gboolean
 _ks_window_show_gpu (KsWindow   *self,
                      const char *gpu_id)
 {
@@ -1012,8 +1024,9 @@ _ks_window_show_gpu (KsWindow   *self,
         self->loading = TRUE;
         gtk_drop_down_set_selected (self->gpu_dropdown, i);
         self->loading = FALSE;
-        return;
+        return TRUE;
       }
+  return FALSE;
 }
 
 static void
@@ -1024,6 +1037,8 @@ gpu_selected_cb (KsWindow    *self,
   if (self->loading)
     return;
   self->gpu_chosen = TRUE;
+  if (self->settings != NULL && self->screenshot_path == NULL && _ks_window_get_gpu_id (self))
+    g_settings_set_string (self->settings, "default-gpu", _ks_window_get_gpu_id (self));
   _ks_window_run (self);
 }
 
@@ -1200,6 +1215,18 @@ ks_window_close_request (GtkWindow *window)
       return TRUE;
     }
   _ks_window_stop (self);
+  if (self->settings != NULL && self->screenshot_path == NULL)
+    {
+      int w, h;
+
+      gtk_window_get_default_size (window, &w, &h);
+      g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (window));
+      if (!gtk_window_is_maximized (window) && w > 0 && h > 0)
+        {
+          g_settings_set_int (self->settings, "window-width", CLAMP (w, 640, 16384));
+          g_settings_set_int (self->settings, "window-height", CLAMP (h, 480, 16384));
+        }
+    }
   return GTK_WINDOW_CLASS (ks_window_parent_class)->close_request (window);
 }
 
@@ -1313,6 +1340,8 @@ ks_window_set_property (GObject      *object,
       if (self->presentation != g_value_get_boolean (value))
         {
           set_presentation (self, g_value_get_boolean (value));
+          if (self->settings != NULL && self->screenshot_path == NULL)
+            g_settings_set_boolean (self->settings, "presentation-mode", self->presentation);
           g_object_notify_by_pspec (object, pspec);
         }
       break;
@@ -1348,6 +1377,7 @@ ks_window_finalize (GObject *object)
   g_clear_pointer (&self->gpu_ids, g_strfreev);
   g_clear_pointer (&self->samples, g_ptr_array_unref);
   g_clear_pointer (&self->toolchain, ks_toolchain_free);
+  g_clear_object (&self->settings);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->screenshot_path, g_free);
   G_OBJECT_CLASS (ks_window_parent_class)->finalize (object);
@@ -1450,7 +1480,18 @@ ks_window_init (KsWindow *self)
   GtkDropTarget *drop;
 
   self->cancellable = g_cancellable_new ();
+  self->settings = ks_settings_new ();
   gtk_widget_init_template (GTK_WIDGET (self));
+  if (self->settings != NULL)
+    {
+      gtk_window_set_default_size (GTK_WINDOW (self),
+                                   g_settings_get_int (self->settings, "window-width"),
+                                   g_settings_get_int (self->settings, "window-height"));
+      if (g_settings_get_boolean (self->settings, "window-maximized"))
+        gtk_window_maximize (GTK_WINDOW (self));
+      g_signal_connect_object (self->settings, "changed::theme", G_CALLBACK (theme_changed_cb),
+                               self, G_CONNECT_SWAPPED);
+    }
 
   self->cuda_buffer = GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->cuda_view)));
   self->ptx_buffer = GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->ptx_view)));
@@ -1491,6 +1532,15 @@ ks_window_init (KsWindow *self)
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
 
   fill_gpus (self);
+  if (self->settings != NULL)
+    {
+      g_autofree char *gpu = g_settings_get_string (self->settings, "default-gpu");
+
+      if (gpu[0] != '\0' && _ks_window_show_gpu (self, gpu))
+        self->gpu_chosen = TRUE;
+      if (g_settings_get_boolean (self->settings, "presentation-mode"))
+        g_object_set (self, "presentation", TRUE, NULL);
+    }
   fill_samples (self);
   update_titles (self);
   update_launch_label (self);
