@@ -1,0 +1,340 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-application.c: the application: one instance per session (a second
+ * `kernelscope FILE` opens FILE in the running one), its app. actions and
+ * their accelerators, the about window, the data folders GtkSourceView
+ * searches, and the --screenshot mode. */
+
+#include "ks-application.h"
+
+#include <glib/gi18n.h>
+#include <gtksourceview/gtksource.h>
+
+#include "ks-samples.h"
+#include "ks-window.h"
+
+struct _KsApplication
+{
+  GtkApplication parent_instance;
+
+  GSettings *settings;
+  GtkCssProvider *font_css;     /* the font-size setting */
+
+  char *screenshot;             /* --screenshot FILE.png */
+  gboolean presentation;        /* --presentation */
+  int exit_status;
+};
+
+G_DEFINE_FINAL_TYPE (KsApplication, ks_application, GTK_TYPE_APPLICATION)
+
+static const GOptionEntry options[] = {
+  { "screenshot", 0, 0, G_OPTION_ARG_FILENAME, NULL,
+    N_("Render the window at 1600x1000 once the analysis is done, write it as a PNG and exit"),
+    N_("FILE.png") },
+  { "presentation", 0, 0, G_OPTION_ARG_NONE, NULL,
+    N_("Start in presentation mode (larger text, high contrast)"), NULL },
+  { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Print the version and exit"), NULL },
+  { NULL }
+};
+
+KsApplication *
+ks_application_new (void)
+{
+  return g_object_new (KS_TYPE_APPLICATION,
+                       "application-id", APP_ID,
+                       "flags", G_APPLICATION_HANDLES_OPEN,
+                       "resource-base-path", "/io/github/kernelscope/KernelScope",
+                       NULL);
+}
+
+const char *
+ks_application_get_screenshot (KsApplication *self)
+{
+  g_return_val_if_fail (KS_IS_APPLICATION (self), NULL);
+  return self->screenshot;
+}
+
+int
+ks_application_get_exit_status (KsApplication *self)
+{
+  g_return_val_if_fail (KS_IS_APPLICATION (self), 1);
+  return self->exit_status;
+}
+
+void
+ks_application_screenshot_done (KsApplication *self,
+                                gboolean       ok)
+{
+  g_return_if_fail (KS_IS_APPLICATION (self));
+  self->exit_status = ok ? 0 : 1;
+  g_application_quit (G_APPLICATION (self));
+}
+
+GSettings *
+ks_settings_new (void)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+
+  if (source != NULL)
+    schema = g_settings_schema_source_lookup (source, "io.github.kernelscope.KernelScope", TRUE);
+#ifdef KS_BUILD_SCHEMADIR
+  if (schema == NULL)
+    {
+      g_autoptr(GSettingsSchemaSource) build =
+        g_settings_schema_source_new_from_directory (KS_BUILD_SCHEMADIR, source, FALSE, NULL);
+
+      if (build != NULL)
+        schema = g_settings_schema_source_lookup (build, "io.github.kernelscope.KernelScope", FALSE);
+    }
+#endif
+  if (schema == NULL)
+    return NULL;
+  return g_settings_new_full (schema, NULL, NULL);
+}
+
+static void
+font_size_changed_cb (KsApplication *self,
+                      const char    *key,
+                      GSettings     *settings)
+{
+  int size = g_settings_get_int (settings, "font-size");
+  g_autofree char *css = NULL;
+
+  if (size <= 0)
+    css = g_strdup ("");
+  else
+    css = g_strdup_printf ("textview.ks-code { font-size: %dpt; }\n"
+                           "window.presentation textview.ks-code { font-size: %dpt; }\n",
+                           size, size * 8 / 5);
+  gtk_css_provider_load_from_data (self->font_css, css, -1);
+}
+
+static int
+ks_application_handle_local_options (GApplication *app,
+                                     GVariantDict *dict)
+{
+  KsApplication *self = KS_APPLICATION (app);
+  const char *screenshot = NULL;
+
+  if (g_variant_dict_contains (dict, "version"))
+    {
+      g_print ("kernelscope %s\n", PACKAGE_VERSION);
+      return 0;
+    }
+  self->presentation = g_variant_dict_contains (dict, "presentation");
+  if (g_variant_dict_lookup (dict, "screenshot", "^&ay", &screenshot))
+    {
+      self->screenshot = g_strdup (screenshot);
+      /* A screenshot is its own process: it must not hand its file to a
+       * window the user already has open. */
+      g_application_set_flags (app, g_application_get_flags (app) | G_APPLICATION_NON_UNIQUE);
+    }
+  return -1;
+}
+
+static void
+quit_activated (GSimpleAction *action,
+                GVariant      *param,
+                gpointer       user_data)
+{
+  GtkApplication *app = GTK_APPLICATION (user_data);
+  g_autoptr(GList) windows = g_list_copy (gtk_application_get_windows (app));
+
+  /* Each window asks about its unsaved changes before it goes; the
+   * application ends when the last one has closed. */
+  for (GList *l = windows; l != NULL; l = l->next)
+    gtk_window_close (GTK_WINDOW (l->data));
+}
+
+/* Installed under the app id; in a build tree, under the release id */
+static const char *
+app_icon_name (void)
+{
+  GtkIconTheme *theme = gtk_icon_theme_get_for_display (gdk_display_get_default ());
+
+  return gtk_icon_theme_has_icon (theme, APP_ID) ? APP_ID : "io.github.kernelscope.KernelScope";
+}
+
+static void
+about_activated (GSimpleAction *action,
+                 GVariant      *param,
+                 gpointer       user_data)
+{
+  GtkApplication *app = GTK_APPLICATION (user_data);
+  const char *authors[] = { "The KernelScope authors", NULL };
+
+  gtk_show_about_dialog (gtk_application_get_active_window (app),
+                         "program-name", "KernelScope",
+                         "logo-icon-name", app_icon_name (),
+                         "version", PACKAGE_VERSION,
+                         "comments", _("See how a GPU runs a CUDA kernel: CUDA, PTX and SASS side by "
+                                       "side, a SIMT simulator, occupancy and hints tied to lines."),
+                         "website", "https://github.com/kernelscope/kernelscope",
+                         "license-type", GTK_LICENSE_GPL_3_0,
+                         "authors", authors,
+                         "modal", TRUE,
+                         NULL);
+}
+
+static const GActionEntry app_actions[] = {
+  { "quit", quit_activated },
+  { "about", about_activated },
+};
+
+void
+ks_application_setup_data (void)
+{
+  g_autofree char *langs = ks_data_find_dir ("language-specs");
+  g_autofree char *styles = ks_data_find_dir ("styles");
+  g_autofree char *icons = ks_data_find_dir ("icons");
+  GdkDisplay *display = gdk_display_get_default ();
+
+  /* The app's icon, when run from a build tree */
+  if (icons != NULL && display != NULL)
+    gtk_icon_theme_add_search_path (gtk_icon_theme_get_for_display (display), icons);
+
+  /* Our folders go first, so ptx.lang and sass.lang are ours even where a
+   * system-wide file of the same id exists. */
+  if (langs != NULL)
+    {
+      GtkSourceLanguageManager *lm = gtk_source_language_manager_get_default ();
+      const char *const *old = gtk_source_language_manager_get_search_path (lm);
+      g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
+      g_auto(GStrv) paths = NULL;
+
+      g_strv_builder_add (b, langs);
+      g_strv_builder_addv (b, (const char **) old);
+      paths = g_strv_builder_end (b);
+      gtk_source_language_manager_set_search_path (lm, (const char *const *) paths);
+    }
+  else
+    g_warning ("KernelScope's language definitions were not found; set KS_DATA_DIR");
+  if (styles != NULL)
+    gtk_source_style_scheme_manager_prepend_search_path (gtk_source_style_scheme_manager_get_default (),
+                                                         styles);
+  else
+    g_warning ("KernelScope's style schemes were not found; set KS_DATA_DIR");
+}
+
+static void
+ks_application_startup (GApplication *app)
+{
+  static const struct { const char *action; const char *accels[3]; } accels[] = {
+    { "app.quit", { "<Control>q", NULL } },
+    { "win.open", { "<Control>o", NULL } },
+    { "win.save", { "<Control>s", NULL } },
+    { "win.run", { "<Control>r", NULL } },
+    { "win.stop", { "Escape", NULL } },
+    { "win.presentation", { "F5", NULL } },
+    { "win.show-help-overlay", { "<Control>question", NULL } },
+  };
+  g_autoptr(GtkCssProvider) css = gtk_css_provider_new ();
+
+  G_APPLICATION_CLASS (ks_application_parent_class)->startup (app);
+
+  g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions, G_N_ELEMENTS (app_actions), app);
+  for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
+    gtk_application_set_accels_for_action (GTK_APPLICATION (app), accels[i].action, accels[i].accels);
+
+  gtk_css_provider_load_from_resource (css, "/io/github/kernelscope/KernelScope/style.css");
+  gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+  ks_application_setup_data ();
+  KS_APPLICATION (app)->settings = ks_settings_new ();
+  if (KS_APPLICATION (app)->settings != NULL)
+    {
+      KsApplication *self = KS_APPLICATION (app);
+
+      /* above style.css, so the setting wins */
+      self->font_css = gtk_css_provider_new ();
+      gtk_style_context_add_provider_for_display (gdk_display_get_default (),
+                                                  GTK_STYLE_PROVIDER (self->font_css),
+                                                  GTK_STYLE_PROVIDER_PRIORITY_APPLICATION + 1);
+      g_signal_connect_object (self->settings, "changed::font-size",
+                               G_CALLBACK (font_size_changed_cb), self, G_CONNECT_SWAPPED);
+      font_size_changed_cb (self, "font-size", self->settings);
+    }
+  g_set_application_name ("KernelScope");
+  gtk_window_set_default_icon_name (app_icon_name ());
+}
+
+static KsWindow *
+new_window (KsApplication *self)
+{
+  KsWindow *window = ks_window_new (GTK_APPLICATION (self));
+
+  if (self->presentation)
+    g_object_set (window, "presentation", TRUE, NULL);
+  if (self->screenshot != NULL)
+    ks_window_set_screenshot (window, self->screenshot);
+  return window;
+}
+
+static void
+ks_application_activate (GApplication *app)
+{
+  KsApplication *self = KS_APPLICATION (app);
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (app));
+
+  if (window == NULL)
+    {
+      window = GTK_WINDOW (new_window (self));
+      ks_window_open_first_sample (KS_WINDOW (window));
+    }
+  gtk_window_present (window);
+}
+
+static void
+ks_application_open (GApplication  *app,
+                     GFile        **files,
+                     int            n_files,
+                     const char    *hint)
+{
+  KsApplication *self = KS_APPLICATION (app);
+
+  for (int i = 0; i < n_files; i++)
+    {
+      GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (app));
+
+      /* The first file goes to the window in front unless it has edits;
+       * the others each get a window of their own. */
+      if (window == NULL || i > 0 || ks_window_has_unsaved_changes (KS_WINDOW (window)))
+        window = GTK_WINDOW (new_window (self));
+      ks_window_open_file (KS_WINDOW (window), files[i]);
+      gtk_window_present (window);
+    }
+}
+
+static void
+ks_application_finalize (GObject *object)
+{
+  KsApplication *self = KS_APPLICATION (object);
+
+  g_clear_pointer (&self->screenshot, g_free);
+  g_clear_object (&self->settings);
+  g_clear_object (&self->font_css);
+  G_OBJECT_CLASS (ks_application_parent_class)->finalize (object);
+}
+
+static void
+ks_application_class_init (KsApplicationClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  object_class->finalize = ks_application_finalize;
+  app_class->handle_local_options = ks_application_handle_local_options;
+  app_class->startup = ks_application_startup;
+  app_class->activate = ks_application_activate;
+  app_class->open = ks_application_open;
+}
+
+static void
+ks_application_init (KsApplication *self)
+{
+  g_application_add_main_option_entries (G_APPLICATION (self), options);
+  g_application_set_option_context_parameter_string (G_APPLICATION (self), _("[FILE…]"));
+  g_application_set_option_context_summary (G_APPLICATION (self),
+                                            _("Open CUDA (.cu), PTX (.ptx) or launch spec (.json) "
+                                              "files and see how a GPU runs the kernel."));
+}

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-application.h: the GtkApplication of KernelScope. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+#define KS_TYPE_APPLICATION (ks_application_get_type ())
+
+G_DECLARE_FINAL_TYPE (KsApplication, ks_application, KS, APPLICATION, GtkApplication)
+
+KsApplication  *ks_application_new              (void);
+/* The PNG to write once the first window's analysis is done, or NULL
+ * (--screenshot); the window calls ks_application_screenshot_done(). */
+const char     *ks_application_get_screenshot   (KsApplication *self);
+void            ks_application_screenshot_done  (KsApplication *self,
+                                                 gboolean       ok);
+/* 0, or 1 when a --screenshot could not be written */
+int             ks_application_get_exit_status  (KsApplication *self);
+
+/* Makes GtkSourceView find KernelScope's language definitions and style
+ * schemes (installed, or in the source tree when run from a build tree).
+ * Call once, after gtk_source_init(); the tests call it too. */
+void            ks_application_setup_data       (void);
+
+/* The app's settings: the installed schema, else the one compiled in the
+ * build tree; NULL (and the app runs on its defaults) when neither exists.
+ * Returns: (transfer full) (nullable) */
+GSettings      *ks_settings_new                 (void);
+
+G_END_DECLS

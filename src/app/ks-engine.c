@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-engine.c: the window's side of the engine thread.  It holds no
+ * analysis: it picks the input and hands it to ks_analysis_run(). */
+
+#include "ks-engine.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+void
+ks_engine_request_init (KsEngineRequest *request)
+{
+  memset (request, 0, sizeof *request);
+}
+
+void
+ks_engine_request_clear (KsEngineRequest *request)
+{
+  g_clear_pointer (&request->cuda_path, g_free);
+  g_clear_pointer (&request->cuda_text, g_free);
+  g_clear_pointer (&request->ptx_path, g_free);
+  g_clear_pointer (&request->ptx_text, g_free);
+  g_clear_pointer (&request->launch, ks_launch_free);
+  g_clear_pointer (&request->gpu, g_free);
+  g_clear_pointer (&request->toolkit_dir, g_free);
+}
+
+/* KS_NO_TOOLKIT=1 runs as on a machine without the CUDA toolkit (tests,
+ * screenshots of that mode) */
+static gboolean
+toolkit_disabled (void)
+{
+  const char *env = g_getenv ("KS_NO_TOOLKIT");
+
+  return env != NULL && env[0] != '\0' && strcmp (env, "0") != 0;
+}
+
+/* Looked for once per process: finding the toolkit runs ptxas --version */
+static gboolean
+nvcc_available (const char *toolkit_dir)
+{
+  static gsize checked;
+  static gboolean found;
+
+  if (toolkit_disabled ())
+    return FALSE;
+  /* A folder from the settings may change: looked at each time */
+  if (toolkit_dir != NULL)
+    {
+      g_autoptr(KsToolchain) tc = ks_toolchain_find (toolkit_dir);
+
+      return ks_toolchain_get_path (tc, KS_TOOL_NVCC) != NULL;
+    }
+  if (g_once_init_enter (&checked))
+    {
+      g_autoptr(KsToolchain) tc = ks_toolchain_find (NULL);
+
+      found = ks_toolchain_get_path (tc, KS_TOOL_NVCC) != NULL;
+      g_once_init_leave (&checked, 1);
+    }
+  return found;
+}
+
+KsAnalysis *
+ks_engine_run (const KsEngineRequest  *request,
+               GCancellable           *cancellable,
+               KsAnalysisProgressFunc  progress,
+               gpointer                user_data)
+{
+  KsAnalysisRequest r;
+  gboolean compile;
+
+  g_return_val_if_fail (request != NULL, NULL);
+
+  ks_analysis_request_init (&r);
+  compile = request->cuda_path != NULL
+            && (request->ptx_text == NULL || (request->cuda_modified && nvcc_available (request->toolkit_dir)));
+  if (compile)
+    {
+      r.kind = KS_ANALYSIS_INPUT_CUDA;
+      r.path = request->cuda_path;
+      r.text = request->cuda_text;
+    }
+  else
+    {
+      r.kind = KS_ANALYSIS_INPUT_PTX;
+      r.path = request->ptx_path ? request->ptx_path : "kernel.ptx";
+      r.text = request->ptx_text;
+    }
+  r.use_toolkit = !toolkit_disabled ();
+  r.toolkit_dir = request->toolkit_dir;
+  r.launch = request->launch;
+  /* The spec's kernel, for a module with several */
+  r.kernel = request->launch ? request->launch->kernel : NULL;
+  r.gpu = request->gpu;
+  return ks_analysis_run (&r, cancellable, progress, user_data);
+}
+
+gboolean
+ks_engine_compiled (const KsAnalysis *analysis)
+{
+  g_return_val_if_fail (analysis != NULL, FALSE);
+  return analysis->cuda_text != NULL && analysis->ptx_text != NULL;
+}
+
+gboolean
+ks_engine_have_nvcc (const KsAnalysis *analysis)
+{
+  g_return_val_if_fail (analysis != NULL, FALSE);
+  return analysis->toolchain != NULL
+         && ks_toolchain_get_path (analysis->toolchain, KS_TOOL_NVCC) != NULL;
+}
+
+const char *
+ks_engine_stage_label (KsAnalysisStage stage)
+{
+  switch (stage)
+    {
+    case KS_ANALYSIS_STAGE_COMPILE:
+      return _("Compiling");
+    case KS_ANALYSIS_STAGE_PARSE:
+      return _("Parsing the PTX");
+    case KS_ANALYSIS_STAGE_RESOURCES:
+      return _("Resources and occupancy");
+    case KS_ANALYSIS_STAGE_SIMULATE:
+      return _("Simulating");
+    case KS_ANALYSIS_STAGE_TIMING:
+      return _("Timing model");
+    case KS_ANALYSIS_STAGE_HINTS:
+      return _("Hints");
+    case KS_ANALYSIS_N_STAGES:
+    default:
+      return "";
+    }
+}

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-window-private.h: what ks-window.c (files, panes, linking, actions)
+ * and ks-window-run.c (the engine thread and the results) share. */
+#pragma once
+
+#include <gtksourceview/gtksource.h>
+
+#include "ks-gpu-db.h"
+#include "ks-launch.h"
+#include "ks-line-map.h"
+#include "ks-toolchain.h"
+#include "ks-window.h"
+
+G_BEGIN_DECLS
+
+struct _KsWindow
+{
+  GtkApplicationWindow parent_instance;
+
+  /* Template widgets */
+  GtkLabel *title_label;
+  GtkLabel *subtitle_label;
+  GtkMenuButton *samples_button;
+  GtkPopover *samples_popover;
+  GtkListBox *samples_list;
+  GtkDropDown *gpu_dropdown;
+  GtkLabel *launch_label;
+  GtkRevealer *toolkit_revealer;
+  GtkLabel *toolkit_label;
+  GtkButton *toolkit_close_button;
+  GtkRevealer *message_revealer;
+  GtkLabel *message_label;
+  GtkButton *message_close_button;
+  GtkSourceView *cuda_view;
+  GtkSourceView *ptx_view;
+  GtkSourceView *sass_view;
+  GtkLabel *cuda_file_label;
+  GtkLabel *ptx_file_label;
+  GtkLabel *sass_file_label;
+  GtkStack *sass_stack;
+  GtkWidget *sass_pane;
+  GtkPaned *source_paned;
+  GtkStack *results_stack;
+  GtkStackPage *hints_page;
+  GtkStackPage *output_page;
+  GtkListBox *hints_list;
+  GtkLabel *hints_placeholder;  /* made in code */
+  GtkLabel *output_label;
+  GtkLabel *status_label;
+  GtkLabel *stale_label;
+  GtkProgressBar *progress_bar;
+
+  /* Borrowed references (the views own them) */
+  GtkSourceBuffer *cuda_buffer;
+  GtkSourceBuffer *ptx_buffer;
+  GtkSourceBuffer *sass_buffer;
+
+  /* Owned references */
+  GFile *cuda_file;
+  GFile *ptx_file;
+  GFile *spec_file;
+  GFile *sass_file;
+  KsLaunch *launch;             /* the spec's, NULL without one */
+  KsLineMap *line_map;          /* of the PTX shown, NULL before it parsed */
+  KsGpuDb *gpu_db;
+  char **gpu_ids;               /* index-aligned with the drop-down */
+  GPtrArray *samples;           /* KsSample */
+  KsToolchain *toolchain;       /* NULL until found */
+  GSettings *settings;          /* NULL when the schema is not installed */
+  GCancellable *cancellable;    /* cancelled when the window goes */
+  GCancellable *run_cancellable;/* the run in progress */
+  gpointer analysis;            /* KsAnalysis: the last good results */
+  char *screenshot_path;
+
+  guint selected_cuda_line;     /* lit by the cursor; 0 = none */
+  guint hover_cuda_line;        /* lit by the pointer; 0 = none */
+  guint run_serial;
+  gint64 run_started;           /* g_get_monotonic_time () at the run's start */
+  guint edit_timeout_id;        /* runs again when typing pauses */
+  gboolean running;
+  gboolean presentation;
+  gboolean close_confirmed;
+  gboolean gpu_chosen;          /* the user picked the GPU: keep it across files */
+  gboolean loading;
+  gboolean have_nvcc;           /* as the last run found it */
+  gboolean toolkit_dismissed;
+  guint screenshot_tries;
+};
+
+/* ks-window.c */
+void        _ks_window_show_message        (KsWindow    *self,
+                                            const char  *message);
+void        _ks_window_jump_to_line        (KsWindow    *self,
+                                            gboolean     cuda,
+                                            guint        line);
+void        _ks_window_select_cuda_line    (KsWindow    *self,
+                                            guint        cuda_line);
+void        _ks_window_set_line_map        (KsWindow    *self,
+                                            KsLineMap   *map);
+gboolean    _ks_window_show_gpu            (KsWindow    *self,
+                                            const char  *gpu_id);
+const char *_ks_window_get_gpu_id          (KsWindow    *self);
+void        _ks_window_show_launch         (KsWindow       *self,
+                                            const KsLaunch *launch,
+                                            gboolean        is_default);
+void        _ks_window_show_compiled_ptx   (KsWindow    *self,
+                                            const char  *ptx_text);
+char       *_ks_window_dup_text            (GtkSourceBuffer *buffer);
+
+/* ks-window-run.c */
+void        _ks_window_run_class_init      (GtkWidgetClass *klass);
+void        _ks_window_run_init            (KsWindow    *self);
+void        _ks_window_run_dispose         (KsWindow    *self);
+void        _ks_window_run                 (KsWindow    *self);
+void        _ks_window_stop                (KsWindow    *self);
+void        _ks_window_show_toolchain      (KsWindow    *self);
+
+G_END_DECLS

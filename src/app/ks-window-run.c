@@ -1,0 +1,834 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-window-run.c: the window's engine thread and what it shows of a run.
+ *
+ * A run copies the editor's text on the main thread and analyses it in a
+ * GTask thread with a GCancellable of its own; a new run cancels the one
+ * before it.  Progress goes through one mutex and at most one pending idle
+ * (the pattern of Sysprof's document loader), so a busy worker never
+ * floods the main loop.  The result is immutable once handed over; a
+ * failed run keeps the last good results on screen, marked stale. */
+
+#include "ks-window-private.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "ks-application.h"
+#include "ks-engine.h"
+
+/* ---------------------------------------------------------------------- */
+/* Progress: written by the worker, read by one low-priority idle */
+
+typedef struct
+{
+  GMutex mutex;
+  GWeakRef window;
+  guint serial;
+  char *stage;
+  double fraction;
+  guint idle_id;
+} KsRunProgress;
+
+static void
+progress_clear (gpointer data)
+{
+  KsRunProgress *p = data;
+
+  g_mutex_clear (&p->mutex);
+  g_weak_ref_clear (&p->window);
+  g_free (p->stage);
+}
+
+static KsRunProgress *
+progress_new (KsWindow *window,
+              guint     serial)
+{
+  KsRunProgress *p = g_atomic_rc_box_new0 (KsRunProgress);
+
+  g_mutex_init (&p->mutex);
+  g_weak_ref_init (&p->window, window);
+  p->serial = serial;
+  return p;
+}
+
+static void
+progress_unref (KsRunProgress *p)
+{
+  g_atomic_rc_box_release_full (p, progress_clear);
+}
+
+static gboolean
+progress_idle (gpointer data)
+{
+  KsRunProgress *p = data;
+  g_autoptr(KsWindow) window = g_weak_ref_get (&p->window);
+  g_autofree char *stage = NULL;
+  double fraction;
+
+  g_mutex_lock (&p->mutex);
+  stage = g_strdup (p->stage);
+  fraction = p->fraction;
+  p->idle_id = 0;
+  g_mutex_unlock (&p->mutex);
+
+  if (window != NULL && window->running && window->run_serial == p->serial)
+    {
+      gtk_progress_bar_set_fraction (window->progress_bar, CLAMP (fraction, 0.0, 1.0));
+      gtk_progress_bar_set_text (window->progress_bar, stage);
+    }
+  return G_SOURCE_REMOVE;
+}
+
+/* Any thread */
+static void
+progress_update (KsAnalysisStage stage_id,
+                 double          fraction,
+                 gpointer        user_data)
+{
+  KsRunProgress *p = user_data;
+  const char *stage = ks_engine_stage_label (stage_id);
+
+  g_mutex_lock (&p->mutex);
+  if (g_strcmp0 (p->stage, stage) != 0)
+    {
+      g_free (p->stage);
+      p->stage = g_strdup (stage);
+    }
+  p->fraction = fraction;
+  if (p->idle_id == 0)
+    p->idle_id = g_idle_add_full (G_PRIORITY_LOW, progress_idle, g_atomic_rc_box_acquire (p),
+                                  (GDestroyNotify) progress_unref);
+  g_mutex_unlock (&p->mutex);
+}
+
+/* ---------------------------------------------------------------------- */
+/* The worker */
+
+typedef struct
+{
+  KsEngineRequest request;
+  KsRunProgress *progress;
+} RunData;
+
+static void
+run_data_free (RunData *data)
+{
+  ks_engine_request_clear (&data->request);
+  g_clear_pointer (&data->progress, progress_unref);
+  g_free (data);
+}
+
+static void
+run_worker (GTask        *task,
+            gpointer      source_object,
+            gpointer      task_data,
+            GCancellable *cancellable)
+{
+  RunData *data = task_data;
+  KsAnalysis *result = ks_engine_run (&data->request, cancellable, progress_update,
+                                          data->progress);
+
+  if (result == NULL)
+    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "%s", _("Stopped"));
+  else
+    g_task_return_pointer (task, result, (GDestroyNotify) ks_analysis_unref);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Showing a run */
+
+static void
+set_running (KsWindow *self,
+             gboolean  running)
+{
+  self->running = running;
+  gtk_widget_set_visible (GTK_WIDGET (self->progress_bar), running);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop", running);
+  if (running)
+    {
+      gtk_progress_bar_set_fraction (self->progress_bar, 0);
+      gtk_progress_bar_set_text (self->progress_bar, _("Starting"));
+    }
+}
+
+static void
+clear_marks (GtkSourceBuffer *buffer)
+{
+  GtkTextIter start, end;
+
+  gtk_text_buffer_get_bounds (GTK_TEXT_BUFFER (buffer), &start, &end);
+  gtk_source_buffer_remove_source_marks (buffer, &start, &end, "ks-error");
+  gtk_source_buffer_remove_source_marks (buffer, &start, &end, "ks-warning");
+}
+
+static void
+show_diagnostics (KsWindow             *self,
+                  const KsAnalysis *result)
+{
+  clear_marks (self->cuda_buffer);
+  clear_marks (self->ptx_buffer);
+  for (guint i = 0; result->diagnostics && i < result->diagnostics->len; i++)
+    {
+      const KsDiagnostic *d = &g_array_index (result->diagnostics, KsDiagnostic, i);
+      gboolean is_cuda = d->file && (g_str_has_suffix (d->file, ".cu")
+                                     || g_str_has_suffix (d->file, ".cuh"));
+      GtkSourceBuffer *buffer = is_cuda ? self->cuda_buffer : self->ptx_buffer;
+      GtkTextIter iter;
+      GtkSourceMark *mark;
+
+      if (d->line == 0 || d->line > (guint) gtk_text_buffer_get_line_count (GTK_TEXT_BUFFER (buffer)))
+        continue;
+      gtk_text_buffer_get_iter_at_line (GTK_TEXT_BUFFER (buffer), &iter, (int) d->line - 1);
+      mark = gtk_source_buffer_create_source_mark (buffer, NULL,
+                                                   d->severity == KS_DIAGNOSTIC_ERROR
+                                                   ? "ks-error" : "ks-warning", &iter);
+      g_object_set_data_full (G_OBJECT (mark), "ks-message", g_strdup (d->message), g_free);
+    }
+}
+
+/* A fault is an error mark on its PTX line and on its CUDA line, and the
+ * CUDA line is lit with its PTX */
+static void
+show_fault (KsWindow         *self,
+            const KsAnalysis *result)
+{
+  const KsSimFault *fault = result->sim ? ks_sim_get_fault (result->sim) : NULL;
+  g_autofree char *base = self->cuda_file ? g_file_get_basename (self->cuda_file) : NULL;
+  g_autofree char *fault_base = fault && fault->cuda_file ? g_path_get_basename (fault->cuda_file)
+                                                          : NULL;
+  gboolean in_cuda_pane;
+
+  if (fault == NULL)
+    return;
+  in_cuda_pane = fault->cuda_line != 0 && base != NULL && g_strcmp0 (base, fault_base) == 0;
+  for (guint i = 0; i < 2; i++)
+    {
+      GtkSourceBuffer *buffer = i == 0 ? self->ptx_buffer : self->cuda_buffer;
+      guint line = i == 0 ? fault->ptx_line : in_cuda_pane ? fault->cuda_line : 0;
+      GtkTextIter iter;
+      GtkSourceMark *mark;
+
+      if (line == 0 || line > (guint) gtk_text_buffer_get_line_count (GTK_TEXT_BUFFER (buffer)))
+        continue;
+      gtk_text_buffer_get_iter_at_line (GTK_TEXT_BUFFER (buffer), &iter, (int) line - 1);
+      mark = gtk_source_buffer_create_source_mark (buffer, NULL, "ks-error", &iter);
+      g_object_set_data_full (G_OBJECT (mark), "ks-message",
+                              g_strdup_printf (_("The kernel faulted here: %s"), fault->message),
+                              g_free);
+    }
+  if (in_cuda_pane)
+    _ks_window_select_cuda_line (self, fault->cuda_line);
+}
+
+static char *
+mark_tooltip_cb (GtkSourceMarkAttributes *attrs,
+                 GtkSourceMark           *mark,
+                 gpointer                 user_data)
+{
+  return g_strdup (g_object_get_data (G_OBJECT (mark), "ks-message"));
+}
+
+static void
+setup_marks (GtkSourceView *view)
+{
+  static const struct { const char *category; const char *icon; int priority; } kinds[] = {
+    { "ks-error", "dialog-error-symbolic", 20 },
+    { "ks-warning", "dialog-warning-symbolic", 10 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
+    {
+      g_autoptr(GtkSourceMarkAttributes) attrs = gtk_source_mark_attributes_new ();
+
+      gtk_source_mark_attributes_set_icon_name (attrs, kinds[i].icon);
+      g_signal_connect (attrs, "query-tooltip-text", G_CALLBACK (mark_tooltip_cb), NULL);
+      gtk_source_view_set_mark_attributes (view, kinds[i].category, attrs, kinds[i].priority);
+    }
+}
+
+static const char *
+severity_icon (KsHintSeverity severity)
+{
+  switch (severity)
+    {
+    case KS_HINT_CRITICAL:
+      return "dialog-error-symbolic";
+    case KS_HINT_WARNING:
+      return "dialog-warning-symbolic";
+    case KS_HINT_INFO:
+    default:
+      return "dialog-information-symbolic";
+    }
+}
+
+static GtkWidget *
+hint_row (const KsHint *hint,
+          gboolean      cuda_linked)
+{
+  GtkWidget *row = gtk_list_box_row_new ();
+  GtkWidget *grid = gtk_grid_new ();
+  GtkWidget *icon = gtk_image_new_from_icon_name (severity_icon (hint->severity));
+  GtkWidget *message = gtk_label_new (hint->message);
+  g_autoptr(GString) body = g_string_new (NULL);
+  g_autofree char *where = NULL;
+
+  if (hint->detail && hint->detail[0])
+    g_string_append (body, hint->detail);
+  if (hint->suggestion && hint->suggestion[0])
+    g_string_append_printf (body, "%s%s", body->len ? "\n" : "", hint->suggestion);
+
+  gtk_grid_set_column_spacing (GTK_GRID (grid), 12);
+  gtk_grid_set_row_spacing (GTK_GRID (grid), 2);
+  gtk_widget_add_css_class (row, hint->severity == KS_HINT_CRITICAL ? "ks-hint-critical"
+                                 : hint->severity == KS_HINT_WARNING ? "ks-hint-warning"
+                                 : "ks-hint-info");
+  gtk_widget_add_css_class (icon, "ks-hint-icon");
+  gtk_widget_set_valign (icon, GTK_ALIGN_START);
+  gtk_label_set_xalign (GTK_LABEL (message), 0);
+  gtk_label_set_wrap (GTK_LABEL (message), TRUE);
+  gtk_widget_set_hexpand (message, TRUE);
+  gtk_widget_add_css_class (message, "ks-hint-message");
+  gtk_grid_attach (GTK_GRID (grid), icon, 0, 0, 1, 2);
+  gtk_grid_attach (GTK_GRID (grid), message, 1, 0, 1, 1);
+  if (body->len)
+    {
+      GtkWidget *detail = gtk_label_new (body->str);
+
+      gtk_label_set_xalign (GTK_LABEL (detail), 0);
+      gtk_label_set_wrap (GTK_LABEL (detail), TRUE);
+      gtk_widget_add_css_class (detail, "dim-label");
+      gtk_grid_attach (GTK_GRID (grid), detail, 1, 1, 1, 1);
+    }
+
+  if (cuda_linked && hint->cuda_line)
+    where = g_strdup_printf (_("CUDA line %u"), hint->cuda_line);
+  else if (hint->ptx_line)
+    where = g_strdup_printf (_("PTX line %u"), hint->ptx_line);
+  if (where != NULL)
+    {
+      GtkWidget *line = gtk_label_new (where);
+
+      gtk_widget_add_css_class (line, "ks-hint-line");
+      gtk_widget_set_valign (line, GTK_ALIGN_START);
+      gtk_grid_attach (GTK_GRID (grid), line, 2, 0, 1, 1);
+      gtk_widget_set_tooltip_text (row, _("Show the line"));
+    }
+  else
+    gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), grid);
+  g_object_set_data (G_OBJECT (row), "ks-hint", (gpointer) hint);
+  return row;
+}
+
+static gboolean
+hint_in_cuda_pane (KsWindow     *self,
+                   const KsHint *hint)
+{
+  return hint->cuda_line != 0 && self->line_map != NULL && self->cuda_file != NULL
+         && hint->cuda_file == ks_line_map_get_file (self->line_map);
+}
+
+static void
+hint_activated_cb (KsWindow      *self,
+                   GtkListBoxRow *row,
+                   GtkListBox    *list)
+{
+  const KsHint *hint = g_object_get_data (G_OBJECT (row), "ks-hint");
+
+  if (hint == NULL)
+    return;
+  if (hint_in_cuda_pane (self, hint))
+    _ks_window_jump_to_line (self, TRUE, hint->cuda_line);
+  else if (hint->ptx_line)
+    _ks_window_jump_to_line (self, FALSE, hint->ptx_line);
+}
+
+static void
+show_hints (KsWindow             *self,
+            const KsAnalysis *result)
+{
+  GtkListBoxRow *row;
+  guint n = result->hints ? result->hints->len : 0;
+  g_autofree char *title = n ? g_strdup_printf (_("Hints (%u)"), n) : g_strdup (_("Hints"));
+
+  /* Rows only: the placeholder is a child too */
+  while ((row = gtk_list_box_get_row_at_index (self->hints_list, 0)) != NULL)
+    gtk_list_box_remove (self->hints_list, GTK_WIDGET (row));
+  for (guint i = 0; i < n; i++)
+    {
+      const KsHint *hint = g_ptr_array_index (result->hints, i);
+
+      gtk_list_box_append (self->hints_list, hint_row (hint, hint_in_cuda_pane (self, hint)));
+    }
+  g_object_set (self->hints_page, "title", title, NULL);
+  gtk_label_set_text (self->hints_placeholder,
+                      _("No hints: nothing in this run calls for advice"));
+}
+
+static void
+append_buffer_values (GString              *s,
+                      const KsAnalysis *result,
+                      uint32_t              index)
+{
+  const KsLaunchBuffer *b = &result->launch->buffers[index];
+  size_t size = 0;
+  const uint8_t *data = ks_sim_get_buffer (result->sim, index, &size);
+  uint32_t elem = ks_ptx_type_size (b->type);
+  uint64_t n = elem ? MIN (size / elem, 8) : 0;
+
+  g_string_append_printf (s, "  %s[0..%" G_GUINT64_FORMAT "] =", b->name, n ? n - 1 : 0);
+  for (uint64_t i = 0; i < n; i++)
+    {
+      const uint8_t *p = data + i * elem;
+
+      switch (b->type)
+        {
+        case KS_PTX_TYPE_F32:
+          {
+            float v;
+
+            memcpy (&v, p, 4);
+            g_string_append_printf (s, " %g", v);
+          }
+          break;
+        case KS_PTX_TYPE_F64:
+          {
+            double v;
+
+            memcpy (&v, p, 8);
+            g_string_append_printf (s, " %g", v);
+          }
+          break;
+        case KS_PTX_TYPE_S32:
+          {
+            int32_t v;
+
+            memcpy (&v, p, 4);
+            g_string_append_printf (s, " %d", v);
+          }
+          break;
+        case KS_PTX_TYPE_U32:
+        case KS_PTX_TYPE_B32:
+          {
+            uint32_t v;
+
+            memcpy (&v, p, 4);
+            g_string_append_printf (s, " %u", v);
+          }
+          break;
+        default:
+          for (uint32_t k = 0; k < elem; k++)
+            g_string_append_printf (s, "%s%02x", k ? "" : " ", p[elem - 1 - k]);
+        }
+    }
+  if (b->count > n)
+    g_string_append (s, " …");
+  g_string_append_c (s, '\n');
+}
+
+/* A label, not a text view: the output is read-only, and a label of
+ * bounded size lays out in one go (a kernel may print megabytes) */
+#define MAX_OUTPUT_BYTES (64 * 1024)
+
+static void
+set_output (KsWindow *self,
+            GString  *s)
+{
+  if (s->len > MAX_OUTPUT_BYTES)
+    {
+      const char *end = s->str + MAX_OUTPUT_BYTES;
+
+      /* cut at a character boundary */
+      while (end > s->str && (*end & 0xc0) == 0x80)
+        end--;
+      g_string_truncate (s, (gsize) (end - s->str));
+      g_string_append (s, _("\n… (the rest is left out)\n"));
+    }
+  gtk_label_set_text (self->output_label, s->str);
+}
+
+static void
+show_output (KsWindow             *self,
+             const KsAnalysis *result)
+{
+  g_autoptr(GString) s = g_string_new (NULL);
+
+  if (result->status == KS_ANALYSIS_FAILED)
+    {
+      g_string_append_printf (s, "%s\n", result->error ? result->error : _("The analysis failed"));
+      for (guint i = 0; result->diagnostics && i < result->diagnostics->len; i++)
+        {
+          const KsDiagnostic *d = &g_array_index (result->diagnostics, KsDiagnostic, i);
+
+          g_string_append_printf (s, "%s:%u:%u: %s: %s\n", d->file ? d->file : "?", d->line,
+                                  d->column, d->severity == KS_DIAGNOSTIC_ERROR ? "error"
+                                  : "warning", d->message);
+        }
+      if (self->analysis != NULL)
+        g_string_append (s, _("\nThe results shown are those of the last run that worked.\n"));
+      set_output (self, s);
+      return;
+    }
+
+  if (result->sim != NULL)
+    {
+      const KsSimStats *st = ks_sim_get_stats (result->sim);
+      const KsSimFault *fault = ks_sim_get_fault (result->sim);
+      const char *printed = ks_sim_get_printf (result->sim);
+
+      if (fault != NULL)
+        {
+          g_string_append_printf (s, _("The kernel faulted: %s\n"), fault->message);
+          g_string_append_printf (s, _("  block (%u, %u, %u), thread (%u, %u, %u)"),
+                                  fault->block[0], fault->block[1], fault->block[2],
+                                  fault->thread[0], fault->thread[1], fault->thread[2]);
+          if (fault->ptx_line)
+            g_string_append_printf (s, _(", PTX line %u"), fault->ptx_line);
+          if (fault->cuda_line)
+            g_string_append_printf (s, _(", CUDA line %u"), fault->cuda_line);
+          if (fault->has_address)
+            {
+              g_autofree char *addr = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", fault->address);
+
+              g_string_append_printf (s, _(", address %s"), addr);
+            }
+          g_string_append (s, "\n\n");
+        }
+      if (printed != NULL && printed[0] != '\0')
+        g_string_append_printf (s, _("printf output:\n%s%s\n"), printed,
+                                g_str_has_suffix (printed, "\n") ? "" : "\n");
+      {
+        g_autofree char *warp = g_strdup_printf ("%" G_GUINT64_FORMAT, st->warp_instructions);
+        g_autofree char *thread = g_strdup_printf ("%" G_GUINT64_FORMAT, st->thread_instructions);
+        g_autofree char *div = g_strdup_printf ("%" G_GUINT64_FORMAT, st->divergent_branches);
+        g_autofree char *bar = g_strdup_printf ("%" G_GUINT64_FORMAT, st->barriers);
+
+        /* (numbers as strings: xgettext cannot read G_GUINT64_FORMAT) */
+        g_string_append_printf (s, _("Simulated %s warp-instructions (%s thread-instructions), %s "
+                                     "divergent branches, %s barriers, in %.1f ms\n"),
+                                warp, thread, div, bar, st->seconds * 1e3);
+      }
+      if (fault == NULL && result->launch != NULL && result->launch->n_outputs > 0)
+        {
+          g_string_append (s, _("\nOutputs (first values):\n"));
+          for (uint32_t i = 0; i < result->launch->n_outputs; i++)
+            append_buffer_values (s, result, result->launch->outputs[i]);
+        }
+    }
+  if (result->launch_is_default)
+    g_string_append (s, _("\nNo launch spec: the kernel ran with a default launch and zero-filled "
+                          "buffers. Open its launch spec (.json) to run it on real data.\n"));
+  if (result->timing_error != NULL)
+    g_string_append_printf (s, _("\nTiming model: %s\n"), result->timing_error);
+  if (result->occupancy_error != NULL)
+    g_string_append_printf (s, _("\nOccupancy: %s\n"), result->occupancy_error);
+  set_output (self, s);
+}
+
+static void
+show_status (KsWindow             *self,
+             const KsAnalysis *result)
+{
+  g_autoptr(GString) s = g_string_new (NULL);
+
+  if (result->arch != NULL)
+    g_string_append (s, result->arch->id);
+  if (result->resources != NULL)
+    g_string_append_printf (s, " · %u regs%s", result->resources->registers,
+                            result->resources->source == KS_RESOURCES_SOURCE_ESTIMATE
+                            ? _(" (estimated)") : "");
+  if (result->have_occupancy)
+    {
+      g_string_append_printf (s, _(" · %u blocks/SM, limited by %s"),
+                              result->occupancy.active_blocks_per_sm,
+                              ks_occupancy_limiter_name (result->occupancy.limiter));
+      g_string_append_printf (s, _(" · %.0f %% occupancy"), result->occupancy.occupancy * 100);
+    }
+  if (result->have_occupancy && result->gpu != NULL && result->launch != NULL
+      && result->occupancy.active_blocks_per_sm > 0)
+    {
+      uint64_t blocks = (uint64_t) result->launch->grid[0] * result->launch->grid[1]
+                        * result->launch->grid[2];
+      double waves = (double) blocks
+                     / ((double) result->occupancy.active_blocks_per_sm * result->gpu->sm_count);
+
+      if (waves >= 0.995)
+        g_string_append_printf (s, _(" · %.2f waves on %u SMs"), waves, result->gpu->sm_count);
+      else
+        {
+          g_autofree char *n = g_strdup_printf ("%" G_GUINT64_FORMAT, blocks);
+
+          g_string_append_printf (s, _(" · %s blocks on %u SMs (%.1f %% of one wave)"), n,
+                                  result->gpu->sm_count, waves * 100);
+        }
+    }
+  if (result->timing != NULL)
+    {
+      static const char *const bounds[] = { N_("latency-bound"), N_("memory-bound"),
+                                            N_("compute-bound") };
+
+      g_string_append_printf (s, _(" · ~%.3g µs (model), %s"), result->timing->estimated_duration_us,
+                              _(bounds[MIN (result->timing->bound, G_N_ELEMENTS (bounds) - 1)]));
+    }
+  if (result->sim != NULL && ks_sim_get_fault (result->sim) != NULL)
+    g_string_append (s, _(" · faulted"));
+  if (result->hints != NULL)
+    g_string_append_printf (s, ngettext (" · %u hint", " · %u hints", result->hints->len),
+                            result->hints->len);
+  gtk_label_set_text (self->status_label, s->str[0] == ' ' ? s->str + 3 : s->str);
+}
+
+static gboolean
+take_screenshot (gpointer data)
+{
+  KsWindow *self = KS_WINDOW (data);
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+  int w = gtk_widget_get_width (GTK_WIDGET (self));
+  int h = gtk_widget_get_height (GTK_WIDGET (self));
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (GTK_WIDGET (self));
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  gboolean ok = FALSE;
+
+  /* The window's size includes its frame: adjust once so the picture is
+   * exactly 1600x1000 */
+  if ((w != 1600 || h != 1000) && self->screenshot_tries++ < 3)
+    {
+      int dw, dh;
+
+      gtk_window_get_default_size (GTK_WINDOW (self), &dw, &dh);
+      gtk_window_set_default_size (GTK_WINDOW (self), dw + 1600 - w, dh + 1000 - h);
+      /* and show the selected lines again in the new size */
+      _ks_window_select_cuda_line (self, self->selected_cuda_line);
+      g_object_unref (snapshot);
+      g_clear_object (&paintable);
+      return G_SOURCE_CONTINUE;
+    }
+  gdk_paintable_snapshot (paintable, snapshot, w, h);
+  node = gtk_snapshot_free_to_node (snapshot);
+  if (node != NULL)
+    {
+      GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (self));
+
+      texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, w, h));
+      ok = texture != NULL && gdk_texture_save_to_png (texture, self->screenshot_path);
+    }
+  if (!ok)
+    g_printerr ("kernelscope: could not write the screenshot %s\n", self->screenshot_path);
+  g_clear_pointer (&self->screenshot_path, g_free);
+  if (KS_IS_APPLICATION (app))
+    ks_application_screenshot_done (KS_APPLICATION (app), ok);
+  g_object_unref (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+show_result (KsWindow   *self,
+             KsAnalysis *result)
+{
+  /* The PTX nvcc made from the edited CUDA replaces the pane's, unless
+   * the PTX has edits of its own */
+  if (ks_engine_compiled (result)
+      && !gtk_text_buffer_get_modified (GTK_TEXT_BUFFER (self->ptx_buffer)))
+    _ks_window_show_compiled_ptx (self, result->ptx_text);
+  show_diagnostics (self, result);
+  if (result->module != NULL)
+    {
+      g_autofree char *base = self->cuda_file ? g_file_get_basename (self->cuda_file) : NULL;
+
+      _ks_window_set_line_map (self, ks_line_map_new (result->module, base));
+    }
+  /* A screenshot shows the linking: the first hint's CUDA line, else the
+   * CUDA line with the most PTX lines */
+  if (self->screenshot_path != NULL && self->selected_cuda_line == 0 && self->line_map != NULL)
+    {
+      uint32_t n_cuda = 0, best = 0, best_n = 0;
+      const uint32_t *lines = ks_line_map_cuda_lines (self->line_map, &n_cuda);
+      gboolean hint_line;
+
+      for (guint i = 0; result->hints != NULL && i < result->hints->len && best == 0; i++)
+        {
+          const KsHint *hint = g_ptr_array_index (result->hints, i);
+
+          if (hint_in_cuda_pane (self, hint))
+            best = hint->cuda_line;
+        }
+      hint_line = best != 0;
+      for (uint32_t i = 0; i < n_cuda && !hint_line; i++)
+        {
+          uint32_t n = 0;
+
+          ks_line_map_ptx_lines (self->line_map, lines[i], &n);
+          if (n > best_n)
+            {
+              best = lines[i];
+              best_n = n;
+            }
+        }
+      _ks_window_select_cuda_line (self, best);
+    }
+  show_output (self, result);
+  if (result->status == KS_ANALYSIS_FAILED)
+    {
+      g_autofree char *msg = g_strdup_printf ("%s%s", result->error ? result->error
+                                              : _("The analysis failed"),
+                                              self->analysis ? _(" — showing the last good run") : "");
+
+      gtk_label_set_text (self->status_label, msg);
+      gtk_widget_set_visible (GTK_WIDGET (self->stale_label), self->analysis != NULL);
+      gtk_stack_set_visible_child_name (self->results_stack, "output");
+      return;
+    }
+  g_clear_pointer ((KsAnalysis **) &self->analysis, ks_analysis_unref);
+  self->analysis = ks_analysis_ref (result);
+  if (!self->gpu_chosen && result->gpu != NULL)
+    _ks_window_show_gpu (self, result->gpu->id);
+  _ks_window_show_launch (self, result->launch, result->launch_is_default);
+  gtk_widget_set_visible (GTK_WIDGET (self->stale_label), FALSE);
+  show_hints (self, result);
+  show_status (self, result);
+  show_fault (self, result);
+  if (result->sim != NULL && ks_sim_get_fault (result->sim) != NULL)
+    gtk_stack_set_visible_child_name (self->results_stack, "output");
+}
+
+static void
+run_done_cb (GObject      *object,
+             GAsyncResult *res,
+             gpointer      user_data)
+{
+  KsWindow *self = KS_WINDOW (object);
+  guint serial = GPOINTER_TO_UINT (user_data);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsAnalysis) result = g_task_propagate_pointer (G_TASK (res), &error);
+
+  /* A run that another replaced says nothing */
+  if (serial != self->run_serial)
+    return;
+  g_debug ("run %u: %s in %.0f ms", serial, result ? "done" : "stopped",
+           (g_get_monotonic_time () - self->run_started) / 1e3);
+  set_running (self, FALSE);
+  g_clear_object (&self->run_cancellable);
+  if (result == NULL)
+    {
+      gtk_label_set_text (self->status_label, _("Stopped"));
+      gtk_widget_set_visible (GTK_WIDGET (self->stale_label), self->analysis != NULL);
+    }
+  else
+    {
+      self->have_nvcc = ks_engine_have_nvcc (result);
+      _ks_window_show_toolchain (self);
+      show_result (self, result);
+    }
+  if (self->screenshot_path != NULL)
+    /* Give the results a few frames to lay out before the picture */
+    g_timeout_add (1200, take_screenshot, g_object_ref (self));
+}
+
+void
+_ks_window_show_toolchain (KsWindow *self)
+{
+  if (self->have_nvcc || self->toolkit_dismissed || self->presentation)
+    {
+      gtk_revealer_set_reveal_child (self->toolkit_revealer, FALSE);
+      return;
+    }
+  gtk_label_set_text (self->toolkit_label,
+                      _("No CUDA toolkit found: PTX files, the samples and saved SASS listings still "
+                        "work, and CUDA is analysed through the PTX beside it. To compile what you "
+                        "type, install the CUDA toolkit (nvcc) or set CUDA_HOME."));
+  gtk_revealer_set_reveal_child (self->toolkit_revealer, TRUE);
+}
+
+void
+_ks_window_run (KsWindow *self)
+{
+  RunData *data;
+  g_autoptr(GTask) task = NULL;
+  g_autofree char *cuda_path = self->cuda_file ? g_file_get_path (self->cuda_file) : NULL;
+  g_autofree char *ptx_path = self->ptx_file ? g_file_get_path (self->ptx_file) : NULL;
+
+  g_clear_handle_id (&self->edit_timeout_id, g_source_remove);
+  if (cuda_path == NULL && ptx_path == NULL)
+    return;
+  _ks_window_stop (self);
+
+  data = g_new0 (RunData, 1);
+  ks_engine_request_init (&data->request);
+  data->request.cuda_path = g_steal_pointer (&cuda_path);
+  data->request.ptx_path = g_steal_pointer (&ptx_path);
+  if (data->request.cuda_path != NULL)
+    data->request.cuda_text = _ks_window_dup_text (self->cuda_buffer);
+  if (data->request.ptx_path != NULL)
+    data->request.ptx_text = _ks_window_dup_text (self->ptx_buffer);
+  data->request.cuda_modified = gtk_text_buffer_get_modified (GTK_TEXT_BUFFER (self->cuda_buffer));
+  /* A copy: the window may open another spec while this one runs */
+  data->request.launch = self->launch ? ks_launch_copy (self->launch) : NULL;
+  /* Until the user picks one, the GPU follows the PTX's .target */
+  data->request.gpu = self->gpu_chosen ? g_strdup (_ks_window_get_gpu_id (self)) : NULL;
+  if (self->settings != NULL)
+    {
+      g_autofree char *dir = g_settings_get_string (self->settings, "toolkit-path");
+
+      if (dir[0] != '\0')
+        data->request.toolkit_dir = g_steal_pointer (&dir);
+    }
+  self->run_serial++;
+  data->progress = progress_new (self, self->run_serial);
+
+  self->run_cancellable = g_cancellable_new ();
+  task = g_task_new (self, self->run_cancellable, run_done_cb, GUINT_TO_POINTER (self->run_serial));
+  g_task_set_source_tag (task, _ks_window_run);
+  g_task_set_task_data (task, data, (GDestroyNotify) run_data_free);
+  g_task_set_return_on_cancel (task, FALSE);
+  set_running (self, TRUE);
+  self->run_started = g_get_monotonic_time ();
+  gtk_label_set_text (self->status_label, _("Analysing…"));
+  g_task_run_in_thread (task, run_worker);
+}
+
+void
+_ks_window_stop (KsWindow *self)
+{
+  if (self->run_cancellable != NULL)
+    g_cancellable_cancel (self->run_cancellable);
+}
+
+void
+_ks_window_run_class_init (GtkWidgetClass *klass)
+{
+}
+
+void
+_ks_window_run_init (KsWindow *self)
+{
+  GtkWidget *placeholder = gtk_label_new (_("No hints yet: run a kernel to see advice tied to its "
+                                            "lines"));
+
+  self->have_nvcc = TRUE;
+  setup_marks (self->cuda_view);
+  setup_marks (self->ptx_view);
+  gtk_widget_add_css_class (placeholder, "dim-label");
+  gtk_widget_set_margin_top (placeholder, 24);
+  gtk_widget_set_margin_bottom (placeholder, 24);
+  gtk_list_box_set_placeholder (self->hints_list, placeholder);
+  self->hints_placeholder = GTK_LABEL (placeholder);
+  g_signal_connect_object (self->hints_list, "row-activated", G_CALLBACK (hint_activated_cb), self,
+                           G_CONNECT_SWAPPED);
+  set_running (self, FALSE);
+  gtk_label_set_text (self->status_label, _("Open a kernel, or pick a sample"));
+}
+
+void
+_ks_window_run_dispose (KsWindow *self)
+{
+  /* A run in its thread holds a reference, so this normally comes after
+   * its end; if the window is disposed first, what the run hands back is
+   * for no one */
+  self->run_serial++;
+  self->running = FALSE;
+  _ks_window_stop (self);
+  g_clear_object (&self->run_cancellable);
+  g_clear_pointer ((KsAnalysis **) &self->analysis, ks_analysis_unref);
+}

@@ -1,0 +1,1554 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-window.c: the window: its actions, the three source panes and the
+ * line linking between them, opening (file chooser, command line, drag and
+ * drop, samples), saving, closing with unsaved changes, presentation mode
+ * and the screenshot.  The engine thread and the results are in
+ * ks-window-run.c. */
+
+#include "ks-window-private.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "ks-application.h"
+#include "ks-samples.h"
+
+G_DEFINE_FINAL_TYPE (KsWindow, ks_window, GTK_TYPE_APPLICATION_WINDOW)
+
+/* How strongly a linked line is tinted: enough to read across a room in
+ * presentation mode, quiet enough to read the code through at a desk. */
+#define LINK_ALPHA 0.32
+#define LINK_ALPHA_PRESENTATION 0.5
+/* Every mapped line carries a faint tint of its CUDA line's colour, so the
+ * correspondence shows at a glance before anything is hovered. */
+#define MAP_ALPHA 0.09
+#define MAP_ALPHA_PRESENTATION 0.10
+
+typedef enum
+{
+  FILE_KIND_UNKNOWN,
+  FILE_KIND_CUDA,
+  FILE_KIND_PTX,
+  FILE_KIND_SPEC,
+  FILE_KIND_SASS,
+} FileKind;
+
+static FileKind
+file_kind (GFile *file)
+{
+  g_autofree char *name = g_file_get_basename (file);
+  g_autofree char *lower = name ? g_ascii_strdown (name, -1) : NULL;
+
+  if (lower == NULL)
+    return FILE_KIND_UNKNOWN;
+  if (g_str_has_suffix (lower, ".cu") || g_str_has_suffix (lower, ".cuh"))
+    return FILE_KIND_CUDA;
+  if (g_str_has_suffix (lower, ".ptx"))
+    return FILE_KIND_PTX;
+  if (g_str_has_suffix (lower, ".json"))
+    return FILE_KIND_SPEC;
+  if (g_str_has_suffix (lower, ".sass") || g_str_has_suffix (lower, ".cuasm")
+      || g_str_has_suffix (lower, ".s") || g_str_has_suffix (lower, ".asm"))
+    return FILE_KIND_SASS;
+  return FILE_KIND_UNKNOWN;
+}
+
+char *
+_ks_window_dup_text (GtkSourceBuffer *buffer)
+{
+  GtkTextIter start, end;
+
+  gtk_text_buffer_get_bounds (GTK_TEXT_BUFFER (buffer), &start, &end);
+  return gtk_text_buffer_get_text (GTK_TEXT_BUFFER (buffer), &start, &end, TRUE);
+}
+
+/* Reads a text file: the editor only takes valid UTF-8 without NUL bytes,
+ * so anything else is refused with a message rather than shown as junk. */
+static char *
+load_text (GFile   *file,
+           GError **error)
+{
+  g_autofree char *contents = NULL;
+  g_autofree char *name = g_file_get_parse_name (file);
+  gsize len = 0;
+  const char *end;
+
+  if (!g_file_load_contents (file, NULL, &contents, &len, NULL, error))
+    return NULL;
+  if (memchr (contents, '\0', len) != NULL || !g_utf8_validate (contents, (gssize) len, &end))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   _("%s is not a text file (it holds binary data or is not UTF-8)"), name);
+      return NULL;
+    }
+  return g_steal_pointer (&contents);
+}
+
+static GFile *
+sibling_with_suffix (GFile      *file,
+                     const char *suffix)
+{
+  g_autofree char *name = g_file_get_basename (file);
+  g_autoptr(GFile) parent = g_file_get_parent (file);
+  char *dot;
+  g_autofree char *sibling = NULL;
+  GFile *result;
+
+  if (name == NULL || parent == NULL)
+    return NULL;
+  dot = strrchr (name, '.');
+  if (dot != NULL)
+    *dot = '\0';
+  sibling = g_strconcat (name, suffix, NULL);
+  result = g_file_get_child (parent, sibling);
+  if (!g_file_query_exists (result, NULL))
+    g_clear_object (&result);
+  return result;
+}
+
+/* The CUDA file a PTX file was compiled from, when it lies beside it: the
+ * first .file entry whose name ends in .cu. */
+static GFile *
+cuda_from_ptx_text (GFile      *ptx_file,
+                    const char *text)
+{
+  g_autoptr(GFile) parent = g_file_get_parent (ptx_file);
+  const char *p = text;
+
+  while (parent != NULL && (p = strstr (p, ".file")) != NULL)
+    {
+      const char *q = strchr (p, '"'), *r = q ? strchr (q + 1, '"') : NULL;
+
+      p += 5;
+      if (q != NULL && r != NULL && r - q > 4 && strncmp (r - 3, ".cu", 3) == 0)
+        {
+          g_autofree char *path = g_strndup (q + 1, (gsize) (r - q - 1));
+          g_autofree char *base = g_path_get_basename (path);
+          GFile *f = g_file_get_child (parent, base);
+
+          if (g_file_query_exists (f, NULL))
+            return f;
+          g_object_unref (f);
+        }
+    }
+  return NULL;
+}
+
+static void
+set_buffer_text (GtkSourceBuffer *buffer,
+                 const char      *text)
+{
+  GtkTextIter start;
+
+  gtk_text_buffer_begin_irreversible_action (GTK_TEXT_BUFFER (buffer));
+  gtk_text_buffer_set_text (GTK_TEXT_BUFFER (buffer), text ? text : "", -1);
+  gtk_text_buffer_end_irreversible_action (GTK_TEXT_BUFFER (buffer));
+  gtk_text_buffer_get_start_iter (GTK_TEXT_BUFFER (buffer), &start);
+  gtk_text_buffer_place_cursor (GTK_TEXT_BUFFER (buffer), &start);
+  gtk_text_buffer_set_modified (GTK_TEXT_BUFFER (buffer), FALSE);
+}
+
+void
+_ks_window_show_message (KsWindow   *self,
+                         const char *message)
+{
+  if (message == NULL)
+    {
+      gtk_revealer_set_reveal_child (self->message_revealer, FALSE);
+      return;
+    }
+  gtk_label_set_text (self->message_label, message);
+  gtk_revealer_set_reveal_child (self->message_revealer, TRUE);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Titles */
+
+static void
+set_file_label (GtkLabel        *label,
+                GFile           *file,
+                GtkSourceBuffer *buffer)
+{
+  g_autofree char *name = file ? g_file_get_basename (file) : NULL;
+  gboolean modified = buffer && gtk_text_buffer_get_modified (GTK_TEXT_BUFFER (buffer));
+  g_autofree char *text = g_strdup_printf ("%s%s", name ? name : "", modified ? " •" : "");
+
+  gtk_label_set_text (label, text);
+  if (file != NULL)
+    {
+      g_autofree char *parse = g_file_get_parse_name (file);
+
+      gtk_widget_set_tooltip_text (GTK_WIDGET (label), parse);
+    }
+}
+
+static void
+update_titles (KsWindow *self)
+{
+  GFile *main_file = self->cuda_file ? self->cuda_file : self->ptx_file;
+  g_autofree char *name = main_file ? g_file_get_basename (main_file) : NULL;
+  g_autofree char *title = NULL;
+  gboolean modified = ks_window_has_unsaved_changes (self);
+
+  title = g_strdup_printf ("%s%s", modified ? "• " : "", name ? name : "KernelScope");
+  gtk_label_set_text (self->title_label, title);
+  {
+    g_autofree char *win_title = name ? g_strdup_printf ("%s – KernelScope", name)
+                                      : g_strdup ("KernelScope");
+
+    gtk_window_set_title (GTK_WINDOW (self), win_title);
+  }
+  if (self->launch != NULL && self->launch->kernel != NULL)
+    {
+      gtk_label_set_text (self->subtitle_label, self->launch->kernel);
+      gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), !self->presentation);
+    }
+  else
+    gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), FALSE);
+
+  set_file_label (self->cuda_file_label, self->cuda_file, self->cuda_buffer);
+  set_file_label (self->ptx_file_label, self->ptx_file, self->ptx_buffer);
+  set_file_label (self->sass_file_label, self->sass_file, NULL);
+}
+
+static void
+format_dim3 (GString        *s,
+             const uint32_t  d[3])
+{
+  if (d[1] == 1 && d[2] == 1)
+    g_string_append_printf (s, "%u", d[0]);
+  else if (d[2] == 1)
+    g_string_append_printf (s, "(%u, %u)", d[0], d[1]);
+  else
+    g_string_append_printf (s, "(%u, %u, %u)", d[0], d[1], d[2]);
+}
+
+void
+_ks_window_show_launch (KsWindow       *self,
+                        const KsLaunch *launch,
+                        gboolean        is_default)
+{
+  g_autoptr(GString) s = g_string_new ("<<<");
+
+  if (launch == NULL)
+    {
+      gtk_label_set_text (self->launch_label, _("no launch spec"));
+      return;
+    }
+  format_dim3 (s, launch->grid);
+  g_string_append (s, ", ");
+  format_dim3 (s, launch->block);
+  if (launch->dynamic_shared_bytes)
+    g_string_append_printf (s, ", %u", launch->dynamic_shared_bytes);
+  g_string_append (s, ">>>");
+  gtk_label_set_text (self->launch_label, s->str);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->launch_label),
+                               is_default ? _("No launch spec: a default launch (grid and block) "
+                                              "with zero-filled buffers")
+                                          : _("The launch: grid and block, from the launch spec"));
+}
+
+static void
+update_launch_label (KsWindow *self)
+{
+  _ks_window_show_launch (self, self->launch, FALSE);
+}
+
+void
+_ks_window_show_compiled_ptx (KsWindow   *self,
+                              const char *ptx_text)
+{
+  g_autofree char *old = _ks_window_dup_text (self->ptx_buffer);
+
+  if (g_strcmp0 (old, ptx_text) == 0)
+    return;
+  self->loading = TRUE;
+  set_buffer_text (self->ptx_buffer, ptx_text);
+  self->loading = FALSE;
+}
+
+gboolean
+ks_window_has_unsaved_changes (KsWindow *self)
+{
+  g_return_val_if_fail (KS_IS_WINDOW (self), FALSE);
+  return gtk_text_buffer_get_modified (GTK_TEXT_BUFFER (self->cuda_buffer))
+         || gtk_text_buffer_get_modified (GTK_TEXT_BUFFER (self->ptx_buffer));
+}
+
+/* Typing runs the analysis again once it pauses: each keystroke restarts
+ * the wait, and a new run cancels the one before it. */
+#define EDIT_PAUSE_MS 900
+
+static gboolean
+edit_pause_cb (gpointer data)
+{
+  KsWindow *self = KS_WINDOW (data);
+
+  self->edit_timeout_id = 0;
+  _ks_window_run (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+text_changed_cb (KsWindow      *self,
+                 GtkTextBuffer *buffer)
+{
+  if (self->loading)
+    return;
+  g_clear_handle_id (&self->edit_timeout_id, g_source_remove);
+  self->edit_timeout_id = g_timeout_add (EDIT_PAUSE_MS, edit_pause_cb, self);
+}
+
+static void
+modified_changed_cb (KsWindow      *self,
+                     GtkTextBuffer *buffer)
+{
+  update_titles (self);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Linking the panes */
+
+static void
+clear_tags (GtkSourceBuffer *buffer,
+            const char      *prefix)
+{
+  GtkTextIter start, end;
+  GtkTextTagTable *table = gtk_text_buffer_get_tag_table (GTK_TEXT_BUFFER (buffer));
+
+  gtk_text_buffer_get_bounds (GTK_TEXT_BUFFER (buffer), &start, &end);
+  for (guint i = 0; i < KS_LINE_MAP_N_COLOURS; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("%s-%u", prefix, i);
+      GtkTextTag *tag = gtk_text_tag_table_lookup (table, name);
+
+      if (tag != NULL)
+        gtk_text_buffer_remove_tag (GTK_TEXT_BUFFER (buffer), tag, &start, &end);
+    }
+}
+
+static void
+tint_line (GtkSourceBuffer *buffer,
+           guint            line,
+           const char      *tag)
+{
+  GtkTextIter start, end;
+
+  if (line == 0 || line > (guint) gtk_text_buffer_get_line_count (GTK_TEXT_BUFFER (buffer)))
+    return;
+  gtk_text_buffer_get_iter_at_line (GTK_TEXT_BUFFER (buffer), &start, (int) line - 1);
+  end = start;
+  if (!gtk_text_iter_ends_line (&end))
+    gtk_text_iter_forward_to_line_end (&end);
+  gtk_text_iter_forward_char (&end);
+  gtk_text_buffer_apply_tag_by_name (GTK_TEXT_BUFFER (buffer), tag, &start, &end);
+}
+
+/* The faint tint of every mapped line in both panes */
+static void
+tint_all (KsWindow *self)
+{
+  const uint32_t *cuda_lines;
+  uint32_t n_cuda = 0;
+
+  clear_tags (self->cuda_buffer, "ks-map");
+  clear_tags (self->ptx_buffer, "ks-map");
+  if (self->line_map == NULL)
+    return;
+  cuda_lines = ks_line_map_cuda_lines (self->line_map, &n_cuda);
+  for (uint32_t i = 0; i < n_cuda; i++)
+    {
+      uint32_t colour = ks_line_map_colour (self->line_map, cuda_lines[i]);
+      g_autofree char *name = g_strdup_printf ("ks-map-%u", colour);
+      const uint32_t *ptx_lines;
+      uint32_t n = 0;
+
+      tint_line (self->cuda_buffer, cuda_lines[i], name);
+      ptx_lines = ks_line_map_ptx_lines (self->line_map, cuda_lines[i], &n);
+      for (uint32_t k = 0; k < n; k++)
+        tint_line (self->ptx_buffer, ptx_lines[k], name);
+    }
+}
+
+static void
+scroll_to_line (GtkSourceView *view,
+                guint          line)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (view));
+  GtkTextMark *mark = gtk_text_buffer_get_mark (buffer, "ks-scroll");
+  GtkTextIter iter;
+
+  if (line == 0)
+    return;
+  gtk_text_buffer_get_iter_at_line (buffer, &iter, (int) line - 1);
+  if (mark == NULL)
+    mark = gtk_text_buffer_create_mark (buffer, "ks-scroll", &iter, TRUE);
+  else
+    gtk_text_buffer_move_mark (buffer, mark, &iter);
+  /* Through a mark: the view scrolls once its line heights are known, which
+   * they are not yet right after a file is loaded.  The least scrolling that
+   * shows the line, with a few lines of context. */
+  gtk_text_view_scroll_to_mark (GTK_TEXT_VIEW (view), mark, 0.25, FALSE, 0, 0);
+}
+
+/* Lights up CUDA line cuda_line and its PTX lines in its colour, and
+ * scrolls the panes that did not ask for it to them. */
+static void
+highlight (KsWindow *self,
+           guint     cuda_line,
+           gboolean  scroll_cuda,
+           gboolean  scroll_ptx)
+{
+  const uint32_t *ptx_lines;
+  uint32_t n = 0, colour;
+  g_autofree char *name = NULL;
+
+  clear_tags (self->cuda_buffer, "ks-link");
+  clear_tags (self->ptx_buffer, "ks-link");
+  if (self->line_map == NULL || cuda_line == 0)
+    return;
+  colour = ks_line_map_colour (self->line_map, cuda_line);
+  if (colour == KS_LINE_MAP_NO_COLOUR)
+    return;
+  name = g_strdup_printf ("ks-link-%u", colour);
+  tint_line (self->cuda_buffer, cuda_line, name);
+  ptx_lines = ks_line_map_ptx_lines (self->line_map, cuda_line, &n);
+  for (uint32_t i = 0; i < n; i++)
+    tint_line (self->ptx_buffer, ptx_lines[i], name);
+  if (scroll_cuda)
+    scroll_to_line (self->cuda_view, cuda_line);
+  if (scroll_ptx && n > 0)
+    scroll_to_line (self->ptx_view, ptx_lines[0]);
+}
+
+static guint
+cursor_line (GtkSourceBuffer *buffer)
+{
+  GtkTextIter iter;
+
+  gtk_text_buffer_get_iter_at_mark (GTK_TEXT_BUFFER (buffer), &iter,
+                                    gtk_text_buffer_get_insert (GTK_TEXT_BUFFER (buffer)));
+  return (guint) gtk_text_iter_get_line (&iter) + 1;
+}
+
+static void
+cuda_cursor_cb (KsWindow   *self,
+                GParamSpec *pspec,
+                GtkTextBuffer *buffer)
+{
+  /* Loading a file moves the cursor too; that selects nothing */
+  if (self->loading)
+    return;
+  self->selected_cuda_line = cursor_line (self->cuda_buffer);
+  highlight (self, self->selected_cuda_line, FALSE, TRUE);
+}
+
+static void
+ptx_cursor_cb (KsWindow      *self,
+               GParamSpec    *pspec,
+               GtkTextBuffer *buffer)
+{
+  if (self->loading || self->line_map == NULL)
+    return;
+  self->selected_cuda_line = ks_line_map_cuda_line (self->line_map, cursor_line (self->ptx_buffer));
+  highlight (self, self->selected_cuda_line, TRUE, FALSE);
+}
+
+static guint
+line_at (GtkSourceView *view,
+         double         x,
+         double         y)
+{
+  GtkTextIter iter;
+  int bx, by;
+
+  gtk_text_view_window_to_buffer_coords (GTK_TEXT_VIEW (view), GTK_TEXT_WINDOW_WIDGET,
+                                         (int) x, (int) y, &bx, &by);
+  gtk_text_view_get_line_at_y (GTK_TEXT_VIEW (view), &iter, by, NULL);
+  return (guint) gtk_text_iter_get_line (&iter) + 1;
+}
+
+static void
+cuda_motion_cb (KsWindow                 *self,
+                double                    x,
+                double                    y,
+                GtkEventControllerMotion *motion)
+{
+  guint line = line_at (self->cuda_view, x, y);
+
+  if (line == self->hover_cuda_line)
+    return;
+  self->hover_cuda_line = line;
+  highlight (self, line, FALSE, TRUE);
+}
+
+static void
+ptx_motion_cb (KsWindow                 *self,
+               double                    x,
+               double                    y,
+               GtkEventControllerMotion *motion)
+{
+  guint line;
+
+  if (self->line_map == NULL)
+    return;
+  line = ks_line_map_cuda_line (self->line_map, line_at (self->ptx_view, x, y));
+  if (line == self->hover_cuda_line)
+    return;
+  self->hover_cuda_line = line;
+  highlight (self, line, TRUE, FALSE);
+}
+
+static void
+motion_leave_cb (KsWindow                 *self,
+                 GtkEventControllerMotion *motion)
+{
+  /* Back to what the cursor selected */
+  self->hover_cuda_line = 0;
+  highlight (self, self->selected_cuda_line, FALSE, FALSE);
+}
+
+void
+_ks_window_set_line_map (KsWindow  *self,
+                         KsLineMap *map)
+{
+  g_clear_pointer (&self->line_map, ks_line_map_free);
+  self->line_map = map;
+  tint_all (self);
+  highlight (self, self->hover_cuda_line ? self->hover_cuda_line : self->selected_cuda_line,
+             FALSE, FALSE);
+}
+
+/* The map of the PTX text in the pane, parsed here: nvcc's PTX for one
+ * file is small and parses at 100 MB/s, and the panes link before a run. */
+static void
+rebuild_line_map (KsWindow *self)
+{
+  g_autofree char *text = _ks_window_dup_text (self->ptx_buffer);
+  gsize len = strlen (text);
+  g_autoptr(GBytes) bytes = g_bytes_new_take (g_steal_pointer (&text), len);
+  g_autoptr(KsPtxModule) module = ks_ptx_module_parse (bytes, "ptx");
+  g_autofree char *base = self->cuda_file ? g_file_get_basename (self->cuda_file) : NULL;
+
+  _ks_window_set_line_map (self, ks_line_map_new (module, base));
+}
+
+void
+_ks_window_jump_to_line (KsWindow *self,
+                         gboolean  cuda,
+                         guint     line)
+{
+  GtkSourceView *view = cuda ? self->cuda_view : self->ptx_view;
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (view));
+  GtkTextIter iter;
+
+  if (line == 0)
+    return;
+  gtk_text_buffer_get_iter_at_line (buffer, &iter, (int) line - 1);
+  gtk_widget_grab_focus (GTK_WIDGET (view));
+  gtk_text_buffer_place_cursor (buffer, &iter);
+  self->selected_cuda_line = cuda ? line
+                             : self->line_map ? ks_line_map_cuda_line (self->line_map, line) : 0;
+  highlight (self, self->selected_cuda_line, TRUE, TRUE);
+  scroll_to_line (view, line);
+}
+
+void
+_ks_window_select_cuda_line (KsWindow *self,
+                             guint     cuda_line)
+{
+  self->selected_cuda_line = cuda_line;
+  highlight (self, cuda_line, TRUE, TRUE);
+}
+
+static void
+create_tags (GtkSourceBuffer *buffer,
+             const char      *prefix,
+             double           alpha)
+{
+  GtkTextTagTable *table = gtk_text_buffer_get_tag_table (GTK_TEXT_BUFFER (buffer));
+
+  for (guint i = 0; i < KS_LINE_MAP_N_COLOURS; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("%s-%u", prefix, i);
+      GtkTextTag *tag = gtk_text_tag_table_lookup (table, name);
+      GdkRGBA rgba;
+
+      gdk_rgba_parse (&rgba, ks_line_map_palette (i));
+      rgba.alpha = (float) alpha;
+      if (tag == NULL)
+        tag = gtk_text_buffer_create_tag (GTK_TEXT_BUFFER (buffer), name, NULL);
+      g_object_set (tag, "paragraph-background-rgba", &rgba, NULL);
+    }
+}
+
+/* The faint tints first: a tag made later wins where both apply */
+static void
+create_link_tags (KsWindow        *self,
+                  GtkSourceBuffer *buffer)
+{
+  create_tags (buffer, "ks-map", self->presentation ? MAP_ALPHA_PRESENTATION : MAP_ALPHA);
+  create_tags (buffer, "ks-link", self->presentation ? LINK_ALPHA_PRESENTATION : LINK_ALPHA);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Style schemes */
+
+static gboolean
+prefers_dark (KsWindow *self)
+{
+  GtkSettings *settings = gtk_widget_get_settings (GTK_WIDGET (self));
+  gboolean dark = FALSE;
+  g_autofree char *theme = NULL;
+
+  const char *env = g_getenv ("GTK_THEME");
+
+  /* The theme setting, when it is not "system", decides */
+  if (self->settings != NULL && g_settings_get_enum (self->settings, "theme") != 0)
+    return g_settings_get_enum (self->settings, "theme") == 2;
+  g_object_get (settings, "gtk-application-prefer-dark-theme", &dark, "gtk-theme-name", &theme, NULL);
+  /* GTK 4.8 has no color-scheme setting of its own: a dark theme shows in
+   * its name, or in GTK_THEME=Name:dark */
+  return dark || (theme != NULL && g_str_has_suffix (theme, "-dark"))
+         || (env != NULL && g_str_has_suffix (env, ":dark"));
+}
+
+static void
+update_scheme (KsWindow *self)
+{
+  GtkSourceStyleSchemeManager *sm = gtk_source_style_scheme_manager_get_default ();
+  const char *id = self->presentation ? "kernelscope-contrast"
+                   : prefers_dark (self) ? "kernelscope-dark" : "kernelscope";
+  GtkSourceStyleScheme *scheme = gtk_source_style_scheme_manager_get_scheme (sm, id);
+
+  if (scheme == NULL)
+    scheme = gtk_source_style_scheme_manager_get_scheme (sm, prefers_dark (self) ? "Adwaita-dark"
+                                                                                : "Adwaita");
+  gtk_source_buffer_set_style_scheme (self->cuda_buffer, scheme);
+  gtk_source_buffer_set_style_scheme (self->ptx_buffer, scheme);
+  gtk_source_buffer_set_style_scheme (self->sass_buffer, scheme);
+  create_link_tags (self, self->cuda_buffer);
+  create_link_tags (self, self->ptx_buffer);
+}
+
+static void
+theme_changed_cb (KsWindow   *self,
+                  const char *key,
+                  GSettings  *settings)
+{
+  update_scheme (self);
+}
+
+static void
+settings_changed_cb (KsWindow    *self,
+                     GParamSpec  *pspec,
+                     GtkSettings *settings)
+{
+  update_scheme (self);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Opening */
+
+/* Replaces what the window shows with the files; each may be NULL.  Texts
+ * were read before, so nothing here can fail half-way. */
+static void
+show_files (KsWindow   *self,
+            GFile      *cuda_file,
+            const char *cuda_text,
+            GFile      *ptx_file,
+            const char *ptx_text,
+            GFile      *spec_file,
+            KsLaunch   *launch)
+{
+  self->loading = TRUE;
+  g_set_object (&self->cuda_file, cuda_file);
+  g_set_object (&self->ptx_file, ptx_file);
+  g_set_object (&self->spec_file, spec_file);
+  g_clear_pointer (&self->launch, ks_launch_free);
+  self->launch = launch;
+  set_buffer_text (self->cuda_buffer, cuda_text);
+  set_buffer_text (self->ptx_buffer, ptx_text);
+  self->selected_cuda_line = 0;
+  self->hover_cuda_line = 0;
+  self->loading = FALSE;
+
+  rebuild_line_map (self);
+  update_titles (self);
+  update_launch_label (self);
+  _ks_window_show_message (self, NULL);
+  _ks_window_run (self);
+}
+
+/* On a projector an empty SASS pane only takes width from the code */
+static void
+update_sass_pane (KsWindow *self)
+{
+  gboolean show = !self->presentation || self->sass_file != NULL;
+  int width = gtk_widget_get_width (GTK_WIDGET (self)), height;
+
+  /* (GTK 4.8 wants both pointers) */
+  if (width <= 0)
+    gtk_window_get_default_size (GTK_WINDOW (self), &width, &height);
+  gtk_widget_set_visible (self->sass_pane, show);
+  /* CUDA gets a third of the width beside PTX and SASS, half beside PTX */
+  if (width > 0)
+    gtk_paned_set_position (self->source_paned, show ? width * 2 / 5 : width / 2);
+}
+
+static gboolean
+open_sass (KsWindow *self,
+           GFile    *file,
+           GError  **error)
+{
+  g_autofree char *text = load_text (file, error);
+
+  if (text == NULL)
+    return FALSE;
+  g_set_object (&self->sass_file, file);
+  set_buffer_text (self->sass_buffer, text);
+  gtk_stack_set_visible_child_name (self->sass_stack, "listing");
+  update_sass_pane (self);
+  update_titles (self);
+  return TRUE;
+}
+
+static gboolean
+open_file (KsWindow *self,
+           GFile    *file,
+           GError  **error)
+{
+  FileKind kind = file_kind (file);
+  g_autoptr(GFile) cuda_file = NULL, ptx_file = NULL, spec_file = NULL;
+  g_autofree char *cuda_text = NULL, *ptx_text = NULL;
+  g_autoptr(KsLaunch) launch = NULL;
+  g_autofree char *name = g_file_get_parse_name (file);
+
+  switch (kind)
+    {
+    case FILE_KIND_SASS:
+      return open_sass (self, file, error);
+
+    case FILE_KIND_SPEC:
+      {
+        g_autofree char *path = g_file_get_path (file);
+
+        if (path == NULL)
+          {
+            g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                         _("%s: launch specs must be local files"), name);
+            return FALSE;
+          }
+        launch = ks_launch_load (path, error);
+        if (launch == NULL)
+          return FALSE;
+        spec_file = g_object_ref (file);
+        if (launch->ptx_path != NULL)
+          ptx_file = g_file_new_for_path (launch->ptx_path);
+        if (launch->source_path != NULL)
+          cuda_file = g_file_new_for_path (launch->source_path);
+      }
+      break;
+
+    case FILE_KIND_CUDA:
+      cuda_file = g_object_ref (file);
+      ptx_file = sibling_with_suffix (file, ".ptx");
+      spec_file = sibling_with_suffix (file, ".json");
+      break;
+
+    case FILE_KIND_PTX:
+      ptx_file = g_object_ref (file);
+      spec_file = sibling_with_suffix (file, ".json");
+      break;
+
+    case FILE_KIND_UNKNOWN:
+    default:
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                   _("%s is not a file KernelScope opens: it opens CUDA (.cu), PTX (.ptx), launch "
+                     "specs (.json) and SASS listings (.sass)"), name);
+      return FALSE;
+    }
+
+  /* The file asked for must read; the ones beside it are a bonus */
+  if (kind == FILE_KIND_CUDA || (kind == FILE_KIND_SPEC && cuda_file != NULL && ptx_file == NULL))
+    {
+      cuda_text = load_text (cuda_file, error);
+      if (cuda_text == NULL)
+        return FALSE;
+    }
+  if (ptx_file != NULL)
+    {
+      g_autoptr(GError) local_error = NULL;
+
+      ptx_text = load_text (ptx_file, kind == FILE_KIND_CUDA ? &local_error : error);
+      if (ptx_text == NULL && kind != FILE_KIND_CUDA)
+        return FALSE;
+      if (ptx_text == NULL)
+        g_clear_object (&ptx_file);
+    }
+  if (cuda_file == NULL && ptx_file != NULL && ptx_text != NULL)
+    {
+      cuda_file = sibling_with_suffix (ptx_file, ".cu");
+      if (cuda_file == NULL)
+        cuda_file = cuda_from_ptx_text (ptx_file, ptx_text);
+    }
+  if (cuda_file != NULL && cuda_text == NULL)
+    {
+      cuda_text = load_text (cuda_file, NULL);
+      if (cuda_text == NULL)
+        g_clear_object (&cuda_file);
+    }
+  if (launch == NULL && spec_file != NULL)
+    {
+      g_autofree char *path = g_file_get_path (spec_file);
+      g_autoptr(GError) spec_error = NULL;
+
+      /* A .json beside the kernel that is not a launch spec is not ours */
+      launch = path ? ks_launch_load (path, &spec_error) : NULL;
+      if (launch == NULL)
+        g_clear_object (&spec_file);
+    }
+
+  show_files (self, cuda_file, cuda_text, ptx_file, ptx_text, spec_file, g_steal_pointer (&launch));
+  return TRUE;
+}
+
+void
+ks_window_open_file (KsWindow *self,
+                     GFile    *file)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_return_if_fail (KS_IS_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  if (!open_file (self, file, &error))
+    _ks_window_show_message (self, error->message);
+}
+
+void
+ks_window_open_first_sample (KsWindow *self)
+{
+  const KsSample *sample;
+  g_autoptr(GFile) file = NULL;
+
+  g_return_if_fail (KS_IS_WINDOW (self));
+
+  if (self->samples == NULL || self->samples->len == 0)
+    {
+      _ks_window_show_message (self, _("The sample library was not found: open a CUDA or PTX file, "
+                                       "or set KS_DATA_DIR to KernelScope's data folder"));
+      return;
+    }
+  sample = g_ptr_array_index (self->samples, 0);
+  file = g_file_new_for_path (sample->spec_path ? sample->spec_path
+                              : sample->cuda_path ? sample->cuda_path : sample->ptx_path);
+  ks_window_open_file (self, file);
+}
+
+/* Opening in a window with edits opens a new window, so no edit is lost */
+static void
+open_here_or_new (KsWindow *self,
+                  GFile    *file)
+{
+  KsWindow *target = self;
+
+  if (ks_window_has_unsaved_changes (self))
+    {
+      GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+
+      target = ks_window_new (app);
+      g_object_set (target, "presentation", self->presentation, NULL);
+      gtk_window_present (GTK_WINDOW (target));
+    }
+  ks_window_open_file (target, file);
+}
+
+static void
+chooser_response_cb (GtkNativeDialog *dialog,
+                     int              response,
+                     gpointer         user_data)
+{
+  KsWindow *self = KS_WINDOW (user_data);
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+
+      if (file != NULL)
+        open_here_or_new (self, file);
+    }
+  gtk_native_dialog_destroy (dialog);
+  g_object_unref (dialog);
+  g_object_unref (self);
+}
+
+static void
+add_filter (GtkFileChooser *chooser,
+            const char     *name,
+            const char     *const *patterns)
+{
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (filter, name);
+  for (guint i = 0; patterns[i]; i++)
+    gtk_file_filter_add_pattern (filter, patterns[i]);
+  gtk_file_chooser_add_filter (chooser, filter);
+}
+
+static void
+open_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *param)
+{
+  KsWindow *self = KS_WINDOW (widget);
+  GtkFileChooserNative *native;
+  static const char *const all[] = { "*.cu", "*.cuh", "*.ptx", "*.json", "*.sass", "*.cuasm", NULL };
+  static const char *const cuda[] = { "*.cu", "*.cuh", NULL };
+  static const char *const ptx[] = { "*.ptx", NULL };
+  static const char *const spec[] = { "*.json", NULL };
+  static const char *const sass[] = { "*.sass", "*.cuasm", "*.s", "*.asm", NULL };
+
+  native = gtk_file_chooser_native_new (_("Open a Kernel"), GTK_WINDOW (self),
+                                        GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
+  add_filter (GTK_FILE_CHOOSER (native), _("Kernels and launch specs"), all);
+  add_filter (GTK_FILE_CHOOSER (native), _("CUDA source"), cuda);
+  add_filter (GTK_FILE_CHOOSER (native), _("PTX"), ptx);
+  add_filter (GTK_FILE_CHOOSER (native), _("Launch specs"), spec);
+  add_filter (GTK_FILE_CHOOSER (native), _("SASS listings"), sass);
+  if (self->cuda_file != NULL || self->ptx_file != NULL)
+    {
+      g_autoptr(GFile) dir = g_file_get_parent (self->cuda_file ? self->cuda_file : self->ptx_file);
+
+      if (dir != NULL)
+        gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (native), dir, NULL);
+    }
+  g_signal_connect (native, "response", G_CALLBACK (chooser_response_cb), g_object_ref (self));
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
+}
+
+static gboolean
+drop_cb (GtkDropTarget *target,
+         const GValue  *value,
+         double         x,
+         double         y,
+         gpointer       user_data)
+{
+  KsWindow *self = KS_WINDOW (user_data);
+
+  g_autoptr(GSList) files = NULL;
+
+  if (!G_VALUE_HOLDS (value, GDK_TYPE_FILE_LIST))
+    return FALSE;
+  files = gdk_file_list_get_files (g_value_get_boxed (value));
+  for (GSList *l = files; l != NULL; l = l->next)
+    open_here_or_new (self, G_FILE (l->data));
+  return files != NULL;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Samples */
+
+static void
+sample_activated_cb (KsWindow      *self,
+                     GtkListBoxRow *row,
+                     GtkListBox    *list)
+{
+  const KsSample *sample;
+  g_autoptr(GFile) file = NULL;
+  int i = gtk_list_box_row_get_index (row);
+
+  gtk_popover_popdown (self->samples_popover);
+  if (self->samples == NULL || i < 0 || (guint) i >= self->samples->len)
+    return;
+  sample = g_ptr_array_index (self->samples, i);
+  file = g_file_new_for_path (sample->spec_path ? sample->spec_path
+                              : sample->cuda_path ? sample->cuda_path : sample->ptx_path);
+  open_here_or_new (self, file);
+}
+
+static void
+fill_samples (KsWindow *self)
+{
+  g_autofree char *dir = ks_data_find_dir ("samples");
+
+  self->samples = dir ? ks_samples_list (dir) : g_ptr_array_new ();
+  for (guint i = 0; i < self->samples->len; i++)
+    {
+      const KsSample *sample = g_ptr_array_index (self->samples, i);
+      GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+      GtkWidget *title = gtk_label_new (sample->title);
+      GtkWidget *sub = gtk_label_new (sample->description ? sample->description : sample->id);
+
+      gtk_label_set_xalign (GTK_LABEL (title), 0);
+      gtk_widget_add_css_class (title, "ks-sample-title");
+      gtk_label_set_xalign (GTK_LABEL (sub), 0);
+      gtk_label_set_wrap (GTK_LABEL (sub), TRUE);
+      gtk_label_set_max_width_chars (GTK_LABEL (sub), 44);
+      /* Summaries run to a paragraph: two lines here, all of it on hover */
+      gtk_label_set_lines (GTK_LABEL (sub), 2);
+      gtk_label_set_ellipsize (GTK_LABEL (sub), PANGO_ELLIPSIZE_END);
+      if (sample->description != NULL)
+        gtk_widget_set_tooltip_text (box, sample->description);
+      gtk_widget_add_css_class (sub, "dim-label");
+      gtk_widget_add_css_class (sub, "caption");
+      gtk_box_append (GTK_BOX (box), title);
+      gtk_box_append (GTK_BOX (box), sub);
+      gtk_list_box_append (self->samples_list, box);
+    }
+  gtk_widget_set_sensitive (GTK_WIDGET (self->samples_button), self->samples->len > 0);
+}
+
+/* ---------------------------------------------------------------------- */
+/* GPUs */
+
+const char *
+_ks_window_get_gpu_id (KsWindow *self)
+{
+  guint i = gtk_drop_down_get_selected (self->gpu_dropdown);
+
+  if (self->gpu_ids == NULL || i == GTK_INVALID_LIST_POSITION || i >= g_strv_length (self->gpu_ids))
+    return NULL;
+  return self->gpu_ids[i];
+}
+
+/* Shows a GPU (one an analysis chose, or the settings'), without running
+ * again.  FALSE when the database has no such GPU. */
+gboolean
+_ks_window_show_gpu (KsWindow   *self,
+                     const char *gpu_id)
+{
+  for (guint i = 0; self->gpu_ids != NULL && self->gpu_ids[i] != NULL; i++)
+    if (g_strcmp0 (self->gpu_ids[i], gpu_id) == 0)
+      {
+        self->loading = TRUE;
+        gtk_drop_down_set_selected (self->gpu_dropdown, i);
+        self->loading = FALSE;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+static void
+gpu_selected_cb (KsWindow    *self,
+                 GParamSpec  *pspec,
+                 GtkDropDown *dropdown)
+{
+  if (self->loading)
+    return;
+  self->gpu_chosen = TRUE;
+  if (self->settings != NULL && self->screenshot_path == NULL && _ks_window_get_gpu_id (self))
+    g_settings_set_string (self->settings, "default-gpu", _ks_window_get_gpu_id (self));
+  _ks_window_run (self);
+}
+
+static void
+fill_gpus (KsWindow *self)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GtkStringList) names = gtk_string_list_new (NULL);
+  guint preferred = 0;
+
+  self->gpu_db = ks_gpu_db_load_default (&error);
+  if (self->gpu_db == NULL)
+    {
+      g_autofree char *msg = g_strdup_printf (_("The GPU database could not be read: %s"),
+                                              error->message);
+
+      _ks_window_show_message (self, msg);
+      gtk_widget_set_sensitive (GTK_WIDGET (self->gpu_dropdown), FALSE);
+      return;
+    }
+  self->gpu_ids = g_new0 (char *, self->gpu_db->n_gpus + 1);
+  for (uint32_t i = 0; i < self->gpu_db->n_gpus; i++)
+    {
+      const KsGpuInfo *gpu = &self->gpu_db->gpus[i];
+      const char *name = g_str_has_prefix (gpu->name, "NVIDIA ") ? gpu->name + 7 : gpu->name;
+      g_autofree char *label = g_strdup_printf ("%s · %s", name, gpu->arch);
+
+      gtk_string_list_append (names, label);
+      self->gpu_ids[i] = g_strdup (gpu->id);
+      /* The samples' PTX is for sm_80: start on its representative GPU */
+      if (g_strcmp0 (gpu->arch, "sm_80") == 0 && preferred == 0)
+        preferred = i;
+    }
+  self->loading = TRUE;
+  gtk_drop_down_set_model (self->gpu_dropdown, G_LIST_MODEL (names));
+  gtk_drop_down_set_selected (self->gpu_dropdown, preferred);
+  self->loading = FALSE;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Saving and closing */
+
+static gboolean
+save_buffer (KsWindow        *self,
+             GtkSourceBuffer *buffer,
+             GFile           *file,
+             GError         **error)
+{
+  g_autofree char *text = NULL;
+
+  if (!gtk_text_buffer_get_modified (GTK_TEXT_BUFFER (buffer)))
+    return TRUE;
+  if (file == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                           _("The text has no file to be saved to"));
+      return FALSE;
+    }
+  text = _ks_window_dup_text (buffer);
+  if (!g_file_replace_contents (file, text, strlen (text), NULL, FALSE, G_FILE_CREATE_NONE, NULL,
+                                NULL, error))
+    return FALSE;
+  gtk_text_buffer_set_modified (GTK_TEXT_BUFFER (buffer), FALSE);
+  return TRUE;
+}
+
+static gboolean
+save_all (KsWindow *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!save_buffer (self, self->cuda_buffer, self->cuda_file, &error)
+      || !save_buffer (self, self->ptx_buffer, self->ptx_file, &error))
+    {
+      g_autofree char *msg = g_strdup_printf (_("Could not save: %s"), error->message);
+
+      _ks_window_show_message (self, msg);
+      return FALSE;
+    }
+  update_titles (self);
+  return TRUE;
+}
+
+static void
+save_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *param)
+{
+  save_all (KS_WINDOW (widget));
+}
+
+typedef enum
+{
+  CLOSE_CANCEL,
+  CLOSE_DISCARD,
+  CLOSE_SAVE,
+} CloseChoice;
+
+static void
+close_choice_cb (GtkButton *button,
+                 KsWindow  *self)
+{
+  GtkWindow *dialog = GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (button)));
+  CloseChoice choice = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (button), "choice"));
+
+  gtk_window_destroy (dialog);
+  if (choice == CLOSE_CANCEL)
+    return;
+  if (choice == CLOSE_SAVE && !save_all (self))
+    return;
+  self->close_confirmed = TRUE;
+  gtk_window_close (GTK_WINDOW (self));
+}
+
+/* A small modal window of our own: GtkMessageDialog is deprecated from GTK
+ * 4.10 and GtkAlertDialog does not exist in 4.8. */
+static void
+ask_before_closing (KsWindow *self)
+{
+  static const struct { const char *label; CloseChoice choice; const char *css; } buttons[] = {
+    { N_("_Cancel"), CLOSE_CANCEL, NULL },
+    { N_("_Discard"), CLOSE_DISCARD, "destructive-action" },
+    { N_("_Save"), CLOSE_SAVE, "suggested-action" },
+  };
+  GtkWidget *dialog = gtk_window_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
+  GtkWidget *heading = gtk_label_new (_("Save changes before closing?"));
+  GtkWidget *body = gtk_label_new (_("The CUDA or PTX in this window has changes that are not "
+                                     "saved. Discarded changes are lost."));
+  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+
+  gtk_window_set_title (GTK_WINDOW (dialog), _("Unsaved Changes"));
+  gtk_window_set_modal (GTK_WINDOW (dialog), TRUE);
+  gtk_window_set_transient_for (GTK_WINDOW (dialog), GTK_WINDOW (self));
+  gtk_window_set_resizable (GTK_WINDOW (dialog), FALSE);
+  gtk_window_set_destroy_with_parent (GTK_WINDOW (dialog), TRUE);
+  gtk_widget_add_css_class (dialog, "ks-close-dialog");
+  gtk_widget_set_margin_top (box, 18);
+  gtk_widget_set_margin_bottom (box, 18);
+  gtk_widget_set_margin_start (box, 24);
+  gtk_widget_set_margin_end (box, 24);
+  gtk_widget_add_css_class (heading, "title-3");
+  gtk_label_set_wrap (GTK_LABEL (body), TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (body), 40);
+  gtk_box_append (GTK_BOX (box), heading);
+  gtk_box_append (GTK_BOX (box), body);
+  gtk_widget_set_halign (row, GTK_ALIGN_END);
+  gtk_widget_set_margin_top (row, 6);
+  for (guint i = 0; i < G_N_ELEMENTS (buttons); i++)
+    {
+      GtkWidget *b = gtk_button_new_with_mnemonic (_(buttons[i].label));
+
+      if (buttons[i].css)
+        gtk_widget_add_css_class (b, buttons[i].css);
+      g_object_set_data (G_OBJECT (b), "choice", GINT_TO_POINTER (buttons[i].choice));
+      g_signal_connect_object (b, "clicked", G_CALLBACK (close_choice_cb), self, 0);
+      gtk_box_append (GTK_BOX (row), b);
+      if (buttons[i].choice == CLOSE_SAVE)
+        gtk_window_set_default_widget (GTK_WINDOW (dialog), b);
+    }
+  gtk_box_append (GTK_BOX (box), row);
+  gtk_window_set_child (GTK_WINDOW (dialog), box);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static gboolean
+ks_window_close_request (GtkWindow *window)
+{
+  KsWindow *self = KS_WINDOW (window);
+
+  if (!self->close_confirmed && ks_window_has_unsaved_changes (self))
+    {
+      ask_before_closing (self);
+      return TRUE;
+    }
+  _ks_window_stop (self);
+  if (self->settings != NULL && self->screenshot_path == NULL)
+    {
+      int w, h;
+
+      gtk_window_get_default_size (window, &w, &h);
+      g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (window));
+      if (!gtk_window_is_maximized (window) && w > 0 && h > 0)
+        {
+          g_settings_set_int (self->settings, "window-width", CLAMP (w, 640, 16384));
+          g_settings_set_int (self->settings, "window-height", CLAMP (h, 480, 16384));
+        }
+    }
+  return GTK_WINDOW_CLASS (ks_window_parent_class)->close_request (window);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Presentation mode */
+
+static void
+set_presentation (KsWindow *self,
+                  gboolean  on)
+{
+  self->presentation = on;
+  if (on)
+    gtk_widget_add_css_class (GTK_WIDGET (self), "presentation");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self), "presentation");
+  /* Secondary chrome goes: file names and the kernel's mangled name */
+  gtk_widget_set_visible (GTK_WIDGET (self->cuda_file_label), !on);
+  gtk_widget_set_visible (GTK_WIDGET (self->ptx_file_label), !on);
+  gtk_widget_set_visible (GTK_WIDGET (self->sass_file_label), !on);
+  if (on)
+    gtk_revealer_set_reveal_child (self->toolkit_revealer, FALSE);
+  update_sass_pane (self);
+  update_scheme (self);
+  update_titles (self);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Screenshot */
+
+void
+ks_window_set_screenshot (KsWindow   *self,
+                          const char *png_path)
+{
+  g_return_if_fail (KS_IS_WINDOW (self));
+
+  g_free (self->screenshot_path);
+  self->screenshot_path = g_strdup (png_path);
+  gtk_window_set_default_size (GTK_WINDOW (self), 1600, 1000);
+}
+
+/* ---------------------------------------------------------------------- */
+
+static void
+run_action (GtkWidget  *widget,
+            const char *action_name,
+            GVariant   *param)
+{
+  _ks_window_run (KS_WINDOW (widget));
+}
+
+static void
+stop_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *param)
+{
+  _ks_window_stop (KS_WINDOW (widget));
+}
+
+static void
+message_close_cb (KsWindow  *self,
+                  GtkButton *button)
+{
+  _ks_window_show_message (self, NULL);
+}
+
+static void
+toolkit_close_cb (KsWindow  *self,
+                  GtkButton *button)
+{
+  self->toolkit_dismissed = TRUE;
+  gtk_revealer_set_reveal_child (self->toolkit_revealer, FALSE);
+}
+
+enum {
+  PROP_0,
+  PROP_PRESENTATION,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+ks_window_get_property (GObject    *object,
+                        guint       prop_id,
+                        GValue     *value,
+                        GParamSpec *pspec)
+{
+  KsWindow *self = KS_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_PRESENTATION:
+      g_value_set_boolean (value, self->presentation);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ks_window_set_property (GObject      *object,
+                        guint         prop_id,
+                        const GValue *value,
+                        GParamSpec   *pspec)
+{
+  KsWindow *self = KS_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_PRESENTATION:
+      if (self->presentation != g_value_get_boolean (value))
+        {
+          set_presentation (self, g_value_get_boolean (value));
+          if (self->settings != NULL && self->screenshot_path == NULL)
+            g_settings_set_boolean (self->settings, "presentation-mode", self->presentation);
+          g_object_notify_by_pspec (object, pspec);
+        }
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ks_window_dispose (GObject *object)
+{
+  KsWindow *self = KS_WINDOW (object);
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_handle_id (&self->edit_timeout_id, g_source_remove);
+  _ks_window_run_dispose (self);
+  gtk_widget_dispose_template (GTK_WIDGET (self), KS_TYPE_WINDOW);
+  G_OBJECT_CLASS (ks_window_parent_class)->dispose (object);
+}
+
+static void
+ks_window_finalize (GObject *object)
+{
+  KsWindow *self = KS_WINDOW (object);
+
+  g_clear_object (&self->cuda_file);
+  g_clear_object (&self->ptx_file);
+  g_clear_object (&self->spec_file);
+  g_clear_object (&self->sass_file);
+  g_clear_pointer (&self->launch, ks_launch_free);
+  g_clear_pointer (&self->line_map, ks_line_map_free);
+  g_clear_pointer (&self->gpu_db, ks_gpu_db_free);
+  g_clear_pointer (&self->gpu_ids, g_strfreev);
+  g_clear_pointer (&self->samples, g_ptr_array_unref);
+  g_clear_pointer (&self->toolchain, ks_toolchain_free);
+  g_clear_object (&self->settings);
+  g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->screenshot_path, g_free);
+  G_OBJECT_CLASS (ks_window_parent_class)->finalize (object);
+}
+
+static void
+ks_window_class_init (KsWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
+
+  object_class->dispose = ks_window_dispose;
+  object_class->finalize = ks_window_finalize;
+  object_class->get_property = ks_window_get_property;
+  object_class->set_property = ks_window_set_property;
+  window_class->close_request = ks_window_close_request;
+
+  properties[PROP_PRESENTATION] =
+    g_param_spec_boolean ("presentation", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  g_type_ensure (GTK_SOURCE_TYPE_VIEW);
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/kernelscope/KernelScope/ks-window.ui");
+#define BIND(name) gtk_widget_class_bind_template_child (widget_class, KsWindow, name)
+  BIND (title_label);
+  BIND (subtitle_label);
+  BIND (samples_button);
+  BIND (samples_popover);
+  BIND (samples_list);
+  BIND (gpu_dropdown);
+  BIND (launch_label);
+  BIND (toolkit_revealer);
+  BIND (toolkit_label);
+  BIND (toolkit_close_button);
+  BIND (message_revealer);
+  BIND (message_label);
+  BIND (message_close_button);
+  BIND (cuda_view);
+  BIND (ptx_view);
+  BIND (sass_view);
+  BIND (cuda_file_label);
+  BIND (ptx_file_label);
+  BIND (sass_file_label);
+  BIND (sass_stack);
+  BIND (sass_pane);
+  BIND (source_paned);
+  BIND (results_stack);
+  BIND (hints_page);
+  BIND (output_page);
+  BIND (hints_list);
+  BIND (output_label);
+  BIND (status_label);
+  BIND (stale_label);
+  BIND (progress_bar);
+#undef BIND
+
+  gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
+  gtk_widget_class_install_action (widget_class, "win.save", NULL, save_action);
+  gtk_widget_class_install_action (widget_class, "win.run", NULL, run_action);
+  gtk_widget_class_install_action (widget_class, "win.stop", NULL, stop_action);
+  gtk_widget_class_install_property_action (widget_class, "win.presentation", "presentation");
+  _ks_window_run_class_init (widget_class);
+}
+
+static void
+setup_view (KsWindow      *self,
+            GtkSourceView *view,
+            const char    *language,
+            const char    *accessible_label,
+            GCallback      motion_cb)
+{
+  GtkSourceLanguageManager *lm = gtk_source_language_manager_get_default ();
+  GtkSourceBuffer *buffer = GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (GTK_TEXT_VIEW (view)));
+  GtkSourceLanguage *lang = gtk_source_language_manager_get_language (lm, language);
+
+  if (lang == NULL)
+    g_warning ("No GtkSourceView language “%s”: its pane has no highlighting", language);
+
+  gtk_source_buffer_set_language (buffer, lang);
+  gtk_source_buffer_set_highlight_syntax (buffer, TRUE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (view), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  accessible_label, -1);
+  if (motion_cb != NULL)
+    {
+      GtkEventController *motion = gtk_event_controller_motion_new ();
+
+      g_signal_connect_object (motion, "motion", motion_cb, self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (motion, "leave", G_CALLBACK (motion_leave_cb), self,
+                               G_CONNECT_SWAPPED);
+      gtk_widget_add_controller (GTK_WIDGET (view), motion);
+    }
+}
+
+static void
+ks_window_init (KsWindow *self)
+{
+  GtkDropTarget *drop;
+
+  self->cancellable = g_cancellable_new ();
+  self->settings = ks_settings_new ();
+  gtk_widget_init_template (GTK_WIDGET (self));
+  if (self->settings != NULL)
+    {
+      gtk_window_set_default_size (GTK_WINDOW (self),
+                                   g_settings_get_int (self->settings, "window-width"),
+                                   g_settings_get_int (self->settings, "window-height"));
+      if (g_settings_get_boolean (self->settings, "window-maximized"))
+        gtk_window_maximize (GTK_WINDOW (self));
+      g_signal_connect_object (self->settings, "changed::theme", G_CALLBACK (theme_changed_cb),
+                               self, G_CONNECT_SWAPPED);
+    }
+
+  self->cuda_buffer = GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->cuda_view)));
+  self->ptx_buffer = GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->ptx_view)));
+  self->sass_buffer = GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->sass_view)));
+  setup_view (self, self->cuda_view, "cuda", _("CUDA source"), G_CALLBACK (cuda_motion_cb));
+  setup_view (self, self->ptx_view, "ptx", _("PTX"), G_CALLBACK (ptx_motion_cb));
+  setup_view (self, self->sass_view, "sass", _("SASS listing"), NULL);
+  update_scheme (self);
+  g_signal_connect_object (gtk_widget_get_settings (GTK_WIDGET (self)),
+                           "notify::gtk-application-prefer-dark-theme",
+                           G_CALLBACK (settings_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (gtk_widget_get_settings (GTK_WIDGET (self)), "notify::gtk-theme-name",
+                           G_CALLBACK (settings_changed_cb), self, G_CONNECT_SWAPPED);
+
+  g_signal_connect_object (self->cuda_buffer, "notify::cursor-position",
+                           G_CALLBACK (cuda_cursor_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->ptx_buffer, "notify::cursor-position",
+                           G_CALLBACK (ptx_cursor_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->cuda_buffer, "changed",
+                           G_CALLBACK (text_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->ptx_buffer, "changed",
+                           G_CALLBACK (text_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->cuda_buffer, "modified-changed",
+                           G_CALLBACK (modified_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->ptx_buffer, "modified-changed",
+                           G_CALLBACK (modified_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->samples_list, "row-activated",
+                           G_CALLBACK (sample_activated_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->gpu_dropdown, "notify::selected",
+                           G_CALLBACK (gpu_selected_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->message_close_button, "clicked",
+                           G_CALLBACK (message_close_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->toolkit_close_button, "clicked",
+                           G_CALLBACK (toolkit_close_cb), self, G_CONNECT_SWAPPED);
+
+  drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
+  g_signal_connect (drop, "drop", G_CALLBACK (drop_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
+
+  fill_gpus (self);
+  if (self->settings != NULL)
+    {
+      g_autofree char *gpu = g_settings_get_string (self->settings, "default-gpu");
+
+      if (gpu[0] != '\0' && _ks_window_show_gpu (self, gpu))
+        self->gpu_chosen = TRUE;
+      if (g_settings_get_boolean (self->settings, "presentation-mode"))
+        g_object_set (self, "presentation", TRUE, NULL);
+    }
+  fill_samples (self);
+  update_titles (self);
+  update_launch_label (self);
+  _ks_window_run_init (self);
+}
+
+KsWindow *
+ks_window_new (GtkApplication *app)
+{
+  return g_object_new (KS_TYPE_WINDOW, "application", app, NULL);
+}

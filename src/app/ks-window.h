@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-window.h: a KernelScope window: the CUDA, PTX and SASS panes of one
+ * kernel, its launch, the results of its last run. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+#define KS_TYPE_WINDOW (ks_window_get_type ())
+
+G_DECLARE_FINAL_TYPE (KsWindow, ks_window, KS, WINDOW, GtkApplicationWindow)
+
+KsWindow   *ks_window_new                  (GtkApplication *app);
+/* Opens a .cu, .ptx or launch spec (.json), with the files beside it that
+ * belong to it, and runs the analysis.  A file that cannot be opened is
+ * reported in the window, which keeps what it had. */
+void        ks_window_open_file            (KsWindow       *self,
+                                            GFile          *file);
+void        ks_window_open_first_sample    (KsWindow       *self);
+gboolean    ks_window_has_unsaved_changes  (KsWindow       *self);
+/* Writes the window to png_path once the next analysis is done, then asks
+ * the application to quit. */
+void        ks_window_set_screenshot       (KsWindow       *self,
+                                            const char     *png_path);
+
+G_END_DECLS

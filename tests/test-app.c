@@ -1,0 +1,1063 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Tests of the window under a display (meson runs them under Xvfb): the
+ * first sample loads into the three panes, the engine runs to the end,
+ * a CUDA line lights up the PTX lines of its .loc (read here from the PTX
+ * text, not from the app), junk is refused with a message and the window
+ * stays usable, a failed run keeps the last results marked stale, closing
+ * with unsaved changes asks, without a toolkit a banner says what still
+ * works, nvcc's errors are marks on their CUDA lines (when nvcc is there),
+ * the GPU selector, Stop, saving, typing and hint rows do what they say,
+ * `kernelscope --screenshot` writes a 1600x1000 PNG, and a second
+ * `kernelscope FILE` opens FILE in the first one's window (under
+ * dbus-run-session).  Without a display every test skips and says why. */
+
+#include <glib/gstdio.h>
+#include <gtksourceview/gtksource.h>
+#include <json-glib/json-glib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "ks-application.h"
+#include "ks-analysis.h"
+#include "ks-hints.h"
+#include "ks-window-private.h"
+
+static gboolean have_display;
+
+static char *
+sample_path (const char *name)
+{
+  return g_test_build_filename (G_TEST_DIST, "..", "data", "samples", "01-vector-add", name, NULL);
+}
+
+static char *
+read_text (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  char *text = NULL;
+
+  g_file_get_contents (path, &text, NULL, &error);
+  g_assert_no_error (error);
+  return text;
+}
+
+static gboolean
+timeout_cb (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Runs the main loop until the window's run ends (or 20 s pass) */
+static void
+wait_for_run (KsWindow *window)
+{
+  gboolean timed_out = FALSE;
+  guint id = g_timeout_add (20000, timeout_cb, &timed_out);
+
+  while (window->running && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (timed_out);
+  g_source_remove (id);
+  for (guint i = 0; i < 100 && g_main_context_pending (NULL); i++)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+static char *
+buffer_text (GtkSourceBuffer *buffer)
+{
+  return _ks_window_dup_text (buffer);
+}
+
+/* The 1-based lines of buffer that carry a tag named prefix-N */
+static GArray *
+tagged_lines (GtkSourceBuffer *buffer,
+              const char      *prefix)
+{
+  GArray *lines = g_array_new (FALSE, FALSE, sizeof (guint));
+  int n = gtk_text_buffer_get_line_count (GTK_TEXT_BUFFER (buffer));
+
+  for (int i = 0; i < n; i++)
+    {
+      GtkTextIter iter;
+      g_autoptr(GSList) tags = NULL;
+
+      gtk_text_buffer_get_iter_at_line (GTK_TEXT_BUFFER (buffer), &iter, i);
+      tags = gtk_text_iter_get_tags (&iter);
+      for (GSList *l = tags; l; l = l->next)
+        {
+          g_autofree char *name = NULL;
+
+          g_object_get (l->data, "name", &name, NULL);
+          if (name && g_str_has_prefix (name, prefix))
+            {
+              guint line = (guint) i + 1;
+
+              g_array_append_val (lines, line);
+              break;
+            }
+        }
+    }
+  return lines;
+}
+
+/* The PTX lines after `.loc 1 cuda_line` up to the next .loc: a few lines
+ * of C that know nothing of the app's map */
+static GArray *
+ptx_lines_of (const char *ptx_text,
+              guint       cuda_line)
+{
+  g_auto(GStrv) lines = g_strsplit (ptx_text, "\n", -1);
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (guint));
+  gboolean in = FALSE;
+
+  for (guint i = 0; lines[i]; i++)
+    {
+      const char *t = lines[i] + strspn (lines[i], " \t");
+      unsigned f, l;
+
+      if (sscanf (t, ".loc %u %u", &f, &l) == 2)
+        in = f == 1 && l == cuda_line;
+      else if (in && strchr (t, ';') && t[0] != '.' && t[0] != '/')
+        {
+          guint line = i + 1;
+
+          g_array_append_val (out, line);
+        }
+    }
+  return out;
+}
+
+typedef struct
+{
+  KsWindow *window;
+} Fixture;
+
+/* Each test starts from the default settings (GSETTINGS_BACKEND=memory) */
+static void
+reset_settings (void)
+{
+  g_autoptr(GSettings) settings = ks_settings_new ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+  g_auto(GStrv) keys = NULL;
+
+  g_assert_nonnull (settings);
+  g_object_get (settings, "settings-schema", &schema, NULL);
+  keys = g_settings_schema_list_keys (schema);
+  for (guint i = 0; keys[i]; i++)
+    g_settings_reset (settings, keys[i]);
+}
+
+static void
+fixture_setup (Fixture       *f,
+               gconstpointer  data)
+{
+  if (!have_display)
+    {
+      g_test_skip ("no display: run under Xvfb (xvfb-run) to test the window");
+      return;
+    }
+  reset_settings ();
+  f->window = g_object_ref_sink (ks_window_new (NULL));
+  gtk_window_present (GTK_WINDOW (f->window));
+  ks_window_open_first_sample (f->window);
+  wait_for_run (f->window);
+}
+
+/* Most tests are about the window, not the toolkit: without nvcc and
+ * ptxas a run takes a fraction of the time */
+static void
+fixture_setup_quick (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_setenv ("KS_NO_TOOLKIT", "1", TRUE);
+  fixture_setup (f, data);
+}
+
+static void
+fixture_teardown (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_unsetenv ("KS_NO_TOOLKIT");
+  if (f->window == NULL)
+    return;
+  /* Nothing to ask about: drop any edits the test made */
+  f->window->close_confirmed = TRUE;
+  gtk_window_destroy (GTK_WINDOW (f->window));
+  g_clear_object (&f->window);
+}
+
+static void
+test_first_sample (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autofree char *cu_path = sample_path ("vector_add.cu");
+  g_autofree char *ptx_path = sample_path ("vector_add.ptx");
+  g_autofree char *cu = read_text (cu_path), *ptx = read_text (ptx_path);
+  g_autofree char *cuda_text = NULL, *ptx_text = NULL, *status = NULL;
+
+  if (f->window == NULL)
+    return;
+  cuda_text = buffer_text (f->window->cuda_buffer);
+  ptx_text = buffer_text (f->window->ptx_buffer);
+  g_assert_cmpstr (cuda_text, ==, cu);
+  g_assert_cmpstr (ptx_text, ==, ptx);
+  g_assert_cmpstr (gtk_label_get_text (f->window->title_label), ==, "vector_add.cu");
+  /* vector_add.json: grid 4, block 256 */
+  g_assert_cmpstr (gtk_label_get_text (f->window->launch_label), ==, "<<<4, 256>>>");
+  /* No listing: the SASS pane says how to get one */
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (f->window->sass_stack), ==, "placeholder");
+  /* The panes have their languages */
+  g_assert_cmpstr (gtk_source_language_get_id (gtk_source_buffer_get_language (f->window->cuda_buffer)),
+                   ==, "cuda");
+  g_assert_cmpstr (gtk_source_language_get_id (gtk_source_buffer_get_language (f->window->ptx_buffer)),
+                   ==, "ptx");
+  g_assert_cmpstr (gtk_source_language_get_id (gtk_source_buffer_get_language (f->window->sass_buffer)),
+                   ==, "sass");
+  g_assert_false (gtk_text_view_get_editable (GTK_TEXT_VIEW (f->window->sass_view)));
+  g_assert_false (ks_window_has_unsaved_changes (f->window));
+
+  /* The Samples menu lists every folder of data/samples */
+  {
+    g_autofree char *dir = g_test_build_filename (G_TEST_DIST, "..", "data", "samples", NULL);
+    g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+    guint n = 0, rows = 0;
+    const char *name;
+
+    while ((name = g_dir_read_name (d)) != NULL)
+      {
+        g_autofree char *path = g_build_filename (dir, name, NULL);
+
+        n += g_file_test (path, G_FILE_TEST_IS_DIR);
+      }
+    while (gtk_list_box_get_row_at_index (f->window->samples_list, (int) rows) != NULL)
+      rows++;
+    g_assert_cmpuint (rows, ==, n);
+  }
+
+  /* The engine ran to the end: the status line names the PTX's target
+   * (vector_add.ptx says .target sm_80, the GPU chosen at start is its
+   * A100) and the output has the kernel's results */
+  g_assert_false (f->window->running);
+  g_assert_nonnull (f->window->analysis);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (f->window->stale_label)));
+  g_assert_true (g_str_has_prefix (gtk_label_get_text (f->window->status_label), "sm_80 · "));
+  {
+    const char *text = gtk_label_get_text (f->window->output_label);
+
+    /* c[0] = a[0] + b[0]: b[0] = 0 (range from 0), a[0] from the spec's
+     * random init; c's first value printed, and no fault */
+    g_assert_nonnull (strstr (text, "c[0..7] ="));
+    g_assert_null (strstr (text, "faulted"));
+  }
+}
+
+static void
+test_cuda_line_lights_ptx (Fixture       *f,
+                           gconstpointer  data)
+{
+  g_autofree char *ptx_path = sample_path ("vector_add.ptx");
+  g_autofree char *ptx = read_text (ptx_path);
+  g_autoptr(GArray) want = ptx_lines_of (ptx, 10);
+  g_autoptr(GArray) got = NULL, cuda_got = NULL;
+  GtkTextIter iter;
+
+  if (f->window == NULL)
+    return;
+  g_assert_cmpuint (want->len, >, 0);
+
+  /* A click on CUDA line 10 puts the cursor there */
+  gtk_text_buffer_get_iter_at_line (GTK_TEXT_BUFFER (f->window->cuda_buffer), &iter, 9);
+  gtk_text_buffer_place_cursor (GTK_TEXT_BUFFER (f->window->cuda_buffer), &iter);
+  got = tagged_lines (f->window->ptx_buffer, "ks-link-");
+  g_assert_cmpuint (got->len, ==, want->len);
+  for (guint i = 0; i < want->len; i++)
+    g_assert_cmpuint (g_array_index (got, guint, i), ==, g_array_index (want, guint, i));
+  cuda_got = tagged_lines (f->window->cuda_buffer, "ks-link-");
+  g_assert_cmpuint (cuda_got->len, ==, 1);
+  g_assert_cmpuint (g_array_index (cuda_got, guint, 0), ==, 10);
+
+  /* And back: a click on the first of those PTX lines lights CUDA line 10 */
+  g_clear_pointer (&cuda_got, g_array_unref);
+  gtk_text_buffer_get_iter_at_line (GTK_TEXT_BUFFER (f->window->cuda_buffer), &iter, 0);
+  gtk_text_buffer_place_cursor (GTK_TEXT_BUFFER (f->window->cuda_buffer), &iter);
+  cuda_got = tagged_lines (f->window->cuda_buffer, "ks-link-");
+  g_assert_cmpuint (cuda_got->len, ==, 0);
+  g_clear_pointer (&cuda_got, g_array_unref);
+  gtk_text_buffer_get_iter_at_line (GTK_TEXT_BUFFER (f->window->ptx_buffer), &iter,
+                                    (int) g_array_index (want, guint, 0) - 1);
+  gtk_text_buffer_place_cursor (GTK_TEXT_BUFFER (f->window->ptx_buffer), &iter);
+  cuda_got = tagged_lines (f->window->cuda_buffer, "ks-link-");
+  g_assert_cmpuint (cuda_got->len, ==, 1);
+  g_assert_cmpuint (g_array_index (cuda_got, guint, 0), ==, 10);
+}
+
+static void
+test_junk (Fixture       *f,
+           gconstpointer  data)
+{
+  g_autofree char *tmp = NULL;
+  g_autofree char *bin_path = NULL, *ptx_path = NULL;
+  g_autoptr(GFile) bin = NULL, junk_ptx = NULL, first = NULL;
+  g_autofree char *before = NULL, *after = NULL;
+  static const char binary[] = { 0x7f, 'E', 'L', 'F', 0, 1, 2, 3, (char) 0xff, 0 };
+
+  if (f->window == NULL)
+    return;
+  tmp = g_dir_make_tmp ("ks-test-app-XXXXXX", NULL);
+  bin_path = g_build_filename (tmp, "kernel.ptx", NULL);
+  g_assert_true (g_file_set_contents (bin_path, binary, sizeof binary, NULL));
+  before = buffer_text (f->window->cuda_buffer);
+
+  /* Binary data is refused with a message; the panes keep their text */
+  bin = g_file_new_for_path (bin_path);
+  ks_window_open_file (f->window, bin);
+  g_assert_true (gtk_revealer_get_reveal_child (f->window->message_revealer));
+  g_assert_nonnull (strstr (gtk_label_get_text (f->window->message_label), "kernel.ptx"));
+  after = buffer_text (f->window->cuda_buffer);
+  g_assert_cmpstr (after, ==, before);
+
+  /* So is a file of a kind it does not open */
+  g_clear_pointer (&bin_path, g_free);
+  bin_path = g_build_filename (tmp, "notes.odt", NULL);
+  g_assert_true (g_file_set_contents (bin_path, "hello", -1, NULL));
+  g_clear_object (&bin);
+  bin = g_file_new_for_path (bin_path);
+  ks_window_open_file (f->window, bin);
+  g_assert_nonnull (strstr (gtk_label_get_text (f->window->message_label), "notes.odt"));
+
+  /* Text that is not PTX opens, fails to analyse with marks on its lines,
+   * and the last good results stay, marked stale */
+  ptx_path = g_build_filename (tmp, "junk.ptx", NULL);
+  g_assert_true (g_file_set_contents (ptx_path, ".version 8.0\n.target sm_80\nthis is not ptx;\n"
+                                      "{ { mov.u32 ;\n", -1, NULL));
+  junk_ptx = g_file_new_for_path (ptx_path);
+  ks_window_open_file (f->window, junk_ptx);
+  wait_for_run (f->window);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (f->window->stale_label)));
+  g_assert_nonnull (f->window->analysis);
+  {
+    GtkTextIter iter;
+
+    gtk_text_buffer_get_start_iter (GTK_TEXT_BUFFER (f->window->ptx_buffer), &iter);
+    g_assert_true (gtk_source_buffer_forward_iter_to_source_mark (f->window->ptx_buffer, &iter,
+                                                                  "ks-error"));
+    /* on a line of the junk, not the two good ones before it */
+    g_assert_cmpint (gtk_text_iter_get_line (&iter), >=, 2);
+  }
+
+  /* The window still works: the first sample opens and runs cleanly */
+  ks_window_open_first_sample (f->window);
+  wait_for_run (f->window);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (f->window->stale_label)));
+  g_assert_false (gtk_revealer_get_reveal_child (f->window->message_revealer));
+  g_assert_cmpstr (gtk_label_get_text (f->window->title_label), ==, "vector_add.cu");
+
+  g_unlink (bin_path);
+  g_unlink (ptx_path);
+  g_clear_pointer (&bin_path, g_free);
+  bin_path = g_build_filename (tmp, "kernel.ptx", NULL);
+  g_unlink (bin_path);
+  g_rmdir (tmp);
+}
+
+static void
+test_no_toolkit (Fixture       *f,
+                 gconstpointer  data)
+{
+  if (f->window == NULL)
+    return;
+  /* With a toolkit the banner stays away */
+  if (f->window->have_nvcc)
+    g_assert_false (gtk_revealer_get_reveal_child (f->window->toolkit_revealer));
+
+  g_setenv ("KS_NO_TOOLKIT", "1", TRUE);
+  ks_window_open_first_sample (f->window);
+  wait_for_run (f->window);
+  g_unsetenv ("KS_NO_TOOLKIT");
+
+  /* The banner says what still works, and the sample still runs from
+   * its PTX (vector_add.ptx: .target sm_80) */
+  g_assert_true (gtk_revealer_get_reveal_child (f->window->toolkit_revealer));
+  g_assert_nonnull (strstr (gtk_label_get_text (f->window->toolkit_label), "PTX files"));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (f->window->stale_label)));
+  g_assert_true (g_str_has_prefix (gtk_label_get_text (f->window->status_label), "sm_80 · "));
+}
+
+static void
+test_compile_error_mark (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autoptr(KsToolchain) tc = NULL;
+  g_autofree char *tmp = NULL, *path = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GSList) marks = NULL;
+
+  if (f->window == NULL)
+    return;
+  tc = ks_toolchain_find (NULL);
+  if (ks_toolchain_get_path (tc, KS_TOOL_NVCC) == NULL)
+    {
+      g_test_skip ("nvcc was not found: no compiler, no compile errors");
+      return;
+    }
+  tmp = g_dir_make_tmp ("ks-test-cu-XXXXXX", NULL);
+  path = g_build_filename (tmp, "broken.cu", NULL);
+  /* the error is on line 3 */
+  g_assert_true (g_file_set_contents (path, "__global__ void k(float *x)\n{\n"
+                                      "  x[threadIdx.x] = no_such_name;\n}\n", -1, NULL));
+  file = g_file_new_for_path (path);
+  ks_window_open_file (f->window, file);
+  wait_for_run (f->window);
+
+  marks = gtk_source_buffer_get_source_marks_at_line (f->window->cuda_buffer, 2, "ks-error");
+  g_assert_nonnull (marks);
+  g_assert_nonnull (strstr (g_object_get_data (marks->data, "ks-message"), "no_such_name"));
+  /* the text stays, the last good results stay and say they are stale */
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (f->window->stale_label)));
+  g_assert_nonnull (f->window->analysis);
+  g_unlink (path);
+  g_rmdir (tmp);
+}
+
+static void
+test_presentation (Fixture       *f,
+                   gconstpointer  data)
+{
+  GtkSourceStyleScheme *scheme;
+
+  if (f->window == NULL)
+    return;
+  /* F5's action: the high-contrast scheme, larger type, no empty SASS pane */
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.presentation", NULL);
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (f->window), "presentation"));
+  scheme = gtk_source_buffer_get_style_scheme (f->window->ptx_buffer);
+  g_assert_cmpstr (gtk_source_style_scheme_get_id (scheme), ==, "kernelscope-contrast");
+  g_assert_false (gtk_widget_get_visible (f->window->sass_pane));
+
+  /* and back */
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.presentation", NULL);
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (f->window), "presentation"));
+  scheme = gtk_source_buffer_get_style_scheme (f->window->ptx_buffer);
+  g_assert_true (g_str_has_prefix (gtk_source_style_scheme_get_id (scheme), "kernelscope"));
+  g_assert_cmpstr (gtk_source_style_scheme_get_id (scheme), !=, "kernelscope-contrast");
+  g_assert_true (gtk_widget_get_visible (f->window->sass_pane));
+}
+
+static void
+test_gpu_change (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autofree char *db_path = g_test_build_filename (G_TEST_DIST, "..", "data", "gpus.json", NULL);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *prefix = NULL;
+  const char *arch;
+  guint index = G_MAXUINT;
+
+  if (f->window == NULL)
+    return;
+  /* The RTX 3090's architecture, from the database file itself */
+  json_parser_load_from_file (parser, db_path, &error);
+  g_assert_no_error (error);
+  arch = json_object_get_string_member (
+    json_object_get_object_member (
+      json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)), "gpus"),
+      "rtx-3090"),
+    "arch");
+  for (guint i = 0; f->window->gpu_ids[i]; i++)
+    if (g_strcmp0 (f->window->gpu_ids[i], "rtx-3090") == 0)
+      index = i;
+  g_assert_cmpuint (index, !=, G_MAXUINT);
+
+  /* Picking it runs the analysis again, for its architecture */
+  gtk_drop_down_set_selected (f->window->gpu_dropdown, index);
+  g_assert_true (f->window->running);
+  wait_for_run (f->window);
+  prefix = g_strdup_printf ("%s · ", arch);
+  g_assert_true (g_str_has_prefix (gtk_label_get_text (f->window->status_label), prefix));
+}
+
+static void
+test_stop (Fixture       *f,
+           gconstpointer  data)
+{
+  if (f->window == NULL)
+    return;
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.run", NULL);
+  g_assert_true (f->window->running);
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.stop", NULL);
+  wait_for_run (f->window);
+  g_assert_cmpstr (gtk_label_get_text (f->window->status_label), ==, "Stopped");
+  /* what was shown before stays, marked stale */
+  g_assert_nonnull (f->window->analysis);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (f->window->stale_label)));
+}
+
+static void
+copy_sample_file (const char *dir,
+                  const char *name)
+{
+  g_autofree char *src = sample_path (name);
+  g_autofree char *dst = g_build_filename (dir, name, NULL);
+  g_autofree char *text = read_text (src);
+
+  g_assert_true (g_file_set_contents (dst, text, -1, NULL));
+}
+
+static void
+test_save (Fixture       *f,
+           gconstpointer  data)
+{
+  g_autofree char *tmp = NULL, *cu_path = NULL, *saved = NULL, *original = NULL;
+  g_autoptr(GFile) file = NULL;
+  GtkTextIter end;
+  guint serial;
+  const char *names[] = { "vector_add.cu", "vector_add.ptx", "vector_add.json" };
+
+  if (f->window == NULL)
+    return;
+  tmp = g_dir_make_tmp ("ks-test-save-XXXXXX", NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    copy_sample_file (tmp, names[i]);
+  cu_path = g_build_filename (tmp, "vector_add.cu", NULL);
+  original = read_text (cu_path);
+  file = g_file_new_for_path (cu_path);
+  ks_window_open_file (f->window, file);
+  wait_for_run (f->window);
+
+  /* An edit runs the analysis again once typing pauses */
+  serial = f->window->run_serial;
+  gtk_text_buffer_get_end_iter (GTK_TEXT_BUFFER (f->window->cuda_buffer), &end);
+  gtk_text_buffer_insert (GTK_TEXT_BUFFER (f->window->cuda_buffer), &end, "// saved\n", -1);
+  g_assert_cmpuint (f->window->run_serial, ==, serial);
+  {
+    gboolean timed_out = FALSE;
+    guint id = g_timeout_add (5000, timeout_cb, &timed_out);
+
+    while (f->window->run_serial == serial && !timed_out)
+      g_main_context_iteration (NULL, TRUE);
+    g_assert_false (timed_out);
+    g_source_remove (id);
+  }
+
+  /* Ctrl+S writes it, and the window has nothing left to ask about */
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.save", NULL);
+  saved = read_text (cu_path);
+  g_assert_true (g_str_has_prefix (saved, original));
+  g_assert_cmpstr (saved + strlen (original), ==, "// saved\n");
+  g_assert_false (ks_window_has_unsaved_changes (f->window));
+  g_assert_cmpstr (gtk_label_get_text (f->window->title_label), ==, "vector_add.cu");
+  wait_for_run (f->window);
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *p = g_build_filename (tmp, names[i], NULL);
+
+      g_unlink (p);
+    }
+  g_rmdir (tmp);
+}
+
+static void
+test_hint_jumps (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autofree char *spec = g_test_build_filename (G_TEST_DIST, "..", "data", "samples",
+                                                 "22-matmul-tiled", "matmul_tiled.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (spec);
+  GtkListBoxRow *row = NULL;
+  const KsHint *hint = NULL;
+  g_autoptr(GArray) lit = NULL;
+  GtkTextIter cursor;
+
+  if (f->window == NULL)
+    return;
+  ks_window_open_file (f->window, file);
+  wait_for_run (f->window);
+  for (int i = 0; (row = gtk_list_box_get_row_at_index (f->window->hints_list, i)) != NULL; i++)
+    {
+      hint = g_object_get_data (G_OBJECT (row), "ks-hint");
+      if (hint != NULL && hint->cuda_line != 0)
+        break;
+    }
+  if (row == NULL)
+    {
+      g_test_skip ("the tiled matrix multiply has no hint on a CUDA line to jump to");
+      return;
+    }
+  g_signal_emit_by_name (f->window->hints_list, "row-activated", row);
+  gtk_text_buffer_get_iter_at_mark (GTK_TEXT_BUFFER (f->window->cuda_buffer), &cursor,
+                                    gtk_text_buffer_get_insert (GTK_TEXT_BUFFER (f->window->cuda_buffer)));
+  g_assert_cmpint (gtk_text_iter_get_line (&cursor) + 1, ==, hint->cuda_line);
+  lit = tagged_lines (f->window->cuda_buffer, "ks-link-");
+  g_assert_cmpuint (lit->len, ==, 1);
+  g_assert_cmpuint (g_array_index (lit, guint, 0), ==, hint->cuda_line);
+}
+
+/* vector_add told n = 2000 over buffers of 1000: the thread with i = 1000,
+ * block 3 (1000 / 256) thread 232 (1000 % 256) or one after it, reads past
+ * a's end on CUDA line 10 */
+static void
+test_fault (Fixture       *f,
+            gconstpointer  data)
+{
+  g_autofree char *tmp = NULL, *spec_path = NULL, *spec = NULL, *bad = NULL;
+  g_autofree char *orig = sample_path ("vector_add.json");
+  g_autoptr(GFile) file = NULL;
+  const char *out;
+  const char *names[] = { "vector_add.cu", "vector_add.ptx" };
+  unsigned bx, by, bz, tx;
+
+  if (f->window == NULL)
+    return;
+  tmp = g_dir_make_tmp ("ks-test-fault-XXXXXX", NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    copy_sample_file (tmp, names[i]);
+  spec = read_text (orig);
+  g_assert_nonnull (strstr (spec, "\"value\": 1000}"));
+  bad = g_strdup (spec);
+  memcpy (strstr (bad, "\"value\": 1000}") + 9, "2000", 4);
+  spec_path = g_build_filename (tmp, "vector_add.json", NULL);
+  g_assert_true (g_file_set_contents (spec_path, bad, -1, NULL));
+  file = g_file_new_for_path (spec_path);
+  ks_window_open_file (f->window, file);
+  wait_for_run (f->window);
+
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (f->window->results_stack), ==, "output");
+  out = gtk_label_get_text (f->window->output_label);
+  g_assert_nonnull (strstr (out, "The kernel faulted"));
+  g_assert_nonnull (strstr (out, "CUDA line 10"));
+  g_assert_nonnull (strstr (out, ", PTX line "));
+  g_assert_cmpint (sscanf (strstr (out, "block ("), "block (%u, %u, %u), thread (%u", &bx, &by, &bz,
+                           &tx), ==, 4);
+  g_assert_cmpuint (bx, ==, 3);
+  g_assert_cmpuint (by, ==, 0);
+  g_assert_cmpuint (bz, ==, 0);
+  g_assert_cmpuint (tx, >=, 232);
+  g_assert_nonnull (strstr (gtk_label_get_text (f->window->status_label), "faulted"));
+
+  /* The PTX line it names has an error mark, and is a global load in the
+   * file itself; CUDA line 10 has one too */
+  {
+    unsigned ptx_line = 0;
+    g_autofree char *ptx_path = g_build_filename (tmp, "vector_add.ptx", NULL);
+    g_autofree char *ptx = read_text (ptx_path);
+    g_auto(GStrv) lines = g_strsplit (ptx, "\n", -1);
+    g_autoptr(GSList) ptx_marks = NULL, cuda_marks = NULL;
+
+    g_assert_cmpint (sscanf (strstr (out, ", PTX line "), ", PTX line %u", &ptx_line), ==, 1);
+    g_assert_cmpuint (ptx_line, >, 0);
+    g_assert_cmpuint (ptx_line, <=, g_strv_length (lines));
+    g_assert_true (g_str_has_prefix (lines[ptx_line - 1] + strspn (lines[ptx_line - 1], " \t"),
+                                     "ld.global"));
+    ptx_marks = gtk_source_buffer_get_source_marks_at_line (f->window->ptx_buffer,
+                                                            (int) ptx_line - 1, "ks-error");
+    g_assert_nonnull (ptx_marks);
+    cuda_marks = gtk_source_buffer_get_source_marks_at_line (f->window->cuda_buffer, 9, "ks-error");
+    g_assert_nonnull (cuda_marks);
+  }
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *p = g_build_filename (tmp, names[i], NULL);
+
+      g_unlink (p);
+    }
+  g_unlink (spec_path);
+  g_rmdir (tmp);
+}
+
+/* A new window takes the settings' GPU and presentation mode; the user's
+ * choices go back into them */
+static void
+test_settings (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autoptr(GSettings) settings = ks_settings_new ();
+  g_autoptr(KsWindow) second = NULL;
+  guint index = G_MAXUINT;
+
+  if (f->window == NULL)
+    return;
+  g_settings_set_string (settings, "default-gpu", "rtx-3090");
+  g_settings_set_boolean (settings, "presentation-mode", TRUE);
+  second = g_object_ref_sink (ks_window_new (NULL));
+  for (guint i = 0; second->gpu_ids[i]; i++)
+    if (g_strcmp0 (second->gpu_ids[i], "rtx-3090") == 0)
+      index = i;
+  g_assert_cmpuint (gtk_drop_down_get_selected (second->gpu_dropdown), ==, index);
+  g_assert_true (second->gpu_chosen);
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (second), "presentation"));
+
+  gtk_widget_activate_action (GTK_WIDGET (second), "win.presentation", NULL);
+  g_assert_false (g_settings_get_boolean (settings, "presentation-mode"));
+  gtk_drop_down_set_selected (second->gpu_dropdown, 0);
+  {
+    g_autofree char *gpu = g_settings_get_string (settings, "default-gpu");
+
+    g_assert_cmpstr (gpu, ==, second->gpu_ids[0]);
+  }
+  wait_for_run (second);
+  second->close_confirmed = TRUE;
+  gtk_window_destroy (GTK_WINDOW (second));
+}
+
+/* A module with two kernels runs the one its spec names (vector_add.json
+ * names _Z10vector_addPKfS0_Pfi) */
+static void
+test_spec_names_kernel (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autofree char *tmp = NULL, *ptx_path = NULL, *ptx = NULL, *two = NULL;
+  g_autofree char *ptx_src = sample_path ("vector_add.ptx");
+  g_autoptr(GFile) file = NULL;
+  const char *names[] = { "vector_add.cu", "vector_add.json" };
+  const KsAnalysis *a;
+
+  if (f->window == NULL)
+    return;
+  tmp = g_dir_make_tmp ("ks-test-kernels-XXXXXX", NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    copy_sample_file (tmp, names[i]);
+  ptx = read_text (ptx_src);
+  two = g_strconcat (ptx, "\n.visible .entry another_kernel()\n{\n\tret;\n}\n", NULL);
+  ptx_path = g_build_filename (tmp, "vector_add.ptx", NULL);
+  g_assert_true (g_file_set_contents (ptx_path, two, -1, NULL));
+  file = g_file_new_for_path (ptx_path);
+  ks_window_open_file (f->window, file);
+  wait_for_run (f->window);
+
+  a = f->window->analysis;
+  g_assert_nonnull (a);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (f->window->stale_label)));
+  g_assert_cmpint (a->status, ==, KS_ANALYSIS_OK);
+  g_assert_cmpstr (a->kernel_name, ==, "_Z10vector_addPKfS0_Pfi");
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *p = g_build_filename (tmp, names[i], NULL);
+
+      g_unlink (p);
+    }
+  g_unlink (ptx_path);
+  g_rmdir (tmp);
+}
+
+/* Closing a window while its run is in the thread: the run is cancelled,
+ * its end comes back to a closed window, and nothing may warn (a warning
+ * fails the test) or crash */
+static void
+test_close_while_running (Fixture       *f,
+                          gconstpointer  data)
+{
+  gboolean done = FALSE;
+
+  if (f->window == NULL)
+    return;
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.run", NULL);
+  g_assert_true (f->window->running);
+  gtk_window_close (GTK_WINDOW (f->window));
+  g_clear_object (&f->window);
+  g_timeout_add (1500, timeout_cb, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static GtkWindow *
+find_close_dialog (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWidget) w = g_list_model_get_item (toplevels, i);
+
+      if (gtk_widget_has_css_class (w, "ks-close-dialog"))
+        return GTK_WINDOW (w);
+    }
+  return NULL;
+}
+
+static GtkWidget *
+find_button (GtkWidget  *root,
+             const char *label)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found;
+
+      if (GTK_IS_BUTTON (c) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (c)), label) == 0)
+        return c;
+      if ((found = find_button (c, label)) != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static void
+test_close_asks (Fixture       *f,
+                 gconstpointer  data)
+{
+  GtkTextIter end;
+  GtkWindow *dialog;
+  g_autoptr(GtkWidget) watch = NULL;
+
+  if (f->window == NULL)
+    return;
+  /* An edit, then close: the window stays and asks */
+  gtk_text_buffer_get_end_iter (GTK_TEXT_BUFFER (f->window->cuda_buffer), &end);
+  gtk_text_buffer_insert (GTK_TEXT_BUFFER (f->window->cuda_buffer), &end, "// an edit\n", -1);
+  g_assert_true (ks_window_has_unsaved_changes (f->window));
+  g_assert_true (g_str_has_prefix (gtk_label_get_text (f->window->title_label), "• "));
+  gtk_window_close (GTK_WINDOW (f->window));
+  dialog = find_close_dialog ();
+  g_assert_nonnull (dialog);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (f->window)));
+
+  /* Cancel keeps the window and the edit */
+  g_signal_emit_by_name (find_button (GTK_WIDGET (dialog), "_Cancel"), "clicked");
+  g_assert_null (find_close_dialog ());
+  g_assert_true (ks_window_has_unsaved_changes (f->window));
+
+  /* Discard closes it, without writing the file */
+  gtk_window_close (GTK_WINDOW (f->window));
+  dialog = find_close_dialog ();
+  g_assert_nonnull (dialog);
+  watch = g_object_ref (GTK_WIDGET (f->window));
+  g_signal_emit_by_name (find_button (GTK_WIDGET (dialog), "_Discard"), "clicked");
+  g_assert_false (gtk_widget_get_visible (watch));
+  {
+    g_autofree char *cu_path = sample_path ("vector_add.cu");
+    g_autofree char *cu = read_text (cu_path);
+
+    g_assert_null (strstr (cu, "// an edit"));
+  }
+  g_clear_object (&f->window);
+}
+
+static void
+test_screenshot (void)
+{
+  const char *exe = g_getenv ("KS_KERNELSCOPE");
+  g_autofree char *tmp = NULL, *png = NULL, *contents = NULL, *spec = NULL;
+  g_autoptr(GError) error = NULL;
+  gsize len = 0;
+  int status = 0;
+
+  if (!have_display)
+    {
+      g_test_skip ("no display: run under Xvfb (xvfb-run) to test the window");
+      return;
+    }
+  if (exe == NULL)
+    {
+      g_test_skip ("KS_KERNELSCOPE does not name the kernelscope executable");
+      return;
+    }
+  tmp = g_dir_make_tmp ("ks-test-shot-XXXXXX", NULL);
+  png = g_build_filename (tmp, "shot.png", NULL);
+  spec = sample_path ("vector_add.json");
+  {
+    const char *argv[] = { exe, "--presentation", "--screenshot", png, spec, NULL };
+
+    g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                  NULL, NULL, NULL, NULL, &status, &error);
+  }
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+  g_file_get_contents (png, &contents, &len, &error);
+  g_assert_no_error (error);
+  /* PNG signature, then IHDR: width and height big-endian at 16 and 20 */
+  g_assert_cmpuint (len, >, 24);
+  g_assert_cmpmem (contents, 8, "\x89PNG\r\n\x1a\n", 8);
+  g_assert_cmpuint (((guint8) contents[16] << 24 | (guint8) contents[17] << 16
+                     | (guint8) contents[18] << 8 | (guint8) contents[19]), ==, 1600);
+  g_assert_cmpuint (((guint8) contents[20] << 24 | (guint8) contents[21] << 16
+                     | (guint8) contents[22] << 8 | (guint8) contents[23]), ==, 1000);
+  g_unlink (png);
+  g_rmdir (tmp);
+}
+
+static gboolean
+bus_has_name (GDBusConnection *bus,
+              const char      *name)
+{
+  g_autoptr(GVariant) reply =
+    g_dbus_connection_call_sync (bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                 "org.freedesktop.DBus", "NameHasOwner", g_variant_new ("(s)", name),
+                                 G_VARIANT_TYPE ("(b)"), G_DBUS_CALL_FLAGS_NONE, -1, NULL, NULL);
+  gboolean has = FALSE;
+
+  if (reply != NULL)
+    g_variant_get (reply, "(b)", &has);
+  return has;
+}
+
+/* The X server's window names, as xwininfo lists them */
+static gboolean
+x_window_named (const char *xwininfo,
+                const char *title)
+{
+  const char *argv[] = { xwininfo, "-root", "-tree", NULL };
+  g_autofree char *out = NULL;
+
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out,
+                     NULL, NULL, NULL))
+    return FALSE;
+  return out != NULL && strstr (out, title) != NULL;
+}
+
+static gboolean
+poll_until (gboolean (*check) (gpointer),
+            gpointer  data,
+            guint     ms)
+{
+  for (guint waited = 0; waited < ms; waited += 100)
+    {
+      gboolean done = FALSE;
+
+      if (check (data))
+        return TRUE;
+      g_timeout_add (100, timeout_cb, &done);
+      while (!done)
+        g_main_context_iteration (NULL, TRUE);
+    }
+  return check (data);
+}
+
+typedef struct
+{
+  GDBusConnection *bus;
+  const char *xwininfo;
+  const char *title;
+} SecondInstance;
+
+static gboolean
+primary_registered (gpointer data)
+{
+  SecondInstance *si = data;
+
+  return bus_has_name (si->bus, APP_ID);
+}
+
+static gboolean
+title_shown (gpointer data)
+{
+  SecondInstance *si = data;
+
+  return x_window_named (si->xwininfo, si->title);
+}
+
+static void
+test_second_instance (void)
+{
+  const char *exe = g_getenv ("KS_KERNELSCOPE");
+  g_autofree char *xwininfo = g_find_program_in_path ("xwininfo");
+  g_autofree char *tmp = NULL, *path = NULL, *object_path = NULL;
+  g_autoptr(GDBusConnection) bus = NULL;
+  g_autoptr(GSubprocess) primary = NULL, second = NULL;
+  g_autoptr(GError) error = NULL;
+  SecondInstance si = { 0 };
+
+  if (!have_display || exe == NULL)
+    {
+      g_test_skip ("no display, or KS_KERNELSCOPE unset");
+      return;
+    }
+  if (g_getenv ("DBUS_SESSION_BUS_ADDRESS") == NULL)
+    {
+      g_test_skip ("no session bus: run under dbus-run-session to test the running instance");
+      return;
+    }
+  if (xwininfo == NULL)
+    {
+      g_test_skip ("xwininfo (x11-utils) is needed to read the window's title");
+      return;
+    }
+  bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, &error);
+  g_assert_no_error (error);
+  si.bus = bus;
+  si.xwininfo = xwininfo;
+  si.title = "second_instance.cu – KernelScope";
+  tmp = g_dir_make_tmp ("ks-test-second-XXXXXX", NULL);
+  path = g_build_filename (tmp, "second_instance.cu", NULL);
+  g_assert_true (g_file_set_contents (path, "__global__ void k(float *x) { x[0] = 1; }\n", -1, NULL));
+
+  /* The first launch owns the app id on the bus and shows the first sample */
+  primary = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_SILENCE,
+                              &error, exe, NULL);
+  g_assert_no_error (error);
+  g_assert_true (poll_until (primary_registered, &si, 20000));
+
+  /* The second hands its file over and exits at once */
+  second = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_SILENCE,
+                             &error, exe, path, NULL);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_wait (second, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_successful (second));
+  /* the first is still running */
+  g_assert_nonnull (g_subprocess_get_identifier (primary));
+
+  /* and the running window shows it */
+  g_assert_true (poll_until (title_shown, &si, 20000));
+
+  /* app.quit over the bus ends the first */
+  object_path = g_strdelimit (g_strconcat ("/", APP_ID, NULL), ".", '/');
+  g_dbus_connection_call_sync (bus, APP_ID, object_path, "org.gtk.Actions", "Activate",
+                               g_variant_new_parsed ("('quit', @av [], @a{sv} {})"), NULL,
+                               G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_wait (primary, NULL, &error));
+  g_assert_true (g_subprocess_get_successful (primary));
+  g_unlink (path);
+  g_rmdir (tmp);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  gtk_disable_setlocale ();
+  have_display = gtk_init_check ();
+  if (have_display)
+    {
+      gtk_source_init ();
+      ks_application_setup_data ();
+    }
+
+  g_test_add ("/app/window/first-sample", Fixture, NULL, fixture_setup, test_first_sample,
+              fixture_teardown);
+  g_test_add ("/app/window/cuda-line-lights-ptx", Fixture, NULL, fixture_setup_quick,
+              test_cuda_line_lights_ptx, fixture_teardown);
+  g_test_add ("/app/window/junk", Fixture, NULL, fixture_setup_quick, test_junk, fixture_teardown);
+  g_test_add ("/app/window/close-asks", Fixture, NULL, fixture_setup_quick, test_close_asks,
+              fixture_teardown);
+  g_test_add ("/app/window/presentation", Fixture, NULL, fixture_setup_quick, test_presentation,
+              fixture_teardown);
+  g_test_add ("/app/window/gpu-change", Fixture, NULL, fixture_setup_quick, test_gpu_change,
+              fixture_teardown);
+  g_test_add ("/app/window/stop", Fixture, NULL, fixture_setup_quick, test_stop, fixture_teardown);
+  g_test_add ("/app/window/edit-reruns-and-save", Fixture, NULL, fixture_setup_quick, test_save,
+              fixture_teardown);
+  g_test_add ("/app/window/hint-jumps", Fixture, NULL, fixture_setup_quick, test_hint_jumps,
+              fixture_teardown);
+  g_test_add ("/app/window/fault", Fixture, NULL, fixture_setup_quick, test_fault,
+              fixture_teardown);
+  g_test_add ("/app/window/settings", Fixture, NULL, fixture_setup_quick, test_settings,
+              fixture_teardown);
+  g_test_add ("/app/window/spec-names-kernel", Fixture, NULL, fixture_setup_quick,
+              test_spec_names_kernel, fixture_teardown);
+  g_test_add ("/app/window/close-while-running", Fixture, NULL, fixture_setup_quick,
+              test_close_while_running, fixture_teardown);
+  g_test_add ("/app/window/no-toolkit", Fixture, NULL, fixture_setup, test_no_toolkit,
+              fixture_teardown);
+  g_test_add ("/app/window/compile-error-mark", Fixture, NULL, fixture_setup,
+              test_compile_error_mark, fixture_teardown);
+  g_test_add_func ("/app/screenshot-presentation", test_screenshot);
+  g_test_add_func ("/app/second-instance", test_second_instance);
+  return g_test_run ();
+}

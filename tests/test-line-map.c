@@ -1,0 +1,379 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Tests of what the window's panes link and list, without a display: the
+ * CUDA <-> PTX line map against the .loc directives of real nvcc output,
+ * read here by a few lines of C of their own (an instruction line belongs
+ * to the CUDA line of the last `.loc` of the CUDA file before it), and the
+ * sample library's folders. */
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include <json-glib/json-glib.h>
+
+#include "ks-line-map.h"
+#include "ks-samples.h"
+
+/* expected[cuda line] = the PTX lines (ascending), from the text alone */
+typedef struct
+{
+  GHashTable *by_cuda;          /* cuda line -> GArray of uint32_t */
+  uint32_t n_ptx_lines;
+  uint32_t *cuda_of_ptx;        /* [n_ptx_lines + 1] */
+} Expected;
+
+static void
+expected_clear (Expected *e)
+{
+  g_hash_table_unref (e->by_cuda);
+  g_free (e->cuda_of_ptx);
+}
+
+/* An instruction starts on this line: not a directive, comment, brace or
+ * label (nor `proto : .callprototype ...`, a declaration) */
+static gboolean
+starts_instruction (const char *t)
+{
+  const char *p = t;
+
+  if (t[0] == '\0' || t[0] == '.' || t[0] == '/' || t[0] == '{' || t[0] == '}' || t[0] == ')')
+    return FALSE;
+  while (g_ascii_isalnum (*p) || *p == '_' || *p == '$' || *p == '%')
+    p++;
+  while (*p == ' ' || *p == '\t')
+    p++;
+  return *p != ':';
+}
+
+/* The .file number whose path ends in cuda_basename */
+static uint32_t
+file_number (char      **lines,
+             const char *cuda_basename)
+{
+  for (guint i = 0; lines[i]; i++)
+    {
+      const char *t = lines[i] + strspn (lines[i], " \t");
+      unsigned n;
+      char path[1024];
+
+      if (sscanf (t, ".file %u \"%1023[^\"]\"", &n, path) == 2
+          && g_str_has_suffix (path, cuda_basename))
+        return n;
+    }
+  return 0;
+}
+
+static Expected
+expected_from_text (const char *ptx_text,
+                    const char *cuda_basename)
+{
+  Expected e;
+  g_auto(GStrv) lines = g_strsplit (ptx_text, "\n", -1);
+  uint32_t file = file_number (lines, cuda_basename), current = 0;
+  gboolean in_statement = FALSE;        /* an instruction spread over lines */
+
+  e.by_cuda = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
+  e.n_ptx_lines = g_strv_length (lines);
+  e.cuda_of_ptx = g_new0 (uint32_t, e.n_ptx_lines + 1);
+  g_assert_cmpuint (file, >, 0);
+
+  for (guint i = 0; lines[i]; i++)
+    {
+      const char *t = lines[i] + strspn (lines[i], " \t");
+      unsigned f, l;
+
+      if (in_statement)
+        {
+          in_statement = strchr (t, ';') == NULL;
+          continue;
+        }
+      if (g_str_has_prefix (t, ".loc") && g_ascii_isspace (t[4]))
+        {
+          g_assert_cmpint (sscanf (t, ".loc %u %u", &f, &l), ==, 2);
+          current = f == file ? l : 0;
+        }
+      else if (g_str_has_prefix (t, ".visible") || g_str_has_prefix (t, ".entry")
+               || g_str_has_prefix (t, ".func") || g_str_has_prefix (t, ".weak"))
+        current = 0;
+      else if (starts_instruction (t))
+        {
+          GArray *a = g_hash_table_lookup (e.by_cuda, GUINT_TO_POINTER (current));
+          uint32_t ptx_line = i + 1;
+
+          /* A statement may run over several lines, as call does */
+          in_statement = strchr (t, ';') == NULL;
+          if (current == 0)
+            continue;
+          if (a == NULL)
+            {
+              a = g_array_new (FALSE, FALSE, sizeof (uint32_t));
+              g_hash_table_insert (e.by_cuda, GUINT_TO_POINTER (current), a);
+            }
+          g_array_append_val (a, ptx_line);
+          e.cuda_of_ptx[ptx_line] = current;
+        }
+    }
+  return e;
+}
+
+static void
+check_file (const char *ptx_path,
+            const char *cuda_basename)
+{
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsPtxModule) module = NULL;
+  g_autoptr(KsLineMap) map = NULL;
+  Expected e;
+  GHashTableIter iter;
+  gpointer key, value;
+  const uint32_t *cuda_lines;
+  uint32_t n_cuda = 0;
+
+  g_file_get_contents (ptx_path, &text, NULL, &error);
+  g_assert_no_error (error);
+  module = ks_ptx_module_parse_file (ptx_path, &error);
+  g_assert_no_error (error);
+  map = ks_line_map_new (module, cuda_basename);
+  e = expected_from_text (text, cuda_basename);
+
+  /* CUDA -> PTX, for every CUDA line the text maps */
+  g_hash_table_iter_init (&iter, e.by_cuda);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      GArray *want = value;
+      uint32_t n = 0;
+      const uint32_t *got = ks_line_map_ptx_lines (map, GPOINTER_TO_UINT (key), &n);
+
+      if (n != want->len)
+        {
+          g_test_message ("%s: CUDA line %u", ptx_path, GPOINTER_TO_UINT (key));
+          for (guint i = 0; i < want->len; i++)
+            g_test_message ("  want %u", g_array_index (want, uint32_t, i));
+          for (guint i = 0; i < n; i++)
+            g_test_message ("  got %u", got[i]);
+        }
+      g_assert_cmpuint (n, ==, want->len);
+      for (guint i = 0; i < want->len; i++)
+        g_assert_cmpuint (got[i], ==, g_array_index (want, uint32_t, i));
+      g_assert_cmpuint (ks_line_map_colour (map, GPOINTER_TO_UINT (key)), <, KS_LINE_MAP_N_COLOURS);
+    }
+  /* ... and nothing else */
+  cuda_lines = ks_line_map_cuda_lines (map, &n_cuda);
+  g_assert_cmpuint (n_cuda, ==, g_hash_table_size (e.by_cuda));
+  for (uint32_t i = 0; i < n_cuda; i++)
+    g_assert_true (g_hash_table_contains (e.by_cuda, GUINT_TO_POINTER (cuda_lines[i])));
+
+  /* PTX -> CUDA, for every line of the file and past its end */
+  for (uint32_t p = 0; p <= e.n_ptx_lines + 2; p++)
+    g_assert_cmpuint (ks_line_map_cuda_line (map, p), ==, p <= e.n_ptx_lines ? e.cuda_of_ptx[p] : 0);
+
+  /* Neighbouring mapped lines never share a colour */
+  for (uint32_t i = 1; i < n_cuda; i++)
+    g_assert_cmpuint (ks_line_map_colour (map, cuda_lines[i]), !=,
+                      ks_line_map_colour (map, cuda_lines[i - 1]));
+  expected_clear (&e);
+}
+
+static void
+test_vector_add (void)
+{
+  g_autofree char *ptx = g_test_build_filename (G_TEST_DIST, "..", "data", "samples",
+                                                "01-vector-add", "vector_add.ptx", NULL);
+  g_autoptr(KsPtxModule) module = ks_ptx_module_parse_file (ptx, NULL);
+  g_autoptr(KsLineMap) map = ks_line_map_new (module, "vector_add.cu");
+  uint32_t n = 0;
+  const uint32_t *lines;
+
+  check_file (ptx, "vector_add.cu");
+
+  /* Read off vector_add.ptx by eye: `c[i] = a[i] + b[i];` (CUDA line 10)
+   * is the address arithmetic, both loads, the add and the store */
+  lines = ks_line_map_ptx_lines (map, 10, &n);
+  g_assert_cmpuint (n, ==, 8);
+  g_assert_cmpuint (lines[0], ==, 45);          /* mul.wide.s32 %rd5, %r1, 4 */
+  g_assert_cmpuint (lines[2], ==, 50);          /* add.s64 %rd8, %rd7, %rd5 */
+  g_assert_cmpuint (lines[7], ==, 58);          /* st.global.f32 [%rd10], %f3 */
+  g_assert_cmpuint (ks_line_map_cuda_line (map, 39), ==, 9);    /* setp.ge.s32 */
+  g_assert_cmpuint (ks_line_map_cuda_line (map, 38), ==, 0);    /* .loc itself */
+  g_assert_cmpuint (ks_line_map_cuda_line (map, 48), ==, 8);    /* cvta.to.global */
+  g_assert_null (ks_line_map_ptx_lines (map, 1, &n));           /* a comment */
+  g_assert_cmpuint (n, ==, 0);
+}
+
+static void
+test_corpus (void)
+{
+  g_autofree char *dir = g_test_build_filename (G_TEST_DIST, "ptx", "corpus", "sm_80", NULL);
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  g_assert_nonnull (d);
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_autofree char *base = NULL, *cu = NULL;
+
+      if (!g_str_has_suffix (name, ".ptx"))
+        continue;
+      base = g_strndup (name, strlen (name) - 4);
+      cu = g_strconcat (base, ".cu", NULL);
+      check_file (path, cu);
+      n++;
+    }
+  g_assert_cmpuint (n, >=, 30);
+}
+
+static void
+test_module_without_locs (void)
+{
+  const char *ptx = ".version 8.0\n.target sm_80\n.address_size 64\n"
+                    ".visible .entry k()\n{\n\tret;\n}\n";
+  g_autoptr(GBytes) bytes = g_bytes_new_static (ptx, strlen (ptx));
+  g_autoptr(KsPtxModule) module = ks_ptx_module_parse (bytes, "k.ptx");
+  g_autoptr(KsLineMap) map = ks_line_map_new (module, NULL);
+  uint32_t n = 1;
+
+  g_assert_cmpuint (ks_line_map_get_file (map), ==, 0);
+  g_assert_cmpuint (ks_line_map_cuda_line (map, 6), ==, 0);
+  ks_line_map_cuda_lines (map, &n);
+  g_assert_cmpuint (n, ==, 0);
+  g_assert_cmpuint (ks_line_map_colour (map, 1), ==, KS_LINE_MAP_NO_COLOUR);
+}
+
+static void
+test_palette (void)
+{
+  /* Okabe and Ito (2008), in their order, black left out */
+  static const char *const okabe_ito[] = {
+    "#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7",
+  };
+
+  g_assert_cmpuint (KS_LINE_MAP_N_COLOURS, ==, G_N_ELEMENTS (okabe_ito));
+  for (guint i = 0; i < G_N_ELEMENTS (okabe_ito); i++)
+    g_assert_cmpstr (ks_line_map_palette (i), ==, okabe_ito[i]);
+}
+
+static void
+write_file (const char *dir,
+            const char *name,
+            const char *contents)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autoptr(GError) error = NULL;
+
+  g_file_set_contents (path, contents, -1, &error);
+  g_assert_no_error (error);
+}
+
+static void
+test_samples_library (void)
+{
+  g_autofree char *dir = g_test_build_filename (G_TEST_DIST, "..", "data", "samples", NULL);
+  g_autoptr(GPtrArray) samples = ks_samples_list (dir);
+  const KsSample *first;
+
+  g_assert_cmpuint (samples->len, >=, 2);
+  first = g_ptr_array_index (samples, 0);
+  g_assert_cmpstr (first->id, ==, "01-vector-add");
+  g_assert_true (g_str_has_suffix (first->cuda_path, "01-vector-add/vector_add.cu"));
+  g_assert_true (g_str_has_suffix (first->ptx_path, "01-vector-add/vector_add.ptx"));
+  g_assert_true (g_str_has_suffix (first->spec_path, "01-vector-add/vector_add.json"));
+  g_assert_nonnull (first->title);
+  /* in the order of index.json, which lists every folder */
+  {
+    g_autofree char *index = g_build_filename (dir, "index.json", NULL);
+    g_autoptr(JsonParser) parser = json_parser_new ();
+    g_autoptr(GError) error = NULL;
+    JsonArray *list;
+
+    json_parser_load_from_file (parser, index, &error);
+    g_assert_no_error (error);
+    list = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)),
+                                         "samples");
+    g_assert_cmpuint (json_array_get_length (list), ==, samples->len);
+    for (guint i = 0; i < samples->len; i++)
+      g_assert_cmpstr (((KsSample *) samples->pdata[i])->id, ==,
+                       json_array_get_string_element (list, i));
+  }
+  /* sample.json's title and summary */
+  {
+    g_autofree char *meta = g_build_filename (dir, "01-vector-add", "sample.json", NULL);
+    g_autoptr(JsonParser) parser = json_parser_new ();
+    JsonObject *o;
+
+    g_assert_true (json_parser_load_from_file (parser, meta, NULL));
+    o = json_node_get_object (json_parser_get_root (parser));
+    g_assert_cmpstr (first->title, ==, json_object_get_string_member (o, "title"));
+    g_assert_cmpstr (first->description, ==, json_object_get_string_member (o, "summary"));
+  }
+}
+
+static void
+test_samples_metadata (void)
+{
+  g_autofree char *tmp = g_dir_make_tmp ("ks-samples-XXXXXX", NULL);
+  g_autofree char *a = g_build_filename (tmp, "01-first-one", NULL);
+  g_autofree char *b = g_build_filename (tmp, "02-with-title", NULL);
+  g_autofree char *c = g_build_filename (tmp, "03-empty", NULL);
+  g_autofree char *d = g_build_filename (tmp, "04-bad-metadata", NULL);
+  g_autoptr(GPtrArray) samples = NULL;
+  const KsSample *s;
+
+  g_assert_cmpint (g_mkdir (a, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir (b, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir (c, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir (d, 0700), ==, 0);
+  write_file (a, "k.cu", "__global__ void k() {}\n");
+  write_file (b, "k.ptx", ".version 8.0\n");
+  write_file (b, "k.json", "{}");
+  write_file (b, "k2.json", "{}");
+  write_file (b, "sample.json", "{\"title\": \"Saxpy\", \"summary\": \"y = a x + y\", "
+                                "\"spec\": \"k2.json\"}");
+  write_file (d, "k.cu", "\n");
+  write_file (d, "sample.json", "{ not json");
+
+  samples = ks_samples_list (tmp);
+  /* the empty folder is left out */
+  g_assert_cmpuint (samples->len, ==, 3);
+  s = samples->pdata[0];
+  g_assert_cmpstr (s->title, ==, "First one");
+  g_assert_null (s->description);
+  g_assert_null (s->ptx_path);
+  s = samples->pdata[1];
+  g_assert_cmpstr (s->title, ==, "Saxpy");
+  g_assert_cmpstr (s->description, ==, "y = a x + y");
+  /* the spec sample.json names, not the first by name */
+  g_assert_true (g_str_has_suffix (s->spec_path, "/k2.json"));
+  /* sample.json is never taken for the launch spec */
+  s = samples->pdata[2];
+  g_assert_null (s->spec_path);
+  g_assert_cmpstr (s->title, ==, "Bad metadata");
+
+  /* index.json orders them; folders it does not list come after */
+  write_file (tmp, "index.json", "{\"format\": 1, \"samples\": [\"04-bad-metadata\", "
+                                 "\"02-with-title\", \"99-missing\"]}");
+  g_clear_pointer (&samples, g_ptr_array_unref);
+  samples = ks_samples_list (tmp);
+  g_assert_cmpuint (samples->len, ==, 3);
+  g_assert_cmpstr (((KsSample *) samples->pdata[0])->id, ==, "04-bad-metadata");
+  g_assert_cmpstr (((KsSample *) samples->pdata[1])->id, ==, "02-with-title");
+  g_assert_cmpstr (((KsSample *) samples->pdata[2])->id, ==, "01-first-one");
+
+  /* no such folder: an empty list */
+  g_ptr_array_unref (ks_samples_list ("/nonexistent/ks-samples"));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/app/line-map/vector-add", test_vector_add);
+  g_test_add_func ("/app/line-map/corpus", test_corpus);
+  g_test_add_func ("/app/line-map/no-locations", test_module_without_locs);
+  g_test_add_func ("/app/line-map/palette", test_palette);
+  g_test_add_func ("/app/samples/library", test_samples_library);
+  g_test_add_func ("/app/samples/metadata", test_samples_metadata);
+  return g_test_run ();
+}
