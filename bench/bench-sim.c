@@ -160,7 +160,7 @@ main (int   argc,
   cases[0].c_seconds = c_vadd (nv);
 
   cases[1].name = "matmul (16x16 tiles)";
-  cases[1].ptx = "data/samples/02-matmul-tiled/matmul_tiled.ptx";
+  cases[1].ptx = "data/samples/22-matmul-tiled/matmul_tiled.ptx";
   cases[1].spec = g_strdup_printf (
     "{\"ptx\": \"x.ptx\", \"grid\": [%d, %d], \"block\": [16, 16],"
     " \"buffers\": {\"A\": {\"type\": \"f32\", \"count\": %d, \"init\": {\"random\": {\"seed\": 1, \"min\": -1, \"max\": 1}}},"

@@ -106,7 +106,7 @@ main (int    argc,
                         " {\"type\": \"s32\", \"value\": %u}]}", n * n / 256, n * n, n * n, n * n,
                         n * n);
   printf ("bench-timing: N = %u, RTX 4090 (sm_89), GTO\n", n);
-  run ("matmul-tiled", "data/samples/02-matmul-tiled/matmul_tiled.ptx", mm, 37, 2048);
+  run ("matmul-tiled", "data/samples/22-matmul-tiled/matmul_tiled.ptx", mm, 37, 2048);
   run ("vector-add", "data/samples/01-vector-add/vector_add.ptx", va, 12, 0);
   return 0;
 }

@@ -26,6 +26,7 @@ if [[ ! -f _build-asan/build.ninja ]]; then
 fi
 meson compile -C _build-asan
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+LSAN_OPTIONS=suppressions="$top/build-aux/lsan.supp" \
 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
   meson test -C _build-asan --print-errorlogs --no-suite nvcc --timeout-multiplier 3
 

@@ -53,7 +53,10 @@ test_spec (void)
   g_assert_false (a->launch_is_default);
   g_assert_cmpuint (a->launch->grid[0], ==, 4);
   g_assert_cmpstr (a->arch->id, ==, "sm_80");
-  g_assert_cmpint (a->resources->source, ==, KS_RESOURCES_SOURCE_ESTIMATE);
+  /* without a toolkit, the ptxas report kept beside the sample's PTX:
+   * "Used 12 registers" */
+  g_assert_cmpint (a->resources->source, ==, KS_RESOURCES_SOURCE_PTXAS);
+  g_assert_cmpuint (a->resources->registers, ==, 12);
   g_assert_true (a->have_occupancy);
   g_assert_nonnull (a->timing);
   g_assert_nonnull (a->hints);
@@ -77,6 +80,26 @@ test_spec (void)
       memcpy (&z, cb + 4 * i, 4);
       g_assert_cmpfloat (z, ==, x + y);
     }
+}
+
+/* An edited PTX text is not what the report beside the file describes: the
+ * resources are estimated */
+static void
+test_edited_text_estimates (void)
+{
+  g_autofree char *ptx = sample ("01-vector-add", "vector_add.ptx");
+  g_autofree char *text = NULL;
+  g_autoptr(KsAnalysis) a = NULL;
+  KsAnalysisRequest req;
+
+  g_assert_true (g_file_get_contents (ptx, &text, NULL, NULL));
+  ks_analysis_request_init (&req);
+  req.path = ptx;
+  req.text = text;
+  req.use_toolkit = FALSE;
+  a = ks_analysis_run (&req, NULL, NULL, NULL);
+  g_assert_cmpint (a->status, ==, KS_ANALYSIS_OK);
+  g_assert_cmpint (a->resources->source, ==, KS_RESOURCES_SOURCE_ESTIMATE);
 }
 
 /* An editor's text wins over the file; an error in it comes back with its
@@ -145,7 +168,7 @@ cancel_on_simulate (KsAnalysisStage stage,
 static void
 test_cancel (void)
 {
-  g_autofree char *spec = sample ("02-matmul-tiled", "matmul_tiled.json");
+  g_autofree char *spec = sample ("22-matmul-tiled", "matmul_tiled.json");
   g_autoptr(GCancellable) c = g_cancellable_new ();
   KsAnalysisRequest req;
 
@@ -214,6 +237,53 @@ test_cuda (void)
   g_assert_cmpint (a->resources->source, ==, KS_RESOURCES_SOURCE_PTXAS);
 }
 
+/* The sampled executions of memory instructions: vector_add's load of a[i]
+ * by warp 0 touches a[0..31], 4 sectors fetched from DRAM the first time;
+ * the store to c[i] is a store; 32 warps ran each, 16 are kept */
+static void
+test_access_samples (void)
+{
+  g_autofree char *spec = sample ("01-vector-add", "vector_add.json");
+  g_autoptr(KsAnalysis) a = NULL;
+  KsAnalysisRequest req;
+  gboolean saw_load = FALSE, saw_store = FALSE;
+
+  ks_analysis_request_init (&req);
+  req.path = spec;
+  req.use_toolkit = FALSE;
+  a = ks_analysis_run (&req, NULL, NULL, NULL);
+  g_assert_cmpint (a->status, ==, KS_ANALYSIS_OK);
+  for (uint32_t i = 0; i < a->module->n_insns; i++)
+    {
+      const KsPtxInsn *in = &a->module->insns[i];
+      uint32_t n;
+      const KsMemAccess *m = ks_sim_get_accesses (a->sim, i, &n);
+
+      if (in->opcode != KS_PTX_OPC_LD && in->opcode != KS_PTX_OPC_ST)
+        {
+          g_assert_cmpuint (n, ==, 0);
+          continue;
+        }
+      if (in->space == KS_PTX_SPACE_PARAM)
+        continue;
+      /* 1000 elements in blocks of 256: 32 warps, the last 24 lanes short */
+      g_assert_cmpuint (n, ==, 16);
+      g_assert_cmpuint (m[0].warp, ==, 0);
+      g_assert_cmpuint (m[0].mask, ==, 0xffffffffu);
+      g_assert_cmpuint (m[0].size, ==, 4);
+      for (guint l = 1; l < 32; l++)
+        g_assert_cmpuint (m[0].addr[l], ==, m[0].addr[0] + 4 * l);
+      g_assert_cmpuint (m[0].addr[0] % 128, ==, 0);
+      g_assert_cmpuint (m[0].n_levels, ==, 4);
+      for (guint k = 0; k < 4; k++)
+        g_assert_cmpuint (m[0].level[k], ==, in->opcode == KS_PTX_OPC_ST ? KS_MEM_LEVEL_STORE
+                                                                          : KS_MEM_LEVEL_DRAM);
+      saw_load |= in->opcode == KS_PTX_OPC_LD;
+      saw_store |= in->opcode == KS_PTX_OPC_ST;
+    }
+  g_assert_true (saw_load && saw_store);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -221,9 +291,11 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/analysis/spec", test_spec);
   g_test_add_func ("/analysis/text-with-error", test_text_with_error);
+  g_test_add_func ("/analysis/edited-text-estimates", test_edited_text_estimates);
   g_test_add_func ("/analysis/fault", test_fault);
   g_test_add_func ("/analysis/cancel", test_cancel);
   g_test_add_func ("/analysis/launch-override", test_launch_override);
   g_test_add_func ("/analysis/cuda", test_cuda);
+  g_test_add_func ("/analysis/access-samples", test_access_samples);
   return g_test_run ();
 }

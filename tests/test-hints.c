@@ -236,6 +236,36 @@ test_clean_kernel (void)
   run_clear (&r);
 }
 
+/* One CUDA line (5) unrolled onto two PTX lines with the same conflict:
+ * one hint, at the first, naming the other */
+static void
+test_one_hint_per_cuda_line (void)
+{
+  Run r = { 0 };
+  g_autoptr(GPtrArray) hints = NULL;
+  KsHint *h;
+
+  run_text (&r, HEADER
+            ".file 1 \"k.cu\"\n"                                    /* 4 */
+            ".visible .entry k()\n{\n"                               /* 5, 6 */
+            "  .reg .b32 %r<8>;\n"                                    /* 7 */
+            "  .shared .align 4 .f32 tile[32][32];\n"                 /* 8 */
+            "  mov.u32 %r1, %tid.x;\n  mov.u32 %r2, tile;\n"          /* 9, 10 */
+            "  mad.lo.u32 %r3, %r1, 128, %r2;\n"                      /* 11 */
+            "  .loc 1 5 0\n"                                          /* 12 */
+            "  st.shared.f32 [%r3], 1.0;\n"                           /* 13 */
+            "  st.shared.f32 [%r3+4], 2.0;\n"                         /* 14 */
+            "  ret;\n}\n",
+            "{\"ptx\": \"x.ptx\", \"grid\": [1], \"block\": [32], \"params\": []}");
+  hints = hints_of (&r);
+  g_assert_cmpuint (hints->len, ==, 1);
+  h = hints->pdata[0];
+  g_assert_cmpuint (h->ptx_line, ==, 13);
+  g_assert_cmpuint (h->cuda_line, ==, 5);
+  g_assert_nonnull (strstr (h->detail, "1 more PTX line of this CUDA line (14)"));
+  run_clear (&r);
+}
+
 /* The timing model's rules: a run replayed on `gpu_id`, hints with it */
 static GPtrArray *
 timed_hints (Run         *r,
@@ -375,6 +405,7 @@ main (int   argc,
   g_test_add_func ("/hints/divergence-and-race", test_divergence_and_race);
   g_test_add_func ("/hints/occupancy-and-tail", test_occupancy_and_tail);
   g_test_add_func ("/hints/clean-kernel", test_clean_kernel);
+  g_test_add_func ("/hints/one-per-cuda-line", test_one_hint_per_cuda_line);
   g_test_add_func ("/hints/timing/barrier", test_barrier_stalls);
   g_test_add_func ("/hints/timing/latency", test_latency);
   g_test_add_func ("/hints/timing/memory-bound", test_memory_bound);

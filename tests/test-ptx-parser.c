@@ -551,6 +551,68 @@ test_predicates_and_labels (void)
   g_assert_cmpuint (insn (m, f, 3)->opcode, ==, KS_PTX_OPC_RET);
 }
 
+/* The words of the sm_90 asynchronous instructions decode into flags: the
+ * simulator runs them by these, never by undecoded words. */
+static void
+test_async_modifiers (void)
+{
+  g_autoptr(KsPtxModule) m = parse_ok (
+    HEADER
+    ".visible .entry k()\n"
+    "{\n"
+    "  .reg .pred %p<2>;\n"
+    "  .reg .b32 %r<8>;\n"
+    "  .reg .b64 %rd<4>;\n"
+    "  mbarrier.arrive_drop.noComplete.shared::cta.b64 %rd1, [%r1], 2;\n"             /* 0 */
+    "  mbarrier.complete_tx.relaxed.cta.shared::cta.b64 [%r1], 64;\n"                 /* 1 */
+    "  mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 %p1, [%r1], %r2;\n"       /* 2 */
+    "  mbarrier.pending_count.b64 %r3, %rd1;\n"                                       /* 3 */
+    "  cp.async.mbarrier.arrive.noinc.shared.b64 [%r1];\n"                            /* 4 */
+    "  cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r4], [%rd2], 256, [%r1];\n" /* 5 */
+    "  cp.async.bulk.commit_group;\n"                                                 /* 6 */
+    "  cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [%rd2], [%r4], 64;\n" /* 7 */
+    "  ret;\n"
+    "}\n");
+  const KsPtxFunction *f = function (m, "k");
+  const KsPtxInsn *in;
+
+  in = insn (m, f, 0);
+  g_assert_cmpuint (in->opcode, ==, KS_PTX_OPC_MBARRIER);
+  g_assert_true (in->flags & KS_PTX_FLAG_ARRIVE_DROP);
+  g_assert_true (in->flags & KS_PTX_FLAG_NOCOMPLETE);
+  g_assert_false (in->flags & KS_PTX_FLAG_ARRIVE);
+  g_assert_false (in->flags & KS_PTX_FLAG_UNDECODED);
+  g_assert_cmpuint (in->space, ==, KS_PTX_SPACE_SHARED);
+  g_assert_cmpuint (in->types[0], ==, KS_PTX_TYPE_B64);
+  in = insn (m, f, 1);
+  g_assert_true (in->flags & KS_PTX_FLAG_COMPLETE_TX);
+  g_assert_cmpuint (in->sem, ==, KS_PTX_SEM_RELAXED);
+  g_assert_cmpuint (in->scope, ==, KS_PTX_SCOPE_CTA);
+  in = insn (m, f, 2);
+  g_assert_true (in->flags & KS_PTX_FLAG_TRY_WAIT);
+  g_assert_true (in->flags & KS_PTX_FLAG_PARITY);
+  g_assert_cmpuint (in->sem, ==, KS_PTX_SEM_ACQUIRE);
+  g_assert_true (insn (m, f, 3)->flags & KS_PTX_FLAG_PENDING_COUNT);
+  in = insn (m, f, 4);
+  g_assert_cmpuint (in->opcode, ==, KS_PTX_OPC_CP);
+  g_assert_true (in->flags & KS_PTX_FLAG_MBARRIER);
+  g_assert_true (in->flags & KS_PTX_FLAG_ARRIVE);
+  g_assert_true (in->flags & KS_PTX_FLAG_NOINC);
+  in = insn (m, f, 5);
+  g_assert_true (in->flags & KS_PTX_FLAG_BULK);
+  g_assert_true (in->flags & KS_PTX_FLAG_MBAR_COMPLETE_TX);
+  g_assert_false (in->flags & KS_PTX_FLAG_UNDECODED);
+  g_assert_cmpuint (in->n_operands, ==, 4);
+  /* one space per instruction: the last written, the source's, wins */
+  g_assert_cmpuint (in->space, ==, KS_PTX_SPACE_GLOBAL);
+  g_assert_true (insn (m, f, 6)->flags & KS_PTX_FLAG_COMMIT_GROUP);
+  in = insn (m, f, 7);
+  g_assert_true (in->flags & KS_PTX_FLAG_BULK_GROUP);
+  g_assert_true (in->flags & KS_PTX_FLAG_REDUCE);
+  g_assert_false (in->flags & KS_PTX_FLAG_UNDECODED);
+  g_assert_cmpuint (in->op, ==, KS_PTX_OP_ADD);
+}
+
 static void
 test_modifiers (void)
 {
@@ -896,6 +958,7 @@ main (int   argc,
   g_test_add_func ("/ptx/parser/operands", test_operands);
   g_test_add_func ("/ptx/parser/predicates-and-labels", test_predicates_and_labels);
   g_test_add_func ("/ptx/parser/modifiers", test_modifiers);
+  g_test_add_func ("/ptx/parser/async-modifiers", test_async_modifiers);
   g_test_add_func ("/ptx/parser/calls", test_calls);
   g_test_add_func ("/ptx/parser/comments", test_comments);
   g_test_add_func ("/ptx/parser/recovery", test_recovery);

@@ -448,6 +448,304 @@ test_mma_unsupported (void)
   g_assert_cmpuint (ks_mma_n_regs (KS_MMA_M16N8K4, KS_MMA_OPERAND_A, KS_PTX_TYPE_F16), ==, 0);
 }
 
+/* ---- 8-bit and f64 shapes ------------------------------------------------------------ */
+
+/* m16n8k16, .u8/.s8 A: "row = groupID for ai where i < 4, groupID + 8 for
+ * ai where i >= 4; col = (threadID_in_group * 4) + (i & 0x3) for ai where
+ * i = {0,..,7}" */
+static void
+isa_k16_i8_a (int lane, int i, int *row, int *col)
+{
+  int groupID = lane >> 2, threadID_in_group = lane % 4;
+
+  *row = i < 4 ? groupID : groupID + 8;
+  *col = threadID_in_group * 4 + (i & 0x3);
+}
+
+/* m16n8k16, .u8/.s8 B: "row = (threadID_in_group * 4) + i for bi where
+ * i = {0,..,3}; col = groupID" */
+static void
+isa_k16_i8_b (int lane, int i, int *row, int *col)
+{
+  *row = (lane % 4) * 4 + i;
+  *col = lane >> 2;
+}
+
+/* m16n8k32, .u8/.s8/.e4m3/.e5m2 A: "row = groupID for ai where 0 <= i < 4
+ * || 8 <= i < 12, groupID + 8 otherwise; col = (threadID_in_group * 4) +
+ * (i & 0x3) for ai where i < 8, (threadID_in_group * 4) + (i & 0x3) + 16
+ * for ai where i >= 8" */
+static void
+isa_k32_a (int lane, int i, int *row, int *col)
+{
+  int groupID = lane >> 2, threadID_in_group = lane % 4;
+
+  *row = ((0 <= i && i < 4) || (8 <= i && i < 12)) ? groupID : groupID + 8;
+  *col = i < 8 ? threadID_in_group * 4 + (i & 0x3) : threadID_in_group * 4 + (i & 0x3) + 16;
+}
+
+/* m16n8k32 B: "row = (threadID_in_group * 4) + (i & 0x3) for bi where
+ * i < 4, (threadID_in_group * 4) + (i & 0x3) + 16 for bi where i >= 4;
+ * col = groupID" */
+static void
+isa_k32_b (int lane, int i, int *row, int *col)
+{
+  int threadID_in_group = lane % 4;
+
+  *row = i < 4 ? threadID_in_group * 4 + (i & 0x3) : threadID_in_group * 4 + (i & 0x3) + 16;
+  *col = lane >> 2;
+}
+
+/* Puts a matrix of bytes into the lanes, four to a register, the
+ * lower-numbered element in the low byte ("Elements (low to high)"). */
+static void
+distribute8 (Frag *f, Coord coord, int n_elems, const uint8_t *mat, int cols)
+{
+  for (int lane = 0; lane < LANES; lane++)
+    for (int i = 0; i < n_elems; i++)
+      {
+        int row, col;
+        uint32_t r = (uint32_t) f->regs[i / 4][lane];
+
+        coord (lane, i, &row, &col);
+        r &= ~(0xffu << (8 * (i % 4)));
+        r |= (uint32_t) mat[row * cols + col] << (8 * (i % 4));
+        f->regs[i / 4][lane] = r;
+      }
+}
+
+typedef struct
+{
+  KsMmaShape shape;
+  int k;
+  KsPtxType at, bt;
+  bool satfinite;
+  Coord a, b;
+} IntCase;
+
+static int64_t
+int_elem (KsPtxType t, uint8_t v)
+{
+  return t == KS_PTX_TYPE_S8 ? (int64_t) (int8_t) v : (int64_t) v;
+}
+
+static void
+test_mma_int (gconstpointer data)
+{
+  const IntCase *ic = data;
+  uint8_t a[16 * 32], b[32 * 8];
+  uint32_t c[16 * 8], d[16 * 8];
+  g_autofree Frag *fa = g_new (Frag, 1);
+  g_autofree Frag *fb = g_new (Frag, 1);
+  g_autofree Frag *fc = g_new (Frag, 1);
+  g_autofree Frag *fd = g_new (Frag, 1);
+  guint saturated = 0;
+
+  g_assert_cmpuint (ks_mma_n_regs (ic->shape, KS_MMA_OPERAND_A, ic->at), ==, 16 * ic->k / 128);
+  g_assert_cmpuint (ks_mma_n_regs (ic->shape, KS_MMA_OPERAND_B, ic->bt), ==, ic->k * 8 / 128);
+  g_assert_cmpuint (ks_mma_n_regs (ic->shape, KS_MMA_OPERAND_C, KS_PTX_TYPE_S32), ==, 4);
+  for (int iter = 0; iter < 50; iter++)
+    {
+      for (int i = 0; i < 16 * ic->k; i++)
+        a[i] = (uint8_t) g_random_int ();
+      for (int i = 0; i < ic->k * 8; i++)
+        b[i] = (uint8_t) g_random_int ();
+      /* Half the accumulators near the ends of the s32 range, so that the
+       * sums overflow */
+      for (int i = 0; i < 16 * 8; i++)
+        c[i] = i % 2 ? g_random_int ()
+                     : (uint32_t) (i % 4 ? G_MAXINT32 - g_random_int_range (0, 100000)
+                                         : G_MININT32 + g_random_int_range (0, 100000));
+      frag_init (fa, 0xdeadbeef00000000ull);
+      frag_init (fb, 0xdeadbeef00000000ull);
+      frag_init (fc, 0);
+      frag_init (fd, 0xfeedfacecafef00dull);
+      distribute8 (fa, ic->a, 16 * ic->k / LANES, a, ic->k);
+      distribute8 (fb, ic->b, ic->k * 8 / LANES, b, 8);
+      distribute (fc, isa_c, 4, KS_PTX_TYPE_F32, c, 8);     /* 32-bit elements */
+      g_assert_true (ks_mma_sync_int (ic->shape, ic->at, ic->bt, ic->satfinite,
+                                      (const uint64_t *const *) fa->rows,
+                                      (const uint64_t *const *) fb->rows,
+                                      (const uint64_t *const *) fc->rows, fd->rows));
+      gather (fd, isa_c, 4, KS_PTX_TYPE_F32, d, 8);
+      for (int i = 0; i < 16; i++)
+        for (int j = 0; j < 8; j++)
+          {
+            int64_t acc = (int32_t) c[i * 8 + j];
+            uint32_t want;
+
+            for (int kk = 0; kk < ic->k; kk++)
+              acc += int_elem (ic->at, a[i * ic->k + kk]) * int_elem (ic->bt, b[kk * 8 + j]);
+            if (ic->satfinite && (acc > G_MAXINT32 || acc < G_MININT32))
+              {
+                saturated++;
+                want = acc > 0 ? (uint32_t) G_MAXINT32 : (uint32_t) G_MININT32;
+              }
+            else
+              want = (uint32_t) (uint64_t) acc;
+            if (d[i * 8 + j] != want)
+              g_error ("D[%d][%d] = 0x%08x, want 0x%08x", i, j, d[i * 8 + j], want);
+          }
+    }
+  /* The near-limit accumulators did overflow some of the time */
+  if (ic->satfinite)
+    g_assert_cmpuint (saturated, >, 0);
+}
+
+/* The ISA's e4m3 and e5m2, decoded from their definitions (1-4-3 with bias
+ * 7 and no infinities, 1-5-2 with bias 15, as IEEE) */
+static float
+fp8_value (KsPtxType t, uint8_t v)
+{
+  int e4 = t == KS_PTX_TYPE_E4M3;
+  int mbits = e4 ? 3 : 2, bias = e4 ? 7 : 15;
+  int e = (v & 0x7f) >> mbits, m = v & ((1 << mbits) - 1);
+  float f = e == 0 ? ldexpf ((float) m, 1 - bias - mbits)
+                   : ldexpf ((float) (m | (1 << mbits)), e - bias - mbits);
+
+  return (v & 0x80) ? -f : f;
+}
+
+static uint8_t
+random_fp8 (KsPtxType t)
+{
+  for (;;)
+    {
+      uint8_t v = (uint8_t) g_random_int ();
+
+      /* Not NaN (e4m3 S.1111.111, e5m2 exponent 31) */
+      if (t == KS_PTX_TYPE_E4M3 ? (v & 0x7f) != 0x7f : (v & 0x7c) != 0x7c)
+        return v;
+    }
+}
+
+typedef struct
+{
+  KsPtxType at, bt, ct, dt;
+} Fp8Case;
+
+static void
+test_mma_fp8 (gconstpointer data)
+{
+  const Fp8Case *fc8 = data;
+  uint8_t a[16 * 32], b[32 * 8];
+  uint32_t c[16 * 8], d[16 * 8];
+  g_autofree Frag *fa = g_new (Frag, 1);
+  g_autofree Frag *fb = g_new (Frag, 1);
+  g_autofree Frag *fc = g_new (Frag, 1);
+  g_autofree Frag *fd = g_new (Frag, 1);
+
+  g_assert_cmpuint (ks_mma_n_regs (KS_MMA_M16N8K32, KS_MMA_OPERAND_A, fc8->at), ==, 4);
+  g_assert_cmpuint (ks_mma_n_regs (KS_MMA_M16N8K32, KS_MMA_OPERAND_B, fc8->bt), ==, 2);
+  for (int iter = 0; iter < 30; iter++)
+    {
+      for (int i = 0; i < 16 * 32; i++)
+        a[i] = random_fp8 (fc8->at);
+      for (int i = 0; i < 32 * 8; i++)
+        b[i] = random_fp8 (fc8->bt);
+      for (int i = 0; i < 16 * 8; i++)
+        c[i] = random_elem (fc8->ct);
+      frag_init (fa, 0);
+      frag_init (fb, 0);
+      frag_init (fc, 0);
+      frag_init (fd, 0);
+      distribute8 (fa, isa_k32_a, 16, a, 32);
+      distribute8 (fb, isa_k32_b, 8, b, 8);
+      distribute (fc, isa_c, 4, fc8->ct, c, 8);
+      g_assert_true (ks_mma_sync (KS_MMA_M16N8K32, fc8->at, fc8->bt, fc8->ct, fc8->dt,
+                                  (const uint64_t *const *) fa->rows,
+                                  (const uint64_t *const *) fb->rows,
+                                  (const uint64_t *const *) fc->rows, fd->rows));
+      gather (fd, isa_c, 4, fc8->dt, d, 8);
+      for (int i = 0; i < 16; i++)
+        for (int j = 0; j < 8; j++)
+          {
+            float acc = elem_value (fc8->ct, c[i * 8 + j]);
+            uint32_t want;
+
+            for (int kk = 0; kk < 32; kk++)
+              acc = fmaf (fp8_value (fc8->at, a[i * 32 + kk]), fp8_value (fc8->bt, b[kk * 8 + j]),
+                          acc);
+            want = fc8->dt == KS_PTX_TYPE_F16
+                     ? ks_cvt_f16_f32 (float_to_bits (acc), KS_PTX_ROUND_RN, 0)
+                     : float_to_bits (acc);
+            if (d[i * 8 + j] != want)
+              g_error ("D[%d][%d] = 0x%08x, want 0x%08x", i, j, d[i * 8 + j], want);
+          }
+    }
+}
+
+/* m8n8k4 .f64: A "row = %laneid >> 2, col = %laneid % 4"; B "row = %laneid
+ * % 4, col = %laneid >> 2"; C/D "row = groupID, col = (threadID_in_group *
+ * 2) + (i & 0x1)", one f64 to a register.  The reference is fma() in
+ * increasing k. */
+static void
+test_mma_f64 (void)
+{
+  double a[8 * 4], b[4 * 8], c[8 * 8];
+  uint64_t ra[LANES], rb[LANES], rc[2][LANES], rd[2][LANES];
+  const uint64_t *pa[1] = { ra }, *pb[1] = { rb }, *pc[2] = { rc[0], rc[1] };
+  uint64_t *pd[2] = { rd[0], rd[1] };
+
+  for (int iter = 0; iter < 50; iter++)
+    {
+      for (int i = 0; i < 32; i++)
+        {
+          a[i] = g_random_double_range (-10, 10);
+          b[i] = g_random_double_range (-10, 10);
+        }
+      for (int i = 0; i < 64; i++)
+        c[i] = g_random_double_range (-1000, 1000);
+      for (int lane = 0; lane < LANES; lane++)
+        {
+          memcpy (&ra[lane], &a[(lane >> 2) * 4 + lane % 4], 8);
+          memcpy (&rb[lane], &b[(lane % 4) * 8 + (lane >> 2)], 8);
+          for (int i = 0; i < 2; i++)
+            memcpy (&rc[i][lane], &c[(lane >> 2) * 8 + (lane % 4) * 2 + (i & 0x1)], 8);
+        }
+      g_assert_true (ks_mma_sync (KS_MMA_M8N8K4, KS_PTX_TYPE_F64, KS_PTX_TYPE_F64,
+                                  KS_PTX_TYPE_F64, KS_PTX_TYPE_F64, pa, pb, pc, pd));
+      for (int lane = 0; lane < LANES; lane++)
+        for (int i = 0; i < 2; i++)
+          {
+            int row = lane >> 2, col = (lane % 4) * 2 + (i & 0x1);
+            double want = c[row * 8 + col], got;
+
+            for (int kk = 0; kk < 4; kk++)
+              want = fma (a[row * 4 + kk], b[kk * 8 + col], want);
+            memcpy (&got, &rd[i][lane], 8);
+            g_assert_cmpfloat (got, ==, want);
+          }
+    }
+  g_assert_cmpuint (ks_mma_n_regs (KS_MMA_M8N8K4, KS_MMA_OPERAND_A, KS_PTX_TYPE_F64), ==, 1);
+  g_assert_cmpuint (ks_mma_n_regs (KS_MMA_M8N8K4, KS_MMA_OPERAND_C, KS_PTX_TYPE_F64), ==, 2);
+  g_assert_cmpuint (ks_mma_n_regs (KS_MMA_M8N8K4, KS_MMA_OPERAND_A, KS_PTX_TYPE_F16), ==, 0);
+}
+
+static void
+test_mma_int_unsupported (void)
+{
+  uint64_t row[LANES] = { 0 }, out[LANES];
+  const uint64_t *in[8] = { row, row, row, row, row, row, row, row };
+  uint64_t *o[8] = { out, out, out, out, out, out, out, out };
+
+  /* Integer shapes are k16 and k32; the float entry point refuses s8, and
+   * the integer one refuses floats. */
+  g_assert_false (ks_mma_sync_int (KS_MMA_M16N8K8, KS_PTX_TYPE_S8, KS_PTX_TYPE_S8, FALSE,
+                                   in, in, in, o));
+  g_assert_false (ks_mma_sync_int (KS_MMA_M16N8K16, KS_PTX_TYPE_F16, KS_PTX_TYPE_F16, FALSE,
+                                   in, in, in, o));
+  g_assert_false (ks_mma_sync (KS_MMA_M16N8K32, KS_PTX_TYPE_S8, KS_PTX_TYPE_S8,
+                               KS_PTX_TYPE_S32, KS_PTX_TYPE_S32, in, in, in, o));
+  /* fp8 is k32 only here, and has no s32 accumulator */
+  g_assert_false (ks_mma_sync (KS_MMA_M16N8K16, KS_PTX_TYPE_E4M3, KS_PTX_TYPE_E4M3,
+                               KS_PTX_TYPE_F32, KS_PTX_TYPE_F32, in, in, in, o));
+  g_assert_false (ks_mma_sync (KS_MMA_M16N8K32, KS_PTX_TYPE_E4M3, KS_PTX_TYPE_E5M2,
+                               KS_PTX_TYPE_S32, KS_PTX_TYPE_F32, in, in, in, o));
+  g_assert_cmpuint (ks_mma_n_regs (KS_MMA_M16N8K8, KS_MMA_OPERAND_A, KS_PTX_TYPE_S8), ==, 0);
+  g_assert_cmpuint (ks_mma_n_regs (KS_MMA_M16N8K32, KS_MMA_OPERAND_A, KS_PTX_TYPE_F16), ==, 0);
+}
+
 /* ---- ldmatrix -------------------------------------------------------------------- */
 
 /* Element (r, c) of matrix m holds 0x0m rc; row r of matrix m lives at
@@ -560,6 +858,150 @@ test_ldmatrix_faults (void)
   g_assert_cmpuint (fault, ==, 30);
   /* .x2 does not read lane 30's address. */
   g_assert_true (ks_ldmatrix (2, FALSE, addr, ks_mma_flat_mem, &mem, d, &fault));
+}
+
+/* ---- stmatrix ------------------------------------------------------------------------ */
+
+/* The registers that hold element (r, c) = 0x0mrc of matrix m in the ISA's
+ * fragment ("each thread holds a fragment of a row": lane l, row l/4,
+ * columns 2 (l%4) and 2 (l%4) + 1), or of its transpose. */
+static void
+st_regs (uint64_t regs[4][LANES], bool trans)
+{
+  for (int m = 0; m < 4; m++)
+    for (int l = 0; l < LANES; l++)
+      {
+        int r = l / 4, c = 2 * (l % 4);
+        uint32_t lo, hi;
+
+        if (trans)
+          {
+            lo = (uint32_t) ((m << 8) | (c << 4) | r);
+            hi = (uint32_t) ((m << 8) | ((c + 1) << 4) | r);
+          }
+        else
+          {
+            lo = (uint32_t) ((m << 8) | (r << 4) | c);
+            hi = lo + 1;
+          }
+        regs[m][l] = 0xabcd000000000000ull | lo | (hi << 16);
+      }
+}
+
+static void
+test_stmatrix (void)
+{
+  uint8_t smem[2048], dummy[2048];
+  KsMmaFlatMem mem = { smem, 0, sizeof smem };
+  uint64_t addr[LANES], regs[4][LANES];
+  const uint64_t *s[4] = { regs[0], regs[1], regs[2], regs[3] };
+
+  for (int trans = 0; trans < 2; trans++)
+    for (int num = 1; num <= 4; num *= 2)
+      {
+        ld_setup (dummy, addr);
+        memset (smem, 0xee, sizeof smem);
+        st_regs (regs, trans);
+        g_assert_true (ks_stmatrix (num, trans, addr, s, ks_mma_flat_mem, &mem, NULL));
+        for (int m = 0; m < 4; m++)
+          for (int r = 0; r < 8; r++)
+            for (int c = 0; c < 8; c++)
+              {
+                const uint8_t *p = smem + LD_ROW_ADDR (m, r) + 2 * c;
+                uint16_t got = (uint16_t) (p[0] | (p[1] << 8));
+
+                /* Matrices past .num are not written. */
+                g_assert_cmphex (got, ==, m < num ? (uint16_t) ((m << 8) | (r << 4) | c) : 0xeeee);
+              }
+      }
+
+  /* Worked by hand: lane 5 gives row 1, columns 2 and 3; .trans puts the
+   * same two halves in column 1, rows 2 and 3. */
+  ld_setup (dummy, addr);
+  memset (smem, 0, sizeof smem);
+  for (int l = 0; l < LANES; l++)
+    regs[0][l] = 0;
+  regs[0][5] = 0xbbbbaaaau;
+  g_assert_true (ks_stmatrix (1, FALSE, addr, s, ks_mma_flat_mem, &mem, NULL));
+  g_assert_cmphex (smem[LD_ROW_ADDR (0, 1) + 4], ==, 0xaa);
+  g_assert_cmphex (smem[LD_ROW_ADDR (0, 1) + 6], ==, 0xbb);
+  memset (smem, 0, sizeof smem);
+  g_assert_true (ks_stmatrix (1, TRUE, addr, s, ks_mma_flat_mem, &mem, NULL));
+  g_assert_cmphex (smem[LD_ROW_ADDR (0, 2) + 2], ==, 0xaa);
+  g_assert_cmphex (smem[LD_ROW_ADDR (0, 3) + 2], ==, 0xbb);
+  g_assert_cmphex (smem[LD_ROW_ADDR (0, 1) + 4], ==, 0);
+}
+
+/* ldmatrix of what stmatrix stored gives the registers back, with either
+ * .trans on each side: the transposes cancel when both have it. */
+static void
+test_stmatrix_round_trip (void)
+{
+  uint8_t smem[2048], dummy[2048];
+  KsMmaFlatMem mem = { smem, 0, sizeof smem };
+  uint64_t addr[LANES], regs[4][LANES], back[4][LANES];
+  const uint64_t *s[4] = { regs[0], regs[1], regs[2], regs[3] };
+  uint64_t *d[4] = { back[0], back[1], back[2], back[3] };
+
+  ld_setup (dummy, addr);
+  for (int m = 0; m < 4; m++)
+    for (int l = 0; l < LANES; l++)
+      regs[m][l] = g_random_int ();
+  for (int st = 0; st < 2; st++)
+    for (int ld = 0; ld < 2; ld++)
+      {
+        g_assert_true (ks_stmatrix (4, st, addr, s, ks_mma_flat_mem, &mem, NULL));
+        g_assert_true (ks_ldmatrix (4, ld, addr, ks_mma_flat_mem, &mem, d, NULL));
+        for (int m = 0; m < 4; m++)
+          for (int l = 0; l < LANES; l++)
+            {
+              uint32_t want;
+
+              if (st == ld)
+                want = (uint32_t) regs[m][l];
+              else
+                {
+                  /* Element (r, c) of one is (c, r) of the other: lane l's
+                   * pair is column l/4, rows 2 (l%4) and 2 (l%4) + 1 of
+                   * what was stored, held by lanes 4 (2 (l%4)) + (l/4)/2
+                   * and the next row's lane, halves (l/4) % 2. */
+                  int r0 = 2 * (l % 4), c = l / 4;
+                  int src0 = 4 * r0 + c / 2, src1 = 4 * (r0 + 1) + c / 2;
+                  uint32_t lo = (uint32_t) (regs[m][src0] >> (16 * (c % 2))) & 0xffffu;
+                  uint32_t hi = (uint32_t) (regs[m][src1] >> (16 * (c % 2))) & 0xffffu;
+
+                  want = lo | (hi << 16);
+                }
+              g_assert_cmphex (back[m][l], ==, want);
+            }
+      }
+}
+
+static void
+test_stmatrix_faults (void)
+{
+  uint8_t smem[2048];
+  KsMmaFlatMem mem = { smem, 0, sizeof smem };
+  uint64_t addr[LANES], regs[4][LANES];
+  const uint64_t *s[4] = { regs[0], regs[1], regs[2], regs[3] };
+  guint fault = 99;
+
+  st_regs (regs, FALSE);
+  ld_setup (smem, addr);
+  memset (smem, 0x11, sizeof smem);
+  addr[13] += 8;                /* not 16-byte aligned */
+  g_assert_false (ks_stmatrix (4, FALSE, addr, s, ks_mma_flat_mem, &mem, &fault));
+  g_assert_cmpuint (fault, ==, 13);
+  ld_setup (smem, addr);
+  memset (smem, 0x11, sizeof smem);
+  addr[30] = sizeof smem - 8;   /* the row runs past the end */
+  g_assert_false (ks_stmatrix (4, FALSE, addr, s, ks_mma_flat_mem, &mem, &fault));
+  g_assert_cmpuint (fault, ==, 30);
+  /* Nothing was written before the bad row was found. */
+  for (guint i = 0; i < sizeof smem; i++)
+    g_assert_cmphex (smem[i], ==, 0x11);
+  /* .x2 does not use lane 30's address. */
+  g_assert_true (ks_stmatrix (2, FALSE, addr, s, ks_mma_flat_mem, &mem, &fault));
 }
 
 /* ---- wmma --------------------------------------------------------------------------- */
@@ -769,18 +1211,54 @@ main (int argc, char **argv)
     "/sim/mma/wmma/f32.bf16.f32/row.col",
   };
 
+  static const IntCase int_cases[] = {
+    { KS_MMA_M16N8K16, 16, KS_PTX_TYPE_S8, KS_PTX_TYPE_S8, FALSE, isa_k16_i8_a, isa_k16_i8_b },
+    { KS_MMA_M16N8K16, 16, KS_PTX_TYPE_U8, KS_PTX_TYPE_S8, TRUE, isa_k16_i8_a, isa_k16_i8_b },
+    { KS_MMA_M16N8K32, 32, KS_PTX_TYPE_S8, KS_PTX_TYPE_U8, FALSE, isa_k32_a, isa_k32_b },
+    { KS_MMA_M16N8K32, 32, KS_PTX_TYPE_U8, KS_PTX_TYPE_U8, TRUE, isa_k32_a, isa_k32_b },
+    { KS_MMA_M16N8K32, 32, KS_PTX_TYPE_S8, KS_PTX_TYPE_S8, TRUE, isa_k32_a, isa_k32_b },
+  };
+  static const char *const int_names[] = {
+    "/sim/mma/m16n8k16/s32.s8.s8.s32",
+    "/sim/mma/m16n8k16/satfinite.s32.u8.s8.s32",
+    "/sim/mma/m16n8k32/s32.s8.u8.s32",
+    "/sim/mma/m16n8k32/satfinite.s32.u8.u8.s32",
+    "/sim/mma/m16n8k32/satfinite.s32.s8.s8.s32",
+  };
+  static const Fp8Case fp8_cases[] = {
+    { KS_PTX_TYPE_E4M3, KS_PTX_TYPE_E4M3, KS_PTX_TYPE_F32, KS_PTX_TYPE_F32 },
+    { KS_PTX_TYPE_E5M2, KS_PTX_TYPE_E4M3, KS_PTX_TYPE_F32, KS_PTX_TYPE_F32 },
+    { KS_PTX_TYPE_E5M2, KS_PTX_TYPE_E5M2, KS_PTX_TYPE_F16, KS_PTX_TYPE_F16 },
+  };
+  static const char *const fp8_names[] = {
+    "/sim/mma/m16n8k32/f32.e4m3.e4m3.f32",
+    "/sim/mma/m16n8k32/f32.e5m2.e4m3.f32",
+    "/sim/mma/m16n8k32/f16.e5m2.e5m2.f16",
+  };
+
+  G_STATIC_ASSERT (G_N_ELEMENTS (int_cases) == G_N_ELEMENTS (int_names));
+  G_STATIC_ASSERT (G_N_ELEMENTS (fp8_cases) == G_N_ELEMENTS (fp8_names));
   G_STATIC_ASSERT (G_N_ELEMENTS (mma_cases) == G_N_ELEMENTS (mma_names));
   G_STATIC_ASSERT (G_N_ELEMENTS (wmma_cases) == G_N_ELEMENTS (wmma_names));
 
   g_test_init (&argc, &argv, NULL);
   for (guint i = 0; i < G_N_ELEMENTS (mma_cases); i++)
     g_test_add_data_func (mma_names[i], &mma_cases[i], test_mma);
+  for (guint i = 0; i < G_N_ELEMENTS (int_cases); i++)
+    g_test_add_data_func (int_names[i], &int_cases[i], test_mma_int);
+  for (guint i = 0; i < G_N_ELEMENTS (fp8_cases); i++)
+    g_test_add_data_func (fp8_names[i], &fp8_cases[i], test_mma_fp8);
+  g_test_add_func ("/sim/mma/m8n8k4/f64.f64.f64.f64", test_mma_f64);
+  g_test_add_func ("/sim/mma/int-unsupported", test_mma_int_unsupported);
   g_test_add_func ("/sim/mma/d-aliases-c", test_mma_alias);
   g_test_add_func ("/sim/mma/k-order", test_mma_k_order);
   g_test_add_func ("/sim/mma/unsupported", test_mma_unsupported);
   g_test_add_func ("/sim/mma/ldmatrix/x4", test_ldmatrix_x4);
   g_test_add_func ("/sim/mma/ldmatrix/x1-x2", test_ldmatrix_x1_x2);
   g_test_add_func ("/sim/mma/ldmatrix/faults", test_ldmatrix_faults);
+  g_test_add_func ("/sim/mma/stmatrix/layout", test_stmatrix);
+  g_test_add_func ("/sim/mma/stmatrix/round-trip", test_stmatrix_round_trip);
+  g_test_add_func ("/sim/mma/stmatrix/faults", test_stmatrix_faults);
   for (guint i = 0; i < G_N_ELEMENTS (wmma_cases); i++)
     g_test_add_data_func (wmma_names[i], &wmma_cases[i], test_wmma);
   g_test_add_func ("/sim/mma/wmma/round-trip", test_wmma_round_trip);

@@ -248,7 +248,7 @@ test_matmul_tiled (void)
   GRand *rand = g_rand_new_with_seed (5);
   g_autofree char *ha = NULL, *hb = NULL, *spec = NULL;
   g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "samples",
-                                                 "02-matmul-tiled", "matmul_tiled.ptx", NULL);
+                                                 "22-matmul-tiled", "matmul_tiled.ptx", NULL);
   g_autoptr(GError) error = NULL;
 
   for (int i = 0; i < N * N; i++)

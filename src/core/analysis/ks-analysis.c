@@ -263,10 +263,41 @@ get_ptx (KsAnalysis              *a,
   return TRUE;
 }
 
+/* A `ptxas -v` report kept beside a PTX file (NAME.ptxas.txt, as the
+ * samples have), for the analysis without a toolkit: used when it is for
+ * this kernel and architecture */
+static KsKernelResources *
+report_beside (KsAnalysis *a,
+               const char *ptx_path)
+{
+  g_autofree char *stem = NULL, *report = NULL, *text = NULL;
+  g_autoptr(GPtrArray) all = NULL;
+  const KsKernelResources *found;
+  gsize len;
+
+  if (ptx_path == NULL || !g_str_has_suffix (ptx_path, ".ptx"))
+    return NULL;
+  stem = g_strndup (ptx_path, strlen (ptx_path) - 4);
+  report = g_strconcat (stem, ".ptxas.txt", NULL);
+  if (!g_file_get_contents (report, &text, &len, NULL))
+    return NULL;
+  all = ks_resources_parse_ptxas (text, len, NULL);
+  found = all ? ks_resources_find (all, a->kernel_name, NULL) : NULL;
+  if (found == NULL || found->arch == NULL || !g_str_equal (found->arch, a->arch->id))
+    return NULL;
+  {
+    g_autofree char *msg = g_strdup_printf ("resources from the ptxas report %s", report);
+
+    add_diagnostic (a, ptx_path, 0, 0, KS_DIAGNOSTIC_NOTE, msg);
+  }
+  return ks_kernel_resources_copy (found);
+}
+
 static void
 get_resources (KsAnalysis              *a,
                const KsAnalysisRequest *r,
                const char              *ptx_name,
+               const char              *ptx_path,
                GCancellable            *cancellable)
 {
   if (r->use_toolkit && ks_toolchain_get_path (a->toolchain, KS_TOOL_PTXAS) != NULL)
@@ -298,6 +329,9 @@ get_resources (KsAnalysis              *a,
       if (tmpdir != NULL)
         g_rmdir (tmpdir);
     }
+  /* the PTX as it is on disk may have its ptxas report beside it */
+  if (a->resources == NULL && r->text == NULL)
+    a->resources = report_beside (a, ptx_path);
   if (a->resources == NULL)
     a->resources = ks_resources_estimate (a->module, (uint32_t) a->kernel_index);
 }
@@ -437,7 +471,8 @@ ks_analysis_run (const KsAnalysisRequest *r,
     }
 
   report (&prog, KS_ANALYSIS_STAGE_RESOURCES, 0);
-  get_resources (a, r, a->module->filename, cancellable);
+  get_resources (a, r, a->module->filename, kind == KS_ANALYSIS_INPUT_PTX ? ptx_path : NULL,
+                 cancellable);
   get_occupancy (a);
   if (g_cancellable_is_cancelled (cancellable))
     {

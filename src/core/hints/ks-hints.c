@@ -420,6 +420,49 @@ compare_hints (gconstpointer a,
   return x->ptx_line < y->ptx_line ? -1 : x->ptx_line > y->ptx_line;
 }
 
+/* One hint per category and CUDA line: an unrolled loop puts one CUDA
+ * line on many PTX lines, and a reader wants the line once, with the PTX
+ * lines it covers.  The kept hint is the most severe (the array is sorted). */
+static void
+merge_by_cuda_line (GPtrArray *hints)
+{
+  for (guint i = 0; i < hints->len; i++)
+    {
+      KsHint *h = hints->pdata[i];
+      g_autoptr(GString) also = NULL;
+      guint n = 0;
+
+      if (h->cuda_line == 0)
+        continue;
+      for (guint j = i + 1; j < hints->len;)
+        {
+          KsHint *o = hints->pdata[j];
+
+          if (o->cuda_line == h->cuda_line && o->cuda_file == h->cuda_file
+              && g_str_equal (o->category, h->category))
+            {
+              if (also == NULL)
+                also = g_string_new (NULL);
+              if (n < 8)
+                g_string_append_printf (also, "%s%u", n ? ", " : "", o->ptx_line);
+              n++;
+              g_ptr_array_remove_index (hints, j);
+            }
+          else
+            j++;
+        }
+      if (n > 0)
+        {
+          char *detail = g_strdup_printf ("%s; the same on %u more PTX line%s of this CUDA line "
+                                          "(%s%s)", h->detail, n, n == 1 ? "" : "s", also->str,
+                                          n > 8 ? ", ..." : "");
+
+          g_free (h->detail);
+          h->detail = detail;
+        }
+    }
+}
+
 GPtrArray *
 ks_hints_compute (const KsHintInput *in)
 {
@@ -452,5 +495,6 @@ ks_hints_compute (const KsHintInput *in)
   rule_spills (in, hints);
   rule_tail (in, hints);
   g_ptr_array_sort (hints, compare_hints);
+  merge_by_cuda_line (hints);
   return hints;
 }

@@ -254,3 +254,19 @@ ks_ptx_insn_reg_refs (const KsPtxModule *m,
   for (; i < in->n_operands; i++)
     add_refs (m, &ops[i], refs->uses, &refs->n_uses, 0);
 }
+
+char *
+ks_ptx_module_line_text (const KsPtxModule *m,
+                         uint32_t           line)
+{
+  const char *s = m->text, *end = m->text + m->text_len, *eol;
+  uint32_t n = 1;
+  char *text;
+
+  while (s < end && n < line)
+    if (*s++ == '\n')
+      n++;
+  eol = memchr (s, '\n', (size_t) (end - s));
+  text = g_strndup (s, eol ? (gsize) (eol - s) : (gsize) (end - s));
+  return g_strstrip (g_strdelimit (text, "\t", ' '));
+}

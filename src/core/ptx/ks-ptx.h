@@ -171,6 +171,15 @@ typedef enum
 #define KS_PTX_FLAG_NOINC          (G_GUINT64_CONSTANT (1) << 49)
 #define KS_PTX_FLAG_PROXY          (G_GUINT64_CONSTANT (1) << 50)
 #define KS_PTX_FLAG_ANY_SYNC       (G_GUINT64_CONSTANT (1) << 51)
+#define KS_PTX_FLAG_ARRIVE_DROP    (G_GUINT64_CONSTANT (1) << 52)
+#define KS_PTX_FLAG_COMPLETE_TX    (G_GUINT64_CONSTANT (1) << 53)
+#define KS_PTX_FLAG_PARITY         (G_GUINT64_CONSTANT (1) << 54)
+#define KS_PTX_FLAG_PENDING_COUNT  (G_GUINT64_CONSTANT (1) << 55)
+#define KS_PTX_FLAG_NOCOMPLETE     (G_GUINT64_CONSTANT (1) << 56)
+#define KS_PTX_FLAG_MBARRIER       (G_GUINT64_CONSTANT (1) << 57)   /* cp.async.mbarrier.arrive */
+#define KS_PTX_FLAG_MBAR_COMPLETE_TX (G_GUINT64_CONSTANT (1) << 58) /* .mbarrier::complete_tx::bytes */
+#define KS_PTX_FLAG_BULK_GROUP     (G_GUINT64_CONSTANT (1) << 59)
+#define KS_PTX_FLAG_REDUCE         (G_GUINT64_CONSTANT (1) << 60)   /* cp.reduce.async.bulk */
 /* Set by the parser: the instruction has modifiers it did not decode
  * (kept verbatim in its KsPtxExtra). */
 #define KS_PTX_FLAG_UNDECODED      (G_GUINT64_CONSTANT (1) << 63)
@@ -501,6 +510,11 @@ gboolean       ks_ptx_insn_source             (const KsPtxModule *module,
  * of KsPtxSourceLink. */
 GArray        *ks_ptx_module_links_for_source (const KsPtxModule *module,
                                                uint32_t           file,
+                                               uint32_t           line);
+
+/* The text of PTX line `line`, without surrounding blanks and with tabs
+ * as spaces (for titles and tooltips).  (transfer full) */
+char          *ks_ptx_module_line_text        (const KsPtxModule *module,
                                                uint32_t           line);
 
 /* The register and predicate slots an instruction reads and writes (the

@@ -13,6 +13,7 @@
 #include "ks-ptx-private.h"
 #include "ks-sim-exec.h"
 #include "ks-sim-fast.h"
+#include "ks-sim-mbarrier.h"
 #include "ks-sim-mma.h"
 #include "ks-sim-math.h"
 
@@ -1866,6 +1867,392 @@ do_barrier (Ctx *c)
   w->barrier_count = count;
 }
 
+/* ---- mbarrier ------------------------------------------------------------------------------ */
+
+/* The shared-memory offset of the mbarrier an [addr] operand names for a
+ * lane: in .shared (or .shared::cluster, a cluster being one CTA here), or
+ * a generic address in the shared window; 8-byte aligned and inside the
+ * block's shared memory.  With must_be_valid, an initialized one.  NULL
+ * after a fault; else the object's 8 bytes. */
+static uint8_t *
+mbar_at (Ctx                *c,
+         const KsPtxOperand *op,
+         uint32_t            lane,
+         gboolean            must_be_valid,
+         uint32_t           *offset)
+{
+  uint64_t addr;
+  gboolean fp;
+  KsPtxSpace space = address_of (c, op, lane, &addr, &fp);
+  uint8_t *p;
+
+  /* The bulk copies name the mbarrier in .shared::cluster whatever the
+   * instruction's (source) space */
+  if (c->in->opcode == KS_PTX_OPC_CP && (c->in->flags & KS_PTX_FLAG_BULK)
+      && !(op->kind == KS_PTX_OPERAND_ADDRESS && op->aux == KS_PTX_ADDRESS_VAR))
+    space = KS_PTX_SPACE_SHARED;
+
+  if (space == KS_PTX_SPACE_NONE && addr >= KS_SIM_SHARED_WINDOW
+      && addr < KS_SIM_SHARED_WINDOW + KS_SIM_WINDOW_SIZE)
+    {
+      space = KS_PTX_SPACE_SHARED;
+      addr -= KS_SIM_SHARED_WINDOW;
+    }
+  if (space != KS_PTX_SPACE_SHARED && space != KS_PTX_SPACE_SHARED_CLUSTER)
+    {
+      ks_sim_fault (c->sim, c->w, (int) lane, c->in, KS_SIM_FAULT_OUT_OF_BOUNDS, TRUE, addr,
+                    "the mbarrier address 0x%" G_GINT64_MODIFIER "x is not in shared memory",
+                    addr);
+      return NULL;
+    }
+  p = ks_sim_resolve (c->sim, c->w, (int) lane, c->in, KS_PTX_SPACE_SHARED, addr, 8, TRUE);
+  if (p == NULL)
+    return NULL;
+  *offset = (uint32_t) addr;
+  if (must_be_valid && !(c->sim->cta.mbar_valid[addr / 64] & (1u << (addr / 8 % 8))))
+    {
+      ks_sim_fault (c->sim, c->w, (int) lane, c->in, KS_SIM_FAULT_OUT_OF_BOUNDS, TRUE, addr,
+                    "no mbarrier at shared offset 0x%" G_GINT64_MODIFIER "x: it was never "
+                    "initialized (mbarrier.init) or was invalidated (mbarrier.inval)", addr);
+      return NULL;
+    }
+  return p;
+}
+
+static gboolean
+mbar_check (Ctx         *c,
+            uint32_t     lane,
+            uint32_t     offset,
+            KsMbarError  error)
+{
+  if (error == KS_MBAR_OK)
+    return TRUE;
+  ks_sim_fault (c->sim, c->w, (int) lane, c->in, KS_SIM_FAULT_OUT_OF_BOUNDS, TRUE, offset,
+                "mbarrier at shared offset 0x%x: %s (undefined in the PTX ISA)", offset,
+                ks_mbar_error_string (error));
+  return FALSE;
+}
+
+/* Stores an mbarrier back after an operation.  A completed phase orders
+ * what its participants did before arriving with what its waiters do
+ * after: for the race check, a new barrier interval of the whole block
+ * (coarser than the mbarrier's participants, so it can hide races between
+ * threads that do not take part in it). */
+static void
+mbar_store (Ctx              *c,
+            uint8_t          *p,
+            uint64_t          old_bits,
+            const KsMbarrier *m)
+{
+  uint64_t bits = ks_mbar_pack (m);
+
+  memcpy (p, &bits, 8);
+  c->sim->cta.mbar_version++;
+  if ((bits >> 63) != (old_bits >> 63))
+    c->sim->epoch++;
+}
+
+/* A wait that failed.  A warp that fails the same wait twice with no
+ * mbarrier of its block changed in between spins: it sleeps until one
+ * changes (the scheduler wakes it), and if nothing is left to change one,
+ * that is a deadlock fault, never a hang.  Waits at other instructions in
+ * between (polling two mbarriers in turn) count too, but do not put the
+ * warp to sleep on their own: the warp may yet arrive itself. */
+static void
+mbar_wait_failed (Ctx      *c,
+                  uint32_t  offset)
+{
+  KsSimWarp *w = c->w;
+  uint32_t insn = c->fn->first_insn + c->pc;
+
+  if (w->mbar_seen != c->sim->cta.mbar_version)
+    {
+      w->mbar_seen = c->sim->cta.mbar_version;
+      w->n_mbar_polls = 0;
+    }
+  for (uint32_t i = 0; i < MIN (w->n_mbar_polls, G_N_ELEMENTS (w->mbar_polls)); i++)
+    if (w->mbar_polls[i] == insn)
+      {
+        w->state = KS_WARP_AT_MBARRIER;
+        w->mbar_insn = insn;
+        w->mbar_addr = offset;
+        return;
+      }
+  w->mbar_polls[w->n_mbar_polls++ % G_N_ELEMENTS (w->mbar_polls)] = insn;
+}
+
+static void
+do_mbarrier (Ctx *c)
+{
+  const KsPtxInsn *in = c->in;
+  uint64_t f = in->flags;
+  gboolean arrive = (f & (KS_PTX_FLAG_ARRIVE | KS_PTX_FLAG_ARRIVE_DROP)) != 0;
+  gboolean wait = (f & (KS_PTX_FLAG_TEST_WAIT | KS_PTX_FLAG_TRY_WAIT)) != 0;
+  KsSimCta *cta = &c->sim->cta;
+  uint32_t n_ops = in->n_operands;
+  uint32_t failed = 0, failed_offset = 0;
+
+  if (f & KS_PTX_FLAG_PENDING_COUNT)
+    {
+      /* mbarrier.pending_count.b64 count, state */
+      if (n_ops != 2)
+        goto form;
+      LANES (c->exec, lane)
+        dst (c, &c->ops[0], lane, ks_mbar_state_pending (src (c, &c->ops[1], lane, KS_PTX_TYPE_B64)));
+      return;
+    }
+
+  if ((f & KS_PTX_FLAG_INIT) ? n_ops != 2
+      : (f & KS_PTX_FLAG_INVAL) ? n_ops != 1
+      : arrive ? n_ops < 2 || n_ops > 3 || ((f & KS_PTX_FLAG_EXPECT_TX) && n_ops != 3)
+      : (f & (KS_PTX_FLAG_EXPECT_TX | KS_PTX_FLAG_COMPLETE_TX)) ? n_ops != 2
+      : wait ? n_ops < 3 || n_ops > 4
+      : TRUE)
+    goto form;
+
+  LANES (c->exec, lane)
+    {
+      const KsPtxOperand *addr_op = &c->ops[arrive || wait ? 1 : 0];
+      uint32_t offset;
+      /* init and inval work on any 8 bytes: several lanes may invalidate
+       * the same object */
+      uint8_t *p = mbar_at (c, addr_op, lane, !(f & (KS_PTX_FLAG_INIT | KS_PTX_FLAG_INVAL)),
+                            &offset);
+      uint64_t bits;
+      KsMbarrier m;
+
+      if (p == NULL)
+        return;
+      memcpy (&bits, p, 8);
+      ks_mbar_unpack (bits, &m);
+      if (f & KS_PTX_FLAG_INIT)
+        {
+          if (!mbar_check (c, lane, offset,
+                           ks_mbar_init (&m, (uint32_t) src (c, &c->ops[1], lane, KS_PTX_TYPE_U32))))
+            return;
+          cta->mbar_valid[offset / 64] |= (uint8_t) (1u << (offset / 8 % 8));
+        }
+      else if (f & KS_PTX_FLAG_INVAL)
+        {
+          cta->mbar_valid[offset / 64] &= (uint8_t) ~(1u << (offset / 8 % 8));
+          cta->mbar_version++;
+          continue;
+        }
+      else if (arrive)
+        {
+          /* arrive.expect_tx: expect-tx, then an arrival of 1 */
+          uint32_t count = 1;
+
+          if (f & KS_PTX_FLAG_EXPECT_TX)
+            {
+              if (!mbar_check (c, lane, offset,
+                               ks_mbar_expect_tx (&m, (uint32_t) src (c, &c->ops[2], lane,
+                                                                     KS_PTX_TYPE_U32))))
+                return;
+            }
+          else if (n_ops == 3)
+            count = (uint32_t) src (c, &c->ops[2], lane, KS_PTX_TYPE_U32);
+          if (!mbar_check (c, lane, offset,
+                           ks_mbar_arrive (&m, count, (f & KS_PTX_FLAG_ARRIVE_DROP) != 0,
+                                           (f & KS_PTX_FLAG_NOCOMPLETE) != 0)))
+            return;
+          /* the state before the arrival */
+          dst (c, &c->ops[0], lane, bits);
+        }
+      else if (f & KS_PTX_FLAG_EXPECT_TX)
+        {
+          if (!mbar_check (c, lane, offset,
+                           ks_mbar_expect_tx (&m, (uint32_t) src (c, &c->ops[1], lane,
+                                                                 KS_PTX_TYPE_U32))))
+            return;
+        }
+      else if (f & KS_PTX_FLAG_COMPLETE_TX)
+        {
+          if (!mbar_check (c, lane, offset,
+                           ks_mbar_complete_tx (&m, (uint32_t) src (c, &c->ops[1], lane,
+                                                                   KS_PTX_TYPE_U32))))
+            return;
+        }
+      else
+        {
+          /* test_wait / try_wait {.parity}: nothing changes */
+          uint64_t s = src (c, &c->ops[2], lane, KS_PTX_TYPE_B64);
+          gboolean done = (f & KS_PTX_FLAG_PARITY) ? ks_mbar_test_parity (&m, (uint32_t) s)
+                                                   : ks_mbar_test_state (&m, s);
+
+          dst (c, &c->ops[0], lane, done);
+          if (!done)
+            {
+              failed |= 1u << lane;
+              failed_offset = offset;
+            }
+          continue;
+        }
+      mbar_store (c, p, bits, &m);
+    }
+  if (failed)
+    mbar_wait_failed (c, failed_offset);
+  return;
+
+form:
+  unsupported (c, "in this form");
+}
+
+/* The undecoded words a bulk copy may carry: a cache hint (whose policy
+ * operand comes last) and .read of wait_group; anything else
+ * (.multicast::cluster, ...) is not supported. */
+static gboolean
+bulk_words_ok (Ctx *c)
+{
+  const KsPtxExtra *x = c->in->extra ? &c->m->extras[c->in->extra] : NULL;
+
+  for (uint32_t i = 0; x != NULL && i < x->n_words; i++)
+    {
+      KsPtxSpan w = c->m->words[x->first_word + i];
+
+      if (!ks_ptx_span_equal (c->m, w, "L2::cache_hint") && !ks_ptx_span_equal (c->m, w, "read"))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* [addr, addr + size) of a bulk copy in space for a lane: 16-byte aligned,
+ * size a multiple of 16, and all of it in memory (checked 16 bytes at a
+ * time, so a range that runs into another allocation's guard gap faults).
+ * A generic shared address is moved into the shared space.  FALSE after a
+ * fault. */
+static gboolean
+bulk_range (Ctx        *c,
+            uint32_t    lane,
+            KsPtxSpace  space,
+            uint64_t   *addr,
+            uint32_t    size,
+            gboolean    store)
+{
+  if (space == KS_PTX_SPACE_SHARED && *addr >= KS_SIM_SHARED_WINDOW
+      && *addr < KS_SIM_SHARED_WINDOW + KS_SIM_WINDOW_SIZE)
+    *addr -= KS_SIM_SHARED_WINDOW;
+  if ((*addr & 15) != 0 || size % 16 != 0)
+    {
+      ks_sim_fault (c->sim, c->w, (int) lane, c->in, KS_SIM_FAULT_MISALIGNED, TRUE, *addr,
+                    "bulk copy of %u bytes at 0x%" G_GINT64_MODIFIER "x: the address must be "
+                    "16-byte aligned and the size a multiple of 16", size, *addr);
+      return FALSE;
+    }
+  for (uint32_t off = 0; off < size; off += 16)
+    if (ks_sim_resolve (c->sim, c->w, (int) lane, c->in, space, *addr + off, 16, store) == NULL)
+      return FALSE;
+  return TRUE;
+}
+
+/* cp.async.bulk and cp.reduce.async.bulk: the copy is done at once, and its
+ * complete-tx on the mbarrier too; bulk groups have nothing to wait for.
+ *   cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes
+ *     [dst], [src], size, [mbar]: global to shared
+ *   cp.async.bulk.shared::cluster.shared::cta.mbarrier...: shared to shared
+ *   cp.async.bulk.global.shared::cta.bulk_group [dst], [src], size
+ *   cp.reduce.async.bulk.<same>.op.type: dst = dst op src, element-wise
+ * The parser keeps the last state space written, the source's. */
+static void
+do_cp_bulk (Ctx *c)
+{
+  const KsPtxInsn *in = c->in;
+  gboolean mbar = (in->flags & KS_PTX_FLAG_MBAR_COMPLETE_TX) != 0;
+  gboolean reduce = (in->flags & KS_PTX_FLAG_REDUCE) != 0;
+  KsPtxSpace src_space = (KsPtxSpace) in->space == KS_PTX_SPACE_GLOBAL ? KS_PTX_SPACE_GLOBAL
+                                                                      : KS_PTX_SPACE_SHARED;
+  KsPtxSpace dst_space = mbar ? KS_PTX_SPACE_SHARED : KS_PTX_SPACE_GLOBAL;
+  KsPtxType t = (KsPtxType) in->types[0];
+  uint32_t esize = reduce ? ks_ptx_type_size (t) : 1;
+  gboolean locked = FALSE;
+
+  if (in->flags & (KS_PTX_FLAG_COMMIT_GROUP | KS_PTX_FLAG_WAIT_GROUP))
+    return;
+  if (!bulk_words_ok (c))
+    {
+      unsupported (c, ".async.bulk with these qualifiers (of the optional ones, .L2::cache_hint "
+                   "and .read are)");
+      return;
+    }
+  if (in->n_operands < 3 || mbar == !!(in->flags & KS_PTX_FLAG_BULK_GROUP)
+      || (mbar && in->n_operands < 4) || (!mbar && src_space != KS_PTX_SPACE_SHARED)
+      || (in->space != KS_PTX_SPACE_GLOBAL && in->space != KS_PTX_SPACE_SHARED)
+      || (reduce && (esize == 0 || esize > 8)))
+    {
+      unsupported (c, "in this form");
+      return;
+    }
+
+  /* Other CTAs may run on other threads: global writes that combine with
+   * what is there take the atomics' lock */
+  if (reduce && dst_space == KS_PTX_SPACE_GLOBAL && c->sim->shared != NULL)
+    {
+      g_mutex_lock (&c->sim->shared->atomics);
+      locked = TRUE;
+    }
+  LANES (c->exec, lane)
+    {
+      uint64_t daddr, saddr;
+      uint32_t size = (uint32_t) src (c, &c->ops[2], lane, KS_PTX_TYPE_U32);
+      uint32_t offset = 0;
+      uint8_t *mp = NULL;
+      gboolean fp;
+
+      /* Registers hold addresses in the operand's own space, which the
+       * instruction gives for the source only */
+      address_of (c, &c->ops[0], lane, &daddr, &fp);
+      address_of (c, &c->ops[1], lane, &saddr, &fp);
+      if (mbar && (mp = mbar_at (c, &c->ops[3], lane, TRUE, &offset)) == NULL)
+        break;
+      if (!bulk_range (c, lane, dst_space, &daddr, size, TRUE)
+          || !bulk_range (c, lane, src_space, &saddr, size, FALSE))
+        break;
+      for (uint32_t off = 0; off < size; off += 16)
+        {
+          uint8_t *d = ks_sim_resolve (c->sim, c->w, (int) lane, in, dst_space, daddr + off, 16, TRUE);
+          const uint8_t *s = ks_sim_resolve (c->sim, c->w, (int) lane, in, src_space, saddr + off,
+                                             16, FALSE);
+          uint8_t chunk[16];
+
+          memcpy (chunk, s, 16);
+          if (!reduce)
+            {
+              memmove (d, chunk, 16);
+              continue;
+            }
+          for (uint32_t e = 0; e < 16; e += esize)
+            {
+              uint64_t old = 0, b = 0, v;
+              gboolean ok;
+
+              memcpy (&old, d + e, esize);
+              memcpy (&b, chunk + e, esize);
+              v = atomic_op ((KsPtxOp) in->op, t, old, b, 0, &ok);
+              if (!ok || in->op == KS_PTX_OP_CAS || in->op == KS_PTX_OP_EXCH)
+                {
+                  unsupported (c, "with this operation");
+                  goto out;
+                }
+              memcpy (d + e, &v, esize);
+            }
+        }
+      if (mp != NULL)
+        {
+          uint64_t bits;
+          KsMbarrier m;
+
+          memcpy (&bits, mp, 8);
+          ks_mbar_unpack (bits, &m);
+          if (!mbar_check (c, lane, offset, ks_mbar_complete_tx (&m, size)))
+            break;
+          mbar_store (c, mp, bits, &m);
+        }
+    }
+out:
+  if (locked)
+    g_mutex_unlock (&c->sim->shared->atomics);
+}
+
 /* cp.async: a sequential simulator can do the copy at once; commit and
  * wait then have nothing left to wait for. */
 static void
@@ -1874,9 +2261,44 @@ do_cp (Ctx *c)
   const KsPtxInsn *in = c->in;
   uint32_t size;
 
-  if (!(in->flags & KS_PTX_FLAG_ASYNC) || (in->flags & KS_PTX_FLAG_BULK))
+  if ((in->flags & KS_PTX_FLAG_ASYNC) && (in->flags & KS_PTX_FLAG_MBARRIER))
     {
-      unsupported (c, "(only cp.async of 4, 8 or 16 bytes is)");
+      /* cp.async.mbarrier.arrive{.noinc}: the thread's cp.async copies are
+       * done already, so the arrive-on happens now.  Without .noinc the
+       * pending count is raised by one first, which cancels the arrival:
+       * only the mbarrier's validity is checked. */
+      if (in->n_operands != 1)
+        {
+          unsupported (c, "in this form");
+          return;
+        }
+      LANES (c->exec, lane)
+        {
+          uint32_t offset;
+          uint8_t *p = mbar_at (c, &c->ops[0], lane, TRUE, &offset);
+          uint64_t bits;
+          KsMbarrier m;
+
+          if (p == NULL)
+            return;
+          if (!(in->flags & KS_PTX_FLAG_NOINC))
+            continue;
+          memcpy (&bits, p, 8);
+          ks_mbar_unpack (bits, &m);
+          if (!mbar_check (c, lane, offset, ks_mbar_arrive (&m, 1, FALSE, FALSE)))
+            return;
+          mbar_store (c, p, bits, &m);
+        }
+      return;
+    }
+  if ((in->flags & KS_PTX_FLAG_ASYNC) && (in->flags & KS_PTX_FLAG_BULK))
+    {
+      do_cp_bulk (c);
+      return;
+    }
+  if (!(in->flags & KS_PTX_FLAG_ASYNC) || (in->flags & KS_PTX_FLAG_REDUCE))
+    {
+      unsupported (c, "(cp.async of 4, 8 or 16 bytes and cp.async.bulk are)");
       return;
     }
   if (in->flags & (KS_PTX_FLAG_COMMIT_GROUP | KS_PTX_FLAG_WAIT_GROUP | KS_PTX_FLAG_WAIT_ALL))
@@ -2002,56 +2424,136 @@ do_mma (Ctx *c)
   const KsPtxExtra *x = in->extra ? &c->m->extras[in->extra] : NULL;
   KsPtxType dt = (KsPtxType) in->types[0], at = (KsPtxType) in->types[1];
   KsPtxType bt = (KsPtxType) in->types[2], ct = (KsPtxType) in->types[3];
+  gboolean integer = dt == KS_PTX_TYPE_S32;
   KsMmaShape shape;
   uint64_t *a[8], *b[8], *cc[8], *d[8];
+  gboolean ok;
 
-  if (x == NULL || x->shape_m != 16 || x->shape_n != 8
-      || (x->shape_k != 16 && x->shape_k != 8 && x->shape_k != 4) || in->n_operands != 4)
+  if (x == NULL || in->n_operands != 4)
+    shape = (KsMmaShape) -1;
+  else if (x->shape_m == 16 && x->shape_n == 8 && x->shape_k == 32)
+    shape = KS_MMA_M16N8K32;
+  else if (x->shape_m == 16 && x->shape_n == 8 && x->shape_k == 16)
+    shape = KS_MMA_M16N8K16;
+  else if (x->shape_m == 16 && x->shape_n == 8 && x->shape_k == 8)
+    shape = KS_MMA_M16N8K8;
+  else if (x->shape_m == 16 && x->shape_n == 8 && x->shape_k == 4)
+    shape = KS_MMA_M16N8K4;
+  else if (x->shape_m == 8 && x->shape_n == 8 && x->shape_k == 4 && at == KS_PTX_TYPE_F64)
+    shape = KS_MMA_M8N8K4;
+  else
+    shape = (KsMmaShape) -1;
+  if (shape == (KsMmaShape) -1)
     {
-      unsupported (c, "with this shape (m16n8k4, m16n8k8 and m16n8k16 are)");
+      unsupported (c, "with this shape (m16n8k4, m16n8k8, m16n8k16, m16n8k32 and the .f64 "
+                   "m8n8k4 are)");
       return;
     }
-  shape = x->shape_k == 16 ? KS_MMA_M16N8K16 : x->shape_k == 8 ? KS_MMA_M16N8K8 : KS_MMA_M16N8K4;
+  /* Every supported form is .row.col; the f64 m8n8k4 is the one that spells
+   * them out as a choice, and it too has only .row.col. */
+  if ((in->flags & (KS_PTX_FLAG_ROW | KS_PTX_FLAG_COL)) != (KS_PTX_FLAG_ROW | KS_PTX_FLAG_COL))
+    {
+      unsupported (c, "with these layouts (.row.col is)");
+      return;
+    }
+  if (in->round != KS_PTX_ROUND_NONE && in->round != KS_PTX_ROUND_RN)
+    {
+      unsupported (c, "with this rounding (.rn is)");
+      return;
+    }
   if (!whole_warp (c))
     return;
-  if (!vector_rows (c, &c->ops[0], d, ks_mma_n_regs (shape, KS_MMA_OPERAND_C, dt))
-      || !vector_rows (c, &c->ops[1], a, ks_mma_n_regs (shape, KS_MMA_OPERAND_A, at))
-      || !vector_rows (c, &c->ops[2], b, ks_mma_n_regs (shape, KS_MMA_OPERAND_B, bt))
-      || !vector_rows (c, &c->ops[3], cc, ks_mma_n_regs (shape, KS_MMA_OPERAND_C, ct))
-      || !ks_mma_sync (shape, at, bt, ct, dt, (const uint64_t *const *) a,
-                       (const uint64_t *const *) b, (const uint64_t *const *) cc, d))
+  ok = vector_rows (c, &c->ops[0], d, ks_mma_n_regs (shape, KS_MMA_OPERAND_C, dt))
+       && vector_rows (c, &c->ops[1], a, ks_mma_n_regs (shape, KS_MMA_OPERAND_A, at))
+       && vector_rows (c, &c->ops[2], b, ks_mma_n_regs (shape, KS_MMA_OPERAND_B, bt))
+       && vector_rows (c, &c->ops[3], cc, ks_mma_n_regs (shape, KS_MMA_OPERAND_C, ct));
+  if (ok && integer)
+    ok = ct == KS_PTX_TYPE_S32
+         && ks_mma_sync_int (shape, at, bt, (in->flags & KS_PTX_FLAG_SATFINITE) != 0,
+                             (const uint64_t *const *) a, (const uint64_t *const *) b,
+                             (const uint64_t *const *) cc, d);
+  else if (ok)
+    ok = ks_mma_sync (shape, at, bt, ct, dt, (const uint64_t *const *) a,
+                      (const uint64_t *const *) b, (const uint64_t *const *) cc, d);
+  if (!ok)
     unsupported (c, "with these types or operands");
 }
 
-static void
-do_ldmatrix (Ctx *c)
+/* The row addresses of ldmatrix/stmatrix, in the shared state space: a
+ * generic address must point into shared memory (the ISA leaves any other
+ * undefined; here it is a fault).  Only the lanes that give a row are
+ * checked.  FALSE after a fault. */
+static gboolean
+matrix_rows (Ctx      *c,
+             guint     num,
+             uint64_t  addrs[KS_WARP_SIZE])
 {
   const KsPtxInsn *in = c->in;
+
+  if (in->space != KS_PTX_SPACE_NONE && in->space != KS_PTX_SPACE_SHARED)
+    {
+      unsupported (c, "in this state space (only .shared is)");
+      return FALSE;
+    }
+  for (uint32_t lane = 0; lane < KS_WARP_SIZE; lane++)
+    {
+      gboolean fp;
+      KsPtxSpace space = address_of (c, &c->ops[in->opcode == KS_PTX_OPC_STMATRIX ? 0 : 1], lane,
+                                     &addrs[lane], &fp);
+
+      if (lane >= 8 * num || space == KS_PTX_SPACE_SHARED)
+        continue;
+      if (space == KS_PTX_SPACE_NONE && addrs[lane] >= KS_SIM_SHARED_WINDOW
+          && addrs[lane] < KS_SIM_SHARED_WINDOW + KS_SIM_WINDOW_SIZE)
+        {
+          addrs[lane] -= KS_SIM_SHARED_WINDOW;
+          continue;
+        }
+      ks_sim_fault (c->sim, c->w, (int) lane, in, KS_SIM_FAULT_OUT_OF_BOUNDS, TRUE, addrs[lane],
+                    "%s row address 0x%" G_GINT64_MODIFIER "x of lane %u is not in shared memory",
+                    ks_ptx_opcode_name ((KsPtxOpcode) in->opcode), addrs[lane], lane);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* ldmatrix and stmatrix: .m8n8 .b16 */
+static void
+do_xmatrix (Ctx *c)
+{
+  const KsPtxInsn *in = c->in;
+  const KsPtxExtra *x = in->extra ? &c->m->extras[in->extra] : NULL;
+  gboolean store = in->opcode == KS_PTX_OPC_STMATRIX;
   guint num = in->vec == KS_PTX_VEC_X4 ? 4 : in->vec == KS_PTX_VEC_X2 ? 2 : 1;
-  uint64_t *d[4];
+  uint64_t *regs[4];
   uint64_t addrs[KS_WARP_SIZE] = { 0 };
-  MatrixMem mm = { c, (KsPtxSpace) in->space, 0 };
+  MatrixMem mm = { c, KS_PTX_SPACE_SHARED, 0 };
   guint fault_lane = 0;
+  gboolean ok;
 
   if (!whole_warp (c))
     return;
-  if (in->n_operands != 2 || !vector_rows (c, &c->ops[0], d, num))
+  if (in->n_operands != 2 || !vector_rows (c, &c->ops[store ? 1 : 0], regs, num)
+      || (in->types[0] != KS_PTX_TYPE_B16 && in->types[0] != KS_PTX_TYPE_NONE)
+      || (x != NULL && (x->shape_m != 8 || x->shape_n != 8)))
     {
-      unsupported (c, "in this form");
+      unsupported (c, "in this form (.m8n8 .b16 with a vector of 1, 2 or 4 registers is)");
       return;
     }
-  LANES (c->exec, lane)
-    {
-      gboolean fp;
-
-      mm.space = address_of (c, &c->ops[1], lane, &addrs[lane], &fp);
-    }
-  if (!ks_ldmatrix (num, (in->flags & KS_PTX_FLAG_TRANS) != 0, addrs, matrix_mem, &mm, d,
-                    &fault_lane)
-      && c->sim->status == KS_SIM_READY)
+  if (!matrix_rows (c, num, addrs))
+    return;
+  if (store)
+    ok = ks_stmatrix (num, (in->flags & KS_PTX_FLAG_TRANS) != 0, addrs,
+                      (const uint64_t *const *) regs, matrix_mem, &mm, &fault_lane);
+  else
+    ok = ks_ldmatrix (num, (in->flags & KS_PTX_FLAG_TRANS) != 0, addrs, matrix_mem, &mm, regs,
+                      &fault_lane);
+  /* matrix_mem has faulted already when the memory refused a row */
+  if (!ok && c->sim->status == KS_SIM_READY)
     ks_sim_fault (c->sim, c->w, (int) fault_lane, in, KS_SIM_FAULT_MISALIGNED, TRUE,
-                  addrs[fault_lane], "ldmatrix row address 0x%" G_GINT64_MODIFIER "x of lane %u "
-                  "is not 16-byte aligned", addrs[fault_lane], fault_lane);
+                  addrs[fault_lane], "%s row address 0x%" G_GINT64_MODIFIER "x of lane %u "
+                  "is not 16-byte aligned", ks_ptx_opcode_name ((KsPtxOpcode) in->opcode),
+                  addrs[fault_lane], fault_lane);
 }
 
 /* wmma.load/mma/store for m16n16k16.  Which matrix (.a .b .c .d) is a
@@ -2528,12 +3030,17 @@ ks_sim_step (KsSim     *sim,
       do_cp (c);
       break;
 
+    case KS_PTX_OPC_MBARRIER:
+      do_mbarrier (c);
+      break;
+
     case KS_PTX_OPC_MMA:
       do_mma (c);
       break;
 
     case KS_PTX_OPC_LDMATRIX:
-      do_ldmatrix (c);
+    case KS_PTX_OPC_STMATRIX:
+      do_xmatrix (c);
       break;
 
     case KS_PTX_OPC_WMMA:

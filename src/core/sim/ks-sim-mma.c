@@ -81,40 +81,56 @@ with_half (uint64_t reg, guint h, uint16_t v)
   return r;
 }
 
-/* Elements per lane of an mma operand; an element is a 16-bit half or one
- * 32-bit register. */
+/* How an operand's elements sit in a lane's registers: two 16-bit halves,
+ * one 32-bit tf32, four bytes, or one f64 to a register.  The layouts
+ * differ in how consecutive elements step, because elements that share a
+ * register must sit side by side in the matrix. */
+typedef enum
+{
+  LAYOUT_16BIT,
+  LAYOUT_TF32,
+  LAYOUT_8BIT,
+  LAYOUT_F64,
+} Layout;
+
 static guint
 mma_k (KsMmaShape shape)
 {
   switch (shape)
     {
+    case KS_MMA_M16N8K32: return 32;
     case KS_MMA_M16N8K16: return 16;
     case KS_MMA_M16N8K8: return 8;
     case KS_MMA_M16N8K4: return 4;
+    case KS_MMA_M8N8K4: return 4;
     default: g_assert_not_reached ();
     }
 }
 
 static guint
+mma_m (KsMmaShape shape)
+{
+  return shape == KS_MMA_M8N8K4 ? 8 : 16;
+}
+
+/* Elements per lane of an operand */
+static guint
 mma_n_elems (KsMmaShape shape, KsMmaOperand op)
 {
   switch (op)
     {
-    case KS_MMA_OPERAND_A: return 16 * mma_k (shape) / KS_MMA_WARP_SIZE;
+    case KS_MMA_OPERAND_A: return mma_m (shape) * mma_k (shape) / KS_MMA_WARP_SIZE;
     case KS_MMA_OPERAND_B: return mma_k (shape) * 8 / KS_MMA_WARP_SIZE;
-    case KS_MMA_OPERAND_C: return 16 * 8 / KS_MMA_WARP_SIZE;
+    case KS_MMA_OPERAND_C: return mma_m (shape) * 8 / KS_MMA_WARP_SIZE;
     default: g_assert_not_reached ();
     }
 }
 
-/* Where element i of a lane's fragment sits.  The tf32 layouts differ from
- * the 16-bit ones in how consecutive elements step, because a 16-bit pair
- * must sit side by side in one register and a tf32 element has a register
- * of its own. */
+/* Where element i of a lane's fragment sits. */
 static void
 mma_coord (KsMmaShape   shape,
            KsMmaOperand op,
-           bool         tf32,
+           Layout       layout,
            guint        lane,
            guint        i,
            guint       *row,
@@ -126,26 +142,42 @@ mma_coord (KsMmaShape   shape,
   switch (op)
     {
     case KS_MMA_OPERAND_A:
-      if (tf32)
+      switch (layout)
         {
+        case LAYOUT_TF32:
           /* k8: a0 (g, t), a1 (g+8, t), a2 (g, t+4), a3 (g+8, t+4);
            * k4: a0 (g, t), a1 (g+8, t). */
           *row = g + 8 * (i & 1);
           *col = t + 4 * (i >> 1);
-        }
-      else
-        {
+          break;
+        case LAYOUT_8BIT:
+          /* Runs of four along k, then the second row block, then (k32)
+           * the second k block. */
+          *row = g + 8 * ((i >> 2) & 1);
+          *col = t * 4 + (i & 3) + 16 * (i >> 3);
+          break;
+        case LAYOUT_F64:
+          *row = g;
+          *col = t;
+          break;
+        case LAYOUT_16BIT:
+        default:
           /* Pairs along k, then the second row block, then (k16) the
            * second k block. */
           *row = g + 8 * ((i >> 1) & 1);
           *col = t * 2 + (i & 1) + 8 * (i >> 2);
+          break;
         }
       break;
     case KS_MMA_OPERAND_B:
-      if (tf32)
-        *row = t + 4 * i;
-      else
-        *row = t * 2 + (i & 1) + 8 * (i >> 1);
+      switch (layout)
+        {
+        case LAYOUT_TF32: *row = t + 4 * i; break;
+        case LAYOUT_8BIT: *row = t * 4 + (i & 3) + 16 * (i >> 2); break;
+        case LAYOUT_F64: *row = t; break;
+        case LAYOUT_16BIT:
+        default: *row = t * 2 + (i & 1) + 8 * (i >> 1); break;
+        }
       *col = g;
       break;
     case KS_MMA_OPERAND_C:
@@ -155,8 +187,26 @@ mma_coord (KsMmaShape   shape,
     default:
       g_assert_not_reached ();
     }
-  g_assert (*row < (op == KS_MMA_OPERAND_B ? mma_k (shape) : 16));
+  g_assert (*row < (op == KS_MMA_OPERAND_B ? mma_k (shape) : mma_m (shape)));
   g_assert (*col < (op == KS_MMA_OPERAND_A ? mma_k (shape) : 8));
+}
+
+static bool
+is_8bit (KsPtxType t)
+{
+  return t == KS_PTX_TYPE_S8 || t == KS_PTX_TYPE_U8 || t == KS_PTX_TYPE_E4M3
+         || t == KS_PTX_TYPE_E5M2;
+}
+
+static Layout
+layout_of (KsPtxType t)
+{
+  switch (t)
+    {
+    case KS_PTX_TYPE_TF32: return LAYOUT_TF32;
+    case KS_PTX_TYPE_F64: return LAYOUT_F64;
+    default: return is_8bit (t) ? LAYOUT_8BIT : LAYOUT_16BIT;
+    }
 }
 
 static bool
@@ -173,6 +223,19 @@ frag_get (const uint64_t *const regs[], bool half, guint lane, guint i)
   if (half)
     return half_of (regs[i / 2][lane], i % 2);
   return (uint32_t) regs[i][lane];
+}
+
+/* Element i of a lane's fragment of `bits`-bit elements (8, 16, 32 or 64),
+ * packed low to high into its registers. */
+static uint64_t
+frag_bits (const uint64_t *const regs[], guint bits, guint lane, guint i)
+{
+  guint per = bits >= 32 ? 1 : 32 / bits;
+  uint64_t r = regs[i / per][lane];
+
+  if (bits == 64)
+    return r;
+  return ((uint32_t) r >> (bits * (i % per))) & (uint32_t) ((G_GUINT64_CONSTANT (1) << bits) - 1);
 }
 
 static void
@@ -198,6 +261,11 @@ to_f32 (KsPtxType type, uint32_t bits)
       return bits & 0xffffe000u;
     case KS_PTX_TYPE_F32:
       return bits;
+    case KS_PTX_TYPE_E4M3:
+      /* Every e4m3 and e5m2 value is an f16 value */
+      return ks_cvt_f32_f16 ((uint16_t) ks_cvt_f16x2_e4m3x2 ((uint16_t) (bits & 0xff), 0), 0);
+    case KS_PTX_TYPE_E5M2:
+      return ks_cvt_f32_f16 ((uint16_t) ks_cvt_f16x2_e5m2x2 ((uint16_t) (bits & 0xff), 0), 0);
     default:
       g_assert_not_reached ();
     }
@@ -235,27 +303,48 @@ matmul_f32 (guint          m,
 
 /* ---- mma.sync ------------------------------------------------------------ */
 
+/* Which A/B types a shape takes */
+static bool
+shape_takes (KsMmaShape shape, KsPtxType t)
+{
+  switch (shape)
+    {
+    case KS_MMA_M16N8K16: return is_half (t) || t == KS_PTX_TYPE_S8 || t == KS_PTX_TYPE_U8;
+    case KS_MMA_M16N8K8: return is_half (t) || t == KS_PTX_TYPE_TF32;
+    case KS_MMA_M16N8K4: return t == KS_PTX_TYPE_TF32;
+    case KS_MMA_M16N8K32: return is_8bit (t);
+    case KS_MMA_M8N8K4: return t == KS_PTX_TYPE_F64;
+    default: return FALSE;
+    }
+}
+
 guint
 ks_mma_n_regs (KsMmaShape shape, KsMmaOperand operand, KsPtxType type)
 {
   guint n;
 
-  if (shape > KS_MMA_M16N8K4)
-    return 0;
-  if (operand == KS_MMA_OPERAND_C)
-    {
-      if (type != KS_PTX_TYPE_F16 && type != KS_PTX_TYPE_F32)
-        return 0;
-    }
-  else if (type == KS_PTX_TYPE_TF32)
-    {
-      if (shape == KS_MMA_M16N8K16)
-        return 0;
-    }
-  else if (!is_half (type) || shape == KS_MMA_M16N8K4)
+  if (shape > KS_MMA_M8N8K4)
     return 0;
   n = mma_n_elems (shape, operand);
-  return is_half (type) ? n / 2 : n;
+  if (operand == KS_MMA_OPERAND_C)
+    {
+      if (shape == KS_MMA_M8N8K4)
+        return type == KS_PTX_TYPE_F64 ? n : 0;
+      if (type == KS_PTX_TYPE_F16)
+        return n / 2;
+      return type == KS_PTX_TYPE_F32 || type == KS_PTX_TYPE_S32 ? n : 0;
+    }
+  if (!shape_takes (shape, type))
+    return 0;
+  if (is_half (type))
+    return n / 2;
+  return is_8bit (type) ? n / 4 : n;
+}
+
+static bool
+is_fp8 (KsPtxType t)
+{
+  return t == KS_PTX_TYPE_E4M3 || t == KS_PTX_TYPE_E5M2;
 }
 
 static bool
@@ -265,15 +354,60 @@ mma_types_ok (KsMmaShape shape,
               KsPtxType  c_type,
               KsPtxType  d_type)
 {
-  if (a_type != b_type || ks_mma_n_regs (shape, KS_MMA_OPERAND_A, a_type) == 0)
+  if (ks_mma_n_regs (shape, KS_MMA_OPERAND_A, a_type) == 0
+      || ks_mma_n_regs (shape, KS_MMA_OPERAND_B, b_type) == 0)
     return FALSE;
+  /* A and B agree, except that the two fp8 types mix */
+  if (a_type != b_type && !(is_fp8 (a_type) && is_fp8 (b_type)))
+    return FALSE;
+  if (a_type == KS_PTX_TYPE_S8 || a_type == KS_PTX_TYPE_U8)
+    return FALSE;               /* ks_mma_sync_int */
   if (ks_mma_n_regs (shape, KS_MMA_OPERAND_C, c_type) == 0
-      || ks_mma_n_regs (shape, KS_MMA_OPERAND_C, d_type) == 0)
+      || ks_mma_n_regs (shape, KS_MMA_OPERAND_C, d_type) == 0
+      || c_type == KS_PTX_TYPE_S32 || d_type == KS_PTX_TYPE_S32)
     return FALSE;
-  /* Only .f16 inputs have .f16 accumulator forms. */
-  if (a_type != KS_PTX_TYPE_F16 && (c_type != KS_PTX_TYPE_F32 || d_type != KS_PTX_TYPE_F32))
+  /* Only .f16 and fp8 inputs have .f16 accumulator forms. */
+  if (a_type != KS_PTX_TYPE_F16 && !is_fp8 (a_type)
+      && a_type != KS_PTX_TYPE_F64 && (c_type != KS_PTX_TYPE_F32 || d_type != KS_PTX_TYPE_F32))
     return FALSE;
   return TRUE;
+}
+
+/* d = c + a x b in f64, in increasing k */
+static void
+mma_f64 (const uint64_t *const a[],
+         const uint64_t *const b[],
+         const uint64_t *const c[],
+         uint64_t *const       d[])
+{
+  uint64_t ma[8 * 4], mb[4 * 8], mc[8 * 8];
+
+  for (guint lane = 0; lane < KS_MMA_WARP_SIZE; lane++)
+    {
+      guint row, col;
+
+      mma_coord (KS_MMA_M8N8K4, KS_MMA_OPERAND_A, LAYOUT_F64, lane, 0, &row, &col);
+      ma[row * 4 + col] = a[0][lane];
+      mma_coord (KS_MMA_M8N8K4, KS_MMA_OPERAND_B, LAYOUT_F64, lane, 0, &row, &col);
+      mb[row * 8 + col] = b[0][lane];
+      for (guint i = 0; i < 2; i++)
+        {
+          mma_coord (KS_MMA_M8N8K4, KS_MMA_OPERAND_C, LAYOUT_F64, lane, i, &row, &col);
+          mc[row * 8 + col] = c[i][lane];
+        }
+    }
+  for (guint i = 0; i < 8; i++)
+    for (guint j = 0; j < 8; j++)
+      for (guint kk = 0; kk < 4; kk++)
+        mc[i * 8 + j] = ks_f64_fma (ma[i * 4 + kk], mb[kk * 8 + j], mc[i * 8 + j], KS_RN);
+  for (guint lane = 0; lane < KS_MMA_WARP_SIZE; lane++)
+    for (guint i = 0; i < 2; i++)
+      {
+        guint row, col;
+
+        mma_coord (KS_MMA_M8N8K4, KS_MMA_OPERAND_C, LAYOUT_F64, lane, i, &row, &col);
+        d[i][lane] = mc[row * 8 + col];
+      }
 }
 
 bool
@@ -287,14 +421,20 @@ ks_mma_sync (KsMmaShape            shape,
              const uint64_t *const c[],
              uint64_t *const       d[])
 {
-  uint32_t ma[16 * 16], mb[16 * 8], mc[16 * 8], md[16 * 8];
-  bool tf32 = a_type == KS_PTX_TYPE_TF32;
+  uint32_t ma[16 * 32], mb[32 * 8], mc[16 * 8], md[16 * 8];
+  Layout la = layout_of (a_type);
+  guint bits = la == LAYOUT_8BIT ? 8 : la == LAYOUT_16BIT ? 16 : 32;
   guint k;
 
   g_return_val_if_fail (a != NULL && b != NULL && c != NULL && d != NULL, FALSE);
 
   if (!mma_types_ok (shape, a_type, b_type, c_type, d_type))
     return FALSE;
+  if (shape == KS_MMA_M8N8K4)
+    {
+      mma_f64 (a, b, c, d);
+      return TRUE;
+    }
 
   k = mma_k (shape);
   for (guint lane = 0; lane < KS_MMA_WARP_SIZE; lane++)
@@ -303,17 +443,17 @@ ks_mma_sync (KsMmaShape            shape,
 
       for (guint i = 0; i < mma_n_elems (shape, KS_MMA_OPERAND_A); i++)
         {
-          mma_coord (shape, KS_MMA_OPERAND_A, tf32, lane, i, &row, &col);
-          ma[row * k + col] = to_f32 (a_type, frag_get (a, !tf32, lane, i));
+          mma_coord (shape, KS_MMA_OPERAND_A, la, lane, i, &row, &col);
+          ma[row * k + col] = to_f32 (a_type, (uint32_t) frag_bits (a, bits, lane, i));
         }
       for (guint i = 0; i < mma_n_elems (shape, KS_MMA_OPERAND_B); i++)
         {
-          mma_coord (shape, KS_MMA_OPERAND_B, tf32, lane, i, &row, &col);
-          mb[row * 8 + col] = to_f32 (b_type, frag_get (b, !tf32, lane, i));
+          mma_coord (shape, KS_MMA_OPERAND_B, la, lane, i, &row, &col);
+          mb[row * 8 + col] = to_f32 (b_type, (uint32_t) frag_bits (b, bits, lane, i));
         }
       for (guint i = 0; i < 4; i++)
         {
-          mma_coord (shape, KS_MMA_OPERAND_C, tf32, lane, i, &row, &col);
+          mma_coord (shape, KS_MMA_OPERAND_C, la, lane, i, &row, &col);
           mc[row * 8 + col] = to_f32 (c_type, frag_get (c, c_type == KS_PTX_TYPE_F16, lane, i));
         }
     }
@@ -326,8 +466,78 @@ ks_mma_sync (KsMmaShape            shape,
       {
         guint row, col;
 
-        mma_coord (shape, KS_MMA_OPERAND_C, tf32, lane, i, &row, &col);
+        mma_coord (shape, KS_MMA_OPERAND_C, la, lane, i, &row, &col);
         frag_set (d, d_type == KS_PTX_TYPE_F16, lane, i, from_f32 (d_type, md[row * 8 + col]));
+      }
+  return TRUE;
+}
+
+bool
+ks_mma_sync_int (KsMmaShape            shape,
+                 KsPtxType             a_type,
+                 KsPtxType             b_type,
+                 bool                  satfinite,
+                 const uint64_t *const a[],
+                 const uint64_t *const b[],
+                 const uint64_t *const c[],
+                 uint64_t *const       d[])
+{
+  int64_t ma[16 * 32], mb[32 * 8], mc[16 * 8];
+  guint k;
+
+  g_return_val_if_fail (a != NULL && b != NULL && c != NULL && d != NULL, FALSE);
+
+  if ((shape != KS_MMA_M16N8K16 && shape != KS_MMA_M16N8K32)
+      || (a_type != KS_PTX_TYPE_S8 && a_type != KS_PTX_TYPE_U8)
+      || (b_type != KS_PTX_TYPE_S8 && b_type != KS_PTX_TYPE_U8))
+    return FALSE;
+
+  k = mma_k (shape);
+  for (guint lane = 0; lane < KS_MMA_WARP_SIZE; lane++)
+    {
+      guint row, col;
+
+      for (guint i = 0; i < mma_n_elems (shape, KS_MMA_OPERAND_A); i++)
+        {
+          uint8_t v = (uint8_t) frag_bits (a, 8, lane, i);
+
+          mma_coord (shape, KS_MMA_OPERAND_A, LAYOUT_8BIT, lane, i, &row, &col);
+          ma[row * k + col] = a_type == KS_PTX_TYPE_S8 ? (int8_t) v : v;
+        }
+      for (guint i = 0; i < mma_n_elems (shape, KS_MMA_OPERAND_B); i++)
+        {
+          uint8_t v = (uint8_t) frag_bits (b, 8, lane, i);
+
+          mma_coord (shape, KS_MMA_OPERAND_B, LAYOUT_8BIT, lane, i, &row, &col);
+          mb[row * 8 + col] = b_type == KS_PTX_TYPE_S8 ? (int8_t) v : v;
+        }
+      for (guint i = 0; i < 4; i++)
+        {
+          mma_coord (shape, KS_MMA_OPERAND_C, LAYOUT_8BIT, lane, i, &row, &col);
+          mc[row * 8 + col] = (int32_t) (uint32_t) c[i][lane];
+        }
+    }
+
+  for (guint i = 0; i < 16; i++)
+    for (guint j = 0; j < 8; j++)
+      {
+        int64_t acc = mc[i * 8 + j];
+
+        /* At most 32 products of 255 x 255 and an s32: no overflow */
+        for (guint kk = 0; kk < k; kk++)
+          acc += ma[i * k + kk] * mb[kk * 8 + j];
+        if (satfinite)
+          acc = CLAMP (acc, G_MININT32, G_MAXINT32);
+        mc[i * 8 + j] = acc;
+      }
+
+  for (guint lane = 0; lane < KS_MMA_WARP_SIZE; lane++)
+    for (guint i = 0; i < 4; i++)
+      {
+        guint row, col;
+
+        mma_coord (shape, KS_MMA_OPERAND_C, LAYOUT_8BIT, lane, i, &row, &col);
+        d[i][lane] = (uint32_t) mc[row * 8 + col];
       }
   return TRUE;
 }
@@ -383,6 +593,73 @@ ks_ldmatrix (guint          num,
   return TRUE;
 }
 
+/* ---- stmatrix -------------------------------------------------------------- */
+
+bool
+ks_stmatrix (guint                 num,
+             bool                  trans,
+             const uint64_t        addr[KS_MMA_WARP_SIZE],
+             const uint64_t *const s[],
+             KsMmaMemFunc          mem,
+             void                 *user_data,
+             guint                *fault_lane)
+{
+  uint16_t m[4][8][8];
+
+  g_return_val_if_fail (num == 1 || num == 2 || num == 4, FALSE);
+  g_return_val_if_fail (addr != NULL && mem != NULL && s != NULL, FALSE);
+
+  /* Nothing is written unless every row can be. */
+  for (guint src = 0; src < 8 * num; src++)
+    {
+      uint8_t row[16];
+
+      if ((addr[src] & 15) != 0 || !mem (addr[src], row, sizeof row, FALSE, user_data))
+        {
+          if (fault_lane != NULL)
+            *fault_lane = src;
+          return FALSE;
+        }
+    }
+
+  for (guint mat = 0; mat < num; mat++)
+    for (guint lane = 0; lane < KS_MMA_WARP_SIZE; lane++)
+      {
+        guint r = lane / 4, c = 2 * (lane % 4);
+        uint16_t lo = half_of (s[mat][lane], 0), hi = half_of (s[mat][lane], 1);
+
+        if (trans)
+          {
+            m[mat][c][r] = lo;
+            m[mat][c + 1][r] = hi;
+          }
+        else
+          {
+            m[mat][r][c] = lo;
+            m[mat][r][c + 1] = hi;
+          }
+      }
+
+  for (guint src = 0; src < 8 * num; src++)
+    {
+      uint8_t row[16];
+
+      for (guint j = 0; j < 8; j++)
+        {
+          row[2 * j] = (uint8_t) m[src / 8][src % 8][j];
+          row[2 * j + 1] = (uint8_t) (m[src / 8][src % 8][j] >> 8);
+        }
+      if (!mem (addr[src], row, sizeof row, TRUE, user_data))
+        {
+          /* Only when the memory refuses a write it allowed to be read */
+          if (fault_lane != NULL)
+            *fault_lane = src;
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 /* ---- wmma ------------------------------------------------------------------ */
 
 guint
@@ -416,14 +693,14 @@ wmma_coord (KsWmmaMatrix which, guint lane, guint i, guint *row, guint *col)
   switch (which)
     {
     case KS_WMMA_A:
-      mma_coord (KS_MMA_M16N8K16, KS_MMA_OPERAND_A, FALSE, lane, i, row, col);
+      mma_coord (KS_MMA_M16N8K16, KS_MMA_OPERAND_A, LAYOUT_16BIT, lane, i, row, col);
       break;
     case KS_WMMA_B:
-      mma_coord (KS_MMA_M16N8K16, KS_MMA_OPERAND_B, FALSE, lane, i % 4, row, col);
+      mma_coord (KS_MMA_M16N8K16, KS_MMA_OPERAND_B, LAYOUT_16BIT, lane, i % 4, row, col);
       *col += 8 * (i / 4);
       break;
     case KS_WMMA_C:
-      mma_coord (KS_MMA_M16N8K16, KS_MMA_OPERAND_C, FALSE, lane, i % 4, row, col);
+      mma_coord (KS_MMA_M16N8K16, KS_MMA_OPERAND_C, LAYOUT_16BIT, lane, i % 4, row, col);
       *col += 8 * (i / 4);
       break;
     default:

@@ -62,9 +62,11 @@ bool ks_mma_flat_mem (uint64_t addr, void *buf, size_t len, bool is_store, void 
 
 typedef enum
 {
-  KS_MMA_M16N8K16,              /* .f16, .bf16 */
+  KS_MMA_M16N8K16,              /* .f16, .bf16; .s8, .u8 */
   KS_MMA_M16N8K8,               /* .f16, .bf16, .tf32 */
   KS_MMA_M16N8K4,               /* .tf32 */
+  KS_MMA_M16N8K32,              /* .s8, .u8; .e4m3, .e5m2 */
+  KS_MMA_M8N8K4,                /* .f64 */
 } KsMmaShape;
 
 typedef enum
@@ -76,7 +78,8 @@ typedef enum
 
 /* Registers per lane of an operand of mma.sync, or 0 for a combination the
  * functions below do not support.  type is the element type (F16, BF16,
- * TF32 for A and B; F16, F32 for C/D). */
+ * TF32, S8, U8, E4M3, E5M2, F64 for A and B; F16, F32, S32, F64 for C/D).
+ * An .f64 element takes a whole 64-bit register. */
 guint ks_mma_n_regs (KsMmaShape shape, KsMmaOperand operand, KsPtxType type);
 
 /*
@@ -85,7 +88,21 @@ guint ks_mma_n_regs (KsMmaShape shape, KsMmaOperand operand, KsPtxType type);
  * mma.sync.aligned.shape.row.col.dtype.atype.btype.ctype d, a, b, c for
  *   .m16n8k16 and .m16n8k8 with .f16 x .f16 into .f16 / .f32 (any mix of
  *     ctype and dtype), and .bf16 x .bf16 into .f32;
- *   .m16n8k8 and .m16n8k4 with .tf32 x .tf32 into .f32.
+ *   .m16n8k8 and .m16n8k4 with .tf32 x .tf32 into .f32;
+ *   .m16n8k32 with .e4m3 / .e5m2 x .e4m3 / .e5m2 (any pair) into .f16 /
+ *     .f32 (sm_89), each element widened exactly and accumulated as above;
+ *   .m8n8k4 with .f64 x .f64 into .f64, accumulated in f64 with one fused
+ *     multiply-add (round to nearest) at a time in increasing k.
+ * "Matrix Fragments for mma.m16n8k32": the 8-bit A and B layouts, the same
+ *   for the integer and the fp8 types:
+ *   A: row = groupID for ai where 0 <= i < 4 || 8 <= i < 12, groupID + 8
+ *      otherwise; col = threadID_in_group * 4 + (i & 0x3) for i < 8, + 16
+ *      for i >= 8
+ *   B: row = threadID_in_group * 4 + (i & 0x3) for bi where i < 4, + 16 for
+ *      i >= 4; col = groupID
+ * "Matrix Fragments for mma.m8n8k4 with .f64": A: row = %laneid >> 2,
+ *   col = %laneid % 4; B: row = %laneid % 4, col = %laneid >> 2; C/D: row =
+ *   groupID, col = threadID_in_group * 2 + (i & 0x1).
  * These shapes exist only as .row.col, which the caller (parser) checks.
  * The operands are gathered from and scattered to the lanes following the
  * ISA's "Matrix Fragments for mma.m16n8k*" figures; d may alias c.  A .tf32
@@ -103,6 +120,28 @@ bool ks_mma_sync (KsMmaShape            shape,
                   const uint64_t *const b[],
                   const uint64_t *const c[],
                   uint64_t *const       d[]);
+
+/*
+ * ks_mma_sync_int:
+ *
+ * mma.sync.aligned.shape.row.col{.satfinite}.s32.atype.btype.s32 d, a, b, c
+ * for .m16n8k16 and .m16n8k32 with .s8 / .u8 A and B (either mix).  The
+ * sum is exact; without .satfinite it wraps to 32 bits, with it it is
+ * clamped to the s32 range.  "Matrix Fragments for mma.m16n8k16 with
+ * integer type": A: row = groupID for ai where i < 4, groupID + 8
+ * otherwise; col = threadID_in_group * 4 + (i & 0x3); B: row =
+ * threadID_in_group * 4 + i; col = groupID.  .m16n8k32 as for ks_mma_sync.
+ *
+ * Returns: FALSE, writing nothing, for another shape or type.
+ */
+bool ks_mma_sync_int (KsMmaShape            shape,
+                      KsPtxType             a_type,
+                      KsPtxType             b_type,
+                      bool                  satfinite,
+                      const uint64_t *const a[],
+                      const uint64_t *const b[],
+                      const uint64_t *const c[],
+                      uint64_t *const       d[]);
 
 /* ---- ldmatrix ------------------------------------------------------------ */
 
@@ -130,6 +169,36 @@ bool ks_ldmatrix (guint          num,
                   void          *user_data,
                   uint64_t *const d[],
                   guint         *fault_lane);
+
+/* ---- stmatrix ------------------------------------------------------------ */
+
+/*
+ * ks_stmatrix:
+ * @num: 1, 2 or 4 (.x1, .x2, .x4)
+ * @trans: .trans
+ * @addr: each lane's address operand, as for ks_ldmatrix: lanes 8m..8m+7
+ *   give the rows 0..7 of matrix m
+ * @s: @num register rows; s[m] holds matrix m
+ * @fault_lane: (out) (optional): on failure, the lane whose row failed
+ *
+ * stmatrix.sync.aligned.m8n8.num{.trans}{.shared}.b16, the inverse of
+ * ldmatrix: lane l gives row l/4, columns 2 (l%4) and 2 (l%4) + 1 (its
+ * register's low half first) of each matrix, or with .trans of the matrix's
+ * transpose, and each 16-byte row goes to its address.
+ *
+ * Every row address is checked (16-byte alignment, and @mem accepting a
+ * read of the row) before anything is written.
+ *
+ * Returns: FALSE when a row address is misaligned or refused; memory is then
+ *   unchanged.
+ */
+bool ks_stmatrix (guint                 num,
+                  bool                  trans,
+                  const uint64_t        addr[KS_MMA_WARP_SIZE],
+                  const uint64_t *const s[],
+                  KsMmaMemFunc          mem,
+                  void                 *user_data,
+                  guint                *fault_lane);
 
 /* ---- wmma ------------------------------------------------------------------
  *

@@ -98,6 +98,7 @@ typedef enum
   KS_WARP_RUNNING = 0,
   KS_WARP_AT_BARRIER,
   KS_WARP_DONE,
+  KS_WARP_AT_MBARRIER,          /* polls an mbarrier that nothing has changed since */
 } KsWarpState;
 
 typedef struct
@@ -121,6 +122,14 @@ typedef struct
   uint8_t red_dst_pred;         /* the result is a predicate */
   uint32_t red_value;
   uint32_t red_dst;             /* register or predicate slot */
+  /* mbarrier waits: the CTA's mbar_version at the warp's last failed
+   * test_wait/try_wait (G_MAXUINT64: none yet), the waits that failed
+   * since it last changed, and what the warp sleeps on */
+  uint64_t mbar_seen;
+  uint32_t mbar_polls[4];       /* module instruction indices */
+  uint32_t n_mbar_polls;
+  uint32_t mbar_insn;           /* module instruction index */
+  uint32_t mbar_addr;           /* shared-memory offset */
 } KsSimWarp;
 
 #define KS_SIM_N_BARRIERS 16
@@ -134,6 +143,11 @@ typedef struct
   uint32_t n_warps;
   uint32_t n_done;
   uint32_t arrived[KS_SIM_N_BARRIERS];  /* threads that passed bar.arrive since the last release */
+  /* mbarriers: one bit per 8-byte word of shared memory that holds an
+   * initialized one, and a count of every change to any of them, which
+   * wakes the warps that wait (KS_WARP_AT_MBARRIER) */
+  uint8_t *mbar_valid;
+  uint64_t mbar_version;
 } KsSimCta;
 
 typedef struct
@@ -177,6 +191,8 @@ struct _KsSim
   uint32_t epoch;
   KsSimHazard *hazards;
   uint32_t n_hazards;
+  GHashTable *accesses;         /* instruction -> GArray of KsMemAccess */
+  uint32_t access_samples;
   uint32_t l1_bytes, l2_bytes;
   KsTraceEvent *trace;
   uint64_t n_trace, cap_trace, max_trace;
@@ -187,6 +203,10 @@ struct _KsSim
   uint64_t cta_linear;          /* the running CTA's linear index */
 
   uint32_t n_threads;           /* for runs to the end with the trace off */
+  /* Called before (after = FALSE) and after each warp-instruction when set:
+   * the lane recorder (ks-sim-lanes.c) */
+  void (*step_hook) (struct _KsSim *sim, KsSimWarp *w, gboolean after, gpointer data);
+  gpointer step_hook_data;
   uint64_t cta_stride;          /* 1, or the number of workers */
   KsSimShared *shared;          /* set in the workers of a parallel run */
   GArray *cta_printf;           /* worker: KsSimCtaPrintf of the CTAs it ran */

@@ -14,6 +14,7 @@
 
 #include "ks-sim-exec.h"
 #include "ks-sim-fast.h"
+#include "ks-sim-mbarrier.h"
 #include "ks-sim-memory.h"
 #include "ks-sim-private.h"
 
@@ -602,9 +603,15 @@ start_cta (KsSim    *sim,
   c->ctaid[1] = (uint32_t) ((linear / g[0]) % g[1]);
   c->ctaid[2] = (uint32_t) (linear / ((uint64_t) g[0] * g[1]));
   if (c->shared == NULL)
-    c->shared = g_malloc0 (MAX (sim->shared_size, 1));
+    {
+      c->shared = g_malloc0 (MAX (sim->shared_size, 1));
+      c->mbar_valid = g_malloc0 (sim->shared_size / 64 + 1);
+    }
   else
-    memset (c->shared, 0, sim->shared_size);
+    {
+      memset (c->shared, 0, sim->shared_size);
+      memset (c->mbar_valid, 0, sim->shared_size / 64 + 1);
+    }
   c->shared_size = sim->shared_size;
   if (c->warps == NULL)
     c->warps = g_new0 (KsSimWarp, sim->warps_per_cta);
@@ -625,6 +632,7 @@ start_cta (KsSim    *sim,
       w->first_thread = first;
       w->live = n == 32 ? KS_FULL_MASK : (1u << n) - 1;
       w->state = KS_WARP_RUNNING;
+      w->mbar_seen = G_MAXUINT64;
       ks_sim_push_frame (sim, w, sim->entry, KS_PTX_NONE, w->live);
     }
   sim->current_warp = 0;
@@ -691,6 +699,33 @@ release_barrier (KsSim    *sim,
   sim->epoch++;
 }
 
+/* No warp can run, and a warp polls an mbarrier that no one is left to
+ * change: it would poll forever. */
+static void
+mbarrier_deadlock (KsSim     *sim,
+                   KsSimWarp *w)
+{
+  KsSimCta *c = &sim->cta;
+  uint64_t bits = 0;
+  KsMbarrier m;
+  uint32_t others = 0;
+
+  for (uint32_t i = 0; i < c->n_warps; i++)
+    if (c->warps[i].state == KS_WARP_AT_MBARRIER)
+      others++;
+  if (w->mbar_addr + 8 <= c->shared_size)
+    memcpy (&bits, c->shared + w->mbar_addr, 8);
+  ks_mbar_unpack (bits, &m);
+  ks_sim_fault (sim, w, w->live ? __builtin_ctz (w->live) : 0, &sim->module->insns[w->mbar_insn],
+                KS_SIM_FAULT_DEADLOCK, TRUE, w->mbar_addr,
+                "deadlock: warp %u waits for a phase of the mbarrier at shared offset 0x%x "
+                "(phase parity %u, %u of %u arrivals and a tx-count of %d pending), and no "
+                "other warp can complete it (%u warp%s wait%s on mbarriers, the others have "
+                "exited or wait at a barrier)",
+                w->index, w->mbar_addr, m.phase, m.pending, m.expected, m.tx,
+                others, others == 1 ? "" : "s", others == 1 ? "s" : "");
+}
+
 static gboolean
 try_release_barrier (KsSim *sim)
 {
@@ -698,6 +733,7 @@ try_release_barrier (KsSim *sim)
   uint32_t waiting[KS_SIM_N_BARRIERS] = { 0 }, count[KS_SIM_N_BARRIERS] = { 0 };
   uint32_t live_threads = 0, stuck = KS_PTX_NONE;
   gboolean any = FALSE, released = FALSE;
+  KsSimWarp *mbar_waiter = NULL;
 
   for (uint32_t i = 0; i < c->n_warps; i++)
     {
@@ -712,10 +748,17 @@ try_release_barrier (KsSim *sim)
             count[w->barrier] = w->barrier_count;
           any = TRUE;
         }
+      if (w->state == KS_WARP_AT_MBARRIER && mbar_waiter == NULL)
+        mbar_waiter = w;
       live_threads += (uint32_t) __builtin_popcount (w->live);
     }
   if (!any)
-    return TRUE;
+    {
+      if (mbar_waiter == NULL)
+        return TRUE;
+      mbarrier_deadlock (sim, mbar_waiter);
+      return FALSE;
+    }
 
   for (uint32_t b = 0; b < KS_SIM_N_BARRIERS; b++)
     {
@@ -733,6 +776,11 @@ try_release_barrier (KsSim *sim)
     }
   if (released)
     return TRUE;
+  if (mbar_waiter != NULL)
+    {
+      mbarrier_deadlock (sim, mbar_waiter);
+      return FALSE;
+    }
 
   {
     uint32_t expected = count[stuck] ? count[stuck] : live_threads;
@@ -867,6 +915,7 @@ ks_sim_new (const KsPtxModule *module,
   sim->cta_stride = 1;
   sim->l1_bytes = 128u << 10;
   sim->l2_bytes = 40u << 20;
+  sim->access_samples = 16;
   sim->no_fast = g_getenv ("KS_SIM_NO_FAST") != NULL;
 
   sim->shared_size = sim->static_shared + launch->dynamic_shared_bytes;
@@ -893,6 +942,7 @@ ks_sim_free (KsSim *sim)
       g_free (sim->cta.warps);
     }
   g_free (sim->cta.shared);
+  g_free (sim->cta.mbar_valid);
   for (uint32_t i = 0; i < sim->n_allocs; i++)
     g_free (sim->allocs[i].data);
   g_free (sim->allocs);
@@ -905,6 +955,7 @@ ks_sim_free (KsSim *sim)
   g_clear_pointer (&sim->l2, ks_cache_free);
   g_free (sim->smem_access);
   g_free (sim->hazards);
+  g_clear_pointer (&sim->accesses, g_hash_table_unref);
   g_free (sim->trace);
   g_free (sim->trace_mem);
   g_free (sim->layouts);
@@ -1051,6 +1102,7 @@ worker_free (KsSim *w)
       g_free (w->cta.warps);
     }
   g_free (w->cta.shared);
+  g_free (w->cta.mbar_valid);
   g_free (w->insn_stats);
   g_free (w->smem_access);
   g_free (w->hazards);
@@ -1213,12 +1265,22 @@ ks_sim_run (KsSim        *sim,
           KsSimWarp *w = &c->warps[wi];
           uint32_t n = 0;
 
+          /* Something changed an mbarrier since this warp last polled one */
+          if (w->state == KS_WARP_AT_MBARRIER && w->mbar_seen != c->mbar_version)
+            w->state = KS_WARP_RUNNING;
           if (w->state != KS_WARP_RUNNING)
             continue;
           while (w->state == KS_WARP_RUNNING && n < BURST && done < budget
                  && sim->status == KS_SIM_READY)
             {
-              ks_sim_step (sim, w);
+              if (G_UNLIKELY (sim->step_hook != NULL))
+                {
+                  sim->step_hook (sim, w, FALSE, sim->step_hook_data);
+                  ks_sim_step (sim, w);
+                  sim->step_hook (sim, w, TRUE, sim->step_hook_data);
+                }
+              else
+                ks_sim_step (sim, w);
               n++;
               done++;
               if (sim->stats.warp_instructions >= sim->step_limit && sim->status == KS_SIM_READY)
@@ -1331,6 +1393,61 @@ const KsLaunch *
 ks_sim_get_launch (const KsSim *sim)
 {
   return sim->launch;
+}
+
+void
+ks_sim_set_access_samples (KsSim    *sim,
+                           uint32_t  per_instruction)
+{
+  sim->access_samples = per_instruction;
+}
+
+const KsMemAccess *
+ks_sim_get_accesses (const KsSim *sim,
+                     uint32_t     insn,
+                     uint32_t    *n_accesses)
+{
+  GArray *a = sim->accesses ? g_hash_table_lookup (sim->accesses, GUINT_TO_POINTER (insn)) : NULL;
+
+  *n_accesses = a ? a->len : 0;
+  return a ? (const KsMemAccess *) (void *) a->data : NULL;
+}
+
+/* A new sample of an execution of `insn`, or NULL when it has enough */
+static KsMemAccess *
+sample_access (KsSim           *sim,
+               const KsSimWarp *w,
+               uint32_t         insn,
+               KsPtxSpace       space,
+               const uint64_t   addr[32],
+               uint32_t         size,
+               uint32_t         mask,
+               gboolean         store)
+{
+  GArray *a;
+  KsMemAccess *m;
+
+  if (sim->access_samples == 0)
+    return NULL;
+  if (sim->accesses == NULL)
+    sim->accesses = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
+  a = g_hash_table_lookup (sim->accesses, GUINT_TO_POINTER (insn));
+  if (a == NULL)
+    {
+      a = g_array_new (FALSE, TRUE, sizeof (KsMemAccess));
+      g_hash_table_insert (sim->accesses, GUINT_TO_POINTER (insn), a);
+    }
+  if (a->len >= sim->access_samples)
+    return NULL;
+  g_array_set_size (a, a->len + 1);
+  m = &g_array_index (a, KsMemAccess, a->len - 1);
+  m->warp = (uint32_t) (sim->cta_linear * sim->warps_per_cta + w->index);
+  m->mask = mask;
+  m->space = (uint8_t) space;
+  m->size = (uint8_t) size;
+  m->store = (uint8_t) !!store;
+  memcpy (m->addr, addr, sizeof m->addr);
+  return m;
 }
 
 void
@@ -1515,6 +1632,7 @@ ks_sim_record_memory (KsSim           *sim,
       KsSmemAnalysis r = ks_smem_analyze (a, size, mask, store);
       KsTraceMemory *tm = trace_memory (sim);
 
+      sample_access (sim, w, insn, KS_PTX_SPACE_SHARED, a, size, mask, store);
       if (!atomic)
         check_races (sim, w, insn, a, size, mask, store);
       if (tm != NULL)
@@ -1535,7 +1653,11 @@ ks_sim_record_memory (KsSim           *sim,
   {
     KsGmemAnalysis r = ks_gmem_analyze (a, size, mask);
     KsTraceMemory *tm = trace_memory (sim);
+    KsMemAccess *sample = sample_access (sim, w, insn, KS_PTX_SPACE_GLOBAL, a, size, mask, store);
 
+    G_STATIC_ASSERT (KS_GMEM_MAX_SECTORS <= G_N_ELEMENTS (sample->level));
+    if (sample != NULL)
+      sample->n_levels = (uint8_t) r.n_sectors;
     if (sim->l1 == NULL)
       {
         sim->l1 = ks_cache_new (sim->l1_bytes, 128, 32, 4);
@@ -1552,6 +1674,9 @@ ks_sim_record_memory (KsSim           *sim,
       {
         KsCacheResult h1 = ks_cache_access (sim->l1, r.sectors[i], store);
 
+        if (sample != NULL)
+          sample->level[i] = store ? KS_MEM_LEVEL_STORE : h1 == KS_CACHE_HIT ? KS_MEM_LEVEL_L1
+                             : KS_MEM_LEVEL_L2;
         if (!store && h1 == KS_CACHE_HIT)
           {
             st->l1_hits++;
@@ -1572,6 +1697,8 @@ ks_sim_record_memory (KsSim           *sim,
             st->l2_misses++;
             if (tm)
               tm->dram++;
+            if (sample != NULL && !store)
+              sample->level[i] = KS_MEM_LEVEL_DRAM;
           }
       }
     if (tm != NULL)

@@ -139,6 +139,30 @@ typedef struct
   uint8_t lines;                /* global: 128-byte lines touched (L1 wavefronts) */
 } KsTraceMemory;
 
+/* One execution of a memory instruction with every lane's address, as the
+ * bank and cache-line diagrams draw it.  While the trace is on, the first
+ * executions of each memory instruction are kept (16 unless
+ * ks_sim_set_access_samples says otherwise). */
+typedef struct
+{
+  uint32_t warp;                /* CTA linear index * warps per CTA + warp index */
+  uint32_t mask;                /* lanes that accessed */
+  uint8_t space;                /* KS_PTX_SPACE_SHARED or KS_PTX_SPACE_GLOBAL */
+  uint8_t size;                 /* bytes per lane */
+  uint8_t store;
+  uint8_t n_levels;             /* global: entries of level[] */
+  uint32_t reserved;
+  uint64_t addr[32];            /* per lane: the shared-memory offset, or the global address */
+  /* global: where each 32-byte sector came from, in the (sorted) order of
+   * the request's sectors: 1 L1 hit, 2 L2 hit, 3 DRAM; stores: 4 */
+  uint8_t level[64];
+} KsMemAccess;
+
+#define KS_MEM_LEVEL_L1     1
+#define KS_MEM_LEVEL_L2     2
+#define KS_MEM_LEVEL_DRAM   3
+#define KS_MEM_LEVEL_STORE  4
+
 #define KS_TRACE_DIVERGE      0x01u     /* a branch that split the warp */
 #define KS_TRACE_RECONVERGE   0x02u     /* paths joined before this instruction */
 #define KS_TRACE_BARRIER      0x04u     /* the warp waits at a barrier after this */
@@ -211,6 +235,14 @@ const KsTraceEvent *ks_sim_get_trace    (const KsSim       *sim,
                                          uint64_t          *n_events);
 const KsTraceMemory *ks_sim_get_trace_memory (const KsSim  *sim,
                                               uint64_t     *n_records);
+/* How many executions of each memory instruction to keep with their
+ * addresses (0: none).  Call before ks_sim_run. */
+void                ks_sim_set_access_samples (KsSim       *sim,
+                                               uint32_t     per_instruction);
+/* The kept executions of memory instruction `insn`, in execution order */
+const KsMemAccess  *ks_sim_get_accesses (const KsSim       *sim,
+                                         uint32_t           insn,
+                                         uint32_t          *n_accesses);
 /* Per-instruction statistics, module->n_insns of them */
 const KsSimInsnStats *ks_sim_get_insn_stats (const KsSim   *sim);
 uint32_t            ks_sim_get_warps_per_cta (const KsSim  *sim);

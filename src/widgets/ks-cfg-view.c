@@ -1,0 +1,312 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-cfg-view.c: the control-flow graph widget. */
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+
+#include "ks-cfg-render.h"
+#include "ks-cfg-view.h"
+#include "ks-render-export.h"
+#include "ks-widget-util.h"
+
+struct _KsCfgView
+{
+  GtkWidget parent_instance;
+
+  KsAnalysis *analysis;
+  KsCfgLayout *layout;
+  KsCfgViewState state;
+  gboolean presentation;
+  double drag_x, drag_y;
+  double pointer_x, pointer_y;
+};
+
+enum
+{
+  LINE_SELECTED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+G_DEFINE_FINAL_TYPE (KsCfgView, ks_cfg_view, GTK_TYPE_WIDGET)
+
+static const KsSimInsnStats *
+stats_of (KsCfgView *self)
+{
+  return self->analysis && self->analysis->sim ? ks_sim_get_insn_stats (self->analysis->sim) : NULL;
+}
+
+static void
+relayout (KsCfgView *self)
+{
+  g_clear_pointer (&self->layout, ks_cfg_layout_free);
+  if (self->analysis != NULL && self->analysis->module != NULL && self->analysis->kernel_index >= 0)
+    self->layout = ks_cfg_layout_new (self->analysis->module, (uint32_t) self->analysis->kernel_index,
+                                      self->presentation ? 14 : 9);
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+}
+
+static void
+ks_cfg_view_snapshot (GtkWidget   *widget,
+                      GtkSnapshot *snapshot)
+{
+  KsCfgView *self = KS_CFG_VIEW (widget);
+  int w = gtk_widget_get_width (widget), h = gtk_widget_get_height (widget);
+  cairo_t *cr;
+
+  if (self->layout == NULL || w <= 0 || h <= 0)
+    return;
+  self->state.dark = ks_widget_is_dark (widget);
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, w, h));
+  ks_cfg_render (cr, self->analysis->module, self->layout, stats_of (self), &self->state, w, h);
+  cairo_destroy (cr);
+}
+
+static void
+ks_cfg_view_measure (GtkWidget      *widget,
+                     GtkOrientation  orientation,
+                     int             for_size,
+                     int            *minimum,
+                     int            *natural,
+                     int            *minimum_baseline,
+                     int            *natural_baseline)
+{
+  KsCfgView *self = KS_CFG_VIEW (widget);
+
+  *minimum = 100;
+  *natural = self->layout == NULL ? 300
+             : (int) (orientation == GTK_ORIENTATION_HORIZONTAL ? self->layout->width
+                      : self->layout->height);
+}
+
+static void
+zoom_at (KsCfgView *self,
+         double     factor,
+         double     x,
+         double     y)
+{
+  double gx = x / self->state.scale + self->state.offset_x;
+  double gy = y / self->state.scale + self->state.offset_y;
+
+  self->state.scale = CLAMP (self->state.scale * factor, 0.1, 8);
+  self->state.offset_x = gx - x / self->state.scale;
+  self->state.offset_y = gy - y / self->state.scale;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+zoom_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  KsCfgView *self = KS_CFG_VIEW (widget);
+  double cx = gtk_widget_get_width (widget) / 2.0, cy = gtk_widget_get_height (widget) / 2.0;
+
+  if (g_str_equal (action_name, "cfg.zoom-in"))
+    zoom_at (self, 1.25, cx, cy);
+  else if (g_str_equal (action_name, "cfg.zoom-out"))
+    zoom_at (self, 0.8, cx, cy);
+  else
+    {
+      self->state.scale = 1;
+      self->state.offset_x = self->state.offset_y = 0;
+      gtk_widget_queue_draw (widget);
+    }
+}
+
+static gboolean
+on_scroll (GtkEventControllerScroll *scroll,
+           double                    dx,
+           double                    dy,
+           KsCfgView                *self)
+{
+  GdkModifierType mods = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (scroll));
+
+  if (mods & GDK_CONTROL_MASK)
+    zoom_at (self, pow (1.2, -dy), self->pointer_x, self->pointer_y);
+  else
+    {
+      self->state.offset_x += dx * 30 / self->state.scale;
+      self->state.offset_y += dy * 30 / self->state.scale;
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+    }
+  return TRUE;
+}
+
+static void
+on_motion (GtkEventControllerMotion *motion,
+           double                    x,
+           double                    y,
+           KsCfgView                *self)
+{
+  self->pointer_x = x;
+  self->pointer_y = y;
+}
+
+static void
+on_drag_begin (GtkGestureDrag *gesture,
+               double          x,
+               double          y,
+               KsCfgView      *self)
+{
+  self->drag_x = self->state.offset_x;
+  self->drag_y = self->state.offset_y;
+}
+
+static void
+on_drag_update (GtkGestureDrag *gesture,
+                double          dx,
+                double          dy,
+                KsCfgView      *self)
+{
+  self->state.offset_x = self->drag_x - dx / self->state.scale;
+  self->state.offset_y = self->drag_y - dy / self->state.scale;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+on_click (GtkGestureClick *gesture,
+          int              n_press,
+          double           x,
+          double           y,
+          KsCfgView       *self)
+{
+  int64_t b;
+
+  if (self->layout == NULL)
+    return;
+  b = ks_cfg_hit (self->layout, &self->state, x, y);
+  self->state.selected = b;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  if (b >= 0)
+    g_signal_emit (self, signals[LINE_SELECTED], 0, self->layout->nodes[b].first_line);
+}
+
+static void
+ks_cfg_view_dispose (GObject *object)
+{
+  KsCfgView *self = KS_CFG_VIEW (object);
+
+  g_clear_pointer (&self->layout, ks_cfg_layout_free);
+  g_clear_pointer (&self->analysis, ks_analysis_unref);
+  G_OBJECT_CLASS (ks_cfg_view_parent_class)->dispose (object);
+}
+
+static void
+ks_cfg_view_class_init (KsCfgViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = ks_cfg_view_dispose;
+  widget_class->snapshot = ks_cfg_view_snapshot;
+  widget_class->measure = ks_cfg_view_measure;
+
+  /**
+   * KsCfgView::line-selected:
+   * @line: the first PTX line of the clicked block
+   */
+  signals[LINE_SELECTED] = g_signal_new ("line-selected", G_TYPE_FROM_CLASS (klass),
+                                         G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 1,
+                                         G_TYPE_UINT);
+  gtk_widget_class_install_action (widget_class, "cfg.zoom-in", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "cfg.zoom-out", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "cfg.zoom-reset", NULL, zoom_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_plus, 0, "cfg.zoom-in", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_equal, 0, "cfg.zoom-in", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_minus, 0, "cfg.zoom-out", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_0, 0, "cfg.zoom-reset", NULL);
+  gtk_widget_class_set_css_name (widget_class, "cfgview");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
+}
+
+static void
+ks_cfg_view_init (KsCfgView *self)
+{
+  GtkEventController *c;
+  GtkGesture *g;
+
+  ks_cfg_view_state_init (&self->state);
+  gtk_widget_set_overflow (GTK_WIDGET (self), GTK_OVERFLOW_HIDDEN);
+  ks_widget_setup_input (GTK_WIDGET (self), _("Control-flow graph"), NULL);
+  c = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
+  g_signal_connect (c, "scroll", G_CALLBACK (on_scroll), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), c);
+  c = gtk_event_controller_motion_new ();
+  g_signal_connect (c, "motion", G_CALLBACK (on_motion), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), c);
+  g = gtk_gesture_drag_new ();
+  g_signal_connect (g, "drag-begin", G_CALLBACK (on_drag_begin), self);
+  g_signal_connect (g, "drag-update", G_CALLBACK (on_drag_update), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (g));
+  g = gtk_gesture_click_new ();
+  g_signal_connect (g, "pressed", G_CALLBACK (on_click), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (g));
+}
+
+GtkWidget *
+ks_cfg_view_new (void)
+{
+  return g_object_new (KS_TYPE_CFG_VIEW, NULL);
+}
+
+void
+ks_cfg_view_set_analysis (KsCfgView  *self,
+                          KsAnalysis *analysis)
+{
+  g_return_if_fail (KS_IS_CFG_VIEW (self));
+
+  if (analysis != NULL)
+    ks_analysis_ref (analysis);
+  g_clear_pointer (&self->analysis, ks_analysis_unref);
+  self->analysis = analysis;
+  self->state.selected = -1;
+  relayout (self);
+}
+
+void
+ks_cfg_view_set_presentation (KsCfgView *self,
+                              gboolean   presentation)
+{
+  g_return_if_fail (KS_IS_CFG_VIEW (self));
+  self->presentation = !!presentation;
+  relayout (self);
+}
+
+typedef struct
+{
+  KsCfgView *self;
+  KsCfgViewState state;
+} ExportData;
+
+static void
+export_draw (cairo_t  *cr,
+             double    width,
+             double    height,
+             gpointer  user_data)
+{
+  ExportData *d = user_data;
+
+  ks_cfg_render (cr, d->self->analysis->module, d->self->layout, stats_of (d->self), &d->state,
+                 width, height);
+}
+
+gboolean
+ks_cfg_view_export (KsCfgView   *self,
+                    const char  *path,
+                    GError     **error)
+{
+  ExportData d;
+
+  g_return_val_if_fail (KS_IS_CFG_VIEW (self), FALSE);
+  if (self->layout == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("There is no graph to export"));
+      return FALSE;
+    }
+  /* the whole graph, at its own size */
+  d.self = self;
+  ks_cfg_view_state_init (&d.state);
+  return ks_render_export (path, self->layout->width, self->layout->height, export_draw, &d, error);
+}

@@ -1,0 +1,475 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-memory-render.c: bank and cache-line diagrams drawn with Cairo. */
+
+#include <math.h>
+#include <string.h>
+
+#include "ks-memory-render.h"
+#include "ks-sim-memory.h"
+
+/* Okabe-Ito, for wavefronts in order */
+static const double wave_colors[8][3] = {
+  { 0x00 / 255.0, 0x72 / 255.0, 0xb2 / 255.0 },
+  { 0xe6 / 255.0, 0x9f / 255.0, 0x00 / 255.0 },
+  { 0x00 / 255.0, 0x9e / 255.0, 0x73 / 255.0 },
+  { 0xcc / 255.0, 0x79 / 255.0, 0xa7 / 255.0 },
+  { 0x56 / 255.0, 0xb4 / 255.0, 0xe9 / 255.0 },
+  { 0xd5 / 255.0, 0x5e / 255.0, 0x00 / 255.0 },
+  { 0xf0 / 255.0, 0xe4 / 255.0, 0x42 / 255.0 },
+  { 0x7f / 255.0, 0x7f / 255.0, 0x7f / 255.0 },
+};
+
+void
+ks_memory_conflict_rgb (double *r,
+                        double *g,
+                        double *b)
+{
+  *r = 0xd5 / 255.0;
+  *g = 0x5e / 255.0;
+  *b = 0;
+}
+
+void
+ks_memory_level_rgb (uint8_t  level,
+                     double  *r,
+                     double  *g,
+                     double  *b)
+{
+  switch (level)
+    {
+    case KS_MEM_LEVEL_L1:       /* bluish green */
+      *r = 0x00 / 255.0; *g = 0x9e / 255.0; *b = 0x73 / 255.0;
+      break;
+    case KS_MEM_LEVEL_L2:       /* sky blue */
+      *r = 0x56 / 255.0; *g = 0xb4 / 255.0; *b = 0xe9 / 255.0;
+      break;
+    case KS_MEM_LEVEL_DRAM:     /* vermillion */
+      *r = 0xd5 / 255.0; *g = 0x5e / 255.0; *b = 0x00 / 255.0;
+      break;
+    default:                    /* a store: reddish purple */
+      *r = 0xcc / 255.0; *g = 0x79 / 255.0; *b = 0xa7 / 255.0;
+      break;
+    }
+}
+
+void
+ks_memory_style_init (KsMemoryStyle *s)
+{
+  memset (s, 0, sizeof *s);
+  s->font_size = 9;
+  s->wavefronts_shown = -1;
+}
+
+typedef struct
+{
+  double px, left, col_w, lane_y, lane_h, bank_y, bank_h, grid_y, row_h;
+} Geometry;
+
+static void
+geometry (double               width,
+          double               height,
+          const KsMemoryStyle *s,
+          Geometry            *g)
+{
+  g->px = s->font_size * 96.0 / 72.0;
+  g->left = ceil (g->px * 5);
+  g->col_w = MAX ((width - g->left - g->px) / 32.0, 4);
+  g->lane_y = ceil (g->px * 3.6);
+  g->lane_h = ceil (g->px * 1.7);
+  g->bank_y = g->lane_y + g->lane_h + ceil (g->px * 6);
+  g->bank_h = ceil (g->px * 2.4);
+  g->grid_y = g->bank_y + g->bank_h + ceil (g->px * 2.2);
+  g->row_h = ceil (g->px * 1.7);
+  (void) height;
+}
+
+void
+ks_memory_lane_center (double               width,
+                       double               height,
+                       const KsMemoryStyle *s,
+                       uint32_t             lane,
+                       double              *x,
+                       double              *y)
+{
+  Geometry g;
+
+  geometry (width, height, s, &g);
+  *x = g.left + (lane + 0.5) * g.col_w;
+  *y = g.lane_y + g.lane_h / 2;
+}
+
+void
+ks_memory_bank_center (double               width,
+                       double               height,
+                       const KsMemoryStyle *s,
+                       uint32_t             bank,
+                       double              *x,
+                       double              *y)
+{
+  Geometry g;
+
+  geometry (width, height, s, &g);
+  *x = g.left + (bank + 0.5) * g.col_w;
+  *y = g.bank_y + g.bank_h / 2;
+}
+
+void
+ks_memory_cell_center (double               width,
+                       double               height,
+                       const KsMemoryStyle *s,
+                       uint32_t             wavefront,
+                       uint32_t             bank,
+                       double              *x,
+                       double              *y)
+{
+  Geometry g;
+
+  geometry (width, height, s, &g);
+  *x = g.left + (bank + 0.5) * g.col_w;
+  *y = g.grid_y + (wavefront + 0.5) * g.row_h;
+}
+
+/* Global: lines side by side, 4 sectors each, wrapping into rows */
+static void
+sector_box (const KsGmemAnalysis *r,
+            const Geometry       *g,
+            double                width,
+            uint32_t              sector,
+            double               *x,
+            double               *y,
+            double               *w,
+            double               *h)
+{
+  uint32_t line = 0, per_row;
+  double sw = MIN (g->px * 4.5, (width - g->left - g->px) / 8.5), line_w = sw * 4 + g->px * 1.2;
+
+  for (uint32_t i = 0; i < r->n_lines; i++)
+    if (r->lines[i] == (r->sectors[sector] & ~(uint64_t) 127))
+      line = i;
+  per_row = (uint32_t) MAX (1, floor ((width - g->left - g->px) / line_w));
+  *w = sw;
+  *h = g->px * 2.2;
+  *x = g->left + (line % per_row) * line_w + ((r->sectors[sector] & 127) / 32) * sw;
+  *y = g->bank_y + (line / per_row) * (*h + g->px * 2.4);
+}
+
+void
+ks_memory_sector_center (const KsMemAccess   *m,
+                         double               width,
+                         double               height,
+                         const KsMemoryStyle *s,
+                         uint32_t             sector,
+                         double              *x,
+                         double              *y)
+{
+  KsGmemAnalysis r = ks_gmem_analyze (m->addr, m->size, m->mask);
+  Geometry g;
+  double bx, by, bw, bh;
+
+  geometry (width, height, s, &g);
+  sector_box (&r, &g, width, sector, &bx, &by, &bw, &bh);
+  *x = bx + bw / 2;
+  *y = by + bh / 2;
+}
+
+static void
+set_rgb3 (cairo_t      *cr,
+          const double *c,
+          double        alpha)
+{
+  cairo_set_source_rgba (cr, c[0], c[1], c[2], alpha);
+}
+
+static void
+centered (cairo_t    *cr,
+          double      x,
+          double      y,
+          const char *s)
+{
+  cairo_text_extents_t e;
+
+  cairo_text_extents (cr, s, &e);
+  cairo_move_to (cr, x - e.x_advance / 2, y);
+  cairo_show_text (cr, s);
+}
+
+static void
+draw_lanes (cairo_t           *cr,
+            const KsMemAccess *m,
+            const Geometry    *g,
+            const double      *fg,
+            const double      *dim)
+{
+  char buf[16];
+
+  cairo_set_font_size (cr, g->px * 0.8);
+  set_rgb3 (cr, dim, 1);
+  cairo_move_to (cr, 2, g->lane_y + g->lane_h * 0.7);
+  cairo_show_text (cr, "lane");
+  for (uint32_t l = 0; l < 32; l++)
+    {
+      double x = g->left + l * g->col_w;
+      gboolean on = (m->mask >> l) & 1;
+
+      set_rgb3 (cr, fg, on ? 0.85 : 0.2);
+      cairo_set_line_width (cr, 1);
+      cairo_rectangle (cr, x + 1.5, g->lane_y + 0.5, g->col_w - 3, g->lane_h);
+      cairo_stroke (cr);
+      g_snprintf (buf, sizeof buf, "%u", l);
+      centered (cr, x + g->col_w / 2, g->lane_y + g->lane_h * 0.7, buf);
+    }
+}
+
+static void
+draw_shared (cairo_t             *cr,
+             const KsMemAccess   *m,
+             const KsMemoryStyle *s,
+             const Geometry      *g,
+             const double        *fg,
+             const double        *dim,
+             char                *summary,
+             gsize                summary_size)
+{
+  KsSmemAnalysis r = ks_smem_analyze (m->addr, m->size, m->mask, m->store);
+  uint32_t shown = s->wavefronts_shown < 0 ? r.wavefronts : (uint32_t) MIN ((uint32_t) s->wavefronts_shown, r.wavefronts);
+  uint32_t lanes_on_word[32] = { 0 };
+  double cr_r, cr_g, cr_b;
+  char buf[32];
+
+  ks_memory_conflict_rgb (&cr_r, &cr_g, &cr_b);
+
+  /* lane -> bank lines, one per word the lane touches */
+  cairo_set_line_width (cr, MAX (1.2, g->px / 8));
+  for (uint32_t l = 0; l < 32; l++)
+    {
+      uint32_t wf = r.lane_wavefront[l];
+
+      if (!((m->mask >> l) & 1) || wf == KS_MEM_LANE_NONE || wf >= shown)
+        continue;
+      for (uint32_t b = 0; b < 32; b++)
+        if ((r.lane_banks[l] >> b) & 1)
+          {
+            double x0 = g->left + (l + 0.5) * g->col_w, y0 = g->lane_y + g->lane_h;
+            double x1 = g->left + (b + 0.5) * g->col_w, y1 = g->bank_y;
+
+            set_rgb3 (cr, wave_colors[wf % 8], 0.9);
+            cairo_move_to (cr, x0, y0);
+            cairo_curve_to (cr, x0, (y0 + y1) / 2, x1, (y0 + y1) / 2, x1, y1);
+            cairo_stroke (cr);
+          }
+    }
+
+  /* broadcasts: lanes reading the same word share it for free */
+  for (uint32_t l = 0; l < 32; l++)
+    if ((m->mask >> l) & 1)
+      for (uint32_t k = 0; k < 32; k++)
+        if (k != l && ((m->mask >> k) & 1) && m->addr[k] / 4 == m->addr[l] / 4)
+          lanes_on_word[l]++;
+
+  /* the banks, with the words each must deliver */
+  cairo_set_font_size (cr, g->px * 0.8);
+  set_rgb3 (cr, dim, 1);
+  cairo_move_to (cr, 2, g->bank_y + g->bank_h * 0.45);
+  cairo_show_text (cr, "bank");
+  for (uint32_t b = 0; b < 32; b++)
+    {
+      double x = g->left + b * g->col_w;
+      uint32_t words = r.bank_words[b];
+
+      if (words > 1)
+        cairo_set_source_rgb (cr, cr_r, cr_g, cr_b);
+      else if (words == 1)
+        set_rgb3 (cr, wave_colors[0], 0.25);
+      else
+        set_rgb3 (cr, fg, 0.06);
+      cairo_rectangle (cr, x + 1, g->bank_y, g->col_w - 2, g->bank_h);
+      cairo_fill (cr);
+      set_rgb3 (cr, words > 1 ? (const double[3]) { 1, 1, 1 } : fg, 1);
+      g_snprintf (buf, sizeof buf, "%u", b);
+      centered (cr, x + g->col_w / 2, g->bank_y + g->bank_h * 0.42, buf);
+      if (words > 1)
+        {
+          g_snprintf (buf, sizeof buf, "x%u", words);
+          centered (cr, x + g->col_w / 2, g->bank_y + g->bank_h * 0.85, buf);
+        }
+    }
+  for (uint32_t l = 0; l < 32; l++)
+    if (lanes_on_word[l] > 0)
+      {
+        /* a dot under the lane: its word goes to several lanes at once */
+        set_rgb3 (cr, fg, 0.8);
+        cairo_arc (cr, g->left + (l + 0.5) * g->col_w, g->lane_y + g->lane_h + g->px * 0.45,
+                   g->px * 0.22, 0, 2 * G_PI);
+        cairo_fill (cr);
+      }
+
+  /* the wavefronts: which word each bank delivers in each pass */
+  for (uint32_t w = 0; w < r.wavefronts; w++)
+    {
+      double y = g->grid_y + w * g->row_h;
+
+      cairo_set_font_size (cr, g->px * 0.8);
+      set_rgb3 (cr, w < shown ? fg : dim, w < shown ? 1 : 0.5);
+      g_snprintf (buf, sizeof buf, "pass %u", w + 1);
+      cairo_move_to (cr, 2, y + g->row_h * 0.7);
+      cairo_show_text (cr, buf);
+      if (w >= shown)
+        continue;
+      for (uint32_t l = 0; l < 32; l++)
+        {
+          if (!((m->mask >> l) & 1) || r.lane_wavefront[l] != w)
+            continue;
+          for (uint32_t b = 0; b < 32; b++)
+            if ((r.lane_banks[l] >> b) & 1)
+              {
+                double x = g->left + b * g->col_w;
+
+                set_rgb3 (cr, wave_colors[w % 8], 1);
+                cairo_rectangle (cr, x + 1, y + 1, g->col_w - 2, g->row_h - 2);
+                cairo_fill (cr);
+              }
+        }
+    }
+  g_snprintf (summary, summary_size,
+              "%u-byte %s by %u lanes: %u pass%s (%u without conflicts), worst bank x%u",
+              m->size, m->store ? "store" : "load", (unsigned) __builtin_popcount (m->mask),
+              r.wavefronts, r.wavefronts == 1 ? "" : "es", r.ideal_wavefronts, r.conflict_degree);
+}
+
+static void
+draw_global (cairo_t           *cr,
+             const KsMemAccess *m,
+             const Geometry    *g,
+             const double      *fg,
+             const double      *dim,
+             double             width,
+             char              *summary,
+             gsize              summary_size)
+{
+  KsGmemAnalysis r = ks_gmem_analyze (m->addr, m->size, m->mask);
+  char buf[48];
+
+  /* lanes -> the sectors their bytes are in */
+  cairo_set_line_width (cr, 1);
+  for (uint32_t l = 0; l < 32; l++)
+    {
+      double x0 = g->left + (l + 0.5) * g->col_w, y0 = g->lane_y + g->lane_h, x, y, w, h;
+
+      if (!((m->mask >> l) & 1) || r.lane_sector[l] == KS_MEM_LANE_NONE)
+        continue;
+      sector_box (&r, g, width, r.lane_sector[l], &x, &y, &w, &h);
+      set_rgb3 (cr, fg, 0.35);
+      cairo_move_to (cr, x0, y0);
+      cairo_curve_to (cr, x0, (y0 + y) / 2, x + w / 2, (y0 + y) / 2, x + w / 2, y);
+      cairo_stroke (cr);
+    }
+
+  /* the lines, each with its four sectors */
+  for (uint32_t i = 0; i < r.n_lines; i++)
+    {
+      double x, y, w, h;
+      uint32_t first = 0;
+
+      for (uint32_t s = 0; s < r.n_sectors; s++)
+        if ((r.sectors[s] & ~(uint64_t) 127) == r.lines[i])
+          {
+            first = s;
+            break;
+          }
+      sector_box (&r, g, width, first, &x, &y, &w, &h);
+      x -= ((r.sectors[first] & 127) / 32) * w;
+      /* untouched sectors: an outline */
+      set_rgb3 (cr, fg, 0.35);
+      for (uint32_t q = 0; q < 4; q++)
+        {
+          cairo_rectangle (cr, x + q * w + 0.5, y + 0.5, w - 1, h - 1);
+          cairo_stroke (cr);
+        }
+      cairo_set_font_size (cr, g->px * 0.75);
+      set_rgb3 (cr, dim, 1);
+      g_snprintf (buf, sizeof buf, "0x%" G_GINT64_MODIFIER "x", r.lines[i]);
+      cairo_move_to (cr, x, y + h + g->px * 1.0);
+      cairo_show_text (cr, buf);
+    }
+  for (uint32_t s = 0; s < r.n_sectors; s++)
+    {
+      double x, y, w, h, cr_, cg, cb;
+
+      sector_box (&r, g, width, s, &x, &y, &w, &h);
+      ks_memory_level_rgb (s < m->n_levels ? m->level[s] : KS_MEM_LEVEL_L2, &cr_, &cg, &cb);
+      cairo_set_source_rgb (cr, cr_, cg, cb);
+      cairo_rectangle (cr, x + 1, y + 1, w - 2, h - 2);
+      cairo_fill (cr);
+      /* the bytes of the sector the warp asked for, as a bar inside */
+      cairo_set_source_rgba (cr, 1, 1, 1, 0.85);
+      cairo_rectangle (cr, x + 3, y + h - 5,
+                       (w - 6) * __builtin_popcount (r.sector_bytes[s]) / 32.0, 2);
+      cairo_fill (cr);
+    }
+  g_snprintf (summary, summary_size,
+              "%u-byte %s by %u lanes: %u of %u bytes used (%.0f %%), %u sectors (ideal %u) in %u "
+              "line%s", m->size, m->store ? "store" : "load", (unsigned) __builtin_popcount (m->mask),
+              r.requested_bytes, r.transferred_bytes, 100 * MIN (r.efficiency, 1.0), r.n_sectors,
+              r.ideal_sectors, r.n_lines, r.n_lines == 1 ? "" : "s");
+
+  /* the legend of the levels */
+  {
+    const char *names[] = { "L1 hit", "L2 hit", "DRAM", "store" };
+    double lx = g->left, ly = g->grid_y + g->px * 5;
+    cairo_text_extents_t e;
+
+    cairo_set_font_size (cr, g->px * 0.85);
+    for (guint k = 0; k < 4; k++)
+      {
+        double cr_, cg, cb;
+
+        ks_memory_level_rgb ((uint8_t) (k + 1), &cr_, &cg, &cb);
+        cairo_set_source_rgb (cr, cr_, cg, cb);
+        cairo_rectangle (cr, lx, ly - g->px * 0.7, g->px, g->px * 0.8);
+        cairo_fill (cr);
+        set_rgb3 (cr, fg, 1);
+        cairo_move_to (cr, lx + g->px * 1.4, ly);
+        cairo_show_text (cr, names[k]);
+        cairo_text_extents (cr, names[k], &e);
+        lx += g->px * 2.4 + e.x_advance;
+      }
+  }
+}
+
+void
+ks_memory_render (cairo_t             *cr,
+                  const KsMemAccess   *m,
+                  const char          *title,
+                  const KsMemoryStyle *s,
+                  double               width,
+                  double               height)
+{
+  const double light[3][3] = { { 0.99, 0.99, 0.99 }, { 0.10, 0.10, 0.12 }, { 0.40, 0.40, 0.43 } };
+  const double dark[3][3] = { { 0.12, 0.12, 0.13 }, { 0.93, 0.93, 0.93 }, { 0.62, 0.62, 0.65 } };
+  const double (*c)[3] = s->dark ? dark : light;
+  char summary[256] = "";
+  Geometry g;
+
+  geometry (width, height, s, &g);
+  cairo_save (cr);
+  cairo_select_font_face (cr, "Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+  set_rgb3 (cr, c[0], 1);
+  cairo_paint (cr);
+  if (m != NULL)
+    {
+      draw_lanes (cr, m, &g, c[1], c[2]);
+      if (m->space == KS_PTX_SPACE_SHARED)
+        draw_shared (cr, m, s, &g, c[1], c[2], summary, sizeof summary);
+      else
+        draw_global (cr, m, &g, c[1], c[2], width, summary, sizeof summary);
+    }
+  cairo_set_font_size (cr, g.px * 1.1);
+  set_rgb3 (cr, c[1], 1);
+  cairo_move_to (cr, 4, g.px * 1.4);
+  cairo_show_text (cr, title ? title : m ? "" : "Select a load or store to see its lanes");
+  cairo_set_font_size (cr, g.px * 0.95);
+  set_rgb3 (cr, c[2], 1);
+  cairo_move_to (cr, 4, g.px * 2.7);
+  cairo_show_text (cr, summary);
+  cairo_restore (cr);
+}

@@ -1,0 +1,285 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-occupancy-view.c: the occupancy chart widget. */
+
+#include <glib/gi18n-lib.h>
+
+#include "ks-occupancy-view.h"
+#include "ks-render-export.h"
+#include "ks-widget-util.h"
+
+struct _KsOccupancyView
+{
+  GtkWidget parent_instance;
+
+  KsAnalysis *analysis;
+  KsOccupancyCurves *curves;
+  KsOccupancyChart chart;
+  gboolean dragging;
+};
+
+enum
+{
+  WHAT_IF,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+G_DEFINE_FINAL_TYPE (KsOccupancyView, ks_occupancy_view, GTK_TYPE_WIDGET)
+
+static void
+ks_occupancy_view_snapshot (GtkWidget   *widget,
+                            GtkSnapshot *snapshot)
+{
+  KsOccupancyView *self = KS_OCCUPANCY_VIEW (widget);
+  int w = gtk_widget_get_width (widget), h = gtk_widget_get_height (widget);
+  cairo_t *cr;
+
+  if (self->analysis == NULL || self->chart.arch == NULL || w <= 0 || h <= 0)
+    return;
+  self->chart.dark = ks_widget_is_dark (widget);
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, w, h));
+  ks_occupancy_chart_render (cr, &self->chart, w, h);
+  cairo_destroy (cr);
+}
+
+static void
+ks_occupancy_view_measure (GtkWidget      *widget,
+                           GtkOrientation  orientation,
+                           int             for_size,
+                           int            *minimum,
+                           int            *natural,
+                           int            *minimum_baseline,
+                           int            *natural_baseline)
+{
+  *minimum = orientation == GTK_ORIENTATION_HORIZONTAL ? 360 : 200;
+  *natural = orientation == GTK_ORIENTATION_HORIZONTAL ? 1000 : 320;
+}
+
+static gboolean
+value_under (KsOccupancyView  *self,
+             double            x,
+             double            y,
+             KsOccupancyCurve *curve,
+             uint32_t         *value)
+{
+  KsOccupancyChartLayout l;
+
+  if (self->analysis == NULL || self->chart.arch == NULL)
+    return FALSE;
+  ks_occupancy_chart_layout (&self->chart, gtk_widget_get_width (GTK_WIDGET (self)),
+                             gtk_widget_get_height (GTK_WIDGET (self)), &l);
+  return ks_occupancy_chart_value_at (&self->chart, &l, x, y, curve, value);
+}
+
+static void
+on_motion (GtkEventControllerMotion *motion,
+           double                    x,
+           double                    y,
+           KsOccupancyView          *self)
+{
+  KsOccupancyCurve k;
+  uint32_t v;
+  int curve = -1;
+
+  if (value_under (self, x, y, &k, &v))
+    curve = (int) k;
+  if (curve != self->chart.hover_curve || (curve >= 0 && v != self->chart.hover_value))
+    {
+      self->chart.hover_curve = curve;
+      self->chart.hover_value = curve >= 0 ? v : 0;
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+    }
+}
+
+static void
+on_leave (GtkEventControllerMotion *motion,
+          KsOccupancyView          *self)
+{
+  if (!self->dragging && self->chart.hover_curve != -1)
+    {
+      self->chart.hover_curve = -1;
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+    }
+}
+
+static void
+on_drag_begin (GtkGestureDrag  *gesture,
+               double           x,
+               double           y,
+               KsOccupancyView *self)
+{
+  self->dragging = TRUE;
+}
+
+static void
+on_drag_end (GtkGestureDrag  *gesture,
+             double           dx,
+             double           dy,
+             KsOccupancyView *self)
+{
+  double x, y;
+  KsOccupancyCurve k;
+  uint32_t v;
+
+  self->dragging = FALSE;
+  gtk_gesture_drag_get_start_point (gesture, &x, &y);
+  if (value_under (self, x + dx, y + dy, &k, &v) && v != ks_occupancy_chart_current (&self->chart, k))
+    g_signal_emit (self, signals[WHAT_IF], 0, (int) k, (guint) v);
+}
+
+static gboolean
+on_key (GtkEventControllerKey *key,
+        guint                  keyval,
+        guint                  keycode,
+        GdkModifierType        state,
+        KsOccupancyView       *self)
+{
+  /* keyboard what-if on the block size: Left/Right a warp less or more */
+  uint32_t bs = self->chart.input.block_size;
+
+  if (self->analysis == NULL || self->chart.arch == NULL)
+    return FALSE;
+  if (keyval == GDK_KEY_Left && bs > 32)
+    g_signal_emit (self, signals[WHAT_IF], 0, (int) KS_OCCUPANCY_CURVE_BLOCK_SIZE, bs - 32);
+  else if (keyval == GDK_KEY_Right && bs + 32 <= self->chart.arch->max_threads_per_block)
+    g_signal_emit (self, signals[WHAT_IF], 0, (int) KS_OCCUPANCY_CURVE_BLOCK_SIZE, bs + 32);
+  else
+    return FALSE;
+  return TRUE;
+}
+
+static void
+ks_occupancy_view_dispose (GObject *object)
+{
+  KsOccupancyView *self = KS_OCCUPANCY_VIEW (object);
+
+  g_clear_pointer (&self->curves, ks_occupancy_curves_free);
+  g_clear_pointer (&self->analysis, ks_analysis_unref);
+  G_OBJECT_CLASS (ks_occupancy_view_parent_class)->dispose (object);
+}
+
+static void
+ks_occupancy_view_class_init (KsOccupancyViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = ks_occupancy_view_dispose;
+  widget_class->snapshot = ks_occupancy_view_snapshot;
+  widget_class->measure = ks_occupancy_view_measure;
+
+  /**
+   * KsOccupancyView::what-if:
+   * @curve: a KsOccupancyCurve
+   * @value: the block size, registers per thread or shared bytes to try
+   */
+  signals[WHAT_IF] = g_signal_new ("what-if", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                                   NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_INT, G_TYPE_UINT);
+  gtk_widget_class_set_css_name (widget_class, "occupancychart");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
+}
+
+static void
+ks_occupancy_view_init (KsOccupancyView *self)
+{
+  GtkEventController *c;
+  GtkGesture *g;
+
+  ks_occupancy_chart_init (&self->chart);
+  ks_widget_setup_input (GTK_WIDGET (self), _("Occupancy chart"), G_CALLBACK (on_key));
+
+  c = gtk_event_controller_motion_new ();
+  g_signal_connect (c, "motion", G_CALLBACK (on_motion), self);
+  g_signal_connect (c, "leave", G_CALLBACK (on_leave), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), c);
+  g = gtk_gesture_drag_new ();
+  g_signal_connect (g, "drag-begin", G_CALLBACK (on_drag_begin), self);
+  g_signal_connect (g, "drag-end", G_CALLBACK (on_drag_end), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (g));
+}
+
+GtkWidget *
+ks_occupancy_view_new (void)
+{
+  return g_object_new (KS_TYPE_OCCUPANCY_VIEW, NULL);
+}
+
+void
+ks_occupancy_view_set_analysis (KsOccupancyView *self,
+                                KsAnalysis      *a)
+{
+  g_autofree char *label = NULL;
+
+  g_return_if_fail (KS_IS_OCCUPANCY_VIEW (self));
+
+  if (a != NULL)
+    ks_analysis_ref (a);
+  g_clear_pointer (&self->analysis, ks_analysis_unref);
+  g_clear_pointer (&self->curves, ks_occupancy_curves_free);
+  self->analysis = a;
+  self->chart.arch = NULL;
+  self->chart.result = NULL;
+  if (a != NULL && a->arch != NULL && a->launch != NULL && a->resources != NULL)
+    {
+      KsOccupancyInput *in = &self->chart.input;
+
+      ks_occupancy_input_init (in);
+      in->block_size = a->launch->block[0] * a->launch->block[1] * a->launch->block[2];
+      in->registers_per_thread = a->resources->registers;
+      in->static_shared_bytes = a->resources->shared_static_bytes;
+      in->dynamic_shared_bytes = a->launch->dynamic_shared_bytes;
+      in->barriers = a->resources->barriers;
+      self->chart.arch = a->arch;
+      self->chart.result = a->have_occupancy ? &a->occupancy : NULL;
+      self->chart.error = a->occupancy_error;
+      self->curves = ks_occupancy_curves_new (a->arch, in);
+      self->chart.curves = self->curves;
+      if (a->have_occupancy)
+        label = g_strdup_printf (_("Occupancy: %u of %u warps per SM, limited by %s"),
+                                 a->occupancy.active_warps_per_sm, a->occupancy.max_warps_per_sm,
+                                 ks_occupancy_limiter_name (a->occupancy.limiter));
+    }
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  label ? label : _("Occupancy chart"), -1);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+ks_occupancy_view_set_presentation (KsOccupancyView *self,
+                                    gboolean         presentation)
+{
+  g_return_if_fail (KS_IS_OCCUPANCY_VIEW (self));
+  self->chart.font_size = presentation ? 14 : 9;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+export_draw (cairo_t  *cr,
+             double    width,
+             double    height,
+             gpointer  user_data)
+{
+  ks_occupancy_chart_render (cr, user_data, width, height);
+}
+
+gboolean
+ks_occupancy_view_export (KsOccupancyView *self,
+                          const char      *path,
+                          int              width,
+                          int              height,
+                          GError         **error)
+{
+  KsOccupancyChart c;
+
+  g_return_val_if_fail (KS_IS_OCCUPANCY_VIEW (self), FALSE);
+  if (self->chart.arch == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("There is no chart to export"));
+      return FALSE;
+    }
+  c = self->chart;
+  c.dark = FALSE;
+  c.hover_curve = -1;
+  return ks_render_export (path, width, height, export_draw, &c, error);
+}

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-render-export.h: every view's export to PNG, SVG or PDF. */
+#pragma once
+
+#include <cairo.h>
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef void (*KsRenderFunc) (cairo_t  *cr,
+                              double    width,
+                              double    height,
+                              gpointer  user_data);
+
+/* Draws with `draw` into a PNG, SVG or PDF file (by the extension) of the
+ * given size; `vector` tells the draw function which kind it is drawing.
+ * A G_IO_ERROR_INVALID_ARGUMENT names any other extension. */
+gboolean  ks_render_export  (const char   *path,
+                             double        width,
+                             double        height,
+                             KsRenderFunc  draw,
+                             gpointer      user_data,
+                             GError      **error);
+/* Whether `path` names a vector format (SVG or PDF) */
+gboolean  ks_render_path_is_vector (const char *path);
+
+G_END_DECLS

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-widget-util.c: what every view widget does the same way. */
+
+#include "ks-widget-util.h"
+
+void
+ks_widget_get_fg (GtkWidget *widget,
+                  GdkRGBA   *fg)
+{
+  /* gtk_widget_get_color () is GTK 4.10; 4.8 has the style context's */
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  gtk_style_context_get_color (gtk_widget_get_style_context (widget), fg);
+  G_GNUC_END_IGNORE_DEPRECATIONS
+}
+
+gboolean
+ks_widget_is_dark (GtkWidget *widget)
+{
+  GdkRGBA fg;
+
+  ks_widget_get_fg (widget, &fg);
+  return 0.2126 * fg.red + 0.7152 * fg.green + 0.0722 * fg.blue > 0.5;
+}
+
+static void
+focus_on_press (GtkGestureClick *gesture,
+                int              n_press,
+                double           x,
+                double           y,
+                GtkWidget       *widget)
+{
+  gtk_widget_grab_focus (widget);
+}
+
+void
+ks_widget_setup_input (GtkWidget  *widget,
+                       const char *accessible_label,
+                       GCallback   on_key)
+{
+  GtkGesture *g = gtk_gesture_click_new ();
+
+  gtk_widget_set_focusable (widget, TRUE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  accessible_label, -1);
+  g_signal_connect (g, "pressed", G_CALLBACK (focus_on_press), widget);
+  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (g));
+  if (on_key != NULL)
+    {
+      GtkEventController *c = gtk_event_controller_key_new ();
+
+      g_signal_connect (c, "key-pressed", on_key, widget);
+      gtk_widget_add_controller (widget, c);
+    }
+}

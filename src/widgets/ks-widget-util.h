@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-widget-util.h: what every view widget does the same way. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+/* The theme's text colour, and whether it is light (a dark theme) */
+void      ks_widget_get_fg       (GtkWidget  *widget,
+                                  GdkRGBA    *fg);
+gboolean  ks_widget_is_dark      (GtkWidget  *widget);
+/* Focusable, named for assistive technologies, focused by a click, and
+ * with `on_key` (a GtkEventControllerKey::key-pressed handler taking the
+ * widget as data) when not NULL */
+void      ks_widget_setup_input  (GtkWidget  *widget,
+                                  const char *accessible_label,
+                                  GCallback   on_key);
+
+G_END_DECLS

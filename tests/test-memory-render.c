@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The bank and cache-line diagrams against the accesses they draw: a
+ * stride-2 shared load is a 2-way conflict in two passes (CUDA C++
+ * Programming Guide, "Shared Memory": 32 banks of 32 bits, a request split
+ * into as many conflict-free requests as necessary), a broadcast is one
+ * pass, and a coalesced global load is four sectors of one line. */
+
+#include <math.h>
+#include <string.h>
+
+#include "ks-test-pixels.h"
+
+#include "ks-memory-render.h"
+
+static cairo_surface_t *
+draw (const KsMemAccess   *m,
+      const KsMemoryStyle *st,
+      const char          *shot)
+{
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 1100, 400);
+  cairo_t *cr = cairo_create (s);
+
+  ks_memory_render (cr, m, "test", st, 1100, 400);
+  cairo_destroy (cr);
+  if (g_getenv ("KS_SCREENSHOT_DIR"))
+    {
+      g_autofree char *path = g_build_filename (g_getenv ("KS_SCREENSHOT_DIR"), shot, NULL);
+
+      cairo_surface_write_to_png (s, path);
+    }
+  return s;
+}
+
+static void
+test_bank_conflict (void)
+{
+  KsMemAccess m = { 0 };
+  KsMemoryStyle st;
+  cairo_surface_t *s;
+  double x, y, r, g, b;
+
+  m.mask = 0xffffffffu;
+  m.space = KS_PTX_SPACE_SHARED;
+  m.size = 4;
+  for (guint l = 0; l < 32; l++)
+    m.addr[l] = 8 * l;          /* words 0, 2, 4, ...: lanes l and l + 16 share a bank */
+  ks_memory_style_init (&st);
+  s = draw (&m, &st, "banks-stride2.png");
+  ks_memory_conflict_rgb (&r, &g, &b);
+  /* even banks deliver two words: conflict-coloured; odd banks none */
+  ks_memory_bank_center (1100, 400, &st, 0, &x, &y);
+  g_assert_true (ks_test_pixel_is (s, x + 5, y - 2, r, g, b) || ks_test_pixel_is (s, x - 5, y + 6, r, g, b));
+  ks_memory_bank_center (1100, 400, &st, 1, &x, &y);
+  g_assert_false (ks_test_pixel_is (s, x + 5, y - 2, r, g, b));
+  /* two passes: bank 0 delivers in the first and in the second */
+  ks_memory_cell_center (1100, 400, &st, 0, 0, &x, &y);
+  g_assert_true (ks_test_pixel_is (s, x, y, 0x00 / 255.0, 0x72 / 255.0, 0xb2 / 255.0));
+  ks_memory_cell_center (1100, 400, &st, 1, 0, &x, &y);
+  g_assert_true (ks_test_pixel_is (s, x, y, 0xe6 / 255.0, 0x9f / 255.0, 0x00 / 255.0));
+  /* no third pass */
+  ks_memory_cell_center (1100, 400, &st, 2, 0, &x, &y);
+  g_assert_true (ks_test_pixel_is (s, x, y, 0.99, 0.99, 0.99));
+  cairo_surface_destroy (s);
+
+  /* a classroom step: only the first pass shown */
+  st.wavefronts_shown = 1;
+  s = draw (&m, &st, "banks-stride2-step1.png");
+  ks_memory_cell_center (1100, 400, &st, 1, 0, &x, &y);
+  g_assert_true (ks_test_pixel_is (s, x, y, 0.99, 0.99, 0.99));
+  cairo_surface_destroy (s);
+}
+
+static void
+test_broadcast (void)
+{
+  KsMemAccess m = { 0 };
+  KsMemoryStyle st;
+  cairo_surface_t *s;
+  double x, y, r, g, b;
+
+  m.mask = 0xffffffffu;
+  m.space = KS_PTX_SPACE_SHARED;
+  m.size = 4;                   /* every lane reads word 0 */
+  ks_memory_style_init (&st);
+  s = draw (&m, &st, "banks-broadcast.png");
+  ks_memory_conflict_rgb (&r, &g, &b);
+  ks_memory_bank_center (1100, 400, &st, 0, &x, &y);
+  g_assert_false (ks_test_pixel_is (s, x + 5, y - 2, r, g, b));
+  ks_memory_cell_center (1100, 400, &st, 1, 0, &x, &y);
+  g_assert_true (ks_test_pixel_is (s, x, y, 0.99, 0.99, 0.99));
+  cairo_surface_destroy (s);
+}
+
+static void
+test_global (void)
+{
+  KsMemAccess m = { 0 };
+  KsMemoryStyle st;
+  cairo_surface_t *s;
+  double x, y, r, g, b;
+
+  m.mask = 0xffffffffu;
+  m.space = KS_PTX_SPACE_GLOBAL;
+  m.size = 4;
+  for (guint l = 0; l < 32; l++)
+    m.addr[l] = 0x10000 + 4 * l;
+  m.n_levels = 4;
+  m.level[0] = m.level[1] = KS_MEM_LEVEL_DRAM;
+  m.level[2] = KS_MEM_LEVEL_L2;
+  m.level[3] = KS_MEM_LEVEL_L1;
+  ks_memory_style_init (&st);
+  s = draw (&m, &st, "global-coalesced.png");
+  for (guint k = 0; k < 4; k++)
+    {
+      ks_memory_level_rgb (m.level[k], &r, &g, &b);
+      ks_memory_sector_center (&m, 1100, 400, &st, k, &x, &y);
+      g_assert_true (ks_test_pixel_is (s, x, y - 4, r, g, b));
+    }
+  cairo_surface_destroy (s);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/widgets/memory/bank-conflict", test_bank_conflict);
+  g_test_add_func ("/widgets/memory/broadcast", test_broadcast);
+  g_test_add_func ("/widgets/memory/global", test_global);
+  return g_test_run ();
+}

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The occupancy chart's picture: the current configuration's point where
+ * NVIDIA's Occupancy Calculator puts it, and the inverse mapping used to
+ * drag it. */
+
+#include <math.h>
+#include <string.h>
+
+#include "ks-test-pixels.h"
+
+#include "ks-gpu-db.h"
+#include "ks-occupancy-render.h"
+
+/* The current point of each curve, for two configurations whose occupancy
+ * the CUDA Occupancy Calculator gives: 256 threads, 32 registers on
+ * sm_80 is 64 of 64 warps (100 %); 256 threads, 64 registers on sm_86 is
+ * 4 blocks of 8 warps = 32 of 48 (registers: 64 x 256 = 16 K of 64 K). */
+static void
+test_current_point (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsGpuDb) db = ks_gpu_db_load_default (&error);
+  const struct { const char *arch; uint32_t regs; double warps, max; } cases[] = {
+    { "sm_80", 32, 64, 64 },
+    { "sm_86", 64, 32, 48 },
+  };
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const KsArchInfo *arch = ks_gpu_db_get_arch (db, cases[i].arch);
+      g_autoptr(KsOccupancyCurves) curves = NULL;
+      KsOccupancyResult res;
+      KsOccupancyChart c;
+      KsOccupancyChartLayout l;
+      cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 1200, 420);
+      cairo_t *cr = cairo_create (s);
+      double r, g, b, x, y;
+      KsOccupancyCurve k;
+      uint32_t v;
+
+      ks_occupancy_chart_init (&c);
+      c.arch = arch;
+      c.input.block_size = 256;
+      c.input.registers_per_thread = cases[i].regs;
+      g_assert_true (ks_occupancy_compute (arch, &c.input, &res, &error));
+      g_assert_cmpuint (res.active_warps_per_sm, ==, (guint) cases[i].warps);
+      curves = ks_occupancy_curves_new (arch, &c.input);
+      c.result = &res;
+      c.curves = curves;
+      ks_occupancy_chart_layout (&c, 1200, 420, &l);
+      ks_occupancy_chart_render (cr, &c, 1200, 420);
+      ks_occupancy_chart_marker_rgb (&r, &g, &b);
+
+      /* block size: x from 32 to 1024 threads; y the share of the maximum */
+      x = l.plots[0].x + (256.0 - 32) / (1024 - 32) * l.plots[0].width;
+      y = l.plots[0].y + l.plots[0].height * (1 - cases[i].warps / cases[i].max);
+      g_assert_true (ks_test_pixel_is (s, x, y, r, g, b));
+      /* registers: x from 1 to 255 */
+      x = l.plots[1].x + (cases[i].regs - 1.0) / (255 - 1) * l.plots[1].width;
+      g_assert_true (ks_test_pixel_is (s, x, y, r, g, b));
+      /* and nowhere near the top-left of the plot */
+      g_assert_false (ks_test_pixel_is (s, l.plots[0].x + 2, l.plots[0].y + l.plots[0].height - 2, r, g, b));
+
+      /* dragging: a pointer over 512 threads picks 512 */
+      x = l.plots[0].x + (512.0 - 32) / (1024 - 32) * l.plots[0].width;
+      g_assert_true (ks_occupancy_chart_value_at (&c, &l, x, l.plots[0].y + 5, &k, &v));
+      g_assert_cmpint (k, ==, KS_OCCUPANCY_CURVE_BLOCK_SIZE);
+      g_assert_cmpuint (v, ==, 512);
+      g_assert_false (ks_occupancy_chart_value_at (&c, &l, 1, 1, &k, &v));
+
+      if (g_getenv ("KS_SCREENSHOT_DIR"))
+        {
+          g_autofree char *name = g_strdup_printf ("occupancy-%s.png", cases[i].arch);
+          g_autofree char *path = g_build_filename (g_getenv ("KS_SCREENSHOT_DIR"), name, NULL);
+
+          cairo_surface_write_to_png (s, path);
+        }
+      cairo_destroy (cr);
+      cairo_surface_destroy (s);
+    }
+}
+
+/* A configuration that cannot launch still draws, with the reason */
+static void
+test_cannot_launch (void)
+{
+  KsOccupancyChart c;
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 600, 300);
+  cairo_t *cr = cairo_create (s);
+
+  ks_occupancy_chart_init (&c);
+  c.error = "300 registers per thread: the most is 255";
+  ks_occupancy_chart_render (cr, &c, 600, 300);
+  g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/widgets/occupancy/current-point", test_current_point);
+  g_test_add_func ("/widgets/occupancy/cannot-launch", test_cannot_launch);
+  return g_test_run ();
+}
