@@ -1488,22 +1488,31 @@ version_line (const char *text)
   return end != NULL ? g_strndup (p, (gsize) (end - p)) : g_strdup (p);
 }
 
-/* The instructions and directives, without comments and with .file paths
- * cut to their base name (the toolkit's headers are wherever it is) */
+/* The instructions and directives, without comments, with .file paths
+ * cut to their base name (the toolkit's headers are wherever it is), and
+ * without what depends on the folder the source was compiled in: nvcc names
+ * internal-linkage symbols _INTERNAL_<hash of the path>_..., in the code and
+ * in the debug sections' bytes (.b8 lines), so the hash is blanked and the
+ * debug bytes left out */
 static char *
 instructions (const char *text)
 {
+  static GRegex *internal;
   g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
   GString *out = g_string_new (NULL);
 
+  if (internal == NULL)
+    internal = g_regex_new ("_INTERNAL_[0-9a-f]{8}_", 0, 0, NULL);
   for (guint i = 0; lines[i] != NULL; i++)
     {
-      const char *l = lines[i];
+      g_autofree char *blanked = g_regex_replace_literal (internal, lines[i], -1, 0, "_INTERNAL_",
+                                                           0, NULL);
+      const char *l = blanked ? blanked : lines[i];
       const char *quote, *slash;
 
       while (*l == ' ' || *l == '\t')
         l++;
-      if (g_str_has_prefix (l, "//") || *l == '\0')
+      if (g_str_has_prefix (l, "//") || *l == '\0' || g_str_has_prefix (l, ".b8"))
         continue;
       if (g_str_has_prefix (l, ".file") && (quote = strchr (l, '"')) != NULL
           && (slash = strrchr (quote, '/')) != NULL)
