@@ -7,6 +7,8 @@
  * with unsaved changes asks, without a toolkit a banner says what still
  * works, nvcc's errors are marks on their CUDA lines (when nvcc is there),
  * the GPU selector, Stop, saving, typing and hint rows do what they say,
+ * a fault and a SASS listing's line records light their lines, the
+ * settings are restored,
  * `kernelscope --screenshot` writes a 1600x1000 PNG, and a second
  * `kernelscope FILE` opens FILE in the first one's window (under
  * dbus-run-session).  Without a display every test skips and says why. */
