@@ -21,6 +21,7 @@ struct _KsApplication
 
   char *screenshot;             /* --screenshot FILE.png */
   gboolean presentation;        /* --presentation */
+  char *view;                   /* --view NAME */
   int exit_status;
 };
 
@@ -32,6 +33,9 @@ static const GOptionEntry options[] = {
     N_("FILE.png") },
   { "presentation", 0, 0, G_OPTION_ARG_NONE, NULL,
     N_("Start in presentation mode (larger text, high contrast)"), NULL },
+  { "view", 0, 0, G_OPTION_ARG_STRING, NULL,
+    N_("Show this view of the results first: timeline, memory, occupancy, lanes, cfg, hints "
+       "or output"), N_("NAME") },
   { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Print the version and exit"), NULL },
   { NULL }
 };
@@ -122,6 +126,12 @@ ks_application_handle_local_options (GApplication *app,
       return 0;
     }
   self->presentation = g_variant_dict_contains (dict, "presentation");
+  {
+    const char *view = NULL;
+
+    if (g_variant_dict_lookup (dict, "view", "&s", &view))
+      self->view = g_strdup (view);
+  }
   if (g_variant_dict_lookup (dict, "screenshot", "^&ay", &screenshot))
     {
       self->screenshot = g_strdup (screenshot);
@@ -267,6 +277,8 @@ new_window (KsApplication *self)
     g_object_set (window, "presentation", TRUE, NULL);
   if (self->screenshot != NULL)
     ks_window_set_screenshot (window, self->screenshot);
+  if (self->view != NULL)
+    ks_window_set_view (window, self->view);
   return window;
 }
 
@@ -323,6 +335,7 @@ ks_application_finalize (GObject *object)
   g_clear_pointer (&self->screenshot, g_free);
   g_clear_object (&self->settings);
   g_clear_object (&self->font_css);
+  g_clear_pointer (&self->view, g_free);
   G_OBJECT_CLASS (ks_application_parent_class)->finalize (object);
 }
 

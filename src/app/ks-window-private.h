@@ -5,6 +5,7 @@
 
 #include <gtksourceview/gtksource.h>
 
+#include "ks-analysis.h"
 #include "ks-gpu-db.h"
 #include "ks-launch.h"
 #include "ks-line-map.h"
@@ -49,6 +50,12 @@ struct _KsWindow
   GtkLabel *status_label;
   GtkLabel *stale_label;
   GtkProgressBar *progress_bar;
+  /* The views (ks-window-views.c), made in code */
+  GtkWidget *timeline;
+  GtkWidget *memory_view;
+  GtkWidget *occupancy_view;
+  GtkWidget *lane_view;
+  GtkWidget *cfg_view;
 
   /* Borrowed references (the views own them) */
   GtkSourceBuffer *cuda_buffer;
@@ -70,8 +77,10 @@ struct _KsWindow
   GSettings *settings;          /* NULL when the schema is not installed */
   GCancellable *cancellable;    /* cancelled when the window goes */
   GCancellable *run_cancellable;/* the run in progress */
+  GCancellable *lanes_cancellable;      /* the lane view's recording */
   gpointer analysis;            /* KsAnalysis: the last good results */
   char *screenshot_path;
+  char *initial_view;           /* --view: the results page to show first */
 
   guint selected_cuda_line;     /* lit by the cursor; 0 = none */
   guint hover_cuda_line;        /* lit by the pointer; 0 = none */
@@ -108,6 +117,14 @@ void        _ks_window_show_launch         (KsWindow       *self,
 void        _ks_window_show_compiled_ptx   (KsWindow    *self,
                                             const char  *ptx_text);
 char       *_ks_window_dup_text            (GtkSourceBuffer *buffer);
+
+/* ks-window-views.c */
+void        _ks_window_views_init          (KsWindow    *self);
+void        _ks_window_views_dispose       (KsWindow    *self);
+void        _ks_window_views_show          (KsWindow    *self,
+                                            KsAnalysis  *analysis);
+void        _ks_window_views_set_presentation (KsWindow *self,
+                                               gboolean  on);
 
 /* ks-window-run.c */
 void        _ks_window_run_class_init      (GtkWidgetClass *klass);

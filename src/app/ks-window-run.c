@@ -689,6 +689,7 @@ show_result (KsWindow   *self,
   show_hints (self, result);
   show_status (self, result);
   show_fault (self, result);
+  _ks_window_views_show (self, result);
   if (result->sim != NULL && ks_sim_get_fault (result->sim) != NULL)
     gtk_stack_set_visible_child_name (self->results_stack, "output");
 }

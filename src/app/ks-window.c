@@ -1324,6 +1324,7 @@ set_presentation (KsWindow *self,
   update_sass_pane (self);
   update_scheme (self);
   update_titles (self);
+  _ks_window_views_set_presentation (self, on);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1431,6 +1432,7 @@ ks_window_dispose (GObject *object)
   g_cancellable_cancel (self->cancellable);
   g_clear_handle_id (&self->edit_timeout_id, g_source_remove);
   _ks_window_run_dispose (self);
+  _ks_window_views_dispose (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), KS_TYPE_WINDOW);
   G_OBJECT_CLASS (ks_window_parent_class)->dispose (object);
 }
@@ -1621,6 +1623,7 @@ ks_window_init (KsWindow *self)
   update_titles (self);
   update_launch_label (self);
   _ks_window_run_init (self);
+  _ks_window_views_init (self);
 }
 
 KsWindow *

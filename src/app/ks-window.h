@@ -21,6 +21,9 @@ void        ks_window_open_first_sample    (KsWindow       *self);
 gboolean    ks_window_has_unsaved_changes  (KsWindow       *self);
 /* Writes the window to png_path once the next analysis is done, then asks
  * the application to quit. */
+/* The results view to show once results arrive ("timeline", "hints", ...) */
+void        ks_window_set_view             (KsWindow       *self,
+                                            const char     *name);
 void        ks_window_set_screenshot       (KsWindow       *self,
                                             const char     *png_path);
 

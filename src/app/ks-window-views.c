@@ -1,0 +1,329 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-window-views.c: the views in the results area (src/widgets), fed
+ * with each good analysis, and their selections turned into the panes'.
+ *
+ * Timeline: a click selects the instruction: its PTX line lights up with
+ * its CUDA line, the memory diagrams show it when it is a load or store,
+ * and the lane view follows its warp (recorded in a worker).  The control
+ * flow graph and the lane view select lines the same way.  A what-if on the
+ * occupancy chart's block size re-runs with that block size. */
+
+#include <glib/gi18n.h>
+
+#include "ks-cfg-view.h"
+#include "ks-lane-view.h"
+#include "ks-memory-view.h"
+#include "ks-occupancy-view.h"
+#include "ks-timeline.h"
+#include "ks-window-private.h"
+
+#define LANE_STEPS 4096
+
+static void
+select_ptx_line (KsWindow *self,
+                 guint     ptx_line)
+{
+  KsAnalysis *a = self->analysis;
+  guint cuda = 0;
+
+  if (a == NULL || a->module == NULL || ptx_line == 0)
+    return;
+  _ks_window_jump_to_line (self, FALSE, ptx_line);
+  if (self->line_map != NULL)
+    cuda = ks_line_map_cuda_line (self->line_map, ptx_line);
+  if (cuda != 0)
+    _ks_window_select_cuda_line (self, cuda);
+}
+
+typedef struct
+{
+  KsAnalysis *analysis;
+  uint32_t cta, warp;
+  uint32_t select_insn;
+} LaneJob;
+
+static void
+lane_job_free (LaneJob *job)
+{
+  ks_analysis_unref (job->analysis);
+  g_free (job);
+}
+
+static void
+lane_worker (GTask        *task,
+             gpointer      source,
+             gpointer      data,
+             GCancellable *cancellable)
+{
+  LaneJob *job = data;
+  GError *error = NULL;
+  KsLaneTrace *t = ks_lane_trace_record (job->analysis->module, job->analysis->launch, job->cta,
+                                         job->warp, LANE_STEPS, cancellable, &error);
+
+  if (t == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, t, (GDestroyNotify) ks_lane_trace_free);
+}
+
+static void
+lane_done (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  KsWindow *self = KS_WINDOW (source);
+  LaneJob *job = g_task_get_task_data (G_TASK (result));
+  g_autoptr(GError) error = NULL;
+  KsLaneTrace *t = g_task_propagate_pointer (G_TASK (result), &error);
+
+  if (t == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        _ks_window_show_message (self, error->message);
+      return;
+    }
+  if (job->analysis != self->analysis)
+    {
+      ks_lane_trace_free (t);
+      return;
+    }
+  ks_lane_view_set_trace (KS_LANE_VIEW (self->lane_view), job->analysis, t);
+  /* open it at the instruction that was clicked */
+  for (uint32_t i = 0; i < t->n_steps; i++)
+    if (t->steps[i].insn == job->select_insn)
+      {
+        ks_lane_view_set_step (KS_LANE_VIEW (self->lane_view), i);
+        break;
+      }
+}
+
+static void
+follow_warp (KsWindow *self,
+             uint32_t  cta,
+             uint32_t  warp,
+             uint32_t  insn)
+{
+  g_autoptr(GTask) task = NULL;
+  LaneJob *job;
+
+  if (self->analysis == NULL || ((KsAnalysis *) self->analysis)->launch == NULL)
+    return;
+  g_cancellable_cancel (self->lanes_cancellable);
+  g_clear_object (&self->lanes_cancellable);
+  self->lanes_cancellable = g_cancellable_new ();
+  job = g_new0 (LaneJob, 1);
+  job->analysis = ks_analysis_ref (self->analysis);
+  job->cta = cta;
+  job->warp = warp;
+  job->select_insn = insn;
+  task = g_task_new (self, self->lanes_cancellable, lane_done, NULL);
+  g_task_set_task_data (task, job, (GDestroyNotify) lane_job_free);
+  g_task_run_in_thread (task, lane_worker);
+}
+
+static void
+timeline_selected_cb (KsTimeline *timeline,
+                      guint       insn,
+                      guint64     event,
+                      KsWindow   *self)
+{
+  KsAnalysis *a = self->analysis;
+  const KsTiming *t;
+
+  if (a == NULL || a->module == NULL || insn >= a->module->n_insns)
+    return;
+  select_ptx_line (self, a->module->insns[insn].line);
+  ks_memory_view_set_instruction (KS_MEMORY_VIEW (self->memory_view), insn);
+  t = a->timing;
+  if (t != NULL)
+    for (uint32_t w = 0; w < t->n_warps; w++)
+      if (event >= t->warps[w].first_event && event < t->warps[w].first_event + t->warps[w].n_events)
+        {
+          follow_warp (self, t->warps[w].cta, t->warps[w].warp_in_cta, insn);
+          break;
+        }
+}
+
+static void
+cfg_selected_cb (KsCfgView *view,
+                 guint      line,
+                 KsWindow  *self)
+{
+  select_ptx_line (self, line);
+}
+
+static void
+lane_step_cb (KsLaneView *view,
+              guint       insn,
+              KsWindow   *self)
+{
+  KsAnalysis *a = self->analysis;
+
+  if (a != NULL && a->module != NULL && insn < a->module->n_insns)
+    select_ptx_line (self, a->module->insns[insn].line);
+}
+
+static void
+what_if_cb (KsOccupancyView *view,
+            int              curve,
+            guint            value,
+            KsWindow        *self)
+{
+  KsAnalysis *a = self->analysis;
+  KsLaunch *l;
+  uint64_t threads;
+  g_autofree char *msg = NULL;
+
+  if (curve != KS_OCCUPANCY_CURVE_BLOCK_SIZE)
+    {
+      /* registers and shared memory come from the compiled code */
+      _ks_window_show_message (self, curve == KS_OCCUPANCY_CURVE_REGISTERS
+                               ? _("Registers per thread come from the compiler: try "
+                                   "__launch_bounds__ or -maxrregcount in the CUDA")
+                               : _("Shared memory per block comes from the code and the launch's "
+                                   "dynamic_shared_bytes"));
+      return;
+    }
+  if (a == NULL || a->launch == NULL || value == 0)
+    return;
+  /* the same threads in blocks of the new size (1-D) */
+  l = ks_launch_copy (a->launch);
+  threads = (uint64_t) l->grid[0] * l->grid[1] * l->grid[2] * l->block[0] * l->block[1] * l->block[2];
+  l->block[0] = value;
+  l->block[1] = l->block[2] = 1;
+  l->grid[0] = (uint32_t) MIN ((threads + value - 1) / value, G_MAXINT32);
+  l->grid[1] = l->grid[2] = 1;
+  g_clear_pointer (&self->launch, ks_launch_free);
+  self->launch = l;
+  msg = g_strdup_printf (_("What if: blocks of %u threads"), value);
+  _ks_window_show_message (self, msg);
+  _ks_window_run (self);
+}
+
+static GtkWidget *
+scrolled (GtkWidget *child)
+{
+  GtkWidget *sw = gtk_scrolled_window_new ();
+
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (sw), child);
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (sw), GTK_POLICY_AUTOMATIC,
+                                  GTK_POLICY_AUTOMATIC);
+  return sw;
+}
+
+void
+_ks_window_views_init (KsWindow *self)
+{
+  const struct
+  {
+    GtkWidget **widget;
+    GType (*type) (void);
+    const char *name, *title;
+    gboolean scroll;
+  } views[] = {
+    { &self->timeline, ks_timeline_get_type, "timeline", N_("Timeline"), FALSE },
+    { &self->memory_view, ks_memory_view_get_type, "memory", N_("Memory"), TRUE },
+    { &self->occupancy_view, ks_occupancy_view_get_type, "occupancy", N_("Occupancy"), FALSE },
+    { &self->lane_view, ks_lane_view_get_type, "lanes", N_("Lanes"), TRUE },
+    { &self->cfg_view, ks_cfg_view_get_type, "cfg", N_("Control Flow"), FALSE },
+  };
+
+  /* before the hints and the output, in the order a reader goes */
+  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+    {
+      GtkWidget *w = g_object_new (views[i].type (), NULL);
+      GtkStackPage *page;
+
+      gtk_widget_set_hexpand (w, TRUE);
+      gtk_widget_set_vexpand (w, TRUE);
+      *views[i].widget = w;
+      page = gtk_stack_add_titled (self->results_stack, views[i].scroll ? scrolled (w) : w,
+                                   views[i].name, _(views[i].title));
+      (void) page;
+    }
+  /* the hints and the output after the views, as DESIGN.md draws it */
+  {
+    GtkStackPage **pages[] = { &self->hints_page, &self->output_page };
+
+    for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
+      {
+        GtkWidget *child = g_object_ref (gtk_stack_page_get_child (*pages[i]));
+        g_autofree char *name = g_strdup (gtk_stack_page_get_name (*pages[i]));
+        g_autofree char *title = g_strdup (gtk_stack_page_get_title (*pages[i]));
+        gboolean visible = gtk_stack_get_visible_child (self->results_stack) == child;
+
+        gtk_stack_remove (self->results_stack, child);
+        *pages[i] = gtk_stack_add_titled (self->results_stack, child, name, title);
+        if (visible)
+          gtk_stack_set_visible_child (self->results_stack, child);
+        g_object_unref (child);
+      }
+  }
+  g_signal_connect (self->timeline, "instruction-selected", G_CALLBACK (timeline_selected_cb), self);
+  g_signal_connect (self->cfg_view, "line-selected", G_CALLBACK (cfg_selected_cb), self);
+  g_signal_connect (self->lane_view, "step-changed", G_CALLBACK (lane_step_cb), self);
+  g_signal_connect (self->occupancy_view, "what-if", G_CALLBACK (what_if_cb), self);
+  _ks_window_views_set_presentation (self, self->presentation);
+}
+
+void
+_ks_window_views_dispose (KsWindow *self)
+{
+  g_cancellable_cancel (self->lanes_cancellable);
+  g_clear_object (&self->lanes_cancellable);
+  g_clear_pointer (&self->initial_view, g_free);
+}
+
+void
+ks_window_set_view (KsWindow   *self,
+                    const char *name)
+{
+  g_return_if_fail (KS_IS_WINDOW (self));
+  g_free (self->initial_view);
+  self->initial_view = g_strdup (name);
+}
+
+void
+_ks_window_views_show (KsWindow   *self,
+                       KsAnalysis *a)
+{
+  ks_timeline_set_analysis (KS_TIMELINE (self->timeline), a->timing ? a : NULL);
+  ks_occupancy_view_set_analysis (KS_OCCUPANCY_VIEW (self->occupancy_view), a);
+  ks_cfg_view_set_analysis (KS_CFG_VIEW (self->cfg_view), a);
+  ks_memory_view_set_analysis (KS_MEMORY_VIEW (self->memory_view), a);
+  ks_lane_view_set_trace (KS_LANE_VIEW (self->lane_view), a, NULL);
+  /* the memory view starts on the kernel's first sampled access */
+  if (a->sim != NULL && a->module != NULL)
+    for (uint32_t i = 0; i < a->module->n_insns; i++)
+      {
+        uint32_t n = 0;
+
+        ks_sim_get_accesses (a->sim, i, &n);
+        if (n > 0)
+          {
+            ks_memory_view_set_instruction (KS_MEMORY_VIEW (self->memory_view), i);
+            break;
+          }
+      }
+  /* and the lane view on block 0, warp 0 */
+  if (a->timing != NULL)
+    follow_warp (self, 0, 0, G_MAXUINT32);
+  if (self->initial_view != NULL && gtk_stack_get_child_by_name (self->results_stack,
+                                                                 self->initial_view) != NULL)
+    gtk_stack_set_visible_child_name (self->results_stack, self->initial_view);
+}
+
+void
+_ks_window_views_set_presentation (KsWindow *self,
+                                   gboolean  on)
+{
+  /* the settings may turn it on before the views exist; views_init then
+   * applies it */
+  if (self->timeline == NULL)
+    return;
+  ks_timeline_set_presentation (KS_TIMELINE (self->timeline), on);
+  ks_occupancy_view_set_presentation (KS_OCCUPANCY_VIEW (self->occupancy_view), on);
+  ks_cfg_view_set_presentation (KS_CFG_VIEW (self->cfg_view), on);
+  ks_memory_view_set_presentation (KS_MEMORY_VIEW (self->memory_view), on);
+  ks_lane_view_set_presentation (KS_LANE_VIEW (self->lane_view), on);
+}
