@@ -7,6 +7,8 @@
  * with unsaved changes asks, without a toolkit a banner says what still
  * works, nvcc's errors are marks on their CUDA lines (when nvcc is there),
  * the GPU selector, Stop, saving, typing and hint rows do what they say,
+ * a fault and a SASS listing's line records light their lines, the
+ * settings are restored,
  * `kernelscope --screenshot` writes a 1600x1000 PNG, and a second
  * `kernelscope FILE` opens FILE in the first one's window (under
  * dbus-run-session).  Without a display every test skips and says why. */
@@ -703,6 +705,66 @@ test_settings (Fixture       *f,
   gtk_window_destroy (GTK_WINDOW (second));
 }
 
+/* A SASS listing with line records links to the CUDA pane: the fixture's
+ * records renamed to vector_add.cu, so its "line 10" instructions light up
+ * with CUDA line 10 */
+static void
+test_sass_links (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autofree char *fixture = g_test_build_filename (G_TEST_DIST, "fixtures", "sass",
+                                                    "10_celeritas_min.sm_70.nvdisasm_lineinfo.s",
+                                                    NULL);
+  g_autofree char *text = NULL, *tmp = NULL, *path = NULL;
+  g_autoptr(GRegex) re = g_regex_new ("\"[^\"]*/min\\.cu\"", 0, 0, NULL);
+  g_autofree char *renamed = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GArray) want = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GArray) got = NULL;
+  g_auto(GStrv) lines = NULL;
+  gboolean in = FALSE;
+  GtkTextIter iter;
+
+  if (f->window == NULL)
+    return;
+  text = read_text (fixture);
+  renamed = g_regex_replace_literal (re, text, -1, 0, "\"vector_add.cu\"", 0, NULL);
+  tmp = g_dir_make_tmp ("ks-test-sass-XXXXXX", NULL);
+  path = g_build_filename (tmp, "vector_add.sass", NULL);
+  g_assert_true (g_file_set_contents (path, renamed, -1, NULL));
+
+  /* the listing's own "line 10" instructions */
+  lines = g_strsplit (renamed, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    {
+      const char *t = lines[i] + strspn (lines[i], " \t");
+
+      if (strstr (t, "//## File \"vector_add.cu\", line ") != NULL)
+        in = strstr (t, "line 10") != NULL && !g_ascii_isdigit (strstr (t, "line 10")[7]);
+      else if (in && g_str_has_prefix (t, "/*") && strchr (t, ';'))
+        {
+          guint line = i + 1;
+
+          g_array_append_val (want, line);
+        }
+    }
+  g_assert_cmpuint (want->len, >, 0);
+
+  file = g_file_new_for_path (path);
+  ks_window_open_file (f->window, file);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (f->window->sass_stack), ==, "listing");
+  g_assert_false (gtk_revealer_get_reveal_child (f->window->message_revealer));
+  gtk_text_buffer_get_iter_at_line (GTK_TEXT_BUFFER (f->window->cuda_buffer), &iter, 9);
+  gtk_text_buffer_place_cursor (GTK_TEXT_BUFFER (f->window->cuda_buffer), &iter);
+  got = tagged_lines (f->window->sass_buffer, "ks-link-");
+  g_assert_cmpuint (got->len, ==, want->len);
+  for (guint i = 0; i < want->len; i++)
+    g_assert_cmpuint (g_array_index (got, guint, i), ==, g_array_index (want, guint, i));
+
+  g_unlink (path);
+  g_rmdir (tmp);
+}
+
 /* A module with two kernels runs the one its spec names (vector_add.json
  * names _Z10vector_addPKfS0_Pfi) */
 static void
@@ -1048,6 +1110,8 @@ main (int    argc,
   g_test_add ("/app/window/fault", Fixture, NULL, fixture_setup_quick, test_fault,
               fixture_teardown);
   g_test_add ("/app/window/settings", Fixture, NULL, fixture_setup_quick, test_settings,
+              fixture_teardown);
+  g_test_add ("/app/window/sass-links", Fixture, NULL, fixture_setup_quick, test_sass_links,
               fixture_teardown);
   g_test_add ("/app/window/spec-names-kernel", Fixture, NULL, fixture_setup_quick,
               test_spec_names_kernel, fixture_teardown);

@@ -254,6 +254,88 @@ test_palette (void)
     g_assert_cmpstr (ks_line_map_palette (i), ==, okabe_ito[i]);
 }
 
+/* SASS listing lines map to the CUDA line of the `//## File "F", line N`
+ * record before them, read here from the listing's text */
+static void
+test_sass (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "fixtures", "sass",
+                                                 "10_celeritas_min.sm_70.nvdisasm_lineinfo.s", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autoptr(KsSassListing) listing = NULL;
+  g_autoptr(GHashTable) want = g_hash_table_new_full (NULL, NULL, NULL,
+                                                      (GDestroyNotify) g_array_unref);
+  const char *ptx = ".version 8.0\n.target sm_80\n.address_size 64\n"
+                    ".visible .entry k()\n{\n\tret;\n}\n";
+  g_autoptr(GBytes) bytes = g_bytes_new_static (ptx, strlen (ptx));
+  g_autoptr(KsPtxModule) module = ks_ptx_module_parse (bytes, "k.ptx");
+  g_autoptr(KsLineMap) map = ks_line_map_new (module, NULL);
+  GHashTableIter iter;
+  gpointer key, value;
+  uint32_t current = 0, n_instructions = 0;
+
+  g_file_get_contents (path, &text, NULL, &error);
+  g_assert_no_error (error);
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    {
+      const char *rec = strstr (lines[i], "//## File \"");
+      const char *t = lines[i] + strspn (lines[i], " \t");
+      unsigned n;
+
+      if (rec != NULL)
+        {
+          const char *comma = strstr (rec, "\", line ");
+
+          g_assert_nonnull (comma);
+          g_assert_cmpint (sscanf (comma, "\", line %u", &n), ==, 1);
+          current = strstr (rec, "/min.cu\"") != NULL ? n : 0;
+        }
+      else if (g_str_has_prefix (t, "/*") && g_ascii_isxdigit (t[2]) && strchr (t, ';'))
+        {
+          GArray *a;
+          uint32_t line = i + 1;
+
+          n_instructions++;
+          if (current == 0)
+            continue;
+          a = g_hash_table_lookup (want, GUINT_TO_POINTER (current));
+          if (a == NULL)
+            {
+              a = g_array_new (FALSE, FALSE, sizeof (uint32_t));
+              g_hash_table_insert (want, GUINT_TO_POINTER (current), a);
+            }
+          g_array_append_val (a, line);
+        }
+    }
+  g_assert_cmpuint (g_hash_table_size (want), >=, 3);
+
+  listing = ks_sass_parse (text, strlen (text), "min.s", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (listing->n_insns, ==, n_instructions);
+  ks_line_map_set_sass (map, listing, "min.cu");
+  g_hash_table_iter_init (&iter, want);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      GArray *a = value;
+      uint32_t n = 0;
+      const uint32_t *got = ks_line_map_sass_lines (map, GPOINTER_TO_UINT (key), &n);
+
+      g_assert_cmpuint (n, ==, a->len);
+      for (guint i = 0; i < a->len; i++)
+        {
+          g_assert_cmpuint (got[i], ==, g_array_index (a, uint32_t, i));
+          g_assert_cmpuint (ks_line_map_cuda_line_of_sass (map, got[i]), ==,
+                            GPOINTER_TO_UINT (key));
+        }
+    }
+  /* another file's listing links nothing */
+  ks_line_map_set_sass (map, listing, "other.cu");
+  g_assert_cmpuint (ks_line_map_cuda_line_of_sass (map, 15), ==, 0);
+}
+
 static void
 write_file (const char *dir,
             const char *name,
@@ -373,6 +455,7 @@ main (int    argc,
   g_test_add_func ("/app/line-map/corpus", test_corpus);
   g_test_add_func ("/app/line-map/no-locations", test_module_without_locs);
   g_test_add_func ("/app/line-map/palette", test_palette);
+  g_test_add_func ("/app/line-map/sass", test_sass);
   g_test_add_func ("/app/samples/library", test_samples_library);
   g_test_add_func ("/app/samples/metadata", test_samples_metadata);
   return g_test_run ();

@@ -303,15 +303,25 @@ ks_application_open (GApplication  *app,
                      const char    *hint)
 {
   KsApplication *self = KS_APPLICATION (app);
+  GtkWindow *previous = NULL;
 
   for (int i = 0; i < n_files; i++)
     {
       GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (app));
+      g_autofree char *name = g_file_get_basename (files[i]);
+      gboolean listing = name != NULL && (g_str_has_suffix (name, ".sass")
+                                          || g_str_has_suffix (name, ".cuasm")
+                                          || g_str_has_suffix (name, ".s")
+                                          || g_str_has_suffix (name, ".asm"));
 
       /* The first file goes to the window in front unless it has edits;
-       * the others each get a window of their own. */
-      if (window == NULL || i > 0 || ks_window_has_unsaved_changes (KS_WINDOW (window)))
+       * the others each get a window of their own, but a SASS listing
+       * joins the kernel before it (kernelscope k.cu k.sass). */
+      if (listing && previous != NULL)
+        window = previous;
+      else if (window == NULL || i > 0 || ks_window_has_unsaved_changes (KS_WINDOW (window)))
         window = GTK_WINDOW (new_window (self));
+      previous = window;
       ks_window_open_file (KS_WINDOW (window), files[i]);
       gtk_window_present (window);
     }

@@ -20,6 +20,10 @@ struct _KsLineMap
   uint32_t *cuda_lines;         /* the CUDA lines that have PTX lines */
   uint32_t n_cuda_lines;
   uint32_t *colours;            /* [max_cuda_line + 1] */
+
+  /* SASS listing lines, the same two ways (empty without a listing) */
+  GArray *sass_cuda;            /* uint32_t per listing line, [0] unused */
+  GHashTable *sass_by_cuda;     /* cuda line -> GArray of listing lines */
 };
 
 /* Okabe, M. and Ito, K., "Color Universal Design" (2008) */
@@ -164,6 +168,8 @@ ks_line_map_free (KsLineMap *map)
   g_free (map->ptx_lines);
   g_free (map->cuda_lines);
   g_free (map->colours);
+  g_clear_pointer (&map->sass_cuda, g_array_unref);
+  g_clear_pointer (&map->sass_by_cuda, g_hash_table_unref);
   g_free (map);
 }
 
@@ -218,4 +224,82 @@ ks_line_map_colour (const KsLineMap *map,
   if (cuda_line > map->max_cuda_line)
     return KS_LINE_MAP_NO_COLOUR;
   return map->colours[cuda_line];
+}
+
+static gboolean
+file_matches (const char *file,
+              const char *cuda_basename)
+{
+  g_autofree char *base = NULL;
+
+  if (cuda_basename == NULL)
+    return TRUE;
+  if (file == NULL)
+    return FALSE;
+  base = g_path_get_basename (file);
+  return g_strcmp0 (base, cuda_basename) == 0;
+}
+
+void
+ks_line_map_set_sass (KsLineMap           *map,
+                      const KsSassListing *listing,
+                      const char          *cuda_basename)
+{
+  g_return_if_fail (map != NULL);
+
+  g_clear_pointer (&map->sass_cuda, g_array_unref);
+  g_clear_pointer (&map->sass_by_cuda, g_hash_table_unref);
+  if (listing == NULL)
+    return;
+  map->sass_cuda = g_array_new (FALSE, TRUE, sizeof (uint32_t));
+  map->sass_by_cuda = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
+  for (uint32_t i = 0; i < listing->n_insns; i++)
+    {
+      const KsSassSource *src = ks_sass_insn_source (listing, i);
+      uint32_t line = listing->insns[i].line;
+      GArray *lines;
+
+      if (src == NULL || src->line == 0 || line == 0 || !file_matches (src->file, cuda_basename))
+        continue;
+      if (map->sass_cuda->len <= line)
+        g_array_set_size (map->sass_cuda, line + 1);
+      g_array_index (map->sass_cuda, uint32_t, line) = src->line;
+      lines = g_hash_table_lookup (map->sass_by_cuda, GUINT_TO_POINTER (src->line));
+      if (lines == NULL)
+        {
+          lines = g_array_new (FALSE, FALSE, sizeof (uint32_t));
+          g_hash_table_insert (map->sass_by_cuda, GUINT_TO_POINTER (src->line), lines);
+        }
+      g_array_append_val (lines, line);
+    }
+}
+
+uint32_t
+ks_line_map_cuda_line_of_sass (const KsLineMap *map,
+                               uint32_t         sass_line)
+{
+  g_return_val_if_fail (map != NULL, 0);
+  if (map->sass_cuda == NULL || sass_line >= map->sass_cuda->len)
+    return 0;
+  return g_array_index (map->sass_cuda, uint32_t, sass_line);
+}
+
+const uint32_t *
+ks_line_map_sass_lines (const KsLineMap *map,
+                        uint32_t         cuda_line,
+                        uint32_t        *n_lines)
+{
+  GArray *lines;
+
+  g_return_val_if_fail (map != NULL, NULL);
+  g_return_val_if_fail (n_lines != NULL, NULL);
+
+  *n_lines = 0;
+  if (map->sass_by_cuda == NULL)
+    return NULL;
+  lines = g_hash_table_lookup (map->sass_by_cuda, GUINT_TO_POINTER (cuda_line));
+  if (lines == NULL)
+    return NULL;
+  *n_lines = lines->len;
+  return (const uint32_t *) (gpointer) lines->data;
 }

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "ks-ptx.h"
+#include "ks-sass.h"
 
 G_BEGIN_DECLS
 
@@ -46,6 +47,22 @@ const uint32_t  *ks_line_map_cuda_lines       (const KsLineMap   *map,
 /* The palette index of a CUDA line, or KS_LINE_MAP_NO_COLOUR */
 uint32_t         ks_line_map_colour           (const KsLineMap   *map,
                                                uint32_t           cuda_line);
+
+/* SASS: a listing's instructions map to CUDA lines through its
+ * `//## File "F", line N` records (nvdisasm -g / --print-line-info), for
+ * records whose file ends in cuda_basename (any file when NULL).  Replaces
+ * the SASS part of the map; listing may be freed afterwards. */
+void             ks_line_map_set_sass         (KsLineMap           *map,
+                                               const KsSassListing *listing,
+                                               const char          *cuda_basename);
+/* The CUDA line SASS listing line sass_line comes from, or 0 */
+uint32_t         ks_line_map_cuda_line_of_sass (const KsLineMap    *map,
+                                                uint32_t            sass_line);
+/* The SASS listing lines from CUDA line cuda_line, ascending.
+ * Returns: (transfer none) */
+const uint32_t  *ks_line_map_sass_lines       (const KsLineMap     *map,
+                                               uint32_t             cuda_line,
+                                               uint32_t            *n_lines);
 
 /* The palette: Okabe and Ito's colours for colour-blind readers, without
  * black.  Returns "#RRGGBB". */

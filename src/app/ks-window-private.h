@@ -69,6 +69,7 @@ struct _KsWindow
   GFile *sass_file;
   KsLaunch *launch;             /* the spec's, NULL without one */
   KsLineMap *line_map;          /* of the PTX shown, NULL before it parsed */
+  KsSassListing *sass_listing;  /* the SASS pane's, parsed; NULL when none or unreadable */
   KsGpuDb *gpu_db;
   char **gpu_ids;               /* index-aligned with the drop-down */
   GPtrArray *samples;           /* KsSample */
@@ -91,6 +92,7 @@ struct _KsWindow
   gboolean close_confirmed;
   gboolean gpu_chosen;          /* the user picked the GPU: keep it across files */
   gboolean loading;
+  gboolean sass_asked;          /* the SASS pane asked for the highlight: do not scroll it */
   gboolean have_nvcc;           /* as the last run found it */
   gboolean toolkit_dismissed;
   guint screenshot_tries;

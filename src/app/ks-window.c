@@ -353,6 +353,7 @@ tint_all (KsWindow *self)
 
   clear_tags (self->cuda_buffer, "ks-map");
   clear_tags (self->ptx_buffer, "ks-map");
+  clear_tags (self->sass_buffer, "ks-map");
   if (self->line_map == NULL)
     return;
   cuda_lines = ks_line_map_cuda_lines (self->line_map, &n_cuda);
@@ -367,6 +368,9 @@ tint_all (KsWindow *self)
       ptx_lines = ks_line_map_ptx_lines (self->line_map, cuda_lines[i], &n);
       for (uint32_t k = 0; k < n; k++)
         tint_line (self->ptx_buffer, ptx_lines[k], name);
+      ptx_lines = ks_line_map_sass_lines (self->line_map, cuda_lines[i], &n);
+      for (uint32_t k = 0; k < n; k++)
+        tint_line (self->sass_buffer, ptx_lines[k], name);
     }
 }
 
@@ -405,6 +409,7 @@ highlight (KsWindow *self,
 
   clear_tags (self->cuda_buffer, "ks-link");
   clear_tags (self->ptx_buffer, "ks-link");
+  clear_tags (self->sass_buffer, "ks-link");
   if (self->line_map == NULL || cuda_line == 0)
     return;
   colour = ks_line_map_colour (self->line_map, cuda_line);
@@ -419,6 +424,12 @@ highlight (KsWindow *self,
     scroll_to_line (self->cuda_view, cuda_line);
   if (scroll_ptx && n > 0)
     scroll_to_line (self->ptx_view, ptx_lines[0]);
+  /* SASS follows whichever pane asked */
+  ptx_lines = ks_line_map_sass_lines (self->line_map, cuda_line, &n);
+  for (uint32_t i = 0; i < n; i++)
+    tint_line (self->sass_buffer, ptx_lines[i], name);
+  if (n > 0 && !self->sass_asked)
+    scroll_to_line (self->sass_view, ptx_lines[0]);
 }
 
 static guint
@@ -500,6 +511,39 @@ ptx_motion_cb (KsWindow                 *self,
 }
 
 static void
+sass_motion_cb (KsWindow                 *self,
+                double                    x,
+                double                    y,
+                GtkEventControllerMotion *motion)
+{
+  guint line;
+
+  if (self->line_map == NULL)
+    return;
+  line = ks_line_map_cuda_line_of_sass (self->line_map, line_at (self->sass_view, x, y));
+  if (line == self->hover_cuda_line)
+    return;
+  self->hover_cuda_line = line;
+  self->sass_asked = TRUE;
+  highlight (self, line, TRUE, TRUE);
+  self->sass_asked = FALSE;
+}
+
+static void
+sass_cursor_cb (KsWindow      *self,
+                GParamSpec    *pspec,
+                GtkTextBuffer *buffer)
+{
+  if (self->loading || self->line_map == NULL)
+    return;
+  self->selected_cuda_line = ks_line_map_cuda_line_of_sass (self->line_map,
+                                                            cursor_line (self->sass_buffer));
+  self->sass_asked = TRUE;
+  highlight (self, self->selected_cuda_line, TRUE, TRUE);
+  self->sass_asked = FALSE;
+}
+
+static void
 motion_leave_cb (KsWindow                 *self,
                  GtkEventControllerMotion *motion)
 {
@@ -514,6 +558,12 @@ _ks_window_set_line_map (KsWindow  *self,
 {
   g_clear_pointer (&self->line_map, ks_line_map_free);
   self->line_map = map;
+  if (map != NULL)
+    {
+      g_autofree char *base = self->cuda_file ? g_file_get_basename (self->cuda_file) : NULL;
+
+      ks_line_map_set_sass (map, self->sass_listing, base);
+    }
   tint_all (self);
   highlight (self, self->hover_cuda_line ? self->hover_cuda_line : self->selected_cuda_line,
              FALSE, FALSE);
@@ -629,6 +679,7 @@ update_scheme (KsWindow *self)
   gtk_source_buffer_set_style_scheme (self->sass_buffer, scheme);
   create_link_tags (self, self->cuda_buffer);
   create_link_tags (self, self->ptx_buffer);
+  create_link_tags (self, self->sass_buffer);
 }
 
 static void
@@ -707,6 +758,28 @@ open_sass (KsWindow *self,
     return FALSE;
   g_set_object (&self->sass_file, file);
   set_buffer_text (self->sass_buffer, text);
+  {
+    g_autofree char *name = g_file_get_basename (file);
+    g_autoptr(GError) parse_error = NULL;
+
+    g_clear_pointer (&self->sass_listing, ks_sass_listing_free);
+    /* Unreadable as a listing: shown, but not linked */
+    self->sass_listing = ks_sass_parse (text, strlen (text), name, &parse_error);
+    if (self->sass_listing == NULL)
+      {
+        g_autofree char *msg = g_strdup_printf (_("The SASS listing is shown but not linked: %s"),
+                                                parse_error->message);
+
+        _ks_window_show_message (self, msg);
+      }
+    if (self->line_map != NULL)
+      {
+        g_autofree char *base = self->cuda_file ? g_file_get_basename (self->cuda_file) : NULL;
+
+        ks_line_map_set_sass (self->line_map, self->sass_listing, base);
+        tint_all (self);
+      }
+  }
   gtk_stack_set_visible_child_name (self->sass_stack, "listing");
   update_sass_pane (self);
   update_titles (self);
@@ -1375,6 +1448,7 @@ ks_window_finalize (GObject *object)
   g_clear_object (&self->sass_file);
   g_clear_pointer (&self->launch, ks_launch_free);
   g_clear_pointer (&self->line_map, ks_line_map_free);
+  g_clear_pointer (&self->sass_listing, ks_sass_listing_free);
   g_clear_pointer (&self->gpu_db, ks_gpu_db_free);
   g_clear_pointer (&self->gpu_ids, g_strfreev);
   g_clear_pointer (&self->samples, g_ptr_array_unref);
@@ -1500,7 +1574,7 @@ ks_window_init (KsWindow *self)
   self->sass_buffer = GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->sass_view)));
   setup_view (self, self->cuda_view, "cuda", _("CUDA source"), G_CALLBACK (cuda_motion_cb));
   setup_view (self, self->ptx_view, "ptx", _("PTX"), G_CALLBACK (ptx_motion_cb));
-  setup_view (self, self->sass_view, "sass", _("SASS listing"), NULL);
+  setup_view (self, self->sass_view, "sass", _("SASS listing"), G_CALLBACK (sass_motion_cb));
   update_scheme (self);
   g_signal_connect_object (gtk_widget_get_settings (GTK_WIDGET (self)),
                            "notify::gtk-application-prefer-dark-theme",
@@ -1512,6 +1586,8 @@ ks_window_init (KsWindow *self)
                            G_CALLBACK (cuda_cursor_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->ptx_buffer, "notify::cursor-position",
                            G_CALLBACK (ptx_cursor_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->sass_buffer, "notify::cursor-position",
+                           G_CALLBACK (sass_cursor_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->cuda_buffer, "changed",
                            G_CALLBACK (text_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->ptx_buffer, "changed",
