@@ -292,19 +292,29 @@ _ks_window_views_show (KsWindow   *self,
   ks_cfg_view_set_analysis (KS_CFG_VIEW (self->cfg_view), a);
   ks_memory_view_set_analysis (KS_MEMORY_VIEW (self->memory_view), a);
   ks_lane_view_set_trace (KS_LANE_VIEW (self->lane_view), a, NULL);
-  /* the memory view starts on the kernel's first sampled access */
+  /* the memory view starts on the access the first hint is about (a bank
+   * conflict, an uncoalesced load), else on the kernel's first access */
   if (a->sim != NULL && a->module != NULL)
-    for (uint32_t i = 0; i < a->module->n_insns; i++)
-      {
-        uint32_t n = 0;
+    {
+      gboolean shown = FALSE;
 
-        ks_sim_get_accesses (a->sim, i, &n);
-        if (n > 0)
-          {
-            ks_memory_view_set_instruction (KS_MEMORY_VIEW (self->memory_view), i);
-            break;
-          }
-      }
+      for (guint h = 0; a->hints != NULL && h < a->hints->len && !shown; h++)
+        {
+          const KsHint *hint = a->hints->pdata[h];
+
+          for (uint32_t i = 0; hint->ptx_line != 0 && i < a->module->n_insns && !shown; i++)
+            if (a->module->insns[i].line == hint->ptx_line)
+              shown = ks_memory_view_set_instruction (KS_MEMORY_VIEW (self->memory_view), i);
+        }
+      for (uint32_t i = 0; i < a->module->n_insns && !shown; i++)
+        {
+          uint32_t n = 0;
+
+          ks_sim_get_accesses (a->sim, i, &n);
+          if (n > 0)
+            shown = ks_memory_view_set_instruction (KS_MEMORY_VIEW (self->memory_view), i);
+        }
+    }
   /* and the lane view on block 0, warp 0 */
   if (a->timing != NULL)
     follow_warp (self, 0, 0, G_MAXUINT32);
