@@ -446,6 +446,34 @@ test_presentation (Fixture       *f,
   g_assert_true (gtk_widget_get_visible (f->window->sass_pane));
 }
 
+/* The views get the run, and the one shown exports as SVG; the hints page
+ * has nothing to export */
+static void
+test_views_export (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *tmp = NULL, *svg = NULL, *text = NULL;
+
+  if (f->window == NULL)
+    return;
+  g_assert_nonnull (f->window->analysis);
+  g_assert_nonnull (((KsAnalysis *) f->window->analysis)->timing);
+  tmp = g_dir_make_tmp ("ks-export-XXXXXX", &error);
+  g_assert_no_error (error);
+  svg = g_build_filename (tmp, "timeline.svg", NULL);
+  gtk_stack_set_visible_child_name (f->window->results_stack, "timeline");
+  g_assert_true (_ks_window_views_export (f->window, svg, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (svg, &text, NULL, NULL));
+  g_assert_true (g_str_has_prefix (text, "<?xml"));
+  g_unlink (svg);
+  g_rmdir (tmp);
+  gtk_stack_set_visible_child_name (f->window->results_stack, "hints");
+  g_assert_false (_ks_window_views_export (f->window, svg, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED);
+}
+
 static void
 test_gpu_change (Fixture       *f,
                  gconstpointer  data)
@@ -1101,6 +1129,8 @@ main (int    argc,
   g_test_add ("/app/window/presentation", Fixture, NULL, fixture_setup_quick, test_presentation,
               fixture_teardown);
   g_test_add ("/app/window/gpu-change", Fixture, NULL, fixture_setup_quick, test_gpu_change,
+              fixture_teardown);
+  g_test_add ("/app/window/views-export", Fixture, NULL, fixture_setup_quick, test_views_export,
               fixture_teardown);
   g_test_add ("/app/window/stop", Fixture, NULL, fixture_setup_quick, test_stop, fixture_teardown);
   g_test_add ("/app/window/edit-reruns-and-save", Fixture, NULL, fixture_setup_quick, test_save,

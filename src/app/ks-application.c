@@ -233,6 +233,7 @@ ks_application_startup (GApplication *app)
     { "app.quit", { "<Control>q", NULL } },
     { "win.open", { "<Control>o", NULL } },
     { "win.save", { "<Control>s", NULL } },
+    { "win.export-view", { "<Control>e", NULL } },
     { "win.run", { "<Control>r", NULL } },
     { "win.stop", { "Escape", NULL } },
     { "win.presentation", { "F5", NULL } },

@@ -119,7 +119,12 @@ void        _ks_window_show_compiled_ptx   (KsWindow    *self,
 char       *_ks_window_dup_text            (GtkSourceBuffer *buffer);
 
 /* ks-window-views.c */
+void        _ks_window_views_class_init    (GtkWidgetClass *klass);
 void        _ks_window_views_init          (KsWindow    *self);
+/* Exports the visible view to PATH (.png, .svg or .pdf) */
+gboolean    _ks_window_views_export        (KsWindow    *self,
+                                            const char  *path,
+                                            GError     **error);
 void        _ks_window_views_dispose       (KsWindow    *self);
 void        _ks_window_views_show          (KsWindow    *self,
                                             KsAnalysis  *analysis);

@@ -200,6 +200,107 @@ what_if_cb (KsOccupancyView *view,
   _ks_window_run (self);
 }
 
+/* Export: the visible view, as PNG, SVG or PDF (by the name's extension) */
+static gboolean
+export_visible (KsWindow    *self,
+                const char  *path,
+                GError     **error)
+{
+  const char *page = gtk_stack_get_visible_child_name (self->results_stack);
+  int w = 1600, h = 600;
+
+  if (g_strcmp0 (page, "timeline") == 0)
+    return ks_timeline_export (KS_TIMELINE (self->timeline), path, 2400, 900, FALSE, error);
+  if (g_strcmp0 (page, "memory") == 0)
+    return ks_memory_view_export (KS_MEMORY_VIEW (self->memory_view), path, w, 520, error);
+  if (g_strcmp0 (page, "occupancy") == 0)
+    return ks_occupancy_view_export (KS_OCCUPANCY_VIEW (self->occupancy_view), path, w, 480, error);
+  if (g_strcmp0 (page, "lanes") == 0)
+    return ks_lane_view_export (KS_LANE_VIEW (self->lane_view), path, w, h, error);
+  if (g_strcmp0 (page, "cfg") == 0)
+    return ks_cfg_view_export (KS_CFG_VIEW (self->cfg_view), path, error);
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+               _("Show a view (Timeline, Memory, Occupancy, Lanes or Control Flow) to export it"));
+  return FALSE;
+}
+
+static void
+export_response_cb (GtkNativeDialog *dialog,
+                    int              response,
+                    gpointer         user_data)
+{
+  KsWindow *self = KS_WINDOW (user_data);
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = file ? g_file_get_path (file) : NULL;
+      g_autoptr(GError) error = NULL;
+
+      if (path != NULL && !g_str_has_suffix (path, ".png") && !g_str_has_suffix (path, ".svg")
+          && !g_str_has_suffix (path, ".pdf"))
+        {
+          char *with = g_strconcat (path, ".png", NULL);
+
+          g_free (path);
+          path = with;
+        }
+      if (path != NULL && !export_visible (self, path, &error))
+        _ks_window_show_message (self, error->message);
+    }
+  gtk_native_dialog_destroy (dialog);
+  g_object_unref (dialog);
+}
+
+static void
+export_view_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  KsWindow *self = KS_WINDOW (widget);
+  const char *page = gtk_stack_get_visible_child_name (self->results_stack);
+  GtkFileChooserNative *chooser;
+  g_autofree char *name = NULL;
+  const char *const exts[] = { "*.png", "*.svg", "*.pdf" };
+  const char *const names[] = { N_("PNG image"), N_("SVG drawing"), N_("PDF document") };
+
+  if (page == NULL || g_str_equal (page, "hints") || g_str_equal (page, "output"))
+    {
+      _ks_window_show_message (self, _("Show a view (Timeline, Memory, Occupancy, Lanes or "
+                                       "Control Flow) to export it"));
+      return;
+    }
+  chooser = gtk_file_chooser_native_new (_("Export View"), GTK_WINDOW (self),
+                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
+  for (guint i = 0; i < G_N_ELEMENTS (exts); i++)
+    {
+      GtkFileFilter *f = gtk_file_filter_new ();
+
+      gtk_file_filter_set_name (f, _(names[i]));
+      gtk_file_filter_add_pattern (f, exts[i]);
+      gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), f);
+      g_object_unref (f);
+    }
+  name = g_strdup_printf ("%s.png", page);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
+  g_signal_connect (chooser, "response", G_CALLBACK (export_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+void
+_ks_window_views_class_init (GtkWidgetClass *klass)
+{
+  gtk_widget_class_install_action (klass, "win.export-view", NULL, export_view_action);
+}
+
+gboolean
+_ks_window_views_export (KsWindow    *self,
+                         const char  *path,
+                         GError     **error)
+{
+  return export_visible (self, path, error);
+}
+
 static GtkWidget *
 scrolled (GtkWidget *child)
 {

@@ -1514,6 +1514,7 @@ ks_window_class_init (KsWindowClass *klass)
 #undef BIND
 
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
+  _ks_window_views_class_init (widget_class);
   gtk_widget_class_install_action (widget_class, "win.save", NULL, save_action);
   gtk_widget_class_install_action (widget_class, "win.run", NULL, run_action);
   gtk_widget_class_install_action (widget_class, "win.stop", NULL, stop_action);
