@@ -12,35 +12,8 @@
 #include "ks-launch.h"
 #include "ks-ptx.h"
 #include "ks-sim.h"
+#include "ks-test-sim.h"
 #include "ks-sim-mbarrier.h"
-
-typedef struct
-{
-  KsPtxModule *module;
-  KsLaunch *launch;
-  KsSim *sim;
-} Run;
-
-static void
-run_clear (Run *r)
-{
-  g_clear_pointer (&r->sim, ks_sim_free);
-  g_clear_pointer (&r->launch, ks_launch_free);
-  g_clear_pointer (&r->module, ks_ptx_module_free);
-}
-
-static KsPtxModule *
-text_module (const char *text)
-{
-  g_autoptr(GBytes) b = g_bytes_new (text, strlen (text));
-  KsPtxModule *m = ks_ptx_module_parse (b, "test.ptx");
-
-  for (uint32_t i = 0; i < m->n_diagnostics; i++)
-    g_test_message ("%u:%u: %s", m->diagnostics[i].line, m->diagnostics[i].column,
-                    m->diagnostics[i].message);
-  g_assert_cmpuint (m->n_errors, ==, 0);
-  return m;
-}
 
 static KsPtxModule *
 ptx_file (const char *dir,
@@ -54,18 +27,6 @@ ptx_file (const char *dir,
   g_assert_no_error (error);
   g_assert_cmpuint (m->n_errors, ==, 0);
   return m;
-}
-
-static char *
-hex_of (const void *data,
-        size_t      size)
-{
-  GString *s = g_string_sized_new (size * 2);
-  const uint8_t *p = data;
-
-  for (size_t i = 0; i < size; i++)
-    g_string_append_printf (s, "%02x", p[i]);
-  return g_string_free (s, FALSE);
 }
 
 /* A kernel that spins where it should have faulted stops at this many
@@ -88,26 +49,6 @@ run_start (Run        *r,
   g_assert_no_error (error);
   ks_sim_set_step_limit (r->sim, STEP_LIMIT);
   return ks_sim_run (r->sim, 0, NULL);
-}
-
-static const void *
-buffer (Run        *r,
-        const char *name)
-{
-  int i = ks_launch_find_buffer (r->launch, name);
-
-  g_assert_cmpint (i, >=, 0);
-  return ks_sim_get_buffer (r->sim, (uint32_t) i, NULL);
-}
-
-static void
-assert_done (Run *r)
-{
-  const KsSimFault *f = ks_sim_get_fault (r->sim);
-
-  if (f != NULL)
-    g_error ("fault: %s at PTX line %u", f->message, f->ptx_line);
-  g_assert_cmpint (ks_sim_get_status (r->sim), ==, KS_SIM_DONE);
 }
 
 static void
