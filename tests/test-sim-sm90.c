@@ -363,6 +363,30 @@ test_mma_f64_kernel (void)
   "  mov.u32 %r1, %tid.x;\n"                  /* line 11 */ \
   "  mov.u32 %r7, buf;\n"                     /* line 12; the body starts at 13 */
 
+/* Runs `header` and `body` in blocks of `block` threads: a clean end when
+ * `kind` is KS_SIM_FAULT_NONE, else that fault at `line` with `fragment` in
+ * its message */
+static void
+run_expect (const char     *header,
+            const char     *body,
+            guint           block,
+            KsSimFaultKind  kind,
+            uint32_t        line,
+            const char     *fragment)
+{
+  Run r = { 0 };
+  uint32_t in[64] = { 0 };
+  g_autofree char *ptx = g_strconcat (header, body, "  ret;\n}\n", NULL);
+  g_autofree char *spec = io_spec ("k", block, in, G_N_ELEMENTS (in), 64);
+
+  run_start (&r, ptx, spec);
+  if (kind == KS_SIM_FAULT_NONE)
+    assert_done (&r);
+  else
+    assert_fault (&r, kind, line, fragment);
+  run_clear (&r);
+}
+
 static void
 run_fault (const char     *body,
            guint           block,
@@ -370,14 +394,7 @@ run_fault (const char     *body,
            uint32_t        line,
            const char     *fragment)
 {
-  Run r = { 0 };
-  uint32_t in[64] = { 0 };
-  g_autofree char *ptx = g_strconcat (FAULT_HEADER, body, "  ret;\n}\n", NULL);
-  g_autofree char *spec = io_spec ("k", block, in, G_N_ELEMENTS (in), 64);
-
-  run_start (&r, ptx, spec);
-  assert_fault (&r, kind, line, fragment);
-  run_clear (&r);
+  run_expect (FAULT_HEADER, body, block, kind, line, fragment);
 }
 
 static void
@@ -662,17 +679,7 @@ run_mbar (const char     *body,
           uint32_t        line,
           const char     *fragment)
 {
-  Run r = { 0 };
-  uint32_t in[64] = { 0 };
-  g_autofree char *ptx = g_strconcat (MBAR_HEADER, body, "  ret;\n}\n", NULL);
-  g_autofree char *spec = io_spec ("k", block, in, G_N_ELEMENTS (in), 64);
-
-  run_start (&r, ptx, spec);
-  if (kind == KS_SIM_FAULT_NONE)
-    assert_done (&r);
-  else
-    assert_fault (&r, kind, line, fragment);
-  run_clear (&r);
+  run_expect (MBAR_HEADER, body, block, kind, line, fragment);
 }
 
 /* Waits that can never end are deadlock faults at the wait, and a wait
