@@ -446,6 +446,50 @@ test_presentation (Fixture       *f,
   g_assert_true (gtk_widget_get_visible (f->window->sass_pane));
 }
 
+/* An opened SASS listing gets the control-code column: in the sm_86
+ * listing, the LDG at 0x0260 sets write scoreboard 2 with a stall of 2, and
+ * the FFMA at 0x03a0 waits on scoreboard 2 with a stall of 1 (issue 7's
+ * reading of that listing) */
+static void
+test_sass_control_column (Fixture       *f,
+                          gconstpointer  data)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "fixtures", "sass",
+                                                 "01_gpumode_sgemm_naive.sm_86.cuobjdump.sass", NULL);
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  guint ldg = 0, ffma = 0;
+
+  if (f->window == NULL)
+    return;
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    {
+      if (strstr (lines[i], "/*0260*/"))
+        ldg = i + 1;
+      if (strstr (lines[i], "/*03a0*/"))
+        ffma = i + 1;
+    }
+  g_assert_cmpuint (ldg, >, 0);
+  g_assert_cmpuint (ffma, >, 0);
+  ks_window_open_file (f->window, file);
+  {
+    g_autofree char *c_ldg = _ks_window_sass_control_text (f->window, ldg);
+    g_autofree char *c_ffma = _ks_window_sass_control_text (f->window, ffma);
+    g_autofree char *c_none = _ks_window_sass_control_text (f->window, 1);
+
+    g_assert_nonnull (c_ldg);
+    g_assert_nonnull (strstr (c_ldg, ":W2:"));
+    g_assert_true (g_str_has_suffix (c_ldg, ":S02"));
+    g_assert_nonnull (c_ffma);
+    g_assert_true (g_str_has_prefix (c_ffma, "B--2"));
+    g_assert_true (g_str_has_suffix (c_ffma, ":S01"));
+    g_assert_null (c_none);
+  }
+}
+
 /* The views get the run, and the one shown exports as SVG; the hints page
  * has nothing to export */
 static void
@@ -1132,6 +1176,8 @@ main (int    argc,
               fixture_teardown);
   g_test_add ("/app/window/views-export", Fixture, NULL, fixture_setup_quick, test_views_export,
               fixture_teardown);
+  g_test_add ("/app/window/sass-control-column", Fixture, NULL, fixture_setup_quick,
+              test_sass_control_column, fixture_teardown);
   g_test_add ("/app/window/stop", Fixture, NULL, fixture_setup_quick, test_stop, fixture_teardown);
   g_test_add ("/app/window/edit-reruns-and-save", Fixture, NULL, fixture_setup_quick, test_save,
               fixture_teardown);

@@ -118,6 +118,13 @@ void        _ks_window_show_compiled_ptx   (KsWindow    *self,
                                             const char  *ptx_text);
 char       *_ks_window_dup_text            (GtkSourceBuffer *buffer);
 
+/* ks-window-sass.c */
+void        _ks_window_sass_init           (KsWindow    *self);
+/* The control-code column's text for listing line `line` (1-based), or
+ * NULL where no instruction with a decoded control code starts */
+char       *_ks_window_sass_control_text   (KsWindow    *self,
+                                            guint        line);
+
 /* ks-window-views.c */
 void        _ks_window_views_class_init    (GtkWidgetClass *klass);
 void        _ks_window_views_init          (KsWindow    *self);

@@ -1625,6 +1625,7 @@ ks_window_init (KsWindow *self)
   update_launch_label (self);
   _ks_window_run_init (self);
   _ks_window_views_init (self);
+  _ks_window_sass_init (self);
 }
 
 KsWindow *
