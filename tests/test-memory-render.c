@@ -12,15 +12,18 @@
 
 #include "ks-memory-render.h"
 
+/* The size the tests draw at; test_bank_conflict draws at two */
+static int W = 1100, H = 400;
+
 static cairo_surface_t *
 draw (const KsMemAccess   *m,
       const KsMemoryStyle *st,
       const char          *shot)
 {
-  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 1100, 400);
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_RGB24, W, H);
   cairo_t *cr = cairo_create (s);
 
-  ks_memory_render (cr, m, "test", st, 1100, 400);
+  ks_memory_render (cr, m, "test", st, W, H);
   cairo_destroy (cr);
   if (g_getenv ("KS_SCREENSHOT_DIR"))
     {
@@ -32,13 +35,31 @@ draw (const KsMemAccess   *m,
 }
 
 static void
+test_bank_conflict_at (int w,
+                       int h);
+
+static void
 test_bank_conflict (void)
+{
+  test_bank_conflict_at (1100, 400);
+  test_bank_conflict_at (1920, 700);
+  test_bank_conflict_at (640, 300);
+  /* the other tests draw at the first size */
+  W = 1100;
+  H = 400;
+}
+
+static void
+test_bank_conflict_at (int w,
+                       int h)
 {
   KsMemAccess m = { 0 };
   KsMemoryStyle st;
   cairo_surface_t *s;
   double x, y, r, g, b;
 
+  W = w;
+  H = h;
   m.mask = 0xffffffffu;
   m.space = KS_PTX_SPACE_SHARED;
   m.size = 4;
@@ -48,24 +69,24 @@ test_bank_conflict (void)
   s = draw (&m, &st, "banks-stride2.png");
   ks_memory_conflict_rgb (&r, &g, &b);
   /* even banks deliver two words: conflict-coloured; odd banks none */
-  ks_memory_bank_center (1100, 400, &st, 0, &x, &y);
+  ks_memory_bank_center (W, H, &st, 0, &x, &y);
   g_assert_true (ks_test_pixel_is (s, x + 5, y - 2, r, g, b) || ks_test_pixel_is (s, x - 5, y + 6, r, g, b));
-  ks_memory_bank_center (1100, 400, &st, 1, &x, &y);
+  ks_memory_bank_center (W, H, &st, 1, &x, &y);
   g_assert_false (ks_test_pixel_is (s, x + 5, y - 2, r, g, b));
   /* two passes: bank 0 delivers in the first and in the second */
-  ks_memory_cell_center (1100, 400, &st, 0, 0, &x, &y);
+  ks_memory_cell_center (W, H, &st, 0, 0, &x, &y);
   g_assert_true (ks_test_pixel_is (s, x, y, 0x00 / 255.0, 0x72 / 255.0, 0xb2 / 255.0));
-  ks_memory_cell_center (1100, 400, &st, 1, 0, &x, &y);
+  ks_memory_cell_center (W, H, &st, 1, 0, &x, &y);
   g_assert_true (ks_test_pixel_is (s, x, y, 0xe6 / 255.0, 0x9f / 255.0, 0x00 / 255.0));
   /* no third pass */
-  ks_memory_cell_center (1100, 400, &st, 2, 0, &x, &y);
+  ks_memory_cell_center (W, H, &st, 2, 0, &x, &y);
   g_assert_true (ks_test_pixel_is (s, x, y, 0.99, 0.99, 0.99));
   cairo_surface_destroy (s);
 
   /* a classroom step: only the first pass shown */
   st.wavefronts_shown = 1;
   s = draw (&m, &st, "banks-stride2-step1.png");
-  ks_memory_cell_center (1100, 400, &st, 1, 0, &x, &y);
+  ks_memory_cell_center (W, H, &st, 1, 0, &x, &y);
   g_assert_true (ks_test_pixel_is (s, x, y, 0.99, 0.99, 0.99));
   cairo_surface_destroy (s);
 }
@@ -84,9 +105,9 @@ test_broadcast (void)
   ks_memory_style_init (&st);
   s = draw (&m, &st, "banks-broadcast.png");
   ks_memory_conflict_rgb (&r, &g, &b);
-  ks_memory_bank_center (1100, 400, &st, 0, &x, &y);
+  ks_memory_bank_center (W, H, &st, 0, &x, &y);
   g_assert_false (ks_test_pixel_is (s, x + 5, y - 2, r, g, b));
-  ks_memory_cell_center (1100, 400, &st, 1, 0, &x, &y);
+  ks_memory_cell_center (W, H, &st, 1, 0, &x, &y);
   g_assert_true (ks_test_pixel_is (s, x, y, 0.99, 0.99, 0.99));
   cairo_surface_destroy (s);
 }
@@ -113,7 +134,7 @@ test_global (void)
   for (guint k = 0; k < 4; k++)
     {
       ks_memory_level_rgb (m.level[k], &r, &g, &b);
-      ks_memory_sector_center (&m, 1100, 400, &st, k, &x, &y);
+      ks_memory_sector_center (&m, W, H, &st, k, &x, &y);
       g_assert_true (ks_test_pixel_is (s, x, y - 4, r, g, b));
     }
   cairo_surface_destroy (s);

@@ -26,38 +26,43 @@ test_current_point (void)
   };
 
   g_assert_no_error (error);
-  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+  for (guint i = 0; i < 2 * G_N_ELEMENTS (cases); i++)
     {
-      const KsArchInfo *arch = ks_gpu_db_get_arch (db, cases[i].arch);
+      /* each case at two sizes */
+      const guint n = i % G_N_ELEMENTS (cases);
+      const int width = i < G_N_ELEMENTS (cases) ? 1200 : 760;
+      const int height = i < G_N_ELEMENTS (cases) ? 420 : 300;
+      const KsArchInfo *arch;
       g_autoptr(KsOccupancyCurves) curves = NULL;
       KsOccupancyResult res;
       KsOccupancyChart c;
       KsOccupancyChartLayout l;
-      cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 1200, 420);
+      cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_RGB24, width, height);
       cairo_t *cr = cairo_create (s);
       double r, g, b, x, y;
       KsOccupancyCurve k;
       uint32_t v;
 
+      arch = ks_gpu_db_get_arch (db, cases[n].arch);
       ks_occupancy_chart_init (&c);
       c.arch = arch;
       c.input.block_size = 256;
-      c.input.registers_per_thread = cases[i].regs;
+      c.input.registers_per_thread = cases[n].regs;
       g_assert_true (ks_occupancy_compute (arch, &c.input, &res, &error));
-      g_assert_cmpuint (res.active_warps_per_sm, ==, (guint) cases[i].warps);
+      g_assert_cmpuint (res.active_warps_per_sm, ==, (guint) cases[n].warps);
       curves = ks_occupancy_curves_new (arch, &c.input);
       c.result = &res;
       c.curves = curves;
-      ks_occupancy_chart_layout (&c, 1200, 420, &l);
-      ks_occupancy_chart_render (cr, &c, 1200, 420);
+      ks_occupancy_chart_layout (&c, width, height, &l);
+      ks_occupancy_chart_render (cr, &c, width, height);
       ks_occupancy_chart_marker_rgb (&r, &g, &b);
 
       /* block size: x from 32 to 1024 threads; y the share of the maximum */
       x = l.plots[0].x + (256.0 - 32) / (1024 - 32) * l.plots[0].width;
-      y = l.plots[0].y + l.plots[0].height * (1 - cases[i].warps / cases[i].max);
+      y = l.plots[0].y + l.plots[0].height * (1 - cases[n].warps / cases[n].max);
       g_assert_true (ks_test_pixel_is (s, x, y, r, g, b));
       /* registers: x from 1 to 255 */
-      x = l.plots[1].x + (cases[i].regs - 1.0) / (255 - 1) * l.plots[1].width;
+      x = l.plots[1].x + (cases[n].regs - 1.0) / (255 - 1) * l.plots[1].width;
       g_assert_true (ks_test_pixel_is (s, x, y, r, g, b));
       /* and nowhere near the top-left of the plot */
       g_assert_false (ks_test_pixel_is (s, l.plots[0].x + 2, l.plots[0].y + l.plots[0].height - 2, r, g, b));
@@ -71,7 +76,7 @@ test_current_point (void)
 
       if (g_getenv ("KS_SCREENSHOT_DIR"))
         {
-          g_autofree char *name = g_strdup_printf ("occupancy-%s.png", cases[i].arch);
+          g_autofree char *name = g_strdup_printf ("occupancy-%s.png", cases[n].arch);
           g_autofree char *path = g_build_filename (g_getenv ("KS_SCREENSHOT_DIR"), name, NULL);
 
           cairo_surface_write_to_png (s, path);
