@@ -88,13 +88,11 @@ typedef struct
   const KsTraceEvent *ev;
   const KsTraceMemory *mem;
   uint64_t n_mem;
-  uint64_t *mem_of_event;       /* hashed lookups would cost more: a sorted walk */
   InsnInfo *info;
   GArray *refs;                 /* uint32_t model slots */
   uint32_t *fn_base;            /* per function: its first model slot, NEVER when unused */
   uint32_t *insn_fn;            /* per instruction: its function */
   uint32_t n_slots;
-  uint32_t sub_partitions;
   double pipe_free[8][KS_N_PIPES];      /* per sub-partition */
   double smem_free, l1_free, dram_free;
   double dram_cycles_per_sector;
@@ -822,7 +820,6 @@ ks_timing_compute (const KsPtxModule       *m,
   mo.refs = g_array_new (FALSE, FALSE, sizeof (uint32_t));
   mo.insn_fn = g_new (uint32_t, m->n_insns);
   mo.fn_base = g_new (uint32_t, MAX (m->n_functions, 1));
-  mo.sub_partitions = sub;
   mo.tensor_fma_per_cycle = tensor_rate (arch);
   for (uint32_t i = 0; i < m->n_insns; i++)
     mo.insn_fn[i] = 0;
