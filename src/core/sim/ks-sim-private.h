@@ -192,6 +192,7 @@ struct _KsSim
   KsSimHazard *hazards;
   uint32_t n_hazards;
   GHashTable *accesses;         /* instruction -> GArray of KsMemAccess */
+  uint8_t *access_full;         /* per instruction: its samples are all taken */
   uint32_t access_samples;
   uint32_t l1_bytes, l2_bytes;
   KsTraceEvent *trace;

@@ -968,6 +968,7 @@ ks_sim_free (KsSim *sim)
   g_free (sim->smem_access);
   g_free (sim->hazards);
   g_clear_pointer (&sim->accesses, g_hash_table_unref);
+  g_clear_pointer (&sim->access_full, g_free);
   g_free (sim->trace);
   g_free (sim->trace_mem);
   g_free (sim->layouts);
@@ -1439,10 +1440,15 @@ sample_access (KsSim           *sim,
   GArray *a;
   KsMemAccess *m;
 
-  if (sim->access_samples == 0)
+  /* most executions come after an instruction's samples are taken: one
+   * byte says so before any hashing */
+  if (sim->access_samples == 0 || (sim->access_full != NULL && sim->access_full[insn]))
     return NULL;
   if (sim->accesses == NULL)
-    sim->accesses = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
+    {
+      sim->accesses = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
+      sim->access_full = g_new0 (uint8_t, MAX (sim->module->n_insns, 1));
+    }
   a = g_hash_table_lookup (sim->accesses, GUINT_TO_POINTER (insn));
   if (a == NULL)
     {
@@ -1450,7 +1456,10 @@ sample_access (KsSim           *sim,
       g_hash_table_insert (sim->accesses, GUINT_TO_POINTER (insn), a);
     }
   if (a->len >= sim->access_samples)
-    return NULL;
+    {
+      sim->access_full[insn] = 1;
+      return NULL;
+    }
   g_array_set_size (a, a->len + 1);
   m = &g_array_index (a, KsMemAccess, a->len - 1);
   m->warp = (uint32_t) (sim->cta_linear * sim->warps_per_cta + w->index);
