@@ -12,6 +12,12 @@ G_BEGIN_DECLS
 
 void      ks_sim_step        (KsSim           *sim,
                               KsSimWarp       *w);
+/* Runs at least one and at most max warp-instructions of the warp, as many
+ * ks_sim_step calls would (a run of instructions with fast forms goes on
+ * until one that needs the general executor); returns how many ran. */
+uint32_t  ks_sim_steps       (KsSim           *sim,
+                              KsSimWarp       *w,
+                              uint32_t         max);
 
 void      ks_sim_fault       (KsSim           *sim,
                               KsSimWarp       *w,

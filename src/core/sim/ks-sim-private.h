@@ -170,6 +170,8 @@ struct _KsSim
   uint64_t *var_addr;           /* per module variable: address in its space */
   uint32_t *insn_block;         /* per module instruction: its block within its function */
   KsFastInsn *fast;             /* per module instruction: its fast form, if it has one */
+  uint64_t *fast_imm;           /* the fast forms' immediates, each spread over 32 lanes */
+  gboolean fast_fma;            /* the processor has fused multiply-add instructions */
   gboolean no_fast;             /* run everything through the general executor */
   KsSimFnLayout *layouts;       /* per function */
   uint8_t *param_bank;          /* the kernel's parameters */
@@ -225,5 +227,65 @@ struct _KsSim
 
 void   ks_sim_insn_stats_add (KsSimInsnStats       *to,
                               const KsSimInsnStats *from);
+
+/* Lanes in a mask.  Without the popcnt instruction (the x86-64 baseline),
+ * __builtin_popcount is a call into libgcc; this is a few inline
+ * instructions, and every warp-instruction counts its lanes. */
+static inline uint32_t
+ks_popcount32 (uint32_t x)
+{
+#ifdef __POPCNT__
+  return (uint32_t) __builtin_popcount (x);
+#else
+  x = x - ((x >> 1) & 0x55555555u);
+  x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+  x = (x + (x >> 4)) & 0x0f0f0f0fu;
+  return (x * 0x01010101u) >> 24;
+#endif
+}
+
+/* The counters and the trace event of warp-instruction gi, about to run
+ * with the lanes of exec (of the n_active lanes on the warp's path) */
+static inline void
+ks_sim_count_step (KsSim     *sim,
+                   KsSimWarp *w,
+                   uint32_t   gi,
+                   uint32_t   exec,
+                   uint32_t   n_active)
+{
+  KsSimInsnStats *st = &sim->insn_stats[gi];
+  uint32_t n_exec = ks_popcount32 (exec);
+
+  sim->stats.warp_instructions++;
+  sim->stats.thread_instructions += n_exec;
+  st->warp_executions++;
+  st->thread_executions += n_exec;
+  st->active_lanes += n_active;
+  sim->last_event = G_MAXUINT64;
+  if (sim->trace_enabled)
+    {
+      if (sim->n_trace < sim->max_trace)
+        {
+          KsTraceEvent *ev;
+
+          if (sim->n_trace == sim->cap_trace)
+            {
+              sim->cap_trace = MIN (MAX (sim->cap_trace * 2, 4096), sim->max_trace);
+              sim->trace = g_renew (KsTraceEvent, sim->trace, sim->cap_trace);
+            }
+          sim->last_event = sim->n_trace;
+          ev = &sim->trace[sim->n_trace++];
+          ev->insn = gi;
+          ev->exec = exec;
+          ev->warp = (uint32_t) (sim->cta_linear * sim->warps_per_cta + w->index);
+          ev->flags = w->pending_flags;
+          ev->active_lanes = (uint16_t) n_active;
+          sim->stats.trace_events++;
+        }
+      else
+        sim->stats.trace_dropped++;
+    }
+  w->pending_flags = 0;
+}
 
 G_END_DECLS

@@ -962,6 +962,7 @@ ks_sim_free (KsSim *sim)
   g_free (sim->var_addr);
   g_free (sim->insn_block);
   g_free (sim->fast);
+  g_free (sim->fast_imm);
   g_free (sim->insn_stats);
   g_clear_pointer (&sim->l1, ks_cache_free);
   g_clear_pointer (&sim->l2, ks_cache_free);
@@ -1286,6 +1287,8 @@ ks_sim_run (KsSim        *sim,
           while (w->state == KS_WARP_RUNNING && n < BURST && done < budget
                  && sim->status == KS_SIM_READY)
             {
+              uint32_t ran = 1;
+
               if (G_UNLIKELY (sim->step_hook != NULL))
                 {
                   sim->step_hook (sim, w, FALSE, sim->step_hook_data);
@@ -1293,9 +1296,19 @@ ks_sim_run (KsSim        *sim,
                   sim->step_hook (sim, w, TRUE, sim->step_hook_data);
                 }
               else
-                ks_sim_step (sim, w);
-              n++;
-              done++;
+                {
+                  /* as many steps as one-by-one stepping would run here
+                   * before the burst, the budget or the step limit ends */
+                  uint64_t room = MIN ((uint64_t) (BURST - n), budget - done);
+
+                  if (sim->stats.warp_instructions < sim->step_limit)
+                    room = MIN (room, sim->step_limit - sim->stats.warp_instructions);
+                  else
+                    room = 1;
+                  ran = ks_sim_steps (sim, w, (uint32_t) room);
+                }
+              n += ran;
+              done += ran;
               if (sim->stats.warp_instructions >= sim->step_limit && sim->status == KS_SIM_READY)
                 step_limit_fault (sim, w);
             }
