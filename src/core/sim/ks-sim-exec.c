@@ -320,9 +320,7 @@ settle (Ctx *c)
                 }
             w->simt[w->n_simt - 1].pc = call_pc + 1;
           }
-        g_free (callee.regs);
-        g_free (callee.preds);
-        g_free (callee.params);
+        ks_sim_frame_release (c->sim, w, &callee);
       }
     }
 }

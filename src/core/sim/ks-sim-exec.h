@@ -38,6 +38,11 @@ uint8_t  *ks_sim_resolve     (KsSim           *sim,
                               uint32_t         size,
                               gboolean         store);
 
+/* The global allocation holding addr, or NULL; it becomes the one the
+ * next look-up tries first. */
+const KsSimAlloc *ks_sim_find_alloc (KsSim    *sim,
+                                     uint64_t  addr);
+
 gboolean  ks_sim_push_frame  (KsSim           *sim,
                               KsSimWarp       *w,
                               uint32_t         fn,

@@ -738,21 +738,32 @@ exec_global (KsSim            *sim,
    * has no comparison per lane, which SSE2 lacks for 64-bit values: past
    * room (< 2^63), room - offset wraps to a number with its top bit set,
    * unless the offset itself has it. */
-  if (exec == KS_FULL_MASK && last != NULL && last->size >= size && !(store && last->readonly))
+  if (exec == KS_FULL_MASK && last != NULL)
     {
-      uint64_t lo = last->base, room = last->size - size, over = 0, bits = 0;
-      uint64_t offsets[KS_WARP_SIZE];
+      /* a kernel that reads a and b and writes c goes from one allocation
+       * to the next: try the one of the first lane too */
+      if (addrs[0] - last->base >= last->size)
+        {
+          const KsSimAlloc *other = ks_sim_find_alloc (sim, addrs[0]);
 
-      for (uint32_t l = 0; l < KS_WARP_SIZE; l++)
-        {
-          offsets[l] = addrs[l] - lo;
-          over |= (room - offsets[l]) | offsets[l];
-          bits |= addrs[l];
+          last = other != NULL ? other : last;
         }
-      if ((over >> 63) == 0 && (bits & (size - 1)) == 0)
+      if (last->size >= size && !(store && last->readonly))
         {
-          move_warp (last->data, offsets, val, size, store, f->sign);
-          return;
+          uint64_t lo = last->base, room = last->size - size, over = 0, bits = 0;
+          uint64_t offsets[KS_WARP_SIZE];
+
+          for (uint32_t l = 0; l < KS_WARP_SIZE; l++)
+            {
+              offsets[l] = addrs[l] - lo;
+              over |= (room - offsets[l]) | offsets[l];
+              bits |= addrs[l];
+            }
+          if ((over >> 63) == 0 && (bits & (size - 1)) == 0)
+            {
+              move_warp (last->data, offsets, val, size, store, f->sign);
+              return;
+            }
         }
     }
 

@@ -130,6 +130,13 @@ typedef struct
   uint32_t n_mbar_polls;
   uint32_t mbar_insn;           /* module instruction index */
   uint32_t mbar_addr;           /* shared-memory offset */
+  /* The kernel frame's registers, predicates and parameters from the
+   * warp's previous block: the next block zeroes them instead of
+   * allocating them again (a block of a short kernel spent as much in
+   * malloc and free as in its instructions) */
+  uint64_t *spare_regs;
+  uint32_t *spare_preds;
+  uint8_t *spare_params;
 } KsSimWarp;
 
 #define KS_SIM_N_BARRIERS 16
@@ -224,6 +231,11 @@ struct _KsSim
   uint64_t step_limit;
   GString *printf_out;
 };
+
+/* Frees a frame's arrays, or keeps them for the warp's next block */
+void   ks_sim_frame_release  (KsSim                *sim,
+                              KsSimWarp            *w,
+                              KsSimFrame           *f);
 
 void   ks_sim_insn_stats_add (KsSimInsnStats       *to,
                               const KsSimInsnStats *from);

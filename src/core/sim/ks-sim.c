@@ -156,6 +156,13 @@ find_alloc (KsSim    *sim,
   return NULL;
 }
 
+const KsSimAlloc *
+ks_sim_find_alloc (KsSim    *sim,
+                   uint64_t  addr)
+{
+  return find_alloc (sim, addr, 1);
+}
+
 static const char *
 space_label (KsPtxSpace space)
 {
@@ -502,22 +509,65 @@ layout_params (KsSim   *sim,
 
 /* ---- warps and CTAs ------------------------------------------------------------------------- */
 
-static void
-frame_free (KsSimFrame *f)
+void
+ks_sim_frame_release (KsSim      *sim,
+                      KsSimWarp  *w,
+                      KsSimFrame *f)
 {
-  g_free (f->regs);
-  g_free (f->preds);
-  g_free (f->params);
+  if (f->fn == sim->entry && w->spare_regs == NULL)
+    {
+      w->spare_regs = f->regs;
+      w->spare_preds = f->preds;
+      w->spare_params = f->params;
+    }
+  else
+    {
+      g_free (f->regs);
+      g_free (f->preds);
+      g_free (f->params);
+    }
+  f->regs = NULL;
+  f->preds = NULL;
+  f->params = NULL;
+}
+
+/* Empties a warp for its next block.  Its arrays stay allocated: the SIMT
+ * stack, the frames, local memory (push_frame zeroes what a frame uses)
+ * and the kernel frame's registers. */
+static void
+warp_reset (KsSim     *sim,
+            KsSimWarp *w)
+{
+  KsSimWarp keep = *w;
+
+  for (uint32_t i = 0; i < w->n_frames; i++)
+    ks_sim_frame_release (sim, w, &w->frames[i]);
+  keep.spare_regs = w->spare_regs;
+  keep.spare_preds = w->spare_preds;
+  keep.spare_params = w->spare_params;
+  memset (w, 0, sizeof *w);
+  w->simt = keep.simt;
+  w->cap_simt = keep.cap_simt;
+  w->frames = keep.frames;
+  w->cap_frames = keep.cap_frames;
+  w->local = keep.local;
+  w->local_cap = keep.local_cap;
+  w->spare_regs = keep.spare_regs;
+  w->spare_preds = keep.spare_preds;
+  w->spare_params = keep.spare_params;
 }
 
 static void
-warp_clear (KsSimWarp *w)
+warp_free (KsSim     *sim,
+           KsSimWarp *w)
 {
-  for (uint32_t i = 0; i < w->n_frames; i++)
-    frame_free (&w->frames[i]);
+  warp_reset (sim, w);
   g_free (w->frames);
   g_free (w->simt);
   g_free (w->local);
+  g_free (w->spare_regs);
+  g_free (w->spare_preds);
+  g_free (w->spare_params);
   memset (w, 0, sizeof *w);
 }
 
@@ -581,9 +631,24 @@ ks_sim_push_frame (KsSim     *sim,
   fr = &w->frames[w->n_frames++];
   memset (fr, 0, sizeof *fr);
   fr->fn = fn;
-  fr->regs = g_new0 (uint64_t, (size_t) MAX (f->n_reg_slots, 1) * KS_WARP_SIZE);
-  fr->preds = g_new0 (uint32_t, MAX (f->n_pred_slots, 1));
-  fr->params = g_malloc0 ((size_t) MAX (l->param_size, 1) * KS_WARP_SIZE);
+  if (fn == sim->entry && w->spare_regs != NULL)
+    {
+      fr->regs = w->spare_regs;
+      fr->preds = w->spare_preds;
+      fr->params = w->spare_params;
+      w->spare_regs = NULL;
+      w->spare_preds = NULL;
+      w->spare_params = NULL;
+      memset (fr->regs, 0, (size_t) MAX (f->n_reg_slots, 1) * KS_WARP_SIZE * sizeof (uint64_t));
+      memset (fr->preds, 0, MAX (f->n_pred_slots, 1) * sizeof (uint32_t));
+      memset (fr->params, 0, (size_t) MAX (l->param_size, 1) * KS_WARP_SIZE);
+    }
+  else
+    {
+      fr->regs = g_new0 (uint64_t, (size_t) MAX (f->n_reg_slots, 1) * KS_WARP_SIZE);
+      fr->preds = g_new0 (uint32_t, MAX (f->n_pred_slots, 1));
+      fr->params = g_malloc0 ((size_t) MAX (l->param_size, 1) * KS_WARP_SIZE);
+    }
   fr->local_base = base;
   fr->simt_base = w->n_simt;
   fr->call_pc = call_pc;
@@ -627,7 +692,7 @@ start_cta (KsSim    *sim,
       uint32_t first = i * KS_WARP_SIZE;
       uint32_t n = MIN (KS_WARP_SIZE, sim->threads_per_cta - first);
 
-      warp_clear (w);
+      warp_reset (sim, w);
       w->index = i;
       w->first_thread = first;
       w->live = n == 32 ? KS_FULL_MASK : (1u << n) - 1;
@@ -643,7 +708,7 @@ static void
 finish_cta (KsSim *sim)
 {
   for (uint32_t i = 0; i < sim->cta.n_warps; i++)
-    warp_clear (&sim->cta.warps[i]);
+    warp_reset (sim, &sim->cta.warps[i]);
   sim->cta_active = FALSE;
 }
 
@@ -950,7 +1015,7 @@ ks_sim_free (KsSim *sim)
   if (sim->cta.warps != NULL)
     {
       for (uint32_t i = 0; i < sim->warps_per_cta; i++)
-        warp_clear (&sim->cta.warps[i]);
+        warp_free (sim, &sim->cta.warps[i]);
       g_free (sim->cta.warps);
     }
   g_free (sim->cta.shared);
@@ -1112,7 +1177,7 @@ worker_free (KsSim *w)
   if (w->cta.warps != NULL)
     {
       for (uint32_t i = 0; i < w->warps_per_cta; i++)
-        warp_clear (&w->cta.warps[i]);
+        warp_free (w, &w->cta.warps[i]);
       g_free (w->cta.warps);
     }
   g_free (w->cta.shared);
