@@ -557,9 +557,9 @@ warp_reset (KsSim     *sim,
   w->spare_params = keep.spare_params;
 }
 
-static void
-warp_free (KsSim     *sim,
-           KsSimWarp *w)
+void
+ks_sim_warp_free (KsSim     *sim,
+                  KsSimWarp *w)
 {
   warp_reset (sim, w);
   g_free (w->frames);
@@ -984,6 +984,14 @@ ks_sim_new (const KsPtxModule *module,
     }
 
   ks_sim_fast_decode (sim);
+  /* %clock and %globaltimer count the warp-instructions run so far, those
+   * of the blocks before included: such a kernel runs on one thread */
+  for (uint32_t i = 0; i < module->n_operands; i++)
+    if (module->operands[i].kind == KS_PTX_OPERAND_SREG
+        && (module->operands[i].a == KS_PTX_SREG_CLOCK || module->operands[i].a == KS_PTX_SREG_CLOCK_HI
+            || module->operands[i].a == KS_PTX_SREG_CLOCK64
+            || module->operands[i].a == KS_PTX_SREG_GLOBALTIMER))
+      sim->reads_clock = TRUE;
   sim->insn_stats = g_new0 (KsSimInsnStats, MAX (module->n_insns, 1));
   sim->trace_enabled = TRUE;
   sim->max_trace = 16u << 20;
@@ -1015,7 +1023,7 @@ ks_sim_free (KsSim *sim)
   if (sim->cta.warps != NULL)
     {
       for (uint32_t i = 0; i < sim->warps_per_cta; i++)
-        warp_free (sim, &sim->cta.warps[i]);
+        ks_sim_warp_free (sim, &sim->cta.warps[i]);
       g_free (sim->cta.warps);
     }
   g_free (sim->cta.shared);
@@ -1109,189 +1117,11 @@ ks_sim_set_progress_func (KsSim             *sim,
   sim->progress_data = user_data;
 }
 
-/* A worker files the printf output of a CTA under the CTA's index */
-static void
-keep_cta_printf (KsSim *sim)
-{
-  KsSimCtaPrintf cp;
-
-  if (sim->printf_out->len == 0)
-    return;
-  cp.cta = sim->cta_linear;
-  cp.text = g_strndup (sim->printf_out->str, sim->printf_out->len);
-  g_array_append_val (sim->cta_printf, cp);
-  g_string_truncate (sim->printf_out, 0);
-}
-
 void
 ks_sim_set_threads (KsSim    *sim,
                     uint32_t  n_threads)
 {
   sim->n_threads = n_threads ? n_threads : (uint32_t) g_get_num_processors ();
-}
-
-typedef struct
-{
-  KsSim *sim;
-  GCancellable *cancellable;
-} WorkerArgs;
-
-/* A worker runs CTAs k, k + n, k + 2n, ... on the shared global memory, with
- * its own CTA state, counters and printf output. */
-static KsSim *
-worker_new (KsSim       *sim,
-            uint32_t     k,
-            uint32_t     n,
-            KsSimShared *shared)
-{
-  KsSim *w = g_new (KsSim, 1);
-
-  *w = *sim;
-  memset (&w->cta, 0, sizeof w->cta);
-  w->cta_active = FALSE;
-  w->current_warp = 0;
-  memset (&w->stats, 0, sizeof w->stats);
-  memset (&w->fault, 0, sizeof w->fault);
-  w->status = KS_SIM_READY;
-  w->insn_stats = g_new0 (KsSimInsnStats, MAX (sim->module->n_insns, 1));
-  w->trace = NULL;
-  w->n_trace = w->cap_trace = 0;
-  w->trace_mem = NULL;
-  w->n_trace_mem = w->cap_trace_mem = 0;
-  w->smem_access = NULL;
-  w->hazards = NULL;
-  w->n_hazards = 0;
-  w->l1 = w->l2 = NULL;
-  w->printf_out = g_string_new (NULL);
-  w->cta_printf = g_array_new (FALSE, FALSE, sizeof (KsSimCtaPrintf));
-  w->progress = NULL;
-  w->next_cta = k;
-  w->cta_stride = n;
-  w->shared = shared;
-  return w;
-}
-
-static void
-worker_free (KsSim *w)
-{
-  if (w->cta.warps != NULL)
-    {
-      for (uint32_t i = 0; i < w->warps_per_cta; i++)
-        warp_free (w, &w->cta.warps[i]);
-      g_free (w->cta.warps);
-    }
-  g_free (w->cta.shared);
-  g_free (w->cta.mbar_valid);
-  g_free (w->insn_stats);
-  g_free (w->smem_access);
-  g_free (w->hazards);
-  g_free (w->trace);
-  g_free (w->trace_mem);
-  g_free (w->fault.message);
-  g_free (w->fault.cuda_file);
-  g_string_free (w->printf_out, TRUE);
-  for (guint i = 0; i < w->cta_printf->len; i++)
-    g_free (g_array_index (w->cta_printf, KsSimCtaPrintf, i).text);
-  g_array_unref (w->cta_printf);
-  g_free (w);
-}
-
-static gpointer
-worker_main (gpointer data)
-{
-  WorkerArgs *a = data;
-  KsSim *w = a->sim;
-
-  ks_sim_run (w, 0, a->cancellable);
-  if (w->status == KS_SIM_FAULTED)
-    {
-      /* the stop point is the lowest faulting CTA */
-      g_mutex_lock (&w->shared->atomics);
-      w->shared->stop_cta = MIN (w->shared->stop_cta, w->cta_linear);
-      g_mutex_unlock (&w->shared->atomics);
-    }
-  /* what the CTA it stopped in printed belongs to that CTA */
-  if (w->cta_active)
-    keep_cta_printf (w);
-  return NULL;
-}
-
-static int
-compare_cta_printf (gconstpointer a,
-                    gconstpointer b)
-{
-  const KsSimCtaPrintf *x = a, *y = b;
-
-  return x->cta < y->cta ? -1 : x->cta > y->cta;
-}
-
-static void
-run_parallel (KsSim        *sim,
-              GCancellable *cancellable)
-{
-  uint32_t n = (uint32_t) MIN ((uint64_t) sim->n_threads, sim->n_ctas);
-  KsSimShared shared;
-  g_autofree KsSim **workers = g_new0 (KsSim *, n);
-  g_autofree GThread **threads = g_new0 (GThread *, n);
-  g_autofree WorkerArgs *args = g_new0 (WorkerArgs, n);
-  g_autoptr(GArray) printfs = g_array_new (FALSE, FALSE, sizeof (KsSimCtaPrintf));
-  KsSim *faulted = NULL;
-  gboolean cancelled = FALSE;
-
-  g_mutex_init (&shared.atomics);
-  shared.stop_cta = G_MAXUINT64;
-  for (uint32_t k = 0; k < n; k++)
-    {
-      workers[k] = worker_new (sim, k, n, &shared);
-      args[k].sim = workers[k];
-      args[k].cancellable = cancellable;
-      threads[k] = g_thread_new ("ks-sim", worker_main, &args[k]);
-    }
-  for (uint32_t k = 0; k < n; k++)
-    g_thread_join (threads[k]);
-
-  for (uint32_t k = 0; k < n; k++)
-    {
-      KsSim *w = workers[k];
-
-      sim->stats.warp_instructions += w->stats.warp_instructions;
-      sim->stats.thread_instructions += w->stats.thread_instructions;
-      sim->stats.divergent_branches += w->stats.divergent_branches;
-      sim->stats.barriers += w->stats.barriers;
-      for (uint32_t i = 0; i < sim->module->n_insns; i++)
-        ks_sim_insn_stats_add (&sim->insn_stats[i], &w->insn_stats[i]);
-      if (w->status == KS_SIM_FAULTED && (faulted == NULL || w->cta_linear < faulted->cta_linear))
-        faulted = w;
-      cancelled |= w->status == KS_SIM_CANCELLED;
-      g_array_append_vals (printfs, w->cta_printf->data, w->cta_printf->len);
-      g_array_set_size (w->cta_printf, 0);
-    }
-
-  /* printf in CTA order, as one thread prints it; output of CTAs past the
-   * fault is dropped, as one thread would not have run them */
-  g_array_sort (printfs, compare_cta_printf);
-  for (guint i = 0; i < printfs->len; i++)
-    {
-      KsSimCtaPrintf *cp = &g_array_index (printfs, KsSimCtaPrintf, i);
-
-      if (cp->cta <= shared.stop_cta)
-        g_string_append (sim->printf_out, cp->text);
-      g_free (cp->text);
-    }
-
-  if (faulted != NULL)
-    {
-      sim->fault = faulted->fault;
-      memset (&faulted->fault, 0, sizeof faulted->fault);
-      sim->status = KS_SIM_FAULTED;
-    }
-  else
-    sim->status = cancelled ? KS_SIM_CANCELLED : KS_SIM_DONE;
-  sim->next_cta = sim->n_ctas;
-
-  for (uint32_t k = 0; k < n; k++)
-    worker_free (workers[k]);
-  g_mutex_clear (&shared.atomics);
 }
 
 KsSimStatus
@@ -1303,10 +1133,15 @@ ks_sim_run (KsSim        *sim,
   uint64_t budget = max_steps ? max_steps : G_MAXUINT64;
   uint64_t done = 0;
 
-  if (max_steps == 0 && sim->n_threads > 1 && !sim->trace_enabled && sim->shared == NULL
-      && sim->status == KS_SIM_READY && sim->next_cta == 0 && !sim->cta_active && sim->n_ctas > 1)
+  /* A run of the whole launch on several threads (ks-sim-parallel.c).  A
+   * kernel that reads the clock, which counts the warp-instructions of the
+   * blocks before, and the lane recorder, which follows one warp, run on
+   * this thread. */
+  if (max_steps == 0 && sim->n_threads > 1 && sim->shared == NULL && sim->step_hook == NULL
+      && !sim->reads_clock && sim->status == KS_SIM_READY && sim->next_cta == 0
+      && !sim->cta_active && sim->n_ctas > 1)
     {
-      run_parallel (sim, cancellable);
+      ks_sim_run_parallel (sim, cancellable);
       sim->stats.seconds += (double) (g_get_monotonic_time () - start) / G_USEC_PER_SEC;
       return sim->status;
     }
@@ -1318,11 +1153,7 @@ ks_sim_run (KsSim        *sim,
 
       if (!sim->cta_active)
         {
-          /* A worker of a parallel run also stops after the lowest CTA any
-           * worker faulted in: the CTAs a single thread would have run. */
-          if (sim->next_cta >= sim->n_ctas
-              || (sim->shared != NULL
-                  && sim->next_cta > __atomic_load_n (&sim->shared->stop_cta, __ATOMIC_RELAXED)))
+          if (sim->next_cta >= sim->n_ctas)
             {
               sim->status = KS_SIM_DONE;
               break;
@@ -1366,15 +1197,18 @@ ks_sim_run (KsSim        *sim,
                    * before the burst, the budget or the step limit ends */
                   uint64_t room = MIN ((uint64_t) (BURST - n), budget - done);
 
-                  if (sim->stats.warp_instructions < sim->step_limit)
-                    room = MIN (room, sim->step_limit - sim->stats.warp_instructions);
+                  uint64_t steps = sim->steps_before + sim->stats.warp_instructions;
+
+                  if (steps < sim->step_limit)
+                    room = MIN (room, sim->step_limit - steps);
                   else
                     room = 1;
                   ran = ks_sim_steps (sim, w, (uint32_t) room);
                 }
               n += ran;
               done += ran;
-              if (sim->stats.warp_instructions >= sim->step_limit && sim->status == KS_SIM_READY)
+              if (sim->steps_before + sim->stats.warp_instructions >= sim->step_limit
+                  && sim->status == KS_SIM_READY)
                 step_limit_fault (sim, w);
             }
           if (w->state == KS_WARP_DONE)
@@ -1392,8 +1226,6 @@ ks_sim_run (KsSim        *sim,
 
       if (c->n_done == c->n_warps)
         {
-          if (sim->cta_printf != NULL)
-            keep_cta_printf (sim);
           finish_cta (sim);
           report_progress (sim, TRUE);
           continue;
@@ -1504,7 +1336,37 @@ ks_sim_get_accesses (const KsSim *sim,
   return a ? (const KsMemAccess *) (void *) a->data : NULL;
 }
 
-/* A new sample of an execution of `insn`, or NULL when it has enough */
+/* A worker's sample: taken while the instruction's quota is not filled
+ * by the blocks already put in order, up to the quota within the block;
+ * which of them are kept is decided in block order (ks-sim-parallel.c).
+ * Returns the sample, or NULL. */
+static KsMemAccess *
+block_sample (KsSim    *sim,
+              uint32_t  insn,
+              uint32_t *index)
+{
+  KsSimBlock *b = sim->block;
+  KsSimBlockSample *bs;
+
+  /* the run's own array: set by the thread that puts blocks in order */
+  if (__atomic_load_n (&sim->access_full[insn], __ATOMIC_RELAXED))
+    return NULL;
+  if (sim->block_samples == NULL)
+    sim->block_samples = g_new0 (uint32_t, MAX (sim->module->n_insns, 1));
+  if (sim->block_samples[insn] >= sim->access_samples)
+    return NULL;
+  sim->block_samples[insn]++;
+  if (b->samples == NULL)
+    b->samples = g_array_new (FALSE, TRUE, sizeof (KsSimBlockSample));
+  *index = b->samples->len;
+  g_array_set_size (b->samples, b->samples->len + 1);
+  bs = &g_array_index (b->samples, KsSimBlockSample, b->samples->len - 1);
+  bs->insn = insn;
+  return &bs->access;
+}
+
+/* A new sample of an execution of `insn`, or NULL when it has enough;
+ * in a worker of a parallel run, *index is where it is in the block's */
 static KsMemAccess *
 sample_access (KsSim           *sim,
                const KsSimWarp *w,
@@ -1513,33 +1375,46 @@ sample_access (KsSim           *sim,
                const uint64_t   addr[32],
                uint32_t         size,
                uint32_t         mask,
-               gboolean         store)
+               gboolean         store,
+               uint32_t        *index)
 {
   GArray *a;
   KsMemAccess *m;
 
-  /* most executions come after an instruction's samples are taken: one
-   * byte says so before any hashing */
-  if (sim->access_samples == 0 || (sim->access_full != NULL && sim->access_full[insn]))
+  *index = G_MAXUINT32;
+  if (sim->access_samples == 0)
     return NULL;
-  if (sim->accesses == NULL)
+  if (sim->block != NULL)
     {
-      sim->accesses = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
-      sim->access_full = g_new0 (uint8_t, MAX (sim->module->n_insns, 1));
+      m = block_sample (sim, insn, index);
+      if (m == NULL)
+        return NULL;
     }
-  a = g_hash_table_lookup (sim->accesses, GUINT_TO_POINTER (insn));
-  if (a == NULL)
+  else
     {
-      a = g_array_new (FALSE, TRUE, sizeof (KsMemAccess));
-      g_hash_table_insert (sim->accesses, GUINT_TO_POINTER (insn), a);
+      /* most executions come after an instruction's samples are taken: one
+       * byte says so before any hashing */
+      if (sim->access_full != NULL && sim->access_full[insn])
+        return NULL;
+      if (sim->accesses == NULL)
+        {
+          sim->accesses = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
+          sim->access_full = g_new0 (uint8_t, MAX (sim->module->n_insns, 1));
+        }
+      a = g_hash_table_lookup (sim->accesses, GUINT_TO_POINTER (insn));
+      if (a == NULL)
+        {
+          a = g_array_new (FALSE, TRUE, sizeof (KsMemAccess));
+          g_hash_table_insert (sim->accesses, GUINT_TO_POINTER (insn), a);
+        }
+      if (a->len >= sim->access_samples)
+        {
+          sim->access_full[insn] = 1;
+          return NULL;
+        }
+      g_array_set_size (a, a->len + 1);
+      m = &g_array_index (a, KsMemAccess, a->len - 1);
     }
-  if (a->len >= sim->access_samples)
-    {
-      sim->access_full[insn] = 1;
-      return NULL;
-    }
-  g_array_set_size (a, a->len + 1);
-  m = &g_array_index (a, KsMemAccess, a->len - 1);
   m->warp = (uint32_t) (sim->cta_linear * sim->warps_per_cta + w->index);
   m->mask = mask;
   m->space = (uint8_t) space;
@@ -1570,21 +1445,40 @@ note_hazard (KsSim        *sim,
              uint32_t      second_thread)
 {
   KsSimHazard *h;
+  KsSimHazard *list = sim->hazards;
+  uint32_t n = sim->n_hazards;
 
-  for (uint32_t i = 0; i < sim->n_hazards; i++)
+  /* A worker of a parallel run keeps every pair its block found: which of
+   * them fit in the limit depends on the blocks before it */
+  if (sim->block != NULL)
     {
-      h = &sim->hazards[i];
+      if (sim->block->hazards == NULL)
+        sim->block->hazards = g_array_new (FALSE, TRUE, sizeof (KsSimHazard));
+      list = (KsSimHazard *) (void *) sim->block->hazards->data;
+      n = sim->block->hazards->len;
+    }
+  for (uint32_t i = 0; i < n; i++)
+    {
+      h = &list[i];
       if (h->kind == kind && h->first_insn == first_insn && h->second_insn == second_insn)
         {
           h->count++;
           return;
         }
     }
-  if (sim->n_hazards >= KS_SIM_MAX_HAZARDS)
-    return;
-  if (sim->hazards == NULL)
-    sim->hazards = g_new0 (KsSimHazard, KS_SIM_MAX_HAZARDS);
-  h = &sim->hazards[sim->n_hazards++];
+  if (sim->block != NULL)
+    {
+      g_array_set_size (sim->block->hazards, n + 1);
+      h = &g_array_index (sim->block->hazards, KsSimHazard, n);
+    }
+  else
+    {
+      if (sim->n_hazards >= KS_SIM_MAX_HAZARDS)
+        return;
+      if (sim->hazards == NULL)
+        sim->hazards = g_new0 (KsSimHazard, KS_SIM_MAX_HAZARDS);
+      h = &sim->hazards[sim->n_hazards++];
+    }
   h->kind = kind;
   h->first_insn = first_insn;
   h->second_insn = second_insn;
@@ -1693,6 +1587,57 @@ ks_sim_get_trace_memory (const KsSim *sim,
 }
 
 void
+ks_sim_cache_sectors (KsSim          *sim,
+                      uint32_t        insn,
+                      const uint64_t *sectors,
+                      uint32_t        n_sectors,
+                      gboolean        store,
+                      KsTraceMemory  *tm,
+                      KsMemAccess    *sample)
+{
+  KsSimInsnStats *st = &sim->insn_stats[insn];
+
+  if (sim->l1 == NULL)
+    {
+      sim->l1 = ks_cache_new (sim->l1_bytes, 128, 32, 4);
+      ks_cache_set_write_policy (sim->l1, KS_CACHE_WRITE_THROUGH);
+      sim->l2 = ks_cache_new (sim->l2_bytes, 128, 32, 16);
+    }
+  /* Loads look in L1, then L2; stores write through L1 to L2 */
+  for (uint32_t i = 0; i < n_sectors; i++)
+    {
+      KsCacheResult h1 = ks_cache_access (sim->l1, sectors[i], store);
+
+      if (sample != NULL)
+        sample->level[i] = store ? KS_MEM_LEVEL_STORE : h1 == KS_CACHE_HIT ? KS_MEM_LEVEL_L1
+                           : KS_MEM_LEVEL_L2;
+      if (!store && h1 == KS_CACHE_HIT)
+        {
+          st->l1_hits++;
+          if (tm)
+            tm->l1_hits++;
+          continue;
+        }
+      if (!store)
+        st->l1_misses++;
+      if (ks_cache_access (sim->l2, sectors[i], store) == KS_CACHE_HIT)
+        {
+          st->l2_hits++;
+          if (tm)
+            tm->l2_hits++;
+        }
+      else
+        {
+          st->l2_misses++;
+          if (tm)
+            tm->dram++;
+          if (sample != NULL && !store)
+            sample->level[i] = KS_MEM_LEVEL_DRAM;
+        }
+    }
+}
+
+void
 ks_sim_record_memory (KsSim           *sim,
                       const KsSimWarp *w,
                       uint32_t         insn,
@@ -1730,8 +1675,9 @@ ks_sim_record_memory (KsSim           *sim,
     {
       KsSmemAnalysis r = ks_smem_analyze (a, size, mask, store);
       KsTraceMemory *tm = trace_memory (sim);
+      uint32_t sample_index;
 
-      sample_access (sim, w, insn, KS_PTX_SPACE_SHARED, a, size, mask, store);
+      sample_access (sim, w, insn, KS_PTX_SPACE_SHARED, a, size, mask, store, &sample_index);
       if (!atomic)
         check_races (sim, w, insn, a, size, mask, store);
       if (tm != NULL)
@@ -1752,54 +1698,18 @@ ks_sim_record_memory (KsSim           *sim,
   {
     KsGmemAnalysis r = ks_gmem_analyze (a, size, mask);
     KsTraceMemory *tm = trace_memory (sim);
-    KsMemAccess *sample = sample_access (sim, w, insn, KS_PTX_SPACE_GLOBAL, a, size, mask, store);
+    uint32_t sample_index;
+    KsMemAccess *sample = sample_access (sim, w, insn, KS_PTX_SPACE_GLOBAL, a, size, mask, store,
+                                         &sample_index);
 
     G_STATIC_ASSERT (KS_GMEM_MAX_SECTORS <= G_N_ELEMENTS (sample->level));
     if (sample != NULL)
       sample->n_levels = (uint8_t) r.n_sectors;
-    if (sim->l1 == NULL)
-      {
-        sim->l1 = ks_cache_new (sim->l1_bytes, 128, 32, 4);
-        ks_cache_set_write_policy (sim->l1, KS_CACHE_WRITE_THROUGH);
-        sim->l2 = ks_cache_new (sim->l2_bytes, 128, 32, 16);
-      }
     st->gmem_requests++;
     st->gmem_sectors += r.n_sectors;
     st->gmem_ideal_sectors += r.ideal_sectors;
     st->gmem_lines += r.n_lines;
     st->gmem_requested_bytes += r.requested_bytes;
-    /* Loads look in L1, then L2; stores write through L1 to L2 */
-    for (uint32_t i = 0; i < r.n_sectors; i++)
-      {
-        KsCacheResult h1 = ks_cache_access (sim->l1, r.sectors[i], store);
-
-        if (sample != NULL)
-          sample->level[i] = store ? KS_MEM_LEVEL_STORE : h1 == KS_CACHE_HIT ? KS_MEM_LEVEL_L1
-                             : KS_MEM_LEVEL_L2;
-        if (!store && h1 == KS_CACHE_HIT)
-          {
-            st->l1_hits++;
-            if (tm)
-              tm->l1_hits++;
-            continue;
-          }
-        if (!store)
-          st->l1_misses++;
-        if (ks_cache_access (sim->l2, r.sectors[i], store) == KS_CACHE_HIT)
-          {
-            st->l2_hits++;
-            if (tm)
-              tm->l2_hits++;
-          }
-        else
-          {
-            st->l2_misses++;
-            if (tm)
-              tm->dram++;
-            if (sample != NULL && !store)
-              sample->level[i] = KS_MEM_LEVEL_DRAM;
-          }
-      }
     if (tm != NULL)
       {
         tm->space = KS_PTX_SPACE_GLOBAL;
@@ -1807,5 +1717,28 @@ ks_sim_record_memory (KsSim           *sim,
         tm->lines = (uint8_t) MIN (r.n_lines, 255u);
         tm->store = store;
       }
+    if (sim->block != NULL)
+      {
+        /* the caches are the run's: their turn comes in block order */
+        KsSimBlock *b = sim->block;
+        KsSimCacheRequest req;
+
+        if (b->requests == NULL)
+          {
+            b->requests = g_array_new (FALSE, FALSE, sizeof (KsSimCacheRequest));
+            b->sectors = g_array_new (FALSE, FALSE, sizeof (uint64_t));
+          }
+        memset (&req, 0, sizeof req);
+        req.insn = insn;
+        req.store = store;
+        req.first_sector = b->sectors->len;
+        req.n_sectors = r.n_sectors;
+        req.trace_mem = tm != NULL ? (uint64_t) (tm - sim->trace_mem) : G_MAXUINT64;
+        req.sample = sample_index;
+        g_array_append_vals (b->sectors, r.sectors, r.n_sectors);
+        g_array_append_val (b->requests, req);
+      }
+    else
+      ks_sim_cache_sectors (sim, insn, r.sectors, r.n_sectors, store, tm, sample);
   }
 }
