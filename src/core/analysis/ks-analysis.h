@@ -72,7 +72,7 @@ typedef struct
   gboolean use_toolkit;         /* default TRUE: FALSE never runs nvcc/ptxas (tests, no-toolkit mode) */
   KsSchedulerPolicy scheduler;
   uint64_t max_trace_events;    /* 0: the simulator's default */
-  uint32_t sim_threads;         /* used when the trace is off; 0: one */
+  uint32_t sim_threads;         /* threads for the simulation's blocks; 0: one */
 } KsAnalysisRequest;
 
 typedef void (*KsAnalysisProgressFunc) (KsAnalysisStage stage,
