@@ -704,6 +704,11 @@ record_fast_access (KsSim            *sim,
 
   if (exec == 0)
     return;
+  if (exec == KS_FULL_MASK)
+    {
+      ks_sim_record_memory (sim, w, gi, space, addrs, size, exec, store, FALSE);
+      return;
+    }
   for (uint32_t l = 0; l < KS_WARP_SIZE; l++)
     a[l] = (exec >> l) & 1 ? addrs[l] : 0;
   ks_sim_record_memory (sim, w, gi, space, a, size, exec, store, FALSE);

@@ -207,6 +207,82 @@ ks_smem_analyze (const uint64_t addr[KS_MEM_WARP_SIZE],
   return r;
 }
 
+void
+ks_smem_cost (const uint64_t addr[KS_MEM_WARP_SIZE],
+              uint32_t       size,
+              uint32_t       mask,
+              bool           is_store,
+              uint32_t      *wavefronts,
+              uint32_t      *ideal_wavefronts,
+              uint32_t      *conflict_degree)
+{
+  if (mask == 0xffffffffu && size <= KS_SMEM_BANK_BYTES)
+    {
+      /* One phase, each lane within one word: conflict-free, one wavefront,
+       * unless a bank is asked for two different words.  Without a branch
+       * per lane: each bank's slot is written with its lanes' words, then
+       * every lane must find its own word there. */
+      uint64_t slot[KS_SMEM_BANKS];
+      uint64_t room = KS_SMEM_BANK_BYTES - size, over = 0, differ = 0;
+      uint32_t l;
+
+      for (l = 0; l < KS_MEM_WARP_SIZE; l++)
+        {
+          uint64_t w = addr[l] / KS_SMEM_BANK_BYTES;
+
+          over |= room - addr[l] % KS_SMEM_BANK_BYTES;
+          slot[w % KS_SMEM_BANKS] = w;
+        }
+      for (l = 0; l < KS_MEM_WARP_SIZE; l++)
+        {
+          uint64_t w = addr[l] / KS_SMEM_BANK_BYTES;
+
+          differ |= slot[w % KS_SMEM_BANKS] ^ w;
+        }
+      if ((over >> 63) == 0 && differ == 0)
+        {
+          *wavefronts = *ideal_wavefronts = *conflict_degree = 1;
+          return;
+        }
+    }
+  else if (mask != 0 && size <= KS_SMEM_BANK_BYTES)
+    {
+      /* the same for the lanes of a partial warp, lane by lane */
+      uint64_t word[KS_SMEM_BANKS];
+      uint32_t seen = 0, m;
+
+      for (m = mask; m != 0; m &= m - 1)
+        {
+          uint64_t a = addr[__builtin_ctz (m)];
+          uint64_t w = a / KS_SMEM_BANK_BYTES;
+          uint32_t bank = (uint32_t) (w % KS_SMEM_BANKS);
+
+          if (a % KS_SMEM_BANK_BYTES + size > KS_SMEM_BANK_BYTES)
+            break;
+          if (!(seen & (1u << bank)))
+            {
+              seen |= 1u << bank;
+              word[bank] = w;
+            }
+          else if (word[bank] != w)
+            break;
+        }
+      if (m == 0)
+        {
+          *wavefronts = *ideal_wavefronts = *conflict_degree = 1;
+          return;
+        }
+    }
+
+  {
+    KsSmemAnalysis r = ks_smem_analyze (addr, size, mask, is_store);
+
+    *wavefronts = r.wavefronts;
+    *ideal_wavefronts = r.ideal_wavefronts;
+    *conflict_degree = r.conflict_degree;
+  }
+}
+
 /* ---- global memory ----------------------------------------------------------- */
 
 /* Insert v into the sorted array a[0..*n) unless present.  Requests are

@@ -108,6 +108,19 @@ KsSmemAnalysis ks_smem_analyze (const uint64_t addr[KS_MEM_WARP_SIZE],
                                 uint32_t       mask,
                                 bool           is_store);
 
+/* The request's wavefronts, ideal wavefronts and conflict degree, as
+ * ks_smem_analyze counts them, without the per-lane and per-bank details:
+ * what the simulator records for every shared access.  A request of up to
+ * 4 bytes a lane where no bank serves two distinct words (most of them)
+ * is counted in one pass over the lanes. */
+void           ks_smem_cost    (const uint64_t addr[KS_MEM_WARP_SIZE],
+                                uint32_t       size,
+                                uint32_t       mask,
+                                bool           is_store,
+                                uint32_t      *wavefronts,
+                                uint32_t      *ideal_wavefronts,
+                                uint32_t      *conflict_degree);
+
 /* The bank of a byte address. */
 static inline uint32_t
 ks_smem_bank (uint64_t addr)

@@ -1435,7 +1435,7 @@ ks_sim_set_caches (KsSim    *sim,
   g_clear_pointer (&sim->l2, ks_cache_free);
 }
 
-static void
+static G_GNUC_NO_INLINE void
 note_hazard (KsSim        *sim,
              KsHazardKind  kind,
              uint32_t      first_insn,
@@ -1489,9 +1489,39 @@ note_hazard (KsSim        *sim,
   h->count = 1;
 }
 
+/* The race check of one word that thread (linear + 1) reads or writes */
+static inline void
+check_word (KsSim           *sim,
+            KsSimWordAccess *wa,
+            uint32_t         epoch,
+            uint32_t         thread,
+            uint32_t         insn,
+            uint32_t         offset,
+            gboolean         store)
+{
+  if (G_UNLIKELY (wa->write_epoch == epoch && wa->writer && wa->writer != thread))
+    note_hazard (sim, store ? KS_HAZARD_WAW : KS_HAZARD_RAW, wa->write_insn, insn, offset,
+                 wa->writer - 1, thread - 1);
+  if (store)
+    {
+      if (G_UNLIKELY (wa->read_epoch == epoch && wa->reader && wa->reader != thread))
+        note_hazard (sim, KS_HAZARD_WAR, wa->read_insn, insn, offset, wa->reader - 1, thread - 1);
+      wa->writer = thread;
+      wa->write_epoch = epoch;
+      wa->write_insn = insn;
+    }
+  else
+    {
+      wa->reader = thread;
+      wa->read_epoch = epoch;
+      wa->read_insn = insn;
+    }
+}
+
 /* Racecheck for one warp-level shared access: a word touched by two
- * threads in one barrier interval, one of them writing, is a hazard. */
-static void
+ * threads in one barrier interval, one of them writing, is a hazard.
+ * Out of line, so that its loop keeps its values in registers. */
+static G_GNUC_NO_INLINE void
 check_races (KsSim           *sim,
              const KsSimWarp *w,
              uint32_t         insn,
@@ -1501,41 +1531,45 @@ check_races (KsSim           *sim,
              gboolean         store)
 {
   uint32_t n_words = sim->shared_size / 4;
+  uint32_t epoch = sim->epoch;
+  uint32_t first_thread = w->first_thread + 1;
+  uint64_t last_word = n_words - 1, room = (uint64_t) 4 - size, over = 0;
+  KsSimWordAccess *words;
 
   if (n_words == 0)
     return;
   if (sim->smem_access == NULL)
     sim->smem_access = g_new0 (KsSimWordAccess, n_words);
+  words = sim->smem_access;     /* note_hazard changes neither the words nor the epoch */
+
+  /* Most accesses: every lane within one word of shared memory (idle
+   * lanes' addresses are 0, or out of range and so go the long way).
+   * Tested without a comparison per lane, as in ks-sim-fast.c: a word
+   * past the last, or bytes past the word's end, make a difference wrap
+   * to a number with its top bit set. */
+  for (uint32_t l = 0; l < KS_WARP_SIZE; l++)
+    over |= (last_word - addr[l] / 4) | (room - (addr[l] & 3));
+  if ((over >> 63) == 0)
+    {
+      if (store)
+        LANES (mask, lane)
+          check_word (sim, &words[addr[lane] / 4], epoch, first_thread + lane, insn,
+                      (uint32_t) (addr[lane] & ~(uint64_t) 3), TRUE);
+      else
+        LANES (mask, lane)
+          check_word (sim, &words[addr[lane] / 4], epoch, first_thread + lane, insn,
+                      (uint32_t) (addr[lane] & ~(uint64_t) 3), FALSE);
+      return;
+    }
+
   LANES (mask, lane)
     {
-      uint32_t thread = w->first_thread + lane + 1;
+      uint64_t a = addr[lane];
 
-      for (uint64_t a = addr[lane] & ~(uint64_t) 3; a < addr[lane] + size; a += 4)
-        {
-          KsSimWordAccess *wa;
-
-          if (a / 4 >= n_words)
-            break;
-          wa = &sim->smem_access[a / 4];
-          if (wa->writer && wa->writer != thread && wa->write_epoch == sim->epoch)
-            note_hazard (sim, store ? KS_HAZARD_WAW : KS_HAZARD_RAW, wa->write_insn, insn,
-                         (uint32_t) a, wa->writer - 1, thread - 1);
-          if (store && wa->reader && wa->reader != thread && wa->read_epoch == sim->epoch)
-            note_hazard (sim, KS_HAZARD_WAR, wa->read_insn, insn, (uint32_t) a, wa->reader - 1,
-                         thread - 1);
-          if (store)
-            {
-              wa->writer = thread;
-              wa->write_epoch = sim->epoch;
-              wa->write_insn = insn;
-            }
-          else
-            {
-              wa->reader = thread;
-              wa->read_epoch = sim->epoch;
-              wa->read_insn = insn;
-            }
-        }
+      /* the words the lane covers, up to the end of shared memory (an
+       * address that wraps covers none) */
+      for (uint64_t x = a & ~(uint64_t) 3; x < a + size && x / 4 < n_words; x += 4)
+        check_word (sim, &words[x / 4], epoch, first_thread + lane, insn, (uint32_t) x, store);
     }
 }
 
@@ -1673,23 +1707,23 @@ ks_sim_record_memory (KsSim           *sim,
 
   if (space == KS_PTX_SPACE_SHARED || space == KS_PTX_SPACE_SHARED_CLUSTER)
     {
-      KsSmemAnalysis r = ks_smem_analyze (a, size, mask, store);
       KsTraceMemory *tm = trace_memory (sim);
-      uint32_t sample_index;
+      uint32_t sample_index, wavefronts, ideal, degree;
 
+      ks_smem_cost (a, size, mask, store, &wavefronts, &ideal, &degree);
       sample_access (sim, w, insn, KS_PTX_SPACE_SHARED, a, size, mask, store, &sample_index);
       if (!atomic)
         check_races (sim, w, insn, a, size, mask, store);
       if (tm != NULL)
         {
           tm->space = KS_PTX_SPACE_SHARED;
-          tm->wavefronts = (uint8_t) MIN (r.wavefronts, 255u);
+          tm->wavefronts = (uint8_t) MIN (wavefronts, 255u);
           tm->store = store;
         }
       st->smem_requests++;
-      st->smem_wavefronts += r.wavefronts;
-      st->smem_ideal_wavefronts += r.ideal_wavefronts;
-      st->smem_worst_degree = MAX (st->smem_worst_degree, r.conflict_degree);
+      st->smem_wavefronts += wavefronts;
+      st->smem_ideal_wavefronts += ideal;
+      st->smem_worst_degree = MAX (st->smem_worst_degree, degree);
       return;
     }
   if (space != KS_PTX_SPACE_GLOBAL && space != KS_PTX_SPACE_CONST)
