@@ -398,6 +398,65 @@ ks_gmem_analyze (const uint64_t addr[KS_MEM_WARP_SIZE],
   return r;
 }
 
+void
+ks_gmem_cost (const uint64_t addr[KS_MEM_WARP_SIZE],
+              uint32_t       size,
+              uint32_t       mask,
+              KsGmemCost    *cost)
+{
+  uint32_t bytes[KS_GMEM_MAX_SECTORS];
+  uint32_t n = 0, unique = 0, lanes = 0;
+  uint64_t prev = 0;
+  uint32_t m;
+
+  if (mask != 0 && (size == 1 || size == 2 || size == 4 || size == 8 || size == 16))
+    {
+      for (m = mask; m != 0; m &= m - 1)
+        {
+          uint64_t a = addr[__builtin_ctz (m)];
+          uint32_t off = (uint32_t) (a % KS_GMEM_SECTOR_BYTES);
+
+          if (a < prev || off + size > KS_GMEM_SECTOR_BYTES)
+            break;
+          prev = a;
+          if (n == 0 || cost->sectors[n - 1] != a - off)
+            {
+              cost->sectors[n] = a - off;
+              bytes[n++] = 0;
+            }
+          bytes[n - 1] |= ((1u << size) - 1) << off;
+          lanes++;
+        }
+      if (m == 0)
+        {
+          /* sectors in address order, as ks_gmem_analyze sorts them */
+          cost->n_sectors = n;
+          cost->n_lines = 0;
+          for (uint32_t i = 0; i < n; i++)
+            {
+              uint64_t line = cost->sectors[i] & ~(uint64_t) (KS_GMEM_LINE_BYTES - 1);
+
+              if (i == 0 || line != (cost->sectors[i - 1] & ~(uint64_t) (KS_GMEM_LINE_BYTES - 1)))
+                cost->n_lines++;
+              unique += (uint32_t) __builtin_popcount (bytes[i]);
+            }
+          cost->ideal_sectors = (unique + KS_GMEM_SECTOR_BYTES - 1) / KS_GMEM_SECTOR_BYTES;
+          cost->requested_bytes = lanes * size;
+          return;
+        }
+    }
+
+  {
+    KsGmemAnalysis r = ks_gmem_analyze (addr, size, mask);
+
+    cost->n_sectors = r.n_sectors;
+    cost->n_lines = r.n_lines;
+    cost->ideal_sectors = r.ideal_sectors;
+    cost->requested_bytes = r.requested_bytes;
+    memcpy (cost->sectors, r.sectors, r.n_sectors * sizeof *r.sectors);
+  }
+}
+
 /* ---- cache model -------------------------------------------------------------- */
 
 #define NO_TAG G_MAXUINT64

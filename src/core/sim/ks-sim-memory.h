@@ -166,6 +166,24 @@ KsGmemAnalysis ks_gmem_analyze (const uint64_t addr[KS_MEM_WARP_SIZE],
                                 uint32_t       size,
                                 uint32_t       mask);
 
+/* What the simulator records of every global request: ks_gmem_analyze's
+ * counts and sorted sectors, without the per-lane details.  A request whose
+ * lanes go up in address order without crossing a sector (a coalesced or
+ * strided one) is counted in one pass over its lanes. */
+typedef struct
+{
+  uint32_t n_sectors;
+  uint32_t n_lines;
+  uint32_t ideal_sectors;
+  uint32_t requested_bytes;
+  uint64_t sectors[KS_GMEM_MAX_SECTORS];
+} KsGmemCost;
+
+void           ks_gmem_cost    (const uint64_t addr[KS_MEM_WARP_SIZE],
+                                uint32_t       size,
+                                uint32_t       mask,
+                                KsGmemCost    *cost);
+
 /* ---- cache model -------------------------------------------------------------- */
 
 /* What a store does (loads always allocate the missing sector).

@@ -1730,13 +1730,15 @@ ks_sim_record_memory (KsSim           *sim,
     return;
 
   {
-    KsGmemAnalysis r = ks_gmem_analyze (a, size, mask);
-    KsTraceMemory *tm = trace_memory (sim);
+    KsGmemCost r;
+    KsTraceMemory *tm;
     uint32_t sample_index;
-    KsMemAccess *sample = sample_access (sim, w, insn, KS_PTX_SPACE_GLOBAL, a, size, mask, store,
-                                         &sample_index);
+    KsMemAccess *sample;
 
     G_STATIC_ASSERT (KS_GMEM_MAX_SECTORS <= G_N_ELEMENTS (sample->level));
+    ks_gmem_cost (a, size, mask, &r);
+    tm = trace_memory (sim);
+    sample = sample_access (sim, w, insn, KS_PTX_SPACE_GLOBAL, a, size, mask, store, &sample_index);
     if (sample != NULL)
       sample->n_levels = (uint8_t) r.n_sectors;
     st->gmem_requests++;
