@@ -220,6 +220,8 @@ main (int   argc,
       if (g_get_num_processors () > 1)
         run_case (&cases[i], FALSE, (uint32_t) g_get_num_processors ());
       run_case (&cases[i], TRUE, 1);
+      if (g_get_num_processors () > 1)
+        run_case (&cases[i], TRUE, (uint32_t) g_get_num_processors ());
       g_free (cases[i].spec);
     }
   return 0;
