@@ -10,6 +10,21 @@
 
 #include "ks-sim-memory.h"
 
+/* Without the popcnt instruction (the x86-64 baseline), __builtin_popcount
+ * is a call into libgcc */
+static inline uint32_t
+popcount32 (uint32_t x)
+{
+#ifdef __POPCNT__
+  return (uint32_t) __builtin_popcount (x);
+#else
+  x = x - ((x >> 1) & 0x55555555u);
+  x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+  x = (x + (x >> 4)) & 0x0f0f0f0fu;
+  return (x * 0x01010101u) >> 24;
+#endif
+}
+
 /* ---- shared memory --------------------------------------------------------- */
 
 /* Distinct words of one group of lanes, in a small open-addressing hash table
@@ -389,7 +404,7 @@ ks_gmem_analyze (const uint64_t addr[KS_MEM_WARP_SIZE],
       /* Sectors are sorted, so equal lines are adjacent. */
       if (r.n_lines == 0 || r.lines[r.n_lines - 1] != line)
         r.lines[r.n_lines++] = line;
-      r.unique_bytes += (uint32_t) __builtin_popcount (r.sector_bytes[i]);
+      r.unique_bytes += popcount32 (r.sector_bytes[i]);
     }
 
   r.transferred_bytes = r.n_sectors * KS_GMEM_SECTOR_BYTES;
@@ -438,7 +453,7 @@ ks_gmem_cost (const uint64_t addr[KS_MEM_WARP_SIZE],
 
               if (i == 0 || line != (cost->sectors[i - 1] & ~(uint64_t) (KS_GMEM_LINE_BYTES - 1)))
                 cost->n_lines++;
-              unique += (uint32_t) __builtin_popcount (bytes[i]);
+              unique += popcount32 (bytes[i]);
             }
           cost->ideal_sectors = (unique + KS_GMEM_SECTOR_BYTES - 1) / KS_GMEM_SECTOR_BYTES;
           cost->requested_bytes = lanes * size;
@@ -653,7 +668,7 @@ ks_cache_access (KsCache  *cache,
   if (cache->tag[victim] != NO_TAG)
     {
       cache->stats.evictions++;
-      cache->stats.writebacks += (uint64_t) __builtin_popcount (cache->dirty[victim]);
+      cache->stats.writebacks += popcount32 (cache->dirty[victim]);
     }
   cache->tag[victim] = line;
   cache->valid[victim] = bit;

@@ -2,9 +2,10 @@
 /* ks-sim-parallel.c: a launch's blocks on several threads, with the results
  * of one.
  *
- * Workers take blocks in order from a shared counter and run each one on
- * their own copy of the engine's state (the block's shared memory, warps,
- * counters), on the launch's shared global memory.  What a block records
+ * Workers take blocks in order from a shared counter, a few consecutive
+ * ones at a time, and run them on their own copy of the engine's state
+ * (the block's shared memory, warps, counters), on the launch's shared
+ * global memory.  What a block records
  * that does not depend on the blocks before it is computed by the worker:
  * statistics, trace events, the bank and coalescing analysis, the race
  * check (whose state is per block), samples of accesses.  The rest is
@@ -22,10 +23,10 @@
  * - the lowest block that faults is the run's fault, and nothing of the
  *   blocks after it is kept.
  *
- * The worker that hands in the block everyone waits for puts it, and the
- * blocks after it that are done, in order, while the others go on running.
- * A worker waits before it takes a new block when too much is waiting to be
- * put in order (a block far slower than the others). */
+ * The worker that hands in the blocks everyone waits for puts them, and the
+ * blocks after them that are done, in order, while the others go on
+ * running.  A worker waits before it takes new blocks when too much is
+ * waiting to be put in order (a block far slower than the others). */
 
 #include <string.h>
 
@@ -119,17 +120,19 @@ block_bytes (const KsSimBlock *b)
          + (b->samples ? b->samples->len * sizeof (KsSimBlockSample) : 0);
 }
 
-/* Runs block cta on worker w and returns what it recorded */
+/* Runs blocks first to end - 1 on worker w and returns what they recorded */
 static KsSimBlock *
 run_block (KsSim    *w,
-           uint64_t  cta)
+           uint64_t  first,
+           uint64_t  end)
 {
   KsSimParallel *p = w->shared;
   KsSim *run = p->run;
   KsSimBlock *b = g_new0 (KsSimBlock, 1);
   uint64_t events = __atomic_load_n (&p->committed_events, __ATOMIC_ACQUIRE);
 
-  b->cta = cta;
+  b->cta = first;
+  b->end = end;
   w->block = b;
   w->status = KS_SIM_READY;
   memset (&w->stats, 0, sizeof w->stats);
@@ -141,36 +144,42 @@ run_block (KsSim    *w,
    * be kept */
   w->max_trace = run->max_trace > events ? run->max_trace - events : 0;
   w->steps_before = __atomic_load_n (&p->committed_steps, __ATOMIC_ACQUIRE);
-  w->next_cta = cta;
-  w->n_ctas = cta + 1;
+  w->next_cta = first;
+  w->n_ctas = end;
 
   ks_sim_run (w, 0, p->cancellable);
 
   b->status = w->status;
+  b->stop = w->status == KS_SIM_FAULTED ? w->cta_linear : first;
   if (w->status == KS_SIM_FAULTED)
     {
       b->fault = w->fault;
       memset (&w->fault, 0, sizeof w->fault);
     }
   b->stats = w->stats;
-  /* the trace's buffers go with the block; the worker starts new ones */
+  /* The trace's buffers go with the blocks; the worker starts new ones of
+   * the size these reached, which the next blocks likely need too */
   b->trace = g_steal_pointer (&w->trace);
   b->n_trace = w->n_trace;
   b->trace_mem = g_steal_pointer (&w->trace_mem);
   b->n_trace_mem = w->n_trace_mem;
-  w->n_trace = w->cap_trace = 0;
-  w->n_trace_mem = w->cap_trace_mem = 0;
+  if (w->cap_trace > 0)
+    w->trace = g_new (KsTraceEvent, w->cap_trace);
+  if (w->cap_trace_mem > 0)
+    w->trace_mem = g_new (KsTraceMemory, w->cap_trace_mem);
+  w->n_trace = 0;
+  w->n_trace_mem = 0;
 
   b->insn_stats = g_array_sized_new (FALSE, FALSE, sizeof (KsSimBlockStats), w->touched->len);
+  g_array_set_size (b->insn_stats, w->touched->len);
   for (guint i = 0; i < w->touched->len; i++)
     {
       uint32_t gi = g_array_index (w->touched, uint32_t, i);
-      KsSimBlockStats e;
+      KsSimBlockStats *e = &g_array_index (b->insn_stats, KsSimBlockStats, i);
 
-      e.insn = gi;
-      e.reserved = 0;
-      e.stats = w->insn_stats[gi];
-      g_array_append_val (b->insn_stats, e);
+      e->insn = gi;
+      e->reserved = 0;
+      e->stats = w->insn_stats[gi];
       memset (&w->insn_stats[gi], 0, sizeof w->insn_stats[gi]);
     }
   g_array_set_size (w->touched, 0);
@@ -352,7 +361,7 @@ submit_block (KsSimParallel *p,
 {
   g_mutex_lock (&p->lock);
   if (b->status == KS_SIM_FAULTED || b->status == KS_SIM_CANCELLED)
-    __atomic_store_n (&p->stop_cta, MIN (__atomic_load_n (&p->stop_cta, __ATOMIC_RELAXED), b->cta),
+    __atomic_store_n (&p->stop_cta, MIN (__atomic_load_n (&p->stop_cta, __ATOMIC_RELAXED), b->stop),
                       __ATOMIC_RELAXED);
   g_hash_table_insert (p->pending, &b->cta, b);
   p->pending_bytes += block_bytes (b);
@@ -363,13 +372,15 @@ submit_block (KsSimParallel *p,
       p->committing = TRUE;
       while ((next = g_hash_table_lookup (p->pending, &p->committed)) != NULL)
         {
+          uint64_t end = next->end;
+
           g_hash_table_steal (p->pending, &p->committed);
           p->pending_bytes -= block_bytes (next);
           g_mutex_unlock (&p->lock);
           commit_block (p, next);
           block_free (next);
           g_mutex_lock (&p->lock);
-          p->committed++;
+          p->committed = end;
           g_cond_broadcast (&p->changed);
         }
       p->committing = FALSE;
@@ -392,14 +403,14 @@ worker_main (gpointer data)
        * one holds none */
       g_mutex_lock (&p->lock);
       while (!p->stopped && (p->pending_bytes > PENDING_BYTES_MAX
-                             || g_hash_table_size (p->pending) > 64 * p->n_workers))
+                             || g_hash_table_size (p->pending) > 16 * p->n_workers))
         g_cond_wait (&p->changed, &p->lock);
       g_mutex_unlock (&p->lock);
 
-      cta = __atomic_fetch_add (&p->next_cta, 1, __ATOMIC_RELAXED);
+      cta = __atomic_fetch_add (&p->next_cta, p->chunk, __ATOMIC_RELAXED);
       if (cta >= p->run->n_ctas || cta > __atomic_load_n (&p->stop_cta, __ATOMIC_RELAXED))
         break;
-      submit_block (p, run_block (w, cta));
+      submit_block (p, run_block (w, cta, MIN (cta + p->chunk, p->run->n_ctas)));
     }
 
   g_mutex_lock (&p->lock);
@@ -433,6 +444,10 @@ ks_sim_run_parallel (KsSim        *sim,
   p.cancellable = cancellable;
   p.n_workers = p.running = n;
   p.stop_cta = G_MAXUINT64;
+  /* A few blocks at a time, so that what a worker hands in is not mostly
+   * bookkeeping for a small block, with enough of them to keep the
+   * workers busy to the end */
+  p.chunk = CLAMP (sim->n_ctas / ((uint64_t) n * 32), 1, 32);
   p.pending = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, free_pending);
 
   /* the samples' arrays are the run's; workers read which are full */

@@ -47,11 +47,12 @@ typedef struct _KsSimParallel
   GCancellable *cancellable;
   uint32_t n_workers, running;
   uint64_t next_cta;            /* the next block to hand out (atomic) */
+  uint64_t chunk;               /* blocks handed out at a time */
   uint64_t stop_cta;            /* the lowest block that faulted or was cancelled (atomic) */
-  uint64_t committed;           /* blocks put back in order */
+  uint64_t committed;           /* blocks put back in order: the next block to put */
   uint64_t committed_events;    /* events in the run's trace (atomic) */
   uint64_t committed_steps;     /* warp-instructions of the blocks put in order (atomic) */
-  GHashTable *pending;          /* block -> KsSimBlock: done, waiting for one before it */
+  GHashTable *pending;          /* first block -> KsSimBlock: done, waiting for ones before */
   uint64_t pending_bytes;
   gboolean committing;          /* a worker is putting blocks in order */
   gboolean stopped;             /* a block put in order faulted or was cancelled */
@@ -79,15 +80,18 @@ typedef struct
   KsMemAccess access;
 } KsSimBlockSample;
 
-/* What a block run by a worker of a parallel run produced: everything that
- * a run on one thread would have recorded while running it, apart from what
+/* What a worker of a parallel run produced running a few blocks one after
+ * another: everything that a run on one thread would have recorded while
+ * running them, apart from what
  * depends on the blocks before it (the cache model's answers, the events
  * past the trace's limit, samples past an instruction's quota, hazards
  * past the limit), which the run completes when it puts the blocks back in
  * order. */
 typedef struct
 {
-  uint64_t cta;
+  uint64_t cta;                 /* the first block of the run of blocks it holds */
+  uint64_t end;                 /* the block after its last */
+  uint64_t stop;                /* the block that faulted, or the first if cancelled */
   KsSimStatus status;
   KsSimFault fault;
   KsSimStats stats;             /* trace_events: events kept here; trace_dropped: the rest */

@@ -1153,7 +1153,11 @@ ks_sim_run (KsSim        *sim,
 
       if (!sim->cta_active)
         {
-          if (sim->next_cta >= sim->n_ctas)
+          /* a worker of a parallel run also stops past a block that faulted:
+           * nothing after it is kept */
+          if (sim->next_cta >= sim->n_ctas
+              || (sim->shared != NULL
+                  && sim->next_cta > __atomic_load_n (&sim->shared->stop_cta, __ATOMIC_RELAXED)))
             {
               sim->status = KS_SIM_DONE;
               break;
