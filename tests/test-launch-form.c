@@ -156,11 +156,12 @@ set_text (char      **field,
 static void
 test_values (void)
 {
-  g_autoptr(KsLaunchForm) form = form_of ("{\"ptx\": \"k.ptx\", \"grid\": [1], \"block\": [32],"
-                                          " \"buffers\": {\"x\": {\"type\": \"f32\", \"data\": [1]}},"
-                                          " \"params\": [{\"type\": \"u64\", \"value\": "
-                                          "18446744073709551615}, {\"type\": \"b16\", \"value\": 0}],"
-                                          " \"outputs\": [\"x\"]}");
+  g_autoptr(KsLaunchForm) form = form_of (
+    "{\"ptx\": \"k.ptx\", \"grid\": [1], \"block\": [32],"
+    " \"buffers\": {\"x\": {\"type\": \"f32\", \"data\": [1]}},"
+    " \"params\": [{\"type\": \"u64\", \"value\": 18446744073709551615},"
+    " {\"type\": \"b16\", \"value\": 0}],"
+    " \"outputs\": [\"x\"]}");
   g_autoptr(KsLaunch) launch = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *json = NULL;
