@@ -26,5 +26,7 @@ void        ks_window_set_view             (KsWindow       *self,
                                             const char     *name);
 void        ks_window_set_screenshot       (KsWindow       *self,
                                             const char     *png_path);
+/* Opens the launch editor (once the window shows) */
+void        ks_window_show_launch_editor   (KsWindow       *self);
 
 G_END_DECLS
