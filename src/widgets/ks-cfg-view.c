@@ -78,6 +78,8 @@ ks_cfg_view_measure (GtkWidget      *widget,
   *natural = self->layout == NULL ? 300
              : (int) (orientation == GTK_ORIENTATION_HORIZONTAL ? self->layout->width
                       : self->layout->height);
+  /* a kernel of one small block draws smaller than the least size */
+  *natural = MAX (*natural, *minimum);
 }
 
 static void
