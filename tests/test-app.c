@@ -1173,6 +1173,51 @@ remove_kernel (const char *tmp,
   g_rmdir (tmp);
 }
 
+/* A module with two kernels: the editor lists both, and the other one's
+ * empty .param list empties the parameters; applied, it is the one run */
+static void
+test_launch_kernel_choice (Fixture       *f,
+                           gconstpointer  data)
+{
+  g_autofree char *tmp = g_dir_make_tmp ("ks-test-launch-kernels-XXXXXX", NULL);
+  g_autofree char *ptx_src = sample_path ("vector_add.ptx");
+  g_autofree char *ptx = read_text (ptx_src), *two = NULL, *ptx_path = NULL;
+  g_autoptr(GFile) file = NULL;
+  KsLaunchEditor *editor;
+  GtkDropDown *kernels;
+  const KsAnalysis *a;
+
+  if (f->window == NULL)
+    return;
+  copy_sample_file (tmp, "vector_add.cu");
+  copy_sample_file (tmp, "vector_add.json");
+  two = g_strconcat (ptx, "\n.visible .entry another_kernel()\n{\n\tret;\n}\n", NULL);
+  ptx_path = g_build_filename (tmp, "vector_add.ptx", NULL);
+  g_assert_true (g_file_set_contents (ptx_path, two, -1, NULL));
+  file = g_file_new_for_path (ptx_path);
+  ks_window_open_file (f->window, file);
+  wait_for_run (f->window);
+
+  editor = open_launch_editor (f->window);
+  kernels = GTK_DROP_DOWN (ks_launch_editor_get_field (editor, "kernel"));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (kernels)));
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (kernels)), ==, 2);
+  g_assert_nonnull (ks_launch_editor_get_field (editor, "params[3]"));
+  gtk_drop_down_set_selected (kernels, 1);
+  wait_for_check (editor);
+  g_assert_cmpstr (ks_launch_editor_get_form (editor)->kernel, ==, "another_kernel");
+  g_assert_cmpuint (ks_launch_editor_get_form (editor)->params->len, ==, 0);
+  g_assert_null (ks_launch_editor_get_field (editor, "params[0]"));
+  g_assert_null (ks_launch_editor_get_message (editor));
+  g_assert_true (ks_launch_editor_apply (editor));
+  wait_for_run (f->window);
+  a = f->window->analysis;
+  g_assert_cmpint (a->status, ==, KS_ANALYSIS_OK);
+  g_assert_cmpstr (a->kernel_name, ==, "another_kernel");
+  g_assert_cmpstr (gtk_label_get_text (f->window->subtitle_label), ==, "another_kernel");
+  remove_kernel (tmp, "vector_add");
+}
+
 /* A kernel without a spec: the editor starts from the default launch;
  * what is entered is saved by Ctrl+S as vector_add.json beside it, which
  * ks_launch_load() reads back as entered */
@@ -1789,6 +1834,8 @@ main (int    argc,
               fixture_teardown);
   g_test_add ("/app/window/launch/bad-values", Fixture, NULL, fixture_setup_quick,
               test_launch_bad_values, fixture_teardown);
+  g_test_add ("/app/window/launch/kernel-choice", Fixture, NULL, fixture_setup_quick,
+              test_launch_kernel_choice, fixture_teardown);
   g_test_add ("/app/window/launch/save", Fixture, NULL, fixture_setup_quick, test_launch_save,
               fixture_teardown);
   g_test_add ("/app/window/launch/close-asks", Fixture, NULL, fixture_setup_quick,

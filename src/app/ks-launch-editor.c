@@ -1239,6 +1239,16 @@ ks_launch_editor_set_max_height (KsLaunchEditor *self,
   gtk_scrolled_window_set_max_content_height (self->scroller, MAX (height, 120));
 }
 
+/* Enter in a field applies, as in a dialog, when the form is good */
+static void
+map_cb (KsLaunchEditor *self)
+{
+  GtkWidget *popover = gtk_widget_get_ancestor (GTK_WIDGET (self), GTK_TYPE_POPOVER);
+
+  if (popover != NULL)
+    gtk_popover_set_default_widget (GTK_POPOVER (popover), GTK_WIDGET (self->apply_button));
+}
+
 static void
 apply_clicked_cb (KsLaunchEditor *self,
                   GtkButton      *button)
@@ -1364,6 +1374,7 @@ ks_launch_editor_init (KsLaunchEditor *self)
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->reset_button, "clicked", G_CALLBACK (reset_clicked_cb), self,
                            G_CONNECT_SWAPPED);
+  g_signal_connect (self, "map", G_CALLBACK (map_cb), NULL);
   fill (self);
   update_info (self);
   update_buttons (self);
