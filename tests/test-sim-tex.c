@@ -843,6 +843,55 @@ test_offsets (void)
   g_free (t.data);
 }
 
+/* d|p: the results and a predicate that says the texels were resident in
+ * memory, which they always are here */
+static void
+test_resident_predicate (void)
+{
+  static const char ptx[] =
+    ".version 8.0\n.target sm_80\n.address_size 64\n"
+    ".visible .entry k(.param .u64 p_tex, .param .u64 p_out)\n"
+    "{\n"
+    "  .reg .b32 %r<8>;\n"
+    "  .reg .pred %p<2>;\n"
+    "  .reg .b64 %rd<6>;\n"
+    "  ld.param.u64 %rd1, [p_tex];\n"
+    "  ld.param.u64 %rd2, [p_out];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  setp.eq.u32 %p1, %r1, 99;\n"          /* false everywhere until tex sets it */
+    "  tex.2d.v4.u32.s32 {%r2, %r3, %r4, %r5}|%p1, [%rd1, {%r1, %r1}];\n"
+    "  selp.u32 %r6, 7, 3, %p1;\n"
+    "  mul.wide.u32 %rd3, %r1, 8;\n"
+    "  add.s64 %rd4, %rd2, %rd3;\n"
+    "  st.global.v2.u32 [%rd4], {%r2, %r6};\n"
+    "  ret;\n"
+    "}\n";
+  static const char spec[] =
+    "{\"ptx\": \"x.ptx\", \"grid\": [1], \"block\": [32],"
+    " \"buffers\": {\"a\": {\"type\": \"u32\", \"count\": 1024, \"init\": {\"range\": {\"start\": 5, \"step\": 1}}},"
+    "   \"out\": {\"type\": \"u32\", \"count\": 64}},"
+    " \"textures\": {\"t\": {\"buffer\": \"a\", \"format\": {\"type\": \"u32\"}, \"width\": 32, \"height\": 32}},"
+    " \"params\": [{\"texture\": \"t\"}, {\"buffer\": \"out\"}]}";
+  g_autoptr(GError) error = NULL;
+  const uint32_t *out;
+  Run r = { 0 };
+
+  r.module = text_module (ptx);
+  r.launch = ks_launch_parse (spec, -1, NULL, &error);
+  g_assert_no_error (error);
+  r.sim = ks_sim_new (r.module, r.launch, &error);
+  g_assert_no_error (error);
+  ks_sim_run (r.sim, 0, NULL);
+  assert_done (&r);
+  out = buffer (&r, "out");
+  for (guint i = 0; i < 32; i++)
+    {
+      g_assert_cmpuint (out[2 * i], ==, 5 + 33 * i);
+      g_assert_cmpuint (out[2 * i + 1], ==, 7);
+    }
+  run_clear (&r);
+}
+
 /* ---- queries ------------------------------------------------------------------------------- */
 
 static void
@@ -1772,6 +1821,7 @@ main (int    argc,
   g_test_add_func ("/sim/tex/sample/layered", test_layered);
   g_test_add_func ("/sim/tex/sample/cubemap", test_cubemap);
   g_test_add_func ("/sim/tex/sample/offsets", test_offsets);
+  g_test_add_func ("/sim/tex/sample/resident-predicate", test_resident_predicate);
   g_test_add_func ("/sim/tex/tld4", test_gather);
   g_test_add_func ("/sim/tex/queries", test_queries);
   g_test_add_func ("/sim/tex/surface/load-boundary-modes", test_surface_load);

@@ -2977,7 +2977,7 @@ do_tex (Ctx *c)
   KsTexGeom geom = (KsTexGeom) tf->geom;
   KsPtxType dtype = (KsPtxType) in->types[0], ctype = (KsPtxType) in->types[1];
   const KsPtxOperand *d = &c->ops[0], *list = in->n_operands > 1 ? &c->ops[1] : NULL;
-  const KsPtxOperand *coords, *offsets = NULL;
+  const KsPtxOperand *coords, *offsets = NULL, *resident = NULL;
   gboolean gather = in->opcode == KS_PTX_OPC_TLD4;
   uint32_t next = 2, n_addrs = 0, texels = 0, texel_size = 0;
   uint64_t addrs[KS_WARP_SIZE * KS_TEX_MAX_TEXELS];
@@ -2998,6 +2998,12 @@ do_tex (Ctx *c)
     {
       unsupported (c, "with a separate sampler (independent texturing mode)");
       return;
+    }
+  /* d|p: p says the texels are resident in memory, which they always are */
+  if (d->kind == KS_PTX_OPERAND_VECTOR && (d->flags & KS_PTX_OPERAND_PIPE) && d->aux == 2)
+    {
+      resident = &c->m->operands[d->a + 1];
+      d = &c->m->operands[d->a];
     }
   if (d->kind != KS_PTX_OPERAND_VECTOR || d->aux != 4)
     {
@@ -3053,6 +3059,8 @@ do_tex (Ctx *c)
         }
       for (uint32_t k = 0; k < 4; k++)
         dst (c, &c->m->operands[d->a + k], lane, fetch.v[k]);
+      if (resident != NULL)
+        dst (c, resident, lane, 1);
       for (uint32_t k = 0; k < fetch.n_texels; k++)
         addrs[n_addrs++] = a->base + fetch.texels[k];
       texels += fetch.n_texels;
