@@ -611,6 +611,7 @@ static const BadSpec bad_specs[] = {
     "textures.t.border[1]: an integer texture read as elements has integer border values" },
   { TEX ("\"width\": 8, \"border\": [1, 2, 3, 4, 5]"), "textures.t.border: expected 1 to 4 values" },
   { TEX ("\"width\": 8, \"border\": [\"inf\"]"), "textures.t.border[0]: must be finite" },
+  { TEX ("\"width\": 8, \"border\": [0, 1e39]"), "textures.t.border[1]: 1e+39 is outside the f32 range" },
   { TEX ("\"width\": 8, \"sampler\": {}"), "textures.t.sampler: unknown key" },
   { "{" HEAD TEXBUF ", \"surfaces\": {\"s\": {\"buffer\": \"a\", \"format\": {\"type\": \"f32\"}, \"width\": 8, \"filter\": \"point\"}}}",
     "surfaces.s.filter: unknown key" },

@@ -1286,6 +1286,8 @@ parse_sampler (Ctx             *ctx,
           if (ints && (d != floor (d) || d < -2147483648.0 || d > 4294967295.0))
             return fail (ctx, pe, "an integer texture read as elements has integer border "
                          "values (32 bits), not %g", d);
+          if (!ints && fabs (d) > FLT_MAX)
+            return fail (ctx, pe, "%g is outside the f32 range", d);
           t->border[i] = d;
         }
     }

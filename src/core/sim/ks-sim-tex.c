@@ -28,6 +28,7 @@
  *   layer).  Array indices are clamped to the layers there are.
  */
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -286,7 +287,13 @@ result_bits (const KsLaunchTexture *d,
              double                 v)
 {
   if (ks_tex_returns_float (d))
-    return ks_f32_to_bits ((float) v);
+    {
+      /* a blend of texels near FLT_MAX can pass it: round as IEEE does,
+       * which a C conversion out of range does not promise */
+      if (isfinite (v) && fabs (v) > FLT_MAX)
+        v = copysign (fabs (v) >= 0x1.ffffffp+127 ? INFINITY : FLT_MAX, v);
+      return ks_f32_to_bits ((float) v);
+    }
   /* integers: the value fits in 32 bits, signed or not */
   return (uint32_t) (int64_t) v;
 }
