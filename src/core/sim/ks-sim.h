@@ -35,6 +35,7 @@ typedef enum
   KS_SIM_FAULT_STEP_LIMIT,
   KS_SIM_FAULT_UNSUPPORTED,
   KS_SIM_FAULT_STACK_OVERFLOW,
+  KS_SIM_FAULT_TEXTURE,         /* a texture or surface instruction its handle does not allow */
 } KsSimFaultKind;
 
 typedef struct
@@ -82,6 +83,13 @@ typedef struct
   uint64_t gmem_requested_bytes;
   uint64_t l1_hits, l1_misses;  /* sectors */
   uint64_t l2_hits, l2_misses;
+  /* Texture and surface memory (tex, tld4; suld, sust, sured) go through
+   * the texture path of L1TEX and are counted here, apart from ld/st */
+  uint64_t tex_requests;        /* warp-level tex and tld4 */
+  uint64_t tex_fetches;         /* texels they read (a linear 2D fetch reads 4 a lane) */
+  uint64_t surf_requests;       /* warp-level suld, sust and sured */
+  uint64_t tex_sectors;         /* 32-byte sectors of the arrays both touched */
+  uint64_t tex_l1_hits, tex_l1_misses;  /* loaded sectors found in L1, and not */
 } KsSimInsnStats;
 
 typedef enum
@@ -129,7 +137,9 @@ typedef struct
 typedef struct
 {
   uint64_t event;               /* index of its event in the trace */
-  uint8_t space;                /* KS_PTX_SPACE_SHARED or KS_PTX_SPACE_GLOBAL */
+  uint8_t space;                /* KS_PTX_SPACE_SHARED or KS_PTX_SPACE_GLOBAL; TEX and SURF
+                                 * for textures and surfaces, whose other fields are those
+                                 * of a global access */
   uint8_t wavefronts;           /* shared: passes the request took */
   uint8_t sectors;              /* global: 32-byte sectors moved */
   uint8_t l1_hits;              /* global: sectors found in L1 */
