@@ -81,6 +81,7 @@ struct _KsWindow
   gpointer analysis;            /* KsAnalysis: the last good results */
   char *screenshot_path;
   char *initial_view;           /* --view: the results page to show first */
+  gpointer heat;                /* ks-window-heat.c's state */
 
   guint selected_cuda_line;     /* lit by the cursor; 0 = none */
   guint hover_cuda_line;        /* lit by the pointer; 0 = none */
@@ -137,6 +138,38 @@ void        _ks_window_views_show          (KsWindow    *self,
                                             KsAnalysis  *analysis);
 void        _ks_window_views_set_presentation (KsWindow *self,
                                                gboolean  on);
+
+/* ks-window-heat.c: the heat gutters and their legends */
+typedef enum
+{
+  KS_HEAT_PANE_CUDA = 0,
+  KS_HEAT_PANE_PTX,
+  KS_HEAT_PANE_SASS,
+  KS_HEAT_N_PANES
+} KsHeatPane;
+
+void        _ks_window_heat_init           (KsWindow    *self);
+void        _ks_window_heat_dispose        (KsWindow    *self);
+/* Colours the gutters by a good run's per-line statistics (NULL: none) */
+void        _ks_window_heat_show           (KsWindow    *self,
+                                            KsAnalysis  *analysis);
+/* A KsHeatMetric, or -1 to turn the gutters off */
+void        _ks_window_heat_set_metric     (KsWindow    *self,
+                                            int          metric);
+/* Line (1-based) of a pane: its figure in the metric shown and its bin;
+ * FALSE when it is blank */
+gboolean    _ks_window_heat_value          (KsWindow    *self,
+                                            KsHeatPane   pane,
+                                            guint        line,
+                                            double      *value,
+                                            uint32_t    *bin);
+char       *_ks_window_heat_tooltip        (KsWindow    *self,
+                                            KsHeatPane   pane,
+                                            guint        line);
+GtkSourceGutterRenderer *_ks_window_heat_gutter (KsWindow   *self,
+                                                 KsHeatPane  pane);
+GtkWidget  *_ks_window_heat_legend         (KsWindow    *self,
+                                            KsHeatPane   pane);
 
 /* ks-window-run.c */
 void        _ks_window_run_class_init      (GtkWidgetClass *klass);

@@ -690,6 +690,7 @@ show_result (KsWindow   *self,
   show_status (self, result);
   show_fault (self, result);
   _ks_window_views_show (self, result);
+  _ks_window_heat_show (self, result);
   if (result->sim != NULL && ks_sim_get_fault (result->sim) != NULL)
     gtk_stack_set_visible_child_name (self->results_stack, "output");
 }
