@@ -23,6 +23,7 @@
 #include "ks-analysis.h"
 #include "ks-heat-gutter.h"
 #include "ks-hints.h"
+#include "ks-lane-view.h"
 #include "ks-window-private.h"
 
 static gboolean have_display;
@@ -1016,7 +1017,7 @@ test_screenshot (void)
 }
 
 /* ---------------------------------------------------------------------- */
-/* The heat gutter */
+/* The heat gutter and the step controls */
 
 /* Runs the main loop for about `ms` milliseconds */
 static void
@@ -1050,6 +1051,31 @@ vadd_launch (guint *threads,
   for (guint i = 0; i < 3; i++)
     *threads *= (guint) (json_array_get_int_element (grid, i) * json_array_get_int_element (block, i));
   *n = (guint) json_object_get_int_member (json_array_get_object_element (params, 3), "value");
+}
+
+/* The 1-based lines of the PTX text's instructions, in order (what a warp
+ * runs first: the kernel has no loop) */
+static GArray *
+instruction_lines (const char *ptx_text)
+{
+  g_auto(GStrv) lines = g_strsplit (ptx_text, "\n", -1);
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (guint));
+  gboolean body = FALSE;
+
+  for (guint i = 0; lines[i]; i++)
+    {
+      const char *t = lines[i] + strspn (lines[i], " \t");
+
+      if (t[0] == '{')
+        body = TRUE;
+      else if (body && strchr (t, ';') && t[0] != '.' && t[0] != '/')
+        {
+          guint line = i + 1;
+
+          g_array_append_val (out, line);
+        }
+    }
+  return out;
 }
 
 /* Thread-instructions per CUDA line of vector_add, from its PTX: before
@@ -1300,6 +1326,125 @@ test_heat_gutter (Fixture       *f,
   }
 }
 
+/* Step controls: Reset, three steps, back one, and on to the end */
+static void
+test_step (Fixture       *f,
+           gconstpointer  data)
+{
+  g_autofree char *ptx = NULL;
+  g_autoptr(GArray) insns = NULL;
+  g_autoptr(GArray) lit = NULL;
+  KsAnalysis *a;
+  KsSim *sim;
+  const char *status;
+  gboolean timed_out = FALSE;
+  guint id;
+
+  if (f->window == NULL)
+    return;
+  a = f->window->analysis;
+  g_assert_nonnull (a);
+  ptx = buffer_text (f->window->ptx_buffer);
+  /* what warp 0 of block 0 runs first: the kernel's first instructions */
+  insns = instruction_lines (ptx);
+  g_assert_cmpuint (insns->len, >, 3);
+
+  g_assert_null (_ks_window_step_get_sim (f->window));
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "step.reset", NULL);
+  g_assert_nonnull (_ks_window_step_get_sim (f->window));
+  g_assert_cmpuint (_ks_window_step_count (f->window), ==, 0);
+  lit = tagged_lines (f->window->ptx_buffer, "ks-step");
+  g_assert_cmpuint (lit->len, ==, 0);
+  g_clear_pointer (&lit, g_array_unref);
+
+  for (guint i = 0; i < 3; i++)
+    gtk_widget_activate_action (GTK_WIDGET (f->window), "step.forward", NULL);
+  g_assert_cmpuint (_ks_window_step_count (f->window), ==, 3);
+  lit = tagged_lines (f->window->ptx_buffer, "ks-step");
+  g_assert_cmpuint (lit->len, ==, 1);
+  g_assert_cmpuint (g_array_index (lit, guint, 0), ==, g_array_index (insns, guint, 2));
+  g_clear_pointer (&lit, g_array_unref);
+  /* and its CUDA line: the .loc above it names the kernel's line 6 */
+  lit = tagged_lines (f->window->cuda_buffer, "ks-step");
+  g_assert_cmpuint (lit->len, ==, 1);
+  g_assert_cmpuint (g_array_index (lit, guint, 0), ==, 6);
+  g_clear_pointer (&lit, g_array_unref);
+  {
+    g_autofree char *want = g_strdup_printf ("PTX line %u", g_array_index (insns, guint, 2));
+
+    status = gtk_label_get_text (GTK_LABEL (gtk_widget_get_next_sibling (GTK_WIDGET (f->window->status_label))));
+    g_test_message ("%s", status);
+    g_assert_true (g_str_has_prefix (status, "step 3 · block (0,0,0) warp 0"));
+    g_assert_nonnull (strstr (status, want));
+    g_assert_nonnull (strstr (status, "32 of 32 lanes"));
+  }
+  /* the Lanes view shows that step of warp 0 (its third) once recorded */
+  id = g_timeout_add (20000, timeout_cb, &timed_out);
+  while (_ks_window_step_is_busy (f->window) && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (timed_out);
+  g_assert_cmpuint (ks_lane_view_get_step (KS_LANE_VIEW (f->window->lane_view)), ==, 2);
+
+  /* back one: the second instruction */
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "step.back", NULL);
+  while (_ks_window_step_is_busy (f->window) && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (timed_out);
+  g_assert_cmpuint (_ks_window_step_count (f->window), ==, 2);
+  lit = tagged_lines (f->window->ptx_buffer, "ks-step");
+  g_assert_cmpuint (lit->len, ==, 1);
+  g_assert_cmpuint (g_array_index (lit, guint, 0), ==, g_array_index (insns, guint, 1));
+  g_clear_pointer (&lit, g_array_unref);
+
+  /* to the end: the same buffers as the run */
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "step.end", NULL);
+  while (_ks_window_step_is_busy (f->window) && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (timed_out);
+  g_source_remove (id);
+  sim = _ks_window_step_get_sim (f->window);
+  g_assert_nonnull (sim);
+  g_assert_cmpint (ks_sim_get_status (sim), ==, KS_SIM_DONE);
+  g_assert_cmpuint (ks_sim_get_stats (sim)->warp_instructions, ==,
+                    ks_sim_get_stats (a->sim)->warp_instructions);
+  for (uint32_t b = 0; b < a->launch->n_buffers; b++)
+    {
+      size_t n1 = 0, n2 = 0;
+      const uint8_t *b1 = ks_sim_get_buffer (a->sim, b, &n1);
+      const uint8_t *b2 = ks_sim_get_buffer (sim, b, &n2);
+
+      g_assert_cmpmem (b1, n1, b2, n2);
+    }
+  /* nothing left to step, and nothing lit */
+  {
+    guint64 steps = _ks_window_step_count (f->window);
+
+    gtk_widget_activate_action (GTK_WIDGET (f->window), "step.forward", NULL);
+    g_assert_cmpuint (_ks_window_step_count (f->window), ==, steps);
+    g_assert_true (_ks_window_step_get_sim (f->window) == sim);
+  }
+  lit = tagged_lines (f->window->ptx_buffer, "ks-step");
+  g_assert_cmpuint (lit->len, ==, 0);
+  g_clear_pointer (&lit, g_array_unref);
+
+  /* editing the kernel ends the session */
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "step.reset", NULL);
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "step.forward", NULL);
+  g_assert_nonnull (_ks_window_step_get_sim (f->window));
+  {
+    GtkTextIter end;
+
+    gtk_text_buffer_get_end_iter (GTK_TEXT_BUFFER (f->window->cuda_buffer), &end);
+    gtk_text_buffer_insert (GTK_TEXT_BUFFER (f->window->cuda_buffer), &end, "// edit\n", -1);
+  }
+  g_assert_null (_ks_window_step_get_sim (f->window));
+  lit = tagged_lines (f->window->ptx_buffer, "ks-step");
+  g_assert_cmpuint (lit->len, ==, 0);
+  /* and stepping the edited kernel waits for its run */
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "step.reset", NULL);
+  g_assert_null (_ks_window_step_get_sim (f->window));
+}
+
 static gboolean
 bus_has_name (GDBusConnection *bus,
               const char      *name)
@@ -1485,6 +1630,7 @@ main (int    argc,
               test_compile_error_mark, fixture_teardown);
   g_test_add ("/app/window/heat-gutter", Fixture, NULL, fixture_setup_quick, test_heat_gutter,
               fixture_teardown);
+  g_test_add ("/app/window/step", Fixture, NULL, fixture_setup_quick, test_step, fixture_teardown);
   g_test_add_func ("/app/screenshot-presentation", test_screenshot);
   g_test_add_func ("/app/second-instance", test_second_instance);
   return g_test_run ();

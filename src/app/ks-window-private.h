@@ -82,6 +82,7 @@ struct _KsWindow
   char *screenshot_path;
   char *initial_view;           /* --view: the results page to show first */
   gpointer heat;                /* ks-window-heat.c's state */
+  gpointer step;                /* ks-window-step.c's state */
 
   guint selected_cuda_line;     /* lit by the cursor; 0 = none */
   guint hover_cuda_line;        /* lit by the pointer; 0 = none */
@@ -170,6 +171,20 @@ GtkSourceGutterRenderer *_ks_window_heat_gutter (KsWindow   *self,
                                                  KsHeatPane  pane);
 GtkWidget  *_ks_window_heat_legend         (KsWindow    *self,
                                             KsHeatPane   pane);
+
+/* ks-window-step.c: stepping through a launch (step.* actions) */
+void        _ks_window_step_class_init     (GtkWidgetClass *klass);
+void        _ks_window_step_init           (KsWindow    *self);
+void        _ks_window_step_dispose        (KsWindow    *self);
+/* Ends the stepping session, if any, and updates the step actions */
+void        _ks_window_step_end            (KsWindow    *self);
+/* After a run: whether stepping can start */
+void        _ks_window_step_update         (KsWindow    *self);
+/* The session's simulation (NULL without a session, or while a worker
+ * runs it), the steps taken, and whether a worker is busy */
+KsSim      *_ks_window_step_get_sim        (KsWindow    *self);
+guint64     _ks_window_step_count          (KsWindow    *self);
+gboolean    _ks_window_step_is_busy        (KsWindow    *self);
 
 /* ks-window-run.c */
 void        _ks_window_run_class_init      (GtkWidgetClass *klass);

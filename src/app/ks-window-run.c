@@ -723,6 +723,7 @@ run_done_cb (GObject      *object,
       _ks_window_show_toolchain (self);
       show_result (self, result);
     }
+  _ks_window_step_update (self);
   if (self->screenshot_path != NULL)
     /* Give the results a few frames to lay out before the picture */
     g_timeout_add (1200, take_screenshot, g_object_ref (self));
@@ -788,6 +789,8 @@ _ks_window_run (KsWindow *self)
   self->run_started = g_get_monotonic_time ();
   gtk_label_set_text (self->status_label, _("Analysing…"));
   g_task_run_in_thread (task, run_worker);
+  /* a new run replaces what a stepping session replays */
+  _ks_window_step_end (self);
 }
 
 void
