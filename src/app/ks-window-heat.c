@@ -266,7 +266,7 @@ _ks_window_heat_tooltip (KsWindow   *self,
                                                : 100.0);
     }
   if (ks_heat_value (heat->metric, st, &v))
-    g_string_append_printf (s, _("\nColour: step %u of %u of %s"), ks_heat_bin (scale, v) + 1,
+    g_string_append_printf (s, _("\nColour %u of %u on the %s scale"), ks_heat_bin (scale, v) + 1,
                             KS_HEAT_N_BINS, _(metrics[heat->metric].name));
   if (ks_heat_gutter_get_dimmed (KS_HEAT_GUTTER (heat->gutters[pane])))
     g_string_append (s, _("\nStale: from the last good run (the latest run failed)"));
