@@ -442,9 +442,10 @@ sass_changed_cb (Heat          *heat,
                  GtkTextBuffer *buffer)
 {
   /* the SASS pane's lines map to CUDA lines once the listing is parsed,
-   * after its text is set: look again when idle */
+   * after its text is set: look again when idle, before the pane's long
+   * layout work (which runs at a lower priority) */
   if (heat->sass_idle == 0)
-    heat->sass_idle = g_idle_add (sass_idle_cb, heat);
+    heat->sass_idle = g_idle_add_full (G_PRIORITY_HIGH_IDLE, sass_idle_cb, heat, NULL);
 }
 
 void
