@@ -1501,6 +1501,66 @@ test_step (Fixture       *f,
   g_assert_null (_ks_window_step_get_sim (f->window));
 }
 
+/* Stepping into a kernel that faults: run to the end stops at the fault
+ * and says so, with its message (vector_add with n = 2000 reads past a) */
+static void
+test_step_fault (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autofree char *tmp = NULL, *spec_path = NULL, *spec = NULL, *bad = NULL;
+  g_autofree char *orig = sample_path ("vector_add.json");
+  g_autoptr(GFile) file = NULL;
+  const char *names[] = { "vector_add.cu", "vector_add.ptx" };
+  const char *status;
+  const KsSimFault *fault;
+  KsSim *sim;
+  gboolean timed_out = FALSE;
+  guint id;
+
+  if (f->window == NULL)
+    return;
+  tmp = g_dir_make_tmp ("ks-test-step-XXXXXX", NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    copy_sample_file (tmp, names[i]);
+  spec = read_text (orig);
+  bad = g_strdup (spec);
+  memcpy (strstr (bad, "\"value\": 1000}") + 9, "2000", 4);
+  spec_path = g_build_filename (tmp, "vector_add.json", NULL);
+  g_assert_true (g_file_set_contents (spec_path, bad, -1, NULL));
+  file = g_file_new_for_path (spec_path);
+  ks_window_open_file (f->window, file);
+  wait_for_run (f->window);
+  g_assert_nonnull (ks_sim_get_fault (((KsAnalysis *) f->window->analysis)->sim));
+
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "step.end", NULL);
+  id = g_timeout_add (20000, timeout_cb, &timed_out);
+  while (_ks_window_step_is_busy (f->window) && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (timed_out);
+  g_source_remove (id);
+  sim = _ks_window_step_get_sim (f->window);
+  g_assert_nonnull (sim);
+  g_assert_cmpint (ks_sim_get_status (sim), ==, KS_SIM_FAULTED);
+  fault = ks_sim_get_fault (sim);
+  /* the same fault as the run's, at the same place */
+  g_assert_cmpint (fault->kind, ==, ks_sim_get_fault (((KsAnalysis *) f->window->analysis)->sim)->kind);
+  g_assert_cmpuint (fault->ptx_line, ==,
+                    ks_sim_get_fault (((KsAnalysis *) f->window->analysis)->sim)->ptx_line);
+  status = gtk_label_get_text (GTK_LABEL (gtk_widget_get_next_sibling (GTK_WIDGET (f->window->status_label))));
+  g_test_message ("%s", status);
+  g_assert_true (g_str_has_prefix (status, "stopped after "));
+  g_assert_nonnull (strstr (status, fault->message));
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *p = g_build_filename (tmp, names[i], NULL);
+
+      g_unlink (p);
+    }
+  g_unlink (spec_path);
+  g_rmdir (tmp);
+}
+
 static gboolean
 bus_has_name (GDBusConnection *bus,
               const char      *name)
@@ -1687,6 +1747,8 @@ main (int    argc,
   g_test_add ("/app/window/heat-gutter", Fixture, NULL, fixture_setup_quick, test_heat_gutter,
               fixture_teardown);
   g_test_add ("/app/window/step", Fixture, NULL, fixture_setup_quick, test_step, fixture_teardown);
+  g_test_add ("/app/window/step-fault", Fixture, NULL, fixture_setup_quick, test_step_fault,
+              fixture_teardown);
   g_test_add_func ("/app/screenshot-presentation", test_screenshot);
   g_test_add_func ("/app/second-instance", test_second_instance);
   return g_test_run ();

@@ -175,12 +175,15 @@ show_step (Step *st)
   step_lines (st, &ptx, &cuda);
   if (st->busy)
     g_string_append_printf (s, _("step %s · running…"), n);
-  else if (!st->have_last && status == KS_SIM_DONE)
+  else if (!st->have_last && (status == KS_SIM_DONE || status == KS_SIM_FAULTED))
     {
       g_autofree char *w = ks_heat_format_count (ks_sim_get_stats (st->sim)->warp_instructions);
 
-      g_string_append_printf (s, _("finished after %s warp-instructions · the results are the "
-                                   "run's"), w);
+      if (status == KS_SIM_DONE)
+        g_string_append_printf (s, _("finished after %s warp-instructions · the results are the "
+                                     "run's"), w);
+      else
+        g_string_append_printf (s, _("stopped after %s warp-instructions"), w);
     }
   else if (!st->have_last)
     g_string_append_printf (s, _("step %s · nothing has run yet · Step runs the first "
