@@ -234,6 +234,16 @@ struct _KsSim
   gpointer progress_data;
   uint64_t progress_at;         /* warp-instructions at the last report */
 
+  /* A run whose step budget ran out in the middle of a warp's burst goes on
+   * from there (the warp's place in the round-robin pass and its burst so
+   * far), so that a launch stepped one instruction at a time runs in the
+   * order it runs in one go */
+  gboolean resume;
+  uint32_t resume_k, resume_n;
+  /* The last warp-instruction of a run with a step budget */
+  KsSimStep last_step;
+  gboolean have_last_step;
+
   KsSimStatus status;
   KsSimFault fault;
   KsSimStats stats;

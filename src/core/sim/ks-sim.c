@@ -663,6 +663,7 @@ finish_cta (KsSim *sim)
   for (uint32_t i = 0; i < sim->cta.n_warps; i++)
     warp_clear (&sim->cta.warps[i]);
   sim->cta_active = FALSE;
+  sim->resume = FALSE;
 }
 
 /* Barriers.  When no warp can run, every barrier whose waiting threads
@@ -1334,6 +1335,46 @@ run_parallel (KsSim        *sim,
   g_mutex_clear (&shared.atomics);
 }
 
+/* Before the last step of a run's budget: what it is about to execute */
+static void
+record_last_step (KsSim     *sim,
+                  KsSimWarp *w)
+{
+  const KsSimFrame *f = &w->frames[w->n_frames - 1];
+  const KsSimtEntry *top = &w->simt[w->n_simt - 1];
+  const KsPtxFunction *fn = &sim->module->functions[f->fn];
+  KsSimStep *s = &sim->last_step;
+
+  s->index = sim->stats.warp_instructions;
+  s->cta = sim->cta_linear;
+  memcpy (s->block, sim->cta.ctaid, sizeof s->block);
+  s->warp = w->index;
+  s->active = top->mask;
+  s->executed = top->mask;
+  if (top->pc < fn->n_insns)
+    {
+      const KsPtxInsn *in = &sim->module->insns[fn->first_insn + top->pc];
+
+      s->insn = fn->first_insn + top->pc;
+      if (in->pred != KS_PTX_NONE)
+        s->executed &= in->pred_not ? ~f->preds[in->pred] : f->preds[in->pred];
+    }
+  else
+    s->insn = KS_PTX_NONE;
+  sim->have_last_step = TRUE;
+}
+
+gboolean
+ks_sim_get_last_step (const KsSim *sim,
+                      KsSimStep   *step)
+{
+  g_return_val_if_fail (sim != NULL && step != NULL, FALSE);
+  if (!sim->have_last_step)
+    return FALSE;
+  *step = sim->last_step;
+  return TRUE;
+}
+
 KsSimStatus
 ks_sim_run (KsSim        *sim,
             uint64_t      max_steps,
@@ -1351,10 +1392,12 @@ ks_sim_run (KsSim        *sim,
       return sim->status;
     }
 
+  sim->have_last_step = FALSE;
   while (sim->status == KS_SIM_READY && done < budget)
     {
       KsSimCta *c = &sim->cta;
       gboolean progressed = FALSE;
+      uint32_t k0 = 0, n0 = 0;
 
       if (!sim->cta_active)
         {
@@ -1377,12 +1420,20 @@ ks_sim_run (KsSim        *sim,
           sim->next_cta += sim->cta_stride;
         }
 
+      /* The pass the last run's budget stopped: it had progressed */
+      if (sim->resume)
+        {
+          k0 = sim->resume_k;
+          n0 = sim->resume_n;
+          progressed = TRUE;
+          sim->resume = FALSE;
+        }
       /* Round-robin over the CTA's warps, a burst each */
-      for (uint32_t k = 0; k < c->n_warps && sim->status == KS_SIM_READY && done < budget; k++)
+      for (uint32_t k = k0; k < c->n_warps && sim->status == KS_SIM_READY && done < budget; k++)
         {
           uint32_t wi = (sim->current_warp + k) % c->n_warps;
           KsSimWarp *w = &c->warps[wi];
-          uint32_t n = 0;
+          uint32_t n = k == k0 ? n0 : 0;
 
           /* Something changed an mbarrier since this warp last polled one */
           if (w->state == KS_WARP_AT_MBARRIER && w->mbar_seen != c->mbar_version)
@@ -1392,11 +1443,15 @@ ks_sim_run (KsSim        *sim,
           while (w->state == KS_WARP_RUNNING && n < BURST && done < budget
                  && sim->status == KS_SIM_READY)
             {
-              if (G_UNLIKELY (sim->step_hook != NULL))
+              if (G_UNLIKELY (sim->step_hook != NULL) || G_UNLIKELY (done + 1 == budget))
                 {
-                  sim->step_hook (sim, w, FALSE, sim->step_hook_data);
+                  if (done + 1 == budget)
+                    record_last_step (sim, w);
+                  if (sim->step_hook != NULL)
+                    sim->step_hook (sim, w, FALSE, sim->step_hook_data);
                   ks_sim_step (sim, w);
-                  sim->step_hook (sim, w, TRUE, sim->step_hook_data);
+                  if (sim->step_hook != NULL)
+                    sim->step_hook (sim, w, TRUE, sim->step_hook_data);
                 }
               else
                 ks_sim_step (sim, w);
@@ -1412,6 +1467,13 @@ ks_sim_run (KsSim        *sim,
           if (n >= BURST)
             {
               sim->current_warp = (wi + 1) % c->n_warps;
+              break;
+            }
+          if (done >= budget && sim->status == KS_SIM_READY)
+            {
+              sim->resume = TRUE;
+              sim->resume_k = k;
+              sim->resume_n = n;
               break;
             }
         }

@@ -224,6 +224,29 @@ void                ks_sim_set_progress_func (KsSim           *sim,
 void                ks_sim_set_step_limit (KsSim           *sim,
                                            uint64_t         limit);
 
+/* One warp-instruction of a run, as a debugger shows it: which warp ran
+ * which instruction with which lanes. */
+typedef struct
+{
+  uint64_t index;               /* warp-instructions the launch ran before it (its place in the trace) */
+  uint64_t cta;                 /* linear block index */
+  uint32_t block[3];            /* the block's %ctaid */
+  uint32_t warp;                /* within the block */
+  uint32_t insn;                /* module instruction index; KS_PTX_NONE: the warp ran off the
+                                 * end of a function, an implicit return */
+  uint32_t active;              /* lanes on the warp's path */
+  uint32_t executed;            /* of those, the lanes whose guard predicate held */
+} KsSimStep;
+
+/* The last warp-instruction of the last ks_sim_run with a step budget
+ * (max_steps > 0): with max_steps = 1, the instruction that one step
+ * executed.  Stepping one instruction at a time runs the warps in the
+ * order a run in one go does, so step N is the trace's event N - 1 (when
+ * no warp runs off the end of a function).  FALSE when that run executed
+ * nothing or had no budget.  Costs the run one comparison per step. */
+gboolean            ks_sim_get_last_step (const KsSim      *sim,
+                                          KsSimStep        *step);
+
 KsSimStatus         ks_sim_get_status   (const KsSim       *sim);
 const KsSimFault   *ks_sim_get_fault    (const KsSim       *sim);
 const KsSimStats   *ks_sim_get_stats    (const KsSim       *sim);
