@@ -23,6 +23,7 @@ struct _KsApplication
   gboolean presentation;        /* --presentation */
   char *view;                   /* --view NAME */
   gboolean launch_editor;       /* --launch-editor */
+  int steps;                    /* --step N */
   int exit_status;
 };
 
@@ -39,6 +40,9 @@ static const GOptionEntry options[] = {
        "or output"), N_("NAME") },
   { "launch-editor", 0, 0, G_OPTION_ARG_NONE, NULL,
     N_("Open the launch editor (with --screenshot, it is in the picture)"), NULL },
+  { "step", 0, 0, G_OPTION_ARG_INT, NULL,
+    N_("Once the analysis is done, step through the launch this many warp-instructions"),
+    N_("N") },
   { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Print the version and exit"), NULL },
   { NULL }
 };
@@ -136,6 +140,8 @@ ks_application_handle_local_options (GApplication *app,
     if (g_variant_dict_lookup (dict, "view", "&s", &view))
       self->view = g_strdup (view);
   }
+  if (!g_variant_dict_lookup (dict, "step", "i", &self->steps) || self->steps < 0)
+    self->steps = 0;
   if (g_variant_dict_lookup (dict, "screenshot", "^&ay", &screenshot))
     {
       self->screenshot = g_strdup (screenshot);
@@ -242,6 +248,10 @@ ks_application_startup (GApplication *app)
     { "win.run", { "<Control>r", NULL } },
     { "win.stop", { "Escape", NULL } },
     { "win.presentation", { "F5", NULL } },
+    { "step.reset", { "<Control>F11", NULL } },
+    { "step.back", { "<Shift>F11", NULL } },
+    { "step.forward", { "F11", NULL } },
+    { "step.end", { "<Control><Shift>F11", NULL } },
     { "win.show-help-overlay", { "<Control>question", NULL } },
   };
   g_autoptr(GtkCssProvider) css = gtk_css_provider_new ();
@@ -287,6 +297,8 @@ new_window (KsApplication *self)
     ks_window_set_view (window, self->view);
   if (self->launch_editor)
     ks_window_show_launch_editor (window);
+  if (self->steps > 0)
+    ks_window_set_initial_steps (window, (guint) self->steps);
   return window;
 }
 
