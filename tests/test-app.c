@@ -1220,6 +1220,45 @@ test_launch_kernel_choice (Fixture       *f,
   remove_kernel (tmp, "vector_add");
 }
 
+/* Sample 26 passes a texture's handle: the editor keeps the texture,
+ * offers it to the parameter, and a renamed buffer carries it along */
+static void
+test_launch_texture (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autofree char *spec = g_test_build_filename (G_TEST_DIST, "..", "data", "samples",
+                                                 "26-texture-upscale", "texture_upscale.json",
+                                                 NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (spec);
+  KsLaunchEditor *editor;
+  GtkDropDown *kind;
+  GtkStringObject *chosen;
+  const KsAnalysis *a;
+
+  if (f->window == NULL)
+    return;
+  ks_window_open_file (f->window, file);
+  wait_for_run (f->window);
+  editor = open_launch_editor (f->window);
+  kind = GTK_DROP_DOWN (ks_launch_editor_get_field (editor, "params[0]"));
+  chosen = gtk_drop_down_get_selected_item (kind);
+  g_assert_cmpstr (gtk_string_object_get_string (chosen), ==, "texture image");
+  g_assert_false (gtk_widget_get_visible (ks_launch_editor_get_field (editor, "params[0].value")));
+
+  type_into (editor, "buffers.pixels", "img");
+  type_into (editor, "grid[0]", "2");
+  g_assert_null (ks_launch_editor_get_message (editor));
+  g_assert_true (ks_launch_editor_apply (editor));
+  wait_for_run (f->window);
+  a = f->window->analysis;
+  g_assert_cmpint (a->status, ==, KS_ANALYSIS_OK);
+  g_assert_cmpuint (a->launch->grid[0], ==, 2);
+  g_assert_cmpuint (a->launch->n_textures, ==, 1);
+  g_assert_cmpstr (a->launch->buffers[a->launch->textures[0].buffer].name, ==, "img");
+  g_assert_cmpint (a->launch->params[0].handle, ==, KS_LAUNCH_HANDLE_TEXTURE);
+  g_assert_null (ks_sim_get_fault (a->sim));
+}
+
 /* A kernel without a spec: the editor starts from the default launch;
  * what is entered is saved by Ctrl+S as vector_add.json beside it, which
  * ks_launch_load() reads back as entered */
@@ -2388,6 +2427,8 @@ main (int    argc,
               test_launch_bad_values, fixture_teardown);
   g_test_add ("/app/window/launch/kernel-choice", Fixture, NULL, fixture_setup_quick,
               test_launch_kernel_choice, fixture_teardown);
+  g_test_add ("/app/window/launch/texture", Fixture, NULL, fixture_setup_quick,
+              test_launch_texture, fixture_teardown);
   g_test_add ("/app/window/launch/save", Fixture, NULL, fixture_setup_quick, test_launch_save,
               fixture_teardown);
   g_test_add ("/app/window/launch/close-asks", Fixture, NULL, fixture_setup_quick,

@@ -59,7 +59,10 @@ assert_launch_equal (const KsLaunch *a,
   for (uint32_t i = 0; i < a->n_params; i++)
     {
       g_assert_cmpint (a->params[i].is_buffer, ==, b->params[i].is_buffer);
-      if (a->params[i].is_buffer)
+      g_assert_cmpint (a->params[i].handle, ==, b->params[i].handle);
+      if (a->params[i].handle != KS_LAUNCH_HANDLE_NONE)
+        g_assert_cmpuint (a->params[i].object, ==, b->params[i].object);
+      else if (a->params[i].is_buffer)
         g_assert_cmpuint (a->params[i].buffer, ==, b->params[i].buffer);
       else
         {
@@ -70,6 +73,39 @@ assert_launch_equal (const KsLaunch *a,
   g_assert_cmpuint (a->n_outputs, ==, b->n_outputs);
   for (uint32_t i = 0; i < a->n_outputs; i++)
     g_assert_cmpuint (a->outputs[i], ==, b->outputs[i]);
+  /* textures and surfaces, kept as the spec has them */
+  g_assert_cmpuint (a->n_textures, ==, b->n_textures);
+  g_assert_cmpuint (a->n_surfaces, ==, b->n_surfaces);
+  for (uint32_t k = 0; k < a->n_textures + a->n_surfaces; k++)
+    {
+      const KsLaunchTexture *ta = k < a->n_textures ? &a->textures[k]
+                                                     : &a->surfaces[k - a->n_textures];
+      const KsLaunchTexture *tb = k < a->n_textures ? &b->textures[k]
+                                                     : &b->surfaces[k - a->n_textures];
+
+      g_assert_cmpstr (ta->name, ==, tb->name);
+      g_assert_cmpuint (ta->buffer, ==, tb->buffer);
+      g_assert_cmpint (ta->format, ==, tb->format);
+      g_assert_cmpuint (ta->channels, ==, tb->channels);
+      g_assert_cmpuint (ta->dims, ==, tb->dims);
+      g_assert_cmpuint (ta->width, ==, tb->width);
+      g_assert_cmpuint (ta->height, ==, tb->height);
+      g_assert_cmpuint (ta->depth, ==, tb->depth);
+      g_assert_cmpuint (ta->layers, ==, tb->layers);
+      g_assert_cmpint (ta->filter, ==, tb->filter);
+      for (guint d = 0; d < 3; d++)
+        g_assert_cmpint (ta->address[d], ==, tb->address[d]);
+      g_assert_cmpint (ta->normalized_coords, ==, tb->normalized_coords);
+      g_assert_cmpint (ta->normalized_float, ==, tb->normalized_float);
+      g_assert_cmpmem (ta->border, sizeof ta->border, tb->border, sizeof tb->border);
+    }
+  g_assert_cmpuint (a->n_bindings, ==, b->n_bindings);
+  for (uint32_t i = 0; i < a->n_bindings; i++)
+    {
+      g_assert_cmpstr (a->bindings[i].var, ==, b->bindings[i].var);
+      g_assert_cmpint (a->bindings[i].surface, ==, b->bindings[i].surface);
+      g_assert_cmpuint (a->bindings[i].index, ==, b->bindings[i].index);
+    }
 }
 
 /* Every sample's spec: file -> form -> JSON -> launch is the file's launch,
@@ -349,6 +385,10 @@ test_kernel (void)
   assert_kernel_refused (form, module, "params[3].type");
   set_text (&param_at (form, 3)->type, "f32");
   g_assert_true (ks_launch_form_check_kernel (form, module, NULL));
+  /* a texture's 64-bit handle for it */
+  param_at (form, 3)->handle = KS_LAUNCH_FORM_TEXTURE;
+  assert_kernel_refused (form, module, "params[3]");
+  param_at (form, 3)->handle = KS_LAUNCH_FORM_NO_HANDLE;
 
   /* one parameter short */
   g_ptr_array_set_size (form->params, 3);
@@ -437,6 +477,59 @@ test_saved_file (void)
   g_rmdir (tmp);
 }
 
+/* Textures and surfaces are kept as written: a renamed buffer carries
+ * them, a handle goes only to a 64-bit parameter, and bindings survive */
+static void
+test_textures (void)
+{
+  g_autoptr(KsLaunchForm) form = form_of (
+    "{\"ptx\": \"k.ptx\", \"grid\": [1], \"block\": [32],"
+    " \"buffers\": {\"img\": {\"type\": \"f32\", \"count\": 16}},"
+    " \"textures\": {\"t\": {\"buffer\": \"img\", \"format\": {\"type\": \"f32\"},"
+    "   \"width\": 4, \"height\": 4, \"filter\": \"linear\", \"border\": [0.1, 2]}},"
+    " \"surfaces\": {\"s\": {\"buffer\": \"img\", \"format\": {\"type\": \"f32\"},"
+    "   \"width\": 16}},"
+    " \"bindings\": {\"tref\": {\"texture\": \"t\"}},"
+    " \"params\": [{\"texture\": \"t\"}, {\"surface\": \"s\"}]}");
+  g_autoptr(KsLaunchForm) copy = NULL;
+  g_autoptr(KsLaunch) launch = NULL;
+  g_autoptr(GPtrArray) textures = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json = NULL;
+
+  g_assert_cmpint (param_at (form, 0)->handle, ==, KS_LAUNCH_FORM_TEXTURE);
+  g_assert_cmpstr (param_at (form, 0)->object, ==, "t");
+  g_assert_cmpint (param_at (form, 1)->handle, ==, KS_LAUNCH_FORM_SURFACE);
+  textures = ks_launch_form_list_objects (form, FALSE);
+  g_assert_cmpuint (textures->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (textures, 0), ==, "t");
+
+  /* a copy is a copy: renaming in one leaves the other */
+  copy = ks_launch_form_copy (form);
+  ks_launch_form_rename_buffer (form, 0, "pixels");
+  launch = ks_launch_form_parse (form, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (launch->buffers[0].name, ==, "pixels");
+  g_assert_cmpuint (launch->n_textures, ==, 1);
+  g_assert_cmpuint (launch->textures[0].buffer, ==, 0);
+  g_assert_cmpint (launch->textures[0].filter, ==, KS_LAUNCH_TEX_LINEAR);
+  g_assert_cmpfloat (launch->textures[0].border[0], ==, 0.1);
+  g_assert_cmpuint (launch->n_surfaces, ==, 1);
+  g_assert_cmpuint (launch->surfaces[0].width, ==, 16);
+  g_assert_cmpuint (launch->n_bindings, ==, 1);
+  g_assert_cmpstr (launch->bindings[0].var, ==, "tref");
+  g_assert_cmpint (launch->params[0].handle, ==, KS_LAUNCH_HANDLE_TEXTURE);
+  g_assert_cmpint (launch->params[1].handle, ==, KS_LAUNCH_HANDLE_SURFACE);
+  g_clear_pointer (&launch, ks_launch_free);
+  json = ks_launch_form_to_json (copy);
+  g_assert_nonnull (strstr (json, "\"buffer\" : \"img\""));
+  g_assert_null (strstr (json, "pixels"));
+
+  /* without the buffer it is made of, a texture is refused by name */
+  ks_launch_form_remove_buffer (form, 0);
+  assert_refused (form, "textures.t.buffer");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -448,5 +541,6 @@ main (int    argc,
   g_test_add_func ("/launch-form/kernel", test_kernel);
   g_test_add_func ("/launch-form/default", test_default);
   g_test_add_func ("/launch-form/saved-file", test_saved_file);
+  g_test_add_func ("/launch-form/textures", test_textures);
   return g_test_run ();
 }

@@ -72,6 +72,7 @@ struct _KsLaunchEditor
   GtkLabel *shared_info;
   GtkButton *add_buffer_button;
   GtkGrid *buffers_grid;
+  GtkLabel *objects_label;
   GtkGrid *params_grid;
   GtkWidget *message_box;
   GtkLabel *message_label;
@@ -548,6 +549,78 @@ show_init (const BufferRow  *r,
   gtk_stack_set_visible_child_name (GTK_STACK (r->stack), ks_launch_form_init_name (init));
 }
 
+/* What a parameter's list offers: the buffers, the textures, the surfaces
+ * (the spec's, kept as written), then a value */
+static GtkStringList *
+param_choices (KsLaunchEditor *self)
+{
+  GtkStringList *list = gtk_string_list_new (NULL);
+  g_autoptr(GPtrArray) textures = ks_launch_form_list_objects (self->form, FALSE);
+  g_autoptr(GPtrArray) surfaces = ks_launch_form_list_objects (self->form, TRUE);
+
+  for (guint k = 0; k < self->form->buffers->len; k++)
+    gtk_string_list_append (list, form_buffer (self, k)->name);
+  for (guint k = 0; k < textures->len + surfaces->len; k++)
+    {
+      gboolean surface = k >= textures->len;
+      const char *name = g_ptr_array_index (surface ? surfaces : textures,
+                                            surface ? k - textures->len : k);
+      g_autofree char *label = g_strdup_printf (surface ? _("surface %s") : _("texture %s"), name);
+
+      gtk_string_list_append (list, label);
+    }
+  gtk_string_list_append (list, _("Value"));
+  return list;
+}
+
+/* The position of what @p passes in param_choices() */
+static guint
+param_choice (KsLaunchEditor          *self,
+              const KsLaunchFormParam *p)
+{
+  g_autoptr(GPtrArray) textures = ks_launch_form_list_objects (self->form, FALSE);
+  g_autoptr(GPtrArray) surfaces = ks_launch_form_list_objects (self->form, TRUE);
+  guint nb = self->form->buffers->len, nt = textures->len, ns = surfaces->len;
+
+  if (p->handle != KS_LAUNCH_FORM_NO_HANDLE)
+    {
+      GPtrArray *names = p->handle == KS_LAUNCH_FORM_SURFACE ? surfaces : textures;
+
+      for (guint k = 0; k < names->len; k++)
+        if (g_strcmp0 (g_ptr_array_index (names, k), p->object) == 0)
+          return nb + (p->handle == KS_LAUNCH_FORM_SURFACE ? nt : 0) + k;
+      return GTK_INVALID_LIST_POSITION;
+    }
+  if (p->is_buffer)
+    return p->buffer >= 0 ? (guint) p->buffer : GTK_INVALID_LIST_POSITION;
+  return nb + nt + ns;
+}
+
+/* Makes @p pass choice @selected of param_choices() */
+static void
+set_param_choice (KsLaunchEditor    *self,
+                  KsLaunchFormParam *p,
+                  guint              selected)
+{
+  g_autoptr(GPtrArray) textures = ks_launch_form_list_objects (self->form, FALSE);
+  g_autoptr(GPtrArray) surfaces = ks_launch_form_list_objects (self->form, TRUE);
+  guint nb = self->form->buffers->len, nt = textures->len, ns = surfaces->len;
+
+  p->is_buffer = selected < nb;
+  p->handle = KS_LAUNCH_FORM_NO_HANDLE;
+  if (p->is_buffer)
+    p->buffer = (int) selected;
+  else if (selected < nb + nt + ns)
+    {
+      gboolean surface = selected >= nb + nt;
+
+      p->handle = surface ? KS_LAUNCH_FORM_SURFACE : KS_LAUNCH_FORM_TEXTURE;
+      g_free (p->object);
+      p->object = g_strdup (g_ptr_array_index (surface ? surfaces : textures,
+                                               selected - nb - (surface ? nt : 0)));
+    }
+}
+
 /* The names the parameters' lists offer changed */
 static void
 refresh_param_choices (KsLaunchEditor *self)
@@ -556,20 +629,11 @@ refresh_param_choices (KsLaunchEditor *self)
     {
       const ParamRow *r = &g_array_index (self->param_rows, ParamRow, i);
       const KsLaunchFormParam *p = form_param (self, i);
-      GtkStringList *list = GTK_STRING_LIST (gtk_drop_down_get_model (GTK_DROP_DOWN (r->kind)));
-      guint n = (guint) g_list_model_get_n_items (G_LIST_MODEL (list));
-      g_autoptr(GPtrArray) names = g_ptr_array_new ();
-      guint selected;
+      g_autoptr(GtkStringList) choices = param_choices (self);
 
-      for (guint k = 0; k < self->form->buffers->len; k++)
-        g_ptr_array_add (names, form_buffer (self, k)->name);
-      g_ptr_array_add (names, (gpointer) _("Value"));
-      g_ptr_array_add (names, NULL);
       self->filling = TRUE;
-      gtk_string_list_splice (list, 0, n, (const char *const *) names->pdata);
-      selected = !p->is_buffer ? self->form->buffers->len
-                 : p->buffer >= 0 ? (guint) p->buffer : GTK_INVALID_LIST_POSITION;
-      gtk_drop_down_set_selected (GTK_DROP_DOWN (r->kind), selected);
+      gtk_drop_down_set_model (GTK_DROP_DOWN (r->kind), G_LIST_MODEL (choices));
+      gtk_drop_down_set_selected (GTK_DROP_DOWN (r->kind), param_choice (self, p));
       self->filling = FALSE;
     }
 }
@@ -619,7 +683,10 @@ entry_changed_cb (KsLaunchEditor *self,
     }
   if (target == NULL)
     return;
-  replace (target, text);
+  if (field == FIELD_NAME)
+    ks_launch_form_rename_buffer (self->form, row, text);
+  else
+    replace (target, text);
   if (field == FIELD_NAME)
     {
       /* The parameters pass buffers by index: their lists show the new name */
@@ -659,12 +726,12 @@ dropdown_changed_cb (KsLaunchEditor *self,
         {
           KsLaunchFormParam *p = form_param (self, row);
           const ParamRow *r = &g_array_index (self->param_rows, ParamRow, row);
+          gboolean value;
 
-          p->is_buffer = selected < self->form->buffers->len;
-          if (p->is_buffer)
-            p->buffer = (int) selected;
-          gtk_widget_set_visible (r->value, !p->is_buffer);
-          gtk_widget_set_visible (r->type, !p->is_buffer);
+          set_param_choice (self, p, selected);
+          value = !p->is_buffer && p->handle == KS_LAUNCH_FORM_NO_HANDLE;
+          gtk_widget_set_visible (r->value, value);
+          gtk_widget_set_visible (r->type, value);
         }
       break;
     case FIELD_PARAM_TYPE:
@@ -758,6 +825,34 @@ buffer_entry (KsLaunchEditor *self,
   g_signal_connect_object (entry, "changed", G_CALLBACK (entry_changed_cb), self,
                            G_CONNECT_SWAPPED);
   return entry;
+}
+
+/* Textures and surfaces are the spec file's to edit: the form says which
+ * there are, and passes their handles */
+static void
+fill_objects (KsLaunchEditor *self)
+{
+  g_autoptr(GPtrArray) textures = ks_launch_form_list_objects (self->form, FALSE);
+  g_autoptr(GPtrArray) surfaces = ks_launch_form_list_objects (self->form, TRUE);
+  g_autoptr(GString) s = g_string_new (NULL);
+
+  for (guint k = 0; k < textures->len + surfaces->len; k++)
+    {
+      gboolean surface = k >= textures->len;
+      const char *name = g_ptr_array_index (surface ? surfaces : textures,
+                                            surface ? k - textures->len : k);
+
+      g_string_append_printf (s, "%s%s", s->len ? ", " : "", name);
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->objects_label), s->len > 0);
+  if (s->len > 0)
+    {
+      g_autofree char *text = g_strdup_printf (_("Textures and surfaces: %s. They are kept as "
+                                                 "the spec file has them; edit them there."),
+                                               s->str);
+
+      gtk_label_set_text (self->objects_label, text);
+    }
 }
 
 static void
@@ -865,6 +960,7 @@ fill_buffers (KsLaunchEditor *self)
     }
   self->filling = FALSE;
   register_fields (self);
+  fill_objects (self);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -963,7 +1059,8 @@ fill_params (KsLaunchEditor *self)
       g_autofree char *index = g_strdup_printf ("%u", i);
       g_autofree char *desc = NULL, *ptx = NULL;
       GtkWidget *index_label = gtk_label_new (index), *desc_label;
-      g_autoptr(GtkStringList) choices = gtk_string_list_new (NULL);
+      g_autoptr(GtkStringList) choices = param_choices (self);
+      gboolean value = !p->is_buffer && p->handle == KS_LAUNCH_FORM_NO_HANDLE;
       int y = (int) i + 1;
 
       if (f != NULL && f->first_param + i < self->module->n_vars)
@@ -988,14 +1085,10 @@ fill_params (KsLaunchEditor *self)
         gtk_widget_set_tooltip_text (desc_label, desc);
       gtk_widget_add_css_class (index_label, "dim-label");
 
-      for (guint k = 0; k < self->form->buffers->len; k++)
-        gtk_string_list_append (choices, form_buffer (self, k)->name);
-      gtk_string_list_append (choices, _("Value"));
       r.kind = gtk_drop_down_new (G_LIST_MODEL (g_object_ref (choices)), NULL);
-      gtk_widget_set_tooltip_text (r.kind, _("A buffer (its address), or a value"));
-      gtk_drop_down_set_selected (GTK_DROP_DOWN (r.kind),
-                                  !p->is_buffer ? self->form->buffers->len
-                                  : p->buffer >= 0 ? (guint) p->buffer : GTK_INVALID_LIST_POSITION);
+      gtk_widget_set_tooltip_text (r.kind, _("A buffer (its address), a texture or surface (its "
+                                             "handle), or a value"));
+      gtk_drop_down_set_selected (GTK_DROP_DOWN (r.kind), param_choice (self, p));
       tag (r.kind, FIELD_PARAM_KIND, i);
       g_signal_connect_object (r.kind, "notify::selected", G_CALLBACK (dropdown_changed_cb), self,
                                G_CONNECT_SWAPPED);
@@ -1011,8 +1104,8 @@ fill_params (KsLaunchEditor *self)
       tag (r.type, FIELD_PARAM_TYPE, i);
       g_signal_connect_object (r.type, "notify::selected", G_CALLBACK (dropdown_changed_cb), self,
                                G_CONNECT_SWAPPED);
-      gtk_widget_set_visible (r.value, !p->is_buffer);
-      gtk_widget_set_visible (r.type, !p->is_buffer);
+      gtk_widget_set_visible (r.value, value);
+      gtk_widget_set_visible (r.type, value);
 
       gtk_grid_attach (self->params_grid, index_label, 0, y, 1, 1);
       gtk_grid_attach (self->params_grid, desc_label, 1, y, 1, 1);
@@ -1083,7 +1176,8 @@ fill_kernels (KsLaunchEditor *self)
       if (shown == NULL && self->kernels->len == 1)
         {
           uint32_t only = g_array_index (self->kernels, uint32_t, 0);
-          g_autofree char *name = ks_ptx_span_dup (self->module, self->module->functions[only].name);
+          g_autofree char *name = ks_ptx_span_dup (self->module,
+                                                   self->module->functions[only].name);
 
           demangled = ks_sass_demangle (name);
           gtk_label_set_text (self->kernel_label, demangled ? demangled : name);
@@ -1332,6 +1426,7 @@ ks_launch_editor_class_init (KsLaunchEditorClass *klass)
   BIND (shared_info);
   BIND (add_buffer_button);
   BIND (buffers_grid);
+  BIND (objects_label);
   BIND (params_grid);
   BIND (message_box);
   BIND (message_label);

@@ -83,6 +83,7 @@ param_free (gpointer data)
   g_free (p->buffer_name);
   g_free (p->type);
   g_free (p->value);
+  g_free (p->object);
   g_free (p);
 }
 
@@ -95,6 +96,7 @@ param_new (void)
   p->buffer_name = g_strdup ("");
   p->type = g_strdup ("u32");
   p->value = g_strdup ("0");
+  p->object = g_strdup ("");
   return p;
 }
 
@@ -108,8 +110,55 @@ param_copy (const KsLaunchFormParam *p)
   c->buffer_name = g_strdup (p->buffer_name);
   c->type = g_strdup (p->type);
   c->value = g_strdup (p->value);
+  c->handle = p->handle;
+  c->object = g_strdup (p->object);
   return c;
 }
+
+/* A deep copy of a member kept as the spec has it (json-glib's copy shares
+ * the objects, which a parser made immutable).  Integers past int64, which
+ * the reader took as marked strings, become strings of their digits, which
+ * the core reads as the numbers they are. */
+static JsonNode *
+copy_kept (JsonNode *node)
+{
+  JsonNode *copy;
+
+  if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING
+      && json_node_get_string (node)[0] == KS_LAUNCH_BIG_MARK)
+    {
+      /* the core reads the digits as a string too */
+      copy = json_node_new (JSON_NODE_VALUE);
+      json_node_set_string (copy, json_node_get_string (node) + 1);
+      return copy;
+    }
+  if (JSON_NODE_HOLDS_OBJECT (node))
+    {
+      JsonObject *o = json_object_new ();
+      g_autoptr(GList) names = json_object_get_members (json_node_get_object (node));
+
+      for (GList *l = names; l != NULL; l = l->next)
+        json_object_set_member (o, l->data,
+                                copy_kept (json_object_get_member (json_node_get_object (node),
+                                                                l->data)));
+      copy = json_node_new (JSON_NODE_OBJECT);
+      json_node_take_object (copy, o);
+      return copy;
+    }
+  if (JSON_NODE_HOLDS_ARRAY (node))
+    {
+      JsonArray *a = json_array_new ();
+      JsonArray *from = json_node_get_array (node);
+
+      for (guint i = 0; i < json_array_get_length (from); i++)
+        json_array_add_element (a, copy_kept (json_array_get_element (from, i)));
+      copy = json_node_new (JSON_NODE_ARRAY);
+      json_node_take_array (copy, a);
+      return copy;
+    }
+  return json_node_copy (node);
+}
+
 
 KsLaunchForm *
 ks_launch_form_new (void)
@@ -155,6 +204,9 @@ ks_launch_form_copy (const KsLaunchForm *form)
   for (guint i = 0; i < form->params->len; i++)
     g_ptr_array_add (c->params, param_copy (g_ptr_array_index (form->params, i)));
   g_array_append_vals (c->outputs, form->outputs->data, form->outputs->len);
+  c->textures = form->textures ? copy_kept (form->textures) : NULL;
+  c->surfaces = form->surfaces ? copy_kept (form->surfaces) : NULL;
+  c->bindings = form->bindings ? copy_kept (form->bindings) : NULL;
   return c;
 }
 
@@ -174,6 +226,9 @@ ks_launch_form_free (KsLaunchForm *form)
   g_ptr_array_unref (form->buffers);
   g_ptr_array_unref (form->params);
   g_array_unref (form->outputs);
+  g_clear_pointer (&form->textures, json_node_unref);
+  g_clear_pointer (&form->surfaces, json_node_unref);
+  g_clear_pointer (&form->bindings, json_node_unref);
   g_free (form);
 }
 
@@ -404,6 +459,14 @@ read_root (KsLaunchForm *form,
         }
     }
 
+  /* kept as written */
+  if ((m = json_object_get_member (o, "textures")) != NULL)
+    form->textures = copy_kept (m);
+  if ((m = json_object_get_member (o, "surfaces")) != NULL)
+    form->surfaces = copy_kept (m);
+  if ((m = json_object_get_member (o, "bindings")) != NULL)
+    form->bindings = copy_kept (m);
+
   if ((m = json_object_get_member (o, "params")) != NULL)
     {
       JsonArray *array;
@@ -425,7 +488,16 @@ read_root (KsLaunchForm *form,
               return shape_error (error, path, "expected an object");
             }
           po = json_node_get_object (e);
-          if (json_object_get_member (po, "buffer") != NULL)
+          if (json_object_get_member (po, "texture") != NULL
+              || json_object_get_member (po, "surface") != NULL)
+            {
+              gboolean surface = json_object_get_member (po, "texture") == NULL;
+
+              p->handle = surface ? KS_LAUNCH_FORM_SURFACE : KS_LAUNCH_FORM_TEXTURE;
+              g_free (p->object);
+              p->object = member_text (po, surface ? "surface" : "texture", "");
+            }
+          else if (json_object_get_member (po, "buffer") != NULL)
             {
               p->is_buffer = TRUE;
               g_free (p->buffer_name);
@@ -698,6 +770,17 @@ add_buffer (JsonBuilder              *b,
   json_builder_end_object (b);
 }
 
+static void
+add_kept (JsonBuilder *b,
+          const char  *name,
+          JsonNode    *node)
+{
+  if (node == NULL)
+    return;
+  json_builder_set_member_name (b, name);
+  json_builder_add_value (b, copy_kept (node));
+}
+
 static const char *
 param_buffer_name (const KsLaunchForm      *form,
                    const KsLaunchFormParam *p)
@@ -734,6 +817,9 @@ ks_launch_form_to_json (const KsLaunchForm *form)
   for (guint i = 0; i < form->buffers->len; i++)
     add_buffer (b, g_ptr_array_index (form->buffers, i));
   json_builder_end_object (b);
+  add_kept (b, "textures", form->textures);
+  add_kept (b, "surfaces", form->surfaces);
+  add_kept (b, "bindings", form->bindings);
 
   json_builder_set_member_name (b, "params");
   json_builder_begin_array (b);
@@ -742,7 +828,13 @@ ks_launch_form_to_json (const KsLaunchForm *form)
       const KsLaunchFormParam *p = g_ptr_array_index (form->params, i);
 
       json_builder_begin_object (b);
-      if (p->is_buffer)
+      if (p->handle != KS_LAUNCH_FORM_NO_HANDLE)
+        {
+          json_builder_set_member_name (b, p->handle == KS_LAUNCH_FORM_SURFACE ? "surface"
+                                                                               : "texture");
+          json_builder_add_string_value (b, p->object);
+        }
+      else if (p->is_buffer)
         {
           json_builder_set_member_name (b, "buffer");
           json_builder_add_string_value (b, param_buffer_name (form, p));
@@ -920,7 +1012,19 @@ ks_launch_form_check_kernel (const KsLaunchForm *form,
                                                   ks_ptx_type_name (v->type),
                                                   v->n_elements * (v->vec ? v->vec : 1));
 
-      if (p->is_buffer)
+      if (p->handle != KS_LAUNCH_FORM_NO_HANDLE)
+        {
+          if (size != 8)
+            {
+              g_set_error (error, KS_LAUNCH_ERROR, KS_LAUNCH_ERROR_INVALID,
+                           "params[%u]: a %s handle (8 bytes) is passed to parameter %u, %s (%"
+                           G_GUINT64_FORMAT " bytes)", i,
+                           p->handle == KS_LAUNCH_FORM_SURFACE ? "surface" : "texture", i, vtype,
+                           size);
+              return FALSE;
+            }
+        }
+      else if (p->is_buffer)
         {
           if (size != 8 && !(size == 4 && module->address_size == 32))
             {
@@ -1056,6 +1160,68 @@ ks_launch_form_remove_buffer (KsLaunchForm *form,
         (*o)--;
     }
   g_ptr_array_remove_index (form->buffers, index);
+}
+
+void
+ks_launch_form_rename_buffer (KsLaunchForm *form,
+                              guint         index,
+                              const char   *name)
+{
+  KsLaunchFormBuffer *b;
+  JsonNode *kept[] = { form ? form->textures : NULL, form ? form->surfaces : NULL };
+
+  g_return_if_fail (form != NULL);
+  g_return_if_fail (index < form->buffers->len);
+  g_return_if_fail (name != NULL);
+
+  b = g_ptr_array_index (form->buffers, index);
+  for (guint k = 0; k < G_N_ELEMENTS (kept); k++)
+    {
+      g_autoptr(GList) names = NULL;
+      JsonObject *o;
+
+      if (kept[k] == NULL || !JSON_NODE_HOLDS_OBJECT (kept[k]))
+        continue;
+      o = json_node_get_object (kept[k]);
+      names = json_object_get_members (o);
+      for (GList *l = names; l != NULL; l = l->next)
+        {
+          JsonNode *t = json_object_get_member (o, l->data), *buf;
+          JsonObject *to;
+
+          if (!JSON_NODE_HOLDS_OBJECT (t))
+            continue;
+          to = json_node_get_object (t);
+          buf = json_object_get_member (to, "buffer");
+          if (buf != NULL && JSON_NODE_HOLDS_VALUE (buf)
+              && json_node_get_value_type (buf) == G_TYPE_STRING
+              && g_strcmp0 (json_node_get_string (buf), b->name) == 0)
+            json_object_set_string_member (to, "buffer", name);
+        }
+    }
+  g_free (b->name);
+  b->name = g_strdup (name);
+}
+
+GPtrArray *
+ks_launch_form_list_objects (const KsLaunchForm *form,
+                             gboolean            surfaces)
+{
+  GPtrArray *names = g_ptr_array_new ();
+  JsonNode *node;
+
+  g_return_val_if_fail (form != NULL, names);
+
+  node = surfaces ? form->surfaces : form->textures;
+  if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
+    {
+      GList *members = json_object_get_members (json_node_get_object (node));
+
+      for (GList *l = members; l != NULL; l = l->next)
+        g_ptr_array_add (names, l->data);
+      g_list_free (members);
+    }
+  return names;
 }
 
 gboolean

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <glib.h>
+#include <json-glib/json-glib.h>
 
 #include "ks-launch.h"
 #include "ks-ptx.h"
@@ -44,6 +45,13 @@ typedef struct
   char *hex;                    /* bytes_hex */
 } KsLaunchFormBuffer;
 
+typedef enum
+{
+  KS_LAUNCH_FORM_NO_HANDLE,
+  KS_LAUNCH_FORM_TEXTURE,       /* {"texture": object} */
+  KS_LAUNCH_FORM_SURFACE,       /* {"surface": object} */
+} KsLaunchFormHandle;
+
 typedef struct
 {
   gboolean is_buffer;
@@ -51,6 +59,8 @@ typedef struct
   char *buffer_name;            /* that name, when buffer is -1 */
   char *type;                   /* a scalar's type */
   char *value;                  /* and its value */
+  KsLaunchFormHandle handle;    /* a texture's or surface's handle (not a buffer) */
+  char *object;                 /* its name */
 } KsLaunchFormParam;
 
 typedef struct
@@ -64,6 +74,12 @@ typedef struct
   GPtrArray *buffers;           /* KsLaunchFormBuffer, in the spec's order */
   GPtrArray *params;            /* KsLaunchFormParam */
   GArray *outputs;              /* int: buffer indices, in order */
+  /* Textures, surfaces and bindings (ks-launch.h) are not edited in the
+   * form: kept as the spec has them and written back, their "buffer"
+   * names following a buffer's rename.  NULL when the spec has none. */
+  JsonNode *textures;
+  JsonNode *surfaces;
+  JsonNode *bindings;
 } KsLaunchForm;
 
 KsLaunchForm       *ks_launch_form_new            (void);
@@ -79,7 +95,8 @@ KsLaunchForm       *ks_launch_form_from_json      (const char         *json,
                                                    GError            **error);
 /* The spec as JSON, pretty-printed; fields in the order of DESIGN.md
  * ("ptx" or "source", "kernel", "grid", "block", "dynamic_shared_bytes",
- * "buffers", "params", "outputs"), buffers in the form's order.  A field's
+ * "buffers", "textures", "surfaces", "bindings", "params", "outputs"),
+ * buffers in the form's order.  A field's
  * text becomes a JSON integer when it is a decimal integer that fits
  * int64, a JSON number when it is a decimal number that prints back the
  * same, else a string holding the text (hex, "inf", integers past int64,
@@ -101,7 +118,8 @@ int                 ks_launch_form_find_kernel    (const KsLaunchForm *form,
 /* Checks the form against the kernel it names in @module: the kernel
  * exists (and is named when there are several), and the parameters match
  * the kernel's .param list in number, a buffer goes to a pointer-sized
- * parameter and a value has the parameter's size -- what the simulator
+ * parameter, a texture or surface handle to a 64-bit one, and a value has
+ * the parameter's size -- what the simulator
  * would refuse at the start of a run, said before it. */
 gboolean            ks_launch_form_check_kernel   (const KsLaunchForm *form,
                                                    const KsPtxModule  *module,
@@ -122,6 +140,14 @@ guint               ks_launch_form_add_buffer     (KsLaunchForm       *form,
  * it keeps its name (and is refused until it is given another) */
 void                ks_launch_form_remove_buffer  (KsLaunchForm       *form,
                                                    guint               index);
+/* Renames buffer @index; the textures and surfaces made of it follow */
+void                ks_launch_form_rename_buffer  (KsLaunchForm       *form,
+                                                   guint               index,
+                                                   const char         *name);
+/* The names of the spec's textures (@surfaces: its surfaces), in order.
+ * Returns: (transfer container): the names belong to the form */
+GPtrArray          *ks_launch_form_list_objects   (const KsLaunchForm *form,
+                                                   gboolean            surfaces);
 gboolean            ks_launch_form_is_output      (const KsLaunchForm *form,
                                                    guint               buffer);
 void                ks_launch_form_set_output     (KsLaunchForm       *form,
