@@ -22,6 +22,7 @@
 #include "ks-application.h"
 #include "ks-analysis.h"
 #include "ks-hints.h"
+#include "ks-ptx-docs.h"
 #include "ks-window-private.h"
 
 static gboolean have_display;
@@ -488,6 +489,64 @@ test_sass_control_column (Fixture       *f,
     g_assert_true (g_str_has_suffix (c_ffma, ":S01"));
     g_assert_null (c_none);
   }
+}
+
+/* Hovering a PTX instruction spells it out: its opcode, each modifier and
+ * its type, and the guard; a directive has no tooltip.  The line and column
+ * are found here in the sample's own PTX text. */
+static void
+test_ptx_tooltip (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  guint mul = G_MAXUINT, bra = G_MAXUINT, reg = G_MAXUINT;
+
+  if (f->window == NULL)
+    return;
+  text = buffer_text (f->window->ptx_buffer);
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    {
+      if (mul == G_MAXUINT && strstr (lines[i], "mul.wide.s32"))
+        mul = i;
+      if (bra == G_MAXUINT && strstr (lines[i], "@%p1 bra"))
+        bra = i;
+      if (reg == G_MAXUINT && strstr (lines[i], ".reg .b32"))
+        reg = i;
+    }
+  g_assert_cmpuint (mul, !=, G_MAXUINT);
+  g_assert_cmpuint (bra, !=, G_MAXUINT);
+  g_assert_cmpuint (reg, !=, G_MAXUINT);
+  {
+    guint col = (guint) (strstr (lines[mul], "wide") - lines[mul]);
+    g_autofree char *markup = _ks_window_ptx_tooltip_markup (f->window, mul, col);
+    g_autofree char *plain = NULL;
+
+    g_assert_nonnull (markup);
+    /* valid markup, whose text names the instruction and its parts */
+    g_assert_true (pango_parse_markup (markup, -1, 0, NULL, &plain, NULL, NULL));
+    g_assert_true (g_str_has_prefix (plain, "mul.wide.s32\n"));
+    g_assert_nonnull (strstr (plain, ks_ptx_doc_opcode ("mul")));
+    g_assert_nonnull (strstr (plain, ".wide  "));
+    g_assert_nonnull (strstr (plain, ks_ptx_doc_modifier ("mul", "wide")));
+    g_assert_nonnull (strstr (plain, ks_ptx_doc_type ("s32")));
+  }
+  {
+    guint col = (guint) (strstr (lines[bra], "bra") - lines[bra]);
+    g_autofree char *markup = _ks_window_ptx_tooltip_markup (f->window, bra, col);
+
+    g_assert_nonnull (markup);
+    g_assert_nonnull (strstr (markup, "%p1"));
+    g_assert_nonnull (strstr (markup, ks_ptx_doc_opcode ("bra")));
+  }
+  {
+    guint col = (guint) (strstr (lines[reg], "reg") - lines[reg]);
+    g_autofree char *markup = _ks_window_ptx_tooltip_markup (f->window, reg, col);
+
+    g_assert_null (markup);
+  }
+  g_assert_null (_ks_window_ptx_tooltip_markup (f->window, 1000000, 0));
 }
 
 /* The views get the run, and the one shown exports as SVG; the hints page
@@ -1178,6 +1237,8 @@ main (int    argc,
               fixture_teardown);
   g_test_add ("/app/window/sass-control-column", Fixture, NULL, fixture_setup_quick,
               test_sass_control_column, fixture_teardown);
+  g_test_add ("/app/window/ptx-tooltip", Fixture, NULL, fixture_setup_quick, test_ptx_tooltip,
+              fixture_teardown);
   g_test_add ("/app/window/stop", Fixture, NULL, fixture_setup_quick, test_stop, fixture_teardown);
   g_test_add ("/app/window/edit-reruns-and-save", Fixture, NULL, fixture_setup_quick, test_save,
               fixture_teardown);

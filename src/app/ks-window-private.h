@@ -125,6 +125,14 @@ void        _ks_window_sass_init           (KsWindow    *self);
 char       *_ks_window_sass_control_text   (KsWindow    *self,
                                             guint        line);
 
+/* ks-window-ptx.c */
+void        _ks_window_ptx_init            (KsWindow    *self);
+/* The PTX pane's tooltip for byte byte_column of line `line` (0-based):
+ * the instruction there spelled out, as Pango markup, or NULL */
+char       *_ks_window_ptx_tooltip_markup  (KsWindow    *self,
+                                            guint        line,
+                                            guint        byte_column);
+
 /* ks-window-views.c */
 void        _ks_window_views_class_init    (GtkWidgetClass *klass);
 void        _ks_window_views_init          (KsWindow    *self);

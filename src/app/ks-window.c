@@ -1626,6 +1626,7 @@ ks_window_init (KsWindow *self)
   _ks_window_run_init (self);
   _ks_window_views_init (self);
   _ks_window_sass_init (self);
+  _ks_window_ptx_init (self);
 }
 
 KsWindow *
