@@ -622,6 +622,8 @@ test_live_sass (void)
   g_assert_cmpstr (pane, ==, listing);
   g_assert_nonnull (window->sass_listing);
   g_assert_cmpuint (window->sass_listing->n_functions, ==, 2);
+  /* listing 10 has no hex words: no control codes, no empty column */
+  g_assert_false (gtk_widget_get_visible (window->sass_control_column));
   {
     g_autofree char *label = g_strdup_printf ("%s · nvdisasm",
                                               ((KsAnalysis *) window->analysis)->arch->id);
@@ -673,6 +675,7 @@ test_live_sass (void)
   _ks_window_run (window);
   wait_for_run_within (window, 120000);
   g_assert_true (g_file_equal (window->sass_file, other));
+  g_assert_true (gtk_widget_get_visible (window->sass_control_column));
   g_assert_cmpstr (gtk_label_get_text (window->sass_file_label), ==,
                    "01_gpumode_sgemm_naive.sm_86.cuobjdump.sass");
 

@@ -58,6 +58,7 @@ struct _KsWindow
   GtkWidget *occupancy_view;
   GtkWidget *lane_view;
   GtkWidget *cfg_view;
+  GtkWidget *sass_control_column;       /* (ks-window-sass.c) */
 
   /* Borrowed references (the views own them) */
   GtkSourceBuffer *cuda_buffer;
@@ -139,6 +140,8 @@ void        _ks_window_sass_show_analysis  (KsWindow         *self,
 /* Drops the pane's listing, opened or made, for a new kernel */
 void        _ks_window_sass_forget         (KsWindow    *self);
 void        _ks_window_sass_update_label   (KsWindow    *self);
+/* Shows the control-code column only when the listing has control codes */
+void        _ks_window_sass_update_column  (KsWindow    *self);
 /* The control-code column's text for listing line `line` (1-based), or
  * NULL where no instruction with a decoded control code starts */
 char       *_ks_window_sass_control_text   (KsWindow    *self,

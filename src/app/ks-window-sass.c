@@ -229,6 +229,20 @@ _ks_window_sass_show_analysis (KsWindow         *self,
 }
 
 void
+_ks_window_sass_update_column (KsWindow *self)
+{
+  const KsSassListing *l = self->sass_listing;
+  gboolean any = FALSE;
+
+  /* A listing without hex words (or none) has no control codes: no empty
+   * column taking half of a narrow pane */
+  for (uint32_t i = 0; l != NULL && i < l->n_insns && !any; i++)
+    any = (l->insns[i].flags & KS_SASS_HAS_CONTROL) != 0;
+  if (self->sass_control_column != NULL)
+    gtk_widget_set_visible (self->sass_control_column, any);
+}
+
+void
 _ks_window_sass_init (KsWindow *self)
 {
   GtkSourceGutter *gutter = gtk_source_view_get_gutter (self->sass_view, GTK_TEXT_WINDOW_LEFT);
@@ -246,6 +260,8 @@ _ks_window_sass_init (KsWindow *self)
                                _("Control code: scoreboards waited on, read and write scoreboards "
                                  "set, Y = may yield, stall cycles"));
   gtk_source_gutter_insert (gutter, GTK_SOURCE_GUTTER_RENDERER (column), 10);
+  self->sass_control_column = GTK_WIDGET (column);
+  _ks_window_sass_update_column (self);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self->sass_view), TRUE);
   g_signal_connect (self->sass_view, "query-tooltip", G_CALLBACK (sass_query_tooltip), self);
   show_how_to_get_sass (self);

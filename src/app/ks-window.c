@@ -781,6 +781,7 @@ _ks_window_set_sass (KsWindow      *self,
       highlight (self, self->hover_cuda_line ? self->hover_cuda_line : self->selected_cuda_line,
                  FALSE, FALSE);
     }
+  _ks_window_sass_update_column (self);
   gtk_stack_set_visible_child_name (self->sass_stack, text != NULL ? "listing" : "placeholder");
   update_sass_pane (self);
   update_titles (self);
