@@ -217,6 +217,7 @@ ks_toolchain_make_sass (const KsToolchain *tc,
       g_autofree char *to = g_strdup_printf ("\"%s\"", path ? abs_path : base);
 
       g_string_replace (s, from, to, 0);
+      g_free (listing);
       listing = g_string_free (g_steal_pointer (&s), FALSE);
     }
   return g_steal_pointer (&listing);
