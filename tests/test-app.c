@@ -21,7 +21,9 @@
 
 #include "ks-application.h"
 #include "ks-analysis.h"
+#include "ks-heat-gutter.h"
 #include "ks-hints.h"
+#include "ks-lane-view.h"
 #include "ks-ptx-docs.h"
 #include "ks-test-standin.h"
 #include "ks-window-private.h"
@@ -1225,6 +1227,551 @@ test_screenshot (void)
   g_rmdir (tmp);
 }
 
+/* ---------------------------------------------------------------------- */
+/* The heat gutter and the step controls */
+
+/* Runs the main loop for about `ms` milliseconds */
+static void
+spin (guint ms)
+{
+  gboolean done = FALSE;
+  guint id = g_timeout_add (ms, timeout_cb, &done);
+
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+  (void) id;
+}
+
+/* What vector_add's launch runs, from its spec: the threads of the grid
+ * and n, the last parameter */
+static void
+vadd_launch (guint *threads,
+             guint *n)
+{
+  g_autofree char *path = sample_path ("vector_add.json");
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *o;
+  JsonArray *grid, *block, *params;
+
+  g_assert_true (json_parser_load_from_file (parser, path, NULL));
+  o = json_node_get_object (json_parser_get_root (parser));
+  grid = json_object_get_array_member (o, "grid");
+  block = json_object_get_array_member (o, "block");
+  params = json_object_get_array_member (o, "params");
+  *threads = 1;
+  for (guint i = 0; i < 3; i++)
+    *threads *= (guint) (json_array_get_int_element (grid, i) * json_array_get_int_element (block, i));
+  *n = (guint) json_object_get_int_member (json_array_get_object_element (params, 3), "value");
+}
+
+/* The 1-based lines of the PTX text's instructions, in order (what a warp
+ * runs first: the kernel has no loop) */
+static GArray *
+instruction_lines (const char *ptx_text)
+{
+  g_auto(GStrv) lines = g_strsplit (ptx_text, "\n", -1);
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (guint));
+  gboolean body = FALSE;
+
+  for (guint i = 0; lines[i]; i++)
+    {
+      const char *t = lines[i] + strspn (lines[i], " \t");
+
+      if (t[0] == '{')
+        body = TRUE;
+      else if (body && strchr (t, ';') && t[0] != '.' && t[0] != '/')
+        {
+          guint line = i + 1;
+
+          g_array_append_val (out, line);
+        }
+    }
+  return out;
+}
+
+/* Thread-instructions per CUDA line of vector_add, from its PTX: before
+ * its one branch every thread runs each instruction, the guarded branch
+ * runs in the threads with i >= n, the code up to its label in those with
+ * i < n, and the rest again in all */
+static void
+vadd_expected (const char *ptx_text,
+               guint       threads,
+               guint       n,
+               double      per_cuda[64],
+               guint      *bra_line,
+               guint      *add_line)
+{
+  g_auto(GStrv) lines = g_strsplit (ptx_text, "\n", -1);
+  guint loc = 0, inside = MIN (n, threads), phase = 0;
+
+  memset (per_cuda, 0, 64 * sizeof (double));
+  for (guint i = 0; lines[i]; i++)
+    {
+      const char *t = lines[i] + strspn (lines[i], " \t");
+      unsigned f, l;
+
+      if (sscanf (t, ".loc %u %u", &f, &l) == 2)
+        loc = f == 1 && l < 64 ? l : 0;
+      else if (t[0] == '$' && strchr (t, ':'))
+        phase = 2;
+      else if (phase == 0 && g_str_has_prefix (t, "@%p1 bra"))
+        {
+          per_cuda[loc] += threads - inside;
+          *bra_line = i + 1;
+          phase = 1;
+        }
+      else if (loc != 0 && strchr (t, ';') && t[0] != '.' && t[0] != '/')
+        {
+          per_cuda[loc] += phase == 1 ? inside : threads;
+          if (g_str_has_prefix (t, "add.f32"))
+            *add_line = i + 1;
+        }
+    }
+}
+
+/* The colour the gutter of `view` painted beside `line`, read back from a
+ * rendering of the gutter */
+static gboolean
+gutter_pixel (KsWindow                *window,
+              GtkSourceView           *view,
+              GtkSourceGutterRenderer *renderer,
+              guint                    line,
+              guint8                   rgba[4])
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (view));
+  GtkWidget *gutter = GTK_WIDGET (gtk_source_view_get_gutter (view, GTK_TEXT_WINDOW_LEFT));
+  int w = gtk_widget_get_width (gutter), h = gtk_widget_get_height (gutter);
+  g_autoptr(GdkPaintable) paintable = NULL;
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  GtkSnapshot *snapshot;
+  GtkTextIter iter;
+  int ly = 0, lh = 0, wx, wy;
+  double rx = 0, ry = 0;
+  g_autofree guchar *pixels = NULL;
+
+  gtk_text_buffer_get_iter_at_line (buffer, &iter, (int) line - 1);
+  gtk_text_view_scroll_to_iter (GTK_TEXT_VIEW (view), &iter, 0, TRUE, 0, 0.5);
+  /* until the line is in view (a slow machine takes a few frames) */
+  for (guint i = 0; i < 100; i++)
+    {
+      GdkRectangle visible;
+
+      spin (50);
+      gtk_text_view_get_visible_rect (GTK_TEXT_VIEW (view), &visible);
+      gtk_text_view_get_line_yrange (GTK_TEXT_VIEW (view), &iter, &ly, &lh);
+      if (ly >= visible.y && ly + lh <= visible.y + visible.height)
+        break;
+    }
+  spin (100);
+  gtk_text_view_get_line_yrange (GTK_TEXT_VIEW (view), &iter, &ly, &lh);
+  gtk_text_view_buffer_to_window_coords (GTK_TEXT_VIEW (view), GTK_TEXT_WINDOW_LEFT, 0,
+                                         ly + lh / 2, &wx, &wy);
+  g_assert_true (gtk_widget_translate_coordinates (GTK_WIDGET (renderer), gutter,
+                                                   gtk_widget_get_width (GTK_WIDGET (renderer)) / 2.0,
+                                                   0, &rx, &ry));
+  g_assert_cmpint (wy, >=, 0);
+  g_assert_cmpint (wy, <, h);
+  paintable = gtk_widget_paintable_new (gutter);
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, snapshot, w, h);
+  node = gtk_snapshot_free_to_node (snapshot);
+  if (node == NULL)
+    return FALSE;
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
+                                         &GRAPHENE_RECT_INIT (0, 0, w, h));
+  pixels = g_malloc ((gsize) w * h * 4);
+  gdk_texture_download (texture, pixels, (gsize) w * 4);
+  /* (cairo's byte order: B, G, R, A on little-endian machines) */
+  {
+    const guchar *p = pixels + ((gsize) wy * w + (gsize) rx) * 4;
+
+    rgba[0] = p[2];
+    rgba[1] = p[1];
+    rgba[2] = p[0];
+    rgba[3] = p[3];
+  }
+  return TRUE;
+}
+
+static void
+assert_bin_pixel (const guint8 px[4],
+                  uint32_t     bin)
+{
+  double rgb[3];
+
+  ks_heat_bin_colour (bin, rgb);
+  g_test_message ("pixel %u %u %u, bin %u is %.0f %.0f %.0f", px[0], px[1], px[2], bin,
+                  rgb[0] * 255, rgb[1] * 255, rgb[2] * 255);
+  for (guint k = 0; k < 3; k++)
+    g_assert_cmpint (ABS ((int) px[k] - (int) (rgb[k] * 255 + 0.5)), <=, 2);
+}
+
+/* After a run of the first sample the gutters colour each line by its
+ * thread-instructions, counted here from the PTX text and the launch */
+static void
+test_heat_gutter (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autofree char *ptx = NULL;
+  double expected[64], v = 0;
+  guint threads = 0, n = 0, bra = 0, add = 0;
+  KsHeatScale scale;
+  uint32_t bin = 99;
+  guint8 px[4];
+  KsHeatLegend *legend;
+  GtkSourceGutterRenderer *cuda_gutter, *ptx_gutter;
+  int width;
+
+  if (f->window == NULL)
+    return;
+  ptx = buffer_text (f->window->ptx_buffer);
+  vadd_launch (&threads, &n);
+  g_assert_cmpuint (threads, ==, 1024);
+  g_assert_cmpuint (n, ==, 1000);
+  vadd_expected (ptx, threads, n, expected, &bra, &add);
+  g_assert_cmpuint (bra, >, 0);
+  g_assert_cmpuint (add, >, bra);
+
+  /* CUDA lines: their own count, on the scale of all the CUDA lines */
+  ks_heat_scale_init (&scale, KS_HEAT_EXECUTIONS);
+  for (guint l = 1; l < 64; l++)
+    if (expected[l] > 0)
+      ks_heat_scale_add (&scale, expected[l]);
+  ks_heat_scale_finish (&scale);
+  g_assert_cmpfloat (scale.min, ==, threads);        /* the closing brace: ret */
+  g_assert_cmpfloat (scale.max, ==, 8.0 * n);        /* c[i] = a[i] + b[i]: 8 instructions */
+  for (guint l = 1; l < 64; l++)
+    {
+      gboolean has = _ks_window_heat_value (f->window, KS_HEAT_PANE_CUDA, l, &v, &bin);
+
+      g_assert_cmpint (has, ==, expected[l] > 0);
+      if (!has)
+        continue;
+      g_assert_cmpfloat (v, ==, expected[l]);
+      g_assert_cmpuint (bin, ==, ks_heat_bin (&scale, expected[l]));
+    }
+  /* line 10's colour on screen is the top bin's, line 11's the bottom's */
+  cuda_gutter = _ks_window_heat_gutter (f->window, KS_HEAT_PANE_CUDA);
+  g_assert_true (gutter_pixel (f->window, f->window->cuda_view, cuda_gutter, 10, px));
+  assert_bin_pixel (px, KS_HEAT_N_BINS - 1);
+  g_assert_true (gutter_pixel (f->window, f->window->cuda_view, cuda_gutter, 11, px));
+  assert_bin_pixel (px, 0);
+  /* line 6 (four parameter loads by every thread) in between */
+  g_assert_true (_ks_window_heat_value (f->window, KS_HEAT_PANE_CUDA, 6, &v, &bin));
+  g_assert_true (gutter_pixel (f->window, f->window->cuda_view, cuda_gutter, 6, px));
+  assert_bin_pixel (px, ks_heat_bin (&scale, 4.0 * threads));
+  /* a comment never ran: blank */
+  g_assert_false (_ks_window_heat_value (f->window, KS_HEAT_PANE_CUDA, 2, NULL, NULL));
+  g_assert_true (gutter_pixel (f->window, f->window->cuda_view, cuda_gutter, 2, px));
+  for (uint32_t b = 0; b < KS_HEAT_N_BINS; b++)
+    {
+      double rgb[3];
+      int d = 0;
+
+      ks_heat_bin_colour (b, rgb);
+      for (guint k = 0; k < 3; k++)
+        d = MAX (d, ABS ((int) px[k] - (int) (rgb[k] * 255 + 0.5)));
+      g_assert_cmpint (d, >, 16);
+    }
+
+  /* PTX: the add by the threads in range, the guarded branch by the rest */
+  g_assert_true (_ks_window_heat_value (f->window, KS_HEAT_PANE_PTX, add, &v, NULL));
+  g_assert_cmpfloat (v, ==, n);
+  g_assert_true (_ks_window_heat_value (f->window, KS_HEAT_PANE_PTX, bra, &v, &bin));
+  g_assert_cmpfloat (v, ==, threads - n);
+  g_assert_cmpuint (bin, ==, 0);
+  ptx_gutter = _ks_window_heat_gutter (f->window, KS_HEAT_PANE_PTX);
+  g_assert_true (gutter_pixel (f->window, f->window->ptx_view, ptx_gutter, bra, px));
+  assert_bin_pixel (px, 0);
+  {
+    g_autofree char *tip = _ks_window_heat_tooltip (f->window, KS_HEAT_PANE_PTX, add);
+    g_autofree char *count = ks_heat_format_count (n);
+
+    g_assert_nonnull (strstr (tip, count));
+    g_assert_nonnull (strstr (tip, "thread-instructions"));
+  }
+
+  /* the legends name the metric and its range */
+  legend = KS_HEAT_LEGEND (_ks_window_heat_legend (f->window, KS_HEAT_PANE_PTX));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (legend)));
+  g_assert_true (g_str_has_prefix (ks_heat_legend_get_text (legend), "Executions"));
+  {
+    g_autofree char *lo = ks_heat_format_short (threads - n, TRUE);
+    g_autofree char *hi = ks_heat_format_short (threads, TRUE);
+    g_autofree char *range = g_strdup_printf ("%s – %s", lo, hi);
+
+    g_assert_nonnull (strstr (ks_heat_legend_get_text (legend), range));
+  }
+
+  /* Divergence: only the last warp (threads 992-1023) holds threads on
+   * both sides of n, so the branch split one warp once */
+  _ks_window_heat_set_metric (f->window, KS_HEAT_DIVERGENCE);
+  g_assert_true (g_str_has_prefix (ks_heat_legend_get_text (legend), "Divergence"));
+  g_assert_true (_ks_window_heat_value (f->window, KS_HEAT_PANE_PTX, bra, &v, &bin));
+  g_assert_cmpfloat (v, ==, (n % 32 != 0) ? 1 : 0);
+  g_assert_cmpuint (bin, ==, KS_HEAT_N_BINS - 1);
+  g_assert_true (_ks_window_heat_value (f->window, KS_HEAT_PANE_PTX, add, &v, &bin));
+  g_assert_cmpfloat (v, ==, 0);
+  g_assert_cmpuint (bin, ==, 0);
+  /* bank conflicts: the kernel has no shared memory, every line is blank */
+  _ks_window_heat_set_metric (f->window, KS_HEAT_BANK_CONFLICTS);
+  g_assert_false (_ks_window_heat_value (f->window, KS_HEAT_PANE_PTX, add, NULL, NULL));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (legend)));
+  /* off: no gutter */
+  _ks_window_heat_set_metric (f->window, -1);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (ptx_gutter)));
+  _ks_window_heat_set_metric (f->window, KS_HEAT_EXECUTIONS);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (ptx_gutter)));
+
+  /* presentation mode widens the strip */
+  width = gtk_widget_get_width (GTK_WIDGET (ptx_gutter));
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.presentation", NULL);
+  spin (300);
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (ptx_gutter)), >, width);
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.presentation", NULL);
+  spin (100);
+
+  /* SASS: a listing whose line records name vector_add.cu (the fixture
+   * of sass-links, renamed) colours its line-10 instructions as CUDA line
+   * 10, on the CUDA pane's scale */
+  {
+    g_autofree char *fixture = g_test_build_filename (G_TEST_DIST, "fixtures", "sass",
+                                                      "10_celeritas_min.sm_70.nvdisasm_lineinfo.s",
+                                                      NULL);
+    g_autofree char *text = read_text (fixture), *tmp = NULL, *path = NULL, *renamed = NULL;
+    g_autoptr(GRegex) re = g_regex_new ("\"[^\"]*/min\\.cu\"", 0, 0, NULL);
+    g_autoptr(GFile) file = NULL;
+    g_auto(GStrv) lines = NULL;
+    guint line10 = 0, header = 0;
+    gboolean in = FALSE;
+
+    renamed = g_regex_replace_literal (re, text, -1, 0, "\"vector_add.cu\"", 0, NULL);
+    tmp = g_dir_make_tmp ("ks-test-heat-XXXXXX", NULL);
+    path = g_build_filename (tmp, "vector_add.sass", NULL);
+    g_assert_true (g_file_set_contents (path, renamed, -1, NULL));
+    lines = g_strsplit (renamed, "\n", -1);
+    for (guint i = 0; lines[i] && line10 == 0; i++)
+      {
+        const char *t = lines[i] + strspn (lines[i], " \t");
+
+        if (strstr (t, "//## File \"vector_add.cu\", line ") != NULL)
+          {
+            in = strstr (t, "line 10") != NULL && !g_ascii_isdigit (strstr (t, "line 10")[7]);
+            header = i + 1;
+          }
+        else if (in && g_str_has_prefix (t, "/*") && strchr (t, ';'))
+          line10 = i + 1;
+      }
+    g_assert_cmpuint (line10, >, 0);
+    file = g_file_new_for_path (path);
+    ks_window_open_file (f->window, file);
+    spin (100);
+    g_assert_true (_ks_window_heat_value (f->window, KS_HEAT_PANE_SASS, line10, &v, &bin));
+    g_assert_cmpfloat (v, ==, 8.0 * n);
+    g_assert_cmpuint (bin, ==, KS_HEAT_N_BINS - 1);
+    /* the record's own line is not an instruction */
+    g_assert_false (_ks_window_heat_value (f->window, KS_HEAT_PANE_SASS, header, NULL, NULL));
+    g_assert_true (gtk_widget_get_visible (_ks_window_heat_legend (f->window, KS_HEAT_PANE_SASS)));
+    g_unlink (path);
+    g_rmdir (tmp);
+  }
+
+  /* a failed run: the colours stay, faint */
+  {
+    GdkRGBA rgba;
+
+    gtk_text_buffer_set_text (GTK_TEXT_BUFFER (f->window->ptx_buffer),
+                              ".version 8.0\n.target sm_80\nthis is not ptx;\n", -1);
+    _ks_window_run (f->window);
+    wait_for_run (f->window);
+    g_assert_true (gtk_widget_get_visible (GTK_WIDGET (f->window->stale_label)));
+    g_assert_true (ks_heat_gutter_get_dimmed (KS_HEAT_GUTTER (ptx_gutter)));
+    g_assert_true (ks_heat_gutter_get_colour (KS_HEAT_GUTTER (cuda_gutter), 10, &rgba));
+    g_assert_cmpfloat (rgba.alpha, <, 0.5);
+    g_assert_cmpfloat (rgba.alpha, >, 0.2);
+  }
+}
+
+/* Step controls: Reset, three steps, back one, and on to the end */
+static void
+test_step (Fixture       *f,
+           gconstpointer  data)
+{
+  g_autofree char *ptx = NULL;
+  g_autoptr(GArray) insns = NULL;
+  g_autoptr(GArray) lit = NULL;
+  KsAnalysis *a;
+  KsSim *sim;
+  const char *status;
+  gboolean timed_out = FALSE;
+  guint id;
+
+  if (f->window == NULL)
+    return;
+  a = f->window->analysis;
+  g_assert_nonnull (a);
+  ptx = buffer_text (f->window->ptx_buffer);
+  /* what warp 0 of block 0 runs first: the kernel's first instructions */
+  insns = instruction_lines (ptx);
+  g_assert_cmpuint (insns->len, >, 3);
+
+  g_assert_null (_ks_window_step_get_sim (f->window));
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "step.reset", NULL);
+  g_assert_nonnull (_ks_window_step_get_sim (f->window));
+  g_assert_cmpuint (_ks_window_step_count (f->window), ==, 0);
+  lit = tagged_lines (f->window->ptx_buffer, "ks-step");
+  g_assert_cmpuint (lit->len, ==, 0);
+  g_clear_pointer (&lit, g_array_unref);
+
+  for (guint i = 0; i < 3; i++)
+    gtk_widget_activate_action (GTK_WIDGET (f->window), "step.forward", NULL);
+  g_assert_cmpuint (_ks_window_step_count (f->window), ==, 3);
+  lit = tagged_lines (f->window->ptx_buffer, "ks-step");
+  g_assert_cmpuint (lit->len, ==, 1);
+  g_assert_cmpuint (g_array_index (lit, guint, 0), ==, g_array_index (insns, guint, 2));
+  g_clear_pointer (&lit, g_array_unref);
+  /* and its CUDA line: the .loc above it names the kernel's line 6 */
+  lit = tagged_lines (f->window->cuda_buffer, "ks-step");
+  g_assert_cmpuint (lit->len, ==, 1);
+  g_assert_cmpuint (g_array_index (lit, guint, 0), ==, 6);
+  g_clear_pointer (&lit, g_array_unref);
+  {
+    g_autofree char *want = g_strdup_printf ("PTX line %u", g_array_index (insns, guint, 2));
+
+    status = gtk_label_get_text (GTK_LABEL (gtk_widget_get_next_sibling (GTK_WIDGET (f->window->status_label))));
+    g_test_message ("%s", status);
+    g_assert_true (g_str_has_prefix (status, "step 3 · block (0,0,0) warp 0"));
+    g_assert_nonnull (strstr (status, want));
+    g_assert_nonnull (strstr (status, "32 of 32 lanes"));
+  }
+  /* the Lanes view shows that step of warp 0 (its third) once recorded */
+  id = g_timeout_add (20000, timeout_cb, &timed_out);
+  while (_ks_window_step_is_busy (f->window) && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (timed_out);
+  g_assert_cmpuint (ks_lane_view_get_step (KS_LANE_VIEW (f->window->lane_view)), ==, 2);
+
+  /* back one: the second instruction */
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "step.back", NULL);
+  while (_ks_window_step_is_busy (f->window) && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (timed_out);
+  g_assert_cmpuint (_ks_window_step_count (f->window), ==, 2);
+  lit = tagged_lines (f->window->ptx_buffer, "ks-step");
+  g_assert_cmpuint (lit->len, ==, 1);
+  g_assert_cmpuint (g_array_index (lit, guint, 0), ==, g_array_index (insns, guint, 1));
+  g_clear_pointer (&lit, g_array_unref);
+
+  /* to the end: the same buffers as the run */
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "step.end", NULL);
+  while (_ks_window_step_is_busy (f->window) && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (timed_out);
+  g_source_remove (id);
+  sim = _ks_window_step_get_sim (f->window);
+  g_assert_nonnull (sim);
+  g_assert_cmpint (ks_sim_get_status (sim), ==, KS_SIM_DONE);
+  g_assert_cmpuint (ks_sim_get_stats (sim)->warp_instructions, ==,
+                    ks_sim_get_stats (a->sim)->warp_instructions);
+  for (uint32_t b = 0; b < a->launch->n_buffers; b++)
+    {
+      size_t n1 = 0, n2 = 0;
+      const uint8_t *b1 = ks_sim_get_buffer (a->sim, b, &n1);
+      const uint8_t *b2 = ks_sim_get_buffer (sim, b, &n2);
+
+      g_assert_cmpmem (b1, n1, b2, n2);
+    }
+  /* nothing left to step, and nothing lit */
+  {
+    guint64 steps = _ks_window_step_count (f->window);
+
+    gtk_widget_activate_action (GTK_WIDGET (f->window), "step.forward", NULL);
+    g_assert_cmpuint (_ks_window_step_count (f->window), ==, steps);
+    g_assert_true (_ks_window_step_get_sim (f->window) == sim);
+  }
+  lit = tagged_lines (f->window->ptx_buffer, "ks-step");
+  g_assert_cmpuint (lit->len, ==, 0);
+  g_clear_pointer (&lit, g_array_unref);
+
+  /* editing the kernel ends the session */
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "step.reset", NULL);
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "step.forward", NULL);
+  g_assert_nonnull (_ks_window_step_get_sim (f->window));
+  {
+    GtkTextIter end;
+
+    gtk_text_buffer_get_end_iter (GTK_TEXT_BUFFER (f->window->cuda_buffer), &end);
+    gtk_text_buffer_insert (GTK_TEXT_BUFFER (f->window->cuda_buffer), &end, "// edit\n", -1);
+  }
+  g_assert_null (_ks_window_step_get_sim (f->window));
+  lit = tagged_lines (f->window->ptx_buffer, "ks-step");
+  g_assert_cmpuint (lit->len, ==, 0);
+  /* and stepping the edited kernel waits for its run */
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "step.reset", NULL);
+  g_assert_null (_ks_window_step_get_sim (f->window));
+}
+
+/* Stepping into a kernel that faults: run to the end stops at the fault
+ * and says so, with its message (vector_add with n = 2000 reads past a) */
+static void
+test_step_fault (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autofree char *tmp = NULL, *spec_path = NULL, *spec = NULL, *bad = NULL;
+  g_autofree char *orig = sample_path ("vector_add.json");
+  g_autoptr(GFile) file = NULL;
+  const char *names[] = { "vector_add.cu", "vector_add.ptx" };
+  const char *status;
+  const KsSimFault *fault;
+  KsSim *sim;
+  gboolean timed_out = FALSE;
+  guint id;
+
+  if (f->window == NULL)
+    return;
+  tmp = g_dir_make_tmp ("ks-test-step-XXXXXX", NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    copy_sample_file (tmp, names[i]);
+  spec = read_text (orig);
+  bad = g_strdup (spec);
+  memcpy (strstr (bad, "\"value\": 1000}") + 9, "2000", 4);
+  spec_path = g_build_filename (tmp, "vector_add.json", NULL);
+  g_assert_true (g_file_set_contents (spec_path, bad, -1, NULL));
+  file = g_file_new_for_path (spec_path);
+  ks_window_open_file (f->window, file);
+  wait_for_run (f->window);
+  g_assert_nonnull (ks_sim_get_fault (((KsAnalysis *) f->window->analysis)->sim));
+
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "step.end", NULL);
+  id = g_timeout_add (20000, timeout_cb, &timed_out);
+  while (_ks_window_step_is_busy (f->window) && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (timed_out);
+  g_source_remove (id);
+  sim = _ks_window_step_get_sim (f->window);
+  g_assert_nonnull (sim);
+  g_assert_cmpint (ks_sim_get_status (sim), ==, KS_SIM_FAULTED);
+  fault = ks_sim_get_fault (sim);
+  /* the same fault as the run's, at the same place */
+  g_assert_cmpint (fault->kind, ==, ks_sim_get_fault (((KsAnalysis *) f->window->analysis)->sim)->kind);
+  g_assert_cmpuint (fault->ptx_line, ==,
+                    ks_sim_get_fault (((KsAnalysis *) f->window->analysis)->sim)->ptx_line);
+  status = gtk_label_get_text (GTK_LABEL (gtk_widget_get_next_sibling (GTK_WIDGET (f->window->status_label))));
+  g_test_message ("%s", status);
+  g_assert_true (g_str_has_prefix (status, "stopped after "));
+  g_assert_nonnull (strstr (status, fault->message));
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *p = g_build_filename (tmp, names[i], NULL);
+
+      g_unlink (p);
+    }
+  g_unlink (spec_path);
+  g_rmdir (tmp);
+}
+
 static gboolean
 bus_has_name (GDBusConnection *bus,
               const char      *name)
@@ -1410,6 +1957,11 @@ main (int    argc,
               fixture_teardown);
   g_test_add ("/app/window/compile-error-mark", Fixture, NULL, fixture_setup,
               test_compile_error_mark, fixture_teardown);
+  g_test_add ("/app/window/heat-gutter", Fixture, NULL, fixture_setup_quick, test_heat_gutter,
+              fixture_teardown);
+  g_test_add ("/app/window/step", Fixture, NULL, fixture_setup_quick, test_step, fixture_teardown);
+  g_test_add ("/app/window/step-fault", Fixture, NULL, fixture_setup_quick, test_step_fault,
+              fixture_teardown);
   g_test_add_func ("/app/window/live-sass", test_live_sass);
   g_test_add_func ("/app/screenshot-presentation", test_screenshot);
   g_test_add_func ("/app/second-instance", test_second_instance);

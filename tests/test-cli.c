@@ -208,6 +208,64 @@ test_run_fault (void)
   g_rmdir (dir);
 }
 
+/* Texture traffic in run --json's line statistics, apart from global
+ * memory, and a handle that is not one: the upscaling sample reads its
+ * 32 x 32 u8 image (32 sectors of 32 bytes) with one linear tex.2d a
+ * thread, 96 x 96 threads in warps of 32 */
+static void
+test_run_texture (void)
+{
+  g_autofree char *spec = dist ("..", "data", "samples", "26-texture-upscale", "texture_upscale.json", NULL);
+  g_autofree char *ptx = dist ("..", "data", "samples", "26-texture-upscale", "texture_upscale.ptx", NULL);
+  g_autofree char *dir = g_dir_make_tmp ("ks-cli-XXXXXX", NULL);
+  g_autofree char *bad = g_build_filename (dir, "forged.json", NULL);
+  g_autofree char *text = g_strdup_printf (
+    "{\"ptx\": \"%s\", \"grid\": [1], \"block\": [32],"
+    " \"buffers\": {\"out\": {\"type\": \"u8\", \"count\": 32}},"
+    " \"params\": [{\"buffer\": \"out\"}, {\"buffer\": \"out\"}, {\"type\": \"s32\", \"value\": 32},"
+    " {\"type\": \"s32\", \"value\": 1}, {\"type\": \"f32\", \"value\": 1}]}", ptx);
+  const char *args[] = { "run", "--json", spec, NULL };
+  const char *bad_args[] = { "run", "--json", bad, NULL };
+  JsonArray *lines;
+  JsonObject *fault;
+  gboolean seen = FALSE;
+  Result r = run_cli (args);
+
+  g_assert_cmpint (r.status, ==, 0);
+  lines = json_object_get_array_member (json_object_get_object_member (json_node_get_object (r.json),
+                                                                        "lines"), "ptx");
+  for (guint i = 0; i < json_array_get_length (lines); i++)
+    {
+      JsonObject *l = json_array_get_object_element (lines, i);
+
+      if (!json_object_has_member (l, "texture_requests"))
+        continue;
+      seen = TRUE;
+      g_assert_cmpint (json_object_get_int_member (l, "texture_requests"), ==, 96 * 96 / 32);
+      g_assert_cmpint (json_object_get_int_member (l, "texture_fetches"), ==, 4 * 96 * 96);
+      g_assert_cmpint (json_object_get_int_member (l, "surface_requests"), ==, 0);
+      g_assert_cmpint (json_object_get_int_member (l, "texture_l1_misses"), ==, 1024 / 32);
+      g_assert_cmpint (json_object_get_int_member (l, "texture_l1_hits")
+                       + json_object_get_int_member (l, "texture_l1_misses"), ==,
+                       json_object_get_int_member (l, "texture_sectors"));
+      g_assert_false (json_object_has_member (l, "global_requests"));
+    }
+  g_assert_true (seen);
+  result_clear (&r);
+
+  /* a buffer's address passed where the texture handle goes */
+  g_file_set_contents (bad, text, -1, NULL);
+  r = run_cli (bad_args);
+  g_assert_cmpint (r.status, ==, 3);
+  fault = json_object_get_object_member (json_node_get_object (r.json), "fault");
+  g_assert_cmpstr (json_object_get_string_member (fault, "kind"), ==, "texture");
+  g_assert_nonnull (strstr (json_object_get_string_member (fault, "message"), "is not a texture handle"));
+  g_assert_cmpint (json_array_get_int_element (json_object_get_array_member (fault, "thread"), 0), ==, 0);
+  result_clear (&r);
+  g_unlink (bad);
+  g_rmdir (dir);
+}
+
 static void
 test_occupancy_json (void)
 {
@@ -429,6 +487,7 @@ main (int   argc,
   g_test_add_func ("/cli/parse/errors", test_parse_errors);
   g_test_add_func ("/cli/run/json", test_run_json);
   g_test_add_func ("/cli/run/fault", test_run_fault);
+  g_test_add_func ("/cli/run/texture", test_run_texture);
   g_test_add_func ("/cli/occupancy/json", test_occupancy_json);
   g_test_add_func ("/cli/analyze/json", test_analyze_json);
   g_test_add_func ("/cli/analyze/sass", test_analyze_sass);

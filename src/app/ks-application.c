@@ -22,6 +22,7 @@ struct _KsApplication
   char *screenshot;             /* --screenshot FILE.png */
   gboolean presentation;        /* --presentation */
   char *view;                   /* --view NAME */
+  int steps;                    /* --step N */
   int exit_status;
 };
 
@@ -36,6 +37,9 @@ static const GOptionEntry options[] = {
   { "view", 0, 0, G_OPTION_ARG_STRING, NULL,
     N_("Show this view of the results first: timeline, memory, occupancy, lanes, cfg, hints "
        "or output"), N_("NAME") },
+  { "step", 0, 0, G_OPTION_ARG_INT, NULL,
+    N_("Once the analysis is done, step through the launch this many warp-instructions"),
+    N_("N") },
   { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Print the version and exit"), NULL },
   { NULL }
 };
@@ -132,6 +136,8 @@ ks_application_handle_local_options (GApplication *app,
     if (g_variant_dict_lookup (dict, "view", "&s", &view))
       self->view = g_strdup (view);
   }
+  if (!g_variant_dict_lookup (dict, "step", "i", &self->steps) || self->steps < 0)
+    self->steps = 0;
   if (g_variant_dict_lookup (dict, "screenshot", "^&ay", &screenshot))
     {
       self->screenshot = g_strdup (screenshot);
@@ -237,6 +243,10 @@ ks_application_startup (GApplication *app)
     { "win.run", { "<Control>r", NULL } },
     { "win.stop", { "Escape", NULL } },
     { "win.presentation", { "F5", NULL } },
+    { "step.reset", { "<Control>F11", NULL } },
+    { "step.back", { "<Shift>F11", NULL } },
+    { "step.forward", { "F11", NULL } },
+    { "step.end", { "<Control><Shift>F11", NULL } },
     { "win.show-help-overlay", { "<Control>question", NULL } },
   };
   g_autoptr(GtkCssProvider) css = gtk_css_provider_new ();
@@ -280,6 +290,8 @@ new_window (KsApplication *self)
     ks_window_set_screenshot (window, self->screenshot);
   if (self->view != NULL)
     ks_window_set_view (window, self->view);
+  if (self->steps > 0)
+    ks_window_set_initial_steps (window, (guint) self->steps);
   return window;
 }
 

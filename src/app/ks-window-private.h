@@ -86,6 +86,8 @@ struct _KsWindow
   gpointer analysis;            /* KsAnalysis: the last good results */
   char *screenshot_path;
   char *initial_view;           /* --view: the results page to show first */
+  gpointer heat;                /* ks-window-heat.c's state */
+  gpointer step;                /* ks-window-step.c's state */
 
   guint selected_cuda_line;     /* lit by the cursor; 0 = none */
   guint hover_cuda_line;        /* lit by the pointer; 0 = none */
@@ -167,6 +169,52 @@ void        _ks_window_views_show          (KsWindow    *self,
                                             KsAnalysis  *analysis);
 void        _ks_window_views_set_presentation (KsWindow *self,
                                                gboolean  on);
+
+/* ks-window-heat.c: the heat gutters and their legends */
+typedef enum
+{
+  KS_HEAT_PANE_CUDA = 0,
+  KS_HEAT_PANE_PTX,
+  KS_HEAT_PANE_SASS,
+  KS_HEAT_N_PANES
+} KsHeatPane;
+
+void        _ks_window_heat_init           (KsWindow    *self);
+void        _ks_window_heat_dispose        (KsWindow    *self);
+/* Colours the gutters by a good run's per-line statistics (NULL: none) */
+void        _ks_window_heat_show           (KsWindow    *self,
+                                            KsAnalysis  *analysis);
+/* A KsHeatMetric, or -1 to turn the gutters off */
+void        _ks_window_heat_set_metric     (KsWindow    *self,
+                                            int          metric);
+/* Line (1-based) of a pane: its figure in the metric shown and its bin;
+ * FALSE when it is blank */
+gboolean    _ks_window_heat_value          (KsWindow    *self,
+                                            KsHeatPane   pane,
+                                            guint        line,
+                                            double      *value,
+                                            uint32_t    *bin);
+char       *_ks_window_heat_tooltip        (KsWindow    *self,
+                                            KsHeatPane   pane,
+                                            guint        line);
+GtkSourceGutterRenderer *_ks_window_heat_gutter (KsWindow   *self,
+                                                 KsHeatPane  pane);
+GtkWidget  *_ks_window_heat_legend         (KsWindow    *self,
+                                            KsHeatPane   pane);
+
+/* ks-window-step.c: stepping through a launch (step.* actions) */
+void        _ks_window_step_class_init     (GtkWidgetClass *klass);
+void        _ks_window_step_init           (KsWindow    *self);
+void        _ks_window_step_dispose        (KsWindow    *self);
+/* Ends the stepping session, if any, and updates the step actions */
+void        _ks_window_step_end            (KsWindow    *self);
+/* After a run: whether stepping can start */
+void        _ks_window_step_update         (KsWindow    *self);
+/* The session's simulation (NULL without a session, or while a worker
+ * runs it), the steps taken, and whether a worker is busy */
+KsSim      *_ks_window_step_get_sim        (KsWindow    *self);
+guint64     _ks_window_step_count          (KsWindow    *self);
+gboolean    _ks_window_step_is_busy        (KsWindow    *self);
 
 /* ks-window-run.c */
 void        _ks_window_run_class_init      (GtkWidgetClass *klass);

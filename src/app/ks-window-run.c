@@ -693,6 +693,7 @@ show_result (KsWindow   *self,
   show_status (self, result);
   show_fault (self, result);
   _ks_window_views_show (self, result);
+  _ks_window_heat_show (self, result);
   if (result->sim != NULL && ks_sim_get_fault (result->sim) != NULL)
     gtk_stack_set_visible_child_name (self->results_stack, "output");
 }
@@ -725,6 +726,7 @@ run_done_cb (GObject      *object,
       _ks_window_show_toolchain (self);
       show_result (self, result);
     }
+  _ks_window_step_update (self);
   if (self->screenshot_path != NULL)
     /* Give the results a few frames to lay out before the picture */
     g_timeout_add (1200, take_screenshot, g_object_ref (self));
@@ -790,6 +792,8 @@ _ks_window_run (KsWindow *self)
   self->run_started = g_get_monotonic_time ();
   gtk_label_set_text (self->status_label, _("Analysing…"));
   g_task_run_in_thread (task, run_worker);
+  /* a new run replaces what a stepping session replays */
+  _ks_window_step_end (self);
 }
 
 void

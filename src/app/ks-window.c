@@ -1459,6 +1459,8 @@ ks_window_dispose (GObject *object)
   g_cancellable_cancel (self->cancellable);
   g_clear_handle_id (&self->edit_timeout_id, g_source_remove);
   _ks_window_run_dispose (self);
+  _ks_window_step_dispose (self);
+  _ks_window_heat_dispose (self);
   _ks_window_views_dispose (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), KS_TYPE_WINDOW);
   G_OBJECT_CLASS (ks_window_parent_class)->dispose (object);
@@ -1551,6 +1553,7 @@ ks_window_class_init (KsWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.stop", NULL, stop_action);
   gtk_widget_class_install_property_action (widget_class, "win.presentation", "presentation");
   _ks_window_run_class_init (widget_class);
+  _ks_window_step_class_init (widget_class);
 }
 
 static void
@@ -1658,6 +1661,8 @@ ks_window_init (KsWindow *self)
   _ks_window_views_init (self);
   _ks_window_sass_init (self);
   _ks_window_ptx_init (self);
+  _ks_window_heat_init (self);
+  _ks_window_step_init (self);
 }
 
 KsWindow *

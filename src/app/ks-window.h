@@ -26,5 +26,9 @@ void        ks_window_set_view             (KsWindow       *self,
                                             const char     *name);
 void        ks_window_set_screenshot       (KsWindow       *self,
                                             const char     *png_path);
+/* Once the next analysis is done, starts stepping through its launch and
+ * steps this many warp-instructions (ks-window-step.c) */
+void        ks_window_set_initial_steps    (KsWindow       *self,
+                                            guint           steps);
 
 G_END_DECLS
