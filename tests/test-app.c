@@ -25,6 +25,8 @@
 #include "ks-hints.h"
 #include "ks-launch-editor.h"
 #include "ks-lane-view.h"
+#include "ks-ptx-docs.h"
+#include "ks-test-standin.h"
 #include "ks-window-private.h"
 
 static gboolean have_display;
@@ -53,12 +55,13 @@ timeout_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-/* Runs the main loop until the window's run ends (or 20 s pass) */
+/* Runs the main loop until the window's run ends (or ms pass) */
 static void
-wait_for_run (KsWindow *window)
+wait_for_run_within (KsWindow *window,
+                     guint     ms)
 {
   gboolean timed_out = FALSE;
-  guint id = g_timeout_add (20000, timeout_cb, &timed_out);
+  guint id = g_timeout_add (ms, timeout_cb, &timed_out);
 
   while (window->running && !timed_out)
     g_main_context_iteration (NULL, TRUE);
@@ -66,6 +69,12 @@ wait_for_run (KsWindow *window)
   g_source_remove (id);
   for (guint i = 0; i < 100 && g_main_context_pending (NULL); i++)
     g_main_context_iteration (NULL, FALSE);
+}
+
+static void
+wait_for_run (KsWindow *window)
+{
+  wait_for_run_within (window, 20000);
 }
 
 static char *
@@ -491,6 +500,208 @@ test_sass_control_column (Fixture       *f,
     g_assert_true (g_str_has_suffix (c_ffma, ":S01"));
     g_assert_null (c_none);
   }
+}
+
+/* Hovering a PTX instruction spells it out: its opcode, each modifier and
+ * its type, and the guard; a directive has no tooltip.  The line and column
+ * are found here in the sample's own PTX text. */
+static void
+test_ptx_tooltip (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  guint mul = G_MAXUINT, bra = G_MAXUINT, reg = G_MAXUINT;
+
+  if (f->window == NULL)
+    return;
+  text = buffer_text (f->window->ptx_buffer);
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    {
+      if (mul == G_MAXUINT && strstr (lines[i], "mul.wide.s32"))
+        mul = i;
+      if (bra == G_MAXUINT && strstr (lines[i], "@%p1 bra"))
+        bra = i;
+      if (reg == G_MAXUINT && strstr (lines[i], ".reg .b32"))
+        reg = i;
+    }
+  g_assert_cmpuint (mul, !=, G_MAXUINT);
+  g_assert_cmpuint (bra, !=, G_MAXUINT);
+  g_assert_cmpuint (reg, !=, G_MAXUINT);
+  {
+    guint col = (guint) (strstr (lines[mul], "wide") - lines[mul]);
+    g_autofree char *markup = _ks_window_ptx_tooltip_markup (f->window, mul, col);
+    g_autofree char *plain = NULL;
+
+    g_assert_nonnull (markup);
+    /* valid markup, whose text names the instruction and its parts */
+    g_assert_true (pango_parse_markup (markup, -1, 0, NULL, &plain, NULL, NULL));
+    g_assert_true (g_str_has_prefix (plain, "mul.wide.s32\n"));
+    g_assert_nonnull (strstr (plain, ks_ptx_doc_opcode ("mul")));
+    g_assert_nonnull (strstr (plain, ".wide  "));
+    g_assert_nonnull (strstr (plain, ks_ptx_doc_modifier ("mul", "wide")));
+    g_assert_nonnull (strstr (plain, ks_ptx_doc_type ("s32")));
+  }
+  {
+    guint col = (guint) (strstr (lines[bra], "bra") - lines[bra]);
+    g_autofree char *markup = _ks_window_ptx_tooltip_markup (f->window, bra, col);
+
+    g_assert_nonnull (markup);
+    g_assert_nonnull (strstr (markup, "%p1"));
+    g_assert_nonnull (strstr (markup, ks_ptx_doc_opcode ("bra")));
+  }
+  {
+    guint col = (guint) (strstr (lines[reg], "reg") - lines[reg]);
+    g_autofree char *markup = _ks_window_ptx_tooltip_markup (f->window, reg, col);
+
+    g_assert_null (markup);
+  }
+  g_assert_null (_ks_window_ptx_tooltip_markup (f->window, 1000000, 0));
+}
+
+/* The SASS pane shows the SASS each run makes, linked (ks-test-standin.h:
+ * with a stand-in nvdisasm, so this tests the plumbing).  The toolkit
+ * folder of the settings holds the stand-in; nvcc (from PATH) compiles
+ * celeritas' min.cu, whose real listing (10) the stand-in prints.  Picking
+ * another GPU makes SASS for its architecture; an opened listing stays
+ * over the made one; a disassembler that fails is a message in the pane
+ * and the run is not marked failed. */
+static void
+test_live_sass (void)
+{
+  g_autoptr(StandIn) nvdisasm = NULL;
+  g_autoptr(StandIn) broken = NULL;
+  g_autoptr(KsToolchain) tc = ks_toolchain_find (NULL);
+  g_autoptr(GSettings) settings = NULL;
+  g_autofree char *src = g_test_build_filename (G_TEST_DIST, "fixtures", "sass", "11_celeritas_min.cu", NULL);
+  g_autofree char *listing_path = g_test_build_filename (G_TEST_DIST, "fixtures", "sass",
+                                                         "10_celeritas_min.sm_70.nvdisasm_lineinfo.s",
+                                                         NULL);
+  g_autofree char *other_path = g_test_build_filename (G_TEST_DIST, "fixtures", "sass",
+                                                       "01_gpumode_sgemm_naive.sm_86.cuobjdump.sass",
+                                                       NULL);
+  g_autofree char *text = NULL, *listing = NULL, *tmp = NULL, *cu = NULL, *pane = NULL;
+  g_autoptr(GFile) cu_file = NULL, other = NULL;
+  g_autoptr(GArray) want = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GArray) got = NULL;
+  g_auto(GStrv) lines = NULL;
+  KsWindow *window;
+  GtkTextIter iter;
+  gboolean in = FALSE;
+  guint index = G_MAXUINT;
+
+  if (!have_display)
+    {
+      g_test_skip ("no display: run under Xvfb (xvfb-run) to test the window");
+      return;
+    }
+  if (ks_toolchain_get_path (tc, KS_TOOL_NVCC) == NULL)
+    {
+      g_test_skip ("nvcc is not installed: making SASS is not tested");
+      return;
+    }
+  reset_settings ();
+  nvdisasm = standin_new ("10_celeritas_min.sm_70.nvdisasm_lineinfo.s", FALSE);
+  settings = ks_settings_new ();
+  g_settings_set_string (settings, "toolkit-path", nvdisasm->dir);
+  tmp = g_dir_make_tmp ("ks-test-live-XXXXXX", NULL);
+  cu = g_build_filename (tmp, "min.cu", NULL);
+  g_assert_true (g_file_get_contents (src, &text, NULL, NULL));
+  g_assert_true (g_file_set_contents (cu, text, -1, NULL));
+  g_assert_true (g_file_get_contents (listing_path, &listing, NULL, NULL));
+
+  window = g_object_ref_sink (ks_window_new (NULL));
+  gtk_window_present (GTK_WINDOW (window));
+  cu_file = g_file_new_for_path (cu);
+  ks_window_open_file (window, cu_file);
+  wait_for_run_within (window, 120000);
+
+  /* the pane shows the stand-in's listing, read and labelled */
+  g_assert_true (window->sass_live);
+  g_assert_null (window->sass_file);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (window->sass_stack), ==, "listing");
+  pane = buffer_text (window->sass_buffer);
+  g_assert_cmpstr (pane, ==, listing);
+  g_assert_nonnull (window->sass_listing);
+  g_assert_cmpuint (window->sass_listing->n_functions, ==, 2);
+  /* listing 10 has no hex words: no control codes, no empty column */
+  g_assert_false (gtk_widget_get_visible (window->sass_control_column));
+  {
+    g_autofree char *label = g_strdup_printf ("%s · nvdisasm",
+                                              ((KsAnalysis *) window->analysis)->arch->id);
+
+    g_assert_cmpstr (gtk_label_get_text (window->sass_file_label), ==, label);
+  }
+  g_assert_cmpuint (cubin_sm (nvdisasm->cubin_copy), ==,
+                    ks_sass_arch_number (((KsAnalysis *) window->analysis)->arch->id));
+
+  /* linked: CUDA line 9 lights the instructions of the listing's own
+   * "min.cu, line 9" records (found here in its text) */
+  lines = g_strsplit (listing, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    {
+      const char *t = lines[i] + strspn (lines[i], " \t");
+
+      if (g_str_has_prefix (t, "//## File "))
+        in = g_str_has_suffix (t, "/min.cu\", line 9");
+      else if (in && g_str_has_prefix (t, "/*") && strchr (t, ';'))
+        {
+          guint line = i + 1;
+
+          g_array_append_val (want, line);
+        }
+    }
+  g_assert_cmpuint (want->len, >, 0);
+  gtk_text_buffer_get_iter_at_line (GTK_TEXT_BUFFER (window->cuda_buffer), &iter, 8);
+  gtk_text_buffer_place_cursor (GTK_TEXT_BUFFER (window->cuda_buffer), &iter);
+  got = tagged_lines (window->sass_buffer, "ks-link-");
+  g_assert_cmpuint (got->len, ==, want->len);
+  for (guint i = 0; i < want->len; i++)
+    g_assert_cmpuint (g_array_index (got, guint, i), ==, g_array_index (want, guint, i));
+
+  /* another GPU, another architecture: the RTX 4090's sm_89 */
+  for (guint i = 0; window->gpu_ids[i]; i++)
+    if (g_strcmp0 (window->gpu_ids[i], "rtx-4090") == 0)
+      index = i;
+  g_assert_cmpuint (index, !=, G_MAXUINT);
+  g_unlink (nvdisasm->cubin_copy);
+  gtk_drop_down_set_selected (window->gpu_dropdown, index);
+  wait_for_run_within (window, 120000);
+  g_assert_cmpuint (cubin_sm (nvdisasm->cubin_copy), ==, 89);
+  g_assert_cmpstr (gtk_label_get_text (window->sass_file_label), ==, "sm_89 · nvdisasm");
+
+  /* an opened listing stays over the one a run makes */
+  other = g_file_new_for_path (other_path);
+  ks_window_open_file (window, other);
+  g_assert_false (window->sass_live);
+  _ks_window_run (window);
+  wait_for_run_within (window, 120000);
+  g_assert_true (g_file_equal (window->sass_file, other));
+  g_assert_true (gtk_widget_get_visible (window->sass_control_column));
+  g_assert_cmpstr (gtk_label_get_text (window->sass_file_label), ==,
+                   "01_gpumode_sgemm_naive.sm_86.cuobjdump.sass");
+
+  /* a disassembler that fails: a calm message in the pane, the run fine;
+   * opening the kernel again drops the listing of before */
+  broken = standin_new (NULL, TRUE);
+  g_settings_set_string (settings, "toolkit-path", broken->dir);
+  ks_window_open_file (window, cu_file);
+  wait_for_run_within (window, 120000);
+  g_assert_false (window->sass_live);
+  g_assert_null (window->sass_file);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (window->sass_stack), ==, "placeholder");
+  g_assert_cmpstr (gtk_label_get_text (window->sass_placeholder_title), ==, "No SASS for sm_89");
+  g_assert_nonnull (strstr (gtk_label_get_text (window->sass_placeholder_label), "refusing on purpose"));
+  g_assert_cmpint (((KsAnalysis *) window->analysis)->status, ==, KS_ANALYSIS_OK);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->stale_label)));
+
+  window->close_confirmed = TRUE;
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_object_unref (window);
+  g_settings_reset (settings, "toolkit-path");
+  g_unlink (cu);
+  g_rmdir (tmp);
 }
 
 /* The views get the run, and the one shown exports as SVG; the hints page
@@ -2397,6 +2608,8 @@ main (int    argc,
               fixture_teardown);
   g_test_add ("/app/window/sass-control-column", Fixture, NULL, fixture_setup_quick,
               test_sass_control_column, fixture_teardown);
+  g_test_add ("/app/window/ptx-tooltip", Fixture, NULL, fixture_setup_quick, test_ptx_tooltip,
+              fixture_teardown);
   g_test_add ("/app/window/stop", Fixture, NULL, fixture_setup_quick, test_stop, fixture_teardown);
   g_test_add ("/app/window/edit-reruns-and-save", Fixture, NULL, fixture_setup_quick, test_save,
               fixture_teardown);
@@ -2438,6 +2651,7 @@ main (int    argc,
   g_test_add ("/app/window/recent-files", Fixture, NULL, fixture_setup_quick, test_recent_files,
               fixture_teardown);
   g_test_add ("/app/window/drop", Fixture, NULL, fixture_setup_quick, test_drop, fixture_teardown);
+  g_test_add_func ("/app/window/live-sass", test_live_sass);
   g_test_add_func ("/app/screenshot-presentation", test_screenshot);
   g_test_add_func ("/app/second-instance", test_second_instance);
   status = g_test_run ();

@@ -42,6 +42,8 @@ struct _KsWindow
   GtkLabel *ptx_file_label;
   GtkLabel *sass_file_label;
   GtkStack *sass_stack;
+  GtkLabel *sass_placeholder_title;
+  GtkLabel *sass_placeholder_label;
   GtkWidget *sass_pane;
   GtkPaned *source_paned;
   GtkStack *results_stack;
@@ -62,6 +64,7 @@ struct _KsWindow
   /* The launch editor (ks-window-launch.c), made in code */
   GtkWidget *launch_popover;
   GtkWidget *launch_editor;
+  GtkWidget *sass_control_column;       /* (ks-window-sass.c) */
 
   /* Borrowed references (the views own them) */
   GtkSourceBuffer *cuda_buffer;
@@ -79,6 +82,8 @@ struct _KsWindow
   GtkFileChooserNative *save_chooser;   /* asking where to save a copy */
   KsLineMap *line_map;          /* of the PTX shown, NULL before it parsed */
   KsSassListing *sass_listing;  /* the SASS pane's, parsed; NULL when none or unreadable */
+  char *sass_live_label;        /* "sm_89 · nvdisasm": what made the pane's own SASS */
+  char *sass_live_how;          /* the commands that made it */
   KsGpuDb *gpu_db;
   char **gpu_ids;               /* index-aligned with the drop-down */
   GPtrArray *samples;           /* KsSample */
@@ -104,6 +109,7 @@ struct _KsWindow
   gboolean gpu_chosen;          /* the user picked the GPU: keep it across files */
   gboolean loading;
   gboolean sass_asked;          /* the SASS pane asked for the highlight: do not scroll it */
+  gboolean sass_live;           /* the SASS pane shows the last run's own SASS, not a file */
   gboolean have_nvcc;           /* as the last run found it */
   gboolean toolkit_dismissed;
   gboolean launch_modified;     /* applied, not saved */
@@ -132,6 +138,13 @@ void        _ks_window_show_launch         (KsWindow       *self,
 void        _ks_window_show_compiled_ptx   (KsWindow    *self,
                                             const char  *ptx_text);
 char       *_ks_window_dup_text            (GtkSourceBuffer *buffer);
+/* Shows text in the SASS pane with its listing (transfer full; NULL when
+ * it could not be read) and links it: an opened file, or with file NULL
+ * the run's own SASS; text NULL shows the placeholder */
+void        _ks_window_set_sass            (KsWindow      *self,
+                                            GFile         *file,
+                                            const char    *text,
+                                            KsSassListing *listing);
 void        _ks_window_update_titles       (KsWindow    *self);
 /* Opens @file here, or in a new window when this one has unsaved changes */
 void        _ks_window_open                (KsWindow    *self,
@@ -169,10 +182,27 @@ void        _ks_window_recent_add          (KsWindow    *self,
 
 /* ks-window-sass.c */
 void        _ks_window_sass_init           (KsWindow    *self);
+/* A run's SASS into the pane, unless the user opened a listing; without
+ * it, the placeholder says how to get it, or why it failed */
+void        _ks_window_sass_show_analysis  (KsWindow         *self,
+                                            const KsAnalysis *result);
+/* Drops the pane's listing, opened or made, for a new kernel */
+void        _ks_window_sass_forget         (KsWindow    *self);
+void        _ks_window_sass_update_label   (KsWindow    *self);
+/* Shows the control-code column only when the listing has control codes */
+void        _ks_window_sass_update_column  (KsWindow    *self);
 /* The control-code column's text for listing line `line` (1-based), or
  * NULL where no instruction with a decoded control code starts */
 char       *_ks_window_sass_control_text   (KsWindow    *self,
                                             guint        line);
+
+/* ks-window-ptx.c */
+void        _ks_window_ptx_init            (KsWindow    *self);
+/* The PTX pane's tooltip for byte byte_column of line `line` (0-based):
+ * the instruction there spelled out, as Pango markup, or NULL */
+char       *_ks_window_ptx_tooltip_markup  (KsWindow    *self,
+                                            guint        line,
+                                            guint        byte_column);
 
 /* ks-window-views.c */
 void        _ks_window_views_class_init    (GtkWidgetClass *klass);

@@ -634,6 +634,9 @@ show_result (KsWindow   *self,
       && !gtk_text_buffer_get_modified (GTK_TEXT_BUFFER (self->ptx_buffer)))
     _ks_window_show_compiled_ptx (self, result->ptx_text);
   show_diagnostics (self, result);
+  /* A failed run (its code does not compile) leaves the last SASS */
+  if (result->status != KS_ANALYSIS_FAILED)
+    _ks_window_sass_show_analysis (self, result);
   if (result->module != NULL)
     {
       g_autofree char *base = self->cuda_file ? g_file_get_basename (self->cuda_file) : NULL;

@@ -208,7 +208,10 @@ update_titles (KsWindow *self)
 
   set_file_label (self->cuda_file_label, self->cuda_file, self->cuda_buffer);
   set_file_label (self->ptx_file_label, self->ptx_file, self->ptx_buffer);
-  set_file_label (self->sass_file_label, self->sass_file, NULL);
+  if (self->sass_live)
+    _ks_window_sass_update_label (self);
+  else
+    set_file_label (self->sass_file_label, self->sass_file, NULL);
 }
 
 void
@@ -736,6 +739,9 @@ show_files (KsWindow   *self,
   self->selected_cuda_line = 0;
   self->hover_cuda_line = 0;
   self->loading = FALSE;
+  /* A listing (opened or made) was the last kernel's; this one's comes
+   * with its run */
+  _ks_window_sass_forget (self);
   _ks_window_launch_opened (self);
 
   rebuild_line_map (self);
@@ -749,7 +755,7 @@ show_files (KsWindow   *self,
 static void
 update_sass_pane (KsWindow *self)
 {
-  gboolean show = !self->presentation || self->sass_file != NULL;
+  gboolean show = !self->presentation || self->sass_file != NULL || self->sass_live;
   int width = gtk_widget_get_width (GTK_WIDGET (self)), height;
 
   /* (GTK 4.8 wants both pointers) */
@@ -761,42 +767,63 @@ update_sass_pane (KsWindow *self)
     gtk_paned_set_position (self->source_paned, show ? width * 2 / 5 : width / 2);
 }
 
+void
+_ks_window_set_sass (KsWindow      *self,
+                     GFile         *file,
+                     const char    *text,
+                     KsSassListing *listing)
+{
+  g_autofree char *old = _ks_window_dup_text (self->sass_buffer);
+
+  g_set_object (&self->sass_file, file);
+  self->sass_live = file == NULL && text != NULL;
+  /* The same listing again (a run for the same GPU) keeps its scrolling */
+  if (g_strcmp0 (old, text ? text : "") != 0)
+    {
+      self->loading = TRUE;
+      set_buffer_text (self->sass_buffer, text);
+      self->loading = FALSE;
+    }
+  g_clear_pointer (&self->sass_listing, ks_sass_listing_free);
+  self->sass_listing = listing;
+  if (self->line_map != NULL)
+    {
+      g_autofree char *base = self->cuda_file ? g_file_get_basename (self->cuda_file) : NULL;
+
+      ks_line_map_set_sass (self->line_map, self->sass_listing, base);
+      tint_all (self);
+      highlight (self, self->hover_cuda_line ? self->hover_cuda_line : self->selected_cuda_line,
+                 FALSE, FALSE);
+    }
+  _ks_window_sass_update_column (self);
+  gtk_stack_set_visible_child_name (self->sass_stack, text != NULL ? "listing" : "placeholder");
+  update_sass_pane (self);
+  update_titles (self);
+}
+
 static gboolean
 open_sass (KsWindow *self,
            GFile    *file,
            GError  **error)
 {
   g_autofree char *text = load_text (file, error);
+  g_autofree char *name = NULL;
+  g_autoptr(GError) parse_error = NULL;
+  KsSassListing *listing;
 
   if (text == NULL)
     return FALSE;
-  g_set_object (&self->sass_file, file);
-  set_buffer_text (self->sass_buffer, text);
-  {
-    g_autofree char *name = g_file_get_basename (file);
-    g_autoptr(GError) parse_error = NULL;
+  name = g_file_get_basename (file);
+  /* Unreadable as a listing: shown, but not linked */
+  listing = ks_sass_parse (text, strlen (text), name, &parse_error);
+  if (listing == NULL)
+    {
+      g_autofree char *msg = g_strdup_printf (_("The SASS listing is shown but not linked: %s"),
+                                              parse_error->message);
 
-    g_clear_pointer (&self->sass_listing, ks_sass_listing_free);
-    /* Unreadable as a listing: shown, but not linked */
-    self->sass_listing = ks_sass_parse (text, strlen (text), name, &parse_error);
-    if (self->sass_listing == NULL)
-      {
-        g_autofree char *msg = g_strdup_printf (_("The SASS listing is shown but not linked: %s"),
-                                                parse_error->message);
-
-        _ks_window_show_message (self, msg);
-      }
-    if (self->line_map != NULL)
-      {
-        g_autofree char *base = self->cuda_file ? g_file_get_basename (self->cuda_file) : NULL;
-
-        ks_line_map_set_sass (self->line_map, self->sass_listing, base);
-        tint_all (self);
-      }
-  }
-  gtk_stack_set_visible_child_name (self->sass_stack, "listing");
-  update_sass_pane (self);
-  update_titles (self);
+      _ks_window_show_message (self, msg);
+    }
+  _ks_window_set_sass (self, file, text, listing);
   return TRUE;
 }
 
@@ -1502,6 +1529,8 @@ ks_window_finalize (GObject *object)
   g_clear_pointer (&self->launch, ks_launch_free);
   g_clear_pointer (&self->line_map, ks_line_map_free);
   g_clear_pointer (&self->sass_listing, ks_sass_listing_free);
+  g_clear_pointer (&self->sass_live_label, g_free);
+  g_clear_pointer (&self->sass_live_how, g_free);
   g_clear_pointer (&self->gpu_db, ks_gpu_db_free);
   g_clear_pointer (&self->gpu_ids, g_strfreev);
   g_clear_pointer (&self->samples, g_ptr_array_unref);
@@ -1557,6 +1586,8 @@ ks_window_class_init (KsWindowClass *klass)
   BIND (ptx_file_label);
   BIND (sass_file_label);
   BIND (sass_stack);
+  BIND (sass_placeholder_title);
+  BIND (sass_placeholder_label);
   BIND (sass_pane);
   BIND (source_paned);
   BIND (results_stack);
@@ -1685,6 +1716,7 @@ ks_window_init (KsWindow *self)
   _ks_window_run_init (self);
   _ks_window_views_init (self);
   _ks_window_sass_init (self);
+  _ks_window_ptx_init (self);
   _ks_window_heat_init (self);
   _ks_window_step_init (self);
   _ks_window_launch_init (self);

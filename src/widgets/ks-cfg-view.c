@@ -78,7 +78,7 @@ ks_cfg_view_measure (GtkWidget      *widget,
   *natural = self->layout == NULL ? 300
              : (int) (orientation == GTK_ORIENTATION_HORIZONTAL ? self->layout->width
                       : self->layout->height);
-  /* a kernel of one small block draws smaller than the least size */
+  /* a one-block graph is smaller than the minimum, and GTK wants natural >= minimum */
   *natural = MAX (*natural, *minimum);
 }
 
