@@ -22,6 +22,7 @@ struct _KsApplication
   char *screenshot;             /* --screenshot FILE.png */
   gboolean presentation;        /* --presentation */
   char *view;                   /* --view NAME */
+  gboolean launch_editor;       /* --launch-editor */
   int steps;                    /* --step N */
   int exit_status;
 };
@@ -37,6 +38,8 @@ static const GOptionEntry options[] = {
   { "view", 0, 0, G_OPTION_ARG_STRING, NULL,
     N_("Show this view of the results first: timeline, memory, occupancy, lanes, cfg, hints "
        "or output"), N_("NAME") },
+  { "launch-editor", 0, 0, G_OPTION_ARG_NONE, NULL,
+    N_("Open the launch editor (with --screenshot, it is in the picture)"), NULL },
   { "step", 0, 0, G_OPTION_ARG_INT, NULL,
     N_("Once the analysis is done, step through the launch this many warp-instructions"),
     N_("N") },
@@ -130,6 +133,7 @@ ks_application_handle_local_options (GApplication *app,
       return 0;
     }
   self->presentation = g_variant_dict_contains (dict, "presentation");
+  self->launch_editor = g_variant_dict_contains (dict, "launch-editor");
   {
     const char *view = NULL;
 
@@ -240,6 +244,7 @@ ks_application_startup (GApplication *app)
     { "win.open", { "<Control>o", NULL } },
     { "win.save", { "<Control>s", NULL } },
     { "win.export-view", { "<Control>e", NULL } },
+    { "win.edit-launch", { "<Control>l", NULL } },
     { "win.run", { "<Control>r", NULL } },
     { "win.stop", { "Escape", NULL } },
     { "win.presentation", { "F5", NULL } },
@@ -290,6 +295,8 @@ new_window (KsApplication *self)
     ks_window_set_screenshot (window, self->screenshot);
   if (self->view != NULL)
     ks_window_set_view (window, self->view);
+  if (self->launch_editor)
+    ks_window_show_launch_editor (window);
   if (self->steps > 0)
     ks_window_set_initial_steps (window, (guint) self->steps);
   return window;

@@ -8,6 +8,7 @@
 #include "ks-analysis.h"
 #include "ks-gpu-db.h"
 #include "ks-launch.h"
+#include "ks-launch-form.h"
 #include "ks-line-map.h"
 #include "ks-toolchain.h"
 #include "ks-window.h"
@@ -25,7 +26,9 @@ struct _KsWindow
   GtkPopover *samples_popover;
   GtkListBox *samples_list;
   GtkDropDown *gpu_dropdown;
+  GtkMenuButton *launch_button;
   GtkLabel *launch_label;
+  GMenu *recent_menu;
   GtkRevealer *toolkit_revealer;
   GtkLabel *toolkit_label;
   GtkButton *toolkit_close_button;
@@ -58,6 +61,9 @@ struct _KsWindow
   GtkWidget *occupancy_view;
   GtkWidget *lane_view;
   GtkWidget *cfg_view;
+  /* The launch editor (ks-window-launch.c), made in code */
+  GtkWidget *launch_popover;
+  GtkWidget *launch_editor;
   GtkWidget *sass_control_column;       /* (ks-window-sass.c) */
 
   /* Borrowed references (the views own them) */
@@ -71,6 +77,9 @@ struct _KsWindow
   GFile *spec_file;
   GFile *sass_file;
   KsLaunch *launch;             /* the spec's, NULL without one */
+  KsLaunchForm *launch_form;    /* the spec as written or applied; NULL without one */
+  char *launch_saved_json;      /* launch_form's JSON as read or saved; NULL: not in a file */
+  GtkFileChooserNative *save_chooser;   /* asking where to save a copy */
   KsLineMap *line_map;          /* of the PTX shown, NULL before it parsed */
   KsSassListing *sass_listing;  /* the SASS pane's, parsed; NULL when none or unreadable */
   char *sass_live_label;        /* "sm_89 · nvdisasm": what made the pane's own SASS */
@@ -103,6 +112,10 @@ struct _KsWindow
   gboolean sass_live;           /* the SASS pane shows the last run's own SASS, not a file */
   gboolean have_nvcc;           /* as the last run found it */
   gboolean toolkit_dismissed;
+  gboolean launch_modified;     /* applied, not saved */
+  gboolean launch_editor_loaded;/* the editor shows this file's launch: its edits stay */
+  gboolean launch_editor_at_start;
+  gboolean close_after_save;    /* the close dialog's Save waits for a copy to be saved */
   guint screenshot_tries;
 };
 
@@ -132,6 +145,40 @@ void        _ks_window_set_sass            (KsWindow      *self,
                                             GFile         *file,
                                             const char    *text,
                                             KsSassListing *listing);
+void        _ks_window_update_titles       (KsWindow    *self);
+/* Opens @file here, or in a new window when this one has unsaved changes */
+void        _ks_window_open                (KsWindow    *self,
+                                            GFile       *file);
+
+/* ks-window-launch.c */
+void        _ks_window_launch_class_init   (GtkWidgetClass *klass);
+void        _ks_window_launch_init         (KsWindow    *self);
+void        _ks_window_launch_dispose      (KsWindow    *self);
+void        _ks_window_launch_finalize     (KsWindow    *self);
+/* A file was opened: its spec (spec_file), as written, is the launch to edit */
+void        _ks_window_launch_opened       (KsWindow    *self);
+/* Writes an applied launch to its spec (KERNEL.json beside the kernel) */
+gboolean    _ks_window_launch_save         (KsWindow    *self,
+                                            GError     **error);
+/* What is to be saved cannot be saved where it is (a sample, a folder
+ * that cannot be written) */
+gboolean    _ks_window_needs_save_as       (KsWindow    *self);
+/* Asks where to save a copy, and saves it there */
+void        _ks_window_save_as             (KsWindow    *self);
+/* Writes the CUDA, the PTX and the spec as FILE's name with their
+ * suffixes in FILE's folder, and goes on with them */
+gboolean    _ks_window_save_copy           (KsWindow    *self,
+                                            GFile       *file,
+                                            GError     **error);
+/* Draws the launch editor where it shows over the window (screenshots) */
+void        _ks_window_launch_snapshot     (KsWindow    *self,
+                                            GtkSnapshot *snapshot);
+
+/* ks-window-recent.c */
+void        _ks_window_recent_class_init   (GtkWidgetClass *klass);
+void        _ks_window_recent_init         (KsWindow    *self);
+void        _ks_window_recent_add          (KsWindow    *self,
+                                            GFile       *file);
 
 /* ks-window-sass.c */
 void        _ks_window_sass_init           (KsWindow    *self);

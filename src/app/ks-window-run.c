@@ -606,6 +606,7 @@ take_screenshot (gpointer data)
       return G_SOURCE_CONTINUE;
     }
   gdk_paintable_snapshot (paintable, snapshot, w, h);
+  _ks_window_launch_snapshot (self, snapshot);
   node = gtk_snapshot_free_to_node (snapshot);
   if (node != NULL)
     {

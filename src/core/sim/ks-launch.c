@@ -15,9 +15,7 @@
 #define MAX_BUFFER_BYTES  (4 * GIB)
 #define MAX_TOTAL_BYTES   (16 * GIB)
 
-/* The first byte of a string that stands for an integer literal json-glib
- * cannot hold (see mark_big_integers). */
-#define BIG_MARK '\001'
+#define BIG_MARK KS_LAUNCH_BIG_MARK
 
 G_DEFINE_QUARK (ks-launch-error-quark, ks_launch_error)
 
@@ -320,6 +318,20 @@ get_int (Ctx        *ctx,
   return fail (ctx, path, "expected an integer, got %s", node_kind (node));
 }
 
+/* A number written as a string ("0.1", "1e30"), which a writer may use
+ * where a JSON number would not print back as written */
+static gboolean
+number_text (const char *s,
+             double     *out)
+{
+  char *end;
+
+  if (!(g_ascii_isdigit (s[0]) || ((s[0] == '-' || s[0] == '+' || s[0] == '.') && s[1] != '\0')))
+    return FALSE;
+  *out = g_ascii_strtod (s, &end);
+  return *end == '\0' && end != s;
+}
+
 static gboolean
 get_double (Ctx        *ctx,
             JsonNode   *node,
@@ -363,7 +375,7 @@ get_double (Ctx        *ctx,
         *out = -INFINITY;
       else if (g_ascii_strcasecmp (s, "nan") == 0)
         *out = NAN;
-      else
+      else if (!number_text (s, out))
         return fail (ctx, path, "expected a number (or \"inf\", \"-inf\", \"nan\"), got '%s'", s);
       return TRUE;
     }
@@ -1740,10 +1752,10 @@ parse_root (Ctx        *ctx,
 
 /* json-glib 1.6 silently wraps integer literals outside int64 (2^64 - 1
  * reads as -1).  Those are rewritten as marked strings, which the value
- * readers take as the numbers they are.  Returns NULL when there are none. */
-static char *
-mark_big_integers (const char *text,
-                   size_t      len)
+ * readers take as the numbers they are. */
+char *
+ks_launch_mark_big_integers (const char *text,
+                             size_t      len)
 {
   GString *out = NULL;
   size_t i = 0, copied = 0;
@@ -1881,7 +1893,7 @@ ks_launch_parse (const char  *json,
   ctx.member_counts = counts;
 
   len = length < 0 ? strlen (json) : (size_t) length;
-  marked = mark_big_integers (json, len);
+  marked = ks_launch_mark_big_integers (json, len);
 
   parser = json_parser_new_immutable ();
   g_signal_connect (parser, "object-member", G_CALLBACK (object_member_cb), &ctx);

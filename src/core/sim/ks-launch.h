@@ -16,6 +16,9 @@
  * complement bits.  Float values are JSON numbers, or the strings "inf",
  * "-inf" and "nan"; they are rounded from double to the element type to
  * nearest even (f16 and bf16 with subnormals; overflow gives infinity).
+ * A float value may also be a string holding a decimal number ("0.1"),
+ * which is how the launch editor writes one that a JSON number would not
+ * print back as typed.
  *
  * Buffer contents, for element i of a buffer with `count` elements:
  *
@@ -228,6 +231,15 @@ KsLaunch      *ks_launch_copy                 (const KsLaunch *launch);
 char          *ks_launch_default_json         (const KsPtxModule *module,
                                                uint32_t       function,
                                                const char    *ptx_path);
+
+/* json-glib 1.6 wraps integer literals outside int64 (2^64 - 1 reads as
+ * -1).  This rewrites each such literal of @json (@length bytes) as a
+ * string whose first byte is KS_LAUNCH_BIG_MARK followed by the literal,
+ * as ks_launch_parse() reads them; for other readers of a spec.
+ * Returns: (transfer full): the new text, or NULL when there are none */
+#define KS_LAUNCH_BIG_MARK '\001'
+char          *ks_launch_mark_big_integers    (const char    *json,
+                                               size_t         length);
 
 /* The index of buffer @name, or -1 when there is none. */
 int            ks_launch_find_buffer          (const KsLaunch *launch,
