@@ -31,6 +31,12 @@ assert_same_insn_stats (const KsSimInsnStats *a,
   g_assert_cmpuint (a->l1_misses, ==, b->l1_misses);
   g_assert_cmpuint (a->l2_hits, ==, b->l2_hits);
   g_assert_cmpuint (a->l2_misses, ==, b->l2_misses);
+  g_assert_cmpuint (a->tex_requests, ==, b->tex_requests);
+  g_assert_cmpuint (a->tex_fetches, ==, b->tex_fetches);
+  g_assert_cmpuint (a->surf_requests, ==, b->surf_requests);
+  g_assert_cmpuint (a->tex_sectors, ==, b->tex_sectors);
+  g_assert_cmpuint (a->tex_l1_hits, ==, b->tex_l1_hits);
+  g_assert_cmpuint (a->tex_l1_misses, ==, b->tex_l1_misses);
 }
 
 static inline void

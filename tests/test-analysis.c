@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ks-analysis.h"
+#include "ks-test-standin.h"
 
 #define HEADER ".version 8.0\n.target sm_80\n.address_size 64\n"
 
@@ -61,10 +62,18 @@ test_spec (void)
   g_assert_nonnull (a->timing);
   g_assert_nonnull (a->hints);
 
-  /* PARSE, RESOURCES, SIMULATE, TIMING, HINTS after COMPILE (reading) */
-  g_assert_cmpuint (stages->len, ==, 6);
-  for (guint i = 0; i < stages->len; i++)
-    g_assert_cmpint (g_array_index (stages, int, i), ==, (int) i);
+  /* PARSE, RESOURCES, SIMULATE, TIMING, HINTS after COMPILE (reading);
+   * no SASS stage without a toolkit */
+  {
+    static const KsAnalysisStage want[] = {
+      KS_ANALYSIS_STAGE_COMPILE, KS_ANALYSIS_STAGE_PARSE, KS_ANALYSIS_STAGE_RESOURCES,
+      KS_ANALYSIS_STAGE_SIMULATE, KS_ANALYSIS_STAGE_TIMING, KS_ANALYSIS_STAGE_HINTS,
+    };
+
+    g_assert_cmpuint (stages->len, ==, G_N_ELEMENTS (want));
+    for (guint i = 0; i < stages->len; i++)
+      g_assert_cmpint (g_array_index (stages, int, i), ==, (int) want[i]);
+  }
 
   /* the results: c[i] = a[i] + b[i] in f32 */
   ab = ks_sim_get_buffer (a->sim, 0, &size);
@@ -237,6 +246,216 @@ test_cuda (void)
   g_assert_cmpint (a->resources->source, ==, KS_RESOURCES_SOURCE_PTXAS);
 }
 
+static gboolean
+have_nvcc (void)
+{
+  g_autoptr(KsToolchain) tc = ks_toolchain_find (NULL);
+
+  if (ks_toolchain_get_path (tc, KS_TOOL_NVCC) == NULL || ks_toolchain_get_path (tc, KS_TOOL_PTXAS) == NULL)
+    {
+      g_test_skip ("nvcc and ptxas are not installed: making SASS is not tested");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The JSON member "sass" of the analysis (NULL when null) */
+static JsonObject *
+sass_member (const KsAnalysis *a,
+             JsonNode        **root)
+{
+  JsonNode *member;
+
+  *root = ks_analysis_to_json (a);
+  member = json_object_get_member (json_node_get_object (*root), "sass");
+  g_assert_nonnull (member);
+  return JSON_NODE_HOLDS_NULL (member) ? NULL : json_node_get_object (member);
+}
+
+/* Live SASS of a CUDA file (ks-test-standin.h: this tests the plumbing,
+ * with a stand-in for nvdisasm).  The CUDA is celeritas' min.cu, whose real
+ * nvdisasm listing (10) the stand-in prints: nvcc makes a real cubin for
+ * the GPU's architecture, the stand-in gets `-c -g -hex` and that cubin,
+ * and the analysis reads its listing, whose line records name min.cu. */
+static void
+test_live_sass_cuda (void)
+{
+  g_autoptr(StandIn) nvdisasm = NULL;
+  g_autofree char *src = g_test_build_filename (G_TEST_DIST, "fixtures", "sass", "11_celeritas_min.cu", NULL);
+  g_autofree char *text = NULL, *cu = NULL;
+  g_auto(GStrv) args = NULL;
+  static const struct { const char *gpu, *arch; guint sm; } cases[] = {
+    { "rtx-4090", NULL, 89 },   /* the GPU's architecture */
+    { NULL, "sm_75", 75 },      /* or the one asked for */
+  };
+
+  if (!have_nvcc ())
+    return;
+  nvdisasm = standin_new ("10_celeritas_min.sm_70.nvdisasm_lineinfo.s", FALSE);
+  g_assert_true (g_file_get_contents (src, &text, NULL, NULL));
+  cu = g_build_filename (nvdisasm->dir, "min.cu", NULL);
+  g_assert_true (g_file_set_contents (cu, text, -1, NULL));
+
+  for (gsize c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_autoptr(KsAnalysis) a = NULL;
+      g_autoptr(JsonNode) root = NULL;
+      g_autofree char *want_arch = NULL;
+      const KsSassFunction *f;
+      JsonObject *sass;
+      uint32_t n_min = 0;
+
+      {
+        KsAnalysisRequest req;
+
+        ks_analysis_request_init (&req);
+        req.path = cu;
+        req.gpu = cases[c].gpu;
+        req.arch = cases[c].arch;
+        req.toolkit_dir = nvdisasm->dir;
+        req.simulate = FALSE;
+        a = ks_analysis_run (&req, NULL, NULL, NULL);
+      }
+      g_assert_cmpint (a->status, ==, KS_ANALYSIS_OK);
+      g_assert_nonnull (a->cuda_text);
+      g_assert_cmpstr (a->sass_tool, ==, "nvdisasm");
+      g_assert_null (a->sass_error);
+      want_arch = g_strdup_printf ("sm_%u", cases[c].sm);
+      g_assert_cmpstr (a->sass_arch, ==, want_arch);
+      g_assert_cmpstr (a->sass_arch, ==, a->arch->id);
+
+      /* the stand-in was given -c -g -hex and a cubin for that architecture */
+      args = standin_args (nvdisasm);
+      g_assert_cmpuint (g_strv_length (args), ==, 4);
+      g_assert_cmpstr (args[0], ==, "-c");
+      g_assert_cmpstr (args[1], ==, "-g");
+      g_assert_cmpstr (args[2], ==, "-hex");
+      g_assert_true (g_str_has_suffix (args[3], ".cubin"));
+      g_clear_pointer (&args, g_strfreev);
+      g_assert_cmpuint (cubin_sm (nvdisasm->cubin_copy), ==, cases[c].sm);
+
+      /* the listing read: listing 10's two functions and its line records */
+      g_assert_nonnull (a->sass);
+      g_assert_cmpuint (a->sass->n_functions, ==, 2);
+      f = ks_sass_match_function (a->sass, "_Z8call_minPdPKd", NULL);
+      g_assert_nonnull (f);
+      g_assert_cmpuint (f->n_insns, ==, 72);
+      for (uint32_t i = 0; i < a->sass->n_insns; i++)
+        {
+          const KsSassSource *s = ks_sass_insn_source (a->sass, i);
+
+          if (s != NULL && g_str_has_suffix (s->file, "/min.cu"))
+            n_min++;
+        }
+      g_assert_cmpuint (n_min, >, 0);
+
+      /* and in the JSON, in the sass command's form */
+      sass = sass_member (a, &root);
+      g_assert_nonnull (sass);
+      g_assert_cmpstr (json_object_get_string_member (sass, "format"), ==, "nvdisasm");
+      g_assert_cmpuint (json_array_get_length (json_object_get_array_member (sass, "functions")), ==, 2);
+      g_assert_cmpstr (json_object_get_string_member (json_node_get_object (root), "sass_tool"), ==,
+                       "nvdisasm");
+      g_assert_cmpstr (json_object_get_string_member (json_node_get_object (root), "sass_arch"), ==,
+                       want_arch);
+      g_unlink (nvdisasm->cubin_copy);
+    }
+}
+
+/* Live SASS of a PTX file: ptxas makes the cubin (the same stand-in) */
+static void
+test_live_sass_ptx (void)
+{
+  g_autoptr(StandIn) nvdisasm = NULL;
+  g_autofree char *ptx = sample ("01-vector-add", "vector_add.ptx");
+  g_autoptr(KsAnalysis) a = NULL;
+  KsAnalysisRequest req;
+
+  if (!have_nvcc ())
+    return;
+  nvdisasm = standin_new ("10_celeritas_min.sm_70.nvdisasm_lineinfo.s", FALSE);
+  ks_analysis_request_init (&req);
+  req.path = ptx;
+  req.toolkit_dir = nvdisasm->dir;
+  a = ks_analysis_run (&req, NULL, NULL, NULL);
+  g_assert_cmpint (a->status, ==, KS_ANALYSIS_OK);
+  g_assert_null (a->cuda_text);
+  /* vector_add.ptx says .target sm_80 */
+  g_assert_cmpstr (a->sass_arch, ==, "sm_80");
+  g_assert_cmpuint (cubin_sm (nvdisasm->cubin_copy), ==, 80);
+  g_assert_nonnull (a->sass);
+  g_assert_cmpuint (a->sass->n_functions, ==, 2);
+  /* the rest of the analysis ran as ever */
+  g_assert_nonnull (a->sim);
+  g_assert_nonnull (a->timing);
+}
+
+/* A disassembler that fails is a message, never a failed analysis */
+static void
+test_live_sass_fails_calmly (void)
+{
+  g_autoptr(StandIn) nvdisasm = NULL;
+  g_autofree char *ptx = sample ("01-vector-add", "vector_add.ptx");
+  g_autoptr(KsAnalysis) a = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  KsAnalysisRequest req;
+
+  if (!have_nvcc ())
+    return;
+  nvdisasm = standin_new (NULL, TRUE);
+  ks_analysis_request_init (&req);
+  req.path = ptx;
+  req.toolkit_dir = nvdisasm->dir;
+  a = ks_analysis_run (&req, NULL, NULL, NULL);
+  g_assert_cmpint (a->status, ==, KS_ANALYSIS_OK);
+  g_assert_null (a->error);
+  g_assert_cmpstr (a->sass_tool, ==, "nvdisasm");
+  g_assert_null (a->sass_text);
+  g_assert_null (a->sass);
+  g_assert_nonnull (a->sass_error);
+  g_assert_nonnull (strstr (a->sass_error, "nvdisasm failed"));
+  g_assert_nonnull (strstr (a->sass_error, "refusing on purpose"));
+  g_assert_nonnull (a->timing);
+  g_assert_null (sass_member (a, &root));
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (root), "sass_error"), ==,
+                   a->sass_error);
+}
+
+/* Without a disassembler (or told not to), no SASS and no message: "sass"
+ * is null and there is no "sass_error" */
+static void
+test_no_sass (void)
+{
+  g_autofree char *ptx = sample ("01-vector-add", "vector_add.ptx");
+  g_autoptr(StandIn) nvdisasm = standin_new ("10_celeritas_min.sm_70.nvdisasm_lineinfo.s", FALSE);
+  KsAnalysisRequest req;
+
+  for (guint k = 0; k < 2; k++)
+    {
+      g_autoptr(KsAnalysis) a = NULL;
+      g_autoptr(JsonNode) root = NULL;
+
+      ks_analysis_request_init (&req);
+      req.path = ptx;
+      req.toolkit_dir = nvdisasm->dir;
+      if (k == 0)
+        req.use_toolkit = FALSE;
+      else
+        req.make_sass = FALSE;
+      a = ks_analysis_run (&req, NULL, NULL, NULL);
+      g_assert_cmpint (a->status, ==, KS_ANALYSIS_OK);
+      g_assert_null (a->sass_tool);
+      g_assert_null (a->sass);
+      g_assert_null (a->sass_error);
+      g_assert_null (sass_member (a, &root));
+      g_assert_true (JSON_NODE_HOLDS_NULL (json_object_get_member (json_node_get_object (root),
+                                                                   "sass_tool")));
+      g_assert_false (json_object_has_member (json_node_get_object (root), "sass_error"));
+      /* the stand-in was never called */
+      g_assert_false (g_file_test (nvdisasm->args_log, G_FILE_TEST_EXISTS));
+    }
+}
+
 /* The sampled executions of memory instructions: vector_add's load of a[i]
  * by warp 0 touches a[0..31], 4 sectors fetched from DRAM the first time;
  * the store to c[i] is a store; 32 warps ran each, 16 are kept */
@@ -297,5 +516,9 @@ main (int    argc,
   g_test_add_func ("/analysis/launch-override", test_launch_override);
   g_test_add_func ("/analysis/cuda", test_cuda);
   g_test_add_func ("/analysis/access-samples", test_access_samples);
+  g_test_add_func ("/analysis/sass/live-cuda", test_live_sass_cuda);
+  g_test_add_func ("/analysis/sass/live-ptx", test_live_sass_ptx);
+  g_test_add_func ("/analysis/sass/fails-calmly", test_live_sass_fails_calmly);
+  g_test_add_func ("/analysis/sass/none", test_no_sass);
   return g_test_run ();
 }

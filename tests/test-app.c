@@ -21,7 +21,12 @@
 
 #include "ks-application.h"
 #include "ks-analysis.h"
+#include "ks-heat-gutter.h"
 #include "ks-hints.h"
+#include "ks-launch-editor.h"
+#include "ks-lane-view.h"
+#include "ks-ptx-docs.h"
+#include "ks-test-standin.h"
 #include "ks-window-private.h"
 
 static gboolean have_display;
@@ -50,12 +55,13 @@ timeout_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-/* Runs the main loop until the window's run ends (or 20 s pass) */
+/* Runs the main loop until the window's run ends (or ms pass) */
 static void
-wait_for_run (KsWindow *window)
+wait_for_run_within (KsWindow *window,
+                     guint     ms)
 {
   gboolean timed_out = FALSE;
-  guint id = g_timeout_add (20000, timeout_cb, &timed_out);
+  guint id = g_timeout_add (ms, timeout_cb, &timed_out);
 
   while (window->running && !timed_out)
     g_main_context_iteration (NULL, TRUE);
@@ -63,6 +69,12 @@ wait_for_run (KsWindow *window)
   g_source_remove (id);
   for (guint i = 0; i < 100 && g_main_context_pending (NULL); i++)
     g_main_context_iteration (NULL, FALSE);
+}
+
+static void
+wait_for_run (KsWindow *window)
+{
+  wait_for_run_within (window, 20000);
 }
 
 static char *
@@ -488,6 +500,208 @@ test_sass_control_column (Fixture       *f,
     g_assert_true (g_str_has_suffix (c_ffma, ":S01"));
     g_assert_null (c_none);
   }
+}
+
+/* Hovering a PTX instruction spells it out: its opcode, each modifier and
+ * its type, and the guard; a directive has no tooltip.  The line and column
+ * are found here in the sample's own PTX text. */
+static void
+test_ptx_tooltip (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  guint mul = G_MAXUINT, bra = G_MAXUINT, reg = G_MAXUINT;
+
+  if (f->window == NULL)
+    return;
+  text = buffer_text (f->window->ptx_buffer);
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    {
+      if (mul == G_MAXUINT && strstr (lines[i], "mul.wide.s32"))
+        mul = i;
+      if (bra == G_MAXUINT && strstr (lines[i], "@%p1 bra"))
+        bra = i;
+      if (reg == G_MAXUINT && strstr (lines[i], ".reg .b32"))
+        reg = i;
+    }
+  g_assert_cmpuint (mul, !=, G_MAXUINT);
+  g_assert_cmpuint (bra, !=, G_MAXUINT);
+  g_assert_cmpuint (reg, !=, G_MAXUINT);
+  {
+    guint col = (guint) (strstr (lines[mul], "wide") - lines[mul]);
+    g_autofree char *markup = _ks_window_ptx_tooltip_markup (f->window, mul, col);
+    g_autofree char *plain = NULL;
+
+    g_assert_nonnull (markup);
+    /* valid markup, whose text names the instruction and its parts */
+    g_assert_true (pango_parse_markup (markup, -1, 0, NULL, &plain, NULL, NULL));
+    g_assert_true (g_str_has_prefix (plain, "mul.wide.s32\n"));
+    g_assert_nonnull (strstr (plain, ks_ptx_doc_opcode ("mul")));
+    g_assert_nonnull (strstr (plain, ".wide  "));
+    g_assert_nonnull (strstr (plain, ks_ptx_doc_modifier ("mul", "wide")));
+    g_assert_nonnull (strstr (plain, ks_ptx_doc_type ("s32")));
+  }
+  {
+    guint col = (guint) (strstr (lines[bra], "bra") - lines[bra]);
+    g_autofree char *markup = _ks_window_ptx_tooltip_markup (f->window, bra, col);
+
+    g_assert_nonnull (markup);
+    g_assert_nonnull (strstr (markup, "%p1"));
+    g_assert_nonnull (strstr (markup, ks_ptx_doc_opcode ("bra")));
+  }
+  {
+    guint col = (guint) (strstr (lines[reg], "reg") - lines[reg]);
+    g_autofree char *markup = _ks_window_ptx_tooltip_markup (f->window, reg, col);
+
+    g_assert_null (markup);
+  }
+  g_assert_null (_ks_window_ptx_tooltip_markup (f->window, 1000000, 0));
+}
+
+/* The SASS pane shows the SASS each run makes, linked (ks-test-standin.h:
+ * with a stand-in nvdisasm, so this tests the plumbing).  The toolkit
+ * folder of the settings holds the stand-in; nvcc (from PATH) compiles
+ * celeritas' min.cu, whose real listing (10) the stand-in prints.  Picking
+ * another GPU makes SASS for its architecture; an opened listing stays
+ * over the made one; a disassembler that fails is a message in the pane
+ * and the run is not marked failed. */
+static void
+test_live_sass (void)
+{
+  g_autoptr(StandIn) nvdisasm = NULL;
+  g_autoptr(StandIn) broken = NULL;
+  g_autoptr(KsToolchain) tc = ks_toolchain_find (NULL);
+  g_autoptr(GSettings) settings = NULL;
+  g_autofree char *src = g_test_build_filename (G_TEST_DIST, "fixtures", "sass", "11_celeritas_min.cu", NULL);
+  g_autofree char *listing_path = g_test_build_filename (G_TEST_DIST, "fixtures", "sass",
+                                                         "10_celeritas_min.sm_70.nvdisasm_lineinfo.s",
+                                                         NULL);
+  g_autofree char *other_path = g_test_build_filename (G_TEST_DIST, "fixtures", "sass",
+                                                       "01_gpumode_sgemm_naive.sm_86.cuobjdump.sass",
+                                                       NULL);
+  g_autofree char *text = NULL, *listing = NULL, *tmp = NULL, *cu = NULL, *pane = NULL;
+  g_autoptr(GFile) cu_file = NULL, other = NULL;
+  g_autoptr(GArray) want = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GArray) got = NULL;
+  g_auto(GStrv) lines = NULL;
+  KsWindow *window;
+  GtkTextIter iter;
+  gboolean in = FALSE;
+  guint index = G_MAXUINT;
+
+  if (!have_display)
+    {
+      g_test_skip ("no display: run under Xvfb (xvfb-run) to test the window");
+      return;
+    }
+  if (ks_toolchain_get_path (tc, KS_TOOL_NVCC) == NULL)
+    {
+      g_test_skip ("nvcc is not installed: making SASS is not tested");
+      return;
+    }
+  reset_settings ();
+  nvdisasm = standin_new ("10_celeritas_min.sm_70.nvdisasm_lineinfo.s", FALSE);
+  settings = ks_settings_new ();
+  g_settings_set_string (settings, "toolkit-path", nvdisasm->dir);
+  tmp = g_dir_make_tmp ("ks-test-live-XXXXXX", NULL);
+  cu = g_build_filename (tmp, "min.cu", NULL);
+  g_assert_true (g_file_get_contents (src, &text, NULL, NULL));
+  g_assert_true (g_file_set_contents (cu, text, -1, NULL));
+  g_assert_true (g_file_get_contents (listing_path, &listing, NULL, NULL));
+
+  window = g_object_ref_sink (ks_window_new (NULL));
+  gtk_window_present (GTK_WINDOW (window));
+  cu_file = g_file_new_for_path (cu);
+  ks_window_open_file (window, cu_file);
+  wait_for_run_within (window, 120000);
+
+  /* the pane shows the stand-in's listing, read and labelled */
+  g_assert_true (window->sass_live);
+  g_assert_null (window->sass_file);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (window->sass_stack), ==, "listing");
+  pane = buffer_text (window->sass_buffer);
+  g_assert_cmpstr (pane, ==, listing);
+  g_assert_nonnull (window->sass_listing);
+  g_assert_cmpuint (window->sass_listing->n_functions, ==, 2);
+  /* listing 10 has no hex words: no control codes, no empty column */
+  g_assert_false (gtk_widget_get_visible (window->sass_control_column));
+  {
+    g_autofree char *label = g_strdup_printf ("%s · nvdisasm",
+                                              ((KsAnalysis *) window->analysis)->arch->id);
+
+    g_assert_cmpstr (gtk_label_get_text (window->sass_file_label), ==, label);
+  }
+  g_assert_cmpuint (cubin_sm (nvdisasm->cubin_copy), ==,
+                    ks_sass_arch_number (((KsAnalysis *) window->analysis)->arch->id));
+
+  /* linked: CUDA line 9 lights the instructions of the listing's own
+   * "min.cu, line 9" records (found here in its text) */
+  lines = g_strsplit (listing, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    {
+      const char *t = lines[i] + strspn (lines[i], " \t");
+
+      if (g_str_has_prefix (t, "//## File "))
+        in = g_str_has_suffix (t, "/min.cu\", line 9");
+      else if (in && g_str_has_prefix (t, "/*") && strchr (t, ';'))
+        {
+          guint line = i + 1;
+
+          g_array_append_val (want, line);
+        }
+    }
+  g_assert_cmpuint (want->len, >, 0);
+  gtk_text_buffer_get_iter_at_line (GTK_TEXT_BUFFER (window->cuda_buffer), &iter, 8);
+  gtk_text_buffer_place_cursor (GTK_TEXT_BUFFER (window->cuda_buffer), &iter);
+  got = tagged_lines (window->sass_buffer, "ks-link-");
+  g_assert_cmpuint (got->len, ==, want->len);
+  for (guint i = 0; i < want->len; i++)
+    g_assert_cmpuint (g_array_index (got, guint, i), ==, g_array_index (want, guint, i));
+
+  /* another GPU, another architecture: the RTX 4090's sm_89 */
+  for (guint i = 0; window->gpu_ids[i]; i++)
+    if (g_strcmp0 (window->gpu_ids[i], "rtx-4090") == 0)
+      index = i;
+  g_assert_cmpuint (index, !=, G_MAXUINT);
+  g_unlink (nvdisasm->cubin_copy);
+  gtk_drop_down_set_selected (window->gpu_dropdown, index);
+  wait_for_run_within (window, 120000);
+  g_assert_cmpuint (cubin_sm (nvdisasm->cubin_copy), ==, 89);
+  g_assert_cmpstr (gtk_label_get_text (window->sass_file_label), ==, "sm_89 · nvdisasm");
+
+  /* an opened listing stays over the one a run makes */
+  other = g_file_new_for_path (other_path);
+  ks_window_open_file (window, other);
+  g_assert_false (window->sass_live);
+  _ks_window_run (window);
+  wait_for_run_within (window, 120000);
+  g_assert_true (g_file_equal (window->sass_file, other));
+  g_assert_true (gtk_widget_get_visible (window->sass_control_column));
+  g_assert_cmpstr (gtk_label_get_text (window->sass_file_label), ==,
+                   "01_gpumode_sgemm_naive.sm_86.cuobjdump.sass");
+
+  /* a disassembler that fails: a calm message in the pane, the run fine;
+   * opening the kernel again drops the listing of before */
+  broken = standin_new (NULL, TRUE);
+  g_settings_set_string (settings, "toolkit-path", broken->dir);
+  ks_window_open_file (window, cu_file);
+  wait_for_run_within (window, 120000);
+  g_assert_false (window->sass_live);
+  g_assert_null (window->sass_file);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (window->sass_stack), ==, "placeholder");
+  g_assert_cmpstr (gtk_label_get_text (window->sass_placeholder_title), ==, "No SASS for sm_89");
+  g_assert_nonnull (strstr (gtk_label_get_text (window->sass_placeholder_label), "refusing on purpose"));
+  g_assert_cmpint (((KsAnalysis *) window->analysis)->status, ==, KS_ANALYSIS_OK);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->stale_label)));
+
+  window->close_confirmed = TRUE;
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_object_unref (window);
+  g_settings_reset (settings, "toolkit-path");
+  g_unlink (cu);
+  g_rmdir (tmp);
 }
 
 /* The views get the run, and the one shown exports as SVG; the hints page
@@ -970,6 +1184,672 @@ test_close_asks (Fixture       *f,
   g_clear_object (&f->window);
 }
 
+/* ---------------------------------------------------------------------- */
+/* The launch editor, recent files, drag and drop */
+
+static gboolean poll_until (gboolean (*check) (gpointer),
+                            gpointer  data,
+                            guint     ms);
+
+static KsLaunchEditor *
+open_launch_editor (KsWindow *window)
+{
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.edit-launch", NULL);
+  g_assert_true (gtk_widget_get_visible (window->launch_popover));
+  return KS_LAUNCH_EDITOR (window->launch_editor);
+}
+
+/* Runs the main loop until the editor has checked what was typed */
+static void
+wait_for_check (KsLaunchEditor *editor)
+{
+  gboolean timed_out = FALSE;
+  guint id = g_timeout_add (10000, timeout_cb, &timed_out);
+
+  while (ks_launch_editor_is_busy (editor) && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (timed_out);
+  g_source_remove (id);
+}
+
+static void
+type_into (KsLaunchEditor *editor,
+           const char     *field,
+           const char     *text)
+{
+  GtkWidget *w = ks_launch_editor_get_field (editor, field);
+
+  if (w == NULL)
+    g_error ("the launch editor has no field %s", field);
+  g_assert_true (GTK_IS_EDITABLE (w));
+  gtk_editable_set_text (GTK_EDITABLE (w), text);
+  wait_for_check (editor);
+}
+
+static GtkWidget *
+apply_button (KsLaunchEditor *editor)
+{
+  GtkWidget *b = find_button (GTK_WIDGET (editor), "_Apply");
+
+  g_assert_nonnull (b);
+  return b;
+}
+
+/* The message names the field, and the field is marked */
+static void
+assert_refused_field (KsLaunchEditor *editor,
+                      const char     *field,
+                      const char     *marked)
+{
+  const char *message = ks_launch_editor_get_message (editor);
+  g_autofree char *prefix = g_strconcat (field, ": ", NULL);
+
+  g_assert_nonnull (message);
+  if (!g_str_has_prefix (message, prefix))
+    g_error ("expected a message about %s, got: %s", field, message);
+  g_assert_false (gtk_widget_get_sensitive (apply_button (editor)));
+  g_assert_false (ks_launch_editor_apply (editor));
+  g_assert_true (gtk_widget_has_css_class (ks_launch_editor_get_field (editor, marked), "error"));
+}
+
+/* Blocks of 512 threads instead of vector_add.json's 256: the run that
+ * follows Apply has them, 16 warps a block, and the A100 (compute
+ * capability 8.0: 64 warps per SM, in NVIDIA's table of compute
+ * capabilities) holds 64 / 16 = 4 such blocks by its warps */
+static void
+test_launch_apply (Fixture       *f,
+                   gconstpointer  data)
+{
+  KsLaunchEditor *editor;
+  const KsAnalysis *a;
+  guint serial;
+
+  if (f->window == NULL)
+    return;
+  editor = open_launch_editor (f->window);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (ks_launch_editor_get_field (editor,
+                                                                                    "block[0]"))),
+                   ==, "256");
+  g_assert_false (gtk_widget_get_sensitive (apply_button (editor)));
+  serial = f->window->run_serial;
+  type_into (editor, "block[0]", "512");
+  g_assert_null (ks_launch_editor_get_message (editor));
+  g_assert_true (gtk_widget_get_sensitive (apply_button (editor)));
+  g_assert_cmpuint (f->window->run_serial, ==, serial);
+  g_signal_emit_by_name (apply_button (editor), "clicked");
+  g_assert_false (gtk_widget_get_visible (f->window->launch_popover));
+  g_assert_true (f->window->running);
+  wait_for_run (f->window);
+
+  a = f->window->analysis;
+  g_assert_nonnull (a);
+  g_assert_cmpint (a->status, ==, KS_ANALYSIS_OK);
+  g_assert_false (a->launch_is_default);
+  g_assert_cmpuint (a->launch->block[0], ==, 512);
+  g_assert_cmpuint (a->launch->grid[0], ==, 4);
+  g_assert_cmpstr (a->arch->id, ==, "sm_80");
+  g_assert_true (a->have_occupancy);
+  g_assert_cmpuint (a->occupancy.warps_per_block, ==, 512 / 32);
+  g_assert_cmpuint (a->occupancy.max_warps_per_sm, ==, 64);
+  g_assert_cmpuint (a->occupancy.blocks_by_warps, ==, 64 / 16);
+  g_assert_cmpuint (a->occupancy.active_warps_per_sm, ==, a->occupancy.active_blocks_per_sm * 16);
+  /* the timeline's warps: 16 for each block the SM ran */
+  g_assert_nonnull (a->timing);
+  g_assert_cmpuint (a->timing->n_warps, ==, a->timing->ctas_modelled * 16);
+  /* an applied launch is not saved yet */
+  g_assert_cmpstr (gtk_label_get_text (f->window->launch_label), ==, "<<<4, 512>>> •");
+  g_assert_true (ks_window_has_unsaved_changes (f->window));
+  g_assert_true (g_str_has_prefix (gtk_label_get_text (f->window->title_label), "• "));
+}
+
+/* Bad values are refused by the field, nothing runs, the results stay */
+static void
+test_launch_bad_values (Fixture       *f,
+                        gconstpointer  data)
+{
+  KsLaunchEditor *editor;
+  gpointer analysis;
+  guint serial;
+  GtkWidget *kind;
+
+  if (f->window == NULL)
+    return;
+  analysis = f->window->analysis;
+  serial = f->window->run_serial;
+  editor = open_launch_editor (f->window);
+
+  /* 1024 x 2 = 2048 threads in a block */
+  type_into (editor, "block[0]", "1024");
+  g_assert_null (ks_launch_editor_get_message (editor));
+  type_into (editor, "block[1]", "2");
+  assert_refused_field (editor, "block", "block[1]");
+  g_assert_nonnull (strstr (ks_launch_editor_get_message (editor), "2048 threads"));
+  type_into (editor, "block[1]", "1");
+  g_assert_null (ks_launch_editor_get_message (editor));
+
+  /* a count of -1 */
+  type_into (editor, "buffers.a.count", "-1");
+  assert_refused_field (editor, "buffers.a.count", "buffers.a.count");
+  type_into (editor, "buffers.a.count", "1000");
+
+  /* a buffer passed to n, which is a .u32 */
+  kind = ks_launch_editor_get_field (editor, "params[3]");
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (kind), 0);
+  wait_for_check (editor);
+  assert_refused_field (editor, "params[3]", "params[3]");
+  /* a value again, and the form is good */
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (kind), 3);
+  wait_for_check (editor);
+  g_assert_null (ks_launch_editor_get_message (editor));
+  g_assert_false (gtk_widget_has_css_class (kind, "error"));
+
+  /* nothing ran: the last good results are still shown, not stale */
+  g_assert_cmpuint (f->window->run_serial, ==, serial);
+  g_assert_true (f->window->analysis == analysis);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (f->window->stale_label)));
+  g_assert_cmpstr (gtk_label_get_text (f->window->launch_label), ==, "<<<4, 256>>>");
+
+  /* edits not applied stay while the popover closes and opens again */
+  gtk_popover_popdown (GTK_POPOVER (f->window->launch_popover));
+  open_launch_editor (f->window);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (ks_launch_editor_get_field (editor,
+                                                                                    "block[0]"))),
+                   ==, "1024");
+}
+
+static char *
+copy_kernel (const char *prefix,
+             gboolean    with_spec)
+{
+  char *tmp = g_dir_make_tmp (prefix, NULL);
+
+  copy_sample_file (tmp, "vector_add.cu");
+  copy_sample_file (tmp, "vector_add.ptx");
+  if (with_spec)
+    copy_sample_file (tmp, "vector_add.json");
+  return tmp;
+}
+
+static void
+remove_kernel (const char *tmp,
+               const char *base)
+{
+  const char *suffixes[] = { ".cu", ".ptx", ".json" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (suffixes); i++)
+    {
+      g_autofree char *name = g_strconcat (base, suffixes[i], NULL);
+      g_autofree char *p = g_build_filename (tmp, name, NULL);
+
+      g_unlink (p);
+    }
+  g_rmdir (tmp);
+}
+
+/* A module with two kernels: the editor lists both, and the other one's
+ * empty .param list empties the parameters; applied, it is the one run */
+static void
+test_launch_kernel_choice (Fixture       *f,
+                           gconstpointer  data)
+{
+  g_autofree char *tmp = g_dir_make_tmp ("ks-test-launch-kernels-XXXXXX", NULL);
+  g_autofree char *ptx_src = sample_path ("vector_add.ptx");
+  g_autofree char *ptx = read_text (ptx_src), *two = NULL, *ptx_path = NULL;
+  g_autoptr(GFile) file = NULL;
+  KsLaunchEditor *editor;
+  GtkDropDown *kernels;
+  const KsAnalysis *a;
+
+  if (f->window == NULL)
+    return;
+  copy_sample_file (tmp, "vector_add.cu");
+  copy_sample_file (tmp, "vector_add.json");
+  two = g_strconcat (ptx, "\n.visible .entry another_kernel()\n{\n\tret;\n}\n", NULL);
+  ptx_path = g_build_filename (tmp, "vector_add.ptx", NULL);
+  g_assert_true (g_file_set_contents (ptx_path, two, -1, NULL));
+  file = g_file_new_for_path (ptx_path);
+  ks_window_open_file (f->window, file);
+  wait_for_run (f->window);
+
+  editor = open_launch_editor (f->window);
+  kernels = GTK_DROP_DOWN (ks_launch_editor_get_field (editor, "kernel"));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (kernels)));
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (kernels)), ==, 2);
+  g_assert_nonnull (ks_launch_editor_get_field (editor, "params[3]"));
+  gtk_drop_down_set_selected (kernels, 1);
+  wait_for_check (editor);
+  g_assert_cmpstr (ks_launch_editor_get_form (editor)->kernel, ==, "another_kernel");
+  g_assert_cmpuint (ks_launch_editor_get_form (editor)->params->len, ==, 0);
+  g_assert_null (ks_launch_editor_get_field (editor, "params[0]"));
+  g_assert_null (ks_launch_editor_get_message (editor));
+  g_assert_true (ks_launch_editor_apply (editor));
+  wait_for_run (f->window);
+  a = f->window->analysis;
+  g_assert_cmpint (a->status, ==, KS_ANALYSIS_OK);
+  g_assert_cmpstr (a->kernel_name, ==, "another_kernel");
+  g_assert_cmpstr (gtk_label_get_text (f->window->subtitle_label), ==, "another_kernel");
+  remove_kernel (tmp, "vector_add");
+}
+
+/* Sample 26 passes a texture's handle: the editor keeps the texture,
+ * offers it to the parameter, and a renamed buffer carries it along */
+static void
+test_launch_texture (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autofree char *spec = g_test_build_filename (G_TEST_DIST, "..", "data", "samples",
+                                                 "26-texture-upscale", "texture_upscale.json",
+                                                 NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (spec);
+  KsLaunchEditor *editor;
+  GtkDropDown *kind;
+  GtkStringObject *chosen;
+  const KsAnalysis *a;
+
+  if (f->window == NULL)
+    return;
+  ks_window_open_file (f->window, file);
+  wait_for_run (f->window);
+  editor = open_launch_editor (f->window);
+  kind = GTK_DROP_DOWN (ks_launch_editor_get_field (editor, "params[0]"));
+  chosen = gtk_drop_down_get_selected_item (kind);
+  g_assert_cmpstr (gtk_string_object_get_string (chosen), ==, "texture image");
+  g_assert_false (gtk_widget_get_visible (ks_launch_editor_get_field (editor, "params[0].value")));
+
+  type_into (editor, "buffers.pixels", "img");
+  type_into (editor, "grid[0]", "2");
+  g_assert_null (ks_launch_editor_get_message (editor));
+  g_assert_true (ks_launch_editor_apply (editor));
+  wait_for_run (f->window);
+  a = f->window->analysis;
+  g_assert_cmpint (a->status, ==, KS_ANALYSIS_OK);
+  g_assert_cmpuint (a->launch->grid[0], ==, 2);
+  g_assert_cmpuint (a->launch->n_textures, ==, 1);
+  g_assert_cmpstr (a->launch->buffers[a->launch->textures[0].buffer].name, ==, "img");
+  g_assert_cmpint (a->launch->params[0].handle, ==, KS_LAUNCH_HANDLE_TEXTURE);
+  g_assert_null (ks_sim_get_fault (a->sim));
+}
+
+/* A kernel without a spec: the editor starts from the default launch;
+ * what is entered is saved by Ctrl+S as vector_add.json beside it, which
+ * ks_launch_load() reads back as entered */
+static void
+test_launch_save (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autofree char *tmp = NULL, *cu = NULL, *spec = NULL, *ptx = NULL, *text = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(KsLaunch) saved = NULL;
+  g_autoptr(GError) error = NULL;
+  KsLaunchEditor *editor;
+  GtkWidget *w;
+  float v;
+
+  if (f->window == NULL)
+    return;
+  tmp = copy_kernel ("ks-test-launch-save-XXXXXX", FALSE);
+  cu = g_build_filename (tmp, "vector_add.cu", NULL);
+  spec = g_build_filename (tmp, "vector_add.json", NULL);
+  ptx = g_build_filename (tmp, "vector_add.ptx", NULL);
+  file = g_file_new_for_path (cu);
+  ks_window_open_file (f->window, file);
+  wait_for_run (f->window);
+  g_assert_null (f->window->spec_file);
+  g_assert_true (((KsAnalysis *) f->window->analysis)->launch_is_default);
+
+  editor = open_launch_editor (f->window);
+  /* ks_launch_default_json(): a buffer p0..p2 per pointer, n = the threads */
+  g_assert_nonnull (ks_launch_editor_get_field (editor, "buffers.p0.count"));
+  type_into (editor, "grid[0]", "8");
+  type_into (editor, "block[0]", "128");
+  type_into (editor, "dynamic_shared_bytes", "256");
+  type_into (editor, "buffers.p0.count", "1024");
+  w = ks_launch_editor_get_field (editor, "buffers.p0.init");
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (w), KS_LAUNCH_FORM_RANGE);
+  type_into (editor, "buffers.p0.init.range.start", "1");
+  type_into (editor, "buffers.p0.init.range.step", "0.5");
+  type_into (editor, "buffers.p1.count", "1024");
+  type_into (editor, "buffers.p2.count", "1024");
+  type_into (editor, "params[3].value", "1024");
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (ks_launch_editor_get_field (editor,
+                                                                             "buffers.p2.output")),
+                               TRUE);
+  wait_for_check (editor);
+  g_assert_null (ks_launch_editor_get_message (editor));
+  g_assert_true (ks_launch_editor_apply (editor));
+  wait_for_run (f->window);
+  g_assert_true (ks_window_has_unsaved_changes (f->window));
+  g_assert_false (g_file_test (spec, G_FILE_TEST_EXISTS));
+
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.save", NULL);
+  g_assert_false (ks_window_has_unsaved_changes (f->window));
+  g_assert_false (gtk_revealer_get_reveal_child (f->window->message_revealer));
+  saved = ks_launch_load (spec, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (saved->ptx_path, ==, ptx);
+  g_assert_cmpuint (saved->grid[0], ==, 8);
+  g_assert_cmpuint (saved->grid[1], ==, 1);
+  g_assert_cmpuint (saved->block[0], ==, 128);
+  g_assert_cmpuint (saved->block[2], ==, 1);
+  g_assert_cmpuint (saved->dynamic_shared_bytes, ==, 256);
+  g_assert_cmpuint (saved->n_buffers, ==, 3);
+  g_assert_cmpstr (saved->buffers[0].name, ==, "p0");
+  g_assert_cmpint (saved->buffers[0].type, ==, KS_PTX_TYPE_F32);
+  g_assert_cmpuint (saved->buffers[0].count, ==, 1024);
+  /* range: 1 + 0.5 i */
+  for (guint i = 0; i < 1024; i += 341)
+    {
+      memcpy (&v, saved->buffers[0].data + 4 * i, 4);
+      g_assert_cmpfloat (v, ==, 1.0f + 0.5f * (float) i);
+    }
+  g_assert_cmpuint (saved->n_params, ==, 4);
+  for (guint i = 0; i < 3; i++)
+    {
+      g_assert_true (saved->params[i].is_buffer);
+      g_assert_cmpuint (saved->params[i].buffer, ==, i);
+    }
+  g_assert_false (saved->params[3].is_buffer);
+  g_assert_cmpint (saved->params[3].type, ==, KS_PTX_TYPE_U32);
+  g_assert_cmpuint (saved->params[3].bits, ==, 1024);
+  g_assert_cmpuint (saved->n_outputs, ==, 1);
+  g_assert_cmpuint (saved->outputs[0], ==, 2);
+  /* the path beside it, relative */
+  g_assert_true (g_file_get_contents (spec, &text, NULL, NULL));
+  g_assert_nonnull (strstr (text, "\"ptx\" : \"vector_add.ptx\""));
+  g_assert_cmpstr (gtk_label_get_text (f->window->launch_label), ==, "<<<8, 128, 256>>>");
+  g_assert_nonnull (f->window->spec_file);
+
+  remove_kernel (tmp, "vector_add");
+}
+
+/* Closing with an applied launch that is not saved asks; Discard writes
+ * nothing */
+static void
+test_launch_close_asks (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autofree char *tmp = NULL, *spec = NULL, *before = NULL, *after = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GtkWidget) watch = NULL;
+  KsLaunchEditor *editor;
+  GtkWindow *dialog;
+
+  if (f->window == NULL)
+    return;
+  tmp = copy_kernel ("ks-test-launch-close-XXXXXX", TRUE);
+  spec = g_build_filename (tmp, "vector_add.json", NULL);
+  before = read_text (spec);
+  file = g_file_new_for_path (spec);
+  ks_window_open_file (f->window, file);
+  wait_for_run (f->window);
+  g_assert_false (ks_window_has_unsaved_changes (f->window));
+
+  editor = open_launch_editor (f->window);
+  type_into (editor, "grid[0]", "2");
+  /* typed but not applied: nothing to save yet */
+  g_assert_false (ks_window_has_unsaved_changes (f->window));
+  g_assert_true (ks_launch_editor_apply (editor));
+  wait_for_run (f->window);
+  g_assert_true (ks_window_has_unsaved_changes (f->window));
+
+  gtk_window_close (GTK_WINDOW (f->window));
+  dialog = find_close_dialog ();
+  g_assert_nonnull (dialog);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (f->window)));
+  g_signal_emit_by_name (find_button (GTK_WIDGET (dialog), "_Cancel"), "clicked");
+  g_assert_true (ks_window_has_unsaved_changes (f->window));
+
+  gtk_window_close (GTK_WINDOW (f->window));
+  dialog = find_close_dialog ();
+  g_assert_nonnull (dialog);
+  watch = g_object_ref (GTK_WIDGET (f->window));
+  g_signal_emit_by_name (find_button (GTK_WIDGET (dialog), "_Discard"), "clicked");
+  g_assert_false (gtk_widget_get_visible (watch));
+  after = read_text (spec);
+  g_assert_cmpstr (after, ==, before);
+  g_clear_object (&f->window);
+  remove_kernel (tmp, "vector_add");
+}
+
+typedef struct
+{
+  GtkFileChooser *chooser;
+  GFile *file;
+  GFile *folder;
+} ChooserWait;
+
+static gboolean
+chooser_in_folder (gpointer data)
+{
+  ChooserWait *w = data;
+  g_autoptr(GFile) folder = gtk_file_chooser_get_current_folder (w->chooser);
+
+  return folder != NULL && g_file_equal (folder, w->folder);
+}
+
+static gboolean
+chooser_has_file (gpointer data)
+{
+  ChooserWait *w = data;
+  g_autoptr(GFile) file = gtk_file_chooser_get_file (w->chooser);
+
+  return file != NULL && g_file_equal (file, w->file);
+}
+
+/* A sample is the course's: Ctrl+S after an edit asks where to save a
+ * copy, and the copy (CUDA, PTX and spec) is what the window goes on with */
+static void
+test_launch_save_copy (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autofree char *tmp = g_dir_make_tmp ("ks-test-launch-copy-XXXXXX", NULL);
+  g_autofree char *sample_spec = sample_path ("vector_add.json");
+  g_autofree char *before = read_text (sample_spec), *after = NULL;
+  g_autofree char *cu = NULL, *spec = NULL, *ptx = NULL, *cu_text = NULL;
+  g_autofree char *sample_cu = sample_path ("vector_add.cu");
+  g_autofree char *want_cu = read_text (sample_cu);
+  g_autoptr(GFile) folder = g_file_new_for_path (tmp);
+  g_autoptr(GFile) target = NULL;
+  g_autoptr(KsLaunch) saved = NULL;
+  g_autoptr(GError) error = NULL;
+  ChooserWait chooser_wait;
+  KsLaunchEditor *editor;
+
+  if (f->window == NULL)
+    return;
+  editor = open_launch_editor (f->window);
+  type_into (editor, "block[0]", "64");
+  g_assert_true (ks_launch_editor_apply (editor));
+  wait_for_run (f->window);
+
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.save", NULL);
+  g_assert_nonnull (f->window->save_chooser);
+  g_assert_true (gtk_revealer_get_reveal_child (f->window->message_revealer));
+  after = read_text (sample_spec);
+  g_assert_cmpstr (after, ==, before);
+
+  /* The user names the copy */
+  target = g_file_get_child (folder, "my_vadd.cu");
+  /* (GTK 4.8's dialog ends up in "/" when its folder is changed again
+   * before it has read the first one: wait for the one the window chose) */
+  {
+    const char *docs = g_get_user_special_dir (G_USER_DIRECTORY_DOCUMENTS);
+
+    chooser_wait.chooser = GTK_FILE_CHOOSER (f->window->save_chooser);
+    chooser_wait.file = NULL;
+    chooser_wait.folder = g_file_new_for_path (docs ? docs : g_get_home_dir ());
+    g_assert_true (poll_until (chooser_in_folder, &chooser_wait, 5000));
+    g_clear_object (&chooser_wait.folder);
+  }
+  g_assert_true (gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (f->window->save_chooser),
+                                                     folder, NULL));
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (f->window->save_chooser), "my_vadd.cu");
+  /* (the dialog takes the name once it has read the folder) */
+  chooser_wait.chooser = GTK_FILE_CHOOSER (f->window->save_chooser);
+  chooser_wait.file = target;
+  g_assert_true (poll_until (chooser_has_file, &chooser_wait, 5000));
+  g_signal_emit_by_name (f->window->save_chooser, "response", GTK_RESPONSE_ACCEPT);
+  g_assert_null (f->window->save_chooser);
+
+  cu = g_build_filename (tmp, "my_vadd.cu", NULL);
+  ptx = g_build_filename (tmp, "my_vadd.ptx", NULL);
+  spec = g_build_filename (tmp, "my_vadd.json", NULL);
+  cu_text = read_text (cu);
+  g_assert_cmpstr (cu_text, ==, want_cu);
+  saved = ks_launch_load (spec, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (saved->ptx_path, ==, ptx);
+  g_assert_cmpuint (saved->block[0], ==, 64);
+  g_assert_cmpstr (saved->kernel, ==, "_Z10vector_addPKfS0_Pfi");
+  g_assert_false (ks_window_has_unsaved_changes (f->window));
+  g_assert_cmpstr (gtk_label_get_text (f->window->title_label), ==, "my_vadd.cu");
+  {
+    g_autofree char *shown = g_file_get_path (f->window->spec_file);
+
+    g_assert_cmpstr (shown, ==, spec);
+  }
+  remove_kernel (tmp, "my_vadd");
+}
+
+static gboolean
+recent_menu_has (GMenu      *menu,
+                 const char *uri)
+{
+  for (int i = 0; i < g_menu_model_get_n_items (G_MENU_MODEL (menu)); i++)
+    {
+      g_autoptr(GVariant) target = g_menu_model_get_item_attribute_value (G_MENU_MODEL (menu), i,
+                                                                          G_MENU_ATTRIBUTE_TARGET,
+                                                                          G_VARIANT_TYPE_STRING);
+
+      if (target != NULL && g_strcmp0 (g_variant_get_string (target, NULL), uri) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+typedef struct
+{
+  GMenu *menu;
+  const char *uri;
+  gboolean listed;
+} RecentWait;
+
+static gboolean
+recent_listed (gpointer data)
+{
+  RecentWait *w = data;
+
+  return recent_menu_has (w->menu, w->uri) == w->listed;
+}
+
+/* Opening a file lists it under Open Recent, which opens it again; a file
+ * gone since is said so and taken off */
+static void
+test_recent_files (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autofree char *tmp = copy_kernel ("ks-test-recent-XXXXXX", FALSE);
+  g_autofree char *cu = g_build_filename (tmp, "vector_add.cu", NULL);
+  g_autofree char *gone = g_build_filename (tmp, "gone.ptx", NULL);
+  g_autofree char *ptx_text = NULL, *uri = NULL, *gone_uri = NULL;
+  g_autoptr(GFile) file = g_file_new_for_path (cu);
+  g_autoptr(GFile) gone_file = g_file_new_for_path (gone);
+  GtkRecentManager *manager = gtk_recent_manager_get_default ();
+  RecentWait w = { 0 };
+
+  if (f->window == NULL)
+    return;
+  uri = g_file_get_uri (file);
+  gone_uri = g_file_get_uri (gone_file);
+  ks_window_open_file (f->window, file);
+  wait_for_run (f->window);
+  g_assert_true (gtk_recent_manager_has_item (manager, uri));
+  w.menu = f->window->recent_menu;
+  w.uri = uri;
+  w.listed = TRUE;
+  g_assert_true (poll_until (recent_listed, &w, 5000));
+
+  /* elsewhere, then back through the menu's action */
+  ks_window_open_first_sample (f->window);
+  wait_for_run (f->window);
+  g_assert_false (g_file_equal (f->window->cuda_file, file));
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.open-recent", "s", uri);
+  g_assert_true (g_file_equal (f->window->cuda_file, file));
+  wait_for_run (f->window);
+
+  /* a file that went away */
+  ptx_text = read_text (g_file_peek_path (f->window->ptx_file));
+  g_assert_true (g_file_set_contents (gone, ptx_text, -1, NULL));
+  ks_window_open_file (f->window, gone_file);
+  wait_for_run (f->window);
+  g_assert_true (gtk_recent_manager_has_item (manager, gone_uri));
+  g_unlink (gone);
+  ks_window_open_file (f->window, file);
+  wait_for_run (f->window);
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.open-recent", "s", gone_uri);
+  g_assert_true (gtk_revealer_get_reveal_child (f->window->message_revealer));
+  g_assert_nonnull (strstr (gtk_label_get_text (f->window->message_label), "gone.ptx"));
+  g_assert_nonnull (strstr (gtk_label_get_text (f->window->message_label), "no longer"));
+  g_assert_false (gtk_recent_manager_has_item (manager, gone_uri));
+  w.uri = gone_uri;
+  w.listed = FALSE;
+  g_assert_true (poll_until (recent_listed, &w, 5000));
+  /* and the window still shows what it had */
+  g_assert_true (g_file_equal (f->window->cuda_file, file));
+  remove_kernel (tmp, "vector_add");
+}
+
+/* A file dropped on the window opens: the drop target's handler gets
+ * the GdkFileList a drag from a file manager carries */
+static void
+test_drop (Fixture       *f,
+           gconstpointer  data)
+{
+  g_autofree char *tmp = NULL, *other = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GListModel) controllers = NULL;
+  GtkDropTarget *target = NULL;
+  GValue value = G_VALUE_INIT;
+  gboolean accepted = FALSE;
+
+  if (f->window == NULL)
+    return;
+  tmp = copy_kernel ("ks-test-drop-XXXXXX", FALSE);
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autofree char *from = g_build_filename (tmp, i ? "vector_add.ptx" : "vector_add.cu", NULL);
+      g_autofree char *to = g_build_filename (tmp, i ? "dropped.ptx" : "dropped.cu", NULL);
+
+      g_assert_cmpint (g_rename (from, to), ==, 0);
+    }
+  other = g_build_filename (tmp, "dropped.cu", NULL);
+  file = g_file_new_for_path (other);
+
+  controllers = gtk_widget_observe_controllers (GTK_WIDGET (f->window));
+  for (guint i = 0; i < g_list_model_get_n_items (controllers) && target == NULL; i++)
+    {
+      g_autoptr(GObject) c = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_DROP_TARGET (c))
+        target = GTK_DROP_TARGET (c);
+    }
+  g_assert_nonnull (target);
+  g_assert_true (gtk_drop_target_get_actions (target) & GDK_ACTION_COPY);
+  g_value_init (&value, GDK_TYPE_FILE_LIST);
+  g_value_take_boxed (&value, gdk_file_list_new_from_array (&file, 1));
+  g_signal_emit_by_name (target, "drop", &value, 10.0, 10.0, &accepted);
+  g_value_unset (&value);
+  g_assert_true (accepted);
+  g_assert_cmpstr (gtk_label_get_text (f->window->title_label), ==, "dropped.cu");
+  g_assert_true (g_file_equal (f->window->cuda_file, file));
+  g_assert_true (f->window->running);
+  wait_for_run (f->window);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (f->window->stale_label)));
+  g_assert_cmpint (((KsAnalysis *) f->window->analysis)->status, ==, KS_ANALYSIS_OK);
+
+  remove_kernel (tmp, "dropped");
+}
+
 static void
 test_screenshot (void)
 {
@@ -1011,6 +1891,551 @@ test_screenshot (void)
   g_assert_cmpuint (((guint8) contents[20] << 24 | (guint8) contents[21] << 16
                      | (guint8) contents[22] << 8 | (guint8) contents[23]), ==, 1000);
   g_unlink (png);
+  g_rmdir (tmp);
+}
+
+/* ---------------------------------------------------------------------- */
+/* The heat gutter and the step controls */
+
+/* Runs the main loop for about `ms` milliseconds */
+static void
+spin (guint ms)
+{
+  gboolean done = FALSE;
+  guint id = g_timeout_add (ms, timeout_cb, &done);
+
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+  (void) id;
+}
+
+/* What vector_add's launch runs, from its spec: the threads of the grid
+ * and n, the last parameter */
+static void
+vadd_launch (guint *threads,
+             guint *n)
+{
+  g_autofree char *path = sample_path ("vector_add.json");
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *o;
+  JsonArray *grid, *block, *params;
+
+  g_assert_true (json_parser_load_from_file (parser, path, NULL));
+  o = json_node_get_object (json_parser_get_root (parser));
+  grid = json_object_get_array_member (o, "grid");
+  block = json_object_get_array_member (o, "block");
+  params = json_object_get_array_member (o, "params");
+  *threads = 1;
+  for (guint i = 0; i < 3; i++)
+    *threads *= (guint) (json_array_get_int_element (grid, i) * json_array_get_int_element (block, i));
+  *n = (guint) json_object_get_int_member (json_array_get_object_element (params, 3), "value");
+}
+
+/* The 1-based lines of the PTX text's instructions, in order (what a warp
+ * runs first: the kernel has no loop) */
+static GArray *
+instruction_lines (const char *ptx_text)
+{
+  g_auto(GStrv) lines = g_strsplit (ptx_text, "\n", -1);
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (guint));
+  gboolean body = FALSE;
+
+  for (guint i = 0; lines[i]; i++)
+    {
+      const char *t = lines[i] + strspn (lines[i], " \t");
+
+      if (t[0] == '{')
+        body = TRUE;
+      else if (body && strchr (t, ';') && t[0] != '.' && t[0] != '/')
+        {
+          guint line = i + 1;
+
+          g_array_append_val (out, line);
+        }
+    }
+  return out;
+}
+
+/* Thread-instructions per CUDA line of vector_add, from its PTX: before
+ * its one branch every thread runs each instruction, the guarded branch
+ * runs in the threads with i >= n, the code up to its label in those with
+ * i < n, and the rest again in all */
+static void
+vadd_expected (const char *ptx_text,
+               guint       threads,
+               guint       n,
+               double      per_cuda[64],
+               guint      *bra_line,
+               guint      *add_line)
+{
+  g_auto(GStrv) lines = g_strsplit (ptx_text, "\n", -1);
+  guint loc = 0, inside = MIN (n, threads), phase = 0;
+
+  memset (per_cuda, 0, 64 * sizeof (double));
+  for (guint i = 0; lines[i]; i++)
+    {
+      const char *t = lines[i] + strspn (lines[i], " \t");
+      unsigned f, l;
+
+      if (sscanf (t, ".loc %u %u", &f, &l) == 2)
+        loc = f == 1 && l < 64 ? l : 0;
+      else if (t[0] == '$' && strchr (t, ':'))
+        phase = 2;
+      else if (phase == 0 && g_str_has_prefix (t, "@%p1 bra"))
+        {
+          per_cuda[loc] += threads - inside;
+          *bra_line = i + 1;
+          phase = 1;
+        }
+      else if (loc != 0 && strchr (t, ';') && t[0] != '.' && t[0] != '/')
+        {
+          per_cuda[loc] += phase == 1 ? inside : threads;
+          if (g_str_has_prefix (t, "add.f32"))
+            *add_line = i + 1;
+        }
+    }
+}
+
+/* The colour the gutter of `view` painted beside `line`, read back from a
+ * rendering of the gutter */
+static gboolean
+gutter_pixel (KsWindow                *window,
+              GtkSourceView           *view,
+              GtkSourceGutterRenderer *renderer,
+              guint                    line,
+              guint8                   rgba[4])
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (view));
+  GtkWidget *gutter = GTK_WIDGET (gtk_source_view_get_gutter (view, GTK_TEXT_WINDOW_LEFT));
+  int w = gtk_widget_get_width (gutter), h = gtk_widget_get_height (gutter);
+  g_autoptr(GdkPaintable) paintable = NULL;
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  GtkSnapshot *snapshot;
+  GtkTextIter iter;
+  int ly = 0, lh = 0, wx, wy;
+  double rx = 0, ry = 0;
+  g_autofree guchar *pixels = NULL;
+
+  gtk_text_buffer_get_iter_at_line (buffer, &iter, (int) line - 1);
+  gtk_text_view_scroll_to_iter (GTK_TEXT_VIEW (view), &iter, 0, TRUE, 0, 0.5);
+  /* until the line is in view (a slow machine takes a few frames) */
+  for (guint i = 0; i < 100; i++)
+    {
+      GdkRectangle visible;
+
+      spin (50);
+      gtk_text_view_get_visible_rect (GTK_TEXT_VIEW (view), &visible);
+      gtk_text_view_get_line_yrange (GTK_TEXT_VIEW (view), &iter, &ly, &lh);
+      if (ly >= visible.y && ly + lh <= visible.y + visible.height)
+        break;
+    }
+  spin (100);
+  gtk_text_view_get_line_yrange (GTK_TEXT_VIEW (view), &iter, &ly, &lh);
+  gtk_text_view_buffer_to_window_coords (GTK_TEXT_VIEW (view), GTK_TEXT_WINDOW_LEFT, 0,
+                                         ly + lh / 2, &wx, &wy);
+  g_assert_true (gtk_widget_translate_coordinates (GTK_WIDGET (renderer), gutter,
+                                                   gtk_widget_get_width (GTK_WIDGET (renderer)) / 2.0,
+                                                   0, &rx, &ry));
+  g_assert_cmpint (wy, >=, 0);
+  g_assert_cmpint (wy, <, h);
+  paintable = gtk_widget_paintable_new (gutter);
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, snapshot, w, h);
+  node = gtk_snapshot_free_to_node (snapshot);
+  if (node == NULL)
+    return FALSE;
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
+                                         &GRAPHENE_RECT_INIT (0, 0, w, h));
+  pixels = g_malloc ((gsize) w * h * 4);
+  gdk_texture_download (texture, pixels, (gsize) w * 4);
+  /* (cairo's byte order: B, G, R, A on little-endian machines) */
+  {
+    const guchar *p = pixels + ((gsize) wy * w + (gsize) rx) * 4;
+
+    rgba[0] = p[2];
+    rgba[1] = p[1];
+    rgba[2] = p[0];
+    rgba[3] = p[3];
+  }
+  return TRUE;
+}
+
+static void
+assert_bin_pixel (const guint8 px[4],
+                  uint32_t     bin)
+{
+  double rgb[3];
+
+  ks_heat_bin_colour (bin, rgb);
+  g_test_message ("pixel %u %u %u, bin %u is %.0f %.0f %.0f", px[0], px[1], px[2], bin,
+                  rgb[0] * 255, rgb[1] * 255, rgb[2] * 255);
+  for (guint k = 0; k < 3; k++)
+    g_assert_cmpint (ABS ((int) px[k] - (int) (rgb[k] * 255 + 0.5)), <=, 2);
+}
+
+/* After a run of the first sample the gutters colour each line by its
+ * thread-instructions, counted here from the PTX text and the launch */
+static void
+test_heat_gutter (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autofree char *ptx = NULL;
+  double expected[64], v = 0;
+  guint threads = 0, n = 0, bra = 0, add = 0;
+  KsHeatScale scale;
+  uint32_t bin = 99;
+  guint8 px[4];
+  KsHeatLegend *legend;
+  GtkSourceGutterRenderer *cuda_gutter, *ptx_gutter;
+  int width;
+
+  if (f->window == NULL)
+    return;
+  ptx = buffer_text (f->window->ptx_buffer);
+  vadd_launch (&threads, &n);
+  g_assert_cmpuint (threads, ==, 1024);
+  g_assert_cmpuint (n, ==, 1000);
+  vadd_expected (ptx, threads, n, expected, &bra, &add);
+  g_assert_cmpuint (bra, >, 0);
+  g_assert_cmpuint (add, >, bra);
+
+  /* CUDA lines: their own count, on the scale of all the CUDA lines */
+  ks_heat_scale_init (&scale, KS_HEAT_EXECUTIONS);
+  for (guint l = 1; l < 64; l++)
+    if (expected[l] > 0)
+      ks_heat_scale_add (&scale, expected[l]);
+  ks_heat_scale_finish (&scale);
+  g_assert_cmpfloat (scale.min, ==, threads);        /* the closing brace: ret */
+  g_assert_cmpfloat (scale.max, ==, 8.0 * n);        /* c[i] = a[i] + b[i]: 8 instructions */
+  for (guint l = 1; l < 64; l++)
+    {
+      gboolean has = _ks_window_heat_value (f->window, KS_HEAT_PANE_CUDA, l, &v, &bin);
+
+      g_assert_cmpint (has, ==, expected[l] > 0);
+      if (!has)
+        continue;
+      g_assert_cmpfloat (v, ==, expected[l]);
+      g_assert_cmpuint (bin, ==, ks_heat_bin (&scale, expected[l]));
+    }
+  /* line 10's colour on screen is the top bin's, line 11's the bottom's */
+  cuda_gutter = _ks_window_heat_gutter (f->window, KS_HEAT_PANE_CUDA);
+  g_assert_true (gutter_pixel (f->window, f->window->cuda_view, cuda_gutter, 10, px));
+  assert_bin_pixel (px, KS_HEAT_N_BINS - 1);
+  g_assert_true (gutter_pixel (f->window, f->window->cuda_view, cuda_gutter, 11, px));
+  assert_bin_pixel (px, 0);
+  /* line 6 (four parameter loads by every thread) in between */
+  g_assert_true (_ks_window_heat_value (f->window, KS_HEAT_PANE_CUDA, 6, &v, &bin));
+  g_assert_true (gutter_pixel (f->window, f->window->cuda_view, cuda_gutter, 6, px));
+  assert_bin_pixel (px, ks_heat_bin (&scale, 4.0 * threads));
+  /* a comment never ran: blank */
+  g_assert_false (_ks_window_heat_value (f->window, KS_HEAT_PANE_CUDA, 2, NULL, NULL));
+  g_assert_true (gutter_pixel (f->window, f->window->cuda_view, cuda_gutter, 2, px));
+  for (uint32_t b = 0; b < KS_HEAT_N_BINS; b++)
+    {
+      double rgb[3];
+      int d = 0;
+
+      ks_heat_bin_colour (b, rgb);
+      for (guint k = 0; k < 3; k++)
+        d = MAX (d, ABS ((int) px[k] - (int) (rgb[k] * 255 + 0.5)));
+      g_assert_cmpint (d, >, 16);
+    }
+
+  /* PTX: the add by the threads in range, the guarded branch by the rest */
+  g_assert_true (_ks_window_heat_value (f->window, KS_HEAT_PANE_PTX, add, &v, NULL));
+  g_assert_cmpfloat (v, ==, n);
+  g_assert_true (_ks_window_heat_value (f->window, KS_HEAT_PANE_PTX, bra, &v, &bin));
+  g_assert_cmpfloat (v, ==, threads - n);
+  g_assert_cmpuint (bin, ==, 0);
+  ptx_gutter = _ks_window_heat_gutter (f->window, KS_HEAT_PANE_PTX);
+  g_assert_true (gutter_pixel (f->window, f->window->ptx_view, ptx_gutter, bra, px));
+  assert_bin_pixel (px, 0);
+  {
+    g_autofree char *tip = _ks_window_heat_tooltip (f->window, KS_HEAT_PANE_PTX, add);
+    g_autofree char *count = ks_heat_format_count (n);
+
+    g_assert_nonnull (strstr (tip, count));
+    g_assert_nonnull (strstr (tip, "thread-instructions"));
+  }
+
+  /* the legends name the metric and its range */
+  legend = KS_HEAT_LEGEND (_ks_window_heat_legend (f->window, KS_HEAT_PANE_PTX));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (legend)));
+  g_assert_true (g_str_has_prefix (ks_heat_legend_get_text (legend), "Executions"));
+  {
+    g_autofree char *lo = ks_heat_format_short (threads - n, TRUE);
+    g_autofree char *hi = ks_heat_format_short (threads, TRUE);
+    g_autofree char *range = g_strdup_printf ("%s – %s", lo, hi);
+
+    g_assert_nonnull (strstr (ks_heat_legend_get_text (legend), range));
+  }
+
+  /* Divergence: only the last warp (threads 992-1023) holds threads on
+   * both sides of n, so the branch split one warp once */
+  _ks_window_heat_set_metric (f->window, KS_HEAT_DIVERGENCE);
+  g_assert_true (g_str_has_prefix (ks_heat_legend_get_text (legend), "Divergence"));
+  g_assert_true (_ks_window_heat_value (f->window, KS_HEAT_PANE_PTX, bra, &v, &bin));
+  g_assert_cmpfloat (v, ==, (n % 32 != 0) ? 1 : 0);
+  g_assert_cmpuint (bin, ==, KS_HEAT_N_BINS - 1);
+  g_assert_true (_ks_window_heat_value (f->window, KS_HEAT_PANE_PTX, add, &v, &bin));
+  g_assert_cmpfloat (v, ==, 0);
+  g_assert_cmpuint (bin, ==, 0);
+  /* bank conflicts: the kernel has no shared memory, every line is blank */
+  _ks_window_heat_set_metric (f->window, KS_HEAT_BANK_CONFLICTS);
+  g_assert_false (_ks_window_heat_value (f->window, KS_HEAT_PANE_PTX, add, NULL, NULL));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (legend)));
+  /* off: no gutter */
+  _ks_window_heat_set_metric (f->window, -1);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (ptx_gutter)));
+  _ks_window_heat_set_metric (f->window, KS_HEAT_EXECUTIONS);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (ptx_gutter)));
+
+  /* presentation mode widens the strip */
+  width = gtk_widget_get_width (GTK_WIDGET (ptx_gutter));
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.presentation", NULL);
+  spin (300);
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (ptx_gutter)), >, width);
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.presentation", NULL);
+  spin (100);
+
+  /* SASS: a listing whose line records name vector_add.cu (the fixture
+   * of sass-links, renamed) colours its line-10 instructions as CUDA line
+   * 10, on the CUDA pane's scale */
+  {
+    g_autofree char *fixture = g_test_build_filename (G_TEST_DIST, "fixtures", "sass",
+                                                      "10_celeritas_min.sm_70.nvdisasm_lineinfo.s",
+                                                      NULL);
+    g_autofree char *text = read_text (fixture), *tmp = NULL, *path = NULL, *renamed = NULL;
+    g_autoptr(GRegex) re = g_regex_new ("\"[^\"]*/min\\.cu\"", 0, 0, NULL);
+    g_autoptr(GFile) file = NULL;
+    g_auto(GStrv) lines = NULL;
+    guint line10 = 0, header = 0;
+    gboolean in = FALSE;
+
+    renamed = g_regex_replace_literal (re, text, -1, 0, "\"vector_add.cu\"", 0, NULL);
+    tmp = g_dir_make_tmp ("ks-test-heat-XXXXXX", NULL);
+    path = g_build_filename (tmp, "vector_add.sass", NULL);
+    g_assert_true (g_file_set_contents (path, renamed, -1, NULL));
+    lines = g_strsplit (renamed, "\n", -1);
+    for (guint i = 0; lines[i] && line10 == 0; i++)
+      {
+        const char *t = lines[i] + strspn (lines[i], " \t");
+
+        if (strstr (t, "//## File \"vector_add.cu\", line ") != NULL)
+          {
+            in = strstr (t, "line 10") != NULL && !g_ascii_isdigit (strstr (t, "line 10")[7]);
+            header = i + 1;
+          }
+        else if (in && g_str_has_prefix (t, "/*") && strchr (t, ';'))
+          line10 = i + 1;
+      }
+    g_assert_cmpuint (line10, >, 0);
+    file = g_file_new_for_path (path);
+    ks_window_open_file (f->window, file);
+    spin (100);
+    g_assert_true (_ks_window_heat_value (f->window, KS_HEAT_PANE_SASS, line10, &v, &bin));
+    g_assert_cmpfloat (v, ==, 8.0 * n);
+    g_assert_cmpuint (bin, ==, KS_HEAT_N_BINS - 1);
+    /* the record's own line is not an instruction */
+    g_assert_false (_ks_window_heat_value (f->window, KS_HEAT_PANE_SASS, header, NULL, NULL));
+    g_assert_true (gtk_widget_get_visible (_ks_window_heat_legend (f->window, KS_HEAT_PANE_SASS)));
+    g_unlink (path);
+    g_rmdir (tmp);
+  }
+
+  /* a failed run: the colours stay, faint */
+  {
+    GdkRGBA rgba;
+
+    gtk_text_buffer_set_text (GTK_TEXT_BUFFER (f->window->ptx_buffer),
+                              ".version 8.0\n.target sm_80\nthis is not ptx;\n", -1);
+    _ks_window_run (f->window);
+    wait_for_run (f->window);
+    g_assert_true (gtk_widget_get_visible (GTK_WIDGET (f->window->stale_label)));
+    g_assert_true (ks_heat_gutter_get_dimmed (KS_HEAT_GUTTER (ptx_gutter)));
+    g_assert_true (ks_heat_gutter_get_colour (KS_HEAT_GUTTER (cuda_gutter), 10, &rgba));
+    g_assert_cmpfloat (rgba.alpha, <, 0.5);
+    g_assert_cmpfloat (rgba.alpha, >, 0.2);
+  }
+}
+
+/* Step controls: Reset, three steps, back one, and on to the end */
+static void
+test_step (Fixture       *f,
+           gconstpointer  data)
+{
+  g_autofree char *ptx = NULL;
+  g_autoptr(GArray) insns = NULL;
+  g_autoptr(GArray) lit = NULL;
+  KsAnalysis *a;
+  KsSim *sim;
+  const char *status;
+  gboolean timed_out = FALSE;
+  guint id;
+
+  if (f->window == NULL)
+    return;
+  a = f->window->analysis;
+  g_assert_nonnull (a);
+  ptx = buffer_text (f->window->ptx_buffer);
+  /* what warp 0 of block 0 runs first: the kernel's first instructions */
+  insns = instruction_lines (ptx);
+  g_assert_cmpuint (insns->len, >, 3);
+
+  g_assert_null (_ks_window_step_get_sim (f->window));
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "step.reset", NULL);
+  g_assert_nonnull (_ks_window_step_get_sim (f->window));
+  g_assert_cmpuint (_ks_window_step_count (f->window), ==, 0);
+  lit = tagged_lines (f->window->ptx_buffer, "ks-step");
+  g_assert_cmpuint (lit->len, ==, 0);
+  g_clear_pointer (&lit, g_array_unref);
+
+  for (guint i = 0; i < 3; i++)
+    gtk_widget_activate_action (GTK_WIDGET (f->window), "step.forward", NULL);
+  g_assert_cmpuint (_ks_window_step_count (f->window), ==, 3);
+  lit = tagged_lines (f->window->ptx_buffer, "ks-step");
+  g_assert_cmpuint (lit->len, ==, 1);
+  g_assert_cmpuint (g_array_index (lit, guint, 0), ==, g_array_index (insns, guint, 2));
+  g_clear_pointer (&lit, g_array_unref);
+  /* and its CUDA line: the .loc above it names the kernel's line 6 */
+  lit = tagged_lines (f->window->cuda_buffer, "ks-step");
+  g_assert_cmpuint (lit->len, ==, 1);
+  g_assert_cmpuint (g_array_index (lit, guint, 0), ==, 6);
+  g_clear_pointer (&lit, g_array_unref);
+  {
+    g_autofree char *want = g_strdup_printf ("PTX line %u", g_array_index (insns, guint, 2));
+
+    status = gtk_label_get_text (GTK_LABEL (gtk_widget_get_next_sibling (GTK_WIDGET (f->window->status_label))));
+    g_test_message ("%s", status);
+    g_assert_true (g_str_has_prefix (status, "step 3 · block (0,0,0) warp 0"));
+    g_assert_nonnull (strstr (status, want));
+    g_assert_nonnull (strstr (status, "32 of 32 lanes"));
+  }
+  /* the Lanes view shows that step of warp 0 (its third) once recorded */
+  id = g_timeout_add (20000, timeout_cb, &timed_out);
+  while (_ks_window_step_is_busy (f->window) && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (timed_out);
+  g_assert_cmpuint (ks_lane_view_get_step (KS_LANE_VIEW (f->window->lane_view)), ==, 2);
+
+  /* back one: the second instruction */
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "step.back", NULL);
+  while (_ks_window_step_is_busy (f->window) && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (timed_out);
+  g_assert_cmpuint (_ks_window_step_count (f->window), ==, 2);
+  lit = tagged_lines (f->window->ptx_buffer, "ks-step");
+  g_assert_cmpuint (lit->len, ==, 1);
+  g_assert_cmpuint (g_array_index (lit, guint, 0), ==, g_array_index (insns, guint, 1));
+  g_clear_pointer (&lit, g_array_unref);
+
+  /* to the end: the same buffers as the run */
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "step.end", NULL);
+  while (_ks_window_step_is_busy (f->window) && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (timed_out);
+  g_source_remove (id);
+  sim = _ks_window_step_get_sim (f->window);
+  g_assert_nonnull (sim);
+  g_assert_cmpint (ks_sim_get_status (sim), ==, KS_SIM_DONE);
+  g_assert_cmpuint (ks_sim_get_stats (sim)->warp_instructions, ==,
+                    ks_sim_get_stats (a->sim)->warp_instructions);
+  for (uint32_t b = 0; b < a->launch->n_buffers; b++)
+    {
+      size_t n1 = 0, n2 = 0;
+      const uint8_t *b1 = ks_sim_get_buffer (a->sim, b, &n1);
+      const uint8_t *b2 = ks_sim_get_buffer (sim, b, &n2);
+
+      g_assert_cmpmem (b1, n1, b2, n2);
+    }
+  /* nothing left to step, and nothing lit */
+  {
+    guint64 steps = _ks_window_step_count (f->window);
+
+    gtk_widget_activate_action (GTK_WIDGET (f->window), "step.forward", NULL);
+    g_assert_cmpuint (_ks_window_step_count (f->window), ==, steps);
+    g_assert_true (_ks_window_step_get_sim (f->window) == sim);
+  }
+  lit = tagged_lines (f->window->ptx_buffer, "ks-step");
+  g_assert_cmpuint (lit->len, ==, 0);
+  g_clear_pointer (&lit, g_array_unref);
+
+  /* editing the kernel ends the session */
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "step.reset", NULL);
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "step.forward", NULL);
+  g_assert_nonnull (_ks_window_step_get_sim (f->window));
+  {
+    GtkTextIter end;
+
+    gtk_text_buffer_get_end_iter (GTK_TEXT_BUFFER (f->window->cuda_buffer), &end);
+    gtk_text_buffer_insert (GTK_TEXT_BUFFER (f->window->cuda_buffer), &end, "// edit\n", -1);
+  }
+  g_assert_null (_ks_window_step_get_sim (f->window));
+  lit = tagged_lines (f->window->ptx_buffer, "ks-step");
+  g_assert_cmpuint (lit->len, ==, 0);
+  /* and stepping the edited kernel waits for its run */
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "step.reset", NULL);
+  g_assert_null (_ks_window_step_get_sim (f->window));
+}
+
+/* Stepping into a kernel that faults: run to the end stops at the fault
+ * and says so, with its message (vector_add with n = 2000 reads past a) */
+static void
+test_step_fault (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autofree char *tmp = NULL, *spec_path = NULL, *spec = NULL, *bad = NULL;
+  g_autofree char *orig = sample_path ("vector_add.json");
+  g_autoptr(GFile) file = NULL;
+  const char *names[] = { "vector_add.cu", "vector_add.ptx" };
+  const char *status;
+  const KsSimFault *fault;
+  KsSim *sim;
+  gboolean timed_out = FALSE;
+  guint id;
+
+  if (f->window == NULL)
+    return;
+  tmp = g_dir_make_tmp ("ks-test-step-XXXXXX", NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    copy_sample_file (tmp, names[i]);
+  spec = read_text (orig);
+  bad = g_strdup (spec);
+  memcpy (strstr (bad, "\"value\": 1000}") + 9, "2000", 4);
+  spec_path = g_build_filename (tmp, "vector_add.json", NULL);
+  g_assert_true (g_file_set_contents (spec_path, bad, -1, NULL));
+  file = g_file_new_for_path (spec_path);
+  ks_window_open_file (f->window, file);
+  wait_for_run (f->window);
+  g_assert_nonnull (ks_sim_get_fault (((KsAnalysis *) f->window->analysis)->sim));
+
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "step.end", NULL);
+  id = g_timeout_add (20000, timeout_cb, &timed_out);
+  while (_ks_window_step_is_busy (f->window) && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (timed_out);
+  g_source_remove (id);
+  sim = _ks_window_step_get_sim (f->window);
+  g_assert_nonnull (sim);
+  g_assert_cmpint (ks_sim_get_status (sim), ==, KS_SIM_FAULTED);
+  fault = ks_sim_get_fault (sim);
+  /* the same fault as the run's, at the same place */
+  g_assert_cmpint (fault->kind, ==, ks_sim_get_fault (((KsAnalysis *) f->window->analysis)->sim)->kind);
+  g_assert_cmpuint (fault->ptx_line, ==,
+                    ks_sim_get_fault (((KsAnalysis *) f->window->analysis)->sim)->ptx_line);
+  status = gtk_label_get_text (GTK_LABEL (gtk_widget_get_next_sibling (GTK_WIDGET (f->window->status_label))));
+  g_test_message ("%s", status);
+  g_assert_true (g_str_has_prefix (status, "stopped after "));
+  g_assert_nonnull (strstr (status, fault->message));
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *p = g_build_filename (tmp, names[i], NULL);
+
+      g_unlink (p);
+    }
+  g_unlink (spec_path);
   g_rmdir (tmp);
 }
 
@@ -1154,6 +2579,11 @@ int
 main (int    argc,
       char **argv)
 {
+  g_autofree char *data_home = g_dir_make_tmp ("ks-test-app-data-XXXXXX", NULL);
+  int status;
+
+  /* The recent files go to a list of the tests' own, not the user's */
+  g_setenv ("XDG_DATA_HOME", data_home, TRUE);
   g_test_init (&argc, &argv, NULL);
   gtk_disable_setlocale ();
   have_display = gtk_init_check ();
@@ -1178,6 +2608,8 @@ main (int    argc,
               fixture_teardown);
   g_test_add ("/app/window/sass-control-column", Fixture, NULL, fixture_setup_quick,
               test_sass_control_column, fixture_teardown);
+  g_test_add ("/app/window/ptx-tooltip", Fixture, NULL, fixture_setup_quick, test_ptx_tooltip,
+              fixture_teardown);
   g_test_add ("/app/window/stop", Fixture, NULL, fixture_setup_quick, test_stop, fixture_teardown);
   g_test_add ("/app/window/edit-reruns-and-save", Fixture, NULL, fixture_setup_quick, test_save,
               fixture_teardown);
@@ -1197,7 +2629,37 @@ main (int    argc,
               fixture_teardown);
   g_test_add ("/app/window/compile-error-mark", Fixture, NULL, fixture_setup,
               test_compile_error_mark, fixture_teardown);
+  g_test_add ("/app/window/heat-gutter", Fixture, NULL, fixture_setup_quick, test_heat_gutter,
+              fixture_teardown);
+  g_test_add ("/app/window/step", Fixture, NULL, fixture_setup_quick, test_step, fixture_teardown);
+  g_test_add ("/app/window/step-fault", Fixture, NULL, fixture_setup_quick, test_step_fault,
+              fixture_teardown);
+  g_test_add ("/app/window/launch/apply", Fixture, NULL, fixture_setup_quick, test_launch_apply,
+              fixture_teardown);
+  g_test_add ("/app/window/launch/bad-values", Fixture, NULL, fixture_setup_quick,
+              test_launch_bad_values, fixture_teardown);
+  g_test_add ("/app/window/launch/kernel-choice", Fixture, NULL, fixture_setup_quick,
+              test_launch_kernel_choice, fixture_teardown);
+  g_test_add ("/app/window/launch/texture", Fixture, NULL, fixture_setup_quick,
+              test_launch_texture, fixture_teardown);
+  g_test_add ("/app/window/launch/save", Fixture, NULL, fixture_setup_quick, test_launch_save,
+              fixture_teardown);
+  g_test_add ("/app/window/launch/close-asks", Fixture, NULL, fixture_setup_quick,
+              test_launch_close_asks, fixture_teardown);
+  g_test_add ("/app/window/launch/save-copy", Fixture, NULL, fixture_setup_quick,
+              test_launch_save_copy, fixture_teardown);
+  g_test_add ("/app/window/recent-files", Fixture, NULL, fixture_setup_quick, test_recent_files,
+              fixture_teardown);
+  g_test_add ("/app/window/drop", Fixture, NULL, fixture_setup_quick, test_drop, fixture_teardown);
+  g_test_add_func ("/app/window/live-sass", test_live_sass);
   g_test_add_func ("/app/screenshot-presentation", test_screenshot);
   g_test_add_func ("/app/second-instance", test_second_instance);
-  return g_test_run ();
+  status = g_test_run ();
+  {
+    g_autofree char *xbel = g_build_filename (data_home, "recently-used.xbel", NULL);
+
+    g_unlink (xbel);
+    g_rmdir (data_home);
+  }
+  return status;
 }

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "ks-test-standin.h"
+
 static char *cli;
 
 typedef struct
@@ -27,7 +29,8 @@ result_clear (Result *r)
 }
 
 static Result
-run_cli (const char *const *args)
+run_cli_env (const char *const *args,
+             char              **envp)
 {
   Result r = { 0 };
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
@@ -38,7 +41,7 @@ run_cli (const char *const *args)
   for (guint i = 0; args[i]; i++)
     g_ptr_array_add (argv, (gpointer) args[i]);
   g_ptr_array_add (argv, NULL);
-  g_spawn_sync (NULL, (char **) argv->pdata, NULL, 0, NULL, NULL, &r.out, &r.err, &wait_status,
+  g_spawn_sync (NULL, (char **) argv->pdata, envp, 0, NULL, NULL, &r.out, &r.err, &wait_status,
                 &error);
   g_assert_no_error (error);
   /* never killed by a signal */
@@ -53,6 +56,12 @@ run_cli (const char *const *args)
       r.json = json_node_ref (json_parser_get_root (parser));
     }
   return r;
+}
+
+static Result
+run_cli (const char *const *args)
+{
+  return run_cli_env (args, NULL);
 }
 
 static char *
@@ -199,6 +208,64 @@ test_run_fault (void)
   g_rmdir (dir);
 }
 
+/* Texture traffic in run --json's line statistics, apart from global
+ * memory, and a handle that is not one: the upscaling sample reads its
+ * 32 x 32 u8 image (32 sectors of 32 bytes) with one linear tex.2d a
+ * thread, 96 x 96 threads in warps of 32 */
+static void
+test_run_texture (void)
+{
+  g_autofree char *spec = dist ("..", "data", "samples", "26-texture-upscale", "texture_upscale.json", NULL);
+  g_autofree char *ptx = dist ("..", "data", "samples", "26-texture-upscale", "texture_upscale.ptx", NULL);
+  g_autofree char *dir = g_dir_make_tmp ("ks-cli-XXXXXX", NULL);
+  g_autofree char *bad = g_build_filename (dir, "forged.json", NULL);
+  g_autofree char *text = g_strdup_printf (
+    "{\"ptx\": \"%s\", \"grid\": [1], \"block\": [32],"
+    " \"buffers\": {\"out\": {\"type\": \"u8\", \"count\": 32}},"
+    " \"params\": [{\"buffer\": \"out\"}, {\"buffer\": \"out\"}, {\"type\": \"s32\", \"value\": 32},"
+    " {\"type\": \"s32\", \"value\": 1}, {\"type\": \"f32\", \"value\": 1}]}", ptx);
+  const char *args[] = { "run", "--json", spec, NULL };
+  const char *bad_args[] = { "run", "--json", bad, NULL };
+  JsonArray *lines;
+  JsonObject *fault;
+  gboolean seen = FALSE;
+  Result r = run_cli (args);
+
+  g_assert_cmpint (r.status, ==, 0);
+  lines = json_object_get_array_member (json_object_get_object_member (json_node_get_object (r.json),
+                                                                        "lines"), "ptx");
+  for (guint i = 0; i < json_array_get_length (lines); i++)
+    {
+      JsonObject *l = json_array_get_object_element (lines, i);
+
+      if (!json_object_has_member (l, "texture_requests"))
+        continue;
+      seen = TRUE;
+      g_assert_cmpint (json_object_get_int_member (l, "texture_requests"), ==, 96 * 96 / 32);
+      g_assert_cmpint (json_object_get_int_member (l, "texture_fetches"), ==, 4 * 96 * 96);
+      g_assert_cmpint (json_object_get_int_member (l, "surface_requests"), ==, 0);
+      g_assert_cmpint (json_object_get_int_member (l, "texture_l1_misses"), ==, 1024 / 32);
+      g_assert_cmpint (json_object_get_int_member (l, "texture_l1_hits")
+                       + json_object_get_int_member (l, "texture_l1_misses"), ==,
+                       json_object_get_int_member (l, "texture_sectors"));
+      g_assert_false (json_object_has_member (l, "global_requests"));
+    }
+  g_assert_true (seen);
+  result_clear (&r);
+
+  /* a buffer's address passed where the texture handle goes */
+  g_file_set_contents (bad, text, -1, NULL);
+  r = run_cli (bad_args);
+  g_assert_cmpint (r.status, ==, 3);
+  fault = json_object_get_object_member (json_node_get_object (r.json), "fault");
+  g_assert_cmpstr (json_object_get_string_member (fault, "kind"), ==, "texture");
+  g_assert_nonnull (strstr (json_object_get_string_member (fault, "message"), "is not a texture handle"));
+  g_assert_cmpint (json_array_get_int_element (json_object_get_array_member (fault, "thread"), 0), ==, 0);
+  result_clear (&r);
+  g_unlink (bad);
+  g_rmdir (dir);
+}
+
 static void
 test_occupancy_json (void)
 {
@@ -339,6 +406,73 @@ test_analyze_cuda_error (void)
   g_rmdir (dir);
 }
 
+/* analyze --json has "sass": the sass command's object for the SASS made
+ * of the kernel, or null without a disassembler.  With a stand-in nvdisasm
+ * first on PATH (ks-test-standin.h: this tests the plumbing), ptxas makes a
+ * cubin of the sample's PTX and the stand-in prints listing 10; analyze's
+ * "sass" must then equal `sass --json` of that listing, member for member,
+ * except for the resources, which are the analysed kernel's. */
+static void
+test_analyze_sass (void)
+{
+  g_autofree char *ptx = dist ("..", "data", "samples", "01-vector-add", "vector_add.ptx", NULL);
+  g_autofree char *listing = dist ("fixtures", "sass", "10_celeritas_min.sm_70.nvdisasm_lineinfo.s",
+                                   NULL);
+  g_autofree char *ptxas = g_find_program_in_path ("ptxas");
+  const char *none_args[] = { "analyze", "--json", "--no-toolkit", ptx, NULL };
+  const char *args[] = { "analyze", "--json", ptx, NULL };
+  const char *sass_args[] = { "sass", "--json", listing, NULL };
+  g_autoptr(StandIn) nvdisasm = NULL;
+  g_auto(GStrv) env = g_get_environ ();
+  g_autofree char *path = NULL;
+  Result r, s;
+  JsonObject *root, *sass, *want;
+
+  /* no toolkit: null, and no tool named */
+  r = run_cli (none_args);
+  g_assert_cmpint (r.status, ==, 0);
+  root = json_node_get_object (r.json);
+  g_assert_true (json_object_has_member (root, "sass"));
+  g_assert_true (JSON_NODE_HOLDS_NULL (json_object_get_member (root, "sass")));
+  g_assert_true (JSON_NODE_HOLDS_NULL (json_object_get_member (root, "sass_tool")));
+  result_clear (&r);
+
+  if (ptxas == NULL && !g_file_test ("/usr/local/cuda/bin/ptxas", G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("ptxas is not installed: making SASS is not tested");
+      return;
+    }
+  nvdisasm = standin_new ("10_celeritas_min.sm_70.nvdisasm_lineinfo.s", FALSE);
+  path = g_strdup_printf ("%s:%s:/usr/local/cuda/bin", nvdisasm->dir, g_environ_getenv (env, "PATH"));
+  env = g_environ_setenv (env, "PATH", path, TRUE);
+  r = run_cli_env (args, env);
+  s = run_cli (sass_args);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpint (s.status, ==, 0);
+  root = json_node_get_object (r.json);
+  g_assert_cmpstr (json_object_get_string_member (root, "sass_tool"), ==, "nvdisasm");
+  g_assert_cmpstr (json_object_get_string_member (root, "sass_arch"), ==, "sm_80");
+  g_assert_false (json_object_has_member (root, "sass_error"));
+  sass = json_object_get_object_member (root, "sass");
+  want = json_node_get_object (s.json);
+  g_assert_nonnull (sass);
+  g_assert_true (json_node_equal (json_object_get_member (sass, "format"),
+                                  json_object_get_member (want, "format")));
+  g_assert_true (json_node_equal (json_object_get_member (sass, "functions"),
+                                  json_object_get_member (want, "functions")));
+  /* the analysed kernel's resources, from ptxas */
+  {
+    JsonArray *res = json_object_get_array_member (sass, "resources");
+
+    g_assert_cmpuint (json_array_get_length (res), ==, 1);
+    g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (res, 0), "name"),
+                     ==, "_Z10vector_addPKfS0_Pfi");
+  }
+  g_assert_cmpuint (cubin_sm (nvdisasm->cubin_copy), ==, 80);
+  result_clear (&r);
+  result_clear (&s);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -353,7 +487,9 @@ main (int   argc,
   g_test_add_func ("/cli/parse/errors", test_parse_errors);
   g_test_add_func ("/cli/run/json", test_run_json);
   g_test_add_func ("/cli/run/fault", test_run_fault);
+  g_test_add_func ("/cli/run/texture", test_run_texture);
   g_test_add_func ("/cli/occupancy/json", test_occupancy_json);
   g_test_add_func ("/cli/analyze/json", test_analyze_json);
+  g_test_add_func ("/cli/analyze/sass", test_analyze_sass);
   return g_test_run ();
 }

@@ -562,12 +562,177 @@ static const BadSpec bad_specs[] = {
   { "{" HEAD ", \"params\": [{\"type\": \"u32\"}]}", "params[0].value: missing" },
   { "{" HEAD ", \"params\": [{\"type\": \"u16\", \"value\": 70000}]}",
     "params[0].value: 70000 is out of range for u16 (0..65535)" },
+  /* textures, surfaces and bindings */
+#define TEXBUF ", \"buffers\": {\"a\": {\"type\": \"f32\", \"count\": 64}, \"b\": {\"type\": \"u8\", \"count\": 64}}"
+#define TEX(fields) "{" HEAD TEXBUF ", \"textures\": {\"t\": {\"buffer\": \"a\", \"format\": {\"type\": \"f32\"}, " fields "}}}"
+#define TEXR(rest) "{" HEAD TEXBUF ", \"textures\": {\"t\": {\"buffer\": \"a\", \"format\": {\"type\": \"f32\"}, \"width\": 8}}, " rest "}"
+#define TEXB(fields) "{" HEAD TEXBUF ", \"textures\": {\"t\": {\"buffer\": \"b\", \"format\": {\"type\": \"u8\"}, " fields "}}}"
+  { "{" HEAD ", \"textures\": []}", "textures: expected an object, got an array" },
+  { "{" HEAD TEXBUF ", \"textures\": {\"t\": {\"format\": {\"type\": \"f32\"}, \"width\": 4}}}",
+    "textures.t.buffer: missing" },
+  { "{" HEAD TEXBUF ", \"textures\": {\"t\": {\"buffer\": \"z\", \"format\": {\"type\": \"f32\"}, \"width\": 4}}}",
+    "textures.t.buffer: no buffer named 'z'" },
+  { "{" HEAD TEXBUF ", \"textures\": {\"t\": {\"buffer\": \"a\", \"width\": 4}}}",
+    "textures.t.format: missing" },
+  { "{" HEAD TEXBUF ", \"textures\": {\"t\": {\"buffer\": \"a\", \"format\": {\"type\": \"f64\"}, \"width\": 4}}}",
+    "textures.t.format.type: a texel holds u8, s8, u16, s16, u32, s32, f16 or f32, not f64" },
+  { "{" HEAD TEXBUF ", \"textures\": {\"t\": {\"buffer\": \"a\", \"format\": {\"type\": \"u8\", \"channels\": 3}, \"width\": 4}}}",
+    "textures.t.format.channels: must be 1, 2 or 4" },
+  { "{" HEAD TEXBUF ", \"textures\": {\"t\": {\"buffer\": \"a\", \"format\": {\"type\": \"u8\", \"chanels\": 2}, \"width\": 4}}}",
+    "textures.t.format.chanels: unknown key" },
+  { TEX ("\"height\": 4"), "textures.t.width: missing" },
+  { TEX ("\"width\": 0"), "textures.t.width: must be positive" },
+  { TEX ("\"width\": 4, \"height\": 70000"), "textures.t.height: 70000 is over the limit of 65536" },
+  { TEX ("\"width\": 4, \"depth\": 2"), "textures.t.depth: a 3D array needs a height too" },
+  { TEX ("\"width\": 2, \"height\": 2, \"depth\": 2, \"layers\": 2"),
+    "textures.t.layers: a 3D array cannot be layered" },
+  { TEX ("\"width\": 2, \"height\": 4, \"cubemap\": true"), "textures.t.cubemap: a cubemap has square faces" },
+  { TEX ("\"width\": 2, \"height\": 2, \"layers\": 7, \"cubemap\": true"),
+    "textures.t.layers: a cubemap array has 6 layers per cubemap, not 7" },
+  { TEX ("\"width\": 2, \"height\": 2, \"cubemap\": 1"), "textures.t.cubemap: expected true or false, got a number" },
+  { TEX ("\"width\": 8, \"height\": 9"),
+    "textures.t.buffer: buffer 'a' has 256 bytes; the array needs 288 (72 texels of 4 bytes)" },
+  { TEX ("\"width\": 8, \"filter\": \"bilinear\""),
+    "textures.t.filter: unknown value 'bilinear' (expected 'point', 'linear')" },
+  { TEXB ("\"width\": 8, \"filter\": \"linear\""),
+    "textures.t.filter: 'linear' filtering needs a float format" },
+  { TEX ("\"width\": 8, \"read_mode\": \"normalized_float\""),
+    "textures.t.read_mode: 'normalized_float' needs an 8- or 16-bit integer format, not f32" },
+  { TEX ("\"width\": 8, \"address\": \"wrap\""),
+    "textures.t.address: 'wrap' needs \"normalized_coords\": true" },
+  { TEX ("\"width\": 4, \"height\": 4, \"normalized_coords\": true, \"address\": [\"wrap\", \"mirrr\"]"),
+    "textures.t.address[1]: unknown value 'mirrr'" },
+  { TEX ("\"width\": 4, \"height\": 4, \"address\": [\"clamp\", \"mirror\"]"),
+    "textures.t.address[1]: 'mirror' needs \"normalized_coords\": true" },
+  { TEX ("\"width\": 8, \"address\": []"), "textures.t.address: expected 1 to 3 modes" },
+  { TEX ("\"width\": 8, \"normalized_coords\": \"yes\""),
+    "textures.t.normalized_coords: expected true or false, got a string" },
+  { TEXB ("\"width\": 8, \"border\": [1, 2.5]"),
+    "textures.t.border[1]: an integer texture read as elements has integer border values" },
+  { TEX ("\"width\": 8, \"border\": [1, 2, 3, 4, 5]"), "textures.t.border: expected 1 to 4 values" },
+  { TEX ("\"width\": 8, \"border\": [\"inf\"]"), "textures.t.border[0]: must be finite" },
+  { TEX ("\"width\": 8, \"border\": [0, 1e39]"), "textures.t.border[1]: 1e+39 is outside the f32 range" },
+  { TEX ("\"width\": 8, \"sampler\": {}"), "textures.t.sampler: unknown key" },
+  { "{" HEAD TEXBUF ", \"surfaces\": {\"s\": {\"buffer\": \"a\", \"format\": {\"type\": \"f32\"}, \"width\": 8, \"filter\": \"point\"}}}",
+    "surfaces.s.filter: unknown key" },
+  { "{" HEAD TEXBUF ", \"surfaces\": {\"s\": {\"buffer\": \"a\", \"format\": {\"type\": \"f32\"}, \"width\": 8, \"cubemap\": true}}}",
+    "surfaces.s.cubemap: unknown key" },
+  { "{" HEAD TEXBUF ", \"params\": [{\"texture\": \"t\"}]}", "params[0].texture: no texture named 't'" },
+  { TEXR ("\"params\": [{\"texture\": \"t\", \"buffer\": \"a\"}]"),
+    "params[0].buffer: unknown key (expected 'texture')" },
+  { TEXR ("\"params\": [{\"surface\": \"t\"}]"),
+    "params[0].surface: no surface named 't'" },
+  { TEXR ("\"bindings\": {\"tex_a\": \"t\"}"),
+    "bindings.tex_a: expected an object, got a string" },
+  { TEXR ("\"bindings\": {\"tex_a\": {}}"),
+    "bindings.tex_a: expected {\"texture\": NAME} or {\"surface\": NAME}" },
+  { TEXR ("\"bindings\": {\"tex_a\": {\"texture\": \"u\"}}"),
+    "bindings.tex_a.texture: no texture named 'u'" },
   /* outputs */
   { "{" HEAD ", \"outputs\": \"c\"}", "outputs: expected an array, got a string" },
   { "{" HEAD ", \"outputs\": [\"c\"]}", "outputs[0]: no buffer named 'c'" },
   { "{" HEAD ", \"buffers\": {\"c\": {\"type\": \"u8\", \"count\": 1}}, \"outputs\": [\"c\", \"c\"]}",
     "outputs[1]: 'c' is listed twice" },
 };
+
+/* Textures, surfaces, their handles as parameters and bindings: every
+ * field as read, the defaults, and a deep copy */
+static void
+test_textures (void)
+{
+  static const char json[] =
+    "{\"ptx\": \"k.ptx\", \"grid\": [1], \"block\": [32],\n"
+    " \"buffers\": {\"img\": {\"type\": \"u8\", \"count\": 4096}, \"vol\": {\"type\": \"f32\", \"count\": 512},\n"
+    "             \"out\": {\"type\": \"f32\", \"count\": 16}},\n"
+    " \"textures\": {\n"
+    "   \"pic\": {\"buffer\": \"img\", \"format\": {\"type\": \"u8\", \"channels\": 4}, \"width\": 16,\n"
+    "           \"height\": 8, \"layers\": 8, \"filter\": \"linear\", \"normalized_coords\": true,\n"
+    "           \"address\": [\"wrap\", \"border\"], \"read_mode\": \"normalized_float\",\n"
+    "           \"border\": [0.5, 0.25]},\n"
+    "   \"v\": {\"buffer\": \"vol\", \"format\": {\"type\": \"f32\"}, \"width\": 8, \"height\": 8, \"depth\": 8},\n"
+    "   \"sky\": {\"buffer\": \"vol\", \"format\": {\"type\": \"f16\", \"channels\": 2}, \"width\": 4,\n"
+    "           \"height\": 4, \"cubemap\": true, \"address\": \"border\"}},\n"
+    " \"surfaces\": {\"o\": {\"buffer\": \"out\", \"format\": {\"type\": \"s32\"}, \"width\": 16}},\n"
+    " \"bindings\": {\"tex_a\": {\"texture\": \"v\"}, \"surf_a\": {\"surface\": \"o\"}},\n"
+    " \"params\": [{\"texture\": \"sky\"}, {\"surface\": \"o\"}, {\"buffer\": \"out\"}]}\n";
+  g_autoptr(KsLaunch) launch = parse_ok (json);
+  g_autoptr(KsLaunch) copy = NULL;
+  const KsLaunchTexture *t;
+
+  g_assert_cmpuint (launch->n_textures, ==, 3);
+  g_assert_cmpuint (launch->n_surfaces, ==, 1);
+  g_assert_cmpint (ks_launch_find_texture (launch, "v"), ==, 1);
+  g_assert_cmpint (ks_launch_find_texture (launch, "o"), ==, -1);
+  g_assert_cmpint (ks_launch_find_surface (launch, "o"), ==, 0);
+
+  t = &launch->textures[0];
+  g_assert_cmpstr (t->name, ==, "pic");
+  g_assert_cmpuint (t->buffer, ==, 0);
+  g_assert_cmpint (t->format, ==, KS_PTX_TYPE_U8);
+  g_assert_cmpuint (t->channels, ==, 4);
+  g_assert_cmpuint (t->texel_size, ==, 4);
+  g_assert_cmpuint (t->dims, ==, 2);
+  g_assert_cmpuint (t->width, ==, 16);
+  g_assert_cmpuint (t->height, ==, 8);
+  g_assert_cmpuint (t->depth, ==, 1);
+  g_assert_cmpuint (t->layers, ==, 8);
+  g_assert_true (t->layered);
+  g_assert_false (t->cubemap);
+  g_assert_cmpint (t->filter, ==, KS_LAUNCH_TEX_LINEAR);
+  g_assert_true (t->normalized_coords);
+  g_assert_true (t->normalized_float);
+  /* the dimensions not given repeat the last mode */
+  g_assert_cmpint (t->address[0], ==, KS_LAUNCH_TEX_WRAP);
+  g_assert_cmpint (t->address[1], ==, KS_LAUNCH_TEX_BORDER);
+  g_assert_cmpint (t->address[2], ==, KS_LAUNCH_TEX_BORDER);
+  g_assert_cmpfloat (t->border[0], ==, 0.5);
+  g_assert_cmpfloat (t->border[1], ==, 0.25);
+  g_assert_cmpfloat (t->border[2], ==, 0);
+  g_assert_cmpfloat (t->border[3], ==, 0);
+
+  /* defaults: point, clamp, unnormalized, element */
+  t = &launch->textures[1];
+  g_assert_cmpuint (t->dims, ==, 3);
+  g_assert_cmpuint (t->depth, ==, 8);
+  g_assert_cmpuint (t->layers, ==, 1);
+  g_assert_false (t->layered);
+  g_assert_cmpint (t->filter, ==, KS_LAUNCH_TEX_POINT);
+  g_assert_cmpint (t->address[0], ==, KS_LAUNCH_TEX_CLAMP);
+  g_assert_false (t->normalized_coords);
+  g_assert_false (t->normalized_float);
+
+  t = &launch->textures[2];
+  g_assert_true (t->cubemap);
+  g_assert_cmpuint (t->layers, ==, 6);
+  g_assert_cmpuint (t->texel_size, ==, 4);
+  g_assert_cmpint (t->address[1], ==, KS_LAUNCH_TEX_BORDER);
+
+  g_assert_cmpuint (launch->surfaces[0].texel_size, ==, 4);
+  g_assert_cmpuint (launch->surfaces[0].dims, ==, 1);
+
+  g_assert_cmpuint (launch->n_bindings, ==, 2);
+  g_assert_cmpstr (launch->bindings[0].var, ==, "tex_a");
+  g_assert_false (launch->bindings[0].surface);
+  g_assert_cmpuint (launch->bindings[0].index, ==, 1);
+  g_assert_true (launch->bindings[1].surface);
+
+  g_assert_cmpuint (launch->n_params, ==, 3);
+  g_assert_cmpint (launch->params[0].handle, ==, KS_LAUNCH_HANDLE_TEXTURE);
+  g_assert_cmpuint (launch->params[0].object, ==, 2);
+  g_assert_false (launch->params[0].is_buffer);
+  g_assert_cmpint (launch->params[1].handle, ==, KS_LAUNCH_HANDLE_SURFACE);
+  g_assert_cmpuint (launch->params[1].object, ==, 0);
+  g_assert_cmpint (launch->params[2].handle, ==, KS_LAUNCH_HANDLE_NONE);
+  g_assert_true (launch->params[2].is_buffer);
+
+  copy = ks_launch_copy (launch);
+  g_clear_pointer (&launch, ks_launch_free);
+  g_assert_cmpuint (copy->n_textures, ==, 3);
+  g_assert_cmpstr (copy->textures[2].name, ==, "sky");
+  g_assert_cmpstr (copy->surfaces[0].name, ==, "o");
+  g_assert_cmpstr (copy->bindings[1].var, ==, "surf_a");
+  g_assert_cmpfloat (copy->textures[0].border[1], ==, 0.25);
+}
 
 static void
 test_errors (void)
@@ -649,6 +814,7 @@ main (int   argc,
   g_test_add_func ("/launch/parse/load-file", test_load);
   g_test_add_func ("/launch/values/f16-bf16-rounding", test_f16_conversion);
   g_test_add_func ("/launch/values/random-deterministic-in-range", test_random);
+  g_test_add_func ("/launch/parse/textures-surfaces", test_textures);
   g_test_add_func ("/launch/errors/name-the-field", test_errors);
   g_test_add_func ("/launch/errors/locations", test_messages);
 

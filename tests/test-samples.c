@@ -924,6 +924,105 @@ check_occupancy_shared (Sample *s)
   expect_wavefronts (s, KS_PTX_OPC_ST, 1);
 }
 
+/* Bilinear upscaling through the texture unit, against the Programming
+ * Guide's formula: xB = u - 0.5, texels floor (xB) and the next, clamped to
+ * the edge, blended with weights in 9-bit fixed point (8 fractional bits),
+ * u8 texels read as v / 255; the weighted sum of four such products is exact
+ * in double, so the f32 result is too, and the kernel's
+ * (unsigned char) (g * 255 + 0.5) is an fma. */
+static void
+check_texture_upscale (Sample *s)
+{
+  uint64_t n_in = 0, n = 0;
+  const uint8_t *in = input (s, "pixels", KS_PTX_TYPE_U8, &n_in);
+  const uint8_t *out = output (s, "out", KS_PTX_TYPE_U8, &n);
+  int w = param_s32 (s, 2), h = param_s32 (s, 3);
+  float scale = param_f32 (s, 4);
+  const KsLaunchTexture *t;
+  const KsSimInsnStats *st = ks_sim_get_insn_stats (s->sim);
+  KsSimInsnStats tex = { 0 };
+  g_autofree uint8_t *ref = NULL;
+  uint64_t off_by_one = 0, sectors = 0, requests = 0;
+
+  g_assert_cmpuint (s->launch->n_textures, ==, 1);
+  t = &s->launch->textures[0];
+  g_assert_true (t->format == KS_PTX_TYPE_U8 && t->channels == 1 && t->normalized_float);
+  g_assert_true (t->filter == KS_LAUNCH_TEX_LINEAR && t->address[0] == KS_LAUNCH_TEX_CLAMP
+                 && t->address[1] == KS_LAUNCH_TEX_CLAMP && !t->normalized_coords);
+  g_assert_cmpuint ((uint64_t) t->width * t->height, ==, n_in);
+  g_assert_cmpuint (n, ==, (uint64_t) w * h);
+  ref = g_new (uint8_t, n);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      {
+        double xy[2] = { (((float) x + 0.5f) / scale) - 0.5, (((float) y + 0.5f) / scale) - 0.5 };
+        double a[2], exact[2], sum = 0, sum_exact = 0;
+        long i0[2];
+
+        for (int k = 0; k < 2; k++)
+          {
+            i0[k] = (long) floor (xy[k]);
+            exact[k] = xy[k] - floor (xy[k]);
+            a[k] = rint (exact[k] * 256) / 256;
+          }
+        for (int dy = 0; dy < 2; dy++)
+          for (int dx = 0; dx < 2; dx++)
+            {
+              long tx = CLAMP (i0[0] + dx, 0, (long) t->width - 1);
+              long ty = CLAMP (i0[1] + dy, 0, (long) t->height - 1);
+              double texel = (float) (in[ty * t->width + tx] / 255.0);
+
+              sum += (dx ? a[0] : 1 - a[0]) * (dy ? a[1] : 1 - a[1]) * texel;
+              sum_exact += (dx ? exact[0] : 1 - exact[0]) * (dy ? exact[1] : 1 - exact[1]) * texel;
+            }
+        ref[y * w + x] = (uint8_t) (uint32_t) fmaf ((float) sum, 255.0f, 0.5f);
+        /* against a float bilinear interpolation: a level at most */
+        {
+          int other = (int) fmaf ((float) sum_exact, 255.0f, 0.5f);
+
+          g_assert_cmpint (ABS (other - ref[y * w + x]), <=, 1);
+          off_by_one += other != ref[y * w + x];
+        }
+      }
+  g_assert_cmpmem (out, n, ref, n);
+  /* a third is not a multiple of 1/256: some pixels show it */
+  g_assert_cmpuint (off_by_one, >, 0);
+  g_test_message ("%s: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " pixels are one level away "
+                  "from a float bilinear interpolation", s->dir, off_by_one, n);
+
+  /* The teaching point: one texture request a warp, 4 texels a lane,
+   * counted apart from global loads.  A warp's 32 pixels lie on one output
+   * row, whose footprint is input rows j0 and j0 + 1 (one when clamped at an
+   * edge), and a 32-texel row of u8 is one 32-byte sector: the 1 KiB image
+   * is 32 sectors, each missing in L1 once. */
+  for (uint32_t i = 0; i < s->module->n_insns; i++)
+    if (s->module->insns[i].opcode == KS_PTX_OPC_TEX)
+      {
+        tex.tex_requests += st[i].tex_requests;
+        tex.tex_fetches += st[i].tex_fetches;
+        tex.tex_sectors += st[i].tex_sectors;
+        tex.tex_l1_hits += st[i].tex_l1_hits;
+        tex.tex_l1_misses += st[i].tex_l1_misses;
+        tex.gmem_requests += st[i].gmem_requests;
+      }
+  g_assert_cmpuint (t->width, ==, 32);
+  for (int y = 0; y < h; y++)
+    {
+      long j0 = (long) floor ((((float) y + 0.5f) / scale) - 0.5);
+      long r0 = CLAMP (j0, 0, (long) t->height - 1), r1 = CLAMP (j0 + 1, 0, (long) t->height - 1);
+
+      requests += (uint64_t) (w + 31) / 32;
+      sectors += (uint64_t) ((w + 31) / 32) * (r0 == r1 ? 1 : 2);
+    }
+  g_assert_cmpuint (tex.tex_requests, ==, requests);
+  g_assert_cmpuint (tex.tex_fetches, ==, 4 * n);
+  g_assert_cmpuint (tex.tex_sectors, ==, sectors);
+  g_assert_cmpuint (tex.tex_l1_misses, ==, n_in / 32);
+  g_assert_cmpuint (tex.tex_l1_hits, ==, sectors - n_in / 32);
+  g_assert_cmpuint (tex.gmem_requests, ==, 0);
+  g_assert_cmpuint (sum_stats (s, KS_PTX_OPC_LD, KS_PTX_SPACE_GLOBAL, 0).gmem_requests, ==, 0);
+}
+
 typedef void (*CheckFunc) (Sample *s);
 
 static const struct
@@ -956,6 +1055,7 @@ static const struct
   { "23-softmax", check_softmax },
   { "24-register-spill", check_register_spill },
   { "25-occupancy-shared", check_occupancy_shared },
+  { "26-texture-upscale", check_texture_upscale },
 };
 
 static CheckFunc

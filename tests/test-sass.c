@@ -100,6 +100,17 @@ test_counts (void)
     { "10_celeritas_min.sm_70.nvdisasm_lineinfo.s", "_Z8call_minPdPKd", "sm_70", 72 },
     { "14_librecuda_write_float.sm_80.nvdisasm.asm", "write_float", "sm_80", 24 },
     { "15_compiler_explorer_sass-binary.sm_52.nvdisasm_g.asm", "_Z3p10Pdi", "sm_52", 36 },
+    /* 16-18: the last offset of each function over 16, plus one */
+    { "16_kernel_agent_kernels.sm_89.cuobjdump.sass", "ka_mma_e4m3", "sm_89", 32 },
+    { "16_kernel_agent_kernels.sm_89.cuobjdump.sass", "ka_mma_bf16", "sm_89", 32 },
+    { "16_kernel_agent_kernels.sm_89.cuobjdump.sass", "ka_half2", "sm_89", 32 },
+    { "16_kernel_agent_kernels.sm_89.cuobjdump.sass", "ka_ldst", "sm_89", 56 },
+    { "17_kernel_agent_kernels.sm_100a.cuobjdump.sass", "ka_tcgen05", "sm_100a", 160 },
+    { "17_kernel_agent_kernels.sm_100a.cuobjdump.sass", "ka_tma", "sm_100a", 80 },
+    { "17_kernel_agent_kernels.sm_100a.cuobjdump.sass", "ka_mma_e4m3", "sm_100a", 48 },
+    { "18_kernel_agent_kernels.sm_120a.cuobjdump.sass", "ka_mma_block_scaled", "sm_120a", 40 },
+    { "18_kernel_agent_kernels.sm_120a.cuobjdump.sass", "ka_stmatrix", "sm_120a", 32 },
+    { "18_kernel_agent_kernels.sm_120a.cuobjdump.sass", "ka_tma", "sm_120a", 128 },
   };
   static const struct
   {
@@ -113,6 +124,9 @@ test_counts (void)
     { "10_celeritas_min.sm_70.nvdisasm_lineinfo.s", 2, KS_SASS_FORMAT_NVDISASM },
     { "14_librecuda_write_float.sm_80.nvdisasm.asm", 1, KS_SASS_FORMAT_NVDISASM },
     { "15_compiler_explorer_sass-binary.sm_52.nvdisasm_g.asm", 1, KS_SASS_FORMAT_NVDISASM },
+    { "16_kernel_agent_kernels.sm_89.cuobjdump.sass", 4, KS_SASS_FORMAT_CUOBJDUMP },
+    { "17_kernel_agent_kernels.sm_100a.cuobjdump.sass", 3, KS_SASS_FORMAT_CUOBJDUMP },
+    { "18_kernel_agent_kernels.sm_120a.cuobjdump.sass", 3, KS_SASS_FORMAT_CUOBJDUMP },
   };
 
   for (gsize i = 0; i < G_N_ELEMENTS (files); i++)
@@ -582,6 +596,145 @@ test_ptx_section_skipped (void)
   g_assert_cmpstr (l->functions[0].arch, ==, "sm_86");
 }
 
+/* Ada and Blackwell (16-18: cuobjdump output whose encodings the origin's
+ * script stripped, so these listings carry no control codes).  Each value
+ * is read off the line quoted above it. */
+static void
+test_operands_ada_blackwell (void)
+{
+  g_autoptr(KsSassListing) ada = parse_fixture ("16_kernel_agent_kernels.sm_89.cuobjdump.sass");
+  g_autoptr(KsSassListing) b100 = parse_fixture ("17_kernel_agent_kernels.sm_100a.cuobjdump.sass");
+  g_autoptr(KsSassListing) b120 = parse_fixture ("18_kernel_agent_kernels.sm_120a.cuobjdump.sass");
+  const KsSassFunction *f;
+  const KsSassInsn *in;
+
+  /* sm_89 ka_mma_e4m3 0x00b0: "QMMA.16832.F32.E4M3.E4M3 R4, R4.ROW, R8.COL, RZ ;" */
+  f = ks_sass_find_function (ada, "ka_mma_e4m3", "sm_89");
+  in = insn_at (ada, f, 0xb0);
+  g_assert_cmpstr (in->opcode, ==, "QMMA");
+  g_assert_cmpstr (in->modifiers, ==, ".16832.F32.E4M3.E4M3");
+  g_assert_cmpuint (in->n_operands, ==, 4);
+  g_assert_cmpstr (operand (ada, in, 1), ==, "R4.ROW");
+  g_assert_cmpstr (operand (ada, in, 2), ==, "R8.COL");
+  g_assert_cmpuint (in->pipe, ==, KS_PIPE_TENSOR);
+  g_assert_false (in->flags & KS_SASS_HAS_CONTROL);
+  /* 0x00c0: "@!UPT UIADD3 URZ, URZ, URZ, URZ ;" */
+  in = insn_at (ada, f, 0xc0);
+  g_assert_cmpstr (in->predicate, ==, "@!UPT");
+  g_assert_cmpstr (in->opcode, ==, "UIADD3");
+  /* ka_ldst 0x0250: "RED.E.ADD.F32.FTZ.RN.STRONG.GPU [R4.64], R12 ;" */
+  f = ks_sass_find_function (ada, "ka_ldst", NULL);
+  in = insn_at (ada, f, 0x250);
+  g_assert_cmpstr (in->opcode, ==, "RED");
+  g_assert_cmpstr (in->modifiers, ==, ".E.ADD.F32.FTZ.RN.STRONG.GPU");
+  g_assert_cmpstr (operand (ada, in, 0), ==, "[R4.64]");
+  g_assert_cmpuint (in->pipe, ==, KS_PIPE_MEM);
+  /* 0x00f0: "STS [R10.X4], R2 ;" and 0x0140 "BRA 0x140;" (no blank before ';') */
+  in = insn_at (ada, f, 0xf0);
+  g_assert_cmpstr (operand (ada, in, 0), ==, "[R10.X4]");
+  f = ks_sass_find_function (ada, "ka_mma_e4m3", NULL);
+  in = insn_at (ada, f, 0x140);
+  g_assert_cmpstr (in->opcode, ==, "BRA");
+  g_assert_cmpstr (operand (ada, in, 0), ==, "0x140");
+
+  /* sm_100a ka_tcgen05 0x0320: "UTCHMMA gdesc[UR12], gdesc[UR14], tmem[UR6],
+   * tmem[UR4], idesc[UR5], UPT ;" */
+  f = ks_sass_find_function (b100, "ka_tcgen05", "sm_100a");
+  g_assert_nonnull (f);
+  in = insn_at (b100, f, 0x320);
+  g_assert_cmpstr (in->opcode, ==, "UTCHMMA");
+  g_assert_cmpuint (in->n_operands, ==, 6);
+  g_assert_cmpstr (operand (b100, in, 0), ==, "gdesc[UR12]");
+  g_assert_cmpstr (operand (b100, in, 4), ==, "idesc[UR5]");
+  g_assert_cmpuint (in->pipe, ==, KS_PIPE_TENSOR);
+  /* 0x0170: "BRA.U !UP0, 0x120 ;" */
+  in = insn_at (b100, f, 0x170);
+  g_assert_cmpstr (in->modifiers, ==, ".U");
+  g_assert_cmpstr (operand (b100, in, 0), ==, "!UP0");
+  g_assert_cmpstr (operand (b100, in, 1), ==, "0x120");
+  /* 0x08f0: "RET.REL.NODEC R2 0x0 ;" (one operand, as 10's RET) */
+  in = insn_at (b100, f, 0x8f0);
+  g_assert_cmpstr (in->opcode, ==, "RET");
+  g_assert_cmpstr (operand (b100, in, 0), ==, "R2 0x0");
+  /* 0x0600: "LDTM R5, tmem[UR6] ;" */
+  in = insn_at (b100, f, 0x600);
+  g_assert_cmpstr (in->opcode, ==, "LDTM");
+  g_assert_cmpstr (operand (b100, in, 1), ==, "tmem[UR6]");
+
+  /* sm_120a ka_mma_block_scaled 0x00c0: "QMMA.SF.16832.F32.E4M3.E4M3.E8 R12, R4,
+   * R8.reuse, RZ, R0, R0, URZ ;" */
+  f = ks_sass_find_function (b120, "ka_mma_block_scaled", "sm_120a");
+  g_assert_nonnull (f);
+  in = insn_at (b120, f, 0xc0);
+  g_assert_cmpstr (in->opcode, ==, "QMMA");
+  g_assert_cmpstr (in->modifiers, ==, ".SF.16832.F32.E4M3.E4M3.E8");
+  g_assert_cmpuint (in->n_operands, ==, 7);
+  g_assert_cmpstr (operand (b120, in, 2), ==, "R8.reuse");
+  g_assert_cmpstr (operand (b120, in, 6), ==, "URZ");
+  /* 0x00f0: "OMMA.SF.16864.F32.E2M1.E2M1.E8 R12, R4, R8, R12, R0, R0, URZ ;" */
+  in = insn_at (b120, f, 0xf0);
+  g_assert_cmpstr (in->opcode, ==, "OMMA");
+  g_assert_cmpuint (in->pipe, ==, KS_PIPE_TENSOR);
+  /* ka_tma 0x00a0: "HFMA2 R5, -RZ, RZ, 0, -0.0  ;" */
+  f = ks_sass_find_function (b120, "ka_tma", "sm_120a");
+  in = insn_at (b120, f, 0xa0);
+  g_assert_cmpuint (in->n_operands, ==, 5);
+  g_assert_cmpstr (operand (b120, in, 1), ==, "-RZ");
+  g_assert_cmpstr (operand (b120, in, 4), ==, "-0.0");
+  /* 0x0300: "@P0 BRA.U.ANY 0x2c0 ;" */
+  in = insn_at (b120, f, 0x300);
+  g_assert_cmpstr (in->predicate, ==, "@P0");
+  g_assert_cmpstr (in->modifiers, ==, ".U.ANY");
+  g_assert_cmpuint (in->pipe, ==, KS_PIPE_CTRL);
+  /* 0x0250: "CALL.ABS.NOINC R10 ;" */
+  in = insn_at (b120, f, 0x250);
+  g_assert_cmpstr (in->opcode, ==, "CALL");
+  g_assert_cmpstr (in->modifiers, ==, ".ABS.NOINC");
+}
+
+/* Every opcode in every listing of tests/fixtures/sass has a row of the
+ * table: a pipe and a description.  The folder is scanned, so a fixture
+ * added later is checked too. */
+static void
+test_opcodes_cover_fixtures (void)
+{
+  g_autofree char *dir_path = g_test_build_filename (G_TEST_DIST, "fixtures", "sass", NULL);
+  g_autoptr(GDir) dir = g_dir_open (dir_path, 0, NULL);
+  const char *name;
+  guint n_listings = 0, n_opcodes = 0;
+  g_autoptr(GString) missing = g_string_new (NULL);
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autoptr(KsSassListing) l = NULL;
+
+      /* the listings, not the sources, PTX, cubins or CuAssembler text */
+      if (!g_str_has_suffix (name, ".sass") && !g_str_has_suffix (name, ".s")
+          && !g_str_has_suffix (name, ".asm"))
+        continue;
+      l = parse_fixture (name);
+      n_listings++;
+      for (uint32_t i = 0; i < l->n_insns; i++)
+        {
+          const char *op = l->insns[i].opcode;
+
+          if (g_hash_table_contains (seen, op))
+            continue;
+          g_hash_table_add (seen, g_strdup (op));
+          n_opcodes++;
+          if (ks_sass_opcode_description (op) == NULL)
+            g_string_append_printf (missing, " %s (%s)", op, name);
+        }
+    }
+  if (missing->len > 0)
+    g_error ("opcodes without a description or pipe:%s", missing->str);
+  /* 01, 05, 06, 10, 14, 15, 16, 17, 18 */
+  g_assert_cmpuint (n_listings, >=, 9);
+  g_assert_cmpuint (n_opcodes, >=, 90);
+}
+
 static void
 test_pipes (void)
 {
@@ -593,6 +746,7 @@ test_pipes (void)
     { "BRA", "", KS_PIPE_CTRL }, { "EXIT", "", KS_PIPE_CTRL }, { "BAR", ".SYNC", KS_PIPE_CTRL },
     { "SHFL", ".BFLY", KS_PIPE_SHFL }, { "VOTE", ".ANY", KS_PIPE_SHFL },
     { "HMMA", ".16816.F32", KS_PIPE_TENSOR }, { "HGMMA", ".64x128x16.F32", KS_PIPE_TENSOR },
+    { "UTCQMMA", "", KS_PIPE_TENSOR }, { "LDTM", "", KS_PIPE_MEM }, { "FENCE", ".VIEW.ASYNC.S", KS_PIPE_MEM },
     { "IMAD", ".WIDE", KS_PIPE_INT }, { "IADD3", "", KS_PIPE_INT }, { "LOP3", ".LUT", KS_PIPE_INT },
   };
 
@@ -952,6 +1106,8 @@ main (int    argc,
   g_test_add_func ("/sass/match-function", test_match_function);
   g_test_add_func ("/sass/lines/ptx-to-sass", test_ptx_to_sass);
   g_test_add_func ("/sass/pipes", test_pipes);
+  g_test_add_func ("/sass/parse/operands-ada-blackwell", test_operands_ada_blackwell);
+  g_test_add_func ("/sass/opcodes/fixtures-covered", test_opcodes_cover_fixtures);
   g_test_add_func ("/sass/demangle", test_demangle);
   g_test_add_func ("/sass/cli/json", test_cli_json);
   g_test_add_func ("/sass/cli/source-lines", test_cli_source_lines);

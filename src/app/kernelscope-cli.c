@@ -541,6 +541,16 @@ build_line_stats (JsonBuilder          *b,
       add_uint (b, "l2_hits", s->l2_hits);
       add_uint (b, "l2_misses", s->l2_misses);
     }
+  /* texture and surface memory, apart from ld/st */
+  if (s->tex_requests || s->surf_requests)
+    {
+      add_uint (b, "texture_requests", s->tex_requests);
+      add_uint (b, "texture_fetches", s->tex_fetches);
+      add_uint (b, "surface_requests", s->surf_requests);
+      add_uint (b, "texture_sectors", s->tex_sectors);
+      add_uint (b, "texture_l1_hits", s->tex_l1_hits);
+      add_uint (b, "texture_l1_misses", s->tex_l1_misses);
+    }
   json_builder_end_object (b);
 }
 

@@ -22,6 +22,8 @@ struct _KsApplication
   char *screenshot;             /* --screenshot FILE.png */
   gboolean presentation;        /* --presentation */
   char *view;                   /* --view NAME */
+  gboolean launch_editor;       /* --launch-editor */
+  int steps;                    /* --step N */
   int exit_status;
 };
 
@@ -36,6 +38,11 @@ static const GOptionEntry options[] = {
   { "view", 0, 0, G_OPTION_ARG_STRING, NULL,
     N_("Show this view of the results first: timeline, memory, occupancy, lanes, cfg, hints "
        "or output"), N_("NAME") },
+  { "launch-editor", 0, 0, G_OPTION_ARG_NONE, NULL,
+    N_("Open the launch editor (with --screenshot, it is in the picture)"), NULL },
+  { "step", 0, 0, G_OPTION_ARG_INT, NULL,
+    N_("Once the analysis is done, step through the launch this many warp-instructions"),
+    N_("N") },
   { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Print the version and exit"), NULL },
   { NULL }
 };
@@ -126,12 +133,15 @@ ks_application_handle_local_options (GApplication *app,
       return 0;
     }
   self->presentation = g_variant_dict_contains (dict, "presentation");
+  self->launch_editor = g_variant_dict_contains (dict, "launch-editor");
   {
     const char *view = NULL;
 
     if (g_variant_dict_lookup (dict, "view", "&s", &view))
       self->view = g_strdup (view);
   }
+  if (!g_variant_dict_lookup (dict, "step", "i", &self->steps) || self->steps < 0)
+    self->steps = 0;
   if (g_variant_dict_lookup (dict, "screenshot", "^&ay", &screenshot))
     {
       self->screenshot = g_strdup (screenshot);
@@ -234,9 +244,14 @@ ks_application_startup (GApplication *app)
     { "win.open", { "<Control>o", NULL } },
     { "win.save", { "<Control>s", NULL } },
     { "win.export-view", { "<Control>e", NULL } },
+    { "win.edit-launch", { "<Control>l", NULL } },
     { "win.run", { "<Control>r", NULL } },
     { "win.stop", { "Escape", NULL } },
     { "win.presentation", { "F5", NULL } },
+    { "step.reset", { "<Control>F11", NULL } },
+    { "step.back", { "<Shift>F11", NULL } },
+    { "step.forward", { "F11", NULL } },
+    { "step.end", { "<Control><Shift>F11", NULL } },
     { "win.show-help-overlay", { "<Control>question", NULL } },
   };
   g_autoptr(GtkCssProvider) css = gtk_css_provider_new ();
@@ -280,6 +295,10 @@ new_window (KsApplication *self)
     ks_window_set_screenshot (window, self->screenshot);
   if (self->view != NULL)
     ks_window_set_view (window, self->view);
+  if (self->launch_editor)
+    ks_window_show_launch_editor (window);
+  if (self->steps > 0)
+    ks_window_set_initial_steps (window, (guint) self->steps);
   return window;
 }
 

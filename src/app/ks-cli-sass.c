@@ -14,6 +14,7 @@
 
 #include "ks-resources.h"
 #include "ks-sass.h"
+#include "ks-sass-json.h"
 #include "ks-timing.h"
 
 static int
@@ -22,160 +23,6 @@ sass_fail (gboolean    json,
            const char *message)
 {
   return ks_cli_fail ("sass", json, status, message);
-}
-
-static void
-add_int (JsonBuilder *b,
-         const char  *name,
-         gint64       value)
-{
-  json_builder_set_member_name (b, name);
-  json_builder_add_int_value (b, value);
-}
-
-static void
-add_string (JsonBuilder *b,
-            const char  *name,
-            const char  *value)
-{
-  json_builder_set_member_name (b, name);
-  if (value != NULL)
-    json_builder_add_string_value (b, value);
-  else
-    json_builder_add_null_value (b);
-}
-
-/* A barrier number, or null for none (7) */
-static void
-add_barrier (JsonBuilder *b,
-             const char  *name,
-             guint        barrier)
-{
-  json_builder_set_member_name (b, name);
-  if (barrier == KS_SASS_NO_BARRIER)
-    json_builder_add_null_value (b);
-  else
-    json_builder_add_int_value (b, barrier);
-}
-
-static void
-add_insn (JsonBuilder         *b,
-          const KsSassListing *l,
-          uint32_t             index)
-{
-  const KsSassInsn *in = &l->insns[index];
-  const KsSassSource *src = ks_sass_insn_source (l, index);
-  g_auto(GStrv) mods = g_strsplit (in->modifiers[0] == '.' ? in->modifiers + 1 : in->modifiers, ".", -1);
-
-  json_builder_begin_object (b);
-  add_int (b, "offset", in->offset);
-  add_int (b, "line", in->line);
-  add_string (b, "opcode", in->opcode);
-  json_builder_set_member_name (b, "modifiers");
-  json_builder_begin_array (b);
-  for (guint i = 0; mods[i] != NULL; i++)
-    if (mods[i][0] != '\0')
-      json_builder_add_string_value (b, mods[i]);
-  json_builder_end_array (b);
-  json_builder_set_member_name (b, "operands");
-  json_builder_begin_array (b);
-  for (uint32_t i = 0; i < in->n_operands; i++)
-    json_builder_add_string_value (b, l->operands[in->first_operand + i]);
-  json_builder_end_array (b);
-  add_string (b, "predicate", in->predicate);
-  add_string (b, "pipe", ks_pipe_name (in->pipe));
-  json_builder_set_member_name (b, "control");
-  if (in->flags & KS_SASS_HAS_CONTROL)
-    {
-      json_builder_begin_object (b);
-      add_int (b, "stall", in->control.stall);
-      json_builder_set_member_name (b, "yield");
-      json_builder_add_boolean_value (b, in->control.yield);
-      add_barrier (b, "write_barrier", in->control.write_barrier);
-      add_barrier (b, "read_barrier", in->control.read_barrier);
-      add_int (b, "wait_mask", in->control.wait_mask);
-      add_int (b, "reuse", in->control.reuse);
-      json_builder_end_object (b);
-    }
-  else
-    json_builder_add_null_value (b);
-  if (in->flags & (KS_SASS_DUAL_FIRST | KS_SASS_DUAL_SECOND))
-    {
-      json_builder_set_member_name (b, "dual_issue");
-      json_builder_add_string_value (b, in->flags & KS_SASS_DUAL_FIRST ? "first" : "second");
-    }
-  json_builder_set_member_name (b, "source");
-  if (src != NULL)
-    {
-      json_builder_begin_object (b);
-      add_string (b, "file", src->file);
-      add_int (b, "line", src->line);
-      if (src->inlined_file != NULL)
-        {
-          add_string (b, "inlined_at_file", src->inlined_file);
-          add_int (b, "inlined_at_line", src->inlined_line);
-        }
-      json_builder_end_object (b);
-    }
-  else
-    json_builder_add_null_value (b);
-  json_builder_end_object (b);
-}
-
-/* Each record names the listing's function it describes (ptxas -v prints
- * demangled names, cuobjdump mangled ones), or null. */
-static void
-add_resources (JsonBuilder         *b,
-               const KsSassListing *l,
-               GPtrArray           *resources)
-{
-  json_builder_set_member_name (b, "resources");
-  json_builder_begin_array (b);
-  for (guint i = 0; resources != NULL && i < resources->len; i++)
-    {
-      const KsKernelResources *r = g_ptr_array_index (resources, i);
-      g_autofree char *demangled = ks_sass_demangle (r->name);
-
-      json_builder_begin_object (b);
-      add_string (b, "name", r->name);
-      add_string (b, "demangled", demangled != NULL ? demangled : r->name);
-      add_string (b, "arch", r->arch);
-      {
-        const KsSassFunction *fn = ks_sass_match_function (l, r->name, r->arch);
-
-        if (fn == NULL)
-          fn = ks_sass_match_function (l, r->name, NULL);
-        add_string (b, "function", fn != NULL ? fn->name : NULL);
-      }
-      add_string (b, "source", ks_resources_source_name (r->source));
-      json_builder_set_member_name (b, "registers");
-      if (r->fields & KS_RESOURCES_HAS_REGISTERS)
-        json_builder_add_int_value (b, r->registers);
-      else
-        json_builder_add_null_value (b);
-      add_int (b, "shared_static_bytes", r->shared_static_bytes);
-      add_int (b, "local_bytes", r->local_bytes);
-      add_int (b, "spill_store_bytes", r->spill_store_bytes);
-      add_int (b, "spill_load_bytes", r->spill_load_bytes);
-      json_builder_set_member_name (b, "constant_bytes");
-      json_builder_begin_object (b);
-      for (guint k = 0; k < KS_RESOURCES_N_CONSTANT_BANKS; k++)
-        if (r->constant_bytes[k] != 0)
-          {
-            char key[8];
-
-            g_snprintf (key, sizeof key, "%u", k);
-            add_int (b, key, r->constant_bytes[k]);
-          }
-      json_builder_end_object (b);
-      json_builder_set_member_name (b, "barriers");
-      if (r->fields & KS_RESOURCES_HAS_BARRIERS)
-        json_builder_add_int_value (b, r->barriers);
-      else
-        json_builder_add_null_value (b);
-      json_builder_end_object (b);
-    }
-  json_builder_end_array (b);
 }
 
 /* ptxas -v output has "ptxas" lines; anything else is taken for
@@ -279,40 +126,7 @@ ks_cli_sass (int    argc,
     g_autoptr(JsonNode) root = NULL;
 
     json_builder_begin_object (b);
-    add_string (b, "format", l->format == KS_SASS_FORMAT_NVDISASM ? "nvdisasm" : "cuobjdump");
-    json_builder_set_member_name (b, "functions");
-    json_builder_begin_array (b);
-    for (uint32_t f = 0; f < l->n_functions; f++)
-      {
-        const KsSassFunction *fn = &l->functions[f];
-        g_autofree char *demangled = ks_sass_demangle (fn->name);
-
-        json_builder_begin_object (b);
-        add_string (b, "name", fn->name);
-        add_string (b, "demangled", demangled != NULL ? demangled : fn->name);
-        add_string (b, "arch", fn->arch);
-        json_builder_set_member_name (b, "labels");
-        json_builder_begin_object (b);
-        for (uint32_t k = fn->first_label; k < fn->first_label + fn->n_labels; k++)
-          {
-            uint32_t at = l->labels[k].insn;
-
-            json_builder_set_member_name (b, l->labels[k].name);
-            if (at < fn->first_insn + fn->n_insns)
-              json_builder_add_int_value (b, l->insns[at].offset);
-            else
-              json_builder_add_null_value (b);    /* the function's end */
-          }
-        json_builder_end_object (b);
-        json_builder_set_member_name (b, "instructions");
-        json_builder_begin_array (b);
-        for (uint32_t i = fn->first_insn; i < fn->first_insn + fn->n_insns; i++)
-          add_insn (b, l, i);
-        json_builder_end_array (b);
-        json_builder_end_object (b);
-      }
-    json_builder_end_array (b);
-    add_resources (b, l, resources);
+    ks_sass_listing_add_json (b, l, resources);
     json_builder_end_object (b);
     root = json_builder_get_root (b);
     ks_cli_print_json (root);

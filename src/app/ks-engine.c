@@ -122,6 +122,8 @@ ks_engine_stage_label (KsAnalysisStage stage)
       return _("Parsing the PTX");
     case KS_ANALYSIS_STAGE_RESOURCES:
       return _("Resources and occupancy");
+    case KS_ANALYSIS_STAGE_SASS:
+      return _("Disassembling");
     case KS_ANALYSIS_STAGE_SIMULATE:
       return _("Simulating");
     case KS_ANALYSIS_STAGE_TIMING:

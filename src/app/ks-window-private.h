@@ -8,6 +8,7 @@
 #include "ks-analysis.h"
 #include "ks-gpu-db.h"
 #include "ks-launch.h"
+#include "ks-launch-form.h"
 #include "ks-line-map.h"
 #include "ks-toolchain.h"
 #include "ks-window.h"
@@ -25,7 +26,9 @@ struct _KsWindow
   GtkPopover *samples_popover;
   GtkListBox *samples_list;
   GtkDropDown *gpu_dropdown;
+  GtkMenuButton *launch_button;
   GtkLabel *launch_label;
+  GMenu *recent_menu;
   GtkRevealer *toolkit_revealer;
   GtkLabel *toolkit_label;
   GtkButton *toolkit_close_button;
@@ -39,6 +42,8 @@ struct _KsWindow
   GtkLabel *ptx_file_label;
   GtkLabel *sass_file_label;
   GtkStack *sass_stack;
+  GtkLabel *sass_placeholder_title;
+  GtkLabel *sass_placeholder_label;
   GtkWidget *sass_pane;
   GtkPaned *source_paned;
   GtkStack *results_stack;
@@ -56,6 +61,10 @@ struct _KsWindow
   GtkWidget *occupancy_view;
   GtkWidget *lane_view;
   GtkWidget *cfg_view;
+  /* The launch editor (ks-window-launch.c), made in code */
+  GtkWidget *launch_popover;
+  GtkWidget *launch_editor;
+  GtkWidget *sass_control_column;       /* (ks-window-sass.c) */
 
   /* Borrowed references (the views own them) */
   GtkSourceBuffer *cuda_buffer;
@@ -68,8 +77,13 @@ struct _KsWindow
   GFile *spec_file;
   GFile *sass_file;
   KsLaunch *launch;             /* the spec's, NULL without one */
+  KsLaunchForm *launch_form;    /* the spec as written or applied; NULL without one */
+  char *launch_saved_json;      /* launch_form's JSON as read or saved; NULL: not in a file */
+  GtkFileChooserNative *save_chooser;   /* asking where to save a copy */
   KsLineMap *line_map;          /* of the PTX shown, NULL before it parsed */
   KsSassListing *sass_listing;  /* the SASS pane's, parsed; NULL when none or unreadable */
+  char *sass_live_label;        /* "sm_89 · nvdisasm": what made the pane's own SASS */
+  char *sass_live_how;          /* the commands that made it */
   KsGpuDb *gpu_db;
   char **gpu_ids;               /* index-aligned with the drop-down */
   GPtrArray *samples;           /* KsSample */
@@ -81,6 +95,8 @@ struct _KsWindow
   gpointer analysis;            /* KsAnalysis: the last good results */
   char *screenshot_path;
   char *initial_view;           /* --view: the results page to show first */
+  gpointer heat;                /* ks-window-heat.c's state */
+  gpointer step;                /* ks-window-step.c's state */
 
   guint selected_cuda_line;     /* lit by the cursor; 0 = none */
   guint hover_cuda_line;        /* lit by the pointer; 0 = none */
@@ -93,8 +109,13 @@ struct _KsWindow
   gboolean gpu_chosen;          /* the user picked the GPU: keep it across files */
   gboolean loading;
   gboolean sass_asked;          /* the SASS pane asked for the highlight: do not scroll it */
+  gboolean sass_live;           /* the SASS pane shows the last run's own SASS, not a file */
   gboolean have_nvcc;           /* as the last run found it */
   gboolean toolkit_dismissed;
+  gboolean launch_modified;     /* applied, not saved */
+  gboolean launch_editor_loaded;/* the editor shows this file's launch: its edits stay */
+  gboolean launch_editor_at_start;
+  gboolean close_after_save;    /* the close dialog's Save waits for a copy to be saved */
   guint screenshot_tries;
 };
 
@@ -117,13 +138,71 @@ void        _ks_window_show_launch         (KsWindow       *self,
 void        _ks_window_show_compiled_ptx   (KsWindow    *self,
                                             const char  *ptx_text);
 char       *_ks_window_dup_text            (GtkSourceBuffer *buffer);
+/* Shows text in the SASS pane with its listing (transfer full; NULL when
+ * it could not be read) and links it: an opened file, or with file NULL
+ * the run's own SASS; text NULL shows the placeholder */
+void        _ks_window_set_sass            (KsWindow      *self,
+                                            GFile         *file,
+                                            const char    *text,
+                                            KsSassListing *listing);
+void        _ks_window_update_titles       (KsWindow    *self);
+/* Opens @file here, or in a new window when this one has unsaved changes */
+void        _ks_window_open                (KsWindow    *self,
+                                            GFile       *file);
+
+/* ks-window-launch.c */
+void        _ks_window_launch_class_init   (GtkWidgetClass *klass);
+void        _ks_window_launch_init         (KsWindow    *self);
+void        _ks_window_launch_dispose      (KsWindow    *self);
+void        _ks_window_launch_finalize     (KsWindow    *self);
+/* A file was opened: its spec (spec_file), as written, is the launch to edit */
+void        _ks_window_launch_opened       (KsWindow    *self);
+/* Writes an applied launch to its spec (KERNEL.json beside the kernel) */
+gboolean    _ks_window_launch_save         (KsWindow    *self,
+                                            GError     **error);
+/* What is to be saved cannot be saved where it is (a sample, a folder
+ * that cannot be written) */
+gboolean    _ks_window_needs_save_as       (KsWindow    *self);
+/* Asks where to save a copy, and saves it there */
+void        _ks_window_save_as             (KsWindow    *self);
+/* Writes the CUDA, the PTX and the spec as FILE's name with their
+ * suffixes in FILE's folder, and goes on with them */
+gboolean    _ks_window_save_copy           (KsWindow    *self,
+                                            GFile       *file,
+                                            GError     **error);
+/* Draws the launch editor where it shows over the window (screenshots) */
+void        _ks_window_launch_snapshot     (KsWindow    *self,
+                                            GtkSnapshot *snapshot);
+
+/* ks-window-recent.c */
+void        _ks_window_recent_class_init   (GtkWidgetClass *klass);
+void        _ks_window_recent_init         (KsWindow    *self);
+void        _ks_window_recent_add          (KsWindow    *self,
+                                            GFile       *file);
 
 /* ks-window-sass.c */
 void        _ks_window_sass_init           (KsWindow    *self);
+/* A run's SASS into the pane, unless the user opened a listing; without
+ * it, the placeholder says how to get it, or why it failed */
+void        _ks_window_sass_show_analysis  (KsWindow         *self,
+                                            const KsAnalysis *result);
+/* Drops the pane's listing, opened or made, for a new kernel */
+void        _ks_window_sass_forget         (KsWindow    *self);
+void        _ks_window_sass_update_label   (KsWindow    *self);
+/* Shows the control-code column only when the listing has control codes */
+void        _ks_window_sass_update_column  (KsWindow    *self);
 /* The control-code column's text for listing line `line` (1-based), or
  * NULL where no instruction with a decoded control code starts */
 char       *_ks_window_sass_control_text   (KsWindow    *self,
                                             guint        line);
+
+/* ks-window-ptx.c */
+void        _ks_window_ptx_init            (KsWindow    *self);
+/* The PTX pane's tooltip for byte byte_column of line `line` (0-based):
+ * the instruction there spelled out, as Pango markup, or NULL */
+char       *_ks_window_ptx_tooltip_markup  (KsWindow    *self,
+                                            guint        line,
+                                            guint        byte_column);
 
 /* ks-window-views.c */
 void        _ks_window_views_class_init    (GtkWidgetClass *klass);
@@ -137,6 +216,52 @@ void        _ks_window_views_show          (KsWindow    *self,
                                             KsAnalysis  *analysis);
 void        _ks_window_views_set_presentation (KsWindow *self,
                                                gboolean  on);
+
+/* ks-window-heat.c: the heat gutters and their legends */
+typedef enum
+{
+  KS_HEAT_PANE_CUDA = 0,
+  KS_HEAT_PANE_PTX,
+  KS_HEAT_PANE_SASS,
+  KS_HEAT_N_PANES
+} KsHeatPane;
+
+void        _ks_window_heat_init           (KsWindow    *self);
+void        _ks_window_heat_dispose        (KsWindow    *self);
+/* Colours the gutters by a good run's per-line statistics (NULL: none) */
+void        _ks_window_heat_show           (KsWindow    *self,
+                                            KsAnalysis  *analysis);
+/* A KsHeatMetric, or -1 to turn the gutters off */
+void        _ks_window_heat_set_metric     (KsWindow    *self,
+                                            int          metric);
+/* Line (1-based) of a pane: its figure in the metric shown and its bin;
+ * FALSE when it is blank */
+gboolean    _ks_window_heat_value          (KsWindow    *self,
+                                            KsHeatPane   pane,
+                                            guint        line,
+                                            double      *value,
+                                            uint32_t    *bin);
+char       *_ks_window_heat_tooltip        (KsWindow    *self,
+                                            KsHeatPane   pane,
+                                            guint        line);
+GtkSourceGutterRenderer *_ks_window_heat_gutter (KsWindow   *self,
+                                                 KsHeatPane  pane);
+GtkWidget  *_ks_window_heat_legend         (KsWindow    *self,
+                                            KsHeatPane   pane);
+
+/* ks-window-step.c: stepping through a launch (step.* actions) */
+void        _ks_window_step_class_init     (GtkWidgetClass *klass);
+void        _ks_window_step_init           (KsWindow    *self);
+void        _ks_window_step_dispose        (KsWindow    *self);
+/* Ends the stepping session, if any, and updates the step actions */
+void        _ks_window_step_end            (KsWindow    *self);
+/* After a run: whether stepping can start */
+void        _ks_window_step_update         (KsWindow    *self);
+/* The session's simulation (NULL without a session, or while a worker
+ * runs it), the steps taken, and whether a worker is busy */
+KsSim      *_ks_window_step_get_sim        (KsWindow    *self);
+guint64     _ks_window_step_count          (KsWindow    *self);
+gboolean    _ks_window_step_is_busy        (KsWindow    *self);
 
 /* ks-window-run.c */
 void        _ks_window_run_class_init      (GtkWidgetClass *klass);

@@ -606,6 +606,7 @@ take_screenshot (gpointer data)
       return G_SOURCE_CONTINUE;
     }
   gdk_paintable_snapshot (paintable, snapshot, w, h);
+  _ks_window_launch_snapshot (self, snapshot);
   node = gtk_snapshot_free_to_node (snapshot);
   if (node != NULL)
     {
@@ -633,6 +634,9 @@ show_result (KsWindow   *self,
       && !gtk_text_buffer_get_modified (GTK_TEXT_BUFFER (self->ptx_buffer)))
     _ks_window_show_compiled_ptx (self, result->ptx_text);
   show_diagnostics (self, result);
+  /* A failed run (its code does not compile) leaves the last SASS */
+  if (result->status != KS_ANALYSIS_FAILED)
+    _ks_window_sass_show_analysis (self, result);
   if (result->module != NULL)
     {
       g_autofree char *base = self->cuda_file ? g_file_get_basename (self->cuda_file) : NULL;
@@ -690,6 +694,7 @@ show_result (KsWindow   *self,
   show_status (self, result);
   show_fault (self, result);
   _ks_window_views_show (self, result);
+  _ks_window_heat_show (self, result);
   if (result->sim != NULL && ks_sim_get_fault (result->sim) != NULL)
     gtk_stack_set_visible_child_name (self->results_stack, "output");
 }
@@ -722,6 +727,7 @@ run_done_cb (GObject      *object,
       _ks_window_show_toolchain (self);
       show_result (self, result);
     }
+  _ks_window_step_update (self);
   if (self->screenshot_path != NULL)
     /* Give the results a few frames to lay out before the picture */
     g_timeout_add (1200, take_screenshot, g_object_ref (self));
@@ -787,6 +793,8 @@ _ks_window_run (KsWindow *self)
   self->run_started = g_get_monotonic_time ();
   gtk_label_set_text (self->status_label, _("Analysing…"));
   g_task_run_in_thread (task, run_worker);
+  /* a new run replaces what a stepping session replays */
+  _ks_window_step_end (self);
 }
 
 void

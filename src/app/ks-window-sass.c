@@ -1,14 +1,21 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* ks-window-sass.c: the SASS pane's control-code column.
+/* ks-window-sass.c: the SASS pane.
  *
- * Beside each instruction of an opened listing, the scheduling control
- * code decoded from its words, as CuAssembler writes it: the scoreboards it
- * waits on, the read and write scoreboards it sets, Y when the warp may
- * yield, and its stall cycles ("B0-----:R-:W2:Y:S04").  A gutter renderer,
- * so the listing's text (and its line linking) stays as it is; hovering an
- * opcode shows what it does. */
+ * What it shows: a listing the user opened, else the SASS each run makes
+ * of the kernel for the selected GPU when nvdisasm or cuobjdump is there
+ * (src/core/toolchain/ks-toolchain-sass.c), else a placeholder that says
+ * how to get SASS, or why making it failed (never the run's failure).
+ *
+ * Beside each instruction, the scheduling control code decoded from its
+ * words, as CuAssembler writes it: the scoreboards it waits on, the read and
+ * write scoreboards it sets, Y when the warp may yield, and its stall cycles
+ * ("B0-----:R-:W2:Y:S04").  A gutter renderer, so the listing's text (and
+ * its line linking) stays as it is; hovering an opcode shows what it does. */
 
 #include <glib/gi18n.h>
+#include <string.h>
+
+#include "ks-engine.h"
 
 #include "ks-sass.h"
 #include "ks-window-private.h"
@@ -131,6 +138,110 @@ sass_query_tooltip (GtkWidget  *widget,
   return TRUE;
 }
 
+static void
+show_placeholder (KsWindow   *self,
+                  const char *title,
+                  const char *text)
+{
+  gtk_label_set_text (self->sass_placeholder_title, title);
+  gtk_label_set_text (self->sass_placeholder_label, text);
+}
+
+static void
+show_how_to_get_sass (KsWindow *self)
+{
+  show_placeholder (self, _("No SASS listing"),
+                    _("The machine code shows here. With the CUDA toolkit’s nvdisasm or cuobjdump "
+                      "installed, KernelScope compiles the kernel for the selected GPU and "
+                      "disassembles it on every run. Without them, save a listing with “cuobjdump "
+                      "-sass kernel.cubin > kernel.sass” and open it, or drop it on the window."));
+}
+
+void
+_ks_window_sass_forget (KsWindow *self)
+{
+  if (self->sass_file == NULL && !self->sass_live)
+    return;
+  _ks_window_set_sass (self, NULL, NULL, NULL);
+  show_how_to_get_sass (self);
+}
+
+void
+_ks_window_sass_update_label (KsWindow *self)
+{
+  gtk_label_set_text (self->sass_file_label, self->sass_live_label ? self->sass_live_label : "");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->sass_file_label), self->sass_live_how);
+}
+
+void
+_ks_window_sass_show_analysis (KsWindow         *self,
+                               const KsAnalysis *result)
+{
+  g_return_if_fail (result != NULL);
+
+  /* A listing the user opened stays until another kernel is opened */
+  if (self->sass_file != NULL)
+    return;
+
+  if (result->sass_text != NULL)
+    {
+      g_autoptr(GError) error = NULL;
+      KsSassListing *listing = NULL;
+      gboolean nvdisasm = g_strcmp0 (result->sass_tool, "nvdisasm") == 0;
+
+      g_free (self->sass_live_label);
+      self->sass_live_label = g_strdup_printf ("%s · %s", result->sass_arch, result->sass_tool);
+      g_free (self->sass_live_how);
+      /* TRANSLATORS: the commands that made the SASS, e.g. "nvcc -cubin
+       * -lineinfo -arch=sm_89" and "nvdisasm -c -g -hex" */
+      self->sass_live_how =
+        g_strdup_printf (_("Made for this kernel by “%s -lineinfo -arch=%s” and “%s”"),
+                         ks_engine_compiled (result) ? "nvcc -cubin" : "ptxas", result->sass_arch,
+                         nvdisasm ? "nvdisasm -c -g -hex" : "cuobjdump -sass");
+      /* The window keeps its own copy: the result is shared and immutable */
+      if (result->sass != NULL)
+        listing = ks_sass_parse (result->sass_text, strlen (result->sass_text), "SASS", &error);
+      _ks_window_set_sass (self, NULL, result->sass_text, listing);
+      if (result->sass_error != NULL)
+        {
+          g_autofree char *msg = g_strdup_printf (_("The SASS listing is shown but not linked: %s"),
+                                                  result->sass_error);
+
+          _ks_window_show_message (self, msg);
+        }
+      return;
+    }
+
+  _ks_window_set_sass (self, NULL, NULL, NULL);
+  if (result->sass_tool == NULL)
+    show_how_to_get_sass (self);
+  else
+    {
+      /* TRANSLATORS: %s is an architecture, "sm_89" */
+      g_autofree char *title = g_strdup_printf (_("No SASS for %s"), result->sass_arch);
+      g_autofree char *text =
+        g_strdup_printf (_("Making the SASS did not work: %s\n\nThe rest of the analysis is not "
+                           "affected, and a saved listing can still be opened."),
+                         result->sass_error ? result->sass_error : _("no reason given"));
+
+      show_placeholder (self, title, text);
+    }
+}
+
+void
+_ks_window_sass_update_column (KsWindow *self)
+{
+  const KsSassListing *l = self->sass_listing;
+  gboolean any = FALSE;
+
+  /* A listing without hex words (or none) has no control codes: no empty
+   * column taking half of a narrow pane */
+  for (uint32_t i = 0; l != NULL && i < l->n_insns && !any; i++)
+    any = (l->insns[i].flags & KS_SASS_HAS_CONTROL) != 0;
+  if (self->sass_control_column != NULL)
+    gtk_widget_set_visible (self->sass_control_column, any);
+}
+
 void
 _ks_window_sass_init (KsWindow *self)
 {
@@ -149,6 +260,9 @@ _ks_window_sass_init (KsWindow *self)
                                _("Control code: scoreboards waited on, read and write scoreboards "
                                  "set, Y = may yield, stall cycles"));
   gtk_source_gutter_insert (gutter, GTK_SOURCE_GUTTER_RENDERER (column), 10);
+  self->sass_control_column = GTK_WIDGET (column);
+  _ks_window_sass_update_column (self);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self->sass_view), TRUE);
   g_signal_connect (self->sass_view, "query-tooltip", G_CALLBACK (sass_query_tooltip), self);
+  show_how_to_get_sass (self);
 }

@@ -208,7 +208,16 @@ update_titles (KsWindow *self)
 
   set_file_label (self->cuda_file_label, self->cuda_file, self->cuda_buffer);
   set_file_label (self->ptx_file_label, self->ptx_file, self->ptx_buffer);
-  set_file_label (self->sass_file_label, self->sass_file, NULL);
+  if (self->sass_live)
+    _ks_window_sass_update_label (self);
+  else
+    set_file_label (self->sass_file_label, self->sass_file, NULL);
+}
+
+void
+_ks_window_update_titles (KsWindow *self)
+{
+  update_titles (self);
 }
 
 static void
@@ -240,12 +249,18 @@ _ks_window_show_launch (KsWindow       *self,
   format_dim3 (s, launch->block);
   if (launch->dynamic_shared_bytes)
     g_string_append_printf (s, ", %u", launch->dynamic_shared_bytes);
-  g_string_append (s, ">>>");
+  g_string_append (s, self->launch_modified ? ">>> •" : ">>>");
   gtk_label_set_text (self->launch_label, s->str);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->launch_label),
-                               is_default ? _("No launch spec: a default launch (grid and block) "
-                                              "with zero-filled buffers")
-                                          : _("The launch: grid and block, from the launch spec"));
+  {
+    g_autofree char *tip = g_strdup_printf ("%s\n%s",
+                                            is_default ? _("No launch spec: a default launch (grid "
+                                                           "and block) with zero-filled buffers")
+                                                       : _("The launch: grid and block, from the "
+                                                           "launch spec"),
+                                            _("Click to edit it (Ctrl+L)"));
+
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->launch_button), tip);
+  }
 }
 
 static void
@@ -272,7 +287,8 @@ ks_window_has_unsaved_changes (KsWindow *self)
 {
   g_return_val_if_fail (KS_IS_WINDOW (self), FALSE);
   return gtk_text_buffer_get_modified (GTK_TEXT_BUFFER (self->cuda_buffer))
-         || gtk_text_buffer_get_modified (GTK_TEXT_BUFFER (self->ptx_buffer));
+         || gtk_text_buffer_get_modified (GTK_TEXT_BUFFER (self->ptx_buffer))
+         || self->launch_modified;
 }
 
 /* Typing runs the analysis again once it pauses: each keystroke restarts
@@ -723,6 +739,10 @@ show_files (KsWindow   *self,
   self->selected_cuda_line = 0;
   self->hover_cuda_line = 0;
   self->loading = FALSE;
+  /* A listing (opened or made) was the last kernel's; this one's comes
+   * with its run */
+  _ks_window_sass_forget (self);
+  _ks_window_launch_opened (self);
 
   rebuild_line_map (self);
   update_titles (self);
@@ -735,7 +755,7 @@ show_files (KsWindow   *self,
 static void
 update_sass_pane (KsWindow *self)
 {
-  gboolean show = !self->presentation || self->sass_file != NULL;
+  gboolean show = !self->presentation || self->sass_file != NULL || self->sass_live;
   int width = gtk_widget_get_width (GTK_WIDGET (self)), height;
 
   /* (GTK 4.8 wants both pointers) */
@@ -747,42 +767,63 @@ update_sass_pane (KsWindow *self)
     gtk_paned_set_position (self->source_paned, show ? width * 2 / 5 : width / 2);
 }
 
+void
+_ks_window_set_sass (KsWindow      *self,
+                     GFile         *file,
+                     const char    *text,
+                     KsSassListing *listing)
+{
+  g_autofree char *old = _ks_window_dup_text (self->sass_buffer);
+
+  g_set_object (&self->sass_file, file);
+  self->sass_live = file == NULL && text != NULL;
+  /* The same listing again (a run for the same GPU) keeps its scrolling */
+  if (g_strcmp0 (old, text ? text : "") != 0)
+    {
+      self->loading = TRUE;
+      set_buffer_text (self->sass_buffer, text);
+      self->loading = FALSE;
+    }
+  g_clear_pointer (&self->sass_listing, ks_sass_listing_free);
+  self->sass_listing = listing;
+  if (self->line_map != NULL)
+    {
+      g_autofree char *base = self->cuda_file ? g_file_get_basename (self->cuda_file) : NULL;
+
+      ks_line_map_set_sass (self->line_map, self->sass_listing, base);
+      tint_all (self);
+      highlight (self, self->hover_cuda_line ? self->hover_cuda_line : self->selected_cuda_line,
+                 FALSE, FALSE);
+    }
+  _ks_window_sass_update_column (self);
+  gtk_stack_set_visible_child_name (self->sass_stack, text != NULL ? "listing" : "placeholder");
+  update_sass_pane (self);
+  update_titles (self);
+}
+
 static gboolean
 open_sass (KsWindow *self,
            GFile    *file,
            GError  **error)
 {
   g_autofree char *text = load_text (file, error);
+  g_autofree char *name = NULL;
+  g_autoptr(GError) parse_error = NULL;
+  KsSassListing *listing;
 
   if (text == NULL)
     return FALSE;
-  g_set_object (&self->sass_file, file);
-  set_buffer_text (self->sass_buffer, text);
-  {
-    g_autofree char *name = g_file_get_basename (file);
-    g_autoptr(GError) parse_error = NULL;
+  name = g_file_get_basename (file);
+  /* Unreadable as a listing: shown, but not linked */
+  listing = ks_sass_parse (text, strlen (text), name, &parse_error);
+  if (listing == NULL)
+    {
+      g_autofree char *msg = g_strdup_printf (_("The SASS listing is shown but not linked: %s"),
+                                              parse_error->message);
 
-    g_clear_pointer (&self->sass_listing, ks_sass_listing_free);
-    /* Unreadable as a listing: shown, but not linked */
-    self->sass_listing = ks_sass_parse (text, strlen (text), name, &parse_error);
-    if (self->sass_listing == NULL)
-      {
-        g_autofree char *msg = g_strdup_printf (_("The SASS listing is shown but not linked: %s"),
-                                                parse_error->message);
-
-        _ks_window_show_message (self, msg);
-      }
-    if (self->line_map != NULL)
-      {
-        g_autofree char *base = self->cuda_file ? g_file_get_basename (self->cuda_file) : NULL;
-
-        ks_line_map_set_sass (self->line_map, self->sass_listing, base);
-        tint_all (self);
-      }
-  }
-  gtk_stack_set_visible_child_name (self->sass_stack, "listing");
-  update_sass_pane (self);
-  update_titles (self);
+      _ks_window_show_message (self, msg);
+    }
+  _ks_window_set_sass (self, file, text, listing);
   return TRUE;
 }
 
@@ -886,17 +927,27 @@ open_file (KsWindow *self,
   return TRUE;
 }
 
+static void
+open_and_report (KsWindow *self,
+                 GFile    *file,
+                 gboolean  remember)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!open_file (self, file, &error))
+    _ks_window_show_message (self, error->message);
+  else if (remember)
+    _ks_window_recent_add (self, file);
+}
+
 void
 ks_window_open_file (KsWindow *self,
                      GFile    *file)
 {
-  g_autoptr(GError) error = NULL;
-
   g_return_if_fail (KS_IS_WINDOW (self));
   g_return_if_fail (G_IS_FILE (file));
 
-  if (!open_file (self, file, &error))
-    _ks_window_show_message (self, error->message);
+  open_and_report (self, file, TRUE);
 }
 
 void
@@ -916,7 +967,8 @@ ks_window_open_first_sample (KsWindow *self)
   sample = g_ptr_array_index (self->samples, 0);
   file = g_file_new_for_path (sample->spec_path ? sample->spec_path
                               : sample->cuda_path ? sample->cuda_path : sample->ptx_path);
-  ks_window_open_file (self, file);
+  /* what the window shows at start is not one the user opened */
+  open_and_report (self, file, FALSE);
 }
 
 /* Opening in a window with edits opens a new window, so no edit is lost */
@@ -935,6 +987,13 @@ open_here_or_new (KsWindow *self,
       gtk_window_present (GTK_WINDOW (target));
     }
   ks_window_open_file (target, file);
+}
+
+void
+_ks_window_open (KsWindow *self,
+                 GFile    *file)
+{
+  open_here_or_new (self, file);
 }
 
 static void
@@ -1183,8 +1242,15 @@ save_all (KsWindow *self)
 {
   g_autoptr(GError) error = NULL;
 
+  /* A sample, or a folder that cannot be written: a copy where the user says */
+  if (_ks_window_needs_save_as (self))
+    {
+      _ks_window_save_as (self);
+      return FALSE;
+    }
   if (!save_buffer (self, self->cuda_buffer, self->cuda_file, &error)
-      || !save_buffer (self, self->ptx_buffer, self->ptx_file, &error))
+      || !save_buffer (self, self->ptx_buffer, self->ptx_file, &error)
+      || !_ks_window_launch_save (self, &error))
     {
       g_autofree char *msg = g_strdup_printf (_("Could not save: %s"), error->message);
 
@@ -1192,6 +1258,8 @@ save_all (KsWindow *self)
       return FALSE;
     }
   update_titles (self);
+  if (self->launch != NULL)
+    _ks_window_show_launch (self, self->launch, FALSE);
   return TRUE;
 }
 
@@ -1220,8 +1288,17 @@ close_choice_cb (GtkButton *button,
   gtk_window_destroy (dialog);
   if (choice == CLOSE_CANCEL)
     return;
-  if (choice == CLOSE_SAVE && !save_all (self))
-    return;
+  if (choice == CLOSE_SAVE)
+    {
+      self->close_after_save = TRUE;
+      /* A copy being asked for closes the window once it is saved */
+      if (!save_all (self))
+        {
+          self->close_after_save = self->save_chooser != NULL;
+          return;
+        }
+      self->close_after_save = FALSE;
+    }
   self->close_confirmed = TRUE;
   gtk_window_close (GTK_WINDOW (self));
 }
@@ -1239,8 +1316,8 @@ ask_before_closing (KsWindow *self)
   GtkWidget *dialog = gtk_window_new ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
   GtkWidget *heading = gtk_label_new (_("Save changes before closing?"));
-  GtkWidget *body = gtk_label_new (_("The CUDA or PTX in this window has changes that are not "
-                                     "saved. Discarded changes are lost."));
+  GtkWidget *body = gtk_label_new (_("The CUDA, the PTX or the launch in this window has changes "
+                                     "that are not saved. Discarded changes are lost."));
   GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
 
   gtk_window_set_title (GTK_WINDOW (dialog), _("Unsaved Changes"));
@@ -1432,7 +1509,10 @@ ks_window_dispose (GObject *object)
   g_cancellable_cancel (self->cancellable);
   g_clear_handle_id (&self->edit_timeout_id, g_source_remove);
   _ks_window_run_dispose (self);
+  _ks_window_step_dispose (self);
+  _ks_window_heat_dispose (self);
   _ks_window_views_dispose (self);
+  _ks_window_launch_dispose (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), KS_TYPE_WINDOW);
   G_OBJECT_CLASS (ks_window_parent_class)->dispose (object);
 }
@@ -1449,6 +1529,8 @@ ks_window_finalize (GObject *object)
   g_clear_pointer (&self->launch, ks_launch_free);
   g_clear_pointer (&self->line_map, ks_line_map_free);
   g_clear_pointer (&self->sass_listing, ks_sass_listing_free);
+  g_clear_pointer (&self->sass_live_label, g_free);
+  g_clear_pointer (&self->sass_live_how, g_free);
   g_clear_pointer (&self->gpu_db, ks_gpu_db_free);
   g_clear_pointer (&self->gpu_ids, g_strfreev);
   g_clear_pointer (&self->samples, g_ptr_array_unref);
@@ -1456,6 +1538,7 @@ ks_window_finalize (GObject *object)
   g_clear_object (&self->settings);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->screenshot_path, g_free);
+  _ks_window_launch_finalize (self);
   G_OBJECT_CLASS (ks_window_parent_class)->finalize (object);
 }
 
@@ -1487,7 +1570,9 @@ ks_window_class_init (KsWindowClass *klass)
   BIND (samples_popover);
   BIND (samples_list);
   BIND (gpu_dropdown);
+  BIND (launch_button);
   BIND (launch_label);
+  BIND (recent_menu);
   BIND (toolkit_revealer);
   BIND (toolkit_label);
   BIND (toolkit_close_button);
@@ -1501,6 +1586,8 @@ ks_window_class_init (KsWindowClass *klass)
   BIND (ptx_file_label);
   BIND (sass_file_label);
   BIND (sass_stack);
+  BIND (sass_placeholder_title);
+  BIND (sass_placeholder_label);
   BIND (sass_pane);
   BIND (source_paned);
   BIND (results_stack);
@@ -1520,6 +1607,9 @@ ks_window_class_init (KsWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.stop", NULL, stop_action);
   gtk_widget_class_install_property_action (widget_class, "win.presentation", "presentation");
   _ks_window_run_class_init (widget_class);
+  _ks_window_step_class_init (widget_class);
+  _ks_window_launch_class_init (widget_class);
+  _ks_window_recent_class_init (widget_class);
 }
 
 static void
@@ -1626,6 +1716,11 @@ ks_window_init (KsWindow *self)
   _ks_window_run_init (self);
   _ks_window_views_init (self);
   _ks_window_sass_init (self);
+  _ks_window_ptx_init (self);
+  _ks_window_heat_init (self);
+  _ks_window_step_init (self);
+  _ks_window_launch_init (self);
+  _ks_window_recent_init (self);
 }
 
 KsWindow *

@@ -78,6 +78,8 @@ ks_cfg_view_measure (GtkWidget      *widget,
   *natural = self->layout == NULL ? 300
              : (int) (orientation == GTK_ORIENTATION_HORIZONTAL ? self->layout->width
                       : self->layout->height);
+  /* a one-block graph is smaller than the minimum, and GTK wants natural >= minimum */
+  *natural = MAX (*natural, *minimum);
 }
 
 static void

@@ -61,8 +61,40 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
       for (size_t k = 0; k < b->size; k += 4096)
         (void) *(volatile uint8_t *) &b->data[k];
     }
+  for (uint32_t k = 0; k < 2; k++)
+    for (uint32_t i = 0; i < (k ? l->n_surfaces : l->n_textures); i++)
+      {
+        const KsLaunchTexture *t = k ? &l->surfaces[i] : &l->textures[i];
+        uint64_t texels = (uint64_t) t->width * t->height * t->depth * t->layers;
+
+        CHECK (t->name != NULL);
+        CHECK ((k ? ks_launch_find_surface (l, t->name) : ks_launch_find_texture (l, t->name)) == (int) i);
+        CHECK (t->buffer < l->n_buffers);
+        CHECK (t->channels == 1 || t->channels == 2 || t->channels == 4);
+        CHECK (t->texel_size == t->channels * ks_ptx_type_size (t->format));
+        CHECK (t->dims >= 1 && t->dims <= 3);
+        CHECK (t->width >= 1 && t->height >= 1 && t->depth >= 1 && t->layers >= 1);
+        CHECK (t->layered || t->layers == 1 || t->cubemap);
+        CHECK (!t->cubemap || (t->width == t->height && t->layers % 6 == 0 && !k));
+        /* the array fits in its buffer */
+        CHECK (texels * t->texel_size <= l->buffers[t->buffer].size);
+        CHECK (t->filter != KS_LAUNCH_TEX_LINEAR || t->format == KS_PTX_TYPE_F32
+               || t->format == KS_PTX_TYPE_F16 || t->normalized_float);
+        for (int d = 0; d < 3; d++)
+          CHECK (t->normalized_coords || (t->address[d] != KS_LAUNCH_TEX_WRAP
+                                          && t->address[d] != KS_LAUNCH_TEX_MIRROR));
+      }
+  for (uint32_t i = 0; i < l->n_bindings; i++)
+    {
+      CHECK (l->bindings[i].var != NULL);
+      CHECK (l->bindings[i].index < (l->bindings[i].surface ? l->n_surfaces : l->n_textures));
+    }
   for (uint32_t i = 0; i < l->n_params; i++)
-    if (l->params[i].is_buffer)
+    if (l->params[i].handle == KS_LAUNCH_HANDLE_TEXTURE)
+      CHECK (l->params[i].object < l->n_textures);
+    else if (l->params[i].handle == KS_LAUNCH_HANDLE_SURFACE)
+      CHECK (l->params[i].object < l->n_surfaces);
+    else if (l->params[i].is_buffer)
       CHECK (l->params[i].buffer < l->n_buffers);
     else
       CHECK (ks_ptx_type_size (l->params[i].type) > 0);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ks-analysis.h"
+#include "ks-sass-json.h"
 
 #define DEFAULT_CUDA_ARCH "sm_80"
 
@@ -19,6 +20,7 @@ static const char *const stage_names[KS_ANALYSIS_N_STAGES] = {
   [KS_ANALYSIS_STAGE_COMPILE] = "compile",
   [KS_ANALYSIS_STAGE_PARSE] = "parse",
   [KS_ANALYSIS_STAGE_RESOURCES] = "resources",
+  [KS_ANALYSIS_STAGE_SASS] = "sass",
   [KS_ANALYSIS_STAGE_SIMULATE] = "simulate",
   [KS_ANALYSIS_STAGE_TIMING] = "timing",
   [KS_ANALYSIS_STAGE_HINTS] = "hints",
@@ -37,6 +39,7 @@ ks_analysis_request_init (KsAnalysisRequest *request)
   memset (request, 0, sizeof *request);
   request->simulate = TRUE;
   request->use_toolkit = TRUE;
+  request->make_sass = TRUE;
   request->scheduler = KS_SCHEDULER_GTO;
 }
 
@@ -74,6 +77,10 @@ ks_analysis_unref (KsAnalysis *analysis)
   g_free (p->kernel_name);
   g_clear_pointer (&p->module, ks_ptx_module_free);
   g_clear_pointer (&p->db, ks_gpu_db_free);
+  g_free (p->sass_arch);
+  g_free (p->sass_text);
+  g_clear_pointer (&p->sass, ks_sass_listing_free);
+  g_free (p->sass_error);
   g_free (a);
 }
 
@@ -353,6 +360,69 @@ get_occupancy (KsAnalysis *a)
     a->occupancy_error = g_strdup (error->message);
 }
 
+/* The architecture to make SASS for: the GPU's, with the 'a' or 'f'
+ * suffix of the request or the PTX target when the number is the same
+ * (sm_90a PTX, with wgmma, assembles for sm_90a only) */
+static char *
+sass_arch_for (const KsAnalysis        *a,
+               const KsAnalysisRequest *r,
+               const char              *target)
+{
+  const char *id = a->arch->id;
+  const char *candidates[] = { r->arch, target };
+  size_t n = strlen (id);
+
+  for (guint i = 0; i < G_N_ELEMENTS (candidates); i++)
+    {
+      const char *c = candidates[i];
+
+      if (c != NULL && strlen (c) == n + 1 && strncmp (c, id, n) == 0
+          && (c[n] == 'a' || c[n] == 'f'))
+        return g_strdup (c);
+    }
+  return g_strdup (id);
+}
+
+/* SASS of what was analysed, when a disassembler is there; whatever goes
+ * wrong is a message, never a failed analysis */
+static void
+get_sass (KsAnalysis              *a,
+          const KsAnalysisRequest *r,
+          Progress                *prog,
+          gboolean                 cuda,
+          const char              *source_path,
+          const char              *target,
+          GCancellable            *cancellable)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *name = NULL;
+  KsTool tool;
+
+  if (!r->use_toolkit || !r->make_sass)
+    return;
+  tool = ks_toolchain_sass_tool (a->toolchain);
+  if (tool == KS_N_TOOLS)
+    return;
+  /* (a stage only when there is something to do) */
+  report (prog, KS_ANALYSIS_STAGE_SASS, 0);
+  a->sass_tool = ks_tool_name (tool);
+  a->sass_arch = sass_arch_for (a, r, target);
+  a->sass_text = ks_toolchain_make_sass (a->toolchain, cuda ? source_path : NULL,
+                                         cuda ? a->cuda_text : a->ptx_text, cuda, a->sass_arch,
+                                         &tool, cancellable, &error);
+  if (a->sass_text == NULL)
+    {
+      a->sass_error = g_strdup (error->message);
+      return;
+    }
+  name = g_strdup_printf ("%s output for %s", a->sass_tool, a->sass_arch);
+  a->sass = ks_sass_parse (a->sass_text, strlen (a->sass_text), name, &error);
+  if (a->sass == NULL)
+    a->sass_error = g_strdup_printf ("the listing could not be read: %s", error->message);
+  else
+    ks_sass_listing_set_arch (a->sass, a->sass_arch);
+}
+
 KsAnalysis *
 ks_analysis_run (const KsAnalysisRequest *r,
                  GCancellable            *cancellable,
@@ -474,6 +544,14 @@ ks_analysis_run (const KsAnalysisRequest *r,
   get_resources (a, r, a->module->filename, kind == KS_ANALYSIS_INPUT_PTX ? ptx_path : NULL,
                  cancellable);
   get_occupancy (a);
+  if (g_cancellable_is_cancelled (cancellable))
+    {
+      ks_analysis_unref (a);
+      return NULL;
+    }
+
+  get_sass (a, r, &prog, kind == KS_ANALYSIS_INPUT_CUDA && a->cuda_text != NULL, source_path,
+            target, cancellable);
   if (g_cancellable_is_cancelled (cancellable))
     {
       ks_analysis_unref (a);
@@ -762,6 +840,27 @@ ks_analysis_to_json (const KsAnalysis *a)
     add_str (b, "timing_error", a->timing_error);
 
   ks_hints_add_json (b, a->hints);
+
+  /* The sass command's object, or null without a disassembler (or when it
+   * failed: sass_error says why) */
+  json_builder_set_member_name (b, "sass");
+  if (a->sass != NULL)
+    {
+      g_autoptr(GPtrArray) res = g_ptr_array_new ();
+
+      if (a->resources != NULL)
+        g_ptr_array_add (res, a->resources);
+      json_builder_begin_object (b);
+      ks_sass_listing_add_json (b, a->sass, res);
+      json_builder_end_object (b);
+    }
+  else
+    json_builder_add_null_value (b);
+  add_str (b, "sass_tool", a->sass_tool);
+  if (a->sass_arch != NULL)
+    add_str (b, "sass_arch", a->sass_arch);
+  if (a->sass_error != NULL)
+    add_str (b, "sass_error", a->sass_error);
 
   json_builder_set_member_name (b, "diagnostics");
   json_builder_begin_array (b);

@@ -26,6 +26,7 @@
 #include "ks-occupancy.h"
 #include "ks-ptx.h"
 #include "ks-resources.h"
+#include "ks-sass.h"
 #include "ks-sim.h"
 #include "ks-timing.h"
 #include "ks-toolchain.h"
@@ -45,6 +46,7 @@ typedef enum
   KS_ANALYSIS_STAGE_COMPILE = 0,
   KS_ANALYSIS_STAGE_PARSE,
   KS_ANALYSIS_STAGE_RESOURCES,
+  KS_ANALYSIS_STAGE_SASS,
   KS_ANALYSIS_STAGE_SIMULATE,
   KS_ANALYSIS_STAGE_TIMING,
   KS_ANALYSIS_STAGE_HINTS,
@@ -70,6 +72,7 @@ typedef struct
   const char *toolkit_dir;      /* a preferred CUDA toolkit directory, or NULL */
   gboolean simulate;            /* default TRUE */
   gboolean use_toolkit;         /* default TRUE: FALSE never runs nvcc/ptxas (tests, no-toolkit mode) */
+  gboolean make_sass;           /* default TRUE: disassemble when nvdisasm or cuobjdump is there */
   KsSchedulerPolicy scheduler;
   uint64_t max_trace_events;    /* 0: the simulator's default */
   uint32_t sim_threads;         /* threads for the simulation's blocks; 0: one */
@@ -109,6 +112,15 @@ typedef struct
   KsTiming *timing;             /* NULL without a trace */
   char *timing_error;
   GPtrArray *hints;             /* KsHint */
+
+  /* SASS of the analysed code (ks_toolchain_make_sass: the CUDA through
+   * nvcc -cubin when it was compiled, else the PTX through ptxas), for the
+   * GPU's architecture.  Never a reason for the analysis to fail. */
+  const char *sass_tool;        /* "nvdisasm" or "cuobjdump"; NULL: neither is installed */
+  char *sass_arch;              /* "sm_89" */
+  char *sass_text;              /* the listing as the tool printed it */
+  KsSassListing *sass;          /* it, read; NULL when there is none or it could not be read */
+  char *sass_error;             /* why there is no listing although a tool is there */
 } KsAnalysis;
 
 void          ks_analysis_request_init (KsAnalysisRequest      *request);

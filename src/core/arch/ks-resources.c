@@ -910,7 +910,9 @@ max_pressure (Live *l)
     {
       uint32_t count = 0;
 
-      memcpy (live, out + (size_t) b * w, w * sizeof (uint64_t));
+      /* (a kernel without registers has no words: g_new0 gave NULL) */
+      if (w > 0)
+        memcpy (live, out + (size_t) b * w, w * sizeof (uint64_t));
       for (uint32_t s = 0; s < l->n_slots; s++)
         if (bit_get (live, s))
           count += l->units[s];

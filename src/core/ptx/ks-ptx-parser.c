@@ -984,6 +984,35 @@ parse_group (Parser       *p,
   return TRUE;
 }
 
+/* After a top-level operand, `|q`: setp's second destination, or the
+ * predicate of tex and tld4's d|p.  @op becomes a two-element VECTOR
+ * (KS_PTX_OPERAND_PIPE) of what it was and q. */
+static gboolean
+parse_pipe (Parser       *p,
+            KsPtxOperand *op,
+            int           depth)
+{
+  KsPtxOperand *e;
+
+  if (p->n_elems + 2 > MAX_ELEMENTS)
+    return FALSE;
+  e = &p->elems[p->n_elems];
+  *e = *op;
+  p->n_elems++;
+  advance (p);
+  e = &p->elems[p->n_elems];
+  memset (e, 0, sizeof *e);
+  p->n_elems++;
+  if (!parse_operand (p, e, FALSE, p->n_elems - 1, depth + 1))
+    return FALSE;
+  memset (op, 0, sizeof *op);
+  op->kind = KS_PTX_OPERAND_VECTOR;
+  op->flags = KS_PTX_OPERAND_PIPE;
+  op->a = p->n_elems - 2;
+  op->aux = 2;
+  return TRUE;
+}
+
 static gboolean
 parse_operand (Parser       *p,
                KsPtxOperand *op,
@@ -992,7 +1021,14 @@ parse_operand (Parser       *p,
                int           depth)
 {
   if (is_punct (&p->tok, '{'))
-    return parse_group (p, op, '}', depth);
+    {
+      if (!parse_group (p, op, '}', depth))
+        return FALSE;
+      /* tex.3d.v4.s32.s32 {r1, r2, r3, r4}|p, [...] */
+      if (top && is_punct (&p->tok, '|'))
+        return parse_pipe (p, op, depth);
+      return TRUE;
+    }
   if (is_punct (&p->tok, '('))
     return parse_group (p, op, ')', depth);
   if (is_punct (&p->tok, '['))
@@ -1087,27 +1123,10 @@ parse_operand (Parser       *p,
       /* setp's p|q */
       if (top && is_punct (&p->tok, '|'))
         {
-          KsPtxOperand *e;
-
-          if (p->n_elems + 2 > MAX_ELEMENTS)
-            return FALSE;
-          e = &p->elems[p->n_elems];
-          *e = *op;
           /* move a pending fixup of this operand to its element */
-          if (needs_fix && p->n_op_fixups > 0)
+          if (needs_fix && p->n_op_fixups > 0 && p->n_elems + 2 <= MAX_ELEMENTS)
             p->op_fixups[p->n_op_fixups - 1].index = p->n_elems | 0x80000000u;
-          p->n_elems++;
-          advance (p);
-          e = &p->elems[p->n_elems];
-          memset (e, 0, sizeof *e);
-          p->n_elems++;
-          if (!parse_operand (p, e, FALSE, p->n_elems - 1, depth + 1))
-            return FALSE;
-          memset (op, 0, sizeof *op);
-          op->kind = KS_PTX_OPERAND_VECTOR;
-          op->flags = KS_PTX_OPERAND_PIPE;
-          op->a = p->n_elems - 2;
-          op->aux = 2;
+          return parse_pipe (p, op, depth);
         }
       return TRUE;
     }

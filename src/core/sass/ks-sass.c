@@ -600,6 +600,21 @@ ks_sass_listing_free (KsSassListing *l)
   g_free (l);
 }
 
+void
+ks_sass_listing_set_arch (KsSassListing *l,
+                          const char    *arch)
+{
+  const char *interned;
+
+  g_return_if_fail (l != NULL);
+  if (arch == NULL)
+    return;
+  interned = g_string_chunk_insert_const (l->strings, arch);
+  for (uint32_t f = 0; f < l->n_functions; f++)
+    if (l->functions[f].arch == NULL)
+      l->functions[f].arch = interned;
+}
+
 const KsSassFunction *
 ks_sass_find_function (const KsSassListing *l,
                        const char          *name,

@@ -131,6 +131,10 @@ KsSassListing  *ks_sass_parse            (const char          *text,
                                           const char          *filename,
                                           GError             **error);
 void            ks_sass_listing_free     (KsSassListing       *listing);
+/* Gives the functions the listing does not name an architecture for (an
+ * nvdisasm -c listing of a cubin) that of the cubin, when it is known */
+void            ks_sass_listing_set_arch (KsSassListing       *listing,
+                                          const char          *arch);
 
 /* The function named name (mangled, as in the listing) for arch (any arch
  * when NULL), or NULL.  (transfer none) */

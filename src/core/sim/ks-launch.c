@@ -15,9 +15,7 @@
 #define MAX_BUFFER_BYTES  (4 * GIB)
 #define MAX_TOTAL_BYTES   (16 * GIB)
 
-/* The first byte of a string that stands for an integer literal json-glib
- * cannot hold (see mark_big_integers). */
-#define BIG_MARK '\001'
+#define BIG_MARK KS_LAUNCH_BIG_MARK
 
 G_DEFINE_QUARK (ks-launch-error-quark, ks_launch_error)
 
@@ -320,6 +318,20 @@ get_int (Ctx        *ctx,
   return fail (ctx, path, "expected an integer, got %s", node_kind (node));
 }
 
+/* A number written as a string ("0.1", "1e30"), which a writer may use
+ * where a JSON number would not print back as written */
+static gboolean
+number_text (const char *s,
+             double     *out)
+{
+  char *end;
+
+  if (!(g_ascii_isdigit (s[0]) || ((s[0] == '-' || s[0] == '+' || s[0] == '.') && s[1] != '\0')))
+    return FALSE;
+  *out = g_ascii_strtod (s, &end);
+  return *end == '\0' && end != s;
+}
+
 static gboolean
 get_double (Ctx        *ctx,
             JsonNode   *node,
@@ -363,7 +375,7 @@ get_double (Ctx        *ctx,
         *out = -INFINITY;
       else if (g_ascii_strcasecmp (s, "nan") == 0)
         *out = NAN;
-      else
+      else if (!number_text (s, out))
         return fail (ctx, path, "expected a number (or \"inf\", \"-inf\", \"nan\"), got '%s'", s);
       return TRUE;
     }
@@ -1072,6 +1084,444 @@ resolve_path (const char *spec_path,
   return g_canonicalize_filename (path, abs_dir);
 }
 
+/* ---- textures and surfaces ------------------------------------------------------------ */
+
+static gboolean
+get_bool (Ctx        *ctx,
+          JsonNode   *node,
+          const char *path,
+          gboolean   *out)
+{
+  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
+    return fail (ctx, path, "expected true or false, got %s", node_kind (node));
+  *out = json_node_get_boolean (node);
+  return TRUE;
+}
+
+/* One of @names (NULL-terminated): its index */
+static gboolean
+get_choice (Ctx               *ctx,
+            JsonNode          *node,
+            const char        *path,
+            const char *const *names,
+            guint             *out)
+{
+  const char *s;
+
+  if (!get_string (ctx, node, path, &s))
+    return FALSE;
+  for (guint i = 0; names[i] != NULL; i++)
+    if (strcmp (s, names[i]) == 0)
+      {
+        *out = i;
+        return TRUE;
+      }
+  {
+    g_autofree char *list = g_strjoinv ("', '", (char **) names);
+    return fail (ctx, path, "unknown value '%s' (expected '%s')", s, list);
+  }
+}
+
+/* An optional positive dimension of at most @limit */
+static gboolean
+get_extent (Ctx        *ctx,
+            JsonObject *o,
+            const char *parent,
+            const char *key,
+            uint32_t    limit,
+            uint32_t   *out,
+            gboolean   *given)
+{
+  g_autofree char *path = member_path (parent, key);
+  JsonNode *n = json_object_get_member (o, key);
+  IntVal v;
+
+  *out = 1;
+  *given = n != NULL;
+  if (n == NULL)
+    return TRUE;
+  if (!get_int (ctx, n, path, FALSE, &v))
+    return FALSE;
+  if (v.neg || v.mag == 0)
+    return fail (ctx, path, "must be positive");
+  if (v.mag > limit)
+    return fail (ctx, path, "%" G_GUINT64_FORMAT " is over the limit of %u", v.mag, limit);
+  *out = (uint32_t) v.mag;
+  return TRUE;
+}
+
+static gboolean
+parse_format (Ctx             *ctx,
+              JsonNode        *node,
+              const char      *path,
+              KsLaunchTexture *t)
+{
+  static const char *const keys[] = { "type", "channels", NULL };
+  g_autofree char *ptype = member_path (path, "type");
+  g_autofree char *pchan = member_path (path, "channels");
+  JsonObject *o = NULL;
+  JsonNode *n;
+  Kind kind;
+
+  if (!get_object (ctx, node, path, &o) || !check_keys (ctx, o, path, keys))
+    return FALSE;
+  if ((n = json_object_get_member (o, "type")) == NULL)
+    return fail (ctx, ptype, "missing");
+  if (!get_type (ctx, n, ptype, &t->format, &kind))
+    return FALSE;
+  switch (t->format)
+    {
+    case KS_PTX_TYPE_U8: case KS_PTX_TYPE_S8: case KS_PTX_TYPE_U16: case KS_PTX_TYPE_S16:
+    case KS_PTX_TYPE_U32: case KS_PTX_TYPE_S32: case KS_PTX_TYPE_F16: case KS_PTX_TYPE_F32:
+      break;
+    default:
+      return fail (ctx, ptype, "a texel holds u8, s8, u16, s16, u32, s32, f16 or f32, not %s",
+                   ks_ptx_type_name (t->format));
+    }
+  t->channels = 1;
+  if ((n = json_object_get_member (o, "channels")) != NULL)
+    {
+      IntVal v;
+
+      if (!get_int (ctx, n, pchan, FALSE, &v))
+        return FALSE;
+      if (v.neg || (v.mag != 1 && v.mag != 2 && v.mag != 4))
+        return fail (ctx, pchan, "must be 1, 2 or 4 (CUDA arrays have no 3-channel formats)");
+      t->channels = (uint32_t) v.mag;
+    }
+  t->texel_size = t->channels * ks_ptx_type_size (t->format);
+  return TRUE;
+}
+
+/* The sampler fields of a texture: filter, address, normalized_coords,
+ * read_mode and border, checked against its format as CUDA checks them. */
+static gboolean
+parse_sampler (Ctx             *ctx,
+               JsonObject      *o,
+               const char      *path,
+               KsLaunchTexture *t)
+{
+  static const char *const filters[] = { "point", "linear", NULL };
+  static const char *const addresses[] = { "clamp", "wrap", "mirror", "border", NULL };
+  static const char *const read_modes[] = { "element", "normalized_float", NULL };
+  gboolean small_int = t->format == KS_PTX_TYPE_U8 || t->format == KS_PTX_TYPE_S8
+                       || t->format == KS_PTX_TYPE_U16 || t->format == KS_PTX_TYPE_S16;
+  gboolean float_format = t->format == KS_PTX_TYPE_F16 || t->format == KS_PTX_TYPE_F32;
+  JsonNode *n;
+  guint v;
+
+  if ((n = json_object_get_member (o, "normalized_coords")) != NULL)
+    {
+      g_autofree char *pn = member_path (path, "normalized_coords");
+
+      if (!get_bool (ctx, n, pn, &t->normalized_coords))
+        return FALSE;
+    }
+  if ((n = json_object_get_member (o, "read_mode")) != NULL)
+    {
+      g_autofree char *pr = member_path (path, "read_mode");
+
+      if (!get_choice (ctx, n, pr, read_modes, &v))
+        return FALSE;
+      t->normalized_float = v == 1;
+      if (t->normalized_float && !small_int)
+        return fail (ctx, pr, "'normalized_float' needs an 8- or 16-bit integer format, not %s",
+                     ks_ptx_type_name (t->format));
+    }
+  if ((n = json_object_get_member (o, "filter")) != NULL)
+    {
+      g_autofree char *pf = member_path (path, "filter");
+
+      if (!get_choice (ctx, n, pf, filters, &v))
+        return FALSE;
+      t->filter = (KsLaunchTexFilter) v;
+      if (t->filter == KS_LAUNCH_TEX_LINEAR && !float_format && !t->normalized_float)
+        return fail (ctx, pf, "'linear' filtering needs a float format (f16, f32) or "
+                     "read_mode 'normalized_float'");
+    }
+  if ((n = json_object_get_member (o, "address")) != NULL)
+    {
+      g_autofree char *pa = member_path (path, "address");
+      guint count = 1;
+
+      if (JSON_NODE_HOLDS_ARRAY (n))
+        {
+          JsonArray *a = json_node_get_array (n);
+
+          count = json_array_get_length (a);
+          if (count < 1 || count > 3)
+            return fail (ctx, pa, "expected 1 to 3 modes (one per dimension), got %u", count);
+          for (guint i = 0; i < count; i++)
+            {
+              g_autofree char *pe = index_path (pa, i);
+
+              if (!get_choice (ctx, json_array_get_element (a, i), pe, addresses, &v))
+                return FALSE;
+              t->address[i] = (KsLaunchTexAddress) v;
+              if ((v == KS_LAUNCH_TEX_WRAP || v == KS_LAUNCH_TEX_MIRROR) && !t->normalized_coords)
+                return fail (ctx, pe, "'%s' needs \"normalized_coords\": true, as in CUDA",
+                             addresses[v]);
+            }
+        }
+      else
+        {
+          if (!get_choice (ctx, n, pa, addresses, &v))
+            return FALSE;
+          t->address[0] = (KsLaunchTexAddress) v;
+          if ((v == KS_LAUNCH_TEX_WRAP || v == KS_LAUNCH_TEX_MIRROR) && !t->normalized_coords)
+            return fail (ctx, pa, "'%s' needs \"normalized_coords\": true, as in CUDA",
+                         addresses[v]);
+        }
+      /* the dimensions not given repeat the last mode */
+      for (guint i = count; i < 3; i++)
+        t->address[i] = t->address[count - 1];
+    }
+  if ((n = json_object_get_member (o, "border")) != NULL)
+    {
+      g_autofree char *pb = member_path (path, "border");
+      gboolean ints = !float_format && !t->normalized_float;
+      JsonArray *a = NULL;
+      guint count;
+
+      if (!get_array (ctx, n, pb, &a))
+        return FALSE;
+      count = json_array_get_length (a);
+      if (count < 1 || count > 4)
+        return fail (ctx, pb, "expected 1 to 4 values (one per channel), got %u", count);
+      for (guint i = 0; i < count; i++)
+        {
+          g_autofree char *pe = index_path (pb, i);
+          double d;
+
+          if (!get_finite (ctx, json_array_get_element (a, i), pe, &d))
+            return FALSE;
+          if (ints && (d != floor (d) || d < -2147483648.0 || d > 4294967295.0))
+            return fail (ctx, pe, "an integer texture read as elements has integer border "
+                         "values (32 bits), not %g", d);
+          if (!ints && fabs (d) > FLT_MAX)
+            return fail (ctx, pe, "%g is outside the f32 range", d);
+          t->border[i] = d;
+        }
+    }
+  return TRUE;
+}
+
+static gboolean
+parse_texture (Ctx             *ctx,
+               const char      *path,
+               JsonNode        *node,
+               gboolean         surface,
+               KsLaunch        *launch,
+               KsLaunchTexture *t)
+{
+  static const char *const texture_keys[] = {
+    "buffer", "format", "width", "height", "depth", "layers", "cubemap", "filter", "address",
+    "normalized_coords", "read_mode", "border", NULL
+  };
+  static const char *const surface_keys[] = {
+    "buffer", "format", "width", "height", "depth", "layers", NULL
+  };
+  /* CUDA's limits for compute capability 8.x */
+  g_autofree char *pbuf = member_path (path, "buffer");
+  g_autofree char *pwidth = member_path (path, "width");
+  JsonObject *o = NULL;
+  JsonNode *n;
+  gboolean has_width, has_height, has_depth;
+  const KsLaunchBuffer *b;
+  uint64_t texels, bytes, have;
+  const char *name;
+  int index;
+
+  if (!get_object (ctx, node, path, &o)
+      || !check_keys (ctx, o, path, surface ? surface_keys : texture_keys))
+    return FALSE;
+
+  if ((n = json_object_get_member (o, "buffer")) == NULL)
+    return fail (ctx, pbuf, "missing (the buffer that holds the array)");
+  if (!get_name (ctx, n, pbuf, &name))
+    return FALSE;
+  if ((index = ks_launch_find_buffer (launch, name)) < 0)
+    return fail (ctx, pbuf, "no buffer named '%s'", name);
+  t->buffer = (uint32_t) index;
+
+  if ((n = json_object_get_member (o, "format")) == NULL)
+    {
+      g_autofree char *pformat = member_path (path, "format");
+      return fail (ctx, pformat, "missing (e.g. {\"type\": \"f32\", \"channels\": 1})");
+    }
+  {
+    g_autofree char *pformat = member_path (path, "format");
+
+    if (!parse_format (ctx, n, pformat, t))
+      return FALSE;
+  }
+
+  if (!get_extent (ctx, o, path, "width", 131072, &t->width, &has_width)
+      || !get_extent (ctx, o, path, "height", 65536, &t->height, &has_height)
+      || !get_extent (ctx, o, path, "depth", 16384, &t->depth, &has_depth)
+      || !get_extent (ctx, o, path, "layers", 2048 * 6, &t->layers, &t->layered))
+    return FALSE;
+  if (!has_width)
+    return fail (ctx, pwidth, "missing");
+  if (has_depth && !has_height)
+    {
+      g_autofree char *p = member_path (path, "depth");
+      return fail (ctx, p, "a 3D array needs a height too");
+    }
+  if (has_depth && t->layered)
+    {
+      g_autofree char *p = member_path (path, "layers");
+      return fail (ctx, p, "a 3D array cannot be layered (layered arrays are 1D or 2D)");
+    }
+  t->dims = 1 + (has_height ? 1 : 0) + (has_depth ? 1 : 0);
+
+  if (!surface && (n = json_object_get_member (o, "cubemap")) != NULL)
+    {
+      g_autofree char *pcube = member_path (path, "cubemap");
+
+      if (!get_bool (ctx, n, pcube, &t->cubemap))
+        return FALSE;
+      if (t->cubemap)
+        {
+          if (!has_height || t->height != t->width || has_depth)
+            return fail (ctx, pcube, "a cubemap has square faces: give width and an equal "
+                         "height, and no depth");
+          if (!t->layered)
+            t->layers = 6;
+          else if (t->layers % 6 != 0)
+            {
+              g_autofree char *p = member_path (path, "layers");
+              return fail (ctx, p, "a cubemap array has 6 layers per cubemap, not %u", t->layers);
+            }
+        }
+    }
+
+  b = &launch->buffers[t->buffer];
+  texels = (uint64_t) t->width * t->height * t->depth * t->layers;
+  bytes = texels * t->texel_size;
+  have = b->count * ks_ptx_type_size (b->type);
+  if (have < bytes)
+    return fail (ctx, pbuf, "buffer '%s' has %" G_GUINT64_FORMAT " bytes; the array needs %"
+                 G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT " texels of %u bytes)",
+                 name, have, bytes, texels, t->texel_size);
+
+  if (!surface && !parse_sampler (ctx, o, path, t))
+    return FALSE;
+  return TRUE;
+}
+
+static void
+texture_clear (KsLaunchTexture *t)
+{
+  g_free (t->name);
+}
+
+static gboolean
+parse_textures (Ctx        *ctx,
+                JsonNode   *node,
+                gboolean    surface,
+                KsLaunch   *launch)
+{
+  const char *what = surface ? "surfaces" : "textures";
+  g_autoptr(GList) names = NULL;
+  KsLaunchTexture **out = surface ? &launch->surfaces : &launch->textures;
+  uint32_t *n_out = surface ? &launch->n_surfaces : &launch->n_textures;
+  JsonObject *o = NULL;
+
+  if (!get_object (ctx, node, what, &o))
+    return FALSE;
+  if (o == ctx->dup_object)
+    {
+      g_autofree char *where = member_path (what, ctx->dup_name);
+      return fail (ctx, where, "a second %s of this name (line %u)",
+                   surface ? "surface" : "texture", ctx->dup_line);
+    }
+  names = json_object_get_members (o);
+  if (g_list_length (names) > KS_LAUNCH_MAX_TEXTURES)
+    return fail (ctx, what, "at most %u are allowed", KS_LAUNCH_MAX_TEXTURES);
+  *out = g_new0 (KsLaunchTexture, MAX (g_list_length (names), 1));
+  for (GList *l = names; l != NULL; l = l->next)
+    {
+      KsLaunchTexture *t = &(*out)[*n_out];
+      g_autofree char *path = member_path (what, l->data);
+
+      if (*(const char *) l->data == '\0')
+        return fail (ctx, path, "a %s needs a name", surface ? "surface" : "texture");
+      t->name = g_strdup (l->data);
+      (*n_out)++;
+      if (!parse_texture (ctx, path, json_object_get_member (o, l->data), surface, launch, t))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* {"texture": NAME} or {"surface": NAME} (params and bindings) */
+static gboolean
+parse_object_ref (Ctx                *ctx,
+                  JsonObject         *o,
+                  const char         *path,
+                  const KsLaunch     *launch,
+                  KsLaunchHandleKind *kind,
+                  uint32_t           *index)
+{
+  static const char *const texture_keys[] = { "texture", NULL };
+  static const char *const surface_keys[] = { "surface", NULL };
+  gboolean surface = json_object_has_member (o, "surface");
+  const char *key = surface ? "surface" : "texture";
+  g_autofree char *pname = member_path (path, key);
+  const char *name;
+  int i;
+
+  if (!check_keys (ctx, o, path, surface ? surface_keys : texture_keys)
+      || !get_name (ctx, json_object_get_member (o, key), pname, &name))
+    return FALSE;
+  i = surface ? ks_launch_find_surface (launch, name) : ks_launch_find_texture (launch, name);
+  if (i < 0)
+    return fail (ctx, pname, "no %s named '%s' (in \"%ss\")", key, name, key);
+  *kind = surface ? KS_LAUNCH_HANDLE_SURFACE : KS_LAUNCH_HANDLE_TEXTURE;
+  *index = (uint32_t) i;
+  return TRUE;
+}
+
+static gboolean
+parse_bindings (Ctx        *ctx,
+                JsonNode   *node,
+                KsLaunch   *launch)
+{
+  g_autoptr(GList) names = NULL;
+  JsonObject *o = NULL;
+
+  if (!get_object (ctx, node, "bindings", &o))
+    return FALSE;
+  if (o == ctx->dup_object)
+    {
+      g_autofree char *where = member_path ("bindings", ctx->dup_name);
+      return fail (ctx, where, "given twice (again on line %u)", ctx->dup_line);
+    }
+  names = json_object_get_members (o);
+  launch->bindings = g_new0 (KsLaunchBinding, MAX (g_list_length (names), 1));
+  for (GList *l = names; l != NULL; l = l->next)
+    {
+      g_autofree char *path = member_path ("bindings", l->data);
+      KsLaunchBinding *bd = &launch->bindings[launch->n_bindings];
+      JsonObject *ref = NULL;
+      KsLaunchHandleKind kind;
+
+      if (*(const char *) l->data == '\0')
+        return fail (ctx, path, "name the .texref or .surfref variable");
+      if (!get_object (ctx, json_object_get_member (o, l->data), path, &ref))
+        return FALSE;
+      if (!json_object_has_member (ref, "texture") && !json_object_has_member (ref, "surface"))
+        return fail (ctx, path, "expected {\"texture\": NAME} or {\"surface\": NAME}");
+      if (!parse_object_ref (ctx, ref, path, launch, &kind, &bd->index))
+        return FALSE;
+      bd->var = g_strdup (l->data);
+      bd->surface = kind == KS_LAUNCH_HANDLE_SURFACE;
+      launch->n_bindings++;
+    }
+  return TRUE;
+}
+
 static gboolean
 parse_params (Ctx        *ctx,
               JsonNode   *node,
@@ -1095,7 +1545,12 @@ parse_params (Ctx        *ctx,
 
       if (!get_object (ctx, json_array_get_element (array, i), path, &o))
         return FALSE;
-      if ((m = json_object_get_member (o, "buffer")) != NULL)
+      if (json_object_has_member (o, "texture") || json_object_has_member (o, "surface"))
+        {
+          if (!parse_object_ref (ctx, o, path, launch, &p->handle, &p->object))
+            return FALSE;
+        }
+      else if ((m = json_object_get_member (o, "buffer")) != NULL)
         {
           g_autofree char *pbuf = member_path (path, "buffer");
           const char *name;
@@ -1117,7 +1572,8 @@ parse_params (Ctx        *ctx,
           if (!check_keys (ctx, o, path, scalar_keys))
             return FALSE;
           if ((m = json_object_get_member (o, "type")) == NULL)
-            return fail (ctx, path, "expected {\"buffer\": NAME} or {\"type\": T, \"value\": V}");
+            return fail (ctx, path, "expected {\"buffer\": NAME} or {\"type\": T, \"value\": V} "
+                         "(or {\"texture\": NAME}, {\"surface\": NAME})");
           if (!get_type (ctx, m, ptype, &p->type, &kind))
             return FALSE;
           if ((m = json_object_get_member (o, "value")) == NULL)
@@ -1175,7 +1631,7 @@ parse_root (Ctx        *ctx,
 {
   static const char *const keys[] = {
     "ptx", "source", "kernel", "grid", "block", "dynamic_shared_bytes",
-    "buffers", "params", "outputs", NULL
+    "buffers", "params", "outputs", "textures", "surfaces", "bindings", NULL
   };
   static const uint32_t grid_limits[3] = { G_MAXINT32, 65535, 65535 };
   static const uint32_t block_limits[3] = { 1024, 1024, 64 };
@@ -1273,6 +1729,14 @@ parse_root (Ctx        *ctx,
         }
     }
 
+  if ((m = json_object_get_member (o, "textures")) != NULL
+      && !parse_textures (ctx, m, FALSE, launch))
+    return FALSE;
+  if ((m = json_object_get_member (o, "surfaces")) != NULL
+      && !parse_textures (ctx, m, TRUE, launch))
+    return FALSE;
+  if ((m = json_object_get_member (o, "bindings")) != NULL && !parse_bindings (ctx, m, launch))
+    return FALSE;
   if ((m = json_object_get_member (o, "params")) != NULL && !parse_params (ctx, m, launch))
     return FALSE;
   if ((m = json_object_get_member (o, "outputs")) != NULL && !parse_outputs (ctx, m, launch))
@@ -1288,10 +1752,10 @@ parse_root (Ctx        *ctx,
 
 /* json-glib 1.6 silently wraps integer literals outside int64 (2^64 - 1
  * reads as -1).  Those are rewritten as marked strings, which the value
- * readers take as the numbers they are.  Returns NULL when there are none. */
-static char *
-mark_big_integers (const char *text,
-                   size_t      len)
+ * readers take as the numbers they are. */
+char *
+ks_launch_mark_big_integers (const char *text,
+                             size_t      len)
 {
   GString *out = NULL;
   size_t i = 0, copied = 0;
@@ -1429,7 +1893,7 @@ ks_launch_parse (const char  *json,
   ctx.member_counts = counts;
 
   len = length < 0 ? strlen (json) : (size_t) length;
-  marked = mark_big_integers (json, len);
+  marked = ks_launch_mark_big_integers (json, len);
 
   parser = json_parser_new_immutable ();
   g_signal_connect (parser, "object-member", G_CALLBACK (object_member_cb), &ctx);
@@ -1491,6 +1955,15 @@ ks_launch_free (KsLaunch *launch)
       g_free (launch->buffers[i].data);
     }
   g_free (launch->buffers);
+  for (uint32_t i = 0; i < launch->n_textures; i++)
+    texture_clear (&launch->textures[i]);
+  g_free (launch->textures);
+  for (uint32_t i = 0; i < launch->n_surfaces; i++)
+    texture_clear (&launch->surfaces[i]);
+  g_free (launch->surfaces);
+  for (uint32_t i = 0; i < launch->n_bindings; i++)
+    g_free (launch->bindings[i].var);
+  g_free (launch->bindings);
   g_free (launch->params);
   g_free (launch->outputs);
   g_free (launch->spec_path);
@@ -1520,6 +1993,24 @@ ks_launch_copy (const KsLaunch *l)
       c->buffers[i].name = g_strdup (l->buffers[i].name);
       c->buffers[i].data = g_memdup2 (l->buffers[i].data, l->buffers[i].size);
     }
+  c->textures = g_new0 (KsLaunchTexture, MAX (l->n_textures, 1));
+  for (uint32_t i = 0; i < l->n_textures; i++)
+    {
+      c->textures[i] = l->textures[i];
+      c->textures[i].name = g_strdup (l->textures[i].name);
+    }
+  c->surfaces = g_new0 (KsLaunchTexture, MAX (l->n_surfaces, 1));
+  for (uint32_t i = 0; i < l->n_surfaces; i++)
+    {
+      c->surfaces[i] = l->surfaces[i];
+      c->surfaces[i].name = g_strdup (l->surfaces[i].name);
+    }
+  c->bindings = g_new0 (KsLaunchBinding, MAX (l->n_bindings, 1));
+  for (uint32_t i = 0; i < l->n_bindings; i++)
+    {
+      c->bindings[i] = l->bindings[i];
+      c->bindings[i].var = g_strdup (l->bindings[i].var);
+    }
   c->params = g_memdup2 (l->params, sizeof (KsLaunchParam) * l->n_params);
   c->outputs = g_memdup2 (l->outputs, sizeof (uint32_t) * l->n_outputs);
   return c;
@@ -1536,6 +2027,37 @@ ks_launch_find_buffer (const KsLaunch *launch,
     if (launch->buffers[i].name != NULL && strcmp (launch->buffers[i].name, name) == 0)
       return (int) i;
   return -1;
+}
+
+static int
+find_object (const KsLaunchTexture *objects,
+             uint32_t               n,
+             const char            *name)
+{
+  for (uint32_t i = 0; i < n; i++)
+    if (objects[i].name != NULL && strcmp (objects[i].name, name) == 0)
+      return (int) i;
+  return -1;
+}
+
+int
+ks_launch_find_texture (const KsLaunch *launch,
+                        const char     *name)
+{
+  g_return_val_if_fail (launch != NULL, -1);
+  g_return_val_if_fail (name != NULL, -1);
+
+  return find_object (launch->textures, launch->n_textures, name);
+}
+
+int
+ks_launch_find_surface (const KsLaunch *launch,
+                        const char     *name)
+{
+  g_return_val_if_fail (launch != NULL, -1);
+  g_return_val_if_fail (name != NULL, -1);
+
+  return find_object (launch->surfaces, launch->n_surfaces, name);
 }
 
 char *

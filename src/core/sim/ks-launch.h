@@ -16,6 +16,9 @@
  * complement bits.  Float values are JSON numbers, or the strings "inf",
  * "-inf" and "nan"; they are rounded from double to the element type to
  * nearest even (f16 and bf16 with subnormals; overflow gives infinity).
+ * A float value may also be a string holding a decimal number ("0.1"),
+ * which is how the launch editor writes one that a JSON number would not
+ * print back as typed.
  *
  * Buffer contents, for element i of a buffer with `count` elements:
  *
@@ -55,6 +58,35 @@
  * Limits: one buffer at most 4 GiB, all of them at most 16 GiB; grid at
  * most (2^31-1, 65535, 65535); block at most (1024, 1024, 64) and 1024
  * threads.
+ *
+ * Textures and surfaces (what the host sets up as CUDA arrays and texture
+ * or surface objects):
+ *
+ *   "textures": {NAME: {"buffer": B, "format": {"type": T, "channels": C},
+ *                       "width": W, "height": H, "depth": D, "layers": L,
+ *                       "cubemap": BOOL, "filter": "point" | "linear",
+ *                       "address": MODE or [MODE, ...], "normalized_coords": BOOL,
+ *                       "read_mode": "element" | "normalized_float",
+ *                       "border": [R, G, B, A]}}
+ *   "surfaces": {NAME: {"buffer": B, "format": {...}, "width": W, "height": H,
+ *                       "depth": D, "layers": L}}
+ *
+ * T is u8, s8, u16, s16, u32, s32, f16 or f32 and C 1, 2 or 4 (default 1).
+ * Leaving out height (depth) makes a 1D (2D) array; layers makes it layered
+ * (1D or 2D, not 3D); a cubemap has width == height, 6 faces (layers, when
+ * given, a multiple of 6 for an array of cubemaps).  The buffer holds the
+ * texels in row-major order, layer by layer (x fastest), and must have at
+ * least width x height x depth x layers texels.  MODE is clamp (default),
+ * wrap, mirror or border, one for all dimensions or one per dimension; wrap
+ * and mirror need normalized coordinates, as in CUDA.  "linear" filtering
+ * needs a float format or read_mode "normalized_float", which needs an 8- or
+ * 16-bit integer format.  "border" (1 to 4 numbers, default zeros) is the
+ * value a "border" address mode returns, in the result's type (integers for
+ * integer formats read as elements).
+ *
+ * A parameter {"texture": NAME} or {"surface": NAME} passes the object's
+ * 64-bit handle; "bindings": {VAR: {"texture": NAME}} binds a module's
+ * .texref (or, with "surface", .surfref) variable VAR to it.
  */
 #pragma once
 
@@ -74,6 +106,62 @@ typedef struct
   size_t size;                  /* bytes */
 } KsLaunchBuffer;
 
+/* Textures (and surfaces) a launch may describe: handles keep the index in
+ * 16 bits */
+#define KS_LAUNCH_MAX_TEXTURES 4096u
+
+typedef enum
+{
+  KS_LAUNCH_TEX_POINT = 0,
+  KS_LAUNCH_TEX_LINEAR,
+} KsLaunchTexFilter;
+
+typedef enum
+{
+  KS_LAUNCH_TEX_CLAMP = 0,
+  KS_LAUNCH_TEX_WRAP,
+  KS_LAUNCH_TEX_MIRROR,
+  KS_LAUNCH_TEX_BORDER,
+} KsLaunchTexAddress;
+
+/* A texture or a surface: an array in a launch buffer, and for textures how
+ * it is sampled.  Dimensions not given are 1; dims says how many of width,
+ * height and depth were given. */
+typedef struct
+{
+  char *name;
+  uint32_t buffer;              /* index into buffers */
+  KsPtxType format;             /* U8, S8, U16, S16, U32, S32, F16 or F32 */
+  uint32_t channels;            /* 1, 2 or 4 */
+  uint32_t texel_size;          /* bytes: channels x the format's size */
+  uint32_t dims;                /* 1, 2 or 3 */
+  uint32_t width, height, depth;
+  uint32_t layers;              /* 1 when not layered */
+  gboolean layered;
+  gboolean cubemap;             /* layers = 6 x the number of cubemaps */
+  /* textures only */
+  KsLaunchTexFilter filter;
+  KsLaunchTexAddress address[3];
+  gboolean normalized_coords;
+  gboolean normalized_float;    /* read_mode "normalized_float" */
+  double border[4];
+} KsLaunchTexture;
+
+/* A module's .texref or .surfref variable bound to a texture or surface */
+typedef struct
+{
+  char *var;
+  gboolean surface;
+  uint32_t index;               /* into textures, or surfaces */
+} KsLaunchBinding;
+
+typedef enum
+{
+  KS_LAUNCH_HANDLE_NONE = 0,
+  KS_LAUNCH_HANDLE_TEXTURE,
+  KS_LAUNCH_HANDLE_SURFACE,
+} KsLaunchHandleKind;
+
 typedef struct
 {
   gboolean is_buffer;
@@ -81,6 +169,8 @@ typedef struct
   KsPtxType type;               /* scalar type otherwise */
   uint64_t bits;                /* the scalar's bits in the low bytes, zero-extended
                                  * (f32 as its IEEE bits, f16 and bf16 as their 16 bits) */
+  KsLaunchHandleKind handle;    /* a texture or surface handle: object is its index */
+  uint32_t object;
 } KsLaunchParam;
 
 typedef struct
@@ -98,6 +188,12 @@ typedef struct
   uint32_t n_params;
   uint32_t *outputs;            /* buffer indices */
   uint32_t n_outputs;
+  KsLaunchTexture *textures;    /* in the order written in the spec */
+  uint32_t n_textures;
+  KsLaunchTexture *surfaces;
+  uint32_t n_surfaces;
+  KsLaunchBinding *bindings;
+  uint32_t n_bindings;
 } KsLaunch;
 
 #define KS_LAUNCH_ERROR (ks_launch_error_quark ())
@@ -136,8 +232,23 @@ char          *ks_launch_default_json         (const KsPtxModule *module,
                                                uint32_t       function,
                                                const char    *ptx_path);
 
+/* json-glib 1.6 wraps integer literals outside int64 (2^64 - 1 reads as
+ * -1).  This rewrites each such literal of @json (@length bytes) as a
+ * string whose first byte is KS_LAUNCH_BIG_MARK followed by the literal,
+ * as ks_launch_parse() reads them; for other readers of a spec.
+ * Returns: (transfer full): the new text, or NULL when there are none */
+#define KS_LAUNCH_BIG_MARK '\001'
+char          *ks_launch_mark_big_integers    (const char    *json,
+                                               size_t         length);
+
 /* The index of buffer @name, or -1 when there is none. */
 int            ks_launch_find_buffer          (const KsLaunch *launch,
+                                               const char     *name);
+
+/* The index of texture (surface) @name, or -1 when there is none. */
+int            ks_launch_find_texture         (const KsLaunch *launch,
+                                               const char     *name);
+int            ks_launch_find_surface         (const KsLaunch *launch,
                                                const char     *name);
 
 /* The conversions used for f16 and bf16 elements: round to nearest even,

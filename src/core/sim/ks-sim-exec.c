@@ -2753,6 +2753,497 @@ do_wmma (Ctx *c)
   }
 }
 
+/* ---- textures and surfaces ------------------------------------------------------------- */
+
+/* The instruction as a reader names it: tex.2d, suld.b.a1d, ... */
+static char *
+tex_insn_name (const Ctx *c)
+{
+  const KsTexForm *tf = &c->sim->tex_forms[c->fn->first_insn + c->pc];
+  gboolean surf = c->in->opcode == KS_PTX_OPC_SULD || c->in->opcode == KS_PTX_OPC_SUST
+                  || c->in->opcode == KS_PTX_OPC_SURED;
+
+  return g_strdup_printf ("%s%s.%s", ks_ptx_opcode_name (c->in->opcode),
+                          surf ? (tf->formatted ? ".p" : ".b") : "",
+                          ks_tex_geom_name ((KsTexGeom) tf->geom));
+}
+
+static void G_GNUC_PRINTF (4, 5)
+tex_fault (Ctx            *c,
+           uint32_t        lane,
+           KsSimFaultKind  kind,
+           const char     *fmt,
+           ...)
+{
+  g_autofree char *message = NULL;
+  g_autofree char *name = tex_insn_name (c);
+  va_list args;
+
+  va_start (args, fmt);
+  message = g_strdup_vprintf (fmt, args);
+  va_end (args);
+  ks_sim_fault (c->sim, c->w, (int) lane, c->in, kind, FALSE, 0, "%s: %s", name, message);
+}
+
+/* The array the handle operand @op names for @lane: a register holding a
+ * handle, a kernel parameter holding one, or a module .texref/.surfref
+ * variable the launch binds.  NULL after a fault. */
+static const KsSimArray *
+array_of (Ctx                *c,
+          const KsPtxOperand *op,
+          uint32_t            lane,
+          gboolean            surface)
+{
+  const char *want = surface ? "surface" : "texture";
+  const KsLaunch *l = c->sim->launch;
+  uint32_t var = KS_PTX_NONE, index, n = surface ? l->n_surfaces : l->n_textures;
+  uint64_t h;
+  KsTexKind kind;
+
+  if (op->kind == KS_PTX_OPERAND_REG)
+    h = reg (c, op->a)[lane];
+  else if (op->kind == KS_PTX_OPERAND_ADDRESS && op->aux == KS_PTX_ADDRESS_REG)
+    h = reg (c, op->a)[lane] + (uint64_t) ks_ptx_operand_offset (c->m, op);
+  else if (op->kind == KS_PTX_OPERAND_VAR
+           || (op->kind == KS_PTX_OPERAND_ADDRESS && op->aux == KS_PTX_ADDRESS_VAR))
+    {
+      const KsPtxVar *v;
+
+      var = op->a;
+      v = &c->m->vars[var];
+      if (v->space == KS_PTX_SPACE_PARAM)
+        {
+          if (v->function != c->sim->entry || !(v->flags & KS_PTX_VAR_PARAM))
+            {
+              unsupported (c, "with a handle in a function's parameter (load it first)");
+              return NULL;
+            }
+          memcpy (&h, c->sim->param_bank + c->sim->var_addr[var], sizeof h);
+        }
+      else
+        {
+          h = c->sim->var_handle[var];
+          if (h == 0)
+            {
+              g_autofree char *name = ks_ptx_span_dup (c->m, v->name);
+
+              tex_fault (c, lane, KS_SIM_FAULT_TEXTURE,
+                         "%s is not bound to a %s: add \"bindings\": {\"%s\": {\"%s\": NAME}} "
+                         "to the launch spec", name, want, name, want);
+              return NULL;
+            }
+        }
+    }
+  else
+    {
+      unsupported (c, "with this handle operand");
+      return NULL;
+    }
+
+  if (!ks_tex_handle_decode (h, &kind, &index))
+    {
+      tex_fault (c, lane, KS_SIM_FAULT_TEXTURE,
+                 "0x%016" G_GINT64_MODIFIER "x is not a %s handle (pass one with "
+                 "{\"%s\": NAME} in the launch spec's params)", h, want, want);
+      return NULL;
+    }
+  if ((kind == KS_TEX_SURFACE) != surface)
+    {
+      gboolean other_ok = index < (surface ? l->n_textures : l->n_surfaces);
+
+      tex_fault (c, lane, KS_SIM_FAULT_TEXTURE, "the handle is %s '%s', not a %s",
+                 surface ? "texture" : "surface",
+                 other_ok ? (surface ? l->textures : l->surfaces)[index].name : "?", want);
+      return NULL;
+    }
+  if (index >= n)
+    {
+      tex_fault (c, lane, KS_SIM_FAULT_TEXTURE,
+                 "the handle names %s %u, but the launch has %u %s%s", want, index, n, want,
+                 n == 1 ? "" : "s");
+      return NULL;
+    }
+  return surface ? &c->sim->surfaces[index] : &c->sim->textures[index];
+}
+
+/* Element @i of a coordinate operand: a vector, or a scalar for its first */
+static const KsPtxOperand *
+coord_elem (const Ctx          *c,
+            const KsPtxOperand *v,
+            uint32_t            i)
+{
+  if (v->kind == KS_PTX_OPERAND_VECTOR)
+    return i < v->aux ? &c->m->operands[v->a + i] : NULL;
+  return i == 0 ? v : NULL;
+}
+
+/* The elements a coordinate vector of @geom has: the array index first for
+ * layered geometries */
+static uint32_t
+coord_count (KsTexGeom geom)
+{
+  switch (geom)
+    {
+    case KS_TEX_GEOM_1D: return 1;
+    case KS_TEX_GEOM_2D: case KS_TEX_GEOM_A1D: return 2;
+    case KS_TEX_GEOM_3D: case KS_TEX_GEOM_A2D: case KS_TEX_GEOM_CUBE: return 3;
+    case KS_TEX_GEOM_ACUBE: return 4;
+    default: return 0;
+    }
+}
+
+static gboolean
+geom_layered (KsTexGeom geom)
+{
+  return geom == KS_TEX_GEOM_A1D || geom == KS_TEX_GEOM_A2D || geom == KS_TEX_GEOM_ACUBE;
+}
+
+/* The common checks of every texture and surface instruction: words it
+ * knows, a geometry, and [handle, coordinates] */
+static gboolean
+tex_form_ok (Ctx                 *c,
+             const KsPtxOperand  *list,
+             gboolean             query)
+{
+  const KsTexForm *tf = &c->sim->tex_forms[c->fn->first_insn + c->pc];
+
+  if (tf->bad_word)
+    {
+      const KsPtxExtra *x = &c->m->extras[c->in->extra];
+      g_autofree char *w = ks_ptx_span_dup (c->m, c->m->words[x->first_word + tf->bad_word - 1]);
+      g_autofree char *what = g_strdup_printf ("with .%s", w);
+
+      unsupported (c, what);
+      return FALSE;
+    }
+  if (query)
+    return TRUE;
+  if (tf->geom == KS_TEX_GEOM_NONE)
+    {
+      unsupported (c, "without a geometry (.1d, .2d, ...)");
+      return FALSE;
+    }
+  if (tf->geom == KS_TEX_GEOM_2DMS || tf->geom == KS_TEX_GEOM_A2DMS)
+    {
+      unsupported (c, "on multisample textures");
+      return FALSE;
+    }
+  if (list->kind != KS_PTX_OPERAND_LIST || list->aux < 2)
+    {
+      unsupported (c, "in this form");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Reads a lane's coordinates: the array index of layered geometries, then
+ * x, y, z as f32 or s32 bits */
+static void
+read_coords (Ctx                *c,
+             const KsPtxOperand *v,
+             uint32_t            lane,
+             KsTexGeom           geom,
+             KsPtxType           ctype,
+             KsTexCoords        *tc)
+{
+  uint32_t first = 0;
+
+  memset (tc, 0, sizeof *tc);
+  tc->geom = geom;
+  tc->int_coords = ctype == KS_PTX_TYPE_S32;
+  if (geom_layered (geom))
+    {
+      const KsPtxOperand *e = coord_elem (c, v, 0);
+
+      tc->layer = e ? (uint32_t) src (c, e, lane, KS_PTX_TYPE_U32) : 0;
+      first = 1;
+    }
+  for (uint32_t k = 0; k < 3 && first + k < coord_count (geom); k++)
+    {
+      const KsPtxOperand *e = coord_elem (c, v, first + k);
+
+      tc->c[k] = e ? (uint32_t) src (c, e, lane, ctype) : 0;
+    }
+}
+
+/* tex and tld4 */
+static void
+do_tex (Ctx *c)
+{
+  const KsPtxInsn *in = c->in;
+  const KsTexForm *tf = &c->sim->tex_forms[c->fn->first_insn + c->pc];
+  KsTexGeom geom = (KsTexGeom) tf->geom;
+  KsPtxType dtype = (KsPtxType) in->types[0], ctype = (KsPtxType) in->types[1];
+  const KsPtxOperand *d = &c->ops[0], *list = in->n_operands > 1 ? &c->ops[1] : NULL;
+  const KsPtxOperand *coords, *offsets = NULL, *resident = NULL;
+  gboolean gather = in->opcode == KS_PTX_OPC_TLD4;
+  uint32_t next = 2, n_addrs = 0, texels = 0, texel_size = 0;
+  uint64_t addrs[KS_WARP_SIZE * KS_TEX_MAX_TEXELS];
+
+  if (list == NULL || !tex_form_ok (c, list, FALSE))
+    return;
+  if (dtype != KS_PTX_TYPE_F32 && dtype != KS_PTX_TYPE_S32 && dtype != KS_PTX_TYPE_U32)
+    {
+      unsupported (c, "with results other than .f32, .s32 or .u32");
+      return;
+    }
+  if (ctype != KS_PTX_TYPE_F32 && ctype != KS_PTX_TYPE_S32)
+    {
+      unsupported (c, "with coordinates other than .f32 or .s32");
+      return;
+    }
+  if (list->aux != 2)
+    {
+      unsupported (c, "with a separate sampler (independent texturing mode)");
+      return;
+    }
+  /* d|p: p says the texels are resident in memory, which they always are */
+  if (d->kind == KS_PTX_OPERAND_VECTOR && (d->flags & KS_PTX_OPERAND_PIPE) && d->aux == 2)
+    {
+      resident = &c->m->operands[d->a + 1];
+      d = &c->m->operands[d->a];
+    }
+  if (d->kind != KS_PTX_OPERAND_VECTOR || d->aux != 4)
+    {
+      unsupported (c, "in this form (results are a .v4 vector)");
+      return;
+    }
+  if (gather && coord_count (geom) == 1)
+    {
+      unsupported (c, "on this geometry");
+      return;
+    }
+  coords = &c->m->operands[list->a + 1];
+  /* the level of detail or the gradients: every array has one level, which
+   * any level of detail reads (they are clamped to the levels there are) */
+  if (tf->lod == KS_TEX_LOD_LEVEL)
+    next += 1;
+  else if (tf->lod == KS_TEX_LOD_GRAD)
+    next += 2;
+  if (next < in->n_operands && c->ops[next].kind == KS_PTX_OPERAND_VECTOR)
+    offsets = &c->ops[next++];
+  if (next < in->n_operands)
+    {
+      unsupported (c, "with a depth compare operand");
+      return;
+    }
+
+  LANES (c->exec, lane)
+    {
+      const KsSimArray *a = array_of (c, &c->m->operands[list->a], lane, FALSE);
+      KsTexObject obj;
+      KsTexCoords tc;
+      KsTexFetch fetch;
+      gboolean ok;
+
+      if (a == NULL)
+        return;
+      obj.desc = a->desc;
+      obj.data = a->data;
+      read_coords (c, coords, lane, geom, gather ? KS_PTX_TYPE_F32 : ctype, &tc);
+      for (uint32_t k = 0; offsets != NULL && k < 3 && k < offsets->aux; k++)
+        {
+          int32_t o = (int32_t) src (c, &c->m->operands[offsets->a + k], lane, KS_PTX_TYPE_S32);
+
+          /* the ISA's range: -8 to +7 */
+          tc.offset[k] = CLAMP (o, -8, 7);
+        }
+      ok = gather ? ks_tex_gather (&obj, &tc, tf->comp, &fetch) : ks_tex_sample (&obj, &tc, &fetch);
+      if (!ok)
+        {
+          tex_fault (c, lane, KS_SIM_FAULT_TEXTURE, "texture '%s' is not a cubemap",
+                     a->desc->name);
+          return;
+        }
+      for (uint32_t k = 0; k < 4; k++)
+        dst (c, &c->m->operands[d->a + k], lane, fetch.v[k]);
+      if (resident != NULL)
+        dst (c, resident, lane, 1);
+      for (uint32_t k = 0; k < fetch.n_texels; k++)
+        addrs[n_addrs++] = a->base + fetch.texels[k];
+      texels += fetch.n_texels;
+      texel_size = a->desc->texel_size;
+    }
+  if (c->sim->trace_enabled && c->exec != 0)
+    ks_sim_record_texture (c->sim, c->w, c->fn->first_insn + c->pc, FALSE, addrs, n_addrs,
+                           texel_size, texels, FALSE);
+}
+
+/* txq and suq */
+static void
+do_tex_query (Ctx *c)
+{
+  const KsTexForm *tf = &c->sim->tex_forms[c->fn->first_insn + c->pc];
+  gboolean surface = c->in->opcode == KS_PTX_OPC_SUQ;
+
+  if (!tex_form_ok (c, NULL, TRUE))
+    return;
+  if (tf->query == KS_TEX_QUERY_NONE || c->in->n_operands < 2)
+    {
+      unsupported (c, "without a query (.width, .height, ...)");
+      return;
+    }
+  LANES (c->exec, lane)
+    {
+      const KsSimArray *a = array_of (c, &c->ops[1], lane, surface);
+      uint32_t v;
+
+      if (a == NULL)
+        return;
+      v = ks_tex_query (a->desc, (KsTexQuery) tf->query);
+      /* txq.level: sizes of a level; arrays have the one level 0 */
+      if (tf->lod == KS_TEX_LOD_LEVEL && c->in->n_operands > 2
+          && src (c, &c->ops[2], lane, KS_PTX_TYPE_S32) != 0)
+        v = 0;
+      dst (c, &c->ops[0], lane, v);
+    }
+}
+
+/* suld, sust and sured */
+static void
+do_surface (Ctx *c)
+{
+  const KsPtxInsn *in = c->in;
+  const KsTexForm *tf = &c->sim->tex_forms[c->fn->first_insn + c->pc];
+  KsTexGeom geom = (KsTexGeom) tf->geom;
+  gboolean load = in->opcode == KS_PTX_OPC_SULD, red = in->opcode == KS_PTX_OPC_SURED;
+  const KsPtxOperand *list = &c->ops[load ? 1 : 0], *data = &c->ops[load ? 0 : 1];
+  KsPtxType t = (KsPtxType) in->types[0];
+  uint32_t esize = ks_ptx_type_size (t), n = red ? 1 : vec_count (in), size = esize * n;
+  uint64_t addrs[KS_WARP_SIZE];
+  uint32_t n_addrs = 0;
+  gboolean locked = FALSE;
+
+  if (in->n_operands < 2 || !tex_form_ok (c, list, FALSE))
+    return;
+  if (tf->formatted)
+    {
+      unsupported (c, "in its formatted form (.p)");
+      return;
+    }
+  if (geom == KS_TEX_GEOM_CUBE || geom == KS_TEX_GEOM_ACUBE || esize == 0 || esize > 8)
+    {
+      unsupported (c, "in this form");
+      return;
+    }
+  if (red && (in->op == KS_PTX_OP_NONE || esize < 4))
+    {
+      unsupported (c, "with this operation");
+      return;
+    }
+  if (red && c->sim->shared != NULL)
+    {
+      /* other CTAs may run on other threads, as for global atomics */
+      g_mutex_lock (&c->sim->shared->atomics);
+      locked = TRUE;
+    }
+
+  LANES (c->exec, lane)
+    {
+      const KsSimArray *a = array_of (c, &c->m->operands[list->a], lane, TRUE);
+      const KsPtxOperand *coords = &c->m->operands[list->a + 1];
+      int32_t xyz[3] = { 0, 0, 0 };
+      uint32_t layer = 0, first = 0;
+      uint64_t off;
+      KsSurfResult r;
+
+      if (a == NULL)
+        break;
+      if (size != a->desc->texel_size)
+        {
+          g_autofree char *fmt = g_strdup_printf ("%s%s", ks_ptx_type_name (a->desc->format),
+                                                  a->desc->channels == 1 ? "" :
+                                                  a->desc->channels == 2 ? " x 2" : " x 4");
+
+          tex_fault (c, lane, KS_SIM_FAULT_TEXTURE,
+                     "moves %u bytes a lane, but surface '%s' has %u-byte elements (%s): "
+                     "the vector and element types must make one element",
+                     size, a->desc->name, a->desc->texel_size, fmt);
+          break;
+        }
+      if (geom_layered (geom))
+        {
+          const KsPtxOperand *e = coord_elem (c, coords, 0);
+
+          layer = e ? (uint32_t) src (c, e, lane, KS_PTX_TYPE_U32) : 0;
+          first = 1;
+        }
+      for (uint32_t k = 0; k < 3 && first + k < coord_count (geom); k++)
+        {
+          const KsPtxOperand *e = coord_elem (c, coords, first + k);
+
+          xyz[k] = e ? (int32_t) src (c, e, lane, KS_PTX_TYPE_S32) : 0;
+        }
+      r = ks_surf_address (a->desc, geom, xyz, layer, size, (KsSurfClamp) tf->clamp, &off);
+      if (r == KS_SURF_MISALIGNED)
+        {
+          ks_sim_fault (c->sim, c->w, (int) lane, in, KS_SIM_FAULT_MISALIGNED, FALSE, 0,
+                        "%s: x = %d bytes is not a multiple of the %u-byte access "
+                        "(surface '%s')", ks_ptx_opcode_name (in->opcode), xyz[0], size,
+                        a->desc->name);
+          break;
+        }
+      if (r == KS_SURF_OUT_OF_RANGE)
+        {
+          if (tf->clamp == KS_SURF_TRAP)
+            {
+              g_autofree char *where = g_strdup_printf ("x = %d bytes, y = %d, z = %d, layer %u",
+                                                        xyz[0], xyz[1], xyz[2], layer);
+
+              tex_fault (c, lane, KS_SIM_FAULT_OUT_OF_BOUNDS,
+                         "%s is outside surface '%s' (%u x %u x %u elements of %u bytes, "
+                         "%u layers) with .trap", where, a->desc->name, a->desc->width,
+                         a->desc->height, a->desc->depth, a->desc->texel_size, a->desc->layers);
+              break;
+            }
+          /* .zero: reads give zeros, writes are dropped */
+          if (load)
+            for (uint32_t i = 0; i < n; i++)
+              dst (c, coord_elem (c, data, i) ? coord_elem (c, data, i) : data, lane, 0);
+          continue;
+        }
+
+      if (load)
+        for (uint32_t i = 0; i < n; i++)
+          {
+            const KsPtxOperand *to = coord_elem (c, data, i);
+            uint64_t v = 0;
+
+            memcpy (&v, a->data + off + (size_t) i * esize, esize);
+            if (to != NULL)
+              dst (c, to, lane, v);
+          }
+      else if (!red)
+        for (uint32_t i = 0; i < n; i++)
+          {
+            const KsPtxOperand *from = coord_elem (c, data, i);
+            uint64_t v = from ? src (c, from, lane, t) : 0;
+
+            memcpy (a->data + off + (size_t) i * esize, &v, esize);
+          }
+      else
+        {
+          uint64_t old = 0, nv;
+          gboolean ok;
+
+          memcpy (&old, a->data + off, esize);
+          nv = atomic_op ((KsPtxOp) in->op, t, old, src (c, data, lane, t), 0, &ok);
+          if (!ok)
+            {
+              unsupported (c, "with this operation");
+              break;
+            }
+          memcpy (a->data + off, &nv, esize);
+        }
+      addrs[n_addrs++] = a->base + off;
+    }
+  if (locked)
+    g_mutex_unlock (&c->sim->shared->atomics);
+  if (c->sim->status == KS_SIM_READY && c->sim->trace_enabled && n_addrs > 0)
+    ks_sim_record_texture (c->sim, c->w, c->fn->first_insn + c->pc, TRUE, addrs, n_addrs, size,
+                           n_addrs, !load);
+}
+
 /* ---- dispatch ------------------------------------------------------------------------------ */
 
 /* One warp-instruction through the general executor */
@@ -3154,6 +3645,22 @@ general_step (KsSim     *sim,
 
     case KS_PTX_OPC_REDUX:
       do_redux (c);
+      break;
+
+    case KS_PTX_OPC_TEX:
+    case KS_PTX_OPC_TLD4:
+      do_tex (c);
+      break;
+
+    case KS_PTX_OPC_TXQ:
+    case KS_PTX_OPC_SUQ:
+      do_tex_query (c);
+      break;
+
+    case KS_PTX_OPC_SULD:
+    case KS_PTX_OPC_SUST:
+    case KS_PTX_OPC_SURED:
+      do_surface (c);
       break;
 
     default:

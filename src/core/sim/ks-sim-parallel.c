@@ -327,7 +327,7 @@ commit_block (KsSimParallel *p,
         if (r->sample != G_MAXUINT32 && sample_array[r->sample] != NULL)
           sample = &g_array_index (sample_array[r->sample], KsMemAccess, sample_index[r->sample]);
         ks_sim_cache_sectors (run, r->insn, &g_array_index (b->sectors, uint64_t, r->first_sector),
-                              r->n_sectors, r->store, tm, sample);
+                              r->n_sectors, r->store, r->texture, tm, sample);
       }
 
   if (b->hazards != NULL)

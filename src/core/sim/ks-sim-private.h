@@ -4,6 +4,7 @@
 #pragma once
 
 #include "ks-sim.h"
+#include "ks-sim-tex.h"
 
 G_BEGIN_DECLS
 
@@ -70,7 +71,7 @@ typedef struct
   uint32_t n_sectors;
   uint64_t trace_mem;           /* the block's trace-memory record, or G_MAXUINT64 */
   uint32_t sample;              /* the block's sample, or G_MAXUINT32 */
-  uint32_t reserved;
+  uint32_t texture;             /* a texture or surface request (KsSimInsnStats.tex_*) */
 } KsSimCacheRequest;
 
 typedef struct
@@ -134,6 +135,15 @@ typedef struct
   uint32_t var;                 /* module variable, or KS_PTX_NONE */
   gboolean readonly;
 } KsSimAlloc;
+
+/* A texture or surface of the launch: its description and where its array
+ * is (the launch buffer's allocation) */
+typedef struct
+{
+  const KsLaunchTexture *desc;
+  uint8_t *data;
+  uint64_t base;                /* global address */
+} KsSimArray;
 
 typedef struct
 {
@@ -254,6 +264,14 @@ struct _KsSim
   gboolean cta_active;
   uint32_t current_warp;
 
+  /* Textures and surfaces: the launch's tables, the handle of each module
+   * .texref/.surfref variable the launch binds (0: none), and the decoded
+   * modifiers of each texture or surface instruction (NULL when the module
+   * has none) */
+  KsSimArray *textures, *surfaces;
+  uint64_t *var_handle;
+  KsTexForm *tex_forms;
+
   KsSimInsnStats *insn_stats;   /* per module instruction */
   struct _KsCache *l1, *l2;     /* created on the first analysed access */
   /* The race check: who last wrote and read each 4-byte word of the CTA's
@@ -293,6 +311,16 @@ struct _KsSim
   gpointer progress_data;
   uint64_t progress_at;         /* warp-instructions at the last report */
 
+  /* A run whose step budget ran out in the middle of a warp's burst goes on
+   * from there (the warp's place in the round-robin pass and its burst so
+   * far), so that a launch stepped one instruction at a time runs in the
+   * order it runs in one go */
+  gboolean resume;
+  uint32_t resume_k, resume_n;
+  /* The last warp-instruction of a run with a step budget */
+  KsSimStep last_step;
+  gboolean have_last_step;
+
   KsSimStatus status;
   KsSimFault fault;
   KsSimStats stats;
@@ -307,14 +335,16 @@ void   ks_sim_frame_release  (KsSim                *sim,
                               KsSimWarp            *w,
                               KsSimFrame           *f);
 
-/* The cache model's part of the memory analysis of a global access: L1,
- * then L2, for each sector, into the statistics of insn, the trace's
- * record tm and the sample (either may be NULL) */
+/* The cache model's part of the memory analysis of a global access, or of
+ * a texture or surface one: L1, then L2, for each sector, into the
+ * statistics of insn, the trace's record tm and the sample (either may be
+ * NULL) */
 void   ks_sim_cache_sectors  (KsSim                *sim,
                               uint32_t              insn,
                               const uint64_t       *sectors,
                               uint32_t              n_sectors,
                               gboolean              store,
+                              gboolean              texture,
                               KsTraceMemory        *tm,
                               KsMemAccess          *sample);
 void   ks_sim_warp_free      (KsSim                *sim,
@@ -388,5 +418,19 @@ ks_sim_count_step (KsSim     *sim,
     }
   w->pending_flags = 0;
 }
+
+/* The memory analysis of a texture or surface instruction: the global
+ * addresses of the texels each lane read or wrote (n per lane at most 8,
+ * texel_size bytes each), through the L1 and L2 models, counted apart from
+ * ld/st (KsSimInsnStats.tex_*).  Runs only while the trace is on. */
+void   ks_sim_record_texture (KsSim           *sim,
+                              const KsSimWarp *w,
+                              uint32_t         insn,
+                              gboolean         surface,
+                              const uint64_t  *addrs,
+                              uint32_t         n_addrs,
+                              uint32_t         texel_size,
+                              uint32_t         texels,
+                              gboolean         store);
 
 G_END_DECLS

@@ -25,6 +25,12 @@ ks_sim_insn_stats_add (KsSimInsnStats       *to,
   to->l1_misses += from->l1_misses;
   to->l2_hits += from->l2_hits;
   to->l2_misses += from->l2_misses;
+  to->tex_requests += from->tex_requests;
+  to->tex_fetches += from->tex_fetches;
+  to->surf_requests += from->surf_requests;
+  to->tex_sectors += from->tex_sectors;
+  to->tex_l1_hits += from->tex_l1_hits;
+  to->tex_l1_misses += from->tex_l1_misses;
 }
 
 typedef struct

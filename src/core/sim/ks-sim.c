@@ -10,6 +10,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ks-sim-exec.h"
@@ -34,6 +35,7 @@ ks_sim_fault_kind_name (KsSimFaultKind kind)
     case KS_SIM_FAULT_STEP_LIMIT: return "step_limit";
     case KS_SIM_FAULT_UNSUPPORTED: return "unsupported";
     case KS_SIM_FAULT_STACK_OVERFLOW: return "stack_overflow";
+    case KS_SIM_FAULT_TEXTURE: return "texture";
     case KS_SIM_FAULT_NONE:
     default: return "none";
     }
@@ -475,7 +477,23 @@ layout_params (KsSim   *sim,
       uint64_t size = var_size (v);
       uint64_t bits;
 
-      if (p->is_buffer)
+      if (p->handle != KS_LAUNCH_HANDLE_NONE)
+        {
+          gboolean surface = p->handle == KS_LAUNCH_HANDLE_SURFACE;
+
+          if (size != 8)
+            {
+              g_autofree char *pname = ks_ptx_span_dup (m, v->name);
+
+              g_set_error (error, KS_SIM_ERROR, KS_SIM_ERROR_BAD_LAUNCH,
+                           "params[%u]: a %s handle (8 bytes) is passed to parameter %s of %"
+                           G_GUINT64_FORMAT " bytes", i, surface ? "surface" : "texture",
+                           pname, size);
+              return FALSE;
+            }
+          bits = ks_tex_handle (surface ? KS_TEX_SURFACE : KS_TEX_TEXTURE, p->object);
+        }
+      else if (p->is_buffer)
         {
           if (size != 8 && !(size == 4 && m->address_size == 32))
             {
@@ -710,6 +728,7 @@ finish_cta (KsSim *sim)
   for (uint32_t i = 0; i < sim->cta.n_warps; i++)
     warp_reset (sim, &sim->cta.warps[i]);
   sim->cta_active = FALSE;
+  sim->resume = FALSE;
 }
 
 /* Barriers.  When no warp can run, every barrier whose waiting threads
@@ -875,6 +894,90 @@ try_release_barrier (KsSim *sim)
   return FALSE;
 }
 
+/* ---- textures and surfaces --------------------------------------------------------------- */
+
+/* The launch's tables of textures and surfaces, the handles of the module
+ * variables it binds, and the modifiers of the module's texture and surface
+ * instructions, decoded once. */
+static gboolean
+setup_textures (KsSim   *sim,
+                GError **error)
+{
+  const KsLaunch *l = sim->launch;
+  const KsPtxModule *m = sim->module;
+
+  sim->textures = g_new0 (KsSimArray, MAX (l->n_textures, 1));
+  sim->surfaces = g_new0 (KsSimArray, MAX (l->n_surfaces, 1));
+  for (uint32_t k = 0; k < 2; k++)
+    {
+      const KsLaunchTexture *descs = k ? l->surfaces : l->textures;
+      KsSimArray *out = k ? sim->surfaces : sim->textures;
+
+      for (uint32_t i = 0; i < (k ? l->n_surfaces : l->n_textures); i++)
+        {
+          const KsSimAlloc *a = &sim->allocs[sim->buffer_alloc[descs[i].buffer]];
+
+          out[i].desc = &descs[i];
+          out[i].data = a->data;
+          out[i].base = a->base;
+        }
+    }
+
+  sim->var_handle = g_new0 (uint64_t, MAX (m->n_vars, 1));
+  for (uint32_t b = 0; b < l->n_bindings; b++)
+    {
+      const KsLaunchBinding *bd = &l->bindings[b];
+      const char *want = bd->surface ? "surfref" : "texref";
+      uint32_t found = KS_PTX_NONE;
+
+      for (uint32_t i = 0; i < m->n_vars && found == KS_PTX_NONE; i++)
+        {
+          const KsPtxVar *v = &m->vars[i];
+
+          if (v->function == KS_PTX_NONE && ks_ptx_span_equal (m, v->name, bd->var))
+            found = i;
+        }
+      if (found == KS_PTX_NONE)
+        {
+          g_set_error (error, KS_SIM_ERROR, KS_SIM_ERROR_BAD_LAUNCH,
+                       "bindings.%s: the module has no .%s variable named %s",
+                       bd->var, want, bd->var);
+          return FALSE;
+        }
+      {
+        const KsPtxVar *v = &m->vars[found];
+        gboolean is_tex = v->type == KS_PTX_TYPE_TEXREF || v->space == KS_PTX_SPACE_TEX;
+        gboolean is_surf = v->type == KS_PTX_TYPE_SURFREF || v->space == KS_PTX_SPACE_SURF;
+
+        if (bd->surface ? !is_surf : !is_tex)
+          {
+            g_set_error (error, KS_SIM_ERROR, KS_SIM_ERROR_BAD_LAUNCH,
+                         "bindings.%s: %s (line %u) is not a .%s variable%s", bd->var, bd->var,
+                         v->line, want,
+                         is_tex ? " (a texture: bind it with {\"texture\": NAME})"
+                         : is_surf ? " (a surface: bind it with {\"surface\": NAME})" : "");
+            return FALSE;
+          }
+        sim->var_handle[found] = ks_tex_handle (bd->surface ? KS_TEX_SURFACE : KS_TEX_TEXTURE,
+                                                bd->index);
+      }
+    }
+
+  for (uint32_t i = 0; i < m->n_insns; i++)
+    switch (m->insns[i].opcode)
+      {
+      case KS_PTX_OPC_TEX: case KS_PTX_OPC_TLD4: case KS_PTX_OPC_TXQ: case KS_PTX_OPC_SULD:
+      case KS_PTX_OPC_SUST: case KS_PTX_OPC_SURED: case KS_PTX_OPC_SUQ:
+        if (sim->tex_forms == NULL)
+          sim->tex_forms = g_new0 (KsTexForm, m->n_insns);
+        ks_tex_form_decode (m, &m->insns[i], &sim->tex_forms[i]);
+        break;
+      default:
+        break;
+      }
+  return TRUE;
+}
+
 /* ---- the public API ----------------------------------------------------------------------------- */
 
 KsSim *
@@ -962,7 +1065,7 @@ ks_sim_new (const KsPtxModule *module,
       a->buffer = (int32_t) i;
       sim->buffer_alloc[i] = sim->n_allocs - 1;
     }
-  if (!layout_module (sim, error) || !layout_params (sim, error))
+  if (!layout_module (sim, error) || !layout_params (sim, error) || !setup_textures (sim, error))
     return NULL;
 
   /* Which block each instruction is in: a branch reconverges at its
@@ -1034,6 +1137,10 @@ ks_sim_free (KsSim *sim)
   g_free (sim->buffer_alloc);
   g_free (sim->var_addr);
   g_free (sim->insn_block);
+  g_free (sim->textures);
+  g_free (sim->surfaces);
+  g_free (sim->var_handle);
+  g_free (sim->tex_forms);
   g_free (sim->fast);
   g_free (sim->fast_imm);
   g_free (sim->insn_stats);
@@ -1124,6 +1231,46 @@ ks_sim_set_threads (KsSim    *sim,
   sim->n_threads = n_threads ? n_threads : (uint32_t) g_get_num_processors ();
 }
 
+/* Before the last step of a run's budget: what it is about to execute */
+static void
+record_last_step (KsSim     *sim,
+                  KsSimWarp *w)
+{
+  const KsSimFrame *f = &w->frames[w->n_frames - 1];
+  const KsSimtEntry *top = &w->simt[w->n_simt - 1];
+  const KsPtxFunction *fn = &sim->module->functions[f->fn];
+  KsSimStep *s = &sim->last_step;
+
+  s->index = sim->stats.warp_instructions;
+  s->cta = sim->cta_linear;
+  memcpy (s->block, sim->cta.ctaid, sizeof s->block);
+  s->warp = w->index;
+  s->active = top->mask;
+  s->executed = top->mask;
+  if (top->pc < fn->n_insns)
+    {
+      const KsPtxInsn *in = &sim->module->insns[fn->first_insn + top->pc];
+
+      s->insn = fn->first_insn + top->pc;
+      if (in->pred != KS_PTX_NONE)
+        s->executed &= in->pred_not ? ~f->preds[in->pred] : f->preds[in->pred];
+    }
+  else
+    s->insn = KS_PTX_NONE;
+  sim->have_last_step = TRUE;
+}
+
+gboolean
+ks_sim_get_last_step (const KsSim *sim,
+                      KsSimStep   *step)
+{
+  g_return_val_if_fail (sim != NULL && step != NULL, FALSE);
+  if (!sim->have_last_step)
+    return FALSE;
+  *step = sim->last_step;
+  return TRUE;
+}
+
 KsSimStatus
 ks_sim_run (KsSim        *sim,
             uint64_t      max_steps,
@@ -1146,10 +1293,12 @@ ks_sim_run (KsSim        *sim,
       return sim->status;
     }
 
+  sim->have_last_step = FALSE;
   while (sim->status == KS_SIM_READY && done < budget)
     {
       KsSimCta *c = &sim->cta;
       gboolean progressed = FALSE;
+      uint32_t k0 = 0, n0 = 0;
 
       if (!sim->cta_active)
         {
@@ -1172,12 +1321,20 @@ ks_sim_run (KsSim        *sim,
           sim->next_cta += sim->cta_stride;
         }
 
+      /* The pass the last run's budget stopped: it had progressed */
+      if (sim->resume)
+        {
+          k0 = sim->resume_k;
+          n0 = sim->resume_n;
+          progressed = TRUE;
+          sim->resume = FALSE;
+        }
       /* Round-robin over the CTA's warps, a burst each */
-      for (uint32_t k = 0; k < c->n_warps && sim->status == KS_SIM_READY && done < budget; k++)
+      for (uint32_t k = k0; k < c->n_warps && sim->status == KS_SIM_READY && done < budget; k++)
         {
           uint32_t wi = (sim->current_warp + k) % c->n_warps;
           KsSimWarp *w = &c->warps[wi];
-          uint32_t n = 0;
+          uint32_t n = k == k0 ? n0 : 0;
 
           /* Something changed an mbarrier since this warp last polled one */
           if (w->state == KS_WARP_AT_MBARRIER && w->mbar_seen != c->mbar_version)
@@ -1189,18 +1346,22 @@ ks_sim_run (KsSim        *sim,
             {
               uint32_t ran = 1;
 
-              if (G_UNLIKELY (sim->step_hook != NULL))
+              if (G_UNLIKELY (sim->step_hook != NULL) || G_UNLIKELY (done + 1 == budget))
                 {
-                  sim->step_hook (sim, w, FALSE, sim->step_hook_data);
+                  if (done + 1 == budget)
+                    record_last_step (sim, w);
+                  if (sim->step_hook != NULL)
+                    sim->step_hook (sim, w, FALSE, sim->step_hook_data);
                   ks_sim_step (sim, w);
-                  sim->step_hook (sim, w, TRUE, sim->step_hook_data);
+                  if (sim->step_hook != NULL)
+                    sim->step_hook (sim, w, TRUE, sim->step_hook_data);
                 }
               else
                 {
                   /* as many steps as one-by-one stepping would run here
-                   * before the burst, the budget or the step limit ends */
-                  uint64_t room = MIN ((uint64_t) (BURST - n), budget - done);
-
+                   * before the burst, the step limit or the budget ends
+                   * (whose last step is recorded first, above) */
+                  uint64_t room = MIN ((uint64_t) (BURST - n), budget - done - 1);
                   uint64_t steps = sim->steps_before + sim->stats.warp_instructions;
 
                   if (steps < sim->step_limit)
@@ -1222,6 +1383,13 @@ ks_sim_run (KsSim        *sim,
           if (n >= BURST)
             {
               sim->current_warp = (wi + 1) % c->n_warps;
+              break;
+            }
+          if (done >= budget && sim->status == KS_SIM_READY)
+            {
+              sim->resume = TRUE;
+              sim->resume_k = k;
+              sim->resume_n = n;
               break;
             }
         }
@@ -1624,24 +1792,33 @@ ks_sim_get_trace_memory (const KsSim *sim,
   return sim->trace_mem;
 }
 
-void
-ks_sim_cache_sectors (KsSim          *sim,
-                      uint32_t        insn,
-                      const uint64_t *sectors,
-                      uint32_t        n_sectors,
-                      gboolean        store,
-                      KsTraceMemory  *tm,
-                      KsMemAccess    *sample)
+static void
+ensure_caches (KsSim *sim)
 {
-  KsSimInsnStats *st = &sim->insn_stats[insn];
-
   if (sim->l1 == NULL)
     {
       sim->l1 = ks_cache_new (sim->l1_bytes, 128, 32, 4);
       ks_cache_set_write_policy (sim->l1, KS_CACHE_WRITE_THROUGH);
       sim->l2 = ks_cache_new (sim->l2_bytes, 128, 32, 16);
     }
-  /* Loads look in L1, then L2; stores write through L1 to L2 */
+}
+
+/* The sectors of one request through the caches: loads look in L1, then
+ * L2; stores write through L1 to L2.  Counts go to the four counters, the
+ * trace record and the sample when there are. */
+static void
+through_caches (KsSim          *sim,
+                const uint64_t *sectors,
+                uint32_t        n_sectors,
+                gboolean        store,
+                KsTraceMemory  *tm,
+                KsMemAccess    *sample,
+                uint64_t       *l1_hits,
+                uint64_t       *l1_misses,
+                uint64_t       *l2_hits,
+                uint64_t       *l2_misses)
+{
+  ensure_caches (sim);
   for (uint32_t i = 0; i < n_sectors; i++)
     {
       KsCacheResult h1 = ks_cache_access (sim->l1, sectors[i], store);
@@ -1651,27 +1828,156 @@ ks_sim_cache_sectors (KsSim          *sim,
                            : KS_MEM_LEVEL_L2;
       if (!store && h1 == KS_CACHE_HIT)
         {
-          st->l1_hits++;
+          (*l1_hits)++;
           if (tm)
-            tm->l1_hits++;
+            tm->l1_hits = (uint8_t) MIN (tm->l1_hits + 1u, 255u);
           continue;
         }
       if (!store)
-        st->l1_misses++;
+        (*l1_misses)++;
       if (ks_cache_access (sim->l2, sectors[i], store) == KS_CACHE_HIT)
         {
-          st->l2_hits++;
+          (*l2_hits)++;
           if (tm)
-            tm->l2_hits++;
+            tm->l2_hits = (uint8_t) MIN (tm->l2_hits + 1u, 255u);
         }
       else
         {
-          st->l2_misses++;
+          (*l2_misses)++;
           if (tm)
-            tm->dram++;
+            tm->dram = (uint8_t) MIN (tm->dram + 1u, 255u);
           if (sample != NULL && !store)
             sample->level[i] = KS_MEM_LEVEL_DRAM;
         }
+    }
+}
+
+void
+ks_sim_cache_sectors (KsSim          *sim,
+                      uint32_t        insn,
+                      const uint64_t *sectors,
+                      uint32_t        n_sectors,
+                      gboolean        store,
+                      gboolean        texture,
+                      KsTraceMemory  *tm,
+                      KsMemAccess    *sample)
+{
+  KsSimInsnStats *st = &sim->insn_stats[insn];
+  uint64_t l2_hits = 0, l2_misses = 0;
+
+  if (texture)
+    through_caches (sim, sectors, n_sectors, store, tm, sample, &st->tex_l1_hits,
+                    &st->tex_l1_misses, &l2_hits, &l2_misses);
+  else
+    through_caches (sim, sectors, n_sectors, store, tm, sample, &st->l1_hits, &st->l1_misses,
+                    &st->l2_hits, &st->l2_misses);
+}
+
+/* A worker of a parallel run keeps a request for the caches, whose turn
+ * comes in block order (ks-sim-parallel.c) */
+static void
+defer_request (KsSim          *sim,
+               uint32_t        insn,
+               const uint64_t *sectors,
+               uint32_t        n_sectors,
+               gboolean        store,
+               gboolean        texture,
+               KsTraceMemory  *tm,
+               uint32_t        sample)
+{
+  KsSimBlock *b = sim->block;
+  KsSimCacheRequest req;
+
+  if (b->requests == NULL)
+    {
+      b->requests = g_array_new (FALSE, FALSE, sizeof (KsSimCacheRequest));
+      b->sectors = g_array_new (FALSE, FALSE, sizeof (uint64_t));
+    }
+  memset (&req, 0, sizeof req);
+  req.insn = insn;
+  req.store = store;
+  req.texture = texture;
+  req.first_sector = b->sectors->len;
+  req.n_sectors = n_sectors;
+  req.trace_mem = tm != NULL ? (uint64_t) (tm - sim->trace_mem) : G_MAXUINT64;
+  req.sample = sample;
+  g_array_append_vals (b->sectors, sectors, n_sectors);
+  g_array_append_val (b->requests, req);
+}
+
+static int
+compare_u64 (gconstpointer a,
+             gconstpointer b)
+{
+  uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+void
+ks_sim_record_texture (KsSim           *sim,
+                       const KsSimWarp *w,
+                       uint32_t         insn,
+                       gboolean         surface,
+                       const uint64_t  *addrs,
+                       uint32_t         n_addrs,
+                       uint32_t         texel_size,
+                       uint32_t         texels,
+                       gboolean         store)
+{
+  KsSimInsnStats *st = &sim->insn_stats[insn];
+  uint64_t sectors[KS_WARP_SIZE * KS_TEX_MAX_TEXELS * 2];
+  uint32_t n_sectors = 0, n_lines = 0;
+  uint64_t last_line = G_MAXUINT64;
+  KsTraceMemory *tm;
+
+  (void) w;
+  if (!sim->trace_enabled)
+    return;
+  if (surface)
+    st->surf_requests++;
+  else
+    {
+      st->tex_requests++;
+      st->tex_fetches += texels;
+    }
+  /* a texel lies in one sector, or two when it is 16 bytes at an odd
+   * 16-byte place (never: arrays and texels are aligned) */
+  for (uint32_t i = 0; i < n_addrs && n_sectors + 2 <= G_N_ELEMENTS (sectors); i++)
+    {
+      uint64_t first = addrs[i] & ~(uint64_t) 31, last = (addrs[i] + texel_size - 1) & ~(uint64_t) 31;
+
+      sectors[n_sectors++] = first;
+      if (last != first)
+        sectors[n_sectors++] = last;
+    }
+  qsort (sectors, n_sectors, sizeof sectors[0], compare_u64);
+  {
+    uint32_t unique = 0;
+
+    for (uint32_t i = 0; i < n_sectors; i++)
+      if (unique == 0 || sectors[unique - 1] != sectors[i])
+        sectors[unique++] = sectors[i];
+    n_sectors = unique;
+  }
+  for (uint32_t i = 0; i < n_sectors; i++)
+    if ((sectors[i] & ~(uint64_t) 127) != last_line)
+      {
+        last_line = sectors[i] & ~(uint64_t) 127;
+        n_lines++;
+      }
+  st->tex_sectors += n_sectors;
+  tm = trace_memory (sim);
+  if (sim->block != NULL)
+    defer_request (sim, insn, sectors, n_sectors, store, TRUE, tm, G_MAXUINT32);
+  else
+    ks_sim_cache_sectors (sim, insn, sectors, n_sectors, store, TRUE, tm, NULL);
+  if (tm != NULL)
+    {
+      tm->space = surface ? KS_PTX_SPACE_SURF : KS_PTX_SPACE_TEX;
+      tm->sectors = (uint8_t) MIN (n_sectors, 255u);
+      tm->lines = (uint8_t) MIN (n_lines, 255u);
+      tm->store = (uint8_t) store;
     }
 }
 
@@ -1757,28 +2063,10 @@ ks_sim_record_memory (KsSim           *sim,
         tm->lines = (uint8_t) MIN (r.n_lines, 255u);
         tm->store = store;
       }
+    /* the caches are the run's: in a worker, their turn comes in block order */
     if (sim->block != NULL)
-      {
-        /* the caches are the run's: their turn comes in block order */
-        KsSimBlock *b = sim->block;
-        KsSimCacheRequest req;
-
-        if (b->requests == NULL)
-          {
-            b->requests = g_array_new (FALSE, FALSE, sizeof (KsSimCacheRequest));
-            b->sectors = g_array_new (FALSE, FALSE, sizeof (uint64_t));
-          }
-        memset (&req, 0, sizeof req);
-        req.insn = insn;
-        req.store = store;
-        req.first_sector = b->sectors->len;
-        req.n_sectors = r.n_sectors;
-        req.trace_mem = tm != NULL ? (uint64_t) (tm - sim->trace_mem) : G_MAXUINT64;
-        req.sample = sample_index;
-        g_array_append_vals (b->sectors, r.sectors, r.n_sectors);
-        g_array_append_val (b->requests, req);
-      }
+      defer_request (sim, insn, r.sectors, r.n_sectors, store, FALSE, tm, sample_index);
     else
-      ks_sim_cache_sectors (sim, insn, r.sectors, r.n_sectors, store, tm, sample);
+      ks_sim_cache_sectors (sim, insn, r.sectors, r.n_sectors, store, FALSE, tm, sample);
   }
 }

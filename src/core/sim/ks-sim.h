@@ -35,6 +35,7 @@ typedef enum
   KS_SIM_FAULT_STEP_LIMIT,
   KS_SIM_FAULT_UNSUPPORTED,
   KS_SIM_FAULT_STACK_OVERFLOW,
+  KS_SIM_FAULT_TEXTURE,         /* a texture or surface instruction its handle does not allow */
 } KsSimFaultKind;
 
 typedef struct
@@ -82,6 +83,13 @@ typedef struct
   uint64_t gmem_requested_bytes;
   uint64_t l1_hits, l1_misses;  /* sectors */
   uint64_t l2_hits, l2_misses;
+  /* Texture and surface memory (tex, tld4; suld, sust, sured) go through
+   * the texture path of L1TEX and are counted here, apart from ld/st */
+  uint64_t tex_requests;        /* warp-level tex and tld4 */
+  uint64_t tex_fetches;         /* texels they read (a linear 2D fetch reads 4 a lane) */
+  uint64_t surf_requests;       /* warp-level suld, sust and sured */
+  uint64_t tex_sectors;         /* 32-byte sectors of the arrays both touched */
+  uint64_t tex_l1_hits, tex_l1_misses;  /* loaded sectors found in L1, and not */
 } KsSimInsnStats;
 
 typedef enum
@@ -129,7 +137,9 @@ typedef struct
 typedef struct
 {
   uint64_t event;               /* index of its event in the trace */
-  uint8_t space;                /* KS_PTX_SPACE_SHARED or KS_PTX_SPACE_GLOBAL */
+  uint8_t space;                /* KS_PTX_SPACE_SHARED or KS_PTX_SPACE_GLOBAL; TEX and SURF
+                                 * for textures and surfaces, whose other fields are those
+                                 * of a global access */
   uint8_t wavefronts;           /* shared: passes the request took */
   uint8_t sectors;              /* global: 32-byte sectors moved */
   uint8_t l1_hits;              /* global: sectors found in L1 */
@@ -216,6 +226,29 @@ void                ks_sim_set_progress_func (KsSim           *sim,
  * of a kernel that does not end). */
 void                ks_sim_set_step_limit (KsSim           *sim,
                                            uint64_t         limit);
+
+/* One warp-instruction of a run, as a debugger shows it: which warp ran
+ * which instruction with which lanes. */
+typedef struct
+{
+  uint64_t index;               /* warp-instructions the launch ran before it (its place in the trace) */
+  uint64_t cta;                 /* linear block index */
+  uint32_t block[3];            /* the block's %ctaid */
+  uint32_t warp;                /* within the block */
+  uint32_t insn;                /* module instruction index; KS_PTX_NONE: the warp ran off the
+                                 * end of a function, an implicit return */
+  uint32_t active;              /* lanes on the warp's path */
+  uint32_t executed;            /* of those, the lanes whose guard predicate held */
+} KsSimStep;
+
+/* The last warp-instruction of the last ks_sim_run with a step budget
+ * (max_steps > 0): with max_steps = 1, the instruction that one step
+ * executed.  Stepping one instruction at a time runs the warps in the
+ * order a run in one go does, so step N is the trace's event N - 1 (when
+ * no warp runs off the end of a function).  FALSE when that run executed
+ * nothing or had no budget.  Costs the run one comparison per step. */
+gboolean            ks_sim_get_last_step (const KsSim      *sim,
+                                          KsSimStep        *step);
 
 KsSimStatus         ks_sim_get_status   (const KsSim       *sim);
 const KsSimFault   *ks_sim_get_fault    (const KsSim       *sim);

@@ -6,6 +6,7 @@
 
 #include "ks-resources.h"
 #include "ks-toolchain.h"
+#include "ks-toolchain-private.h"
 
 static const char *const tool_names[KS_N_TOOLS] = {
   [KS_TOOL_NVCC] = "nvcc",
@@ -117,15 +118,14 @@ ks_toolchain_parse_version (const char  *text,
   return TRUE;
 }
 
-/* The output of a finished program, or FALSE with error */
-static gboolean
-run_program (const char   *const *argv,
-             const char           *cwd,
-             GCancellable         *cancellable,
-             int                  *exit_status,
-             char                **out,
-             char                **err,
-             GError              **error)
+gboolean
+_ks_toolchain_run (const char *const *argv,
+                   const char        *cwd,
+                   GCancellable      *cancellable,
+                   int               *exit_status,
+                   char             **out,
+                   char             **err,
+                   GError           **error)
 {
   g_autoptr(GSubprocessLauncher) launcher = NULL;
   g_autoptr(GSubprocess) proc = NULL;
@@ -176,7 +176,7 @@ ks_toolchain_find (const char *preferred_dir)
       g_autofree char *err = NULL;
       int status = 0;
 
-      if (run_program (argv, NULL, NULL, &status, &out, &err, NULL) && status == 0 && out != NULL)
+      if (_ks_toolchain_run (argv, NULL, NULL, &status, &out, &err, NULL) && status == 0 && out != NULL)
         ks_toolchain_parse_version (out, &tc->version_major, &tc->version_minor, &tc->version);
     }
 
@@ -205,8 +205,8 @@ ks_toolchain_get_path (const KsToolchain *tc,
 
 /* sm_XX or compute_XX with an optional a/f suffix: nothing that could be
  * read as another option */
-static gboolean
-arch_is_valid (const char *arch)
+gboolean
+_ks_toolchain_arch_is_valid (const char *arch)
 {
   const char *s = arch;
 
@@ -225,8 +225,8 @@ arch_is_valid (const char *arch)
   return *s == '\0' && s - arch < 16;
 }
 
-static void
-remove_tree (const char *dir)
+void
+_ks_toolchain_remove_tree (const char *dir)
 {
   g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
   const char *name;
@@ -237,7 +237,7 @@ remove_tree (const char *dir)
         g_autofree char *path = g_build_filename (dir, name, NULL);
 
         if (g_file_test (path, G_FILE_TEST_IS_DIR) && !g_file_test (path, G_FILE_TEST_IS_SYMLINK))
-          remove_tree (path);
+          _ks_toolchain_remove_tree (path);
         else
           g_unlink (path);
       }
@@ -274,7 +274,7 @@ ks_toolchain_ptxas_resources (const KsToolchain *tc,
                    "and /usr/local/cuda/bin)");
       return NULL;
     }
-  if (!arch_is_valid (arch))
+  if (!_ks_toolchain_arch_is_valid (arch))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
                    "“%s” is not an architecture such as sm_86", arch);
@@ -297,8 +297,8 @@ ks_toolchain_ptxas_resources (const KsToolchain *tc,
   argv[5] = abs_path;
   argv[6] = NULL;
 
-  ran = run_program (argv, tmpdir, cancellable, &status, &out, &err, error);
-  remove_tree (tmpdir);
+  ran = _ks_toolchain_run (argv, tmpdir, cancellable, &status, &out, &err, error);
+  _ks_toolchain_remove_tree (tmpdir);
   if (!ran)
     return NULL;
 
@@ -498,7 +498,7 @@ ks_toolchain_compile_ptx (const KsToolchain *tc,
                    "/usr/local/cuda/bin): install the CUDA toolkit to compile CUDA, or open PTX");
       return NULL;
     }
-  if (!arch_is_valid (arch))
+  if (!_ks_toolchain_arch_is_valid (arch))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
                    "“%s” is not an architecture such as sm_86", arch);
@@ -526,7 +526,7 @@ ks_toolchain_compile_ptx (const KsToolchain *tc,
     {
       if (!g_file_set_contents (src, text, -1, error))
         {
-          remove_tree (tmpdir);
+          _ks_toolchain_remove_tree (tmpdir);
           return NULL;
         }
     }
@@ -538,7 +538,7 @@ ks_toolchain_compile_ptx (const KsToolchain *tc,
       if (!g_file_get_contents (abs_path, &contents, &len, error)
           || !g_file_set_contents (src, contents, (gssize) len, error))
         {
-          remove_tree (tmpdir);
+          _ks_toolchain_remove_tree (tmpdir);
           return NULL;
         }
     }
@@ -555,7 +555,7 @@ ks_toolchain_compile_ptx (const KsToolchain *tc,
   argv[7] = src;
   argv[8] = NULL;
 
-  ran = run_program (argv, tmpdir, cancellable, &status, &out, &err, error);
+  ran = _ks_toolchain_run (argv, tmpdir, cancellable, &status, &out, &err, error);
   if (ran)
     {
       g_autofree char *both = g_strconcat (out ? out : "", err ? err : "", NULL);
@@ -578,6 +578,6 @@ ks_toolchain_compile_ptx (const KsToolchain *tc,
       else if (!g_file_get_contents (ptx, &result, NULL, error))
         ran = FALSE;
     }
-  remove_tree (tmpdir);
+  _ks_toolchain_remove_tree (tmpdir);
   return ran ? g_steal_pointer (&result) : NULL;
 }

@@ -112,6 +112,42 @@ char         *ks_toolchain_compile_ptx   (const KsToolchain *tc,
                                           GCancellable      *cancellable,
                                           GError           **error);
 
+/* SASS (ks-toolchain-sass.c) */
+
+/* The disassembler SASS is made with: nvdisasm (it prints line records),
+ * else cuobjdump; KS_N_TOOLS when neither is there. */
+KsTool        ks_toolchain_sass_tool     (const KsToolchain *tc);
+
+/* The listing of a cubin: `nvdisasm -c -g -hex CUBIN`, else `cuobjdump
+ * -sass CUBIN`.  tool: (out) (optional) the one used.  Without either,
+ * G_IO_ERROR_NOT_FOUND; a tool that fails gives G_IO_ERROR_FAILED with its
+ * messages.
+ *
+ * Returns: (transfer full) (nullable) */
+char         *ks_toolchain_disassemble   (const KsToolchain *tc,
+                                          const char        *cubin_path,
+                                          KsTool            *tool,
+                                          GCancellable      *cancellable,
+                                          GError           **error);
+
+/* SASS for `arch` ("sm_89", "sm_90a") of the code being analysed: with
+ * cuda, `nvcc -cubin -lineinfo -arch=ARCH` on text (the CUDA; `path` names
+ * its file, whose folder is on the include path and whose name the line
+ * records get instead of the private copy's); otherwise `ptxas -lineinfo
+ * -arch=ARCH` on text (the PTX).  Then ks_toolchain_disassemble(), all in a
+ * private temporary folder that is removed.  Errors as above, and
+ * G_IO_ERROR_NOT_FOUND without nvcc (ptxas) for the cubin.
+ *
+ * Returns: (transfer full) (nullable): the listing */
+char         *ks_toolchain_make_sass     (const KsToolchain *tc,
+                                          const char        *path,
+                                          const char        *text,
+                                          gboolean           cuda,
+                                          const char        *arch,
+                                          KsTool            *tool,
+                                          GCancellable      *cancellable,
+                                          GError           **error);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsToolchain, ks_toolchain_free)
 
 G_END_DECLS

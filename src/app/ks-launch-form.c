@@ -1,0 +1,1313 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-launch-form.c: a launch spec as text fields, to and from JSON. */
+
+#include "ks-launch-form.h"
+
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <string.h>
+
+static const char *const init_names[KS_LAUNCH_FORM_N_INITS] = {
+  "zero", "random", "range", "data", "bytes_hex",
+};
+
+const char *
+ks_launch_form_init_name (KsLaunchFormInit init)
+{
+  return init < KS_LAUNCH_FORM_N_INITS ? init_names[init] : "zero";
+}
+
+/* ---------------------------------------------------------------------- */
+/* Life */
+
+static void
+buffer_free (gpointer data)
+{
+  KsLaunchFormBuffer *b = data;
+
+  g_free (b->name);
+  g_free (b->type);
+  g_free (b->count);
+  g_free (b->seed);
+  g_free (b->min);
+  g_free (b->max);
+  g_free (b->start);
+  g_free (b->step);
+  g_free (b->data);
+  g_free (b->hex);
+  g_free (b);
+}
+
+static KsLaunchFormBuffer *
+buffer_new (const char *name)
+{
+  KsLaunchFormBuffer *b = g_new0 (KsLaunchFormBuffer, 1);
+
+  b->name = g_strdup (name);
+  b->type = g_strdup ("f32");
+  b->count = g_strdup ("");
+  b->seed = g_strdup ("1");
+  b->min = g_strdup ("-1");
+  b->max = g_strdup ("1");
+  b->start = g_strdup ("0");
+  b->step = g_strdup ("1");
+  b->data = g_strdup ("");
+  b->hex = g_strdup ("");
+  return b;
+}
+
+static KsLaunchFormBuffer *
+buffer_copy (const KsLaunchFormBuffer *b)
+{
+  KsLaunchFormBuffer *c = g_new0 (KsLaunchFormBuffer, 1);
+
+  c->name = g_strdup (b->name);
+  c->type = g_strdup (b->type);
+  c->count = g_strdup (b->count);
+  c->init = b->init;
+  c->seed = g_strdup (b->seed);
+  c->min = g_strdup (b->min);
+  c->max = g_strdup (b->max);
+  c->start = g_strdup (b->start);
+  c->step = g_strdup (b->step);
+  c->data = g_strdup (b->data);
+  c->hex = g_strdup (b->hex);
+  return c;
+}
+
+static void
+param_free (gpointer data)
+{
+  KsLaunchFormParam *p = data;
+
+  g_free (p->buffer_name);
+  g_free (p->type);
+  g_free (p->value);
+  g_free (p->object);
+  g_free (p);
+}
+
+static KsLaunchFormParam *
+param_new (void)
+{
+  KsLaunchFormParam *p = g_new0 (KsLaunchFormParam, 1);
+
+  p->buffer = -1;
+  p->buffer_name = g_strdup ("");
+  p->type = g_strdup ("u32");
+  p->value = g_strdup ("0");
+  p->object = g_strdup ("");
+  return p;
+}
+
+static KsLaunchFormParam *
+param_copy (const KsLaunchFormParam *p)
+{
+  KsLaunchFormParam *c = g_new0 (KsLaunchFormParam, 1);
+
+  c->is_buffer = p->is_buffer;
+  c->buffer = p->buffer;
+  c->buffer_name = g_strdup (p->buffer_name);
+  c->type = g_strdup (p->type);
+  c->value = g_strdup (p->value);
+  c->handle = p->handle;
+  c->object = g_strdup (p->object);
+  return c;
+}
+
+/* A deep copy of a member kept as the spec has it (json-glib's copy shares
+ * the objects, which a parser made immutable).  Integers past int64, which
+ * the reader took as marked strings, become strings of their digits, which
+ * the core reads as the numbers they are. */
+static JsonNode *
+copy_kept (JsonNode *node)
+{
+  JsonNode *copy;
+
+  if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING
+      && json_node_get_string (node)[0] == KS_LAUNCH_BIG_MARK)
+    {
+      /* the core reads the digits as a string too */
+      copy = json_node_new (JSON_NODE_VALUE);
+      json_node_set_string (copy, json_node_get_string (node) + 1);
+      return copy;
+    }
+  if (JSON_NODE_HOLDS_OBJECT (node))
+    {
+      JsonObject *o = json_object_new ();
+      g_autoptr(GList) names = json_object_get_members (json_node_get_object (node));
+
+      for (GList *l = names; l != NULL; l = l->next)
+        json_object_set_member (o, l->data,
+                                copy_kept (json_object_get_member (json_node_get_object (node),
+                                                                l->data)));
+      copy = json_node_new (JSON_NODE_OBJECT);
+      json_node_take_object (copy, o);
+      return copy;
+    }
+  if (JSON_NODE_HOLDS_ARRAY (node))
+    {
+      JsonArray *a = json_array_new ();
+      JsonArray *from = json_node_get_array (node);
+
+      for (guint i = 0; i < json_array_get_length (from); i++)
+        json_array_add_element (a, copy_kept (json_array_get_element (from, i)));
+      copy = json_node_new (JSON_NODE_ARRAY);
+      json_node_take_array (copy, a);
+      return copy;
+    }
+  return json_node_copy (node);
+}
+
+
+KsLaunchForm *
+ks_launch_form_new (void)
+{
+  KsLaunchForm *form = g_new0 (KsLaunchForm, 1);
+
+  form->kernel_file = g_strdup ("");
+  for (guint i = 0; i < 3; i++)
+    {
+      form->grid[i] = g_strdup ("1");
+      form->block[i] = g_strdup ("1");
+    }
+  form->dynamic_shared = g_strdup ("0");
+  form->buffers = g_ptr_array_new_with_free_func (buffer_free);
+  form->params = g_ptr_array_new_with_free_func (param_free);
+  form->outputs = g_array_new (FALSE, FALSE, sizeof (int));
+  return form;
+}
+
+KsLaunchForm *
+ks_launch_form_copy (const KsLaunchForm *form)
+{
+  KsLaunchForm *c;
+
+  g_return_val_if_fail (form != NULL, NULL);
+
+  c = ks_launch_form_new ();
+  c->use_source = form->use_source;
+  g_free (c->kernel_file);
+  c->kernel_file = g_strdup (form->kernel_file);
+  c->kernel = g_strdup (form->kernel);
+  for (guint i = 0; i < 3; i++)
+    {
+      g_free (c->grid[i]);
+      g_free (c->block[i]);
+      c->grid[i] = g_strdup (form->grid[i]);
+      c->block[i] = g_strdup (form->block[i]);
+    }
+  g_free (c->dynamic_shared);
+  c->dynamic_shared = g_strdup (form->dynamic_shared);
+  for (guint i = 0; i < form->buffers->len; i++)
+    g_ptr_array_add (c->buffers, buffer_copy (g_ptr_array_index (form->buffers, i)));
+  for (guint i = 0; i < form->params->len; i++)
+    g_ptr_array_add (c->params, param_copy (g_ptr_array_index (form->params, i)));
+  g_array_append_vals (c->outputs, form->outputs->data, form->outputs->len);
+  c->textures = form->textures ? copy_kept (form->textures) : NULL;
+  c->surfaces = form->surfaces ? copy_kept (form->surfaces) : NULL;
+  c->bindings = form->bindings ? copy_kept (form->bindings) : NULL;
+  return c;
+}
+
+void
+ks_launch_form_free (KsLaunchForm *form)
+{
+  if (form == NULL)
+    return;
+  g_free (form->kernel_file);
+  g_free (form->kernel);
+  for (guint i = 0; i < 3; i++)
+    {
+      g_free (form->grid[i]);
+      g_free (form->block[i]);
+    }
+  g_free (form->dynamic_shared);
+  g_ptr_array_unref (form->buffers);
+  g_ptr_array_unref (form->params);
+  g_array_unref (form->outputs);
+  g_clear_pointer (&form->textures, json_node_unref);
+  g_clear_pointer (&form->surfaces, json_node_unref);
+  g_clear_pointer (&form->bindings, json_node_unref);
+  g_free (form);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Reading */
+
+static gboolean G_GNUC_PRINTF (3, 4)
+shape_error (GError    **error,
+             const char *path,
+             const char *format,
+             ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_set_error (error, KS_LAUNCH_ERROR, KS_LAUNCH_ERROR_INVALID, "%s: %s", path, message);
+  return FALSE;
+}
+
+/* The shortest text that reads back as @d */
+static char *
+double_text (double d)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (isnan (d))
+    return g_strdup ("nan");
+  if (isinf (d))
+    return g_strdup (d < 0 ? "-inf" : "inf");
+  for (int digits = 1; digits <= 17; digits++)
+    {
+      g_autofree char *format = g_strdup_printf ("%%.%dg", digits);
+
+      g_ascii_formatd (buf, sizeof buf, format, d);
+      if (g_ascii_strtod (buf, NULL) == d)
+        break;
+    }
+  return g_strdup (buf);
+}
+
+/* A value as the user would type it */
+static char *
+node_text (JsonNode *node)
+{
+  if (JSON_NODE_HOLDS_VALUE (node))
+    {
+      GType type = json_node_get_value_type (node);
+
+      if (type == G_TYPE_INT64)
+        return g_strdup_printf ("%" G_GINT64_FORMAT, json_node_get_int (node));
+      if (type == G_TYPE_DOUBLE)
+        return double_text (json_node_get_double (node));
+      if (type == G_TYPE_STRING)
+        {
+          const char *s = json_node_get_string (node);
+
+          return g_strdup (s[0] == KS_LAUNCH_BIG_MARK ? s + 1 : s);
+        }
+    }
+  /* Anything else is wrong, and is kept as written so the message can
+   * point at it */
+  return json_to_string (node, FALSE);
+}
+
+static char *
+member_text (JsonObject *o,
+             const char *name,
+             const char *fallback)
+{
+  JsonNode *node = o ? json_object_get_member (o, name) : NULL;
+
+  return node ? node_text (node) : g_strdup (fallback);
+}
+
+static gboolean
+read_dims (JsonObject  *root,
+           const char  *name,
+           char        *out[3],
+           GError     **error)
+{
+  JsonNode *node = json_object_get_member (root, name);
+  JsonArray *array;
+
+  if (node == NULL)
+    return TRUE;
+  if (!JSON_NODE_HOLDS_ARRAY (node))
+    return shape_error (error, name, "expected an array of 1 to 3 positive integers");
+  array = json_node_get_array (node);
+  for (guint i = 0; i < 3; i++)
+    {
+      g_free (out[i]);
+      out[i] = i < json_array_get_length (array) ? node_text (json_array_get_element (array, i))
+                                                  : g_strdup ("1");
+    }
+  return TRUE;
+}
+
+static gboolean
+read_buffer (KsLaunchFormBuffer *b,
+             JsonNode           *node,
+             GError            **error)
+{
+  g_autofree char *path = ks_launch_form_buffer_path (b->name, NULL);
+  JsonObject *o;
+  JsonNode *m;
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    return shape_error (error, path, "expected an object");
+  o = json_node_get_object (node);
+  g_free (b->type);
+  b->type = member_text (o, "type", "");
+  g_free (b->count);
+  b->count = member_text (o, "count", "");
+  if ((m = json_object_get_member (o, "data")) != NULL)
+    {
+      g_autoptr(GString) s = g_string_new (NULL);
+      JsonArray *array;
+
+      if (!JSON_NODE_HOLDS_ARRAY (m))
+        return shape_error (error, path, "'data' is not an array");
+      array = json_node_get_array (m);
+      for (guint i = 0; i < json_array_get_length (array); i++)
+        {
+          g_autofree char *t = node_text (json_array_get_element (array, i));
+
+          g_string_append_printf (s, "%s%s", i ? ", " : "", t);
+        }
+      b->init = KS_LAUNCH_FORM_DATA;
+      g_free (b->data);
+      b->data = g_string_free (g_steal_pointer (&s), FALSE);
+    }
+  else if (json_object_get_member (o, "bytes_hex") != NULL)
+    {
+      b->init = KS_LAUNCH_FORM_HEX;
+      g_free (b->hex);
+      b->hex = member_text (o, "bytes_hex", "");
+    }
+  else if ((m = json_object_get_member (o, "init")) != NULL)
+    {
+      JsonObject *init, *sub;
+
+      if (!JSON_NODE_HOLDS_OBJECT (m))
+        return shape_error (error, path, "'init' is not an object");
+      init = json_node_get_object (m);
+      if ((m = json_object_get_member (init, "random")) != NULL && JSON_NODE_HOLDS_OBJECT (m))
+        {
+          sub = json_node_get_object (m);
+          b->init = KS_LAUNCH_FORM_RANDOM;
+          g_free (b->seed);
+          g_free (b->min);
+          g_free (b->max);
+          b->seed = member_text (sub, "seed", "");
+          b->min = member_text (sub, "min", "");
+          b->max = member_text (sub, "max", "");
+        }
+      else if ((m = json_object_get_member (init, "range")) != NULL && JSON_NODE_HOLDS_OBJECT (m))
+        {
+          sub = json_node_get_object (m);
+          b->init = KS_LAUNCH_FORM_RANGE;
+          g_free (b->start);
+          g_free (b->step);
+          b->start = member_text (sub, "start", "");
+          b->step = member_text (sub, "step", "");
+        }
+      else
+        return shape_error (error, path, "'init' holds neither 'random' nor 'range'");
+    }
+  else
+    b->init = KS_LAUNCH_FORM_ZERO;
+  return TRUE;
+}
+
+static int
+find_buffer (const KsLaunchForm *form,
+             const char         *name)
+{
+  for (guint i = 0; i < form->buffers->len; i++)
+    if (g_strcmp0 (((KsLaunchFormBuffer *) g_ptr_array_index (form->buffers, i))->name, name) == 0)
+      return (int) i;
+  return -1;
+}
+
+static gboolean
+read_root (KsLaunchForm *form,
+           JsonNode     *root,
+           GError      **error)
+{
+  JsonObject *o;
+  JsonNode *m;
+
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_set_error_literal (error, KS_LAUNCH_ERROR, KS_LAUNCH_ERROR_INVALID,
+                           "expected a JSON object at the top level");
+      return FALSE;
+    }
+  o = json_node_get_object (root);
+  form->use_source = json_object_get_member (o, "ptx") == NULL
+                     && json_object_get_member (o, "source") != NULL;
+  g_free (form->kernel_file);
+  form->kernel_file = member_text (o, form->use_source ? "source" : "ptx", "");
+  if (json_object_get_member (o, "kernel") != NULL)
+    form->kernel = member_text (o, "kernel", "");
+  if (!read_dims (o, "grid", form->grid, error) || !read_dims (o, "block", form->block, error))
+    return FALSE;
+  g_free (form->dynamic_shared);
+  form->dynamic_shared = member_text (o, "dynamic_shared_bytes", "");
+
+  if ((m = json_object_get_member (o, "buffers")) != NULL)
+    {
+      g_autoptr(GList) names = NULL;
+      JsonObject *buffers;
+
+      if (!JSON_NODE_HOLDS_OBJECT (m))
+        return shape_error (error, "buffers", "expected an object");
+      buffers = json_node_get_object (m);
+      names = json_object_get_members (buffers);
+      for (GList *l = names; l != NULL; l = l->next)
+        {
+          KsLaunchFormBuffer *b = buffer_new (l->data);
+
+          g_ptr_array_add (form->buffers, b);
+          if (!read_buffer (b, json_object_get_member (buffers, l->data), error))
+            return FALSE;
+        }
+    }
+
+  /* kept as written */
+  if ((m = json_object_get_member (o, "textures")) != NULL)
+    form->textures = copy_kept (m);
+  if ((m = json_object_get_member (o, "surfaces")) != NULL)
+    form->surfaces = copy_kept (m);
+  if ((m = json_object_get_member (o, "bindings")) != NULL)
+    form->bindings = copy_kept (m);
+
+  if ((m = json_object_get_member (o, "params")) != NULL)
+    {
+      JsonArray *array;
+
+      if (!JSON_NODE_HOLDS_ARRAY (m))
+        return shape_error (error, "params", "expected an array");
+      array = json_node_get_array (m);
+      for (guint i = 0; i < json_array_get_length (array); i++)
+        {
+          JsonNode *e = json_array_get_element (array, i);
+          KsLaunchFormParam *p = param_new ();
+          JsonObject *po;
+
+          g_ptr_array_add (form->params, p);
+          if (!JSON_NODE_HOLDS_OBJECT (e))
+            {
+              g_autofree char *path = g_strdup_printf ("params[%u]", i);
+
+              return shape_error (error, path, "expected an object");
+            }
+          po = json_node_get_object (e);
+          if (json_object_get_member (po, "texture") != NULL
+              || json_object_get_member (po, "surface") != NULL)
+            {
+              gboolean surface = json_object_get_member (po, "texture") == NULL;
+
+              p->handle = surface ? KS_LAUNCH_FORM_SURFACE : KS_LAUNCH_FORM_TEXTURE;
+              g_free (p->object);
+              p->object = member_text (po, surface ? "surface" : "texture", "");
+            }
+          else if (json_object_get_member (po, "buffer") != NULL)
+            {
+              p->is_buffer = TRUE;
+              g_free (p->buffer_name);
+              p->buffer_name = member_text (po, "buffer", "");
+              p->buffer = find_buffer (form, p->buffer_name);
+            }
+          else
+            {
+              g_free (p->type);
+              g_free (p->value);
+              p->type = member_text (po, "type", "");
+              p->value = member_text (po, "value", "");
+            }
+        }
+    }
+
+  if ((m = json_object_get_member (o, "outputs")) != NULL)
+    {
+      JsonArray *array;
+
+      if (!JSON_NODE_HOLDS_ARRAY (m))
+        return shape_error (error, "outputs", "expected an array");
+      array = json_node_get_array (m);
+      for (guint i = 0; i < json_array_get_length (array); i++)
+        {
+          JsonNode *e = json_array_get_element (array, i);
+          const char *name = JSON_NODE_HOLDS_VALUE (e)
+                             && json_node_get_value_type (e) == G_TYPE_STRING
+                             ? json_node_get_string (e) : NULL;
+          int index = name ? find_buffer (form, name) : -1;
+
+          if (index < 0)
+            {
+              g_autofree char *path = g_strdup_printf ("outputs[%u]", i);
+
+              return shape_error (error, path, "names no buffer of the spec");
+            }
+          ks_launch_form_set_output (form, (guint) index, TRUE);
+        }
+    }
+  return TRUE;
+}
+
+KsLaunchForm *
+ks_launch_form_from_json (const char *json,
+                          gssize      length,
+                          GError    **error)
+{
+  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+  g_autoptr(KsLaunchForm) form = ks_launch_form_new ();
+  g_autofree char *marked = NULL;
+  size_t len;
+
+  g_return_val_if_fail (json != NULL, NULL);
+
+  len = length < 0 ? strlen (json) : (size_t) length;
+  marked = ks_launch_mark_big_integers (json, len);
+  if (!json_parser_load_from_data (parser, marked ? marked : json, marked ? -1 : (gssize) len,
+                                   error))
+    return NULL;
+  if (!read_root (form, json_parser_get_root (parser), error))
+    return NULL;
+  return g_steal_pointer (&form);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Writing */
+
+static gboolean
+is_decimal_integer (const char *t)
+{
+  const char *p = t + (t[0] == '-');
+
+  if (*p == '\0')
+    return FALSE;
+  /* JSON has no leading zeros or '+' */
+  if (p[0] == '0' && p[1] != '\0')
+    return FALSE;
+  for (; *p; p++)
+    if (!g_ascii_isdigit (*p))
+      return FALSE;
+  return TRUE;
+}
+
+/* JSON's grammar for a number: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? */
+static gboolean
+is_json_number (const char *t)
+{
+  const char *p = t + (t[0] == '-');
+
+  if (p[0] == '0')
+    p++;
+  else if (g_ascii_isdigit (p[0]))
+    while (g_ascii_isdigit (*p))
+      p++;
+  else
+    return FALSE;
+  if (*p == '.')
+    {
+      if (!g_ascii_isdigit (*++p))
+        return FALSE;
+      while (g_ascii_isdigit (*p))
+        p++;
+    }
+  if (*p == 'e' || *p == 'E')
+    {
+      p++;
+      if (*p == '+' || *p == '-')
+        p++;
+      if (!g_ascii_isdigit (*p))
+        return FALSE;
+      while (g_ascii_isdigit (*p))
+        p++;
+    }
+  return *p == '\0';
+}
+
+/* json-glib prints a double with "%.17g" (and appends ".0" where that has
+ * no point, which makes 1e+30.0 of 1e30): a double goes out as a number
+ * only when that prints what was typed, give or take trailing zeros. */
+static gboolean
+prints_back (double d)
+{
+  char a[G_ASCII_DTOSTR_BUF_SIZE], b[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (!isfinite (d))
+    return FALSE;
+  g_ascii_formatd (a, sizeof a, "%.17g", d);
+  g_ascii_formatd (b, sizeof b, "%.15g", d);
+  return strcmp (a, b) == 0 && strpbrk (a, "eE") == NULL;
+}
+
+/* A field's text as a JSON value: see ks_launch_form_to_json() */
+static void
+add_value (JsonBuilder *b,
+           const char  *text)
+{
+  g_autofree char *t = g_strstrip (g_strdup (text));
+
+  if (is_decimal_integer (t))
+    {
+      gint64 v;
+
+      if (g_ascii_string_to_signed (t, 10, G_MININT64, G_MAXINT64, &v, NULL))
+        {
+          json_builder_add_int_value (b, v);
+          return;
+        }
+    }
+  else if (is_json_number (t))
+    {
+      double d = g_ascii_strtod (t, NULL);
+
+      if (prints_back (d))
+        {
+          if (d == floor (d) && fabs (d) < 9007199254740992.0)
+            json_builder_add_int_value (b, (gint64) d);
+          else
+            json_builder_add_double_value (b, d);
+          return;
+        }
+    }
+  json_builder_add_string_value (b, t);
+}
+
+static gboolean
+is_blank (const char *text)
+{
+  for (const char *p = text; p && *p; p++)
+    if (!g_ascii_isspace (*p))
+      return FALSE;
+  return TRUE;
+}
+
+/* Adds "name": value unless the text is empty */
+static void
+add_member (JsonBuilder *b,
+            const char  *name,
+            const char  *text)
+{
+  if (is_blank (text))
+    return;
+  json_builder_set_member_name (b, name);
+  add_value (b, text);
+}
+
+static void
+add_dims (JsonBuilder *b,
+          const char  *name,
+          char *const  dims[3])
+{
+  json_builder_set_member_name (b, name);
+  json_builder_begin_array (b);
+  for (guint i = 0; i < 3; i++)
+    add_value (b, dims[i]);
+  json_builder_end_array (b);
+}
+
+static void
+add_data (JsonBuilder *b,
+          const char  *text)
+{
+  g_auto(GStrv) words = g_regex_split_simple ("[\\s,]+", text, 0, 0);
+
+  json_builder_set_member_name (b, "data");
+  json_builder_begin_array (b);
+  for (guint i = 0; words[i] != NULL; i++)
+    if (words[i][0] != '\0')
+      add_value (b, words[i]);
+  json_builder_end_array (b);
+}
+
+static void
+add_buffer (JsonBuilder              *b,
+            const KsLaunchFormBuffer *buf)
+{
+  json_builder_set_member_name (b, buf->name);
+  json_builder_begin_object (b);
+  if (!is_blank (buf->type))
+    {
+      g_autofree char *type = g_strstrip (g_strdup (buf->type));
+
+      json_builder_set_member_name (b, "type");
+      json_builder_add_string_value (b, type);
+    }
+  add_member (b, "count", buf->count);
+  switch (buf->init)
+    {
+    case KS_LAUNCH_FORM_RANDOM:
+      json_builder_set_member_name (b, "init");
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "random");
+      json_builder_begin_object (b);
+      add_member (b, "seed", buf->seed);
+      add_member (b, "min", buf->min);
+      add_member (b, "max", buf->max);
+      json_builder_end_object (b);
+      json_builder_end_object (b);
+      break;
+    case KS_LAUNCH_FORM_RANGE:
+      json_builder_set_member_name (b, "init");
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "range");
+      json_builder_begin_object (b);
+      add_member (b, "start", buf->start);
+      add_member (b, "step", buf->step);
+      json_builder_end_object (b);
+      json_builder_end_object (b);
+      break;
+    case KS_LAUNCH_FORM_DATA:
+      add_data (b, buf->data);
+      break;
+    case KS_LAUNCH_FORM_HEX:
+      {
+        /* Blanks between byte pairs are for reading */
+        g_autoptr(GString) hex = g_string_new (NULL);
+
+        for (const char *p = buf->hex; *p; p++)
+          if (!g_ascii_isspace (*p))
+            g_string_append_c (hex, *p);
+        json_builder_set_member_name (b, "bytes_hex");
+        json_builder_add_string_value (b, hex->str);
+      }
+      break;
+    case KS_LAUNCH_FORM_ZERO:
+    case KS_LAUNCH_FORM_N_INITS:
+    default:
+      break;
+    }
+  json_builder_end_object (b);
+}
+
+static void
+add_kept (JsonBuilder *b,
+          const char  *name,
+          JsonNode    *node)
+{
+  if (node == NULL)
+    return;
+  json_builder_set_member_name (b, name);
+  json_builder_add_value (b, copy_kept (node));
+}
+
+static const char *
+param_buffer_name (const KsLaunchForm      *form,
+                   const KsLaunchFormParam *p)
+{
+  if (p->buffer >= 0 && (guint) p->buffer < form->buffers->len)
+    return ((KsLaunchFormBuffer *) g_ptr_array_index (form->buffers, p->buffer))->name;
+  return p->buffer_name ? p->buffer_name : "";
+}
+
+char *
+ks_launch_form_to_json (const KsLaunchForm *form)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *text = NULL;
+
+  g_return_val_if_fail (form != NULL, NULL);
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, form->use_source ? "source" : "ptx");
+  json_builder_add_string_value (b, form->kernel_file);
+  if (form->kernel != NULL)
+    {
+      json_builder_set_member_name (b, "kernel");
+      json_builder_add_string_value (b, form->kernel);
+    }
+  add_dims (b, "grid", form->grid);
+  add_dims (b, "block", form->block);
+  add_member (b, "dynamic_shared_bytes", form->dynamic_shared);
+
+  json_builder_set_member_name (b, "buffers");
+  json_builder_begin_object (b);
+  for (guint i = 0; i < form->buffers->len; i++)
+    add_buffer (b, g_ptr_array_index (form->buffers, i));
+  json_builder_end_object (b);
+  add_kept (b, "textures", form->textures);
+  add_kept (b, "surfaces", form->surfaces);
+  add_kept (b, "bindings", form->bindings);
+
+  json_builder_set_member_name (b, "params");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < form->params->len; i++)
+    {
+      const KsLaunchFormParam *p = g_ptr_array_index (form->params, i);
+
+      json_builder_begin_object (b);
+      if (p->handle != KS_LAUNCH_FORM_NO_HANDLE)
+        {
+          json_builder_set_member_name (b, p->handle == KS_LAUNCH_FORM_SURFACE ? "surface"
+                                                                               : "texture");
+          json_builder_add_string_value (b, p->object);
+        }
+      else if (p->is_buffer)
+        {
+          json_builder_set_member_name (b, "buffer");
+          json_builder_add_string_value (b, param_buffer_name (form, p));
+        }
+      else
+        {
+          g_autofree char *type = g_strstrip (g_strdup (p->type));
+
+          json_builder_set_member_name (b, "type");
+          json_builder_add_string_value (b, type);
+          json_builder_set_member_name (b, "value");
+          add_value (b, p->value);
+        }
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+
+  json_builder_set_member_name (b, "outputs");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < form->outputs->len; i++)
+    {
+      int index = g_array_index (form->outputs, int, i);
+
+      json_builder_add_string_value (b, ((KsLaunchFormBuffer *) g_ptr_array_index (form->buffers,
+                                                                                  index))->name);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+
+  root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, TRUE);
+  json_generator_set_indent (gen, 2);
+  text = json_generator_to_data (gen, NULL);
+  /* A file ends with a newline */
+  return g_strconcat (text, "\n", NULL);
+}
+
+KsLaunch *
+ks_launch_form_parse (const KsLaunchForm *form,
+                      const char         *spec_path,
+                      GError            **error)
+{
+  g_autoptr(GError) local = NULL;
+  g_autofree char *json = NULL;
+  KsLaunch *launch;
+
+  g_return_val_if_fail (form != NULL, NULL);
+
+  /* JSON keeps one member of a name: two buffers of a name would quietly
+   * become one */
+  for (guint i = 0; i < form->buffers->len; i++)
+    {
+      const KsLaunchFormBuffer *b = g_ptr_array_index (form->buffers, i);
+      g_autofree char *path = ks_launch_form_buffer_path (b->name, NULL);
+
+      if (b->name[0] == '\0')
+        {
+          g_set_error (error, KS_LAUNCH_ERROR, KS_LAUNCH_ERROR_INVALID,
+                       "%s: a buffer needs a name", path);
+          return NULL;
+        }
+      for (guint j = 0; j < i; j++)
+        if (strcmp (((KsLaunchFormBuffer *) g_ptr_array_index (form->buffers, j))->name,
+                    b->name) == 0)
+          {
+            g_set_error (error, KS_LAUNCH_ERROR, KS_LAUNCH_ERROR_INVALID,
+                         "%s: a second buffer of this name", path);
+            return NULL;
+          }
+    }
+
+  json = ks_launch_form_to_json (form);
+  launch = ks_launch_parse (json, -1, spec_path, &local);
+  if (launch == NULL)
+    {
+      const char *message = local->message;
+      size_t n = spec_path ? strlen (spec_path) : 0;
+
+      /* The form is not a file: the message starts at the field */
+      if (n > 0 && strncmp (message, spec_path, n) == 0 && strncmp (message + n, ": ", 2) == 0)
+        message += n + 2;
+      g_set_error_literal (error, KS_LAUNCH_ERROR, KS_LAUNCH_ERROR_INVALID, message);
+    }
+  return launch;
+}
+
+/* ---------------------------------------------------------------------- */
+/* The kernel */
+
+static gboolean
+is_entry (const KsPtxModule *module,
+          uint32_t           function)
+{
+  return module->functions[function].kind == KS_PTX_FUNCTION_ENTRY;
+}
+
+int
+ks_launch_form_find_kernel (const KsLaunchForm *form,
+                            const KsPtxModule  *module)
+{
+  int found = -1;
+  guint n = 0;
+
+  g_return_val_if_fail (form != NULL, -1);
+  g_return_val_if_fail (module != NULL, -1);
+
+  for (uint32_t i = 0; i < module->n_functions; i++)
+    {
+      if (!is_entry (module, i))
+        continue;
+      if (form->kernel != NULL)
+        {
+          if (ks_ptx_span_equal (module, module->functions[i].name, form->kernel))
+            return (int) i;
+        }
+      else if (n++ == 0)
+        found = (int) i;
+    }
+  return form->kernel == NULL && n == 1 ? found : -1;
+}
+
+static uint64_t
+param_size (const KsPtxVar *v)
+{
+  /* as the simulator lays out the parameter bank */
+  return (uint64_t) ks_ptx_type_size (v->type) * (v->vec ? v->vec : 1) * v->n_elements;
+}
+
+gboolean
+ks_launch_form_check_kernel (const KsLaunchForm *form,
+                             const KsPtxModule  *module,
+                             GError            **error)
+{
+  const KsPtxFunction *f;
+  g_autofree char *name = NULL;
+  int index;
+
+  g_return_val_if_fail (form != NULL, FALSE);
+  g_return_val_if_fail (module != NULL, FALSE);
+
+  index = ks_launch_form_find_kernel (form, module);
+  if (index < 0)
+    {
+      guint n = ks_ptx_module_n_entries (module);
+
+      if (form->kernel != NULL)
+        g_set_error (error, KS_LAUNCH_ERROR, KS_LAUNCH_ERROR_INVALID,
+                     "kernel: the PTX has no kernel named '%s'", form->kernel);
+      else if (n == 0)
+        g_set_error_literal (error, KS_LAUNCH_ERROR, KS_LAUNCH_ERROR_INVALID,
+                             "kernel: the PTX has no kernel (.entry)");
+      else
+        g_set_error (error, KS_LAUNCH_ERROR, KS_LAUNCH_ERROR_INVALID,
+                     "kernel: the PTX has %u kernels: name the one to run", n);
+      return FALSE;
+    }
+  f = &module->functions[index];
+  name = ks_ptx_span_dup (module, f->name);
+  if (form->params->len != f->n_params)
+    {
+      g_set_error (error, KS_LAUNCH_ERROR, KS_LAUNCH_ERROR_INVALID,
+                   "params: kernel %s takes %u parameters, the launch gives %u",
+                   name, f->n_params, form->params->len);
+      return FALSE;
+    }
+  for (guint i = 0; i < f->n_params && f->first_param + i < module->n_vars; i++)
+    {
+      const KsPtxVar *v = &module->vars[f->first_param + i];
+      const KsLaunchFormParam *p = g_ptr_array_index (form->params, i);
+      uint64_t size = param_size (v);
+      g_autofree char *vtype = v->n_elements == 1 && (v->vec ? v->vec : 1) == 1
+                               ? g_strdup_printf (".%s", ks_ptx_type_name (v->type))
+                               : g_strdup_printf (".%s[%" G_GUINT64_FORMAT "]",
+                                                  ks_ptx_type_name (v->type),
+                                                  v->n_elements * (v->vec ? v->vec : 1));
+
+      if (p->handle != KS_LAUNCH_FORM_NO_HANDLE)
+        {
+          if (size != 8)
+            {
+              g_set_error (error, KS_LAUNCH_ERROR, KS_LAUNCH_ERROR_INVALID,
+                           "params[%u]: a %s handle (8 bytes) is passed to parameter %u, %s (%"
+                           G_GUINT64_FORMAT " bytes)", i,
+                           p->handle == KS_LAUNCH_FORM_SURFACE ? "surface" : "texture", i, vtype,
+                           size);
+              return FALSE;
+            }
+        }
+      else if (p->is_buffer)
+        {
+          if (size != 8 && !(size == 4 && module->address_size == 32))
+            {
+              g_set_error (error, KS_LAUNCH_ERROR, KS_LAUNCH_ERROR_INVALID,
+                           "params[%u]: a buffer is passed, but parameter %u is %s (%"
+                           G_GUINT64_FORMAT " bytes), not a pointer: give it a value",
+                           i, i, vtype, size);
+              return FALSE;
+            }
+        }
+      else
+        {
+          g_autofree char *type = g_strstrip (g_strdup (p->type));
+          KsPtxType t = ks_ptx_type_from_name (type, strlen (type));
+
+          /* An unknown type is ks_launch_parse()'s to name */
+          if (t != KS_PTX_TYPE_NONE && t != KS_PTX_TYPE_PRED && ks_ptx_type_size (t) != size)
+            {
+              g_set_error (error, KS_LAUNCH_ERROR, KS_LAUNCH_ERROR_INVALID,
+                           "params[%u].type: a %s (%u bytes) is passed to parameter %u, %s (%"
+                           G_GUINT64_FORMAT " bytes)",
+                           i, type, ks_ptx_type_size (t), i, vtype, size);
+              return FALSE;
+            }
+        }
+    }
+  return TRUE;
+}
+
+void
+ks_launch_form_fit_params (KsLaunchForm      *form,
+                           const KsPtxModule *module,
+                           uint32_t           function)
+{
+  const KsPtxFunction *f;
+
+  g_return_if_fail (form != NULL);
+  g_return_if_fail (module != NULL);
+  g_return_if_fail (function < module->n_functions);
+
+  f = &module->functions[function];
+  if (form->params->len > f->n_params)
+    g_ptr_array_set_size (form->params, f->n_params);
+  for (guint i = form->params->len; i < f->n_params; i++)
+    {
+      const KsPtxVar *v = f->first_param + i < module->n_vars ? &module->vars[f->first_param + i]
+                                                               : NULL;
+      KsLaunchFormParam *p = param_new ();
+      uint64_t size = v ? param_size (v) : 0;
+
+      if (size == (module->address_size == 32 ? 4 : 8))
+        {
+          /* the first buffer no parameter passes yet */
+          for (guint k = 0; k < form->buffers->len && !p->is_buffer; k++)
+            {
+              gboolean used = FALSE;
+
+              for (guint j = 0; j < form->params->len; j++)
+                {
+                  const KsLaunchFormParam *q = g_ptr_array_index (form->params, j);
+
+                  used |= q->is_buffer && q->buffer == (int) k;
+                }
+              if (!used)
+                {
+                  p->is_buffer = TRUE;
+                  p->buffer = (int) k;
+                }
+            }
+        }
+      if (!p->is_buffer && v != NULL && v->n_elements == 1
+          && v->type != KS_PTX_TYPE_NONE && v->type != KS_PTX_TYPE_PRED)
+        {
+          g_free (p->type);
+          p->type = g_strdup (ks_ptx_type_name (v->type));
+        }
+      g_ptr_array_add (form->params, p);
+    }
+}
+
+/* ---------------------------------------------------------------------- */
+/* Buffers */
+
+guint
+ks_launch_form_add_buffer (KsLaunchForm *form,
+                           const char   *count)
+{
+  g_autofree char *name = NULL;
+  KsLaunchFormBuffer *b;
+
+  g_return_val_if_fail (form != NULL, 0);
+
+  for (guint i = 0; name == NULL || find_buffer (form, name) >= 0; i++)
+    {
+      g_free (name);
+      name = g_strdup_printf ("buf%u", i);
+    }
+  b = buffer_new (name);
+  g_free (b->count);
+  b->count = g_strdup (count ? count : "1");
+  g_ptr_array_add (form->buffers, b);
+  return form->buffers->len - 1;
+}
+
+void
+ks_launch_form_remove_buffer (KsLaunchForm *form,
+                              guint         index)
+{
+  g_return_if_fail (form != NULL);
+  g_return_if_fail (index < form->buffers->len);
+
+  for (guint i = 0; i < form->params->len; i++)
+    {
+      KsLaunchFormParam *p = g_ptr_array_index (form->params, i);
+
+      if (p->buffer == (int) index)
+        {
+          g_free (p->buffer_name);
+          p->buffer_name = g_strdup (((KsLaunchFormBuffer *) g_ptr_array_index (form->buffers,
+                                                                                index))->name);
+          p->buffer = -1;
+        }
+      else if (p->buffer > (int) index)
+        p->buffer--;
+    }
+  for (guint i = form->outputs->len; i-- > 0;)
+    {
+      int *o = &g_array_index (form->outputs, int, i);
+
+      if (*o == (int) index)
+        g_array_remove_index (form->outputs, i);
+      else if (*o > (int) index)
+        (*o)--;
+    }
+  g_ptr_array_remove_index (form->buffers, index);
+}
+
+void
+ks_launch_form_rename_buffer (KsLaunchForm *form,
+                              guint         index,
+                              const char   *name)
+{
+  KsLaunchFormBuffer *b;
+  JsonNode *kept[] = { form ? form->textures : NULL, form ? form->surfaces : NULL };
+
+  g_return_if_fail (form != NULL);
+  g_return_if_fail (index < form->buffers->len);
+  g_return_if_fail (name != NULL);
+
+  b = g_ptr_array_index (form->buffers, index);
+  for (guint k = 0; k < G_N_ELEMENTS (kept); k++)
+    {
+      g_autoptr(GList) names = NULL;
+      JsonObject *o;
+
+      if (kept[k] == NULL || !JSON_NODE_HOLDS_OBJECT (kept[k]))
+        continue;
+      o = json_node_get_object (kept[k]);
+      names = json_object_get_members (o);
+      for (GList *l = names; l != NULL; l = l->next)
+        {
+          JsonNode *t = json_object_get_member (o, l->data), *buf;
+          JsonObject *to;
+
+          if (!JSON_NODE_HOLDS_OBJECT (t))
+            continue;
+          to = json_node_get_object (t);
+          buf = json_object_get_member (to, "buffer");
+          if (buf != NULL && JSON_NODE_HOLDS_VALUE (buf)
+              && json_node_get_value_type (buf) == G_TYPE_STRING
+              && g_strcmp0 (json_node_get_string (buf), b->name) == 0)
+            json_object_set_string_member (to, "buffer", name);
+        }
+    }
+  g_free (b->name);
+  b->name = g_strdup (name);
+}
+
+GPtrArray *
+ks_launch_form_list_objects (const KsLaunchForm *form,
+                             gboolean            surfaces)
+{
+  GPtrArray *names = g_ptr_array_new ();
+  JsonNode *node;
+
+  g_return_val_if_fail (form != NULL, names);
+
+  node = surfaces ? form->surfaces : form->textures;
+  if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
+    {
+      GList *members = json_object_get_members (json_node_get_object (node));
+
+      for (GList *l = members; l != NULL; l = l->next)
+        g_ptr_array_add (names, l->data);
+      g_list_free (members);
+    }
+  return names;
+}
+
+gboolean
+ks_launch_form_is_output (const KsLaunchForm *form,
+                          guint               buffer)
+{
+  g_return_val_if_fail (form != NULL, FALSE);
+
+  for (guint i = 0; i < form->outputs->len; i++)
+    if (g_array_index (form->outputs, int, i) == (int) buffer)
+      return TRUE;
+  return FALSE;
+}
+
+void
+ks_launch_form_set_output (KsLaunchForm *form,
+                           guint         buffer,
+                           gboolean      output)
+{
+  int index = (int) buffer;
+
+  g_return_if_fail (form != NULL);
+  g_return_if_fail (buffer < form->buffers->len);
+
+  if (output == ks_launch_form_is_output (form, buffer))
+    return;
+  if (output)
+    g_array_append_val (form->outputs, index);
+  else
+    for (guint i = 0; i < form->outputs->len; i++)
+      if (g_array_index (form->outputs, int, i) == index)
+        {
+          g_array_remove_index (form->outputs, i);
+          break;
+        }
+}
+
+/* As ks-launch.c's member_path() */
+char *
+ks_launch_form_buffer_path (const char *name,
+                            const char *member)
+{
+  gboolean plain = name[0] != '\0';
+  g_autofree char *base = NULL;
+
+  for (const char *p = name; *p; p++)
+    if (!g_ascii_isalnum (*p) && *p != '_' && *p != '-')
+      plain = FALSE;
+  if (plain)
+    base = g_strconcat ("buffers.", name, NULL);
+  else
+    {
+      g_autofree char *escaped = g_strescape (name, NULL);
+
+      base = g_strdup_printf ("buffers[\"%s\"]", escaped);
+    }
+  return member ? g_strconcat (base, ".", member, NULL) : g_steal_pointer (&base);
+}
+
+static guint64
+product (char *const dims[3])
+{
+  guint64 n = 1;
+
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autofree char *t = g_strstrip (g_strdup (dims[i]));
+      guint64 v;
+
+      if (!g_ascii_string_to_unsigned (t, 10, 1, G_MAXUINT32, &v, NULL))
+        return 0;
+      n *= v;
+    }
+  return n;
+}
+
+guint64
+ks_launch_form_block_threads (const KsLaunchForm *form)
+{
+  g_return_val_if_fail (form != NULL, 0);
+  return product (form->block);
+}
+
+guint64
+ks_launch_form_grid_blocks (const KsLaunchForm *form)
+{
+  g_return_val_if_fail (form != NULL, 0);
+  return product (form->grid);
+}

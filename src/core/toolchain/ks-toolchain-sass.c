@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-toolchain-sass.c: SASS made from the code being analysed.
+ *
+ * A cubin from the CUDA (nvcc -cubin -lineinfo) or from the PTX (ptxas
+ * -lineinfo) for one architecture, in a private temporary folder, and its
+ * listing from nvdisasm -c -g -hex (code only, line records, hex words) or,
+ * without nvdisasm, cuobjdump -sass (no line records).  Argument vectors
+ * only, never a shell; cancellable like the compile. */
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "ks-toolchain.h"
+#include "ks-toolchain-private.h"
+
+KsTool
+ks_toolchain_sass_tool (const KsToolchain *tc)
+{
+  g_return_val_if_fail (tc != NULL, KS_N_TOOLS);
+
+  /* nvdisasm first: only it prints the line records that link SASS to CUDA */
+  if (tc->paths[KS_TOOL_NVDISASM] != NULL)
+    return KS_TOOL_NVDISASM;
+  if (tc->paths[KS_TOOL_CUOBJDUMP] != NULL)
+    return KS_TOOL_CUOBJDUMP;
+  return KS_N_TOOLS;
+}
+
+/* A tool's messages, cut to a few lines for a pane or a JSON member */
+static char *
+tool_messages (const char *out,
+               const char *err)
+{
+  g_autofree char *both = g_strconcat (err ? err : "", err && *err && out && *out ? "\n" : "",
+                                       out ? out : "", NULL);
+  g_auto(GStrv) lines = g_strsplit (g_strstrip (both), "\n", -1);
+  g_autoptr(GString) s = g_string_new (NULL);
+  guint n = 0;
+
+  for (guint i = 0; lines[i] != NULL && n < 8; i++)
+    {
+      g_strstrip (lines[i]);
+      if (lines[i][0] == '\0')
+        continue;
+      g_string_append_printf (s, "%s%s", n++ ? "\n" : "", lines[i]);
+    }
+  if (s->len == 0)
+    g_string_append (s, "(no message)");
+  return g_string_free (g_steal_pointer (&s), FALSE);
+}
+
+/* Runs argv in dir; FALSE with an error naming the program when it cannot
+ * start, is cancelled or fails.  out: (optional) its standard output */
+static gboolean
+run_step (const char *const *argv,
+          const char        *dir,
+          char             **out,
+          GCancellable      *cancellable,
+          GError           **error)
+{
+  g_autofree char *o = NULL, *e = NULL;
+  g_autofree char *name = g_path_get_basename (argv[0]);
+  int status = 0;
+
+  if (!_ks_toolchain_run (argv, dir, cancellable, &status, &o, &e, error))
+    return FALSE;
+  if (status != 0)
+    {
+      g_autofree char *msg = tool_messages (o, e);
+
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s failed (exit status %d): %s", name,
+                   status, msg);
+      return FALSE;
+    }
+  if (out != NULL)
+    *out = g_steal_pointer (&o);
+  return TRUE;
+}
+
+char *
+ks_toolchain_disassemble (const KsToolchain *tc,
+                          const char        *cubin_path,
+                          KsTool            *tool,
+                          GCancellable      *cancellable,
+                          GError           **error)
+{
+  KsTool which;
+  g_autofree char *abs_path = NULL, *dir = NULL, *out = NULL;
+  const char *argv[6];
+
+  g_return_val_if_fail (tc != NULL, NULL);
+  g_return_val_if_fail (cubin_path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  which = ks_toolchain_sass_tool (tc);
+  if (tool != NULL)
+    *tool = which;
+  if (which == KS_N_TOOLS)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                   "neither nvdisasm nor cuobjdump was found (looked in PATH, $CUDA_HOME/bin, "
+                   "$CUDA_PATH/bin and /usr/local/cuda/bin)");
+      return NULL;
+    }
+  /* Absolute, so a name that starts with '-' is not an option */
+  abs_path = g_canonicalize_filename (cubin_path, NULL);
+  dir = g_path_get_dirname (abs_path);
+  argv[0] = tc->paths[which];
+  if (which == KS_TOOL_NVDISASM)
+    {
+      argv[1] = "-c";
+      argv[2] = "-g";
+      argv[3] = "-hex";
+      argv[4] = abs_path;
+      argv[5] = NULL;
+    }
+  else
+    {
+      argv[1] = "-sass";
+      argv[2] = abs_path;
+      argv[3] = NULL;
+    }
+  if (!run_step (argv, dir, &out, cancellable, error))
+    return NULL;
+  return g_steal_pointer (&out);
+}
+
+char *
+ks_toolchain_make_sass (const KsToolchain *tc,
+                        const char        *path,
+                        const char        *text,
+                        gboolean           cuda,
+                        const char        *arch,
+                        KsTool            *tool,
+                        GCancellable      *cancellable,
+                        GError           **error)
+{
+  g_autofree char *tmpdir = NULL, *abs_path = NULL, *base = NULL, *dir = NULL;
+  g_autofree char *src = NULL, *cubin = NULL, *arch_opt = NULL, *inc = NULL;
+  g_autofree char *listing = NULL;
+  gboolean ok;
+
+  g_return_val_if_fail (tc != NULL, NULL);
+  g_return_val_if_fail (text != NULL, NULL);
+  g_return_val_if_fail (arch != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (tool != NULL)
+    *tool = ks_toolchain_sass_tool (tc);
+  if (ks_toolchain_sass_tool (tc) == KS_N_TOOLS)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                   "neither nvdisasm nor cuobjdump was found (looked in PATH, $CUDA_HOME/bin, "
+                   "$CUDA_PATH/bin and /usr/local/cuda/bin)");
+      return NULL;
+    }
+  /* A cubin is for one real architecture: sm_XX, not compute_XX */
+  if (!g_str_has_prefix (arch, "sm_") || !_ks_toolchain_arch_is_valid (arch))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   "“%s” is not an architecture such as sm_86", arch);
+      return NULL;
+    }
+  if (tc->paths[cuda ? KS_TOOL_NVCC : KS_TOOL_PTXAS] == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                   "making a cubin from %s needs %s, which was not found", cuda ? "CUDA" : "PTX",
+                   cuda ? "nvcc" : "ptxas");
+      return NULL;
+    }
+
+  tmpdir = g_dir_make_tmp ("kernelscope-sass-XXXXXX", error);
+  if (tmpdir == NULL)
+    return NULL;
+  abs_path = g_canonicalize_filename (path ? path : "kernel", NULL);
+  base = g_path_get_basename (abs_path);
+  dir = g_path_get_dirname (abs_path);
+  if (cuda && !g_str_has_suffix (base, ".cu"))
+    {
+      /* nvcc goes by the extension */
+      char *b = g_strconcat (base, ".cu", NULL);
+
+      g_free (base);
+      base = b;
+    }
+  src = g_build_filename (tmpdir, cuda ? base : "kernel.ptx", NULL);
+  cubin = g_build_filename (tmpdir, "kernel.cubin", NULL);
+  arch_opt = g_strconcat ("-arch=", arch, NULL);
+  ok = g_file_set_contents (src, text, -1, error);
+  if (ok && cuda)
+    {
+      const char *argv[] = { tc->paths[KS_TOOL_NVCC], "-cubin", "-lineinfo", arch_opt, NULL, "-o",
+                             cubin, src, NULL };
+
+      inc = g_strconcat ("-I", dir, NULL);
+      argv[4] = inc;
+      ok = run_step (argv, tmpdir, NULL, cancellable, error);
+    }
+  else if (ok)
+    {
+      const char *argv[] = { tc->paths[KS_TOOL_PTXAS], "-lineinfo", arch_opt, "-o", cubin, src,
+                             NULL };
+
+      ok = run_step (argv, tmpdir, NULL, cancellable, error);
+    }
+  if (ok)
+    listing = ks_toolchain_disassemble (tc, cubin, tool, cancellable, error);
+  _ks_toolchain_remove_tree (tmpdir);
+  if (listing == NULL)
+    return NULL;
+
+  if (cuda)
+    {
+      /* The line records name the private copy: name the user's file */
+      g_autoptr(GString) s = g_string_new (listing);
+      g_autofree char *from = g_strdup_printf ("\"%s\"", src);
+      g_autofree char *to = g_strdup_printf ("\"%s\"", path ? abs_path : base);
+
+      g_string_replace (s, from, to, 0);
+      g_free (listing);
+      listing = g_string_free (g_steal_pointer (&s), FALSE);
+    }
+  return g_steal_pointer (&listing);
+}
