@@ -1544,6 +1544,62 @@ int_op (Ctx *c)
   c->f->carry = carry;
 }
 
+static gboolean has_word (Ctx *c, const char *word);
+
+/* cvt.pack.sat.convertType.s32{.b32} d, a, b{, c}: a and b clamped to the
+ * convert type, b in the low field and a above it; with c (the 8-, 4- and
+ * 2-bit types) the rest of d is the low bits of c, as the ISA's semantics
+ * say.  .u2 and .s2 are not types the parser knows: they are words. */
+static void
+do_cvt_pack (Ctx *c)
+{
+  const KsPtxInsn *in = c->in;
+  KsPtxType ct = (KsPtxType) in->types[0];
+  KsPtxType ab = (KsPtxType) in->types[1];
+  uint32_t size;
+  gboolean sgn, with_c;
+
+  if (has_word (c, "u2") || has_word (c, "s2"))
+    {
+      size = 2;
+      sgn = has_word (c, "s2");
+      ab = ct;                  /* the first type written is abType */
+    }
+  else
+    {
+      switch (ct)
+        {
+        case KS_PTX_TYPE_U16: case KS_PTX_TYPE_S16: size = 16; break;
+        case KS_PTX_TYPE_U8: case KS_PTX_TYPE_S8: size = 8; break;
+        case KS_PTX_TYPE_U4: case KS_PTX_TYPE_S4: size = 4; break;
+        default: size = 0; break;
+        }
+      sgn = ct == KS_PTX_TYPE_S16 || ct == KS_PTX_TYPE_S8 || ct == KS_PTX_TYPE_S4;
+    }
+  with_c = size < 16;
+  if (size == 0 || ab != KS_PTX_TYPE_S32 || in->n_operands != (with_c ? 4u : 3u))
+    {
+      unsupported (c, "in this form");
+      return;
+    }
+
+  LANES (c->exec, lane)
+    {
+      int64_t lo = sgn ? -((int64_t) 1 << (size - 1)) : 0;
+      int64_t hi = sgn ? ((int64_t) 1 << (size - 1)) - 1 : ((int64_t) 1 << size) - 1;
+      int64_t a = (int32_t) src (c, &c->ops[1], lane, KS_PTX_TYPE_S32);
+      int64_t b = (int32_t) src (c, &c->ops[2], lane, KS_PTX_TYPE_S32);
+      uint32_t field = (uint32_t) (((uint64_t) 1 << size) - 1);
+      uint32_t ta = (uint32_t) CLAMP (a, lo, hi) & field;
+      uint32_t tb = (uint32_t) CLAMP (b, lo, hi) & field;
+      uint32_t d = tb | (ta << size);
+
+      if (with_c)
+        d |= (uint32_t) src (c, &c->ops[3], lane, KS_PTX_TYPE_B32) << (2 * size);
+      dst (c, &c->ops[0], lane, d);
+    }
+}
+
 /* cvt between any two of the scalar types, with rounding and saturation */
 static void
 do_cvt (Ctx *c)
@@ -1553,6 +1609,11 @@ do_cvt (Ctx *c)
   KsPtxType st = (KsPtxType) in->types[1];
   unsigned fl = math_flags (in);
 
+  if (in->flags & KS_PTX_FLAG_PACK)
+    {
+      do_cvt_pack (c);
+      return;
+    }
   if (st == KS_PTX_TYPE_NONE || ks_ptx_type_size (dt) == 0 || ks_ptx_type_size (st) == 0)
     {
       unsupported (c, "in this form");
