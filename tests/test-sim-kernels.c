@@ -136,11 +136,82 @@ test_cvt_pack (void)
   run_clear (&r);
 }
 
+/* ---- generic addressing ------------------------------------------------------------- */
+
+/* isspacep of a generic address of each window: the ISA's windows are
+ * disjoint except that "isspacep.global returns 1 for Kernel Function
+ * Parameters as .param window is contained within the .global window". */
+static void
+test_isspacep (void)
+{
+  static const char ptx[] =
+    PTX_HEADER ("sm_90")
+    ".const .align 4 .b32 cvar[4] = {1, 2, 3, 4};\n"
+    ".global .align 4 .b32 gvar[4];\n"
+    ".visible .entry k(.param .u64 k_out, .param .u32 k_n)\n{\n"
+    "  .reg .pred %p<8>;\n  .reg .b32 %r<16>;\n  .reg .b64 %rd<16>;\n"
+    "  .shared .align 4 .b32 svar[32];\n  .local .align 4 .b32 lvar[4];\n"
+    "  ld.param.u64 %rd1, [k_out];\n"
+    "  cvta.to.global.u64 %rd9, %rd1;\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  mov.u64 %rd2, cvar;\n  cvta.const.u64 %rd2, %rd2;\n"
+    "  mov.u64 %rd3, gvar;\n  cvta.global.u64 %rd3, %rd3;\n"
+    "  mov.u64 %rd4, svar;\n  cvta.shared.u64 %rd4, %rd4;\n"
+    "  mov.u64 %rd5, lvar;\n  cvta.local.u64 %rd5, %rd5;\n"
+    "  mov.u64 %rd6, k_n;\n  cvta.param.u64 %rd6, %rd6;\n"
+    "  mov.u64 %rd7, %rd1;\n"                       /* a launch buffer */
+    /* thread t tests address t: 0 const, 1 global var, 2 shared, 3 local,
+     * 4 parameter, 5 launch buffer */
+    "  setp.eq.u32 %p1, %r1, 0;\n  selp.b64 %rd8, %rd2, %rd7, %p1;\n"
+    "  setp.eq.u32 %p1, %r1, 1;\n  selp.b64 %rd8, %rd3, %rd8, %p1;\n"
+    "  setp.eq.u32 %p1, %r1, 2;\n  selp.b64 %rd8, %rd4, %rd8, %p1;\n"
+    "  setp.eq.u32 %p1, %r1, 3;\n  selp.b64 %rd8, %rd5, %rd8, %p1;\n"
+    "  setp.eq.u32 %p1, %r1, 4;\n  selp.b64 %rd8, %rd6, %rd8, %p1;\n"
+    "  isspacep.global %p2, %rd8;\n"
+    "  isspacep.const %p3, %rd8;\n"
+    "  isspacep.shared %p4, %rd8;\n"
+    "  isspacep.shared::cluster %p5, %rd8;\n"
+    "  isspacep.local %p6, %rd8;\n"
+    "  isspacep.param::entry %p7, %rd8;\n"
+    "  selp.u32 %r2, 1, 0, %p2;\n"
+    "  selp.u32 %r3, 2, 0, %p3;\n  or.b32 %r2, %r2, %r3;\n"
+    "  selp.u32 %r3, 4, 0, %p4;\n  or.b32 %r2, %r2, %r3;\n"
+    "  selp.u32 %r3, 8, 0, %p5;\n  or.b32 %r2, %r2, %r3;\n"
+    "  selp.u32 %r3, 16, 0, %p6;\n  or.b32 %r2, %r2, %r3;\n"
+    "  selp.u32 %r3, 32, 0, %p7;\n  or.b32 %r2, %r2, %r3;\n"
+    /* and a generic load through the address reads what the window holds */
+    "  st.shared.u32 [svar], 77;\n  st.local.u32 [lvar], 88;\n  st.global.u32 [gvar], 99;\n"
+    "  ld.u32 %r4, [%rd8];\n"
+    "  mul.wide.u32 %rd10, %r1, 8;\n  add.s64 %rd10, %rd9, %rd10;\n"
+    "  st.global.v2.u32 [%rd10], {%r2, %r4};\n"
+    "  ret;\n}\n";
+  /* global 1, const 2, shared 4, shared::cluster 8, local 16, param 32 */
+  static const uint32_t want[6] = { 2, 1, 4 | 8, 16, 32 | 1, 1 };
+  static const uint32_t want_value[6] = { 1, 99, 77, 88, 12345, 0 };
+  Run r = { 0 };
+  const uint32_t *out;
+
+  run_ptx (&r, ptx, "{\"ptx\": \"x.ptx\", \"grid\": [1], \"block\": [6],"
+                    " \"buffers\": {\"out\": {\"type\": \"u32\", \"count\": 12}},"
+                    " \"params\": [{\"buffer\": \"out\"}, {\"type\": \"u32\", \"value\": 12345}]}");
+  assert_done (&r);
+  out = buffer (&r, "out");
+  for (guint t = 0; t < 6; t++)
+    {
+      g_assert_cmpuint (out[t * 2], ==, want[t]);
+      /* thread 5 reads its own buffer, still zero: the warp's load comes
+       * before its store */
+      g_assert_cmpuint (out[t * 2 + 1], ==, want_value[t]);
+    }
+  run_clear (&r);
+}
+
 int
 main (int    argc,
       char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/sim/kernels/cvt-pack", test_cvt_pack);
+  g_test_add_func ("/sim/kernels/isspacep", test_isspacep);
   return g_test_run ();
 }

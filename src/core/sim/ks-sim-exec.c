@@ -1698,21 +1698,54 @@ from_generic (KsPtxSpace space,
     }
 }
 
+/* A global address inside a module .const variable: the const window of
+ * the generic address space, which the simulator keeps among the global
+ * allocations (they are its only read-only ones) */
 static gboolean
-in_space (KsPtxSpace space,
-          uint64_t   a)
+in_const_alloc (const KsSim *sim,
+                uint64_t     a)
 {
+  uint32_t lo = 0, hi = sim->n_allocs;
+
+  while (lo < hi)
+    {
+      uint32_t mid = lo + (hi - lo) / 2;
+      const KsSimAlloc *al = &sim->allocs[mid];
+
+      if (a < al->base)
+        hi = mid;
+      else if (a >= al->base + al->size)
+        lo = mid + 1;
+      else
+        return al->readonly;
+    }
+  return FALSE;
+}
+
+/* isspacep: the windows of the generic address space.  Global is what no
+ * other window holds, and the kernel parameters' window too ("isspacep.global
+ * returns 1 for Kernel Function Parameters as .param window is contained
+ * within the .global window", PTX ISA); const is the .const variables. */
+static gboolean
+in_space (const KsSim *sim,
+          KsPtxSpace   space,
+          uint64_t     a)
+{
+  gboolean param = a >= KS_SIM_PARAM_WINDOW && a < KS_SIM_PARAM_WINDOW + KS_SIM_WINDOW_SIZE;
+
   switch (space)
     {
     case KS_PTX_SPACE_SHARED:
+    case KS_PTX_SPACE_SHARED_CLUSTER:   /* a cluster is the block itself here */
       return a >= KS_SIM_SHARED_WINDOW && a < KS_SIM_SHARED_WINDOW + KS_SIM_WINDOW_SIZE;
     case KS_PTX_SPACE_LOCAL:
       return a >= KS_SIM_LOCAL_WINDOW && a < KS_SIM_LOCAL_WINDOW + KS_SIM_WINDOW_SIZE;
     case KS_PTX_SPACE_PARAM:
-      return a >= KS_SIM_PARAM_WINDOW && a < KS_SIM_PARAM_WINDOW + KS_SIM_WINDOW_SIZE;
+      return param;
     case KS_PTX_SPACE_GLOBAL:
+      return param || (a >= KS_SIM_GLOBAL_BASE && !in_const_alloc (sim, a));
     case KS_PTX_SPACE_CONST:
-      return a >= KS_SIM_GLOBAL_BASE;
+      return a >= KS_SIM_GLOBAL_BASE && in_const_alloc (sim, a);
     default:
       return FALSE;
     }
@@ -3563,7 +3596,7 @@ ks_sim_step (KsSim     *sim,
     case KS_PTX_OPC_ISSPACEP:
       LANES (c->exec, lane)
         dst (c, &c->ops[0], lane,
-             in_space ((KsPtxSpace) in->space, src (c, &c->ops[1], lane, KS_PTX_TYPE_U64)));
+             in_space (c->sim, (KsPtxSpace) in->space, src (c, &c->ops[1], lane, KS_PTX_TYPE_U64)));
       break;
 
     case KS_PTX_OPC_LD:
