@@ -206,6 +206,124 @@ test_isspacep (void)
   run_clear (&r);
 }
 
+/* ---- special registers --------------------------------------------------------------- */
+
+/* Every special register the simulator gives a value, read by every thread
+ * of a 3-D launch whose blocks do not fill their last warp */
+static const char *const sreg_names[] = {
+  "%tid.x", "%tid.y", "%tid.z", "%ntid.x", "%ntid.y", "%ntid.z",
+  "%ctaid.x", "%ctaid.y", "%ctaid.z", "%nctaid.x", "%nctaid.y", "%nctaid.z",
+  "%laneid", "%warpid", "%nwarpid", "%smid", "%nsmid",
+  "%lanemask_eq", "%lanemask_lt", "%lanemask_le", "%lanemask_gt", "%lanemask_ge",
+  "%dynamic_smem_size", "%total_smem_size", "%aggr_smem_size",
+  "%clusterid.x", "%clusterid.y", "%clusterid.z", "%nclusterid.x", "%nclusterid.y",
+  "%nclusterid.z", "%cluster_ctaid.x", "%cluster_ctaid.y", "%cluster_nctaid.x",
+  "%cluster_nctaid.z", "%cluster_ctarank", "%cluster_nctarank", "%is_explicit_cluster",
+  "%reserved_smem_offset_begin", "%reserved_smem_offset_cap",
+  /* the timers last: 64-bit ones through cvt, then the 32-bit halves */
+  "%clock", "%clock_hi", "%globaltimer_lo", "%globaltimer_hi",
+};
+enum { N_SREG = G_N_ELEMENTS (sreg_names), N_SREG_OUT = N_SREG + 4 };
+
+static void
+run_sregs (const char *target,
+           uint32_t    want_total_smem)
+{
+  enum { BX = 20, BY = 3, BZ = 2, GX = 2, GY = 1, GZ = 3, DYN = 100 };
+  enum { THREADS = BX * BY * BZ, WARPS = (THREADS + 31) / 32, N_THREADS = THREADS * GX * GY * GZ };
+  GString *ptx = g_string_new (NULL);
+  Run r = { 0 };
+  const uint32_t *out;
+  g_autofree char *spec = NULL;
+
+  g_string_append_printf (ptx, ".version 8.1\n.target %s\n.address_size 64\n", target);
+  g_string_append (ptx, ".extern .shared .align 16 .b8 dyn[];\n"
+                        ".visible .entry k(.param .u64 k_out)\n{\n"
+                        "  .reg .b32 %r<100>;\n  .reg .b64 %rd<10>;\n"
+                        "  .shared .align 4 .b8 stat[200];\n"
+                        "  mov.u64 %rd5, %globaltimer;\n  mov.u64 %rd6, %clock64;\n");
+  for (guint i = 0; i < N_SREG; i++)
+    g_string_append_printf (ptx, "  mov.u32 %%r%u, %s;\n", i + 1, sreg_names[i]);
+  g_string_append_printf (ptx,
+                          "  mov.u64 %%rd7, %%clock64;\n"
+                          "  cvt.u32.u64 %%r%u, %%rd5;\n  shr.u64 %%rd5, %%rd5, 32;\n"
+                          "  cvt.u32.u64 %%r%u, %%rd5;\n"
+                          "  cvt.u32.u64 %%r%u, %%rd6;\n  cvt.u32.u64 %%r%u, %%rd7;\n",
+                          N_SREG + 1, N_SREG + 2, N_SREG + 3, N_SREG + 4);
+  /* linear thread index over the grid: ((bz * GY + by) * GX + bx) block */
+  g_string_append_printf (ptx,
+                          "  mad.lo.u32 %%r90, %%r9, %%r11, %%r8;\n"     /* ctaid.z * nctaid.y + ctaid.y */
+                          "  mad.lo.u32 %%r90, %%r90, %%r10, %%r7;\n"    /* * nctaid.x + ctaid.x */
+                          "  mul.lo.u32 %%r91, %%r4, %%r5;\n  mul.lo.u32 %%r91, %%r91, %%r6;\n"
+                          "  mad.lo.u32 %%r92, %%r3, %%r5, %%r2;\n"
+                          "  mad.lo.u32 %%r92, %%r92, %%r4, %%r1;\n"
+                          "  mad.lo.u32 %%r90, %%r90, %%r91, %%r92;\n"
+                          "  mul.wide.u32 %%rd1, %%r90, %u;\n"
+                          "  ld.param.u64 %%rd2, [k_out];\n  add.s64 %%rd2, %%rd2, %%rd1;\n",
+                          N_SREG_OUT * 4);
+  for (guint i = 0; i < N_SREG_OUT; i++)
+    g_string_append_printf (ptx, "  st.global.u32 [%%rd2+%u], %%r%u;\n", i * 4, i + 1);
+  g_string_append (ptx, "  st.shared.u32 [stat], %r1;\n  st.shared.u32 [dyn], %r1;\n  ret;\n}\n");
+
+  spec = g_strdup_printf ("{\"ptx\": \"x.ptx\", \"grid\": [%d, %d, %d], \"block\": [%d, %d, %d],"
+                          " \"dynamic_shared_bytes\": %d,"
+                          " \"buffers\": {\"out\": {\"type\": \"u32\", \"count\": %d}},"
+                          " \"params\": [{\"buffer\": \"out\"}]}",
+                          GX, GY, GZ, BX, BY, BZ, DYN, N_THREADS * N_SREG_OUT);
+  run_ptx (&r, ptx->str, spec);
+  g_string_free (ptx, TRUE);
+  assert_done (&r);
+  out = buffer (&r, "out");
+
+  for (uint32_t bz = 0; bz < GZ; bz++)
+    for (uint32_t by = 0; by < GY; by++)
+      for (uint32_t bx = 0; bx < GX; bx++)
+        for (uint32_t t = 0; t < THREADS; t++)
+          {
+            uint32_t block = (bz * GY + by) * GX + bx;
+            const uint32_t *o = out + ((size_t) block * THREADS + t) * N_SREG_OUT;
+            uint32_t lane = t % 32, warp = t / 32;
+            uint32_t want[N_SREG] = {
+              t % BX, t / BX % BY, t / (BX * BY), BX, BY, BZ,
+              bx, by, bz, GX, GY, GZ,
+              lane, warp, WARPS, 0, 1,
+              /* the lane masks as the ISA defines them */
+              1u << lane, (1u << lane) - 1, lane == 31 ? ~0u : (2u << lane) - 1,
+              lane == 31 ? 0 : ~((2u << lane) - 1), ~((1u << lane) - 1),
+              DYN, want_total_smem, want_total_smem,
+              /* a cluster is one block: cluster ids are block ids */
+              bx, by, bz, GX, GY, GZ, 0, 0, 1, 1, 0, 1, 0,
+              0, 0,
+            };
+
+            for (guint i = 0; i < N_SREG - 4; i++)
+              if (o[i] != want[i])
+                g_error ("%s: thread %u of block (%u,%u,%u): %u, want %u", sreg_names[i], t,
+                         bx, by, bz, o[i], want[i]);
+            /* %warpid < %nwarpid, %smid < %nsmid, as the ISA promises */
+            g_assert_cmpuint (o[13], <, o[14]);
+            g_assert_cmpuint (o[15], <, o[16]);
+            /* the timers: the 32-bit halves of %globaltimer agree with the
+             * 64-bit value read a few instructions before, and %clock64
+             * does not go back */
+            g_assert_cmpuint (o[N_SREG - 1], ==, o[N_SREG + 1]);      /* _hi */
+            g_assert_cmpuint (o[N_SREG - 2], >=, o[N_SREG]);          /* _lo */
+            g_assert_cmpuint (o[N_SREG - 2] - o[N_SREG], <, 1000);
+            g_assert_cmpuint (o[N_SREG + 3], >=, o[N_SREG + 2]);
+            g_assert_cmpuint (o[N_SREG - 4], >=, o[N_SREG + 2]);      /* %clock */
+          }
+  run_clear (&r);
+}
+
+static void
+test_special_registers (void)
+{
+  /* 200 bytes of static and 100 of dynamic shared memory: 384 in units of
+   * 128 bytes (sm_8x and later), 512 in units of 256 (sm_3x to sm_7x) */
+  run_sregs ("sm_90", 384);
+  run_sregs ("sm_70", 512);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -213,5 +331,6 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/sim/kernels/cvt-pack", test_cvt_pack);
   g_test_add_func ("/sim/kernels/isspacep", test_isspacep);
+  g_test_add_func ("/sim/kernels/special-registers", test_special_registers);
   return g_test_run ();
 }

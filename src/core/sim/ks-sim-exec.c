@@ -72,6 +72,28 @@ sext (uint64_t  v,
     }
 }
 
+/* %total_smem_size: the block's static and dynamic shared memory "in
+ * multiples of shared memory allocation unit size supported by target
+ * architecture" (PTX ISA: 128 bytes for sm_2x and sm_8x and later, 256
+ * for sm_3x to sm_7x), for the module's first .target */
+static uint32_t
+total_smem_size (const KsSim *sim)
+{
+  const KsPtxModule *m = sim->module;
+  uint32_t unit = 128, size = sim->shared_size;
+
+  if (m->n_targets > 0 && m->first_target < m->n_words)
+    {
+      KsPtxSpan t = m->words[m->first_target];
+      const char *p = m->text + t.offset;
+
+      if (t.len >= 5 && strncmp (p, "sm_", 3) == 0 && p[3] >= '3' && p[3] <= '7'
+          && g_ascii_isdigit (p[4]) && (t.len == 5 || !g_ascii_isdigit (p[5])))
+        unit = 256;
+    }
+  return (uint32_t) MIN (((uint64_t) size + unit - 1) / unit * unit, G_MAXUINT32);
+}
+
 static uint32_t
 sreg_value (const Ctx          *c,
             const KsPtxOperand *op,
@@ -101,9 +123,21 @@ sreg_value (const Ctx          *c,
     case KS_PTX_SREG_LANEMASK_GT: return lane == 31 ? 0 : ~((2u << lane) - 1);
     case KS_PTX_SREG_LANEMASK_GE: return ~((1u << lane) - 1);
     case KS_PTX_SREG_DYNAMIC_SMEM_SIZE: return sim->launch->dynamic_shared_bytes;
-    case KS_PTX_SREG_TOTAL_SMEM_SIZE: return sim->shared_size;
+    case KS_PTX_SREG_TOTAL_SMEM_SIZE: return total_smem_size (sim);
+    /* No shared memory is reserved for system software here: the reserved
+     * region is empty and the aggregate is the user's allocation */
+    case KS_PTX_SREG_AGGR_SMEM_SIZE: return total_smem_size (sim);
+    case KS_PTX_SREG_RESERVED_SMEM_OFFSET_BEGIN:
+    case KS_PTX_SREG_RESERVED_SMEM_OFFSET_END:
+    case KS_PTX_SREG_RESERVED_SMEM_OFFSET_CAP:
+    case KS_PTX_SREG_RESERVED_SMEM_OFFSET_0:
+    case KS_PTX_SREG_RESERVED_SMEM_OFFSET_1:
+      return 0;
+    /* The clocks and the global timer count warp-instructions */
     case KS_PTX_SREG_CLOCK: return (uint32_t) sim->stats.warp_instructions;
     case KS_PTX_SREG_CLOCK_HI: return (uint32_t) (sim->stats.warp_instructions >> 32);
+    case KS_PTX_SREG_GLOBALTIMER_LO: return (uint32_t) sim->stats.warp_instructions;
+    case KS_PTX_SREG_GLOBALTIMER_HI: return (uint32_t) (sim->stats.warp_instructions >> 32);
     case KS_PTX_SREG_CLUSTER_CTARANK: return 0;
     case KS_PTX_SREG_CLUSTER_NCTARANK: return 1;
     case KS_PTX_SREG_CLUSTER_NCTAID: return 1;
