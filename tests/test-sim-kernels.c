@@ -324,6 +324,159 @@ test_special_registers (void)
   run_sregs ("sm_70", 512);
 }
 
+/* ---- barriers ------------------------------------------------------------------------ */
+
+/* A barrier given a thread count counts warps, the warp size each ("marks
+ * warps' arrival at barrier"; the count is a multiple of the warp size):
+ * in a block of 40 threads, bar.sync 1, 64 completes when both warps
+ * arrive, though the second has 8 threads.  Each thread then reads what
+ * its neighbour (tid ^ 1) wrote before the barrier. */
+static void
+test_barrier_partial_warp (void)
+{
+  static const char ptx[] =
+    PTX_HEADER ("sm_80")
+    ".visible .entry k(.param .u64 k_out)\n{\n"
+    "  .reg .b32 %r<10>;\n  .reg .b64 %rd<4>;\n"
+    "  .shared .align 4 .b32 s[64];\n"
+    "  ld.param.u64 %rd1, [k_out];\n"
+    "  mov.u32 %r1, %tid.x;\n  shl.b32 %r2, %r1, 2;\n  mov.u32 %r3, s;\n"
+    "  add.u32 %r4, %r3, %r2;\n  mul.lo.u32 %r5, %r1, 7;\n  st.shared.u32 [%r4], %r5;\n"
+    "  bar.sync 1, 64;\n"
+    "  xor.b32 %r6, %r1, 1;\n  shl.b32 %r6, %r6, 2;\n  add.u32 %r6, %r3, %r6;\n"
+    "  ld.shared.u32 %r7, [%r6];\n"
+    "  mul.wide.u32 %rd2, %r1, 4;\n  add.s64 %rd2, %rd1, %rd2;\n  st.global.u32 [%rd2], %r7;\n"
+    "  ret;\n}\n";
+  Run r = { 0 };
+  const uint32_t *out;
+
+  run_ptx (&r, ptx, "{\"ptx\": \"x.ptx\", \"grid\": [1], \"block\": [40],"
+                    " \"buffers\": {\"out\": {\"type\": \"u32\", \"count\": 40}},"
+                    " \"params\": [{\"buffer\": \"out\"}]}");
+  assert_done (&r);
+  out = buffer (&r, "out");
+  for (uint32_t t = 0; t < 40; t++)
+    g_assert_cmpuint (out[t], ==, (t ^ 1) * 7);
+  g_assert_cmpuint (ks_sim_get_stats (r.sim)->barriers, ==, 1);
+  run_clear (&r);
+}
+
+/* Named barriers with ids and counts, in a block of 4 warps:
+ * - warps 0 and 1 consume what warp 2 produces: they bar.sync 3, 96 and
+ *   warp 2 passes bar.arrive 3, 96 after writing, then exits;
+ * - warps 0 and 1 alone reduce a predicate over their 64 threads with
+ *   bar.red.popc 5, 64 and bar.red.or 6, 64, while warp 3 waits on
+ *   barrier 7 with a count of 32: itself. */
+static void
+test_barrier_named (void)
+{
+  static const char ptx[] =
+    PTX_HEADER ("sm_80")
+    ".visible .entry k(.param .u64 k_out)\n{\n"
+    "  .reg .pred %p<6>;\n  .reg .b32 %r<16>;\n  .reg .b64 %rd<4>;\n"
+    "  .shared .align 4 .b32 s[32];\n"
+    "  ld.param.u64 %rd1, [k_out];\n"
+    "  mov.u32 %r1, %tid.x;\n  shr.u32 %r2, %r1, 5;\n  and.b32 %r3, %r1, 31;\n"
+    "  mul.wide.u32 %rd2, %r1, 16;\n  add.s64 %rd2, %rd1, %rd2;\n"
+    "  mov.u32 %r4, s;\n  shl.b32 %r5, %r3, 2;\n  add.u32 %r4, %r4, %r5;\n"
+    "  setp.eq.u32 %p1, %r2, 2;\n  @%p1 bra $PRODUCER;\n"
+    "  setp.eq.u32 %p1, %r2, 3;\n  @%p1 bra $ALONE;\n"
+    /* consumers */
+    "  bar.sync 3, 96;\n"
+    "  ld.shared.u32 %r6, [%r4];\n"
+    "  rem.u32 %r7, %r1, 5;\n  setp.eq.u32 %p2, %r7, 0;\n"     /* tid % 5 == 0 */
+    "  bar.red.popc.u32 %r8, 5, 64, %p2;\n"
+    "  setp.eq.u32 %p3, %r1, 33;\n"
+    "  bar.red.or.pred %p4, 6, 64, %p3;\n"
+    "  selp.u32 %r9, 1, 0, %p4;\n"
+    "  st.global.v2.u32 [%rd2], {%r6, %r8};\n  st.global.u32 [%rd2+8], %r9;\n"
+    "  ret;\n"
+    "$PRODUCER:\n"
+    "  mul.lo.u32 %r6, %r3, %r3;\n  add.u32 %r6, %r6, 1000;\n  st.shared.u32 [%r4], %r6;\n"
+    "  bar.arrive 3, 96;\n"
+    "  ret;\n"
+    "$ALONE:\n"
+    "  bar.sync 7, 32;\n"
+    "  st.global.u32 [%rd2], 4242;\n"
+    "  ret;\n}\n";
+  Run r = { 0 };
+  const uint32_t *out;
+  uint32_t popc = 0;
+
+  for (uint32_t t = 0; t < 64; t++)
+    popc += t % 5 == 0;
+  run_ptx (&r, ptx, "{\"ptx\": \"x.ptx\", \"grid\": [1], \"block\": [128],"
+                    " \"buffers\": {\"out\": {\"type\": \"u32\", \"count\": 512}},"
+                    " \"params\": [{\"buffer\": \"out\"}]}");
+  assert_done (&r);
+  out = buffer (&r, "out");
+  for (uint32_t t = 0; t < 64; t++)
+    {
+      g_assert_cmpuint (out[t * 4], ==, (t % 32) * (t % 32) + 1000);
+      g_assert_cmpuint (out[t * 4 + 1], ==, popc);
+      g_assert_cmpuint (out[t * 4 + 2], ==, 1);
+    }
+  for (uint32_t t = 96; t < 128; t++)
+    g_assert_cmpuint (out[t * 4], ==, 4242);
+  run_clear (&r);
+}
+
+/* A barrier no one else can complete is a deadlock fault at the barrier
+ * instruction, with its CUDA line, never a hang; the message says where
+ * the other warps wait. */
+static void
+test_barrier_deadlock_lines (void)
+{
+  static const char ptx[] =
+    PTX_HEADER ("sm_80")                                      /* lines 1-3 */
+    ".file 1 \"k.cu\"\n"                                      /* 4 */
+    ".visible .entry k(.param .u64 k_out)\n{\n"               /* 5, 6 */
+    "  .reg .pred %p<2>;\n  .reg .b32 %r<4>;\n"               /* 7, 8 */
+    "  mov.u32 %r1, %tid.x;\n"                                /* 9 */
+    "  setp.lt.u32 %p1, %r1, 32;\n"                           /* 10 */
+    "  @%p1 bra $A;\n"                                        /* 11 */
+    "  .loc 1 20 3\n"                                         /* 12 */
+    "  bar.sync 2;\n"                                         /* 13: warp 1 */
+    "  ret;\n"                                                /* 14 */
+    "$A:\n"                                                   /* 15 */
+    "  .loc 1 17 3\n"                                         /* 16 */
+    "  bar.sync 1;\n"                                         /* 17: warp 0 */
+    "  ret;\n}\n";
+  static const char more[] =
+    PTX_HEADER ("sm_80")
+    ".file 1 \"k.cu\"\n"
+    ".visible .entry k(.param .u64 k_out)\n{\n"               /* 5, 6 */
+    "  .loc 1 9 5\n"                                          /* 7 */
+    "  bar.sync 0, 128;\n"                                    /* 8 */
+    "  ret;\n}\n";
+  const char *spec = "{\"ptx\": \"x.ptx\", \"grid\": [1], \"block\": [64],"
+                     " \"buffers\": {\"out\": {\"type\": \"u32\", \"count\": 4}},"
+                     " \"params\": [{\"buffer\": \"out\"}]}";
+  Run r = { 0 };
+  const KsSimFault *f;
+
+  g_assert_cmpint (run_ptx (&r, ptx, spec), ==, KS_SIM_FAULTED);
+  f = ks_sim_get_fault (r.sim);
+  g_test_message ("%s", f->message);
+  g_assert_cmpint (f->kind, ==, KS_SIM_FAULT_DEADLOCK);
+  g_assert_cmpuint (f->ptx_line, ==, 17);
+  g_assert_cmpstr (f->cuda_file, ==, "k.cu");
+  g_assert_cmpuint (f->cuda_line, ==, 17);
+  g_assert_nonnull (strstr (f->message, "barrier 1"));
+  g_assert_nonnull (strstr (f->message, "warp 1 waits at barrier 2 (PTX line 13)"));
+  run_clear (&r);
+
+  /* 128 threads expected of a block of 64 */
+  g_assert_cmpint (run_ptx (&r, more, spec), ==, KS_SIM_FAULTED);
+  f = ks_sim_get_fault (r.sim);
+  g_test_message ("%s", f->message);
+  g_assert_cmpint (f->kind, ==, KS_SIM_FAULT_DEADLOCK);
+  g_assert_cmpuint (f->ptx_line, ==, 8);
+  g_assert_cmpuint (f->cuda_line, ==, 9);
+  g_assert_nonnull (strstr (f->message, "expects 128 threads, 64 wait"));
+  run_clear (&r);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -332,5 +485,8 @@ main (int    argc,
   g_test_add_func ("/sim/kernels/cvt-pack", test_cvt_pack);
   g_test_add_func ("/sim/kernels/isspacep", test_isspacep);
   g_test_add_func ("/sim/kernels/special-registers", test_special_registers);
+  g_test_add_func ("/sim/kernels/barrier/partial-warp", test_barrier_partial_warp);
+  g_test_add_func ("/sim/kernels/barrier/named", test_barrier_named);
+  g_test_add_func ("/sim/kernels/barrier/deadlock-lines", test_barrier_deadlock_lines);
   return g_test_run ();
 }

@@ -2025,8 +2025,9 @@ do_barrier (Ctx *c)
 
   if (in->flags & KS_PTX_FLAG_ARRIVE)
     {
-      /* arrive and go on: the barrier counts these threads */
-      c->sim->cta.arrived[id] += (uint32_t) __builtin_popcount (c->exec);
+      /* arrive and go on: "marks warps' arrival at barrier", which counts
+       * the warp size whatever lanes of the warp have exited */
+      c->sim->cta.arrived[id] += KS_WARP_SIZE;
       return;
     }
   if (c->exec != w->live)
@@ -2063,6 +2064,7 @@ do_barrier (Ctx *c)
   flag_event (c->sim, KS_TRACE_BARRIER);
   w->barrier = id;
   w->barrier_count = count;
+  w->barrier_insn = (uint32_t) (in - c->m->insns);
 }
 
 /* ---- mbarrier ------------------------------------------------------------------------------ */
