@@ -477,6 +477,82 @@ test_barrier_deadlock_lines (void)
   run_clear (&r);
 }
 
+/* ---- printf ---------------------------------------------------------------------------- */
+
+/* tests/ptx/sim/printf.cu through nvcc: six printf calls with every
+ * conversion, size, flag, width ('*' too) and precision, in two threads.
+ * On a GPU the host's C library formats the output from the arguments the
+ * kernel packed, so the reference is this C library's printf of the same
+ * calls: the simulator must unpack every argument at the right offset and
+ * width. */
+static char *
+ref_printf_thread (int         t,
+                   int         i,
+                   long long   l,
+                   float       f,
+                   const char *str,
+                   const void *ptr)
+{
+  GString *s = g_string_new (NULL);
+
+  g_string_append_printf (s, "%d %i %u %x %X %o %c|%s|\n", i, -i, (unsigned) i, i, i, i, 'A' + t, str);
+  g_string_append_printf (s, "%f %e %E %g %G %a %A\n", f, f, f * 1e10f, f, f * 1e-7f, f, f);
+  g_string_append_printf (s, "%ld %lld %lu %llx %hd %hhd %hu %hhx\n", (long) l, l, (unsigned long) l,
+                          (unsigned long long) l, (short) i, (signed char) i, (unsigned short) i,
+                          (unsigned char) i);
+  g_string_append_printf (s, "[%5d] [%-5d] [%05d] [%+d] [% d] [%.3f] [%10.4f] [%-10.2e] [%#x] [%#o] [%#g]\n",
+                          i, i, i, i, i, f, f, f, i, i, f);
+  g_string_append_printf (s, "[%*d] [%-*d] [%.*f] [%*.*e] [%*s]\n", 7, i, -6, i, 2, f, 12, 3, f, 4 + t, str);
+  g_string_append_printf (s, "[%10s] [%-10s] [%.2s] [%.0s] [%s] [%p] [%%] [%5c]\n", str, str, str, str,
+                          "(null)", ptr, 'a' + t);
+  return g_string_free (s, FALSE);
+}
+
+static void
+test_printf_formats (void)
+{
+  static const int iv[2] = { -1234567, 300 };
+  static const long long lv[2] = { -1234567890123LL, 0xdeadbeefcafeLL };
+  static const float fv[2] = { 3.14159f, -0.0078125f };
+  static const char str[] = "hello";
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "ptx", "sim", "sm_80", "printf.ptx", NULL);
+  g_autofree char *hi = hex_of (iv, sizeof iv), *hl = hex_of (lv, sizeof lv);
+  g_autofree char *hf = hex_of (fv, sizeof fv), *hs = hex_of (str, sizeof str);
+  g_autofree char *spec = NULL;
+  g_autoptr(GString) want = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+  Run r = { 0 };
+
+  r.module = ks_ptx_module_parse_file (path, &error);
+  g_assert_no_error (error);
+  spec = g_strdup_printf ("{\"ptx\": \"x.ptx\", \"grid\": [1], \"block\": [2],"
+                          " \"buffers\": {\"i\": {\"bytes_hex\": \"%s\"}, \"l\": {\"bytes_hex\": \"%s\"},"
+                          " \"f\": {\"bytes_hex\": \"%s\"}, \"s\": {\"bytes_hex\": \"%s\"}},"
+                          " \"params\": [{\"buffer\": \"i\"}, {\"buffer\": \"l\"}, {\"buffer\": \"f\"},"
+                          " {\"buffer\": \"s\"}, {\"type\": \"u64\", \"value\": 0},"
+                          " {\"type\": \"u64\", \"value\": 305441741}]}", hi, hl, hf, hs);
+  r.launch = ks_launch_parse (spec, -1, NULL, &error);
+  g_assert_no_error (error);
+  r.sim = ks_sim_new (r.module, r.launch, &error);
+  g_assert_no_error (error);
+  ks_sim_run (r.sim, 0, NULL);
+  assert_done (&r);
+
+  /* each call prints lane 0's line, then lane 1's */
+  {
+    g_autofree char *t0 = ref_printf_thread (0, iv[0], lv[0], fv[0], str, GSIZE_TO_POINTER (305441741));
+    g_autofree char *t1 = ref_printf_thread (1, iv[1], lv[1], fv[1], str, GSIZE_TO_POINTER (305441741));
+    g_auto(GStrv) l0 = g_strsplit (t0, "\n", -1);
+    g_auto(GStrv) l1 = g_strsplit (t1, "\n", -1);
+
+    g_assert_cmpuint (g_strv_length (l0), ==, 7);
+    for (guint k = 0; k < 6; k++)
+      g_string_append_printf (want, "%s\n%s\n", l0[k], l1[k]);
+    g_assert_cmpstr (ks_sim_get_printf (r.sim), ==, want->str);
+  }
+  run_clear (&r);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -488,5 +564,6 @@ main (int    argc,
   g_test_add_func ("/sim/kernels/barrier/partial-warp", test_barrier_partial_warp);
   g_test_add_func ("/sim/kernels/barrier/named", test_barrier_named);
   g_test_add_func ("/sim/kernels/barrier/deadlock-lines", test_barrier_deadlock_lines);
+  g_test_add_func ("/sim/kernels/printf/formats", test_printf_formats);
   return g_test_run ();
 }

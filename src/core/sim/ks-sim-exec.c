@@ -454,11 +454,106 @@ read_mem (Ctx        *c,
 }
 
 /* printf: vprintf(format, args) with the arguments packed in local memory,
- * each aligned to its size, as nvcc lays them out.  The conversions are
- * handed to the C library one at a time, after checking that each is a
- * plain conversion with flags, width and precision only. */
+ * each aligned to its size, as nvcc lays them out (char and short promoted
+ * to int, float to double).  A conversion is "%[flags][width][.precision]
+ * [size]type" as the CUDA Programming Guide lists them (flags "#' '0+-",
+ * width and precision digits or '*', sizes h, hh, l, ll, types
+ * "cdiouxXpeEfgGaAs"); each is handed to the C library with its argument
+ * read at the width the size says, as the host's printf formats the
+ * output on a GPU.  Anything else is printed as written. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
+
+typedef struct
+{
+  Ctx *c;
+  uint32_t lane;
+  uint64_t base;                /* the arguments' buffer */
+  uint64_t off;                 /* the next argument's offset in it */
+  uint32_t n_args;              /* arguments read */
+} PrintfArgs;
+
+static gboolean
+printf_arg (PrintfArgs *a,
+            uint32_t    size,
+            uint64_t   *v)
+{
+  *v = 0;
+  a->off = (a->off + size - 1) & ~(uint64_t) (size - 1);
+  if (!read_mem (a->c, a->lane, KS_PTX_SPACE_NONE, a->base + a->off, v, size))
+    return FALSE;
+  a->off += size;
+  a->n_args++;
+  return TRUE;
+}
+
+/* Reads one conversion's specification from the format at *fmt (just past
+ * the '%') into spec, without its size and with '*' replaced by the
+ * argument's value; FALSE after a fault. */
+static gboolean
+printf_spec (PrintfArgs *a,
+             uint64_t   *fmt,
+             GString    *spec,
+             int        *size,      /* -2 hh, -1 h, 0, 1 l, 2 ll */
+             char       *conv)
+{
+  char ch;
+  gboolean in_precision = FALSE;
+
+  g_string_assign (spec, "%");
+  *size = 0;
+  *conv = '\0';
+  for (uint32_t n = 0; n < 64; n++)
+    {
+      if (!read_mem (a->c, a->lane, KS_PTX_SPACE_NONE, (*fmt)++, &ch, 1))
+        return FALSE;
+      if (ch == '\0')
+        {
+          (*fmt)--;
+          return TRUE;
+        }
+      if (ch == '*')
+        {
+          uint64_t v;
+          int32_t x;
+
+          if (!printf_arg (a, 4, &v))
+            return FALSE;
+          x = (int32_t) v;
+          /* as in C: a negative width is the '-' flag, a negative
+           * precision is none */
+          if (in_precision)
+            {
+              if (x < 0)
+                g_string_truncate (spec, spec->len - 1);
+              else
+                g_string_append_printf (spec, "%d", x);
+            }
+          else
+            {
+              if (x < 0)
+                g_string_append_c (spec, '-');
+              g_string_append_printf (spec, "%u", x < 0 ? -(uint32_t) x : (uint32_t) x);
+            }
+          continue;
+        }
+      if (ch == 'l' || ch == 'h')
+        {
+          *size += ch == 'l' ? 1 : -1;
+          continue;
+        }
+      if (ch == '.')
+        in_precision = TRUE;
+      else if (!strchr ("-+ #0123456789", ch))
+        {
+          *conv = ch;
+          return TRUE;
+        }
+      g_string_append_c (spec, ch);
+    }
+  return TRUE;
+}
+
 static void
 do_vprintf (Ctx                *c,
             const KsPtxOperand *args,
@@ -466,13 +561,14 @@ do_vprintf (Ctx                *c,
 {
   KsSim *sim = c->sim;
   uint32_t psize = sim->layouts[c->f->fn].param_size;
+  g_autoptr(GString) spec = g_string_new (NULL);
 
   LANES (c->exec, lane)
     {
-      uint64_t fmt_addr = 0, arg_addr = 0, off = 0;
+      uint64_t fmt_addr = 0, arg_addr = 0;
       GString *out = sim->printf_out;
+      PrintfArgs pa;
       char ch;
-      uint32_t n_args = 0;
 
       for (uint32_t i = 0; i < args->aux && i < 2; i++)
         {
@@ -488,14 +584,15 @@ do_vprintf (Ctx                *c,
           else
             arg_addr = v;
         }
+      pa = (PrintfArgs) { c, lane, arg_addr, 0, 0 };
 
-      for (uint32_t i = 0; i < 4096; i++)
+      for (uint32_t i = 0; i < 65536; i++)
         {
-          char spec[32];
-          uint32_t n = 0;
-          gboolean is_long = FALSE;
+          uint64_t start, v;
+          int size;
+          char conv;
 
-          if (!read_mem (c, lane, KS_PTX_SPACE_NONE, fmt_addr + i, &ch, 1))
+          if (!read_mem (c, lane, KS_PTX_SPACE_NONE, fmt_addr++, &ch, 1))
             return;
           if (ch == '\0')
             break;
@@ -504,93 +601,89 @@ do_vprintf (Ctx                *c,
               g_string_append_c (out, ch);
               continue;
             }
-          spec[n++] = '%';
-          for (;;)
-            {
-              if (!read_mem (c, lane, KS_PTX_SPACE_NONE, fmt_addr + ++i, &ch, 1))
-                return;
-              if (ch == '\0' || n >= sizeof spec - 2)
-                break;
-              if (ch == 'l')
-                {
-                  is_long = TRUE;
-                  continue;
-                }
-              if (ch == 'h')
-                continue;
-              spec[n++] = ch;
-              /* Only flags, a width and a precision may come before the
-               * conversion: a '*' would read arguments that are not there. */
-              if (strchr ("diouxXcsfFeEgGaAp%", ch) || !strchr ("-+ #0123456789.", ch))
-                break;
-            }
-          spec[n] = '\0';
-          if (ch == '\0')
-            break;
-          if (ch == '%' || !strchr ("diouxXcsfFeEgGaAp", ch))
-            {
-              /* %% or something printf cannot take: print it as written */
-              g_string_append (out, ch == '%' && n == 2 ? "%" : spec);
-              continue;
-            }
-          n_args++;
-          if (strchr ("fFeEgGaA", ch))
+          start = fmt_addr;
+          if (!printf_spec (&pa, &fmt_addr, spec, &size, &conv))
+            return;
+          if (conv == '%' && fmt_addr == start + 1)
+            g_string_append_c (out, '%');
+          else if (conv != '\0' && strchr ("fFeEgGaA", conv))
             {
               double d;
 
-              off = (off + 7) & ~(uint64_t) 7;
-              if (!read_mem (c, lane, KS_PTX_SPACE_NONE, arg_addr + off, &d, 8))
+              if (!printf_arg (&pa, 8, &v))
                 return;
-              off += 8;
-              g_string_append_printf (out, spec, d);
+              memcpy (&d, &v, 8);
+              g_string_append_c (spec, conv);
+              g_string_append_printf (out, spec->str, d);
             }
-          else if (ch == 's' || ch == 'p')
+          else if (conv == 's' || conv == 'p')
             {
-              uint64_t ptr;
-
-              off = (off + 7) & ~(uint64_t) 7;
-              if (!read_mem (c, lane, KS_PTX_SPACE_NONE, arg_addr + off, &ptr, 8))
+              if (!printf_arg (&pa, 8, &v))
                 return;
-              off += 8;
-              if (ch == 'p')
-                g_string_append_printf (out, "0x%" G_GINT64_MODIFIER "x", ptr);
+              g_string_append_c (spec, conv);
+              if (conv == 'p')
+                g_string_append_printf (out, spec->str, GSIZE_TO_POINTER ((gsize) v));
+              else if (v == 0)
+                g_string_append_printf (out, spec->str, "(null)");
               else
-                for (uint32_t k = 0; k < 65536; k++)
-                  {
-                    if (!read_mem (c, lane, KS_PTX_SPACE_NONE, ptr + k, &ch, 1))
-                      return;
-                    if (ch == '\0')
-                      break;
-                    g_string_append_c (out, ch);
-                  }
+                {
+                  /* the string up to its end, or up to the precision */
+                  const char *dot = strchr (spec->str, '.');
+                  uint64_t max = dot ? g_ascii_strtoull (dot + 1, NULL, 10) : 65536;
+                  g_autoptr(GString) str = g_string_new (NULL);
+
+                  for (uint64_t k = 0; k < MIN (max, 65536); k++)
+                    {
+                      if (!read_mem (c, lane, KS_PTX_SPACE_NONE, v + k, &ch, 1))
+                        return;
+                      if (ch == '\0')
+                        break;
+                      g_string_append_c (str, ch);
+                    }
+                  g_string_append_printf (out, spec->str, str->str);
+                }
+            }
+          else if (conv != '\0' && strchr ("diouxXc", conv))
+            {
+              gboolean is_signed = conv == 'd' || conv == 'i';
+
+              if (!printf_arg (&pa, size > 0 ? 8 : 4, &v))
+                return;
+              if (conv == 'c')
+                {
+                  g_string_append_c (spec, 'c');
+                  g_string_append_printf (out, spec->str, (int) (int32_t) v);
+                  continue;
+                }
+              /* narrowed as the size says, then printed as 64 bits */
+              if (size == -1)
+                v = is_signed ? (uint64_t) (int64_t) (int16_t) v : (uint16_t) v;
+              else if (size <= -2)
+                v = is_signed ? (uint64_t) (int64_t) (int8_t) v : (uint8_t) v;
+              else if (size == 0)
+                v = is_signed ? (uint64_t) (int64_t) (int32_t) v : (uint32_t) v;
+              g_string_append_printf (spec, "%s%c", G_GINT64_MODIFIER, conv);
+              if (is_signed)
+                g_string_append_printf (out, spec->str, (gint64) v);
+              else
+                g_string_append_printf (out, spec->str, (guint64) v);
             }
           else
             {
-              char lspec[40];
-              uint64_t v = 0;
-              uint32_t size = is_long ? 8 : 4;
-
-              off = (off + size - 1) & ~(uint64_t) (size - 1);
-              if (!read_mem (c, lane, KS_PTX_SPACE_NONE, arg_addr + off, &v, size))
-                return;
-              off += size;
-              /* print through a 64-bit conversion of the same letter */
-              memcpy (lspec, spec, n - 1);
-              g_snprintf (lspec + n - 1, sizeof lspec - (n - 1), "%s%c",
-                          ch == 'c' ? "" : G_GINT64_MODIFIER, ch);
-              if (ch == 'c')
-                g_string_append_printf (out, lspec, (int) (char) v);
-              else if (ch == 'd' || ch == 'i')
-                g_string_append_printf (out, lspec, is_long ? (gint64) v : (gint64) (int32_t) v);
-              else
-                g_string_append_printf (out, lspec, is_long ? (guint64) v : (guint64) (uint32_t) v);
+              /* not a conversion printf takes: print it as written */
+              for (uint64_t k = start - 1; k < fmt_addr; k++)
+                {
+                  if (!read_mem (c, lane, KS_PTX_SPACE_NONE, k, &ch, 1))
+                    return;
+                  g_string_append_c (out, ch);
+                }
             }
         }
 
       if (rets != NULL && rets->aux > 0)
         {
           const KsPtxOperand *r = &c->m->operands[rets->a];
-          int32_t rv = (int32_t) n_args;
+          int32_t rv = (int32_t) pa.n_args;
 
           if (r->kind == KS_PTX_OPERAND_VAR)
             memcpy (c->f->params + (size_t) lane * psize + sim->var_addr[r->a], &rv, 4);
