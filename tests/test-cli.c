@@ -242,6 +242,24 @@ test_run_texture (void)
       g_assert_false (json_object_has_member (l, "global_requests"));
     }
   g_assert_true (seen);
+  /* The tex is written in a CUDA header, inlined at line 30 of the
+   * sample (tex2D<float>): its statistics are that line's */
+  seen = FALSE;
+  lines = json_object_get_array_member (json_object_get_object_member (json_node_get_object (r.json),
+                                                                        "lines"), "cuda");
+  for (guint i = 0; i < json_array_get_length (lines); i++)
+    {
+      JsonObject *l = json_array_get_object_element (lines, i);
+
+      if (!json_object_has_member (l, "texture_requests"))
+        continue;
+      g_assert_false (seen);
+      seen = TRUE;
+      g_assert_cmpstr (json_object_get_string_member (l, "file"), ==, "texture_upscale.cu");
+      g_assert_cmpint (json_object_get_int_member (l, "line"), ==, 30);
+      g_assert_cmpint (json_object_get_int_member (l, "texture_requests"), ==, 96 * 96 / 32);
+    }
+  g_assert_true (seen);
   result_clear (&r);
 
   /* a buffer's address passed where the texture handle goes */
@@ -252,6 +270,8 @@ test_run_texture (void)
   g_assert_cmpstr (json_object_get_string_member (fault, "kind"), ==, "texture");
   g_assert_nonnull (strstr (json_object_get_string_member (fault, "message"), "is not a texture handle"));
   g_assert_cmpint (json_array_get_int_element (json_object_get_array_member (fault, "thread"), 0), ==, 0);
+  g_assert_cmpstr (json_object_get_string_member (fault, "cuda_file"), ==, "texture_upscale.cu");
+  g_assert_cmpint (json_object_get_int_member (fault, "cuda_line"), ==, 30);
   result_clear (&r);
   g_unlink (bad);
   g_rmdir (dir);
