@@ -6,6 +6,7 @@
  * barriers with ids and thread counts, printf's conversions, atomics in
  * shared memory, brx.idx and the control instructions that stop a kernel. */
 
+#include <math.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -553,6 +554,320 @@ test_printf_formats (void)
   run_clear (&r);
 }
 
+/* ---- atomics in shared memory -------------------------------------------------------------- */
+
+typedef enum
+{
+  AT_ADD, AT_MIN, AT_MAX, AT_INC, AT_DEC, AT_AND, AT_OR, AT_XOR, AT_EXCH, AT_CAS,
+} AtomOp;
+
+typedef enum
+{
+  AK_U, AK_S, AK_F32, AK_F64, AK_F16, AK_F16X2, AK_BF16, AK_BF16X2,
+} AtomKind;
+
+static const struct
+{
+  const char *form;             /* after atom.shared. / red.shared. */
+  AtomOp op;
+  AtomKind kind;
+  int bits;
+  gboolean red;                 /* red: no result */
+  gboolean generic;             /* through a generic address of shared memory */
+  gboolean global;              /* in global memory instead */
+} shared_atoms[] = {
+  { "add.u32", AT_ADD, AK_U, 32 }, { "add.s32", AT_ADD, AK_S, 32 }, { "add.u64", AT_ADD, AK_U, 64 },
+  { "min.u32", AT_MIN, AK_U, 32 }, { "min.s32", AT_MIN, AK_S, 32 }, { "min.u64", AT_MIN, AK_U, 64 },
+  { "min.s64", AT_MIN, AK_S, 64 }, { "max.u32", AT_MAX, AK_U, 32 }, { "max.s32", AT_MAX, AK_S, 32 },
+  { "max.u64", AT_MAX, AK_U, 64 }, { "max.s64", AT_MAX, AK_S, 64 },
+  { "inc.u32", AT_INC, AK_U, 32 }, { "dec.u32", AT_DEC, AK_U, 32 },
+  { "and.b32", AT_AND, AK_U, 32 }, { "or.b32", AT_OR, AK_U, 32 }, { "xor.b32", AT_XOR, AK_U, 32 },
+  { "and.b64", AT_AND, AK_U, 64 }, { "or.b64", AT_OR, AK_U, 64 }, { "xor.b64", AT_XOR, AK_U, 64 },
+  { "exch.b32", AT_EXCH, AK_U, 32 }, { "exch.b64", AT_EXCH, AK_U, 64 },
+  { "cas.b16", AT_CAS, AK_U, 16 }, { "cas.b32", AT_CAS, AK_U, 32 }, { "cas.b64", AT_CAS, AK_U, 64 },
+  { "add.f32", AT_ADD, AK_F32, 32 }, { "add.f64", AT_ADD, AK_F64, 64 },
+  { "add.noftz.f16", AT_ADD, AK_F16, 16 }, { "add.noftz.f16x2", AT_ADD, AK_F16X2, 32 },
+  { "add.noftz.bf16", AT_ADD, AK_BF16, 16 }, { "add.noftz.bf16x2", AT_ADD, AK_BF16X2, 32 },
+  { "add.u32", AT_ADD, AK_U, 32, TRUE }, { "min.s32", AT_MIN, AK_S, 32, TRUE },
+  { "max.u64", AT_MAX, AK_U, 64, TRUE }, { "inc.u32", AT_INC, AK_U, 32, TRUE },
+  { "dec.u32", AT_DEC, AK_U, 32, TRUE }, { "xor.b64", AT_XOR, AK_U, 64, TRUE },
+  { "add.f32", AT_ADD, AK_F32, 32, TRUE }, { "add.noftz.f16x2", AT_ADD, AK_F16X2, 32, TRUE },
+  { "add.u32", AT_ADD, AK_U, 32, FALSE, TRUE }, { "cas.b32", AT_CAS, AK_U, 32, FALSE, TRUE },
+  { "inc.u32", AT_INC, AK_U, 32, TRUE, TRUE },
+  /* the half-precision forms in global memory, which the ISA table of
+   * test-sim-isa does not have */
+  { "add.noftz.f16", AT_ADD, AK_F16, 16, FALSE, FALSE, TRUE },
+  { "add.noftz.f16x2", AT_ADD, AK_F16X2, 32, FALSE, FALSE, TRUE },
+  { "add.noftz.bf16", AT_ADD, AK_BF16, 16, FALSE, FALSE, TRUE },
+  { "add.noftz.bf16x2", AT_ADD, AK_BF16X2, 32, TRUE, FALSE, TRUE },
+  { "cas.b16", AT_CAS, AK_U, 16, FALSE, FALSE, TRUE },
+  { "dec.u32", AT_DEC, AK_U, 32, FALSE, FALSE, TRUE },
+};
+
+static uint16_t
+f16_of (double x)
+{
+  _Float16 h = (_Float16) x;    /* the compiler's correctly rounded conversion */
+  uint16_t u;
+
+  memcpy (&u, &h, 2);
+  return u;
+}
+
+static double
+of_f16 (uint16_t u)
+{
+  _Float16 h;
+
+  memcpy (&h, &u, 2);
+  return (double) h;
+}
+
+/* bf16 of a normal double, rounded to nearest even on its 8-bit significand */
+static uint16_t
+bf16_of (double x)
+{
+  int e;
+  double m = frexp (x, &e);
+  float f = (float) ldexp (nearbyint (ldexp (m, 8)), e - 8);
+  uint32_t u;
+
+  memcpy (&u, &f, 4);
+  return (uint16_t) (u >> 16);
+}
+
+static double
+of_bf16 (uint16_t u)
+{
+  uint32_t v = (uint32_t) u << 16;
+  float f;
+
+  memcpy (&f, &v, 4);
+  return f;
+}
+
+/* The ISA's definition of each operation: the new value of the memory
+ * word from the old one and the operands b (and c for cas) */
+static uint64_t
+ref_atom (AtomOp   op,
+          AtomKind kind,
+          int      bits,
+          uint64_t old,
+          uint64_t b,
+          uint64_t c)
+{
+  uint64_t m = bits == 64 ? ~UINT64_C (0) : (UINT64_C (1) << bits) - 1;
+  int64_t so = bits == 64 ? (int64_t) old : (int64_t) (int32_t) (uint32_t) old;
+  int64_t sb = bits == 64 ? (int64_t) b : (int64_t) (int32_t) (uint32_t) b;
+
+  old &= m;
+  b &= m;
+  switch (op)
+    {
+    case AT_ADD:
+      switch (kind)
+        {
+        case AK_F32:
+          {
+            float x, y, z;
+            uint32_t u0 = (uint32_t) old, u1 = (uint32_t) b, r;
+
+            memcpy (&x, &u0, 4);
+            memcpy (&y, &u1, 4);
+            z = x + y;
+            memcpy (&r, &z, 4);
+            return r;
+          }
+        case AK_F64:
+          {
+            double x, y, z;
+            uint64_t r;
+
+            memcpy (&x, &old, 8);
+            memcpy (&y, &b, 8);
+            z = x + y;
+            memcpy (&r, &z, 8);
+            return r;
+          }
+        case AK_F16:
+          return f16_of (of_f16 ((uint16_t) old) + of_f16 ((uint16_t) b));
+        case AK_F16X2:
+          return f16_of (of_f16 ((uint16_t) old) + of_f16 ((uint16_t) b))
+                 | (uint64_t) f16_of (of_f16 ((uint16_t) (old >> 16)) + of_f16 ((uint16_t) (b >> 16))) << 16;
+        case AK_BF16:
+          return bf16_of (of_bf16 ((uint16_t) old) + of_bf16 ((uint16_t) b));
+        case AK_BF16X2:
+          return bf16_of (of_bf16 ((uint16_t) old) + of_bf16 ((uint16_t) b))
+                 | (uint64_t) bf16_of (of_bf16 ((uint16_t) (old >> 16)) + of_bf16 ((uint16_t) (b >> 16))) << 16;
+        default:
+          return (old + b) & m;
+        }
+    case AT_MIN:
+      return kind == AK_S ? (uint64_t) MIN (so, sb) & m : MIN (old, b);
+    case AT_MAX:
+      return kind == AK_S ? (uint64_t) MAX (so, sb) & m : MAX (old, b);
+    case AT_INC: return old >= b ? 0 : old + 1;
+    case AT_DEC: return old == 0 || old > b ? b : old - 1;
+    case AT_AND: return old & b;
+    case AT_OR: return old | b;
+    case AT_XOR: return old ^ b;
+    case AT_EXCH: return b;
+    case AT_CAS: return old == b ? c & m : old;
+    default: g_assert_not_reached ();
+    }
+}
+
+/* A value of the operation's kind: small for inc, dec and cas (so that
+ * wrapping and matches happen), floats in a range without subnormals. */
+static uint64_t
+atom_value (GRand   *rand,
+            AtomOp   op,
+            AtomKind kind,
+            int      bits)
+{
+  double x = g_rand_double_range (rand, -500.0, 500.0);
+
+  switch (kind)
+    {
+    case AK_F32:
+      {
+        float f = (float) x;
+        uint32_t u;
+
+        memcpy (&u, &f, 4);
+        return u;
+      }
+    case AK_F64:
+      {
+        uint64_t u;
+
+        memcpy (&u, &x, 8);
+        return u;
+      }
+    case AK_F16: return f16_of (x / 8);
+    case AK_F16X2: return f16_of (x / 8) | (uint64_t) f16_of (g_rand_double_range (rand, -60, 60)) << 16;
+    case AK_BF16: return bf16_of (x);
+    case AK_BF16X2: return bf16_of (x) | (uint64_t) bf16_of (g_rand_double_range (rand, -1e4, 1e4)) << 16;
+    default:
+      if (op == AT_INC || op == AT_DEC || op == AT_CAS)
+        return (uint64_t) g_rand_int_range (rand, 0, 6);
+      {
+        uint64_t v = (uint64_t) g_rand_int (rand) << 32 | g_rand_int (rand);
+
+        return bits == 64 ? v : bits == 32 ? v & 0xffffffffu : v & 0xffffu;
+      }
+    }
+}
+
+/* 4 blocks of one warp; lane l of a block works on word l % 4 of the
+ * block's shared memory (or of its part of a global buffer), 8 lanes a
+ * word, applied lowest lane first (the order the simulator documents; any
+ * order is one hardware may pick). */
+static void
+run_shared_atom (guint form)
+{
+  enum { BLOCKS = 4, WORDS = 4 };
+  const char *f = shared_atoms[form].form;
+  AtomOp op = shared_atoms[form].op;
+  AtomKind kind = shared_atoms[form].kind;
+  int bits = shared_atoms[form].bits;
+  gboolean red = shared_atoms[form].red, generic = shared_atoms[form].generic;
+  gboolean global = shared_atoms[form].global;
+  const char *space = global ? ".global" : generic ? "" : ".shared";
+  const char *addr = global ? "%rd4" : generic ? "%rd7" : "%r5";
+  const char *rt = bits == 64 ? "b64" : bits == 32 ? "b32" : "b16";
+  const char *rg = bits == 64 ? "%vd" : bits == 32 ? "%vr" : "%vh";
+  uint64_t in[BLOCKS * 32 * 2], init[BLOCKS * WORDS];
+  g_autoptr(GRand) rand = g_rand_new_with_seed (100 + form);
+  g_autoptr(GString) ptx = g_string_new (PTX_HEADER ("sm_90"));
+  g_autofree char *hin = NULL, *hinit = NULL, *spec = NULL;
+  const uint64_t *out;
+  Run r = { 0 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (in); i++)
+    in[i] = atom_value (rand, op, kind, bits);
+  for (guint i = 0; i < G_N_ELEMENTS (init); i++)
+    init[i] = atom_value (rand, op, kind, bits);
+
+  g_string_append_printf (ptx,
+    ".visible .entry k(.param .u64 k_in, .param .u64 k_init, .param .u64 k_out)\n{\n"
+    "  .reg .pred %%p<2>;\n  .reg .b32 %%r<12>;\n  .reg .b64 %%rd<16>;\n"
+    "  .reg .b16 %%vh<4>;\n  .reg .b32 %%vr<4>;\n  .reg .b64 %%vd<4>;\n"
+    "  .shared .align 8 .b64 words[%d];\n"
+    "  ld.param.u64 %%rd1, [k_in];\n  ld.param.u64 %%rd2, [k_init];\n  ld.param.u64 %%rd3, [k_out];\n"
+    "  mov.u32 %%r1, %%tid.x;\n  mov.u32 %%r2, %%ctaid.x;\n"
+    "  mad.lo.u32 %%r3, %%r2, 32, %%r1;\n"                       /* global thread */
+    "  and.b32 %%r4, %%r1, 3;\n"                                 /* word */
+    "  mov.u32 %%r5, words;\n  mad.lo.u32 %%r5, %%r4, 8, %%r5;\n"   /* its address */
+    "  setp.lt.u32 %%p1, %%r1, 4;\n"
+    "  mad.lo.u32 %%r6, %%r2, 4, %%r4;\n  mul.wide.u32 %%rd4, %%r6, 8;\n  add.s64 %%rd4, %%rd2, %%rd4;\n"
+    "  ld.global.%s %s1, [%%rd4];\n  @%%p1 st.shared.%s [%%r5], %s1;\n"
+    "  bar.sync 0;\n"
+    "  mul.wide.u32 %%rd5, %%r3, 16;\n  add.s64 %%rd6, %%rd1, %%rd5;\n"
+    "  ld.global.%s %s2, [%%rd6];\n  ld.global.%s %s3, [%%rd6+8];\n"
+    "  mov.%s %s0, 0;\n"
+    "  cvt.u64.u32 %%rd7, %%r5;\n  cvta.shared.u64 %%rd7, %%rd7;\n",
+    WORDS, rt, rg, rt, rg, rt, rg, rt, rg, rt, rg);
+  if (red)
+    g_string_append_printf (ptx, "  red%s.%s [%s], %s2;\n", space, f, addr, rg);
+  else
+    g_string_append_printf (ptx, "  atom%s.%s %s0, [%s], %s2%s%s%s;\n", space, f, rg, addr, rg,
+                            op == AT_CAS ? ", " : "", op == AT_CAS ? rg : "", op == AT_CAS ? "3" : "");
+  g_string_append_printf (ptx,
+    "  bar.sync 0;\n"
+    "  add.s64 %%rd8, %%rd3, %%rd5;\n  st.global.%s [%%rd8], %s0;\n"
+    "  ld%s.%s %s1, [%s];\n  @%%p1 st.global.%s [%%rd8+8], %s1;\n"
+    "  ret;\n}\n", rt, rg, global ? ".global" : ".shared", rt, rg, global ? "%rd4" : "%r5", rt, rg);
+
+  hin = hex_of (in, sizeof in);
+  /* words of 16 bits are stored as the low bytes of 8-byte slots */
+  hinit = hex_of (init, sizeof init);
+  spec = g_strdup_printf ("{\"ptx\": \"x.ptx\", \"grid\": [%d], \"block\": [32],"
+                          " \"buffers\": {\"in\": {\"bytes_hex\": \"%s\"}, \"init\": {\"bytes_hex\": \"%s\"},"
+                          " \"out\": {\"type\": \"u64\", \"count\": %d}},"
+                          " \"params\": [{\"buffer\": \"in\"}, {\"buffer\": \"init\"}, {\"buffer\": \"out\"}]}",
+                          BLOCKS, hin, hinit, BLOCKS * 32 * 2);
+  run_ptx (&r, ptx->str, spec);
+  assert_done (&r);
+  out = buffer (&r, "out");
+
+  for (guint blk = 0; blk < BLOCKS; blk++)
+    {
+      uint64_t mem[WORDS];
+      uint64_t m = bits == 64 ? ~UINT64_C (0) : (UINT64_C (1) << bits) - 1;
+
+      for (guint w = 0; w < WORDS; w++)
+        mem[w] = init[blk * WORDS + w] & m;
+      for (guint lane = 0; lane < 32; lane++)
+        {
+          guint t = blk * 32 + lane, w = lane % WORDS;
+          uint64_t old = mem[w];
+
+          mem[w] = ref_atom (op, kind, bits, old, in[t * 2], in[t * 2 + 1]);
+          if (!red && (out[t * 2] & m) != old)
+            g_error ("atom.%s, block %u lane %u: returned 0x%" G_GINT64_MODIFIER "x, want 0x%"
+                     G_GINT64_MODIFIER "x", f, blk, lane, out[t * 2] & m, old);
+        }
+      for (guint w = 0; w < WORDS; w++)
+        if ((out[(blk * 32 + w) * 2 + 1] & m) != mem[w])
+          g_error ("%s.%s, block %u word %u: 0x%" G_GINT64_MODIFIER "x, want 0x%" G_GINT64_MODIFIER "x",
+                   red ? "red" : "atom", f, blk, w, out[(blk * 32 + w) * 2 + 1] & m, mem[w]);
+    }
+  run_clear (&r);
+}
+
+static void
+test_shared_atomics (void)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (shared_atoms); i++)
+    {
+      g_test_message ("%s%s.%s", shared_atoms[i].red ? "red" : "atom",
+                      shared_atoms[i].global ? ".global" : shared_atoms[i].generic ? "" : ".shared",
+                      shared_atoms[i].form);
+      run_shared_atom (i);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -565,5 +880,6 @@ main (int    argc,
   g_test_add_func ("/sim/kernels/barrier/named", test_barrier_named);
   g_test_add_func ("/sim/kernels/barrier/deadlock-lines", test_barrier_deadlock_lines);
   g_test_add_func ("/sim/kernels/printf/formats", test_printf_formats);
+  g_test_add_func ("/sim/kernels/atomics/every-op", test_shared_atomics);
   return g_test_run ();
 }

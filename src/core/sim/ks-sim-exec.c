@@ -1026,6 +1026,8 @@ atomic_op (KsPtxOp   op,
         return ks_half2_add (KS_HALF_BF16, (uint32_t) old, (uint32_t) b, KS_RN, 0);
       if (t == KS_PTX_TYPE_F16)
         return ks_half_add (KS_HALF_F16, (uint16_t) old, (uint16_t) b, KS_RN, 0);
+      if (t == KS_PTX_TYPE_BF16)
+        return ks_half_add (KS_HALF_BF16, (uint16_t) old, (uint16_t) b, KS_RN, 0);
       return (old + b) & m;
     case KS_PTX_OP_MIN:
       if (is_signed (t))
