@@ -868,6 +868,154 @@ test_shared_atomics (void)
     }
 }
 
+/* ---- control ----------------------------------------------------------------------------- */
+
+/* A switch through brx.idx: lane t goes to case t % 5, each case records
+ * the warp's active mask (the lanes of its case), and after the join
+ * every lane is back; then bar.warp.sync and nanosleep, which must not
+ * change anything, and an early exit of lanes 20 and up, after which the
+ * active mask is the lanes left. */
+static void
+test_brx_switch (void)
+{
+  static const char ptx[] =
+    PTX_HEADER ("sm_80")
+    ".visible .entry k(.param .u64 k_out)\n{\n"
+    "  .reg .pred %p<3>;\n  .reg .b32 %r<12>;\n  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [k_out];\n"
+    "  mov.u32 %r1, %tid.x;\n  rem.u32 %r2, %r1, 5;\n"
+    "  mul.wide.u32 %rd2, %r1, 16;\n  add.s64 %rd2, %rd1, %rd2;\n"
+    "  $L_ts: .branchtargets $C0, $C1, $C2, $C3, $C4;\n"
+    "  brx.idx %r2, $L_ts;\n"
+    "$C3:\n  mov.u32 %r3, 103;\n  activemask.b32 %r4;\n  bra.uni $JOIN;\n"
+    "$C1:\n  mov.u32 %r3, 101;\n  activemask.b32 %r4;\n  bra.uni $JOIN;\n"
+    "$C0:\n  mov.u32 %r3, 100;\n  activemask.b32 %r4;\n  bra.uni $JOIN;\n"
+    "$C2:\n  mov.u32 %r3, 102;\n  activemask.b32 %r4;\n  bra.uni $JOIN;\n"
+    "$C4:\n  mov.u32 %r3, 104;\n  activemask.b32 %r4;\n"
+    "$JOIN:\n  activemask.b32 %r5;\n"
+    "  bar.warp.sync -1;\n  nanosleep.u32 1000;\n"
+    "  st.global.v4.u32 [%rd2], {%r3, %r4, %r5, %r5};\n"
+    "  setp.ge.u32 %p1, %r1, 20;\n  @%p1 exit;\n"
+    "  activemask.b32 %r6;\n  st.global.u32 [%rd2+12], %r6;\n"
+    "  ret;\n}\n";
+  Run r = { 0 };
+  const uint32_t *out;
+  const KsSimInsnStats *st;
+  uint32_t brx = 0;
+
+  run_ptx (&r, ptx, "{\"ptx\": \"x.ptx\", \"grid\": [1], \"block\": [32],"
+                    " \"buffers\": {\"out\": {\"type\": \"u32\", \"count\": 128}},"
+                    " \"params\": [{\"buffer\": \"out\"}]}");
+  assert_done (&r);
+  out = buffer (&r, "out");
+  for (uint32_t t = 0; t < 32; t++)
+    {
+      uint32_t mask = 0;
+
+      for (uint32_t l = 0; l < 32; l++)
+        if (l % 5 == t % 5)
+          mask |= 1u << l;
+      g_assert_cmpuint (out[t * 4], ==, 100 + t % 5);
+      g_assert_cmphex (out[t * 4 + 1], ==, mask);
+      g_assert_cmphex (out[t * 4 + 2], ==, 0xffffffffu);
+      g_assert_cmphex (out[t * 4 + 3], ==, t < 20 ? 0x000fffffu : 0xffffffffu);
+    }
+  /* the brx.idx split the warp once */
+  for (uint32_t i = 0; i < r.module->n_insns; i++)
+    if (r.module->insns[i].opcode == KS_PTX_OPC_BRX)
+      brx = i;
+  st = ks_sim_get_insn_stats (r.sim);
+  g_assert_cmpuint (st[brx].divergent, ==, 1);
+  g_assert_cmpuint (st[brx].thread_executions, ==, 32);
+  run_clear (&r);
+}
+
+/* Recursion through a .func with parameters and a return value works to
+ * any depth the stack allows, and unbounded recursion is a
+ * stack_overflow fault at the call, never a crash; brkpt and an index
+ * past a brx.idx table stop the kernel with a fault at their line. */
+static void
+test_calls_and_faults (void)
+{
+  static const char ptx[] =
+    PTX_HEADER ("sm_80")                                                  /* 1-3 */
+    ".func (.param .b32 r) sum (.param .b32 n)\n{\n"                      /* 4, 5 */
+    "  .reg .pred %p<2>;\n  .reg .b32 %r<6>;\n"                           /* 6, 7 */
+    "  .local .align 4 .b8 pad[64];\n"                                    /* 8 */
+    "  ld.param.b32 %r1, [n];\n"                                          /* 9 */
+    "  setp.eq.u32 %p1, %r1, 0;\n"                                        /* 10 */
+    "  @%p1 bra $ZERO;\n"                                                 /* 11 */
+    "  sub.u32 %r2, %r1, 1;\n"                                            /* 12 */
+    "  st.local.u32 [pad], %r1;\n"                                        /* 13 */
+    "  { .param .b32 a; .param .b32 b;\n"                                 /* 14 */
+    "    st.param.b32 [a], %r2;\n"                                        /* 15 */
+    "    call (b), sum, (a);\n"                                           /* 16 */
+    "    ld.param.b32 %r3, [b]; }\n"                                      /* 17 */
+    "  ld.local.u32 %r4, [pad];\n"                                        /* 18 */
+    "  add.u32 %r5, %r3, %r4;\n"                                          /* 19 */
+    "  st.param.b32 [r], %r5;\n  ret;\n"                                  /* 20, 21 */
+    "$ZERO:\n  st.param.b32 [r], 0;\n  ret;\n}\n"                         /* 22-25 */
+    ".visible .entry k(.param .u64 k_out, .param .u32 k_n, .param .u32 k_mode)\n{\n"
+    "  .reg .pred %p<3>;\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [k_out];\n  ld.param.u32 %r1, [k_n];\n  ld.param.u32 %r7, [k_mode];\n"
+    "  mov.u32 %r2, %tid.x;\n  add.u32 %r3, %r1, %r2;\n"
+    "  setp.eq.u32 %p1, %r7, 1;\n  @%p1 brkpt;\n"                        /* 36, 37 */
+    "  setp.eq.u32 %p2, %r7, 2;\n"
+    "  @!%p2 bra $CALL;\n"
+    "  $L_t: .branchtargets $CALL, $CALL;\n"
+    "  brx.idx %r2, $L_t;\n"                                              /* 41 */
+    "$CALL:\n"
+    "  { .param .b32 a; .param .b32 b;\n"
+    "    st.param.b32 [a], %r3;\n"
+    "    call (b), sum, (a);\n"                                           /* 45 */
+    "    ld.param.b32 %r4, [b]; }\n"
+    "  mul.wide.u32 %rd2, %r2, 4;\n  add.s64 %rd2, %rd1, %rd2;\n  st.global.u32 [%rd2], %r4;\n"
+    "  ret;\n}\n";
+  Run r = { 0 };
+  const KsSimFault *f;
+  const uint32_t *out;
+  g_autofree char *ok = NULL, *deep = NULL, *bp = NULL, *brx = NULL;
+#define CALLS_SPEC "{\"ptx\": \"x.ptx\", \"grid\": [1], \"block\": [4]," \
+                   " \"buffers\": {\"out\": {\"type\": \"u32\", \"count\": 4}}," \
+                   " \"params\": [{\"buffer\": \"out\"}, {\"type\": \"u32\", \"value\": %u}," \
+                   " {\"type\": \"u32\", \"value\": %u}]}"
+
+  /* 300 levels deep: sum of 1..n */
+  ok = g_strdup_printf (CALLS_SPEC, 300, 0);
+  run_ptx (&r, ptx, ok);
+  assert_done (&r);
+  out = buffer (&r, "out");
+  for (uint32_t t = 0; t < 4; t++)
+    g_assert_cmpuint (out[t], ==, (300 + t) * (301 + t) / 2);
+  run_clear (&r);
+
+  /* a million levels: past the stack */
+  deep = g_strdup_printf (CALLS_SPEC, 1000000, 0);
+  g_assert_cmpint (run_ptx (&r, ptx, deep), ==, KS_SIM_FAULTED);
+  f = ks_sim_get_fault (r.sim);
+  g_assert_cmpint (f->kind, ==, KS_SIM_FAULT_STACK_OVERFLOW);
+  g_assert_cmpuint (f->ptx_line, ==, 16);
+  run_clear (&r);
+
+  bp = g_strdup_printf (CALLS_SPEC, 3, 1);
+  g_assert_cmpint (run_ptx (&r, ptx, bp), ==, KS_SIM_FAULTED);
+  f = ks_sim_get_fault (r.sim);
+  g_assert_cmpint (f->kind, ==, KS_SIM_FAULT_TRAP);
+  g_assert_cmpuint (f->ptx_line, ==, 37);
+  g_assert_nonnull (strstr (f->message, "brkpt"));
+  run_clear (&r);
+
+  /* lanes 2 and 3 index past the two targets */
+  brx = g_strdup_printf (CALLS_SPEC, 3, 2);
+  g_assert_cmpint (run_ptx (&r, ptx, brx), ==, KS_SIM_FAULTED);
+  f = ks_sim_get_fault (r.sim);
+  g_assert_cmpint (f->kind, ==, KS_SIM_FAULT_OUT_OF_BOUNDS);
+  g_assert_cmpuint (f->ptx_line, ==, 41);
+  g_assert_cmpuint (f->thread[0], ==, 2);
+  run_clear (&r);
+#undef CALLS_SPEC
+}
+
 int
 main (int    argc,
       char **argv)
@@ -881,5 +1029,7 @@ main (int    argc,
   g_test_add_func ("/sim/kernels/barrier/deadlock-lines", test_barrier_deadlock_lines);
   g_test_add_func ("/sim/kernels/printf/formats", test_printf_formats);
   g_test_add_func ("/sim/kernels/atomics/every-op", test_shared_atomics);
+  g_test_add_func ("/sim/kernels/control/brx-switch", test_brx_switch);
+  g_test_add_func ("/sim/kernels/control/calls-and-faults", test_calls_and_faults);
   return g_test_run ();
 }
