@@ -1016,6 +1016,203 @@ test_calls_and_faults (void)
 #undef CALLS_SPEC
 }
 
+/* ---- wmma ------------------------------------------------------------------------------ */
+
+typedef enum { WT_F16, WT_BF16, WT_S8, WT_U8, WT_TF32, WT_F64, WT_F32, WT_S32 } WmmaT;
+
+static const struct
+{
+  const char *kernel;
+  int m, n, k;
+  WmmaT ab, c;
+  gboolean a_row, b_row, d_row;
+  int lda, ldb;                 /* as tests/ptx/sim/wmma.cu passes them */
+} wmma_kernels[] = {
+  { "_Z6h_32x8PK6__halfS1_S1_PS_", 32, 8, 16, WT_F16, WT_F16, TRUE, FALSE, TRUE, 24, 24 },
+  { "_Z6h_8x32PK6__halfS1_PKfPf", 8, 32, 16, WT_F16, WT_F32, FALSE, TRUE, FALSE, 16, 40 },
+  { "_Z7bf_32x8PK13__nv_bfloat16S1_PKfPf", 32, 8, 16, WT_BF16, WT_F32, TRUE, FALSE, TRUE, 24, 24 },
+  { "_Z7bf_8x32PK13__nv_bfloat16S1_PKfPf", 8, 32, 16, WT_BF16, WT_F32, TRUE, TRUE, FALSE, 24, 40 },
+  { "_Z8s8_16x16PKaS0_PKiPi", 16, 16, 16, WT_S8, WT_S32, TRUE, FALSE, TRUE, 24, 24 },
+  { "_Z7u8_32x8PKhS0_PKiPi", 32, 8, 16, WT_U8, WT_S32, FALSE, FALSE, TRUE, 40, 24 },
+  { "_Z7s8_8x32PKaS0_PKiPi", 8, 32, 16, WT_S8, WT_S32, TRUE, TRUE, FALSE, 24, 40 },
+  { "_Z7f64_8x8PKdS0_S0_Pd", 8, 8, 4, WT_F64, WT_F64, TRUE, FALSE, TRUE, 12, 12 },
+  { "_Z10tf32_16x16PKfS0_S0_Pf", 16, 16, 8, WT_TF32, WT_F32, TRUE, FALSE, TRUE, 16, 16 },
+};
+
+static int
+wmma_size (WmmaT t)
+{
+  switch (t)
+    {
+    case WT_F16: case WT_BF16: return 2;
+    case WT_S8: case WT_U8: return 1;
+    case WT_F64: return 8;
+    default: return 4;
+    }
+}
+
+static const char *
+wmma_json_type (WmmaT t)
+{
+  static const char *const names[] = { "f16", "bf16", "s8", "u8", "f32", "f64", "f32", "s32" };
+
+  return names[t];
+}
+
+/* A random element, as bits, and its exact value */
+static uint64_t
+wmma_random (GRand *rand, WmmaT t, double *value)
+{
+  double x = g_rand_double_range (rand, -4.0, 4.0);
+  uint64_t u = 0;
+
+  switch (t)
+    {
+    case WT_F16: u = f16_of (x); *value = of_f16 ((uint16_t) u); break;
+    case WT_BF16: u = bf16_of (x); *value = of_bf16 ((uint16_t) u); break;
+    case WT_S8: *value = (int8_t) (u = (uint8_t) g_rand_int (rand)); break;
+    case WT_U8: *value = (u = (uint8_t) g_rand_int (rand)); break;
+    case WT_F64: memcpy (&u, &x, 8); *value = x; break;
+    case WT_S32: *value = (int32_t) (u = g_rand_int (rand)); break;
+    default:
+      {
+        float f = (float) x;
+        uint32_t b;
+
+        memcpy (&b, &f, 4);
+        u = b;
+        *value = f;
+      }
+    }
+  return u;
+}
+
+/* cvt.rna.tf32.f32 of a finite float: 10 fraction bits, ties away */
+static float
+tf32_of (float f)
+{
+  uint32_t u;
+
+  memcpy (&u, &f, 4);
+  u = (u + 0x1000u) & 0xffffe000u;
+  memcpy (&f, &u, 4);
+  return f;
+}
+
+/* D = A x B + C through every wmma form nvcc emits: the reference
+ * accumulates in k order, in f32 with one fused multiply-add at a time for
+ * the 16-bit and tf32 inputs (the simulator's documented choice; the
+ * products are exact), in f64 for f64, exactly for the integers; an f16 D
+ * is the f32 sum rounded once. */
+static void
+test_wmma_shapes (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "ptx", "sim", "sm_80", "wmma.ptx", NULL);
+
+  for (guint kk = 0; kk < G_N_ELEMENTS (wmma_kernels); kk++)
+    {
+      int m = wmma_kernels[kk].m, n = wmma_kernels[kk].n, k = wmma_kernels[kk].k;
+      WmmaT ab = wmma_kernels[kk].ab, ct = wmma_kernels[kk].c;
+      int lda = wmma_kernels[kk].lda, ldb = wmma_kernels[kk].ldb;
+      gboolean a_row = wmma_kernels[kk].a_row, b_row = wmma_kernels[kk].b_row;
+      gboolean d_row = wmma_kernels[kk].d_row;
+      int na = lda * (a_row ? m : k), nb = ldb * (b_row ? k : n), sab = wmma_size (ab), sc = wmma_size (ct);
+      g_autofree uint8_t *ha = g_malloc0 ((size_t) na * sab), *hb = g_malloc0 ((size_t) nb * sab);
+      g_autofree uint8_t *hc = g_malloc0 ((size_t) m * n * sc);
+      g_autofree double *va = g_new0 (double, m * k), *vb = g_new0 (double, k * n), *vc = g_new0 (double, m * n);
+      g_autofree char *xa = NULL, *xb = NULL, *xc = NULL, *spec = NULL;
+      g_autoptr(GRand) rand = g_rand_new_with_seed (kk + 1);
+      g_autoptr(GError) error = NULL;
+      const uint8_t *d;
+      Run r = { 0 };
+
+      g_test_message ("%s", wmma_kernels[kk].kernel);
+      for (int i = 0; i < m; i++)
+        for (int j = 0; j < k; j++)
+          {
+            uint64_t u = wmma_random (rand, ab, &va[i * k + j]);
+
+            memcpy (ha + (size_t) (a_row ? i * lda + j : j * lda + i) * sab, &u, sab);
+          }
+      for (int i = 0; i < k; i++)
+        for (int j = 0; j < n; j++)
+          {
+            uint64_t u = wmma_random (rand, ab, &vb[i * n + j]);
+
+            memcpy (hb + (size_t) (b_row ? i * ldb + j : j * ldb + i) * sab, &u, sab);
+          }
+      for (int i = 0; i < m * n; i++)
+        {
+          uint64_t u = wmma_random (rand, ct, &vc[i]);
+
+          memcpy (hc + (size_t) i * sc, &u, sc);
+        }
+      xa = hex_of (ha, (size_t) na * sab);
+      xb = hex_of (hb, (size_t) nb * sab);
+      xc = hex_of (hc, (size_t) m * n * sc);
+      spec = g_strdup_printf ("{\"ptx\": \"x.ptx\", \"kernel\": \"%s\", \"grid\": [1], \"block\": [32],"
+                              " \"buffers\": {\"a\": {\"bytes_hex\": \"%s\"}, \"b\": {\"bytes_hex\": \"%s\"},"
+                              " \"c\": {\"bytes_hex\": \"%s\"}, \"d\": {\"type\": \"%s\", \"count\": %d}},"
+                              " \"params\": [{\"buffer\": \"a\"}, {\"buffer\": \"b\"}, {\"buffer\": \"c\"},"
+                              " {\"buffer\": \"d\"}]}", wmma_kernels[kk].kernel, xa, xb, xc,
+                              wmma_json_type (ct), m * n);
+      r.module = ks_ptx_module_parse_file (path, &error);
+      g_assert_no_error (error);
+      r.launch = ks_launch_parse (spec, -1, NULL, &error);
+      g_assert_no_error (error);
+      r.sim = ks_sim_new (r.module, r.launch, &error);
+      g_assert_no_error (error);
+      ks_sim_run (r.sim, 0, NULL);
+      assert_done (&r);
+      d = buffer (&r, "d");
+
+      for (int i = 0; i < m; i++)
+        for (int j = 0; j < n; j++)
+          {
+            size_t at = (size_t) (d_row ? i * n + j : j * m + i) * sc;
+            uint64_t got = 0, want;
+
+            memcpy (&got, d + at, sc);
+            if (ct == WT_S32)
+              {
+                int64_t acc = (int64_t) vc[i * n + j];
+
+                for (int x = 0; x < k; x++)
+                  acc += (int64_t) va[i * k + x] * (int64_t) vb[x * n + j];
+                want = (uint32_t) acc;
+              }
+            else if (ct == WT_F64)
+              {
+                double acc = vc[i * n + j];
+
+                for (int x = 0; x < k; x++)
+                  acc = fma (va[i * k + x], vb[x * n + j], acc);
+                memcpy (&want, &acc, 8);
+              }
+            else
+              {
+                float acc = (float) vc[i * n + j];
+                uint32_t bits;
+
+                for (int x = 0; x < k; x++)
+                  {
+                    float fa = (float) va[i * k + x], fb = (float) vb[x * n + j];
+
+                    if (ab == WT_TF32)
+                      fa = tf32_of (fa), fb = tf32_of (fb);
+                    acc = fmaf (fa, fb, acc);
+                  }
+                memcpy (&bits, &acc, 4);
+                want = ct == WT_F16 ? f16_of (acc) : bits;
+              }
+            if (got != want)
+              g_error ("%s: D[%d][%d] = 0x%" G_GINT64_MODIFIER "x, want 0x%" G_GINT64_MODIFIER "x",
+                       wmma_kernels[kk].kernel, i, j, got, want);
+          }
+      run_clear (&r);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1031,5 +1228,6 @@ main (int    argc,
   g_test_add_func ("/sim/kernels/atomics/every-op", test_shared_atomics);
   g_test_add_func ("/sim/kernels/control/brx-switch", test_brx_switch);
   g_test_add_func ("/sim/kernels/control/calls-and-faults", test_calls_and_faults);
+  g_test_add_func ("/sim/kernels/wmma/every-shape", test_wmma_shapes);
   return g_test_run ();
 }

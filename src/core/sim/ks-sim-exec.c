@@ -2902,18 +2902,20 @@ do_movmatrix (Ctx *c)
   ks_movmatrix (reg (c, c->ops[1].a), reg (c, c->ops[0].a));
 }
 
-/* wmma.load/mma/store for m16n16k16.  Which matrix (.a .b .c .d) is a
- * modifier word the parser keeps verbatim. */
+/* wmma.load/mma/store of the shapes and types nvcc emits for the wmma
+ * API (see ks-sim-mma.h).  Which matrix (.a .b .c .d) is a modifier word
+ * the parser keeps verbatim. */
 static void
 do_wmma (Ctx *c)
 {
   const KsPtxInsn *in = c->in;
   const KsPtxExtra *x = in->extra ? &c->m->extras[in->extra] : NULL;
+  KsWmmaShape shape = x ? ks_wmma_shape (x->shape_m, x->shape_n, x->shape_k) : KS_WMMA_N_SHAPES;
   char which = 0;
 
-  if (x == NULL || x->shape_m != 16 || x->shape_n != 16 || x->shape_k != 16)
+  if (shape == KS_WMMA_N_SHAPES)
     {
-      unsupported (c, "with this shape (m16n16k16 is)");
+      unsupported (c, "with this shape (m16n16k16, m32n8k16, m8n32k16, m16n16k8 and m8n8k4 are)");
       return;
     }
   for (uint32_t i = 0; i < x->n_words; i++)
@@ -2931,35 +2933,46 @@ do_wmma (Ctx *c)
       /* .dtype.ctype for f16 inputs, .dtype.atype.btype.ctype otherwise */
       gboolean four = in->types[3] != KS_PTX_TYPE_NONE;
       KsPtxType dt = (KsPtxType) in->types[0];
-      KsPtxType abt = four ? (KsPtxType) in->types[1] : KS_PTX_TYPE_F16;
+      KsPtxType at = four ? (KsPtxType) in->types[1] : KS_PTX_TYPE_F16;
+      KsPtxType bt = four ? (KsPtxType) in->types[2] : KS_PTX_TYPE_F16;
       KsPtxType ct = (KsPtxType) (four ? in->types[3] : in->types[1]);
+      gboolean integer = at == KS_PTX_TYPE_S8 || at == KS_PTX_TYPE_U8;
       uint64_t *a[8], *b[8], *cc[8], *d[8];
+      gboolean ok;
 
-      if (in->n_operands != 4
-          || !vector_rows (c, &c->ops[0], d, ks_wmma_n_regs (KS_WMMA_M16N16K16, KS_WMMA_C, dt))
-          || !vector_rows (c, &c->ops[1], a, ks_wmma_n_regs (KS_WMMA_M16N16K16, KS_WMMA_A, abt))
-          || !vector_rows (c, &c->ops[2], b, ks_wmma_n_regs (KS_WMMA_M16N16K16, KS_WMMA_B, abt))
-          || !vector_rows (c, &c->ops[3], cc, ks_wmma_n_regs (KS_WMMA_M16N16K16, KS_WMMA_C, ct))
-          || !ks_wmma_mma (KS_WMMA_M16N16K16, abt, ct, dt, (const uint64_t *const *) a,
-                           (const uint64_t *const *) b, (const uint64_t *const *) cc, d))
+      ok = in->n_operands == 4 && (at == bt || integer)
+           && vector_rows (c, &c->ops[0], d, ks_wmma_n_regs (shape, KS_WMMA_C, dt))
+           && vector_rows (c, &c->ops[1], a, ks_wmma_n_regs (shape, KS_WMMA_A, at))
+           && vector_rows (c, &c->ops[2], b, ks_wmma_n_regs (shape, KS_WMMA_B, bt))
+           && vector_rows (c, &c->ops[3], cc, ks_wmma_n_regs (shape, KS_WMMA_C, ct));
+      if (ok && integer)
+        ok = dt == KS_PTX_TYPE_S32 && ct == KS_PTX_TYPE_S32
+             && ks_wmma_mma_int (shape, at, bt, (in->flags & KS_PTX_FLAG_SATFINITE) != 0,
+                                 (const uint64_t *const *) a, (const uint64_t *const *) b,
+                                 (const uint64_t *const *) cc, d);
+      else if (ok)
+        ok = ks_wmma_mma (shape, at, ct, dt, (const uint64_t *const *) a,
+                          (const uint64_t *const *) b, (const uint64_t *const *) cc, d);
+      if (!ok)
         unsupported (c, "with these types or operands");
       return;
     }
 
   {
     gboolean load = (in->flags & KS_PTX_FLAG_LOAD) != 0;
+    gboolean row = (in->flags & KS_PTX_FLAG_ROW) != 0;
     KsWmmaMatrix m = which == 'a' ? KS_WMMA_A : which == 'b' ? KS_WMMA_B : KS_WMMA_C;
     KsPtxType t = (KsPtxType) in->types[0];
     const KsPtxOperand *regs = &c->ops[load ? 0 : 1];
     const KsPtxOperand *addr_op = &c->ops[load ? 1 : 0];
     uint64_t *rows[8];
     uint64_t addr;
-    uint32_t stride = 16;
+    uint32_t stride = ks_wmma_leading_dim (shape, m, row);
     gboolean fp, ok;
     MatrixMem mm = { c, KS_PTX_SPACE_NONE, 0 };
 
     if ((!load && !(in->flags & KS_PTX_FLAG_STORE)) || in->n_operands < 2
-        || !vector_rows (c, regs, rows, ks_wmma_n_regs (KS_WMMA_M16N16K16, m, t)))
+        || !vector_rows (c, regs, rows, ks_wmma_n_regs (shape, m, t)))
       {
         unsupported (c, "in this form");
         return;
@@ -2969,11 +2982,9 @@ do_wmma (Ctx *c)
     if (in->n_operands > 2)
       stride = (uint32_t) src (c, &c->ops[2], 0, KS_PTX_TYPE_U32);
     if (load)
-      ok = ks_wmma_load (KS_WMMA_M16N16K16, m, t, (in->flags & KS_PTX_FLAG_ROW) != 0, addr, stride,
-                         matrix_mem, &mm, rows);
+      ok = ks_wmma_load (shape, m, t, row, addr, stride, matrix_mem, &mm, rows);
     else
-      ok = ks_wmma_store (KS_WMMA_M16N16K16, t, (in->flags & KS_PTX_FLAG_ROW) != 0, addr, stride,
-                          (const uint64_t *const *) rows, matrix_mem, &mm);
+      ok = ks_wmma_store (shape, t, row, addr, stride, (const uint64_t *const *) rows, matrix_mem, &mm);
     if (!ok && c->sim->status == KS_SIM_READY)
       ks_sim_fault (c->sim, c->w, 0, in, KS_SIM_FAULT_MISALIGNED, TRUE, addr,
                     "wmma matrix at 0x%" G_GINT64_MODIFIER "x is not 32-byte aligned", addr);
