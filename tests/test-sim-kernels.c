@@ -1213,6 +1213,257 @@ test_wmma_shapes (void)
     }
 }
 
+/* ---- half precision comparisons and approximations ----------------------------------------- */
+
+static double
+half_val (gboolean bf, uint16_t u, gboolean ftz)
+{
+  if (ftz && (u & 0x7fffu) < (bf ? 0x0080u : 0x0400u))
+    u &= 0x8000u;
+  return bf ? of_bf16 (u) : of_f16 (u);
+}
+
+/* The ISA's comparisons: ordered ones false on a NaN, unordered ones true */
+static gboolean
+ref_cmp (const char *op, double a, double b)
+{
+  gboolean un = isnan (a) || isnan (b);
+
+  if (strcmp (op, "eq") == 0) return !un && a == b;
+  if (strcmp (op, "ne") == 0) return !un && a != b;
+  if (strcmp (op, "lt") == 0) return !un && a < b;
+  if (strcmp (op, "le") == 0) return !un && a <= b;
+  if (strcmp (op, "gt") == 0) return !un && a > b;
+  if (strcmp (op, "ge") == 0) return !un && a >= b;
+  if (strcmp (op, "equ") == 0) return un || a == b;
+  if (strcmp (op, "neu") == 0) return un || a != b;
+  if (strcmp (op, "ltu") == 0) return un || a < b;
+  if (strcmp (op, "leu") == 0) return un || a <= b;
+  if (strcmp (op, "gtu") == 0) return un || a > b;
+  if (strcmp (op, "geu") == 0) return un || a >= b;
+  if (strcmp (op, "num") == 0) return !un;
+  if (strcmp (op, "nan") == 0) return un;
+  g_assert_not_reached ();
+}
+
+/* Each lane takes two 32-bit words a and b (pairs of halves) and a
+ * predicate c, and runs setp and set on f16, bf16 and their pairs with
+ * every comparison, and setp.ftz.f32 on a and b as floats; the reference
+ * is the ISA's semantics on the values the bits stand for. */
+static void
+test_half_compare (void)
+{
+  static const char *const ops[] = { "eq", "ne", "lt", "le", "gt", "ge", "equ", "neu", "ltu", "leu",
+                                     "gtu", "geu", "num", "nan" };
+  static const uint16_t special_f16[] = { 0x0000, 0x8000, 0x3c00, 0xbc00, 0x0001, 0x8001, 0x7c00,
+                                          0xfc00, 0x7e00, 0x7bff, 0x03ff };
+  static const uint16_t special_bf16[] = { 0x0000, 0x8000, 0x3f80, 0xbf80, 0x0001, 0x8001, 0x7f80,
+                                           0xff80, 0x7fc0, 0x7f7f, 0x007f };
+  enum { N = 256, N_OUT = 14 * 6 + 2 };
+  uint32_t in[N * 3];
+  g_autoptr(GRand) rand = g_rand_new_with_seed (5);
+  g_autoptr(GString) ptx = g_string_new (PTX_HEADER ("sm_90"));
+  g_autofree char *hin = NULL, *spec = NULL;
+  const uint32_t *out;
+  Run r = { 0 };
+
+  for (guint i = 0; i < N; i++)
+    for (guint k = 0; k < 2; k++)
+      {
+        uint16_t h[2];
+
+        for (guint j = 0; j < 2; j++)
+          {
+            gboolean bf = (i / 64) % 2 == 1;
+            const uint16_t *sp = bf ? special_bf16 : special_f16;
+
+            h[j] = g_rand_boolean (rand) ? sp[g_rand_int_range (rand, 0, G_N_ELEMENTS (special_f16))]
+                                         : (uint16_t) g_rand_int (rand);
+            /* equal operands now and then */
+            if (k == 1 && g_rand_int_range (rand, 0, 4) == 0)
+              h[j] = (uint16_t) (in[i * 3] >> (16 * j));
+          }
+        in[i * 3 + k] = h[0] | (uint32_t) h[1] << 16;
+        in[i * 3 + 2] = g_rand_int_range (rand, 0, 2);
+      }
+
+  g_string_append (ptx, ".visible .entry k(.param .u64 k_in, .param .u64 k_out)\n{\n"
+                        "  .reg .pred %p<8>;\n  .reg .b16 %h<4>;\n  .reg .b32 %r<12>;\n  .reg .b64 %rd<6>;\n"
+                        "  .reg .f32 %f<3>;\n"
+                        "  ld.param.u64 %rd1, [k_in];\n  ld.param.u64 %rd2, [k_out];\n"
+                        "  mov.u32 %r1, %tid.x;\n  mov.u32 %r2, %ctaid.x;\n  mad.lo.u32 %r1, %r2, 64, %r1;\n"
+                        "  mul.wide.u32 %rd3, %r1, 12;\n  add.s64 %rd3, %rd1, %rd3;\n"
+                        "  ld.global.u32 %r3, [%rd3];\n  ld.global.u32 %r4, [%rd3+4];\n"
+                        "  ld.global.u32 %r5, [%rd3+8];\n  setp.ne.u32 %p1, %r5, 0;\n"
+                        "  mov.b32 {%h1, %h2}, %r3;\n  mov.b32 {%h3, %h2}, %r4;\n"
+                        "  mov.b32 %f1, %r3;\n  mov.b32 %f2, %r4;\n");
+  g_string_append_printf (ptx, "  mul.wide.u32 %%rd4, %%r1, %d;\n  add.s64 %%rd4, %%rd2, %%rd4;\n", N_OUT * 4);
+  for (guint i = 0; i < G_N_ELEMENTS (ops); i++)
+    {
+      /* setp.f16, setp.bf16 with and; setp.f16x2 p|q with or; set.u32.f16,
+       * set.f16x2.f16x2, set.s32.bf16x2 with xor */
+      g_string_append_printf (ptx,
+        "  setp.%s.f16 %%p2, %%h1, %%h3;\n  selp.u32 %%r6, 1, 0, %%p2;\n"
+        "  setp.%s.and.bf16 %%p2, %%h1, %%h3, %%p1;\n  selp.u32 %%r7, 2, 0, %%p2;\n  or.b32 %%r6, %%r6, %%r7;\n"
+        "  setp.%s.or.f16x2 %%p2|%%p3, %%r3, %%r4, !%%p1;\n  selp.u32 %%r7, 4, 0, %%p2;\n  or.b32 %%r6, %%r6, %%r7;\n"
+        "  selp.u32 %%r7, 8, 0, %%p3;\n  or.b32 %%r6, %%r6, %%r7;\n"
+        "  setp.%s.bf16x2 %%p2|%%p3, %%r3, %%r4;\n  selp.u32 %%r7, 16, 0, %%p2;\n  or.b32 %%r6, %%r6, %%r7;\n"
+        "  selp.u32 %%r7, 32, 0, %%p3;\n  or.b32 %%r6, %%r6, %%r7;\n"
+        "  st.global.u32 [%%rd4+%u], %%r6;\n"
+        "  set.%s.u32.f16 %%r8, %%h1, %%h3;\n  st.global.u32 [%%rd4+%u], %%r8;\n"
+        "  set.%s.f16x2.f16x2 %%r8, %%r3, %%r4;\n  st.global.u32 [%%rd4+%u], %%r8;\n"
+        "  set.%s.xor.s32.bf16x2 %%r8, %%r3, %%r4, %%p1;\n  st.global.u32 [%%rd4+%u], %%r8;\n"
+        "  set.%s.bf16.bf16 %%h2, %%h1, %%h3;\n  cvt.u32.u16 %%r8, %%h2;\n  st.global.u32 [%%rd4+%u], %%r8;\n"
+        "  setp.%s.ftz.f32 %%p2, %%f1, %%f2;\n  selp.u32 %%r8, 1, 0, %%p2;\n  st.global.u32 [%%rd4+%u], %%r8;\n",
+        ops[i], ops[i], ops[i], ops[i], (i * 6) * 4,
+        ops[i], (i * 6 + 1) * 4, ops[i], (i * 6 + 2) * 4, ops[i], (i * 6 + 3) * 4,
+        ops[i], (i * 6 + 4) * 4, ops[i], (i * 6 + 5) * 4);
+    }
+  g_string_append (ptx, "  ret;\n}\n");
+  hin = hex_of (in, sizeof in);
+  spec = g_strdup_printf ("{\"ptx\": \"x.ptx\", \"grid\": [%d], \"block\": [64],"
+                          " \"buffers\": {\"in\": {\"bytes_hex\": \"%s\"},"
+                          " \"out\": {\"type\": \"u32\", \"count\": %d}},"
+                          " \"params\": [{\"buffer\": \"in\"}, {\"buffer\": \"out\"}]}", N / 64, hin, N * N_OUT);
+  run_ptx (&r, ptx->str, spec);
+  assert_done (&r);
+  out = buffer (&r, "out");
+
+  for (guint t = 0; t < N; t++)
+    {
+      uint32_t a = in[t * 3], b = in[t * 3 + 1];
+      gboolean c = in[t * 3 + 2] != 0;
+      float fa, fb;
+
+      memcpy (&fa, &a, 4);
+      memcpy (&fb, &b, 4);
+      if (fpclassify (fa) == FP_SUBNORMAL)
+        fa = copysignf (0.0f, fa);
+      if (fpclassify (fb) == FP_SUBNORMAL)
+        fb = copysignf (0.0f, fb);
+      for (guint i = 0; i < G_N_ELEMENTS (ops); i++)
+        {
+          const char *op = ops[i];
+          gboolean f16lo = ref_cmp (op, half_val (FALSE, a, FALSE), half_val (FALSE, b, FALSE));
+          gboolean f16hi = ref_cmp (op, half_val (FALSE, a >> 16, FALSE), half_val (FALSE, b >> 16, FALSE));
+          gboolean bflo = ref_cmp (op, half_val (TRUE, a, FALSE), half_val (TRUE, b, FALSE));
+          gboolean bfhi = ref_cmp (op, half_val (TRUE, a >> 16, FALSE), half_val (TRUE, b >> 16, FALSE));
+          uint32_t want[6] = {
+            (uint32_t) f16lo | (uint32_t) (bflo && c) << 1 | (uint32_t) (f16lo || !c) << 2
+            | (uint32_t) (f16hi || !c) << 3 | (uint32_t) bflo << 4 | (uint32_t) bfhi << 5,
+            f16lo ? 0xffffffffu : 0,
+            (f16lo ? 0x3c00u : 0) | (f16hi ? 0x3c00u : 0) << 16,
+            ((bflo != c) ? 0xffffu : 0) | ((bfhi != c) ? 0xffffu : 0) << 16,
+            bflo ? 0x3f80u : 0,
+            ref_cmp (op, fa, fb),
+          };
+          const uint32_t *got = out + (size_t) t * N_OUT + i * 6;
+
+          for (guint k = 0; k < 6; k++)
+            if (got[k] != want[k])
+              g_error ("%s, form %u, thread %u (a 0x%08x, b 0x%08x, c %d): 0x%x, want 0x%x",
+                       op, k, t, a, b, c, got[k], want[k]);
+        }
+    }
+  run_clear (&r);
+}
+
+/* The exact value rounded once to the format (to nearest even); with
+ * .ftz, subnormal results are zeros */
+static uint16_t
+round_half (gboolean bf, double v, gboolean ftz)
+{
+  if (isnan (v))
+    return 0x7fffu;
+  if (!bf)
+    return f16_of (v);
+  if (fabs (v) < 0x1p-126)
+    {
+      /* bf16 subnormals are multiples of 2^-133 */
+      uint16_t q = ftz ? 0 : (uint16_t) nearbyint (ldexp (fabs (v), 133));
+
+      return (signbit (v) ? 0x8000u : 0) | q;
+    }
+  if (fabs (v) >= 0x1.ffp127)   /* past the largest bf16 and half its ulp */
+    return signbit (v) ? 0xff80u : 0x7f80u;
+  return bf16_of (v);
+}
+
+/* ex2.approx and tanh.approx of f16 (ex2.approx.f16, tanh.approx.f16),
+ * bf16 (ex2.approx.ftz.bf16, tanh.approx.bf16) and their pairs, on every
+ * 16-bit pattern: within one unit in the last place of the exact value
+ * (tighter than the ISA's bounds: 2^-9.9 and 2^-10.987 relative for f16),
+ * NaN for NaN; a pair is the scalar form on each half. */
+static void
+test_half_approx (void)
+{
+  static const struct { const char *insn; gboolean bf, tanh_fn, ftz; } forms[] = {
+    { "ex2.approx.f16", FALSE, FALSE, FALSE }, { "ex2.approx.ftz.bf16", TRUE, FALSE, TRUE },
+    { "tanh.approx.f16", FALSE, TRUE, FALSE }, { "tanh.approx.bf16", TRUE, TRUE, FALSE },
+  };
+  enum { N = 65536 };
+  g_autofree uint16_t *in = g_new (uint16_t, N);
+  g_autofree char *hin = NULL, *spec = NULL;
+  g_autoptr(GString) ptx = g_string_new (PTX_HEADER ("sm_90"));
+  const uint16_t *out;
+  Run r = { 0 };
+
+  for (guint i = 0; i < N; i++)
+    in[i] = (uint16_t) i;
+  g_string_append (ptx, ".visible .entry k(.param .u64 k_in, .param .u64 k_out)\n{\n"
+                        "  .reg .b16 %h<4>;\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<6>;\n"
+                        "  ld.param.u64 %rd1, [k_in];\n  ld.param.u64 %rd2, [k_out];\n"
+                        "  mov.u32 %r1, %tid.x;\n  mov.u32 %r2, %ctaid.x;\n  mad.lo.u32 %r1, %r2, 256, %r1;\n"
+                        "  mul.wide.u32 %rd3, %r1, 4;\n  add.s64 %rd3, %rd1, %rd3;\n"  /* two inputs a thread */
+                        "  ld.global.u32 %r3, [%rd3];\n  mov.b32 {%h1, %h2}, %r3;\n"
+                        "  mul.wide.u32 %rd4, %r1, 24;\n  add.s64 %rd4, %rd2, %rd4;\n");
+  for (guint f = 0; f < G_N_ELEMENTS (forms); f++)
+    {
+      /* the scalar form on the first input, the pair form on both */
+      g_autofree char *pair = g_strdup_printf ("%sx2", forms[f].insn);
+
+      g_string_append_printf (ptx, "  %s %%h3, %%h1;\n  st.global.u16 [%%rd4+%u], %%h3;\n"
+                                   "  %s %%r4, %%r3;\n  st.global.u32 [%%rd4+%u], %%r4;\n",
+                              forms[f].insn, f * 2, pair, 8 + f * 4);
+    }
+  g_string_append (ptx, "  ret;\n}\n");
+
+  hin = hex_of (in, (size_t) N * 2);
+  spec = g_strdup_printf ("{\"ptx\": \"x.ptx\", \"grid\": [%d], \"block\": [256],"
+                          " \"buffers\": {\"in\": {\"bytes_hex\": \"%s\"},"
+                          " \"out\": {\"type\": \"u16\", \"count\": %d}},"
+                          " \"params\": [{\"buffer\": \"in\"}, {\"buffer\": \"out\"}]}", N / 2 / 256, hin, N / 2 * 12);
+  run_ptx (&r, ptx->str, spec);
+  assert_done (&r);
+  out = buffer (&r, "out");
+
+  for (guint t = 0; t < N / 2; t++)
+    for (guint f = 0; f < G_N_ELEMENTS (forms); f++)
+      {
+        gboolean bf = forms[f].bf;
+        const uint16_t *o = out + (size_t) t * 12;
+        uint16_t got[3] = { o[f], o[4 + f * 2], o[4 + f * 2 + 1] };
+        uint16_t x[3] = { in[t * 2], in[t * 2], in[t * 2 + 1] };
+
+        for (guint k = 0; k < 3; k++)
+          {
+            double a = half_val (bf, x[k], forms[f].ftz);
+            double v = forms[f].tanh_fn ? tanh (a) : exp2 (a);
+            uint16_t want = round_half (bf, v, forms[f].ftz);
+            gboolean nan = (got[k] & 0x7fffu) > (bf ? 0x7f80u : 0x7c00u);
+
+            if (isnan (v) ? !nan
+                : nan || ((got[k] ^ want) & 0x8000u && (got[k] | want) & 0x7fffu)
+                  || ABS ((int) (got[k] & 0x7fffu) - (int) (want & 0x7fffu)) > 1)
+              g_error ("%s%s of 0x%04x: 0x%04x, want 0x%04x", forms[f].insn, k ? "x2" : "", x[k],
+                       got[k], want);
+          }
+        /* the pair's low half is the scalar form's result */
+        g_assert_cmphex (got[1], ==, got[0]);
+      }
+  run_clear (&r);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1229,5 +1480,7 @@ main (int    argc,
   g_test_add_func ("/sim/kernels/control/brx-switch", test_brx_switch);
   g_test_add_func ("/sim/kernels/control/calls-and-faults", test_calls_and_faults);
   g_test_add_func ("/sim/kernels/wmma/every-shape", test_wmma_shapes);
+  g_test_add_func ("/sim/kernels/half/compare", test_half_compare);
+  g_test_add_func ("/sim/kernels/half/approx", test_half_approx);
   return g_test_run ();
 }

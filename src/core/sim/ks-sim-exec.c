@@ -1175,17 +1175,38 @@ compare_float (KsPtxCmp cmp,
     }
 }
 
+/* The comparison of a lane's operands; for .f16x2 and .bf16x2, of their
+ * low (half 0) or high (half 1) halves.  .ftz compares subnormal inputs as
+ * zeros of their sign. */
 static gboolean
-compare (const Ctx *c,
-         KsPtxType  t,
-         uint32_t   lane,
-         gboolean  *ok)
+compare_half (const Ctx *c,
+              KsPtxType  t,
+              uint32_t   lane,
+              uint32_t   half,
+              gboolean  *ok)
 {
+  gboolean ftz = (c->in->flags & KS_PTX_FLAG_FTZ) != 0;
+
   *ok = TRUE;
   if (t == KS_PTX_TYPE_F32)
-    return compare_float ((KsPtxCmp) c->in->cmp, srcf (c, &c->ops[1], lane), srcf (c, &c->ops[2], lane));
+    {
+      uint32_t a = (uint32_t) src (c, &c->ops[1], lane, t), b = (uint32_t) src (c, &c->ops[2], lane, t);
+
+      if (ftz)
+        a = ks_f32_flush (a), b = ks_f32_flush (b);
+      return compare_float ((KsPtxCmp) c->in->cmp, ks_f32_from_bits (a), ks_f32_from_bits (b));
+    }
   if (t == KS_PTX_TYPE_F64)
     return compare_float ((KsPtxCmp) c->in->cmp, srcd (c, &c->ops[1], lane), srcd (c, &c->ops[2], lane));
+  if (t == KS_PTX_TYPE_F16 || t == KS_PTX_TYPE_BF16 || t == KS_PTX_TYPE_F16X2 || t == KS_PTX_TYPE_BF16X2)
+    {
+      KsHalfKind k = (t == KS_PTX_TYPE_BF16 || t == KS_PTX_TYPE_BF16X2) ? KS_HALF_BF16 : KS_HALF_F16;
+      uint32_t a = (uint32_t) src (c, &c->ops[1], lane, t), b = (uint32_t) src (c, &c->ops[2], lane, t);
+      unsigned fl = ftz ? KS_MATH_FTZ : 0;
+
+      return compare_float ((KsPtxCmp) c->in->cmp, ks_half_value (k, (uint16_t) (a >> (16 * half)), fl),
+                            ks_half_value (k, (uint16_t) (b >> (16 * half)), fl));
+    }
   if (is_float (t))
     {
       *ok = FALSE;
@@ -1193,6 +1214,21 @@ compare (const Ctx *c,
     }
   return compare_int ((KsPtxCmp) c->in->cmp, t, src (c, &c->ops[1], lane, t),
                       src (c, &c->ops[2], lane, t));
+}
+
+static gboolean
+compare (const Ctx *c,
+         KsPtxType  t,
+         uint32_t   lane,
+         gboolean  *ok)
+{
+  return compare_half (c, t, lane, 0, ok);
+}
+
+static gboolean
+is_half_pair (KsPtxType t)
+{
+  return t == KS_PTX_TYPE_F16X2 || t == KS_PTX_TYPE_BF16X2;
 }
 
 static inline gboolean
@@ -1235,8 +1271,58 @@ do_setp (Ctx *c)
       if (c->in->op != KS_PTX_OP_NONE && c->in->n_operands > 3)
         cv = src (c, &c->ops[3], lane, KS_PTX_TYPE_PRED) & 1;
       dst (c, p, lane, bool_op ((KsPtxOp) c->in->op, r, cv));
+      /* p|q: the complement, or for a pair of halves the high half's */
       if (q != NULL)
-        dst (c, q, lane, bool_op ((KsPtxOp) c->in->op, !r, cv));
+        dst (c, q, lane, bool_op ((KsPtxOp) c->in->op,
+                                  is_half_pair (t) ? compare_half (c, t, lane, 1, &ok) : !r, cv));
+    }
+}
+
+/* set: true is 1.0 in a float destination, all ones in an integer one; a
+ * pair of halves gives one result a half ("0xffff" each for an integer
+ * destination) */
+static void
+do_set (Ctx *c)
+{
+  const KsPtxInsn *in = c->in;
+  KsPtxType dt = (KsPtxType) in->types[0], st = (KsPtxType) in->types[1];
+  gboolean pair = is_half_pair (st);
+  uint64_t one;
+  gboolean ok = TRUE;
+
+  switch (dt)
+    {
+    case KS_PTX_TYPE_F32: one = pair ? 0 : 0x3f800000u; break;
+    case KS_PTX_TYPE_F16: case KS_PTX_TYPE_BF16: one = pair ? 0 : dt == KS_PTX_TYPE_F16 ? 0x3c00u : 0x3f80u; break;
+    case KS_PTX_TYPE_F16X2: one = st == KS_PTX_TYPE_F16X2 ? 0x3c00u : 0; break;
+    case KS_PTX_TYPE_BF16X2: one = st == KS_PTX_TYPE_BF16X2 ? 0x3f80u : 0; break;
+    case KS_PTX_TYPE_U16: case KS_PTX_TYPE_S16: one = pair ? 0 : 0xffffu; break;
+    case KS_PTX_TYPE_U32: case KS_PTX_TYPE_S32: one = pair ? 0xffffu : 0xffffffffu; break;
+    default: one = 0; break;
+    }
+  if (st == KS_PTX_TYPE_NONE || one == 0)
+    {
+      unsupported (c, "with these types");
+      return;
+    }
+  LANES (c->exec, lane)
+    {
+      uint64_t v = 0;
+
+      for (uint32_t h = 0; h < (pair ? 2u : 1u); h++)
+        {
+          gboolean r = compare_half (c, st, lane, h, &ok);
+
+          if (!ok)
+            {
+              unsupported (c, "for this type");
+              return;
+            }
+          if (in->op != KS_PTX_OP_NONE && in->n_operands > 3)
+            r = bool_op ((KsPtxOp) in->op, r, src (c, &c->ops[3], lane, KS_PTX_TYPE_PRED) & 1);
+          v |= (r ? one : 0) << (16 * h);
+        }
+      dst (c, &c->ops[0], lane, v);
     }
 }
 
@@ -1426,6 +1512,14 @@ float_op (Ctx *c)
               case KS_PTX_OPC_MAX: r = ks_half2_max (k, a, b, fl); break;
               case KS_PTX_OPC_NEG: r = ks_half2_neg (k, a, fl); break;
               case KS_PTX_OPC_ABS: r = ks_half2_abs (k, a, fl); break;
+              case KS_PTX_OPC_EX2:
+                r = ks_half_ex2_approx (k, (uint16_t) a, fl)
+                    | (uint32_t) ks_half_ex2_approx (k, (uint16_t) (a >> 16), fl) << 16;
+                break;
+              case KS_PTX_OPC_TANH:
+                r = ks_half_tanh_approx (k, (uint16_t) a, fl)
+                    | (uint32_t) ks_half_tanh_approx (k, (uint16_t) (a >> 16), fl) << 16;
+                break;
               default: return FALSE;
               }
           else
@@ -1441,11 +1535,8 @@ float_op (Ctx *c)
               case KS_PTX_OPC_MAX: r = ks_half_max (k, (uint16_t) a, (uint16_t) b, fl); break;
               case KS_PTX_OPC_NEG: r = ks_half_neg (k, (uint16_t) a, fl); break;
               case KS_PTX_OPC_ABS: r = ks_half_abs (k, (uint16_t) a, fl); break;
-              case KS_PTX_OPC_EX2:
-                if (k != KS_HALF_F16)
-                  return FALSE;
-                r = ks_f16_ex2_approx ((uint16_t) a, fl);
-                break;
+              case KS_PTX_OPC_EX2: r = ks_half_ex2_approx (k, (uint16_t) a, fl); break;
+              case KS_PTX_OPC_TANH: r = ks_half_tanh_approx (k, (uint16_t) a, fl); break;
               default: return FALSE;
               }
           dst (c, &c->ops[0], lane, r);
@@ -3658,31 +3749,7 @@ ks_sim_step (KsSim     *sim,
       break;
 
     case KS_PTX_OPC_SET:
-      {
-        KsPtxType dt = (KsPtxType) in->types[0], st = (KsPtxType) in->types[1];
-        uint64_t one = dt == KS_PTX_TYPE_F32 ? 0x3f800000u : 0xffffffffu;
-        gboolean ok = TRUE;
-
-        if (st == KS_PTX_TYPE_NONE || (dt != KS_PTX_TYPE_F32 && dt != KS_PTX_TYPE_U32
-                                       && dt != KS_PTX_TYPE_S32))
-          {
-            unsupported (c, "with these types");
-            break;
-          }
-        LANES (c->exec, lane)
-          {
-            gboolean r = compare (c, st, lane, &ok);
-
-            if (!ok)
-              {
-                unsupported (c, "for this type");
-                break;
-              }
-            if (in->op != KS_PTX_OP_NONE && in->n_operands > 3)
-              r = bool_op ((KsPtxOp) in->op, r, src (c, &c->ops[3], lane, KS_PTX_TYPE_PRED) & 1);
-            dst (c, &c->ops[0], lane, r ? one : 0);
-          }
-      }
+      do_set (c);
       break;
 
     case KS_PTX_OPC_SLCT:
