@@ -1464,6 +1464,86 @@ test_half_approx (void)
   run_clear (&r);
 }
 
+/* ---- the stack and cache hints ------------------------------------------------------------ */
+
+/* alloca as nvcc emits it for alloca() in device code: each thread asks
+ * for (n + tid % 4) words, 16-byte aligned, writes t * i into word i
+ * through a generic address and sums them back; three times, with the
+ * stack pointer saved before and restored after each, which must leave
+ * it where it was.  createpolicy, applypriority and discard are cache
+ * hints that change nothing; discard of a line that is not 128-byte
+ * aligned faults. */
+static void
+test_alloca_and_hints (void)
+{
+  static const char ptx[] =
+    PTX_HEADER ("sm_90")
+    ".visible .entry k(.param .u64 k_out, .param .u32 k_n, .param .u32 k_bad)\n{\n"
+    "  .reg .pred %p<4>;\n  .reg .b32 %r<16>;\n  .reg .b64 %rd<20>;\n"
+    "  ld.param.u64 %rd1, [k_out];\n  ld.param.u32 %r1, [k_n];\n  ld.param.u32 %r12, [k_bad];\n"
+    "  cvta.to.global.u64 %rd19, %rd1;\n"
+    "  mov.u32 %r2, %tid.x;\n  and.b32 %r3, %r2, 3;\n  add.u32 %r3, %r3, %r1;\n"   /* words */
+    "  mov.u32 %r10, 0;\n  mov.u32 %r11, 0;\n"
+    "  stacksave.u64 %rd2;\n"
+    "  mov.u32 %r4, 0;\n"
+    "$ROUND:\n"
+    "  mul.wide.u32 %rd3, %r3, 4;\n"
+    "  alloca.u64 %rd4, %rd3, 16;\n"
+    "  cvt.u32.u64 %r5, %rd4;\n  and.b32 %r5, %r5, 15;\n  or.b32 %r11, %r11, %r5;\n"    /* alignment */
+    "  cvta.local.u64 %rd5, %rd4;\n"
+    "  mov.u32 %r6, 0;\n"
+    "$FILL:\n"
+    "  mul.lo.u32 %r7, %r6, %r2;\n  add.u32 %r7, %r7, %r4;\n"
+    "  mul.wide.u32 %rd6, %r6, 4;\n  add.s64 %rd7, %rd5, %rd6;\n  st.u32 [%rd7], %r7;\n"
+    "  add.u32 %r6, %r6, 1;\n  setp.lt.u32 %p1, %r6, %r3;\n  @%p1 bra $FILL;\n"
+    "  mov.u32 %r6, 0;\n"
+    "$SUM:\n"
+    "  mul.wide.u32 %rd6, %r6, 4;\n  add.s64 %rd7, %rd4, %rd6;\n  ld.local.u32 %r7, [%rd7];\n"
+    "  add.u32 %r10, %r10, %r7;\n"
+    "  add.u32 %r6, %r6, 1;\n  setp.lt.u32 %p1, %r6, %r3;\n  @%p1 bra $SUM;\n"
+    "  stackrestore.u64 %rd2;\n"
+    "  stacksave.u64 %rd8;\n  setp.ne.u64 %p2, %rd8, %rd2;\n  selp.u32 %r5, 100, 0, %p2;\n"
+    "  or.b32 %r11, %r11, %r5;\n"
+    "  add.u32 %r4, %r4, 1;\n  setp.lt.u32 %p1, %r4, 3;\n  @%p1 bra $ROUND;\n"
+    "  createpolicy.fractional.L2::evict_last.b64 %rd9, 1.0;\n"
+    "  ld.global.L2::cache_hint.u32 %r13, [%rd19], %rd9;\n"
+    "  applypriority.global.L2::evict_normal [%rd19], 128;\n"
+    "  cvt.u64.u32 %rd10, %r12;\n  add.s64 %rd11, %rd19, %rd10;\n"
+    "  discard.global.L2 [%rd11], 128;\n"
+    "  mul.wide.u32 %rd12, %r2, 8;\n  add.s64 %rd12, %rd19, %rd12;\n"
+    "  st.global.v2.u32 [%rd12], {%r10, %r11};\n"
+    "  ret;\n}\n";
+  Run r = { 0 };
+  const uint32_t *out;
+  const KsSimFault *f;
+
+  run_ptx (&r, ptx, "{\"ptx\": \"x.ptx\", \"grid\": [1], \"block\": [32],"
+                    " \"buffers\": {\"out\": {\"type\": \"u32\", \"count\": 64}},"
+                    " \"params\": [{\"buffer\": \"out\"}, {\"type\": \"u32\", \"value\": 5},"
+                    " {\"type\": \"u32\", \"value\": 128}]}");
+  assert_done (&r);
+  out = buffer (&r, "out");
+  for (uint32_t t = 0; t < 32; t++)
+    {
+      uint32_t words = 5 + t % 4, sum = 0;
+
+      for (uint32_t round = 0; round < 3; round++)
+        for (uint32_t i = 0; i < words; i++)
+          sum += i * t + round;
+      g_assert_cmpuint (out[t * 2], ==, sum);
+      g_assert_cmpuint (out[t * 2 + 1], ==, 0);   /* aligned; the pointer restored */
+    }
+  run_clear (&r);
+
+  g_assert_cmpint (run_ptx (&r, ptx, "{\"ptx\": \"x.ptx\", \"grid\": [1], \"block\": [32],"
+                                     " \"buffers\": {\"out\": {\"type\": \"u32\", \"count\": 64}},"
+                                     " \"params\": [{\"buffer\": \"out\"}, {\"type\": \"u32\", \"value\": 5},"
+                                     " {\"type\": \"u32\", \"value\": 4}]}"), ==, KS_SIM_FAULTED);
+  f = ks_sim_get_fault (r.sim);
+  g_assert_cmpint (f->kind, ==, KS_SIM_FAULT_MISALIGNED);
+  run_clear (&r);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1482,5 +1562,6 @@ main (int    argc,
   g_test_add_func ("/sim/kernels/wmma/every-shape", test_wmma_shapes);
   g_test_add_func ("/sim/kernels/half/compare", test_half_compare);
   g_test_add_func ("/sim/kernels/half/approx", test_half_approx);
+  g_test_add_func ("/sim/kernels/control/alloca-and-hints", test_alloca_and_hints);
   return g_test_run ();
 }

@@ -3573,6 +3573,66 @@ do_surface (Ctx *c)
                            n_addrs, !load);
 }
 
+/* alloca, stacksave, stackrestore: the warp's local stack is one for all
+ * its lanes (each lane has its own bytes at the same offsets), so alloca
+ * reserves the largest size the executing lanes ask for and gives each
+ * the same local address; stackrestore takes the lowest lane's saved
+ * pointer, which the ISA has come from stacksave. */
+static void
+do_stack (Ctx *c)
+{
+  const KsPtxInsn *in = c->in;
+  KsSimWarp *w = c->w;
+  KsPtxType t = (KsPtxType) in->types[0];
+
+  if (c->exec == 0)
+    return;
+  if (in->opcode == KS_PTX_OPC_STACKSAVE)
+    {
+      LANES (c->exec, lane)
+        dst (c, &c->ops[0], lane, w->local_top);
+      return;
+    }
+  if (in->opcode == KS_PTX_OPC_STACKRESTORE)
+    {
+      uint64_t top = src (c, &c->ops[0], (uint32_t) __builtin_ctz (c->exec), t);
+
+      if (top < c->f->local_base || top > w->local_top)
+        {
+          ks_sim_fault (c->sim, w, __builtin_ctz (c->exec), in, KS_SIM_FAULT_OUT_OF_BOUNDS, TRUE, top,
+                        "stackrestore to 0x%" G_GINT64_MODIFIER "x, which no stacksave of this "
+                        "function returned", top);
+          return;
+        }
+      w->local_top = (uint32_t) top;
+      return;
+    }
+  {
+    uint64_t size = 0, align = 8;
+    uint32_t base;
+
+    if (in->n_operands > 2)
+      align = src (c, &c->ops[2], 0, KS_PTX_TYPE_U32);
+    LANES (c->exec, lane)
+      size = MAX (size, src (c, &c->ops[1], lane, t));
+    if (align == 0 || (align & (align - 1)) != 0 || align > 1024)
+      {
+        unsupported (c, "with an alignment that is not a power of two up to 1024");
+        return;
+      }
+    base = (uint32_t) ((w->local_top + align - 1) & ~(align - 1));
+    if (size > KS_SIM_LOCAL_LIMIT || !ks_sim_grow_local (w, base, (uint32_t) size))
+      {
+        ks_sim_fault (c->sim, w, __builtin_ctz (c->exec), in, KS_SIM_FAULT_STACK_OVERFLOW, FALSE, 0,
+                      "alloca of %" G_GUINT64_FORMAT " bytes overflows the stack (%u bytes of local "
+                      "memory per thread)", size, KS_SIM_LOCAL_LIMIT);
+        return;
+      }
+    LANES (c->exec, lane)
+      dst (c, &c->ops[0], lane, base);
+  }
+}
+
 /* ---- dispatch ------------------------------------------------------------------------------ */
 
 void
@@ -3968,6 +4028,35 @@ ks_sim_step (KsSim     *sim,
 
     case KS_PTX_OPC_MEMBAR:
     case KS_PTX_OPC_FENCE:
+    case KS_PTX_OPC_ALLOCA:
+    case KS_PTX_OPC_STACKSAVE:
+    case KS_PTX_OPC_STACKRESTORE:
+      do_stack (c);
+      break;
+
+    case KS_PTX_OPC_CREATEPOLICY:
+      /* An opaque cache policy for .L2::cache_hint operands, which the
+       * simulator accepts and ignores: any 64-bit value will do */
+      LANES (c->exec, lane)
+        dst (c, &c->ops[0], lane, G_GUINT64_CONSTANT (0x1000000000000000));
+      break;
+
+    case KS_PTX_OPC_APPLYPRIORITY:
+    case KS_PTX_OPC_DISCARD:
+      /* Cache hints over a 128-byte line of global memory, which must be
+       * valid and aligned; discard may leave the line's bytes as they were
+       * (the ISA makes them indeterminate) */
+      LANES (c->exec, lane)
+        {
+          uint64_t addr;
+          gboolean fp;
+          KsPtxSpace space = address_of (c, &c->ops[0], lane, &addr, &fp);
+
+          if (ks_sim_resolve (sim, w, (int) lane, in, space, addr, 128, FALSE) == NULL)
+            break;
+        }
+      break;
+
     case KS_PTX_OPC_NANOSLEEP:
     case KS_PTX_OPC_PREFETCH:
     case KS_PTX_OPC_PREFETCHU:

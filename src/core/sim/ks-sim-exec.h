@@ -32,6 +32,12 @@ uint8_t  *ks_sim_resolve     (KsSim           *sim,
                               uint32_t         size,
                               gboolean         store);
 
+/* Makes [base, base + size) of the warp's local stack the top of it,
+ * zeroed, growing the storage; FALSE past the per-thread limit. */
+gboolean  ks_sim_grow_local  (KsSimWarp       *w,
+                              uint32_t         base,
+                              uint32_t         size);
+
 gboolean  ks_sim_push_frame  (KsSim           *sim,
                               KsSimWarp       *w,
                               uint32_t         fn,

@@ -558,6 +558,32 @@ ks_sim_simt_push (KsSimWarp *w,
   e->mask = mask;
 }
 
+gboolean
+ks_sim_grow_local (KsSimWarp *w,
+                   uint32_t   base,
+                   uint32_t   size)
+{
+  if ((uint64_t) base + size > KS_SIM_LOCAL_LIMIT)
+    return FALSE;
+  if (base + size > w->local_cap)
+    {
+      uint32_t cap = MAX (w->local_cap * 2, (uint32_t) align_up (base + size, 256));
+      uint8_t *local = g_malloc0 ((size_t) cap * KS_WARP_SIZE);
+
+      /* lanes are laid out one after another: copy each lane's stack */
+      for (uint32_t lane = 0; lane < KS_WARP_SIZE && w->local_top > 0; lane++)
+        memcpy (local + (size_t) lane * cap, w->local + (size_t) lane * w->local_cap, w->local_top);
+      g_free (w->local);
+      w->local = local;
+      w->local_cap = cap;
+    }
+  else if (size > 0)
+    for (uint32_t lane = 0; lane < KS_WARP_SIZE; lane++)
+      memset (w->local + (size_t) lane * w->local_cap + base, 0, size);
+  w->local_top = base + size;
+  return TRUE;
+}
+
 /* Pushes a frame for function fn, with its locals on the warp's stack.
  * Returns FALSE when the stack would overflow. */
 gboolean
@@ -572,24 +598,8 @@ ks_sim_push_frame (KsSim     *sim,
   KsSimFrame *fr;
   uint32_t base = (uint32_t) align_up (w->local_top, 16);
 
-  if (w->n_frames >= KS_SIM_MAX_FRAMES || base + l->local_size > KS_SIM_LOCAL_LIMIT)
+  if (w->n_frames >= KS_SIM_MAX_FRAMES || !ks_sim_grow_local (w, base, l->local_size))
     return FALSE;
-  if (base + l->local_size > w->local_cap)
-    {
-      uint32_t cap = MAX (w->local_cap * 2, (uint32_t) align_up (base + l->local_size, 256));
-      uint8_t *local = g_malloc0 ((size_t) cap * KS_WARP_SIZE);
-
-      /* lanes are laid out one after another: copy each lane's stack */
-      for (uint32_t lane = 0; lane < KS_WARP_SIZE && w->local_top > 0; lane++)
-        memcpy (local + (size_t) lane * cap, w->local + (size_t) lane * w->local_cap, w->local_top);
-      g_free (w->local);
-      w->local = local;
-      w->local_cap = cap;
-    }
-  else if (l->local_size > 0)
-    for (uint32_t lane = 0; lane < KS_WARP_SIZE; lane++)
-      memset (w->local + (size_t) lane * w->local_cap + base, 0, l->local_size);
-  w->local_top = base + l->local_size;
 
   if (w->n_frames == w->cap_frames)
     {
