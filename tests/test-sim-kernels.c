@@ -868,6 +868,171 @@ test_shared_atomics (void)
     }
 }
 
+/* min and max of two floats as the min and max instructions define them:
+ * a NaN gives the other operand, -0 is below +0 (the inputs here have no
+ * NaN) */
+static double
+ref_minmax (gboolean mx, double a, double b)
+{
+  if (a == b)
+    return (signbit (a) != mx) ? a : b;
+  return (a < b) != mx ? a : b;
+}
+
+/* The vector forms (sm_90) and float min/max, in global memory: 4 blocks
+ * of one warp, lane l on the 16-byte word l % 4 of its block, each element
+ * of a vector its own atomic operation, lanes lowest first */
+static void
+test_vector_atomics (void)
+{
+  static const struct { const char *form; int vec; AtomKind kind; AtomOp op; gboolean red; } forms[] = {
+    { "add.v2.f32", 2, AK_F32, AT_ADD }, { "add.v4.f32", 4, AK_F32, AT_ADD },
+    { "add.v4.f32", 4, AK_F32, AT_ADD, TRUE },
+    { "add.noftz.v8.f16", 8, AK_F16, AT_ADD }, { "max.noftz.v4.bf16", 4, AK_BF16, AT_MAX },
+    { "min.noftz.v2.f16x2", 2, AK_F16X2, AT_MIN, TRUE }, { "max.noftz.v4.bf16x2", 4, AK_BF16X2, AT_MAX },
+    { "max.f32", 1, AK_F32, AT_MAX }, { "min.f32", 1, AK_F32, AT_MIN, TRUE }, { "min.f64", 1, AK_F64, AT_MIN },
+  };
+
+  for (guint fi = 0; fi < G_N_ELEMENTS (forms); fi++)
+    {
+      enum { BLOCKS = 4, WORDS = 4 };
+      int vec = forms[fi].vec, esize = forms[fi].kind == AK_F64 ? 8
+                                       : (forms[fi].kind == AK_F16 || forms[fi].kind == AK_BF16) ? 2 : 4;
+      const char *rt = esize == 8 ? "b64" : esize == 4 ? "b32" : "b16";
+      const char *rg = esize == 8 ? "%vd" : esize == 4 ? "%vr" : "%vh";
+      uint8_t in[BLOCKS * 32 * 16], init[BLOCKS * WORDS * 16], mem[BLOCKS * WORDS * 16];
+      g_autoptr(GRand) rand = g_rand_new_with_seed (200 + fi);
+      g_autoptr(GString) ptx = g_string_new (PTX_HEADER ("sm_90"));
+      g_autoptr(GString) bv = g_string_new (NULL), dv = g_string_new (NULL);
+      g_autofree char *hin = NULL, *hinit = NULL, *spec = NULL;
+      const uint8_t *out, *words;
+      Run r = { 0 };
+
+      g_test_message ("%s.global.%s", forms[fi].red ? "red" : "atom", forms[fi].form);
+      for (guint i = 0; i < sizeof in; i += esize)
+        {
+          uint64_t v = atom_value (rand, forms[fi].op, forms[fi].kind, esize * 8);
+
+          memcpy (in + i, &v, esize);
+        }
+      for (guint i = 0; i < sizeof init; i += esize)
+        {
+          uint64_t v = atom_value (rand, forms[fi].op, forms[fi].kind, esize * 8);
+
+          memcpy (init + i, &v, esize);
+        }
+      for (int i = 0; i < vec; i++)
+        {
+          g_string_append_printf (bv, "%s%s%d", i ? ", " : "", rg, i);
+          g_string_append_printf (dv, "%s%s%d", i ? ", " : "", rg, 8 + i);
+        }
+      g_string_append_printf (ptx,
+        ".visible .entry k(.param .u64 k_in, .param .u64 k_words, .param .u64 k_out)\n{\n"
+        "  .reg .b32 %%r<8>;\n  .reg .b64 %%rd<12>;\n"
+        "  .reg .b16 %%vh<16>;\n  .reg .b32 %%vr<16>;\n  .reg .b64 %%vd<16>;\n"
+        "  ld.param.u64 %%rd1, [k_in];\n  ld.param.u64 %%rd2, [k_words];\n  ld.param.u64 %%rd3, [k_out];\n"
+        "  mov.u32 %%r1, %%tid.x;\n  mov.u32 %%r2, %%ctaid.x;\n  mad.lo.u32 %%r3, %%r2, 32, %%r1;\n"
+        "  and.b32 %%r4, %%r1, 3;\n  mad.lo.u32 %%r5, %%r2, 4, %%r4;\n"
+        "  mul.wide.u32 %%rd4, %%r5, 16;\n  add.s64 %%rd4, %%rd2, %%rd4;\n"    /* the lane's word */
+        "  mul.wide.u32 %%rd5, %%r3, 16;\n  add.s64 %%rd6, %%rd1, %%rd5;\n  add.s64 %%rd7, %%rd3, %%rd5;\n");
+      for (int i = 0; i < vec; i++)
+        g_string_append_printf (ptx, "  ld.global.%s %s%d, [%%rd6+%d];\n  mov.%s %s%d, 0;\n",
+                                rt, rg, i, i * esize, rt, rg, 8 + i);
+      if (forms[fi].red)
+        g_string_append_printf (ptx, "  red.global.%s [%%rd4], %s%s%s;\n", forms[fi].form,
+                                vec > 1 ? "{" : "", bv->str, vec > 1 ? "}" : "");
+      else
+        g_string_append_printf (ptx, "  atom.global.%s %s%s%s, [%%rd4], %s%s%s;\n", forms[fi].form,
+                                vec > 1 ? "{" : "", dv->str, vec > 1 ? "}" : "",
+                                vec > 1 ? "{" : "", bv->str, vec > 1 ? "}" : "");
+      for (int i = 0; i < vec; i++)
+        g_string_append_printf (ptx, "  st.global.%s [%%rd7+%d], %s%d;\n", rt, i * esize, rg, 8 + i);
+      g_string_append (ptx, "  ret;\n}\n");
+
+      hin = hex_of (in, sizeof in);
+      hinit = hex_of (init, sizeof init);
+      spec = g_strdup_printf ("{\"ptx\": \"x.ptx\", \"grid\": [%d], \"block\": [32],"
+                              " \"buffers\": {\"in\": {\"bytes_hex\": \"%s\"}, \"words\": {\"bytes_hex\": \"%s\"},"
+                              " \"out\": {\"type\": \"u8\", \"count\": %d}},"
+                              " \"params\": [{\"buffer\": \"in\"}, {\"buffer\": \"words\"}, {\"buffer\": \"out\"}]}",
+                              BLOCKS, hin, hinit, (int) sizeof in);
+      run_ptx (&r, ptx->str, spec);
+      assert_done (&r);
+      out = buffer (&r, "out");
+      words = buffer (&r, "words");
+
+      memcpy (mem, init, sizeof mem);
+      for (guint t = 0; t < BLOCKS * 32; t++)
+        {
+          uint8_t *w = mem + ((t / 32) * WORDS + t % WORDS) * 16;
+
+          for (int i = 0; i < vec; i++)
+            {
+              uint64_t old = 0, b = 0, nv;
+
+              memcpy (&old, w + i * esize, esize);
+              memcpy (&b, in + t * 16 + i * esize, esize);
+              if (forms[fi].op == AT_ADD)
+                nv = ref_atom (AT_ADD, forms[fi].kind, esize * 8, old, b, 0);
+              else
+                {
+                  gboolean mx = forms[fi].op == AT_MAX;
+
+                  switch (forms[fi].kind)
+                    {
+                    case AK_F32:
+                      {
+                        float x, y, z;
+                        uint32_t u0 = (uint32_t) old, u1 = (uint32_t) b, rr;
+
+                        memcpy (&x, &u0, 4);
+                        memcpy (&y, &u1, 4);
+                        z = (float) ref_minmax (mx, x, y);
+                        memcpy (&rr, &z, 4);
+                        nv = rr;
+                      }
+                      break;
+                    case AK_F64:
+                      {
+                        double x, y, z;
+
+                        memcpy (&x, &old, 8);
+                        memcpy (&y, &b, 8);
+                        z = ref_minmax (mx, x, y);
+                        memcpy (&nv, &z, 8);
+                      }
+                      break;
+                    case AK_F16:
+                      nv = f16_of (ref_minmax (mx, of_f16 ((uint16_t) old), of_f16 ((uint16_t) b)));
+                      break;
+                    case AK_BF16:
+                      nv = bf16_of (ref_minmax (mx, of_bf16 ((uint16_t) old), of_bf16 ((uint16_t) b)));
+                      break;
+                    case AK_F16X2:
+                      nv = f16_of (ref_minmax (mx, of_f16 ((uint16_t) old), of_f16 ((uint16_t) b)))
+                           | (uint64_t) f16_of (ref_minmax (mx, of_f16 ((uint16_t) (old >> 16)),
+                                                            of_f16 ((uint16_t) (b >> 16)))) << 16;
+                      break;
+                    default:
+                      nv = bf16_of (ref_minmax (mx, of_bf16 ((uint16_t) old), of_bf16 ((uint16_t) b)))
+                           | (uint64_t) bf16_of (ref_minmax (mx, of_bf16 ((uint16_t) (old >> 16)),
+                                                             of_bf16 ((uint16_t) (b >> 16)))) << 16;
+                      break;
+                    }
+                }
+              if (!forms[fi].red && memcmp (out + t * 16 + i * esize, &old, esize) != 0)
+                g_error ("atom.global.%s thread %u element %d: the old value is wrong", forms[fi].form, t, i);
+              memcpy (w + i * esize, &nv, esize);
+            }
+        }
+      for (guint i = 0; i < sizeof mem; i++)
+        if (words[i] != mem[i])
+          g_error ("%s.global.%s: byte %u of the words is 0x%02x, want 0x%02x",
+                   forms[fi].red ? "red" : "atom", forms[fi].form, i, words[i], mem[i]);
+      run_clear (&r);
+    }
+}
+
 /* ---- control ----------------------------------------------------------------------------- */
 
 /* A switch through brx.idx: lane t goes to case t % 5, each case records
@@ -1557,6 +1722,7 @@ main (int    argc,
   g_test_add_func ("/sim/kernels/barrier/deadlock-lines", test_barrier_deadlock_lines);
   g_test_add_func ("/sim/kernels/printf/formats", test_printf_formats);
   g_test_add_func ("/sim/kernels/atomics/every-op", test_shared_atomics);
+  g_test_add_func ("/sim/kernels/atomics/vector-and-float-min-max", test_vector_atomics);
   g_test_add_func ("/sim/kernels/control/brx-switch", test_brx_switch);
   g_test_add_func ("/sim/kernels/control/calls-and-faults", test_calls_and_faults);
   g_test_add_func ("/sim/kernels/wmma/every-shape", test_wmma_shapes);

@@ -1030,13 +1030,33 @@ atomic_op (KsPtxOp   op,
         return ks_half_add (KS_HALF_BF16, (uint16_t) old, (uint16_t) b, KS_RN, 0);
       return (old + b) & m;
     case KS_PTX_OP_MIN:
-      if (is_signed (t))
-        return sext (old, t) < sext (b, t) ? old : b;
-      return (old & m) < (b & m) ? old : b;
     case KS_PTX_OP_MAX:
-      if (is_signed (t))
-        return sext (old, t) > sext (b, t) ? old : b;
-      return (old & m) > (b & m) ? old : b;
+      {
+        gboolean mx = op == KS_PTX_OP_MAX;
+        KsHalfKind k = (t == KS_PTX_TYPE_BF16 || t == KS_PTX_TYPE_BF16X2) ? KS_HALF_BF16 : KS_HALF_F16;
+
+        /* floats by value, as the min and max instructions compare them */
+        switch (t)
+          {
+          case KS_PTX_TYPE_F32:
+            return mx ? ks_f32_max ((uint32_t) old, (uint32_t) b, 0) : ks_f32_min ((uint32_t) old, (uint32_t) b, 0);
+          case KS_PTX_TYPE_F64:
+            return mx ? ks_f64_max (old, b) : ks_f64_min (old, b);
+          case KS_PTX_TYPE_F16:
+          case KS_PTX_TYPE_BF16:
+            return mx ? ks_half_max (k, (uint16_t) old, (uint16_t) b, 0)
+                      : ks_half_min (k, (uint16_t) old, (uint16_t) b, 0);
+          case KS_PTX_TYPE_F16X2:
+          case KS_PTX_TYPE_BF16X2:
+            return mx ? ks_half2_max (k, (uint32_t) old, (uint32_t) b, 0)
+                      : ks_half2_min (k, (uint32_t) old, (uint32_t) b, 0);
+          default:
+            break;
+          }
+        if (is_signed (t))
+          return (sext (old, t) < sext (b, t)) != mx ? old : b;
+        return ((old & m) < (b & m)) != mx ? old : b;
+      }
     case KS_PTX_OP_INC:
       return (old & m) >= (b & m) ? 0 : (old + 1) & m;
     case KS_PTX_OP_DEC:
@@ -1072,7 +1092,7 @@ do_atomic (Ctx      *c,
       unsupported (c, "in this form");
       return;
     }
-  record_access (c, &c->ops[a], size, TRUE, TRUE);
+  record_access (c, &c->ops[a], size * vec_count (c->in), TRUE, TRUE);
   /* Other CTAs may run on other threads: global atomics take the lock */
   if (c->sim->shared != NULL && c->in->space != KS_PTX_SPACE_SHARED)
     g_mutex_lock (&c->sim->shared->atomics);
@@ -1089,33 +1109,48 @@ do_atomic_lanes (Ctx      *c,
                  uint32_t  size)
 {
   gboolean ok = TRUE;
+  uint32_t n = vec_count (c->in);
+  const KsPtxOperand *bop = &c->ops[a + 1], *dop = &c->ops[0];
 
+  /* Vector atomics (.v2 .v4 .v8 of f32 and the half types): each element
+   * is its own atomic operation on consecutive elements */
+  if (n > 1 && (bop->kind != KS_PTX_OPERAND_VECTOR || bop->aux != n || c->in->op == KS_PTX_OP_CAS
+                || (!red && (dop->kind != KS_PTX_OPERAND_VECTOR || dop->aux != n))))
+    {
+      unsupported (c, "in this vector form");
+      return;
+    }
   /* Lanes in order: the simulator is sequential, so each atomic sees the
    * previous lane's result, as one possible hardware order does. */
   LANES (c->exec, lane)
     {
-      uint8_t *p = mem_at (c, &c->ops[a], lane, size, TRUE);
-      uint64_t old = 0, b, cmp = 0, nv;
+      uint8_t *p = mem_at (c, &c->ops[a], lane, size * n, TRUE);
 
       if (p == NULL)
         return;
-      memcpy (&old, p, size);
-      b = src (c, &c->ops[a + 1], lane, t);
-      if (c->in->op == KS_PTX_OP_CAS)
+      for (uint32_t i = 0; i < n; i++)
         {
-          cmp = src (c, &c->ops[a + 2], lane, t);
-          nv = atomic_op (KS_PTX_OP_CAS, t, old, b, cmp, &ok);
+          uint64_t old = 0, b, cmp = 0, nv;
+
+          memcpy (&old, p + (size_t) i * size, size);
+          b = src (c, n > 1 ? &c->m->operands[bop->a + i] : bop, lane, t);
+          if (c->in->op == KS_PTX_OP_CAS)
+            {
+              cmp = src (c, &c->ops[a + 2], lane, t);
+              nv = atomic_op (KS_PTX_OP_CAS, t, old, b, cmp, &ok);
+            }
+          else
+            nv = atomic_op ((KsPtxOp) c->in->op, t, old, b, 0, &ok);
+          if (!ok)
+            {
+              unsupported (c, "with this operation");
+              return;
+            }
+          memcpy (p + (size_t) i * size, &nv, size);
+          if (!red)
+            dst (c, n > 1 ? &c->m->operands[dop->a + i] : dop, lane,
+                 is_signed (t) ? (uint64_t) sext (old, t) : old);
         }
-      else
-        nv = atomic_op ((KsPtxOp) c->in->op, t, old, b, 0, &ok);
-      if (!ok)
-        {
-          unsupported (c, "with this operation");
-          return;
-        }
-      memcpy (p, &nv, size);
-      if (!red)
-        dst (c, &c->ops[0], lane, is_signed (t) ? (uint64_t) sext (old, t) : old);
     }
 }
 
