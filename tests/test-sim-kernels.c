@@ -1636,8 +1636,9 @@ test_half_approx (void)
  * through a generic address and sums them back; three times, with the
  * stack pointer saved before and restored after each, which must leave
  * it where it was.  createpolicy, applypriority and discard are cache
- * hints that change nothing; discard of a line that is not 128-byte
- * aligned faults. */
+ * hints that change nothing, as griddepcontrol and setmaxnreg do in a
+ * simulator of one grid without a register limit; discard of a line that
+ * is not 128-byte aligned faults. */
 static void
 test_alloca_and_hints (void)
 {
@@ -1675,6 +1676,8 @@ test_alloca_and_hints (void)
     "  applypriority.global.L2::evict_normal [%rd19], 128;\n"
     "  cvt.u64.u32 %rd10, %r12;\n  add.s64 %rd11, %rd19, %rd10;\n"
     "  discard.global.L2 [%rd11], 128;\n"
+    "  griddepcontrol.wait;\n  griddepcontrol.launch_dependents;\n"
+    "  setmaxnreg.inc.sync.aligned.u32 64;\n"
     "  mul.wide.u32 %rd12, %r2, 8;\n  add.s64 %rd12, %rd19, %rd12;\n"
     "  st.global.v2.u32 [%rd12], {%r10, %r11};\n"
     "  ret;\n}\n";
@@ -1682,13 +1685,13 @@ test_alloca_and_hints (void)
   const uint32_t *out;
   const KsSimFault *f;
 
-  run_ptx (&r, ptx, "{\"ptx\": \"x.ptx\", \"grid\": [1], \"block\": [32],"
-                    " \"buffers\": {\"out\": {\"type\": \"u32\", \"count\": 64}},"
+  run_ptx (&r, ptx, "{\"ptx\": \"x.ptx\", \"grid\": [1], \"block\": [128],"
+                    " \"buffers\": {\"out\": {\"type\": \"u32\", \"count\": 256}},"
                     " \"params\": [{\"buffer\": \"out\"}, {\"type\": \"u32\", \"value\": 5},"
                     " {\"type\": \"u32\", \"value\": 128}]}");
   assert_done (&r);
   out = buffer (&r, "out");
-  for (uint32_t t = 0; t < 32; t++)
+  for (uint32_t t = 0; t < 128; t++)
     {
       uint32_t words = 5 + t % 4, sum = 0;
 

@@ -4092,6 +4092,12 @@ ks_sim_step (KsSim     *sim,
         }
       break;
 
+    case KS_PTX_OPC_GRIDDEPCONTROL:
+      /* Programmatic dependent launch: the simulator runs one grid, which
+       * has no prerequisite grid to wait for and no dependent to release */
+    case KS_PTX_OPC_SETMAXNREG:
+      /* a register budget for the warp's next instructions: no effect on
+       * what a simulator without a register file limit computes */
     case KS_PTX_OPC_NANOSLEEP:
     case KS_PTX_OPC_PREFETCH:
     case KS_PTX_OPC_PREFETCHU:
