@@ -1712,6 +1712,63 @@ test_alloca_and_hints (void)
   run_clear (&r);
 }
 
+/* ---- the engine's API ----------------------------------------------------------------- */
+
+static void
+cancel_on_progress (double   fraction,
+                    gpointer user_data)
+{
+  g_cancellable_cancel (user_data);
+}
+
+/* A run cancelled through its GCancellable from the progress callback
+ * (as the window's Stop does from another thread) stops early with
+ * KS_SIM_CANCELLED, having run part of the launch: 64 blocks of a loop of
+ * 20000 iterations, about 100 M warp-instructions in all. */
+static void
+test_cancel_midway (void)
+{
+  static const char ptx[] =
+    PTX_HEADER ("sm_80")
+    ".visible .entry k(.param .u64 k_out)\n{\n"
+    "  .reg .pred %p<2>;\n  .reg .b32 %r<6>;\n  .reg .b64 %rd<4>;\n"
+    "  mov.u32 %r1, 0;\n  mov.u32 %r2, 0;\n"
+    "$L:\n  add.u32 %r2, %r2, %r1;\n  add.u32 %r1, %r1, 1;\n"
+    "  setp.lt.u32 %p1, %r1, 20000;\n  @%p1 bra $L;\n"
+    "  ld.param.u64 %rd1, [k_out];\n  mov.u32 %r3, %ctaid.x;\n"
+    "  mul.wide.u32 %rd2, %r3, 4;\n  add.s64 %rd2, %rd1, %rd2;\n  st.global.u32 [%rd2], %r2;\n"
+    "  ret;\n}\n";
+  g_autoptr(GCancellable) cancel = g_cancellable_new ();
+  g_autoptr(GError) error = NULL;
+  Run r = { 0 };
+  const uint32_t *out;
+  uint32_t done = 0;
+
+  r.module = text_module (ptx);
+  r.launch = ks_launch_parse ("{\"ptx\": \"x.ptx\", \"grid\": [64], \"block\": [32],"
+                              " \"buffers\": {\"out\": {\"type\": \"u32\", \"count\": 64}},"
+                              " \"params\": [{\"buffer\": \"out\"}]}", -1, NULL, &error);
+  g_assert_no_error (error);
+  r.sim = ks_sim_new (r.module, r.launch, &error);
+  g_assert_no_error (error);
+  ks_sim_set_trace (r.sim, FALSE, 0);
+  ks_sim_set_progress_func (r.sim, cancel_on_progress, cancel);
+  g_assert_cmpint (ks_sim_run (r.sim, 0, cancel), ==, KS_SIM_CANCELLED);
+  g_assert_cmpint (ks_sim_get_status (r.sim), ==, KS_SIM_CANCELLED);
+  g_assert_cmpuint (ks_sim_get_stats (r.sim)->warp_instructions, <, 64 * 80000 / 2);
+  g_assert_null (ks_sim_get_fault (r.sim));
+  out = buffer (&r, "out");
+  for (uint32_t b = 0; b < 64; b++)
+    if (out[b] != 0)
+      {
+        /* a block that finished has the sum of 0..19999 (mod 2^32) */
+        g_assert_cmpuint (out[b], ==, (uint32_t) (19999ull * 20000 / 2));
+        done++;
+      }
+  g_assert_cmpuint (done, <, 64);
+  run_clear (&r);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1732,5 +1789,6 @@ main (int    argc,
   g_test_add_func ("/sim/kernels/half/compare", test_half_compare);
   g_test_add_func ("/sim/kernels/half/approx", test_half_approx);
   g_test_add_func ("/sim/kernels/control/alloca-and-hints", test_alloca_and_hints);
+  g_test_add_func ("/sim/kernels/api/cancel-midway", test_cancel_midway);
   return g_test_run ();
 }
