@@ -1769,6 +1769,80 @@ test_cancel_midway (void)
   run_clear (&r);
 }
 
+/* ---- the launch ------------------------------------------------------------------------- */
+
+/* Scalar parameters of every type reach the kernel with their bits, as
+ * the spec's values give them (the f16 and bf16 ones rounded to nearest),
+ * and a buffer passed twice is the same memory through both parameters */
+static void
+test_params (void)
+{
+  static const char *const types[] = { "u8", "s8", "u16", "s16", "u32", "s32", "u64", "s64",
+                                       "f16", "bf16", "f32", "f64", "b8", "b16", "b32", "b64" };
+  static const char *const values[] = { "200", "-100", "60000", "-30000", "4000000000", "-2000000000",
+                                        "\"0xfedcba9876543210\"", "-5000000000", "1.5", "-2.75",
+                                        "3.25", "-0.1", "171", "\"0xbeef\"", "\"0xdeadbeef\"",
+                                        "\"0x0123456789abcdef\"" };
+  double m1 = -0.1;
+  uint64_t bits_m1;
+  const uint64_t want[] = {
+    200, (uint8_t) -100, 60000, (uint16_t) -30000, 4000000000u, (uint32_t) -2000000000,
+    G_GUINT64_CONSTANT (0xfedcba9876543210), (uint64_t) G_GINT64_CONSTANT (-5000000000),
+    0x3e00, 0xc030, 0x40500000, 0, 171, 0xbeef, 0xdeadbeef, G_GUINT64_CONSTANT (0x0123456789abcdef),
+  };
+  g_autoptr(GString) ptx = g_string_new (PTX_HEADER ("sm_80"));
+  g_autoptr(GString) spec = g_string_new ("{\"ptx\": \"x.ptx\", \"grid\": [1], \"block\": [1],"
+                                          " \"buffers\": {\"out\": {\"type\": \"u64\", \"count\": 20}},"
+                                          " \"params\": [{\"buffer\": \"out\"}, {\"buffer\": \"out\"}");
+  const uint64_t *out;
+  Run r = { 0 };
+
+  memcpy (&bits_m1, &m1, 8);
+  g_string_append (ptx, ".visible .entry k(.param .u64 k_out, .param .u64 k_alias");
+  for (guint i = 0; i < G_N_ELEMENTS (types); i++)
+    {
+      gboolean half = strcmp (types[i], "f16") == 0 || strcmp (types[i], "bf16") == 0;
+
+      g_string_append_printf (ptx, ", .param .%s k_%u", half ? "b16" : types[i], i);
+      g_string_append_printf (spec, ", {\"type\": \"%s\", \"value\": %s}", types[i], values[i]);
+    }
+  g_string_append (spec, "]}");
+  g_string_append (ptx, ")\n{\n  .reg .b64 %rd<40>;\n  .reg .b32 %r<4>;\n  .reg .b16 %h<4>;\n"
+                        "  .reg .f32 %f<2>;\n  .reg .f64 %fd<2>;\n"
+                        "  ld.param.u64 %rd1, [k_out];\n  ld.param.u64 %rd2, [k_alias];\n");
+  for (guint i = 0; i < G_N_ELEMENTS (types); i++)
+    {
+      const char *t = types[i];
+      int size = strchr (t, '8') ? 1 : strstr (t, "16") ? 2 : strstr (t, "32") ? 4 : 8;
+
+      /* each through a register of its own width, zero-extended into 64 bits */
+      if (size == 8)
+        g_string_append_printf (ptx, "  ld.param.b64 %%rd%u, [k_%u];\n", 10 + i, i);
+      else if (strcmp (t, "f32") == 0)
+        g_string_append_printf (ptx, "  ld.param.f32 %%f1, [k_%u];\n  mov.b32 %%r1, %%f1;\n"
+                                     "  cvt.u64.u32 %%rd%u, %%r1;\n", i, 10 + i);
+      else if (size == 4)
+        g_string_append_printf (ptx, "  ld.param.b32 %%r1, [k_%u];\n  cvt.u64.u32 %%rd%u, %%r1;\n", i, 10 + i);
+      else if (size == 2)
+        g_string_append_printf (ptx, "  ld.param.b16 %%h1, [k_%u];\n  cvt.u64.u16 %%rd%u, %%h1;\n", i, 10 + i);
+      else
+        g_string_append_printf (ptx, "  ld.param.u8 %%h1, [k_%u];\n  cvt.u64.u16 %%rd%u, %%h1;\n", i, 10 + i);
+      g_string_append_printf (ptx, "  st.global.u64 [%%rd1+%u], %%rd%u;\n", i * 8, 10 + i);
+    }
+  /* the alias: written through one pointer, read through the other */
+  g_string_append (ptx, "  st.global.u64 [%rd2+144], 777;\n  ld.global.u64 %rd3, [%rd1+144];\n"
+                        "  st.global.u64 [%rd1+152], %rd3;\n  sub.s64 %rd4, %rd2, %rd1;\n"
+                        "  st.global.u64 [%rd1+136], %rd4;\n  ret;\n}\n");
+  run_ptx (&r, ptx->str, spec->str);
+  assert_done (&r);
+  out = buffer (&r, "out");
+  for (guint i = 0; i < G_N_ELEMENTS (types); i++)
+    g_assert_cmphex (out[i], ==, strcmp (types[i], "f64") == 0 ? bits_m1 : want[i]);
+  g_assert_cmpuint (out[17], ==, 0);            /* the same address */
+  g_assert_cmpuint (out[19], ==, 777);
+  run_clear (&r);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1790,5 +1864,6 @@ main (int    argc,
   g_test_add_func ("/sim/kernels/half/approx", test_half_approx);
   g_test_add_func ("/sim/kernels/control/alloca-and-hints", test_alloca_and_hints);
   g_test_add_func ("/sim/kernels/api/cancel-midway", test_cancel_midway);
+  g_test_add_func ("/sim/kernels/launch/params", test_params);
   return g_test_run ();
 }
