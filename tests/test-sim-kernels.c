@@ -1843,6 +1843,60 @@ test_params (void)
   run_clear (&r);
 }
 
+/* ---- the race check ---------------------------------------------------------------------- */
+
+/* The hazards compute-sanitizer's racecheck defines, between two threads
+ * of a block touching one shared word with no barrier between them: a read
+ * then a write (WAR), two writes (WAW, also two lanes of one store), and a
+ * write then a read in the same warp without __syncwarp (a race on Volta
+ * and later); atomics are not hazards. */
+static void
+test_race_kinds (void)
+{
+  static const struct { const char *body; int kind; uint32_t first, second, t1, t2; } cases[] = {
+    { "  @!%p1 ld.shared.u32 %r2, [flag];\n  setp.ne.u32 %p1, %r1, 40;\n"
+      "  @!%p1 st.shared.u32 [flag], 9;\n", KS_HAZARD_WAR, 11, 13, 0, 40 },
+    { "  @!%p1 st.shared.u32 [flag], 7;\n  setp.ne.u32 %p1, %r1, 40;\n"
+      "  @!%p1 st.shared.u32 [flag], 9;\n", KS_HAZARD_WAW, 11, 13, 0, 40 },
+    { "  @!%p1 st.shared.u32 [flag], 7;\n  setp.ne.u32 %p1, %r1, 5;\n"
+      "  @!%p1 ld.shared.u32 %r2, [flag];\n", KS_HAZARD_RAW, 11, 13, 0, 5 },
+    { "  setp.lt.u32 %p1, %r1, 2;\n  @%p1 st.shared.u32 [flag], %r1;\n", KS_HAZARD_WAW, 12, 12, 0, 1 },
+    { "  atom.shared.add.u32 %r2, [flag], 1;\n  red.shared.add.u32 [flag], 1;\n"
+      "  ld.shared.u32 %r2, [flag+4];\n", -1, 0, 0, 0, 0 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *ptx = g_strdup_printf (PTX_HEADER ("sm_80")                 /* 1-3 */
+                                              ".visible .entry k()\n{\n"           /* 4, 5 */
+                                              "  .reg .pred %%p<2>;\n  .reg .b32 %%r<8>;\n"
+                                              "  .shared .align 4 .b32 flag[2];\n" /* 8 */
+                                              "  mov.u32 %%r1, %%tid.x;\n"         /* 9 */
+                                              "  setp.ne.u32 %%p1, %%r1, 0;\n"     /* 10 */
+                                              "%s  ret;\n}\n", cases[i].body);
+      const KsSimHazard *h;
+      uint32_t n;
+      Run r = { 0 };
+
+      run_ptx (&r, ptx, "{\"ptx\": \"x.ptx\", \"grid\": [1], \"block\": [64], \"params\": []}");
+      assert_done (&r);
+      h = ks_sim_get_hazards (r.sim, &n);
+      if (cases[i].kind < 0)
+        g_assert_cmpuint (n, ==, 0);
+      else
+        {
+          g_assert_cmpuint (n, ==, 1);
+          g_assert_cmpint (h[0].kind, ==, cases[i].kind);
+          g_assert_cmpuint (r.module->insns[h[0].first_insn].line, ==, cases[i].first);
+          g_assert_cmpuint (r.module->insns[h[0].second_insn].line, ==, cases[i].second);
+          g_assert_cmpuint (h[0].first_thread, ==, cases[i].t1);
+          g_assert_cmpuint (h[0].second_thread, ==, cases[i].t2);
+          g_assert_cmpuint (h[0].address, ==, 0);
+        }
+      run_clear (&r);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1865,5 +1919,6 @@ main (int    argc,
   g_test_add_func ("/sim/kernels/control/alloca-and-hints", test_alloca_and_hints);
   g_test_add_func ("/sim/kernels/api/cancel-midway", test_cancel_midway);
   g_test_add_func ("/sim/kernels/launch/params", test_params);
+  g_test_add_func ("/sim/kernels/race-check/kinds", test_race_kinds);
   return g_test_run ();
 }
