@@ -1897,6 +1897,56 @@ test_race_kinds (void)
     }
 }
 
+/* An access whose address is not a multiple of its whole size (a vector's
+ * too) is a misaligned fault, in every state space, naming the address */
+static void
+test_misaligned (void)
+{
+  static const struct { const char *insn; uint32_t size; const char *space; uint64_t addr; } cases[] = {
+    { "ld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd1+8];", 16, "global", G_GUINT64_CONSTANT (8) },
+    { "ld.global.v8.f32 {%f1, %f2, %f3, %f4, %f1, %f2, %f3, %f4}, [%rd1+16];", 32, "global", 16 },
+    { "ld.shared.v2.u32 {%r2, %r3}, [s+4];", 8, "shared", 4 },
+    { "st.local.u64 [l+4], %rd1;", 8, "local", 4 },
+    { "ld.u16 %h1, [%rd1+1];", 2, "generic", 1 },
+    { "atom.global.add.u64 %rd2, [%rd1+4], 1;", 8, "global", 4 },
+    { "ld.global.b128 %q1, [%rd1+8];", 16, "global", 8 },
+    { "ld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd1+16];", 0, NULL, 0 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *ptx = g_strdup_printf (".version 8.8\n.target sm_100\n.address_size 64\n"
+                                              ".visible .entry k(.param .u64 out)\n{\n"
+                                              "  .reg .b32 %%r<5>;\n  .reg .f32 %%f<5>;\n  .reg .b16 %%h<2>;\n"
+                                              "  .reg .b64 %%rd<4>;\n  .reg .b128 %%q<2>;\n"
+                                              "  .shared .align 16 .b8 s[64];\n  .local .align 16 .b8 l[64];\n"
+                                              "  ld.param.u64 %%rd1, [out];\n  %s\n  ret;\n}\n", cases[i].insn);
+      g_autofree char *what = NULL;
+      Run r = { 0 };
+      const KsSimFault *f;
+      KsSimStatus st = run_ptx (&r, ptx, "{\"ptx\": \"x.ptx\", \"grid\": [1], \"block\": [1],"
+                                         " \"buffers\": {\"o\": {\"type\": \"u32\", \"count\": 64}},"
+                                         " \"params\": [{\"buffer\": \"o\"}]}");
+
+      if (cases[i].space == NULL)
+        {
+          assert_done (&r);
+          run_clear (&r);
+          continue;
+        }
+      g_assert_cmpint (st, ==, KS_SIM_FAULTED);
+      f = ks_sim_get_fault (r.sim);
+      g_assert_cmpint (f->kind, ==, KS_SIM_FAULT_MISALIGNED);
+      g_assert_cmpuint (f->ptx_line, ==, 14);   /* the instruction's line */
+      g_assert_true (f->has_address);
+      /* global addresses are the buffer's plus the offset */
+      g_assert_cmphex (f->address & 0xffff, ==, cases[i].addr);
+      what = g_strdup_printf ("misaligned %u-byte %s access", cases[i].size, cases[i].space);
+      g_assert_nonnull (strstr (f->message, what));
+      run_clear (&r);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1920,5 +1970,6 @@ main (int    argc,
   g_test_add_func ("/sim/kernels/api/cancel-midway", test_cancel_midway);
   g_test_add_func ("/sim/kernels/launch/params", test_params);
   g_test_add_func ("/sim/kernels/race-check/kinds", test_race_kinds);
+  g_test_add_func ("/sim/kernels/faults/misaligned", test_misaligned);
   return g_test_run ();
 }
