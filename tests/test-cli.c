@@ -212,6 +212,137 @@ test_run_fault (void)
  * memory, and a handle that is not one: the upscaling sample reads its
  * 32 x 32 u8 image (32 sectors of 32 bytes) with one linear tex.2d a
  * thread, 96 x 96 threads in warps of 32 */
+static JsonObject *
+find_line (JsonObject *root,
+           const char *kind,
+           gint64      line)
+{
+  JsonArray *lines = json_object_get_array_member (json_object_get_object_member (root, "lines"), kind);
+
+  for (guint i = 0; i < json_array_get_length (lines); i++)
+    {
+      JsonObject *l = json_array_get_object_element (lines, i);
+
+      if (json_object_get_int_member (l, "line") == line)
+        return l;
+    }
+  return NULL;
+}
+
+/* run --max-steps stops with a step_limit fault, exit 3 and the partial
+ * results; --no-trace gives the same results without a trace; the line
+ * statistics of vector_add.cu, worked out from its spec: 1000 threads in
+ * 4 blocks of 256, so 32 warps reach line 10 (8 PTX instructions: two
+ * loads, the add, the store and their addresses), the last with 8 of its
+ * 32 threads; each of the 3 accesses of a full warp moves 128 contiguous
+ * bytes of an aligned buffer (4 sectors, one line), the last warp's 32
+ * bytes (1 sector); every sector is touched once, so L1 misses every
+ * loaded sector and L2 every sector.  Line 9 (if (i < n)) diverges in
+ * that one warp. */
+static void
+test_run_options (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ks-cli-XXXXXX", NULL);
+  g_autofree char *ptx = dist ("..", "data", "samples", "01-vector-add", "vector_add.ptx", NULL);
+  g_autofree char *spec = g_build_filename (dir, "vadd.json", NULL);
+  g_autofree char *text = g_strdup_printf (
+    "{\"ptx\": \"%s\", \"grid\": [4], \"block\": [256],"
+    " \"buffers\": {\"a\": {\"type\": \"f32\", \"count\": 1000, \"init\": {\"random\": {\"seed\": 1, \"min\": -1, \"max\": 1}}},"
+    " \"b\": {\"type\": \"f32\", \"count\": 1000, \"init\": {\"range\": {\"start\": 0, \"step\": 0.5}}},"
+    " \"c\": {\"type\": \"f32\", \"count\": 1000}},"
+    " \"params\": [{\"buffer\": \"a\"}, {\"buffer\": \"b\"}, {\"buffer\": \"c\"}, {\"type\": \"s32\", \"value\": 1000}],"
+    " \"outputs\": [\"a\", \"c\"]}", ptx);
+  const char *limited[] = { "run", "--json", "--max-steps", "100", spec, NULL };
+  const char *traced[] = { "run", "--json", spec, NULL };
+  const char *untraced[] = { "run", "--json", "--no-trace", spec, NULL };
+  Result r, t;
+  JsonObject *root, *fault, *bufs, *l;
+  JsonArray *a, *c;
+  guint done = 0;
+
+  g_file_set_contents (spec, text, -1, NULL);
+
+  r = run_cli (limited);
+  g_assert_cmpint (r.status, ==, 3);
+  root = json_node_get_object (r.json);
+  g_assert_cmpstr (json_object_get_string_member (root, "status"), ==, "fault");
+  fault = json_object_get_object_member (root, "fault");
+  g_assert_cmpstr (json_object_get_string_member (fault, "kind"), ==, "step_limit");
+  for (guint k = 0; k < 8; k++)
+    {
+      static const char *const fields[] = { "kind", "message", "ptx_line", "cuda_file", "cuda_line",
+                                            "block", "thread", "address" };
+
+      g_assert_true (json_object_has_member (fault, fields[k]));
+    }
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (root, "stats"),
+                                               "warp_instructions"), ==, 100);
+  /* the partial results: what the first warps computed, zeros after */
+  bufs = json_object_get_object_member (root, "buffers");
+  a = json_object_get_array_member (json_object_get_object_member (bufs, "a"), "data");
+  c = json_object_get_array_member (json_object_get_object_member (bufs, "c"), "data");
+  g_assert_cmpuint (json_array_get_length (c), ==, 1000);
+  for (guint i = 0; i < 1000; i++)
+    {
+      double ci = json_array_get_double_element (c, i);
+
+      if (ci != 0.0)
+        {
+          g_assert_cmpfloat ((float) ci, ==, (float) (json_array_get_double_element (a, i) + 0.5 * i));
+          done++;
+        }
+    }
+  g_assert_cmpuint (done, >=, 32);
+  g_assert_cmpuint (done, <, 1000);
+  result_clear (&r);
+
+  r = run_cli (traced);
+  t = run_cli (untraced);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpint (t.status, ==, 0);
+  root = json_node_get_object (r.json);
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (root, "stats"),
+                                               "trace_events"), ==,
+                   json_object_get_int_member (json_object_get_object_member (root, "stats"),
+                                               "warp_instructions"));
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (json_node_get_object (t.json),
+                                                                              "stats"), "trace_events"), ==, 0);
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (
+                     json_object_get_object_member (root, "buffers"), "c"), "bytes_hex"), ==,
+                   json_object_get_string_member (json_object_get_object_member (
+                     json_object_get_object_member (json_node_get_object (t.json), "buffers"), "c"),
+                     "bytes_hex"));
+
+  l = find_line (root, "cuda", 10);
+  g_assert_nonnull (l);
+  g_assert_cmpstr (json_object_get_string_member (l, "file"), ==, "vector_add.cu");
+  g_assert_cmpint (json_object_get_int_member (l, "warp_executions"), ==, 8 * 32);
+  g_assert_cmpint (json_object_get_int_member (l, "thread_executions"), ==, 8 * 1000);
+  g_assert_cmpfloat (json_object_get_double_member (l, "average_active_lanes"), ==, 8000.0 / 256);
+  g_assert_cmpint (json_object_get_int_member (l, "divergent_branches"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (l, "global_requests"), ==, 3 * 32);
+  g_assert_cmpint (json_object_get_int_member (l, "global_sectors"), ==, 3 * (31 * 4 + 1));
+  g_assert_cmpint (json_object_get_int_member (l, "global_ideal_sectors"), ==, 3 * (31 * 4 + 1));
+  g_assert_cmpint (json_object_get_int_member (l, "global_lines"), ==, 3 * 32);
+  g_assert_cmpfloat (json_object_get_double_member (l, "global_efficiency"), ==, 1.0);
+  g_assert_cmpint (json_object_get_int_member (l, "l1_hits"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (l, "l1_misses"), ==, 2 * (31 * 4 + 1));
+  g_assert_cmpint (json_object_get_int_member (l, "l2_hits"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (l, "l2_misses"), ==, 3 * (31 * 4 + 1));
+  l = find_line (root, "cuda", 9);
+  g_assert_nonnull (l);
+  g_assert_cmpint (json_object_get_int_member (l, "divergent_branches"), ==, 1);
+  /* the PTX line of the store: one request a warp, no L1 allocation */
+  l = find_line (root, "ptx", 58);
+  g_assert_nonnull (l);
+  g_assert_cmpint (json_object_get_int_member (l, "global_requests"), ==, 32);
+  g_assert_cmpint (json_object_get_int_member (l, "thread_executions"), ==, 1000);
+  result_clear (&r);
+  result_clear (&t);
+  g_unlink (spec);
+  g_rmdir (dir);
+}
+
 static void
 test_run_texture (void)
 {
@@ -251,6 +382,24 @@ test_run_texture (void)
       g_assert_false (json_object_has_member (l, "global_requests"));
     }
   g_assert_true (seen);
+  /* The tex is written in a CUDA header, inlined at line 30 of the
+   * sample (tex2D<float>): its statistics are that line's */
+  seen = FALSE;
+  lines = json_object_get_array_member (json_object_get_object_member (json_node_get_object (r.json),
+                                                                        "lines"), "cuda");
+  for (guint i = 0; i < json_array_get_length (lines); i++)
+    {
+      JsonObject *l = json_array_get_object_element (lines, i);
+
+      if (!json_object_has_member (l, "texture_requests"))
+        continue;
+      g_assert_false (seen);
+      seen = TRUE;
+      g_assert_cmpstr (json_object_get_string_member (l, "file"), ==, "texture_upscale.cu");
+      g_assert_cmpint (json_object_get_int_member (l, "line"), ==, 30);
+      g_assert_cmpint (json_object_get_int_member (l, "texture_requests"), ==, 96 * 96 / 32);
+    }
+  g_assert_true (seen);
   result_clear (&r);
 
   /* a buffer's address passed where the texture handle goes */
@@ -261,6 +410,8 @@ test_run_texture (void)
   g_assert_cmpstr (json_object_get_string_member (fault, "kind"), ==, "texture");
   g_assert_nonnull (strstr (json_object_get_string_member (fault, "message"), "is not a texture handle"));
   g_assert_cmpint (json_array_get_int_element (json_object_get_array_member (fault, "thread"), 0), ==, 0);
+  g_assert_cmpstr (json_object_get_string_member (fault, "cuda_file"), ==, "texture_upscale.cu");
+  g_assert_cmpint (json_object_get_int_member (fault, "cuda_line"), ==, 30);
   result_clear (&r);
   g_unlink (bad);
   g_rmdir (dir);
@@ -487,6 +638,7 @@ main (int   argc,
   g_test_add_func ("/cli/parse/errors", test_parse_errors);
   g_test_add_func ("/cli/run/json", test_run_json);
   g_test_add_func ("/cli/run/fault", test_run_fault);
+  g_test_add_func ("/cli/run/options-and-line-stats", test_run_options);
   g_test_add_func ("/cli/run/texture", test_run_texture);
   g_test_add_func ("/cli/occupancy/json", test_occupancy_json);
   g_test_add_func ("/cli/analyze/json", test_analyze_json);

@@ -2,7 +2,9 @@
 /* Tests of what the window's panes link and list, without a display: the
  * CUDA <-> PTX line map against the .loc directives of real nvcc output,
  * read here by a few lines of C of their own (an instruction line belongs
- * to the CUDA line of the last `.loc` of the CUDA file before it), and the
+ * to the CUDA line of the last `.loc` before it when that is in the CUDA
+ * file, or else to the line of the CUDA file it was inlined at, following
+ * `inlined_at F L C` back to the `.loc F L C` written before), and the
  * sample library's folders. */
 
 #include <glib/gstdio.h>
@@ -29,12 +31,16 @@ expected_clear (Expected *e)
 }
 
 /* An instruction starts on this line: not a directive, comment, brace or
- * label (nor `proto : .callprototype ...`, a declaration) */
+ * label (nor `proto : .callprototype ...`, a declaration).  Inline asm
+ * may open a scope on the instruction's line: `{ cvt.rn.f16x2.f32 ...; }`. */
 static gboolean
 starts_instruction (const char *t)
 {
-  const char *p = t;
+  const char *p;
 
+  if (t[0] == '{')
+    t += 1 + strspn (t + 1, " \t");
+  p = t;
   if (t[0] == '\0' || t[0] == '.' || t[0] == '/' || t[0] == '{' || t[0] == '}' || t[0] == ')')
     return FALSE;
   while (g_ascii_isalnum (*p) || *p == '_' || *p == '$' || *p == '%')
@@ -70,6 +76,8 @@ expected_from_text (const char *ptx_text,
   g_auto(GStrv) lines = g_strsplit (ptx_text, "\n", -1);
   uint32_t file = file_number (lines, cuda_basename), current = 0;
   gboolean in_statement = FALSE;        /* an instruction spread over lines */
+  /* "F L C" of each .loc seen -> the line of the CUDA file it stands for */
+  g_autoptr(GHashTable) resolved = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
   e.by_cuda = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
   e.n_ptx_lines = g_strv_length (lines);
@@ -88,8 +96,25 @@ expected_from_text (const char *ptx_text,
         }
       if (g_str_has_prefix (t, ".loc") && g_ascii_isspace (t[4]))
         {
-          g_assert_cmpint (sscanf (t, ".loc %u %u", &f, &l), ==, 2);
-          current = f == file ? l : 0;
+          unsigned col = 0, fi, li, ci;
+          const char *at = strstr (t, "inlined_at");
+
+          g_assert_cmpint (sscanf (t, ".loc %u %u %u", &f, &l, &col), >=, 2);
+          if (f == file)
+            current = l;
+          else if (at != NULL)
+            {
+              g_autofree char *key = NULL;
+
+              g_assert_cmpint (sscanf (at, "inlined_at %u %u %u", &fi, &li, &ci), ==, 3);
+              key = g_strdup_printf ("%u %u %u", fi, li, ci);
+              current = GPOINTER_TO_UINT (g_hash_table_lookup (resolved, key));
+            }
+          else
+            current = 0;
+          /* what a later inlined_at naming this location resolves to */
+          g_hash_table_insert (resolved, g_strdup_printf ("%u %u %u", f, l, col),
+                               GUINT_TO_POINTER (current));
         }
       else if (g_str_has_prefix (t, ".visible") || g_str_has_prefix (t, ".entry")
                || g_str_has_prefix (t, ".func") || g_str_has_prefix (t, ".weak"))
@@ -336,6 +361,120 @@ test_sass (void)
   g_assert_cmpuint (ks_line_map_cuda_line_of_sass (map, 15), ==, 0);
 }
 
+/* Every sample's PTX against its .cu, as the corpus */
+static void
+test_samples_ptx (void)
+{
+  g_autofree char *dir = g_test_build_filename (G_TEST_DIST, "..", "data", "samples", NULL);
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  g_assert_nonnull (d);
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *sub = g_build_filename (dir, name, NULL);
+      g_autoptr(GDir) sd = g_dir_open (sub, 0, NULL);
+      const char *f;
+
+      if (sd == NULL)
+        continue;
+      while ((f = g_dir_read_name (sd)) != NULL)
+        {
+          g_autofree char *path = g_build_filename (sub, f, NULL);
+          g_autofree char *base = NULL, *cu = NULL;
+
+          if (!g_str_has_suffix (f, ".ptx"))
+            continue;
+          base = g_strndup (f, strlen (f) - 4);
+          cu = g_strconcat (base, ".cu", NULL);
+          check_file (path, cu);
+          n++;
+        }
+    }
+  g_assert_cmpuint (n, >=, 20);
+}
+
+/* The upscaling sample's tex is written in texture_indirect_functions.h
+ * (line 145, inlined at its line 152, inlined at texture_upscale.cu:30):
+ * the texture fetch `tex2D<float>(image, u, v)` of the sample's line 30.
+ * Read off texture_upscale.ptx: the tex is PTX line 64. */
+static void
+test_inlined_header (void)
+{
+  g_autofree char *ptx = g_test_build_filename (G_TEST_DIST, "..", "data", "samples",
+                                                "26-texture-upscale", "texture_upscale.ptx", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsPtxModule) module = ks_ptx_module_parse_file (ptx, &error);
+  g_autoptr(KsLineMap) map = NULL;
+  const KsPtxInsn *tex = NULL;
+  const KsPtxFile *pf;
+  uint32_t file = 0, line = 0, n = 0;
+  const uint32_t *lines;
+  gboolean found = FALSE;
+
+  g_assert_no_error (error);
+  map = ks_line_map_new (module, "texture_upscale.cu");
+  g_assert_cmpuint (ks_line_map_cuda_line (map, 64), ==, 30);
+  lines = ks_line_map_ptx_lines (map, 30, &n);
+  for (uint32_t i = 0; i < n; i++)
+    found |= lines[i] == 64;
+  g_assert_true (found);
+
+  /* the same line for statistics, hints and faults */
+  for (uint32_t i = 0; i < module->n_insns; i++)
+    if (module->insns[i].line == 64)
+      tex = &module->insns[i];
+  g_assert_nonnull (tex);
+  g_assert_true (ks_ptx_insn_source (module, tex, &file, &line));
+  pf = ks_ptx_module_find_file (module, file);
+  g_assert_nonnull (pf);
+  g_assert_true (ks_ptx_span_equal (module, pf->path, "texture_upscale.cu"));
+  g_assert_cmpuint (line, ==, 30);
+  /* where it is written, for who asks for the header */
+  for (uint32_t i = 0; i < module->n_files; i++)
+    if (module->files[i].number != file)
+      {
+        g_assert_true (ks_ptx_insn_source_in_file (module, tex, module->files[i].number, &line));
+        g_assert_cmpuint (line, ==, 145);
+      }
+}
+
+/* nvdisasm -gi: SASS of a header's line inlined into the shown file links
+ * to the line it was inlined at */
+static void
+test_sass_inlined (void)
+{
+  static const char text[] =
+    "\t.headerflags\t@\"EF_CUDA_SM80 EF_CUDA_VIRTUAL_SM(EF_CUDA_SM80)\"\n"
+    "\t.section\t.text.k,\"ax\",@progbits\n"
+    "k:\n"
+    "\t//## File \"/inc/texture_indirect_functions.h\", line 145 inlined at \"/src/k.cu\", line 30\n"
+    "        /*0000*/                   MOV R1, c[0x0][0x28] ;  /* 0x00000a0000017a02 */\n"
+    "                                                           /* 0x000fe40000000f00 */\n"
+    "\t//## File \"/src/k.cu\", line 31\n"
+    "        /*0010*/                   EXIT ;                  /* 0x000000000000794d */\n"
+    "                                                           /* 0x000fea0003800000 */\n";
+  const char *ptx = ".version 8.0\n.target sm_80\n.address_size 64\n"
+                    ".visible .entry k()\n{\n\tret;\n}\n";
+  g_autoptr(GBytes) bytes = g_bytes_new_static (ptx, strlen (ptx));
+  g_autoptr(KsPtxModule) module = ks_ptx_module_parse (bytes, "k.ptx");
+  g_autoptr(KsLineMap) map = ks_line_map_new (module, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsSassListing) listing = ks_sass_parse (text, strlen (text), "k.s", &error);
+  uint32_t n = 0;
+  const uint32_t *got;
+
+  g_assert_no_error (error);
+  ks_line_map_set_sass (map, listing, "k.cu");
+  g_assert_cmpuint (ks_line_map_cuda_line_of_sass (map, 5), ==, 30);   /* the MOV */
+  g_assert_cmpuint (ks_line_map_cuda_line_of_sass (map, 8), ==, 31);   /* the EXIT */
+  got = ks_line_map_sass_lines (map, 30, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpuint (got[0], ==, 5);
+  g_assert_null (ks_line_map_sass_lines (map, 145, &n));
+}
+
 static void
 write_file (const char *dir,
             const char *name,
@@ -456,6 +595,9 @@ main (int    argc,
   g_test_add_func ("/app/line-map/no-locations", test_module_without_locs);
   g_test_add_func ("/app/line-map/palette", test_palette);
   g_test_add_func ("/app/line-map/sass", test_sass);
+  g_test_add_func ("/app/line-map/samples", test_samples_ptx);
+  g_test_add_func ("/app/line-map/inlined-header", test_inlined_header);
+  g_test_add_func ("/app/line-map/sass-inlined", test_sass_inlined);
   g_test_add_func ("/app/samples/library", test_samples_library);
   g_test_add_func ("/app/samples/metadata", test_samples_metadata);
   return g_test_run ();

@@ -146,9 +146,21 @@ test_file_and_loc (void)
   g_assert_true (ks_ptx_insn_source (m, insn (m, f, 0), &fl, &ln));
   g_assert_cmpuint (fl, ==, 1);
   g_assert_cmpuint (ln, ==, 10);
+  /* helpers.cuh:4 inlined at k.cu:12: the kernel's file is k.cu (where
+   * the chain ends), so the user's line is 12; the innermost location
+   * stays there for who asks for its file */
   g_assert_true (ks_ptx_insn_source (m, insn (m, f, 1), &fl, &ln));
-  g_assert_cmpuint (fl, ==, 2);
+  g_assert_cmpuint (fl, ==, 1);
+  g_assert_cmpuint (ln, ==, 12);
+  g_assert_true (ks_ptx_insn_source_in_file (m, insn (m, f, 1), 2, &ln));
   g_assert_cmpuint (ln, ==, 4);
+  /* two levels deep, helpers.cuh:20 in helpers.cuh:4 in k.cu:12 */
+  g_assert_true (ks_ptx_insn_source (m, insn (m, f, 2), &fl, &ln));
+  g_assert_cmpuint (fl, ==, 1);
+  g_assert_cmpuint (ln, ==, 12);
+  g_assert_true (ks_ptx_insn_source_in_file (m, insn (m, f, 2), 2, &ln));
+  g_assert_cmpuint (ln, ==, 20);
+  g_assert_false (ks_ptx_insn_source_in_file (m, insn (m, f, 0), 2, &ln));
   /* line 0 is compiler-generated: no source */
   g_assert_false (ks_ptx_insn_source (m, insn (m, f, 3), &fl, &ln));
 

@@ -111,11 +111,13 @@ ks_line_map_new (const KsPtxModule *module,
   for (uint32_t i = 0; i < module->n_insns; i++)
     {
       const KsPtxInsn *insn = &module->insns[i];
-      uint32_t file, line;
+      uint32_t line;
 
       if (insn->line == 0 || insn->line > map->n_ptx_lines)
         continue;
-      if (!ks_ptx_insn_source (module, insn, &file, &line) || file != map->file || line == 0)
+      /* An instruction of a CUDA header inlined into the shown file (the
+       * tex of a texture fetch) belongs to the line it was inlined at */
+      if (map->file == 0 || !ks_ptx_insn_source_in_file (module, insn, map->file, &line))
         continue;
       /* One PTX line holds one instruction in what nvcc writes; with several,
        * the first one's line wins. */
@@ -259,16 +261,26 @@ ks_line_map_set_sass (KsLineMap           *map,
       uint32_t line = listing->insns[i].line;
       GArray *lines;
 
-      if (src == NULL || src->line == 0 || line == 0 || !file_matches (src->file, cuda_basename))
+      uint32_t cuda_line;
+
+      if (src == NULL || src->line == 0 || line == 0)
+        continue;
+      /* nvdisasm -gi: a header's line inlined into the file is its line there */
+      if (file_matches (src->file, cuda_basename))
+        cuda_line = src->line;
+      else if (cuda_basename != NULL && src->inlined_file != NULL && src->inlined_line != 0
+               && file_matches (src->inlined_file, cuda_basename))
+        cuda_line = src->inlined_line;
+      else
         continue;
       if (map->sass_cuda->len <= line)
         g_array_set_size (map->sass_cuda, line + 1);
-      g_array_index (map->sass_cuda, uint32_t, line) = src->line;
-      lines = g_hash_table_lookup (map->sass_by_cuda, GUINT_TO_POINTER (src->line));
+      g_array_index (map->sass_cuda, uint32_t, line) = cuda_line;
+      lines = g_hash_table_lookup (map->sass_by_cuda, GUINT_TO_POINTER (cuda_line));
       if (lines == NULL)
         {
           lines = g_array_new (FALSE, FALSE, sizeof (uint32_t));
-          g_hash_table_insert (map->sass_by_cuda, GUINT_TO_POINTER (src->line), lines);
+          g_hash_table_insert (map->sass_by_cuda, GUINT_TO_POINTER (cuda_line), lines);
         }
       g_array_append_val (lines, line);
     }

@@ -3,9 +3,12 @@
  * source panes.
  *
  * Plain C on a parsed module, no GTK: the window asks it what to light up
- * and the tests check it without a display.  A PTX line maps to the CUDA
- * line of the innermost `.loc` of its instruction (ks_ptx_insn_source());
- * only lines of one CUDA file are linked (the one the window shows).  Each
+ * and the tests check it without a display.  Only lines of one CUDA file
+ * are linked (the one the window shows).  A PTX line maps to the line of
+ * that file its instruction comes from: the innermost `.loc` of the
+ * instruction, or, when that is in another file (a CUDA header whose code
+ * was inlined), the first location in the shown file of its inlined_at
+ * chain (ks_ptx_insn_source_in_file()).  Each
  * mapped CUDA line gets a colour from a colour-blind-safe palette, in line
  * order, so neighbouring lines differ. */
 #pragma once
@@ -50,8 +53,10 @@ uint32_t         ks_line_map_colour           (const KsLineMap   *map,
 
 /* SASS: a listing's instructions map to CUDA lines through its
  * `//## File "F", line N` records (nvdisasm -g / --print-line-info), for
- * records whose file ends in cuda_basename (any file when NULL).  Replaces
- * the SASS part of the map; listing may be freed afterwards. */
+ * records whose file ends in cuda_basename (any file when NULL), or whose
+ * `inlined at "F", line N` does (nvdisasm -gi: a header's code inlined
+ * into the file).  Replaces the SASS part of the map; listing may be
+ * freed afterwards. */
 void             ks_line_map_set_sass         (KsLineMap           *map,
                                                const KsSassListing *listing,
                                                const char          *cuda_basename);

@@ -113,19 +113,60 @@ ks_ptx_module_find_file (const KsPtxModule *m,
   return NULL;
 }
 
+/* Longest inlined_at chain followed: nvcc's are a few deep; a longer one
+ * (or a cycle in malformed PTX) is cut here */
+#define MAX_INLINE_DEPTH 64
+
+gboolean
+ks_ptx_insn_source_in_file (const KsPtxModule *m,
+                            const KsPtxInsn   *insn,
+                            uint32_t           file,
+                            uint32_t          *line)
+{
+  uint32_t loc = insn->loc;
+
+  if (loc == 0 || loc >= m->n_locs || m->locs[loc].line == 0)
+    return FALSE;
+  for (uint32_t depth = 0; loc != 0 && loc < m->n_locs && depth < MAX_INLINE_DEPTH; depth++)
+    {
+      const KsPtxLoc *l = &m->locs[loc];
+
+      if (l->file == file && l->line != 0)
+        {
+          *line = l->line;
+          return TRUE;
+        }
+      loc = l->inlined_at;
+    }
+  return FALSE;
+}
+
 gboolean
 ks_ptx_insn_source (const KsPtxModule *m,
                     const KsPtxInsn   *insn,
                     uint32_t          *file,
                     uint32_t          *line)
 {
-  const KsPtxLoc *loc;
+  const KsPtxLoc *loc, *outer;
+  uint32_t i;
 
   if (insn->loc == 0 || insn->loc >= m->n_locs)
     return FALSE;
   loc = &m->locs[insn->loc];
   if (loc->line == 0)
     return FALSE;
+  /* The file the code was inlined into at the end of the chain is the
+   * one its function is written in (the kernel's .cu); the first location
+   * in it, walking out from the innermost, is the user's line */
+  outer = loc;
+  i = 0;
+  while (outer->inlined_at != 0 && outer->inlined_at < m->n_locs && ++i < MAX_INLINE_DEPTH)
+    outer = &m->locs[outer->inlined_at];
+  if (outer->file != loc->file && ks_ptx_insn_source_in_file (m, insn, outer->file, line))
+    {
+      *file = outer->file;
+      return TRUE;
+    }
   *file = loc->file;
   *line = loc->line;
   return TRUE;
@@ -149,7 +190,7 @@ ks_ptx_module_links_for_source (const KsPtxModule *m,
 
       if (loc == 0 || insn->line == last_line)
         continue;
-      while (loc != 0 && loc < m->n_locs && depth < 64)
+      while (loc != 0 && loc < m->n_locs && depth < MAX_INLINE_DEPTH)
         {
           const KsPtxLoc *l = &m->locs[loc];
 

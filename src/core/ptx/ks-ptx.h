@@ -500,11 +500,23 @@ gboolean       ks_ptx_span_equal              (const KsPtxModule *module,
 
 const KsPtxFile *ks_ptx_module_find_file      (const KsPtxModule *module,
                                                uint32_t           number);
-/* The CUDA location an instruction was written at (innermost in its
- * inlined_at chain).  Returns FALSE when it has none. */
+/* The CUDA line an instruction belongs to for its user: the innermost
+ * location of its inlined_at chain, unless that is in another file than
+ * the one the chain ends in (the file its function is written in, the
+ * kernel's .cu): then the first location in that file, walking outward.
+ * A `tex` inlined from texture_indirect_functions.h at line 30 of the
+ * kernel is line 30; a helper of the kernel's own file inlined into it
+ * keeps the helper's line.  Returns FALSE when the instruction has no
+ * location (or the compiler's line 0). */
 gboolean       ks_ptx_insn_source             (const KsPtxModule *module,
                                                const KsPtxInsn   *insn,
                                                uint32_t          *file,
+                                               uint32_t          *line);
+/* The first location of an instruction's inlined_at chain, walking out
+ * from the innermost, that is in .file `file`: its line there. */
+gboolean       ks_ptx_insn_source_in_file     (const KsPtxModule *module,
+                                               const KsPtxInsn   *insn,
+                                               uint32_t           file,
                                                uint32_t          *line);
 /* PTX lines whose code comes from CUDA file:line, directly (depth 0) or
  * through inlining (depth > 0), in PTX line order: (transfer full), an array

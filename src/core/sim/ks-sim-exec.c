@@ -72,6 +72,28 @@ sext (uint64_t  v,
     }
 }
 
+/* %total_smem_size: the block's static and dynamic shared memory "in
+ * multiples of shared memory allocation unit size supported by target
+ * architecture" (PTX ISA: 128 bytes for sm_2x and sm_8x and later, 256
+ * for sm_3x to sm_7x), for the module's first .target */
+static uint32_t
+total_smem_size (const KsSim *sim)
+{
+  const KsPtxModule *m = sim->module;
+  uint32_t unit = 128, size = sim->shared_size;
+
+  if (m->n_targets > 0 && m->first_target < m->n_words)
+    {
+      KsPtxSpan t = m->words[m->first_target];
+      const char *p = m->text + t.offset;
+
+      if (t.len >= 5 && strncmp (p, "sm_", 3) == 0 && p[3] >= '3' && p[3] <= '7'
+          && g_ascii_isdigit (p[4]) && (t.len == 5 || !g_ascii_isdigit (p[5])))
+        unit = 256;
+    }
+  return (uint32_t) MIN (((uint64_t) size + unit - 1) / unit * unit, G_MAXUINT32);
+}
+
 static uint32_t
 sreg_value (const Ctx          *c,
             const KsPtxOperand *op,
@@ -101,9 +123,21 @@ sreg_value (const Ctx          *c,
     case KS_PTX_SREG_LANEMASK_GT: return lane == 31 ? 0 : ~((2u << lane) - 1);
     case KS_PTX_SREG_LANEMASK_GE: return ~((1u << lane) - 1);
     case KS_PTX_SREG_DYNAMIC_SMEM_SIZE: return sim->launch->dynamic_shared_bytes;
-    case KS_PTX_SREG_TOTAL_SMEM_SIZE: return sim->shared_size;
+    case KS_PTX_SREG_TOTAL_SMEM_SIZE: return total_smem_size (sim);
+    /* No shared memory is reserved for system software here: the reserved
+     * region is empty and the aggregate is the user's allocation */
+    case KS_PTX_SREG_AGGR_SMEM_SIZE: return total_smem_size (sim);
+    case KS_PTX_SREG_RESERVED_SMEM_OFFSET_BEGIN:
+    case KS_PTX_SREG_RESERVED_SMEM_OFFSET_END:
+    case KS_PTX_SREG_RESERVED_SMEM_OFFSET_CAP:
+    case KS_PTX_SREG_RESERVED_SMEM_OFFSET_0:
+    case KS_PTX_SREG_RESERVED_SMEM_OFFSET_1:
+      return 0;
+    /* The clocks and the global timer count warp-instructions */
     case KS_PTX_SREG_CLOCK: return (uint32_t) sim->stats.warp_instructions;
     case KS_PTX_SREG_CLOCK_HI: return (uint32_t) (sim->stats.warp_instructions >> 32);
+    case KS_PTX_SREG_GLOBALTIMER_LO: return (uint32_t) sim->stats.warp_instructions;
+    case KS_PTX_SREG_GLOBALTIMER_HI: return (uint32_t) (sim->stats.warp_instructions >> 32);
     case KS_PTX_SREG_CLUSTER_CTARANK: return 0;
     case KS_PTX_SREG_CLUSTER_NCTARANK: return 1;
     case KS_PTX_SREG_CLUSTER_NCTAID: return 1;
@@ -418,11 +452,106 @@ read_mem (Ctx        *c,
 }
 
 /* printf: vprintf(format, args) with the arguments packed in local memory,
- * each aligned to its size, as nvcc lays them out.  The conversions are
- * handed to the C library one at a time, after checking that each is a
- * plain conversion with flags, width and precision only. */
+ * each aligned to its size, as nvcc lays them out (char and short promoted
+ * to int, float to double).  A conversion is "%[flags][width][.precision]
+ * [size]type" as the CUDA Programming Guide lists them (flags "#' '0+-",
+ * width and precision digits or '*', sizes h, hh, l, ll, types
+ * "cdiouxXpeEfgGaAs"); each is handed to the C library with its argument
+ * read at the width the size says, as the host's printf formats the
+ * output on a GPU.  Anything else is printed as written. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
+
+typedef struct
+{
+  Ctx *c;
+  uint32_t lane;
+  uint64_t base;                /* the arguments' buffer */
+  uint64_t off;                 /* the next argument's offset in it */
+  uint32_t n_args;              /* arguments read */
+} PrintfArgs;
+
+static gboolean
+printf_arg (PrintfArgs *a,
+            uint32_t    size,
+            uint64_t   *v)
+{
+  *v = 0;
+  a->off = (a->off + size - 1) & ~(uint64_t) (size - 1);
+  if (!read_mem (a->c, a->lane, KS_PTX_SPACE_NONE, a->base + a->off, v, size))
+    return FALSE;
+  a->off += size;
+  a->n_args++;
+  return TRUE;
+}
+
+/* Reads one conversion's specification from the format at *fmt (just past
+ * the '%') into spec, without its size and with '*' replaced by the
+ * argument's value; FALSE after a fault. */
+static gboolean
+printf_spec (PrintfArgs *a,
+             uint64_t   *fmt,
+             GString    *spec,
+             int        *size,      /* -2 hh, -1 h, 0, 1 l, 2 ll */
+             char       *conv)
+{
+  char ch;
+  gboolean in_precision = FALSE;
+
+  g_string_assign (spec, "%");
+  *size = 0;
+  *conv = '\0';
+  for (uint32_t n = 0; n < 64; n++)
+    {
+      if (!read_mem (a->c, a->lane, KS_PTX_SPACE_NONE, (*fmt)++, &ch, 1))
+        return FALSE;
+      if (ch == '\0')
+        {
+          (*fmt)--;
+          return TRUE;
+        }
+      if (ch == '*')
+        {
+          uint64_t v;
+          int32_t x;
+
+          if (!printf_arg (a, 4, &v))
+            return FALSE;
+          x = (int32_t) v;
+          /* as in C: a negative width is the '-' flag, a negative
+           * precision is none */
+          if (in_precision)
+            {
+              if (x < 0)
+                g_string_truncate (spec, spec->len - 1);
+              else
+                g_string_append_printf (spec, "%d", x);
+            }
+          else
+            {
+              if (x < 0)
+                g_string_append_c (spec, '-');
+              g_string_append_printf (spec, "%u", x < 0 ? -(uint32_t) x : (uint32_t) x);
+            }
+          continue;
+        }
+      if (ch == 'l' || ch == 'h')
+        {
+          *size += ch == 'l' ? 1 : -1;
+          continue;
+        }
+      if (ch == '.')
+        in_precision = TRUE;
+      else if (!strchr ("-+ #0123456789", ch))
+        {
+          *conv = ch;
+          return TRUE;
+        }
+      g_string_append_c (spec, ch);
+    }
+  return TRUE;
+}
+
 static void
 do_vprintf (Ctx                *c,
             const KsPtxOperand *args,
@@ -430,13 +559,14 @@ do_vprintf (Ctx                *c,
 {
   KsSim *sim = c->sim;
   uint32_t psize = sim->layouts[c->f->fn].param_size;
+  g_autoptr(GString) spec = g_string_new (NULL);
 
   LANES (c->exec, lane)
     {
-      uint64_t fmt_addr = 0, arg_addr = 0, off = 0;
+      uint64_t fmt_addr = 0, arg_addr = 0;
       GString *out = sim->printf_out;
+      PrintfArgs pa;
       char ch;
-      uint32_t n_args = 0;
 
       for (uint32_t i = 0; i < args->aux && i < 2; i++)
         {
@@ -452,14 +582,15 @@ do_vprintf (Ctx                *c,
           else
             arg_addr = v;
         }
+      pa = (PrintfArgs) { c, lane, arg_addr, 0, 0 };
 
-      for (uint32_t i = 0; i < 4096; i++)
+      for (uint32_t i = 0; i < 65536; i++)
         {
-          char spec[32];
-          uint32_t n = 0;
-          gboolean is_long = FALSE;
+          uint64_t start, v;
+          int size;
+          char conv;
 
-          if (!read_mem (c, lane, KS_PTX_SPACE_NONE, fmt_addr + i, &ch, 1))
+          if (!read_mem (c, lane, KS_PTX_SPACE_NONE, fmt_addr++, &ch, 1))
             return;
           if (ch == '\0')
             break;
@@ -468,93 +599,89 @@ do_vprintf (Ctx                *c,
               g_string_append_c (out, ch);
               continue;
             }
-          spec[n++] = '%';
-          for (;;)
-            {
-              if (!read_mem (c, lane, KS_PTX_SPACE_NONE, fmt_addr + ++i, &ch, 1))
-                return;
-              if (ch == '\0' || n >= sizeof spec - 2)
-                break;
-              if (ch == 'l')
-                {
-                  is_long = TRUE;
-                  continue;
-                }
-              if (ch == 'h')
-                continue;
-              spec[n++] = ch;
-              /* Only flags, a width and a precision may come before the
-               * conversion: a '*' would read arguments that are not there. */
-              if (strchr ("diouxXcsfFeEgGaAp%", ch) || !strchr ("-+ #0123456789.", ch))
-                break;
-            }
-          spec[n] = '\0';
-          if (ch == '\0')
-            break;
-          if (ch == '%' || !strchr ("diouxXcsfFeEgGaAp", ch))
-            {
-              /* %% or something printf cannot take: print it as written */
-              g_string_append (out, ch == '%' && n == 2 ? "%" : spec);
-              continue;
-            }
-          n_args++;
-          if (strchr ("fFeEgGaA", ch))
+          start = fmt_addr;
+          if (!printf_spec (&pa, &fmt_addr, spec, &size, &conv))
+            return;
+          if (conv == '%' && fmt_addr == start + 1)
+            g_string_append_c (out, '%');
+          else if (conv != '\0' && strchr ("fFeEgGaA", conv))
             {
               double d;
 
-              off = (off + 7) & ~(uint64_t) 7;
-              if (!read_mem (c, lane, KS_PTX_SPACE_NONE, arg_addr + off, &d, 8))
+              if (!printf_arg (&pa, 8, &v))
                 return;
-              off += 8;
-              g_string_append_printf (out, spec, d);
+              memcpy (&d, &v, 8);
+              g_string_append_c (spec, conv);
+              g_string_append_printf (out, spec->str, d);
             }
-          else if (ch == 's' || ch == 'p')
+          else if (conv == 's' || conv == 'p')
             {
-              uint64_t ptr;
-
-              off = (off + 7) & ~(uint64_t) 7;
-              if (!read_mem (c, lane, KS_PTX_SPACE_NONE, arg_addr + off, &ptr, 8))
+              if (!printf_arg (&pa, 8, &v))
                 return;
-              off += 8;
-              if (ch == 'p')
-                g_string_append_printf (out, "0x%" G_GINT64_MODIFIER "x", ptr);
+              g_string_append_c (spec, conv);
+              if (conv == 'p')
+                g_string_append_printf (out, spec->str, GSIZE_TO_POINTER ((gsize) v));
+              else if (v == 0)
+                g_string_append_printf (out, spec->str, "(null)");
               else
-                for (uint32_t k = 0; k < 65536; k++)
-                  {
-                    if (!read_mem (c, lane, KS_PTX_SPACE_NONE, ptr + k, &ch, 1))
-                      return;
-                    if (ch == '\0')
-                      break;
-                    g_string_append_c (out, ch);
-                  }
+                {
+                  /* the string up to its end, or up to the precision */
+                  const char *dot = strchr (spec->str, '.');
+                  uint64_t max = dot ? g_ascii_strtoull (dot + 1, NULL, 10) : 65536;
+                  g_autoptr(GString) str = g_string_new (NULL);
+
+                  for (uint64_t k = 0; k < MIN (max, 65536); k++)
+                    {
+                      if (!read_mem (c, lane, KS_PTX_SPACE_NONE, v + k, &ch, 1))
+                        return;
+                      if (ch == '\0')
+                        break;
+                      g_string_append_c (str, ch);
+                    }
+                  g_string_append_printf (out, spec->str, str->str);
+                }
+            }
+          else if (conv != '\0' && strchr ("diouxXc", conv))
+            {
+              gboolean is_signed = conv == 'd' || conv == 'i';
+
+              if (!printf_arg (&pa, size > 0 ? 8 : 4, &v))
+                return;
+              if (conv == 'c')
+                {
+                  g_string_append_c (spec, 'c');
+                  g_string_append_printf (out, spec->str, (int) (int32_t) v);
+                  continue;
+                }
+              /* narrowed as the size says, then printed as 64 bits */
+              if (size == -1)
+                v = is_signed ? (uint64_t) (int64_t) (int16_t) v : (uint16_t) v;
+              else if (size <= -2)
+                v = is_signed ? (uint64_t) (int64_t) (int8_t) v : (uint8_t) v;
+              else if (size == 0)
+                v = is_signed ? (uint64_t) (int64_t) (int32_t) v : (uint32_t) v;
+              g_string_append_printf (spec, "%s%c", G_GINT64_MODIFIER, conv);
+              if (is_signed)
+                g_string_append_printf (out, spec->str, (gint64) v);
+              else
+                g_string_append_printf (out, spec->str, (guint64) v);
             }
           else
             {
-              char lspec[40];
-              uint64_t v = 0;
-              uint32_t size = is_long ? 8 : 4;
-
-              off = (off + size - 1) & ~(uint64_t) (size - 1);
-              if (!read_mem (c, lane, KS_PTX_SPACE_NONE, arg_addr + off, &v, size))
-                return;
-              off += size;
-              /* print through a 64-bit conversion of the same letter */
-              memcpy (lspec, spec, n - 1);
-              g_snprintf (lspec + n - 1, sizeof lspec - (n - 1), "%s%c",
-                          ch == 'c' ? "" : G_GINT64_MODIFIER, ch);
-              if (ch == 'c')
-                g_string_append_printf (out, lspec, (int) (char) v);
-              else if (ch == 'd' || ch == 'i')
-                g_string_append_printf (out, lspec, is_long ? (gint64) v : (gint64) (int32_t) v);
-              else
-                g_string_append_printf (out, lspec, is_long ? (guint64) v : (guint64) (uint32_t) v);
+              /* not a conversion printf takes: print it as written */
+              for (uint64_t k = start - 1; k < fmt_addr; k++)
+                {
+                  if (!read_mem (c, lane, KS_PTX_SPACE_NONE, k, &ch, 1))
+                    return;
+                  g_string_append_c (out, ch);
+                }
             }
         }
 
       if (rets != NULL && rets->aux > 0)
         {
           const KsPtxOperand *r = &c->m->operands[rets->a];
-          int32_t rv = (int32_t) n_args;
+          int32_t rv = (int32_t) pa.n_args;
 
           if (r->kind == KS_PTX_OPERAND_VAR)
             memcpy (c->f->params + (size_t) lane * psize + sim->var_addr[r->a], &rv, 4);
@@ -897,15 +1024,37 @@ atomic_op (KsPtxOp   op,
         return ks_half2_add (KS_HALF_BF16, (uint32_t) old, (uint32_t) b, KS_RN, 0);
       if (t == KS_PTX_TYPE_F16)
         return ks_half_add (KS_HALF_F16, (uint16_t) old, (uint16_t) b, KS_RN, 0);
+      if (t == KS_PTX_TYPE_BF16)
+        return ks_half_add (KS_HALF_BF16, (uint16_t) old, (uint16_t) b, KS_RN, 0);
       return (old + b) & m;
     case KS_PTX_OP_MIN:
-      if (is_signed (t))
-        return sext (old, t) < sext (b, t) ? old : b;
-      return (old & m) < (b & m) ? old : b;
     case KS_PTX_OP_MAX:
-      if (is_signed (t))
-        return sext (old, t) > sext (b, t) ? old : b;
-      return (old & m) > (b & m) ? old : b;
+      {
+        gboolean mx = op == KS_PTX_OP_MAX;
+        KsHalfKind k = (t == KS_PTX_TYPE_BF16 || t == KS_PTX_TYPE_BF16X2) ? KS_HALF_BF16 : KS_HALF_F16;
+
+        /* floats by value, as the min and max instructions compare them */
+        switch (t)
+          {
+          case KS_PTX_TYPE_F32:
+            return mx ? ks_f32_max ((uint32_t) old, (uint32_t) b, 0) : ks_f32_min ((uint32_t) old, (uint32_t) b, 0);
+          case KS_PTX_TYPE_F64:
+            return mx ? ks_f64_max (old, b) : ks_f64_min (old, b);
+          case KS_PTX_TYPE_F16:
+          case KS_PTX_TYPE_BF16:
+            return mx ? ks_half_max (k, (uint16_t) old, (uint16_t) b, 0)
+                      : ks_half_min (k, (uint16_t) old, (uint16_t) b, 0);
+          case KS_PTX_TYPE_F16X2:
+          case KS_PTX_TYPE_BF16X2:
+            return mx ? ks_half2_max (k, (uint32_t) old, (uint32_t) b, 0)
+                      : ks_half2_min (k, (uint32_t) old, (uint32_t) b, 0);
+          default:
+            break;
+          }
+        if (is_signed (t))
+          return (sext (old, t) < sext (b, t)) != mx ? old : b;
+        return ((old & m) < (b & m)) != mx ? old : b;
+      }
     case KS_PTX_OP_INC:
       return (old & m) >= (b & m) ? 0 : (old + 1) & m;
     case KS_PTX_OP_DEC:
@@ -941,7 +1090,7 @@ do_atomic (Ctx      *c,
       unsupported (c, "in this form");
       return;
     }
-  record_access (c, &c->ops[a], size, TRUE, TRUE);
+  record_access (c, &c->ops[a], size * vec_count (c->in), TRUE, TRUE);
   /* Other CTAs may run on other threads: global atomics take the lock */
   if (c->sim->shared != NULL && c->in->space != KS_PTX_SPACE_SHARED)
     g_mutex_lock (&c->sim->shared->atomics);
@@ -958,33 +1107,48 @@ do_atomic_lanes (Ctx      *c,
                  uint32_t  size)
 {
   gboolean ok = TRUE;
+  uint32_t n = vec_count (c->in);
+  const KsPtxOperand *bop = &c->ops[a + 1], *dop = &c->ops[0];
 
+  /* Vector atomics (.v2 .v4 .v8 of f32 and the half types): each element
+   * is its own atomic operation on consecutive elements */
+  if (n > 1 && (bop->kind != KS_PTX_OPERAND_VECTOR || bop->aux != n || c->in->op == KS_PTX_OP_CAS
+                || (!red && (dop->kind != KS_PTX_OPERAND_VECTOR || dop->aux != n))))
+    {
+      unsupported (c, "in this vector form");
+      return;
+    }
   /* Lanes in order: the simulator is sequential, so each atomic sees the
    * previous lane's result, as one possible hardware order does. */
   LANES (c->exec, lane)
     {
-      uint8_t *p = mem_at (c, &c->ops[a], lane, size, TRUE);
-      uint64_t old = 0, b, cmp = 0, nv;
+      uint8_t *p = mem_at (c, &c->ops[a], lane, size * n, TRUE);
 
       if (p == NULL)
         return;
-      memcpy (&old, p, size);
-      b = src (c, &c->ops[a + 1], lane, t);
-      if (c->in->op == KS_PTX_OP_CAS)
+      for (uint32_t i = 0; i < n; i++)
         {
-          cmp = src (c, &c->ops[a + 2], lane, t);
-          nv = atomic_op (KS_PTX_OP_CAS, t, old, b, cmp, &ok);
+          uint64_t old = 0, b, cmp = 0, nv;
+
+          memcpy (&old, p + (size_t) i * size, size);
+          b = src (c, n > 1 ? &c->m->operands[bop->a + i] : bop, lane, t);
+          if (c->in->op == KS_PTX_OP_CAS)
+            {
+              cmp = src (c, &c->ops[a + 2], lane, t);
+              nv = atomic_op (KS_PTX_OP_CAS, t, old, b, cmp, &ok);
+            }
+          else
+            nv = atomic_op ((KsPtxOp) c->in->op, t, old, b, 0, &ok);
+          if (!ok)
+            {
+              unsupported (c, "with this operation");
+              return;
+            }
+          memcpy (p + (size_t) i * size, &nv, size);
+          if (!red)
+            dst (c, n > 1 ? &c->m->operands[dop->a + i] : dop, lane,
+                 is_signed (t) ? (uint64_t) sext (old, t) : old);
         }
-      else
-        nv = atomic_op ((KsPtxOp) c->in->op, t, old, b, 0, &ok);
-      if (!ok)
-        {
-          unsupported (c, "with this operation");
-          return;
-        }
-      memcpy (p, &nv, size);
-      if (!red)
-        dst (c, &c->ops[0], lane, is_signed (t) ? (uint64_t) sext (old, t) : old);
     }
 }
 
@@ -1044,17 +1208,38 @@ compare_float (KsPtxCmp cmp,
     }
 }
 
+/* The comparison of a lane's operands; for .f16x2 and .bf16x2, of their
+ * low (half 0) or high (half 1) halves.  .ftz compares subnormal inputs as
+ * zeros of their sign. */
 static gboolean
-compare (const Ctx *c,
-         KsPtxType  t,
-         uint32_t   lane,
-         gboolean  *ok)
+compare_half (const Ctx *c,
+              KsPtxType  t,
+              uint32_t   lane,
+              uint32_t   half,
+              gboolean  *ok)
 {
+  gboolean ftz = (c->in->flags & KS_PTX_FLAG_FTZ) != 0;
+
   *ok = TRUE;
   if (t == KS_PTX_TYPE_F32)
-    return compare_float ((KsPtxCmp) c->in->cmp, srcf (c, &c->ops[1], lane), srcf (c, &c->ops[2], lane));
+    {
+      uint32_t a = (uint32_t) src (c, &c->ops[1], lane, t), b = (uint32_t) src (c, &c->ops[2], lane, t);
+
+      if (ftz)
+        a = ks_f32_flush (a), b = ks_f32_flush (b);
+      return compare_float ((KsPtxCmp) c->in->cmp, ks_f32_from_bits (a), ks_f32_from_bits (b));
+    }
   if (t == KS_PTX_TYPE_F64)
     return compare_float ((KsPtxCmp) c->in->cmp, srcd (c, &c->ops[1], lane), srcd (c, &c->ops[2], lane));
+  if (t == KS_PTX_TYPE_F16 || t == KS_PTX_TYPE_BF16 || t == KS_PTX_TYPE_F16X2 || t == KS_PTX_TYPE_BF16X2)
+    {
+      KsHalfKind k = (t == KS_PTX_TYPE_BF16 || t == KS_PTX_TYPE_BF16X2) ? KS_HALF_BF16 : KS_HALF_F16;
+      uint32_t a = (uint32_t) src (c, &c->ops[1], lane, t), b = (uint32_t) src (c, &c->ops[2], lane, t);
+      unsigned fl = ftz ? KS_MATH_FTZ : 0;
+
+      return compare_float ((KsPtxCmp) c->in->cmp, ks_half_value (k, (uint16_t) (a >> (16 * half)), fl),
+                            ks_half_value (k, (uint16_t) (b >> (16 * half)), fl));
+    }
   if (is_float (t))
     {
       *ok = FALSE;
@@ -1062,6 +1247,21 @@ compare (const Ctx *c,
     }
   return compare_int ((KsPtxCmp) c->in->cmp, t, src (c, &c->ops[1], lane, t),
                       src (c, &c->ops[2], lane, t));
+}
+
+static gboolean
+compare (const Ctx *c,
+         KsPtxType  t,
+         uint32_t   lane,
+         gboolean  *ok)
+{
+  return compare_half (c, t, lane, 0, ok);
+}
+
+static gboolean
+is_half_pair (KsPtxType t)
+{
+  return t == KS_PTX_TYPE_F16X2 || t == KS_PTX_TYPE_BF16X2;
 }
 
 static inline gboolean
@@ -1104,8 +1304,58 @@ do_setp (Ctx *c)
       if (c->in->op != KS_PTX_OP_NONE && c->in->n_operands > 3)
         cv = src (c, &c->ops[3], lane, KS_PTX_TYPE_PRED) & 1;
       dst (c, p, lane, bool_op ((KsPtxOp) c->in->op, r, cv));
+      /* p|q: the complement, or for a pair of halves the high half's */
       if (q != NULL)
-        dst (c, q, lane, bool_op ((KsPtxOp) c->in->op, !r, cv));
+        dst (c, q, lane, bool_op ((KsPtxOp) c->in->op,
+                                  is_half_pair (t) ? compare_half (c, t, lane, 1, &ok) : !r, cv));
+    }
+}
+
+/* set: true is 1.0 in a float destination, all ones in an integer one; a
+ * pair of halves gives one result a half ("0xffff" each for an integer
+ * destination) */
+static void
+do_set (Ctx *c)
+{
+  const KsPtxInsn *in = c->in;
+  KsPtxType dt = (KsPtxType) in->types[0], st = (KsPtxType) in->types[1];
+  gboolean pair = is_half_pair (st);
+  uint64_t one;
+  gboolean ok = TRUE;
+
+  switch (dt)
+    {
+    case KS_PTX_TYPE_F32: one = pair ? 0 : 0x3f800000u; break;
+    case KS_PTX_TYPE_F16: case KS_PTX_TYPE_BF16: one = pair ? 0 : dt == KS_PTX_TYPE_F16 ? 0x3c00u : 0x3f80u; break;
+    case KS_PTX_TYPE_F16X2: one = st == KS_PTX_TYPE_F16X2 ? 0x3c00u : 0; break;
+    case KS_PTX_TYPE_BF16X2: one = st == KS_PTX_TYPE_BF16X2 ? 0x3f80u : 0; break;
+    case KS_PTX_TYPE_U16: case KS_PTX_TYPE_S16: one = pair ? 0 : 0xffffu; break;
+    case KS_PTX_TYPE_U32: case KS_PTX_TYPE_S32: one = pair ? 0xffffu : 0xffffffffu; break;
+    default: one = 0; break;
+    }
+  if (st == KS_PTX_TYPE_NONE || one == 0)
+    {
+      unsupported (c, "with these types");
+      return;
+    }
+  LANES (c->exec, lane)
+    {
+      uint64_t v = 0;
+
+      for (uint32_t h = 0; h < (pair ? 2u : 1u); h++)
+        {
+          gboolean r = compare_half (c, st, lane, h, &ok);
+
+          if (!ok)
+            {
+              unsupported (c, "for this type");
+              return;
+            }
+          if (in->op != KS_PTX_OP_NONE && in->n_operands > 3)
+            r = bool_op ((KsPtxOp) in->op, r, src (c, &c->ops[3], lane, KS_PTX_TYPE_PRED) & 1);
+          v |= (r ? one : 0) << (16 * h);
+        }
+      dst (c, &c->ops[0], lane, v);
     }
 }
 
@@ -1295,6 +1545,14 @@ float_op (Ctx *c)
               case KS_PTX_OPC_MAX: r = ks_half2_max (k, a, b, fl); break;
               case KS_PTX_OPC_NEG: r = ks_half2_neg (k, a, fl); break;
               case KS_PTX_OPC_ABS: r = ks_half2_abs (k, a, fl); break;
+              case KS_PTX_OPC_EX2:
+                r = ks_half_ex2_approx (k, (uint16_t) a, fl)
+                    | (uint32_t) ks_half_ex2_approx (k, (uint16_t) (a >> 16), fl) << 16;
+                break;
+              case KS_PTX_OPC_TANH:
+                r = ks_half_tanh_approx (k, (uint16_t) a, fl)
+                    | (uint32_t) ks_half_tanh_approx (k, (uint16_t) (a >> 16), fl) << 16;
+                break;
               default: return FALSE;
               }
           else
@@ -1310,11 +1568,8 @@ float_op (Ctx *c)
               case KS_PTX_OPC_MAX: r = ks_half_max (k, (uint16_t) a, (uint16_t) b, fl); break;
               case KS_PTX_OPC_NEG: r = ks_half_neg (k, (uint16_t) a, fl); break;
               case KS_PTX_OPC_ABS: r = ks_half_abs (k, (uint16_t) a, fl); break;
-              case KS_PTX_OPC_EX2:
-                if (k != KS_HALF_F16)
-                  return FALSE;
-                r = ks_f16_ex2_approx ((uint16_t) a, fl);
-                break;
+              case KS_PTX_OPC_EX2: r = ks_half_ex2_approx (k, (uint16_t) a, fl); break;
+              case KS_PTX_OPC_TANH: r = ks_half_tanh_approx (k, (uint16_t) a, fl); break;
               default: return FALSE;
               }
           dst (c, &c->ops[0], lane, r);
@@ -1542,6 +1797,62 @@ int_op (Ctx *c)
   c->f->carry = carry;
 }
 
+static gboolean has_word (Ctx *c, const char *word);
+
+/* cvt.pack.sat.convertType.s32{.b32} d, a, b{, c}: a and b clamped to the
+ * convert type, b in the low field and a above it; with c (the 8-, 4- and
+ * 2-bit types) the rest of d is the low bits of c, as the ISA's semantics
+ * say.  .u2 and .s2 are not types the parser knows: they are words. */
+static void
+do_cvt_pack (Ctx *c)
+{
+  const KsPtxInsn *in = c->in;
+  KsPtxType ct = (KsPtxType) in->types[0];
+  KsPtxType ab = (KsPtxType) in->types[1];
+  uint32_t size;
+  gboolean sgn, with_c;
+
+  if (has_word (c, "u2") || has_word (c, "s2"))
+    {
+      size = 2;
+      sgn = has_word (c, "s2");
+      ab = ct;                  /* the first type written is abType */
+    }
+  else
+    {
+      switch (ct)
+        {
+        case KS_PTX_TYPE_U16: case KS_PTX_TYPE_S16: size = 16; break;
+        case KS_PTX_TYPE_U8: case KS_PTX_TYPE_S8: size = 8; break;
+        case KS_PTX_TYPE_U4: case KS_PTX_TYPE_S4: size = 4; break;
+        default: size = 0; break;
+        }
+      sgn = ct == KS_PTX_TYPE_S16 || ct == KS_PTX_TYPE_S8 || ct == KS_PTX_TYPE_S4;
+    }
+  with_c = size < 16;
+  if (size == 0 || ab != KS_PTX_TYPE_S32 || in->n_operands != (with_c ? 4u : 3u))
+    {
+      unsupported (c, "in this form");
+      return;
+    }
+
+  LANES (c->exec, lane)
+    {
+      int64_t lo = sgn ? -((int64_t) 1 << (size - 1)) : 0;
+      int64_t hi = sgn ? ((int64_t) 1 << (size - 1)) - 1 : ((int64_t) 1 << size) - 1;
+      int64_t a = (int32_t) src (c, &c->ops[1], lane, KS_PTX_TYPE_S32);
+      int64_t b = (int32_t) src (c, &c->ops[2], lane, KS_PTX_TYPE_S32);
+      uint32_t field = (uint32_t) (((uint64_t) 1 << size) - 1);
+      uint32_t ta = (uint32_t) CLAMP (a, lo, hi) & field;
+      uint32_t tb = (uint32_t) CLAMP (b, lo, hi) & field;
+      uint32_t d = tb | (ta << size);
+
+      if (with_c)
+        d |= (uint32_t) src (c, &c->ops[3], lane, KS_PTX_TYPE_B32) << (2 * size);
+      dst (c, &c->ops[0], lane, d);
+    }
+}
+
 /* cvt between any two of the scalar types, with rounding and saturation */
 static void
 do_cvt (Ctx *c)
@@ -1551,6 +1862,11 @@ do_cvt (Ctx *c)
   KsPtxType st = (KsPtxType) in->types[1];
   unsigned fl = math_flags (in);
 
+  if (in->flags & KS_PTX_FLAG_PACK)
+    {
+      do_cvt_pack (c);
+      return;
+    }
   if (st == KS_PTX_TYPE_NONE || ks_ptx_type_size (dt) == 0 || ks_ptx_type_size (st) == 0)
     {
       unsupported (c, "in this form");
@@ -1635,21 +1951,54 @@ from_generic (KsPtxSpace space,
     }
 }
 
+/* A global address inside a module .const variable: the const window of
+ * the generic address space, which the simulator keeps among the global
+ * allocations (they are its only read-only ones) */
 static gboolean
-in_space (KsPtxSpace space,
-          uint64_t   a)
+in_const_alloc (const KsSim *sim,
+                uint64_t     a)
 {
+  uint32_t lo = 0, hi = sim->n_allocs;
+
+  while (lo < hi)
+    {
+      uint32_t mid = lo + (hi - lo) / 2;
+      const KsSimAlloc *al = &sim->allocs[mid];
+
+      if (a < al->base)
+        hi = mid;
+      else if (a >= al->base + al->size)
+        lo = mid + 1;
+      else
+        return al->readonly;
+    }
+  return FALSE;
+}
+
+/* isspacep: the windows of the generic address space.  Global is what no
+ * other window holds, and the kernel parameters' window too ("isspacep.global
+ * returns 1 for Kernel Function Parameters as .param window is contained
+ * within the .global window", PTX ISA); const is the .const variables. */
+static gboolean
+in_space (const KsSim *sim,
+          KsPtxSpace   space,
+          uint64_t     a)
+{
+  gboolean param = a >= KS_SIM_PARAM_WINDOW && a < KS_SIM_PARAM_WINDOW + KS_SIM_WINDOW_SIZE;
+
   switch (space)
     {
     case KS_PTX_SPACE_SHARED:
+    case KS_PTX_SPACE_SHARED_CLUSTER:   /* a cluster is the block itself here */
       return a >= KS_SIM_SHARED_WINDOW && a < KS_SIM_SHARED_WINDOW + KS_SIM_WINDOW_SIZE;
     case KS_PTX_SPACE_LOCAL:
       return a >= KS_SIM_LOCAL_WINDOW && a < KS_SIM_LOCAL_WINDOW + KS_SIM_WINDOW_SIZE;
     case KS_PTX_SPACE_PARAM:
-      return a >= KS_SIM_PARAM_WINDOW && a < KS_SIM_PARAM_WINDOW + KS_SIM_WINDOW_SIZE;
+      return param;
     case KS_PTX_SPACE_GLOBAL:
+      return param || (a >= KS_SIM_GLOBAL_BASE && !in_const_alloc (sim, a));
     case KS_PTX_SPACE_CONST:
-      return a >= KS_SIM_GLOBAL_BASE;
+      return a >= KS_SIM_GLOBAL_BASE && in_const_alloc (sim, a);
     default:
       return FALSE;
     }
@@ -1895,8 +2244,9 @@ do_barrier (Ctx *c)
 
   if (in->flags & KS_PTX_FLAG_ARRIVE)
     {
-      /* arrive and go on: the barrier counts these threads */
-      c->sim->cta.arrived[id] += (uint32_t) __builtin_popcount (c->exec);
+      /* arrive and go on: "marks warps' arrival at barrier", which counts
+       * the warp size whatever lanes of the warp have exited */
+      c->sim->cta.arrived[id] += KS_WARP_SIZE;
       return;
     }
   if (c->exec != w->live)
@@ -1933,6 +2283,7 @@ do_barrier (Ctx *c)
   flag_event (c->sim, KS_TRACE_BARRIER);
   w->barrier = id;
   w->barrier_count = count;
+  w->barrier_insn = (uint32_t) (in - c->m->insns);
 }
 
 /* ---- mbarrier ------------------------------------------------------------------------------ */
@@ -2675,18 +3026,20 @@ do_movmatrix (Ctx *c)
   ks_movmatrix (reg (c, c->ops[1].a), reg (c, c->ops[0].a));
 }
 
-/* wmma.load/mma/store for m16n16k16.  Which matrix (.a .b .c .d) is a
- * modifier word the parser keeps verbatim. */
+/* wmma.load/mma/store of the shapes and types nvcc emits for the wmma
+ * API (see ks-sim-mma.h).  Which matrix (.a .b .c .d) is a modifier word
+ * the parser keeps verbatim. */
 static void
 do_wmma (Ctx *c)
 {
   const KsPtxInsn *in = c->in;
   const KsPtxExtra *x = in->extra ? &c->m->extras[in->extra] : NULL;
+  KsWmmaShape shape = x ? ks_wmma_shape (x->shape_m, x->shape_n, x->shape_k) : KS_WMMA_N_SHAPES;
   char which = 0;
 
-  if (x == NULL || x->shape_m != 16 || x->shape_n != 16 || x->shape_k != 16)
+  if (shape == KS_WMMA_N_SHAPES)
     {
-      unsupported (c, "with this shape (m16n16k16 is)");
+      unsupported (c, "with this shape (m16n16k16, m32n8k16, m8n32k16, m16n16k8 and m8n8k4 are)");
       return;
     }
   for (uint32_t i = 0; i < x->n_words; i++)
@@ -2704,35 +3057,46 @@ do_wmma (Ctx *c)
       /* .dtype.ctype for f16 inputs, .dtype.atype.btype.ctype otherwise */
       gboolean four = in->types[3] != KS_PTX_TYPE_NONE;
       KsPtxType dt = (KsPtxType) in->types[0];
-      KsPtxType abt = four ? (KsPtxType) in->types[1] : KS_PTX_TYPE_F16;
+      KsPtxType at = four ? (KsPtxType) in->types[1] : KS_PTX_TYPE_F16;
+      KsPtxType bt = four ? (KsPtxType) in->types[2] : KS_PTX_TYPE_F16;
       KsPtxType ct = (KsPtxType) (four ? in->types[3] : in->types[1]);
+      gboolean integer = at == KS_PTX_TYPE_S8 || at == KS_PTX_TYPE_U8;
       uint64_t *a[8], *b[8], *cc[8], *d[8];
+      gboolean ok;
 
-      if (in->n_operands != 4
-          || !vector_rows (c, &c->ops[0], d, ks_wmma_n_regs (KS_WMMA_M16N16K16, KS_WMMA_C, dt))
-          || !vector_rows (c, &c->ops[1], a, ks_wmma_n_regs (KS_WMMA_M16N16K16, KS_WMMA_A, abt))
-          || !vector_rows (c, &c->ops[2], b, ks_wmma_n_regs (KS_WMMA_M16N16K16, KS_WMMA_B, abt))
-          || !vector_rows (c, &c->ops[3], cc, ks_wmma_n_regs (KS_WMMA_M16N16K16, KS_WMMA_C, ct))
-          || !ks_wmma_mma (KS_WMMA_M16N16K16, abt, ct, dt, (const uint64_t *const *) a,
-                           (const uint64_t *const *) b, (const uint64_t *const *) cc, d))
+      ok = in->n_operands == 4 && (at == bt || integer)
+           && vector_rows (c, &c->ops[0], d, ks_wmma_n_regs (shape, KS_WMMA_C, dt))
+           && vector_rows (c, &c->ops[1], a, ks_wmma_n_regs (shape, KS_WMMA_A, at))
+           && vector_rows (c, &c->ops[2], b, ks_wmma_n_regs (shape, KS_WMMA_B, bt))
+           && vector_rows (c, &c->ops[3], cc, ks_wmma_n_regs (shape, KS_WMMA_C, ct));
+      if (ok && integer)
+        ok = dt == KS_PTX_TYPE_S32 && ct == KS_PTX_TYPE_S32
+             && ks_wmma_mma_int (shape, at, bt, (in->flags & KS_PTX_FLAG_SATFINITE) != 0,
+                                 (const uint64_t *const *) a, (const uint64_t *const *) b,
+                                 (const uint64_t *const *) cc, d);
+      else if (ok)
+        ok = ks_wmma_mma (shape, at, ct, dt, (const uint64_t *const *) a,
+                          (const uint64_t *const *) b, (const uint64_t *const *) cc, d);
+      if (!ok)
         unsupported (c, "with these types or operands");
       return;
     }
 
   {
     gboolean load = (in->flags & KS_PTX_FLAG_LOAD) != 0;
+    gboolean row = (in->flags & KS_PTX_FLAG_ROW) != 0;
     KsWmmaMatrix m = which == 'a' ? KS_WMMA_A : which == 'b' ? KS_WMMA_B : KS_WMMA_C;
     KsPtxType t = (KsPtxType) in->types[0];
     const KsPtxOperand *regs = &c->ops[load ? 0 : 1];
     const KsPtxOperand *addr_op = &c->ops[load ? 1 : 0];
     uint64_t *rows[8];
     uint64_t addr;
-    uint32_t stride = 16;
+    uint32_t stride = ks_wmma_leading_dim (shape, m, row);
     gboolean fp, ok;
     MatrixMem mm = { c, KS_PTX_SPACE_NONE, 0 };
 
     if ((!load && !(in->flags & KS_PTX_FLAG_STORE)) || in->n_operands < 2
-        || !vector_rows (c, regs, rows, ks_wmma_n_regs (KS_WMMA_M16N16K16, m, t)))
+        || !vector_rows (c, regs, rows, ks_wmma_n_regs (shape, m, t)))
       {
         unsupported (c, "in this form");
         return;
@@ -2742,11 +3106,9 @@ do_wmma (Ctx *c)
     if (in->n_operands > 2)
       stride = (uint32_t) src (c, &c->ops[2], 0, KS_PTX_TYPE_U32);
     if (load)
-      ok = ks_wmma_load (KS_WMMA_M16N16K16, m, t, (in->flags & KS_PTX_FLAG_ROW) != 0, addr, stride,
-                         matrix_mem, &mm, rows);
+      ok = ks_wmma_load (shape, m, t, row, addr, stride, matrix_mem, &mm, rows);
     else
-      ok = ks_wmma_store (KS_WMMA_M16N16K16, t, (in->flags & KS_PTX_FLAG_ROW) != 0, addr, stride,
-                          (const uint64_t *const *) rows, matrix_mem, &mm);
+      ok = ks_wmma_store (shape, t, row, addr, stride, (const uint64_t *const *) rows, matrix_mem, &mm);
     if (!ok && c->sim->status == KS_SIM_READY)
       ks_sim_fault (c->sim, c->w, 0, in, KS_SIM_FAULT_MISALIGNED, TRUE, addr,
                     "wmma matrix at 0x%" G_GINT64_MODIFIER "x is not 32-byte aligned", addr);
@@ -3244,6 +3606,66 @@ do_surface (Ctx *c)
                            n_addrs, !load);
 }
 
+/* alloca, stacksave, stackrestore: the warp's local stack is one for all
+ * its lanes (each lane has its own bytes at the same offsets), so alloca
+ * reserves the largest size the executing lanes ask for and gives each
+ * the same local address; stackrestore takes the lowest lane's saved
+ * pointer, which the ISA has come from stacksave. */
+static void
+do_stack (Ctx *c)
+{
+  const KsPtxInsn *in = c->in;
+  KsSimWarp *w = c->w;
+  KsPtxType t = (KsPtxType) in->types[0];
+
+  if (c->exec == 0)
+    return;
+  if (in->opcode == KS_PTX_OPC_STACKSAVE)
+    {
+      LANES (c->exec, lane)
+        dst (c, &c->ops[0], lane, w->local_top);
+      return;
+    }
+  if (in->opcode == KS_PTX_OPC_STACKRESTORE)
+    {
+      uint64_t top = src (c, &c->ops[0], (uint32_t) __builtin_ctz (c->exec), t);
+
+      if (top < c->f->local_base || top > w->local_top)
+        {
+          ks_sim_fault (c->sim, w, __builtin_ctz (c->exec), in, KS_SIM_FAULT_OUT_OF_BOUNDS, TRUE, top,
+                        "stackrestore to 0x%" G_GINT64_MODIFIER "x, which no stacksave of this "
+                        "function returned", top);
+          return;
+        }
+      w->local_top = (uint32_t) top;
+      return;
+    }
+  {
+    uint64_t size = 0, align = 8;
+    uint32_t base;
+
+    if (in->n_operands > 2)
+      align = src (c, &c->ops[2], 0, KS_PTX_TYPE_U32);
+    LANES (c->exec, lane)
+      size = MAX (size, src (c, &c->ops[1], lane, t));
+    if (align == 0 || (align & (align - 1)) != 0 || align > 1024)
+      {
+        unsupported (c, "with an alignment that is not a power of two up to 1024");
+        return;
+      }
+    base = (uint32_t) ((w->local_top + align - 1) & ~(align - 1));
+    if (size > KS_SIM_LOCAL_LIMIT || !ks_sim_grow_local (w, base, (uint32_t) size))
+      {
+        ks_sim_fault (c->sim, w, __builtin_ctz (c->exec), in, KS_SIM_FAULT_STACK_OVERFLOW, FALSE, 0,
+                      "alloca of %" G_GUINT64_FORMAT " bytes overflows the stack (%u bytes of local "
+                      "memory per thread)", size, KS_SIM_LOCAL_LIMIT);
+        return;
+      }
+    LANES (c->exec, lane)
+      dst (c, &c->ops[0], lane, base);
+  }
+}
+
 /* ---- dispatch ------------------------------------------------------------------------------ */
 
 /* One warp-instruction through the general executor */
@@ -3367,31 +3789,7 @@ general_step (KsSim     *sim,
       break;
 
     case KS_PTX_OPC_SET:
-      {
-        KsPtxType dt = (KsPtxType) in->types[0], st = (KsPtxType) in->types[1];
-        uint64_t one = dt == KS_PTX_TYPE_F32 ? 0x3f800000u : 0xffffffffu;
-        gboolean ok = TRUE;
-
-        if (st == KS_PTX_TYPE_NONE || (dt != KS_PTX_TYPE_F32 && dt != KS_PTX_TYPE_U32
-                                       && dt != KS_PTX_TYPE_S32))
-          {
-            unsupported (c, "with these types");
-            break;
-          }
-        LANES (c->exec, lane)
-          {
-            gboolean r = compare (c, st, lane, &ok);
-
-            if (!ok)
-              {
-                unsupported (c, "for this type");
-                break;
-              }
-            if (in->op != KS_PTX_OP_NONE && in->n_operands > 3)
-              r = bool_op ((KsPtxOp) in->op, r, src (c, &c->ops[3], lane, KS_PTX_TYPE_PRED) & 1);
-            dst (c, &c->ops[0], lane, r ? one : 0);
-          }
-      }
+      do_set (c);
       break;
 
     case KS_PTX_OPC_SLCT:
@@ -3447,7 +3845,7 @@ general_step (KsSim     *sim,
     case KS_PTX_OPC_ISSPACEP:
       LANES (c->exec, lane)
         dst (c, &c->ops[0], lane,
-             in_space ((KsPtxSpace) in->space, src (c, &c->ops[1], lane, KS_PTX_TYPE_U64)));
+             in_space (c->sim, (KsPtxSpace) in->space, src (c, &c->ops[1], lane, KS_PTX_TYPE_U64)));
       break;
 
     case KS_PTX_OPC_LD:
@@ -3610,6 +4008,41 @@ general_step (KsSim     *sim,
 
     case KS_PTX_OPC_MEMBAR:
     case KS_PTX_OPC_FENCE:
+    case KS_PTX_OPC_ALLOCA:
+    case KS_PTX_OPC_STACKSAVE:
+    case KS_PTX_OPC_STACKRESTORE:
+      do_stack (c);
+      break;
+
+    case KS_PTX_OPC_CREATEPOLICY:
+      /* An opaque cache policy for .L2::cache_hint operands, which the
+       * simulator accepts and ignores: any 64-bit value will do */
+      LANES (c->exec, lane)
+        dst (c, &c->ops[0], lane, G_GUINT64_CONSTANT (0x1000000000000000));
+      break;
+
+    case KS_PTX_OPC_APPLYPRIORITY:
+    case KS_PTX_OPC_DISCARD:
+      /* Cache hints over a 128-byte line of global memory, which must be
+       * valid and aligned; discard may leave the line's bytes as they were
+       * (the ISA makes them indeterminate) */
+      LANES (c->exec, lane)
+        {
+          uint64_t addr;
+          gboolean fp;
+          KsPtxSpace space = address_of (c, &c->ops[0], lane, &addr, &fp);
+
+          if (ks_sim_resolve (sim, w, (int) lane, in, space, addr, 128, FALSE) == NULL)
+            break;
+        }
+      break;
+
+    case KS_PTX_OPC_GRIDDEPCONTROL:
+      /* Programmatic dependent launch: the simulator runs one grid, which
+       * has no prerequisite grid to wait for and no dependent to release */
+    case KS_PTX_OPC_SETMAXNREG:
+      /* a register budget for the warp's next instructions: no effect on
+       * what a simulator without a register file limit computes */
     case KS_PTX_OPC_NANOSLEEP:
     case KS_PTX_OPC_PREFETCH:
     case KS_PTX_OPC_PREFETCHU:

@@ -43,6 +43,12 @@ uint8_t  *ks_sim_resolve     (KsSim           *sim,
 const KsSimAlloc *ks_sim_find_alloc (KsSim    *sim,
                                      uint64_t  addr);
 
+/* Makes [base, base + size) of the warp's local stack the top of it,
+ * zeroed, growing the storage; FALSE past the per-thread limit. */
+gboolean  ks_sim_grow_local  (KsSimWarp       *w,
+                              uint32_t         base,
+                              uint32_t         size);
+
 gboolean  ks_sim_push_frame  (KsSim           *sim,
                               KsSimWarp       *w,
                               uint32_t         fn,

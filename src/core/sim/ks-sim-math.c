@@ -1190,16 +1190,50 @@ ks_half_abs (KsHalfKind k, uint16_t a, unsigned flags)
   return half_flush (k, a, flags) & 0x7fffu;
 }
 
+/* An approximate function of a half-precision number: computed in double
+ * and rounded once, which is within the ISA's bounds (ex2.approx.f16:
+ * maximum relative error 2^-9.9; tanh.approx: 2^-10.987 for f16, 2^-7 for
+ * bf16).  .ftz flushes subnormal inputs and results of either format. */
+static uint16_t
+half_unary_approx (KsHalfKind k, double (*fn) (double), uint16_t a, unsigned flags)
+{
+  uint16_t smallest_normal = k == KS_HALF_BF16 ? 0x0080u : 0x0400u;
+  uint16_t r;
+
+  if ((flags & KS_MATH_FTZ) && (a & 0x7fffu) < smallest_normal)
+    a &= 0x8000u;
+  if (half_is_nan (k, a))
+    return half_fmt (k)->nan;
+  r = half_finish (k, fn (half_to_double (k, a)), KS_RN, 0);
+  if ((flags & KS_MATH_FTZ) && (r & 0x7fffu) < smallest_normal)
+    r &= 0x8000u;
+  return r;
+}
+
+uint16_t
+ks_half_ex2_approx (KsHalfKind k, uint16_t a, unsigned flags)
+{
+  return half_unary_approx (k, exp2, a, flags);
+}
+
+uint16_t
+ks_half_tanh_approx (KsHalfKind k, uint16_t a, unsigned flags)
+{
+  return half_unary_approx (k, tanh, a, flags);
+}
+
 uint16_t
 ks_f16_ex2_approx (uint16_t a, unsigned flags)
 {
-  /* ISA: max relative error 2^-9.9 for ex2.approx.f16; exp2 rounded once
-   * is within it. */
-  a = half_flush (KS_HALF_F16, a, flags);
-  if (half_is_nan (KS_HALF_F16, a))
-    return KS_F16_NAN;
-  return half_finish (KS_HALF_F16, exp2 (half_to_double (KS_HALF_F16, a)), KS_RN,
-                      flags & KS_MATH_FTZ);
+  return ks_half_ex2_approx (KS_HALF_F16, a, flags);
+}
+
+double
+ks_half_value (KsHalfKind k, uint16_t a, unsigned flags)
+{
+  if ((flags & KS_MATH_FTZ) && (a & 0x7fffu) < (k == KS_HALF_BF16 ? 0x0080u : 0x0400u))
+    a &= 0x8000u;
+  return half_to_double (k, a);
 }
 
 #define HALF2(expr_lo, expr_hi) (((uint32_t) (expr_hi) << 16) | (uint32_t) (expr_lo))

@@ -311,6 +311,13 @@ uint16_t ks_half_max (KsHalfKind k, uint16_t a, uint16_t b, unsigned flags);
 uint16_t ks_half_neg (KsHalfKind k, uint16_t a, unsigned flags);
 uint16_t ks_half_abs (KsHalfKind k, uint16_t a, unsigned flags);
 uint16_t ks_f16_ex2_approx (uint16_t a, unsigned flags);
+/* ex2.approx and tanh.approx of .f16 and .bf16 (KS_MATH_FTZ flushes
+ * subnormal inputs and results), within the ISA's error bounds */
+uint16_t ks_half_ex2_approx (KsHalfKind k, uint16_t a, unsigned flags);
+uint16_t ks_half_tanh_approx (KsHalfKind k, uint16_t a, unsigned flags);
+/* The value of a half-precision number, exactly, for comparisons; with
+ * KS_MATH_FTZ a subnormal is a zero of its sign */
+double ks_half_value (KsHalfKind k, uint16_t a, unsigned flags);
 
 uint32_t ks_half2_add (KsHalfKind k, uint32_t a, uint32_t b, KsRound rnd, unsigned flags);
 uint32_t ks_half2_sub (KsHalfKind k, uint32_t a, uint32_t b, KsRound rnd, unsigned flags);

@@ -684,56 +684,168 @@ ks_movmatrix (const uint64_t a[KS_MMA_WARP_SIZE],
 
 /* ---- wmma ------------------------------------------------------------------ */
 
-guint
-ks_wmma_n_regs (KsWmmaShape shape, KsWmmaMatrix which, KsPtxType type)
+static void
+wmma_dims (KsWmmaShape shape, guint *m, guint *n, guint *k)
 {
-  if (shape != KS_WMMA_M16N16K16)
-    return 0;
-  switch (which)
+  switch (shape)
     {
-    case KS_WMMA_A:
-    case KS_WMMA_B:
-      /* The ISA gives .f16 fragments 8 registers and .bf16 ones 4. */
-      if (type == KS_PTX_TYPE_F16)
-        return 8;
-      return type == KS_PTX_TYPE_BF16 ? 4 : 0;
-    case KS_WMMA_C:
-      if (type == KS_PTX_TYPE_F32)
-        return 8;
-      return type == KS_PTX_TYPE_F16 ? 4 : 0;
-    default:
-      return 0;
+    case KS_WMMA_M16N16K16: *m = 16; *n = 16; *k = 16; break;
+    case KS_WMMA_M32N8K16: *m = 32; *n = 8; *k = 16; break;
+    case KS_WMMA_M8N32K16: *m = 8; *n = 32; *k = 16; break;
+    case KS_WMMA_M16N16K8: *m = 16; *n = 16; *k = 8; break;
+    case KS_WMMA_M8N8K4: *m = 8; *n = 8; *k = 4; break;
+    default: g_assert_not_reached ();
     }
 }
 
-/* Where element i (0..7) of a lane's m16n16k16 fragment sits; see the
- * mapping in the header.  The element's register is i / 2 (16-bit) or i
- * (32-bit), its half i % 2. */
-static void
-wmma_coord (KsWmmaMatrix which, guint lane, guint i, guint *row, guint *col)
+KsWmmaShape
+ks_wmma_shape (guint m, guint n, guint k)
 {
-  switch (which)
+  for (KsWmmaShape s = KS_WMMA_M16N16K16; s < KS_WMMA_N_SHAPES; s++)
     {
-    case KS_WMMA_A:
-      mma_coord (KS_MMA_M16N8K16, KS_MMA_OPERAND_A, LAYOUT_16BIT, lane, i, row, col);
-      break;
-    case KS_WMMA_B:
-      mma_coord (KS_MMA_M16N8K16, KS_MMA_OPERAND_B, LAYOUT_16BIT, lane, i % 4, row, col);
-      *col += 8 * (i / 4);
-      break;
-    case KS_WMMA_C:
-      mma_coord (KS_MMA_M16N8K16, KS_MMA_OPERAND_C, LAYOUT_16BIT, lane, i % 4, row, col);
-      *col += 8 * (i / 4);
-      break;
-    default:
-      g_assert_not_reached ();
+      guint sm, sn, sk;
+
+      wmma_dims (s, &sm, &sn, &sk);
+      if (sm == m && sn == n && sk == k)
+        return s;
     }
+  return KS_WMMA_N_SHAPES;
+}
+
+/* The rows and columns of matrix `which`: A is M x K, B K x N, C and D M x N */
+static void
+wmma_matrix (KsWmmaShape shape, KsWmmaMatrix which, guint *rows, guint *cols)
+{
+  guint m, n, k;
+
+  wmma_dims (shape, &m, &n, &k);
+  *rows = which == KS_WMMA_B ? k : m;
+  *cols = which == KS_WMMA_A ? k : n;
+}
+
+guint
+ks_wmma_leading_dim (KsWmmaShape shape, KsWmmaMatrix which, bool row_major)
+{
+  guint rows, cols;
+
+  wmma_matrix (shape, which, &rows, &cols);
+  return row_major ? cols : rows;
 }
 
 static guint
-type_size (KsPtxType type)
+wmma_bits (KsPtxType type)
 {
-  return type == KS_PTX_TYPE_F32 ? 4 : 2;
+  switch (type)
+    {
+    case KS_PTX_TYPE_F16: case KS_PTX_TYPE_BF16: return 16;
+    case KS_PTX_TYPE_S8: case KS_PTX_TYPE_U8: return 8;
+    case KS_PTX_TYPE_F32: case KS_PTX_TYPE_TF32: case KS_PTX_TYPE_S32: return 32;
+    case KS_PTX_TYPE_F64: return 64;
+    default: return 0;
+    }
+}
+
+/* Which element types a shape's matrices take */
+static bool
+wmma_takes (KsWmmaShape shape, KsWmmaMatrix which, KsPtxType type)
+{
+  switch (shape)
+    {
+    case KS_WMMA_M16N16K16:
+    case KS_WMMA_M32N8K16:
+    case KS_WMMA_M8N32K16:
+      if (which == KS_WMMA_C)
+        return type == KS_PTX_TYPE_F16 || type == KS_PTX_TYPE_F32 || type == KS_PTX_TYPE_S32;
+      return type == KS_PTX_TYPE_F16 || type == KS_PTX_TYPE_BF16 || type == KS_PTX_TYPE_S8
+             || type == KS_PTX_TYPE_U8;
+    case KS_WMMA_M16N16K8:
+      return type == (which == KS_WMMA_C ? KS_PTX_TYPE_F32 : KS_PTX_TYPE_TF32);
+    case KS_WMMA_M8N8K4:
+      return type == KS_PTX_TYPE_F64;
+    default:
+      return FALSE;
+    }
+}
+
+/* Elements of the matrix each lane holds */
+static guint
+wmma_n_elems (KsWmmaShape shape, KsWmmaMatrix which)
+{
+  guint rows, cols;
+
+  wmma_matrix (shape, which, &rows, &cols);
+  return rows * cols / KS_MMA_WARP_SIZE;
+}
+
+guint
+ks_wmma_n_regs (KsWmmaShape shape, KsWmmaMatrix which, KsPtxType type)
+{
+  guint bits;
+
+  if (shape >= KS_WMMA_N_SHAPES || !wmma_takes (shape, which, type))
+    return 0;
+  bits = wmma_bits (type);
+  /* The ISA gives .f16 A and B fragments 8 registers whatever the shape */
+  if (type == KS_PTX_TYPE_F16 && which != KS_WMMA_C)
+    return 8;
+  return bits >= 32 ? wmma_n_elems (shape, which) : wmma_n_elems (shape, which) * bits / 32;
+}
+
+/* Where element i of a lane's fragment sits in the matrix; see the mapping
+ * in the header. */
+static void
+wmma_coord (KsWmmaShape shape, KsWmmaMatrix which, KsPtxType type, guint lane, guint i,
+            guint *row, guint *col)
+{
+  guint rows, cols, idx;
+
+  if (shape == KS_WMMA_M16N16K16 && wmma_bits (type) >= 16 && type != KS_PTX_TYPE_S32)
+    {
+      switch (which)
+        {
+        case KS_WMMA_A:
+          mma_coord (KS_MMA_M16N8K16, KS_MMA_OPERAND_A, LAYOUT_16BIT, lane, i, row, col);
+          break;
+        case KS_WMMA_B:
+          mma_coord (KS_MMA_M16N8K16, KS_MMA_OPERAND_B, LAYOUT_16BIT, lane, i % 4, row, col);
+          *col += 8 * (i / 4);
+          break;
+        case KS_WMMA_C:
+          mma_coord (KS_MMA_M16N8K16, KS_MMA_OPERAND_C, LAYOUT_16BIT, lane, i % 4, row, col);
+          *col += 8 * (i / 4);
+          break;
+        default:
+          g_assert_not_reached ();
+        }
+      return;
+    }
+  wmma_matrix (shape, which, &rows, &cols);
+  idx = i * KS_MMA_WARP_SIZE + lane;
+  *row = idx / cols;
+  *col = idx % cols;
+}
+
+/* Element slot s of a lane's registers, `bits` wide, packed low to high */
+static uint64_t
+slot_get (const uint64_t *const regs[], guint bits, guint lane, guint s)
+{
+  return frag_bits (regs, bits, lane, s);
+}
+
+static void
+slot_set (uint64_t *const regs[], guint bits, guint lane, guint s, uint64_t v)
+{
+  guint per = bits >= 32 ? 1 : 32 / bits;
+  uint64_t mask;
+
+  if (bits == 64)
+    {
+      regs[s][lane] = v;
+      return;
+    }
+  mask = ((G_GUINT64_CONSTANT (1) << bits) - 1) << (bits * (s % per));
+  regs[s / per][lane] = ((uint32_t) regs[s / per][lane] & ~mask)
+                        | ((v << (bits * (s % per))) & mask);
 }
 
 static bool
@@ -749,26 +861,26 @@ wmma_access (KsWmmaShape     shape,
              uint64_t *const regs[])
 {
   guint n_regs = ks_wmma_n_regs (shape, which, type);
-  guint size = type_size (type);
-  bool half = size == 2;
+  guint bits = wmma_bits (type), size = bits / 8;
+  guint n_elems = wmma_n_elems (shape, which);
+  guint slots = bits >= 32 ? n_regs : n_regs * (32 / bits);
 
   /* "The starting address must be 256-bit (32-byte) aligned." */
   if (n_regs == 0 || (addr & 31) != 0)
     return FALSE;
 
   for (guint lane = 0; lane < KS_MMA_WARP_SIZE; lane++)
-    for (guint i = 0; i < 8; i++)
+    for (guint i = 0; i < n_elems; i++)
       {
         guint row, col;
-        uint64_t off;
-        uint8_t buf[4];
-        uint32_t v = 0;
+        uint64_t off, v = 0;
+        uint8_t buf[8];
 
-        wmma_coord (which, lane, i, &row, &col);
+        wmma_coord (shape, which, type, lane, i, &row, &col);
         off = row_major ? (uint64_t) row * stride + col : (uint64_t) col * stride + row;
         if (is_store)
           {
-            v = frag_get ((const uint64_t *const *) regs, half, lane, i);
+            v = slot_get ((const uint64_t *const *) regs, bits, lane, i);
             for (guint j = 0; j < size; j++)
               buf[j] = (uint8_t) (v >> (8 * j));
           }
@@ -777,12 +889,12 @@ wmma_access (KsWmmaShape     shape,
         if (is_store)
           continue;
         for (guint j = 0; j < size; j++)
-          v |= (uint32_t) buf[j] << (8 * j);
-        frag_set (regs, half, lane, i, v);
-        /* The repeated copy keeps the fragment self-consistent for
-         * element-wise code that touches every register. */
-        if (half && n_regs == 8 && which != KS_WMMA_C)
-          frag_set (regs, half, lane, i + 8, v);
+          v |= (uint64_t) buf[j] << (8 * j);
+        /* Repeated copies keep a fragment with more slots than elements
+         * (the .f16 ones) self-consistent for element-wise code that
+         * touches every register. */
+        for (guint s = i; s < slots; s += n_elems)
+          slot_set (regs, bits, lane, s, v);
       }
   return TRUE;
 }
@@ -820,6 +932,40 @@ ks_wmma_store (KsWmmaShape           shape,
                       (uint64_t *const *) s);
 }
 
+/* A matrix of a fragment gathered row-major, each element as its raw bits */
+static void
+wmma_gather (KsWmmaShape shape, KsWmmaMatrix which, KsPtxType type,
+             const uint64_t *const regs[], uint64_t *out)
+{
+  guint rows, cols, bits = wmma_bits (type);
+
+  wmma_matrix (shape, which, &rows, &cols);
+  for (guint lane = 0; lane < KS_MMA_WARP_SIZE; lane++)
+    for (guint i = 0; i < wmma_n_elems (shape, which); i++)
+      {
+        guint row, col;
+
+        wmma_coord (shape, which, type, lane, i, &row, &col);
+        out[row * cols + col] = slot_get (regs, bits, lane, i);
+      }
+}
+
+static void
+wmma_scatter (KsWmmaShape shape, KsPtxType type, const uint64_t *in, uint64_t *const regs[])
+{
+  guint rows, cols, bits = wmma_bits (type);
+
+  wmma_matrix (shape, KS_WMMA_C, &rows, &cols);
+  for (guint lane = 0; lane < KS_MMA_WARP_SIZE; lane++)
+    for (guint i = 0; i < wmma_n_elems (shape, KS_WMMA_C); i++)
+      {
+        guint row, col;
+
+        wmma_coord (shape, KS_WMMA_C, type, lane, i, &row, &col);
+        slot_set (regs, bits, lane, i, in[row * cols + col]);
+      }
+}
+
 bool
 ks_wmma_mma (KsWmmaShape           shape,
              KsPtxType             ab_type,
@@ -830,39 +976,95 @@ ks_wmma_mma (KsWmmaShape           shape,
              const uint64_t *const c[],
              uint64_t *const       d[])
 {
-  uint32_t ma[16 * 16], mb[16 * 16], mc[16 * 16], md[16 * 16];
+  uint64_t ra[512], rb[512], rc[256];
+  uint32_t ma[512], mb[512], mc[256], md[256];
+  guint m, n, k;
 
   g_return_val_if_fail (a != NULL && b != NULL && c != NULL && d != NULL, FALSE);
 
   if (ks_wmma_n_regs (shape, KS_WMMA_A, ab_type) == 0
       || ks_wmma_n_regs (shape, KS_WMMA_C, c_type) == 0
-      || ks_wmma_n_regs (shape, KS_WMMA_C, d_type) == 0)
+      || ks_wmma_n_regs (shape, KS_WMMA_C, d_type) == 0
+      || ab_type == KS_PTX_TYPE_S8 || ab_type == KS_PTX_TYPE_U8
+      || c_type == KS_PTX_TYPE_S32 || d_type == KS_PTX_TYPE_S32)
     return FALSE;
-  if (ab_type == KS_PTX_TYPE_BF16 && (c_type != KS_PTX_TYPE_F32 || d_type != KS_PTX_TYPE_F32))
+  /* Only .f16 inputs have .f16 accumulators */
+  if (ab_type != KS_PTX_TYPE_F16 && ab_type != KS_PTX_TYPE_F64
+      && (c_type != KS_PTX_TYPE_F32 || d_type != KS_PTX_TYPE_F32))
     return FALSE;
 
-  for (guint lane = 0; lane < KS_MMA_WARP_SIZE; lane++)
-    for (guint i = 0; i < 8; i++)
-      {
-        guint row, col;
+  wmma_dims (shape, &m, &n, &k);
+  wmma_gather (shape, KS_WMMA_A, ab_type, a, ra);
+  wmma_gather (shape, KS_WMMA_B, ab_type, b, rb);
+  wmma_gather (shape, KS_WMMA_C, c_type, c, rc);
 
-        wmma_coord (KS_WMMA_A, lane, i, &row, &col);
-        ma[row * 16 + col] = to_f32 (ab_type, frag_get (a, TRUE, lane, i));
-        wmma_coord (KS_WMMA_B, lane, i, &row, &col);
-        mb[row * 16 + col] = to_f32 (ab_type, frag_get (b, TRUE, lane, i));
-        wmma_coord (KS_WMMA_C, lane, i, &row, &col);
-        mc[row * 16 + col] = to_f32 (c_type, frag_get (c, c_type == KS_PTX_TYPE_F16, lane, i));
-      }
+  if (ab_type == KS_PTX_TYPE_F64)
+    {
+      /* d = c + a x b in f64, one fused multiply-add at a time in k order */
+      for (guint i = 0; i < m * n; i++)
+        for (guint kk = 0; kk < k; kk++)
+          rc[i] = ks_f64_fma (ra[(i / n) * k + kk], rb[kk * n + i % n], rc[i], KS_RN);
+      wmma_scatter (shape, d_type, rc, d);
+      return TRUE;
+    }
 
-  matmul_f32 (16, 16, 16, ma, mb, mc, md);
+  for (guint i = 0; i < m * k; i++)
+    ma[i] = to_f32 (ab_type, (uint32_t) ra[i]);
+  for (guint i = 0; i < k * n; i++)
+    mb[i] = to_f32 (ab_type, (uint32_t) rb[i]);
+  for (guint i = 0; i < m * n; i++)
+    mc[i] = to_f32 (c_type, (uint32_t) rc[i]);
 
-  for (guint lane = 0; lane < KS_MMA_WARP_SIZE; lane++)
-    for (guint i = 0; i < 8; i++)
-      {
-        guint row, col;
+  matmul_f32 (m, n, k, ma, mb, mc, md);
 
-        wmma_coord (KS_WMMA_C, lane, i, &row, &col);
-        frag_set (d, d_type == KS_PTX_TYPE_F16, lane, i, from_f32 (d_type, md[row * 16 + col]));
-      }
+  /* Only now, since d may be c. */
+  for (guint i = 0; i < m * n; i++)
+    rc[i] = from_f32 (d_type, md[i]);
+  wmma_scatter (shape, d_type, rc, d);
+  return TRUE;
+}
+
+bool
+ks_wmma_mma_int (KsWmmaShape           shape,
+                 KsPtxType             a_type,
+                 KsPtxType             b_type,
+                 bool                  satfinite,
+                 const uint64_t *const a[],
+                 const uint64_t *const b[],
+                 const uint64_t *const c[],
+                 uint64_t *const       d[])
+{
+  uint64_t ra[512], rb[512], rc[256];
+  guint m, n, k;
+
+  g_return_val_if_fail (a != NULL && b != NULL && c != NULL && d != NULL, FALSE);
+
+  if ((a_type != KS_PTX_TYPE_S8 && a_type != KS_PTX_TYPE_U8)
+      || (b_type != KS_PTX_TYPE_S8 && b_type != KS_PTX_TYPE_U8)
+      || ks_wmma_n_regs (shape, KS_WMMA_A, a_type) == 0
+      || ks_wmma_n_regs (shape, KS_WMMA_B, b_type) == 0)
+    return FALSE;
+
+  wmma_dims (shape, &m, &n, &k);
+  wmma_gather (shape, KS_WMMA_A, a_type, a, ra);
+  wmma_gather (shape, KS_WMMA_B, b_type, b, rb);
+  wmma_gather (shape, KS_WMMA_C, KS_PTX_TYPE_S32, c, rc);
+  for (guint i = 0; i < m * n; i++)
+    {
+      /* At most 16 products of 255 x 255 and an s32: no overflow */
+      int64_t acc = (int32_t) (uint32_t) rc[i];
+
+      for (guint kk = 0; kk < k; kk++)
+        {
+          uint8_t x = (uint8_t) ra[(i / n) * k + kk], y = (uint8_t) rb[kk * n + i % n];
+
+          acc += (int64_t) (a_type == KS_PTX_TYPE_S8 ? (int8_t) x : x)
+                 * (b_type == KS_PTX_TYPE_S8 ? (int8_t) y : y);
+        }
+      if (satfinite)
+        acc = CLAMP (acc, G_MININT32, G_MAXINT32);
+      rc[i] = (uint32_t) acc;
+    }
+  wmma_scatter (shape, KS_PTX_TYPE_S32, rc, d);
   return TRUE;
 }

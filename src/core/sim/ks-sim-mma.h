@@ -226,19 +226,32 @@ void ks_movmatrix (const uint64_t a[KS_MMA_WARP_SIZE],
  * depend on the .row/.col layout that loaded it, so wmma.mma's layouts only
  * need to match the loads in the ISA's sense and are not passed here.
  *
- * The mapping, for m16n16k16, reuses the mma.m16n8k16 figures:
+ * The mapping, for m16n16k16 with .f16/.bf16 A and B and .f16/.f32 C and
+ * D, reuses the mma.m16n8k16 figures:
  *   A (16x16): registers 0-3 as mma.m16n8k16's A; for .f16 (8 registers)
  *     registers 4-7 repeat 0-3.
  *   B (16x16): registers 0-1 as mma.m16n8k16's B for columns 0-7,
  *     registers 2-3 the same for columns 8-15; .f16 repeats them in 4-7.
  *   C/D .f32 (8 registers): 0-3 as mma's C for columns 0-7, 4-7 for
  *     columns 8-15.  C/D .f16 (4 registers): 0-1 and 2-3 likewise.
- * wmma.mma reads only the first copy of a repeated register.
+ * Every other shape and type (m32n8k16 and m8n32k16 of .f16, .bf16, .s8,
+ * .u8; m16n16k16 of .s8/.u8 and its .s32 accumulators; m16n16k8 of .tf32;
+ * m8n8k4 of .f64): element i of lane l is element i * 32 + l of the
+ * matrix in row-major order, packed low to high into the registers
+ * (2 16-bit or 4 8-bit elements to a .b32 register).  A fragment with
+ * more room than elements (.f16 A and B always have 8 registers) repeats
+ * its elements in the slots after them.  wmma.mma reads only the first
+ * copy of a repeated element.
  */
 
 typedef enum
 {
   KS_WMMA_M16N16K16,
+  KS_WMMA_M32N8K16,
+  KS_WMMA_M8N32K16,
+  KS_WMMA_M16N16K8,             /* .tf32 */
+  KS_WMMA_M8N8K4,               /* .f64 */
+  KS_WMMA_N_SHAPES,
 } KsWmmaShape;
 
 typedef enum
@@ -248,9 +261,15 @@ typedef enum
   KS_WMMA_C,                    /* C for loads, D for stores */
 } KsWmmaMatrix;
 
+/* The shape of .mMnNkK, or KS_WMMA_N_SHAPES when the simulator has none */
+KsWmmaShape ks_wmma_shape (guint m, guint n, guint k);
+/* The length of a row (row_major) or column of the matrix: the stride of
+ * a matrix stored without gaps */
+guint ks_wmma_leading_dim (KsWmmaShape shape, KsWmmaMatrix which, bool row_major);
+
 /* Registers per lane of a wmma fragment (the ISA's counts), or 0 for an
- * unsupported combination.  type: F16 or BF16 for A and B, F16 or F32 for
- * C/D. */
+ * unsupported combination.  type: F16, BF16, S8, U8, TF32 or F64 for A and
+ * B, F16, F32, S32 or F64 for C/D, as the shape takes them. */
 guint ks_wmma_n_regs (KsWmmaShape shape, KsWmmaMatrix which, KsPtxType type);
 
 /*
@@ -259,7 +278,8 @@ guint ks_wmma_n_regs (KsWmmaShape shape, KsWmmaMatrix which, KsPtxType type);
  *   caller passes one lane's); must be 32-byte aligned
  * @row_major: .row (else .col)
  * @stride: elements between the starts of consecutive rows (.row) or
- *   columns (.col); 16 when the instruction has no stride operand
+ *   columns (.col); ks_wmma_leading_dim() when the instruction has no
+ *   stride operand
  * @d: ks_wmma_n_regs() register rows
  *
  * wmma.load.{a,b,c}.sync.aligned.layout.shape{.ss}.type d, [addr]{, stride}.
@@ -278,9 +298,9 @@ bool ks_wmma_load (KsWmmaShape     shape,
                    uint64_t *const d[]);
 
 /* wmma.mma.sync.aligned.alayout.blayout.shape.dtype.ctype d, a, b, c with
- * .f16 inputs and .f16 / .f32 C and D, or with .bf16 inputs and .f32 C and
- * D (wmma.mma...f32.bf16.bf16.f32), computed as the header comment says; d
- * may alias c.  Returns FALSE for other combinations. */
+ * .f16 inputs and .f16 / .f32 C and D, with .bf16 or .tf32 inputs and .f32
+ * C and D, or .f64 throughout (m8n8k4), computed as the header comment
+ * says; d may alias c.  Returns FALSE for other combinations. */
 bool ks_wmma_mma (KsWmmaShape           shape,
                   KsPtxType             ab_type,
                   KsPtxType             c_type,
@@ -289,6 +309,18 @@ bool ks_wmma_mma (KsWmmaShape           shape,
                   const uint64_t *const b[],
                   const uint64_t *const c[],
                   uint64_t *const       d[]);
+
+/* wmma.mma...shape.s32.atype.btype.s32{.satfinite} with .s8/.u8 inputs:
+ * exact sums, wrapped to 32 bits or, with satfinite, clamped to the s32
+ * range.  Returns FALSE for other types. */
+bool ks_wmma_mma_int (KsWmmaShape           shape,
+                      KsPtxType             a_type,
+                      KsPtxType             b_type,
+                      bool                  satfinite,
+                      const uint64_t *const a[],
+                      const uint64_t *const b[],
+                      const uint64_t *const c[],
+                      uint64_t *const       d[]);
 
 /* wmma.store.d.sync.aligned.layout.shape{.ss}.type [addr], s{, stride}:
  * arguments as for ks_wmma_load.  Returns FALSE as ks_wmma_load does; memory

@@ -181,6 +181,7 @@ typedef struct
   KsWarpState state;
   uint32_t barrier;             /* barrier id while AT_BARRIER */
   uint32_t barrier_count;       /* threads expected, 0 = all */
+  uint32_t barrier_insn;        /* module instruction index of the barrier it waits at */
   KsSimtEntry *simt;
   uint32_t n_simt, cap_simt;
   KsSimFrame *frames;
@@ -221,7 +222,9 @@ typedef struct
   KsSimWarp *warps;
   uint32_t n_warps;
   uint32_t n_done;
-  uint32_t arrived[KS_SIM_N_BARRIERS];  /* threads that passed bar.arrive since the last release */
+  /* threads that passed bar.arrive since the last release, as the barrier
+   * counts them: a warp's arrival is the warp size */
+  uint32_t arrived[KS_SIM_N_BARRIERS];
   /* mbarriers: one bit per 8-byte word of shared memory that holds an
    * initialized one, and a count of every change to any of them, which
    * wakes the warps that wait (KS_WARP_AT_MBARRIER) */

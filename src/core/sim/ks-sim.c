@@ -608,6 +608,32 @@ ks_sim_simt_push (KsSimWarp *w,
   e->mask = mask;
 }
 
+gboolean
+ks_sim_grow_local (KsSimWarp *w,
+                   uint32_t   base,
+                   uint32_t   size)
+{
+  if ((uint64_t) base + size > KS_SIM_LOCAL_LIMIT)
+    return FALSE;
+  if (base + size > w->local_cap)
+    {
+      uint32_t cap = MAX (w->local_cap * 2, (uint32_t) align_up (base + size, 256));
+      uint8_t *local = g_malloc0 ((size_t) cap * KS_WARP_SIZE);
+
+      /* lanes are laid out one after another: copy each lane's stack */
+      for (uint32_t lane = 0; lane < KS_WARP_SIZE && w->local_top > 0; lane++)
+        memcpy (local + (size_t) lane * cap, w->local + (size_t) lane * w->local_cap, w->local_top);
+      g_free (w->local);
+      w->local = local;
+      w->local_cap = cap;
+    }
+  else if (size > 0)
+    for (uint32_t lane = 0; lane < KS_WARP_SIZE; lane++)
+      memset (w->local + (size_t) lane * w->local_cap + base, 0, size);
+  w->local_top = base + size;
+  return TRUE;
+}
+
 /* Pushes a frame for function fn, with its locals on the warp's stack.
  * Returns FALSE when the stack would overflow. */
 gboolean
@@ -622,24 +648,8 @@ ks_sim_push_frame (KsSim     *sim,
   KsSimFrame *fr;
   uint32_t base = (uint32_t) align_up (w->local_top, 16);
 
-  if (w->n_frames >= KS_SIM_MAX_FRAMES || base + l->local_size > KS_SIM_LOCAL_LIMIT)
+  if (w->n_frames >= KS_SIM_MAX_FRAMES || !ks_sim_grow_local (w, base, l->local_size))
     return FALSE;
-  if (base + l->local_size > w->local_cap)
-    {
-      uint32_t cap = MAX (w->local_cap * 2, (uint32_t) align_up (base + l->local_size, 256));
-      uint8_t *local = g_malloc0 ((size_t) cap * KS_WARP_SIZE);
-
-      /* lanes are laid out one after another: copy each lane's stack */
-      for (uint32_t lane = 0; lane < KS_WARP_SIZE && w->local_top > 0; lane++)
-        memcpy (local + (size_t) lane * cap, w->local + (size_t) lane * w->local_cap, w->local_top);
-      g_free (w->local);
-      w->local = local;
-      w->local_cap = cap;
-    }
-  else if (l->local_size > 0)
-    for (uint32_t lane = 0; lane < KS_WARP_SIZE; lane++)
-      memset (w->local + (size_t) lane * w->local_cap + base, 0, l->local_size);
-  w->local_top = base + l->local_size;
 
   if (w->n_frames == w->cap_frames)
     {
@@ -734,8 +744,11 @@ finish_cta (KsSim *sim)
 /* Barriers.  When no warp can run, every barrier whose waiting threads
  * (plus those that passed it with bar.arrive) reach its count completes;
  * the count is all threads that have not exited unless the instruction gave
- * one, as on Volta and later.  If none can complete, no warp can ever move
- * again: a deadlock. */
+ * one, as on Volta and later.  A barrier given a thread count counts warps
+ * ("marks warps' arrival at barrier", the count a multiple of the warp
+ * size): a warp arrives as 32 threads even when some of its lanes exited or
+ * never existed (the last warp of a block of 40).  If none can complete, no
+ * warp can ever move again: a deadlock. */
 static void
 release_barrier (KsSim    *sim,
                  uint32_t  b)
@@ -827,6 +840,7 @@ try_release_barrier (KsSim *sim)
 {
   KsSimCta *c = &sim->cta;
   uint32_t waiting[KS_SIM_N_BARRIERS] = { 0 }, count[KS_SIM_N_BARRIERS] = { 0 };
+  uint32_t waiting_warps[KS_SIM_N_BARRIERS] = { 0 };
   uint32_t live_threads = 0, stuck = KS_PTX_NONE;
   gboolean any = FALSE, released = FALSE;
   KsSimWarp *mbar_waiter = NULL;
@@ -840,6 +854,7 @@ try_release_barrier (KsSim *sim)
       if (w->state == KS_WARP_AT_BARRIER)
         {
           waiting[w->barrier] += (uint32_t) __builtin_popcount (w->live);
+          waiting_warps[w->barrier]++;
           if (w->barrier_count != 0)
             count[w->barrier] = w->barrier_count;
           any = TRUE;
@@ -860,7 +875,9 @@ try_release_barrier (KsSim *sim)
     {
       uint32_t expected = count[b] ? count[b] : live_threads;
 
-      if (waiting[b] == 0)
+      if (count[b])
+        waiting[b] = waiting_warps[b] * KS_WARP_SIZE;
+      if (waiting_warps[b] == 0)
         continue;
       if (waiting[b] + c->arrived[b] >= expected)
         {
@@ -881,15 +898,30 @@ try_release_barrier (KsSim *sim)
   {
     uint32_t expected = count[stuck] ? count[stuck] : live_threads;
     KsSimWarp *first = NULL;
+    GString *others = g_string_new (NULL);
+    uint32_t n_others = 0;
 
     for (uint32_t i = 0; i < c->n_warps && first == NULL; i++)
       if (c->warps[i].state == KS_WARP_AT_BARRIER && c->warps[i].barrier == stuck)
         first = &c->warps[i];
-    ks_sim_fault (sim, first, 0, NULL, KS_SIM_FAULT_DEADLOCK, FALSE, 0,
+    /* where the other warps wait, so that both places can be found */
+    for (uint32_t i = 0; i < c->n_warps; i++)
+      {
+        const KsSimWarp *w = &c->warps[i];
+
+        if (w->state != KS_WARP_AT_BARRIER || w->barrier == stuck || n_others++ >= 4)
+          continue;
+        g_string_append_printf (others, "%swarp %u waits at barrier %u (PTX line %u)",
+                                others->len ? ", " : "; ", w->index, w->barrier,
+                                sim->module->insns[w->barrier_insn].line);
+      }
+    ks_sim_fault (sim, first, first && first->live ? __builtin_ctz (first->live) : 0,
+                  &sim->module->insns[first->barrier_insn], KS_SIM_FAULT_DEADLOCK, FALSE, 0,
                   "deadlock: barrier %u expects %u threads, %u wait at it%s, "
-                  "and no other warp can arrive",
+                  "and no other warp can arrive (warp %u waits here%s)",
                   stuck, expected, waiting[stuck] + c->arrived[stuck],
-                  c->arrived[stuck] ? " or passed it" : "");
+                  c->arrived[stuck] ? " or passed it" : "", first->index, others->str);
+    g_string_free (others, TRUE);
   }
   return FALSE;
 }
