@@ -81,6 +81,8 @@ assert_same_results (const KsPtxModule *m,
   g_assert_cmpuint (sa->barriers, ==, sb->barriers);
   g_assert_cmpuint (sa->trace_events, ==, sb->trace_events);
   g_assert_cmpuint (sa->trace_dropped, ==, sb->trace_dropped);
+  g_assert_cmpuint (sa->trace_stride, ==, sb->trace_stride);
+  g_assert_cmpuint (sa->trace_blocks, ==, sb->trace_blocks);
 
   if (ks_sim_get_status (a) == KS_SIM_DONE)
     for (uint32_t i = 0; i < l->n_buffers; i++)

@@ -16,8 +16,11 @@
  *   requests are replayed through it in block order, filling in the hit
  *   counts of the statistics, of the trace's memory records and of the
  *   samples;
- * - the trace keeps the first max_trace events in block order, and the
- *   samples the first N executions of each instruction;
+ * - the trace samples whole blocks as a run on one thread does: each
+ *   block's events join it, or leave it when it fills up (workers sample
+ *   the blocks they run the same way, so that they keep no more than the
+ *   trace's limit), and the samples keep the first N executions of each
+ *   instruction;
  * - hazards are merged by pair of instructions up to the limit;
  * - printf output is appended in block order;
  * - the lowest block that faults is the run's fault, and nothing of the
@@ -48,6 +51,7 @@ worker_new (KsSim         *run,
   w->cta_active = FALSE;
   w->current_warp = 0;
   memset (&w->stats, 0, sizeof w->stats);
+  w->stats.trace_stride = run->stats.trace_stride;
   memset (&w->fault, 0, sizeof w->fault);
   w->status = KS_SIM_READY;
   w->insn_stats = g_new0 (KsSimInsnStats, MAX (run->module->n_insns, 1));
@@ -127,22 +131,19 @@ run_block (KsSim    *w,
            uint64_t  end)
 {
   KsSimParallel *p = w->shared;
-  KsSim *run = p->run;
   KsSimBlock *b = g_new0 (KsSimBlock, 1);
-  uint64_t events = __atomic_load_n (&p->committed_events, __ATOMIC_ACQUIRE);
+  uint64_t stride = w->stats.trace_stride;
 
   b->cta = first;
   b->end = end;
   w->block = b;
   w->status = KS_SIM_READY;
+  /* the worker's stride stays: the run's is never less */
   memset (&w->stats, 0, sizeof w->stats);
+  w->stats.trace_stride = stride;
   w->n_trace = 0;
   w->n_trace_mem = 0;
   w->last_event = G_MAXUINT64;
-  /* The blocks before this one recorded at least the events already put in
-   * order: past what those leave of the limit, nothing of this block can
-   * be kept */
-  w->max_trace = run->max_trace > events ? run->max_trace - events : 0;
   w->steps_before = __atomic_load_n (&p->committed_steps, __ATOMIC_ACQUIRE);
   w->next_cta = first;
   w->n_ctas = end;
@@ -163,6 +164,8 @@ run_block (KsSim    *w,
   b->n_trace = w->n_trace;
   b->trace_mem = g_steal_pointer (&w->trace_mem);
   b->n_trace_mem = w->n_trace_mem;
+  b->trace_cut = w->trace_cut;
+  b->unfinished = w->cta_active ? w->cta_linear : G_MAXUINT64;
   if (w->cap_trace > 0)
     w->trace = g_new (KsTraceEvent, w->cap_trace);
   if (w->cap_trace_mem > 0)
@@ -233,6 +236,60 @@ add_hazard (KsSim             *run,
   run->hazards[run->n_hazards++] = *h;
 }
 
+/* The events of block cta (its memory records with them) join the run's
+ * trace, as they would on one thread: if the block is in the sample, the
+ * sample halves until there is room or the block leaves it.  Block 0 comes
+ * cut already when it alone filled the trace (`cut`); a block that a fault
+ * stopped keeps the events it ran, but is not whole (`whole`). */
+static void
+commit_trace_cta (KsSim               *run,
+                  uint64_t             cta,
+                  const KsTraceEvent  *ev,
+                  uint64_t             n,
+                  const KsTraceMemory *mem,
+                  uint64_t             n_mem,
+                  gboolean             cut,
+                  gboolean             whole)
+{
+  if (run->trace_cut || (cta & (run->stats.trace_stride - 1)) != 0)
+    goto dropped;
+  while (run->n_trace + n > run->max_trace)
+    {
+      /* block 0 is first and was cut at the limit by its worker */
+      g_assert (cta != 0);
+      ks_sim_trace_halve (run, G_MAXUINT64);
+      if ((cta & (run->stats.trace_stride - 1)) != 0)
+        goto dropped;
+    }
+
+  if (run->n_trace + n > run->cap_trace)
+    {
+      while (run->cap_trace < run->n_trace + n)
+        run->cap_trace = MIN (MAX (run->cap_trace * 2, 4096), run->max_trace);
+      run->trace = g_renew (KsTraceEvent, run->trace, run->cap_trace);
+    }
+  memcpy (run->trace + run->n_trace, ev, n * sizeof *ev);
+  run->n_trace += n;
+  run->stats.trace_events += n;
+  if (run->n_trace_mem + n_mem > run->cap_trace_mem)
+    {
+      while (run->cap_trace_mem < run->n_trace_mem + n_mem)
+        run->cap_trace_mem = MAX (run->cap_trace_mem * 2, 1024);
+      run->trace_mem = g_renew (KsTraceMemory, run->trace_mem, run->cap_trace_mem);
+    }
+  if (n_mem > 0)
+    memcpy (run->trace_mem + run->n_trace_mem, mem, n_mem * sizeof *mem);
+  run->n_trace_mem += n_mem;
+  if (cut)
+    __atomic_store_n (&run->trace_cut, TRUE, __ATOMIC_RELAXED);
+  else if (whole)
+    run->stats.trace_blocks++;
+  return;
+
+dropped:
+  run->stats.trace_dropped += n;
+}
+
 /* Puts block b after the ones before it in the run's results, as a run on
  * one thread would have recorded them.  Only the committing worker calls
  * this, one block at a time. */
@@ -241,7 +298,6 @@ commit_block (KsSimParallel *p,
               KsSimBlock    *b)
 {
   KsSim *run = p->run;
-  uint64_t kept = 0, tm_kept = 0, tm_base = run->n_trace_mem;
   g_autofree GArray **sample_array = NULL;
   g_autofree uint32_t *sample_index = NULL;
 
@@ -257,43 +313,6 @@ commit_block (KsSimParallel *p,
       const KsSimBlockStats *e = &g_array_index (b->insn_stats, KsSimBlockStats, i);
 
       ks_sim_insn_stats_add (&run->insn_stats[e->insn], &e->stats);
-    }
-
-  if (run->trace_enabled)
-    {
-      uint64_t offset = run->n_trace;
-
-      /* the first max_trace events of the launch */
-      kept = MIN (b->n_trace, run->max_trace - run->n_trace);
-      if (run->n_trace + kept > run->cap_trace)
-        {
-          while (run->cap_trace < run->n_trace + kept)
-            run->cap_trace = MIN (MAX (run->cap_trace * 2, 4096), run->max_trace);
-          run->trace = g_renew (KsTraceEvent, run->trace, run->cap_trace);
-        }
-      if (kept > 0)
-        memcpy (run->trace + run->n_trace, b->trace, kept * sizeof *b->trace);
-      run->n_trace += kept;
-      run->stats.trace_events += kept;
-      run->stats.trace_dropped += b->stats.trace_events + b->stats.trace_dropped - kept;
-
-      /* memory records are in event order: those of kept events come first */
-      while (tm_kept < b->n_trace_mem && b->trace_mem[tm_kept].event < kept)
-        tm_kept++;
-      if (run->n_trace_mem + tm_kept > run->cap_trace_mem)
-        {
-          while (run->cap_trace_mem < run->n_trace_mem + tm_kept)
-            run->cap_trace_mem = MAX (run->cap_trace_mem * 2, 1024);
-          run->trace_mem = g_renew (KsTraceMemory, run->trace_mem, run->cap_trace_mem);
-        }
-      for (uint64_t i = 0; i < tm_kept; i++)
-        {
-          KsTraceMemory *tm = &run->trace_mem[run->n_trace_mem++];
-
-          *tm = b->trace_mem[i];
-          tm->event += offset;
-        }
-      __atomic_store_n (&p->committed_events, run->n_trace, __ATOMIC_RELEASE);
     }
 
   /* samples: the first of each instruction's executions */
@@ -316,12 +335,13 @@ commit_block (KsSimParallel *p,
         }
     }
 
-  /* the caches, in the order the block met them */
+  /* the caches, in the order the block met them; the hits go to the
+   * block's trace records before they join the run's */
   if (b->requests != NULL)
     for (guint i = 0; i < b->requests->len; i++)
       {
         const KsSimCacheRequest *r = &g_array_index (b->requests, KsSimCacheRequest, i);
-        KsTraceMemory *tm = r->trace_mem < tm_kept ? &run->trace_mem[tm_base + r->trace_mem] : NULL;
+        KsTraceMemory *tm = r->trace_mem != G_MAXUINT64 ? &b->trace_mem[r->trace_mem] : NULL;
         KsMemAccess *sample = NULL;
 
         if (r->sample != G_MAXUINT32 && sample_array[r->sample] != NULL)
@@ -329,6 +349,28 @@ commit_block (KsSimParallel *p,
         ks_sim_cache_sectors (run, r->insn, &g_array_index (b->sectors, uint64_t, r->first_sector),
                               r->n_sectors, r->store, r->texture, tm, sample);
       }
+
+  if (run->trace_enabled)
+    {
+      uint32_t wpc = MAX (run->warps_per_cta, 1);
+      uint64_t i = 0, mi = 0;
+
+      /* the worker's sample of its blocks, block by block; the events it
+       * left out are dropped on one thread too */
+      run->stats.trace_dropped += b->stats.trace_dropped;
+      while (i < b->n_trace)
+        {
+          uint64_t cta = b->trace[i].warp / wpc, j = i, mj = mi;
+
+          for (; j < b->n_trace && b->trace[j].warp / wpc == cta; j++)
+            mj += (b->trace[j].flags & KS_TRACE_MEMORY) != 0;
+          commit_trace_cta (run, cta, b->trace + i, j - i, b->trace_mem + mi, mj - mi,
+                            cta == 0 && b->trace_cut, cta != b->unfinished);
+          i = j;
+          mi = mj;
+        }
+      g_assert (mi == b->n_trace_mem);
+    }
 
   if (b->hazards != NULL)
     for (guint i = 0; i < b->hazards->len; i++)

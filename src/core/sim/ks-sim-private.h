@@ -51,7 +51,6 @@ typedef struct _KsSimParallel
   uint64_t chunk;               /* blocks handed out at a time */
   uint64_t stop_cta;            /* the lowest block that faulted or was cancelled (atomic) */
   uint64_t committed;           /* blocks put back in order: the next block to put */
-  uint64_t committed_events;    /* events in the run's trace (atomic) */
   uint64_t committed_steps;     /* warp-instructions of the blocks put in order (atomic) */
   GHashTable *pending;          /* first block -> KsSimBlock: done, waiting for ones before */
   uint64_t pending_bytes;
@@ -69,7 +68,8 @@ typedef struct
   uint32_t store;
   uint32_t first_sector;        /* into KsSimBlock.sectors */
   uint32_t n_sectors;
-  uint64_t trace_mem;           /* the block's trace-memory record, or G_MAXUINT64 */
+  uint64_t trace_mem;           /* the block's trace-memory record, or G_MAXUINT64 (moved
+                                 * when the worker's trace drops blocks: ks_sim_trace_halve) */
   uint32_t sample;              /* the block's sample, or G_MAXUINT32 */
   uint32_t texture;             /* a texture or surface request (KsSimInsnStats.tex_*) */
 } KsSimCacheRequest;
@@ -97,10 +97,14 @@ typedef struct
   KsSimFault fault;
   KsSimStats stats;             /* trace_events: events kept here; trace_dropped: the rest */
   GArray *insn_stats;           /* KsSimBlockStats of the instructions it ran */
-  KsTraceEvent *trace;
+  KsTraceEvent *trace;          /* the events of the blocks it traced, sampled as a run on
+                                 * one thread samples them (ks_sim_trace_full) */
   uint64_t n_trace;
-  KsTraceMemory *trace_mem;     /* .event: index in trace */
+  KsTraceMemory *trace_mem;     /* the records of those events, in order */
   uint64_t n_trace_mem;
+  gboolean trace_cut;           /* block 0 alone filled the trace */
+  uint64_t unfinished;          /* the block a fault or a cancellation stopped part-way
+                                 * (not whole in the trace), or G_MAXUINT64 */
   GArray *requests;             /* KsSimCacheRequest, in execution order */
   GArray *sectors;              /* uint64_t */
   GArray *samples;              /* KsSimBlockSample, in execution order */
@@ -293,6 +297,15 @@ struct _KsSim
   KsTraceMemory *trace_mem;
   uint64_t n_trace_mem, cap_trace_mem;
   gboolean trace_enabled;
+  /* The trace's sample (ks_sim_set_trace): whether the running block is
+   * traced, the blocks an event can name (KS_TRACE_MAX_WARPS; 0 when the
+   * module has too many instructions), and whether block 0 alone filled
+   * the trace; the stride and the whole blocks are in stats.  A worker of
+   * a parallel run samples its own blocks the same way, from a stride that
+   * is never more than the one a run on one thread has at that block. */
+  gboolean trace_cta;
+  uint64_t trace_ctas;
+  gboolean trace_cut;
   uint64_t cta_linear;          /* the running CTA's linear index */
 
   uint32_t n_threads;           /* for runs to the end */
@@ -375,6 +388,18 @@ ks_popcount32 (uint32_t x)
 #endif
 }
 
+/* The trace is full (n_trace reached max_trace) at an event of the
+ * running block: halves the sample (ks_sim_trace_halve) until the block
+ * leaves it or there is room, or, at block 0, cuts the trace there.  TRUE
+ * when the event can be recorded now. */
+gboolean ks_sim_trace_full     (KsSim                *sim);
+/* Doubles the trace's stride: drops the events and memory records of every
+ * block that is not a multiple of the new stride, and recounts the whole
+ * blocks (all but `running`, whose events are still coming; G_MAXUINT64
+ * for none).  In a worker, moves its cache requests' records along. */
+void     ks_sim_trace_halve    (KsSim                *sim,
+                                uint64_t              running);
+
 /* The counters and the trace event of warp-instruction gi, about to run
  * with the lanes of exec (of the n_active lanes on the warp's path) */
 static inline void
@@ -398,22 +423,23 @@ ks_sim_count_step (KsSim     *sim,
   sim->last_event = G_MAXUINT64;
   if (sim->trace_enabled)
     {
-      if (sim->n_trace < sim->max_trace)
+      if (G_LIKELY (sim->trace_cta) && (sim->n_trace < sim->max_trace || ks_sim_trace_full (sim)))
         {
-          KsTraceEvent *ev;
-
           if (sim->n_trace == sim->cap_trace)
             {
               sim->cap_trace = MIN (MAX (sim->cap_trace * 2, 4096), sim->max_trace);
               sim->trace = g_renew (KsTraceEvent, sim->trace, sim->cap_trace);
             }
           sim->last_event = sim->n_trace;
-          ev = &sim->trace[sim->n_trace++];
-          ev->insn = gi;
-          ev->exec = exec;
-          ev->warp = (uint32_t) (sim->cta_linear * sim->warps_per_cta + w->index);
-          ev->flags = w->pending_flags;
-          ev->active_lanes = (uint16_t) n_active;
+          /* every field fits: no block whose warps or instructions an
+           * event cannot name is traced (trace_ctas) */
+          sim->trace[sim->n_trace++] = (KsTraceEvent) {
+            .insn = gi,
+            .flags = w->pending_flags,
+            .exec = exec,
+            .warp = (uint32_t) (sim->cta_linear * sim->warps_per_cta + w->index),
+            .active_lanes = n_active,
+          };
           sim->stats.trace_events++;
         }
       else

@@ -685,6 +685,109 @@ ks_sim_push_frame (KsSim     *sim,
   return TRUE;
 }
 
+/* Whether block `linear` goes into the trace: every block the trace can
+ * name, at the sample's stride, until block 0 alone filled it.  A worker
+ * of a parallel run takes the larger of its own stride and the run's: the
+ * run's only grows as the blocks before this one are put in order, and its
+ * own grows only when the blocks it holds alone fill the trace, which they
+ * would fill on one thread too, with the blocks before them.  So it traces
+ * every block a run on one thread keeps, and maybe some that the blocks
+ * before will push out when it is put in order. */
+static void
+trace_start_cta (KsSim    *sim,
+                 uint64_t  linear)
+{
+  if (sim->block != NULL)
+    {
+      const KsSim *run = sim->shared->run;
+      uint64_t stride = __atomic_load_n (&run->stats.trace_stride, __ATOMIC_RELAXED);
+
+      sim->stats.trace_stride = MAX (sim->stats.trace_stride, stride);
+      if (__atomic_load_n (&run->trace_cut, __ATOMIC_RELAXED))
+        sim->trace_cut = TRUE;
+    }
+  sim->trace_cta = sim->trace_enabled && linear < sim->trace_ctas && !sim->trace_cut
+                   && (linear & (sim->stats.trace_stride - 1)) == 0;
+}
+
+gboolean
+ks_sim_trace_full (KsSim *sim)
+{
+  uint64_t cta = sim->cta_linear;
+
+  if (cta == 0)
+    {
+      /* block 0 alone filled the trace: it keeps its first events, and no
+       * block joins it */
+      __atomic_store_n (&sim->trace_cut, TRUE, __ATOMIC_RELAXED);
+      sim->trace_cta = FALSE;
+      return FALSE;
+    }
+  /* On one thread the halving drops at least the block one stride before
+   * this one; a worker may hold this block alone and halve until it leaves */
+  do
+    ks_sim_trace_halve (sim, cta);
+  while ((cta & (sim->stats.trace_stride - 1)) == 0 && sim->n_trace >= sim->max_trace);
+  if ((cta & (sim->stats.trace_stride - 1)) == 0)
+    return TRUE;
+  sim->trace_cta = FALSE;
+  return FALSE;
+}
+
+void
+ks_sim_trace_halve (KsSim    *sim,
+                    uint64_t  running)
+{
+  uint64_t stride = sim->stats.trace_stride * 2;
+  uint64_t out = 0, mem_in = 0, mem_out = 0, whole = 0;
+  uint32_t wpc = MAX (sim->warps_per_cta, 1), lo = 1, hi = 0;
+  GArray *requests = sim->block != NULL ? sim->block->requests : NULL;
+  guint ri = 0;
+  gboolean keep = FALSE;
+
+  /* workers read the run's stride */
+  __atomic_store_n (&sim->stats.trace_stride, stride, __ATOMIC_RELAXED);
+  /* each block's events are together, in block order */
+  for (uint64_t i = 0; i < sim->n_trace; i++)
+    {
+      KsTraceEvent e = sim->trace[i];
+
+      if (e.warp < lo || e.warp >= hi)
+        {
+          uint64_t cta = e.warp / wpc;
+
+          lo = (uint32_t) (cta * wpc);
+          hi = lo + wpc;
+          keep = (cta & (stride - 1)) == 0;
+          whole += keep && cta != running;
+        }
+      if (e.flags & KS_TRACE_MEMORY)
+        {
+          /* a worker's requests for the caches name their records, in
+           * the records' order */
+          if (requests != NULL)
+            {
+              KsSimCacheRequest *r = (KsSimCacheRequest *) (void *) requests->data;
+
+              while (ri < requests->len && (r[ri].trace_mem == G_MAXUINT64 || r[ri].trace_mem < mem_in))
+                ri++;
+              if (ri < requests->len && r[ri].trace_mem == mem_in)
+                r[ri++].trace_mem = keep ? mem_out : G_MAXUINT64;
+            }
+          if (keep)
+            sim->trace_mem[mem_out++] = sim->trace_mem[mem_in];
+          mem_in++;
+        }
+      if (keep)
+        sim->trace[out++] = e;
+    }
+  sim->stats.trace_dropped += sim->n_trace - out;
+  sim->stats.trace_events = out;
+  sim->stats.trace_blocks = whole;
+  sim->n_trace = out;
+  sim->n_trace_mem = mem_out;
+}
+
 static void
 start_cta (KsSim    *sim,
            uint64_t  linear)
@@ -730,6 +833,7 @@ start_cta (KsSim    *sim,
     }
   sim->current_warp = 0;
   sim->cta_active = TRUE;
+  trace_start_cta (sim, linear);
 }
 
 static void
@@ -739,6 +843,8 @@ finish_cta (KsSim *sim)
     warp_reset (sim, &sim->cta.warps[i]);
   sim->cta_active = FALSE;
   sim->resume = FALSE;
+  if (sim->trace_cta)
+    sim->stats.trace_blocks++;
 }
 
 /* Barriers.  When no warp can run, every barrier whose waiting threads
@@ -774,6 +880,7 @@ release_barrier (KsSim    *sim,
       if (w->state != KS_WARP_AT_BARRIER || w->barrier != b)
         continue;
       w->state = KS_WARP_RUNNING;
+      w->pending_flags |= KS_TRACE_RELEASE;
       if (w->red_op == KS_PTX_OP_NONE)
         continue;
       /* bar.red: every thread gets the block-wide result */
@@ -1130,6 +1237,10 @@ ks_sim_new (const KsPtxModule *module,
   sim->insn_stats = g_new0 (KsSimInsnStats, MAX (module->n_insns, 1));
   sim->trace_enabled = TRUE;
   sim->max_trace = 16u << 20;
+  sim->stats.trace_stride = 1;
+  /* the blocks whose events can name their warps and instructions */
+  sim->trace_ctas = module->n_insns < KS_TRACE_MAX_INSNS
+                    ? MIN (sim->n_ctas, KS_TRACE_MAX_WARPS / MAX (sim->warps_per_cta, 1)) : 0;
   sim->last_event = G_MAXUINT64;
   sim->n_threads = 1;
   sim->cta_stride = 1;
@@ -1797,22 +1908,31 @@ ks_sim_hazard_kind_name (KsHazardKind kind)
     }
 }
 
-/* The side-table record of the current trace event, or NULL */
+/* The side-table record of the current trace event, or NULL.  An event
+ * has one record at most, as a reader finds them by counting the events
+ * with KS_TRACE_MEMORY: no instruction makes two analysed accesses, and
+ * were one to, its first would keep the record. */
 static KsTraceMemory *
-trace_memory (KsSim *sim)
+trace_memory (KsSim             *sim,
+              KsTraceMemoryKind  kind,
+              gboolean           store)
 {
+  KsTraceEvent *ev;
   KsTraceMemory *tm;
 
   if (sim->last_event == G_MAXUINT64)
     return NULL;
+  ev = &sim->trace[sim->last_event];
+  if (ev->flags & KS_TRACE_MEMORY)
+    return NULL;
+  ev->flags |= KS_TRACE_MEMORY;
   if (sim->n_trace_mem == sim->cap_trace_mem)
     {
       sim->cap_trace_mem = MAX (sim->cap_trace_mem * 2, 1024);
       sim->trace_mem = g_renew (KsTraceMemory, sim->trace_mem, sim->cap_trace_mem);
     }
   tm = &sim->trace_mem[sim->n_trace_mem++];
-  memset (tm, 0, sizeof *tm);
-  tm->event = sim->last_event;
+  *tm = (KsTraceMemory) { .kind = kind, .store = store != FALSE };
   return tm;
 }
 
@@ -1862,7 +1982,7 @@ through_caches (KsSim          *sim,
         {
           (*l1_hits)++;
           if (tm)
-            tm->l1_hits = (uint8_t) MIN (tm->l1_hits + 1u, 255u);
+            tm->l1_hits = MIN (tm->l1_hits + 1u, KS_TRACE_MEMORY_MAX_SECTORS);
           continue;
         }
       if (!store)
@@ -1871,13 +1991,13 @@ through_caches (KsSim          *sim,
         {
           (*l2_hits)++;
           if (tm)
-            tm->l2_hits = (uint8_t) MIN (tm->l2_hits + 1u, 255u);
+            tm->l2_hits = MIN (tm->l2_hits + 1u, KS_TRACE_MEMORY_MAX_SECTORS);
         }
       else
         {
           (*l2_misses)++;
           if (tm)
-            tm->dram = (uint8_t) MIN (tm->dram + 1u, 255u);
+            tm->dram = MIN (tm->dram + 1u, KS_TRACE_MEMORY_MAX_SECTORS);
           if (sample != NULL && !store)
             sample->level[i] = KS_MEM_LEVEL_DRAM;
         }
@@ -1999,18 +2119,13 @@ ks_sim_record_texture (KsSim           *sim,
         n_lines++;
       }
   st->tex_sectors += n_sectors;
-  tm = trace_memory (sim);
+  tm = trace_memory (sim, surface ? KS_TRACE_MEM_SURFACE : KS_TRACE_MEM_TEXTURE, store);
+  if (tm != NULL)
+    tm->wavefronts = MIN (n_lines, 255u);
   if (sim->block != NULL)
     defer_request (sim, insn, sectors, n_sectors, store, TRUE, tm, G_MAXUINT32);
   else
     ks_sim_cache_sectors (sim, insn, sectors, n_sectors, store, TRUE, tm, NULL);
-  if (tm != NULL)
-    {
-      tm->space = surface ? KS_PTX_SPACE_SURF : KS_PTX_SPACE_TEX;
-      tm->sectors = (uint8_t) MIN (n_sectors, 255u);
-      tm->lines = (uint8_t) MIN (n_lines, 255u);
-      tm->store = (uint8_t) store;
-    }
 }
 
 void
@@ -2049,7 +2164,7 @@ ks_sim_record_memory (KsSim           *sim,
 
   if (space == KS_PTX_SPACE_SHARED || space == KS_PTX_SPACE_SHARED_CLUSTER)
     {
-      KsTraceMemory *tm = trace_memory (sim);
+      KsTraceMemory *tm = trace_memory (sim, KS_TRACE_MEM_SHARED, store);
       uint32_t sample_index, wavefronts, ideal, degree;
 
       ks_smem_cost (a, size, mask, store, &wavefronts, &ideal, &degree);
@@ -2057,11 +2172,7 @@ ks_sim_record_memory (KsSim           *sim,
       if (!atomic)
         check_races (sim, w, insn, a, size, mask, store);
       if (tm != NULL)
-        {
-          tm->space = KS_PTX_SPACE_SHARED;
-          tm->wavefronts = (uint8_t) MIN (wavefronts, 255u);
-          tm->store = store;
-        }
+        tm->wavefronts = MIN (wavefronts, 255u);
       st->smem_requests++;
       st->smem_wavefronts += wavefronts;
       st->smem_ideal_wavefronts += ideal;
@@ -2078,8 +2189,10 @@ ks_sim_record_memory (KsSim           *sim,
     KsMemAccess *sample;
 
     G_STATIC_ASSERT (KS_GMEM_MAX_SECTORS <= G_N_ELEMENTS (sample->level));
+    /* a global request's record never saturates */
+    G_STATIC_ASSERT (KS_GMEM_MAX_SECTORS <= KS_TRACE_MEMORY_MAX_SECTORS);
     ks_gmem_cost (a, size, mask, &r);
-    tm = trace_memory (sim);
+    tm = trace_memory (sim, KS_TRACE_MEM_GLOBAL, store);
     sample = sample_access (sim, w, insn, KS_PTX_SPACE_GLOBAL, a, size, mask, store, &sample_index);
     if (sample != NULL)
       sample->n_levels = (uint8_t) r.n_sectors;
@@ -2089,12 +2202,7 @@ ks_sim_record_memory (KsSim           *sim,
     st->gmem_lines += r.n_lines;
     st->gmem_requested_bytes += r.requested_bytes;
     if (tm != NULL)
-      {
-        tm->space = KS_PTX_SPACE_GLOBAL;
-        tm->sectors = (uint8_t) r.n_sectors;
-        tm->lines = (uint8_t) MIN (r.n_lines, 255u);
-        tm->store = store;
-      }
+      tm->wavefronts = MIN (r.n_lines, 255u);
     /* the caches are the run's: in a worker, their turn comes in block order */
     if (sim->block != NULL)
       defer_request (sim, insn, r.sectors, r.n_sectors, store, FALSE, tm, sample_index);

@@ -59,7 +59,10 @@ typedef struct
   uint64_t divergent_branches;  /* branches after which a warp's lanes went two ways */
   uint64_t barriers;            /* barrier releases */
   uint64_t trace_events;        /* events recorded in the trace */
-  uint64_t trace_dropped;       /* warp-instructions not recorded: the trace was full */
+  uint64_t trace_dropped;       /* warp-instructions not in the trace: blocks left out of
+                                 * its sample, or past its limits */
+  uint64_t trace_stride;        /* the trace holds blocks 0, s, 2s, ... (1: every block) */
+  uint64_t trace_blocks;        /* blocks whose every event is in the trace */
 } KsSimStats;
 
 /* What happened at each PTX instruction, over the whole launch: the
@@ -121,33 +124,60 @@ typedef struct
   KsSimInsnStats stats;
 } KsSimLineStats;
 
-/* One executed warp-instruction in the trace (16 bytes).  Events are in
- * execution order; the timing model and the timeline read them per warp. */
+/* One executed warp-instruction in the trace (12 bytes).  Events are in
+ * execution order; the timing model and the timeline read them per warp.
+ * The instruction and the warp share their words with the flags and the
+ * lane count: a module of KS_TRACE_MAX_INSNS instructions or more, and the
+ * blocks of a launch past its first KS_TRACE_MAX_WARPS warps, are not traced
+ * (their warp-instructions count as dropped; nothing else changes). */
 typedef struct
 {
-  uint32_t insn;                /* module instruction index */
+  uint32_t insn : 24;           /* module instruction index */
+  uint32_t flags : 8;           /* KS_TRACE_* */
   uint32_t exec;                /* lanes that executed it */
-  uint32_t warp;                /* CTA linear index * warps per CTA + warp index */
-  uint16_t flags;               /* KS_TRACE_* */
-  uint16_t active_lanes;        /* lanes on the path (the guard predicate may have cut some) */
+  uint32_t warp : 26;           /* CTA linear index * warps per CTA + warp index */
+  uint32_t active_lanes : 6;    /* lanes on the path (the guard predicate may have cut some) */
 } KsTraceEvent;
 
-/* What a memory instruction of the trace did (16 bytes), in a side table
- * in event order: the timing model's latencies come from here. */
+#define KS_TRACE_MAX_INSNS (1u << 24)
+#define KS_TRACE_MAX_WARPS (1u << 26)
+G_STATIC_ASSERT (sizeof (KsTraceEvent) == 12);
+
+typedef enum
+{
+  KS_TRACE_MEM_SHARED = 0,
+  KS_TRACE_MEM_GLOBAL,          /* ld/st/atom/red of global (or generic global) memory */
+  KS_TRACE_MEM_TEXTURE,         /* tex, tld4: the other fields as for a global access */
+  KS_TRACE_MEM_SURFACE,         /* suld, sust, sured */
+} KsTraceMemoryKind;
+
+/* What a memory instruction of the trace did (4 bytes), in a side table in
+ * event order: the events with KS_TRACE_MEMORY own its records one after
+ * another, so a reader walking the events keeps a cursor into it.  The
+ * timing model's latencies come from here.  The sector counts saturate at
+ * 127 (only a texture request can touch more: 32 lanes of 8 texels), the
+ * wavefronts at 255. */
 typedef struct
 {
-  uint64_t event;               /* index of its event in the trace */
-  uint8_t space;                /* KS_PTX_SPACE_SHARED or KS_PTX_SPACE_GLOBAL; TEX and SURF
-                                 * for textures and surfaces, whose other fields are those
-                                 * of a global access */
-  uint8_t wavefronts;           /* shared: passes the request took */
-  uint8_t sectors;              /* global: 32-byte sectors moved */
-  uint8_t l1_hits;              /* global: sectors found in L1 */
-  uint8_t l2_hits;              /* ... in L2 */
-  uint8_t dram;                 /* ... fetched from DRAM */
-  uint8_t store;
-  uint8_t lines;                /* global: 128-byte lines touched (L1 wavefronts) */
+  uint32_t kind : 2;            /* KsTraceMemoryKind */
+  uint32_t store : 1;           /* a store, atomic or reduction */
+  uint32_t wavefronts : 8;      /* passes the request took: shared memory's bank wavefronts,
+                                 * or L1's, one per 128-byte line touched, for the others */
+  uint32_t l1_hits : 7;         /* 32-byte sectors found in L1 (loads) */
+  uint32_t l2_hits : 7;         /* ... in L2 */
+  uint32_t dram : 7;            /* ... that went to DRAM */
 } KsTraceMemory;
+
+#define KS_TRACE_MEMORY_MAX_SECTORS 127u
+G_STATIC_ASSERT (sizeof (KsTraceMemory) == 4);
+
+/* The 32-byte sectors a global, texture or surface request moved: each was
+ * found in L1, in L2, or went to DRAM */
+static inline uint32_t
+ks_trace_memory_sectors (const KsTraceMemory *r)
+{
+  return r->l1_hits + r->l2_hits + r->dram;
+}
 
 /* One execution of a memory instruction with every lane's address, as the
  * bank and cache-line diagrams draw it.  While the trace is on, the first
@@ -177,6 +207,8 @@ typedef struct
 #define KS_TRACE_RECONVERGE   0x02u     /* paths joined before this instruction */
 #define KS_TRACE_BARRIER      0x04u     /* the warp waits at a barrier after this */
 #define KS_TRACE_EXIT         0x08u     /* lanes exited */
+#define KS_TRACE_RELEASE      0x10u     /* a barrier the warp waited at released it before this */
+#define KS_TRACE_MEMORY       0x20u     /* the event has a record in the memory table */
 
 #define KS_SIM_ERROR (ks_sim_error_quark ())
 GQuark ks_sim_error_quark (void);
@@ -245,7 +277,8 @@ typedef struct
  * (max_steps > 0): with max_steps = 1, the instruction that one step
  * executed.  Stepping one instruction at a time runs the warps in the
  * order a run in one go does, so step N is the trace's event N - 1 (when
- * no warp runs off the end of a function).  FALSE when that run executed
+ * no warp runs off the end of a function, and while the trace holds every
+ * block: stats.trace_dropped is 0).  FALSE when that run executed
  * nothing or had no budget.  Costs the run one comparison per step. */
 gboolean            ks_sim_get_last_step (const KsSim      *sim,
                                           KsSimStep        *step);
@@ -261,14 +294,21 @@ const uint8_t      *ks_sim_get_buffer   (const KsSim       *sim,
                                          size_t            *size);
 const char         *ks_sim_fault_kind_name (KsSimFaultKind  kind);
 
-/* The trace is on by default, up to max_events (default 16 M, 256 MB);
- * warp-instructions past it are counted in stats.trace_dropped.  Call
- * before ks_sim_run. */
+/* The trace is on by default, up to max_events (default 16 M: with the
+ * memory table at most 256 MB).  A launch with more warp-instructions is
+ * traced in a sample of whole blocks spread over the grid: when the trace
+ * fills up, every other block of those it holds is dropped from it and
+ * from then on only blocks 0, 2s, 4s, ... are traced (s the stride before;
+ * stats.trace_stride says the last one).  A trace full of block 0 alone is
+ * cut there.  Warp-instructions not in the trace are counted in
+ * stats.trace_dropped.  Call before ks_sim_run. */
 void                ks_sim_set_trace    (KsSim             *sim,
                                          gboolean           enabled,
                                          uint64_t           max_events);
 const KsTraceEvent *ks_sim_get_trace    (const KsSim       *sim,
                                          uint64_t          *n_events);
+/* The memory table: record k belongs to the k-th event that has
+ * KS_TRACE_MEMORY */
 const KsTraceMemory *ks_sim_get_trace_memory (const KsSim  *sim,
                                               uint64_t     *n_records);
 /* How many executions of each memory instruction to keep with their

@@ -54,6 +54,8 @@ typedef struct
   uint32_t sp;
   uint32_t slot;
   uint64_t *event_idx;          /* trace event indices of the warp, in order */
+  KsTraceMemory *mem_rec;       /* beside each: its memory record (of an event with
+                                 * KS_TRACE_MEMORY) */
   uint64_t n, next;             /* events, and the next to issue */
   uint64_t out;                 /* where its next KsTimingEvent goes */
   uint32_t earliest;            /* in-order issue: previous issue + 1, or a branch's resolution */
@@ -610,25 +612,6 @@ warp_ready (Model         *mo,
   return ready;
 }
 
-/* The memory record of trace event `idx`, or NULL */
-static const KsTraceMemory *
-memory_of (Model   *mo,
-           uint64_t idx)
-{
-  uint64_t lo = 0, hi = mo->n_mem;
-
-  while (lo < hi)
-    {
-      uint64_t mid = lo + (hi - lo) / 2;
-
-      if (mo->mem[mid].event < idx)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo < mo->n_mem && mo->mem[lo].event == idx ? &mo->mem[lo] : NULL;
-}
-
 /* Issues w's next instruction at `cycle`; returns its result latency */
 static uint32_t
 issue (Model    *mo,
@@ -651,9 +634,9 @@ issue (Model    *mo,
 
   if (ii->mem != MEM_NONE && e->exec != 0)
     {
-      const KsTraceMemory *r = memory_of (mo, idx);
+      const KsTraceMemory *r = e->flags & KS_TRACE_MEMORY ? &w->mem_rec[w->next] : NULL;
 
-      if (r != NULL && r->space == KS_PTX_SPACE_SHARED)
+      if (r != NULL && r->kind == KS_TRACE_MEM_SHARED)
         {
           double start = MAX (mo->smem_free, (double) cycle);
 
@@ -666,7 +649,7 @@ issue (Model    *mo,
           double start = MAX (mo->l1_free, (double) cycle);
           uint32_t base = a->latencies[KS_LATENCY_L1_HIT].latency;
 
-          mo->l1_free = start + MAX (r->lines, 1);
+          mo->l1_free = start + MAX (r->wavefronts, 1);
           if (r->dram > 0)
             {
               double dstart = MAX (mo->dram_free, (double) cycle);
@@ -675,9 +658,9 @@ issue (Model    *mo,
               base = (uint32_t) MAX ((double) a->latencies[KS_LATENCY_DRAM].latency,
                                      mo->dram_free - cycle);
             }
-          else if (r->l2_hits > 0 || (r->store && r->sectors > 0))
+          else if (r->l2_hits > 0 || (r->store && ks_trace_memory_sectors (r) > 0))
             base = a->latencies[KS_LATENCY_L2_HIT].latency;
-          latency = (uint32_t) (start - cycle) + base + (MAX (r->lines, 1) - 1);
+          latency = (uint32_t) (start - cycle) + base + (MAX (r->wavefronts, 1) - 1);
         }
       else if (ii->mem == MEM_GLOBAL)
         {
@@ -758,11 +741,11 @@ ks_timing_compute (const KsPtxModule       *m,
   g_autofree Warp *warps = NULL;
   g_autofree CtaSlot *slots = NULL;
   g_autofree uint64_t *idx_pool = NULL;
+  g_autofree KsTraceMemory *mem_pool = NULL;
   g_autofree uint32_t *ready_pool = NULL;
   g_autofree uint8_t *kind_pool = NULL;
   g_autofree uint32_t *warp_of_trace = NULL;
   double fp32_flops = 0, fp64_flops = 0, tensor_flops = 0, dram_sectors = 0;
-  uint64_t max_cta_seen = 0;
   uint32_t cycle = 0, next_cta, n_warps_model, ctas_done = 0, stuck = 0;
   uint32_t last_issued[8];
 
@@ -845,9 +828,11 @@ ks_timing_compute (const KsPtxModule       *m,
         uint64_t cta = e->warp / wpc;
         const InsnInfo *ii;
 
+        /* the memory records belong to the events that say so, in order */
+        if ((e->flags & KS_TRACE_MEMORY) && mi < mo.n_mem)
+          dram_sectors += mo.mem[mi++].dram;
         if (e->insn >= m->n_insns)
           continue;
-        max_cta_seen = MAX (max_cta_seen, cta);
         ii = insn_info (&mo, e->insn);
         if (ii->flops_per_lane)
           {
@@ -860,10 +845,6 @@ ks_timing_compute (const KsPtxModule       *m,
           }
         if (ii->tensor_flops && e->exec)
           tensor_flops += ii->tensor_flops;
-        while (mi < mo.n_mem && mo.mem[mi].event < i)
-          mi++;
-        if (mi < mo.n_mem && mo.mem[mi].event == i)
-          dram_sectors += mo.mem[mi].dram;
         if (cta % n_sms == 0 && cta / n_sms < share)
           {
             cta_events[cta / n_sms]++;
@@ -872,16 +853,17 @@ ks_timing_compute (const KsPtxModule       *m,
       }
   }
 
-  /* CTAs to replay: the share's, while the budget lasts; a CTA the trace
-   * does not hold in full (it was cut off) is left out */
+  /* CTAs to replay: the share's that the trace holds, while the budget
+   * lasts.  The trace holds whole blocks: all of them, or a sample of them
+   * spread over the grid (blocks 0, s, 2s, ...), which holds those of the
+   * share that are multiples of s; or block 0 alone, cut off, when it
+   * filled the trace by itself (no block is whole). */
   share_ctas = g_new (uint32_t, share);
   n_share = 0;
   for (uint64_t k = 0; k < share; k++)
     {
-      uint64_t cta = k * n_sms;
-
-      if (cta_events[k] == 0 || (stats->trace_dropped > 0 && cta >= max_cta_seen))
-        break;
+      if (cta_events[k] == 0 || stats->trace_blocks == 0)
+        continue;
       if (options->max_ctas && n_share >= options->max_ctas)
         break;
       if (n_share > 0 && modelled_events + cta_events[k] > MAX_MODEL_EVENTS)
@@ -909,6 +891,7 @@ ks_timing_compute (const KsPtxModule       *m,
   t->n_events = modelled_events;
   t->events = g_new0 (KsTimingEvent, MAX (modelled_events, 1));
   idx_pool = g_new (uint64_t, MAX (modelled_events, 1));
+  mem_pool = g_new0 (KsTraceMemory, MAX (modelled_events, 1));
   warp_of_trace = g_new (uint32_t, share * wpc);
   for (uint64_t i = 0; i < share * wpc; i++)
     warp_of_trace[i] = NEVER;
@@ -924,6 +907,7 @@ ks_timing_compute (const KsPtxModule       *m,
 
           w->trace_warp = (uint32_t) (k * n_sms * wpc + j);
           w->event_idx = idx_pool + off;
+          w->mem_rec = mem_pool + off;
           w->out = off;
           tw->trace_warp = w->trace_warp;
           tw->cta = (uint32_t) (k * n_sms);
@@ -932,17 +916,26 @@ ks_timing_compute (const KsPtxModule       *m,
           off += warp_count[k * wpc + j];
           warp_of_trace[k * wpc + j] = s * wpc + j;
         }
-    for (uint64_t i = 0; i < n_events; i++)
+    for (uint64_t i = 0, mi = 0; i < n_events; i++)
       {
         const KsTraceEvent *e = &mo.ev[i];
+        const KsTraceMemory *r = NULL;
         uint64_t cta = e->warp / wpc;
         uint32_t wi;
 
+        if ((e->flags & KS_TRACE_MEMORY) && mi < mo.n_mem)
+          r = &mo.mem[mi++];
         if (e->insn >= m->n_insns || cta % n_sms != 0 || cta / n_sms >= share)
           continue;
         wi = warp_of_trace[(cta / n_sms) * wpc + e->warp % wpc];
         if (wi != NEVER)
-          warps[wi].event_idx[warps[wi].n++] = i;
+          {
+            Warp *w = &warps[wi];
+
+            if (r != NULL)
+              w->mem_rec[w->n] = *r;
+            w->event_idx[w->n++] = i;
+          }
       }
   }
 
@@ -1164,7 +1157,7 @@ ks_timing_compute (const KsPtxModule       *m,
   /* The kernel */
   {
     double scale_trace = 1.0, peak32, peak64, peak_tensor;
-    uint64_t ctas_in_trace = MIN (max_cta_seen + 1, n_ctas);
+    uint64_t ctas_in_trace = stats->trace_blocks;
 
     t->sm_cycles = (double) cycle * ((double) share / (double) n_share);
     if (stats->trace_dropped > 0 && ctas_in_trace > 0)
