@@ -106,6 +106,7 @@ block_free (KsSimBlock *b)
   g_clear_pointer (&b->insn_stats, g_array_unref);
   g_free (b->trace);
   g_free (b->trace_mem);
+  g_free (b->cta_steps);
   g_clear_pointer (&b->requests, g_array_unref);
   g_clear_pointer (&b->sectors, g_array_unref);
   g_clear_pointer (&b->samples, g_array_unref);
@@ -136,6 +137,9 @@ run_block (KsSim    *w,
 
   b->cta = first;
   b->end = end;
+  b->cta_steps = g_new (uint64_t, end - first + 1);
+  for (uint64_t k = 0; k <= end - first; k++)
+    b->cta_steps[k] = G_MAXUINT64;
   w->block = b;
   w->status = KS_SIM_READY;
   /* the worker's stride stays: the run's is never less */
@@ -165,6 +169,10 @@ run_block (KsSim    *w,
   b->trace_mem = g_steal_pointer (&w->trace_mem);
   b->n_trace_mem = w->n_trace_mem;
   b->trace_cut = w->trace_cut;
+  /* blocks past a fault did not run */
+  for (uint64_t k = 0; k <= end - first; k++)
+    if (b->cta_steps[k] == G_MAXUINT64)
+      b->cta_steps[k] = w->stats.warp_instructions;
   b->unfinished = w->cta_active ? w->cta_linear : G_MAXUINT64;
   if (w->cap_trace > 0)
     w->trace = g_new (KsTraceEvent, w->cap_trace);
@@ -236,58 +244,103 @@ add_hazard (KsSim             *run,
   run->hazards[run->n_hazards++] = *h;
 }
 
-/* The events of block cta (its memory records with them) join the run's
- * trace, as they would on one thread: if the block is in the sample, the
- * sample halves until there is room or the block leaves it.  Block 0 comes
- * cut already when it alone filled the trace (`cut`); a block that a fault
- * stopped keeps the events it ran, but is not whole (`whole`). */
-static void
-commit_trace_cta (KsSim               *run,
-                  uint64_t             cta,
-                  const KsTraceEvent  *ev,
-                  uint64_t             n,
-                  const KsTraceMemory *mem,
-                  uint64_t             n_mem,
-                  gboolean             cut,
-                  gboolean             whole)
+/* A block of b on its way into the run's trace: its warp-instructions */
+typedef struct
 {
-  if (run->trace_cut || (cta & (run->stats.trace_stride - 1)) != 0)
-    goto dropped;
-  while (run->n_trace + n > run->max_trace)
+  uint64_t cta;
+  uint64_t n;
+} Joining;
+
+/* The blocks of b join the run's trace as they would on one thread: each
+ * block in the sample joins it, and while it does not fit, the sample
+ * halves, which drops blocks of the trace and maybe those that joined
+ * before it, or the block itself.  This takes each block's number of
+ * warp-instructions (b->cta_steps), not its events: the worker sampled its
+ * blocks on its own, from a stride that may have grown past the one the
+ * run has at a block, and then dropped the events of blocks that the run
+ * has yet to drop.  Those are dropped by the end of b, so the blocks that
+ * stay have their events in b, which join the trace at the end. */
+static void
+commit_trace (KsSim            *run,
+              const KsSimBlock *b)
+{
+  uint32_t wpc = MAX (run->warps_per_cta, 1);
+  g_autofree Joining *joining = g_new (Joining, b->end - b->cta);
+  uint64_t n_joining = 0, joining_events = 0, appended = 0, i = 0, mi = 0, kept = 0;
+
+  for (uint64_t k = b->cta; k < b->end; k++)
     {
-      /* block 0 is first and was cut at the limit by its worker */
-      g_assert (cta != 0);
-      ks_sim_trace_halve (run, G_MAXUINT64);
-      if ((cta & (run->stats.trace_stride - 1)) != 0)
-        goto dropped;
+      uint64_t n = b->cta_steps[k - b->cta + 1] - b->cta_steps[k - b->cta];
+
+      if (n == 0 || run->trace_cut || k >= run->trace_ctas
+          || (k & (run->stats.trace_stride - 1)) != 0)
+        continue;
+      while (run->n_trace + joining_events + n > run->max_trace && (k & (run->stats.trace_stride - 1)) == 0)
+        {
+          uint64_t out = 0;
+
+          if (k == 0)
+            {
+              /* block 0 alone filled the trace: its worker kept the first
+               * events, and no block joins it */
+              g_assert (b->trace_cut);
+              n = run->max_trace;
+              __atomic_store_n (&run->trace_cut, TRUE, __ATOMIC_RELAXED);
+              break;
+            }
+          ks_sim_trace_halve (run, G_MAXUINT64);
+          for (uint64_t j = 0; j < n_joining; j++)
+            if ((joining[j].cta & (run->stats.trace_stride - 1)) == 0)
+              joining[out++] = joining[j];
+            else
+              joining_events -= joining[j].n;
+          n_joining = out;
+        }
+      if ((k & (run->stats.trace_stride - 1)) != 0)
+        continue;
+      joining[n_joining++] = (Joining) { k, n };
+      joining_events += n;
     }
 
-  if (run->n_trace + n > run->cap_trace)
+  /* the events of the blocks that stay, in block order */
+  while (i < b->n_trace && kept < n_joining)
     {
-      while (run->cap_trace < run->n_trace + n)
-        run->cap_trace = MIN (MAX (run->cap_trace * 2, 4096), run->max_trace);
-      run->trace = g_renew (KsTraceEvent, run->trace, run->cap_trace);
-    }
-  memcpy (run->trace + run->n_trace, ev, n * sizeof *ev);
-  run->n_trace += n;
-  run->stats.trace_events += n;
-  if (run->n_trace_mem + n_mem > run->cap_trace_mem)
-    {
-      while (run->cap_trace_mem < run->n_trace_mem + n_mem)
-        run->cap_trace_mem = MAX (run->cap_trace_mem * 2, 1024);
-      run->trace_mem = g_renew (KsTraceMemory, run->trace_mem, run->cap_trace_mem);
-    }
-  if (n_mem > 0)
-    memcpy (run->trace_mem + run->n_trace_mem, mem, n_mem * sizeof *mem);
-  run->n_trace_mem += n_mem;
-  if (cut)
-    __atomic_store_n (&run->trace_cut, TRUE, __ATOMIC_RELAXED);
-  else if (whole)
-    run->stats.trace_blocks++;
-  return;
+      uint64_t cta = b->trace[i].warp / wpc, j = i, mj = mi;
 
-dropped:
-  run->stats.trace_dropped += n;
+      for (; j < b->n_trace && b->trace[j].warp / wpc == cta; j++)
+        mj += (b->trace[j].flags & KS_TRACE_MEMORY) != 0;
+      if (cta == joining[kept].cta)
+        {
+          g_assert (j - i == joining[kept].n);
+          if (run->n_trace + (j - i) > run->cap_trace)
+            {
+              while (run->cap_trace < run->n_trace + (j - i))
+                run->cap_trace = MIN (MAX (run->cap_trace * 2, 4096), run->max_trace);
+              run->trace = g_renew (KsTraceEvent, run->trace, run->cap_trace);
+            }
+          memcpy (run->trace + run->n_trace, b->trace + i, (j - i) * sizeof *b->trace);
+          run->n_trace += j - i;
+          if (run->n_trace_mem + (mj - mi) > run->cap_trace_mem)
+            {
+              while (run->cap_trace_mem < run->n_trace_mem + (mj - mi))
+                run->cap_trace_mem = MAX (run->cap_trace_mem * 2, 1024);
+              run->trace_mem = g_renew (KsTraceMemory, run->trace_mem, run->cap_trace_mem);
+            }
+          if (mj > mi)
+            memcpy (run->trace_mem + run->n_trace_mem, b->trace_mem + mi, (mj - mi) * sizeof *b->trace_mem);
+          run->n_trace_mem += mj - mi;
+          appended += j - i;
+          /* a block a fault stopped part-way, or block 0 cut, is not whole */
+          if (cta != b->unfinished && !(cta == 0 && b->trace_cut))
+            run->stats.trace_blocks++;
+          kept++;
+        }
+      i = j;
+      mi = mj;
+    }
+  g_assert (kept == n_joining);
+  run->stats.trace_events += appended;
+  run->stats.trace_dropped += b->stats.warp_instructions - appended;
 }
 
 /* Puts block b after the ones before it in the run's results, as a run on
@@ -351,26 +404,7 @@ commit_block (KsSimParallel *p,
       }
 
   if (run->trace_enabled)
-    {
-      uint32_t wpc = MAX (run->warps_per_cta, 1);
-      uint64_t i = 0, mi = 0;
-
-      /* the worker's sample of its blocks, block by block; the events it
-       * left out are dropped on one thread too */
-      run->stats.trace_dropped += b->stats.trace_dropped;
-      while (i < b->n_trace)
-        {
-          uint64_t cta = b->trace[i].warp / wpc, j = i, mj = mi;
-
-          for (; j < b->n_trace && b->trace[j].warp / wpc == cta; j++)
-            mj += (b->trace[j].flags & KS_TRACE_MEMORY) != 0;
-          commit_trace_cta (run, cta, b->trace + i, j - i, b->trace_mem + mi, mj - mi,
-                            cta == 0 && b->trace_cut, cta != b->unfinished);
-          i = j;
-          mi = mj;
-        }
-      g_assert (mi == b->n_trace_mem);
-    }
+    commit_trace (run, b);
 
   if (b->hazards != NULL)
     for (guint i = 0; i < b->hazards->len; i++)

@@ -102,6 +102,8 @@ typedef struct
   uint64_t n_trace;
   KsTraceMemory *trace_mem;     /* the records of those events, in order */
   uint64_t n_trace_mem;
+  uint64_t *cta_steps;          /* per block from cta to end, and end: the warp-instructions
+                                 * run before it (the trace's sample needs each block's) */
   gboolean trace_cut;           /* block 0 alone filled the trace */
   uint64_t unfinished;          /* the block a fault or a cancellation stopped part-way
                                  * (not whole in the trace), or G_MAXUINT64 */

@@ -702,6 +702,7 @@ trace_start_cta (KsSim    *sim,
       const KsSim *run = sim->shared->run;
       uint64_t stride = __atomic_load_n (&run->stats.trace_stride, __ATOMIC_RELAXED);
 
+      sim->block->cta_steps[linear - sim->block->cta] = sim->stats.warp_instructions;
       sim->stats.trace_stride = MAX (sim->stats.trace_stride, stride);
       if (__atomic_load_n (&run->trace_cut, __ATOMIC_RELAXED))
         sim->trace_cut = TRUE;
