@@ -307,6 +307,17 @@ test_run_options (void)
                                                "warp_instructions"));
   g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (json_node_get_object (t.json),
                                                                               "stats"), "trace_events"), ==, 0);
+  {
+    JsonObject *st = json_object_get_object_member (root, "stats");
+
+    /* every block whole in the trace; 12 bytes an event, and 4 for each
+     * of the 3 global accesses of the 32 warps */
+    g_assert_cmpint (json_object_get_int_member (st, "trace_dropped"), ==, 0);
+    g_assert_cmpint (json_object_get_int_member (st, "trace_stride"), ==, 1);
+    g_assert_cmpint (json_object_get_int_member (st, "trace_blocks"), ==, 4);
+    g_assert_cmpint (json_object_get_int_member (st, "trace_bytes"), ==,
+                     12 * json_object_get_int_member (st, "warp_instructions") + 4 * 3 * 32);
+  }
   g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (
                      json_object_get_object_member (root, "buffers"), "c"), "bytes_hex"), ==,
                    json_object_get_string_member (json_object_get_object_member (

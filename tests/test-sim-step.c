@@ -163,6 +163,15 @@ test_branch_steps (void)
       g_assert_cmpuint (s.insn, ==, e->insn);
       g_assert_cmphex (s.active, ==, e->active);
       g_assert_cmphex (s.executed, ==, e->executed);
+      /* its place among its warp's steps */
+      {
+        uint32_t before = 0;
+
+        for (guint k = 0; k < n; k++)
+          before += g_array_index (want, Expected, k).cta == e->cta
+                    && g_array_index (want, Expected, k).warp == e->warp;
+        g_assert_cmpuint (s.warp_step, ==, before);
+      }
       n++;
     }
   g_assert_cmpuint (n, ==, want->len);

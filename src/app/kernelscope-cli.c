@@ -807,6 +807,22 @@ cmd_run (int    argc,
   json_builder_add_int_value (b, (gint64) stats->barriers);
   json_builder_set_member_name (b, "trace_events");
   json_builder_add_int_value (b, (gint64) stats->trace_events);
+  /* a launch past the trace's limit is traced in a sample of whole blocks:
+   * blocks 0, trace_stride, 2 trace_stride, ... */
+  json_builder_set_member_name (b, "trace_dropped");
+  json_builder_add_int_value (b, (gint64) stats->trace_dropped);
+  json_builder_set_member_name (b, "trace_stride");
+  json_builder_add_int_value (b, (gint64) stats->trace_stride);
+  json_builder_set_member_name (b, "trace_blocks");
+  json_builder_add_int_value (b, (gint64) stats->trace_blocks);
+  {
+    uint64_t n_records;
+
+    ks_sim_get_trace_memory (sim, &n_records);
+    json_builder_set_member_name (b, "trace_bytes");
+    json_builder_add_int_value (b, (gint64) (stats->trace_events * sizeof (KsTraceEvent)
+                                             + n_records * sizeof (KsTraceMemory)));
+  }
   json_builder_end_object (b);
 
   json_builder_set_member_name (b, "lines");

@@ -9,8 +9,8 @@
  * microseconds.  Step back runs a fresh simulation to the step before, and
  * Run to end finishes the launch, both in a GTask that Reset or the end of
  * the session cancels.  The engine steps warps in the order of a run in
- * one go, so step N is the N-th event of the run's trace, the same
- * instruction the timeline shows.
+ * one go, so step N is the N-th event of the run's trace (while it holds
+ * every block), the same instruction the timeline shows.
  *
  * While a session lasts the instruction last run is lit in the PTX pane
  * (an arrow in the marks and a strong tint), with its CUDA line and that
@@ -271,18 +271,15 @@ lane_worker (GTask        *task,
     g_task_return_pointer (task, t, (GDestroyNotify) ks_lane_trace_free);
 }
 
-/* Which of its warp's steps the last step is: the warp's events in the
- * session's trace */
+/* Which of its warp's steps the last step is (a warp running off the end
+ * of a function runs no instruction: its last one).  The engine counts
+ * them: the session's trace may hold a sample of the blocks, not this one. */
 static uint32_t
 warp_step_index (Step *st)
 {
-  uint64_t n = 0, count = 0;
-  const KsTraceEvent *ev = st->sim ? ks_sim_get_trace (st->sim, &n) : NULL;
-  uint32_t warp = (uint32_t) (st->last.cta * ks_sim_get_warps_per_cta (st->sim) + st->last.warp);
+  uint32_t n = st->last.warp_step;
 
-  for (uint64_t i = 0; i < n; i++)
-    count += ev[i].warp == warp;
-  return count > 0 ? (uint32_t) MIN (count - 1, G_MAXUINT32) : 0;
+  return st->last.insn == KS_PTX_NONE && n > 0 ? n - 1 : n;
 }
 
 static void

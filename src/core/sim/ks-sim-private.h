@@ -196,6 +196,7 @@ typedef struct
   uint32_t local_cap;           /* bytes per lane allocated */
   uint32_t local_top;           /* bytes per lane in use */
   uint16_t pending_flags;       /* trace flags for the warp's next event (reconvergence) */
+  uint32_t steps;               /* warp-instructions it ran in this block (KsSimStep.warp_step) */
   /* bar.red: the operation, this warp's part, and where the result goes */
   uint8_t red_op;               /* KsPtxOp: POPC, AND, OR; NONE for bar.sync */
   uint8_t red_dst_pred;         /* the result is a predicate */
@@ -423,6 +424,7 @@ ks_sim_count_step (KsSim     *sim,
   st->thread_executions += n_exec;
   st->active_lanes += n_active;
   sim->last_event = G_MAXUINT64;
+  w->steps++;
   if (sim->trace_enabled)
     {
       if (G_LIKELY (sim->trace_cta) && (sim->n_trace < sim->max_trace || ks_sim_trace_full (sim)))

@@ -826,6 +826,7 @@ start_cta (KsSim    *sim,
 
       warp_reset (sim, w);
       w->index = i;
+      w->steps = 0;
       w->first_thread = first;
       w->live = n == 32 ? KS_FULL_MASK : (1u << n) - 1;
       w->state = KS_WARP_RUNNING;
@@ -1389,6 +1390,7 @@ record_last_step (KsSim     *sim,
   s->cta = sim->cta_linear;
   memcpy (s->block, sim->cta.ctaid, sizeof s->block);
   s->warp = w->index;
+  s->warp_step = w->steps;
   s->active = top->mask;
   s->executed = top->mask;
   if (top->pc < fn->n_insns)

@@ -271,6 +271,8 @@ typedef struct
                                  * end of a function, an implicit return */
   uint32_t active;              /* lanes on the warp's path */
   uint32_t executed;            /* of those, the lanes whose guard predicate held */
+  uint32_t warp_step;           /* the warp's warp-instructions before it (its place among
+                                 * the warp's events in the trace, which may not hold them) */
 } KsSimStep;
 
 /* The last warp-instruction of the last ks_sim_run with a step budget
