@@ -79,6 +79,19 @@ run_case (Case     *c,
           st->thread_instructions / t / 1e6, c->c_seconds,
           c->c_seconds > 0 ? t / c->c_seconds : 0.0,
           st->trace_events / 1e6, st->trace_dropped / 1e6);
+  if (trace && st->trace_events > 0)
+    {
+      uint64_t n_records;
+
+      /* issue 3: at most 16 bytes an event on average, memory records included */
+      ks_sim_get_trace_memory (sim, &n_records);
+      printf ("  %-28s trace: %.2f M memory records, %.1f MB, %.2f bytes an event; "
+              "blocks 0, %" G_GUINT64_FORMAT ", ... (%" G_GUINT64_FORMAT " whole)\n", "",
+              n_records / 1e6,
+              (st->trace_events * sizeof (KsTraceEvent) + n_records * sizeof (KsTraceMemory)) / 1e6,
+              (double) (st->trace_events * sizeof (KsTraceEvent) + n_records * sizeof (KsTraceMemory))
+              / (double) st->trace_events, st->trace_stride, st->trace_blocks);
+    }
 }
 
 /* The plain C versions, kept from being optimised away by a checksum */
