@@ -888,6 +888,34 @@ test_bad_input (void)
     }
 }
 
+/* nvdisasm on a cubin that cuda-gdb dumped from a running process, as the
+ * vLLM blog "CUDA core dump: an effective tool to debug memory access
+ * issues and beyond" (2025) prints it: the ELF is relocated, so the offsets
+ * are 48-bit addresses. */
+static void
+test_address_offsets (void)
+{
+  static const char text[] =
+    "        /*7ff533bb91a0*/                   ULDC.64 UR4, c[0x0][0x480] ;\n"
+    "        /*7ff533bb91b0*/                   IADD3 R2, P0, P1, R22, UR4, R2 ;\n"
+    "        /*7ff533bb91c0*/                   IADD3.X R3, R19, UR5, RZ, P0, P1 ;\n"
+    "        /*7ff533bb91d0*/                   LDG.E.U8 R3, desc[UR36][R2.64] ;\n";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsSassListing) l = ks_sass_parse (text, strlen (text), "core.s", &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (l->n_insns, ==, 4);
+  g_assert_cmphex (l->insns[0].offset, ==, G_GUINT64_CONSTANT (0x7ff533bb91a0));
+  g_assert_cmphex (l->insns[3].offset, ==, G_GUINT64_CONSTANT (0x7ff533bb91d0));
+  g_assert_cmpstr (l->insns[3].opcode, ==, "LDG");
+  g_assert_cmpstr (operand (l, &l->insns[3], 1), ==, "desc[UR36][R2.64]");
+  {
+    static const char past[] = "        /*8000000000000000*/    EXIT ;\n";
+
+    assert_parse_error (past, sizeof past - 1, "bad.sass:1:1: error: ");
+  }
+}
+
 /* The CLI's JSON, through the executable */
 static char *cli;
 
@@ -1094,6 +1122,7 @@ main (int    argc,
   g_test_add_func ("/sass/parse/counts", test_counts);
   g_test_add_func ("/sass/parse/operands", test_operands);
   g_test_add_func ("/sass/parse/bad-input", test_bad_input);
+  g_test_add_func ("/sass/parse/address-offsets", test_address_offsets);
   g_test_add_func ("/sass/parse/ptx-section-skipped", test_ptx_section_skipped);
   g_test_add_func ("/sass/control/issue-example", test_control_example);
   g_test_add_func ("/sass/control/cuasm-ground-truth", test_control_cuasm);

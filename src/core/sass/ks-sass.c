@@ -49,7 +49,7 @@ patterns (void)
       GRegexCompileFlags f = G_REGEX_OPTIMIZE;
 
       /* The offset, a dual-issue brace, @!P0, OPCODE.MOD.MOD and the rest */
-      p.insn = g_regex_new ("^\\s*/\\*([0-9a-fA-F]{1,8})\\*/\\s*(\\{)?\\s*(@!?U?P(?:T|[0-9]+)\\s+)?"
+      p.insn = g_regex_new ("^\\s*/\\*([0-9a-fA-F]{1,16})\\*/\\s*(\\{)?\\s*(@!?U?P(?:T|[0-9]+)\\s+)?"
                             "([A-Z][A-Z0-9_]*)((?:\\.[A-Za-z0-9_]+)*)(.*)$", f, 0, NULL);
       p.hex = g_regex_new ("^\\s*/\\*\\s*0x([0-9a-fA-F]{16})\\s*\\*/\\s*$", f, 0, NULL);
       p.function = g_regex_new ("^\\s*Function\\s*:\\s*(\\S+)\\s*$", f, 0, NULL);
@@ -93,7 +93,7 @@ typedef struct
   /* Maxwell/Pascal: the last control word and the group it applies to */
   gboolean have_control_word;
   uint64_t control_word;
-  uint32_t control_group;       /* offset of the control word, or KS_SASS_NONE until known */
+  uint64_t control_group;       /* offset of the control word, or G_MAXUINT64 until known */
 } Parser;
 
 static gboolean
@@ -202,12 +202,12 @@ static void
 maxwell_control (Parser     *ps,
                  KsSassInsn *in)
 {
-  uint32_t group = in->offset & ~31u;
+  uint64_t group = in->offset & ~(uint64_t) 31;
   guint slot = (in->offset & 31u) / 8;
 
   if (!ps->have_control_word || slot == 0)
     return;
-  if (ps->control_group == KS_SASS_NONE)
+  if (ps->control_group == G_MAXUINT64)
     ps->control_group = group;
   if (ps->control_group != group)
     return;
@@ -274,7 +274,9 @@ parse_insn (Parser     *ps,
   if (ps->function == KS_SASS_NONE)
     start_function (ps, "", lineno);
 
-  in.offset = (uint32_t) g_ascii_strtoull (off, NULL, 16);
+  in.offset = g_ascii_strtoull (off, NULL, 16);
+  if (in.offset > (uint64_t) G_MAXINT64)
+    return fail (ps, error, lineno, "an instruction offset past 2^63");
   in.line = lineno;
   /* Without an arch, the layout tells: Maxwell's first instruction sits
    * after the control word, at 0x8; Volta's 16-byte ones never there. */
@@ -334,7 +336,7 @@ parse_hex (Parser     *ps,
         {
           ps->have_control_word = TRUE;
           ps->control_word = w;
-          ps->control_group = KS_SASS_NONE;
+          ps->control_group = G_MAXUINT64;
         }
       return TRUE;
     }
@@ -344,7 +346,7 @@ parse_hex (Parser     *ps,
     {
       ps->have_control_word = TRUE;
       ps->control_word = w;
-      ps->control_group = KS_SASS_NONE;
+      ps->control_group = G_MAXUINT64;
       ps->stray_line = lineno;
       return TRUE;
     }

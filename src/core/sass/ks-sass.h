@@ -55,7 +55,8 @@ typedef enum
 
 typedef struct
 {
-  uint32_t offset;              /* byte offset in the function's .text */
+  uint64_t offset;              /* byte offset in the function's .text (an address in
+                                 * the listing of a loaded, relocated ELF) */
   uint32_t line;                /* 1-based line of the listing */
   const char *predicate;        /* "@!P0", or NULL */
   const char *opcode;           /* "LDG" */
