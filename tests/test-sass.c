@@ -12,6 +12,7 @@
 
 #include "ks-resources.h"
 #include "ks-sass.h"
+#include "ks-sass-json.h"
 #include "ks-timing.h"
 
 gboolean _ks_sass_opcodes_sorted (void);
@@ -471,6 +472,166 @@ test_lineinfo_inlined (void)
   }
   g_assert_null (s->inlined_file);
   g_assert_cmpuint (l->insns[1].control.stall, ==, 5);
+}
+
+/* nvdisasm -ndf -c -gi on a cubin that cuda-gdb dumped, as printed in the
+ * vLLM blog "CUDA core dump: an effective tool to debug memory access
+ * issues and beyond" (2025): a relocated ELF, so the offsets are addresses,
+ * and before the instruction the whole inlining stack, innermost frame
+ * first, each record "inlined at" the next one's line.  The instructions
+ * belong to line 203 (the innermost), inlined at 118, inlined at 37. */
+static void
+test_lineinfo_inline_chain (void)
+{
+  static const char text[] =
+    "        /*7ff533bb9190*/                   IMAD.IADD R19, R23, 0x1, R3 ;\n"
+    ".L_x_27840:\n"
+    "\t//## File \"/data/youkaichao/pytorch/aten/src/ATen/native/cuda/IndexKernel.cu\", line 203 inlined at \"/data/youkaichao/pytorch/aten/src/ATen/native/cuda/IndexKernel.cu\", line 118\n"
+    "\t//## File \"/data/youkaichao/pytorch/aten/src/ATen/native/cuda/IndexKernel.cu\", line 118 inlined at \"/data/youkaichao/pytorch/aten/src/ATen/native/cuda/IndexKernel.cu\", line 37\n"
+    "\t//## File \"/data/youkaichao/pytorch/aten/src/ATen/native/cuda/IndexKernel.cu\", line 37\n"
+    "        /*7ff533bb91a0*/                   ULDC.64 UR4, c[0x0][0x480] ;\n"
+    "        /*7ff533bb91b0*/                   IADD3 R2, P0, P1, R22, UR4, R2 ;\n"
+    "        /*7ff533bb91c0*/                   IADD3.X R3, R19, UR5, RZ, P0, P1 ;\n"
+    "        /*7ff533bb91d0*/                   LDG.E.U8 R3, desc[UR36][R2.64] ;\n";
+  /* The same post's second stack, eleven records deep, cut to its files */
+  static const char deep[] =
+    "\t//## File \"/v/cute/arch/copy_sm90.hpp\", line 93 inlined at \"/v/cute/arch/util.hpp\", line 158\n"
+    "\t//## File \"/v/cute/arch/util.hpp\", line 158 inlined at \"/v/cute/arch/util.hpp\", line 185\n"
+    "\t//## File \"/v/cute/arch/util.hpp\", line 185 inlined at \"/v/cute/atom/copy_traits.hpp\", line 133\n"
+    "\t//## File \"/v/cute/atom/copy_traits.hpp\", line 133 inlined at \"/v/cute/atom/copy_atom.hpp\", line 103\n"
+    "\t//## File \"/v/cute/atom/copy_atom.hpp\", line 103 inlined at \"/v/cute/atom/copy_atom.hpp\", line 124\n"
+    "\t//## File \"/v/cute/atom/copy_atom.hpp\", line 124 inlined at \"/v/cute/algorithm/copy.hpp\", line 211\n"
+    "\t//## File \"/v/cute/algorithm/copy.hpp\", line 211 inlined at \"/v/cute/algorithm/copy.hpp\", line 412\n"
+    "\t//## File \"/v/cute/algorithm/copy.hpp\", line 412 inlined at \"/v/hopper/epilogue_fwd.hpp\", line 265\n"
+    "\t//## File \"/v/hopper/epilogue_fwd.hpp\", line 265 inlined at \"/v/hopper/flash_fwd_kernel_sm90.h\", line 454\n"
+    "\t//## File \"/v/hopper/flash_fwd_kernel_sm90.h\", line 454 inlined at \"/v/hopper/utils.h\", line 41\n"
+    "\t//## File \"/v/hopper/utils.h\", line 41 inlined at \"/v/cutlass/device_kernel.h\", line 122\n"
+    "\t//## File \"/v/cutlass/device_kernel.h\", line 122\n"
+    "        /*7eebf5e9eb80*/                   STSM.16.M88.4 [R13], R4 ;\n"
+    "        /*7eebf5e9eb90*/                   MOV R34, R26 ;\n";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsSassListing) l = ks_sass_parse (text, strlen (text), "core.s", &error);
+  g_autoptr(KsSassListing) d = NULL;
+  const KsSassSource *s;
+  static const struct { const char *file; uint32_t line; gboolean inlined; guint n; } cases[] = {
+    { "IndexKernel.cu", 203, FALSE, 4 }, { "IndexKernel.cu", 118, FALSE, 0 },
+    { "IndexKernel.cu", 37, FALSE, 0 }, { "IndexKernel.cu", 118, TRUE, 4 },
+    { "IndexKernel.cu", 37, TRUE, 4 }, { "IndexKernel.cu", 36, TRUE, 0 },
+  };
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (l->n_insns, ==, 5);
+  g_assert_cmphex (l->insns[4].offset, ==, G_GUINT64_CONSTANT (0x7ff533bb91d0));
+  g_assert_cmpstr (operand (l, &l->insns[4], 1), ==, "desc[UR36][R2.64]");
+  g_assert_null (ks_sass_insn_source (l, 0));
+  for (uint32_t i = 1; i < 5; i++)
+    {
+      s = ks_sass_insn_source (l, i);
+      g_assert_nonnull (s);
+      g_assert_cmpuint (s->line, ==, 203);
+      g_assert_cmpuint (s->inlined_line, ==, 118);
+      g_assert_cmpuint (s->caller, !=, KS_SASS_NONE);
+      s = &l->sources[s->caller];
+      g_assert_cmpuint (s->line, ==, 118);
+      g_assert_cmpuint (s->inlined_line, ==, 37);
+      g_assert_cmpuint (s->caller, !=, KS_SASS_NONE);
+      s = &l->sources[s->caller];
+      g_assert_cmpuint (s->line, ==, 37);
+      g_assert_null (s->inlined_file);
+      g_assert_cmpuint (s->caller, ==, KS_SASS_NONE);
+    }
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GArray) a = ks_sass_insns_for_line (l, &l->functions[0], cases[i].file, cases[i].line,
+                                                    cases[i].inlined);
+
+      g_assert_cmpuint (a->len, ==, cases[i].n);
+    }
+
+  /* As JSON: the call sites, innermost first */
+  {
+    g_autoptr(JsonBuilder) b = json_builder_new ();
+    g_autoptr(JsonNode) root = NULL;
+    JsonObject *src;
+    JsonArray *at;
+
+    json_builder_begin_object (b);
+    ks_sass_listing_add_json (b, l, NULL);
+    json_builder_end_object (b);
+    root = json_builder_get_root (b);
+    src = json_object_get_object_member (
+      json_array_get_object_element (
+        json_object_get_array_member (
+          json_array_get_object_element (json_object_get_array_member (json_node_get_object (root), "functions"), 0),
+          "instructions"), 4),
+      "source");
+    g_assert_cmpint (json_object_get_int_member (src, "line"), ==, 203);
+    at = json_object_get_array_member (src, "inlined_at");
+    g_assert_cmpuint (json_array_get_length (at), ==, 2);
+    g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (at, 0), "line"), ==, 118);
+    g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (at, 1), "line"), ==, 37);
+  }
+
+  d = ks_sass_parse (deep, strlen (deep), "deep.s", &error);
+  g_assert_no_error (error);
+  s = ks_sass_insn_source (d, 0);
+  g_assert_cmpstr (s->file, ==, "/v/cute/arch/copy_sm90.hpp");
+  g_assert_cmpuint (s->line, ==, 93);
+  {
+    guint depth = 0;
+
+    while (s->caller != KS_SASS_NONE)
+      {
+        s = &d->sources[s->caller];
+        depth++;
+      }
+    g_assert_cmpuint (depth, ==, 11);
+    g_assert_cmpstr (s->file, ==, "/v/cutlass/device_kernel.h");
+    g_assert_cmpuint (s->line, ==, 122);
+  }
+  {
+    g_autoptr(GArray) kernel = ks_sass_insns_for_line (d, &d->functions[0], "device_kernel.h", 122, TRUE);
+    g_autoptr(GArray) epilogue = ks_sass_insns_for_line (d, &d->functions[0], "epilogue_fwd.hpp", 265, TRUE);
+    g_autoptr(GArray) direct = ks_sass_insns_for_line (d, &d->functions[0], "epilogue_fwd.hpp", 265, FALSE);
+
+    g_assert_cmpuint (kernel->len, ==, 2);
+    g_assert_cmpuint (epilogue->len, ==, 2);
+    g_assert_cmpuint (direct->len, ==, 0);
+  }
+}
+
+/* Triton keeps the PTX in the cubin as debug text: nvdisasm -g then writes
+ * a ".nv_debug_ptx_txt" record after each source record (the layout
+ * tritonparse's reader documents).  The source record stays the
+ * instruction's line; the PTX line goes with it. */
+static void
+test_lineinfo_ptx_records (void)
+{
+  static const char text[] =
+    "\t//## File \"/scratch/k.py\", line 188\n"
+    "\t//## File \".nv_debug_ptx_txt\", line 19\n"
+    "        /*0000*/                   MOV R1, c[0x0][0x28] ;\n"
+    "\t//## File \"/scratch/k.py\", line 191\n"
+    "\t//## File \".nv_debug_ptx_txt\", line 37\n"
+    "        /*0010*/                   S2R R0, SR_TID.X ;\n"
+    "\t//## File \".nv_debug_ptx_txt\", line 40\n"
+    "        /*0020*/                   EXIT ;\n";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsSassListing) l = ks_sass_parse (text, strlen (text), "triton.s", &error);
+  const KsSassSource *s;
+
+  g_assert_no_error (error);
+  s = ks_sass_insn_source (l, 0);
+  g_assert_cmpstr (s->file, ==, "/scratch/k.py");
+  g_assert_cmpuint (s->line, ==, 188);
+  g_assert_cmpuint (s->ptx_line, ==, 19);
+  s = ks_sass_insn_source (l, 1);
+  g_assert_cmpuint (s->line, ==, 191);
+  g_assert_cmpuint (s->ptx_line, ==, 37);
+  /* a PTX record alone is all the line information there is */
+  s = ks_sass_insn_source (l, 2);
+  g_assert_cmpstr (s->file, ==, ".nv_debug_ptx_txt");
+  g_assert_cmpuint (s->line, ==, 40);
 }
 
 /* Instructions per CUDA line of 10, counted by hand (awk over the records) */
@@ -1131,6 +1292,8 @@ main (int    argc,
   g_test_add_func ("/sass/elf/text-equals-listing", test_elf_matches_listing);
   g_test_add_func ("/sass/lines/records", test_lineinfo);
   g_test_add_func ("/sass/lines/inlined", test_lineinfo_inlined);
+  g_test_add_func ("/sass/lines/inline-chain", test_lineinfo_inline_chain);
+  g_test_add_func ("/sass/lines/ptx-records", test_lineinfo_ptx_records);
   g_test_add_func ("/sass/lines/instructions-of-a-line", test_lines_to_insns);
   g_test_add_func ("/sass/match-function", test_match_function);
   g_test_add_func ("/sass/lines/ptx-to-sass", test_ptx_to_sass);

@@ -84,6 +84,8 @@ typedef struct
   guint arch_number;
   uint32_t function;            /* current, or KS_SASS_NONE */
   uint32_t source;              /* current line record, or KS_SASS_NONE */
+  gboolean records_open;        /* line records since the last instruction */
+  uint32_t chain_tail;          /* the outermost record of source's inlining chain */
   uint32_t pending;             /* the instruction waiting for a hex word, or KS_SASS_NONE */
   gboolean seen_hex;
   gboolean nvdisasm;
@@ -150,6 +152,7 @@ start_function (Parser     *ps,
   g_array_append_val (ps->functions, f);
   ps->function = ps->functions->len - 1;
   ps->source = KS_SASS_NONE;
+  ps->records_open = FALSE;
   ps->pending = KS_SASS_NONE;
   ps->have_control_word = FALSE;
 }
@@ -272,7 +275,15 @@ parse_insn (Parser     *ps,
     return fail (ps, error, lineno, "an instruction without its closing ';' (is the listing cut short?)");
 
   if (ps->function == KS_SASS_NONE)
-    start_function (ps, "", lineno);
+    {
+      /* A listing cut to its instructions names no function; the line
+       * records in front of its first instruction are still its own */
+      uint32_t source = ps->source, tail = ps->chain_tail;
+
+      start_function (ps, "", lineno);
+      ps->source = source;
+      ps->chain_tail = tail;
+    }
 
   in.offset = g_ascii_strtoull (off, NULL, 16);
   if (in.offset > (uint64_t) G_MAXINT64)
@@ -293,6 +304,7 @@ parse_insn (Parser     *ps,
   if (brace != NULL && brace[0] == '{')
     in.flags |= KS_SASS_DUAL_FIRST;
   in.source = ps->source;
+  ps->records_open = FALSE;
   in.pipe = (uint8_t) ks_sass_opcode_pipe (in.opcode, in.modifiers);
   add_operands (ps, &in, rest, n);
   if (has_word0)
@@ -360,6 +372,55 @@ parse_hex (Parser     *ps,
   return TRUE;
 }
 
+/* A `//## File` record.  Records with no instruction between them are one
+ * group: a record that the one before it was "inlined at" continues that
+ * chain outward (nvdisasm -gi); a ".nv_debug_ptx_txt" record after a source
+ * record gives its PTX line (listings of cubins whose PTX was kept as debug
+ * text, such as Triton's); any other record replaces the group, as a later
+ * line-table row at the same address does. */
+static void
+add_line_record (Parser     *ps,
+                 const char *file,
+                 const char *num,
+                 const char *ifile,
+                 const char *inum)
+{
+  KsSassSource s = { 0 };
+
+  s.file = g_string_chunk_insert_const (ps->strings, file);
+  s.line = (uint32_t) MIN (g_ascii_strtoull (num, NULL, 10), G_MAXUINT32);
+  s.caller = KS_SASS_NONE;
+  if (ifile != NULL && ifile[0] != '\0')
+    {
+      s.inlined_file = g_string_chunk_insert_const (ps->strings, ifile);
+      s.inlined_line = (uint32_t) MIN (g_ascii_strtoull (inum, NULL, 10), G_MAXUINT32);
+    }
+
+  if (ps->records_open && ps->source != KS_SASS_NONE)
+    {
+      KsSassSource *head = &g_array_index (ps->sources, KsSassSource, ps->source);
+      KsSassSource *tail = &g_array_index (ps->sources, KsSassSource, ps->chain_tail);
+
+      if (strcmp (s.file, ".nv_debug_ptx_txt") == 0 && s.inlined_file == NULL
+          && strcmp (head->file, ".nv_debug_ptx_txt") != 0)
+        {
+          head->ptx_line = s.line;
+          return;
+        }
+      if (tail->inlined_file != NULL && tail->inlined_line == s.line
+          && strcmp (tail->inlined_file, s.file) == 0)
+        {
+          tail->caller = ps->sources->len;
+          ps->chain_tail = ps->sources->len;
+          g_array_append_val (ps->sources, s);
+          return;
+        }
+    }
+  g_array_append_val (ps->sources, s);
+  ps->source = ps->chain_tail = ps->sources->len - 1;
+  ps->records_open = TRUE;
+}
+
 static gboolean
 parse_line (Parser     *ps,
             const char *line,
@@ -399,21 +460,12 @@ parse_line (Parser     *ps,
 
   if (g_regex_match (p->lineinfo, line, 0, &mi))
     {
-      KsSassSource s = { 0 };
       g_autofree char *file = g_match_info_fetch (mi, 1);
       g_autofree char *num = g_match_info_fetch (mi, 2);
       g_autofree char *ifile = g_match_info_fetch (mi, 3);
       g_autofree char *inum = g_match_info_fetch (mi, 4);
 
-      s.file = g_string_chunk_insert_const (ps->strings, file);
-      s.line = (uint32_t) MIN (g_ascii_strtoull (num, NULL, 10), G_MAXUINT32);
-      if (ifile != NULL && ifile[0] != '\0')
-        {
-          s.inlined_file = g_string_chunk_insert_const (ps->strings, ifile);
-          s.inlined_line = (uint32_t) MIN (g_ascii_strtoull (inum, NULL, 10), G_MAXUINT32);
-        }
-      g_array_append_val (ps->sources, s);
-      ps->source = ps->sources->len - 1;
+      add_line_record (ps, file, num, ifile, inum);
       return TRUE;
     }
   g_clear_pointer (&mi, g_match_info_free);
@@ -732,10 +784,24 @@ ks_sass_insns_for_line (const KsSassListing  *l,
 
       if (s == NULL)
         continue;
-      if ((s->line == line && same_file (s->file, file))
-          || (inlined && s->inlined_file != NULL && s->inlined_line == line
-              && same_file (s->inlined_file, file)))
+      if (s->line == line && same_file (s->file, file))
         g_array_append_val (out, i);
+      else if (inlined)
+        {
+          /* any frame of its inlining stack; the outermost call site may
+           * only be named by the last record's "inlined at" */
+          for (guint depth = 0; s != NULL && depth < 1024; depth++)
+            {
+              if ((depth > 0 && s->line == line && same_file (s->file, file))
+                  || (s->inlined_file != NULL && s->inlined_line == line
+                      && same_file (s->inlined_file, file)))
+                {
+                  g_array_append_val (out, i);
+                  break;
+                }
+              s = s->caller != KS_SASS_NONE && s->caller < l->n_sources ? &l->sources[s->caller] : NULL;
+            }
+        }
     }
   return out;
 }
