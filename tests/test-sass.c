@@ -1027,6 +1027,28 @@ test_bad_input (void)
     g_string_insert (s, at - s->str, "garbage here (not SASS)\n");
     assert_parse_error (s->str, s->len, "bad.sass:97:1: error: ");
   }
+  /* The LDG's high word (line 98) lost in the middle: the LDG is named */
+  {
+    g_autoptr(GString) s = g_string_new_len (text, (gssize) len);
+    char *at = strstr (s->str, "/* 0x000ea4000c1e1900 */");
+    char *bol = at, *eol = strchr (at, '\n');
+
+    while (bol > s->str && bol[-1] != '\n')
+      bol--;
+    g_string_erase (s, bol - s->str, eol + 1 - bol);
+    assert_parse_error (s->str, s->len, "bad.sass:97:1: error: ");
+  }
+  /* 05 cut after the second function's header lines (27 and 28) or inside
+   * its name: that function (line 27) has no instructions */
+  {
+    gsize len05;
+    g_autofree char *t05 = load ("05_cccl_cuda13.3_sm75_sm90.cuobjdump.sass", &len05);
+    const char *f2 = strstr (t05, "Function : _Z6kernelIiEvPT_PKS0_i");
+    const char *after = strchr (strstr (f2, ".headerflags"), '\n') + 1;
+
+    assert_parse_error (t05, (gsize) (after - t05), "bad.sass:27:1: error: ");
+    assert_parse_error (t05, (gsize) (f2 - t05) + 15, "bad.sass:27:1: error: ");
+  }
   /* A lone hex word with no instruction, at the end or before a Volta one */
   assert_parse_error ("\t\tFunction : f\n        /* 0x000fe40000000f00 */\n\n\n", 49, "bad.sass:2:1: error: ");
   {

@@ -87,7 +87,7 @@ typedef struct
   gboolean records_open;        /* line records since the last instruction */
   uint32_t chain_tail;          /* the outermost record of source's inlining chain */
   uint32_t pending;             /* the instruction waiting for a hex word, or KS_SASS_NONE */
-  gboolean seen_hex;
+  gboolean function_hex;        /* the current function's instructions carry hex words */
   gboolean nvdisasm;
   gboolean in_ptx;              /* inside a "Fatbin ptx code:" section of cuobjdump */
   gboolean maxwell_layout;      /* no arch given, but 8-byte slots starting at 0x8 */
@@ -154,6 +154,7 @@ start_function (Parser     *ps,
   ps->source = KS_SASS_NONE;
   ps->records_open = FALSE;
   ps->pending = KS_SASS_NONE;
+  ps->function_hex = FALSE;
   ps->have_control_word = FALSE;
 }
 
@@ -161,6 +162,48 @@ static KsSassFunction *
 current_function (Parser *ps)
 {
   return &g_array_index (ps->functions, KsSassFunction, ps->function);
+}
+
+/* Volta+: the instruction waiting for its second (high) word may go
+ * without it only when its function has no hex words at all (a listing
+ * without -hex, or stripped); with them, the word's line is missing. */
+static gboolean
+check_pending (Parser     *ps,
+               GError    **error,
+               const char *message)
+{
+  const KsSassInsn *in;
+
+  if (ps->pending == KS_SASS_NONE || is_maxwell (ps))
+    return TRUE;
+  in = &g_array_index (ps->insns, KsSassInsn, ps->pending);
+  if (!(in->flags & KS_SASS_HAS_WORD1) && ((in->flags & KS_SASS_HAS_WORD0) || ps->function_hex))
+    return fail (ps, error, in->line, message);
+  return TRUE;
+}
+
+/* The end of a function (the next one, a fatbin header, a data section, the
+ * end of the file): one without instructions, or whose last instruction
+ * lost its second word, is what a listing cut short looks like. */
+static gboolean
+close_function (Parser     *ps,
+                GError    **error,
+                gboolean    at_end)
+{
+  if (ps->function != KS_SASS_NONE && current_function (ps)->n_insns == 0)
+    {
+      g_autofree char *msg =
+        g_strdup_printf ("the function %s has no instructions (is the listing cut short?)",
+                         current_function (ps)->name);
+
+      return fail (ps, error, current_function (ps)->line, msg);
+    }
+  if (!check_pending (ps, error, at_end ? "the listing ends before this instruction's second hex word"
+                                        : "this instruction's second hex word is missing"))
+    return FALSE;
+  ps->pending = KS_SASS_NONE;
+  ps->function = KS_SASS_NONE;
+  return TRUE;
 }
 
 /* Splits "R2, c[0x0][0x28], `(.L_x_0)" at the commas outside brackets. */
@@ -274,6 +317,8 @@ parse_insn (Parser     *ps,
   else if (!(in.flags & KS_SASS_DUAL_SECOND))
     return fail (ps, error, lineno, "an instruction without its closing ';' (is the listing cut short?)");
 
+  if (!check_pending (ps, error, "this instruction's second hex word is missing"))
+    return FALSE;
   if (ps->function == KS_SASS_NONE)
     {
       /* A listing cut to its instructions names no function; the line
@@ -311,7 +356,7 @@ parse_insn (Parser     *ps,
     {
       in.words[0] = word0;
       in.flags |= KS_SASS_HAS_WORD0;
-      ps->seen_hex = TRUE;
+      ps->function_hex = TRUE;
     }
   if (is_maxwell (ps))
     maxwell_control (ps, &in);
@@ -334,7 +379,7 @@ parse_hex (Parser     *ps,
   uint64_t w = g_ascii_strtoull (h, NULL, 16);
   KsSassInsn *in;
 
-  ps->seen_hex = TRUE;
+  ps->function_hex = TRUE;
   if (is_maxwell (ps))
     {
       if (ps->pending != KS_SASS_NONE)
@@ -438,14 +483,12 @@ parse_line (Parser     *ps,
   if (g_str_has_prefix (t, "Fatbin ptx code:"))
     {
       ps->in_ptx = TRUE;
-      ps->function = KS_SASS_NONE;
-      return TRUE;
+      return close_function (ps, error, FALSE);
     }
   if (g_str_has_prefix (t, "Fatbin elf code:"))
     {
       ps->in_ptx = FALSE;
-      ps->function = KS_SASS_NONE;
-      return TRUE;
+      return close_function (ps, error, FALSE);
     }
   if (ps->in_ptx)
     return TRUE;
@@ -474,6 +517,8 @@ parse_line (Parser     *ps,
     {
       g_autofree char *name = g_match_info_fetch (mi, 1);
 
+      if (!close_function (ps, error, FALSE))
+        return FALSE;
       start_function (ps, name, lineno);
       return TRUE;
     }
@@ -505,10 +550,10 @@ parse_line (Parser     *ps,
       g_autofree char *name = g_match_info_fetch (mi, 1);
 
       ps->nvdisasm = TRUE;
+      if (!close_function (ps, error, FALSE))
+        return FALSE;
       if (g_str_has_prefix (name, ".text.") && name[6] != '\0')
         start_function (ps, name + 6, lineno);
-      else
-        ps->function = KS_SASS_NONE;
       return TRUE;
     }
   g_clear_pointer (&mi, g_match_info_free);
@@ -604,13 +649,8 @@ ks_sass_parse (const char  *text,
     }
   /* A Volta+ listing with hex that ends on an instruction line has lost
    * the instruction's second word: it was cut. */
-  if (ok && ps.seen_hex && ps.pending != KS_SASS_NONE)
-    {
-      KsSassInsn *last = &g_array_index (ps.insns, KsSassInsn, ps.pending);
-
-      if (!is_maxwell (&ps) && !(last->flags & KS_SASS_HAS_WORD1))
-        ok = fail (&ps, &local, last->line, "the listing ends before this instruction's second hex word");
-    }
+  if (ok)
+    ok = close_function (&ps, &local, TRUE);
 
   if (!ok)
     {
