@@ -1099,6 +1099,47 @@ test_address_offsets (void)
   }
 }
 
+/* Listings put together in one file (for f in *.cubin; do nvdisasm -c $f;
+ * done > all.s): each part's .headerflags names its own architecture, and a
+ * Maxwell part after a Volta one is read as Maxwell. */
+static void
+test_concatenated_listings (void)
+{
+  static const struct { const char *first, *second, *function, *arch; } cases[] = {
+    { "10_celeritas_min.sm_70.nvdisasm_lineinfo.s", "14_librecuda_write_float.sm_80.nvdisasm.asm",
+      "write_float", "sm_80" },
+    { "05_cccl_cuda13.3_sm75_sm90.cuobjdump.sass", "15_compiler_explorer_sass-binary.sm_52.nvdisasm_g.asm",
+      "_Z3p10Pdi", "sm_52" },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      gsize l1, l2;
+      g_autofree char *a = load (cases[i].first, &l1);
+      g_autofree char *b = load (cases[i].second, &l2);
+      g_autofree char *both = g_strconcat (a, b, NULL);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(KsSassListing) l = ks_sass_parse (both, l1 + l2, "all.s", &error);
+      g_autoptr(KsSassListing) alone = parse_fixture (cases[i].second);
+      const KsSassFunction *f, *g;
+
+      g_assert_no_error (error);
+      f = ks_sass_find_function (l, cases[i].function, NULL);
+      g = ks_sass_find_function (alone, cases[i].function, NULL);
+      g_assert_nonnull (f);
+      g_assert_cmpstr (f->arch, ==, cases[i].arch);
+      g_assert_cmpuint (f->n_insns, ==, g->n_insns);
+      for (uint32_t k = 0; k < f->n_insns; k++)
+        {
+          const KsSassInsn *x = &l->insns[f->first_insn + k], *y = &alone->insns[g->first_insn + k];
+
+          g_assert_cmphex (x->words[0], ==, y->words[0]);
+          g_assert_cmpuint (x->flags, ==, y->flags);
+          g_assert_true (memcmp (&x->control, &y->control, sizeof x->control) == 0);
+        }
+    }
+}
+
 /* The CLI's JSON, through the executable */
 static char *cli;
 
@@ -1306,6 +1347,7 @@ main (int    argc,
   g_test_add_func ("/sass/parse/operands", test_operands);
   g_test_add_func ("/sass/parse/bad-input", test_bad_input);
   g_test_add_func ("/sass/parse/address-offsets", test_address_offsets);
+  g_test_add_func ("/sass/parse/concatenated", test_concatenated_listings);
   g_test_add_func ("/sass/parse/ptx-section-skipped", test_ptx_section_skipped);
   g_test_add_func ("/sass/control/issue-example", test_control_example);
   g_test_add_func ("/sass/control/cuasm-ground-truth", test_control_cuasm);

@@ -538,9 +538,26 @@ parse_line (Parser     *ps,
       g_autofree char *num = g_match_info_fetch (mi, 1);
       g_autofree char *arch = g_strconcat ("sm_", num, NULL);
 
-      /* cuobjdump repeats it inside each function; the header said it already */
+      /* cuobjdump repeats it inside each function, after the header said
+       * it (as "sm_90a" where this says SM90).  Another number starts
+       * another listing: nvdisasm outputs put together in one file. */
       if (ps->arch == NULL)
         set_arch (ps, arch);
+      else if (ks_sass_arch_number (arch) != ps->arch_number)
+        {
+          if (ps->function != KS_SASS_NONE && current_function (ps)->n_insns == 0)
+            {
+              set_arch (ps, arch);
+              current_function (ps)->arch = ps->arch;
+            }
+          else
+            {
+              if (!close_function (ps, error, FALSE))
+                return FALSE;
+              set_arch (ps, arch);
+              ps->have_control_word = FALSE;
+            }
+        }
       return TRUE;
     }
   g_clear_pointer (&mi, g_match_info_free);
