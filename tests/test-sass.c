@@ -1009,6 +1009,20 @@ test_bad_input (void)
   assert_parse_error (cubin, clen, "bad.sass:1:1: error: ");
   assert_parse_error ("        /*0000*/  MOV R1, c[0x0][0x28] ;\n\x01\x02\x00\xff\n", 44, "bad.sass:2:1: error: ");
 
+  /* A UTF-8 byte order mark is no line; UTF-16 is refused as such */
+  {
+    g_autofree char *bom = g_strconcat ("\xef\xbb\xbf", text, NULL);
+    g_autoptr(GError) error = NULL;
+    g_autoptr(KsSassListing) l = ks_sass_parse (bom, len + 3, "bom.sass", &error);
+    g_autofree char *utf16 = g_convert ("\xef\xbb\xbf\n\t\tFunction : f\n", -1, "UTF-16LE", "UTF-8", NULL, NULL, NULL);
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (l->n_insns, ==, 96);
+    g_assert_cmpuint (l->insns[0].line, ==, 21);
+    g_assert_nonnull (utf16);
+    assert_parse_error (utf16, 34, "bad.sass:1:1: error: UTF-16");
+  }
+
   /* Cut inside the LDG line 97: no ';' */
   cut = strstr (text, "LDG.E R32, [R32.64]");
   g_assert_nonnull (cut);

@@ -610,8 +610,7 @@ ks_sass_parse (const char  *text,
   Parser ps = { 0 };
   g_autoptr(GError) local = NULL;
   KsSassListing *l;
-  const char *end = text + len;
-  const char *s = text;
+  const char *end, *s;
   guint lineno = 0;
   gboolean ok = TRUE;
   const char *bad;
@@ -619,6 +618,21 @@ ks_sass_parse (const char  *text,
   g_return_val_if_fail (text != NULL || len == 0, NULL);
 
   ps.filename = filename != NULL ? filename : "<input>";
+  /* A byte order mark: UTF-8's is no line (Windows editors write one);
+   * UTF-16 is what PowerShell's > makes of cuobjdump's output */
+  if (len >= 3 && memcmp (text, "\xef\xbb\xbf", 3) == 0)
+    {
+      text += 3;
+      len -= 3;
+    }
+  else if (len >= 2 && (memcmp (text, "\xff\xfe", 2) == 0 || memcmp (text, "\xfe\xff", 2) == 0))
+    {
+      fail (&ps, error, 1, "UTF-16 text, not UTF-8 (PowerShell's > writes it so; save the listing "
+            "as UTF-8, for example with | Out-File -Encoding utf8)");
+      return NULL;
+    }
+  end = text + len;
+  s = text;
   if (memchr (text, '\0', len) != NULL || !g_utf8_validate (text, (gssize) len, &bad))
     {
       const char *at = memchr (text, '\0', len);
