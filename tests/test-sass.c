@@ -918,6 +918,93 @@ test_pipes (void)
   g_assert_null (ks_sass_opcode_description ("NOTANOPCODE"));
 }
 
+/* Every opcode of NVIDIA's instruction set reference (CUDA Binary
+ * Utilities, section 4: the Turing, Ampere and Ada, Hopper and Blackwell
+ * tables, CUDA 13.1), under the heading NVIDIA puts it, has a description,
+ * and its pipe is one that heading allows. */
+static void
+test_opcodes_documented (void)
+{
+  static const struct
+  {
+    const char *heading;
+    const char *opcodes;
+    KsPipe allowed[5];
+    guint n_allowed;
+  } groups[] = {
+    { "Floating Point",
+      "FADD FADD2 FADD32I FCHK FFMA32I FFMA FFMA2 FHADD FHFMA FMNMX FMNMX3 FMUL FMUL2 FMUL32I FSEL FSET "
+      "FSETP FSWZADD MUFU HADD2 HADD2_32I HFMA2 HFMA2_32I HMMA HMNMX2 HMUL2 HMUL2_32I HSET2 HSETP2 "
+      "DADD DFMA DMMA DMUL DSETP OMMA QMMA",
+      { KS_PIPE_FP32, KS_PIPE_FP64, KS_PIPE_SFU, KS_PIPE_TENSOR }, 4 },
+    { "Integer",
+      "BMMA BMSK BREV FLO IABS IADD IADD3 IADD32I IDP IDP4A IMAD IMMA IMNMX IMUL IMUL32I ISCADD "
+      "ISCADD32I ISETP LEA LOP LOP3 LOP32I POPC SHF SHL SHR VABSDIFF VABSDIFF4 VHMNMX VIADD "
+      "VIADDMNMX VIMNMX VIMNMX3",
+      { KS_PIPE_INT, KS_PIPE_TENSOR }, 2 },
+    { "Conversion", "F2F F2I I2F I2I I2IP I2FP F2IP FRND",
+      { KS_PIPE_SFU, KS_PIPE_FP32, KS_PIPE_INT }, 3 },
+    { "Movement", "MOV MOV32I MOVM PRMT SEL SGXT SHFL", { KS_PIPE_INT, KS_PIPE_SHFL }, 2 },
+    { "Predicate", "PLOP3 PSETP P2R R2P", { KS_PIPE_INT }, 1 },
+    { "Load/Store",
+      "FENCE LD LDC LDG LDGDEPBAR LDGMC LDGSTS LDL LDS LDSM STSM ST STG STL STS STAS SYNCS MATCH "
+      "QSPC ATOM ATOMS ATOMG RED REDAS REDG CCTL CCTLL ERRBAR MEMBAR CCTLT",
+      { KS_PIPE_MEM, KS_PIPE_SHFL }, 2 },
+    { "Uniform Datapath",
+      "CREDUX CS2UR LDCU R2UR REDUX S2UR UBMSK UBREV UCGABAR_ARV UCGABAR_WAIT UCLEA UFADD UF2F "
+      "UF2FP UF2I UF2IP UFFMA UFLO UFMNMX UFMUL UFRND UFSEL UFSET UFSETP UI2F UI2FP UI2I UI2IP "
+      "UIABS UIMNMX UIADD3 UIMAD UISETP ULDC ULEA ULEPC ULOP ULOP3 ULOP32I UMOV UP2UR UPLOP3 UPOPC "
+      "UPRMT UPSETP UR2UP USEL USETMAXREG USGXT USHF USHL USHR UGETNEXTWORKID UMEMSETS UREDGR "
+      "USTGR UVIADD UVIMNMX UVIRTCOUNT VOTEU",
+      { KS_PIPE_INT, KS_PIPE_SHFL, KS_PIPE_MEM, KS_PIPE_SFU, KS_PIPE_CTRL }, 5 },
+    { "Warpgroup", "BGMMA HGMMA IGMMA QGMMA WARPGROUP WARPGROUPSET",
+      { KS_PIPE_TENSOR, KS_PIPE_CTRL }, 2 },
+    { "Tensor Memory Access",
+      "UBLKCP UBLKPF UBLKRED UTMACCTL UTMACMDFLUSH UTMALDG UTMAPF UTMAREDG UTMASTG",
+      { KS_PIPE_MEM }, 1 },
+    { "Tensor Core Memory",
+      "LDT LDTM STT STTM UTCATOMSWS UTCBAR UTCCP UTCHMMA UTCIMMA UTCOMMA UTCQMMA UTCSHIFT",
+      { KS_PIPE_MEM, KS_PIPE_TENSOR }, 2 },
+    { "Texture", "TEX TLD TLD4 TMML TXD TXQ", { KS_PIPE_MEM }, 1 },
+    { "Surface", "SUATOM SULD SURED SUST", { KS_PIPE_MEM }, 1 },
+    { "Control",
+      "ACQBULK ACQSHMINIT BMOV BPT BRA BREAK BRX BRXU BSSY BSYNC CALL CGAERRBAR ELECT "
+      "ENDCOLLECTIVE EXIT JMP JMX JMXU KILL NANOSLEEP PREEXIT RET RPCMOV RTT WARPSYNC YIELD",
+      { KS_PIPE_CTRL, KS_PIPE_SHFL }, 2 },
+    { "Miscellaneous",
+      "B2R BAR CS2R DEPBAR GETLMEMBASE LEPC NOP PMTRIG R2B S2R SETCTAID SETLMEMBASE VOTE",
+      { KS_PIPE_CTRL, KS_PIPE_INT, KS_PIPE_SFU, KS_PIPE_SHFL }, 4 },
+  };
+  g_autoptr(GString) wrong = g_string_new (NULL);
+  guint n = 0;
+
+  for (gsize g = 0; g < G_N_ELEMENTS (groups); g++)
+    {
+      g_auto(GStrv) ops = g_strsplit (groups[g].opcodes, " ", -1);
+
+      for (guint i = 0; ops[i] != NULL; i++)
+        {
+          guint pipe = ks_sass_opcode_pipe (ops[i], "");
+          gboolean ok = FALSE;
+
+          n++;
+          if (ks_sass_opcode_description (ops[i]) == NULL)
+            g_string_append_printf (wrong, " %s (no description)", ops[i]);
+          for (guint k = 0; k < groups[g].n_allowed; k++)
+            ok |= pipe == groups[g].allowed[k];
+          if (!ok)
+            g_string_append_printf (wrong, " %s (%s: pipe %s)", ops[i], groups[g].heading,
+                                    ks_pipe_name (pipe));
+        }
+    }
+  if (wrong->len > 0)
+    g_error ("opcodes of NVIDIA's reference:%s", wrong->str);
+  g_assert_cmpuint (n, >=, 200);
+  /* double-precision forms of the conversions run on the FP64 unit */
+  g_assert_cmpuint (ks_sass_opcode_pipe ("FRND", ".F64.CEIL"), ==, KS_PIPE_FP64);
+  g_assert_cmpuint (ks_sass_opcode_pipe ("FRND", ".CEIL"), ==, KS_PIPE_SFU);
+}
+
 /* Expected strings are c++filt's (binutils 2.40); when c++filt is on the
  * machine, it is asked as well. */
 static void
@@ -1378,6 +1465,7 @@ main (int    argc,
   g_test_add_func ("/sass/pipes", test_pipes);
   g_test_add_func ("/sass/parse/operands-ada-blackwell", test_operands_ada_blackwell);
   g_test_add_func ("/sass/opcodes/fixtures-covered", test_opcodes_cover_fixtures);
+  g_test_add_func ("/sass/opcodes/documented", test_opcodes_documented);
   g_test_add_func ("/sass/demangle", test_demangle);
   g_test_add_func ("/sass/cli/json", test_cli_json);
   g_test_add_func ("/sass/cli/source-lines", test_cli_source_lines);
