@@ -296,6 +296,56 @@ test_control_cuasm (void)
   g_assert_cmpuint (n, ==, 80);
 }
 
+/* The reuse flags decoded from the high words against the listing's own
+ * text: cuobjdump writes ".reuse" after each source operand whose flag is
+ * set, flag k for the k-th source (operands after the destinations). */
+static void
+test_control_reuse (void)
+{
+  static const char *const files[] = {
+    "01_gpumode_sgemm_naive.sm_86.cuobjdump.sass", "06_cuassembler_Mandelbrot.sm_75.cuobjdump.sass",
+  };
+  guint n_reuse = 0, n_placed = 0;
+
+  for (gsize f = 0; f < G_N_ELEMENTS (files); f++)
+    {
+      g_autoptr(KsSassListing) l = parse_fixture (files[f]);
+
+      for (uint32_t i = 0; i < l->n_insns; i++)
+        {
+          const KsSassInsn *in = &l->insns[i];
+          guint marked = 0, mask = 0, first_source = 1;
+
+          g_assert_true (in->flags & KS_SASS_HAS_CONTROL);
+          /* a second destination: a predicate (ISETP P0, PT, ...; IADD3 R2, P0, ...) */
+          if (in->n_operands > 1)
+            {
+              const char *second = operand (l, in, 1);
+
+              if (strcmp (second, "PT") == 0 || (second[0] == 'P' && g_ascii_isdigit (second[1])))
+                first_source = 2;
+            }
+          for (uint32_t k = 0; k < in->n_operands; k++)
+            if (g_str_has_suffix (operand (l, in, k), ".reuse"))
+              {
+                marked++;
+                if (k >= first_source)
+                  mask |= 1u << (k - first_source);
+              }
+          g_assert_cmpuint (marked, ==, (guint) __builtin_popcount (in->control.reuse));
+          if (marked > 0)
+            {
+              n_reuse++;
+              g_assert_cmphex (mask, ==, in->control.reuse);
+              n_placed++;
+            }
+        }
+    }
+  /* 11 in 01 and 165 in 06 carry .reuse */
+  g_assert_cmpuint (n_reuse, ==, 176);
+  g_assert_cmpuint (n_placed, ==, n_reuse);
+}
+
 /* Maxwell: the control word 0x003ff400e24007f6 in front of 0x0008 holds
  * 0x007f6 for its first instruction: stall 6, yield bit set (no yield),
  * write and read barrier 7 (none), nothing waited on. */
@@ -1452,6 +1502,7 @@ main (int    argc,
   g_test_add_func ("/sass/parse/ptx-section-skipped", test_ptx_section_skipped);
   g_test_add_func ("/sass/control/issue-example", test_control_example);
   g_test_add_func ("/sass/control/cuasm-ground-truth", test_control_cuasm);
+  g_test_add_func ("/sass/control/reuse", test_control_reuse);
   g_test_add_func ("/sass/control/maxwell", test_control_maxwell);
   g_test_add_func ("/sass/control/maxwell-without-arch", test_maxwell_without_arch);
   g_test_add_func ("/sass/elf/text-equals-listing", test_elf_matches_listing);
