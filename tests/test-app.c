@@ -471,7 +471,7 @@ test_sass_control_column (Fixture       *f,
   g_autofree char *text = NULL;
   g_auto(GStrv) lines = NULL;
   g_autoptr(GFile) file = g_file_new_for_path (path);
-  guint ldg = 0, ffma = 0;
+  guint ldg = 0, ffma = 0, iadd3 = 0;
 
   if (f->window == NULL)
     return;
@@ -483,7 +483,11 @@ test_sass_control_column (Fixture       *f,
         ldg = i + 1;
       if (strstr (lines[i], "/*03a0*/"))
         ffma = i + 1;
+      /* "IADD3 R2, R16.reuse, -0x1, RZ": its first source is reused */
+      if (strstr (lines[i], "/*00f0*/") && strstr (lines[i], "R16.reuse"))
+        iadd3 = i + 1;
     }
+  g_assert_cmpuint (iadd3, >, 0);
   g_assert_cmpuint (ldg, >, 0);
   g_assert_cmpuint (ffma, >, 0);
   ks_window_open_file (f->window, file);
@@ -499,6 +503,18 @@ test_sass_control_column (Fixture       *f,
     g_assert_true (g_str_has_prefix (c_ffma, "B--2"));
     g_assert_true (g_str_has_suffix (c_ffma, ":S01"));
     g_assert_null (c_none);
+  }
+  {
+    g_autofree char *t_iadd3 = _ks_window_sass_tooltip_text (f->window, iadd3);
+    g_autofree char *t_ldg = _ks_window_sass_tooltip_text (f->window, ldg);
+    g_autofree char *t_none = _ks_window_sass_tooltip_text (f->window, 1);
+
+    g_assert_nonnull (t_iadd3);
+    g_assert_true (g_str_has_prefix (t_iadd3, "IADD3: "));
+    g_assert_nonnull (strstr (t_iadd3, "keeps operand a in the reuse cache"));
+    g_assert_nonnull (strstr (t_ldg, "W2 (result written)"));
+    g_assert_null (strstr (t_ldg, "reuse"));
+    g_assert_null (t_none);
   }
 }
 

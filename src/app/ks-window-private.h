@@ -195,6 +195,11 @@ void        _ks_window_sass_update_column  (KsWindow    *self);
  * NULL where no instruction with a decoded control code starts */
 char       *_ks_window_sass_control_text   (KsWindow    *self,
                                             guint        line);
+/* The SASS pane's tooltip for listing line `line` (1-based): the opcode's
+ * description, the decoded control code, Maxwell's dual issue; NULL off an
+ * instruction */
+char       *_ks_window_sass_tooltip_text   (KsWindow    *self,
+                                            guint        line);
 
 /* ks-window-ptx.c */
 void        _ks_window_ptx_init            (KsWindow    *self);
