@@ -2260,6 +2260,54 @@ test_heat_gutter (Fixture       *f,
   }
 }
 
+/* The heat gutters' metric is a setting: the choice is kept for the next
+ * window (and session), and a change of the setting reaches a window that
+ * is open */
+static void
+test_heat_metric_setting (Fixture       *f,
+                          gconstpointer  data)
+{
+  g_autoptr(GSettings) settings = ks_settings_new ();
+  g_autoptr(KsWindow) second = NULL;
+  g_autofree char *id = NULL;
+  GtkSourceGutterRenderer *gutter;
+
+  if (f->window == NULL)
+    return;
+  id = g_settings_get_string (settings, "heat-metric");
+  g_assert_cmpstr (id, ==, "executions");
+  g_clear_pointer (&id, g_free);
+
+  /* chosen in the window: written to the setting */
+  _ks_window_heat_set_metric (f->window, KS_HEAT_DIVERGENCE);
+  id = g_settings_get_string (settings, "heat-metric");
+  g_assert_cmpstr (id, ==, "divergence");
+  g_clear_pointer (&id, g_free);
+
+  /* a new window starts with it */
+  second = g_object_ref_sink (ks_window_new (NULL));
+  ks_window_open_first_sample (second);
+  wait_for_run (second);
+  g_assert_true (g_str_has_prefix (ks_heat_legend_get_text (
+                   KS_HEAT_LEGEND (_ks_window_heat_legend (second, KS_HEAT_PANE_PTX))), "Divergence"));
+
+  /* "off" from outside (gsettings set ... heat-metric off): both windows
+   * hide their gutters */
+  g_settings_set_string (settings, "heat-metric", "off");
+  gutter = _ks_window_heat_gutter (f->window, KS_HEAT_PANE_PTX);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (gutter)));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (_ks_window_heat_gutter (second, KS_HEAT_PANE_CUDA))));
+  g_assert_false (_ks_window_heat_value (f->window, KS_HEAT_PANE_PTX, 6, NULL, NULL));
+
+  /* and back on in the second window: the first follows */
+  _ks_window_heat_set_metric (second, KS_HEAT_EXECUTIONS);
+  id = g_settings_get_string (settings, "heat-metric");
+  g_assert_cmpstr (id, ==, "executions");
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (gutter)));
+  second->close_confirmed = TRUE;
+  gtk_window_destroy (GTK_WINDOW (second));
+}
+
 /* Step controls: Reset, three steps, back one, and on to the end */
 static void
 test_step (Fixture       *f,
@@ -2631,6 +2679,8 @@ main (int    argc,
               test_compile_error_mark, fixture_teardown);
   g_test_add ("/app/window/heat-gutter", Fixture, NULL, fixture_setup_quick, test_heat_gutter,
               fixture_teardown);
+  g_test_add ("/app/window/heat-metric-setting", Fixture, NULL, fixture_setup_quick,
+              test_heat_metric_setting, fixture_teardown);
   g_test_add ("/app/window/step", Fixture, NULL, fixture_setup_quick, test_step, fixture_teardown);
   g_test_add ("/app/window/step-fault", Fixture, NULL, fixture_setup_quick, test_step_fault,
               fixture_teardown);
