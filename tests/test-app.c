@@ -883,6 +883,97 @@ test_hint_jumps (Fixture       *f,
   g_assert_cmpuint (g_array_index (lit, guint, 0), ==, hint->cuda_line);
 }
 
+/* The rows the samples browser shows, as indices into its list */
+static GArray *
+visible_samples (KsWindow *window)
+{
+  GArray *shown = g_array_new (FALSE, FALSE, sizeof (guint));
+  GtkListBoxRow *row;
+
+  for (guint i = 0; (row = gtk_list_box_get_row_at_index (window->samples_list, (int) i)) != NULL; i++)
+    if (gtk_widget_get_child_visible (GTK_WIDGET (row)))
+      g_array_append_val (shown, i);
+  return shown;
+}
+
+/* The samples browser is searchable: what is typed keeps the samples whose
+ * sample.json (read here) mentions it, Enter opens the first of them in
+ * one go, and a search that finds nothing says so */
+static void
+test_samples_search (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(GArray) shown = NULL;
+  g_autoptr(GPtrArray) want = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *index_path = g_test_build_filename (G_TEST_DIST, "..", "data", "samples",
+                                                       "index.json", NULL);
+  g_autoptr(JsonParser) index = json_parser_new ();
+  JsonArray *ids;
+  GtkWidget *placeholder;
+
+  if (f->window == NULL)
+    return;
+  g_assert_true (json_parser_load_from_file (index, index_path, NULL));
+  ids = json_object_get_array_member (json_node_get_object (json_parser_get_root (index)), "samples");
+  /* the samples whose title, summary or tags say "bank", in course order */
+  for (guint i = 0; i < json_array_get_length (ids); i++)
+    {
+      const char *id = json_array_get_string_element (ids, i);
+      g_autofree char *meta = g_test_build_filename (G_TEST_DIST, "..", "data", "samples", id,
+                                                     "sample.json", NULL);
+      g_autofree char *text = read_text (meta);
+      g_autofree char *lower = g_ascii_strdown (text, -1);
+
+      if (strstr (lower, "bank") != NULL)
+        g_ptr_array_add (want, g_strdup (id));
+    }
+  g_assert_cmpuint (want->len, >, 0);
+
+  gtk_menu_button_popup (f->window->samples_button);
+  g_assert_true (gtk_widget_has_focus (GTK_WIDGET (f->window->samples_search))
+                 || gtk_widget_is_focus (GTK_WIDGET (f->window->samples_search))
+                 || gtk_widget_get_focus_child (GTK_WIDGET (f->window->samples_search)) != NULL);
+  shown = visible_samples (f->window);
+  g_assert_cmpuint (shown->len, ==, json_array_get_length (ids));
+  g_clear_pointer (&shown, g_array_unref);
+
+  gtk_editable_set_text (GTK_EDITABLE (f->window->samples_search), "BANK");
+  gtk_list_box_invalidate_filter (f->window->samples_list);   /* not waiting for the search delay */
+  shown = visible_samples (f->window);
+  g_assert_cmpuint (shown->len, ==, want->len);
+  for (guint i = 0; i < shown->len; i++)
+    {
+      const char *id = json_array_get_string_element (ids, g_array_index (shown, guint, i));
+
+      g_assert_cmpstr (id, ==, want->pdata[i]);
+    }
+
+  /* Enter: the first of them opens, and the browser closes */
+  g_signal_emit_by_name (f->window->samples_search, "activate");
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (f->window->samples_popover)));
+  {
+    g_autofree char *folder = g_file_get_path (f->window->cuda_file);
+
+    g_assert_nonnull (strstr (folder, want->pdata[0]));
+  }
+  wait_for_run (f->window);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (f->window->stale_label)));
+
+  /* nothing found: no rows, and a line that says so */
+  g_clear_pointer (&shown, g_array_unref);
+  gtk_editable_set_text (GTK_EDITABLE (f->window->samples_search), "bank zzzz");
+  gtk_list_box_invalidate_filter (f->window->samples_list);
+  shown = visible_samples (f->window);
+  g_assert_cmpuint (shown->len, ==, 0);
+  for (placeholder = gtk_widget_get_first_child (GTK_WIDGET (f->window->samples_list));
+       placeholder != NULL && !GTK_IS_LABEL (placeholder);
+       placeholder = gtk_widget_get_next_sibling (placeholder))
+    ;
+  g_assert_nonnull (placeholder);
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (placeholder)), "No sample"));
+  g_assert_true (gtk_widget_get_child_visible (placeholder));
+}
+
 /* vector_add told n = 2000 over buffers of 1000: the thread with i = 1000,
  * block 3 (1000 / 256) thread 232 (1000 % 256) or one after it, reads past
  * a's end on CUDA line 10 */
@@ -2700,6 +2791,8 @@ main (int    argc,
               test_launch_save_copy, fixture_teardown);
   g_test_add ("/app/window/recent-files", Fixture, NULL, fixture_setup_quick, test_recent_files,
               fixture_teardown);
+  g_test_add ("/app/window/samples-search", Fixture, NULL, fixture_setup_quick,
+              test_samples_search, fixture_teardown);
   g_test_add ("/app/window/drop", Fixture, NULL, fixture_setup_quick, test_drop, fixture_teardown);
   g_test_add_func ("/app/window/live-sass", test_live_sass);
   g_test_add_func ("/app/screenshot-presentation", test_screenshot);

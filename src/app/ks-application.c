@@ -242,6 +242,7 @@ ks_application_startup (GApplication *app)
   static const struct { const char *action; const char *accels[3]; } accels[] = {
     { "app.quit", { "<Control>q", NULL } },
     { "win.open", { "<Control>o", NULL } },
+    { "win.samples", { "<Control><Shift>o", NULL } },
     { "win.save", { "<Control>s", NULL } },
     { "win.export-view", { "<Control>e", NULL } },
     { "win.edit-launch", { "<Control>l", NULL } },

@@ -25,6 +25,7 @@ struct _KsWindow
   GtkMenuButton *samples_button;
   GtkPopover *samples_popover;
   GtkListBox *samples_list;
+  GtkSearchEntry *samples_search;
   GtkDropDown *gpu_dropdown;
   GtkMenuButton *launch_button;
   GtkLabel *launch_label;
