@@ -2714,6 +2714,105 @@ test_second_instance (void)
   g_rmdir (tmp);
 }
 
+/* Whether the window (of app) has an action group.name */
+static gboolean
+window_has_action (GtkWidget  *window,
+                   const char *full_name)
+{
+  const char *dot = strchr (full_name, '.');
+  const char *name;
+  GType owner;
+  const GVariantType *ptype;
+  const char *property;
+
+  for (guint i = 0; gtk_widget_class_query_action (GTK_WIDGET_GET_CLASS (window), i, &owner, &name,
+                                                   &ptype, &property); i++)
+    if (g_str_equal (name, full_name))
+      return TRUE;
+  /* GtkApplicationWindow's own win. actions (show-help-overlay) */
+  return dot != NULL && g_str_has_prefix (full_name, "win.")
+         && g_action_group_has_action (G_ACTION_GROUP (window), dot + 1);
+}
+
+/* The shortcuts window (gtk/help-overlay.ui) lists every action the
+ * application gives a key, and each action it lists exists; the keys it
+ * gives for the views (which they handle when focused) are accelerators
+ * GTK reads */
+static void
+test_shortcuts_window (void)
+{
+  g_autoptr(KsApplication) app = NULL;
+  g_autoptr(GtkBuilder) builder = NULL;
+  g_autoptr(GHashTable) listed = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GSList) objects = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) actions = NULL;
+  GtkWidget *window;
+  guint n_shortcuts = 0;
+
+  if (!have_display)
+    {
+      g_test_skip ("no display: run under Xvfb (xvfb-run) to test the window");
+      return;
+    }
+  app = ks_application_new ();
+  /* its own instance, never the one another test put on the bus */
+  g_application_set_flags (G_APPLICATION (app),
+                           g_application_get_flags (G_APPLICATION (app)) | G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_assert_no_error (error);
+  window = GTK_WIDGET (ks_window_new (GTK_APPLICATION (app)));
+
+  builder = gtk_builder_new_from_resource ("/io/github/kernelscope/KernelScope/gtk/help-overlay.ui");
+  objects = gtk_builder_get_objects (builder);
+  for (GSList *l = objects; l != NULL; l = l->next)
+    {
+      g_autofree char *action = NULL, *accel = NULL, *title = NULL;
+
+      if (!GTK_IS_SHORTCUTS_SHORTCUT (l->data))
+        continue;
+      n_shortcuts++;
+      g_object_get (l->data, "action-name", &action, "accelerator", &accel, "title", &title, NULL);
+      g_assert_nonnull (title);
+      if (action != NULL)
+        {
+          if (g_str_has_prefix (action, "app."))
+            g_assert_nonnull (g_action_map_lookup_action (G_ACTION_MAP (app), action + 4));
+          else if (!window_has_action (window, action))
+            g_error ("the shortcuts window lists %s, which the window does not have", action);
+          g_hash_table_add (listed, (gpointer) g_intern_string (action));
+        }
+      else if (accel != NULL)
+        {
+          g_auto(GStrv) keys = g_strsplit (accel, " ", -1);
+
+          for (guint k = 0; keys[k] != NULL; k++)
+            {
+              guint key = 0;
+              GdkModifierType mods = 0;
+
+              if (!gtk_accelerator_parse (keys[k], &key, &mods) || key == 0)
+                g_error ("\"%s\" (%s) is not an accelerator", keys[k], title);
+            }
+        }
+    }
+  g_assert_cmpuint (n_shortcuts, >=, 20);
+
+  /* every action with a key is there */
+  actions = gtk_application_list_action_descriptions (GTK_APPLICATION (app));
+  g_assert_cmpuint (g_strv_length (actions), >=, 14);
+  for (guint i = 0; actions[i] != NULL; i++)
+    {
+      g_auto(GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app), actions[i]);
+
+      if (accels[0] == NULL)
+        continue;
+      if (!g_hash_table_contains (listed, actions[i]))
+        g_error ("%s has the key %s but the shortcuts window does not list it", actions[i], accels[0]);
+    }
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -2797,6 +2896,7 @@ main (int    argc,
   g_test_add_func ("/app/window/live-sass", test_live_sass);
   g_test_add_func ("/app/screenshot-presentation", test_screenshot);
   g_test_add_func ("/app/second-instance", test_second_instance);
+  g_test_add_func ("/app/shortcuts-window", test_shortcuts_window);
   status = g_test_run ();
   {
     g_autofree char *xbel = g_build_filename (data_home, "recently-used.xbel", NULL);

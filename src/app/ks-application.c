@@ -204,10 +204,18 @@ static const GActionEntry app_actions[] = {
 void
 ks_application_setup_data (void)
 {
-  g_autofree char *langs = ks_data_find_dir ("language-specs");
-  g_autofree char *styles = ks_data_find_dir ("styles");
-  g_autofree char *icons = ks_data_find_dir ("icons");
+  static gboolean done;
+  g_autofree char *langs = NULL, *styles = NULL, *icons = NULL;
   GdkDisplay *display = gdk_display_get_default ();
+
+  /* Once: GtkSourceView refuses a new search path once it has read a
+   * language, and the tests call this before an application starts up */
+  if (done)
+    return;
+  done = TRUE;
+  langs = ks_data_find_dir ("language-specs");
+  styles = ks_data_find_dir ("styles");
+  icons = ks_data_find_dir ("icons");
 
   /* The app's icon, when run from a build tree */
   if (icons != NULL && display != NULL)
