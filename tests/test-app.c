@@ -448,6 +448,8 @@ test_presentation (Fixture       *f,
   scheme = gtk_source_buffer_get_style_scheme (f->window->ptx_buffer);
   g_assert_cmpstr (gtk_source_style_scheme_get_id (scheme), ==, "kernelscope-contrast");
   g_assert_false (gtk_widget_get_visible (f->window->sass_pane));
+  /* the Open button keeps its icon; its word goes, to leave the title room */
+  g_assert_false (gtk_widget_get_visible (f->window->open_label));
 
   /* and back */
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.presentation", NULL);
@@ -456,6 +458,7 @@ test_presentation (Fixture       *f,
   g_assert_true (g_str_has_prefix (gtk_source_style_scheme_get_id (scheme), "kernelscope"));
   g_assert_cmpstr (gtk_source_style_scheme_get_id (scheme), !=, "kernelscope-contrast");
   g_assert_true (gtk_widget_get_visible (f->window->sass_pane));
+  g_assert_true (gtk_widget_get_visible (f->window->open_label));
 }
 
 /* An opened SASS listing gets the control-code column: in the sm_86

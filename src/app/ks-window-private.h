@@ -20,6 +20,7 @@ struct _KsWindow
   GtkApplicationWindow parent_instance;
 
   /* Template widgets */
+  GtkWidget *open_label;
   GtkLabel *title_label;
   GtkLabel *subtitle_label;
   GtkMenuButton *samples_button;

@@ -1463,7 +1463,10 @@ set_presentation (KsWindow *self,
     gtk_widget_add_css_class (GTK_WIDGET (self), "presentation");
   else
     gtk_widget_remove_css_class (GTK_WIDGET (self), "presentation");
-  /* Secondary chrome goes: file names and the kernel's mangled name */
+  /* Secondary chrome goes: file names and the kernel's mangled name, and
+   * the Open button's word, so that the larger header bar leaves the title
+   * (the kernel's file name) room to be read whole */
+  gtk_widget_set_visible (self->open_label, !on);
   gtk_widget_set_visible (GTK_WIDGET (self->cuda_file_label), !on);
   gtk_widget_set_visible (GTK_WIDGET (self->ptx_file_label), !on);
   gtk_widget_set_visible (GTK_WIDGET (self->sass_file_label), !on);
@@ -1635,6 +1638,7 @@ ks_window_class_init (KsWindowClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/kernelscope/KernelScope/ks-window.ui");
 #define BIND(name) gtk_widget_class_bind_template_child (widget_class, KsWindow, name)
+  BIND (open_label);
   BIND (title_label);
   BIND (subtitle_label);
   BIND (samples_button);
