@@ -450,6 +450,8 @@ test_presentation (Fixture       *f,
   g_assert_false (gtk_widget_get_visible (f->window->sass_pane));
   /* the Open button keeps its icon; its word goes, to leave the title room */
   g_assert_false (gtk_widget_get_visible (f->window->open_label));
+  /* the samples browser, a surface of its own, is told by name */
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (f->window->samples_popover), "presentation"));
 
   /* and back */
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.presentation", NULL);
@@ -459,6 +461,7 @@ test_presentation (Fixture       *f,
   g_assert_cmpstr (gtk_source_style_scheme_get_id (scheme), !=, "kernelscope-contrast");
   g_assert_true (gtk_widget_get_visible (f->window->sass_pane));
   g_assert_true (gtk_widget_get_visible (f->window->open_label));
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (f->window->samples_popover), "presentation"));
 }
 
 /* An opened SASS listing gets the control-code column: in the sm_86

@@ -1467,6 +1467,12 @@ set_presentation (KsWindow *self,
    * the Open button's word, so that the larger header bar leaves the title
    * (the kernel's file name) room to be read whole */
   gtk_widget_set_visible (self->open_label, !on);
+  /* The samples browser is a surface of its own: it takes the larger type
+   * by name, as the launch editor's popover does */
+  if (on)
+    gtk_widget_add_css_class (GTK_WIDGET (self->samples_popover), "presentation");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self->samples_popover), "presentation");
   gtk_widget_set_visible (GTK_WIDGET (self->cuda_file_label), !on);
   gtk_widget_set_visible (GTK_WIDGET (self->ptx_file_label), !on);
   gtk_widget_set_visible (GTK_WIDGET (self->sass_file_label), !on);
