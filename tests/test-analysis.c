@@ -3,6 +3,7 @@
  * editor's text over the file, failures with their places, faults, and
  * cancellation. */
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "ks-analysis.h"
@@ -185,6 +186,107 @@ test_cancel (void)
   req.path = spec;
   req.use_toolkit = FALSE;
   g_assert_null (ks_analysis_run (&req, c, cancel_on_simulate, c));
+}
+
+/* A process that is gone, or a zombie waiting for init to reap it */
+static gboolean
+process_gone (int pid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/stat", pid);
+  g_autofree char *stat = NULL;
+  const char *paren;
+
+  if (!g_file_get_contents (path, &stat, NULL, NULL))
+    return TRUE;
+  paren = strrchr (stat, ')');
+  return paren != NULL && paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X');
+}
+
+static int
+read_pid (const char *path)
+{
+  g_autofree char *text = NULL;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return 0;
+  return atoi (text);
+}
+
+typedef struct
+{
+  KsAnalysisRequest req;
+  GCancellable *cancellable;
+  KsAnalysis *result;
+} CompileRun;
+
+static gpointer
+compile_thread (gpointer data)
+{
+  CompileRun *run = data;
+
+  run->result = ks_analysis_run (&run->req, run->cancellable, NULL, NULL);
+  return NULL;
+}
+
+/* Cancelling a run while nvcc compiles ends the compile, and all of it: the
+ * compiler's own children too (a real nvcc runs cicc and ptxas under it),
+ * not only the process the run started.  The stand-in nvcc starts a child
+ * that would sleep a minute and waits for it. */
+static void
+test_cancel_compile (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ks-test-slow-nvcc-XXXXXX", NULL);
+  g_autofree char *nvcc = g_build_filename (dir, "nvcc", NULL);
+  g_autofree char *cu = g_build_filename (dir, "k.cu", NULL);
+  g_autofree char *child_pid = g_build_filename (dir, "child.pid", NULL);
+  g_autofree char *nvcc_pid = g_build_filename (dir, "nvcc.pid", NULL);
+  CompileRun run = { 0 };
+  GThread *thread;
+  gint64 start;
+  int child = 0, parent = 0;
+
+  g_assert_true (g_file_set_contents (nvcc,
+    "#!/bin/sh\n"
+    "# a slow nvcc stand-in of KernelScope's tests: a child that takes a minute\n"
+    "if [ \"$1\" = --version ]; then echo 'Cuda compilation tools, release 13.0, V13.0.88'; exit 0; fi\n"
+    "dir=$(dirname \"$0\")\n"
+    "sleep 60 &\n"
+    "echo $$ > \"$dir/nvcc.pid.tmp\"; mv \"$dir/nvcc.pid.tmp\" \"$dir/nvcc.pid\"\n"
+    "echo $! > \"$dir/child.pid.tmp\"; mv \"$dir/child.pid.tmp\" \"$dir/child.pid\"\n"
+    "wait\n", -1, NULL));
+  g_assert_cmpint (g_chmod (nvcc, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (cu, "__global__ void k(float *x) { x[0] = 1; }\n", -1, NULL));
+
+  ks_analysis_request_init (&run.req);
+  run.req.path = cu;
+  run.req.toolkit_dir = dir;
+  run.cancellable = g_cancellable_new ();
+  start = g_get_monotonic_time ();
+  thread = g_thread_new ("compile", compile_thread, &run);
+  while ((child = read_pid (child_pid)) == 0 && g_get_monotonic_time () - start < 20 * G_USEC_PER_SEC)
+    g_usleep (20000);
+  g_assert_cmpint (child, >, 0);
+  parent = read_pid (nvcc_pid);
+  g_assert_cmpint (parent, >, 0);
+  g_assert_false (process_gone (child));
+
+  g_cancellable_cancel (run.cancellable);
+  g_thread_join (thread);
+  /* at once, not after the child's minute */
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 15 * G_USEC_PER_SEC);
+  g_assert_null (run.result);
+  g_assert_true (process_gone (parent));
+  /* the compiler's child goes with it (it may take the kernel a moment) */
+  for (guint i = 0; i < 100 && !process_gone (child); i++)
+    g_usleep (20000);
+  g_assert_true (process_gone (child));
+
+  g_object_unref (run.cancellable);
+  g_unlink (nvcc);
+  g_unlink (cu);
+  g_unlink (child_pid);
+  g_unlink (nvcc_pid);
+  g_rmdir (dir);
 }
 
 /* A launch from the UI replaces the spec's; the analysis keeps its own copy */
@@ -513,6 +615,7 @@ main (int    argc,
   g_test_add_func ("/analysis/edited-text-estimates", test_edited_text_estimates);
   g_test_add_func ("/analysis/fault", test_fault);
   g_test_add_func ("/analysis/cancel", test_cancel);
+  g_test_add_func ("/analysis/cancel-compile", test_cancel_compile);
   g_test_add_func ("/analysis/launch-override", test_launch_override);
   g_test_add_func ("/analysis/cuda", test_cuda);
   g_test_add_func ("/analysis/access-samples", test_access_samples);
