@@ -853,6 +853,60 @@ test_save (Fixture       *f,
   g_rmdir (tmp);
 }
 
+static void spin (guint ms);
+
+/* Typing runs the analysis once it pauses: each keystroke restarts the
+ * wait, so two edits 300 ms apart make one run, 900 ms after the second;
+ * and a new run cancels the one before it */
+static void
+test_typing_debounced (Fixture       *f,
+                       gconstpointer  data)
+{
+  GtkTextIter end;
+  guint serial;
+  gint64 first, second, started;
+  g_autoptr(GCancellable) before = NULL;
+
+  if (f->window == NULL)
+    return;
+  serial = f->window->run_serial;
+  gtk_text_buffer_get_end_iter (GTK_TEXT_BUFFER (f->window->cuda_buffer), &end);
+  gtk_text_buffer_insert (GTK_TEXT_BUFFER (f->window->cuda_buffer), &end, "//", -1);
+  first = g_get_monotonic_time ();
+  spin (300);
+  g_assert_cmpuint (f->window->run_serial, ==, serial);
+  gtk_text_buffer_get_end_iter (GTK_TEXT_BUFFER (f->window->cuda_buffer), &end);
+  gtk_text_buffer_insert (GTK_TEXT_BUFFER (f->window->cuda_buffer), &end, " typing\n", -1);
+  second = g_get_monotonic_time ();
+  g_assert_cmpint (second - first, >=, 250000);
+  {
+    gboolean timed_out = FALSE;
+    guint id = g_timeout_add (10000, timeout_cb, &timed_out);
+
+    while (f->window->run_serial == serial && !timed_out)
+      g_main_context_iteration (NULL, TRUE);
+    g_assert_false (timed_out);
+    g_source_remove (id);
+  }
+  started = g_get_monotonic_time ();
+  /* one run, and not before the pause after the second edit (the first
+   * edit's wait would have ended 250 ms or more earlier) */
+  g_assert_cmpuint (f->window->run_serial, ==, serial + 1);
+  g_assert_cmpint (started - second, >=, 880000);
+  g_assert_true (f->window->running);
+
+  /* a new run while this one works: this one is cancelled, the new one's
+   * result is shown */
+  before = g_object_ref (f->window->run_cancellable);
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.run", NULL);
+  g_assert_true (g_cancellable_is_cancelled (before));
+  g_assert_false (g_cancellable_is_cancelled (f->window->run_cancellable));
+  g_assert_cmpuint (f->window->run_serial, ==, serial + 2);
+  wait_for_run (f->window);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (f->window->stale_label)));
+  g_assert_nonnull (f->window->analysis);
+}
+
 static void
 test_hint_jumps (Fixture       *f,
                  gconstpointer  data)
@@ -2857,6 +2911,8 @@ main (int    argc,
   g_test_add ("/app/window/stop", Fixture, NULL, fixture_setup_quick, test_stop, fixture_teardown);
   g_test_add ("/app/window/edit-reruns-and-save", Fixture, NULL, fixture_setup_quick, test_save,
               fixture_teardown);
+  g_test_add ("/app/window/typing-debounced", Fixture, NULL, fixture_setup_quick,
+              test_typing_debounced, fixture_teardown);
   g_test_add ("/app/window/hint-jumps", Fixture, NULL, fixture_setup_quick, test_hint_jumps,
               fixture_teardown);
   g_test_add ("/app/window/fault", Fixture, NULL, fixture_setup_quick, test_fault,
