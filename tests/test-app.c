@@ -18,6 +18,7 @@
 #include <json-glib/json-glib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 
 #include "ks-application.h"
 #include "ks-analysis.h"
@@ -904,6 +905,105 @@ test_typing_debounced (Fixture       *f,
   g_assert_cmpuint (f->window->run_serial, ==, serial + 2);
   wait_for_run (f->window);
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (f->window->stale_label)));
+  g_assert_nonnull (f->window->analysis);
+}
+
+static double
+thread_cpu_ms (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* The main thread's CPU time in the frame clock's frames (layout and
+ * paint: GTK's work, under Xvfb done in software), and the longest */
+typedef struct
+{
+  double started;
+  double in_frames;
+  double longest;
+} FrameTime;
+
+static void
+frame_begin_cb (GdkFrameClock *clock,
+                FrameTime     *ft)
+{
+  ft->started = thread_cpu_ms ();
+}
+
+static void
+frame_end_cb (GdkFrameClock *clock,
+              FrameTime     *ft)
+{
+  double t = thread_cpu_ms () - ft->started;
+
+  ft->in_frames += t;
+  ft->longest = MAX (ft->longest, t);
+}
+
+/* AddressSanitizer makes every allocation and access dearer */
+#ifdef __SANITIZE_ADDRESS__
+#define FRAME_MS (4 * 1000.0 / 60)
+#else
+#define FRAME_MS (1000.0 / 60)
+#endif
+
+/* The main loop never stalls longer than a frame while the engine runs:
+ * from the run's start to its results on screen, no dispatch of the main
+ * loop costs the main thread a 60 Hz frame of CPU time outside the frames
+ * themselves (time per thread, so other work on the machine does not
+ * count against it).  Sample 11 runs 768 blocks. */
+static void
+test_main_loop_stays_free (Fixture       *f,
+                           gconstpointer  data)
+{
+  g_autofree char *spec = g_test_build_filename (G_TEST_DIST, "..", "data", "samples",
+                                                 "11-transpose-tiled", "transpose_tiled.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (spec);
+  GdkFrameClock *clock;
+  FrameTime ft = { 0 };
+  double worst = 0, total = 0;
+  guint n = 0;
+  gint64 until;
+  gboolean ended = FALSE;
+
+  if (f->window == NULL)
+    return;
+  clock = gtk_widget_get_frame_clock (GTK_WIDGET (f->window));
+  g_assert_nonnull (clock);
+  g_signal_connect (clock, "before-paint", G_CALLBACK (frame_begin_cb), &ft);
+  g_signal_connect (clock, "after-paint", G_CALLBACK (frame_end_cb), &ft);
+  ks_window_open_file (f->window, file);
+  g_assert_true (f->window->running);
+  /* the run, then the frames that lay its results out */
+  until = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  while (g_get_monotonic_time () < until)
+    {
+      double t = thread_cpu_ms (), frames = ft.in_frames;
+
+      if (f->window->running)
+        g_main_context_iteration (NULL, TRUE);
+      else
+        {
+          if (!ended)
+            until = MIN (until, g_get_monotonic_time () + G_USEC_PER_SEC);
+          ended = TRUE;
+          g_main_context_iteration (NULL, FALSE);
+          g_usleep (1000);
+        }
+      t = thread_cpu_ms () - t - (ft.in_frames - frames);
+      worst = MAX (worst, t);
+      total += t;
+      n++;
+    }
+  g_signal_handlers_disconnect_by_data (clock, &ft);
+  g_assert_true (ended);
+  g_test_message ("main loop: %u dispatches, %.1f ms of CPU besides %.1f ms in frames; the "
+                  "longest dispatch %.2f ms, the longest frame %.2f ms",
+                  n, total, ft.in_frames, worst, ft.longest);
+  g_assert_cmpfloat (worst, <, FRAME_MS);
   g_assert_nonnull (f->window->analysis);
 }
 
@@ -2913,6 +3013,8 @@ main (int    argc,
               fixture_teardown);
   g_test_add ("/app/window/typing-debounced", Fixture, NULL, fixture_setup_quick,
               test_typing_debounced, fixture_teardown);
+  g_test_add ("/app/window/main-loop-stays-free", Fixture, NULL, fixture_setup_quick,
+              test_main_loop_stays_free, fixture_teardown);
   g_test_add ("/app/window/hint-jumps", Fixture, NULL, fixture_setup_quick, test_hint_jumps,
               fixture_teardown);
   g_test_add ("/app/window/fault", Fixture, NULL, fixture_setup_quick, test_fault,
