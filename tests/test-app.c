@@ -2900,6 +2900,9 @@ test_starts_with_first_sample (void)
   reset_settings ();
   g_setenv ("KS_NO_TOOLKIT", "1", TRUE);
   app = ks_application_new ();
+  /* its own instance and object path on the bus, apart from the other
+   * tests' applications */
+  g_application_set_application_id (G_APPLICATION (app), APP_ID ".TestStart");
   g_application_set_flags (G_APPLICATION (app),
                            g_application_get_flags (G_APPLICATION (app)) | G_APPLICATION_NON_UNIQUE);
   g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
@@ -2974,7 +2977,8 @@ test_shortcuts_window (void)
       return;
     }
   app = ks_application_new ();
-  /* its own instance, never the one another test put on the bus */
+  /* its own instance and object path, never those of another test */
+  g_application_set_application_id (G_APPLICATION (app), APP_ID ".TestShortcuts");
   g_application_set_flags (G_APPLICATION (app),
                            g_application_get_flags (G_APPLICATION (app)) | G_APPLICATION_NON_UNIQUE);
   g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));

@@ -289,7 +289,9 @@ ks_application_startup (GApplication *app)
                                G_CALLBACK (font_size_changed_cb), self, G_CONNECT_SWAPPED);
       font_size_changed_cb (self, "font-size", self->settings);
     }
-  g_set_application_name ("KernelScope");
+  /* once a process (GLib warns otherwise; the tests start more than one) */
+  if (g_strcmp0 (g_get_application_name (), "KernelScope") != 0)
+    g_set_application_name ("KernelScope");
   gtk_window_set_default_icon_name (app_icon_name ());
 }
 
