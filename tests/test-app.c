@@ -435,6 +435,45 @@ test_compile_error_mark (Fixture       *f,
   g_rmdir (tmp);
 }
 
+/* A warning is a mark too, on its line, with nvcc's words; the run goes
+ * on (nvcc 13 warns of a variable never used: #177-D) */
+static void
+test_compile_warning_mark (Fixture       *f,
+                           gconstpointer  data)
+{
+  g_autoptr(KsToolchain) tc = NULL;
+  g_autofree char *tmp = NULL, *path = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GSList) marks = NULL;
+
+  if (f->window == NULL)
+    return;
+  tc = ks_toolchain_find (NULL);
+  if (ks_toolchain_get_path (tc, KS_TOOL_NVCC) == NULL)
+    {
+      g_test_skip ("nvcc was not found: no compiler, no compiler warnings");
+      return;
+    }
+  tmp = g_dir_make_tmp ("ks-test-cu-XXXXXX", NULL);
+  path = g_build_filename (tmp, "warned.cu", NULL);
+  /* the unused variable is on line 3 */
+  g_assert_true (g_file_set_contents (path, "__global__ void k(float *x)\n{\n"
+                                      "  int unused;\n  x[threadIdx.x] = 1.0f;\n}\n", -1, NULL));
+  file = g_file_new_for_path (path);
+  ks_window_open_file (f->window, file);
+  wait_for_run (f->window);
+
+  marks = gtk_source_buffer_get_source_marks_at_line (f->window->cuda_buffer, 2, "ks-warning");
+  g_assert_nonnull (marks);
+  g_assert_nonnull (strstr (g_object_get_data (marks->data, "ks-message"), "unused"));
+  g_assert_null (gtk_source_buffer_get_source_marks_at_line (f->window->cuda_buffer, 2, "ks-error"));
+  /* nothing failed: the compiled kernel ran */
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (f->window->stale_label)));
+  g_assert_cmpint (((KsAnalysis *) f->window->analysis)->status, ==, KS_ANALYSIS_OK);
+  g_unlink (path);
+  g_rmdir (tmp);
+}
+
 static void
 test_presentation (Fixture       *f,
                    gconstpointer  data)
@@ -3093,6 +3132,8 @@ main (int    argc,
               fixture_teardown);
   g_test_add ("/app/window/compile-error-mark", Fixture, NULL, fixture_setup,
               test_compile_error_mark, fixture_teardown);
+  g_test_add ("/app/window/compile-warning-mark", Fixture, NULL, fixture_setup,
+              test_compile_warning_mark, fixture_teardown);
   g_test_add ("/app/window/heat-gutter", Fixture, NULL, fixture_setup_quick, test_heat_gutter,
               fixture_teardown);
   g_test_add ("/app/window/heat-metric-setting", Fixture, NULL, fixture_setup_quick,
