@@ -395,6 +395,14 @@ test_no_toolkit (Fixture       *f,
    * its PTX (vector_add.ptx: .target sm_80) */
   g_assert_true (gtk_revealer_get_reveal_child (f->window->toolkit_revealer));
   g_assert_nonnull (strstr (gtk_label_get_text (f->window->toolkit_label), "PTX files"));
+  g_assert_cmpstr (gtk_label_get_text (f->window->toolkit_label), ==,
+                   _ks_window_toolkit_advice (g_file_test ("/.flatpak-info", G_FILE_TEST_EXISTS)));
+  /* how to get the toolkit: installing it, outside a sandbox; in a Flatpak,
+   * which cannot run it, the way round */
+  g_assert_nonnull (strstr (_ks_window_toolkit_advice (FALSE), "install the CUDA toolkit"));
+  g_assert_null (strstr (_ks_window_toolkit_advice (TRUE), "install the CUDA toolkit"));
+  g_assert_nonnull (strstr (_ks_window_toolkit_advice (TRUE), "nvcc -ptx -lineinfo"));
+  g_assert_nonnull (strstr (_ks_window_toolkit_advice (TRUE), "PTX files"));
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (f->window->stale_label)));
   g_assert_true (g_str_has_prefix (gtk_label_get_text (f->window->status_label), "sm_80 · "));
 }

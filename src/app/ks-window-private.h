@@ -272,5 +272,7 @@ void        _ks_window_run_dispose         (KsWindow    *self);
 void        _ks_window_run                 (KsWindow    *self);
 void        _ks_window_stop                (KsWindow    *self);
 void        _ks_window_show_toolchain      (KsWindow    *self);
+/* The no-toolkit banner's words, in a Flatpak sandbox or not */
+const char *_ks_window_toolkit_advice      (gboolean     sandboxed);
 
 G_END_DECLS

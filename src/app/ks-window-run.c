@@ -733,6 +733,21 @@ run_done_cb (GObject      *object,
     g_timeout_add (1200, take_screenshot, g_object_ref (self));
 }
 
+const char *
+_ks_window_toolkit_advice (gboolean sandboxed)
+{
+  /* A Flatpak sandbox sees neither the host's /usr/local/cuda nor a C++
+   * compiler for nvcc: installing the toolkit would not help there */
+  if (sandboxed)
+    return _("KernelScope runs in a Flatpak sandbox, which cannot run the CUDA toolkit: PTX "
+             "files, the samples and saved SASS listings work, and CUDA is analysed through the "
+             "PTX beside it. To compile what you type, install KernelScope without Flatpak, or "
+             "compile with “nvcc -ptx -lineinfo” and open the PTX.");
+  return _("No CUDA toolkit found: PTX files, the samples and saved SASS listings still "
+           "work, and CUDA is analysed through the PTX beside it. To compile what you "
+           "type, install the CUDA toolkit (nvcc) or set CUDA_HOME.");
+}
+
 void
 _ks_window_show_toolchain (KsWindow *self)
 {
@@ -742,9 +757,7 @@ _ks_window_show_toolchain (KsWindow *self)
       return;
     }
   gtk_label_set_text (self->toolkit_label,
-                      _("No CUDA toolkit found: PTX files, the samples and saved SASS listings still "
-                        "work, and CUDA is analysed through the PTX beside it. To compile what you "
-                        "type, install the CUDA toolkit (nvcc) or set CUDA_HOME."));
+                      _ks_window_toolkit_advice (g_file_test ("/.flatpak-info", G_FILE_TEST_EXISTS)));
   gtk_revealer_set_reveal_child (self->toolkit_revealer, TRUE);
 }
 
