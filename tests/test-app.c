@@ -78,6 +78,8 @@ wait_for_run (KsWindow *window)
   wait_for_run_within (window, 20000);
 }
 
+static void spin (guint ms);
+
 static char *
 buffer_text (GtkSourceBuffer *buffer)
 {
@@ -305,6 +307,90 @@ test_cuda_line_lights_ptx (Fixture       *f,
   cuda_got = tagged_lines (f->window->cuda_buffer, "ks-link-");
   g_assert_cmpuint (cuda_got->len, ==, 1);
   g_assert_cmpuint (g_array_index (cuda_got, guint, 0), ==, 10);
+}
+
+/* The mapped lines are scrolled into view: in sample 11, CUDA line 40 is
+ * PTX lines far down the file (found here from its .loc), out of sight
+ * while the PTX pane shows its top, and in sight once line 40 is chosen */
+static void
+test_link_scrolls (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autofree char *spec = g_test_build_filename (G_TEST_DIST, "..", "data", "samples",
+                                                 "11-transpose-tiled", "transpose_tiled.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (spec);
+  g_autofree char *ptx = NULL;
+  g_autoptr(GArray) want = NULL;
+  GdkRectangle visible;
+  GtkTextIter iter;
+  int y = 0, h = 0;
+
+  if (f->window == NULL)
+    return;
+  ks_window_open_file (f->window, file);
+  wait_for_run (f->window);
+  ptx = buffer_text (f->window->ptx_buffer);
+  want = ptx_lines_of (ptx, 40);
+  g_assert_cmpuint (want->len, >, 0);
+
+  /* the PTX pane at its top: the lines are below what it shows */
+  gtk_text_buffer_get_start_iter (GTK_TEXT_BUFFER (f->window->ptx_buffer), &iter);
+  gtk_text_buffer_place_cursor (GTK_TEXT_BUFFER (f->window->ptx_buffer), &iter);
+  gtk_text_view_scroll_to_iter (GTK_TEXT_VIEW (f->window->ptx_view), &iter, 0, TRUE, 0, 0);
+  spin (300);
+  gtk_text_buffer_get_iter_at_line (GTK_TEXT_BUFFER (f->window->ptx_buffer), &iter,
+                                    (int) g_array_index (want, guint, 0) - 1);
+  gtk_text_view_get_visible_rect (GTK_TEXT_VIEW (f->window->ptx_view), &visible);
+  gtk_text_view_get_line_yrange (GTK_TEXT_VIEW (f->window->ptx_view), &iter, &y, &h);
+  g_assert_cmpint (y, >=, visible.y + visible.height);
+
+  /* CUDA line 40 chosen: they come into view */
+  gtk_text_buffer_get_iter_at_line (GTK_TEXT_BUFFER (f->window->cuda_buffer), &iter, 39);
+  gtk_text_buffer_place_cursor (GTK_TEXT_BUFFER (f->window->cuda_buffer), &iter);
+  spin (600);
+  gtk_text_buffer_get_iter_at_line (GTK_TEXT_BUFFER (f->window->ptx_buffer), &iter,
+                                    (int) g_array_index (want, guint, 0) - 1);
+  gtk_text_view_get_visible_rect (GTK_TEXT_VIEW (f->window->ptx_view), &visible);
+  gtk_text_view_get_line_yrange (GTK_TEXT_VIEW (f->window->ptx_view), &iter, &y, &h);
+  g_assert_cmpint (y, >=, visible.y);
+  g_assert_cmpint (y + h, <=, visible.y + visible.height);
+}
+
+/* The program's printf output reaches the Output page: sample 4's lines,
+ * formatted here from its spec (x[i] = 1 + 0.5 i over 2 blocks of 8), each
+ * warp's first printf for all its lanes before its second */
+static void
+test_printf_output (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autofree char *spec = g_test_build_filename (G_TEST_DIST, "..", "data", "samples",
+                                                 "04-printf", "hello_printf.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (spec);
+  const char *out;
+
+  if (f->window == NULL)
+    return;
+  ks_window_open_file (f->window, file);
+  wait_for_run (f->window);
+  out = gtk_label_get_text (f->window->output_label);
+  for (int b = 0; b < 2; b++)
+    {
+      g_autofree char *total = g_strdup_printf ("block %d has %d threads\n", b, 8);
+      const char *after = strstr (out, total);
+
+      g_assert_nonnull (after);
+      for (int t = 0; t < 8; t++)
+        {
+          int i = b * 8 + t;
+          g_autofree char *line = g_strdup_printf ("block %d, thread %d (global %d): x = %.3f\n",
+                                                   b, t, i, 1.0 + 0.5 * i);
+          const char *at = strstr (out, line);
+
+          if (at == NULL)
+            g_error ("the output lacks \"%s\": %s", line, out);
+          g_assert_true (at < after);
+        }
+    }
 }
 
 static void
@@ -900,8 +986,6 @@ test_save (Fixture       *f,
     }
   g_rmdir (tmp);
 }
-
-static void spin (guint ms);
 
 /* Typing runs the analysis once it pauses: each keystroke restarts the
  * wait, so two edits 300 ms apart make one run, 900 ms after the second;
@@ -3104,6 +3188,10 @@ main (int    argc,
               fixture_teardown);
   g_test_add ("/app/window/cuda-line-lights-ptx", Fixture, NULL, fixture_setup_quick,
               test_cuda_line_lights_ptx, fixture_teardown);
+  g_test_add ("/app/window/link-scrolls", Fixture, NULL, fixture_setup_quick, test_link_scrolls,
+              fixture_teardown);
+  g_test_add ("/app/window/printf-output", Fixture, NULL, fixture_setup_quick, test_printf_output,
+              fixture_teardown);
   g_test_add ("/app/window/junk", Fixture, NULL, fixture_setup_quick, test_junk, fixture_teardown);
   g_test_add ("/app/window/close-asks", Fixture, NULL, fixture_setup_quick, test_close_asks,
               fixture_teardown);
