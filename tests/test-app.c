@@ -393,6 +393,58 @@ test_printf_output (Fixture       *f,
     }
 }
 
+/* Open's first filter, "Kernels and launch specs", shows every kind of
+ * file the window opens: CUDA, PTX, launch specs and each SASS listing
+ * name (.sass, .s, .asm, .cuasm) */
+static void
+test_open_filter (Fixture       *f,
+                  gconstpointer  data)
+{
+  const char *names[] = { "k.cu", "k.cuh", "k.ptx", "k.json", "k.sass", "k.s", "k.asm", "k.cuasm" };
+  GListModel *toplevels = gtk_window_get_toplevels ();
+  GtkWidget *chooser = NULL;
+  g_autoptr(GListModel) filters = NULL;
+  g_autoptr(GtkFilter) all = NULL;
+
+  if (f->window == NULL)
+    return;
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.open", NULL);
+  /* without portals (GDK_DEBUG=no-portals) the native chooser is a dialog */
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels) && chooser == NULL; i++)
+    {
+      g_autoptr(GtkWidget) w = g_list_model_get_item (toplevels, i);
+
+      if (GTK_IS_FILE_CHOOSER (w))
+        chooser = w;
+    }
+  if (chooser == NULL)
+    {
+      g_test_skip ("the file chooser is not a window of this process (a portal?)");
+      return;
+    }
+  filters = gtk_file_chooser_get_filters (GTK_FILE_CHOOSER (chooser));
+  g_assert_cmpuint (g_list_model_get_n_items (filters), >=, 1);
+  all = g_list_model_get_item (filters, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autoptr(GFileInfo) info = g_file_info_new ();
+
+      g_file_info_set_display_name (info, names[i]);
+      if (!gtk_filter_match (all, info))
+        g_error ("Open's first filter hides %s", names[i]);
+    }
+  {
+    g_autoptr(GFileInfo) info = g_file_info_new ();
+
+    g_file_info_set_display_name (info, "notes.odt");
+    g_assert_false (gtk_filter_match (all, info));
+  }
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  gtk_dialog_response (GTK_DIALOG (chooser), GTK_RESPONSE_CANCEL);
+  G_GNUC_END_IGNORE_DEPRECATIONS
+  spin (100);
+}
+
 static void
 test_junk (Fixture       *f,
            gconstpointer  data)
@@ -3191,6 +3243,8 @@ main (int    argc,
   g_test_add ("/app/window/link-scrolls", Fixture, NULL, fixture_setup_quick, test_link_scrolls,
               fixture_teardown);
   g_test_add ("/app/window/printf-output", Fixture, NULL, fixture_setup_quick, test_printf_output,
+              fixture_teardown);
+  g_test_add ("/app/window/open-filter", Fixture, NULL, fixture_setup_quick, test_open_filter,
               fixture_teardown);
   g_test_add ("/app/window/junk", Fixture, NULL, fixture_setup_quick, test_junk, fixture_teardown);
   g_test_add ("/app/window/close-asks", Fixture, NULL, fixture_setup_quick, test_close_asks,

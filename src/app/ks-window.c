@@ -1035,7 +1035,8 @@ open_action (GtkWidget  *widget,
 {
   KsWindow *self = KS_WINDOW (widget);
   GtkFileChooserNative *native;
-  static const char *const all[] = { "*.cu", "*.cuh", "*.ptx", "*.json", "*.sass", "*.cuasm", NULL };
+  static const char *const all[] = { "*.cu", "*.cuh", "*.ptx", "*.json", "*.sass", "*.cuasm", "*.s",
+                                     "*.asm", NULL };
   static const char *const cuda[] = { "*.cu", "*.cuh", NULL };
   static const char *const ptx[] = { "*.ptx", NULL };
   static const char *const spec[] = { "*.json", NULL };
