@@ -3,6 +3,7 @@
  * editor's text over the file, failures with their places, faults, and
  * cancellation. */
 
+#include <glib/gstdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -289,7 +290,110 @@ test_cancel_compile (void)
   g_rmdir (dir);
 }
 
-/* A launch from the UI replaces the spec's; the analysis keeps its own copy */
+/* A stand-in tool named name in dir (made if needed) */
+static char *
+fake_tool (const char *dir,
+           const char *name)
+{
+  char *path = g_build_filename (dir, name, NULL);
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (path, "#!/bin/sh\nexit 0\n", -1, NULL));
+  g_assert_cmpint (g_chmod (path, 0755), ==, 0);
+  return path;
+}
+
+static void
+restore_env (const char *name,
+             const char *value)
+{
+  if (value != NULL)
+    g_setenv (name, value, TRUE);
+  else
+    g_unsetenv (name);
+}
+
+/* Where the toolkit is looked for, in order (issue 5): the preferred
+ * folder (the toolkit-path setting, itself or its bin/), PATH,
+ * $CUDA_HOME/bin, $CUDA_PATH/bin, /usr/local/cuda/bin */
+static void
+test_toolchain_search_order (void)
+{
+  g_autofree char *tmp = g_dir_make_tmp ("ks-test-toolkits-XXXXXX", NULL);
+  g_autofree char *pref = g_build_filename (tmp, "pref", NULL);
+  g_autofree char *pref_bin = g_build_filename (tmp, "pref-bin", "bin", NULL);
+  g_autofree char *pref_top = g_build_filename (tmp, "pref-bin", NULL);
+  g_autofree char *on_path = g_build_filename (tmp, "path", NULL);
+  g_autofree char *home = g_build_filename (tmp, "home", NULL);
+  g_autofree char *home_bin = g_build_filename (home, "bin", NULL);
+  g_autofree char *cpath = g_build_filename (tmp, "cpath", NULL);
+  g_autofree char *cpath_bin = g_build_filename (cpath, "bin", NULL);
+  g_autofree char *empty = g_build_filename (tmp, "empty", NULL);
+  g_autofree char *old_path = g_strdup (g_getenv ("PATH"));
+  g_autofree char *old_home = g_strdup (g_getenv ("CUDA_HOME"));
+  g_autofree char *old_cpath = g_strdup (g_getenv ("CUDA_PATH"));
+  g_autofree char *n_pref = fake_tool (pref, "nvcc");
+  g_autofree char *n_pref_bin = fake_tool (pref_bin, "nvcc");
+  g_autofree char *n_path = fake_tool (on_path, "nvcc");
+  g_autofree char *n_home = fake_tool (home_bin, "nvcc");
+  g_autofree char *n_cpath = fake_tool (cpath_bin, "nvdisasm");
+  g_autofree char *n_cpath2 = fake_tool (cpath_bin, "nvcc");
+  KsToolchain *tc;
+
+  g_assert_cmpint (g_mkdir_with_parents (empty, 0700), ==, 0);
+  g_setenv ("PATH", on_path, TRUE);
+  g_setenv ("CUDA_HOME", home, TRUE);
+  g_setenv ("CUDA_PATH", cpath, TRUE);
+
+  /* the preference first, as a folder of tools or a toolkit with bin/ */
+  tc = ks_toolchain_find (pref);
+  g_assert_cmpstr (ks_toolchain_get_path (tc, KS_TOOL_NVCC), ==, n_pref);
+  ks_toolchain_free (tc);
+  tc = ks_toolchain_find (pref_top);
+  g_assert_cmpstr (ks_toolchain_get_path (tc, KS_TOOL_NVCC), ==, n_pref_bin);
+  /* a tool the preference lacks comes from further on: CUDA_PATH here */
+  g_assert_cmpstr (ks_toolchain_get_path (tc, KS_TOOL_NVDISASM), ==, n_cpath);
+  ks_toolchain_free (tc);
+  /* then PATH */
+  tc = ks_toolchain_find (NULL);
+  g_assert_cmpstr (ks_toolchain_get_path (tc, KS_TOOL_NVCC), ==, n_path);
+  ks_toolchain_free (tc);
+  /* then $CUDA_HOME/bin */
+  g_setenv ("PATH", empty, TRUE);
+  tc = ks_toolchain_find (NULL);
+  g_assert_cmpstr (ks_toolchain_get_path (tc, KS_TOOL_NVCC), ==, n_home);
+  ks_toolchain_free (tc);
+  /* then $CUDA_PATH/bin */
+  g_unsetenv ("CUDA_HOME");
+  tc = ks_toolchain_find (NULL);
+  g_assert_cmpstr (ks_toolchain_get_path (tc, KS_TOOL_NVCC), ==, n_cpath2);
+  ks_toolchain_free (tc);
+  /* then /usr/local/cuda/bin, or nothing */
+  g_unsetenv ("CUDA_PATH");
+  tc = ks_toolchain_find (NULL);
+  if (g_file_test ("/usr/local/cuda/bin/nvcc", G_FILE_TEST_IS_EXECUTABLE))
+    g_assert_true (g_str_has_suffix (ks_toolchain_get_path (tc, KS_TOOL_NVCC), "/bin/nvcc"));
+  else
+    g_assert_null (ks_toolchain_get_path (tc, KS_TOOL_NVCC));
+  if (ks_toolchain_get_path (tc, KS_TOOL_NVCC) != NULL)
+    g_assert_false (g_str_has_prefix (ks_toolchain_get_path (tc, KS_TOOL_NVCC), tmp));
+  ks_toolchain_free (tc);
+
+  restore_env ("PATH", old_path);
+  restore_env ("CUDA_HOME", old_home);
+  restore_env ("CUDA_PATH", old_cpath);
+  {
+    const char *files[] = { n_pref, n_pref_bin, n_path, n_home, n_cpath, n_cpath2 };
+    const char *dirs[] = { pref, pref_bin, pref_top, on_path, home_bin, home, cpath_bin, cpath, empty, tmp };
+
+    for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+      g_unlink (files[i]);
+    for (guint i = 0; i < G_N_ELEMENTS (dirs); i++)
+      g_rmdir (dirs[i]);
+  }
+}
+
+/* A launch from the UI replaces the spec's; the analysis keeps its own copy *//* A launch from the UI replaces the spec's; the analysis keeps its own copy */
 static void
 test_launch_override (void)
 {
@@ -616,6 +720,7 @@ main (int    argc,
   g_test_add_func ("/analysis/fault", test_fault);
   g_test_add_func ("/analysis/cancel", test_cancel);
   g_test_add_func ("/analysis/cancel-compile", test_cancel_compile);
+  g_test_add_func ("/analysis/toolchain-search-order", test_toolchain_search_order);
   g_test_add_func ("/analysis/launch-override", test_launch_override);
   g_test_add_func ("/analysis/cuda", test_cuda);
   g_test_add_func ("/analysis/access-samples", test_access_samples);
