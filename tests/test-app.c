@@ -118,6 +118,28 @@ tagged_lines (GtkSourceBuffer *buffer,
   return lines;
 }
 
+/* The name of the ks-link-N tag on 1-based line `line`, or NULL */
+static char *
+link_tag_at (GtkSourceBuffer *buffer,
+             guint            line)
+{
+  GtkTextIter iter;
+  g_autoptr(GSList) tags = NULL;
+
+  gtk_text_buffer_get_iter_at_line (GTK_TEXT_BUFFER (buffer), &iter, (int) line - 1);
+  tags = gtk_text_iter_get_tags (&iter);
+  for (GSList *l = tags; l; l = l->next)
+    {
+      char *name = NULL;
+
+      g_object_get (l->data, "name", &name, NULL);
+      if (name && g_str_has_prefix (name, "ks-link-"))
+        return name;
+      g_free (name);
+    }
+  return NULL;
+}
+
 /* The PTX lines after `.loc 1 cuda_line` up to the next .loc: a few lines
  * of C that know nothing of the app's map */
 static GArray *
@@ -1480,6 +1502,33 @@ test_sass_links (Fixture       *f,
   g_assert_cmpuint (got->len, ==, want->len);
   for (guint i = 0; i < want->len; i++)
     g_assert_cmpuint (g_array_index (got, guint, i), ==, g_array_index (want, guint, i));
+
+  /* PTX to SASS, through the CUDA line they share: the first PTX line of
+   * CUDA line 10 (from the PTX's own .loc) lights the same instructions,
+   * and the three panes light them in one colour */
+  {
+    g_autofree char *ptx = buffer_text (f->window->ptx_buffer);
+    g_autoptr(GArray) ptx_lines = ptx_lines_of (ptx, 10);
+    g_autoptr(GArray) from_ptx = NULL;
+    g_autofree char *cuda_tag = NULL, *ptx_tag = NULL, *sass_tag = NULL;
+
+    g_assert_cmpuint (ptx_lines->len, >, 0);
+    gtk_text_buffer_get_iter_at_line (GTK_TEXT_BUFFER (f->window->cuda_buffer), &iter, 0);
+    gtk_text_buffer_place_cursor (GTK_TEXT_BUFFER (f->window->cuda_buffer), &iter);
+    gtk_text_buffer_get_iter_at_line (GTK_TEXT_BUFFER (f->window->ptx_buffer), &iter,
+                                      (int) g_array_index (ptx_lines, guint, 0) - 1);
+    gtk_text_buffer_place_cursor (GTK_TEXT_BUFFER (f->window->ptx_buffer), &iter);
+    from_ptx = tagged_lines (f->window->sass_buffer, "ks-link-");
+    g_assert_cmpuint (from_ptx->len, ==, want->len);
+    for (guint i = 0; i < want->len; i++)
+      g_assert_cmpuint (g_array_index (from_ptx, guint, i), ==, g_array_index (want, guint, i));
+    cuda_tag = link_tag_at (f->window->cuda_buffer, 10);
+    ptx_tag = link_tag_at (f->window->ptx_buffer, g_array_index (ptx_lines, guint, 0));
+    sass_tag = link_tag_at (f->window->sass_buffer, g_array_index (want, guint, 0));
+    g_assert_nonnull (cuda_tag);
+    g_assert_cmpstr (ptx_tag, ==, cuda_tag);
+    g_assert_cmpstr (sass_tag, ==, cuda_tag);
+  }
 
   g_unlink (path);
   g_rmdir (tmp);
