@@ -79,6 +79,8 @@ wait_for_run (KsWindow *window)
 }
 
 static void spin (guint ms);
+static GtkWidget *find_button (GtkWidget  *root,
+                               const char *label);
 
 static char *
 buffer_text (GtkSourceBuffer *buffer)
@@ -565,6 +567,59 @@ test_no_toolkit (Fixture       *f,
   g_assert_nonnull (strstr (_ks_window_toolkit_advice (TRUE), "PTX files"));
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (f->window->stale_label)));
   g_assert_true (g_str_has_prefix (gtk_label_get_text (f->window->status_label), "sm_80 · "));
+}
+
+/* The no-toolkit banner offers to choose the toolkit's folder: one without
+ * nvcc is refused with a message and changes nothing; one with bin/nvcc
+ * becomes the toolkit-path setting and the kernel runs again */
+static void
+test_toolkit_folder (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(GSettings) settings = ks_settings_new ();
+  g_autofree char *tmp = NULL, *bin = NULL, *nvcc = NULL, *set = NULL;
+  g_autoptr(GFile) empty = NULL, toolkit = NULL;
+  GtkWidget *choose;
+  guint serial;
+
+  if (f->window == NULL)
+    return;
+  g_assert_true (gtk_revealer_get_reveal_child (f->window->toolkit_revealer));
+  choose = find_button (GTK_WIDGET (f->window->toolkit_revealer), "_Choose Toolkit Folder…");
+  g_assert_nonnull (choose);
+  g_assert_cmpstr (gtk_actionable_get_action_name (GTK_ACTIONABLE (choose)), ==, "win.choose-toolkit");
+
+  tmp = g_dir_make_tmp ("ks-test-toolkit-XXXXXX", NULL);
+  bin = g_build_filename (tmp, "bin", NULL);
+  nvcc = g_build_filename (bin, "nvcc", NULL);
+  serial = f->window->run_serial;
+
+  /* a folder without nvcc */
+  empty = g_file_new_for_path (tmp);
+  g_assert_false (_ks_window_set_toolkit_folder (f->window, empty));
+  g_assert_true (gtk_revealer_get_reveal_child (f->window->message_revealer));
+  g_assert_nonnull (strstr (gtk_label_get_text (f->window->message_label), tmp));
+  set = g_settings_get_string (settings, "toolkit-path");
+  g_assert_cmpstr (set, ==, "");
+  g_clear_pointer (&set, g_free);
+  g_assert_cmpuint (f->window->run_serial, ==, serial);
+
+  /* a toolkit: its bin/ holds nvcc */
+  g_assert_cmpint (g_mkdir (bin, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (nvcc, "#!/bin/sh\nexit 1\n", -1, NULL));
+  g_assert_cmpint (g_chmod (nvcc, 0755), ==, 0);
+  toolkit = g_file_new_for_path (tmp);
+  g_assert_true (_ks_window_set_toolkit_folder (f->window, toolkit));
+  set = g_settings_get_string (settings, "toolkit-path");
+  g_assert_cmpstr (set, ==, tmp);
+  g_assert_cmpuint (f->window->run_serial, ==, serial + 1);
+  g_assert_false (gtk_revealer_get_reveal_child (f->window->toolkit_revealer));
+  wait_for_run (f->window);
+
+  g_settings_reset (settings, "toolkit-path");
+  g_unlink (nvcc);
+  g_rmdir (bin);
+  g_rmdir (tmp);
 }
 
 static void
@@ -3329,6 +3384,8 @@ main (int    argc,
               test_close_while_running, fixture_teardown);
   g_test_add ("/app/window/no-toolkit", Fixture, NULL, fixture_setup, test_no_toolkit,
               fixture_teardown);
+  g_test_add ("/app/window/toolkit-folder", Fixture, NULL, fixture_setup_quick,
+              test_toolkit_folder, fixture_teardown);
   g_test_add ("/app/window/compile-error-mark", Fixture, NULL, fixture_setup,
               test_compile_error_mark, fixture_teardown);
   g_test_add ("/app/window/compile-warning-mark", Fixture, NULL, fixture_setup,

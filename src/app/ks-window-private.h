@@ -274,5 +274,9 @@ void        _ks_window_stop                (KsWindow    *self);
 void        _ks_window_show_toolchain      (KsWindow    *self);
 /* The no-toolkit banner's words, in a Flatpak sandbox or not */
 const char *_ks_window_toolkit_advice      (gboolean     sandboxed);
+/* Makes FOLDER (one holding nvcc, or bin/nvcc) the toolkit-path setting
+ * and runs again; FALSE, with a message, for a folder without nvcc */
+gboolean    _ks_window_set_toolkit_folder  (KsWindow    *self,
+                                            GFile       *folder);
 
 G_END_DECLS
