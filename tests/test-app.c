@@ -22,6 +22,7 @@
 
 #include "ks-application.h"
 #include "ks-analysis.h"
+#include "ks-engine.h"
 #include "ks-heat-gutter.h"
 #include "ks-hints.h"
 #include "ks-launch-editor.h"
@@ -1214,7 +1215,8 @@ frame_end_cb (GdkFrameClock *clock,
  * from the run's start to its results on screen, no dispatch of the main
  * loop costs the main thread a 60 Hz frame of CPU time outside the frames
  * themselves (time per thread, so other work on the machine does not
- * count against it).  Sample 11 runs 768 blocks. */
+ * count against it).  Sample 11 runs 768 blocks.  Meanwhile the progress
+ * bar shows the worker's stages. */
 static void
 test_main_loop_stays_free (Fixture       *f,
                            gconstpointer  data)
@@ -1224,6 +1226,7 @@ test_main_loop_stays_free (Fixture       *f,
   g_autoptr(GFile) file = g_file_new_for_path (spec);
   GdkFrameClock *clock;
   FrameTime ft = { 0 };
+  g_autoptr(GPtrArray) stages = g_ptr_array_new_with_free_func (g_free);
   double worst = 0, total = 0;
   guint n = 0;
   gint64 until;
@@ -1237,6 +1240,7 @@ test_main_loop_stays_free (Fixture       *f,
   g_signal_connect (clock, "after-paint", G_CALLBACK (frame_end_cb), &ft);
   ks_window_open_file (f->window, file);
   g_assert_true (f->window->running);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (f->window->progress_bar)));
   /* the run, then the frames that lay its results out */
   until = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
   while (g_get_monotonic_time () < until)
@@ -1244,7 +1248,20 @@ test_main_loop_stays_free (Fixture       *f,
       double t = thread_cpu_ms (), frames = ft.in_frames;
 
       if (f->window->running)
-        g_main_context_iteration (NULL, TRUE);
+        {
+          const char *stage = gtk_progress_bar_get_text (f->window->progress_bar);
+          double fraction = gtk_progress_bar_get_fraction (f->window->progress_bar);
+
+          /* the worker's stage and fraction reach the progress bar */
+          if (stage != NULL && !g_ptr_array_find_with_equal_func (stages, stage, g_str_equal, NULL))
+            {
+              g_ptr_array_add (stages, g_strdup (stage));
+              g_test_message ("progress: %s, %.2f", stage, fraction);
+            }
+          g_assert_cmpfloat (fraction, >=, 0);
+          g_assert_cmpfloat (fraction, <=, 1);
+          g_main_context_iteration (NULL, TRUE);
+        }
       else
         {
           if (!ended)
@@ -1260,6 +1277,11 @@ test_main_loop_stays_free (Fixture       *f,
     }
   g_signal_handlers_disconnect_by_data (clock, &ft);
   g_assert_true (ended);
+  /* "Starting", then at least the simulator's stage; gone at the end */
+  g_assert_true (g_ptr_array_find_with_equal_func (stages, ks_engine_stage_label (KS_ANALYSIS_STAGE_SIMULATE),
+                                                   g_str_equal, NULL));
+  g_assert_cmpuint (stages->len, >=, 2);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (f->window->progress_bar)));
   g_test_message ("main loop: %u dispatches, %.1f ms of CPU besides %.1f ms in frames; the "
                   "longest dispatch %.2f ms, the longest frame %.2f ms",
                   n, total, ft.in_frames, worst, ft.longest);
