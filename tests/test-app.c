@@ -1524,6 +1524,65 @@ test_settings (Fixture       *f,
   gtk_window_destroy (GTK_WINDOW (second));
 }
 
+/* The pane's code font size, in points */
+static double
+code_points (GtkSourceView *view)
+{
+  PangoContext *context = gtk_widget_get_pango_context (GTK_WIDGET (view));
+  const PangoFontDescription *font = pango_context_get_font_description (context);
+
+  double size = (double) pango_font_description_get_size (font) / PANGO_SCALE;
+
+  /* GTK's CSS gives sizes in pixels, at CSS's 96 per inch */
+  return pango_font_description_get_size_is_absolute (font) ? size * 72 / 96 : size;
+}
+
+/* The window's size is kept from the last window closed; the theme setting
+ * picks the panes' scheme */
+static void
+test_settings_size_theme (Fixture       *f,
+                          gconstpointer  data)
+{
+  g_autoptr(GSettings) settings = ks_settings_new ();
+  g_autoptr(KsWindow) second = NULL;
+  GtkSourceStyleScheme *scheme;
+  int w = 0, h = 0;
+
+  if (f->window == NULL)
+    return;
+  g_settings_set_int (settings, "window-width", 1111);
+  g_settings_set_int (settings, "window-height", 777);
+  second = g_object_ref_sink (ks_window_new (NULL));
+  gtk_window_get_default_size (GTK_WINDOW (second), &w, &h);
+  g_assert_cmpint (w, ==, 1111);
+  g_assert_cmpint (h, ==, 777);
+  /* resized, then closed: the next window starts at that size */
+  gtk_window_present (GTK_WINDOW (second));
+  spin (200);
+  gtk_window_set_default_size (GTK_WINDOW (second), 1234, 800);
+  spin (200);
+  second->close_confirmed = TRUE;
+  gtk_window_close (GTK_WINDOW (second));
+  g_assert_cmpint (g_settings_get_int (settings, "window-width"), ==, 1234);
+  g_assert_cmpint (g_settings_get_int (settings, "window-height"), ==, 800);
+
+  /* the theme: dark and light schemes of our own */
+  g_settings_set_string (settings, "theme", "dark");
+  scheme = gtk_source_buffer_get_style_scheme (f->window->cuda_buffer);
+  g_assert_cmpstr (gtk_source_style_scheme_get_id (scheme), ==, "kernelscope-dark");
+  g_assert_true (gtk_source_buffer_get_style_scheme (f->window->sass_buffer) == scheme);
+  g_settings_set_string (settings, "theme", "light");
+  scheme = gtk_source_buffer_get_style_scheme (f->window->ptx_buffer);
+  g_assert_cmpstr (gtk_source_style_scheme_get_id (scheme), ==, "kernelscope");
+  /* presentation mode's contrast scheme wins over the theme */
+  g_settings_set_string (settings, "theme", "dark");
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.presentation", NULL);
+  scheme = gtk_source_buffer_get_style_scheme (f->window->ptx_buffer);
+  g_assert_cmpstr (gtk_source_style_scheme_get_id (scheme), ==, "kernelscope-contrast");
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.presentation", NULL);
+  g_settings_reset (settings, "theme");
+}
+
 /* A SASS listing with line records links to the CUDA pane: the fixture's
  * records renamed to vector_add.cu, so its "line 10" instructions light up
  * with CUDA line 10 */
@@ -3237,6 +3296,19 @@ test_starts_with_first_sample (void)
   g_assert_cmpint (((KsAnalysis *) window->analysis)->status, ==, KS_ANALYSIS_OK);
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->stale_label)));
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window)));
+  /* the code's size: style.css's 10.5 pt, or the font-size setting's */
+  g_assert_cmpfloat (ABS (code_points (window->cuda_view) - 10.5), <, 0.01);
+  {
+    g_autoptr(GSettings) settings = ks_settings_new ();
+
+    g_settings_set_int (settings, "font-size", 20);
+    spin (100);
+    g_assert_cmpfloat (ABS (code_points (window->cuda_view) - 20), <, 0.01);
+    g_assert_cmpfloat (ABS (code_points (window->sass_view) - 20), <, 0.01);
+    g_settings_reset (settings, "font-size");
+    spin (100);
+    g_assert_cmpfloat (ABS (code_points (window->ptx_view) - 10.5), <, 0.01);
+  }
   /* activating again (the desktop menu, once more) keeps that window */
   g_application_activate (G_APPLICATION (app));
   g_assert_true (gtk_application_get_active_window (GTK_APPLICATION (app)) == GTK_WINDOW (window));
@@ -3398,6 +3470,8 @@ main (int    argc,
               fixture_teardown);
   g_test_add ("/app/window/settings", Fixture, NULL, fixture_setup_quick, test_settings,
               fixture_teardown);
+  g_test_add ("/app/window/settings-size-theme", Fixture, NULL, fixture_setup_quick,
+              test_settings_size_theme, fixture_teardown);
   g_test_add ("/app/window/sass-links", Fixture, NULL, fixture_setup_quick, test_sass_links,
               fixture_teardown);
   g_test_add ("/app/window/spec-names-kernel", Fixture, NULL, fixture_setup_quick,
