@@ -703,11 +703,33 @@ test_presentation (Fixture       *f,
                    gconstpointer  data)
 {
   GtkSourceStyleScheme *scheme;
+  GtkWidget *views[5];
+  int before[G_N_ELEMENTS (views)];
 
   if (f->window == NULL)
     return;
+  views[0] = f->window->timeline;
+  views[1] = f->window->memory_view;
+  views[2] = f->window->occupancy_view;
+  views[3] = f->window->lane_view;
+  views[4] = f->window->cfg_view;
+  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+    gtk_widget_measure (views[i], GTK_ORIENTATION_VERTICAL, 1400, NULL, &before[i], NULL, NULL);
+
   /* F5's action: the high-contrast scheme, larger type, no empty SASS pane */
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.presentation", NULL);
+  /* every view draws larger: its natural height at one width grows */
+  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+    {
+      int after = 0;
+
+      gtk_widget_measure (views[i], GTK_ORIENTATION_VERTICAL, 1400, NULL, &after, NULL, NULL);
+      g_test_message ("%s: natural height %d, in presentation mode %d",
+                      G_OBJECT_TYPE_NAME (views[i]), before[i], after);
+      /* (the occupancy chart keeps its height and enlarges its type) */
+      if (views[i] != f->window->occupancy_view)
+        g_assert_cmpint (after, >, before[i]);
+    }
   g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (f->window), "presentation"));
   scheme = gtk_source_buffer_get_style_scheme (f->window->ptx_buffer);
   g_assert_cmpstr (gtk_source_style_scheme_get_id (scheme), ==, "kernelscope-contrast");
