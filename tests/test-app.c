@@ -1299,10 +1299,19 @@ test_main_loop_stays_free (Fixture       *f,
     }
   g_signal_handlers_disconnect_by_data (clock, &ft);
   g_assert_true (ended);
-  /* "Starting", then at least the simulator's stage; gone at the end */
-  g_assert_true (g_ptr_array_find_with_equal_func (stages, ks_engine_stage_label (KS_ANALYSIS_STAGE_SIMULATE),
-                                                   g_str_equal, NULL));
-  g_assert_cmpuint (stages->len, >=, 2);
+  /* "Starting", then the engine's stages by their names (which of them
+   * show depends on how often the main thread runs while the worker does:
+   * on a loaded machine the run may end before any does); gone at the end */
+  g_assert_cmpstr (stages->pdata[0], ==, "Starting");
+  for (guint i = 1; i < stages->len; i++)
+    {
+      gboolean known = FALSE;
+
+      for (int st = 0; st < KS_ANALYSIS_N_STAGES; st++)
+        known = known || g_str_equal (stages->pdata[i], ks_engine_stage_label (st));
+      if (!known)
+        g_error ("the progress bar said \"%s\", not a stage of the engine", (char *) stages->pdata[i]);
+    }
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (f->window->progress_bar)));
   g_test_message ("main loop: %u dispatches, %.1f ms of CPU besides %.1f ms in frames; the "
                   "longest dispatch %.2f ms, the longest frame %.2f ms",
