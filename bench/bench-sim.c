@@ -3,9 +3,14 @@
  * three kernels, each beside a plain C loop doing the same work, timed in
  * the same run.  Prints figures for docs/PERFORMANCE.md; not a test.
  *
- *   bench-sim [SCALE]     SCALE 1 (default): vadd of 4M elements, a 512 x 512
+ *   bench-sim [SCALE [CASE [MODE]]]
+ *                         SCALE 1 (default): vadd of 4M elements, a 512 x 512
  *                         tiled matrix multiply, a shared-memory reduction of
- *                         4M floats; SCALE 2 halves the sizes, and so on. */
+ *                         4M floats; SCALE 2 halves the sizes, and so on.
+ *                         CASE (vadd, matmul or reduce) runs that kernel alone,
+ *                         and MODE one configuration of it: off (trace off, one
+ *                         thread), on (trace on, one thread), offN or onN (N
+ *                         threads); for profilers such as callgrind. */
 
 #include <math.h>
 #include <stdio.h>
@@ -71,7 +76,8 @@ run_case (Case     *c,
   printf ("  %-28s trace %-3s threads %u %7.3f s  %8.1f M thread-instr  %6.1f M/s  "
           "plain C %.4f s  ratio %.0fx  (%.1f M events, %.1f M dropped)\n",
           c->name, trace ? "on" : "off", threads, t, st->thread_instructions / 1e6,
-          st->thread_instructions / t / 1e6, c->c_seconds, t / c->c_seconds,
+          st->thread_instructions / t / 1e6, c->c_seconds,
+          c->c_seconds > 0 ? t / c->c_seconds : 0.0,
           st->trace_events / 1e6, st->trace_dropped / 1e6);
 }
 
@@ -137,11 +143,23 @@ c_reduce (size_t n)
   return t;
 }
 
+/* Whether to time the plain C version of a case: not when the case is not
+ * run, nor under a profiler (one MODE) */
+static gboolean
+wanted (const char *only,
+        const char *mode,
+        const char *name)
+{
+  return mode == NULL && (only == NULL || g_str_has_prefix (name, only));
+}
+
 int
 main (int   argc,
       char *argv[])
 {
   int scale = argc > 1 ? MAX (1, atoi (argv[1])) : 1;
+  const char *only = argc > 2 ? argv[2] : NULL;
+  const char *mode = argc > 3 ? argv[3] : NULL;
   size_t nv = (size_t) (4u << 20) / (size_t) scale;
   int nm = 512 / scale;
   size_t nr = (size_t) (4u << 20) / (size_t) scale;
@@ -157,7 +175,7 @@ main (int   argc,
     " \"c\": {\"type\": \"f32\", \"count\": %zu}},"
     " \"params\": [{\"buffer\": \"a\"}, {\"buffer\": \"b\"}, {\"buffer\": \"c\"}, {\"type\": \"s32\", \"value\": %zu}]}",
     (nv + 255) / 256, nv, nv, nv, nv);
-  cases[0].c_seconds = c_vadd (nv);
+  cases[0].c_seconds = wanted (only, mode, cases[0].name) ? c_vadd (nv) : 0;
 
   cases[1].name = "matmul (16x16 tiles)";
   cases[1].ptx = "data/samples/22-matmul-tiled/matmul_tiled.ptx";
@@ -168,7 +186,7 @@ main (int   argc,
     " \"C\": {\"type\": \"f32\", \"count\": %d}},"
     " \"params\": [{\"buffer\": \"A\"}, {\"buffer\": \"B\"}, {\"buffer\": \"C\"}, {\"type\": \"s32\", \"value\": %d}]}",
     nm / 16, nm / 16, nm * nm, nm * nm, nm * nm, nm);
-  cases[1].c_seconds = c_matmul (nm);
+  cases[1].c_seconds = wanted (only, mode, cases[1].name) ? c_matmul (nm) : 0;
 
   cases[2].name = "reduce (shared memory tree)";
   cases[2].ptx = "tests/ptx/corpus/sm_80/03_reduce_shared.ptx";
@@ -178,16 +196,32 @@ main (int   argc,
     " \"out\": {\"type\": \"f32\", \"count\": %zu}},"
     " \"params\": [{\"buffer\": \"in\"}, {\"buffer\": \"out\"}, {\"type\": \"s32\", \"value\": %zu}]}",
     nr / 512, nr, nr / 512, nr);
-  cases[2].c_seconds = c_reduce (nr);
+  cases[2].c_seconds = wanted (only, mode, cases[2].name) ? c_reduce (nr) : 0;
 
   printf ("bench-sim: vadd %zu elements, matmul %d x %d, reduce %zu floats%s\n",
           nv, nm, nm, nr, g_getenv ("KS_SIM_NO_FAST") ? " (general executor only)" : "");
   for (int i = 0; i < 3; i++)
     {
+      if (only != NULL && !g_str_has_prefix (cases[i].name, only))
+        {
+          g_free (cases[i].spec);
+          continue;
+        }
+      if (mode != NULL)
+        {
+          gboolean trace = g_str_has_prefix (mode, "on");
+          int threads = atoi (mode + (trace ? 2 : 3));
+
+          run_case (&cases[i], trace, (uint32_t) MAX (threads, 1));
+          g_free (cases[i].spec);
+          continue;
+        }
       run_case (&cases[i], FALSE, 1);
       if (g_get_num_processors () > 1)
         run_case (&cases[i], FALSE, (uint32_t) g_get_num_processors ());
       run_case (&cases[i], TRUE, 1);
+      if (g_get_num_processors () > 1)
+        run_case (&cases[i], TRUE, (uint32_t) g_get_num_processors ());
       g_free (cases[i].spec);
     }
   return 0;

@@ -25,6 +25,7 @@
 #include "ks-ptx.h"
 #include "ks-resources.h"
 #include "ks-sim.h"
+#include "ks-test-sim-compare.h"
 
 #define ANY_SPACE (-1)
 
@@ -1331,26 +1332,31 @@ test_run (gconstpointer data)
                    s.launch->buffers[i].name);
       }
 
-  /* The app runs big launches on several threads with the trace off: the
+  /* Big launches run on several threads, with the trace or without: the
    * same results, bit for bit (no sample's result depends on the order of
-   * its blocks) */
-  {
-    g_autoptr(KsSim) threaded = ks_sim_new (s.module, s.launch, &error);
+   * its blocks), and with the trace the same events, memory analysis,
+   * statistics, samples and hazards */
+  for (int trace = 0; trace < 2; trace++)
+    {
+      g_autoptr(KsSim) one = ks_sim_new (s.module, s.launch, &error);
+      g_autoptr(KsSim) threaded = ks_sim_new (s.module, s.launch, &error);
 
-    g_assert_no_error (error);
-    ks_sim_set_trace (threaded, FALSE, 0);
-    ks_sim_set_threads (threaded, 2);
-    g_assert_cmpint (ks_sim_run (threaded, 0, NULL), ==, KS_SIM_DONE);
-    g_assert_cmpstr (ks_sim_get_printf (threaded), ==, ks_sim_get_printf (s.sim));
-    for (uint32_t i = 0; i < s.launch->n_outputs; i++)
-      {
-        size_t a_size = 0, b_size = 0;
-        const uint8_t *a = ks_sim_get_buffer (s.sim, s.launch->outputs[i], &a_size);
-        const uint8_t *b = ks_sim_get_buffer (threaded, s.launch->outputs[i], &b_size);
+      g_assert_no_error (error);
+      ks_sim_set_trace (one, trace, 0);
+      ks_sim_set_trace (threaded, trace, 0);
+      ks_sim_set_threads (threaded, 4);
+      g_assert_cmpint (ks_sim_run (one, 0, NULL), ==, KS_SIM_DONE);
+      g_assert_cmpint (ks_sim_run (threaded, 0, NULL), ==, KS_SIM_DONE);
+      assert_same_results (s.module, s.launch, one, threaded);
+      for (uint32_t i = 0; i < s.launch->n_outputs; i++)
+        {
+          size_t a_size = 0, b_size = 0;
+          const uint8_t *a = ks_sim_get_buffer (s.sim, s.launch->outputs[i], &a_size);
+          const uint8_t *b = ks_sim_get_buffer (threaded, s.launch->outputs[i], &b_size);
 
-        g_assert_cmpmem (a, a_size, b, b_size);
-      }
-  }
+          g_assert_cmpmem (a, a_size, b, b_size);
+        }
+    }
 
   ks_sim_free (s.sim);
   ks_launch_free (s.launch);

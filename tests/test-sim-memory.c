@@ -10,6 +10,7 @@
  * list-based LRU written here.
  */
 
+#include <stdlib.h>
 #include <string.h>
 
 #include <glib.h>
@@ -435,8 +436,12 @@ test_smem_random (void)
       KsSmemAnalysis r;
       guint want = 0, want_ideal = 0, worst = 0;
 
+      /* aligned, or (a tenth of the time) at any byte, crossing words */
+      gboolean any_byte = g_rand_int_range (rng, 0, 10) == 0;
+
       for (guint i = 0; i < 32; i++)
-        a[i] = (uint64_t) g_rand_int_range (rng, 0, (gint32) (window / size)) * size;
+        a[i] = any_byte ? (uint64_t) g_rand_int_range (rng, 0, (gint32) window)
+                        : (uint64_t) g_rand_int_range (rng, 0, (gint32) (window / size)) * size;
       r = ks_smem_analyze (a, size, mask, store);
 
       for (guint p = 0; p < phases; p++)
@@ -470,6 +475,16 @@ test_smem_random (void)
       g_assert_cmpuint (r.wavefronts, ==, want);
       g_assert_cmpuint (r.ideal_wavefronts, ==, want_ideal);
       g_assert_cmpuint (r.conflict_degree, ==, worst);
+      /* the counts alone, as the simulator takes them for every access
+       * (a shortcut for conflict-free requests of whole warps) */
+      {
+        uint32_t wf, ideal, degree;
+
+        ks_smem_cost (a, size, mask, store, &wf, &ideal, &degree);
+        g_assert_cmpuint (wf, ==, want);
+        g_assert_cmpuint (ideal, ==, want_ideal);
+        g_assert_cmpuint (degree, ==, worst);
+      }
       for (guint i = 0; i < 32; i++)
         {
           if (mask & (1u << i))
@@ -481,6 +496,80 @@ test_smem_random (void)
 }
 
 /* ---- global memory ----------------------------------------------------------- */
+
+static int
+compare_u64 (gconstpointer a,
+             gconstpointer b)
+{
+  uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* Sorts and removes duplicates; returns the new length */
+static guint
+unique_u64 (uint64_t *v,
+            guint     n)
+{
+  guint k = 0;
+
+  qsort (v, n, sizeof *v, compare_u64);
+  for (guint i = 0; i < n; i++)
+    if (k == 0 || v[k - 1] != v[i])
+      v[k++] = v[i];
+  return k;
+}
+
+/* ks_gmem_cost against a naive count of every byte the lanes touch:
+ * coalesced, strided, shuffled, broadcast and unaligned requests, whole
+ * warps and partial ones */
+static void
+test_gmem_cost_random (void)
+{
+  g_autoptr(GRand) rng = g_rand_new_with_seed (11);
+  static const guint sizes[] = { 1, 2, 4, 8, 16 };
+
+  for (guint iter = 0; iter < 20000; iter++)
+    {
+      guint size = sizes[g_rand_int_range (rng, 0, 5)];
+      uint32_t mask = g_rand_int_range (rng, 0, 4) == 0 ? g_rand_int (rng) : ALL;
+      guint pattern = (guint) g_rand_int_range (rng, 0, 4);
+      uint64_t base = G_GUINT64_CONSTANT (0x7f0000000000) + (uint64_t) g_rand_int_range (rng, 0, 4096) * size;
+      guint stride = (guint) g_rand_int_range (rng, 0, 5) * size;
+      uint64_t a[32], bytes[32 * 16], sectors[32 * 16], lines[32 * 16];
+      guint nb = 0, lanes = 0;
+      KsGmemCost c;
+
+      for (guint i = 0; i < 32; i++)
+        switch (pattern)
+          {
+          case 0: a[i] = base + (uint64_t) i * stride; break;           /* in order */
+          case 1: a[i] = base + (uint64_t) (31 - i) * stride; break;    /* reversed */
+          case 2: a[i] = base + (uint64_t) g_rand_int_range (rng, 0, 64) * size; break;
+          default: a[i] = base + (uint64_t) g_rand_int_range (rng, 0, 256); break;   /* any byte */
+          }
+      for (guint i = 0; i < 32; i++)
+        if (mask & (1u << i))
+          {
+            for (guint k = 0; k < size; k++)
+              bytes[nb++] = a[i] + k;
+            lanes++;
+          }
+      nb = unique_u64 (bytes, nb);
+      for (guint i = 0; i < nb; i++)
+        {
+          sectors[i] = bytes[i] & ~(uint64_t) 31;
+          lines[i] = bytes[i] & ~(uint64_t) 127;
+        }
+
+      ks_gmem_cost (a, size, mask, &c);
+      g_assert_cmpuint (c.n_sectors, ==, unique_u64 (sectors, nb));
+      g_assert_cmpmem (c.sectors, c.n_sectors * sizeof (uint64_t), sectors, c.n_sectors * sizeof (uint64_t));
+      g_assert_cmpuint (c.n_lines, ==, unique_u64 (lines, nb));
+      g_assert_cmpuint (c.ideal_sectors, ==, (nb + 31) / 32);
+      g_assert_cmpuint (c.requested_bytes, ==, lanes * size);
+    }
+}
 
 static void
 test_gmem_coalesced (void)
@@ -980,6 +1069,7 @@ main (int argc, char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
 
+  g_test_add_func ("/sim/memory/gmem/cost-random", test_gmem_cost_random);
   g_test_add_func ("/sim/memory/smem/stride-1", test_smem_stride1);
   g_test_add_func ("/sim/memory/smem/stride-2", test_smem_stride2);
   g_test_add_func ("/sim/memory/smem/stride-3", test_smem_stride3);

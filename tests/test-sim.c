@@ -11,6 +11,7 @@
 #include "ks-ptx.h"
 #include "ks-sim.h"
 #include "ks-test-sim.h"
+#include "ks-test-sim-compare.h"
 
 static KsPtxModule *
 corpus_module (const char *name)
@@ -1182,24 +1183,83 @@ test_stepping_and_progress (void)
   run_clear (&r);
 }
 
-/* Runs a launch with the trace off on n threads; returns the sim */
+/* Runs a launch on n threads, with the trace on (up to max_events, 0: the
+ * default) or off; returns the sim */
 static KsSim *
-run_threads (KsPtxModule *m,
-             KsLaunch    *l,
-             uint32_t     n)
+run_traced (KsPtxModule *m,
+            KsLaunch    *l,
+            uint32_t     n,
+            gboolean     trace,
+            uint64_t     max_events)
 {
   g_autoptr(GError) error = NULL;
   KsSim *sim = ks_sim_new (m, l, &error);
 
   g_assert_no_error (error);
-  ks_sim_set_trace (sim, FALSE, 0);
+  ks_sim_set_trace (sim, trace, max_events);
   ks_sim_set_threads (sim, n);
   ks_sim_run (sim, 0, NULL);
   return sim;
 }
 
+static KsSim *
+run_threads (KsPtxModule *m,
+             KsLaunch    *l,
+             uint32_t     n)
+{
+  return run_traced (m, l, n, FALSE, 0);
+}
+
+static KsPtxModule *
+sample_module (const char *dir,
+               const char *name)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "samples", dir, name, NULL);
+  g_autoptr(GError) error = NULL;
+  KsPtxModule *m = ks_ptx_module_parse_file (path, &error);
+
+  g_assert_no_error (error);
+  return m;
+}
+
+/* Each thread writes its word, then reads and (t < 100) writes another
+ * thread's word with no barrier between: shared-memory races in every
+ * block, then a barrier and a clean read */
+#define RACE_PTX \
+  ".version 8.0\n.target sm_80\n.address_size 64\n" \
+  ".visible .entry race(.param .u64 p_out)\n" \
+  "{\n" \
+  "  .reg .b32 %r<8>;\n  .reg .b64 %rd<4>;\n  .reg .pred %p<2>;\n" \
+  "  .shared .align 4 .b32 sm[256];\n" \
+  "  ld.param.u64 %rd1, [p_out];\n" \
+  "  cvta.to.global.u64 %rd1, %rd1;\n" \
+  "  mov.u32 %r1, %tid.x;\n" \
+  "  mov.u32 %r2, sm;\n" \
+  "  shl.b32 %r3, %r1, 2;\n" \
+  "  add.s32 %r4, %r2, %r3;\n" \
+  "  st.shared.u32 [%r4], %r1;\n" \
+  "  add.s32 %r5, %r1, 37;\n" \
+  "  and.b32 %r5, %r5, 255;\n" \
+  "  shl.b32 %r5, %r5, 2;\n" \
+  "  add.s32 %r5, %r2, %r5;\n" \
+  "  ld.shared.u32 %r6, [%r5];\n" \
+  "  setp.lt.u32 %p1, %r1, 100;\n" \
+  "  @%p1 st.shared.u32 [%r5], %r6;\n" \
+  "  bar.sync 0;\n" \
+  "  ld.shared.u32 %r7, [%r4];\n" \
+  "  mov.u32 %r0, %ctaid.x;\n" \
+  "  mad.lo.s32 %r0, %r0, 256, %r1;\n" \
+  "  mul.wide.u32 %rd2, %r0, 4;\n" \
+  "  add.s64 %rd3, %rd1, %rd2;\n" \
+  "  st.global.u32 [%rd3], %r7;\n" \
+  "  ret;\n" \
+  "}\n"
+
 /* The same launches on one thread and on four: the same buffers, printf
- * output, statistics and fault */
+ * output, statistics and fault; with the trace on, the same trace events
+ * in the same order, memory records, per-instruction and per-line
+ * statistics (bank conflicts, sectors, L1 and L2 hits), samples and
+ * hazards */
 static void
 test_threads_identical (void)
 {
@@ -1207,73 +1267,148 @@ test_threads_identical (void)
   {
     const char *ptx;
     const char *spec;
+    uint64_t max_events;
+    uint32_t fault_block;
   } cases[] = {
     { "03_reduce_shared.ptx",
       "{\"ptx\": \"x.ptx\", \"grid\": [9], \"block\": [128],"
       " \"buffers\": {\"in\": {\"type\": \"f32\", \"count\": 2300, \"init\": {\"random\": {\"seed\": 4, \"min\": -1, \"max\": 1}}},"
       " \"out\": {\"type\": \"f32\", \"count\": 9}},"
-      " \"params\": [{\"buffer\": \"in\"}, {\"buffer\": \"out\"}, {\"type\": \"s32\", \"value\": 2300}]}" },
+      " \"params\": [{\"buffer\": \"in\"}, {\"buffer\": \"out\"}, {\"type\": \"s32\", \"value\": 2300}]}", 0 },
     { "08_printf.ptx",
       "{\"ptx\": \"x.ptx\", \"kernel\": \"_Z5helloifPKc\", \"grid\": [7], \"block\": [3],"
       " \"buffers\": {\"tag\": {\"bytes_hex\": \"4b53000000000000\"}},"
       " \"params\": [{\"type\": \"s32\", \"value\": 5}, {\"type\": \"f32\", \"value\": 0.5},"
-      " {\"buffer\": \"tag\"}]}" },
+      " {\"buffer\": \"tag\"}]}", 0 },
     /* a fault in block 3 of 8: the same fault, whatever ran ahead of it */
     { "01_vector_add.ptx",
       "{\"ptx\": \"x.ptx\", \"kernel\": \"_Z10vector_addPKfS0_Pfi\", \"grid\": [8], \"block\": [64],"
       " \"buffers\": {\"a\": {\"type\": \"f32\", \"count\": 200}, \"b\": {\"type\": \"f32\", \"count\": 512},"
       " \"c\": {\"type\": \"f32\", \"count\": 512}},"
       " \"params\": [{\"buffer\": \"a\"}, {\"buffer\": \"b\"}, {\"buffer\": \"c\"},"
-      " {\"type\": \"s32\", \"value\": 512}]}" },
+      " {\"type\": \"s32\", \"value\": 512}]}", 0, 3 },
+    /* a fault in block 312 of 512, which threads take a few at a time:
+     * element 20000 is the first past a (20000 / 64 = 312.5) */
+    { "01_vector_add.ptx",
+      "{\"ptx\": \"x.ptx\", \"kernel\": \"_Z10vector_addPKfS0_Pfi\", \"grid\": [512], \"block\": [64],"
+      " \"buffers\": {\"a\": {\"type\": \"f32\", \"count\": 20000}, \"b\": {\"type\": \"f32\", \"count\": 32768},"
+      " \"c\": {\"type\": \"f32\", \"count\": 32768}},"
+      " \"params\": [{\"buffer\": \"a\"}, {\"buffer\": \"b\"}, {\"buffer\": \"c\"},"
+      " {\"type\": \"s32\", \"value\": 32768}]}", 0, 312 },
+    /* global and shared tiles, a grid that does not divide the matrix */
+    { "02_transpose.ptx",
+      "{\"ptx\": \"x.ptx\", \"kernel\": \"_Z15transpose_tiledPfPKfii\", \"grid\": [5, 3], \"block\": [32, 8],"
+      " \"buffers\": {\"out\": {\"type\": \"f32\", \"count\": 11700},"
+      " \"in\": {\"type\": \"f32\", \"count\": 11700, \"init\": {\"random\": {\"seed\": 3, \"min\": -5, \"max\": 5}}}},"
+      " \"params\": [{\"buffer\": \"out\"}, {\"buffer\": \"in\"}, {\"type\": \"s32\", \"value\": 130},"
+      " {\"type\": \"s32\", \"value\": 90}]}", 0 },
+    /* the trace's limit falls in the middle of a block */
+    { "03_reduce_shared.ptx",
+      "{\"ptx\": \"x.ptx\", \"grid\": [20], \"block\": [256],"
+      " \"buffers\": {\"in\": {\"type\": \"f32\", \"count\": 10000, \"init\": {\"random\": {\"seed\": 5, \"min\": -1, \"max\": 1}}},"
+      " \"out\": {\"type\": \"f32\", \"count\": 20}},"
+      " \"params\": [{\"buffer\": \"in\"}, {\"buffer\": \"out\"}, {\"type\": \"s32\", \"value\": 10000}]}", 1001 },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
-    {
-      g_autoptr(KsPtxModule) m = NULL;
-      g_autoptr(KsLaunch) l = NULL;
-      g_autoptr(GError) error = NULL;
-      g_autoptr(KsSim) one = NULL, four = NULL;
-      const KsSimStats *s1, *s4;
+    for (int trace = 0; trace < 2; trace++)
+      {
+        g_autoptr(KsPtxModule) m = NULL;
+        g_autoptr(KsLaunch) l = NULL;
+        g_autoptr(GError) error = NULL;
+        g_autoptr(KsSim) one = NULL, four = NULL;
+        const KsSimStats *s1;
 
-      if (cases[i].spec == NULL)
-        continue;
-      m = corpus_module (cases[i].ptx);
-      l = ks_launch_parse (cases[i].spec, -1, NULL, &error);
-      g_assert_no_error (error);
-      one = run_threads (m, l, 1);
-      four = run_threads (m, l, 4);
-      g_assert_cmpint (ks_sim_get_status (one), ==, ks_sim_get_status (four));
-      g_assert_cmpstr (ks_sim_get_printf (one), ==, ks_sim_get_printf (four));
-      s1 = ks_sim_get_stats (one);
-      s4 = ks_sim_get_stats (four);
-      if (ks_sim_get_status (one) == KS_SIM_DONE)
-        {
-          g_assert_cmpuint (s1->warp_instructions, ==, s4->warp_instructions);
-          g_assert_cmpuint (s1->thread_instructions, ==, s4->thread_instructions);
-          g_assert_cmpuint (s1->barriers, ==, s4->barriers);
-          for (uint32_t b = 0; b < l->n_buffers; b++)
-            {
-              size_t n1, n4;
-              const uint8_t *d1 = ks_sim_get_buffer (one, b, &n1);
-              const uint8_t *d4 = ks_sim_get_buffer (four, b, &n4);
+        m = corpus_module (cases[i].ptx);
+        l = ks_launch_parse (cases[i].spec, -1, NULL, &error);
+        g_assert_no_error (error);
+        one = run_traced (m, l, 1, trace, cases[i].max_events);
+        four = run_traced (m, l, 4, trace, cases[i].max_events);
+        assert_same_results (m, l, one, four);
+        s1 = ks_sim_get_stats (one);
+        if (ks_sim_get_status (one) == KS_SIM_FAULTED)
+          {
+            g_assert_cmpuint (ks_sim_get_fault (one)->block[0], ==, cases[i].fault_block);
+            g_assert_cmpuint (ks_sim_get_fault (four)->block[0], ==, cases[i].fault_block);
+          }
+        else
+          g_assert_cmpint (ks_sim_get_status (one), ==, KS_SIM_DONE);
+        if (trace && cases[i].max_events > 0)
+          {
+            /* the first events of the launch are kept, the rest counted */
+            g_assert_cmpuint (s1->trace_events, ==, cases[i].max_events);
+            g_assert_cmpuint (s1->trace_dropped, ==, s1->warp_instructions - cases[i].max_events);
+          }
+        else if (trace)
+          g_assert_cmpuint (s1->trace_events, ==, s1->warp_instructions);
+        if (trace && i == 4)
+          {
+            /* the transpose reads each input sector once: L2 misses, and
+             * L1 hits for the lanes after the first of a line */
+            uint64_t l1 = 0, l2_misses = 0;
 
-              g_assert_cmpmem (d1, n1, d4, n4);
-            }
-          for (uint32_t k = 0; k < m->n_insns; k++)
-            g_assert_cmpuint (ks_sim_get_insn_stats (one)[k].thread_executions, ==,
-                              ks_sim_get_insn_stats (four)[k].thread_executions);
-        }
-      else
-        {
-          const KsSimFault *f1 = ks_sim_get_fault (one), *f4 = ks_sim_get_fault (four);
+            for (uint32_t k = 0; k < m->n_insns; k++)
+              l1 += ks_sim_get_insn_stats (one)[k].l1_hits,
+              l2_misses += ks_sim_get_insn_stats (one)[k].l2_misses;
+            g_assert_cmpuint (l1 + l2_misses, >, 0);
+          }
+      }
 
-          g_assert_cmpint (f1->kind, ==, f4->kind);
-          g_assert_cmpuint (f1->block[0], ==, 3);
-          g_assert_cmpuint (f4->block[0], ==, 3);
-          g_assert_cmpuint (f1->thread[0], ==, f4->thread[0]);
-          g_assert_cmpstr (f1->message, ==, f4->message);
-        }
-    }
+  /* The tiled matrix multiply of the samples on a 72 x 72 matrix (its
+   * edge tiles diverge), and the racy kernel: hazards found per block and
+   * merged in block order */
+  {
+    g_autoptr(KsPtxModule) m = sample_module ("22-matmul-tiled", "matmul_tiled.ptx");
+    g_autoptr(GError) error = NULL;
+    g_autoptr(KsLaunch) l = ks_launch_parse (
+      "{\"ptx\": \"x.ptx\", \"grid\": [5, 5], \"block\": [16, 16],"
+      " \"buffers\": {\"A\": {\"type\": \"f32\", \"count\": 5184, \"init\": {\"random\": {\"seed\": 1, \"min\": -1, \"max\": 1}}},"
+      " \"B\": {\"type\": \"f32\", \"count\": 5184, \"init\": {\"random\": {\"seed\": 2, \"min\": -1, \"max\": 1}}},"
+      " \"C\": {\"type\": \"f32\", \"count\": 5184}},"
+      " \"params\": [{\"buffer\": \"A\"}, {\"buffer\": \"B\"}, {\"buffer\": \"C\"}, {\"type\": \"s32\", \"value\": 72}]}",
+      -1, NULL, &error);
+    g_autoptr(KsSim) one = NULL, four = NULL;
+
+    g_assert_no_error (error);
+    one = run_traced (m, l, 1, TRUE, 0);
+    four = run_traced (m, l, 4, TRUE, 0);
+    g_assert_cmpint (ks_sim_get_status (one), ==, KS_SIM_DONE);
+    assert_same_results (m, l, one, four);
+    g_assert_cmpuint (ks_sim_get_stats (one)->divergent_branches, >, 0);
+  }
+  {
+    g_autoptr(KsPtxModule) m = text_module (RACE_PTX);
+    g_autoptr(GError) error = NULL;
+    g_autoptr(KsLaunch) l1 = ks_launch_parse (
+      "{\"ptx\": \"x.ptx\", \"grid\": [1], \"block\": [256],"
+      " \"buffers\": {\"out\": {\"type\": \"u32\", \"count\": 256}}, \"params\": [{\"buffer\": \"out\"}]}",
+      -1, NULL, &error);
+    g_autoptr(KsLaunch) l6 = ks_launch_parse (
+      "{\"ptx\": \"x.ptx\", \"grid\": [6], \"block\": [256],"
+      " \"buffers\": {\"out\": {\"type\": \"u32\", \"count\": 1536}}, \"params\": [{\"buffer\": \"out\"}]}",
+      -1, NULL, &error);
+    g_autoptr(KsSim) block = NULL, one = NULL, four = NULL;
+    const KsSimHazard *hb, *h4;
+    uint32_t nb, n4;
+
+    g_assert_no_error (error);
+    block = run_traced (m, l1, 1, TRUE, 0);
+    one = run_traced (m, l6, 1, TRUE, 0);
+    four = run_traced (m, l6, 4, TRUE, 0);
+    assert_same_results (m, l6, one, four);
+    /* every block races the same way: six times the hazards of one, each
+     * first seen in block 0 */
+    hb = ks_sim_get_hazards (block, &nb);
+    h4 = ks_sim_get_hazards (four, &n4);
+    g_assert_cmpuint (nb, >, 0);
+    g_assert_cmpuint (n4, ==, nb);
+    for (uint32_t k = 0; k < nb; k++)
+      {
+        g_assert_cmpint (h4[k].kind, ==, hb[k].kind);
+        g_assert_cmpuint (h4[k].count, ==, 6 * hb[k].count);
+        g_assert_cmpuint (h4[k].block[0], ==, 0);
+      }
+  }
 
   /* Integer atomics from blocks on different threads: none is lost */
   {
@@ -1302,6 +1437,71 @@ test_threads_identical (void)
     g_assert_cmpuint (p[0], ==, 64 * 96);
     g_assert_cmpuint (p[1], ==, 3 * 64 * 96);
   }
+}
+
+typedef struct
+{
+  GThread *caller;
+  GArray *seen;
+  GCancellable *cancel;         /* cancelled at the first report when set */
+} ThreadedProgress;
+
+static void
+threaded_progress_cb (double   fraction,
+                      gpointer user_data)
+{
+  ThreadedProgress *p = user_data;
+
+  /* the thread that called ks_sim_run reports, not a worker */
+  g_assert_true (g_thread_self () == p->caller);
+  g_array_append_val (p->seen, fraction);
+  if (p->cancel != NULL)
+    g_cancellable_cancel (p->cancel);
+}
+
+/* A run on four threads reports its progress from the calling thread as
+ * blocks are put in order, up to 1, and stops when cancelled */
+static void
+test_threads_progress (void)
+{
+  g_autoptr(KsPtxModule) m = corpus_module ("01_vector_add.ptx");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsLaunch) l = ks_launch_parse (
+    "{\"ptx\": \"x.ptx\", \"kernel\": \"_Z10vector_addPKfS0_Pfi\", \"grid\": [2048], \"block\": [256],"
+    " \"buffers\": {\"a\": {\"type\": \"f32\", \"count\": 524288}, \"b\": {\"type\": \"f32\", \"count\": 524288},"
+    " \"c\": {\"type\": \"f32\", \"count\": 524288}},"
+    " \"params\": [{\"buffer\": \"a\"}, {\"buffer\": \"b\"}, {\"buffer\": \"c\"},"
+    " {\"type\": \"s32\", \"value\": 524288}]}", -1, NULL, &error);
+  g_autoptr(GArray) seen = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GCancellable) cancel = g_cancellable_new ();
+  ThreadedProgress p = { g_thread_self (), seen, NULL };
+  g_autoptr(KsSim) sim = NULL;
+
+  g_assert_no_error (error);
+  sim = ks_sim_new (m, l, &error);
+  g_assert_no_error (error);
+  ks_sim_set_threads (sim, 4);
+  ks_sim_set_progress_func (sim, threaded_progress_cb, &p);
+  g_assert_cmpint (ks_sim_run (sim, 0, NULL), ==, KS_SIM_DONE);
+  g_assert_cmpuint (seen->len, >, 0);
+  for (guint i = 1; i < seen->len; i++)
+    g_assert_cmpfloat (g_array_index (seen, double, i - 1), <, g_array_index (seen, double, i));
+  g_assert_cmpfloat (g_array_index (seen, double, seen->len - 1), ==, 1.0);
+  /* every thread is in range: each warp runs the kernel's 22 instructions
+   * (10 up to the bounds check's branch, 11 of the body, ret), and the
+   * trace keeps them all */
+  g_assert_cmpuint (ks_sim_get_stats (sim)->warp_instructions, ==, 2048 * 8 * 22);
+  g_assert_cmpuint (ks_sim_get_stats (sim)->trace_events, ==, 2048 * 8 * 22);
+  g_clear_pointer (&sim, ks_sim_free);
+
+  /* cancelled at the first report: it stops with part of the blocks run */
+  sim = ks_sim_new (m, l, &error);
+  g_assert_no_error (error);
+  ks_sim_set_threads (sim, 4);
+  p.cancel = cancel;
+  ks_sim_set_progress_func (sim, threaded_progress_cb, &p);
+  g_assert_cmpint (ks_sim_run (sim, 0, cancel), ==, KS_SIM_CANCELLED);
+  g_assert_cmpuint (ks_sim_get_stats (sim)->warp_instructions, <, 2048 * 8 * 22);
 }
 
 static void
@@ -1362,6 +1562,7 @@ main (int   argc,
   g_test_add_func ("/sim/matrix/wmma", test_wmma);
   g_test_add_func ("/sim/api/stepping-and-progress", test_stepping_and_progress);
   g_test_add_func ("/sim/api/threads-identical", test_threads_identical);
+  g_test_add_func ("/sim/api/threads-progress", test_threads_progress);
   g_test_add_func ("/sim/launch/bad", test_bad_launch);
   return g_test_run ();
 }

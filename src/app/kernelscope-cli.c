@@ -566,9 +566,9 @@ cmd_run (int    argc,
     { "max-steps", 0, 0, G_OPTION_ARG_INT64, &max_steps,
       "Stop with a step_limit fault after N warp-instructions", "N" },
     { "no-trace", 0, 0, G_OPTION_ARG_NONE, &no_trace,
-      "Do not record the trace nor analyse memory (faster; allows --threads)", NULL },
+      "Do not record the trace nor analyse memory (faster)", NULL },
     { "threads", 0, 0, G_OPTION_ARG_INT, &threads,
-      "With --no-trace, run blocks on N threads (0: one per processor)", "N" },
+      "Run blocks on N threads, with the results of one (0: one per processor)", "N" },
     { NULL }
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new ("SPEC.json - run a kernel launch");

@@ -93,6 +93,9 @@ ks_engine_run (const KsEngineRequest  *request,
   /* The spec's kernel, for a module with several */
   r.kernel = request->launch ? request->launch->kernel : NULL;
   r.gpu = request->gpu;
+  /* Blocks on every processor: the results, trace and statistics are those
+   * of one thread (ks_sim_set_threads), and a large launch comes back sooner */
+  r.sim_threads = g_get_num_processors ();
   return ks_analysis_run (&r, cancellable, progress, user_data);
 }
 

@@ -568,6 +568,9 @@ ks_analysis_run (const KsAnalysisRequest *r,
         return fail (a, g_strdup (error->message));
       if (r->max_trace_events > 0)
         ks_sim_set_trace (a->sim, TRUE, r->max_trace_events);
+      /* several threads give the results of one (ks_sim_set_threads) */
+      if (r->sim_threads > 1)
+        ks_sim_set_threads (a->sim, r->sim_threads);
       {
         /* L1 is what the shared-memory carveout leaves of the unified
          * L1/shared array */

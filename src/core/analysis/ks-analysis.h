@@ -75,7 +75,7 @@ typedef struct
   gboolean make_sass;           /* default TRUE: disassemble when nvdisasm or cuobjdump is there */
   KsSchedulerPolicy scheduler;
   uint64_t max_trace_events;    /* 0: the simulator's default */
-  uint32_t sim_threads;         /* used when the trace is off; 0: one */
+  uint32_t sim_threads;         /* threads for the simulation's blocks; 0: one */
 } KsAnalysisRequest;
 
 typedef void (*KsAnalysisProgressFunc) (KsAnalysisStage stage,

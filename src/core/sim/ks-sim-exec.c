@@ -320,9 +320,7 @@ settle (Ctx *c)
                 }
             w->simt[w->n_simt - 1].pc = call_pc + 1;
           }
-        g_free (callee.regs);
-        g_free (callee.preds);
-        g_free (callee.params);
+        ks_sim_frame_release (c->sim, w, &callee);
       }
     }
 }
@@ -3248,9 +3246,10 @@ do_surface (Ctx *c)
 
 /* ---- dispatch ------------------------------------------------------------------------------ */
 
-void
-ks_sim_step (KsSim     *sim,
-             KsSimWarp *w)
+/* One warp-instruction through the general executor */
+static void
+general_step (KsSim     *sim,
+              KsSimWarp *w)
 {
   Ctx ctx;
   Ctx *c = &ctx;
@@ -3286,61 +3285,7 @@ ks_sim_step (KsSim     *sim,
 
       c->exec &= in->pred_not ? ~p : p;
     }
-  sim->stats.warp_instructions++;
-  {
-    uint32_t gi = c->fn->first_insn + c->pc;
-    KsSimInsnStats *st = &sim->insn_stats[gi];
-    uint32_t n_exec = (uint32_t) __builtin_popcount (c->exec);
-    uint32_t n_active = (uint32_t) __builtin_popcount (c->active);
-
-    sim->stats.thread_instructions += n_exec;
-    st->warp_executions++;
-    st->thread_executions += n_exec;
-    st->active_lanes += n_active;
-    sim->last_event = G_MAXUINT64;
-    if (sim->trace_enabled)
-      {
-        if (sim->n_trace < sim->max_trace)
-          {
-            KsTraceEvent *ev;
-
-            if (sim->n_trace == sim->cap_trace)
-              {
-                sim->cap_trace = MIN (MAX (sim->cap_trace * 2, 4096), sim->max_trace);
-                sim->trace = g_renew (KsTraceEvent, sim->trace, sim->cap_trace);
-              }
-            sim->last_event = sim->n_trace;
-            ev = &sim->trace[sim->n_trace++];
-            ev->insn = gi;
-            ev->exec = c->exec;
-            ev->warp = (uint32_t) (sim->cta_linear * sim->warps_per_cta + w->index);
-            ev->flags = w->pending_flags;
-            ev->active_lanes = (uint16_t) n_active;
-            sim->stats.trace_events++;
-          }
-        else
-          sim->stats.trace_dropped++;
-      }
-    w->pending_flags = 0;
-  }
-
-  {
-    const KsFastInsn *fi = &sim->fast[c->fn->first_insn + c->pc];
-
-    if (fi->kind != KS_FAST_NONE && !sim->no_fast)
-      {
-        KsSimtEntry *top;
-
-        ks_sim_fast_exec (sim, w, in, fi, c->exec);
-        if (sim->status != KS_SIM_READY)
-          return;
-        top = &w->simt[w->n_simt - 1];
-        top->pc = c->pc + 1;
-        if (top->pc == top->rpc)
-          settle (c);
-        return;
-      }
-  }
+  ks_sim_count_step (sim, w, c->fn->first_insn + c->pc, c->exec, ks_popcount32 (c->active));
 
   switch ((KsPtxOpcode) in->opcode)
     {
@@ -3728,4 +3673,41 @@ ks_sim_step (KsSim     *sim,
   if (advance)
     w->simt[w->n_simt - 1].pc = c->pc + 1;
   settle (c);
+}
+
+uint32_t
+ks_sim_steps (KsSim     *sim,
+              KsSimWarp *w,
+              uint32_t   max)
+{
+  if (!sim->no_fast)
+    {
+      uint32_t n = ks_sim_fast_run (sim, w, max);
+
+      if (n > 0)
+        {
+          const KsSimtEntry *top = &w->simt[w->n_simt - 1];
+
+          if (sim->status == KS_SIM_READY && top->pc == top->rpc)
+            {
+              Ctx c;
+
+              memset (&c, 0, sizeof c);
+              c.sim = sim;
+              c.w = w;
+              c.m = sim->module;
+              settle (&c);
+            }
+          return n;
+        }
+    }
+  general_step (sim, w);
+  return 1;
+}
+
+void
+ks_sim_step (KsSim     *sim,
+             KsSimWarp *w)
+{
+  ks_sim_steps (sim, w, 1);
 }

@@ -12,6 +12,12 @@ G_BEGIN_DECLS
 
 void      ks_sim_step        (KsSim           *sim,
                               KsSimWarp       *w);
+/* Runs at least one and at most max warp-instructions of the warp, as many
+ * ks_sim_step calls would (a run of instructions with fast forms goes on
+ * until one that needs the general executor); returns how many ran. */
+uint32_t  ks_sim_steps       (KsSim           *sim,
+                              KsSimWarp       *w,
+                              uint32_t         max);
 
 void      ks_sim_fault       (KsSim           *sim,
                               KsSimWarp       *w,
@@ -31,6 +37,11 @@ uint8_t  *ks_sim_resolve     (KsSim           *sim,
                               uint64_t         addr,
                               uint32_t         size,
                               gboolean         store);
+
+/* The global allocation holding addr, or NULL; it becomes the one the
+ * next look-up tries first. */
+const KsSimAlloc *ks_sim_find_alloc (KsSim    *sim,
+                                     uint64_t  addr);
 
 gboolean  ks_sim_push_frame  (KsSim           *sim,
                               KsSimWarp       *w,

@@ -10,6 +10,21 @@
 
 #include "ks-sim-memory.h"
 
+/* Without the popcnt instruction (the x86-64 baseline), __builtin_popcount
+ * is a call into libgcc */
+static inline uint32_t
+popcount32 (uint32_t x)
+{
+#ifdef __POPCNT__
+  return (uint32_t) __builtin_popcount (x);
+#else
+  x = x - ((x >> 1) & 0x55555555u);
+  x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+  x = (x + (x >> 4)) & 0x0f0f0f0fu;
+  return (x * 0x01010101u) >> 24;
+#endif
+}
+
 /* ---- shared memory --------------------------------------------------------- */
 
 /* Distinct words of one group of lanes, in a small open-addressing hash table
@@ -207,6 +222,82 @@ ks_smem_analyze (const uint64_t addr[KS_MEM_WARP_SIZE],
   return r;
 }
 
+void
+ks_smem_cost (const uint64_t addr[KS_MEM_WARP_SIZE],
+              uint32_t       size,
+              uint32_t       mask,
+              bool           is_store,
+              uint32_t      *wavefronts,
+              uint32_t      *ideal_wavefronts,
+              uint32_t      *conflict_degree)
+{
+  if (mask == 0xffffffffu && size <= KS_SMEM_BANK_BYTES)
+    {
+      /* One phase, each lane within one word: conflict-free, one wavefront,
+       * unless a bank is asked for two different words.  Without a branch
+       * per lane: each bank's slot is written with its lanes' words, then
+       * every lane must find its own word there. */
+      uint64_t slot[KS_SMEM_BANKS];
+      uint64_t room = KS_SMEM_BANK_BYTES - size, over = 0, differ = 0;
+      uint32_t l;
+
+      for (l = 0; l < KS_MEM_WARP_SIZE; l++)
+        {
+          uint64_t w = addr[l] / KS_SMEM_BANK_BYTES;
+
+          over |= room - addr[l] % KS_SMEM_BANK_BYTES;
+          slot[w % KS_SMEM_BANKS] = w;
+        }
+      for (l = 0; l < KS_MEM_WARP_SIZE; l++)
+        {
+          uint64_t w = addr[l] / KS_SMEM_BANK_BYTES;
+
+          differ |= slot[w % KS_SMEM_BANKS] ^ w;
+        }
+      if ((over >> 63) == 0 && differ == 0)
+        {
+          *wavefronts = *ideal_wavefronts = *conflict_degree = 1;
+          return;
+        }
+    }
+  else if (mask != 0 && size <= KS_SMEM_BANK_BYTES)
+    {
+      /* the same for the lanes of a partial warp, lane by lane */
+      uint64_t word[KS_SMEM_BANKS];
+      uint32_t seen = 0, m;
+
+      for (m = mask; m != 0; m &= m - 1)
+        {
+          uint64_t a = addr[__builtin_ctz (m)];
+          uint64_t w = a / KS_SMEM_BANK_BYTES;
+          uint32_t bank = (uint32_t) (w % KS_SMEM_BANKS);
+
+          if (a % KS_SMEM_BANK_BYTES + size > KS_SMEM_BANK_BYTES)
+            break;
+          if (!(seen & (1u << bank)))
+            {
+              seen |= 1u << bank;
+              word[bank] = w;
+            }
+          else if (word[bank] != w)
+            break;
+        }
+      if (m == 0)
+        {
+          *wavefronts = *ideal_wavefronts = *conflict_degree = 1;
+          return;
+        }
+    }
+
+  {
+    KsSmemAnalysis r = ks_smem_analyze (addr, size, mask, is_store);
+
+    *wavefronts = r.wavefronts;
+    *ideal_wavefronts = r.ideal_wavefronts;
+    *conflict_degree = r.conflict_degree;
+  }
+}
+
 /* ---- global memory ----------------------------------------------------------- */
 
 /* Insert v into the sorted array a[0..*n) unless present.  Requests are
@@ -313,13 +404,72 @@ ks_gmem_analyze (const uint64_t addr[KS_MEM_WARP_SIZE],
       /* Sectors are sorted, so equal lines are adjacent. */
       if (r.n_lines == 0 || r.lines[r.n_lines - 1] != line)
         r.lines[r.n_lines++] = line;
-      r.unique_bytes += (uint32_t) __builtin_popcount (r.sector_bytes[i]);
+      r.unique_bytes += popcount32 (r.sector_bytes[i]);
     }
 
   r.transferred_bytes = r.n_sectors * KS_GMEM_SECTOR_BYTES;
   r.ideal_sectors = (r.unique_bytes + KS_GMEM_SECTOR_BYTES - 1) / KS_GMEM_SECTOR_BYTES;
   r.efficiency = r.transferred_bytes ? (double) r.requested_bytes / r.transferred_bytes : 0.0;
   return r;
+}
+
+void
+ks_gmem_cost (const uint64_t addr[KS_MEM_WARP_SIZE],
+              uint32_t       size,
+              uint32_t       mask,
+              KsGmemCost    *cost)
+{
+  uint32_t bytes[KS_GMEM_MAX_SECTORS];
+  uint32_t n = 0, unique = 0, lanes = 0;
+  uint64_t prev = 0;
+  uint32_t m;
+
+  if (mask != 0 && (size == 1 || size == 2 || size == 4 || size == 8 || size == 16))
+    {
+      for (m = mask; m != 0; m &= m - 1)
+        {
+          uint64_t a = addr[__builtin_ctz (m)];
+          uint32_t off = (uint32_t) (a % KS_GMEM_SECTOR_BYTES);
+
+          if (a < prev || off + size > KS_GMEM_SECTOR_BYTES)
+            break;
+          prev = a;
+          if (n == 0 || cost->sectors[n - 1] != a - off)
+            {
+              cost->sectors[n] = a - off;
+              bytes[n++] = 0;
+            }
+          bytes[n - 1] |= ((1u << size) - 1) << off;
+          lanes++;
+        }
+      if (m == 0)
+        {
+          /* sectors in address order, as ks_gmem_analyze sorts them */
+          cost->n_sectors = n;
+          cost->n_lines = 0;
+          for (uint32_t i = 0; i < n; i++)
+            {
+              uint64_t line = cost->sectors[i] & ~(uint64_t) (KS_GMEM_LINE_BYTES - 1);
+
+              if (i == 0 || line != (cost->sectors[i - 1] & ~(uint64_t) (KS_GMEM_LINE_BYTES - 1)))
+                cost->n_lines++;
+              unique += popcount32 (bytes[i]);
+            }
+          cost->ideal_sectors = (unique + KS_GMEM_SECTOR_BYTES - 1) / KS_GMEM_SECTOR_BYTES;
+          cost->requested_bytes = lanes * size;
+          return;
+        }
+    }
+
+  {
+    KsGmemAnalysis r = ks_gmem_analyze (addr, size, mask);
+
+    cost->n_sectors = r.n_sectors;
+    cost->n_lines = r.n_lines;
+    cost->ideal_sectors = r.ideal_sectors;
+    cost->requested_bytes = r.requested_bytes;
+    memcpy (cost->sectors, r.sectors, r.n_sectors * sizeof *r.sectors);
+  }
 }
 
 /* ---- cache model -------------------------------------------------------------- */
@@ -518,7 +668,7 @@ ks_cache_access (KsCache  *cache,
   if (cache->tag[victim] != NO_TAG)
     {
       cache->stats.evictions++;
-      cache->stats.writebacks += (uint64_t) __builtin_popcount (cache->dirty[victim]);
+      cache->stats.writebacks += popcount32 (cache->dirty[victim]);
     }
   cache->tag[victim] = line;
   cache->valid[victim] = bit;

@@ -108,6 +108,19 @@ KsSmemAnalysis ks_smem_analyze (const uint64_t addr[KS_MEM_WARP_SIZE],
                                 uint32_t       mask,
                                 bool           is_store);
 
+/* The request's wavefronts, ideal wavefronts and conflict degree, as
+ * ks_smem_analyze counts them, without the per-lane and per-bank details:
+ * what the simulator records for every shared access.  A request of up to
+ * 4 bytes a lane where no bank serves two distinct words (most of them)
+ * is counted in one pass over the lanes. */
+void           ks_smem_cost    (const uint64_t addr[KS_MEM_WARP_SIZE],
+                                uint32_t       size,
+                                uint32_t       mask,
+                                bool           is_store,
+                                uint32_t      *wavefronts,
+                                uint32_t      *ideal_wavefronts,
+                                uint32_t      *conflict_degree);
+
 /* The bank of a byte address. */
 static inline uint32_t
 ks_smem_bank (uint64_t addr)
@@ -152,6 +165,24 @@ typedef struct
 KsGmemAnalysis ks_gmem_analyze (const uint64_t addr[KS_MEM_WARP_SIZE],
                                 uint32_t       size,
                                 uint32_t       mask);
+
+/* What the simulator records of every global request: ks_gmem_analyze's
+ * counts and sorted sectors, without the per-lane details.  A request whose
+ * lanes go up in address order without crossing a sector (a coalesced or
+ * strided one) is counted in one pass over its lanes. */
+typedef struct
+{
+  uint32_t n_sectors;
+  uint32_t n_lines;
+  uint32_t ideal_sectors;
+  uint32_t requested_bytes;
+  uint64_t sectors[KS_GMEM_MAX_SECTORS];
+} KsGmemCost;
+
+void           ks_gmem_cost    (const uint64_t addr[KS_MEM_WARP_SIZE],
+                                uint32_t       size,
+                                uint32_t       mask,
+                                KsGmemCost    *cost);
 
 /* ---- cache model -------------------------------------------------------------- */
 

@@ -38,20 +38,82 @@ G_BEGIN_DECLS
 
 typedef struct _KsFastInsn KsFastInsn;
 
-/* What the workers of a parallel run share */
-typedef struct
+/* What the workers of a parallel run share (ks-sim-parallel.c) */
+typedef struct _KsSimParallel
 {
   GMutex atomics;               /* atomics on global memory from different threads */
-  uint64_t stop_cta;            /* the lowest CTA that faulted (G_MAXUINT64: none) */
-} KsSimShared;
+  GMutex lock;                  /* everything below */
+  GCond changed;                /* a block was handed in or put in order, or a worker ended */
+  struct _KsSim *run;           /* the run the blocks are put back into */
+  GCancellable *cancellable;
+  uint32_t n_workers, running;
+  uint64_t next_cta;            /* the next block to hand out (atomic) */
+  uint64_t chunk;               /* blocks handed out at a time */
+  uint64_t stop_cta;            /* the lowest block that faulted or was cancelled (atomic) */
+  uint64_t committed;           /* blocks put back in order: the next block to put */
+  uint64_t committed_events;    /* events in the run's trace (atomic) */
+  uint64_t committed_steps;     /* warp-instructions of the blocks put in order (atomic) */
+  GHashTable *pending;          /* first block -> KsSimBlock: done, waiting for ones before */
+  uint64_t pending_bytes;
+  gboolean committing;          /* a worker is putting blocks in order */
+  gboolean stopped;             /* a block put in order faulted or was cancelled */
+  gboolean cancelled;
+} KsSimParallel;
 
-/* A CTA's printf output, kept apart by a worker so that the outputs can be
- * put back in CTA order */
+/* A request of a global access for the cache model, kept by a worker of a
+ * parallel run: the caches are shared by all blocks, so their accesses are
+ * replayed in block order once the block's turn comes (ks-sim-parallel.c) */
 typedef struct
 {
-  uint64_t cta;
-  char *text;
-} KsSimCtaPrintf;
+  uint32_t insn;
+  uint32_t store;
+  uint32_t first_sector;        /* into KsSimBlock.sectors */
+  uint32_t n_sectors;
+  uint64_t trace_mem;           /* the block's trace-memory record, or G_MAXUINT64 */
+  uint32_t sample;              /* the block's sample, or G_MAXUINT32 */
+  uint32_t texture;             /* a texture or surface request (KsSimInsnStats.tex_*) */
+} KsSimCacheRequest;
+
+typedef struct
+{
+  uint32_t insn;
+  uint32_t reserved;
+  KsMemAccess access;
+} KsSimBlockSample;
+
+/* What a worker of a parallel run produced running a few blocks one after
+ * another: everything that a run on one thread would have recorded while
+ * running them, apart from what
+ * depends on the blocks before it (the cache model's answers, the events
+ * past the trace's limit, samples past an instruction's quota, hazards
+ * past the limit), which the run completes when it puts the blocks back in
+ * order. */
+typedef struct
+{
+  uint64_t cta;                 /* the first block of the run of blocks it holds */
+  uint64_t end;                 /* the block after its last */
+  uint64_t stop;                /* the block that faulted, or the first if cancelled */
+  KsSimStatus status;
+  KsSimFault fault;
+  KsSimStats stats;             /* trace_events: events kept here; trace_dropped: the rest */
+  GArray *insn_stats;           /* KsSimBlockStats of the instructions it ran */
+  KsTraceEvent *trace;
+  uint64_t n_trace;
+  KsTraceMemory *trace_mem;     /* .event: index in trace */
+  uint64_t n_trace_mem;
+  GArray *requests;             /* KsSimCacheRequest, in execution order */
+  GArray *sectors;              /* uint64_t */
+  GArray *samples;              /* KsSimBlockSample, in execution order */
+  GArray *hazards;              /* KsSimHazard, each pair of instructions once, no limit */
+  char *printf_text;
+} KsSimBlock;
+
+typedef struct
+{
+  uint32_t insn;
+  uint32_t reserved;
+  KsSimInsnStats stats;
+} KsSimBlockStats;
 
 typedef struct
 {
@@ -140,6 +202,13 @@ typedef struct
   uint32_t n_mbar_polls;
   uint32_t mbar_insn;           /* module instruction index */
   uint32_t mbar_addr;           /* shared-memory offset */
+  /* The kernel frame's registers, predicates and parameters from the
+   * warp's previous block: the next block zeroes them instead of
+   * allocating them again (a block of a short kernel spent as much in
+   * malloc and free as in its instructions) */
+  uint64_t *spare_regs;
+  uint32_t *spare_preds;
+  uint8_t *spare_params;
 } KsSimWarp;
 
 #define KS_SIM_N_BARRIERS 16
@@ -180,6 +249,8 @@ struct _KsSim
   uint64_t *var_addr;           /* per module variable: address in its space */
   uint32_t *insn_block;         /* per module instruction: its block within its function */
   KsFastInsn *fast;             /* per module instruction: its fast form, if it has one */
+  uint64_t *fast_imm;           /* the fast forms' immediates, each spread over 32 lanes */
+  gboolean fast_fma;            /* the processor has fused multiply-add instructions */
   gboolean no_fast;             /* run everything through the general executor */
   KsSimFnLayout *layouts;       /* per function */
   uint8_t *param_bank;          /* the kernel's parameters */
@@ -221,14 +292,20 @@ struct _KsSim
   gboolean trace_enabled;
   uint64_t cta_linear;          /* the running CTA's linear index */
 
-  uint32_t n_threads;           /* for runs to the end with the trace off */
+  uint32_t n_threads;           /* for runs to the end */
+  gboolean reads_clock;         /* the module reads %clock, %clock64 or %globaltimer */
   /* Called before (after = FALSE) and after each warp-instruction when set:
    * the lane recorder (ks-sim-lanes.c) */
   void (*step_hook) (struct _KsSim *sim, KsSimWarp *w, gboolean after, gpointer data);
   gpointer step_hook_data;
-  uint64_t cta_stride;          /* 1, or the number of workers */
-  KsSimShared *shared;          /* set in the workers of a parallel run */
-  GArray *cta_printf;           /* worker: KsSimCtaPrintf of the CTAs it ran */
+  uint64_t cta_stride;          /* 1; a worker runs one block at a time */
+  /* Set in the workers of a parallel run (ks-sim-parallel.c): what they
+   * share, the block being run, the instructions whose statistics the block
+   * changed, and how many samples the block took of each instruction */
+  KsSimParallel *shared;
+  KsSimBlock *block;
+  GArray *touched;
+  uint32_t *block_samples;
 
   KsSimProgressFunc progress;
   gpointer progress_data;
@@ -248,11 +325,99 @@ struct _KsSim
   KsSimFault fault;
   KsSimStats stats;
   uint64_t step_limit;
+  uint64_t steps_before;        /* a worker: warp-instructions of the blocks before its own
+                                 * that are known, for the step limit */
   GString *printf_out;
 };
 
+/* Frees a frame's arrays, or keeps them for the warp's next block */
+void   ks_sim_frame_release  (KsSim                *sim,
+                              KsSimWarp            *w,
+                              KsSimFrame           *f);
+
+/* The cache model's part of the memory analysis of a global access, or of
+ * a texture or surface one: L1, then L2, for each sector, into the
+ * statistics of insn, the trace's record tm and the sample (either may be
+ * NULL) */
+void   ks_sim_cache_sectors  (KsSim                *sim,
+                              uint32_t              insn,
+                              const uint64_t       *sectors,
+                              uint32_t              n_sectors,
+                              gboolean              store,
+                              gboolean              texture,
+                              KsTraceMemory        *tm,
+                              KsMemAccess          *sample);
+void   ks_sim_warp_free      (KsSim                *sim,
+                              KsSimWarp            *w);
+/* Runs the whole launch on sim->n_threads threads (ks-sim-parallel.c) */
+void   ks_sim_run_parallel   (KsSim                *sim,
+                              GCancellable         *cancellable);
+
 void   ks_sim_insn_stats_add (KsSimInsnStats       *to,
                               const KsSimInsnStats *from);
+
+/* Lanes in a mask.  Without the popcnt instruction (the x86-64 baseline),
+ * __builtin_popcount is a call into libgcc; this is a few inline
+ * instructions, and every warp-instruction counts its lanes. */
+static inline uint32_t
+ks_popcount32 (uint32_t x)
+{
+#ifdef __POPCNT__
+  return (uint32_t) __builtin_popcount (x);
+#else
+  x = x - ((x >> 1) & 0x55555555u);
+  x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+  x = (x + (x >> 4)) & 0x0f0f0f0fu;
+  return (x * 0x01010101u) >> 24;
+#endif
+}
+
+/* The counters and the trace event of warp-instruction gi, about to run
+ * with the lanes of exec (of the n_active lanes on the warp's path) */
+static inline void
+ks_sim_count_step (KsSim     *sim,
+                   KsSimWarp *w,
+                   uint32_t   gi,
+                   uint32_t   exec,
+                   uint32_t   n_active)
+{
+  KsSimInsnStats *st = &sim->insn_stats[gi];
+  uint32_t n_exec = ks_popcount32 (exec);
+
+  /* a worker of a parallel run hands in the statistics of each block */
+  if (G_UNLIKELY (st->warp_executions == 0) && sim->touched != NULL)
+    g_array_append_val (sim->touched, gi);
+  sim->stats.warp_instructions++;
+  sim->stats.thread_instructions += n_exec;
+  st->warp_executions++;
+  st->thread_executions += n_exec;
+  st->active_lanes += n_active;
+  sim->last_event = G_MAXUINT64;
+  if (sim->trace_enabled)
+    {
+      if (sim->n_trace < sim->max_trace)
+        {
+          KsTraceEvent *ev;
+
+          if (sim->n_trace == sim->cap_trace)
+            {
+              sim->cap_trace = MIN (MAX (sim->cap_trace * 2, 4096), sim->max_trace);
+              sim->trace = g_renew (KsTraceEvent, sim->trace, sim->cap_trace);
+            }
+          sim->last_event = sim->n_trace;
+          ev = &sim->trace[sim->n_trace++];
+          ev->insn = gi;
+          ev->exec = exec;
+          ev->warp = (uint32_t) (sim->cta_linear * sim->warps_per_cta + w->index);
+          ev->flags = w->pending_flags;
+          ev->active_lanes = (uint16_t) n_active;
+          sim->stats.trace_events++;
+        }
+      else
+        sim->stats.trace_dropped++;
+    }
+  w->pending_flags = 0;
+}
 
 /* The memory analysis of a texture or surface instruction: the global
  * addresses of the texels each lane read or wrote (n per lane at most 8,

@@ -158,6 +158,13 @@ find_alloc (KsSim    *sim,
   return NULL;
 }
 
+const KsSimAlloc *
+ks_sim_find_alloc (KsSim    *sim,
+                   uint64_t  addr)
+{
+  return find_alloc (sim, addr, 1);
+}
+
 static const char *
 space_label (KsPtxSpace space)
 {
@@ -520,22 +527,65 @@ layout_params (KsSim   *sim,
 
 /* ---- warps and CTAs ------------------------------------------------------------------------- */
 
-static void
-frame_free (KsSimFrame *f)
+void
+ks_sim_frame_release (KsSim      *sim,
+                      KsSimWarp  *w,
+                      KsSimFrame *f)
 {
-  g_free (f->regs);
-  g_free (f->preds);
-  g_free (f->params);
+  if (f->fn == sim->entry && w->spare_regs == NULL)
+    {
+      w->spare_regs = f->regs;
+      w->spare_preds = f->preds;
+      w->spare_params = f->params;
+    }
+  else
+    {
+      g_free (f->regs);
+      g_free (f->preds);
+      g_free (f->params);
+    }
+  f->regs = NULL;
+  f->preds = NULL;
+  f->params = NULL;
 }
 
+/* Empties a warp for its next block.  Its arrays stay allocated: the SIMT
+ * stack, the frames, local memory (push_frame zeroes what a frame uses)
+ * and the kernel frame's registers. */
 static void
-warp_clear (KsSimWarp *w)
+warp_reset (KsSim     *sim,
+            KsSimWarp *w)
 {
+  KsSimWarp keep = *w;
+
   for (uint32_t i = 0; i < w->n_frames; i++)
-    frame_free (&w->frames[i]);
+    ks_sim_frame_release (sim, w, &w->frames[i]);
+  keep.spare_regs = w->spare_regs;
+  keep.spare_preds = w->spare_preds;
+  keep.spare_params = w->spare_params;
+  memset (w, 0, sizeof *w);
+  w->simt = keep.simt;
+  w->cap_simt = keep.cap_simt;
+  w->frames = keep.frames;
+  w->cap_frames = keep.cap_frames;
+  w->local = keep.local;
+  w->local_cap = keep.local_cap;
+  w->spare_regs = keep.spare_regs;
+  w->spare_preds = keep.spare_preds;
+  w->spare_params = keep.spare_params;
+}
+
+void
+ks_sim_warp_free (KsSim     *sim,
+                  KsSimWarp *w)
+{
+  warp_reset (sim, w);
   g_free (w->frames);
   g_free (w->simt);
   g_free (w->local);
+  g_free (w->spare_regs);
+  g_free (w->spare_preds);
+  g_free (w->spare_params);
   memset (w, 0, sizeof *w);
 }
 
@@ -599,9 +649,24 @@ ks_sim_push_frame (KsSim     *sim,
   fr = &w->frames[w->n_frames++];
   memset (fr, 0, sizeof *fr);
   fr->fn = fn;
-  fr->regs = g_new0 (uint64_t, (size_t) MAX (f->n_reg_slots, 1) * KS_WARP_SIZE);
-  fr->preds = g_new0 (uint32_t, MAX (f->n_pred_slots, 1));
-  fr->params = g_malloc0 ((size_t) MAX (l->param_size, 1) * KS_WARP_SIZE);
+  if (fn == sim->entry && w->spare_regs != NULL)
+    {
+      fr->regs = w->spare_regs;
+      fr->preds = w->spare_preds;
+      fr->params = w->spare_params;
+      w->spare_regs = NULL;
+      w->spare_preds = NULL;
+      w->spare_params = NULL;
+      memset (fr->regs, 0, (size_t) MAX (f->n_reg_slots, 1) * KS_WARP_SIZE * sizeof (uint64_t));
+      memset (fr->preds, 0, MAX (f->n_pred_slots, 1) * sizeof (uint32_t));
+      memset (fr->params, 0, (size_t) MAX (l->param_size, 1) * KS_WARP_SIZE);
+    }
+  else
+    {
+      fr->regs = g_new0 (uint64_t, (size_t) MAX (f->n_reg_slots, 1) * KS_WARP_SIZE);
+      fr->preds = g_new0 (uint32_t, MAX (f->n_pred_slots, 1));
+      fr->params = g_malloc0 ((size_t) MAX (l->param_size, 1) * KS_WARP_SIZE);
+    }
   fr->local_base = base;
   fr->simt_base = w->n_simt;
   fr->call_pc = call_pc;
@@ -645,7 +710,7 @@ start_cta (KsSim    *sim,
       uint32_t first = i * KS_WARP_SIZE;
       uint32_t n = MIN (KS_WARP_SIZE, sim->threads_per_cta - first);
 
-      warp_clear (w);
+      warp_reset (sim, w);
       w->index = i;
       w->first_thread = first;
       w->live = n == 32 ? KS_FULL_MASK : (1u << n) - 1;
@@ -661,7 +726,7 @@ static void
 finish_cta (KsSim *sim)
 {
   for (uint32_t i = 0; i < sim->cta.n_warps; i++)
-    warp_clear (&sim->cta.warps[i]);
+    warp_reset (sim, &sim->cta.warps[i]);
   sim->cta_active = FALSE;
   sim->resume = FALSE;
 }
@@ -1022,6 +1087,14 @@ ks_sim_new (const KsPtxModule *module,
     }
 
   ks_sim_fast_decode (sim);
+  /* %clock and %globaltimer count the warp-instructions run so far, those
+   * of the blocks before included: such a kernel runs on one thread */
+  for (uint32_t i = 0; i < module->n_operands; i++)
+    if (module->operands[i].kind == KS_PTX_OPERAND_SREG
+        && (module->operands[i].a == KS_PTX_SREG_CLOCK || module->operands[i].a == KS_PTX_SREG_CLOCK_HI
+            || module->operands[i].a == KS_PTX_SREG_CLOCK64
+            || module->operands[i].a == KS_PTX_SREG_GLOBALTIMER))
+      sim->reads_clock = TRUE;
   sim->insn_stats = g_new0 (KsSimInsnStats, MAX (module->n_insns, 1));
   sim->trace_enabled = TRUE;
   sim->max_trace = 16u << 20;
@@ -1053,7 +1126,7 @@ ks_sim_free (KsSim *sim)
   if (sim->cta.warps != NULL)
     {
       for (uint32_t i = 0; i < sim->warps_per_cta; i++)
-        warp_clear (&sim->cta.warps[i]);
+        ks_sim_warp_free (sim, &sim->cta.warps[i]);
       g_free (sim->cta.warps);
     }
   g_free (sim->cta.shared);
@@ -1069,6 +1142,7 @@ ks_sim_free (KsSim *sim)
   g_free (sim->var_handle);
   g_free (sim->tex_forms);
   g_free (sim->fast);
+  g_free (sim->fast_imm);
   g_free (sim->insn_stats);
   g_clear_pointer (&sim->l1, ks_cache_free);
   g_clear_pointer (&sim->l2, ks_cache_free);
@@ -1150,189 +1224,11 @@ ks_sim_set_progress_func (KsSim             *sim,
   sim->progress_data = user_data;
 }
 
-/* A worker files the printf output of a CTA under the CTA's index */
-static void
-keep_cta_printf (KsSim *sim)
-{
-  KsSimCtaPrintf cp;
-
-  if (sim->printf_out->len == 0)
-    return;
-  cp.cta = sim->cta_linear;
-  cp.text = g_strndup (sim->printf_out->str, sim->printf_out->len);
-  g_array_append_val (sim->cta_printf, cp);
-  g_string_truncate (sim->printf_out, 0);
-}
-
 void
 ks_sim_set_threads (KsSim    *sim,
                     uint32_t  n_threads)
 {
   sim->n_threads = n_threads ? n_threads : (uint32_t) g_get_num_processors ();
-}
-
-typedef struct
-{
-  KsSim *sim;
-  GCancellable *cancellable;
-} WorkerArgs;
-
-/* A worker runs CTAs k, k + n, k + 2n, ... on the shared global memory, with
- * its own CTA state, counters and printf output. */
-static KsSim *
-worker_new (KsSim       *sim,
-            uint32_t     k,
-            uint32_t     n,
-            KsSimShared *shared)
-{
-  KsSim *w = g_new (KsSim, 1);
-
-  *w = *sim;
-  memset (&w->cta, 0, sizeof w->cta);
-  w->cta_active = FALSE;
-  w->current_warp = 0;
-  memset (&w->stats, 0, sizeof w->stats);
-  memset (&w->fault, 0, sizeof w->fault);
-  w->status = KS_SIM_READY;
-  w->insn_stats = g_new0 (KsSimInsnStats, MAX (sim->module->n_insns, 1));
-  w->trace = NULL;
-  w->n_trace = w->cap_trace = 0;
-  w->trace_mem = NULL;
-  w->n_trace_mem = w->cap_trace_mem = 0;
-  w->smem_access = NULL;
-  w->hazards = NULL;
-  w->n_hazards = 0;
-  w->l1 = w->l2 = NULL;
-  w->printf_out = g_string_new (NULL);
-  w->cta_printf = g_array_new (FALSE, FALSE, sizeof (KsSimCtaPrintf));
-  w->progress = NULL;
-  w->next_cta = k;
-  w->cta_stride = n;
-  w->shared = shared;
-  return w;
-}
-
-static void
-worker_free (KsSim *w)
-{
-  if (w->cta.warps != NULL)
-    {
-      for (uint32_t i = 0; i < w->warps_per_cta; i++)
-        warp_clear (&w->cta.warps[i]);
-      g_free (w->cta.warps);
-    }
-  g_free (w->cta.shared);
-  g_free (w->cta.mbar_valid);
-  g_free (w->insn_stats);
-  g_free (w->smem_access);
-  g_free (w->hazards);
-  g_free (w->trace);
-  g_free (w->trace_mem);
-  g_free (w->fault.message);
-  g_free (w->fault.cuda_file);
-  g_string_free (w->printf_out, TRUE);
-  for (guint i = 0; i < w->cta_printf->len; i++)
-    g_free (g_array_index (w->cta_printf, KsSimCtaPrintf, i).text);
-  g_array_unref (w->cta_printf);
-  g_free (w);
-}
-
-static gpointer
-worker_main (gpointer data)
-{
-  WorkerArgs *a = data;
-  KsSim *w = a->sim;
-
-  ks_sim_run (w, 0, a->cancellable);
-  if (w->status == KS_SIM_FAULTED)
-    {
-      /* the stop point is the lowest faulting CTA */
-      g_mutex_lock (&w->shared->atomics);
-      w->shared->stop_cta = MIN (w->shared->stop_cta, w->cta_linear);
-      g_mutex_unlock (&w->shared->atomics);
-    }
-  /* what the CTA it stopped in printed belongs to that CTA */
-  if (w->cta_active)
-    keep_cta_printf (w);
-  return NULL;
-}
-
-static int
-compare_cta_printf (gconstpointer a,
-                    gconstpointer b)
-{
-  const KsSimCtaPrintf *x = a, *y = b;
-
-  return x->cta < y->cta ? -1 : x->cta > y->cta;
-}
-
-static void
-run_parallel (KsSim        *sim,
-              GCancellable *cancellable)
-{
-  uint32_t n = (uint32_t) MIN ((uint64_t) sim->n_threads, sim->n_ctas);
-  KsSimShared shared;
-  g_autofree KsSim **workers = g_new0 (KsSim *, n);
-  g_autofree GThread **threads = g_new0 (GThread *, n);
-  g_autofree WorkerArgs *args = g_new0 (WorkerArgs, n);
-  g_autoptr(GArray) printfs = g_array_new (FALSE, FALSE, sizeof (KsSimCtaPrintf));
-  KsSim *faulted = NULL;
-  gboolean cancelled = FALSE;
-
-  g_mutex_init (&shared.atomics);
-  shared.stop_cta = G_MAXUINT64;
-  for (uint32_t k = 0; k < n; k++)
-    {
-      workers[k] = worker_new (sim, k, n, &shared);
-      args[k].sim = workers[k];
-      args[k].cancellable = cancellable;
-      threads[k] = g_thread_new ("ks-sim", worker_main, &args[k]);
-    }
-  for (uint32_t k = 0; k < n; k++)
-    g_thread_join (threads[k]);
-
-  for (uint32_t k = 0; k < n; k++)
-    {
-      KsSim *w = workers[k];
-
-      sim->stats.warp_instructions += w->stats.warp_instructions;
-      sim->stats.thread_instructions += w->stats.thread_instructions;
-      sim->stats.divergent_branches += w->stats.divergent_branches;
-      sim->stats.barriers += w->stats.barriers;
-      for (uint32_t i = 0; i < sim->module->n_insns; i++)
-        ks_sim_insn_stats_add (&sim->insn_stats[i], &w->insn_stats[i]);
-      if (w->status == KS_SIM_FAULTED && (faulted == NULL || w->cta_linear < faulted->cta_linear))
-        faulted = w;
-      cancelled |= w->status == KS_SIM_CANCELLED;
-      g_array_append_vals (printfs, w->cta_printf->data, w->cta_printf->len);
-      g_array_set_size (w->cta_printf, 0);
-    }
-
-  /* printf in CTA order, as one thread prints it; output of CTAs past the
-   * fault is dropped, as one thread would not have run them */
-  g_array_sort (printfs, compare_cta_printf);
-  for (guint i = 0; i < printfs->len; i++)
-    {
-      KsSimCtaPrintf *cp = &g_array_index (printfs, KsSimCtaPrintf, i);
-
-      if (cp->cta <= shared.stop_cta)
-        g_string_append (sim->printf_out, cp->text);
-      g_free (cp->text);
-    }
-
-  if (faulted != NULL)
-    {
-      sim->fault = faulted->fault;
-      memset (&faulted->fault, 0, sizeof faulted->fault);
-      sim->status = KS_SIM_FAULTED;
-    }
-  else
-    sim->status = cancelled ? KS_SIM_CANCELLED : KS_SIM_DONE;
-  sim->next_cta = sim->n_ctas;
-
-  for (uint32_t k = 0; k < n; k++)
-    worker_free (workers[k]);
-  g_mutex_clear (&shared.atomics);
 }
 
 /* Before the last step of a run's budget: what it is about to execute */
@@ -1384,10 +1280,15 @@ ks_sim_run (KsSim        *sim,
   uint64_t budget = max_steps ? max_steps : G_MAXUINT64;
   uint64_t done = 0;
 
-  if (max_steps == 0 && sim->n_threads > 1 && !sim->trace_enabled && sim->shared == NULL
-      && sim->status == KS_SIM_READY && sim->next_cta == 0 && !sim->cta_active && sim->n_ctas > 1)
+  /* A run of the whole launch on several threads (ks-sim-parallel.c).  A
+   * kernel that reads the clock, which counts the warp-instructions of the
+   * blocks before, and the lane recorder, which follows one warp, run on
+   * this thread. */
+  if (max_steps == 0 && sim->n_threads > 1 && sim->shared == NULL && sim->step_hook == NULL
+      && !sim->reads_clock && sim->status == KS_SIM_READY && sim->next_cta == 0
+      && !sim->cta_active && sim->n_ctas > 1)
     {
-      run_parallel (sim, cancellable);
+      ks_sim_run_parallel (sim, cancellable);
       sim->stats.seconds += (double) (g_get_monotonic_time () - start) / G_USEC_PER_SEC;
       return sim->status;
     }
@@ -1401,8 +1302,8 @@ ks_sim_run (KsSim        *sim,
 
       if (!sim->cta_active)
         {
-          /* A worker of a parallel run also stops after the lowest CTA any
-           * worker faulted in: the CTAs a single thread would have run. */
+          /* a worker of a parallel run also stops past a block that faulted:
+           * nothing after it is kept */
           if (sim->next_cta >= sim->n_ctas
               || (sim->shared != NULL
                   && sim->next_cta > __atomic_load_n (&sim->shared->stop_cta, __ATOMIC_RELAXED)))
@@ -1443,6 +1344,8 @@ ks_sim_run (KsSim        *sim,
           while (w->state == KS_WARP_RUNNING && n < BURST && done < budget
                  && sim->status == KS_SIM_READY)
             {
+              uint32_t ran = 1;
+
               if (G_UNLIKELY (sim->step_hook != NULL) || G_UNLIKELY (done + 1 == budget))
                 {
                   if (done + 1 == budget)
@@ -1454,10 +1357,23 @@ ks_sim_run (KsSim        *sim,
                     sim->step_hook (sim, w, TRUE, sim->step_hook_data);
                 }
               else
-                ks_sim_step (sim, w);
-              n++;
-              done++;
-              if (sim->stats.warp_instructions >= sim->step_limit && sim->status == KS_SIM_READY)
+                {
+                  /* as many steps as one-by-one stepping would run here
+                   * before the burst, the step limit or the budget ends
+                   * (whose last step is recorded first, above) */
+                  uint64_t room = MIN ((uint64_t) (BURST - n), budget - done - 1);
+                  uint64_t steps = sim->steps_before + sim->stats.warp_instructions;
+
+                  if (steps < sim->step_limit)
+                    room = MIN (room, sim->step_limit - steps);
+                  else
+                    room = 1;
+                  ran = ks_sim_steps (sim, w, (uint32_t) room);
+                }
+              n += ran;
+              done += ran;
+              if (sim->steps_before + sim->stats.warp_instructions >= sim->step_limit
+                  && sim->status == KS_SIM_READY)
                 step_limit_fault (sim, w);
             }
           if (w->state == KS_WARP_DONE)
@@ -1482,8 +1398,6 @@ ks_sim_run (KsSim        *sim,
 
       if (c->n_done == c->n_warps)
         {
-          if (sim->cta_printf != NULL)
-            keep_cta_printf (sim);
           finish_cta (sim);
           report_progress (sim, TRUE);
           continue;
@@ -1594,7 +1508,37 @@ ks_sim_get_accesses (const KsSim *sim,
   return a ? (const KsMemAccess *) (void *) a->data : NULL;
 }
 
-/* A new sample of an execution of `insn`, or NULL when it has enough */
+/* A worker's sample: taken while the instruction's quota is not filled
+ * by the blocks already put in order, up to the quota within the block;
+ * which of them are kept is decided in block order (ks-sim-parallel.c).
+ * Returns the sample, or NULL. */
+static KsMemAccess *
+block_sample (KsSim    *sim,
+              uint32_t  insn,
+              uint32_t *index)
+{
+  KsSimBlock *b = sim->block;
+  KsSimBlockSample *bs;
+
+  /* the run's own array: set by the thread that puts blocks in order */
+  if (__atomic_load_n (&sim->access_full[insn], __ATOMIC_RELAXED))
+    return NULL;
+  if (sim->block_samples == NULL)
+    sim->block_samples = g_new0 (uint32_t, MAX (sim->module->n_insns, 1));
+  if (sim->block_samples[insn] >= sim->access_samples)
+    return NULL;
+  sim->block_samples[insn]++;
+  if (b->samples == NULL)
+    b->samples = g_array_new (FALSE, TRUE, sizeof (KsSimBlockSample));
+  *index = b->samples->len;
+  g_array_set_size (b->samples, b->samples->len + 1);
+  bs = &g_array_index (b->samples, KsSimBlockSample, b->samples->len - 1);
+  bs->insn = insn;
+  return &bs->access;
+}
+
+/* A new sample of an execution of `insn`, or NULL when it has enough;
+ * in a worker of a parallel run, *index is where it is in the block's */
 static KsMemAccess *
 sample_access (KsSim           *sim,
                const KsSimWarp *w,
@@ -1603,33 +1547,46 @@ sample_access (KsSim           *sim,
                const uint64_t   addr[32],
                uint32_t         size,
                uint32_t         mask,
-               gboolean         store)
+               gboolean         store,
+               uint32_t        *index)
 {
   GArray *a;
   KsMemAccess *m;
 
-  /* most executions come after an instruction's samples are taken: one
-   * byte says so before any hashing */
-  if (sim->access_samples == 0 || (sim->access_full != NULL && sim->access_full[insn]))
+  *index = G_MAXUINT32;
+  if (sim->access_samples == 0)
     return NULL;
-  if (sim->accesses == NULL)
+  if (sim->block != NULL)
     {
-      sim->accesses = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
-      sim->access_full = g_new0 (uint8_t, MAX (sim->module->n_insns, 1));
+      m = block_sample (sim, insn, index);
+      if (m == NULL)
+        return NULL;
     }
-  a = g_hash_table_lookup (sim->accesses, GUINT_TO_POINTER (insn));
-  if (a == NULL)
+  else
     {
-      a = g_array_new (FALSE, TRUE, sizeof (KsMemAccess));
-      g_hash_table_insert (sim->accesses, GUINT_TO_POINTER (insn), a);
+      /* most executions come after an instruction's samples are taken: one
+       * byte says so before any hashing */
+      if (sim->access_full != NULL && sim->access_full[insn])
+        return NULL;
+      if (sim->accesses == NULL)
+        {
+          sim->accesses = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
+          sim->access_full = g_new0 (uint8_t, MAX (sim->module->n_insns, 1));
+        }
+      a = g_hash_table_lookup (sim->accesses, GUINT_TO_POINTER (insn));
+      if (a == NULL)
+        {
+          a = g_array_new (FALSE, TRUE, sizeof (KsMemAccess));
+          g_hash_table_insert (sim->accesses, GUINT_TO_POINTER (insn), a);
+        }
+      if (a->len >= sim->access_samples)
+        {
+          sim->access_full[insn] = 1;
+          return NULL;
+        }
+      g_array_set_size (a, a->len + 1);
+      m = &g_array_index (a, KsMemAccess, a->len - 1);
     }
-  if (a->len >= sim->access_samples)
-    {
-      sim->access_full[insn] = 1;
-      return NULL;
-    }
-  g_array_set_size (a, a->len + 1);
-  m = &g_array_index (a, KsMemAccess, a->len - 1);
   m->warp = (uint32_t) (sim->cta_linear * sim->warps_per_cta + w->index);
   m->mask = mask;
   m->space = (uint8_t) space;
@@ -1650,7 +1607,7 @@ ks_sim_set_caches (KsSim    *sim,
   g_clear_pointer (&sim->l2, ks_cache_free);
 }
 
-static void
+static G_GNUC_NO_INLINE void
 note_hazard (KsSim        *sim,
              KsHazardKind  kind,
              uint32_t      first_insn,
@@ -1660,21 +1617,40 @@ note_hazard (KsSim        *sim,
              uint32_t      second_thread)
 {
   KsSimHazard *h;
+  KsSimHazard *list = sim->hazards;
+  uint32_t n = sim->n_hazards;
 
-  for (uint32_t i = 0; i < sim->n_hazards; i++)
+  /* A worker of a parallel run keeps every pair its block found: which of
+   * them fit in the limit depends on the blocks before it */
+  if (sim->block != NULL)
     {
-      h = &sim->hazards[i];
+      if (sim->block->hazards == NULL)
+        sim->block->hazards = g_array_new (FALSE, TRUE, sizeof (KsSimHazard));
+      list = (KsSimHazard *) (void *) sim->block->hazards->data;
+      n = sim->block->hazards->len;
+    }
+  for (uint32_t i = 0; i < n; i++)
+    {
+      h = &list[i];
       if (h->kind == kind && h->first_insn == first_insn && h->second_insn == second_insn)
         {
           h->count++;
           return;
         }
     }
-  if (sim->n_hazards >= KS_SIM_MAX_HAZARDS)
-    return;
-  if (sim->hazards == NULL)
-    sim->hazards = g_new0 (KsSimHazard, KS_SIM_MAX_HAZARDS);
-  h = &sim->hazards[sim->n_hazards++];
+  if (sim->block != NULL)
+    {
+      g_array_set_size (sim->block->hazards, n + 1);
+      h = &g_array_index (sim->block->hazards, KsSimHazard, n);
+    }
+  else
+    {
+      if (sim->n_hazards >= KS_SIM_MAX_HAZARDS)
+        return;
+      if (sim->hazards == NULL)
+        sim->hazards = g_new0 (KsSimHazard, KS_SIM_MAX_HAZARDS);
+      h = &sim->hazards[sim->n_hazards++];
+    }
   h->kind = kind;
   h->first_insn = first_insn;
   h->second_insn = second_insn;
@@ -1685,9 +1661,39 @@ note_hazard (KsSim        *sim,
   h->count = 1;
 }
 
+/* The race check of one word that thread (linear + 1) reads or writes */
+static inline void
+check_word (KsSim           *sim,
+            KsSimWordAccess *wa,
+            uint32_t         epoch,
+            uint32_t         thread,
+            uint32_t         insn,
+            uint32_t         offset,
+            gboolean         store)
+{
+  if (G_UNLIKELY (wa->write_epoch == epoch && wa->writer && wa->writer != thread))
+    note_hazard (sim, store ? KS_HAZARD_WAW : KS_HAZARD_RAW, wa->write_insn, insn, offset,
+                 wa->writer - 1, thread - 1);
+  if (store)
+    {
+      if (G_UNLIKELY (wa->read_epoch == epoch && wa->reader && wa->reader != thread))
+        note_hazard (sim, KS_HAZARD_WAR, wa->read_insn, insn, offset, wa->reader - 1, thread - 1);
+      wa->writer = thread;
+      wa->write_epoch = epoch;
+      wa->write_insn = insn;
+    }
+  else
+    {
+      wa->reader = thread;
+      wa->read_epoch = epoch;
+      wa->read_insn = insn;
+    }
+}
+
 /* Racecheck for one warp-level shared access: a word touched by two
- * threads in one barrier interval, one of them writing, is a hazard. */
-static void
+ * threads in one barrier interval, one of them writing, is a hazard.
+ * Out of line, so that its loop keeps its values in registers. */
+static G_GNUC_NO_INLINE void
 check_races (KsSim           *sim,
              const KsSimWarp *w,
              uint32_t         insn,
@@ -1697,41 +1703,45 @@ check_races (KsSim           *sim,
              gboolean         store)
 {
   uint32_t n_words = sim->shared_size / 4;
+  uint32_t epoch = sim->epoch;
+  uint32_t first_thread = w->first_thread + 1;
+  uint64_t last_word = n_words - 1, room = (uint64_t) 4 - size, over = 0;
+  KsSimWordAccess *words;
 
   if (n_words == 0)
     return;
   if (sim->smem_access == NULL)
     sim->smem_access = g_new0 (KsSimWordAccess, n_words);
+  words = sim->smem_access;     /* note_hazard changes neither the words nor the epoch */
+
+  /* Most accesses: every lane within one word of shared memory (idle
+   * lanes' addresses are 0, or out of range and so go the long way).
+   * Tested without a comparison per lane, as in ks-sim-fast.c: a word
+   * past the last, or bytes past the word's end, make a difference wrap
+   * to a number with its top bit set. */
+  for (uint32_t l = 0; l < KS_WARP_SIZE; l++)
+    over |= (last_word - addr[l] / 4) | (room - (addr[l] & 3));
+  if ((over >> 63) == 0)
+    {
+      if (store)
+        LANES (mask, lane)
+          check_word (sim, &words[addr[lane] / 4], epoch, first_thread + lane, insn,
+                      (uint32_t) (addr[lane] & ~(uint64_t) 3), TRUE);
+      else
+        LANES (mask, lane)
+          check_word (sim, &words[addr[lane] / 4], epoch, first_thread + lane, insn,
+                      (uint32_t) (addr[lane] & ~(uint64_t) 3), FALSE);
+      return;
+    }
+
   LANES (mask, lane)
     {
-      uint32_t thread = w->first_thread + lane + 1;
+      uint64_t a = addr[lane];
 
-      for (uint64_t a = addr[lane] & ~(uint64_t) 3; a < addr[lane] + size; a += 4)
-        {
-          KsSimWordAccess *wa;
-
-          if (a / 4 >= n_words)
-            break;
-          wa = &sim->smem_access[a / 4];
-          if (wa->writer && wa->writer != thread && wa->write_epoch == sim->epoch)
-            note_hazard (sim, store ? KS_HAZARD_WAW : KS_HAZARD_RAW, wa->write_insn, insn,
-                         (uint32_t) a, wa->writer - 1, thread - 1);
-          if (store && wa->reader && wa->reader != thread && wa->read_epoch == sim->epoch)
-            note_hazard (sim, KS_HAZARD_WAR, wa->read_insn, insn, (uint32_t) a, wa->reader - 1,
-                         thread - 1);
-          if (store)
-            {
-              wa->writer = thread;
-              wa->write_epoch = sim->epoch;
-              wa->write_insn = insn;
-            }
-          else
-            {
-              wa->reader = thread;
-              wa->read_epoch = sim->epoch;
-              wa->read_insn = insn;
-            }
-        }
+      /* the words the lane covers, up to the end of shared memory (an
+       * address that wraps covers none) */
+      for (uint64_t x = a & ~(uint64_t) 3; x < a + size && x / 4 < n_words; x += 4)
+        check_word (sim, &words[x / 4], epoch, first_thread + lane, insn, (uint32_t) x, store);
     }
 }
 
@@ -1842,6 +1852,59 @@ through_caches (KsSim          *sim,
     }
 }
 
+void
+ks_sim_cache_sectors (KsSim          *sim,
+                      uint32_t        insn,
+                      const uint64_t *sectors,
+                      uint32_t        n_sectors,
+                      gboolean        store,
+                      gboolean        texture,
+                      KsTraceMemory  *tm,
+                      KsMemAccess    *sample)
+{
+  KsSimInsnStats *st = &sim->insn_stats[insn];
+  uint64_t l2_hits = 0, l2_misses = 0;
+
+  if (texture)
+    through_caches (sim, sectors, n_sectors, store, tm, sample, &st->tex_l1_hits,
+                    &st->tex_l1_misses, &l2_hits, &l2_misses);
+  else
+    through_caches (sim, sectors, n_sectors, store, tm, sample, &st->l1_hits, &st->l1_misses,
+                    &st->l2_hits, &st->l2_misses);
+}
+
+/* A worker of a parallel run keeps a request for the caches, whose turn
+ * comes in block order (ks-sim-parallel.c) */
+static void
+defer_request (KsSim          *sim,
+               uint32_t        insn,
+               const uint64_t *sectors,
+               uint32_t        n_sectors,
+               gboolean        store,
+               gboolean        texture,
+               KsTraceMemory  *tm,
+               uint32_t        sample)
+{
+  KsSimBlock *b = sim->block;
+  KsSimCacheRequest req;
+
+  if (b->requests == NULL)
+    {
+      b->requests = g_array_new (FALSE, FALSE, sizeof (KsSimCacheRequest));
+      b->sectors = g_array_new (FALSE, FALSE, sizeof (uint64_t));
+    }
+  memset (&req, 0, sizeof req);
+  req.insn = insn;
+  req.store = store;
+  req.texture = texture;
+  req.first_sector = b->sectors->len;
+  req.n_sectors = n_sectors;
+  req.trace_mem = tm != NULL ? (uint64_t) (tm - sim->trace_mem) : G_MAXUINT64;
+  req.sample = sample;
+  g_array_append_vals (b->sectors, sectors, n_sectors);
+  g_array_append_val (b->requests, req);
+}
+
 static int
 compare_u64 (gconstpointer a,
              gconstpointer b)
@@ -1865,7 +1928,7 @@ ks_sim_record_texture (KsSim           *sim,
   KsSimInsnStats *st = &sim->insn_stats[insn];
   uint64_t sectors[KS_WARP_SIZE * KS_TEX_MAX_TEXELS * 2];
   uint32_t n_sectors = 0, n_lines = 0;
-  uint64_t l2_hits = 0, l2_misses = 0, last_line = G_MAXUINT64;
+  uint64_t last_line = G_MAXUINT64;
   KsTraceMemory *tm;
 
   (void) w;
@@ -1905,8 +1968,10 @@ ks_sim_record_texture (KsSim           *sim,
       }
   st->tex_sectors += n_sectors;
   tm = trace_memory (sim);
-  through_caches (sim, sectors, n_sectors, store, tm, NULL, &st->tex_l1_hits, &st->tex_l1_misses,
-                  &l2_hits, &l2_misses);
+  if (sim->block != NULL)
+    defer_request (sim, insn, sectors, n_sectors, store, TRUE, tm, G_MAXUINT32);
+  else
+    ks_sim_cache_sectors (sim, insn, sectors, n_sectors, store, TRUE, tm, NULL);
   if (tm != NULL)
     {
       tm->space = surface ? KS_PTX_SPACE_SURF : KS_PTX_SPACE_TEX;
@@ -1952,33 +2017,38 @@ ks_sim_record_memory (KsSim           *sim,
 
   if (space == KS_PTX_SPACE_SHARED || space == KS_PTX_SPACE_SHARED_CLUSTER)
     {
-      KsSmemAnalysis r = ks_smem_analyze (a, size, mask, store);
       KsTraceMemory *tm = trace_memory (sim);
+      uint32_t sample_index, wavefronts, ideal, degree;
 
-      sample_access (sim, w, insn, KS_PTX_SPACE_SHARED, a, size, mask, store);
+      ks_smem_cost (a, size, mask, store, &wavefronts, &ideal, &degree);
+      sample_access (sim, w, insn, KS_PTX_SPACE_SHARED, a, size, mask, store, &sample_index);
       if (!atomic)
         check_races (sim, w, insn, a, size, mask, store);
       if (tm != NULL)
         {
           tm->space = KS_PTX_SPACE_SHARED;
-          tm->wavefronts = (uint8_t) MIN (r.wavefronts, 255u);
+          tm->wavefronts = (uint8_t) MIN (wavefronts, 255u);
           tm->store = store;
         }
       st->smem_requests++;
-      st->smem_wavefronts += r.wavefronts;
-      st->smem_ideal_wavefronts += r.ideal_wavefronts;
-      st->smem_worst_degree = MAX (st->smem_worst_degree, r.conflict_degree);
+      st->smem_wavefronts += wavefronts;
+      st->smem_ideal_wavefronts += ideal;
+      st->smem_worst_degree = MAX (st->smem_worst_degree, degree);
       return;
     }
   if (space != KS_PTX_SPACE_GLOBAL && space != KS_PTX_SPACE_CONST)
     return;
 
   {
-    KsGmemAnalysis r = ks_gmem_analyze (a, size, mask);
-    KsTraceMemory *tm = trace_memory (sim);
-    KsMemAccess *sample = sample_access (sim, w, insn, KS_PTX_SPACE_GLOBAL, a, size, mask, store);
+    KsGmemCost r;
+    KsTraceMemory *tm;
+    uint32_t sample_index;
+    KsMemAccess *sample;
 
     G_STATIC_ASSERT (KS_GMEM_MAX_SECTORS <= G_N_ELEMENTS (sample->level));
+    ks_gmem_cost (a, size, mask, &r);
+    tm = trace_memory (sim);
+    sample = sample_access (sim, w, insn, KS_PTX_SPACE_GLOBAL, a, size, mask, store, &sample_index);
     if (sample != NULL)
       sample->n_levels = (uint8_t) r.n_sectors;
     st->gmem_requests++;
@@ -1986,8 +2056,6 @@ ks_sim_record_memory (KsSim           *sim,
     st->gmem_ideal_sectors += r.ideal_sectors;
     st->gmem_lines += r.n_lines;
     st->gmem_requested_bytes += r.requested_bytes;
-    through_caches (sim, r.sectors, r.n_sectors, store, tm, sample, &st->l1_hits, &st->l1_misses,
-                    &st->l2_hits, &st->l2_misses);
     if (tm != NULL)
       {
         tm->space = KS_PTX_SPACE_GLOBAL;
@@ -1995,5 +2063,10 @@ ks_sim_record_memory (KsSim           *sim,
         tm->lines = (uint8_t) MIN (r.n_lines, 255u);
         tm->store = store;
       }
+    /* the caches are the run's: in a worker, their turn comes in block order */
+    if (sim->block != NULL)
+      defer_request (sim, insn, r.sectors, r.n_sectors, store, FALSE, tm, sample_index);
+    else
+      ks_sim_cache_sectors (sim, insn, r.sectors, r.n_sectors, store, FALSE, tm, sample);
   }
 }

@@ -201,12 +201,15 @@ void                ks_sim_free         (KsSim             *sim);
 KsSimStatus         ks_sim_run          (KsSim             *sim,
                                          uint64_t           max_steps,
                                          GCancellable      *cancellable);
-/* Runs of the whole launch (ks_sim_run with no step budget) with the trace
- * off run CTAs on this many threads (0: one per processor; the default is
- * 1).  The results, printf output, statistics and the fault reported are
- * those of a run on one thread, for kernels whose blocks do not race with
- * each other (atomics whose result depends on their order, such as float
- * additions, may round differently). */
+/* Runs of the whole launch (ks_sim_run with no step budget, from the
+ * start) run blocks on this many threads (0: one per processor; the
+ * default is 1), with the trace on or off.  The results, printf output,
+ * statistics, trace, memory analysis, samples, hazards and the fault
+ * reported are those of a run on one thread, for kernels whose blocks do
+ * not race with each other in global memory (atomics whose result depends
+ * on their order, such as float additions, may round differently); after
+ * a fault, blocks past it may have written to the buffers.  Kernels that
+ * read %clock, %clock64 or %globaltimer run on one thread. */
 void                ks_sim_set_threads  (KsSim             *sim,
                                          uint32_t           n_threads);
 
