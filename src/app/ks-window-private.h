@@ -20,11 +20,13 @@ struct _KsWindow
   GtkApplicationWindow parent_instance;
 
   /* Template widgets */
+  GtkWidget *open_label;
   GtkLabel *title_label;
   GtkLabel *subtitle_label;
   GtkMenuButton *samples_button;
   GtkPopover *samples_popover;
   GtkListBox *samples_list;
+  GtkSearchEntry *samples_search;
   GtkDropDown *gpu_dropdown;
   GtkMenuButton *launch_button;
   GtkLabel *launch_label;
@@ -275,5 +277,11 @@ void        _ks_window_run_dispose         (KsWindow    *self);
 void        _ks_window_run                 (KsWindow    *self);
 void        _ks_window_stop                (KsWindow    *self);
 void        _ks_window_show_toolchain      (KsWindow    *self);
+/* The no-toolkit banner's words, in a Flatpak sandbox or not */
+const char *_ks_window_toolkit_advice      (gboolean     sandboxed);
+/* Makes FOLDER (one holding nvcc, or bin/nvcc) the toolkit-path setting
+ * and runs again; FALSE, with a message, for a folder without nvcc */
+gboolean    _ks_window_set_toolkit_folder  (KsWindow    *self,
+                                            GFile       *folder);
 
 G_END_DECLS

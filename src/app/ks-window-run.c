@@ -733,6 +733,21 @@ run_done_cb (GObject      *object,
     g_timeout_add (1200, take_screenshot, g_object_ref (self));
 }
 
+const char *
+_ks_window_toolkit_advice (gboolean sandboxed)
+{
+  /* A Flatpak sandbox sees neither the host's /usr/local/cuda nor a C++
+   * compiler for nvcc: installing the toolkit would not help there */
+  if (sandboxed)
+    return _("KernelScope runs in a Flatpak sandbox, which cannot run the CUDA toolkit: PTX "
+             "files, the samples and saved SASS listings work, and CUDA is analysed through the "
+             "PTX beside it. To compile what you type, install KernelScope without Flatpak, or "
+             "compile with “nvcc -ptx -lineinfo” and open the PTX.");
+  return _("No CUDA toolkit found: PTX files, the samples and saved SASS listings still "
+           "work, and CUDA is analysed through the PTX beside it. To compile what you "
+           "type, install the CUDA toolkit (nvcc) or set CUDA_HOME.");
+}
+
 void
 _ks_window_show_toolchain (KsWindow *self)
 {
@@ -741,10 +756,13 @@ _ks_window_show_toolchain (KsWindow *self)
       gtk_revealer_set_reveal_child (self->toolkit_revealer, FALSE);
       return;
     }
-  gtk_label_set_text (self->toolkit_label,
-                      _("No CUDA toolkit found: PTX files, the samples and saved SASS listings still "
-                        "work, and CUDA is analysed through the PTX beside it. To compile what you "
-                        "type, install the CUDA toolkit (nvcc) or set CUDA_HOME."));
+  {
+    gboolean sandboxed = g_file_test ("/.flatpak-info", G_FILE_TEST_EXISTS);
+
+    gtk_label_set_text (self->toolkit_label, _ks_window_toolkit_advice (sandboxed));
+    /* a folder chosen in a sandbox would not make nvcc run there */
+    gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.choose-toolkit", !sandboxed);
+  }
   gtk_revealer_set_reveal_child (self->toolkit_revealer, TRUE);
 }
 
@@ -804,9 +822,88 @@ _ks_window_stop (KsWindow *self)
     g_cancellable_cancel (self->run_cancellable);
 }
 
+gboolean
+_ks_window_set_toolkit_folder (KsWindow  *self,
+                               GFile     *folder)
+{
+  g_autofree char *path = g_file_get_path (folder);
+  g_autofree char *name = g_file_get_parse_name (folder);
+  g_autoptr(KsToolchain) tc = NULL;
+  g_autofree char *nvcc = NULL, *nvcc_bin = NULL;
+
+  if (path == NULL)
+    {
+      _ks_window_show_message (self, _("The toolkit folder must be a local folder"));
+      return FALSE;
+    }
+  /* The folder the setting names is searched itself and in its bin/, as
+   * ks_toolchain_find does; one without nvcc would be a choice that
+   * silently changes nothing */
+  nvcc = g_build_filename (path, "nvcc", NULL);
+  nvcc_bin = g_build_filename (path, "bin", "nvcc", NULL);
+  if (!g_file_test (nvcc, G_FILE_TEST_IS_EXECUTABLE) && !g_file_test (nvcc_bin, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_autofree char *msg = g_strdup_printf (_("%s holds no nvcc, in itself or in bin/: choose the "
+                                                "folder the CUDA toolkit is installed in, such as "
+                                                "/usr/local/cuda-13.0"), name);
+
+      _ks_window_show_message (self, msg);
+      return FALSE;
+    }
+  if (self->settings != NULL)
+    g_settings_set_string (self->settings, "toolkit-path", path);
+  self->toolkit_dismissed = FALSE;
+  gtk_revealer_set_reveal_child (self->toolkit_revealer, FALSE);
+  _ks_window_run (self);
+  return TRUE;
+}
+
+static void
+toolkit_chooser_response_cb (GtkNativeDialog *native,
+                             int              response,
+                             gpointer         user_data)
+{
+  g_autoptr(KsWindow) self = user_data;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) folder = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
+
+      if (folder != NULL)
+        _ks_window_set_toolkit_folder (self, folder);
+    }
+  gtk_native_dialog_destroy (native);
+  g_object_unref (native);
+}
+
+/* The banner's button: the toolkit-path setting, without a terminal (a
+ * toolkit outside PATH, where a desktop session's launcher sees no
+ * CUDA_HOME from a shell's profile) */
+static void
+choose_toolkit_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *param)
+{
+  KsWindow *self = KS_WINDOW (widget);
+  GtkFileChooserNative *native;
+
+  native = gtk_file_chooser_native_new (_("Choose the CUDA Toolkit Folder"), GTK_WINDOW (self),
+                                        GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, _("_Choose"),
+                                        _("_Cancel"));
+  if (g_file_test ("/usr/local", G_FILE_TEST_IS_DIR))
+    {
+      g_autoptr(GFile) local = g_file_new_for_path ("/usr/local");
+
+      gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (native), local, NULL);
+    }
+  g_signal_connect (native, "response", G_CALLBACK (toolkit_chooser_response_cb), g_object_ref (self));
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
+}
+
 void
 _ks_window_run_class_init (GtkWidgetClass *klass)
 {
+  gtk_widget_class_install_action (klass, "win.choose-toolkit", NULL, choose_toolkit_action);
 }
 
 void
@@ -816,6 +913,17 @@ _ks_window_run_init (KsWindow *self)
                                             "lines"));
 
   self->have_nvcc = TRUE;
+  /* The no-toolkit banner: a folder to choose, before Dismiss */
+  {
+    GtkWidget *choose = gtk_button_new_with_mnemonic (_("_Choose Toolkit Folder…"));
+
+    gtk_actionable_set_action_name (GTK_ACTIONABLE (choose), "win.choose-toolkit");
+    gtk_widget_set_valign (choose, GTK_ALIGN_CENTER);
+    gtk_widget_set_tooltip_text (choose, _("Where the CUDA toolkit is installed, when KernelScope "
+                                           "does not find it (kept in the toolkit-path setting)"));
+    gtk_widget_insert_before (choose, gtk_widget_get_parent (GTK_WIDGET (self->toolkit_close_button)),
+                              GTK_WIDGET (self->toolkit_close_button));
+  }
   setup_marks (self->cuda_view);
   setup_marks (self->ptx_view);
   gtk_widget_add_css_class (placeholder, "dim-label");

@@ -2,7 +2,10 @@
 /* ks-toolchain.c: finding and running the CUDA toolkit's programs. */
 
 #include <glib/gstdio.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ks-resources.h"
 #include "ks-toolchain.h"
@@ -118,6 +121,28 @@ ks_toolchain_parse_version (const char  *text,
   return TRUE;
 }
 
+/* In the child, before exec: a process group of its own, so that a
+ * cancelled tool can be ended with everything it started (nvcc runs
+ * cudafe++, cicc and ptxas under it) */
+static void
+own_process_group (gpointer user_data)
+{
+  setpgid (0, 0);
+}
+
+/* Ends a tool and its children, and waits for the tool */
+static void
+kill_tool (GSubprocess *proc)
+{
+  const char *id = g_subprocess_get_identifier (proc);
+  pid_t pid = id != NULL ? (pid_t) atoi (id) : 0;
+
+  if (pid > 1)
+    kill (-pid, SIGKILL);
+  g_subprocess_force_exit (proc);
+  g_subprocess_wait (proc, NULL, NULL);
+}
+
 gboolean
 _ks_toolchain_run (const char *const *argv,
                    const char        *cwd,
@@ -141,6 +166,7 @@ _ks_toolchain_run (const char *const *argv,
     }
   /* Messages in English, which is what the parsers read */
   g_subprocess_launcher_setenv (launcher, "LC_ALL", "C", TRUE);
+  g_subprocess_launcher_set_child_setup (launcher, own_process_group, NULL, NULL);
 
   proc = g_subprocess_launcher_spawnv (launcher, argv, error);
   if (proc == NULL)
@@ -148,8 +174,7 @@ _ks_toolchain_run (const char *const *argv,
 
   if (!g_subprocess_communicate_utf8 (proc, NULL, cancellable, out, err, &local_error))
     {
-      g_subprocess_force_exit (proc);
-      g_subprocess_wait (proc, NULL, NULL);
+      kill_tool (proc);
       g_propagate_error (error, g_steal_pointer (&local_error));
       return FALSE;
     }
