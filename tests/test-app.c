@@ -1560,6 +1560,12 @@ test_settings (Fixture       *f,
 
   gtk_widget_activate_action (GTK_WIDGET (second), "win.presentation", NULL);
   g_assert_false (g_settings_get_boolean (settings, "presentation-mode"));
+  /* --presentation is for this start only */
+  ks_window_present_once (second);
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (second), "presentation"));
+  g_assert_false (g_settings_get_boolean (settings, "presentation-mode"));
+  gtk_widget_activate_action (GTK_WIDGET (second), "win.presentation", NULL);
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (second), "presentation"));
   gtk_drop_down_set_selected (second->gpu_dropdown, 0);
   {
     g_autofree char *gpu = g_settings_get_string (settings, "default-gpu");

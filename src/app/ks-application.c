@@ -301,7 +301,7 @@ new_window (KsApplication *self)
   KsWindow *window = ks_window_new (GTK_APPLICATION (self));
 
   if (self->presentation)
-    g_object_set (window, "presentation", TRUE, NULL);
+    ks_window_present_once (window);
   if (self->screenshot != NULL)
     ks_window_set_screenshot (window, self->screenshot);
   if (self->view != NULL)

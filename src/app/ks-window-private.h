@@ -107,6 +107,7 @@ struct _KsWindow
   guint edit_timeout_id;        /* runs again when typing pauses */
   gboolean running;
   gboolean presentation;
+  gboolean presenting_once;     /* the presentation property is set, not the setting */
   gboolean close_confirmed;
   gboolean gpu_chosen;          /* the user picked the GPU: keep it across files */
   gboolean loading;

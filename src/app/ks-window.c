@@ -1485,6 +1485,16 @@ set_presentation (KsWindow *self,
   _ks_window_views_set_presentation (self, on);
 }
 
+void
+ks_window_present_once (KsWindow *self)
+{
+  g_return_if_fail (KS_IS_WINDOW (self));
+
+  self->presenting_once = TRUE;
+  g_object_set (self, "presentation", TRUE, NULL);
+  self->presenting_once = FALSE;
+}
+
 /* ---------------------------------------------------------------------- */
 /* Screenshot */
 
@@ -1572,7 +1582,7 @@ ks_window_set_property (GObject      *object,
       if (self->presentation != g_value_get_boolean (value))
         {
           set_presentation (self, g_value_get_boolean (value));
-          if (self->settings != NULL && self->screenshot_path == NULL)
+          if (self->settings != NULL && self->screenshot_path == NULL && !self->presenting_once)
             g_settings_set_boolean (self->settings, "presentation-mode", self->presentation);
           g_object_notify_by_pspec (object, pspec);
         }
