@@ -23,7 +23,7 @@
  * casts, calls and the other expression forms; special names (vtables,
  * typeinfo, guard variables, thunks); fixed-point and other rare types;
  * names over 1024 characters, which c++filt refuses too.  Checked against
- * c++filt on every name of tests/data/demangle.tsv and, when c++filt is
+ * c++filt on every name of tests/fixtures/demangle.tsv and, when c++filt is
  * on the machine, live.
  *
  * Everything is bounded: recursion depth, and the length of what is
