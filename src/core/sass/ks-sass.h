@@ -228,13 +228,15 @@ gboolean        ks_sass_elf_text_section (const guint8        *data,
                                           gsize               *out_len,
                                           GError             **error);
 
-/* An Itanium C++ ABI demangler for the names kernels usually have: nested
- * names, builtin types, pointers, references, const/volatile, templates with
- * type and integer arguments, substitutions (S_, S0_...) and template
- * parameters (T_, T0_).  It does not handle function pointers, arrays,
- * member pointers, expressions in template arguments, lambdas, ABI tags or
- * local names: for those (and for names that are not mangled) it returns
- * NULL.  "_Z11sgemm_naiveiiifPfPKffS_" gives
+/* An Itanium C++ ABI demangler that answers what c++filt answers: nested
+ * and local names, templates (type, literal, pack and simple expression
+ * arguments), substitutions and std:: abbreviations, pointers, references,
+ * const/volatile, function, array and member pointer types, pack
+ * expansions, lambdas, ABI tags, constructors, operators, clone suffixes.
+ * It returns NULL for what it does not handle (decltype and other
+ * expressions, special names such as vtables and guard variables, names
+ * over 1024 characters) and for names that are not mangled, such as a PTX
+ * parameter's "_Z3fooi_param_0".  "_Z11sgemm_naiveiiifPfPKffS_" gives
  * "sgemm_naive(int, int, int, float, float*, float const*, float, float*)".
  *
  * Returns: (transfer full) (nullable) */
