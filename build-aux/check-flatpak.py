@@ -3,9 +3,10 @@
 """check-flatpak.py MANIFEST APP_ID: what can be checked of the Flatpak
 manifest without building it (the runtimes cannot be downloaded here): it
 is JSON, for the release app id, on org.gnome.Platform, runs the window,
-builds this tree with meson (skipping .git and build folders, so a build
-folder inside the tree is not copied into itself), and asks for no path
-Flatpak refuses to share (/usr and the like) (a test of the data suite)."""
+may run the host's CUDA toolkit (flatpak-spawn --host), builds this tree
+with meson (skipping .git and build folders, so a build folder inside the
+tree is not copied into itself), and asks for no path Flatpak refuses to
+share (/usr and the like) (a test of the data suite)."""
 import json
 import sys
 
@@ -33,6 +34,9 @@ def main():
             want(not any(where == r or where.startswith(r + '/') for r in RESERVED),
                  '%s: Flatpak refuses to share %s' % (arg, where))
     want('--socket=wayland' in m.get('finish-args', []), 'no Wayland socket')
+    # flatpak-spawn --host, for the host's CUDA toolkit (ks-toolchain-host.c)
+    want('--talk-name=org.freedesktop.Flatpak' in m.get('finish-args', []),
+         'no --talk-name=org.freedesktop.Flatpak: the host CUDA toolkit cannot be run')
     mods = [mod for mod in m.get('modules', []) if isinstance(mod, dict) and mod.get('name') == 'kernelscope']
     want(len(mods) == 1, 'no module named kernelscope')
     if mods:

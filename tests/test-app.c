@@ -292,6 +292,26 @@ test_first_sample (Fixture       *f,
     g_assert_nonnull (strstr (text, "c[0..7] ="));
     g_assert_null (strstr (text, "faulted"));
   }
+  /* and names the toolkit it used (nvcc, else ptxas), the host's in a
+   * Flatpak (test-toolchain-flatpak checks on_host) */
+  {
+    const char *text = gtk_label_get_text (f->window->output_label);
+    const KsToolchain *tc = ((const KsAnalysis *) f->window->analysis)->toolchain;
+    const char *tool = ks_toolchain_get_path (tc, KS_TOOL_NVCC);
+    g_autofree char *line = NULL;
+
+    if (tool == NULL)
+      tool = ks_toolchain_get_path (tc, KS_TOOL_PTXAS);
+    if (tool != NULL)
+      {
+        line = g_strdup_printf ("\nCUDA toolkit %s%s: %s\n",
+                                tc->version != NULL ? tc->version : "(version unknown)",
+                                tc->on_host ? " on the host, run through flatpak-spawn" : "", tool);
+        g_assert_nonnull (strstr (text, line));
+      }
+    else
+      g_assert_null (strstr (text, "CUDA toolkit"));
+  }
 }
 
 static void
@@ -559,12 +579,14 @@ test_no_toolkit (Fixture       *f,
   g_assert_true (gtk_revealer_get_reveal_child (f->window->toolkit_revealer));
   g_assert_nonnull (strstr (gtk_label_get_text (f->window->toolkit_label), "PTX files"));
   g_assert_cmpstr (gtk_label_get_text (f->window->toolkit_label), ==,
-                   _ks_window_toolkit_advice (g_file_test ("/.flatpak-info", G_FILE_TEST_EXISTS)));
-  /* how to get the toolkit: installing it, outside a sandbox; in a Flatpak,
-   * which cannot run it, the way round */
+                   _ks_window_toolkit_advice (ks_toolchain_in_flatpak ()));
+  /* how to get the toolkit: installing it; in a Flatpak, on the host, which
+   * the sandbox reaches with the permission to talk to Flatpak */
   g_assert_nonnull (strstr (_ks_window_toolkit_advice (FALSE), "install the CUDA toolkit"));
-  g_assert_null (strstr (_ks_window_toolkit_advice (TRUE), "install the CUDA toolkit"));
-  g_assert_nonnull (strstr (_ks_window_toolkit_advice (TRUE), "nvcc -ptx -lineinfo"));
+  g_assert_null (strstr (_ks_window_toolkit_advice (FALSE), "Flatpak"));
+  g_assert_nonnull (strstr (_ks_window_toolkit_advice (TRUE), "install the CUDA toolkit (nvcc) on "
+                                                             "the host"));
+  g_assert_nonnull (strstr (_ks_window_toolkit_advice (TRUE), "org.freedesktop.Flatpak"));
   g_assert_nonnull (strstr (_ks_window_toolkit_advice (TRUE), "PTX files"));
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (f->window->stale_label)));
   g_assert_true (g_str_has_prefix (gtk_label_get_text (f->window->status_label), "sm_80 · "));

@@ -447,6 +447,28 @@ set_output (KsWindow *self,
   gtk_label_set_text (self->output_label, s->str);
 }
 
+/* Which toolkit compiled: a user with several, or the Flatpak running the
+ * host's, can tell which one it was */
+static void
+append_toolkit (GString          *s,
+                const KsAnalysis *result)
+{
+  const KsToolchain *tc = result->toolchain;
+  const char *tool = NULL;
+
+  if (tc != NULL)
+    tool = ks_toolchain_get_path (tc, KS_TOOL_NVCC) != NULL ? ks_toolchain_get_path (tc, KS_TOOL_NVCC)
+                                                           : ks_toolchain_get_path (tc, KS_TOOL_PTXAS);
+  if (tool == NULL)
+    return;
+  if (tc->on_host)
+    g_string_append_printf (s, _("\nCUDA toolkit %s on the host, run through flatpak-spawn: %s\n"),
+                            tc->version != NULL ? tc->version : _("(version unknown)"), tool);
+  else
+    g_string_append_printf (s, _("\nCUDA toolkit %s: %s\n"),
+                            tc->version != NULL ? tc->version : _("(version unknown)"), tool);
+}
+
 static void
 show_output (KsWindow             *self,
              const KsAnalysis *result)
@@ -522,6 +544,7 @@ show_output (KsWindow             *self,
     g_string_append_printf (s, _("\nTiming model: %s\n"), result->timing_error);
   if (result->occupancy_error != NULL)
     g_string_append_printf (s, _("\nOccupancy: %s\n"), result->occupancy_error);
+  append_toolkit (s, result);
   set_output (self, s);
 }
 
@@ -736,13 +759,15 @@ run_done_cb (GObject      *object,
 const char *
 _ks_window_toolkit_advice (gboolean sandboxed)
 {
-  /* A Flatpak sandbox sees neither the host's /usr/local/cuda nor a C++
-   * compiler for nvcc: installing the toolkit would not help there */
+  /* In a Flatpak sandbox the toolkit is the host's, run through
+   * flatpak-spawn --host (ks-toolchain-host.c): it is installed on the
+   * host, and the permission is the manifest's, or an override's */
   if (sandboxed)
-    return _("KernelScope runs in a Flatpak sandbox, which cannot run the CUDA toolkit: PTX "
+    return _("KernelScope runs in a Flatpak sandbox and found no CUDA toolkit on the host: PTX "
              "files, the samples and saved SASS listings work, and CUDA is analysed through the "
-             "PTX beside it. To compile what you type, install KernelScope without Flatpak, or "
-             "compile with “nvcc -ptx -lineinfo” and open the PTX.");
+             "PTX beside it. To compile what you type, install the CUDA toolkit (nvcc) on the "
+             "host; KernelScope runs it there through flatpak-spawn, with the permission to talk "
+             "to org.freedesktop.Flatpak.");
   return _("No CUDA toolkit found: PTX files, the samples and saved SASS listings still "
            "work, and CUDA is analysed through the PTX beside it. To compile what you "
            "type, install the CUDA toolkit (nvcc) or set CUDA_HOME.");
@@ -757,10 +782,12 @@ _ks_window_show_toolchain (KsWindow *self)
       return;
     }
   {
-    gboolean sandboxed = g_file_test ("/.flatpak-info", G_FILE_TEST_EXISTS);
+    gboolean sandboxed = ks_toolchain_in_flatpak ();
 
     gtk_label_set_text (self->toolkit_label, _ks_window_toolkit_advice (sandboxed));
-    /* a folder chosen in a sandbox would not make nvcc run there */
+    /* the sandbox's file chooser names a host folder it cannot see by a
+     * document portal path, which the host's nvcc does not run from: there
+     * the setting is set with gsettings (flatpak/README.md) */
     gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.choose-toolkit", !sandboxed);
   }
   gtk_revealer_set_reveal_child (self->toolkit_revealer, TRUE);
