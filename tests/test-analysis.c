@@ -3,6 +3,8 @@
  * editor's text over the file, failures with their places, faults, and
  * cancellation. */
 
+#include <glib/gstdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ks-analysis.h"
@@ -187,7 +189,211 @@ test_cancel (void)
   g_assert_null (ks_analysis_run (&req, c, cancel_on_simulate, c));
 }
 
-/* A launch from the UI replaces the spec's; the analysis keeps its own copy */
+/* A process that is gone, or a zombie waiting for init to reap it */
+static gboolean
+process_gone (int pid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/stat", pid);
+  g_autofree char *stat = NULL;
+  const char *paren;
+
+  if (!g_file_get_contents (path, &stat, NULL, NULL))
+    return TRUE;
+  paren = strrchr (stat, ')');
+  return paren != NULL && paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X');
+}
+
+static int
+read_pid (const char *path)
+{
+  g_autofree char *text = NULL;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return 0;
+  return atoi (text);
+}
+
+typedef struct
+{
+  KsAnalysisRequest req;
+  GCancellable *cancellable;
+  KsAnalysis *result;
+} CompileRun;
+
+static gpointer
+compile_thread (gpointer data)
+{
+  CompileRun *run = data;
+
+  run->result = ks_analysis_run (&run->req, run->cancellable, NULL, NULL);
+  return NULL;
+}
+
+/* Cancelling a run while nvcc compiles ends the compile, and all of it: the
+ * compiler's own children too (a real nvcc runs cicc and ptxas under it),
+ * not only the process the run started.  The stand-in nvcc starts a child
+ * that would sleep a minute and waits for it. */
+static void
+test_cancel_compile (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ks-test-slow-nvcc-XXXXXX", NULL);
+  g_autofree char *nvcc = g_build_filename (dir, "nvcc", NULL);
+  g_autofree char *cu = g_build_filename (dir, "k.cu", NULL);
+  g_autofree char *child_pid = g_build_filename (dir, "child.pid", NULL);
+  g_autofree char *nvcc_pid = g_build_filename (dir, "nvcc.pid", NULL);
+  CompileRun run = { 0 };
+  GThread *thread;
+  gint64 start;
+  int child = 0, parent = 0;
+
+  g_assert_true (g_file_set_contents (nvcc,
+    "#!/bin/sh\n"
+    "# a slow nvcc stand-in of KernelScope's tests: a child that takes a minute\n"
+    "if [ \"$1\" = --version ]; then echo 'Cuda compilation tools, release 13.0, V13.0.88'; exit 0; fi\n"
+    "dir=$(dirname \"$0\")\n"
+    "sleep 60 &\n"
+    "echo $$ > \"$dir/nvcc.pid.tmp\"; mv \"$dir/nvcc.pid.tmp\" \"$dir/nvcc.pid\"\n"
+    "echo $! > \"$dir/child.pid.tmp\"; mv \"$dir/child.pid.tmp\" \"$dir/child.pid\"\n"
+    "wait\n", -1, NULL));
+  g_assert_cmpint (g_chmod (nvcc, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (cu, "__global__ void k(float *x) { x[0] = 1; }\n", -1, NULL));
+
+  ks_analysis_request_init (&run.req);
+  run.req.path = cu;
+  run.req.toolkit_dir = dir;
+  run.cancellable = g_cancellable_new ();
+  start = g_get_monotonic_time ();
+  thread = g_thread_new ("compile", compile_thread, &run);
+  while ((child = read_pid (child_pid)) == 0 && g_get_monotonic_time () - start < 20 * G_USEC_PER_SEC)
+    g_usleep (20000);
+  g_assert_cmpint (child, >, 0);
+  parent = read_pid (nvcc_pid);
+  g_assert_cmpint (parent, >, 0);
+  g_assert_false (process_gone (child));
+
+  g_cancellable_cancel (run.cancellable);
+  g_thread_join (thread);
+  /* at once, not after the child's minute */
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 15 * G_USEC_PER_SEC);
+  g_assert_null (run.result);
+  g_assert_true (process_gone (parent));
+  /* the compiler's child goes with it (it may take the kernel a moment) */
+  for (guint i = 0; i < 100 && !process_gone (child); i++)
+    g_usleep (20000);
+  g_assert_true (process_gone (child));
+
+  g_object_unref (run.cancellable);
+  g_unlink (nvcc);
+  g_unlink (cu);
+  g_unlink (child_pid);
+  g_unlink (nvcc_pid);
+  g_rmdir (dir);
+}
+
+/* A stand-in tool named name in dir (made if needed) */
+static char *
+fake_tool (const char *dir,
+           const char *name)
+{
+  char *path = g_build_filename (dir, name, NULL);
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (path, "#!/bin/sh\nexit 0\n", -1, NULL));
+  g_assert_cmpint (g_chmod (path, 0755), ==, 0);
+  return path;
+}
+
+static void
+restore_env (const char *name,
+             const char *value)
+{
+  if (value != NULL)
+    g_setenv (name, value, TRUE);
+  else
+    g_unsetenv (name);
+}
+
+/* Where the toolkit is looked for, in order (issue 5): the preferred
+ * folder (the toolkit-path setting, itself or its bin/), PATH,
+ * $CUDA_HOME/bin, $CUDA_PATH/bin, /usr/local/cuda/bin */
+static void
+test_toolchain_search_order (void)
+{
+  g_autofree char *tmp = g_dir_make_tmp ("ks-test-toolkits-XXXXXX", NULL);
+  g_autofree char *pref = g_build_filename (tmp, "pref", NULL);
+  g_autofree char *pref_bin = g_build_filename (tmp, "pref-bin", "bin", NULL);
+  g_autofree char *pref_top = g_build_filename (tmp, "pref-bin", NULL);
+  g_autofree char *on_path = g_build_filename (tmp, "path", NULL);
+  g_autofree char *home = g_build_filename (tmp, "home", NULL);
+  g_autofree char *home_bin = g_build_filename (home, "bin", NULL);
+  g_autofree char *cpath = g_build_filename (tmp, "cpath", NULL);
+  g_autofree char *cpath_bin = g_build_filename (cpath, "bin", NULL);
+  g_autofree char *empty = g_build_filename (tmp, "empty", NULL);
+  g_autofree char *old_path = g_strdup (g_getenv ("PATH"));
+  g_autofree char *old_home = g_strdup (g_getenv ("CUDA_HOME"));
+  g_autofree char *old_cpath = g_strdup (g_getenv ("CUDA_PATH"));
+  g_autofree char *n_pref = fake_tool (pref, "nvcc");
+  g_autofree char *n_pref_bin = fake_tool (pref_bin, "nvcc");
+  g_autofree char *n_path = fake_tool (on_path, "nvcc");
+  g_autofree char *n_home = fake_tool (home_bin, "nvcc");
+  g_autofree char *n_cpath = fake_tool (cpath_bin, "nvdisasm");
+  g_autofree char *n_cpath2 = fake_tool (cpath_bin, "nvcc");
+  KsToolchain *tc;
+
+  g_assert_cmpint (g_mkdir_with_parents (empty, 0700), ==, 0);
+  g_setenv ("PATH", on_path, TRUE);
+  g_setenv ("CUDA_HOME", home, TRUE);
+  g_setenv ("CUDA_PATH", cpath, TRUE);
+
+  /* the preference first, as a folder of tools or a toolkit with bin/ */
+  tc = ks_toolchain_find (pref);
+  g_assert_cmpstr (ks_toolchain_get_path (tc, KS_TOOL_NVCC), ==, n_pref);
+  ks_toolchain_free (tc);
+  tc = ks_toolchain_find (pref_top);
+  g_assert_cmpstr (ks_toolchain_get_path (tc, KS_TOOL_NVCC), ==, n_pref_bin);
+  /* a tool the preference lacks comes from further on: CUDA_PATH here */
+  g_assert_cmpstr (ks_toolchain_get_path (tc, KS_TOOL_NVDISASM), ==, n_cpath);
+  ks_toolchain_free (tc);
+  /* then PATH */
+  tc = ks_toolchain_find (NULL);
+  g_assert_cmpstr (ks_toolchain_get_path (tc, KS_TOOL_NVCC), ==, n_path);
+  ks_toolchain_free (tc);
+  /* then $CUDA_HOME/bin */
+  g_setenv ("PATH", empty, TRUE);
+  tc = ks_toolchain_find (NULL);
+  g_assert_cmpstr (ks_toolchain_get_path (tc, KS_TOOL_NVCC), ==, n_home);
+  ks_toolchain_free (tc);
+  /* then $CUDA_PATH/bin */
+  g_unsetenv ("CUDA_HOME");
+  tc = ks_toolchain_find (NULL);
+  g_assert_cmpstr (ks_toolchain_get_path (tc, KS_TOOL_NVCC), ==, n_cpath2);
+  ks_toolchain_free (tc);
+  /* then /usr/local/cuda/bin, or nothing */
+  g_unsetenv ("CUDA_PATH");
+  tc = ks_toolchain_find (NULL);
+  if (g_file_test ("/usr/local/cuda/bin/nvcc", G_FILE_TEST_IS_EXECUTABLE))
+    g_assert_true (g_str_has_suffix (ks_toolchain_get_path (tc, KS_TOOL_NVCC), "/bin/nvcc"));
+  else
+    g_assert_null (ks_toolchain_get_path (tc, KS_TOOL_NVCC));
+  if (ks_toolchain_get_path (tc, KS_TOOL_NVCC) != NULL)
+    g_assert_false (g_str_has_prefix (ks_toolchain_get_path (tc, KS_TOOL_NVCC), tmp));
+  ks_toolchain_free (tc);
+
+  restore_env ("PATH", old_path);
+  restore_env ("CUDA_HOME", old_home);
+  restore_env ("CUDA_PATH", old_cpath);
+  {
+    const char *files[] = { n_pref, n_pref_bin, n_path, n_home, n_cpath, n_cpath2 };
+    const char *dirs[] = { pref, pref_bin, pref_top, on_path, home_bin, home, cpath_bin, cpath, empty, tmp };
+
+    for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+      g_unlink (files[i]);
+    for (guint i = 0; i < G_N_ELEMENTS (dirs); i++)
+      g_rmdir (dirs[i]);
+  }
+}
+
+/* A launch from the UI replaces the spec's; the analysis keeps its own copy *//* A launch from the UI replaces the spec's; the analysis keeps its own copy */
 static void
 test_launch_override (void)
 {
@@ -513,6 +719,8 @@ main (int    argc,
   g_test_add_func ("/analysis/edited-text-estimates", test_edited_text_estimates);
   g_test_add_func ("/analysis/fault", test_fault);
   g_test_add_func ("/analysis/cancel", test_cancel);
+  g_test_add_func ("/analysis/cancel-compile", test_cancel_compile);
+  g_test_add_func ("/analysis/toolchain-search-order", test_toolchain_search_order);
   g_test_add_func ("/analysis/launch-override", test_launch_override);
   g_test_add_func ("/analysis/cuda", test_cuda);
   g_test_add_func ("/analysis/access-samples", test_access_samples);

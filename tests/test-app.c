@@ -18,9 +18,11 @@
 #include <json-glib/json-glib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 
 #include "ks-application.h"
 #include "ks-analysis.h"
+#include "ks-engine.h"
 #include "ks-heat-gutter.h"
 #include "ks-hints.h"
 #include "ks-launch-editor.h"
@@ -77,6 +79,10 @@ wait_for_run (KsWindow *window)
   wait_for_run_within (window, 20000);
 }
 
+static void spin (guint ms);
+static GtkWidget *find_button (GtkWidget  *root,
+                               const char *label);
+
 static char *
 buffer_text (GtkSourceBuffer *buffer)
 {
@@ -113,6 +119,28 @@ tagged_lines (GtkSourceBuffer *buffer,
         }
     }
   return lines;
+}
+
+/* The name of the ks-link-N tag on 1-based line `line`, or NULL */
+static char *
+link_tag_at (GtkSourceBuffer *buffer,
+             guint            line)
+{
+  GtkTextIter iter;
+  g_autoptr(GSList) tags = NULL;
+
+  gtk_text_buffer_get_iter_at_line (GTK_TEXT_BUFFER (buffer), &iter, (int) line - 1);
+  tags = gtk_text_iter_get_tags (&iter);
+  for (GSList *l = tags; l; l = l->next)
+    {
+      char *name = NULL;
+
+      g_object_get (l->data, "name", &name, NULL);
+      if (name && g_str_has_prefix (name, "ks-link-"))
+        return name;
+      g_free (name);
+    }
+  return NULL;
 }
 
 /* The PTX lines after `.loc 1 cuda_line` up to the next .loc: a few lines
@@ -264,6 +292,26 @@ test_first_sample (Fixture       *f,
     g_assert_nonnull (strstr (text, "c[0..7] ="));
     g_assert_null (strstr (text, "faulted"));
   }
+  /* and names the toolkit it used (nvcc, else ptxas), the host's in a
+   * Flatpak (test-toolchain-flatpak checks on_host) */
+  {
+    const char *text = gtk_label_get_text (f->window->output_label);
+    const KsToolchain *tc = ((const KsAnalysis *) f->window->analysis)->toolchain;
+    const char *tool = ks_toolchain_get_path (tc, KS_TOOL_NVCC);
+    g_autofree char *line = NULL;
+
+    if (tool == NULL)
+      tool = ks_toolchain_get_path (tc, KS_TOOL_PTXAS);
+    if (tool != NULL)
+      {
+        line = g_strdup_printf ("\nCUDA toolkit %s%s: %s\n",
+                                tc->version != NULL ? tc->version : "(version unknown)",
+                                tc->on_host ? " on the host, run through flatpak-spawn" : "", tool);
+        g_assert_nonnull (strstr (text, line));
+      }
+    else
+      g_assert_null (strstr (text, "CUDA toolkit"));
+  }
 }
 
 static void
@@ -304,6 +352,142 @@ test_cuda_line_lights_ptx (Fixture       *f,
   cuda_got = tagged_lines (f->window->cuda_buffer, "ks-link-");
   g_assert_cmpuint (cuda_got->len, ==, 1);
   g_assert_cmpuint (g_array_index (cuda_got, guint, 0), ==, 10);
+}
+
+/* The mapped lines are scrolled into view: in sample 11, CUDA line 40 is
+ * PTX lines far down the file (found here from its .loc), out of sight
+ * while the PTX pane shows its top, and in sight once line 40 is chosen */
+static void
+test_link_scrolls (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autofree char *spec = g_test_build_filename (G_TEST_DIST, "..", "data", "samples",
+                                                 "11-transpose-tiled", "transpose_tiled.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (spec);
+  g_autofree char *ptx = NULL;
+  g_autoptr(GArray) want = NULL;
+  GdkRectangle visible;
+  GtkTextIter iter;
+  int y = 0, h = 0;
+
+  if (f->window == NULL)
+    return;
+  ks_window_open_file (f->window, file);
+  wait_for_run (f->window);
+  ptx = buffer_text (f->window->ptx_buffer);
+  want = ptx_lines_of (ptx, 40);
+  g_assert_cmpuint (want->len, >, 0);
+
+  /* the PTX pane at its top: the lines are below what it shows */
+  gtk_text_buffer_get_start_iter (GTK_TEXT_BUFFER (f->window->ptx_buffer), &iter);
+  gtk_text_buffer_place_cursor (GTK_TEXT_BUFFER (f->window->ptx_buffer), &iter);
+  gtk_text_view_scroll_to_iter (GTK_TEXT_VIEW (f->window->ptx_view), &iter, 0, TRUE, 0, 0);
+  spin (300);
+  gtk_text_buffer_get_iter_at_line (GTK_TEXT_BUFFER (f->window->ptx_buffer), &iter,
+                                    (int) g_array_index (want, guint, 0) - 1);
+  gtk_text_view_get_visible_rect (GTK_TEXT_VIEW (f->window->ptx_view), &visible);
+  gtk_text_view_get_line_yrange (GTK_TEXT_VIEW (f->window->ptx_view), &iter, &y, &h);
+  g_assert_cmpint (y, >=, visible.y + visible.height);
+
+  /* CUDA line 40 chosen: they come into view */
+  gtk_text_buffer_get_iter_at_line (GTK_TEXT_BUFFER (f->window->cuda_buffer), &iter, 39);
+  gtk_text_buffer_place_cursor (GTK_TEXT_BUFFER (f->window->cuda_buffer), &iter);
+  spin (600);
+  gtk_text_buffer_get_iter_at_line (GTK_TEXT_BUFFER (f->window->ptx_buffer), &iter,
+                                    (int) g_array_index (want, guint, 0) - 1);
+  gtk_text_view_get_visible_rect (GTK_TEXT_VIEW (f->window->ptx_view), &visible);
+  gtk_text_view_get_line_yrange (GTK_TEXT_VIEW (f->window->ptx_view), &iter, &y, &h);
+  g_assert_cmpint (y, >=, visible.y);
+  g_assert_cmpint (y + h, <=, visible.y + visible.height);
+}
+
+/* The program's printf output reaches the Output page: sample 4's lines,
+ * formatted here from its spec (x[i] = 1 + 0.5 i over 2 blocks of 8), each
+ * warp's first printf for all its lanes before its second */
+static void
+test_printf_output (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autofree char *spec = g_test_build_filename (G_TEST_DIST, "..", "data", "samples",
+                                                 "04-printf", "hello_printf.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (spec);
+  const char *out;
+
+  if (f->window == NULL)
+    return;
+  ks_window_open_file (f->window, file);
+  wait_for_run (f->window);
+  out = gtk_label_get_text (f->window->output_label);
+  for (int b = 0; b < 2; b++)
+    {
+      g_autofree char *total = g_strdup_printf ("block %d has %d threads\n", b, 8);
+      const char *after = strstr (out, total);
+
+      g_assert_nonnull (after);
+      for (int t = 0; t < 8; t++)
+        {
+          int i = b * 8 + t;
+          g_autofree char *line = g_strdup_printf ("block %d, thread %d (global %d): x = %.3f\n",
+                                                   b, t, i, 1.0 + 0.5 * i);
+          const char *at = strstr (out, line);
+
+          if (at == NULL)
+            g_error ("the output lacks \"%s\": %s", line, out);
+          g_assert_true (at < after);
+        }
+    }
+}
+
+/* Open's first filter, "Kernels and launch specs", shows every kind of
+ * file the window opens: CUDA, PTX, launch specs and each SASS listing
+ * name (.sass, .s, .asm, .cuasm) */
+static void
+test_open_filter (Fixture       *f,
+                  gconstpointer  data)
+{
+  const char *names[] = { "k.cu", "k.cuh", "k.ptx", "k.json", "k.sass", "k.s", "k.asm", "k.cuasm" };
+  GListModel *toplevels = gtk_window_get_toplevels ();
+  GtkWidget *chooser = NULL;
+  g_autoptr(GListModel) filters = NULL;
+  g_autoptr(GtkFilter) all = NULL;
+
+  if (f->window == NULL)
+    return;
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.open", NULL);
+  /* without portals (GDK_DEBUG=no-portals) the native chooser is a dialog */
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels) && chooser == NULL; i++)
+    {
+      g_autoptr(GtkWidget) w = g_list_model_get_item (toplevels, i);
+
+      if (GTK_IS_FILE_CHOOSER (w))
+        chooser = w;
+    }
+  if (chooser == NULL)
+    {
+      g_test_skip ("the file chooser is not a window of this process (a portal?)");
+      return;
+    }
+  filters = gtk_file_chooser_get_filters (GTK_FILE_CHOOSER (chooser));
+  g_assert_cmpuint (g_list_model_get_n_items (filters), >=, 1);
+  all = g_list_model_get_item (filters, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autoptr(GFileInfo) info = g_file_info_new ();
+
+      g_file_info_set_display_name (info, names[i]);
+      if (!gtk_filter_match (all, info))
+        g_error ("Open's first filter hides %s", names[i]);
+    }
+  {
+    g_autoptr(GFileInfo) info = g_file_info_new ();
+
+    g_file_info_set_display_name (info, "notes.odt");
+    g_assert_false (gtk_filter_match (all, info));
+  }
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  gtk_dialog_response (GTK_DIALOG (chooser), GTK_RESPONSE_CANCEL);
+  G_GNUC_END_IGNORE_DEPRECATIONS
+  spin (100);
 }
 
 static void
@@ -394,8 +578,71 @@ test_no_toolkit (Fixture       *f,
    * its PTX (vector_add.ptx: .target sm_80) */
   g_assert_true (gtk_revealer_get_reveal_child (f->window->toolkit_revealer));
   g_assert_nonnull (strstr (gtk_label_get_text (f->window->toolkit_label), "PTX files"));
+  g_assert_cmpstr (gtk_label_get_text (f->window->toolkit_label), ==,
+                   _ks_window_toolkit_advice (ks_toolchain_in_flatpak ()));
+  /* how to get the toolkit: installing it; in a Flatpak, on the host, which
+   * the sandbox reaches with the permission to talk to Flatpak */
+  g_assert_nonnull (strstr (_ks_window_toolkit_advice (FALSE), "install the CUDA toolkit"));
+  g_assert_null (strstr (_ks_window_toolkit_advice (FALSE), "Flatpak"));
+  g_assert_nonnull (strstr (_ks_window_toolkit_advice (TRUE), "install the CUDA toolkit (nvcc) on "
+                                                             "the host"));
+  g_assert_nonnull (strstr (_ks_window_toolkit_advice (TRUE), "org.freedesktop.Flatpak"));
+  g_assert_nonnull (strstr (_ks_window_toolkit_advice (TRUE), "PTX files"));
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (f->window->stale_label)));
   g_assert_true (g_str_has_prefix (gtk_label_get_text (f->window->status_label), "sm_80 · "));
+}
+
+/* The no-toolkit banner offers to choose the toolkit's folder: one without
+ * nvcc is refused with a message and changes nothing; one with bin/nvcc
+ * becomes the toolkit-path setting and the kernel runs again */
+static void
+test_toolkit_folder (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(GSettings) settings = ks_settings_new ();
+  g_autofree char *tmp = NULL, *bin = NULL, *nvcc = NULL, *set = NULL;
+  g_autoptr(GFile) empty = NULL, toolkit = NULL;
+  GtkWidget *choose;
+  guint serial;
+
+  if (f->window == NULL)
+    return;
+  g_assert_true (gtk_revealer_get_reveal_child (f->window->toolkit_revealer));
+  choose = find_button (GTK_WIDGET (f->window->toolkit_revealer), "_Choose Toolkit Folder…");
+  g_assert_nonnull (choose);
+  g_assert_cmpstr (gtk_actionable_get_action_name (GTK_ACTIONABLE (choose)), ==, "win.choose-toolkit");
+
+  tmp = g_dir_make_tmp ("ks-test-toolkit-XXXXXX", NULL);
+  bin = g_build_filename (tmp, "bin", NULL);
+  nvcc = g_build_filename (bin, "nvcc", NULL);
+  serial = f->window->run_serial;
+
+  /* a folder without nvcc */
+  empty = g_file_new_for_path (tmp);
+  g_assert_false (_ks_window_set_toolkit_folder (f->window, empty));
+  g_assert_true (gtk_revealer_get_reveal_child (f->window->message_revealer));
+  g_assert_nonnull (strstr (gtk_label_get_text (f->window->message_label), tmp));
+  set = g_settings_get_string (settings, "toolkit-path");
+  g_assert_cmpstr (set, ==, "");
+  g_clear_pointer (&set, g_free);
+  g_assert_cmpuint (f->window->run_serial, ==, serial);
+
+  /* a toolkit: its bin/ holds nvcc */
+  g_assert_cmpint (g_mkdir (bin, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (nvcc, "#!/bin/sh\nexit 1\n", -1, NULL));
+  g_assert_cmpint (g_chmod (nvcc, 0755), ==, 0);
+  toolkit = g_file_new_for_path (tmp);
+  g_assert_true (_ks_window_set_toolkit_folder (f->window, toolkit));
+  set = g_settings_get_string (settings, "toolkit-path");
+  g_assert_cmpstr (set, ==, tmp);
+  g_assert_cmpuint (f->window->run_serial, ==, serial + 1);
+  g_assert_false (gtk_revealer_get_reveal_child (f->window->toolkit_revealer));
+  wait_for_run (f->window);
+
+  g_settings_reset (settings, "toolkit-path");
+  g_unlink (nvcc);
+  g_rmdir (bin);
+  g_rmdir (tmp);
 }
 
 static void
@@ -434,20 +681,85 @@ test_compile_error_mark (Fixture       *f,
   g_rmdir (tmp);
 }
 
+/* A warning is a mark too, on its line, with nvcc's words; the run goes
+ * on (nvcc 13 warns of a variable never used: #177-D) */
+static void
+test_compile_warning_mark (Fixture       *f,
+                           gconstpointer  data)
+{
+  g_autoptr(KsToolchain) tc = NULL;
+  g_autofree char *tmp = NULL, *path = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GSList) marks = NULL;
+
+  if (f->window == NULL)
+    return;
+  tc = ks_toolchain_find (NULL);
+  if (ks_toolchain_get_path (tc, KS_TOOL_NVCC) == NULL)
+    {
+      g_test_skip ("nvcc was not found: no compiler, no compiler warnings");
+      return;
+    }
+  tmp = g_dir_make_tmp ("ks-test-cu-XXXXXX", NULL);
+  path = g_build_filename (tmp, "warned.cu", NULL);
+  /* the unused variable is on line 3 */
+  g_assert_true (g_file_set_contents (path, "__global__ void k(float *x)\n{\n"
+                                      "  int unused;\n  x[threadIdx.x] = 1.0f;\n}\n", -1, NULL));
+  file = g_file_new_for_path (path);
+  ks_window_open_file (f->window, file);
+  wait_for_run (f->window);
+
+  marks = gtk_source_buffer_get_source_marks_at_line (f->window->cuda_buffer, 2, "ks-warning");
+  g_assert_nonnull (marks);
+  g_assert_nonnull (strstr (g_object_get_data (marks->data, "ks-message"), "unused"));
+  g_assert_null (gtk_source_buffer_get_source_marks_at_line (f->window->cuda_buffer, 2, "ks-error"));
+  /* nothing failed: the compiled kernel ran */
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (f->window->stale_label)));
+  g_assert_cmpint (((KsAnalysis *) f->window->analysis)->status, ==, KS_ANALYSIS_OK);
+  g_unlink (path);
+  g_rmdir (tmp);
+}
+
 static void
 test_presentation (Fixture       *f,
                    gconstpointer  data)
 {
   GtkSourceStyleScheme *scheme;
+  GtkWidget *views[5];
+  int before[G_N_ELEMENTS (views)];
 
   if (f->window == NULL)
     return;
+  views[0] = f->window->timeline;
+  views[1] = f->window->memory_view;
+  views[2] = f->window->occupancy_view;
+  views[3] = f->window->lane_view;
+  views[4] = f->window->cfg_view;
+  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+    gtk_widget_measure (views[i], GTK_ORIENTATION_VERTICAL, 1400, NULL, &before[i], NULL, NULL);
+
   /* F5's action: the high-contrast scheme, larger type, no empty SASS pane */
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.presentation", NULL);
+  /* every view draws larger: its natural height at one width grows */
+  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+    {
+      int after = 0;
+
+      gtk_widget_measure (views[i], GTK_ORIENTATION_VERTICAL, 1400, NULL, &after, NULL, NULL);
+      g_test_message ("%s: natural height %d, in presentation mode %d",
+                      G_OBJECT_TYPE_NAME (views[i]), before[i], after);
+      /* (the occupancy chart keeps its height and enlarges its type) */
+      if (views[i] != f->window->occupancy_view)
+        g_assert_cmpint (after, >, before[i]);
+    }
   g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (f->window), "presentation"));
   scheme = gtk_source_buffer_get_style_scheme (f->window->ptx_buffer);
   g_assert_cmpstr (gtk_source_style_scheme_get_id (scheme), ==, "kernelscope-contrast");
   g_assert_false (gtk_widget_get_visible (f->window->sass_pane));
+  /* the Open button keeps its icon; its word goes, to leave the title room */
+  g_assert_false (gtk_widget_get_visible (f->window->open_label));
+  /* the samples browser, a surface of its own, is told by name */
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (f->window->samples_popover), "presentation"));
 
   /* and back */
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.presentation", NULL);
@@ -456,6 +768,8 @@ test_presentation (Fixture       *f,
   g_assert_true (g_str_has_prefix (gtk_source_style_scheme_get_id (scheme), "kernelscope"));
   g_assert_cmpstr (gtk_source_style_scheme_get_id (scheme), !=, "kernelscope-contrast");
   g_assert_true (gtk_widget_get_visible (f->window->sass_pane));
+  g_assert_true (gtk_widget_get_visible (f->window->open_label));
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (f->window->samples_popover), "presentation"));
 }
 
 /* An opened SASS listing gets the control-code column: in the sm_86
@@ -471,7 +785,7 @@ test_sass_control_column (Fixture       *f,
   g_autofree char *text = NULL;
   g_auto(GStrv) lines = NULL;
   g_autoptr(GFile) file = g_file_new_for_path (path);
-  guint ldg = 0, ffma = 0;
+  guint ldg = 0, ffma = 0, iadd3 = 0;
 
   if (f->window == NULL)
     return;
@@ -483,7 +797,11 @@ test_sass_control_column (Fixture       *f,
         ldg = i + 1;
       if (strstr (lines[i], "/*03a0*/"))
         ffma = i + 1;
+      /* "IADD3 R2, R16.reuse, -0x1, RZ": its first source is reused */
+      if (strstr (lines[i], "/*00f0*/") && strstr (lines[i], "R16.reuse"))
+        iadd3 = i + 1;
     }
+  g_assert_cmpuint (iadd3, >, 0);
   g_assert_cmpuint (ldg, >, 0);
   g_assert_cmpuint (ffma, >, 0);
   ks_window_open_file (f->window, file);
@@ -499,6 +817,18 @@ test_sass_control_column (Fixture       *f,
     g_assert_true (g_str_has_prefix (c_ffma, "B--2"));
     g_assert_true (g_str_has_suffix (c_ffma, ":S01"));
     g_assert_null (c_none);
+  }
+  {
+    g_autofree char *t_iadd3 = _ks_window_sass_tooltip_text (f->window, iadd3);
+    g_autofree char *t_ldg = _ks_window_sass_tooltip_text (f->window, ldg);
+    g_autofree char *t_none = _ks_window_sass_tooltip_text (f->window, 1);
+
+    g_assert_nonnull (t_iadd3);
+    g_assert_true (g_str_has_prefix (t_iadd3, "IADD3: "));
+    g_assert_nonnull (strstr (t_iadd3, "keeps operand a in the reuse cache"));
+    g_assert_nonnull (strstr (t_ldg, "W2 (result written)"));
+    g_assert_null (strstr (t_ldg, "reuse"));
+    g_assert_null (t_none);
   }
 }
 
@@ -847,6 +1177,187 @@ test_save (Fixture       *f,
   g_rmdir (tmp);
 }
 
+/* Typing runs the analysis once it pauses: each keystroke restarts the
+ * wait, so two edits 300 ms apart make one run, 900 ms after the second;
+ * and a new run cancels the one before it */
+static void
+test_typing_debounced (Fixture       *f,
+                       gconstpointer  data)
+{
+  GtkTextIter end;
+  guint serial;
+  gint64 first, second, started;
+  g_autoptr(GCancellable) before = NULL;
+
+  if (f->window == NULL)
+    return;
+  serial = f->window->run_serial;
+  gtk_text_buffer_get_end_iter (GTK_TEXT_BUFFER (f->window->cuda_buffer), &end);
+  gtk_text_buffer_insert (GTK_TEXT_BUFFER (f->window->cuda_buffer), &end, "//", -1);
+  first = g_get_monotonic_time ();
+  spin (300);
+  g_assert_cmpuint (f->window->run_serial, ==, serial);
+  gtk_text_buffer_get_end_iter (GTK_TEXT_BUFFER (f->window->cuda_buffer), &end);
+  gtk_text_buffer_insert (GTK_TEXT_BUFFER (f->window->cuda_buffer), &end, " typing\n", -1);
+  second = g_get_monotonic_time ();
+  g_assert_cmpint (second - first, >=, 250000);
+  {
+    gboolean timed_out = FALSE;
+    guint id = g_timeout_add (10000, timeout_cb, &timed_out);
+
+    while (f->window->run_serial == serial && !timed_out)
+      g_main_context_iteration (NULL, TRUE);
+    g_assert_false (timed_out);
+    g_source_remove (id);
+  }
+  started = g_get_monotonic_time ();
+  /* one run, and not before the pause after the second edit (the first
+   * edit's wait would have ended 250 ms or more earlier) */
+  g_assert_cmpuint (f->window->run_serial, ==, serial + 1);
+  g_assert_cmpint (started - second, >=, 880000);
+  g_assert_true (f->window->running);
+
+  /* a new run while this one works: this one is cancelled, the new one's
+   * result is shown */
+  before = g_object_ref (f->window->run_cancellable);
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.run", NULL);
+  g_assert_true (g_cancellable_is_cancelled (before));
+  g_assert_false (g_cancellable_is_cancelled (f->window->run_cancellable));
+  g_assert_cmpuint (f->window->run_serial, ==, serial + 2);
+  wait_for_run (f->window);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (f->window->stale_label)));
+  g_assert_nonnull (f->window->analysis);
+}
+
+static double
+thread_cpu_ms (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* The main thread's CPU time in the frame clock's frames (layout and
+ * paint: GTK's work, under Xvfb done in software), and the longest */
+typedef struct
+{
+  double started;
+  double in_frames;
+  double longest;
+} FrameTime;
+
+static void
+frame_begin_cb (GdkFrameClock *clock,
+                FrameTime     *ft)
+{
+  ft->started = thread_cpu_ms ();
+}
+
+static void
+frame_end_cb (GdkFrameClock *clock,
+              FrameTime     *ft)
+{
+  double t = thread_cpu_ms () - ft->started;
+
+  ft->in_frames += t;
+  ft->longest = MAX (ft->longest, t);
+}
+
+/* AddressSanitizer makes every allocation and access dearer */
+#ifdef __SANITIZE_ADDRESS__
+#define FRAME_MS (4 * 1000.0 / 60)
+#else
+#define FRAME_MS (1000.0 / 60)
+#endif
+
+/* The main loop never stalls longer than a frame while the engine runs:
+ * from the run's start to its results on screen, no dispatch of the main
+ * loop costs the main thread a 60 Hz frame of CPU time outside the frames
+ * themselves (time per thread, so other work on the machine does not
+ * count against it).  Sample 11 runs 768 blocks.  Meanwhile the progress
+ * bar shows the worker's stages. */
+static void
+test_main_loop_stays_free (Fixture       *f,
+                           gconstpointer  data)
+{
+  g_autofree char *spec = g_test_build_filename (G_TEST_DIST, "..", "data", "samples",
+                                                 "11-transpose-tiled", "transpose_tiled.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (spec);
+  GdkFrameClock *clock;
+  FrameTime ft = { 0 };
+  g_autoptr(GPtrArray) stages = g_ptr_array_new_with_free_func (g_free);
+  double worst = 0, total = 0;
+  guint n = 0;
+  gint64 until;
+  gboolean ended = FALSE;
+
+  if (f->window == NULL)
+    return;
+  clock = gtk_widget_get_frame_clock (GTK_WIDGET (f->window));
+  g_assert_nonnull (clock);
+  g_signal_connect (clock, "before-paint", G_CALLBACK (frame_begin_cb), &ft);
+  g_signal_connect (clock, "after-paint", G_CALLBACK (frame_end_cb), &ft);
+  ks_window_open_file (f->window, file);
+  g_assert_true (f->window->running);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (f->window->progress_bar)));
+  /* the run, then the frames that lay its results out */
+  until = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  while (g_get_monotonic_time () < until)
+    {
+      double t = thread_cpu_ms (), frames = ft.in_frames;
+
+      if (f->window->running)
+        {
+          const char *stage = gtk_progress_bar_get_text (f->window->progress_bar);
+          double fraction = gtk_progress_bar_get_fraction (f->window->progress_bar);
+
+          /* the worker's stage and fraction reach the progress bar */
+          if (stage != NULL && !g_ptr_array_find_with_equal_func (stages, stage, g_str_equal, NULL))
+            {
+              g_ptr_array_add (stages, g_strdup (stage));
+              g_test_message ("progress: %s, %.2f", stage, fraction);
+            }
+          g_assert_cmpfloat (fraction, >=, 0);
+          g_assert_cmpfloat (fraction, <=, 1);
+          g_main_context_iteration (NULL, TRUE);
+        }
+      else
+        {
+          if (!ended)
+            until = MIN (until, g_get_monotonic_time () + G_USEC_PER_SEC);
+          ended = TRUE;
+          g_main_context_iteration (NULL, FALSE);
+          g_usleep (1000);
+        }
+      t = thread_cpu_ms () - t - (ft.in_frames - frames);
+      worst = MAX (worst, t);
+      total += t;
+      n++;
+    }
+  g_signal_handlers_disconnect_by_data (clock, &ft);
+  g_assert_true (ended);
+  /* "Starting", then the engine's stages by their names (which of them
+   * show depends on how often the main thread runs while the worker does:
+   * on a loaded machine the run may end before any does); gone at the end */
+  g_assert_cmpstr (stages->pdata[0], ==, "Starting");
+  for (guint i = 1; i < stages->len; i++)
+    {
+      gboolean known = FALSE;
+
+      for (int st = 0; st < KS_ANALYSIS_N_STAGES; st++)
+        known = known || g_str_equal (stages->pdata[i], ks_engine_stage_label (st));
+      if (!known)
+        g_error ("the progress bar said \"%s\", not a stage of the engine", (char *) stages->pdata[i]);
+    }
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (f->window->progress_bar)));
+  g_test_message ("main loop: %u dispatches, %.1f ms of CPU besides %.1f ms in frames; the "
+                  "longest dispatch %.2f ms, the longest frame %.2f ms",
+                  n, total, ft.in_frames, worst, ft.longest);
+  g_assert_cmpfloat (worst, <, FRAME_MS);
+  g_assert_nonnull (f->window->analysis);
+}
+
 static void
 test_hint_jumps (Fixture       *f,
                  gconstpointer  data)
@@ -881,6 +1392,97 @@ test_hint_jumps (Fixture       *f,
   lit = tagged_lines (f->window->cuda_buffer, "ks-link-");
   g_assert_cmpuint (lit->len, ==, 1);
   g_assert_cmpuint (g_array_index (lit, guint, 0), ==, hint->cuda_line);
+}
+
+/* The rows the samples browser shows, as indices into its list */
+static GArray *
+visible_samples (KsWindow *window)
+{
+  GArray *shown = g_array_new (FALSE, FALSE, sizeof (guint));
+  GtkListBoxRow *row;
+
+  for (guint i = 0; (row = gtk_list_box_get_row_at_index (window->samples_list, (int) i)) != NULL; i++)
+    if (gtk_widget_get_child_visible (GTK_WIDGET (row)))
+      g_array_append_val (shown, i);
+  return shown;
+}
+
+/* The samples browser is searchable: what is typed keeps the samples whose
+ * sample.json (read here) mentions it, Enter opens the first of them in
+ * one go, and a search that finds nothing says so */
+static void
+test_samples_search (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(GArray) shown = NULL;
+  g_autoptr(GPtrArray) want = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *index_path = g_test_build_filename (G_TEST_DIST, "..", "data", "samples",
+                                                       "index.json", NULL);
+  g_autoptr(JsonParser) index = json_parser_new ();
+  JsonArray *ids;
+  GtkWidget *placeholder;
+
+  if (f->window == NULL)
+    return;
+  g_assert_true (json_parser_load_from_file (index, index_path, NULL));
+  ids = json_object_get_array_member (json_node_get_object (json_parser_get_root (index)), "samples");
+  /* the samples whose title, summary or tags say "bank", in course order */
+  for (guint i = 0; i < json_array_get_length (ids); i++)
+    {
+      const char *id = json_array_get_string_element (ids, i);
+      g_autofree char *meta = g_test_build_filename (G_TEST_DIST, "..", "data", "samples", id,
+                                                     "sample.json", NULL);
+      g_autofree char *text = read_text (meta);
+      g_autofree char *lower = g_ascii_strdown (text, -1);
+
+      if (strstr (lower, "bank") != NULL)
+        g_ptr_array_add (want, g_strdup (id));
+    }
+  g_assert_cmpuint (want->len, >, 0);
+
+  gtk_menu_button_popup (f->window->samples_button);
+  g_assert_true (gtk_widget_has_focus (GTK_WIDGET (f->window->samples_search))
+                 || gtk_widget_is_focus (GTK_WIDGET (f->window->samples_search))
+                 || gtk_widget_get_focus_child (GTK_WIDGET (f->window->samples_search)) != NULL);
+  shown = visible_samples (f->window);
+  g_assert_cmpuint (shown->len, ==, json_array_get_length (ids));
+  g_clear_pointer (&shown, g_array_unref);
+
+  gtk_editable_set_text (GTK_EDITABLE (f->window->samples_search), "BANK");
+  gtk_list_box_invalidate_filter (f->window->samples_list);   /* not waiting for the search delay */
+  shown = visible_samples (f->window);
+  g_assert_cmpuint (shown->len, ==, want->len);
+  for (guint i = 0; i < shown->len; i++)
+    {
+      const char *id = json_array_get_string_element (ids, g_array_index (shown, guint, i));
+
+      g_assert_cmpstr (id, ==, want->pdata[i]);
+    }
+
+  /* Enter: the first of them opens, and the browser closes */
+  g_signal_emit_by_name (f->window->samples_search, "activate");
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (f->window->samples_popover)));
+  {
+    g_autofree char *folder = g_file_get_path (f->window->cuda_file);
+
+    g_assert_nonnull (strstr (folder, want->pdata[0]));
+  }
+  wait_for_run (f->window);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (f->window->stale_label)));
+
+  /* nothing found: no rows, and a line that says so */
+  g_clear_pointer (&shown, g_array_unref);
+  gtk_editable_set_text (GTK_EDITABLE (f->window->samples_search), "bank zzzz");
+  gtk_list_box_invalidate_filter (f->window->samples_list);
+  shown = visible_samples (f->window);
+  g_assert_cmpuint (shown->len, ==, 0);
+  for (placeholder = gtk_widget_get_first_child (GTK_WIDGET (f->window->samples_list));
+       placeholder != NULL && !GTK_IS_LABEL (placeholder);
+       placeholder = gtk_widget_get_next_sibling (placeholder))
+    ;
+  g_assert_nonnull (placeholder);
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (placeholder)), "No sample"));
+  g_assert_true (gtk_widget_get_child_visible (placeholder));
 }
 
 /* vector_add told n = 2000 over buffers of 1000: the thread with i = 1000,
@@ -980,6 +1582,12 @@ test_settings (Fixture       *f,
 
   gtk_widget_activate_action (GTK_WIDGET (second), "win.presentation", NULL);
   g_assert_false (g_settings_get_boolean (settings, "presentation-mode"));
+  /* --presentation is for this start only */
+  ks_window_present_once (second);
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (second), "presentation"));
+  g_assert_false (g_settings_get_boolean (settings, "presentation-mode"));
+  gtk_widget_activate_action (GTK_WIDGET (second), "win.presentation", NULL);
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (second), "presentation"));
   gtk_drop_down_set_selected (second->gpu_dropdown, 0);
   {
     g_autofree char *gpu = g_settings_get_string (settings, "default-gpu");
@@ -989,6 +1597,65 @@ test_settings (Fixture       *f,
   wait_for_run (second);
   second->close_confirmed = TRUE;
   gtk_window_destroy (GTK_WINDOW (second));
+}
+
+/* The pane's code font size, in points */
+static double
+code_points (GtkSourceView *view)
+{
+  PangoContext *context = gtk_widget_get_pango_context (GTK_WIDGET (view));
+  const PangoFontDescription *font = pango_context_get_font_description (context);
+
+  double size = (double) pango_font_description_get_size (font) / PANGO_SCALE;
+
+  /* GTK's CSS gives sizes in pixels, at CSS's 96 per inch */
+  return pango_font_description_get_size_is_absolute (font) ? size * 72 / 96 : size;
+}
+
+/* The window's size is kept from the last window closed; the theme setting
+ * picks the panes' scheme */
+static void
+test_settings_size_theme (Fixture       *f,
+                          gconstpointer  data)
+{
+  g_autoptr(GSettings) settings = ks_settings_new ();
+  g_autoptr(KsWindow) second = NULL;
+  GtkSourceStyleScheme *scheme;
+  int w = 0, h = 0;
+
+  if (f->window == NULL)
+    return;
+  g_settings_set_int (settings, "window-width", 1111);
+  g_settings_set_int (settings, "window-height", 777);
+  second = g_object_ref_sink (ks_window_new (NULL));
+  gtk_window_get_default_size (GTK_WINDOW (second), &w, &h);
+  g_assert_cmpint (w, ==, 1111);
+  g_assert_cmpint (h, ==, 777);
+  /* resized, then closed: the next window starts at that size */
+  gtk_window_present (GTK_WINDOW (second));
+  spin (200);
+  gtk_window_set_default_size (GTK_WINDOW (second), 1234, 800);
+  spin (200);
+  second->close_confirmed = TRUE;
+  gtk_window_close (GTK_WINDOW (second));
+  g_assert_cmpint (g_settings_get_int (settings, "window-width"), ==, 1234);
+  g_assert_cmpint (g_settings_get_int (settings, "window-height"), ==, 800);
+
+  /* the theme: dark and light schemes of our own */
+  g_settings_set_string (settings, "theme", "dark");
+  scheme = gtk_source_buffer_get_style_scheme (f->window->cuda_buffer);
+  g_assert_cmpstr (gtk_source_style_scheme_get_id (scheme), ==, "kernelscope-dark");
+  g_assert_true (gtk_source_buffer_get_style_scheme (f->window->sass_buffer) == scheme);
+  g_settings_set_string (settings, "theme", "light");
+  scheme = gtk_source_buffer_get_style_scheme (f->window->ptx_buffer);
+  g_assert_cmpstr (gtk_source_style_scheme_get_id (scheme), ==, "kernelscope");
+  /* presentation mode's contrast scheme wins over the theme */
+  g_settings_set_string (settings, "theme", "dark");
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.presentation", NULL);
+  scheme = gtk_source_buffer_get_style_scheme (f->window->ptx_buffer);
+  g_assert_cmpstr (gtk_source_style_scheme_get_id (scheme), ==, "kernelscope-contrast");
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.presentation", NULL);
+  g_settings_reset (settings, "theme");
 }
 
 /* A SASS listing with line records links to the CUDA pane: the fixture's
@@ -1046,6 +1713,33 @@ test_sass_links (Fixture       *f,
   g_assert_cmpuint (got->len, ==, want->len);
   for (guint i = 0; i < want->len; i++)
     g_assert_cmpuint (g_array_index (got, guint, i), ==, g_array_index (want, guint, i));
+
+  /* PTX to SASS, through the CUDA line they share: the first PTX line of
+   * CUDA line 10 (from the PTX's own .loc) lights the same instructions,
+   * and the three panes light them in one colour */
+  {
+    g_autofree char *ptx = buffer_text (f->window->ptx_buffer);
+    g_autoptr(GArray) ptx_lines = ptx_lines_of (ptx, 10);
+    g_autoptr(GArray) from_ptx = NULL;
+    g_autofree char *cuda_tag = NULL, *ptx_tag = NULL, *sass_tag = NULL;
+
+    g_assert_cmpuint (ptx_lines->len, >, 0);
+    gtk_text_buffer_get_iter_at_line (GTK_TEXT_BUFFER (f->window->cuda_buffer), &iter, 0);
+    gtk_text_buffer_place_cursor (GTK_TEXT_BUFFER (f->window->cuda_buffer), &iter);
+    gtk_text_buffer_get_iter_at_line (GTK_TEXT_BUFFER (f->window->ptx_buffer), &iter,
+                                      (int) g_array_index (ptx_lines, guint, 0) - 1);
+    gtk_text_buffer_place_cursor (GTK_TEXT_BUFFER (f->window->ptx_buffer), &iter);
+    from_ptx = tagged_lines (f->window->sass_buffer, "ks-link-");
+    g_assert_cmpuint (from_ptx->len, ==, want->len);
+    for (guint i = 0; i < want->len; i++)
+      g_assert_cmpuint (g_array_index (from_ptx, guint, i), ==, g_array_index (want, guint, i));
+    cuda_tag = link_tag_at (f->window->cuda_buffer, 10);
+    ptx_tag = link_tag_at (f->window->ptx_buffer, g_array_index (ptx_lines, guint, 0));
+    sass_tag = link_tag_at (f->window->sass_buffer, g_array_index (want, guint, 0));
+    g_assert_nonnull (cuda_tag);
+    g_assert_cmpstr (ptx_tag, ==, cuda_tag);
+    g_assert_cmpstr (sass_tag, ==, cuda_tag);
+  }
 
   g_unlink (path);
   g_rmdir (tmp);
@@ -2260,6 +2954,54 @@ test_heat_gutter (Fixture       *f,
   }
 }
 
+/* The heat gutters' metric is a setting: the choice is kept for the next
+ * window (and session), and a change of the setting reaches a window that
+ * is open */
+static void
+test_heat_metric_setting (Fixture       *f,
+                          gconstpointer  data)
+{
+  g_autoptr(GSettings) settings = ks_settings_new ();
+  g_autoptr(KsWindow) second = NULL;
+  g_autofree char *id = NULL;
+  GtkSourceGutterRenderer *gutter;
+
+  if (f->window == NULL)
+    return;
+  id = g_settings_get_string (settings, "heat-metric");
+  g_assert_cmpstr (id, ==, "executions");
+  g_clear_pointer (&id, g_free);
+
+  /* chosen in the window: written to the setting */
+  _ks_window_heat_set_metric (f->window, KS_HEAT_DIVERGENCE);
+  id = g_settings_get_string (settings, "heat-metric");
+  g_assert_cmpstr (id, ==, "divergence");
+  g_clear_pointer (&id, g_free);
+
+  /* a new window starts with it */
+  second = g_object_ref_sink (ks_window_new (NULL));
+  ks_window_open_first_sample (second);
+  wait_for_run (second);
+  g_assert_true (g_str_has_prefix (ks_heat_legend_get_text (
+                   KS_HEAT_LEGEND (_ks_window_heat_legend (second, KS_HEAT_PANE_PTX))), "Divergence"));
+
+  /* "off" from outside (gsettings set ... heat-metric off): both windows
+   * hide their gutters */
+  g_settings_set_string (settings, "heat-metric", "off");
+  gutter = _ks_window_heat_gutter (f->window, KS_HEAT_PANE_PTX);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (gutter)));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (_ks_window_heat_gutter (second, KS_HEAT_PANE_CUDA))));
+  g_assert_false (_ks_window_heat_value (f->window, KS_HEAT_PANE_PTX, 6, NULL, NULL));
+
+  /* and back on in the second window: the first follows */
+  _ks_window_heat_set_metric (second, KS_HEAT_EXECUTIONS);
+  id = g_settings_get_string (settings, "heat-metric");
+  g_assert_cmpstr (id, ==, "executions");
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (gutter)));
+  second->close_confirmed = TRUE;
+  gtk_window_destroy (GTK_WINDOW (second));
+}
+
 /* Step controls: Reset, three steps, back one, and on to the end */
 static void
 test_step (Fixture       *f,
@@ -2575,6 +3317,180 @@ test_second_instance (void)
   g_rmdir (tmp);
 }
 
+/* The application starts with the first sample of the course (index.json's
+ * first) loaded and analysed; the time it took is reported */
+static void
+test_starts_with_first_sample (void)
+{
+  g_autofree char *index_path = g_test_build_filename (G_TEST_DIST, "..", "data", "samples",
+                                                       "index.json", NULL);
+  g_autoptr(JsonParser) index = json_parser_new ();
+  g_autoptr(KsApplication) app = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *title = NULL;
+  const char *first;
+  KsWindow *window;
+  gint64 start;
+
+  if (!have_display)
+    {
+      g_test_skip ("no display: run under Xvfb (xvfb-run) to test the window");
+      return;
+    }
+  g_assert_true (json_parser_load_from_file (index, index_path, NULL));
+  first = json_array_get_string_element (
+    json_object_get_array_member (json_node_get_object (json_parser_get_root (index)), "samples"), 0);
+  reset_settings ();
+  g_setenv ("KS_NO_TOOLKIT", "1", TRUE);
+  app = ks_application_new ();
+  /* its own instance and object path on the bus, apart from the other
+   * tests' applications */
+  g_application_set_application_id (G_APPLICATION (app), APP_ID ".TestStart");
+  g_application_set_flags (G_APPLICATION (app),
+                           g_application_get_flags (G_APPLICATION (app)) | G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_assert_no_error (error);
+  start = g_get_monotonic_time ();
+  g_application_activate (G_APPLICATION (app));
+  window = KS_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (app)));
+  g_assert_nonnull (window);
+  g_assert_true (window->running);
+  wait_for_run (window);
+  g_test_message ("the first sample analysed %.0f ms after the window was asked for",
+                  (g_get_monotonic_time () - start) / 1e3);
+  g_unsetenv ("KS_NO_TOOLKIT");
+  /* its folder is the course's first, and it ran cleanly */
+  {
+    g_autofree char *path = g_file_get_path (window->cuda_file);
+    g_autofree char *folder = g_path_get_dirname (path);
+    g_autofree char *name = g_path_get_basename (folder);
+
+    g_assert_cmpstr (name, ==, first);
+  }
+  g_assert_nonnull (window->analysis);
+  g_assert_cmpint (((KsAnalysis *) window->analysis)->status, ==, KS_ANALYSIS_OK);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->stale_label)));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window)));
+  /* the code's size: style.css's 10.5 pt, or the font-size setting's */
+  g_assert_cmpfloat (ABS (code_points (window->cuda_view) - 10.5), <, 0.01);
+  {
+    g_autoptr(GSettings) settings = ks_settings_new ();
+
+    g_settings_set_int (settings, "font-size", 20);
+    spin (100);
+    g_assert_cmpfloat (ABS (code_points (window->cuda_view) - 20), <, 0.01);
+    g_assert_cmpfloat (ABS (code_points (window->sass_view) - 20), <, 0.01);
+    g_settings_reset (settings, "font-size");
+    spin (100);
+    g_assert_cmpfloat (ABS (code_points (window->ptx_view) - 10.5), <, 0.01);
+  }
+  /* activating again (the desktop menu, once more) keeps that window */
+  g_application_activate (G_APPLICATION (app));
+  g_assert_true (gtk_application_get_active_window (GTK_APPLICATION (app)) == GTK_WINDOW (window));
+  g_assert_cmpuint (g_list_length (gtk_application_get_windows (GTK_APPLICATION (app))), ==, 1);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Whether the window (of app) has an action group.name */
+static gboolean
+window_has_action (GtkWidget  *window,
+                   const char *full_name)
+{
+  const char *dot = strchr (full_name, '.');
+  const char *name;
+  GType owner;
+  const GVariantType *ptype;
+  const char *property;
+
+  for (guint i = 0; gtk_widget_class_query_action (GTK_WIDGET_GET_CLASS (window), i, &owner, &name,
+                                                   &ptype, &property); i++)
+    if (g_str_equal (name, full_name))
+      return TRUE;
+  /* GtkApplicationWindow's own win. actions (show-help-overlay) */
+  return dot != NULL && g_str_has_prefix (full_name, "win.")
+         && g_action_group_has_action (G_ACTION_GROUP (window), dot + 1);
+}
+
+/* The shortcuts window (gtk/help-overlay.ui) lists every action the
+ * application gives a key, and each action it lists exists; the keys it
+ * gives for the views (which they handle when focused) are accelerators
+ * GTK reads */
+static void
+test_shortcuts_window (void)
+{
+  g_autoptr(KsApplication) app = NULL;
+  g_autoptr(GtkBuilder) builder = NULL;
+  g_autoptr(GHashTable) listed = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GSList) objects = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) actions = NULL;
+  GtkWidget *window;
+  guint n_shortcuts = 0;
+
+  if (!have_display)
+    {
+      g_test_skip ("no display: run under Xvfb (xvfb-run) to test the window");
+      return;
+    }
+  app = ks_application_new ();
+  /* its own instance and object path, never those of another test */
+  g_application_set_application_id (G_APPLICATION (app), APP_ID ".TestShortcuts");
+  g_application_set_flags (G_APPLICATION (app),
+                           g_application_get_flags (G_APPLICATION (app)) | G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_assert_no_error (error);
+  window = GTK_WIDGET (ks_window_new (GTK_APPLICATION (app)));
+
+  builder = gtk_builder_new_from_resource ("/io/github/kernelscope/KernelScope/gtk/help-overlay.ui");
+  objects = gtk_builder_get_objects (builder);
+  for (GSList *l = objects; l != NULL; l = l->next)
+    {
+      g_autofree char *action = NULL, *accel = NULL, *title = NULL;
+
+      if (!GTK_IS_SHORTCUTS_SHORTCUT (l->data))
+        continue;
+      n_shortcuts++;
+      g_object_get (l->data, "action-name", &action, "accelerator", &accel, "title", &title, NULL);
+      g_assert_nonnull (title);
+      if (action != NULL)
+        {
+          if (g_str_has_prefix (action, "app."))
+            g_assert_nonnull (g_action_map_lookup_action (G_ACTION_MAP (app), action + 4));
+          else if (!window_has_action (window, action))
+            g_error ("the shortcuts window lists %s, which the window does not have", action);
+          g_hash_table_add (listed, (gpointer) g_intern_string (action));
+        }
+      else if (accel != NULL)
+        {
+          g_auto(GStrv) keys = g_strsplit (accel, " ", -1);
+
+          for (guint k = 0; keys[k] != NULL; k++)
+            {
+              guint key = 0;
+              GdkModifierType mods = 0;
+
+              if (!gtk_accelerator_parse (keys[k], &key, &mods) || key == 0)
+                g_error ("\"%s\" (%s) is not an accelerator", keys[k], title);
+            }
+        }
+    }
+  g_assert_cmpuint (n_shortcuts, >=, 20);
+
+  /* every action with a key is there */
+  actions = gtk_application_list_action_descriptions (GTK_APPLICATION (app));
+  g_assert_cmpuint (g_strv_length (actions), >=, 14);
+  for (guint i = 0; actions[i] != NULL; i++)
+    {
+      g_auto(GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app), actions[i]);
+
+      if (accels[0] == NULL)
+        continue;
+      if (!g_hash_table_contains (listed, actions[i]))
+        g_error ("%s has the key %s but the shortcuts window does not list it", actions[i], accels[0]);
+    }
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -2597,6 +3513,12 @@ main (int    argc,
               fixture_teardown);
   g_test_add ("/app/window/cuda-line-lights-ptx", Fixture, NULL, fixture_setup_quick,
               test_cuda_line_lights_ptx, fixture_teardown);
+  g_test_add ("/app/window/link-scrolls", Fixture, NULL, fixture_setup_quick, test_link_scrolls,
+              fixture_teardown);
+  g_test_add ("/app/window/printf-output", Fixture, NULL, fixture_setup_quick, test_printf_output,
+              fixture_teardown);
+  g_test_add ("/app/window/open-filter", Fixture, NULL, fixture_setup_quick, test_open_filter,
+              fixture_teardown);
   g_test_add ("/app/window/junk", Fixture, NULL, fixture_setup_quick, test_junk, fixture_teardown);
   g_test_add ("/app/window/close-asks", Fixture, NULL, fixture_setup_quick, test_close_asks,
               fixture_teardown);
@@ -2613,12 +3535,18 @@ main (int    argc,
   g_test_add ("/app/window/stop", Fixture, NULL, fixture_setup_quick, test_stop, fixture_teardown);
   g_test_add ("/app/window/edit-reruns-and-save", Fixture, NULL, fixture_setup_quick, test_save,
               fixture_teardown);
+  g_test_add ("/app/window/typing-debounced", Fixture, NULL, fixture_setup_quick,
+              test_typing_debounced, fixture_teardown);
+  g_test_add ("/app/window/main-loop-stays-free", Fixture, NULL, fixture_setup_quick,
+              test_main_loop_stays_free, fixture_teardown);
   g_test_add ("/app/window/hint-jumps", Fixture, NULL, fixture_setup_quick, test_hint_jumps,
               fixture_teardown);
   g_test_add ("/app/window/fault", Fixture, NULL, fixture_setup_quick, test_fault,
               fixture_teardown);
   g_test_add ("/app/window/settings", Fixture, NULL, fixture_setup_quick, test_settings,
               fixture_teardown);
+  g_test_add ("/app/window/settings-size-theme", Fixture, NULL, fixture_setup_quick,
+              test_settings_size_theme, fixture_teardown);
   g_test_add ("/app/window/sass-links", Fixture, NULL, fixture_setup_quick, test_sass_links,
               fixture_teardown);
   g_test_add ("/app/window/spec-names-kernel", Fixture, NULL, fixture_setup_quick,
@@ -2627,10 +3555,16 @@ main (int    argc,
               test_close_while_running, fixture_teardown);
   g_test_add ("/app/window/no-toolkit", Fixture, NULL, fixture_setup, test_no_toolkit,
               fixture_teardown);
+  g_test_add ("/app/window/toolkit-folder", Fixture, NULL, fixture_setup_quick,
+              test_toolkit_folder, fixture_teardown);
   g_test_add ("/app/window/compile-error-mark", Fixture, NULL, fixture_setup,
               test_compile_error_mark, fixture_teardown);
+  g_test_add ("/app/window/compile-warning-mark", Fixture, NULL, fixture_setup,
+              test_compile_warning_mark, fixture_teardown);
   g_test_add ("/app/window/heat-gutter", Fixture, NULL, fixture_setup_quick, test_heat_gutter,
               fixture_teardown);
+  g_test_add ("/app/window/heat-metric-setting", Fixture, NULL, fixture_setup_quick,
+              test_heat_metric_setting, fixture_teardown);
   g_test_add ("/app/window/step", Fixture, NULL, fixture_setup_quick, test_step, fixture_teardown);
   g_test_add ("/app/window/step-fault", Fixture, NULL, fixture_setup_quick, test_step_fault,
               fixture_teardown);
@@ -2650,10 +3584,14 @@ main (int    argc,
               test_launch_save_copy, fixture_teardown);
   g_test_add ("/app/window/recent-files", Fixture, NULL, fixture_setup_quick, test_recent_files,
               fixture_teardown);
+  g_test_add ("/app/window/samples-search", Fixture, NULL, fixture_setup_quick,
+              test_samples_search, fixture_teardown);
   g_test_add ("/app/window/drop", Fixture, NULL, fixture_setup_quick, test_drop, fixture_teardown);
   g_test_add_func ("/app/window/live-sass", test_live_sass);
   g_test_add_func ("/app/screenshot-presentation", test_screenshot);
   g_test_add_func ("/app/second-instance", test_second_instance);
+  g_test_add_func ("/app/shortcuts-window", test_shortcuts_window);
+  g_test_add_func ("/app/starts-with-first-sample", test_starts_with_first_sample);
   status = g_test_run ();
   {
     g_autofree char *xbel = g_build_filename (data_home, "recently-used.xbel", NULL);

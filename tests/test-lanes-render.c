@@ -75,11 +75,108 @@ test_guarded_step (void)
   cairo_surface_destroy (s);
 }
 
+/* A long value in a narrow cell: a lane of the view in presentation mode
+ * (14 pt) at 1600 pixels is 1600 - 141 - 9 = 1450 / 32 = 45 pixels wide
+ * and 34 high.  Its text breaks in two rather than being cut, at a size
+ * still near the view's; a short one stays on one line; only a cell with
+ * room for neither cuts. */
+static void
+test_fit_text (void)
+{
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 64, 64);
+  cairo_t *cr = cairo_create (s);
+  double px = 14 * 96.0 / 72.0, size = 0, w = (1600 - ceil (px * 7.5) - px * 0.5) / 32.0;
+  double h = ceil (px * 1.8);
+  char *lines[3];
+
+  cairo_select_font_face (cr, "Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+  g_assert_cmpfloat (w, >, 44);
+  g_assert_cmpfloat (w, <, 46);
+
+  /* the u32 0x82012345 as the view prints it */
+  size = 0;
+  g_assert_cmpuint (ks_lanes_fit_text (cr, "0x82012345", w, h, px, lines, &size), ==, 2);
+  g_assert_cmpstr (lines[0], ==, "0x8201");
+  g_assert_cmpstr (lines[1], ==, "2345");
+  g_assert_null (lines[2]);
+  g_assert_cmpfloat (size, >=, px * 0.5);
+  for (guint i = 0; i < 3; i++)
+    g_free (lines[i]);
+
+  /* the low digits of a pointer, as the view shows them under a shared
+   * prefix, on one line */
+  size = 0;
+  g_assert_cmpuint (ks_lanes_fit_text (cr, "…7c", w, h, px, lines, &size), ==, 1);
+  g_assert_cmpstr (lines[0], ==, "…7c");
+  for (guint i = 0; i < 3; i++)
+    g_free (lines[i]);
+
+  /* a float in exponent form breaks before its exponent */
+  size = 0;
+  g_assert_cmpuint (ks_lanes_fit_text (cr, "-1.234e+05", w, h, px, lines, &size), ==, 2);
+  g_assert_cmpstr (lines[0], ==, "-1.234");
+  g_assert_cmpstr (lines[1], ==, "e+05");
+  for (guint i = 0; i < 3; i++)
+    g_free (lines[i]);
+
+  /* short: one line at the view's value size */
+  size = 0;
+  g_assert_cmpuint (ks_lanes_fit_text (cr, "3.5", w, h, px, lines, &size), ==, 1);
+  g_assert_cmpstr (lines[0], ==, "3.5");
+  g_assert_null (lines[1]);
+  g_assert_cmpfloat (size, ==, px * 0.8);
+  for (guint i = 0; i < 3; i++)
+    g_free (lines[i]);
+
+  /* a row's size caps each of its cells' */
+  size = px * 0.6;
+  g_assert_cmpuint (ks_lanes_fit_text (cr, "3.5", w, h, px, lines, &size), ==, 1);
+  g_assert_cmpfloat (size, ==, px * 0.6);
+  for (guint i = 0; i < 3; i++)
+    g_free (lines[i]);
+
+  /* no room for two lines: cut, and marked */
+  size = 0;
+  g_assert_cmpuint (ks_lanes_fit_text (cr, "0x82012345", 20, 0, px, lines, &size), ==, 1);
+  g_assert_true (g_str_has_suffix (lines[0], "~"));
+  for (guint i = 0; i < 3; i++)
+    g_free (lines[i]);
+
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
+}
+
+/* 32 lanes' addresses, 4 bytes apart from 0x7f0000000000: they differ in
+ * their last two digits (0x00 to 0x7c), which is all the lanes show */
+static void
+test_shared_prefix (void)
+{
+  char *texts[32];
+  const char *mixed[] = { "0x7f0000000000", "12" };
+  const char *lengths[] = { "0x7f0000000000", "0x7f00000000" };
+  const char *apart[] = { "0x82012345", "0x12345678" };
+  const char *same_but_one[] = { "0x7f0000000004", "0x7f0000000005" };
+
+  for (guint i = 0; i < 32; i++)
+    texts[i] = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", (guint64) 0x7f0000000000 + 4 * i);
+  g_assert_cmpuint (ks_lanes_shared_prefix ((const char *const *) texts, 32), ==, 12);
+  /* lanes 0 and 1 only: 0x...00 and 0x...04 still share the digit before */
+  g_assert_cmpuint (ks_lanes_shared_prefix ((const char *const *) texts, 2), ==, 13);
+  for (guint i = 0; i < 32; i++)
+    g_free (texts[i]);
+  g_assert_cmpuint (ks_lanes_shared_prefix (same_but_one, 2), ==, 13);
+  g_assert_cmpuint (ks_lanes_shared_prefix (mixed, 2), ==, 0);
+  g_assert_cmpuint (ks_lanes_shared_prefix (lengths, 2), ==, 0);
+  g_assert_cmpuint (ks_lanes_shared_prefix (apart, 2), ==, 0);
+}
+
 int
 main (int    argc,
       char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/widgets/lanes/guarded-step", test_guarded_step);
+  g_test_add_func ("/widgets/lanes/fit-text", test_fit_text);
+  g_test_add_func ("/widgets/lanes/shared-prefix", test_shared_prefix);
   return g_test_run ();
 }

@@ -528,6 +528,58 @@ test_samples_library (void)
     g_assert_cmpstr (first->title, ==, json_object_get_string_member (o, "title"));
     g_assert_cmpstr (first->description, ==, json_object_get_string_member (o, "summary"));
   }
+  /* The browser's search: a sample answers a word of its title, summary,
+   * tags or folder, whatever the case, each word of several, in any order.
+   * What should match is found here in each sample.json's text. */
+  {
+    const char *queries[] = { "bank", "SHARED", "warp divergence", "coalesc", "texture",
+                              "spill", "occupancy", "scan", "ballot", "zzz-none" };
+    guint matched_any = 0;
+
+    for (guint q = 0; q < G_N_ELEMENTS (queries); q++)
+      for (guint i = 0; i < samples->len; i++)
+        {
+          const KsSample *sample = samples->pdata[i];
+          g_autofree char *meta = g_build_filename (sample->dir, "sample.json", NULL);
+          g_autoptr(JsonParser) parser = json_parser_new ();
+          g_autoptr(GString) text = g_string_new (sample->id);
+          g_auto(GStrv) words = g_strsplit (queries[q], " ", -1);
+          JsonObject *o;
+          JsonArray *tags;
+          gboolean want = TRUE;
+
+          g_assert_true (json_parser_load_from_file (parser, meta, NULL));
+          o = json_node_get_object (json_parser_get_root (parser));
+          g_string_append_printf (text, "\n%s\n%s", json_object_get_string_member (o, "title"),
+                                  json_object_get_string_member (o, "summary"));
+          tags = json_object_get_array_member (o, "tags");
+          g_assert_cmpuint (g_strv_length (sample->tags), ==, json_array_get_length (tags));
+          for (guint t = 0; t < json_array_get_length (tags); t++)
+            {
+              g_assert_cmpstr (sample->tags[t], ==, json_array_get_string_element (tags, t));
+              g_string_append_printf (text, "\n%s", json_array_get_string_element (tags, t));
+            }
+          {
+            g_autofree char *lower = g_ascii_strdown (text->str, -1);
+
+            for (guint w = 0; words[w] != NULL; w++)
+              {
+                g_autofree char *word = g_ascii_strdown (words[w], -1);
+
+                want = want && strstr (lower, word) != NULL;
+              }
+          }
+          g_assert_cmpint (ks_sample_matches (sample, queries[q]), ==, want);
+          matched_any += want;
+        }
+    /* the queries are not all misses */
+    g_assert_cmpuint (matched_any, >, 10);
+    /* nothing typed: everything */
+    g_assert_true (ks_sample_matches (first, ""));
+    g_assert_true (ks_sample_matches (first, "  "));
+    g_assert_true (ks_sample_matches (first, "01-VECTOR"));
+    g_assert_false (ks_sample_matches (first, "vector zzz"));
+  }
 }
 
 static void
@@ -560,6 +612,8 @@ test_samples_metadata (void)
   s = samples->pdata[0];
   g_assert_cmpstr (s->title, ==, "First one");
   g_assert_null (s->description);
+  g_assert_nonnull (s->tags);
+  g_assert_null (s->tags[0]);
   g_assert_null (s->ptx_path);
   s = samples->pdata[1];
   g_assert_cmpstr (s->title, ==, "Saxpy");

@@ -1036,6 +1036,139 @@ test_fault_intra_warp_spin (void)
   run_clear (&r);
 }
 
+/* With no step limit set, the same spin ends in a deadlock fault once the
+ * block's state repeats, long before the default limit of 2 G steps: the
+ * waiting lanes (1-31) loop in lines 16-18 while lane 0 waits to
+ * reconverge. */
+static void
+test_spin_livelock (void)
+{
+  Run r = { 0 };
+  const KsSimFault *f;
+
+  r.module = text_module (FAULT_HEADER
+                          "  setp.ne.u32 %p1, %r1, 0;\n"
+                          "  @%p1 bra $SPIN;\n"
+                          "  st.volatile.global.u32 [%rd1], 1;\n"
+                          "  ret;\n"
+                          "$SPIN:\n"
+                          "  ld.volatile.global.u32 %r2, [%rd1];\n"
+                          "  setp.eq.u32 %p1, %r2, 0;\n"
+                          "  @%p1 bra $SPIN;\n"
+                          "  ret;\n}\n");
+  run_start (&r, "{\"ptx\": \"x.ptx\", \"grid\": [1], \"block\": [32],"
+                 " \"buffers\": {\"p\": {\"type\": \"u32\", \"count\": 1}},"
+                 " \"params\": [{\"buffer\": \"p\"}]}");
+  assert_fault (&r, KS_SIM_FAULT_DEADLOCK, 0, "intra-warp spin lock");
+  f = ks_sim_get_fault (r.sim);
+  g_assert_nonnull (strstr (f->message, "lanes 0xfffffffe of warp 0"));
+  g_assert_nonnull (strstr (f->message, "lanes 0x00000001 of the same warp"));
+  g_assert_cmpuint (f->ptx_line, >=, 16);
+  g_assert_cmpuint (f->ptx_line, <=, 18);
+  g_assert_cmpuint (f->thread[0], ==, 1);
+  /* found within a few times the 4 M warp-instructions a block runs
+   * before it is looked at */
+  g_assert_cmpuint (ks_sim_get_stats (r.sim)->warp_instructions, <, 16u << 20);
+  run_clear (&r);
+}
+
+/* A lock taken with atom.cas in every block: in block 0 the lane that wins
+ * waits to reconverge with the 31 that spin on it.  On one thread and on
+ * two (where block 1 spins too, uniformly, until block 0's fault stops it)
+ * the fault is the same: block 0, lane 1 of the looping lanes. */
+static void
+test_spin_lock_blocks (void)
+{
+  for (uint32_t threads = 1; threads <= 2; threads++)
+    {
+      Run r = { 0 };
+      g_autoptr(GError) error = NULL;
+      const KsSimFault *f;
+
+      r.module = text_module (FAULT_HEADER
+                              "$SPIN:\n"
+                              "  atom.global.cas.b32 %r2, [%rd1], 0, 1;\n"
+                              "  setp.ne.u32 %p1, %r2, 0;\n"
+                              "  @%p1 bra $SPIN;\n"
+                              "  ld.global.u32 %r3, [%rd1+4];\n"
+                              "  add.u32 %r3, %r3, 1;\n"
+                              "  st.global.u32 [%rd1+4], %r3;\n"
+                              "  atom.global.exch.b32 %r2, [%rd1], 0;\n"
+                              "  ret;\n}\n");
+      r.launch = ks_launch_parse ("{\"ptx\": \"x.ptx\", \"grid\": [4], \"block\": [32],"
+                                  " \"buffers\": {\"p\": {\"type\": \"u32\", \"count\": 2}},"
+                                  " \"params\": [{\"buffer\": \"p\"}]}", -1, NULL, &error);
+      g_assert_no_error (error);
+      r.sim = ks_sim_new (r.module, r.launch, &error);
+      g_assert_no_error (error);
+      ks_sim_set_threads (r.sim, threads);
+      ks_sim_run (r.sim, 0, NULL);
+      assert_fault (&r, KS_SIM_FAULT_DEADLOCK, 0, "intra-warp spin lock");
+      f = ks_sim_get_fault (r.sim);
+      g_assert_cmpuint (f->block[0], ==, 0);
+      g_assert_cmpuint (f->thread[0], ==, 1);
+      g_assert_cmpuint (f->ptx_line, >=, 12);
+      g_assert_cmpuint (f->ptx_line, <=, 14);
+      g_assert_nonnull (strstr (f->message, "lanes 0xfffffffe of warp 0"));
+      run_clear (&r);
+    }
+}
+
+/* Loops that end are never reported: lanes 1-31 count to 3 M while lane 0
+ * waits to reconverge (12 M warp-instructions, past the 4 M after which a
+ * block is looked at), and in a second block warp 1 spins on a flag that
+ * warp 0 sets after a long loop of its own, which changes only registers
+ * until then. */
+static void
+test_spin_not_livelock (void)
+{
+  Run r = { 0 };
+  const uint32_t *out;
+  size_t size;
+
+  r.module = text_module (FAULT_HEADER
+                          "  mov.u32 %r2, 0;\n"
+                          "  setp.ne.u32 %p1, %r1, 0;\n"
+                          "  @!%p1 bra $DONE;\n"
+                          "$COUNT:\n"
+                          "  add.u32 %r2, %r2, 1;\n"
+                          "  setp.lt.u32 %p1, %r2, 3000000;\n"
+                          "  @%p1 bra $COUNT;\n"
+                          "  st.global.u32 [%rd1], %r2;\n"
+                          "$DONE:\n"
+                          "  ret;\n}\n");
+  g_assert_cmpint (run_start (&r, "{\"ptx\": \"x.ptx\", \"grid\": [1], \"block\": [32],"
+                                  " \"buffers\": {\"p\": {\"type\": \"u32\", \"count\": 1}},"
+                                  " \"params\": [{\"buffer\": \"p\"}]}"), ==, KS_SIM_DONE);
+  out = (const uint32_t *) ks_sim_get_buffer (r.sim, 0, &size);
+  g_assert_cmpuint (out[0], ==, 3000000);
+  run_clear (&r);
+
+  r.module = text_module (FAULT_HEADER
+                          "  mov.u32 %r2, 0;\n"
+                          "  setp.ge.u32 %p1, %r1, 32;\n"
+                          "  @%p1 bra $WAIT;\n"
+                          "$COUNT:\n"                                 /* warp 0 */
+                          "  add.u32 %r2, %r2, 1;\n"
+                          "  setp.lt.u32 %p1, %r2, 2000000;\n"
+                          "  @%p1 bra $COUNT;\n"
+                          "  st.volatile.global.u32 [%rd1], %r2;\n"
+                          "  ret;\n"
+                          "$WAIT:\n"                                  /* warp 1 */
+                          "  ld.volatile.global.u32 %r3, [%rd1];\n"
+                          "  setp.eq.u32 %p1, %r3, 0;\n"
+                          "  @%p1 bra $WAIT;\n"
+                          "  st.global.u32 [%rd1+4], %r3;\n"
+                          "  ret;\n}\n");
+  g_assert_cmpint (run_start (&r, "{\"ptx\": \"x.ptx\", \"grid\": [1], \"block\": [64],"
+                                  " \"buffers\": {\"p\": {\"type\": \"u32\", \"count\": 2}},"
+                                  " \"params\": [{\"buffer\": \"p\"}]}"), ==, KS_SIM_DONE);
+  out = (const uint32_t *) ks_sim_get_buffer (r.sim, 0, &size);
+  g_assert_cmpuint (out[0], ==, 2000000);
+  g_assert_cmpuint (out[1], ==, 2000000);
+  run_clear (&r);
+}
+
 /* FP8 conversions; the bits worked out from the formats: e4m3 has a bias
  * of 7 (1.0 = 0 0111 000 = 0x38, -2.0 = 1 1000 000 = 0xc0, 448 the largest
  * finite = 0x7e), e5m2 a bias of 15 (1.0 = 0x3c, -2.0 = 0xc0) */
@@ -1572,6 +1705,9 @@ main (int   argc,
   g_test_add_func ("/sim/fault/trap", test_fault_trap);
   g_test_add_func ("/sim/fault/step-limit", test_fault_step_limit);
   g_test_add_func ("/sim/fault/intra-warp-spin", test_fault_intra_warp_spin);
+  g_test_add_func ("/sim/spin/livelock", test_spin_livelock);
+  g_test_add_func ("/sim/spin/lock-blocks", test_spin_lock_blocks);
+  g_test_add_func ("/sim/spin/not-livelock", test_spin_not_livelock);
   g_test_add_func ("/sim/numbers/fp8", test_fp8);
   g_test_add_func ("/sim/matrix/wmma", test_wmma);
   g_test_add_func ("/sim/api/stepping-and-progress", test_stepping_and_progress);

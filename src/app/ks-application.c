@@ -204,10 +204,18 @@ static const GActionEntry app_actions[] = {
 void
 ks_application_setup_data (void)
 {
-  g_autofree char *langs = ks_data_find_dir ("language-specs");
-  g_autofree char *styles = ks_data_find_dir ("styles");
-  g_autofree char *icons = ks_data_find_dir ("icons");
+  static gboolean done;
+  g_autofree char *langs = NULL, *styles = NULL, *icons = NULL;
   GdkDisplay *display = gdk_display_get_default ();
+
+  /* Once: GtkSourceView refuses a new search path once it has read a
+   * language, and the tests call this before an application starts up */
+  if (done)
+    return;
+  done = TRUE;
+  langs = ks_data_find_dir ("language-specs");
+  styles = ks_data_find_dir ("styles");
+  icons = ks_data_find_dir ("icons");
 
   /* The app's icon, when run from a build tree */
   if (icons != NULL && display != NULL)
@@ -242,6 +250,7 @@ ks_application_startup (GApplication *app)
   static const struct { const char *action; const char *accels[3]; } accels[] = {
     { "app.quit", { "<Control>q", NULL } },
     { "win.open", { "<Control>o", NULL } },
+    { "win.samples", { "<Control><Shift>o", NULL } },
     { "win.save", { "<Control>s", NULL } },
     { "win.export-view", { "<Control>e", NULL } },
     { "win.edit-launch", { "<Control>l", NULL } },
@@ -280,7 +289,9 @@ ks_application_startup (GApplication *app)
                                G_CALLBACK (font_size_changed_cb), self, G_CONNECT_SWAPPED);
       font_size_changed_cb (self, "font-size", self->settings);
     }
-  g_set_application_name ("KernelScope");
+  /* once a process (GLib warns otherwise; the tests start more than one) */
+  if (g_strcmp0 (g_get_application_name (), "KernelScope") != 0)
+    g_set_application_name ("KernelScope");
   gtk_window_set_default_icon_name (app_icon_name ());
 }
 
@@ -290,7 +301,7 @@ new_window (KsApplication *self)
   KsWindow *window = ks_window_new (GTK_APPLICATION (self));
 
   if (self->presentation)
-    g_object_set (window, "presentation", TRUE, NULL);
+    ks_window_present_once (window);
   if (self->screenshot != NULL)
     ks_window_set_screenshot (window, self->screenshot);
   if (self->view != NULL)

@@ -21,7 +21,7 @@ int             ks_application_get_exit_status  (KsApplication *self);
 
 /* Makes GtkSourceView find KernelScope's language definitions and style
  * schemes (installed, or in the source tree when run from a build tree).
- * Call once, after gtk_source_init(); the tests call it too. */
+ * Call after gtk_source_init(); calls after the first do nothing. */
 void            ks_application_setup_data       (void);
 
 /* The app's settings: the installed schema, else the one compiled in the

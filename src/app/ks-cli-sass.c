@@ -65,7 +65,7 @@ print_text (const KsSassListing *l)
             g_string_append_printf (ops, "%s%s", k ? ", " : " ", l->operands[in->first_operand + k]);
           if (in->flags & KS_SASS_HAS_CONTROL)
             ks_sass_control_to_string (&in->control, ctl);
-          g_print ("  %04x %-21s %-6s %s%s%s%s%s\n", in->offset, ctl, ks_pipe_name (in->pipe),
+          g_print ("  %04" G_GINT64_MODIFIER "x %-21s %-6s %s%s%s%s%s\n", in->offset, ctl, ks_pipe_name (in->pipe),
                    in->predicate ? in->predicate : "", in->predicate ? " " : "", in->opcode,
                    in->modifiers, ops->str);
         }

@@ -15,6 +15,7 @@ ks_sample_free (KsSample *sample)
   g_free (sample->dir);
   g_free (sample->title);
   g_free (sample->description);
+  g_strfreev (sample->tags);
   g_free (sample->cuda_path);
   g_free (sample->ptx_path);
   g_free (sample->spec_path);
@@ -88,6 +89,21 @@ read_metadata (KsSample *sample)
   if (sample->description == NULL)
     sample->description = dup_member (json_node_get_object (root), "description");
   {
+    JsonNode *tags = json_object_get_member (json_node_get_object (root), "tags");
+    g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
+
+    for (guint i = 0; tags != NULL && JSON_NODE_HOLDS_ARRAY (tags)
+                      && i < json_array_get_length (json_node_get_array (tags)); i++)
+      {
+        JsonNode *t = json_array_get_element (json_node_get_array (tags), i);
+
+        if (JSON_NODE_HOLDS_VALUE (t) && json_node_get_value_type (t) == G_TYPE_STRING)
+          g_strv_builder_add (b, json_node_get_string (t));
+      }
+    g_strfreev (sample->tags);
+    sample->tags = g_strv_builder_end (b);
+  }
+  {
     g_autofree char *spec = dup_member (json_node_get_object (root), "spec");
     g_autofree char *spec_path = spec ? g_build_filename (sample->dir, spec, NULL) : NULL;
 
@@ -137,6 +153,7 @@ read_sample (const char *samples_dir,
   if (sample->cuda_path == NULL && sample->ptx_path == NULL && sample->spec_path == NULL)
     return NULL;
   sample->title = title_from_id (id);
+  sample->tags = g_new0 (char *, 1);
   read_metadata (sample);
   return g_steal_pointer (&sample);
 }
@@ -223,6 +240,48 @@ ks_samples_list (const char *samples_dir)
     g_ptr_array_sort_with_data (samples, compare_course, order);
   }
   return samples;
+}
+
+/* Folded, so a search ignores case and how a character is composed */
+static char *
+fold (const char *text)
+{
+  g_autofree char *normal = g_utf8_normalize (text, -1, G_NORMALIZE_ALL);
+
+  return normal ? g_utf8_casefold (normal, -1) : g_strdup ("");
+}
+
+gboolean
+ks_sample_matches (const KsSample *sample,
+                   const char     *query)
+{
+  g_autoptr(GString) hay = NULL;
+  g_autofree char *folded_hay = NULL, *folded_query = NULL;
+  g_auto(GStrv) words = NULL;
+
+  g_return_val_if_fail (sample != NULL, FALSE);
+
+  if (query == NULL || !g_utf8_validate (query, -1, NULL))
+    return TRUE;
+  /* one string, its parts apart, so a word never matches across two */
+  hay = g_string_new (sample->title);
+  g_string_append_c (hay, '\n');
+  if (sample->description != NULL)
+    g_string_append (hay, sample->description);
+  for (guint i = 0; sample->tags != NULL && sample->tags[i] != NULL; i++)
+    {
+      g_string_append_c (hay, '\n');
+      g_string_append (hay, sample->tags[i]);
+    }
+  g_string_append_c (hay, '\n');
+  g_string_append (hay, sample->id);
+  folded_hay = fold (hay->str);
+  folded_query = fold (query);
+  words = g_strsplit_set (folded_query, " \t\n", -1);
+  for (guint i = 0; words[i] != NULL; i++)
+    if (words[i][0] != '\0' && strstr (folded_hay, words[i]) == NULL)
+      return FALSE;
+  return TRUE;
 }
 
 char *

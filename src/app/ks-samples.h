@@ -18,6 +18,7 @@ typedef struct
   char *dir;
   char *title;                  /* from sample.json, else made from the folder's name */
   char *description;            /* sample.json's "summary", else NULL */
+  char **tags;                  /* sample.json's "tags" (never NULL, maybe empty) */
   char *cuda_path;              /* NULL where the file is missing */
   char *ptx_path;
   char *spec_path;
@@ -30,6 +31,13 @@ void        ks_sample_free        (KsSample   *sample);
  * launch spec are left out.
  * Returns: (transfer full) (element-type KsSample): never NULL */
 GPtrArray  *ks_samples_list       (const char *samples_dir);
+
+/* Whether the sample answers a search: every word of query (split at
+ * white space, compared case-insensitively) is part of its title, its
+ * summary, one of its tags or its folder's name.  An empty query matches
+ * every sample. */
+gboolean    ks_sample_matches     (const KsSample *sample,
+                                   const char     *query);
 
 /* The folder `name` of the app's data: $KS_DATA_DIR/name when KS_DATA_DIR
  * is set, else the installed copy, else the source tree's data/ (running

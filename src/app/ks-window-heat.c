@@ -391,15 +391,43 @@ _ks_window_heat_legend (KsWindow   *self,
   return heat ? heat->legends[pane] : NULL;
 }
 
+/* The heat-metric setting's value of a chooser position, and back: the
+ * metrics' ids, then "off" */
+static const char *
+metric_setting (int metric)
+{
+  return metric >= 0 && metric < KS_HEAT_N_METRICS ? ks_heat_metric_id (metric) : "off";
+}
+
 static void
 chooser_cb (Heat        *heat,
             GParamSpec  *pspec,
             GtkDropDown *chooser)
 {
+  KsWindow *self = heat->window;
   guint i = gtk_drop_down_get_selected (chooser);
 
   heat->metric = i < KS_HEAT_N_METRICS ? (int) i : -1;
   refresh (heat);
+  /* The choice outlives the session; a screenshot leaves it alone */
+  if (self->settings != NULL && self->screenshot_path == NULL)
+    {
+      g_autofree char *was = g_settings_get_string (self->settings, "heat-metric");
+
+      if (g_strcmp0 (was, metric_setting (heat->metric)) != 0)
+        g_settings_set_string (self->settings, "heat-metric", metric_setting (heat->metric));
+    }
+}
+
+/* Another window, or `gsettings set`, chose a metric */
+static void
+setting_changed_cb (Heat       *heat,
+                    const char *key,
+                    GSettings  *settings)
+{
+  g_autofree char *id = g_settings_get_string (settings, "heat-metric");
+
+  _ks_window_heat_set_metric (heat->window, ks_heat_metric_from_id (id));
 }
 
 /* The stale mark says the last run failed or was stopped: what the gutters
@@ -464,6 +492,13 @@ _ks_window_heat_init (KsWindow *self)
 
   heat->window = self;
   heat->metric = KS_HEAT_EXECUTIONS;
+  if (self->settings != NULL)
+    {
+      g_autofree char *id = g_settings_get_string (self->settings, "heat-metric");
+
+      /* "off", or any id this version does not know, is -1: no gutters */
+      heat->metric = ks_heat_metric_from_id (id);
+    }
   self->heat = heat;
   for (guint p = 0; p < KS_HEAT_N_PANES; p++)
     {
@@ -485,7 +520,8 @@ _ks_window_heat_init (KsWindow *self)
   names[KS_HEAT_N_METRICS + 1] = NULL;
   list = gtk_string_list_new (names);
   heat->chooser = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_steal_pointer (&list)), NULL));
-  gtk_drop_down_set_selected (heat->chooser, (guint) heat->metric);
+  gtk_drop_down_set_selected (heat->chooser, heat->metric >= 0 ? (guint) heat->metric
+                                                               : KS_HEAT_N_METRICS);
   gtk_widget_set_valign (GTK_WIDGET (heat->chooser), GTK_ALIGN_CENTER);
   gtk_widget_add_css_class (GTK_WIDGET (heat->chooser), "flat");
   gtk_widget_add_css_class (GTK_WIDGET (heat->chooser), "ks-heat-chooser");
@@ -495,6 +531,9 @@ _ks_window_heat_init (KsWindow *self)
                                   _("Heat gutter metric"), -1);
   gtk_box_append (GTK_BOX (headers[KS_HEAT_PANE_CUDA]), GTK_WIDGET (heat->chooser));
   g_signal_connect_swapped (heat->chooser, "notify::selected", G_CALLBACK (chooser_cb), heat);
+  if (self->settings != NULL)
+    g_signal_connect_swapped (self->settings, "changed::heat-metric",
+                              G_CALLBACK (setting_changed_cb), heat);
   g_signal_connect_swapped (self->stale_label, "notify::visible", G_CALLBACK (stale_cb), heat);
   g_signal_connect_swapped (self->cuda_buffer, "changed", G_CALLBACK (buffer_changed_cb), heat);
   g_signal_connect_swapped (self->ptx_buffer, "changed", G_CALLBACK (buffer_changed_cb), heat);
@@ -513,6 +552,8 @@ _ks_window_heat_dispose (KsWindow *self)
    * must not outlive this */
   g_clear_handle_id (&heat->sass_idle, g_source_remove);
   g_signal_handlers_disconnect_by_data (heat->chooser, heat);
+  if (self->settings != NULL)
+    g_signal_handlers_disconnect_by_data (self->settings, heat);
   g_signal_handlers_disconnect_by_data (self->stale_label, heat);
   g_signal_handlers_disconnect_by_data (self->cuda_buffer, heat);
   g_signal_handlers_disconnect_by_data (self->ptx_buffer, heat);

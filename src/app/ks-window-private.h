@@ -20,11 +20,13 @@ struct _KsWindow
   GtkApplicationWindow parent_instance;
 
   /* Template widgets */
+  GtkWidget *open_label;
   GtkLabel *title_label;
   GtkLabel *subtitle_label;
   GtkMenuButton *samples_button;
   GtkPopover *samples_popover;
   GtkListBox *samples_list;
+  GtkSearchEntry *samples_search;
   GtkDropDown *gpu_dropdown;
   GtkMenuButton *launch_button;
   GtkLabel *launch_label;
@@ -105,6 +107,7 @@ struct _KsWindow
   guint edit_timeout_id;        /* runs again when typing pauses */
   gboolean running;
   gboolean presentation;
+  gboolean presenting_once;     /* the presentation property is set, not the setting */
   gboolean close_confirmed;
   gboolean gpu_chosen;          /* the user picked the GPU: keep it across files */
   gboolean loading;
@@ -195,6 +198,11 @@ void        _ks_window_sass_update_column  (KsWindow    *self);
  * NULL where no instruction with a decoded control code starts */
 char       *_ks_window_sass_control_text   (KsWindow    *self,
                                             guint        line);
+/* The SASS pane's tooltip for listing line `line` (1-based): the opcode's
+ * description, the decoded control code, Maxwell's dual issue; NULL off an
+ * instruction */
+char       *_ks_window_sass_tooltip_text   (KsWindow    *self,
+                                            guint        line);
 
 /* ks-window-ptx.c */
 void        _ks_window_ptx_init            (KsWindow    *self);
@@ -270,5 +278,11 @@ void        _ks_window_run_dispose         (KsWindow    *self);
 void        _ks_window_run                 (KsWindow    *self);
 void        _ks_window_stop                (KsWindow    *self);
 void        _ks_window_show_toolchain      (KsWindow    *self);
+/* The no-toolkit banner's words, in a Flatpak sandbox or not */
+const char *_ks_window_toolkit_advice      (gboolean     sandboxed);
+/* Makes FOLDER (one holding nvcc, or bin/nvcc) the toolkit-path setting
+ * and runs again; FALSE, with a message, for a folder without nvcc */
+gboolean    _ks_window_set_toolkit_folder  (KsWindow    *self,
+                                            GFile       *folder);
 
 G_END_DECLS

@@ -447,6 +447,28 @@ set_output (KsWindow *self,
   gtk_label_set_text (self->output_label, s->str);
 }
 
+/* Which toolkit compiled: a user with several, or the Flatpak running the
+ * host's, can tell which one it was */
+static void
+append_toolkit (GString          *s,
+                const KsAnalysis *result)
+{
+  const KsToolchain *tc = result->toolchain;
+  const char *tool = NULL;
+
+  if (tc != NULL)
+    tool = ks_toolchain_get_path (tc, KS_TOOL_NVCC) != NULL ? ks_toolchain_get_path (tc, KS_TOOL_NVCC)
+                                                           : ks_toolchain_get_path (tc, KS_TOOL_PTXAS);
+  if (tool == NULL)
+    return;
+  if (tc->on_host)
+    g_string_append_printf (s, _("\nCUDA toolkit %s on the host, run through flatpak-spawn: %s\n"),
+                            tc->version != NULL ? tc->version : _("(version unknown)"), tool);
+  else
+    g_string_append_printf (s, _("\nCUDA toolkit %s: %s\n"),
+                            tc->version != NULL ? tc->version : _("(version unknown)"), tool);
+}
+
 static void
 show_output (KsWindow             *self,
              const KsAnalysis *result)
@@ -522,6 +544,7 @@ show_output (KsWindow             *self,
     g_string_append_printf (s, _("\nTiming model: %s\n"), result->timing_error);
   if (result->occupancy_error != NULL)
     g_string_append_printf (s, _("\nOccupancy: %s\n"), result->occupancy_error);
+  append_toolkit (s, result);
   set_output (self, s);
 }
 
@@ -733,6 +756,23 @@ run_done_cb (GObject      *object,
     g_timeout_add (1200, take_screenshot, g_object_ref (self));
 }
 
+const char *
+_ks_window_toolkit_advice (gboolean sandboxed)
+{
+  /* In a Flatpak sandbox the toolkit is the host's, run through
+   * flatpak-spawn --host (ks-toolchain-host.c): it is installed on the
+   * host, and the permission is the manifest's, or an override's */
+  if (sandboxed)
+    return _("KernelScope runs in a Flatpak sandbox and found no CUDA toolkit on the host: PTX "
+             "files, the samples and saved SASS listings work, and CUDA is analysed through the "
+             "PTX beside it. To compile what you type, install the CUDA toolkit (nvcc) on the "
+             "host; KernelScope runs it there through flatpak-spawn, with the permission to talk "
+             "to org.freedesktop.Flatpak.");
+  return _("No CUDA toolkit found: PTX files, the samples and saved SASS listings still "
+           "work, and CUDA is analysed through the PTX beside it. To compile what you "
+           "type, install the CUDA toolkit (nvcc) or set CUDA_HOME.");
+}
+
 void
 _ks_window_show_toolchain (KsWindow *self)
 {
@@ -741,10 +781,15 @@ _ks_window_show_toolchain (KsWindow *self)
       gtk_revealer_set_reveal_child (self->toolkit_revealer, FALSE);
       return;
     }
-  gtk_label_set_text (self->toolkit_label,
-                      _("No CUDA toolkit found: PTX files, the samples and saved SASS listings still "
-                        "work, and CUDA is analysed through the PTX beside it. To compile what you "
-                        "type, install the CUDA toolkit (nvcc) or set CUDA_HOME."));
+  {
+    gboolean sandboxed = ks_toolchain_in_flatpak ();
+
+    gtk_label_set_text (self->toolkit_label, _ks_window_toolkit_advice (sandboxed));
+    /* the sandbox's file chooser names a host folder it cannot see by a
+     * document portal path, which the host's nvcc does not run from: there
+     * the setting is set with gsettings (flatpak/README.md) */
+    gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.choose-toolkit", !sandboxed);
+  }
   gtk_revealer_set_reveal_child (self->toolkit_revealer, TRUE);
 }
 
@@ -804,9 +849,88 @@ _ks_window_stop (KsWindow *self)
     g_cancellable_cancel (self->run_cancellable);
 }
 
+gboolean
+_ks_window_set_toolkit_folder (KsWindow  *self,
+                               GFile     *folder)
+{
+  g_autofree char *path = g_file_get_path (folder);
+  g_autofree char *name = g_file_get_parse_name (folder);
+  g_autoptr(KsToolchain) tc = NULL;
+  g_autofree char *nvcc = NULL, *nvcc_bin = NULL;
+
+  if (path == NULL)
+    {
+      _ks_window_show_message (self, _("The toolkit folder must be a local folder"));
+      return FALSE;
+    }
+  /* The folder the setting names is searched itself and in its bin/, as
+   * ks_toolchain_find does; one without nvcc would be a choice that
+   * silently changes nothing */
+  nvcc = g_build_filename (path, "nvcc", NULL);
+  nvcc_bin = g_build_filename (path, "bin", "nvcc", NULL);
+  if (!g_file_test (nvcc, G_FILE_TEST_IS_EXECUTABLE) && !g_file_test (nvcc_bin, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_autofree char *msg = g_strdup_printf (_("%s holds no nvcc, in itself or in bin/: choose the "
+                                                "folder the CUDA toolkit is installed in, such as "
+                                                "/usr/local/cuda-13.0"), name);
+
+      _ks_window_show_message (self, msg);
+      return FALSE;
+    }
+  if (self->settings != NULL)
+    g_settings_set_string (self->settings, "toolkit-path", path);
+  self->toolkit_dismissed = FALSE;
+  gtk_revealer_set_reveal_child (self->toolkit_revealer, FALSE);
+  _ks_window_run (self);
+  return TRUE;
+}
+
+static void
+toolkit_chooser_response_cb (GtkNativeDialog *native,
+                             int              response,
+                             gpointer         user_data)
+{
+  g_autoptr(KsWindow) self = user_data;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) folder = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
+
+      if (folder != NULL)
+        _ks_window_set_toolkit_folder (self, folder);
+    }
+  gtk_native_dialog_destroy (native);
+  g_object_unref (native);
+}
+
+/* The banner's button: the toolkit-path setting, without a terminal (a
+ * toolkit outside PATH, where a desktop session's launcher sees no
+ * CUDA_HOME from a shell's profile) */
+static void
+choose_toolkit_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *param)
+{
+  KsWindow *self = KS_WINDOW (widget);
+  GtkFileChooserNative *native;
+
+  native = gtk_file_chooser_native_new (_("Choose the CUDA Toolkit Folder"), GTK_WINDOW (self),
+                                        GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, _("_Choose"),
+                                        _("_Cancel"));
+  if (g_file_test ("/usr/local", G_FILE_TEST_IS_DIR))
+    {
+      g_autoptr(GFile) local = g_file_new_for_path ("/usr/local");
+
+      gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (native), local, NULL);
+    }
+  g_signal_connect (native, "response", G_CALLBACK (toolkit_chooser_response_cb), g_object_ref (self));
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
+}
+
 void
 _ks_window_run_class_init (GtkWidgetClass *klass)
 {
+  gtk_widget_class_install_action (klass, "win.choose-toolkit", NULL, choose_toolkit_action);
 }
 
 void
@@ -816,6 +940,17 @@ _ks_window_run_init (KsWindow *self)
                                             "lines"));
 
   self->have_nvcc = TRUE;
+  /* The no-toolkit banner: a folder to choose, before Dismiss */
+  {
+    GtkWidget *choose = gtk_button_new_with_mnemonic (_("_Choose Toolkit Folder…"));
+
+    gtk_actionable_set_action_name (GTK_ACTIONABLE (choose), "win.choose-toolkit");
+    gtk_widget_set_valign (choose, GTK_ALIGN_CENTER);
+    gtk_widget_set_tooltip_text (choose, _("Where the CUDA toolkit is installed, when KernelScope "
+                                           "does not find it (kept in the toolkit-path setting)"));
+    gtk_widget_insert_before (choose, gtk_widget_get_parent (GTK_WIDGET (self->toolkit_close_button)),
+                              GTK_WIDGET (self->toolkit_close_button));
+  }
   setup_marks (self->cuda_view);
   setup_marks (self->ptx_view);
   gtk_widget_add_css_class (placeholder, "dim-label");

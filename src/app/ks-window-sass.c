@@ -88,6 +88,59 @@ control_column_init (ControlColumn *self)
 {
 }
 
+/* What hovering instruction line `line` (1-based) shows: its opcode's
+ * description, then its decoded control code and, on Maxwell/Pascal, its
+ * dual-issue pairing; NULL off an instruction */
+char *
+_ks_window_sass_tooltip_text (KsWindow *self,
+                              guint     line)
+{
+  const KsSassInsn *in = insn_at_line (self->sass_listing, line);
+  const char *what;
+  GString *text;
+
+  if (in == NULL)
+    return NULL;
+  what = ks_sass_opcode_description (in->opcode);
+  text = g_string_new (NULL);
+  g_string_append_printf (text, "%s%s%s", in->opcode, what ? ": " : "", what ? what : "");
+  if (in->flags & KS_SASS_HAS_CONTROL)
+    {
+      const KsSassControl *c = &in->control;
+      g_autoptr(GString) waits = g_string_new (NULL);
+      g_autoptr(GString) reuse = g_string_new (NULL);
+      g_autofree char *wr = NULL, *rd = NULL;
+
+      for (guint b = 0; b < 6; b++)
+        if (c->wait_mask & (1u << b))
+          g_string_append_printf (waits, "%s%u", waits->len ? ", " : "", b);
+      /* operand slots a, b, c, d as the reuse bits number them */
+      for (guint b = 0; b < 4; b++)
+        if (c->reuse & (1u << b))
+          g_string_append_printf (reuse, "%s%c", reuse->len ? ", " : "", 'a' + b);
+      wr = c->write_barrier != KS_SASS_NO_BARRIER
+           ? g_strdup_printf (_("W%u (result written)"), c->write_barrier)
+           : g_strdup (_("no write scoreboard"));
+      rd = c->read_barrier != KS_SASS_NO_BARRIER
+           ? g_strdup_printf (_(", R%u (operands read)"), c->read_barrier) : g_strdup ("");
+      g_string_append_c (text, '\n');
+      g_string_append_printf (text, _("stall %u cycles%s; waits on scoreboard %s; sets %s%s"),
+                              c->stall, c->yield ? _(", may yield") : "",
+                              waits->len ? waits->str : _("none"), wr, rd);
+      if (reuse->len > 0)
+        {
+          g_string_append (text, "; ");
+          /* TRANSLATORS: %s lists operand slots, "a, b" */
+          g_string_append_printf (text, _("keeps operand %s in the reuse cache"), reuse->str);
+        }
+    }
+  if (in->flags & KS_SASS_DUAL_FIRST)
+    g_string_append_printf (text, "\n%s", _("Dual-issued with the next instruction"));
+  else if (in->flags & KS_SASS_DUAL_SECOND)
+    g_string_append_printf (text, "\n%s", _("Dual-issued with the instruction before it"));
+  return g_string_free (text, FALSE);
+}
+
 /* Hovering an instruction: its opcode's description and decoded control */
 static gboolean
 sass_query_tooltip (GtkWidget  *widget,
@@ -100,8 +153,6 @@ sass_query_tooltip (GtkWidget  *widget,
   GtkTextView *view = GTK_TEXT_VIEW (widget);
   GtkTextIter iter;
   int bx, by;
-  const KsSassInsn *in;
-  const char *what;
   g_autofree char *text = NULL;
 
   if (self->sass_listing == NULL)
@@ -109,31 +160,9 @@ sass_query_tooltip (GtkWidget  *widget,
   gtk_text_view_window_to_buffer_coords (view, GTK_TEXT_WINDOW_WIDGET, x, y, &bx, &by);
   if (!gtk_text_view_get_iter_at_location (view, &iter, bx, by))
     return FALSE;
-  in = insn_at_line (self->sass_listing, (guint) gtk_text_iter_get_line (&iter) + 1);
-  if (in == NULL)
+  text = _ks_window_sass_tooltip_text (self, (guint) gtk_text_iter_get_line (&iter) + 1);
+  if (text == NULL)
     return FALSE;
-  what = ks_sass_opcode_description (in->opcode);
-  if (in->flags & KS_SASS_HAS_CONTROL)
-    {
-      const KsSassControl *c = &in->control;
-      g_autoptr(GString) waits = g_string_new (NULL);
-      g_autofree char *wr = NULL, *rd = NULL;
-
-      for (guint b = 0; b < 6; b++)
-        if (c->wait_mask & (1u << b))
-          g_string_append_printf (waits, "%s%u", waits->len ? ", " : "", b);
-      wr = c->write_barrier != KS_SASS_NO_BARRIER
-           ? g_strdup_printf (_("W%u (result written)"), c->write_barrier)
-           : g_strdup (_("no write scoreboard"));
-      rd = c->read_barrier != KS_SASS_NO_BARRIER
-           ? g_strdup_printf (_(", R%u (operands read)"), c->read_barrier) : g_strdup ("");
-      text = g_strdup_printf (_("%s%s%s\nstall %u cycles%s; waits on scoreboard %s; sets %s%s"),
-                              in->opcode, what ? ": " : "", what ? what : "", c->stall,
-                              c->yield ? _(", may yield") : "",
-                              waits->len ? waits->str : _("none"), wr, rd);
-    }
-  else
-    text = g_strdup_printf ("%s%s%s", in->opcode, what ? ": " : "", what ? what : "");
   gtk_tooltip_set_text (tooltip, text);
   return TRUE;
 }

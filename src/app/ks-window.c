@@ -1035,7 +1035,8 @@ open_action (GtkWidget  *widget,
 {
   KsWindow *self = KS_WINDOW (widget);
   GtkFileChooserNative *native;
-  static const char *const all[] = { "*.cu", "*.cuh", "*.ptx", "*.json", "*.sass", "*.cuasm", NULL };
+  static const char *const all[] = { "*.cu", "*.cuh", "*.ptx", "*.json", "*.sass", "*.cuasm", "*.s",
+                                     "*.asm", NULL };
   static const char *const cuda[] = { "*.cu", "*.cuh", NULL };
   static const char *const ptx[] = { "*.ptx", NULL };
   static const char *const spec[] = { "*.json", NULL };
@@ -1099,10 +1100,81 @@ sample_activated_cb (KsWindow      *self,
   open_here_or_new (self, file);
 }
 
+/* The search keeps the rows whose sample answers what is typed */
+static gboolean
+sample_filter (GtkListBoxRow *row,
+               gpointer       user_data)
+{
+  KsWindow *self = user_data;
+  int i = gtk_list_box_row_get_index (row);
+
+  if (self->samples == NULL || i < 0 || (guint) i >= self->samples->len)
+    return FALSE;
+  return ks_sample_matches (g_ptr_array_index (self->samples, i),
+                            gtk_editable_get_text (GTK_EDITABLE (self->samples_search)));
+}
+
+static void
+samples_search_changed_cb (KsWindow       *self,
+                           GtkSearchEntry *entry)
+{
+  gtk_list_box_invalidate_filter (self->samples_list);
+}
+
+/* Enter opens the first sample the search kept */
+static void
+samples_search_activate_cb (KsWindow       *self,
+                            GtkSearchEntry *entry)
+{
+  GtkListBoxRow *row;
+
+  for (int i = 0; (row = gtk_list_box_get_row_at_index (self->samples_list, i)) != NULL; i++)
+    if (gtk_widget_get_child_visible (GTK_WIDGET (row)))
+      {
+        sample_activated_cb (self, row, self->samples_list);
+        return;
+      }
+}
+
+static void
+samples_search_stop_cb (KsWindow       *self,
+                        GtkSearchEntry *entry)
+{
+  gtk_popover_popdown (self->samples_popover);
+}
+
+/* The browser opens ready to type in, with the last search selected */
+static void
+samples_popover_show_cb (KsWindow   *self,
+                         GtkPopover *popover)
+{
+  gtk_widget_grab_focus (GTK_WIDGET (self->samples_search));
+  gtk_editable_select_region (GTK_EDITABLE (self->samples_search), 0, -1);
+}
+
+/* Ctrl+Shift+O: the browser, from the keyboard */
+static void
+samples_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *param)
+{
+  KsWindow *self = KS_WINDOW (widget);
+
+  if (gtk_widget_get_sensitive (GTK_WIDGET (self->samples_button)))
+    gtk_menu_button_popup (self->samples_button);
+}
+
 static void
 fill_samples (KsWindow *self)
 {
   g_autofree char *dir = ks_data_find_dir ("samples");
+  GtkWidget *none = gtk_label_new (_("No sample matches the search"));
+
+  gtk_widget_add_css_class (none, "dim-label");
+  gtk_widget_set_margin_top (none, 18);
+  gtk_widget_set_margin_bottom (none, 18);
+  gtk_list_box_set_placeholder (self->samples_list, none);
+  gtk_list_box_set_filter_func (self->samples_list, sample_filter, self, NULL);
 
   self->samples = dir ? ks_samples_list (dir) : g_ptr_array_new ();
   for (guint i = 0; i < self->samples->len; i++)
@@ -1392,7 +1464,16 @@ set_presentation (KsWindow *self,
     gtk_widget_add_css_class (GTK_WIDGET (self), "presentation");
   else
     gtk_widget_remove_css_class (GTK_WIDGET (self), "presentation");
-  /* Secondary chrome goes: file names and the kernel's mangled name */
+  /* Secondary chrome goes: file names and the kernel's mangled name, and
+   * the Open button's word, so that the larger header bar leaves the title
+   * (the kernel's file name) room to be read whole */
+  gtk_widget_set_visible (self->open_label, !on);
+  /* The samples browser is a surface of its own: it takes the larger type
+   * by name, as the launch editor's popover does */
+  if (on)
+    gtk_widget_add_css_class (GTK_WIDGET (self->samples_popover), "presentation");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self->samples_popover), "presentation");
   gtk_widget_set_visible (GTK_WIDGET (self->cuda_file_label), !on);
   gtk_widget_set_visible (GTK_WIDGET (self->ptx_file_label), !on);
   gtk_widget_set_visible (GTK_WIDGET (self->sass_file_label), !on);
@@ -1402,6 +1483,16 @@ set_presentation (KsWindow *self,
   update_scheme (self);
   update_titles (self);
   _ks_window_views_set_presentation (self, on);
+}
+
+void
+ks_window_present_once (KsWindow *self)
+{
+  g_return_if_fail (KS_IS_WINDOW (self));
+
+  self->presenting_once = TRUE;
+  g_object_set (self, "presentation", TRUE, NULL);
+  self->presenting_once = FALSE;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1491,7 +1582,7 @@ ks_window_set_property (GObject      *object,
       if (self->presentation != g_value_get_boolean (value))
         {
           set_presentation (self, g_value_get_boolean (value));
-          if (self->settings != NULL && self->screenshot_path == NULL)
+          if (self->settings != NULL && self->screenshot_path == NULL && !self->presenting_once)
             g_settings_set_boolean (self->settings, "presentation-mode", self->presentation);
           g_object_notify_by_pspec (object, pspec);
         }
@@ -1564,11 +1655,13 @@ ks_window_class_init (KsWindowClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/kernelscope/KernelScope/ks-window.ui");
 #define BIND(name) gtk_widget_class_bind_template_child (widget_class, KsWindow, name)
+  BIND (open_label);
   BIND (title_label);
   BIND (subtitle_label);
   BIND (samples_button);
   BIND (samples_popover);
   BIND (samples_list);
+  BIND (samples_search);
   BIND (gpu_dropdown);
   BIND (launch_button);
   BIND (launch_label);
@@ -1601,6 +1694,7 @@ ks_window_class_init (KsWindowClass *klass)
 #undef BIND
 
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
+  gtk_widget_class_install_action (widget_class, "win.samples", NULL, samples_action);
   _ks_window_views_class_init (widget_class);
   gtk_widget_class_install_action (widget_class, "win.save", NULL, save_action);
   gtk_widget_class_install_action (widget_class, "win.run", NULL, run_action);
@@ -1689,6 +1783,14 @@ ks_window_init (KsWindow *self)
                            G_CALLBACK (modified_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->samples_list, "row-activated",
                            G_CALLBACK (sample_activated_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->samples_search, "search-changed",
+                           G_CALLBACK (samples_search_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->samples_search, "activate",
+                           G_CALLBACK (samples_search_activate_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->samples_search, "stop-search",
+                           G_CALLBACK (samples_search_stop_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->samples_popover, "show",
+                           G_CALLBACK (samples_popover_show_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->gpu_dropdown, "notify::selected",
                            G_CALLBACK (gpu_selected_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->message_close_button, "clicked",

@@ -19,13 +19,16 @@ void        ks_window_open_file            (KsWindow       *self,
                                             GFile          *file);
 void        ks_window_open_first_sample    (KsWindow       *self);
 gboolean    ks_window_has_unsaved_changes  (KsWindow       *self);
-/* Writes the window to png_path once the next analysis is done, then asks
- * the application to quit. */
 /* The results view to show once results arrive ("timeline", "hints", ...) */
 void        ks_window_set_view             (KsWindow       *self,
                                             const char     *name);
+/* Writes the window to png_path once the next analysis is done, then asks
+ * the application to quit. */
 void        ks_window_set_screenshot       (KsWindow       *self,
                                             const char     *png_path);
+/* Presentation mode for this window, without making it the setting that
+ * the next start follows (--presentation; F5 still sets it) */
+void        ks_window_present_once         (KsWindow       *self);
 /* Opens the launch editor (once the window shows) */
 void        ks_window_show_launch_editor   (KsWindow       *self);
 /* Once the next analysis is done, starts stepping through its launch and

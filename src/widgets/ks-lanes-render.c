@@ -115,37 +115,153 @@ set3 (cairo_t      *cr,
   cairo_set_source_rgba (cr, c[0], c[1], c[2], a);
 }
 
-/* Text that fits its cell: shrunk, then cut with an ellipsis */
+/* Where a value's text breaks in two: a hex word after its "0x" and
+ * half of its digits, a number in exponent form before its "e", anything
+ * else in the middle */
+static size_t
+break_at (const char *t)
+{
+  size_t n = strlen (t);
+  const char *e = strchr (t, 'e');
+
+  if (g_str_has_prefix (t, "0x") && n > 3)
+    return 2 + (n - 2 + 1) / 2;
+  if (e != NULL && e != t && e[1] != '\0')
+    return (size_t) (e - t);
+  return (n + 1) / 2;
+}
+
+/* Shrinks size (from its value down to min) until every line fits w */
+static gboolean
+shrink_to_fit (cairo_t    *cr,
+               char      **lines,
+               double      w,
+               double      min,
+               double     *size)
+{
+  for (;;)
+    {
+      gboolean fits = TRUE;
+
+      cairo_set_font_size (cr, *size);
+      for (guint i = 0; lines[i] != NULL && fits; i++)
+        {
+          cairo_text_extents_t e;
+
+          cairo_text_extents (cr, lines[i], &e);
+          fits = e.x_advance <= w - 2;
+        }
+      if (fits)
+        return TRUE;
+      if (*size * 0.9 < min)
+        return FALSE;
+      *size *= 0.9;
+    }
+}
+
+guint
+ks_lanes_fit_text (cairo_t    *cr,
+                   const char *text,
+                   double      w,
+                   double      h,
+                   double      px,
+                   char       *lines[3],
+                   double     *size)
+{
+  size_t n = strlen (text);
+  double cap = *size > 0 ? *size : G_MAXDOUBLE;
+
+  lines[0] = g_strdup (text);
+  lines[1] = lines[2] = NULL;
+  /* one line, hardly smaller than the rest of the view's text (so that
+   * the long values of a row all break) */
+  *size = MIN (px * 0.8, cap);
+  if (shrink_to_fit (cr, lines, w, MIN (px * 0.72, cap), size))
+    return 1;
+  /* two lines, where the cell is tall enough for them */
+  if (h >= px * 1.5 && n >= 2)
+    {
+      size_t at = break_at (text);
+
+      lines[0][at] = '\0';
+      lines[1] = g_strdup (text + at);
+      *size = MIN (MIN (px * 0.8, h / 2.3), cap);
+      if (shrink_to_fit (cr, lines, w, px * 0.5, size))
+        return 2;
+      g_clear_pointer (&lines[1], g_free);
+      strcpy (lines[0], text);
+    }
+  /* cut, with a mark that says so */
+  *size = px * 0.55;
+  cairo_set_font_size (cr, *size);
+  for (;;)
+    {
+      cairo_text_extents_t e;
+
+      cairo_text_extents (cr, lines[0], &e);
+      n = strlen (lines[0]);
+      if (e.x_advance <= w - 2 || n <= 2)
+        break;
+      lines[0][n - 2] = '~';
+      lines[0][n - 1] = '\0';
+    }
+  return 1;
+}
+
+guint
+ks_lanes_shared_prefix (const char *const *texts,
+                        guint              n)
+{
+  size_t len, shared;
+
+  if (n < 2 || texts[0] == NULL || !g_str_has_prefix (texts[0], "0x"))
+    return 0;
+  len = strlen (texts[0]);
+  if (len < 2 + 4)
+    return 0;
+  shared = len - 1;
+  for (guint i = 1; i < n; i++)
+    {
+      size_t k = 0;
+
+      if (texts[i] == NULL || strlen (texts[i]) != len || !g_str_has_prefix (texts[i], "0x"))
+        return 0;
+      while (k < shared && texts[i][k] == texts[0][k])
+        k++;
+      shared = k;
+    }
+  return shared > 2 ? (guint) shared : 0;
+}
+
+/* A cell's text centred on (cx, cy), as ks_lanes_fit_text() lays it out,
+ * at most max_size (0: no limit) */
 static void
 cell_text (cairo_t    *cr,
            const char *s,
            double      cx,
            double      cy,
            double      w,
-           double      px)
+           double      h,
+           double      px,
+           double      max_size)
 {
-  cairo_text_extents_t e;
-  double size = px * 0.8;
-  g_autofree char *t = g_strdup (s);
+  char *lines[3];
+  double size = max_size;
+  guint n = ks_lanes_fit_text (cr, s, w, h, px, lines, &size);
 
   cairo_set_font_size (cr, size);
-  cairo_text_extents (cr, t, &e);
-  while (e.x_advance > w - 2 && size > px * 0.55)
+  for (guint i = 0; i < n; i++)
     {
-      size *= 0.9;
-      cairo_set_font_size (cr, size);
-      cairo_text_extents (cr, t, &e);
-    }
-  while (e.x_advance > w - 2 && strlen (t) > 2)
-    {
-      size_t n = strlen (t);
+      cairo_text_extents_t e;
+      /* two lines sit either side of the centre */
+      double baseline = n == 1 ? cy + size * 0.35 : cy + (i == 0 ? -0.12 : 0.88) * size;
 
-      t[n - 2] = '~';
-      t[n - 1] = '\0';
-      cairo_text_extents (cr, t, &e);
+      cairo_text_extents (cr, lines[i], &e);
+      cairo_move_to (cr, cx - e.x_advance / 2, baseline);
+      cairo_show_text (cr, lines[i]);
     }
-  cairo_move_to (cr, cx - e.x_advance / 2, cy + size * 0.35);
-  cairo_show_text (cr, t);
+  for (guint i = 0; i < 3; i++)
+    g_free (lines[i]);
 }
 
 void
@@ -166,7 +282,9 @@ ks_lanes_render (cairo_t            *cr,
   const double green[3] = { 0x00 / 255.0, 0x9e / 255.0, 0x73 / 255.0 };
   const KsLaneStep *st;
   Grid g;
-  char buf[160];
+  char buf[160], prefix_text[64];
+  guint shared;
+  double row_size;
 
   grid (s, width, &g);
   cairo_save (cr);
@@ -210,7 +328,7 @@ ks_lanes_render (cairo_t            *cr,
   for (uint32_t l = 0; l < 32; l++)
     {
       g_snprintf (buf, sizeof buf, "%u", l);
-      cell_text (cr, buf, g.left + (l + 0.5) * g.col_w, g.top - g.px * 0.6, g.col_w, g.px * 0.9);
+      cell_text (cr, buf, g.left + (l + 0.5) * g.col_w, g.top - g.px * 0.6, g.col_w, 0, g.px * 0.9, 0);
     }
 
   /* rows: path, guard, values */
@@ -228,9 +346,60 @@ ks_lanes_render (cairo_t            *cr,
           cairo_rectangle (cr, 0, y, width, g.row_h);
           cairo_fill (cr);
         }
+      /* Hex words too long for their cells (addresses, mostly) that begin
+       * alike: the shared digits go once beside the row's name, the lanes
+       * show the rest */
+      shared = 0;
+      if (v != NULL)
+        {
+          g_autoptr(GPtrArray) texts = g_ptr_array_new_with_free_func (g_free);
+          gboolean fits = TRUE;
+
+          for (uint32_t l = 0; l < 32; l++)
+            if (!v->written || ((st->executed >> l) & 1))
+              {
+                char *txt = ks_lanes_format (m, v, l);
+
+                g_ptr_array_add (texts, txt);
+                /* cut on one line: too long */
+                if (fits)
+                  {
+                    char *lines[3];
+                    double size = 0;
+
+                    ks_lanes_fit_text (cr, txt, g.col_w, 0, g.px, lines, &size);
+                    fits = g_strcmp0 (lines[0], txt) == 0;
+                    for (guint i = 0; i < 3; i++)
+                      g_free (lines[i]);
+                  }
+              }
+          if (!fits)
+            shared = ks_lanes_shared_prefix ((const char *const *) texts->pdata, texts->len);
+          if (shared > 0)
+            {
+              g_autofree char *prefix = g_strndup (texts->pdata[0], shared);
+
+              g_snprintf (prefix_text, sizeof prefix_text, "%s…", prefix);
+            }
+        }
+      /* one size for the row's values, the smallest any of them needs */
+      row_size = 0;
+      for (uint32_t l = 0; v != NULL && l < 32; l++)
+        if (!v->written || ((st->executed >> l) & 1))
+          {
+            g_autofree char *txt = ks_lanes_format (m, v, l);
+            char *lines[3];
+            double size = 0;
+
+            ks_lanes_fit_text (cr, shared > 0 && strlen (txt) > shared ? txt + shared - 1 : txt,
+                               g.col_w, g.row_h, g.px, lines, &size);
+            row_size = row_size > 0 ? MIN (row_size, size) : size;
+            for (guint i = 0; i < 3; i++)
+              g_free (lines[i]);
+          }
       set3 (cr, c[1], 1);
       cairo_set_font_size (cr, g.px * 0.85);
-      cairo_move_to (cr, 6, y + g.row_h * 0.65);
+      cairo_move_to (cr, 6, y + (shared ? g.row_h * 0.45 : g.row_h * 0.65));
       if (row == 0)
         cairo_show_text (cr, "on path");
       else if (row == 1)
@@ -239,6 +408,13 @@ ks_lanes_render (cairo_t            *cr,
         {
           g_snprintf (buf, sizeof buf, "%s %s", name, v->written ? "<- after" : "before");
           cairo_show_text (cr, buf);
+        }
+      if (shared > 0)
+        {
+          set3 (cr, c[2], 1);
+          cairo_set_font_size (cr, g.px * 0.7);
+          cairo_move_to (cr, 6, y + g.row_h * 0.88);
+          cairo_show_text (cr, prefix_text);
         }
       for (uint32_t l = 0; l < 32; l++)
         {
@@ -261,7 +437,16 @@ ks_lanes_render (cairo_t            *cr,
             if (v->written && !ran)
               continue;
             set3 (cr, on ? c[1] : c[2], on ? 1 : 0.5);
-            cell_text (cr, txt, x + g.col_w / 2, y + g.row_h / 2, g.col_w, g.px);
+            if (shared > 0 && strlen (txt) > shared)
+              {
+                g_autofree char *rest = g_strconcat ("…", txt + shared, NULL);
+
+                cell_text (cr, rest, x + g.col_w / 2, y + g.row_h / 2, g.col_w, g.row_h, g.px,
+                           row_size);
+              }
+            else
+              cell_text (cr, txt, x + g.col_w / 2, y + g.row_h / 2, g.col_w, g.row_h, g.px,
+                         row_size);
           }
         }
     }

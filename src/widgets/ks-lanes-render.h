@@ -33,6 +33,27 @@ void   ks_lanes_render      (cairo_t             *cr,
 char  *ks_lanes_format      (const KsPtxModule   *module,
                              const KsLaneValue   *value,
                              uint32_t             lane);
+/* How a value's text is laid out in a cell w wide and h high, for the
+ * view's text size px: on one line, shrunk a little; else, where the cell
+ * has room for two, broken in two ("0x8201" over "2345"; "-1.234" over
+ * "e+05"), rather than cut; cut with "~" only when neither fits.  Fills
+ * lines (transfer full, NULL after the last) and size, the font size
+ * (which, when above 0 on entry, is the largest it may be).
+ * Returns: the number of lines, 1 or 2 */
+guint  ks_lanes_fit_text    (cairo_t             *cr,
+                             const char          *text,
+                             double               w,
+                             double               h,
+                             double               px,
+                             char                *lines[3],
+                             double              *size);
+/* For a row of values too long for their cells: how many leading
+ * characters (with the "0x") every text shares when all are hex words of
+ * one length ("0x7f0000000000" and "0x7f000000007c" share 12), always
+ * leaving at least one digit to each lane; 0 when they are not all such,
+ * or share only the "0x".  The view writes the shared part once. */
+guint  ks_lanes_shared_prefix (const char *const *texts,
+                               guint              n);
 /* The centre of the cell of row `row` (0: path, 1: guard, 2..: the step's
  * values in order) and lane `lane` */
 void   ks_lanes_cell_center (const KsLanesStyle  *style,

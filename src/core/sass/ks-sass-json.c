@@ -94,10 +94,24 @@ add_insn (JsonBuilder         *b,
       json_builder_begin_object (b);
       add_string (b, "file", src->file);
       add_int (b, "line", src->line);
+      if (src->ptx_line != 0)
+        add_int (b, "ptx_line", src->ptx_line);
       if (src->inlined_file != NULL)
         {
-          add_string (b, "inlined_at_file", src->inlined_file);
-          add_int (b, "inlined_at_line", src->inlined_line);
+          const KsSassSource *s = src;
+
+          /* The call sites, innermost first: each record's "inlined at" */
+          json_builder_set_member_name (b, "inlined_at");
+          json_builder_begin_array (b);
+          for (guint depth = 0; s != NULL && s->inlined_file != NULL && depth < 1024; depth++)
+            {
+              json_builder_begin_object (b);
+              add_string (b, "file", s->inlined_file);
+              add_int (b, "line", s->inlined_line);
+              json_builder_end_object (b);
+              s = s->caller != KS_SASS_NONE && s->caller < l->n_sources ? &l->sources[s->caller] : NULL;
+            }
+          json_builder_end_array (b);
         }
       json_builder_end_object (b);
     }

@@ -49,7 +49,7 @@ patterns (void)
       GRegexCompileFlags f = G_REGEX_OPTIMIZE;
 
       /* The offset, a dual-issue brace, @!P0, OPCODE.MOD.MOD and the rest */
-      p.insn = g_regex_new ("^\\s*/\\*([0-9a-fA-F]{1,8})\\*/\\s*(\\{)?\\s*(@!?U?P(?:T|[0-9]+)\\s+)?"
+      p.insn = g_regex_new ("^\\s*/\\*([0-9a-fA-F]{1,16})\\*/\\s*(\\{)?\\s*(@!?U?P(?:T|[0-9]+)\\s+)?"
                             "([A-Z][A-Z0-9_]*)((?:\\.[A-Za-z0-9_]+)*)(.*)$", f, 0, NULL);
       p.hex = g_regex_new ("^\\s*/\\*\\s*0x([0-9a-fA-F]{16})\\s*\\*/\\s*$", f, 0, NULL);
       p.function = g_regex_new ("^\\s*Function\\s*:\\s*(\\S+)\\s*$", f, 0, NULL);
@@ -84,8 +84,10 @@ typedef struct
   guint arch_number;
   uint32_t function;            /* current, or KS_SASS_NONE */
   uint32_t source;              /* current line record, or KS_SASS_NONE */
+  gboolean records_open;        /* line records since the last instruction */
+  uint32_t chain_tail;          /* the outermost record of source's inlining chain */
   uint32_t pending;             /* the instruction waiting for a hex word, or KS_SASS_NONE */
-  gboolean seen_hex;
+  gboolean function_hex;        /* the current function's instructions carry hex words */
   gboolean nvdisasm;
   gboolean in_ptx;              /* inside a "Fatbin ptx code:" section of cuobjdump */
   gboolean maxwell_layout;      /* no arch given, but 8-byte slots starting at 0x8 */
@@ -93,7 +95,7 @@ typedef struct
   /* Maxwell/Pascal: the last control word and the group it applies to */
   gboolean have_control_word;
   uint64_t control_word;
-  uint32_t control_group;       /* offset of the control word, or KS_SASS_NONE until known */
+  uint64_t control_group;       /* offset of the control word, or G_MAXUINT64 until known */
 } Parser;
 
 static gboolean
@@ -150,7 +152,9 @@ start_function (Parser     *ps,
   g_array_append_val (ps->functions, f);
   ps->function = ps->functions->len - 1;
   ps->source = KS_SASS_NONE;
+  ps->records_open = FALSE;
   ps->pending = KS_SASS_NONE;
+  ps->function_hex = FALSE;
   ps->have_control_word = FALSE;
 }
 
@@ -158,6 +162,48 @@ static KsSassFunction *
 current_function (Parser *ps)
 {
   return &g_array_index (ps->functions, KsSassFunction, ps->function);
+}
+
+/* Volta+: the instruction waiting for its second (high) word may go
+ * without it only when its function has no hex words at all (a listing
+ * without -hex, or stripped); with them, the word's line is missing. */
+static gboolean
+check_pending (Parser     *ps,
+               GError    **error,
+               const char *message)
+{
+  const KsSassInsn *in;
+
+  if (ps->pending == KS_SASS_NONE || is_maxwell (ps))
+    return TRUE;
+  in = &g_array_index (ps->insns, KsSassInsn, ps->pending);
+  if (!(in->flags & KS_SASS_HAS_WORD1) && ((in->flags & KS_SASS_HAS_WORD0) || ps->function_hex))
+    return fail (ps, error, in->line, message);
+  return TRUE;
+}
+
+/* The end of a function (the next one, a fatbin header, a data section, the
+ * end of the file): one without instructions, or whose last instruction
+ * lost its second word, is what a listing cut short looks like. */
+static gboolean
+close_function (Parser     *ps,
+                GError    **error,
+                gboolean    at_end)
+{
+  if (ps->function != KS_SASS_NONE && current_function (ps)->n_insns == 0)
+    {
+      g_autofree char *msg =
+        g_strdup_printf ("the function %s has no instructions (is the listing cut short?)",
+                         current_function (ps)->name);
+
+      return fail (ps, error, current_function (ps)->line, msg);
+    }
+  if (!check_pending (ps, error, at_end ? "the listing ends before this instruction's second hex word"
+                                        : "this instruction's second hex word is missing"))
+    return FALSE;
+  ps->pending = KS_SASS_NONE;
+  ps->function = KS_SASS_NONE;
+  return TRUE;
 }
 
 /* Splits "R2, c[0x0][0x28], `(.L_x_0)" at the commas outside brackets. */
@@ -202,12 +248,12 @@ static void
 maxwell_control (Parser     *ps,
                  KsSassInsn *in)
 {
-  uint32_t group = in->offset & ~31u;
+  uint64_t group = in->offset & ~(uint64_t) 31;
   guint slot = (in->offset & 31u) / 8;
 
   if (!ps->have_control_word || slot == 0)
     return;
-  if (ps->control_group == KS_SASS_NONE)
+  if (ps->control_group == G_MAXUINT64)
     ps->control_group = group;
   if (ps->control_group != group)
     return;
@@ -271,10 +317,22 @@ parse_insn (Parser     *ps,
   else if (!(in.flags & KS_SASS_DUAL_SECOND))
     return fail (ps, error, lineno, "an instruction without its closing ';' (is the listing cut short?)");
 
+  if (!check_pending (ps, error, "this instruction's second hex word is missing"))
+    return FALSE;
   if (ps->function == KS_SASS_NONE)
-    start_function (ps, "", lineno);
+    {
+      /* A listing cut to its instructions names no function; the line
+       * records in front of its first instruction are still its own */
+      uint32_t source = ps->source, tail = ps->chain_tail;
 
-  in.offset = (uint32_t) g_ascii_strtoull (off, NULL, 16);
+      start_function (ps, "", lineno);
+      ps->source = source;
+      ps->chain_tail = tail;
+    }
+
+  in.offset = g_ascii_strtoull (off, NULL, 16);
+  if (in.offset > (uint64_t) G_MAXINT64)
+    return fail (ps, error, lineno, "an instruction offset past 2^63");
   in.line = lineno;
   /* Without an arch, the layout tells: Maxwell's first instruction sits
    * after the control word, at 0x8; Volta's 16-byte ones never there. */
@@ -291,13 +349,14 @@ parse_insn (Parser     *ps,
   if (brace != NULL && brace[0] == '{')
     in.flags |= KS_SASS_DUAL_FIRST;
   in.source = ps->source;
+  ps->records_open = FALSE;
   in.pipe = (uint8_t) ks_sass_opcode_pipe (in.opcode, in.modifiers);
   add_operands (ps, &in, rest, n);
   if (has_word0)
     {
       in.words[0] = word0;
       in.flags |= KS_SASS_HAS_WORD0;
-      ps->seen_hex = TRUE;
+      ps->function_hex = TRUE;
     }
   if (is_maxwell (ps))
     maxwell_control (ps, &in);
@@ -320,7 +379,7 @@ parse_hex (Parser     *ps,
   uint64_t w = g_ascii_strtoull (h, NULL, 16);
   KsSassInsn *in;
 
-  ps->seen_hex = TRUE;
+  ps->function_hex = TRUE;
   if (is_maxwell (ps))
     {
       if (ps->pending != KS_SASS_NONE)
@@ -334,7 +393,7 @@ parse_hex (Parser     *ps,
         {
           ps->have_control_word = TRUE;
           ps->control_word = w;
-          ps->control_group = KS_SASS_NONE;
+          ps->control_group = G_MAXUINT64;
         }
       return TRUE;
     }
@@ -344,7 +403,7 @@ parse_hex (Parser     *ps,
     {
       ps->have_control_word = TRUE;
       ps->control_word = w;
-      ps->control_group = KS_SASS_NONE;
+      ps->control_group = G_MAXUINT64;
       ps->stray_line = lineno;
       return TRUE;
     }
@@ -356,6 +415,55 @@ parse_hex (Parser     *ps,
   ks_sass_decode_control_volta (w, &in->control);
   ps->pending = KS_SASS_NONE;
   return TRUE;
+}
+
+/* A `//## File` record.  Records with no instruction between them are one
+ * group: a record that the one before it was "inlined at" continues that
+ * chain outward (nvdisasm -gi); a ".nv_debug_ptx_txt" record after a source
+ * record gives its PTX line (listings of cubins whose PTX was kept as debug
+ * text, such as Triton's); any other record replaces the group, as a later
+ * line-table row at the same address does. */
+static void
+add_line_record (Parser     *ps,
+                 const char *file,
+                 const char *num,
+                 const char *ifile,
+                 const char *inum)
+{
+  KsSassSource s = { 0 };
+
+  s.file = g_string_chunk_insert_const (ps->strings, file);
+  s.line = (uint32_t) MIN (g_ascii_strtoull (num, NULL, 10), G_MAXUINT32);
+  s.caller = KS_SASS_NONE;
+  if (ifile != NULL && ifile[0] != '\0')
+    {
+      s.inlined_file = g_string_chunk_insert_const (ps->strings, ifile);
+      s.inlined_line = (uint32_t) MIN (g_ascii_strtoull (inum, NULL, 10), G_MAXUINT32);
+    }
+
+  if (ps->records_open && ps->source != KS_SASS_NONE)
+    {
+      KsSassSource *head = &g_array_index (ps->sources, KsSassSource, ps->source);
+      KsSassSource *tail = &g_array_index (ps->sources, KsSassSource, ps->chain_tail);
+
+      if (strcmp (s.file, ".nv_debug_ptx_txt") == 0 && s.inlined_file == NULL
+          && strcmp (head->file, ".nv_debug_ptx_txt") != 0)
+        {
+          head->ptx_line = s.line;
+          return;
+        }
+      if (tail->inlined_file != NULL && tail->inlined_line == s.line
+          && strcmp (tail->inlined_file, s.file) == 0)
+        {
+          tail->caller = ps->sources->len;
+          ps->chain_tail = ps->sources->len;
+          g_array_append_val (ps->sources, s);
+          return;
+        }
+    }
+  g_array_append_val (ps->sources, s);
+  ps->source = ps->chain_tail = ps->sources->len - 1;
+  ps->records_open = TRUE;
 }
 
 static gboolean
@@ -375,14 +483,12 @@ parse_line (Parser     *ps,
   if (g_str_has_prefix (t, "Fatbin ptx code:"))
     {
       ps->in_ptx = TRUE;
-      ps->function = KS_SASS_NONE;
-      return TRUE;
+      return close_function (ps, error, FALSE);
     }
   if (g_str_has_prefix (t, "Fatbin elf code:"))
     {
       ps->in_ptx = FALSE;
-      ps->function = KS_SASS_NONE;
-      return TRUE;
+      return close_function (ps, error, FALSE);
     }
   if (ps->in_ptx)
     return TRUE;
@@ -397,21 +503,12 @@ parse_line (Parser     *ps,
 
   if (g_regex_match (p->lineinfo, line, 0, &mi))
     {
-      KsSassSource s = { 0 };
       g_autofree char *file = g_match_info_fetch (mi, 1);
       g_autofree char *num = g_match_info_fetch (mi, 2);
       g_autofree char *ifile = g_match_info_fetch (mi, 3);
       g_autofree char *inum = g_match_info_fetch (mi, 4);
 
-      s.file = g_string_chunk_insert_const (ps->strings, file);
-      s.line = (uint32_t) MIN (g_ascii_strtoull (num, NULL, 10), G_MAXUINT32);
-      if (ifile != NULL && ifile[0] != '\0')
-        {
-          s.inlined_file = g_string_chunk_insert_const (ps->strings, ifile);
-          s.inlined_line = (uint32_t) MIN (g_ascii_strtoull (inum, NULL, 10), G_MAXUINT32);
-        }
-      g_array_append_val (ps->sources, s);
-      ps->source = ps->sources->len - 1;
+      add_line_record (ps, file, num, ifile, inum);
       return TRUE;
     }
   g_clear_pointer (&mi, g_match_info_free);
@@ -420,6 +517,8 @@ parse_line (Parser     *ps,
     {
       g_autofree char *name = g_match_info_fetch (mi, 1);
 
+      if (!close_function (ps, error, FALSE))
+        return FALSE;
       start_function (ps, name, lineno);
       return TRUE;
     }
@@ -439,9 +538,26 @@ parse_line (Parser     *ps,
       g_autofree char *num = g_match_info_fetch (mi, 1);
       g_autofree char *arch = g_strconcat ("sm_", num, NULL);
 
-      /* cuobjdump repeats it inside each function; the header said it already */
+      /* cuobjdump repeats it inside each function, after the header said
+       * it (as "sm_90a" where this says SM90).  Another number starts
+       * another listing: nvdisasm outputs put together in one file. */
       if (ps->arch == NULL)
         set_arch (ps, arch);
+      else if (ks_sass_arch_number (arch) != ps->arch_number)
+        {
+          if (ps->function != KS_SASS_NONE && current_function (ps)->n_insns == 0)
+            {
+              set_arch (ps, arch);
+              current_function (ps)->arch = ps->arch;
+            }
+          else
+            {
+              if (!close_function (ps, error, FALSE))
+                return FALSE;
+              set_arch (ps, arch);
+              ps->have_control_word = FALSE;
+            }
+        }
       return TRUE;
     }
   g_clear_pointer (&mi, g_match_info_free);
@@ -451,10 +567,10 @@ parse_line (Parser     *ps,
       g_autofree char *name = g_match_info_fetch (mi, 1);
 
       ps->nvdisasm = TRUE;
+      if (!close_function (ps, error, FALSE))
+        return FALSE;
       if (g_str_has_prefix (name, ".text.") && name[6] != '\0')
         start_function (ps, name + 6, lineno);
-      else
-        ps->function = KS_SASS_NONE;
       return TRUE;
     }
   g_clear_pointer (&mi, g_match_info_free);
@@ -494,8 +610,7 @@ ks_sass_parse (const char  *text,
   Parser ps = { 0 };
   g_autoptr(GError) local = NULL;
   KsSassListing *l;
-  const char *end = text + len;
-  const char *s = text;
+  const char *end, *s;
   guint lineno = 0;
   gboolean ok = TRUE;
   const char *bad;
@@ -503,6 +618,21 @@ ks_sass_parse (const char  *text,
   g_return_val_if_fail (text != NULL || len == 0, NULL);
 
   ps.filename = filename != NULL ? filename : "<input>";
+  /* A byte order mark: UTF-8's is no line (Windows editors write one);
+   * UTF-16 is what PowerShell's > makes of cuobjdump's output */
+  if (len >= 3 && memcmp (text, "\xef\xbb\xbf", 3) == 0)
+    {
+      text += 3;
+      len -= 3;
+    }
+  else if (len >= 2 && (memcmp (text, "\xff\xfe", 2) == 0 || memcmp (text, "\xfe\xff", 2) == 0))
+    {
+      fail (&ps, error, 1, "UTF-16 text, not UTF-8 (PowerShell's > writes it so; save the listing "
+            "as UTF-8, for example with | Out-File -Encoding utf8)");
+      return NULL;
+    }
+  end = text + len;
+  s = text;
   if (memchr (text, '\0', len) != NULL || !g_utf8_validate (text, (gssize) len, &bad))
     {
       const char *at = memchr (text, '\0', len);
@@ -550,13 +680,8 @@ ks_sass_parse (const char  *text,
     }
   /* A Volta+ listing with hex that ends on an instruction line has lost
    * the instruction's second word: it was cut. */
-  if (ok && ps.seen_hex && ps.pending != KS_SASS_NONE)
-    {
-      KsSassInsn *last = &g_array_index (ps.insns, KsSassInsn, ps.pending);
-
-      if (!is_maxwell (&ps) && !(last->flags & KS_SASS_HAS_WORD1))
-        ok = fail (&ps, &local, last->line, "the listing ends before this instruction's second hex word");
-    }
+  if (ok)
+    ok = close_function (&ps, &local, TRUE);
 
   if (!ok)
     {
@@ -730,10 +855,24 @@ ks_sass_insns_for_line (const KsSassListing  *l,
 
       if (s == NULL)
         continue;
-      if ((s->line == line && same_file (s->file, file))
-          || (inlined && s->inlined_file != NULL && s->inlined_line == line
-              && same_file (s->inlined_file, file)))
+      if (s->line == line && same_file (s->file, file))
         g_array_append_val (out, i);
+      else if (inlined)
+        {
+          /* any frame of its inlining stack; the outermost call site may
+           * only be named by the last record's "inlined at" */
+          for (guint depth = 0; s != NULL && depth < 1024; depth++)
+            {
+              if ((depth > 0 && s->line == line && same_file (s->file, file))
+                  || (s->inlined_file != NULL && s->inlined_line == line
+                      && same_file (s->inlined_file, file)))
+                {
+                  g_array_append_val (out, i);
+                  break;
+                }
+              s = s->caller != KS_SASS_NONE && s->caller < l->n_sources ? &l->sources[s->caller] : NULL;
+            }
+        }
     }
   return out;
 }

@@ -55,7 +55,8 @@ typedef enum
 
 typedef struct
 {
-  uint32_t offset;              /* byte offset in the function's .text */
+  uint64_t offset;              /* byte offset in the function's .text (an address in
+                                 * the listing of a loaded, relocated ELF) */
   uint32_t line;                /* 1-based line of the listing */
   const char *predicate;        /* "@!P0", or NULL */
   const char *opcode;           /* "LDG" */
@@ -69,13 +70,22 @@ typedef struct
   uint32_t source;              /* into KsSassListing.sources, or KS_SASS_NONE */
 } KsSassInsn;
 
-/* A `//## File "F", line N [inlined at "G", line M]` record */
+/* A `//## File "F", line N [inlined at "G", line M]` record.
+ *
+ * nvdisasm -gi writes the whole inlining stack in front of an instruction,
+ * innermost frame first, each record inlined at the next one's line, the
+ * last one (the function's own line) without "inlined at".  The instruction
+ * gets the innermost record, the line that made its code (as nvdisasm -g
+ * alone and the PTX's own .loc give it); caller leads outward through the
+ * others. */
 typedef struct
 {
   const char *file;
   uint32_t line;
   const char *inlined_file;     /* NULL when not inlined */
   uint32_t inlined_line;
+  uint32_t caller;              /* the record of inlined_file:inlined_line, or KS_SASS_NONE */
+  uint32_t ptx_line;            /* a `File ".nv_debug_ptx_txt", line N` record with it: N, else 0 */
 } KsSassSource;
 
 typedef struct
@@ -153,8 +163,8 @@ const KsSassFunction *ks_sass_match_function (const KsSassListing *listing,
 
 /* The instructions of function that the line records put on CUDA line
  * file:line (file compared whole, or by its last component when either side
- * has no directory).  With inlined, an instruction of code inlined at that
- * line counts too.  This is the join for SASS -> CUDA -> PTX: the PTX's own
+ * has no directory): its innermost record.  With inlined, an instruction
+ * whose code was inlined at that line, at any depth, counts too.  This is the join for SASS -> CUDA -> PTX: the PTX's own
  * .loc lines name the same file and line.
  *
  * Returns: (transfer full) (element-type guint32): instruction indices into
@@ -218,13 +228,15 @@ gboolean        ks_sass_elf_text_section (const guint8        *data,
                                           gsize               *out_len,
                                           GError             **error);
 
-/* An Itanium C++ ABI demangler for the names kernels usually have: nested
- * names, builtin types, pointers, references, const/volatile, templates with
- * type and integer arguments, substitutions (S_, S0_...) and template
- * parameters (T_, T0_).  It does not handle function pointers, arrays,
- * member pointers, expressions in template arguments, lambdas, ABI tags or
- * local names: for those (and for names that are not mangled) it returns
- * NULL.  "_Z11sgemm_naiveiiifPfPKffS_" gives
+/* An Itanium C++ ABI demangler that answers what c++filt answers: nested
+ * and local names, templates (type, literal, pack and simple expression
+ * arguments), substitutions and std:: abbreviations, pointers, references,
+ * const/volatile, function, array and member pointer types, pack
+ * expansions, lambdas, ABI tags, constructors, operators, clone suffixes.
+ * It returns NULL for what it does not handle (decltype and other
+ * expressions, special names such as vtables and guard variables, names
+ * over 1024 characters) and for names that are not mangled, such as a PTX
+ * parameter's "_Z3fooi_param_0".  "_Z11sgemm_naiveiiifPfPKffS_" gives
  * "sgemm_naive(int, int, int, float, float*, float const*, float, float*)".
  *
  * Returns: (transfer full) (nullable) */

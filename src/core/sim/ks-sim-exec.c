@@ -1144,6 +1144,10 @@ do_atomic_lanes (Ctx      *c,
               unsupported (c, "with this operation");
               return;
             }
+          /* a compare-and-swap that fails, or an exchange of the value
+           * already there, changes nothing a spinning warp could see */
+          if ((nv ^ old) & (size == 8 ? G_MAXUINT64 : (G_GUINT64_CONSTANT (1) << (size * 8)) - 1))
+            ks_sim_note_write (c->sim);
           memcpy (p + (size_t) i * size, &nv, size);
           if (!red)
             dst (c, n > 1 ? &c->m->operands[dop->a + i] : dop, lane,
@@ -3708,6 +3712,8 @@ general_step (KsSim     *sim,
       c->exec &= in->pred_not ? ~p : p;
     }
   ks_sim_count_step (sim, w, c->fn->first_insn + c->pc, c->exec, ks_popcount32 (c->active));
+  if (ks_sim_spin_writes (in->opcode))
+    ks_sim_note_write (sim);
 
   switch ((KsPtxOpcode) in->opcode)
     {

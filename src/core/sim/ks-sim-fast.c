@@ -1016,12 +1016,16 @@ exec_one (KsSim            *sim,
         LANES (exec, l)
           d[l] = bits_of (fmaf (f32_of (a[l]), f32_of (b[l]), f32_of (c[l])));
       break;
-    case KS_FAST_LD:
     case KS_FAST_ST:
+      ks_sim_note_write (sim);
+      G_GNUC_FALLTHROUGH;
+    case KS_FAST_LD:
       exec_global (sim, w, regs, gi, f, exec);
       break;
-    case KS_FAST_LD_SHARED:
     case KS_FAST_ST_SHARED:
+      ks_sim_note_write (sim);
+      G_GNUC_FALLTHROUGH;
+    case KS_FAST_LD_SHARED:
       exec_shared (sim, w, regs, gi, f, exec);
       break;
     case KS_FAST_LD_PARAM:

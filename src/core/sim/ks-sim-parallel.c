@@ -70,6 +70,7 @@ worker_new (KsSim         *run,
   w->cta_stride = 1;
   w->shared = p;
   w->block = NULL;
+  w->mem_writes = 0;
   w->touched = g_array_new (FALSE, FALSE, sizeof (uint32_t));
   w->block_samples = NULL;
   return w;
@@ -535,6 +536,7 @@ ks_sim_run_parallel (KsSim        *sim,
 
   for (uint32_t k = 0; k < n; k++)
     workers[k] = worker_new (sim, &p);
+  p.workers = workers;
   for (uint32_t k = 0; k < n; k++)
     threads[k] = g_thread_new ("ks-sim", worker_main, workers[k]);
 

@@ -50,6 +50,7 @@ typedef struct _KsSimParallel
   uint64_t next_cta;            /* the next block to hand out (atomic) */
   uint64_t chunk;               /* blocks handed out at a time */
   uint64_t stop_cta;            /* the lowest block that faulted or was cancelled (atomic) */
+  struct _KsSim **workers;      /* n_workers: the spin check reads their mem_writes */
   uint64_t committed;           /* blocks put back in order: the next block to put */
   uint64_t committed_steps;     /* warp-instructions of the blocks put in order (atomic) */
   GHashTable *pending;          /* first block -> KsSimBlock: done, waiting for ones before */
@@ -340,6 +341,15 @@ struct _KsSim
   KsSimStep last_step;
   gboolean have_last_step;
 
+  /* The spin check (ks-sim-spin.c): every change to memory that a warp
+   * could read (written by this thread only; others read it), and, once a
+   * block has run long, Brent's cycle search over its state at the start
+   * of every 16th round-robin pass */
+  uint64_t mem_writes;
+  uint64_t spin_start;          /* warp-instructions when the block started */
+  uint64_t spin_hash, spin_writes;
+  uint32_t spin_power, spin_lambda, spin_pass;
+
   KsSimStatus status;
   KsSimFault fault;
   KsSimStats stats;
@@ -402,6 +412,57 @@ gboolean ks_sim_trace_full     (KsSim                *sim);
  * for none).  In a worker, moves its cache requests' records along. */
 void     ks_sim_trace_halve    (KsSim                *sim,
                                 uint64_t              running);
+
+/* A change to memory: a store, a successful atomic, a copy ... */
+static inline void
+ks_sim_note_write (KsSim *sim)
+{
+  __atomic_store_n (&sim->mem_writes, sim->mem_writes + 1, __ATOMIC_RELAXED);
+}
+
+/* Whether an instruction of this opcode may change memory or anything else
+ * outside the block's registers (counted as a write whenever it runs);
+ * atom counts itself, only when it changes a value */
+static inline gboolean
+ks_sim_spin_writes (uint32_t opcode)
+{
+  switch ((KsPtxOpcode) opcode)
+    {
+    case KS_PTX_OPC_ALLOCA:
+    case KS_PTX_OPC_BAR:
+    case KS_PTX_OPC_BARRIER:
+    case KS_PTX_OPC_BRKPT:
+    case KS_PTX_OPC_CALL:
+    case KS_PTX_OPC_CLUSTERLAUNCHCONTROL:
+    case KS_PTX_OPC_CP:
+    case KS_PTX_OPC_DISCARD:
+    case KS_PTX_OPC_GRIDDEPCONTROL:
+    case KS_PTX_OPC_MBARRIER:
+    case KS_PTX_OPC_MULTIMEM:
+    case KS_PTX_OPC_PMEVENT:
+    case KS_PTX_OPC_RED:
+    case KS_PTX_OPC_SETMAXNREG:
+    case KS_PTX_OPC_ST:
+    case KS_PTX_OPC_STACKRESTORE:
+    case KS_PTX_OPC_STMATRIX:
+    case KS_PTX_OPC_SURED:
+    case KS_PTX_OPC_SUST:
+    case KS_PTX_OPC_TCGEN05:
+    case KS_PTX_OPC_TENSORMAP:
+    case KS_PTX_OPC_TRAP:
+    case KS_PTX_OPC_WGMMA:
+    case KS_PTX_OPC_WMMA:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+/* A block that has run long: looks for its state repeating with nothing
+ * written in between (a loop nothing can end) and faults on it, at the
+ * start of a round-robin pass.  ks_sim_spin_reset at the block's start. */
+void     ks_sim_spin_check     (KsSim                *sim);
+void     ks_sim_spin_reset     (KsSim                *sim);
 
 /* The counters and the trace event of warp-instruction gi, about to run
  * with the lanes of exec (of the n_active lanes on the warp's path) */

@@ -836,6 +836,7 @@ start_cta (KsSim    *sim,
   sim->current_warp = 0;
   sim->cta_active = TRUE;
   trace_start_cta (sim, linear);
+  ks_sim_spin_reset (sim);
 }
 
 static void
@@ -1475,6 +1476,18 @@ ks_sim_run (KsSim        *sim,
           progressed = TRUE;
           sim->resume = FALSE;
         }
+      else if (sim->shared != NULL
+               && sim->cta_linear > __atomic_load_n (&sim->shared->stop_cta, __ATOMIC_RELAXED))
+        {
+          /* a worker whose block comes after one that faulted: nothing of
+           * it is kept, and it may never end (it may wait for that one) */
+          sim->status = KS_SIM_CANCELLED;
+          break;
+        }
+      else
+        ks_sim_spin_check (sim);
+      if (sim->status != KS_SIM_READY)
+        break;
       /* Round-robin over the CTA's warps, a burst each */
       for (uint32_t k = k0; k < c->n_warps && sim->status == KS_SIM_READY && done < budget; k++)
         {

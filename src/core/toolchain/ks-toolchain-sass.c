@@ -52,7 +52,8 @@ tool_messages (const char *out,
 /* Runs argv in dir; FALSE with an error naming the program when it cannot
  * start, is cancelled or fails.  out: (optional) its standard output */
 static gboolean
-run_step (const char *const *argv,
+run_step (const KsToolchain *tc,
+          const char *const *argv,
           const char        *dir,
           char             **out,
           GCancellable      *cancellable,
@@ -62,7 +63,7 @@ run_step (const char *const *argv,
   g_autofree char *name = g_path_get_basename (argv[0]);
   int status = 0;
 
-  if (!_ks_toolchain_run (argv, dir, cancellable, &status, &o, &e, error))
+  if (!_ks_toolchain_run (tc, argv, dir, cancellable, &status, &o, &e, error))
     return FALSE;
   if (status != 0)
     {
@@ -77,34 +78,28 @@ run_step (const char *const *argv,
   return TRUE;
 }
 
-char *
-ks_toolchain_disassemble (const KsToolchain *tc,
-                          const char        *cubin_path,
-                          KsTool            *tool,
-                          GCancellable      *cancellable,
-                          GError           **error)
+static void
+set_no_disassembler (const KsToolchain *tc,
+                     GError           **error)
 {
-  KsTool which;
-  g_autofree char *abs_path = NULL, *dir = NULL, *out = NULL;
+  g_autofree char *where = _ks_toolchain_where (tc);
+
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+               "neither nvdisasm nor cuobjdump was found (%s)", where);
+}
+
+/* The listing of the cubin at abs_path, which the tool sees there */
+static char *
+disassemble_at (const KsToolchain *tc,
+                KsTool             which,
+                const char        *abs_path,
+                GCancellable      *cancellable,
+                GError           **error)
+{
+  g_autofree char *dir = g_path_get_dirname (abs_path);
+  g_autofree char *out = NULL;
   const char *argv[6];
 
-  g_return_val_if_fail (tc != NULL, NULL);
-  g_return_val_if_fail (cubin_path != NULL, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  which = ks_toolchain_sass_tool (tc);
-  if (tool != NULL)
-    *tool = which;
-  if (which == KS_N_TOOLS)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                   "neither nvdisasm nor cuobjdump was found (looked in PATH, $CUDA_HOME/bin, "
-                   "$CUDA_PATH/bin and /usr/local/cuda/bin)");
-      return NULL;
-    }
-  /* Absolute, so a name that starts with '-' is not an option */
-  abs_path = g_canonicalize_filename (cubin_path, NULL);
-  dir = g_path_get_dirname (abs_path);
   argv[0] = tc->paths[which];
   if (which == KS_TOOL_NVDISASM)
     {
@@ -120,9 +115,52 @@ ks_toolchain_disassemble (const KsToolchain *tc,
       argv[2] = abs_path;
       argv[3] = NULL;
     }
-  if (!run_step (argv, dir, &out, cancellable, error))
+  if (!run_step (tc, argv, dir, &out, cancellable, error))
     return NULL;
   return g_steal_pointer (&out);
+}
+
+char *
+ks_toolchain_disassemble (const KsToolchain *tc,
+                          const char        *cubin_path,
+                          KsTool            *tool,
+                          GCancellable      *cancellable,
+                          GError           **error)
+{
+  KsTool which;
+  g_autofree char *abs_path = NULL, *tmpdir = NULL, *copy = NULL, *contents = NULL;
+  char *listing;
+  gsize len = 0;
+
+  g_return_val_if_fail (tc != NULL, NULL);
+  g_return_val_if_fail (cubin_path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  which = ks_toolchain_sass_tool (tc);
+  if (tool != NULL)
+    *tool = which;
+  if (which == KS_N_TOOLS)
+    {
+      set_no_disassembler (tc, error);
+      return NULL;
+    }
+  /* Absolute, so a name that starts with '-' is not an option */
+  abs_path = g_canonicalize_filename (cubin_path, NULL);
+  if (!tc->on_host)
+    return disassemble_at (tc, which, abs_path, cancellable, error);
+
+  /* The file may be in the sandbox's own /tmp: the host tool reads a copy */
+  tmpdir = _ks_toolchain_make_tmp (tc, "kernelscope-sass-XXXXXX", error);
+  if (tmpdir == NULL)
+    return NULL;
+  copy = g_build_filename (tmpdir, "kernel.cubin", NULL);
+  if (g_file_get_contents (abs_path, &contents, &len, error)
+      && g_file_set_contents (copy, contents, (gssize) len, error))
+    listing = disassemble_at (tc, which, copy, cancellable, error);
+  else
+    listing = NULL;
+  _ks_toolchain_remove_tree (tmpdir);
+  return listing;
 }
 
 char *
@@ -149,9 +187,7 @@ ks_toolchain_make_sass (const KsToolchain *tc,
     *tool = ks_toolchain_sass_tool (tc);
   if (ks_toolchain_sass_tool (tc) == KS_N_TOOLS)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                   "neither nvdisasm nor cuobjdump was found (looked in PATH, $CUDA_HOME/bin, "
-                   "$CUDA_PATH/bin and /usr/local/cuda/bin)");
+      set_no_disassembler (tc, error);
       return NULL;
     }
   /* A cubin is for one real architecture: sm_XX, not compute_XX */
@@ -169,7 +205,7 @@ ks_toolchain_make_sass (const KsToolchain *tc,
       return NULL;
     }
 
-  tmpdir = g_dir_make_tmp ("kernelscope-sass-XXXXXX", error);
+  tmpdir = _ks_toolchain_make_tmp (tc, "kernelscope-sass-XXXXXX", error);
   if (tmpdir == NULL)
     return NULL;
   abs_path = g_canonicalize_filename (path ? path : "kernel", NULL);
@@ -194,17 +230,17 @@ ks_toolchain_make_sass (const KsToolchain *tc,
 
       inc = g_strconcat ("-I", dir, NULL);
       argv[4] = inc;
-      ok = run_step (argv, tmpdir, NULL, cancellable, error);
+      ok = run_step (tc, argv, tmpdir, NULL, cancellable, error);
     }
   else if (ok)
     {
       const char *argv[] = { tc->paths[KS_TOOL_PTXAS], "-lineinfo", arch_opt, "-o", cubin, src,
                              NULL };
 
-      ok = run_step (argv, tmpdir, NULL, cancellable, error);
+      ok = run_step (tc, argv, tmpdir, NULL, cancellable, error);
     }
   if (ok)
-    listing = ks_toolchain_disassemble (tc, cubin, tool, cancellable, error);
+    listing = disassemble_at (tc, ks_toolchain_sass_tool (tc), cubin, cancellable, error);
   _ks_toolchain_remove_tree (tmpdir);
   if (listing == NULL)
     return NULL;

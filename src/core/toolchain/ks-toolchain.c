@@ -2,7 +2,10 @@
 /* ks-toolchain.c: finding and running the CUDA toolkit's programs. */
 
 #include <glib/gstdio.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ks-resources.h"
 #include "ks-toolchain.h"
@@ -118,8 +121,98 @@ ks_toolchain_parse_version (const char  *text,
   return TRUE;
 }
 
+/* In the child, before exec: a process group of its own, so that a
+ * cancelled tool can be ended with everything it started (nvcc runs
+ * cudafe++, cicc and ptxas under it) */
+static void
+own_process_group (gpointer user_data)
+{
+  setpgid (0, 0);
+}
+
+typedef struct
+{
+  gboolean done;
+  gboolean exited;
+} Waiting;
+
+static void
+waited_cb (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  Waiting *w = user_data;
+
+  w->exited = g_subprocess_wait_finish (G_SUBPROCESS (source), result, NULL);
+  w->done = TRUE;
+}
+
+static gboolean
+timed_out_cb (gpointer user_data)
+{
+  *(gboolean *) user_data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Waits up to ms milliseconds for proc to end; TRUE when it has */
+static gboolean
+wait_a_while (GSubprocess *proc,
+              guint        ms)
+{
+  g_autoptr(GMainContext) context = g_main_context_new ();
+  g_autoptr(GCancellable) stop = g_cancellable_new ();
+  g_autoptr(GSource) timeout = g_timeout_source_new (ms);
+  Waiting w = { FALSE, FALSE };
+  gboolean timed_out = FALSE;
+
+  g_main_context_push_thread_default (context);
+  g_subprocess_wait_async (proc, stop, waited_cb, &w);
+  g_source_set_callback (timeout, timed_out_cb, &timed_out, NULL);
+  g_source_attach (timeout, context);
+  while (!w.done && !timed_out)
+    g_main_context_iteration (context, TRUE);
+  if (!w.done)
+    {
+      /* the wait must finish (cancelled) before w goes away */
+      g_cancellable_cancel (stop);
+      while (!w.done)
+        g_main_context_iteration (context, TRUE);
+    }
+  g_source_destroy (timeout);
+  g_main_context_pop_thread_default (context);
+  return w.exited;
+}
+
+/* Ends a tool and its children, and waits for the tool */
+static void
+kill_tool (const KsToolchain *tc,
+           GSubprocess       *proc)
+{
+  const char *id;
+  pid_t pid;
+
+  /* A host tool runs in a process group of its own on the host, which a
+   * signal from here cannot reach: flatpak-spawn forwards SIGINT to that
+   * group (ks-toolchain-host.c) and exits when the tool has.  If it does not
+   * in time, killing it makes the session helper send the group SIGINT
+   * (--watch-bus). */
+  if (tc != NULL && tc->on_host)
+    {
+      g_subprocess_send_signal (proc, SIGINT);
+      if (wait_a_while (proc, 3000))
+        return;
+    }
+  id = g_subprocess_get_identifier (proc);
+  pid = id != NULL ? (pid_t) atoi (id) : 0;
+  if (pid > 1)
+    kill (-pid, SIGKILL);
+  g_subprocess_force_exit (proc);
+  g_subprocess_wait (proc, NULL, NULL);
+}
+
 gboolean
-_ks_toolchain_run (const char *const *argv,
+_ks_toolchain_run (const KsToolchain *tc,
+                   const char *const *argv,
                    const char        *cwd,
                    GCancellable      *cancellable,
                    int               *exit_status,
@@ -130,7 +223,13 @@ _ks_toolchain_run (const char *const *argv,
   g_autoptr(GSubprocessLauncher) launcher = NULL;
   g_autoptr(GSubprocess) proc = NULL;
   g_autoptr(GError) local_error = NULL;
+  g_auto(GStrv) host_argv = NULL;
 
+  if (tc != NULL && tc->on_host)
+    {
+      host_argv = _ks_toolchain_host_argv (tc, argv, cwd);
+      argv = (const char *const *) host_argv;
+    }
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE
                                         | G_SUBPROCESS_FLAGS_STDERR_PIPE);
   if (cwd != NULL)
@@ -141,6 +240,7 @@ _ks_toolchain_run (const char *const *argv,
     }
   /* Messages in English, which is what the parsers read */
   g_subprocess_launcher_setenv (launcher, "LC_ALL", "C", TRUE);
+  g_subprocess_launcher_set_child_setup (launcher, own_process_group, NULL, NULL);
 
   proc = g_subprocess_launcher_spawnv (launcher, argv, error);
   if (proc == NULL)
@@ -148,8 +248,7 @@ _ks_toolchain_run (const char *const *argv,
 
   if (!g_subprocess_communicate_utf8 (proc, NULL, cancellable, out, err, &local_error))
     {
-      g_subprocess_force_exit (proc);
-      g_subprocess_wait (proc, NULL, NULL);
+      kill_tool (tc, proc);
       g_propagate_error (error, g_steal_pointer (&local_error));
       return FALSE;
     }
@@ -166,8 +265,11 @@ ks_toolchain_find (const char *preferred_dir)
 {
   KsToolchain *tc = g_new0 (KsToolchain, 1);
 
-  for (guint t = 0; t < KS_N_TOOLS; t++)
-    tc->paths[t] = find_program (preferred_dir, tool_names[t]);
+  /* In a sandbox, the host's toolkit; the sandbox's own search only when
+   * the host cannot be reached */
+  if (!ks_toolchain_in_flatpak () || !_ks_toolchain_find_on_host (tc, preferred_dir))
+    for (guint t = 0; t < KS_N_TOOLS; t++)
+      tc->paths[t] = find_program (preferred_dir, tool_names[t]);
 
   if (tc->paths[KS_TOOL_PTXAS] != NULL)
     {
@@ -176,7 +278,8 @@ ks_toolchain_find (const char *preferred_dir)
       g_autofree char *err = NULL;
       int status = 0;
 
-      if (_ks_toolchain_run (argv, NULL, NULL, &status, &out, &err, NULL) && status == 0 && out != NULL)
+      if (_ks_toolchain_run (tc, argv, NULL, NULL, &status, &out, &err, NULL) && status == 0
+          && out != NULL)
         ks_toolchain_parse_version (out, &tc->version_major, &tc->version_minor, &tc->version);
     }
 
@@ -191,6 +294,8 @@ ks_toolchain_free (KsToolchain *tc)
   for (guint t = 0; t < KS_N_TOOLS; t++)
     g_free (tc->paths[t]);
   g_free (tc->version);
+  g_free (tc->spawn);
+  g_free (tc->host_error);
   g_free (tc);
 }
 
@@ -269,9 +374,10 @@ ks_toolchain_ptxas_resources (const KsToolchain *tc,
 
   if (tc->paths[KS_TOOL_PTXAS] == NULL)
     {
+      g_autofree char *where = _ks_toolchain_where (tc);
+
       g_set_error (error, KS_RESOURCES_ERROR, KS_RESOURCES_ERROR_NOT_FOUND,
-                   "ptxas was not found (looked in PATH, $CUDA_HOME/bin, $CUDA_PATH/bin "
-                   "and /usr/local/cuda/bin)");
+                   "ptxas was not found (%s)", where);
       return NULL;
     }
   if (!_ks_toolchain_arch_is_valid (arch))
@@ -281,13 +387,29 @@ ks_toolchain_ptxas_resources (const KsToolchain *tc,
       return NULL;
     }
 
-  tmpdir = g_dir_make_tmp ("kernelscope-ptxas-XXXXXX", error);
+  tmpdir = _ks_toolchain_make_tmp (tc, "kernelscope-ptxas-XXXXXX", error);
   if (tmpdir == NULL)
     return NULL;
 
   /* Absolute, because ptxas runs in tmpdir; and so a name that starts
    * with '-' is not an option */
   abs_path = g_canonicalize_filename (ptx_path, NULL);
+  if (tc->on_host)
+    {
+      /* The file may be in the sandbox's own /tmp: ptxas reads a copy */
+      g_autofree char *contents = NULL;
+      g_autofree char *copy = g_build_filename (tmpdir, "kernel.ptx", NULL);
+      gsize len = 0;
+
+      if (!g_file_get_contents (abs_path, &contents, &len, error)
+          || !g_file_set_contents (copy, contents, (gssize) len, error))
+        {
+          _ks_toolchain_remove_tree (tmpdir);
+          return NULL;
+        }
+      g_free (abs_path);
+      abs_path = g_steal_pointer (&copy);
+    }
   arch_opt = g_strconcat ("-arch=", arch, NULL);
   argv[0] = tc->paths[KS_TOOL_PTXAS];
   argv[1] = "-v";
@@ -297,7 +419,7 @@ ks_toolchain_ptxas_resources (const KsToolchain *tc,
   argv[5] = abs_path;
   argv[6] = NULL;
 
-  ran = _ks_toolchain_run (argv, tmpdir, cancellable, &status, &out, &err, error);
+  ran = _ks_toolchain_run (tc, argv, tmpdir, cancellable, &status, &out, &err, error);
   _ks_toolchain_remove_tree (tmpdir);
   if (!ran)
     return NULL;
@@ -493,9 +615,11 @@ ks_toolchain_compile_ptx (const KsToolchain *tc,
 
   if (tc->paths[KS_TOOL_NVCC] == NULL)
     {
+      g_autofree char *where = _ks_toolchain_where (tc);
+
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                   "nvcc was not found (looked in PATH, $CUDA_HOME/bin, $CUDA_PATH/bin and "
-                   "/usr/local/cuda/bin): install the CUDA toolkit to compile CUDA, or open PTX");
+                   "nvcc was not found (%s): install the CUDA toolkit to compile CUDA, or open PTX",
+                   where);
       return NULL;
     }
   if (!_ks_toolchain_arch_is_valid (arch))
@@ -517,7 +641,7 @@ ks_toolchain_compile_ptx (const KsToolchain *tc,
       base = b;
     }
 
-  tmpdir = g_dir_make_tmp ("kernelscope-nvcc-XXXXXX", error);
+  tmpdir = _ks_toolchain_make_tmp (tc, "kernelscope-nvcc-XXXXXX", error);
   if (tmpdir == NULL)
     return NULL;
   src = g_build_filename (tmpdir, base, NULL);
@@ -555,7 +679,7 @@ ks_toolchain_compile_ptx (const KsToolchain *tc,
   argv[7] = src;
   argv[8] = NULL;
 
-  ran = _ks_toolchain_run (argv, tmpdir, cancellable, &status, &out, &err, error);
+  ran = _ks_toolchain_run (tc, argv, tmpdir, cancellable, &status, &out, &err, error);
   if (ran)
     {
       g_autofree char *both = g_strconcat (out ? out : "", err ? err : "", NULL);

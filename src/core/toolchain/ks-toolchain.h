@@ -4,6 +4,10 @@
  * Programs are always run through GSubprocess with an argument vector, never
  * through a shell, so no file name or option can be read as a command.
  * Everything here blocks on the subprocess: call it from a worker thread.
+ *
+ * In a Flatpak sandbox the toolkit is the host's: it is looked for, and
+ * every program run, through `flatpak-spawn --host`, in temporary folders
+ * under the user cache folder, which the host sees at the same path.
  */
 #pragma once
 
@@ -47,12 +51,30 @@ typedef struct
   char *version;                /* "13.0.88" from ptxas --version, NULL if unknown */
   guint version_major;          /* 13; 0 if unknown */
   guint version_minor;          /* 0 */
+  /* In a Flatpak sandbox: the paths are the host's, and each program runs
+   * as `spawn --host ... PATH ARGS` */
+  gboolean on_host;
+  char *spawn;                  /* flatpak-spawn, when on_host */
+  char *host_error;             /* in a sandbox, why the host was not reached; else NULL */
 } KsToolchain;
+
+/* Whether this process runs in a Flatpak sandbox: Flatpak puts
+ * /.flatpak-info in every sandbox.  The environment variable
+ * KS_FLATPAK_INFO names another file to look for instead (the tests). */
+gboolean      ks_toolchain_in_flatpak    (void);
 
 /* Looks for each program, in this order: preferred_dir (and its bin/), PATH,
  * $CUDA_HOME/bin, $CUDA_PATH/bin, /usr/local/cuda/bin; then runs
  * `ptxas --version` for the toolkit's version.  Never fails: a tool that is
  * not there has a NULL path.  preferred_dir may be NULL.
+ *
+ * In a Flatpak sandbox (ks_toolchain_in_flatpak()) the same places are
+ * looked at on the host, with flatpak-spawn --host (the host's PATH and
+ * CUDA_HOME/CUDA_PATH, then the sandbox's CUDA_HOME/CUDA_PATH, which
+ * `flatpak run` passes on from the host's shell); when the host cannot be
+ * reached (no flatpak-spawn, or no permission to talk to
+ * org.freedesktop.Flatpak), host_error says why and the sandbox itself is
+ * searched.
  *
  * Returns: (transfer full) */
 KsToolchain  *ks_toolchain_find          (const char        *preferred_dir);

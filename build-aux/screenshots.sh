@@ -1,0 +1,37 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# screenshots.sh [BUILD_DIR]: remakes the README's pictures of the window
+# (docs/screenshots/window*.png) with `kernelscope --screenshot` under a
+# virtual X server, from the samples, and makes them small with pngquant
+# and optipng when those are installed (apt install pngquant optipng; they
+# are not needed to build or test).  ptx-tooltip.png, a tooltip, is not
+# made here.
+set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$root/_build}
+exe=$build/src/app/kernelscope
+out=$root/docs/screenshots
+[ -x "$exe" ] || { echo "no $exe: build first (meson setup _build && meson compile -C _build)" >&2; exit 1; }
+command -v xvfb-run >/dev/null || { echo "xvfb-run is needed (apt install xvfb xauth)" >&2; exit 1; }
+export KS_DATA_DIR="$root/data" GSETTINGS_BACKEND=memory
+s=$root/data/samples
+
+shot () {
+  name=$1
+  shift
+  xvfb-run -a -s "-screen 0 1920x1200x24" "$exe" --screenshot "$out/$name.png" "$@" >/dev/null 2>&1
+  if command -v pngquant >/dev/null; then
+    pngquant --quality=85-98 --speed 1 --strip --force --output "$out/$name.png" "$out/$name.png"
+  fi
+  if command -v optipng >/dev/null; then
+    optipng -quiet -o2 "$out/$name.png"
+  fi
+  echo "$out/$name.png: $(wc -c < "$out/$name.png") bytes"
+}
+
+shot window "$s/11-transpose-tiled/transpose_tiled.json"
+shot window-timeline --view timeline "$s/11-transpose-tiled/transpose_tiled.json"
+shot window-memory --view memory "$s/11-transpose-tiled/transpose_tiled.json"
+shot window-stepping --step 30 --view lanes "$s/05-divergence/divergence.json"
+shot window-launch --launch-editor "$s/01-vector-add/vector_add.json"
+shot window-presentation --presentation "$s/05-divergence/divergence.json"

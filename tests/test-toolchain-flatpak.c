@@ -1,0 +1,663 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* test-toolchain-flatpak.c: the host's CUDA toolkit from a Flatpak sandbox
+ * (src/core/toolchain/ks-toolchain-host.c), without Flatpak or a toolkit.
+ *
+ * KS_FLATPAK_INFO names a file of the test's instead of /.flatpak-info, so
+ * the toolchain believes it is in a sandbox.  First on PATH is the
+ * stand-in flatpak-spawn (ks-flatpak-spawn-standin.c), which runs what
+ * follows its options as flatpak-spawn --host does: with the host's
+ * environment (PATH = the "host" folders below, nothing of ours), in
+ * --directory, in a session of its own, forwarding SIGINT to it.  The
+ * stand-in nvcc and ptxas are shell scripts in a folder that is on that
+ * host PATH and not on the sandbox's, where a decoy nvcc waits instead; the
+ * scripts write what they saw (folder, TMPDIR, LC_ALL, arguments) for the
+ * test to read.  The expected results are written here from the
+ * arguments' documented meaning, not read back from the code. */
+
+/* symlink() and kill() under -std=c11 */
+#define _GNU_SOURCE
+
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ks-resources.h"
+#include "ks-toolchain.h"
+
+typedef struct
+{
+  char *root;                   /* everything the test makes */
+  char *sandbox_bin;            /* the sandbox's PATH: flatpak-spawn and a decoy nvcc */
+  char *host_bin;               /* the stand-in toolkit, on the host's PATH only */
+  char *host_tools;             /* env and find for the host's PATH */
+  char *log;                    /* the stand-in flatpak-spawn's calls */
+  char *old_path, *old_home, *old_cpath;
+} Fixture;
+
+static char *
+write_script (const char *dir,
+              const char *name,
+              const char *text)
+{
+  char *path = g_build_filename (dir, name, NULL);
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+  g_assert_cmpint (g_chmod (path, 0755), ==, 0);
+  return path;
+}
+
+static void
+link_program (const char *dir,
+              const char *name,
+              const char *target)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+
+  g_assert_nonnull (target);
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_assert_cmpint (symlink (target, path), ==, 0);
+}
+
+static void
+restore_env (const char *name,
+             const char *value)
+{
+  if (value != NULL)
+    g_setenv (name, value, TRUE);
+  else
+    g_unsetenv (name);
+}
+
+static void
+remove_tree (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+
+      if (g_file_test (path, G_FILE_TEST_IS_DIR) && !g_file_test (path, G_FILE_TEST_IS_SYMLINK))
+        remove_tree (path);
+      else
+        g_unlink (path);
+    }
+  g_rmdir (dir);
+}
+
+static void
+setup (Fixture       *f,
+       gconstpointer  data)
+{
+  g_autofree char *standin = g_test_build_filename (G_TEST_BUILT, "ks-flatpak-spawn-standin", NULL);
+  g_autofree char *env = g_find_program_in_path ("env");
+  g_autofree char *find = g_find_program_in_path ("find");
+  g_autofree char *info = NULL, *quoted = NULL, *script = NULL, *host_path = NULL;
+  g_autofree char *decoy = NULL, *nvcc = NULL, *ptxas = NULL;
+
+  f->old_path = g_strdup (g_getenv ("PATH"));
+  f->old_home = g_strdup (g_getenv ("CUDA_HOME"));
+  f->old_cpath = g_strdup (g_getenv ("CUDA_PATH"));
+  f->root = g_dir_make_tmp ("ks-test-flatpak-XXXXXX", NULL);
+  g_assert_nonnull (f->root);
+  f->sandbox_bin = g_build_filename (f->root, "sandbox-bin", NULL);
+  f->host_bin = g_build_filename (f->root, "host-cuda", "bin", NULL);
+  f->host_tools = g_build_filename (f->root, "host-tools", NULL);
+  f->log = g_build_filename (f->root, "spawn.log", NULL);
+  quoted = g_shell_quote (f->root);
+
+  link_program (f->sandbox_bin, "flatpak-spawn", standin);
+  decoy = write_script (f->sandbox_bin, "nvcc", "#!/bin/sh\necho 'the sandbox nvcc ran' >&2\nexit 99\n");
+  link_program (f->host_tools, "env", env);
+  link_program (f->host_tools, "find", find);
+
+  /* nvcc -ptx -lineinfo -arch=ARCH -IDIR -o OUT SRC */
+  script = g_strdup_printf (
+    "#!/bin/sh\n"
+    "# nvcc stand-in of test-toolchain-flatpak.c\n"
+    "PATH=/usr/bin:/bin\n"
+    "root=%s\n"
+    "if [ $# -ne 7 ] || [ \"$1\" != -ptx ] || [ \"$2\" != -lineinfo ] || [ \"$5\" != -o ]; then\n"
+    "  echo \"nvcc stand-in: unexpected arguments: $*\" >&2; exit 2\n"
+    "fi\n"
+    "printf '%%s\\n' \"$PWD\" \"$TMPDIR\" \"$LC_ALL\" \"$@\" > \"$root/nvcc.seen\"\n"
+    "case $(cat \"$7\") in\n"
+    "  *HANG*) echo $$ > \"$root/hang.tmp\"; mv \"$root/hang.tmp\" \"$root/hang.pid\"; exec sleep 60;;\n"
+    "  *ERROR*) echo \"$7(2): error: identifier \\\"ERROR\\\" is undefined\" >&2\n"
+    "           echo \"1 error detected in the compilation of \\\"$7\\\".\" >&2; exit 2;;\n"
+    "esac\n"
+    "printf '//\\n// Generated by the nvcc stand-in for %%s\\n//\\n\\n.version 8.4\\n.target %%s\\n"
+    ".address_size 64\\n' \"$(basename \"$7\")\" \"${3#-arch=}\" > \"$6\"\n",
+    quoted);
+  nvcc = write_script (f->host_bin, "nvcc", script);
+  g_clear_pointer (&script, g_free);
+  /* ptxas --version; ptxas -v -arch=ARCH -o /dev/null FILE */
+  script = g_strdup_printf (
+    "#!/bin/sh\n"
+    "# ptxas stand-in of test-toolchain-flatpak.c\n"
+    "PATH=/usr/bin:/bin\n"
+    "root=%s\n"
+    "if [ \"$1\" = --version ]; then\n"
+    "  echo 'ptxas: NVIDIA (R) Ptx optimizing assembler'\n"
+    "  echo 'Cuda compilation tools, release 12.4, V12.4.131'\n"
+    "  exit 0\n"
+    "fi\n"
+    "printf '%%s\\n' \"$PWD\" \"$TMPDIR\" \"$LC_ALL\" \"$@\" > \"$root/ptxas.seen\"\n"
+    "cp \"$5\" \"$root/ptxas.input\"\n"
+    "echo \"ptxas info    : Compiling entry function 'k_$LC_ALL' for '${2#-arch=}'\" >&2\n"
+    "echo 'ptxas info    : Used 13 registers, used 1 barriers, 40 bytes smem' >&2\n",
+    quoted);
+  ptxas = write_script (f->host_bin, "ptxas", script);
+
+  info = g_build_filename (f->root, "flatpak-info", NULL);
+  g_assert_true (g_file_set_contents (info, "[Application]\nname=io.github.kernelscope.KernelScope\n",
+                                      -1, NULL));
+  g_setenv ("KS_FLATPAK_INFO", info, TRUE);
+  g_setenv ("KS_STANDIN_SPAWN_LOG", f->log, TRUE);
+  host_path = g_strconcat (f->host_bin, ":", f->host_tools, NULL);
+  g_setenv ("KS_STANDIN_HOST_PATH", host_path, TRUE);
+  g_unsetenv ("KS_STANDIN_SPAWN_DENY");
+  g_setenv ("PATH", f->sandbox_bin, TRUE);
+  g_unsetenv ("CUDA_HOME");
+  g_unsetenv ("CUDA_PATH");
+}
+
+static void
+teardown (Fixture       *f,
+          gconstpointer  data)
+{
+  restore_env ("PATH", f->old_path);
+  restore_env ("CUDA_HOME", f->old_home);
+  restore_env ("CUDA_PATH", f->old_cpath);
+  g_unsetenv ("KS_FLATPAK_INFO");
+  g_unsetenv ("KS_STANDIN_SPAWN_LOG");
+  g_unsetenv ("KS_STANDIN_HOST_PATH");
+  g_unsetenv ("KS_STANDIN_SPAWN_DENY");
+  remove_tree (f->root);
+  g_free (f->root);
+  g_free (f->sandbox_bin);
+  g_free (f->host_bin);
+  g_free (f->host_tools);
+  g_free (f->log);
+  g_free (f->old_path);
+  g_free (f->old_home);
+  g_free (f->old_cpath);
+}
+
+/* The stand-in flatpak-spawn's calls: one array of arguments a call */
+static GPtrArray *
+spawn_calls (const Fixture *f)
+{
+  GPtrArray *calls = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  if (!g_file_get_contents (f->log, &text, NULL, NULL))
+    return calls;
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (lines[i][0] != '\0')
+      g_ptr_array_add (calls, g_strsplit (lines[i], "\t", -1));
+  return calls;
+}
+
+/* The call whose program (after the options) is `program`, the last one */
+static char **
+call_of (GPtrArray  *calls,
+         const char *program)
+{
+  for (guint i = calls->len; i-- > 0;)
+    {
+      char **argv = g_ptr_array_index (calls, i);
+
+      for (guint j = 0; argv[j] != NULL; j++)
+        if (argv[j][0] != '-')
+          {
+            if (g_str_equal (argv[j], program))
+              return argv;
+            break;
+          }
+    }
+  return NULL;
+}
+
+/* What a stand-in tool saw: its folder, TMPDIR, LC_ALL, then its arguments */
+static char **
+seen (const Fixture *f,
+      const char    *tool)
+{
+  g_autofree char *name = g_strconcat (tool, ".seen", NULL);
+  g_autofree char *path = g_build_filename (f->root, name, NULL);
+  g_autofree char *text = NULL;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_strchomp (text);
+  return g_strsplit (text, "\n", -1);
+}
+
+/* The folder under the user cache folder (XDG_CACHE_HOME, set in main())
+ * a host tool's private folders go in */
+static char *
+cache_base (void)
+{
+  return g_build_filename (g_getenv ("XDG_CACHE_HOME"), "kernelscope", NULL);
+}
+
+/* Where a system toolkit's program would be found last: /usr/local/cuda */
+static char *
+system_tool (const char *name)
+{
+  g_autofree char *path = g_build_filename ("/usr/local/cuda/bin", name, NULL);
+
+  return g_file_test (path, G_FILE_TEST_IS_EXECUTABLE) ? g_steal_pointer (&path) : NULL;
+}
+
+static void
+test_in_flatpak (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_assert_true (ks_toolchain_in_flatpak ());
+  g_setenv ("KS_FLATPAK_INFO", "/nonexistent/.flatpak-info", TRUE);
+  g_assert_false (ks_toolchain_in_flatpak ());
+  /* by default, the file Flatpak puts in every sandbox */
+  g_unsetenv ("KS_FLATPAK_INFO");
+  g_assert_true (ks_toolchain_in_flatpak () == g_file_test ("/.flatpak-info", G_FILE_TEST_EXISTS));
+}
+
+/* The tools are the host's, found through flatpak-spawn --host, not the
+ * sandbox's nvcc on its PATH */
+static void
+test_find (Fixture       *f,
+           gconstpointer  data)
+{
+  g_autofree char *nvcc = g_build_filename (f->host_bin, "nvcc", NULL);
+  g_autofree char *ptxas = g_build_filename (f->host_bin, "ptxas", NULL);
+  g_autofree char *spawn = g_build_filename (f->sandbox_bin, "flatpak-spawn", NULL);
+  g_autofree char *sys_nvdisasm = system_tool ("nvdisasm");
+  g_autofree char *sys_cuobjdump = system_tool ("cuobjdump");
+  g_autoptr(KsToolchain) tc = ks_toolchain_find (NULL);
+  g_autoptr(GPtrArray) calls = spawn_calls (f);
+  char **env, **find, **version;
+  const char *const host_opts[] = { "--host", "--watch-bus", "--directory=/", "--env=LC_ALL=C" };
+
+  g_assert_true (tc->on_host);
+  g_assert_cmpstr (tc->spawn, ==, spawn);
+  g_assert_null (tc->host_error);
+  g_assert_cmpstr (ks_toolchain_get_path (tc, KS_TOOL_NVCC), ==, nvcc);
+  g_assert_cmpstr (ks_toolchain_get_path (tc, KS_TOOL_PTXAS), ==, ptxas);
+  g_assert_cmpstr (ks_toolchain_get_path (tc, KS_TOOL_NVDISASM), ==, sys_nvdisasm);
+  g_assert_cmpstr (ks_toolchain_get_path (tc, KS_TOOL_CUOBJDUMP), ==, sys_cuobjdump);
+  /* the host's ptxas --version, read through flatpak-spawn */
+  g_assert_cmpstr (tc->version, ==, "12.4.131");
+  g_assert_cmpuint (tc->version_major, ==, 12);
+  g_assert_cmpuint (tc->version_minor, ==, 4);
+
+  /* three calls, each `flatpak-spawn --host` with its options first */
+  g_assert_cmpuint (calls->len, ==, 3);
+  env = call_of (calls, "env");
+  find = call_of (calls, "find");
+  version = call_of (calls, ptxas);
+  g_assert_nonnull (env);
+  g_assert_nonnull (find);
+  g_assert_nonnull (version);
+  for (guint i = 0; i < G_N_ELEMENTS (host_opts); i++)
+    {
+      g_assert_cmpstr (env[i], ==, host_opts[i]);
+      g_assert_cmpstr (find[i], ==, host_opts[i]);
+      g_assert_cmpstr (version[i], ==, host_opts[i]);
+    }
+  g_assert_cmpstr (version[G_N_ELEMENTS (host_opts) + 1], ==, "--version");
+  g_assert_null (version[G_N_ELEMENTS (host_opts) + 2]);
+  /* every candidate in one find: the host PATH's nvcc among them */
+  g_assert_true (g_strv_contains ((const char *const *) find, nvcc));
+  g_assert_true (g_strv_contains ((const char *const *) find, "/usr/local/cuda/bin/nvdisasm"));
+  g_assert_true (g_strv_contains ((const char *const *) find, "-executable"));
+}
+
+/* The preference and CUDA_HOME are looked at on the host, in order */
+static void
+test_find_order (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autofree char *pref = g_build_filename (f->root, "pref-cuda", NULL);
+  g_autofree char *pref_bin = g_build_filename (pref, "bin", NULL);
+  g_autofree char *home = g_build_filename (f->root, "home-cuda", NULL);
+  g_autofree char *home_bin = g_build_filename (home, "bin", NULL);
+  g_autofree char *pref_nvcc = write_script (pref_bin, "nvcc", "#!/bin/sh\nexit 0\n");
+  g_autofree char *home_cuobjdump = write_script (home_bin, "cuobjdump", "#!/bin/sh\nexit 0\n");
+  g_autofree char *home_nvcc = write_script (home_bin, "nvcc", "#!/bin/sh\nexit 0\n");
+  g_autofree char *host_nvcc = g_build_filename (f->host_bin, "nvcc", NULL);
+  g_autofree char *host_ptxas = g_build_filename (f->host_bin, "ptxas", NULL);
+  g_autofree char *not_exec = NULL;
+  KsToolchain *tc;
+
+  /* a file that is not executable is no tool */
+  not_exec = g_build_filename (pref_bin, "ptxas", NULL);
+  g_assert_true (g_file_set_contents (not_exec, "#!/bin/sh\n", -1, NULL));
+  g_assert_cmpint (g_chmod (not_exec, 0644), ==, 0);
+  /* as `flatpak run` passes it on from the host's shell */
+  g_setenv ("CUDA_HOME", home, TRUE);
+
+  tc = ks_toolchain_find (pref);
+  g_assert_true (tc->on_host);
+  /* the preference's bin/ before the host's PATH */
+  g_assert_cmpstr (ks_toolchain_get_path (tc, KS_TOOL_NVCC), ==, pref_nvcc);
+  g_assert_cmpstr (ks_toolchain_get_path (tc, KS_TOOL_PTXAS), ==, host_ptxas);
+  /* $CUDA_HOME/bin where neither has the tool */
+  g_assert_cmpstr (ks_toolchain_get_path (tc, KS_TOOL_CUOBJDUMP), ==, home_cuobjdump);
+  ks_toolchain_free (tc);
+
+  /* the host's PATH before $CUDA_HOME */
+  tc = ks_toolchain_find (NULL);
+  g_assert_cmpstr (ks_toolchain_get_path (tc, KS_TOOL_NVCC), ==, host_nvcc);
+  ks_toolchain_free (tc);
+
+  /* a relative preference means nothing on the host */
+  g_setenv ("KS_STANDIN_HOST_PATH", f->host_tools, TRUE);
+  tc = ks_toolchain_find ("pref-cuda");
+  g_assert_cmpstr (ks_toolchain_get_path (tc, KS_TOOL_NVCC), ==, home_nvcc);
+  ks_toolchain_free (tc);
+}
+
+/* Without the permission, flatpak-spawn fails: the toolchain says why and
+ * falls back to the sandbox's own search */
+static void
+test_unreachable (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autofree char *decoy = g_build_filename (f->sandbox_bin, "nvcc", NULL);
+  g_autofree char *empty = g_build_filename (f->root, "empty", NULL);
+  g_autofree char *sys_nvcc = system_tool ("nvcc");
+  KsToolchain *tc;
+  g_autoptr(GArray) diags = ks_diagnostic_array_new ();
+  g_autoptr(GError) error = NULL;
+  char *ptx;
+
+  g_setenv ("KS_STANDIN_SPAWN_DENY", "1", TRUE);
+  tc = ks_toolchain_find (NULL);
+  g_assert_false (tc->on_host);
+  g_assert_null (tc->spawn);
+  g_assert_nonnull (tc->host_error);
+  g_assert_nonnull (strstr (tc->host_error, "--talk-name=org.freedesktop.Flatpak"));
+  g_assert_nonnull (strstr (tc->host_error, "ServiceUnknown"));
+  g_assert_cmpstr (ks_toolchain_get_path (tc, KS_TOOL_NVCC), ==, decoy);
+  ks_toolchain_free (tc);
+
+  /* no flatpak-spawn at all */
+  g_assert_cmpint (g_mkdir (empty, 0700), ==, 0);
+  g_setenv ("PATH", empty, TRUE);
+  tc = ks_toolchain_find (NULL);
+  g_assert_false (tc->on_host);
+  g_assert_cmpstr (tc->host_error, ==, "flatpak-spawn is not in the sandbox");
+  g_assert_cmpstr (ks_toolchain_get_path (tc, KS_TOOL_NVCC), ==, sys_nvcc);
+
+  /* without nvcc, a compile's message says why */
+  g_clear_pointer (&tc->paths[KS_TOOL_NVCC], g_free);
+  ptx = ks_toolchain_compile_ptx (tc, "k.cu", "__global__ void k () {}\n", "sm_86", diags, NULL,
+                                  &error);
+  g_assert_null (ptx);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+  g_assert_nonnull (strstr (error->message, "the host's toolkit cannot be reached from the Flatpak "
+                                            "sandbox: flatpak-spawn is not in the sandbox"));
+  ks_toolchain_free (tc);
+}
+
+/* Outside a sandbox nothing goes through flatpak-spawn */
+static void
+test_outside (Fixture       *f,
+              gconstpointer  data)
+{
+  g_autofree char *decoy = g_build_filename (f->sandbox_bin, "nvcc", NULL);
+  g_autoptr(KsToolchain) tc = NULL;
+  g_autoptr(GPtrArray) calls = NULL;
+
+  g_setenv ("KS_FLATPAK_INFO", "/nonexistent/.flatpak-info", TRUE);
+  tc = ks_toolchain_find (NULL);
+  calls = spawn_calls (f);
+  g_assert_false (tc->on_host);
+  g_assert_null (tc->host_error);
+  g_assert_cmpstr (ks_toolchain_get_path (tc, KS_TOOL_NVCC), ==, decoy);
+  g_assert_cmpuint (calls->len, ==, 0);
+}
+
+/* A compile through flatpak-spawn --host, in a folder under the cache */
+static void
+test_compile (Fixture       *f,
+              gconstpointer  data)
+{
+  static const char source[] = "__global__ void k (float *x)\n{\n  x[0] = 1.0f;\n}\n";
+  static const char expected[] = "//\n// Generated by the nvcc stand-in for kernel.cu\n//\n\n"
+                                 ".version 8.4\n.target sm_86\n.address_size 64\n";
+  g_autofree char *base = cache_base ();
+  g_autofree char *user_dir = g_build_filename (f->root, "work", NULL);
+  g_autofree char *user_path = g_build_filename (user_dir, "kernel.cu", NULL);
+  g_autofree char *nvcc = g_build_filename (f->host_bin, "nvcc", NULL);
+  g_autofree char *inc = g_strconcat ("-I", user_dir, NULL);
+  g_autofree char *directory = NULL, *tmpdir_env = NULL, *src = NULL, *out = NULL;
+  g_autoptr(KsToolchain) tc = ks_toolchain_find (NULL);
+  g_autoptr(GArray) diags = ks_diagnostic_array_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) calls = NULL;
+  g_autofree char *ptx = NULL;
+  g_auto(GStrv) saw = NULL;
+  char **argv;
+  const char *tmp;
+
+  g_assert_true (tc->on_host);
+  g_assert_cmpint (g_mkdir_with_parents (user_dir, 0700), ==, 0);
+  ptx = ks_toolchain_compile_ptx (tc, user_path, source, "sm_86", diags, NULL, &error);
+  g_assert_no_error (error);
+  /* the PTX the host's nvcc wrote comes back */
+  g_assert_cmpstr (ptx, ==, expected);
+  g_assert_cmpuint (diags->len, ==, 0);
+
+  /* nvcc ran in a private folder under the user cache folder, with that
+   * folder as TMPDIR and LC_ALL=C: both through --env, since the host
+   * program does not get the sandbox's environment */
+  saw = seen (f, "nvcc");
+  g_assert_cmpuint (g_strv_length (saw), ==, 10);
+  tmp = saw[0];
+  g_assert_true (g_str_has_prefix (tmp, base));
+  g_assert_true (g_str_has_prefix (tmp + strlen (base), "/kernelscope-nvcc-"));
+  g_assert_cmpstr (saw[1], ==, tmp);
+  g_assert_cmpstr (saw[2], ==, "C");
+  g_assert_cmpstr (saw[3], ==, "-ptx");
+  g_assert_cmpstr (saw[4], ==, "-lineinfo");
+  g_assert_cmpstr (saw[5], ==, "-arch=sm_86");
+  g_assert_cmpstr (saw[6], ==, inc);
+  out = g_build_filename (tmp, "out.ptx", NULL);
+  src = g_build_filename (tmp, "kernel.cu", NULL);
+  g_assert_cmpstr (saw[8], ==, out);
+  g_assert_cmpstr (saw[9], ==, src);
+  /* and the private folder is gone */
+  g_assert_false (g_file_test (tmp, G_FILE_TEST_EXISTS));
+
+  /* the call: flatpak-spawn --host with the folder, then nvcc's vector */
+  calls = spawn_calls (f);
+  argv = call_of (calls, nvcc);
+  g_assert_nonnull (argv);
+  directory = g_strconcat ("--directory=", tmp, NULL);
+  tmpdir_env = g_strconcat ("--env=TMPDIR=", tmp, NULL);
+  g_assert_cmpstr (argv[0], ==, "--host");
+  g_assert_cmpstr (argv[1], ==, "--watch-bus");
+  g_assert_cmpstr (argv[2], ==, directory);
+  g_assert_cmpstr (argv[3], ==, "--env=LC_ALL=C");
+  g_assert_cmpstr (argv[4], ==, tmpdir_env);
+  g_assert_cmpstr (argv[5], ==, nvcc);
+  for (guint i = 0; i < 7; i++)
+    g_assert_cmpstr (argv[6 + i], ==, saw[3 + i]);
+  g_assert_null (argv[13]);
+}
+
+/* nvcc's errors come back through flatpak-spawn, placed in the user's file */
+static void
+test_compile_errors (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autofree char *user_path = g_build_filename (f->root, "bad.cu", NULL);
+  g_autoptr(KsToolchain) tc = ks_toolchain_find (NULL);
+  g_autoptr(GArray) diags = ks_diagnostic_array_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *ptx = NULL;
+  const KsDiagnostic *d;
+
+  ptx = ks_toolchain_compile_ptx (tc, user_path, "__global__ void k ()\n{ int x = ERROR; }\n",
+                                  "sm_80", diags, NULL, &error);
+  g_assert_null (ptx);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_FAILED);
+  g_assert_cmpuint (diags->len, ==, 1);
+  d = &g_array_index (diags, KsDiagnostic, 0);
+  g_assert_cmpstr (d->file, ==, user_path);
+  g_assert_cmpuint (d->line, ==, 2);
+  g_assert_cmpint (d->severity, ==, KS_DIAGNOSTIC_ERROR);
+  g_assert_cmpstr (d->message, ==, "identifier \"ERROR\" is undefined");
+}
+
+/* ptxas -v on the host reads a copy of a PTX file the host may not see */
+static void
+test_ptxas (Fixture       *f,
+            gconstpointer  data)
+{
+  static const char text[] = ".version 8.4\n.target sm_80\n.address_size 64\n"
+                             ".visible .entry k_C ()\n{\n\tret;\n}\n";
+  g_autofree char *base = cache_base ();
+  g_autofree char *private_dir = g_dir_make_tmp ("ks-test-sandbox-tmp-XXXXXX", NULL);
+  g_autofree char *ptx_path = g_build_filename (private_dir, "k.ptx", NULL);
+  g_autofree char *input = g_build_filename (f->root, "ptxas.input", NULL);
+  g_autofree char *copied = NULL, *copy = NULL;
+  g_autoptr(KsToolchain) tc = ks_toolchain_find (NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) res = NULL;
+  g_auto(GStrv) saw = NULL;
+  const KsKernelResources *r;
+
+  g_assert_true (g_file_set_contents (ptx_path, text, -1, NULL));
+  res = ks_toolchain_ptxas_resources (tc, ptx_path, "sm_80", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (res->len, ==, 1);
+  r = g_ptr_array_index (res, 0);
+  /* the name tells LC_ALL was C on the host */
+  g_assert_cmpstr (r->name, ==, "k_C");
+  g_assert_cmpuint (r->registers, ==, 13);
+  g_assert_cmpuint (r->barriers, ==, 1);
+  g_assert_cmpuint (r->shared_static_bytes, ==, 40);
+
+  saw = seen (f, "ptxas");
+  g_assert_cmpuint (g_strv_length (saw), ==, 8);
+  g_assert_true (g_str_has_prefix (saw[0], base));
+  g_assert_cmpstr (saw[1], ==, saw[0]);
+  g_assert_cmpstr (saw[3], ==, "-v");
+  g_assert_cmpstr (saw[4], ==, "-arch=sm_80");
+  /* the copy in the private folder, with the file's text */
+  copy = g_build_filename (saw[0], "kernel.ptx", NULL);
+  g_assert_cmpstr (saw[7], ==, copy);
+  g_assert_true (g_file_get_contents (input, &copied, NULL, NULL));
+  g_assert_cmpstr (copied, ==, text);
+  g_assert_false (g_file_test (saw[0], G_FILE_TEST_EXISTS));
+
+  g_unlink (ptx_path);
+  g_rmdir (private_dir);
+}
+
+typedef struct
+{
+  KsToolchain *tc;
+  char *path;
+  GCancellable *cancellable;
+  GError *error;
+  char *ptx;
+} CompileJob;
+
+static gpointer
+compile_thread (gpointer data)
+{
+  CompileJob *job = data;
+  g_autoptr(GArray) diags = ks_diagnostic_array_new ();
+
+  job->ptx = ks_toolchain_compile_ptx (job->tc, job->path, "// HANG\n", "sm_86", diags,
+                                       job->cancellable, &job->error);
+  return NULL;
+}
+
+static gboolean
+process_gone (pid_t pid)
+{
+  return kill (pid, 0) != 0 && errno == ESRCH;
+}
+
+/* Cancelling a compile ends the host's nvcc, which a signal to
+ * flatpak-spawn's own process group could not reach */
+static void
+test_cancel (Fixture       *f,
+             gconstpointer  data)
+{
+  g_autofree char *pid_file = g_build_filename (f->root, "hang.pid", NULL);
+  g_autofree char *pid_text = NULL;
+  g_autoptr(KsToolchain) tc = ks_toolchain_find (NULL);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  CompileJob job = { tc, NULL, cancellable, NULL, NULL };
+  GThread *thread;
+  gint64 start, cancelled;
+  pid_t pid;
+
+  job.path = g_build_filename (f->root, "hang.cu", NULL);
+  thread = g_thread_new ("compile", compile_thread, &job);
+  start = g_get_monotonic_time ();
+  while (!g_file_get_contents (pid_file, &pid_text, NULL, NULL)
+         && g_get_monotonic_time () - start < 20 * G_USEC_PER_SEC)
+    g_usleep (10000);
+  g_assert_nonnull (pid_text);
+  pid = (pid_t) g_ascii_strtoll (pid_text, NULL, 10);
+  g_assert_cmpint (pid, >, 1);
+  g_assert_false (process_gone (pid));
+
+  cancelled = g_get_monotonic_time ();
+  g_cancellable_cancel (cancellable);
+  g_thread_join (thread);
+  g_assert_null (job.ptx);
+  g_assert_error (job.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  /* through the forwarded SIGINT, not the fallback after 3 s */
+  g_assert_cmpint (g_get_monotonic_time () - cancelled, <, 2 * G_USEC_PER_SEC);
+  /* the stand-in has reaped it before it exited, and the call waited for that */
+  g_assert_true (process_gone (pid));
+
+  g_clear_error (&job.error);
+  g_free (job.path);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  /* A user cache folder of the test's own, before GLib reads (and keeps)
+   * XDG_CACHE_HOME.  (G_TEST_OPTION_ISOLATE_DIRS would give one to each
+   * test, but leaks the old folders' names by design, which LeakSanitizer
+   * reports.) */
+  g_autofree char *cache = g_dir_make_tmp ("ks-test-flatpak-cache-XXXXXX", NULL);
+  int status;
+
+  g_assert_nonnull (cache);
+  g_setenv ("XDG_CACHE_HOME", cache, TRUE);
+  g_test_init (&argc, &argv, NULL);
+
+#define ADD(path, fn) g_test_add (path, Fixture, NULL, setup, fn, teardown)
+  ADD ("/toolchain/flatpak/in-flatpak", test_in_flatpak);
+  ADD ("/toolchain/flatpak/find", test_find);
+  ADD ("/toolchain/flatpak/find-order", test_find_order);
+  ADD ("/toolchain/flatpak/unreachable", test_unreachable);
+  ADD ("/toolchain/flatpak/outside", test_outside);
+  ADD ("/toolchain/flatpak/compile", test_compile);
+  ADD ("/toolchain/flatpak/compile-errors", test_compile_errors);
+  ADD ("/toolchain/flatpak/ptxas", test_ptxas);
+  ADD ("/toolchain/flatpak/cancel", test_cancel);
+#undef ADD
+
+  status = g_test_run ();
+  /* the private folders are removed as they go: only kernelscope/ is left */
+  remove_tree (cache);
+  return status;
+}
