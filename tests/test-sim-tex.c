@@ -834,7 +834,10 @@ test_offsets (void)
   out = run_tex (&t, "tex.2d.v4.f32.f32", "{%c1, %c2}", ", {-3, 2}", in, n, &r);
   for (guint i = 0; i < n; i++)
     {
-      double x[3] = { f32_of (in[4 * i]) - 3, f32_of (in[4 * i + 1]) + 2, 0 }, want[4];
+      /* in double: the offset moves whole texels, and in float the sum
+       * would round the coordinate's fraction (f32 1.2345678 - 3) */
+      double x[3] = { (double) f32_of (in[4 * i]) - 3, (double) f32_of (in[4 * i + 1]) + 2, 0 };
+      double want[4];
 
       ref_sample (&t, 2, x, 0, want);
       check_result (&t, out[4 * i], want[0], "offset", i, 0);
