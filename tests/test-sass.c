@@ -294,6 +294,32 @@ test_control_cuasm (void)
       n++;
     }
   g_assert_cmpuint (n, ==, 80);
+
+  /* The reader takes the listing's control codes as they are written:
+   * every instruction's are those of its bytes in the cubin (but for the
+   * reuse flags, which CuAssembler writes as .reuse on the operands) */
+  {
+    g_autoptr(KsSassListing) l = ks_sass_parse (cuasm, len, "08.cuasm", &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (l->n_insns, ==, 80);
+    for (uint32_t i = 0; i < l->n_insns; i++)
+      {
+        const KsSassInsn *in = &l->insns[i];
+        uint64_t hi = 0;
+        KsSassControl c;
+
+        g_assert_true (in->flags & KS_SASS_HAS_CONTROL);
+        for (int b = 0; b < 8; b++)
+          hi |= (uint64_t) text[in->offset + 8 + b] << (8 * b);
+        ks_sass_decode_control_volta (hi, &c);
+        g_assert_cmpuint (in->control.stall, ==, c.stall);
+        g_assert_cmpuint (in->control.yield, ==, c.yield);
+        g_assert_cmpuint (in->control.write_barrier, ==, c.write_barrier);
+        g_assert_cmpuint (in->control.read_barrier, ==, c.read_barrier);
+        g_assert_cmpuint (in->control.wait_mask, ==, c.wait_mask);
+      }
+  }
 }
 
 /* The reuse flags decoded from the high words against the listing's own
@@ -1206,6 +1232,75 @@ test_demangle_corpus (void)
     g_test_message ("c++filt not found: checked against the stored outputs only");
 }
 
+/* The pane's layout of a listing moves blanks only: every listing of the
+ * fixtures keeps its line count and reads back to the same instructions,
+ * words, control codes and source lines; an instruction, its predicate and
+ * its second word are laid out in their columns */
+static void
+test_display_text (void)
+{
+  static const char *const names[] = {
+    "01_gpumode_sgemm_naive.sm_86.cuobjdump.sass", "05_cccl_cuda13.3_sm75_sm90.cuobjdump.sass",
+    "06_cuassembler_Mandelbrot.sm_75.cuobjdump.sass", "08_ykt_smem_latency_ld.sm_86.cuasm",
+    "10_celeritas_min.sm_70.nvdisasm_lineinfo.s", "14_librecuda_write_float.sm_80.nvdisasm.asm",
+    "15_compiler_explorer_sass-binary.sm_52.nvdisasm_g.asm",
+    "16_kernel_agent_kernels.sm_89.cuobjdump.sass",
+  };
+  const char *text = "\tcode for sm_86\n"
+                     "        /*0060*/              @!P0 BRA `(.L_x_1) ;                       /* 0x000000e000008947 */\n"
+                     "                                                                   /* 0x000fea0003800000 */\n"
+                     "        .size           f,(.L_x_3 - f)";
+  g_autofree char *shown = ks_sass_display_text (text, -1);
+
+  g_assert_cmpstr (shown, ==,
+                   "    code for sm_86\n"
+                   "    /*0060*/ @!P0    BRA `(.L_x_1) ;   /* 0x000000e000008947 */\n"
+                   "                                       /* 0x000fea0003800000 */\n"
+                   "    .size  f,(.L_x_3 - f)");
+
+  for (gsize n = 0; n < G_N_ELEMENTS (names); n++)
+    {
+      gsize len;
+      g_autofree char *orig = load (names[n], &len);
+      g_autofree char *disp = ks_sass_display_text (orig, (gssize) len);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(KsSassListing) a = ks_sass_parse (orig, len, names[n], &error);
+      g_autoptr(KsSassListing) b = NULL;
+      g_auto(GStrv) lines_a = g_strsplit (orig, "\n", -1);
+      g_auto(GStrv) lines_b = g_strsplit (disp, "\n", -1);
+
+      g_assert_no_error (error);
+      b = ks_sass_parse (disp, strlen (disp), names[n], &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (g_strv_length (lines_a), ==, g_strv_length (lines_b));
+      g_assert_cmpuint (a->n_insns, ==, b->n_insns);
+      g_assert_cmpuint (a->n_functions, ==, b->n_functions);
+      g_assert_cmpuint (a->n_sources, ==, b->n_sources);
+      for (uint32_t i = 0; i < a->n_insns; i++)
+        {
+          const KsSassInsn *x = &a->insns[i], *y = &b->insns[i];
+
+          g_assert_cmpuint (x->offset, ==, y->offset);
+          g_assert_cmpuint (x->line, ==, y->line);
+          g_assert_cmpstr (x->opcode, ==, y->opcode);
+          g_assert_cmpstr (x->modifiers, ==, y->modifiers);
+          g_assert_cmpstr (x->predicate, ==, y->predicate);
+          g_assert_cmpuint (x->n_operands, ==, y->n_operands);
+          g_assert_cmphex (x->words[0], ==, y->words[0]);
+          g_assert_cmphex (x->words[1], ==, y->words[1]);
+          g_assert_cmpuint (x->flags, ==, y->flags);
+          g_assert_cmpint (memcmp (&x->control, &y->control, sizeof x->control), ==, 0);
+          g_assert_cmpuint (x->source, ==, y->source);
+        }
+      /* and a second layout changes nothing */
+      {
+        g_autofree char *again = ks_sass_display_text (disp, -1);
+
+        g_assert_cmpstr (again, ==, disp);
+      }
+    }
+}
+
 static void
 assert_parse_error (const char *text,
                     gsize       len,
@@ -1608,6 +1703,7 @@ main (int    argc,
   g_test_add_func ("/sass/opcodes/fixtures-covered", test_opcodes_cover_fixtures);
   g_test_add_func ("/sass/opcodes/documented", test_opcodes_documented);
   g_test_add_func ("/sass/demangle", test_demangle);
+  g_test_add_func ("/sass/display-text", test_display_text);
   g_test_add_func ("/sass/demangle-corpus", test_demangle_corpus);
   g_test_add_func ("/sass/cli/json", test_cli_json);
   g_test_add_func ("/sass/cli/source-lines", test_cli_source_lines);

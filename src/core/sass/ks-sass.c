@@ -48,8 +48,10 @@ patterns (void)
     {
       GRegexCompileFlags f = G_REGEX_OPTIMIZE;
 
-      /* The offset, a dual-issue brace, @!P0, OPCODE.MOD.MOD and the rest */
-      p.insn = g_regex_new ("^\\s*/\\*([0-9a-fA-F]{1,16})\\*/\\s*(\\{)?\\s*(@!?U?P(?:T|[0-9]+)\\s+)?"
+      /* CuAssembler's control code, the offset, a dual-issue brace, @!P0,
+       * OPCODE.MOD.MOD and the rest */
+      p.insn = g_regex_new ("^\\s*(?:\\[(B[0-5-]{6}:R[0-5-]:W[0-5-]:[Y-]:S[0-9]{2})\\]\\s*)?"
+                            "/\\*([0-9a-fA-F]{1,16})\\*/\\s*(\\{)?\\s*(@!?U?P(?:T|[0-9]+)\\s+)?"
                             "([A-Z][A-Z0-9_]*)((?:\\.[A-Za-z0-9_]+)*)(.*)$", f, 0, NULL);
       p.hex = g_regex_new ("^\\s*/\\*\\s*0x([0-9a-fA-F]{16})\\s*\\*/\\s*$", f, 0, NULL);
       p.function = g_regex_new ("^\\s*Function\\s*:\\s*(\\S+)\\s*$", f, 0, NULL);
@@ -270,11 +272,12 @@ parse_insn (Parser     *ps,
 {
   const Patterns *p = patterns ();
   KsSassInsn in = { 0 };
-  g_autofree char *off = g_match_info_fetch (mi, 1);
-  g_autofree char *brace = g_match_info_fetch (mi, 2);
-  g_autofree char *pred = g_match_info_fetch (mi, 3);
-  g_autofree char *opcode = g_match_info_fetch (mi, 4);
-  g_autofree char *mods = g_match_info_fetch (mi, 5);
+  g_autofree char *control = g_match_info_fetch (mi, 1);
+  g_autofree char *off = g_match_info_fetch (mi, 2);
+  g_autofree char *brace = g_match_info_fetch (mi, 3);
+  g_autofree char *pred = g_match_info_fetch (mi, 4);
+  g_autofree char *opcode = g_match_info_fetch (mi, 5);
+  g_autofree char *mods = g_match_info_fetch (mi, 6);
   int rest_start, rest_end;
   const char *rest;
   gsize n;
@@ -283,7 +286,7 @@ parse_insn (Parser     *ps,
   uint64_t word0 = 0;
   const char *hexc;
 
-  g_match_info_fetch_pos (mi, 6, &rest_start, &rest_end);
+  g_match_info_fetch_pos (mi, 7, &rest_start, &rest_end);
   rest = line + rest_start;
   n = (gsize) (rest_end - rest_start);
 
@@ -360,6 +363,19 @@ parse_insn (Parser     *ps,
     }
   if (is_maxwell (ps))
     maxwell_control (ps, &in);
+  /* CuAssembler writes the control code it decoded in front of the offset,
+   * as ks_sass_control_to_string does (the regex checked its shape) */
+  if (control != NULL && control[0] == 'B')
+    {
+      for (guint i = 0; i < 6; i++)
+        if (control[1 + i] != '-')
+          in.control.wait_mask |= (uint8_t) (1u << (control[1 + i] - '0'));
+      in.control.read_barrier = control[9] == '-' ? KS_SASS_NO_BARRIER : (uint8_t) (control[9] - '0');
+      in.control.write_barrier = control[12] == '-' ? KS_SASS_NO_BARRIER : (uint8_t) (control[12] - '0');
+      in.control.yield = control[14] == 'Y';
+      in.control.stall = (uint8_t) MIN ((control[17] - '0') * 10 + (control[18] - '0'), 15);
+      in.flags |= KS_SASS_HAS_CONTROL;
+    }
 
   g_array_append_val (ps->insns, in);
   current_function (ps)->n_insns++;

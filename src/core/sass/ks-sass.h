@@ -141,6 +141,15 @@ KsSassListing  *ks_sass_parse            (const char          *text,
                                           const char          *filename,
                                           GError             **error);
 void            ks_sass_listing_free     (KsSassListing       *listing);
+/* The listing as the SASS pane shows it: the same lines, each instruction
+ * as its offset, a column for "{" and the predicate, the instruction with
+ * single spaces, and its hex words aligned in a column after it (the
+ * continuation line's too); other lines lose all but four spaces of their
+ * indentation and have runs of blanks made two spaces.  cuobjdump and
+ * nvdisasm indent with so many blanks that half a pane showed nothing.
+ * ks_sass_parse reads the result as it reads the listing. */
+char           *ks_sass_display_text     (const char          *text,
+                                          gssize               len);
 /* Gives the functions the listing does not name an architecture for (an
  * nvdisasm -c listing of a cubin) that of the cubin, when it is known */
 void            ks_sass_listing_set_arch (KsSassListing       *listing,
