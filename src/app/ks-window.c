@@ -774,14 +774,16 @@ _ks_window_set_sass (KsWindow      *self,
                      KsSassListing *listing)
 {
   g_autofree char *old = _ks_window_dup_text (self->sass_buffer);
+  /* laid out for the pane: the same lines, without the tools' wide blanks */
+  g_autofree char *shown = text != NULL ? ks_sass_display_text (text, -1) : NULL;
 
   g_set_object (&self->sass_file, file);
   self->sass_live = file == NULL && text != NULL;
   /* The same listing again (a run for the same GPU) keeps its scrolling */
-  if (g_strcmp0 (old, text ? text : "") != 0)
+  if (g_strcmp0 (old, shown ? shown : "") != 0)
     {
       self->loading = TRUE;
-      set_buffer_text (self->sass_buffer, text);
+      set_buffer_text (self->sass_buffer, shown);
       self->loading = FALSE;
     }
   g_clear_pointer (&self->sass_listing, ks_sass_listing_free);
