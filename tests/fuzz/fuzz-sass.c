@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* fuzz-sass.c: a libFuzzer target for the SASS listing reader and the
- * demangler.
+/* fuzz-sass.c: a libFuzzer target for the SASS listing reader, the pane's
+ * layout of a listing and the demangler.
  *
  * Any bytes must give either a listing whose ranges all lie inside its
  * arrays, or an error whose message names a line ("fuzz.sass:N: ..."); the
@@ -29,6 +29,28 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
 
   if (size > (1u << 20))
     return 0;
+
+  /* The pane's layout keeps every line, and reads as the listing does */
+  if (memchr (data, '\0', size) == NULL)
+    {
+      char *shown = ks_sass_display_text ((const char *) data, (gssize) size);
+      size_t lines = 0, shown_lines = 0;
+      KsSassListing *a, *b;
+
+      for (size_t i = 0; i < size; i++)
+        lines += data[i] == '\n';
+      for (const char *p = shown; *p; p++)
+        shown_lines += *p == '\n';
+      CHECK (lines == shown_lines);
+      a = ks_sass_parse ((const char *) data, size, "fuzz.sass", NULL);
+      b = a != NULL ? ks_sass_parse (shown, strlen (shown), "fuzz.sass", NULL) : NULL;
+      CHECK (a == NULL || (b != NULL && a->n_insns == b->n_insns));
+      if (a != NULL)
+        ks_sass_listing_free (a);
+      if (b != NULL)
+        ks_sass_listing_free (b);
+      g_free (shown);
+    }
 
   l = ks_sass_parse ((const char *) data, size, "fuzz.sass", &error);
   if (l == NULL)
