@@ -308,6 +308,40 @@ operator_name (Dm *d)
   return bad (d);
 }
 
+/* <element>* E: appends the elements before the E, which it eats, to
+ * list.  FALSE, for the caller to answer NULL, when the name ends first (a
+ * bad name) or an element is not one. */
+static gboolean
+elements_until_e (Dm         *d,
+                  GPtrArray  *list,
+                  Node     *(*element) (Dm *d))
+{
+  while (d->ok && !eat (d, 'E'))
+    {
+      Node *e;
+
+      if (peek (d) == '\0')
+        {
+          bad (d);
+          return FALSE;
+        }
+      e = element (d);
+      if (e == NULL)
+        return FALSE;
+      g_ptr_array_add (list, e);
+    }
+  return TRUE;
+}
+
+/* A parameter list of just "v" is an empty one */
+static void
+drop_void (GPtrArray *list)
+{
+  if (list->len == 1 && ((Node *) list->pdata[0])->kind == N_BUILTIN
+      && strcmp (((Node *) list->pdata[0])->s, "void") == 0)
+    g_ptr_array_set_size (list, 0);
+}
+
 /* Ul <lambda-sig> E [<number>] _ : the parameter types, "v" for none */
 static Node *
 lambda (Dm *d)
@@ -315,20 +349,9 @@ lambda (Dm *d)
   Node *n = node (d, N_LAMBDA, NULL, NULL);
 
   n->list = g_ptr_array_new ();
-  while (d->ok && !eat (d, 'E'))
-    {
-      Node *t;
-
-      if (peek (d) == '\0')
-        return bad (d);
-      t = dm_type (d);
-      if (t == NULL)
-        return NULL;
-      g_ptr_array_add (n->list, t);
-    }
-  if (n->list->len == 1 && ((Node *) n->list->pdata[0])->kind == N_BUILTIN
-      && strcmp (((Node *) n->list->pdata[0])->s, "void") == 0)
-    g_ptr_array_set_size (n->list, 0);
+  if (!elements_until_e (d, n->list, dm_type))
+    return NULL;
+  drop_void (n->list);
   if (!opt_number_underscore (d, &n->num))
     return bad (d);
   return n;
@@ -521,17 +544,8 @@ template_arg (Dm *d)
 
         d->p++;
         n->list = g_ptr_array_new ();
-        while (d->ok && !eat (d, 'E'))
-          {
-            Node *a;
-
-            if (peek (d) == '\0')
-              return bad (d);
-            a = template_arg (d);
-            if (a == NULL)
-              return NULL;
-            g_ptr_array_add (n->list, a);
-          }
+        if (!elements_until_e (d, n->list, template_arg))
+          return NULL;
         return d->ok ? n : NULL;
       }
     default:
@@ -551,17 +565,8 @@ template_args (Dm *d)
     return bad (d);
   n = node (d, N_PACK, NULL, NULL);
   n->list = g_ptr_array_new ();
-  while (d->ok && !eat (d, 'E'))
-    {
-      Node *a;
-
-      if (peek (d) == '\0')
-        return bad (d);
-      a = template_arg (d);
-      if (a == NULL)
-        return bad (d);
-      g_ptr_array_add (n->list, a);
-    }
+  if (!elements_until_e (d, n->list, template_arg))
+    return bad (d);
   d->depth--;
   d->last_name = last_name;
   return d->ok ? n : NULL;
@@ -895,9 +900,7 @@ function_type (Dm *d)
     }
   if (!eat (d, 'E'))
     return bad (d);
-  if (n->list->len == 1 && ((Node *) n->list->pdata[0])->kind == N_BUILTIN
-      && strcmp (((Node *) n->list->pdata[0])->s, "void") == 0)
-    g_ptr_array_set_size (n->list, 0);
+  drop_void (n->list);
   return n;
 }
 
