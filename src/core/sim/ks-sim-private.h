@@ -413,6 +413,32 @@ gboolean ks_sim_trace_full     (KsSim                *sim);
 void     ks_sim_trace_halve    (KsSim                *sim,
                                 uint64_t              running);
 
+/* The lanes of w's current function parked on its SIMT stack, waiting to
+ * reconverge with the path that runs (which cannot run before it gets
+ * there) */
+static inline uint32_t
+ks_sim_warp_parked (const KsSimWarp *w)
+{
+  const KsSimFrame *f = &w->frames[w->n_frames - 1];
+  uint32_t parked = 0;
+
+  for (uint32_t i = f->simt_base; i + 1 < w->n_simt; i++)
+    parked |= w->simt[i].mask;
+  return parked & ~w->simt[w->n_simt - 1].mask;
+}
+
+/* The instruction the running path of w is at, or NULL past its function's
+ * end */
+static inline const KsPtxInsn *
+ks_sim_warp_insn (const KsSim     *sim,
+                  const KsSimWarp *w)
+{
+  const KsPtxFunction *fn = &sim->module->functions[w->frames[w->n_frames - 1].fn];
+  uint32_t pc = w->simt[w->n_simt - 1].pc;
+
+  return pc < fn->n_insns ? &sim->module->insns[fn->first_insn + pc] : NULL;
+}
+
 /* A change to memory: a store, a successful atomic, a copy ... */
 static inline void
 ks_sim_note_write (KsSim *sim)

@@ -150,18 +150,14 @@ spin_fault (KsSim *sim)
   for (uint32_t i = 0; i < c->n_warps && parked == 0; i++)
     {
       KsSimWarp *w = &c->warps[i];
-      const KsSimFrame *f;
-      uint32_t mask = 0;
+      uint32_t mask;
 
       if (w->state != KS_WARP_RUNNING || w->n_simt == 0)
         continue;
       running++;
       if (blame == NULL)
         blame = w;
-      f = &w->frames[w->n_frames - 1];
-      for (uint32_t k = f->simt_base; k + 1 < w->n_simt; k++)
-        mask |= w->simt[k].mask;
-      mask &= ~w->simt[w->n_simt - 1].mask;
+      mask = ks_sim_warp_parked (w);
       if (mask != 0)
         {
           blame = w;
@@ -171,10 +167,8 @@ spin_fault (KsSim *sim)
   if (blame == NULL)
     return;
   {
-    const KsSimFrame *f = &blame->frames[blame->n_frames - 1];
     const KsSimtEntry *top = &blame->simt[blame->n_simt - 1];
-    const KsPtxFunction *fn = &sim->module->functions[f->fn];
-    const KsPtxInsn *insn = top->pc < fn->n_insns ? &sim->module->insns[fn->first_insn + top->pc] : NULL;
+    const KsPtxInsn *insn = ks_sim_warp_insn (sim, blame);
     int lane = __builtin_ctz (top->mask ? top->mask : 1);
 
     if (parked != 0)

@@ -913,21 +913,18 @@ mbarrier_deadlock (KsSim     *sim,
                    KsSimWarp *w)
 {
   KsSimCta *c = &sim->cta;
-  const KsSimFrame *f = &w->frames[w->n_frames - 1];
   const KsSimtEntry *top = &w->simt[w->n_simt - 1];
   uint64_t bits = 0;
   KsMbarrier m;
-  uint32_t others = 0, parked = 0;
+  uint32_t others = 0;
+  /* Lanes of the same warp on another path of a divergent branch cannot
+   * run before the waiting path reconverges */
+  uint32_t parked = ks_sim_warp_parked (w);
   g_autofree char *why = NULL;
 
   for (uint32_t i = 0; i < c->n_warps; i++)
     if (c->warps[i].state == KS_WARP_AT_MBARRIER)
       others++;
-  /* Lanes of the same warp on another path of a divergent branch cannot
-   * run before the waiting path reconverges */
-  for (uint32_t i = f->simt_base; i + 1 < w->n_simt; i++)
-    parked |= w->simt[i].mask;
-  parked &= ~top->mask;
   if (parked != 0)
     why = g_strdup_printf ("; lanes 0x%08x of the same warp wait to reconverge, and if they are "
                            "the ones to arrive, the wait can only end with Volta's independent "
@@ -1322,15 +1319,9 @@ static void
 step_limit_fault (KsSim     *sim,
                   KsSimWarp *w)
 {
-  const KsSimFrame *f = &w->frames[w->n_frames - 1];
   const KsSimtEntry *top = &w->simt[w->n_simt - 1];
-  const KsPtxFunction *fn = &sim->module->functions[f->fn];
-  const KsPtxInsn *insn = top->pc < fn->n_insns ? &sim->module->insns[fn->first_insn + top->pc] : NULL;
-  uint32_t parked = 0;
-
-  for (uint32_t i = f->simt_base; i + 1 < w->n_simt; i++)
-    parked |= w->simt[i].mask;
-  parked &= ~top->mask;
+  const KsPtxInsn *insn = ks_sim_warp_insn (sim, w);
+  uint32_t parked = ks_sim_warp_parked (w);
 
   if (parked != 0)
     ks_sim_fault (sim, w, __builtin_ctz (top->mask ? top->mask : 1), insn, KS_SIM_FAULT_STEP_LIMIT,
