@@ -141,6 +141,12 @@ void        _ks_window_show_launch         (KsWindow       *self,
 void        _ks_window_show_compiled_ptx   (KsWindow    *self,
                                             const char  *ptx_text);
 char       *_ks_window_dup_text            (GtkSourceBuffer *buffer);
+/* A mark of the view named `name`, moved to the start of 1-based line
+ * `line` (made the first time); NULL for line 0.  Scrolling to a mark
+ * waits until the lines are measured. */
+GtkTextMark *_ks_window_line_mark          (GtkSourceView   *view,
+                                            const char      *name,
+                                            guint            line);
 /* Shows text in the SASS pane with its listing (transfer full; NULL when
  * it could not be read) and links it: an opened file, or with file NULL
  * the run's own SASS; text NULL shows the placeholder */

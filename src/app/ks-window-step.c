@@ -115,19 +115,15 @@ scroll_to (GtkSourceView *view,
            guint          line)
 {
   GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (view));
-  GtkTextMark *mark = gtk_text_buffer_get_mark (buffer, "ks-step-scroll");
-  GtkTextIter iter;
+  GtkTextMark *mark;
 
-  if (line == 0 || line > (guint) gtk_text_buffer_get_line_count (buffer))
+  if (line > (guint) gtk_text_buffer_get_line_count (buffer))
     return;
-  gtk_text_buffer_get_iter_at_line (buffer, &iter, (int) line - 1);
-  if (mark == NULL)
-    mark = gtk_text_buffer_create_mark (buffer, "ks-step-scroll", &iter, TRUE);
-  else
-    gtk_text_buffer_move_mark (buffer, mark, &iter);
+  mark = _ks_window_line_mark (view, "ks-step-scroll", line);
   /* a mark, so it scrolls once the lines are measured; the line a third
    * of the way down, so what comes next shows below it */
-  gtk_text_view_scroll_to_mark (GTK_TEXT_VIEW (view), mark, 0.1, TRUE, 0, 0.33);
+  if (mark != NULL)
+    gtk_text_view_scroll_to_mark (GTK_TEXT_VIEW (view), mark, 0.1, TRUE, 0, 0.33);
 }
 
 /* The PTX and CUDA lines of the last step (0 when none) */
@@ -603,6 +599,17 @@ reset_action (GtkWidget  *widget,
   start (KS_WINDOW (widget));
 }
 
+/* Whether the launch can run on: stepping starts if it has not, and the
+ * launch has not ended and no run to a step is under way */
+static gboolean
+can_run_on (KsWindow *self,
+            Step     *st)
+{
+  if (!st->active && !start (self))
+    return FALSE;
+  return !st->busy && st->sim != NULL && ks_sim_get_status (st->sim) == KS_SIM_READY;
+}
+
 static void
 forward_action (GtkWidget  *widget,
                 const char *action_name,
@@ -611,9 +618,7 @@ forward_action (GtkWidget  *widget,
   KsWindow *self = KS_WINDOW (widget);
   Step *st = step_of (self);
 
-  if (!st->active && !start (self))
-    return;
-  if (st->busy || st->sim == NULL || ks_sim_get_status (st->sim) != KS_SIM_READY)
+  if (!can_run_on (self, st))
     return;
   /* one warp-instruction: microseconds, so here rather than in a worker */
   ks_sim_run (st->sim, 1, NULL);
@@ -663,9 +668,7 @@ end_action (GtkWidget  *widget,
   KsWindow *self = KS_WINDOW (widget);
   Step *st = step_of (self);
 
-  if (!st->active && !start (self))
-    return;
-  if (st->busy || st->sim == NULL || ks_sim_get_status (st->sim) != KS_SIM_READY)
+  if (!can_run_on (self, st))
     return;
   st->have_last = FALSE;
   run_to (st, 0);

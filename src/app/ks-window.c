@@ -390,25 +390,36 @@ tint_all (KsWindow *self)
     }
 }
 
+GtkTextMark *
+_ks_window_line_mark (GtkSourceView *view,
+                      const char    *name,
+                      guint          line)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (view));
+  GtkTextMark *mark = gtk_text_buffer_get_mark (buffer, name);
+  GtkTextIter iter;
+
+  if (line == 0)
+    return NULL;
+  gtk_text_buffer_get_iter_at_line (buffer, &iter, (int) line - 1);
+  if (mark == NULL)
+    mark = gtk_text_buffer_create_mark (buffer, name, &iter, TRUE);
+  else
+    gtk_text_buffer_move_mark (buffer, mark, &iter);
+  return mark;
+}
+
 static void
 scroll_to_line (GtkSourceView *view,
                 guint          line)
 {
-  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (view));
-  GtkTextMark *mark = gtk_text_buffer_get_mark (buffer, "ks-scroll");
-  GtkTextIter iter;
+  GtkTextMark *mark = _ks_window_line_mark (view, "ks-scroll", line);
 
-  if (line == 0)
-    return;
-  gtk_text_buffer_get_iter_at_line (buffer, &iter, (int) line - 1);
-  if (mark == NULL)
-    mark = gtk_text_buffer_create_mark (buffer, "ks-scroll", &iter, TRUE);
-  else
-    gtk_text_buffer_move_mark (buffer, mark, &iter);
   /* Through a mark: the view scrolls once its line heights are known, which
    * they are not yet right after a file is loaded.  The least scrolling that
    * shows the line, with a few lines of context. */
-  gtk_text_view_scroll_to_mark (GTK_TEXT_VIEW (view), mark, 0.25, FALSE, 0, 0);
+  if (mark != NULL)
+    gtk_text_view_scroll_to_mark (GTK_TEXT_VIEW (view), mark, 0.25, FALSE, 0, 0);
 }
 
 /* Lights up CUDA line cuda_line and its PTX lines in its colour, and
