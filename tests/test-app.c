@@ -23,6 +23,7 @@
 #include "ks-application.h"
 #include "ks-analysis.h"
 #include "ks-engine.h"
+#include "ks-fold-box.h"
 #include "ks-heat-gutter.h"
 #include "ks-hints.h"
 #include "ks-launch-editor.h"
@@ -2552,48 +2553,261 @@ test_drop (Fixture       *f,
   remove_kernel (tmp, "dropped");
 }
 
+static void spin (guint ms);
+
+/* PNG signature, then IHDR: width and height big-endian at 16 and 20 */
 static void
-test_screenshot (void)
+png_size (const char *contents,
+          gsize       len,
+          guint      *width,
+          guint      *height)
+{
+  g_assert_cmpuint (len, >, 24);
+  g_assert_cmpmem (contents, 8, "\x89PNG\r\n\x1a\n", 8);
+  *width = (guint8) contents[16] << 24 | (guint8) contents[17] << 16
+           | (guint8) contents[18] << 8 | (guint8) contents[19];
+  *height = (guint8) contents[20] << 24 | (guint8) contents[21] << 16
+            | (guint8) contents[22] << 8 | (guint8) contents[23];
+}
+
+/* Runs `kernelscope [presentation] --screenshot PNG [--size SIZE] SPEC`;
+ * returns its exit status and the picture's size (0 x 0 without one) and
+ * what it printed on stderr */
+static int
+shoot (const char *spec,
+       gboolean    presentation,
+       const char *size,
+       guint      *width,
+       guint      *height,
+       char      **err_out)
 {
   const char *exe = g_getenv ("KS_KERNELSCOPE");
-  g_autofree char *tmp = NULL, *png = NULL, *contents = NULL, *spec = NULL;
+  g_autofree char *tmp = g_dir_make_tmp ("ks-test-shot-XXXXXX", NULL);
+  g_autofree char *png = g_build_filename (tmp, "shot.png", NULL);
+  g_autofree char *contents = NULL, *err = NULL;
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
   g_autoptr(GError) error = NULL;
   gsize len = 0;
   int status = 0;
 
+  g_ptr_array_add (argv, (char *) exe);
+  if (presentation)
+    g_ptr_array_add (argv, (char *) "--presentation");
+  g_ptr_array_add (argv, (char *) "--screenshot");
+  g_ptr_array_add (argv, png);
+  if (size != NULL)
+    {
+      g_ptr_array_add (argv, (char *) "--size");
+      g_ptr_array_add (argv, (char *) size);
+    }
+  g_ptr_array_add (argv, (char *) spec);
+  g_ptr_array_add (argv, NULL);
+  g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_STDOUT_TO_DEV_NULL,
+                NULL, NULL, NULL, &err, &status, &error);
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (status));
+  *width = *height = 0;
+  if (g_file_get_contents (png, &contents, &len, NULL))
+    png_size (contents, len, width, height);
+  g_unlink (png);
+  g_rmdir (tmp);
+  if (err_out != NULL)
+    *err_out = g_steal_pointer (&err);
+  return WEXITSTATUS (status);
+}
+
+static gboolean
+can_shoot (void)
+{
   if (!have_display)
     {
       g_test_skip ("no display: run under Xvfb (xvfb-run) to test the window");
-      return;
+      return FALSE;
     }
-  if (exe == NULL)
+  if (g_getenv ("KS_KERNELSCOPE") == NULL)
     {
       g_test_skip ("KS_KERNELSCOPE does not name the kernelscope executable");
-      return;
+      return FALSE;
     }
-  tmp = g_dir_make_tmp ("ks-test-shot-XXXXXX", NULL);
-  png = g_build_filename (tmp, "shot.png", NULL);
-  spec = sample_path ("vector_add.json");
-  {
-    const char *argv[] = { exe, "--presentation", "--screenshot", png, spec, NULL };
+  return TRUE;
+}
 
-    g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
-                  NULL, NULL, NULL, NULL, &status, &error);
+static void
+test_screenshot (void)
+{
+  g_autofree char *spec = sample_path ("vector_add.json");
+  guint w, h;
+
+  if (!can_shoot ())
+    return;
+  g_assert_cmpint (shoot (spec, TRUE, NULL, &w, &h, NULL), ==, 0);
+  g_assert_cmpuint (w, ==, 1600);
+  g_assert_cmpuint (h, ==, 1000);
+}
+
+/* The window fits the screens of a classroom: half a 1366 x 768 laptop
+ * (683 px, less the desktop's top bar), and 1024 x 768, 1280 x 720 and
+ * 1920 x 1080 projectors, in both modes.  A window that cannot be that
+ * small fails the screenshot rather than draw a larger picture. */
+static void
+test_screenshot_sizes (void)
+{
+  static const struct { const char *size; gboolean presentation; guint w, h; } cases[] = {
+    { "683x740", FALSE, 683, 740 },
+    { "1024x768", FALSE, 1024, 768 },
+    { "1024x768", TRUE, 1024, 768 },
+    { "1280x720", TRUE, 1280, 720 },
+    { "1920x1080", TRUE, 1920, 1080 },
+  };
+  g_autofree char *spec = NULL;
+  g_autofree char *err = NULL;
+  guint w, h;
+
+  if (!can_shoot ())
+    return;
+  /* (the virtual screen is 2560 x 1600: a window with its frame fits a
+   * 1920 x 1080 one only where the screen is larger)
+   * a sample with hints, the toolkit banner and an empty SASS pane: the
+   * widest content the window has without a listing */
+  spec = g_build_filename (g_getenv ("KS_DATA_DIR"), "samples", "05-divergence",
+                           "divergence.json", NULL);
+  g_setenv ("KS_NO_TOOLKIT", "1", TRUE);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_clear_pointer (&err, g_free);
+      g_assert_cmpint (shoot (spec, cases[i].presentation, cases[i].size, &w, &h, &err), ==, 0);
+      g_test_message ("--size %s%s: %ux%u", cases[i].size,
+                      cases[i].presentation ? " --presentation" : "", w, h);
+      g_assert_cmpuint (w, ==, cases[i].w);
+      g_assert_cmpuint (h, ==, cases[i].h);
+    }
+  /* a size that is no size is a usage error that says what it wants */
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (shoot (spec, FALSE, "1024by768", &w, &h, &err), ==, 2);
+  g_assert_nonnull (strstr (err, "--size 1024by768"));
+  g_assert_nonnull (strstr (err, "WIDTHxHEIGHT"));
+  g_assert_cmpuint (w, ==, 0);
+  /* and one smaller than the window can be is a failure, not a picture */
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (shoot (spec, TRUE, "320x240", &w, &h, &err), ==, 1);
+  g_assert_nonnull (strstr (err, "cannot be 320x240"));
+  g_assert_cmpuint (w, ==, 0);
+  g_unsetenv ("KS_NO_TOOLKIT");
+}
+
+/* Resizes the window and lets it lay out */
+static void
+resize_window (KsWindow *window,
+               int       width,
+               int       height)
+{
+  int before = gtk_widget_get_width (GTK_WIDGET (window));
+
+  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  for (guint i = 0; i < 40 && gtk_widget_get_width (GTK_WIDGET (window)) == before; i++)
+    spin (50);
+  spin (200);
+}
+
+static gboolean
+menu_has_action (GMenuModel *menu,
+                 const char *action)
+{
+  for (int i = 0; i < g_menu_model_get_n_items (menu); i++)
+    {
+      g_autofree char *name = NULL;
+      g_autoptr(GMenuModel) sub = NULL;
+
+      if (g_menu_model_get_item_attribute (menu, i, G_MENU_ATTRIBUTE_ACTION, "s", &name)
+          && g_strcmp0 (name, action) == 0)
+        return TRUE;
+      sub = g_menu_model_get_item_link (menu, i, G_MENU_LINK_SUBMENU);
+      if (sub != NULL && menu_has_action (sub, action))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* A narrow window folds the step buttons, Stop and the GPU into the
+ * primary menu, and the views' tabs into a drop-down; each still works */
+static void
+test_narrow_folds (Fixture       *f,
+                   gconstpointer  data)
+{
+  GMenuModel *folded;
+  const char *before;
+
+  if (f->window == NULL)
+    return;
+  folded = G_MENU_MODEL (f->window->folded_section);
+  resize_window (f->window, 1600, 1000);
+  /* (the default size holds the frame too: the window is a little smaller) */
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (f->window)), >, 1500);
+  g_assert_false (ks_fold_box_get_folding (KS_FOLD_BOX (f->window->header_fold)));
+  g_assert_false (ks_fold_box_get_folding (KS_FOLD_BOX (f->window->header_start_fold)));
+  g_assert_cmpint (g_menu_model_get_n_items (folded), ==, 0);
+  g_assert_true (gtk_widget_get_child_visible (f->window->views_switcher));
+
+  resize_window (f->window, 683, 740);
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (f->window)), <=, 683);
+  g_assert_true (ks_fold_box_is_folded (KS_FOLD_BOX (f->window->header_fold),
+                                        f->window->step_box));
+  g_assert_true (ks_fold_box_is_folded (KS_FOLD_BOX (f->window->header_start_fold),
+                                        GTK_WIDGET (f->window->gpu_dropdown)));
+  /* Run stays in the bar */
+  g_assert_true (gtk_widget_get_child_visible (gtk_widget_get_parent (f->window->stop_button)));
+  g_assert_true (menu_has_action (folded, "step.forward"));
+  g_assert_true (menu_has_action (folded, "win.gpu"));
+  g_assert_true (menu_has_action (folded, "win.stop"));
+  /* The folded GPU is chosen from the menu: the drop-down follows and the
+   * analysis runs for it */
+  before = _ks_window_get_gpu_id (f->window);
+  {
+    const char *other = g_strcmp0 (f->window->gpu_ids[0], before) != 0 ? f->window->gpu_ids[0]
+                                                                        : f->window->gpu_ids[1];
+
+    g_action_group_activate_action (G_ACTION_GROUP (f->window), "gpu",
+                                    g_variant_new_string (other));
+    g_assert_cmpstr (_ks_window_get_gpu_id (f->window), ==, other);
+    wait_for_run (f->window);
   }
-  g_assert_no_error (error);
-  g_assert_true (WIFEXITED (status));
-  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
-  g_file_get_contents (png, &contents, &len, &error);
-  g_assert_no_error (error);
-  /* PNG signature, then IHDR: width and height big-endian at 16 and 20 */
-  g_assert_cmpuint (len, >, 24);
-  g_assert_cmpmem (contents, 8, "\x89PNG\r\n\x1a\n", 8);
-  g_assert_cmpuint (((guint8) contents[16] << 24 | (guint8) contents[17] << 16
-                     | (guint8) contents[18] << 8 | (guint8) contents[19]), ==, 1600);
-  g_assert_cmpuint (((guint8) contents[20] << 24 | (guint8) contents[21] << 16
-                     | (guint8) contents[22] << 8 | (guint8) contents[23]), ==, 1000);
-  g_unlink (png);
-  g_rmdir (tmp);
+  /* The views' tabs are a drop-down that switches the view */
+  g_assert_false (gtk_widget_get_child_visible (f->window->views_switcher));
+  g_assert_true (gtk_widget_get_child_visible (GTK_WIDGET (f->window->views_dropdown)));
+  gtk_drop_down_set_selected (f->window->views_dropdown, 0);
+  g_assert_true (gtk_stack_get_visible_child (f->window->results_stack) == f->window->timeline);
+  gtk_stack_set_visible_child_name (f->window->results_stack, "hints");
+  g_assert_cmpuint (gtk_drop_down_get_selected (f->window->views_dropdown), !=, 0);
+
+  /* wide again: everything back in the bar, nothing in the menu */
+  resize_window (f->window, 1600, 1000);
+  g_assert_false (ks_fold_box_get_folding (KS_FOLD_BOX (f->window->header_fold)));
+  g_assert_cmpint (g_menu_model_get_n_items (folded), ==, 0);
+}
+
+/* F6 gives the whole window to the results and brings the panes back;
+ * Escape leaves presentation mode */
+static void
+test_results_fill_window (Fixture       *f,
+                          gconstpointer  data)
+{
+  if (f->window == NULL)
+    return;
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (f->window->source_paned)));
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.maximize-results", NULL);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (f->window->source_paned)));
+  g_assert_true (_ks_window_results_maximized (f->window));
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.maximize-results", NULL);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (f->window->source_paned)));
+
+  /* Escape does nothing to presentation mode that is off ... */
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.leave-presentation", NULL);
+  g_assert_false (f->window->presentation);
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.presentation", NULL);
+  g_assert_true (f->window->presentation);
+  /* ... and leaves it when on */
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.leave-presentation", NULL);
+  g_assert_false (f->window->presentation);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -3597,6 +3811,11 @@ main (int    argc,
   g_test_add ("/app/window/drop", Fixture, NULL, fixture_setup_quick, test_drop, fixture_teardown);
   g_test_add_func ("/app/window/live-sass", test_live_sass);
   g_test_add_func ("/app/screenshot-presentation", test_screenshot);
+  g_test_add_func ("/app/screenshot-sizes", test_screenshot_sizes);
+  g_test_add ("/app/window/narrow-folds", Fixture, NULL, fixture_setup_quick, test_narrow_folds,
+              fixture_teardown);
+  g_test_add ("/app/window/results-fill-window", Fixture, NULL, fixture_setup_quick,
+              test_results_fill_window, fixture_teardown);
   g_test_add_func ("/app/second-instance", test_second_instance);
   g_test_add_func ("/app/shortcuts-window", test_shortcuts_window);
   g_test_add_func ("/app/starts-with-first-sample", test_starts_with_first_sample);

@@ -20,6 +20,8 @@ struct _KsApplication
   GtkCssProvider *font_css;     /* the font-size setting */
 
   char *screenshot;             /* --screenshot FILE.png */
+  int screenshot_width;         /* --size WxH */
+  int screenshot_height;
   gboolean presentation;        /* --presentation */
   char *view;                   /* --view NAME */
   gboolean launch_editor;       /* --launch-editor */
@@ -31,8 +33,11 @@ G_DEFINE_FINAL_TYPE (KsApplication, ks_application, GTK_TYPE_APPLICATION)
 
 static const GOptionEntry options[] = {
   { "screenshot", 0, 0, G_OPTION_ARG_FILENAME, NULL,
-    N_("Render the window at 1600x1000 once the analysis is done, write it as a PNG and exit"),
+    N_("Render the window at 1600x1000 (or --size) once the analysis is done, write it as a PNG "
+       "and exit"),
     N_("FILE.png") },
+  { "size", 0, 0, G_OPTION_ARG_STRING, NULL,
+    N_("With --screenshot, the picture's size in pixels, for example 1024x768"), N_("WxH") },
   { "presentation", 0, 0, G_OPTION_ARG_NONE, NULL,
     N_("Start in presentation mode (larger text, high contrast)"), NULL },
   { "view", 0, 0, G_OPTION_ARG_STRING, NULL,
@@ -46,6 +51,32 @@ static const GOptionEntry options[] = {
   { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Print the version and exit"), NULL },
   { NULL }
 };
+
+/* "1024x768" (or 1024X768): within the sizes a screen can have */
+gboolean
+ks_parse_window_size (const char *text,
+                      int        *width,
+                      int        *height)
+{
+  guint64 w, h;
+  char *end;
+
+  if (text == NULL || !g_ascii_isdigit (text[0]))
+    return FALSE;
+  w = g_ascii_strtoull (text, &end, 10);
+  if (*end != 'x' && *end != 'X')
+    return FALSE;
+  if (!g_ascii_isdigit (end[1]))
+    return FALSE;
+  h = g_ascii_strtoull (end + 1, &end, 10);
+  if (*end != '\0'
+      || w < KS_SCREENSHOT_MIN_WIDTH || w > KS_SCREENSHOT_MAX_WIDTH
+      || h < KS_SCREENSHOT_MIN_HEIGHT || h > KS_SCREENSHOT_MAX_HEIGHT)
+    return FALSE;
+  *width = (int) w;
+  *height = (int) h;
+  return TRUE;
+}
 
 KsApplication *
 ks_application_new (void)
@@ -142,6 +173,21 @@ ks_application_handle_local_options (GApplication *app,
   }
   if (!g_variant_dict_lookup (dict, "step", "i", &self->steps) || self->steps < 0)
     self->steps = 0;
+  self->screenshot_width = 1600;
+  self->screenshot_height = 1000;
+  {
+    const char *size = NULL;
+
+    if (g_variant_dict_lookup (dict, "size", "&s", &size)
+        && !ks_parse_window_size (size, &self->screenshot_width, &self->screenshot_height))
+      {
+        g_printerr (_("kernelscope: --size %s: give the size as WIDTHxHEIGHT in pixels, from "
+                      "%dx%d to %dx%d, for example 1024x768\n"),
+                    size, KS_SCREENSHOT_MIN_WIDTH, KS_SCREENSHOT_MIN_HEIGHT,
+                    KS_SCREENSHOT_MAX_WIDTH, KS_SCREENSHOT_MAX_HEIGHT);
+        return 2;
+      }
+  }
   if (g_variant_dict_lookup (dict, "screenshot", "^&ay", &screenshot))
     {
       self->screenshot = g_strdup (screenshot);
@@ -257,6 +303,8 @@ ks_application_startup (GApplication *app)
     { "win.run", { "<Control>r", NULL } },
     { "win.stop", { "Escape", NULL } },
     { "win.presentation", { "F5", NULL } },
+    { "win.leave-presentation", { "Escape", NULL } },
+    { "win.maximize-results", { "F6", NULL } },
     { "step.reset", { "<Control>F11", NULL } },
     { "step.back", { "<Shift>F11", NULL } },
     { "step.forward", { "F11", NULL } },
@@ -303,7 +351,8 @@ new_window (KsApplication *self)
   if (self->presentation)
     ks_window_present_once (window);
   if (self->screenshot != NULL)
-    ks_window_set_screenshot (window, self->screenshot);
+    ks_window_set_screenshot (window, self->screenshot,
+                              self->screenshot_width, self->screenshot_height);
   if (self->view != NULL)
     ks_window_set_view (window, self->view);
   if (self->launch_editor)

@@ -16,6 +16,16 @@ KsApplication  *ks_application_new              (void);
 const char     *ks_application_get_screenshot   (KsApplication *self);
 void            ks_application_screenshot_done  (KsApplication *self,
                                                  gboolean       ok);
+/* The sizes --size takes: from the smallest window that still makes sense
+ * to an 8K screen */
+#define KS_SCREENSHOT_MIN_WIDTH 320
+#define KS_SCREENSHOT_MIN_HEIGHT 240
+#define KS_SCREENSHOT_MAX_WIDTH 7680
+#define KS_SCREENSHOT_MAX_HEIGHT 4320
+/* Reads "WIDTHxHEIGHT" within those sizes; FALSE for anything else */
+gboolean        ks_parse_window_size            (const char    *text,
+                                                 int           *width,
+                                                 int           *height);
 /* 0, or 1 when a --screenshot could not be written */
 int             ks_application_get_exit_status  (KsApplication *self);
 

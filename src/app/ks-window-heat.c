@@ -11,6 +11,7 @@
 
 #include <glib/gi18n.h>
 
+#include "ks-fold-box.h"
 #include "ks-heat-gutter.h"
 #include "ks-window-private.h"
 
@@ -487,6 +488,7 @@ _ks_window_heat_init (KsWindow *self)
     gtk_widget_get_parent (GTK_WIDGET (self->ptx_file_label)),
     gtk_widget_get_parent (GTK_WIDGET (self->sass_file_label)),
   };
+  GtkWidget *folds[KS_HEAT_N_PANES];
   const char *names[KS_HEAT_N_METRICS + 2];
   g_autoptr(GtkStringList) list = NULL;
 
@@ -511,7 +513,12 @@ _ks_window_heat_init (KsWindow *self)
       gtk_source_gutter_insert (gutter, heat->gutters[p], -10);
       heat->legends[p] = ks_heat_legend_new (p != KS_HEAT_PANE_CUDA);
       gtk_widget_set_valign (heat->legends[p], GTK_ALIGN_CENTER);
-      gtk_box_append (GTK_BOX (headers[p]), heat->legends[p]);
+      /* A narrow pane folds the legend, then the chooser, away rather
+       * than hold the window wide (the Preferences have the metric too) */
+      folds[p] = ks_fold_box_new ();
+      gtk_widget_set_halign (folds[p], GTK_ALIGN_END);
+      ks_fold_box_append (KS_FOLD_BOX (folds[p]), heat->legends[p], 2);
+      gtk_box_append (GTK_BOX (headers[p]), folds[p]);
     }
 
   for (guint i = 0; i < KS_HEAT_N_METRICS; i++)
@@ -529,7 +536,7 @@ _ks_window_heat_init (KsWindow *self)
                                _("What the heat gutters beside the code colour each line by"));
   gtk_accessible_update_property (GTK_ACCESSIBLE (heat->chooser), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Heat gutter metric"), -1);
-  gtk_box_append (GTK_BOX (headers[KS_HEAT_PANE_CUDA]), GTK_WIDGET (heat->chooser));
+  ks_fold_box_append (KS_FOLD_BOX (folds[KS_HEAT_PANE_CUDA]), GTK_WIDGET (heat->chooser), 1);
   g_signal_connect_swapped (heat->chooser, "notify::selected", G_CALLBACK (chooser_cb), heat);
   if (self->settings != NULL)
     g_signal_connect_swapped (self->settings, "changed::heat-metric",

@@ -57,6 +57,13 @@ struct _KsWindow
   GtkLabel *status_label;
   GtkLabel *stale_label;
   GtkProgressBar *progress_bar;
+  GtkWidget *header_start_fold; /* KsFoldBox (ks-window-layout.c) */
+  GtkWidget *header_fold;
+  GtkWidget *stop_button;
+  GtkWidget *step_box;
+  GMenu *folded_section;        /* the primary menu's section of folded controls */
+  GtkWidget *views_switcher;
+  GtkDropDown *views_dropdown;  /* the views' tabs, folded */
   /* The views (ks-window-views.c), made in code */
   GtkWidget *timeline;
   GtkWidget *memory_view;
@@ -119,8 +126,20 @@ struct _KsWindow
   gboolean launch_editor_loaded;/* the editor shows this file's launch: its edits stay */
   gboolean launch_editor_at_start;
   gboolean close_after_save;    /* the close dialog's Save waits for a copy to be saved */
+  gboolean views_syncing;       /* the views' drop-down follows the stack */
+  gboolean fullscreen_pending;  /* presentation mode before the window showed */
+  gboolean made_fullscreen;     /* presentation mode made the window full screen */
   guint screenshot_tries;
+  int screenshot_width;         /* the picture's size (--size) */
+  int screenshot_height;
 };
+
+/* ks-window-layout.c */
+void        _ks_window_layout_class_init   (GtkWidgetClass *klass);
+void        _ks_window_layout_init         (KsWindow    *self);
+void        _ks_window_layout_set_presentation (KsWindow *self,
+                                                gboolean  on);
+gboolean    _ks_window_results_maximized   (KsWindow    *self);
 
 /* ks-window.c */
 void        _ks_window_show_message        (KsWindow    *self,

@@ -614,19 +614,34 @@ take_screenshot (gpointer data)
   g_autoptr(GdkTexture) texture = NULL;
   gboolean ok = FALSE;
 
+  int want_w = self->screenshot_width, want_h = self->screenshot_height;
+
   /* The window's size includes its frame: adjust once so the picture is
-   * exactly 1600x1000 */
-  if ((w != 1600 || h != 1000) && self->screenshot_tries++ < 3)
+   * exactly the size asked for */
+  if ((w != want_w || h != want_h) && self->screenshot_tries++ < 3)
     {
       int dw, dh;
 
       gtk_window_get_default_size (GTK_WINDOW (self), &dw, &dh);
-      gtk_window_set_default_size (GTK_WINDOW (self), dw + 1600 - w, dh + 1000 - h);
+      gtk_window_set_default_size (GTK_WINDOW (self), dw + want_w - w, dh + want_h - h);
       /* and show the selected lines again in the new size */
       _ks_window_select_cuda_line (self, self->selected_cuda_line);
       g_object_unref (snapshot);
       g_clear_object (&paintable);
       return G_SOURCE_CONTINUE;
+    }
+  if (w != want_w || h != want_h)
+    {
+      /* A larger picture would hide what the size was asked for: that
+       * the window does not fit */
+      g_printerr (_("kernelscope: the window cannot be %dx%d: its smallest size here is %dx%d\n"),
+                  want_w, want_h, w, h);
+      g_object_unref (snapshot);
+      g_clear_pointer (&self->screenshot_path, g_free);
+      if (KS_IS_APPLICATION (app))
+        ks_application_screenshot_done (KS_APPLICATION (app), FALSE);
+      g_object_unref (self);
+      return G_SOURCE_REMOVE;
     }
   gdk_paintable_snapshot (paintable, snapshot, w, h);
   _ks_window_launch_snapshot (self, snapshot);
@@ -784,7 +799,11 @@ _ks_window_show_toolchain (KsWindow *self)
   {
     gboolean sandboxed = ks_toolchain_in_flatpak ();
 
-    gtk_label_set_text (self->toolkit_label, _ks_window_toolkit_advice (sandboxed));
+    {
+      gtk_label_set_text (self->toolkit_label, _ks_window_toolkit_advice (sandboxed));
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->toolkit_label),
+                                   _ks_window_toolkit_advice (sandboxed));
+    }
     /* the sandbox's file chooser names a host folder it cannot see by a
      * document portal path, which the host's nvcc does not run from: there
      * the setting is set with gsettings (flatpak/README.md) */

@@ -773,9 +773,16 @@ update_sass_pane (KsWindow *self)
   if (width <= 0)
     gtk_window_get_default_size (GTK_WINDOW (self), &width, &height);
   gtk_widget_set_visible (self->sass_pane, show);
-  /* CUDA gets a third of the width beside PTX and SASS, half beside PTX */
+  /* CUDA gets two fifths of the width beside PTX and SASS (which share
+   * the rest), half beside PTX */
   if (width > 0)
-    gtk_paned_set_position (self->source_paned, show ? width * 2 / 5 : width / 2);
+    {
+      GtkWidget *asm_paned = gtk_paned_get_end_child (self->source_paned);
+
+      gtk_paned_set_position (self->source_paned, show ? width * 2 / 5 : width / 2);
+      if (show && GTK_IS_PANED (asm_paned))
+        gtk_paned_set_position (GTK_PANED (asm_paned), (width - width * 2 / 5) / 2);
+    }
 }
 
 void
@@ -1496,6 +1503,7 @@ set_presentation (KsWindow *self,
   update_scheme (self);
   update_titles (self);
   _ks_window_views_set_presentation (self, on);
+  _ks_window_layout_set_presentation (self, on);
 }
 
 void
@@ -1513,13 +1521,18 @@ ks_window_present_once (KsWindow *self)
 
 void
 ks_window_set_screenshot (KsWindow   *self,
-                          const char *png_path)
+                          const char *png_path,
+                          int         width,
+                          int         height)
 {
   g_return_if_fail (KS_IS_WINDOW (self));
+  g_return_if_fail (width > 0 && height > 0);
 
   g_free (self->screenshot_path);
   self->screenshot_path = g_strdup (png_path);
-  gtk_window_set_default_size (GTK_WINDOW (self), 1600, 1000);
+  self->screenshot_width = width;
+  self->screenshot_height = height;
+  gtk_window_set_default_size (GTK_WINDOW (self), width, height);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1704,6 +1717,13 @@ ks_window_class_init (KsWindowClass *klass)
   BIND (status_label);
   BIND (stale_label);
   BIND (progress_bar);
+  BIND (header_start_fold);
+  BIND (header_fold);
+  BIND (stop_button);
+  BIND (step_box);
+  BIND (folded_section);
+  BIND (views_switcher);
+  BIND (views_dropdown);
 #undef BIND
 
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
@@ -1717,6 +1737,7 @@ ks_window_class_init (KsWindowClass *klass)
   _ks_window_step_class_init (widget_class);
   _ks_window_launch_class_init (widget_class);
   _ks_window_recent_class_init (widget_class);
+  _ks_window_layout_class_init (widget_class);
 }
 
 static void
@@ -1836,6 +1857,7 @@ ks_window_init (KsWindow *self)
   _ks_window_step_init (self);
   _ks_window_launch_init (self);
   _ks_window_recent_init (self);
+  _ks_window_layout_init (self);
 }
 
 KsWindow *

@@ -22,10 +22,13 @@ gboolean    ks_window_has_unsaved_changes  (KsWindow       *self);
 /* The results view to show once results arrive ("timeline", "hints", ...) */
 void        ks_window_set_view             (KsWindow       *self,
                                             const char     *name);
-/* Writes the window to png_path once the next analysis is done, then asks
- * the application to quit. */
+/* Writes the window, width x height pixels, to png_path once the next
+ * analysis is done, then asks the application to quit.  A window that
+ * cannot be made that small is an error, not a larger picture. */
 void        ks_window_set_screenshot       (KsWindow       *self,
-                                            const char     *png_path);
+                                            const char     *png_path,
+                                            int             width,
+                                            int             height);
 /* Presentation mode for this window, without making it the setting that
  * the next start follows (--presentation; F5 still sets it) */
 void        ks_window_present_once         (KsWindow       *self);
