@@ -1326,10 +1326,12 @@ ks_launch_editor_get_field (KsLaunchEditor *self,
 }
 
 void
-ks_launch_editor_set_max_height (KsLaunchEditor *self,
-                                 int             height)
+ks_launch_editor_set_max_size (KsLaunchEditor *self,
+                               int             width,
+                               int             height)
 {
   g_return_if_fail (KS_IS_LAUNCH_EDITOR (self));
+  gtk_scrolled_window_set_max_content_width (self->scroller, MAX (width, 200));
   gtk_scrolled_window_set_max_content_height (self->scroller, MAX (height, 120));
 }
 

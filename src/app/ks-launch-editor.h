@@ -50,7 +50,8 @@ gboolean            ks_launch_editor_apply          (KsLaunchEditor *self);
 GtkWidget          *ks_launch_editor_get_field      (KsLaunchEditor *self,
                                                      const char     *path);
 /* The tallest the form grows before it scrolls */
-void                ks_launch_editor_set_max_height (KsLaunchEditor *self,
-                                                     int             height);
+void            ks_launch_editor_set_max_size   (KsLaunchEditor *self,
+                                                 int             width,
+                                                 int             height);
 
 G_END_DECLS

@@ -188,12 +188,14 @@ static void
 popover_show_cb (KsWindow   *self,
                  GtkPopover *popover)
 {
+  int width = gtk_widget_get_width (GTK_WIDGET (self));
   int height = gtk_widget_get_height (GTK_WIDGET (self));
 
   /* The form scrolls rather than run off the window: the header bar and
-   * a margin stay clear */
-  if (height > 0)
-    ks_launch_editor_set_max_height (KS_LAUNCH_EDITOR (self->launch_editor), height - 200);
+   * a margin stay clear, and the sides */
+  if (height > 0 && width > 0)
+    ks_launch_editor_set_max_size (KS_LAUNCH_EDITOR (self->launch_editor), width - 60,
+                                   height - 200);
   /* Edits not applied yet stay while the popover comes and goes */
   if (!self->launch_editor_loaded
       || !ks_launch_editor_is_dirty (KS_LAUNCH_EDITOR (self->launch_editor)))
