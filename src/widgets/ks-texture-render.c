@@ -717,7 +717,7 @@ draw_panel (cairo_t              *cr,
         cairo_arc (cr, x, y, r, 0, 2 * G_PI);
         set_lane (cr, l, 1);
         cairo_fill (cr);
-        if (lo->cell >= lo->px * 2.6 || focus)
+        if (lo->cell >= lo->px * 5 || focus)
           {
             g_snprintf (buf, sizeof buf, "%u", l);
             cairo_set_font_size (cr, lo->px * (focus ? 0.85 : 0.65));
