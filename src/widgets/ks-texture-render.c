@@ -89,8 +89,8 @@ lane_on (const KsTextureScene *sc,
   return sc->access != NULL && sc->tex != NULL && ((sc->access->mask >> l) & 1);
 }
 
-/* The texels of a lane's footprint that differ (a clamp can send all
- * four corners to one) and weigh something */
+/* The texels of a lane's footprint inside the array that differ (a clamp
+ * can send all four corners to one) and weigh something */
 static uint32_t
 distinct_texels (const KsTexLane *tl,
                  uint32_t         dims,
@@ -100,7 +100,7 @@ distinct_texels (const KsTexLane *tl,
 
   for (uint32_t k = 0; k < tl->n_texels && k < 8; k++)
     {
-      gboolean seen = FALSE;
+      gboolean seen = (tl->border >> k) & 1;
 
       for (uint32_t d = 0; d < dims && linear; d++)
         seen |= ((k >> d) & 1) ? tl->alpha[d] == 0 : tl->alpha[d] == 256;
@@ -123,7 +123,8 @@ ks_texture_focus_lane (const KsTextureScene *sc)
     return -1;
   if (sc->focus >= 0 && sc->focus < 32 && lane_on (sc, (uint32_t) sc->focus))
     return sc->focus;
-  /* the first lane that shows the most: its texels all differ */
+  /* the first lane that shows the most: its texels all differ and lie in
+   * the array */
   for (uint32_t l = 0; l < 32; l++)
     if (lane_on (sc, l))
       {
@@ -455,6 +456,25 @@ centered (cairo_t    *cr,
   cairo_show_text (cr, s);
 }
 
+/* @s centred at (x, y) in type of @size, smaller where it would be wider
+ * than @max_w */
+static void
+centered_fit (cairo_t    *cr,
+              double      x,
+              double      y,
+              double      size,
+              double      max_w,
+              const char *s)
+{
+  cairo_text_extents_t e;
+
+  cairo_set_font_size (cr, size);
+  cairo_text_extents (cr, s, &e);
+  if (e.x_advance > max_w && e.x_advance > 0)
+    cairo_set_font_size (cr, size * max_w / e.x_advance);
+  centered (cr, x, y, s);
+}
+
 /* Channel 0 of texel (x, y, z) as the read mode gives it, through the
  * simulator's own texture unit */
 static gboolean
@@ -595,9 +615,9 @@ draw_panel (cairo_t              *cr,
         if (lo->cell >= lo->px * 2.2 && texel_value (sc, x, y, z, layer, &bits))
           {
             format_value (sc->desc, bits, buf, sizeof buf);
-            cairo_set_font_size (cr, MIN (lo->px * 0.75, lo->cell * 0.24));
             set_rgb3 (cr, c[2], 1);
-            centered (cr, bx + lo->cell / 2, by + lo->cell - lo->cell * 0.1, buf);
+            centered_fit (cr, bx + lo->cell / 2, by + lo->cell - lo->cell * 0.1,
+                          MIN (lo->px * 0.75, lo->cell * 0.24), lo->cell * 0.9, buf);
           }
       }
 
@@ -669,8 +689,7 @@ draw_panel (cairo_t              *cr,
     if (sc->tex->linear && !sc->tex->gather && lo->cell >= lo->px * 2.2)
       {
         cairo_select_font_face (cr, "Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
-        /* "0.668" fits the cell */
-        cairo_set_font_size (cr, MIN (lo->px * 0.85, lo->cell * 0.27));
+
         for (uint32_t k = 0; k < fl->n_texels && k < 8; k++)
           {
             gboolean border = (fl->border >> k) & 1, dup = FALSE;
@@ -689,7 +708,8 @@ draw_panel (cairo_t              *cr,
                              dims >= 2 ? fl->texel[k][1] : 0, tz, border);
             g_snprintf (buf, sizeof buf, "%.4g", w);
             set_rgb3 (cr, c[1], 1);
-            centered (cr, tx + lo->cell / 2, ty + lo->cell * 0.58, buf);
+            centered_fit (cr, tx + lo->cell / 2, ty + lo->cell * 0.58,
+                          MIN (lo->px * 0.85, lo->cell * 0.3), lo->cell * 0.9, buf);
           }
         cairo_select_font_face (cr, "Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
       }
