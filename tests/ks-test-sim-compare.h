@@ -126,6 +126,17 @@ assert_same_results (const KsPtxModule *m,
       if (n1 > 0)
         g_assert_cmpmem (x, n1 * sizeof *x, y, n2 * sizeof *y);
     }
+  /* and the texture fetches' footprints */
+  for (uint32_t i = 0; i < m->n_insns; i++)
+    {
+      uint32_t n1, n2;
+      const KsTexAccess *x = ks_sim_get_tex_accesses (a, i, &n1);
+      const KsTexAccess *y = ks_sim_get_tex_accesses (b, i, &n2);
+
+      g_assert_cmpuint (n1, ==, n2);
+      if (n1 > 0)
+        g_assert_cmpmem (x, n1 * sizeof *x, y, n2 * sizeof *y);
+    }
 
   ha = ks_sim_get_hazards (a, &nha);
   hb = ks_sim_get_hazards (b, &nhb);

@@ -1808,6 +1808,221 @@ test_corpus_surf_blur (void)
   run_clear (&r);
 }
 
+/* ---- the samples the memory view draws ------------------------------------------------- */
+
+/* The instruction of @r's module with @opcode */
+static uint32_t
+insn_of (const Run *r,
+         KsPtxOpcode opcode)
+{
+  for (uint32_t i = 0; i < r->module->n_insns; i++)
+    if (r->module->insns[i].opcode == opcode)
+      return i;
+  g_assert_not_reached ();
+}
+
+/* The footprint the Guide's formulas give for coordinates @x: linear
+ * filtering reads i = floor (xB) and i + 1 along each coordinate,
+ * xB = x - 0.5 (times N when normalized), with the weight of i + 1
+ * alpha = frac (xB) in 9-bit fixed point (8 fractional bits: 256ths);
+ * point sampling reads floor (x).  Each index through the address mode;
+ * a border texel keeps its index. */
+typedef struct
+{
+  int n;
+  long texel[8][3];
+  gboolean border[8];
+  int alpha[3];
+} RefFootprint;
+
+static void
+ref_footprint (const Tex    *t,
+               int           nd,
+               const double  x[3],
+               RefFootprint *fp)
+{
+  int size[3] = { dim (t->w), dim (t->h), dim (t->d) };
+  long i0[3] = { 0, 0, 0 };
+
+  memset (fp, 0, sizeof *fp);
+  if (!t->linear)
+    {
+      fp->n = 1;
+      for (int k = 0; k < nd; k++)
+        if (!ref_point_index (t->mode[k], t->norm, x[k], size[k], &fp->texel[0][k]))
+          {
+            fp->border[0] = TRUE;
+            fp->texel[0][k] = (long) floor (t->norm ? x[k] * size[k] : x[k]);
+          }
+      return;
+    }
+  for (int k = 0; k < nd; k++)
+    {
+      double xb = (t->norm ? x[k] * size[k] : x[k]) - 0.5;
+
+      i0[k] = (long) floor (xb);
+      fp->alpha[k] = (int) rint ((xb - floor (xb)) * 256);
+    }
+  fp->n = 1 << nd;
+  for (int corner = 0; corner < fp->n; corner++)
+    for (int k = 0; k < nd; k++)
+      if (!ref_linear_index (t->mode[k], i0[k] + ((corner >> k) & 1), size[k],
+                             &fp->texel[corner][k]))
+        fp->border[corner] = TRUE;
+}
+
+/* Every tex execution of a small launch is sampled (2 warps, under the 16
+ * kept), and each lane's record holds the texels, the 9-bit weights and
+ * the value the Guide's formulas give for its coordinates, for point and
+ * linear filtering under clamp, wrap and border, in 1, 2 and 3 dimensions */
+static void
+test_samples_footprint (void)
+{
+  static const struct
+  {
+    int nd;
+    gboolean linear, norm;
+    int mode;
+  } cases[] = {
+    { 1, TRUE, FALSE, CLAMP }, { 1, FALSE, FALSE, CLAMP }, { 1, TRUE, TRUE, WRAP },
+    { 2, TRUE, FALSE, CLAMP }, { 2, FALSE, TRUE, WRAP }, { 2, TRUE, TRUE, WRAP },
+    { 2, TRUE, FALSE, BORDER }, { 3, TRUE, TRUE, CLAMP },
+  };
+  static const char *const coords[] = { "{%c1}", "{%c1, %c2}", "{%c1, %c2, %c3, %c4}" };
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      Tex t = { .type = "f32", .channels = 1, .w = 7, .h = cases[c].nd >= 2 ? 5 : 0,
+                .d = cases[c].nd >= 3 ? 3 : 0, .linear = cases[c].linear, .norm = cases[c].norm,
+                .mode = { cases[c].mode, cases[c].mode, cases[c].mode }, .border = { 0.25 } };
+      int nd = cases[c].nd, size[3] = { 7, dim (t.h), dim (t.d) };
+      g_autofree char *insn = g_strdup_printf ("tex.%s.v4.f32.f32", geom_names[nd - 1]);
+      guint n = 64;
+      g_autofree uint32_t *in = g_new0 (uint32_t, n * 4);
+      g_autofree uint32_t *out = NULL;
+      const KsMemAccess *m;
+      const KsTexAccess *ta;
+      uint32_t n_m, n_ta, tex;
+      uint64_t base = 0;
+      Run r = { 0 };
+
+      tex_fill (&t);
+      for (guint i = 0; i < n; i++)
+        for (int k = 0; k < nd; k++)
+          in[4 * i + k] = bits_of ((float) random_coord (&t, size[k]));
+      out = run_tex (&t, insn, coords[nd - 1], NULL, in, n, &r);
+      tex = insn_of (&r, KS_PTX_OPC_TEX);
+      m = ks_sim_get_accesses (r.sim, tex, &n_m);
+      ta = ks_sim_get_tex_accesses (r.sim, tex, &n_ta);
+      /* one block of 64 threads: warps 0 and 1, in that order */
+      g_assert_cmpuint (n_m, ==, 2);
+      g_assert_cmpuint (n_ta, ==, 2);
+      for (uint32_t s = 0; s < 2; s++)
+        {
+          g_assert_cmpuint (m[s].warp, ==, s);
+          g_assert_cmpuint (m[s].mask, ==, 0xffffffffu);
+          g_assert_cmpuint (m[s].space, ==, KS_PTX_SPACE_TEX);
+          g_assert_cmpuint (ta[s].dims, ==, nd);
+          g_assert_cmpuint (ta[s].linear, ==, cases[c].linear);
+          for (uint32_t l = 0; l < 32; l++)
+            {
+              guint i = s * 32 + l;
+              const KsTexLane *tl = &ta[s].lane[l];
+              double x[3] = { f32_of (in[4 * i]), f32_of (in[4 * i + 1]), f32_of (in[4 * i + 2]) };
+              double want[4];
+              RefFootprint fp;
+
+              ref_footprint (&t, nd, x, &fp);
+              g_assert_cmpuint (tl->n_texels, ==, fp.n);
+              g_assert_cmpuint (tl->texture, ==, 0);
+              for (int k = 0; k < nd; k++)
+                {
+                  g_assert_cmpfloat_with_epsilon (tl->u[k], t.norm ? x[k] * size[k] : x[k], 1e-4);
+                  if (cases[c].linear)
+                    g_assert_cmpint (tl->alpha[k], ==, fp.alpha[k]);
+                }
+              for (int q = 0; q < fp.n; q++)
+                {
+                  g_assert_cmpint ((tl->border >> q) & 1, ==, fp.border[q]);
+                  for (int k = 0; k < nd; k++)
+                    g_assert_cmpint (tl->texel[q][k], ==, fp.texel[q][k]);
+                }
+              /* the first texel read from memory is the access's address:
+               * the array's base plus its offset */
+              if (!fp.border[0])
+                {
+                  uint64_t first = (((uint64_t) fp.texel[0][2] * dim (t.h) + fp.texel[0][1]) * 7
+                                    + fp.texel[0][0]) * 4;
+
+                  if (base == 0)
+                    base = m[s].addr[l] - first;
+                  g_assert_cmphex (m[s].addr[l], ==, base + first);
+                }
+              ref_sample (&t, nd, x, 0, want);
+              for (int q = 0; q < 4; q++)
+                {
+                  check_result (&t, tl->value[q], want[q], "sampled value", i, q);
+                  g_assert_cmphex (tl->value[q], ==, out[4 * i + q]);
+                }
+            }
+        }
+      run_clear (&r);
+      g_free (t.data);
+    }
+}
+
+/* A hand count on one 1D linear fetch: x = 2.25 on 4 texels
+ * {10, 20, 30, 40}, clamp: xB = 1.75, i = 1, alpha = 0.75 = 192/256, so
+ * texels 1 and 2 with weights 64 and 192: 0.25 * 20 + 0.75 * 30 = 27.5.
+ * x = 0.2: xB = -0.3, i = -1, alpha = 0.7 -> 179/256 (0.69921875); both
+ * texels clamp to 0: 10.  Wrap (normalized, x = 0.05 of 4 texels = 0.2):
+ * texels 3 and 0, 0.30078125 * 40 + 0.69921875 * 10 = 19.0234375. */
+static void
+test_samples_hand_count (void)
+{
+  static const struct
+  {
+    float x;
+    gboolean norm;
+    int mode;
+    long t0, t1;
+    int alpha;
+    float value;
+  } cases[] = {
+    { 2.25f, FALSE, CLAMP, 1, 2, 192, 27.5f },
+    { 0.2f, FALSE, CLAMP, 0, 0, 179, 10.0f },
+    { 0.05f, TRUE, WRAP, 3, 0, 179, 19.0234375f },
+  };
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      float texels[4] = { 10, 20, 30, 40 };
+      Tex t = { .type = "f32", .channels = 1, .w = 4, .linear = TRUE, .norm = cases[c].norm,
+                .mode = { cases[c].mode, cases[c].mode, cases[c].mode } };
+      g_autofree uint32_t *in = g_new0 (uint32_t, 64 * 4);
+      g_autofree uint32_t *out = NULL;
+      const KsTexAccess *ta;
+      uint32_t n_ta;
+      Run r = { 0 };
+
+      t.data = g_memdup2 (texels, sizeof texels);
+      t.size = sizeof texels;
+      for (guint i = 0; i < 64; i++)
+        in[4 * i] = bits_of (cases[c].x);
+      out = run_tex (&t, "tex.1d.v4.f32.f32", "{%c1}", NULL, in, 64, &r);
+      ta = ks_sim_get_tex_accesses (r.sim, insn_of (&r, KS_PTX_OPC_TEX), &n_ta);
+      g_assert_cmpuint (n_ta, ==, 2);
+      g_assert_cmpuint (ta[0].lane[5].n_texels, ==, 2);
+      g_assert_cmpint (ta[0].lane[5].texel[0][0], ==, cases[c].t0);
+      g_assert_cmpint (ta[0].lane[5].texel[1][0], ==, cases[c].t1);
+      g_assert_cmpint (ta[0].lane[5].alpha[0], ==, cases[c].alpha);
+      g_assert_cmphex (ta[0].lane[5].value[0], ==, bits_of (cases[c].value));
+      g_assert_cmphex (out[4 * 5], ==, bits_of (cases[c].value));
+      run_clear (&r);
+      g_free (t.data);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1832,6 +2047,8 @@ main (int    argc,
   g_test_add_func ("/sim/tex/surface/reduce", test_surface_reduce);
   g_test_add_func ("/sim/tex/surface/faults", test_surface_faults);
   g_test_add_func ("/sim/tex/memory-analysis", test_memory_stats);
+  g_test_add_func ("/sim/tex/samples/footprint-weights", test_samples_footprint);
+  g_test_add_func ("/sim/tex/samples/hand-count", test_samples_hand_count);
   g_test_add_func ("/sim/tex/corpus/tex-fetch1d", test_corpus_fetch1d);
   g_test_add_func ("/sim/tex/corpus/tex-sample2d", test_corpus_sample2d);
   g_test_add_func ("/sim/tex/corpus/surf-blur", test_corpus_surf_blur);

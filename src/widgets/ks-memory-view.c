@@ -8,6 +8,7 @@
 #include "ks-memory-view.h"
 #include "ks-render-export.h"
 #include "ks-sim-memory.h"
+#include "ks-texture-render.h"
 #include "ks-widget-util.h"
 
 #define PASS_INTERVAL_MS 700
@@ -20,6 +21,9 @@ struct _KsMemoryView
   uint32_t insn;
   const KsMemAccess *accesses;  /* borrowed from the analysis's run */
   uint32_t n_accesses, current;
+  const KsTexAccess *tex;       /* a texture fetch's footprints, beside accesses, or NULL */
+  uint32_t n_tex;
+  int focus;                    /* the texture diagram's lane; -1: the first */
   KsMemoryStyle style;
   char *title;
   guint play_id;
@@ -31,6 +35,31 @@ static void
 stop_playing (KsMemoryView *self)
 {
   g_clear_handle_id (&self->play_id, g_source_remove);
+}
+
+/* The texture diagram of the execution shown, when it is a texture fetch */
+static gboolean
+texture_scene (KsMemoryView   *self,
+               KsTextureScene *sc)
+{
+  const KsLaunch *l;
+  int f;
+
+  if (self->n_accesses == 0 || self->tex == NULL || self->current >= self->n_tex
+      || self->accesses[self->current].space != KS_PTX_SPACE_TEX)
+    return FALSE;
+  memset (sc, 0, sizeof *sc);
+  sc->access = &self->accesses[self->current];
+  sc->tex = &self->tex[self->current];
+  sc->focus = self->focus;
+  f = ks_texture_focus_lane (sc);
+  l = ks_sim_get_launch (self->analysis->sim);
+  if (f >= 0 && l != NULL && sc->tex->lane[f].texture < l->n_textures)
+    {
+      sc->desc = &l->textures[sc->tex->lane[f].texture];
+      sc->data = ks_sim_get_buffer (self->analysis->sim, sc->desc->buffer, &sc->size);
+    }
+  return TRUE;
 }
 
 static void
@@ -51,6 +80,13 @@ update_title (KsMemoryView *self)
                                  self->accesses[self->current].warp % MAX (wpc, 1));
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   self->title, -1);
+  {
+    KsTextureScene sc;
+    g_autofree char *summary = texture_scene (self, &sc) ? ks_texture_summary (&sc) : NULL;
+
+    gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                    summary ? summary : "", -1);
+  }
 }
 
 static void
@@ -59,14 +95,18 @@ ks_memory_view_snapshot (GtkWidget   *widget,
 {
   KsMemoryView *self = KS_MEMORY_VIEW (widget);
   int w = gtk_widget_get_width (widget), h = gtk_widget_get_height (widget);
+  KsTextureScene sc;
   cairo_t *cr;
 
   if (w <= 0 || h <= 0)
     return;
   self->style.dark = ks_widget_is_dark (widget);
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, w, h));
-  ks_memory_render (cr, self->n_accesses ? &self->accesses[self->current] : NULL, self->title,
-                    &self->style, w, h);
+  if (texture_scene (self, &sc))
+    ks_texture_render (cr, &sc, self->title, &self->style, w, h);
+  else
+    ks_memory_render (cr, self->n_accesses ? &self->accesses[self->current] : NULL, self->title,
+                      &self->style, w, h);
   cairo_destroy (cr);
 }
 
@@ -96,6 +136,7 @@ ks_memory_view_step (KsMemoryView *self,
   stop_playing (self);
   self->current = (uint32_t) ((self->current + self->n_accesses + (uint32_t) (delta % (int) self->n_accesses))
                               % self->n_accesses);
+  self->focus = -1;
   self->style.wavefronts_shown = -1;
   update_title (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
@@ -116,6 +157,72 @@ next_pass (gpointer data)
       return G_SOURCE_REMOVE;
     }
   return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+focus_step (KsMemoryView *self,
+            int           delta)
+{
+  KsTextureScene sc;
+  int f;
+
+  if (!texture_scene (self, &sc) || (f = ks_texture_focus_lane (&sc)) < 0)
+    return FALSE;
+  for (int i = 1; i <= 32; i++)
+    {
+      int l = ((f + delta * i) % 32 + 32) % 32;
+
+      if ((sc.access->mask >> l) & 1)
+        {
+          self->focus = l;
+          break;
+        }
+    }
+  update_title (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  return TRUE;
+}
+
+static void
+pressed_cb (GtkGestureClick *click,
+            int              n_press,
+            double           x,
+            double           y,
+            KsMemoryView    *self)
+{
+  KsTextureScene sc;
+  int lane;
+
+  if (!texture_scene (self, &sc))
+    return;
+  lane = ks_texture_lane_at (&sc, &self->style, gtk_widget_get_width (GTK_WIDGET (self)),
+                             gtk_widget_get_height (GTK_WIDGET (self)), x, y);
+  if (lane < 0)
+    return;
+  self->focus = lane;
+  update_title (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static gboolean
+query_tooltip_cb (GtkWidget    *widget,
+                  int           x,
+                  int           y,
+                  gboolean      keyboard,
+                  GtkTooltip   *tooltip,
+                  KsMemoryView *self)
+{
+  KsTextureScene sc;
+  g_autofree char *text = NULL;
+
+  if (keyboard || !texture_scene (self, &sc))
+    return FALSE;
+  text = ks_texture_describe_at (&sc, &self->style, gtk_widget_get_width (widget),
+                                 gtk_widget_get_height (widget), x, y);
+  if (text == NULL)
+    return FALSE;
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
 }
 
 static gboolean
@@ -144,6 +251,10 @@ on_key (GtkEventControllerKey *key,
       gtk_widget_queue_draw (GTK_WIDGET (self));
       self->play_id = g_timeout_add (PASS_INTERVAL_MS, next_pass, self);
       return TRUE;
+    case GDK_KEY_Left:
+    case GDK_KEY_Right:
+      /* the texture diagram: the previous or next lane's footprint */
+      return focus_step (self, keyval == GDK_KEY_Left ? -1 : 1);
     case GDK_KEY_Home:
       stop_playing (self);
       self->style.wavefronts_shown = -1;
@@ -181,8 +292,17 @@ ks_memory_view_class_init (KsMemoryViewClass *klass)
 static void
 ks_memory_view_init (KsMemoryView *self)
 {
+  GtkGesture *click;
+
   ks_memory_style_init (&self->style);
+  self->focus = -1;
   ks_widget_setup_input (GTK_WIDGET (self), _("Memory access diagram"), G_CALLBACK (on_key));
+  /* the texture diagram: a lane's tooltip, and a click on it shows its footprint */
+  click = gtk_gesture_click_new ();
+  g_signal_connect_object (click, "pressed", G_CALLBACK (pressed_cb), self, 0);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
+  gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
+  g_signal_connect (self, "query-tooltip", G_CALLBACK (query_tooltip_cb), self);
 }
 
 GtkWidget *
@@ -204,6 +324,8 @@ ks_memory_view_set_analysis (KsMemoryView *self,
   self->analysis = analysis;
   self->accesses = NULL;
   self->n_accesses = 0;
+  self->tex = NULL;
+  self->n_tex = 0;
   g_clear_pointer (&self->title, g_free);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
@@ -220,8 +342,14 @@ ks_memory_view_set_instruction (KsMemoryView *self,
   self->style.wavefronts_shown = -1;
   self->accesses = NULL;
   self->n_accesses = 0;
+  self->tex = NULL;
+  self->n_tex = 0;
+  self->focus = -1;
   if (self->analysis != NULL && self->analysis->sim != NULL)
-    self->accesses = ks_sim_get_accesses (self->analysis->sim, insn, &self->n_accesses);
+    {
+      self->accesses = ks_sim_get_accesses (self->analysis->sim, insn, &self->n_accesses);
+      self->tex = ks_sim_get_tex_accesses (self->analysis->sim, insn, &self->n_tex);
+    }
   update_title (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
   return self->n_accesses > 0;
@@ -244,9 +372,13 @@ export_draw (cairo_t  *cr,
 {
   KsMemoryView *self = user_data;
   KsMemoryStyle st = self->style;
+  KsTextureScene sc;
 
   st.dark = FALSE;
-  ks_memory_render (cr, &self->accesses[self->current], self->title, &st, width, height);
+  if (texture_scene (self, &sc))
+    ks_texture_render (cr, &sc, self->title, &st, width, height);
+  else
+    ks_memory_render (cr, &self->accesses[self->current], self->title, &st, width, height);
 }
 
 gboolean

@@ -3332,6 +3332,34 @@ read_coords (Ctx                *c,
     }
 }
 
+/* A lane's footprint for the sample of the memory view */
+static void
+tex_sample_lane (KsTexAccess      *sample,
+                 uint32_t          lane,
+                 uint32_t          texture,
+                 const KsTexFetch *fetch)
+{
+  KsTexLane *tl = &sample->lane[lane];
+
+  memset (tl, 0, sizeof *tl);
+  sample->dims = (uint8_t) MAX (sample->dims, fetch->dims);
+  sample->linear |= (uint8_t) fetch->linear;
+  tl->n_texels = (uint8_t) fetch->n_corners;
+  tl->border = (uint8_t) fetch->border;
+  tl->texture = (uint16_t) texture;
+  tl->layer = (uint16_t) MIN (fetch->layer, G_MAXUINT16);
+  for (uint32_t k = 0; k < 3; k++)
+    {
+      tl->u[k] = (float) fetch->u[k];
+      tl->alpha[k] = (uint16_t) fetch->alpha[k];
+      tl->base[k] = (int32_t) CLAMP (fetch->base[k], G_MININT32, G_MAXINT32);
+    }
+  for (uint32_t t = 0; t < fetch->n_corners; t++)
+    for (uint32_t k = 0; k < 3; k++)
+      tl->texel[t][k] = (int32_t) CLAMP (fetch->corner[t][k], G_MININT32, G_MAXINT32);
+  memcpy (tl->value, fetch->v, sizeof tl->value);
+}
+
 /* tex and tld4 */
 static void
 do_tex (Ctx *c)
@@ -3345,6 +3373,7 @@ do_tex (Ctx *c)
   gboolean gather = in->opcode == KS_PTX_OPC_TLD4;
   uint32_t next = 2, n_addrs = 0, texels = 0, texel_size = 0;
   uint64_t addrs[KS_WARP_SIZE * KS_TEX_MAX_TEXELS];
+  KsTexAccess sample;
 
   if (list == NULL || !tex_form_ok (c, list, FALSE))
     return;
@@ -3394,6 +3423,11 @@ do_tex (Ctx *c)
       return;
     }
 
+  sample.geom = (uint8_t) geom;
+  sample.dims = 0;
+  sample.linear = 0;
+  sample.gather = (uint8_t) gather;
+  sample.reserved = 0;
   LANES (c->exec, lane)
     {
       const KsSimArray *a = array_of (c, &c->m->operands[list->a], lane, FALSE);
@@ -3429,10 +3463,12 @@ do_tex (Ctx *c)
         addrs[n_addrs++] = a->base + fetch.texels[k];
       texels += fetch.n_texels;
       texel_size = a->desc->texel_size;
+      if (c->sim->trace_enabled)
+        tex_sample_lane (&sample, lane, (uint32_t) (a - c->sim->textures), &fetch);
     }
   if (c->sim->trace_enabled && c->exec != 0)
     ks_sim_record_texture (c->sim, c->w, c->fn->first_insn + c->pc, FALSE, addrs, n_addrs,
-                           texel_size, texels, FALSE);
+                           texel_size, texels, FALSE, c->exec, &sample);
 }
 
 /* txq and suq */
@@ -3607,7 +3643,7 @@ do_surface (Ctx *c)
     g_mutex_unlock (&c->sim->shared->atomics);
   if (c->sim->status == KS_SIM_READY && c->sim->trace_enabled && n_addrs > 0)
     ks_sim_record_texture (c->sim, c->w, c->fn->first_insn + c->pc, TRUE, addrs, n_addrs, size,
-                           n_addrs, !load);
+                           n_addrs, !load, 0, NULL);
 }
 
 /* alloca, stacksave, stackrestore: the warp's local stack is one for all

@@ -65,6 +65,7 @@ worker_new (KsSim         *run,
   w->n_hazards = 0;
   w->l1 = w->l2 = NULL;
   w->accesses = NULL;           /* samples go to the block; access_full is the run's */
+  w->tex_accesses = NULL;
   w->printf_out = g_string_new (NULL);
   w->progress = NULL;
   w->cta_stride = 1;
@@ -111,6 +112,7 @@ block_free (KsSimBlock *b)
   g_clear_pointer (&b->requests, g_array_unref);
   g_clear_pointer (&b->sectors, g_array_unref);
   g_clear_pointer (&b->samples, g_array_unref);
+  g_clear_pointer (&b->tex_samples, g_array_unref);
   g_clear_pointer (&b->hazards, g_array_unref);
   g_free (b->printf_text);
   g_free (b);
@@ -123,7 +125,8 @@ block_bytes (const KsSimBlock *b)
          + (b->insn_stats ? b->insn_stats->len * sizeof (KsSimBlockStats) : 0)
          + (b->requests ? b->requests->len * sizeof (KsSimCacheRequest) : 0)
          + (b->sectors ? b->sectors->len * sizeof (uint64_t) : 0)
-         + (b->samples ? b->samples->len * sizeof (KsSimBlockSample) : 0);
+         + (b->samples ? b->samples->len * sizeof (KsSimBlockSample) : 0)
+         + (b->tex_samples ? b->tex_samples->len * sizeof (KsTexAccess) : 0);
 }
 
 /* Runs blocks first to end - 1 on worker w and returns what they recorded */
@@ -382,6 +385,9 @@ commit_block (KsSimParallel *p,
           if (a->len >= run->access_samples)
             continue;
           g_array_append_val (a, bs->access);
+          if (bs->tex != 0)
+            g_array_append_vals (ks_sim_tex_samples (run, bs->insn),
+                                 &g_array_index (b->tex_samples, KsTexAccess, bs->tex - 1), 1);
           sample_array[i] = a;
           sample_index[i] = a->len - 1;
           if (a->len >= run->access_samples)

@@ -78,7 +78,8 @@ typedef struct
 typedef struct
 {
   uint32_t insn;
-  uint32_t reserved;
+  uint32_t tex;                 /* a texture fetch: 1 + its details' index in
+                                 * KsSimBlock.tex_samples; else 0 */
   KsMemAccess access;
 } KsSimBlockSample;
 
@@ -111,6 +112,7 @@ typedef struct
   GArray *requests;             /* KsSimCacheRequest, in execution order */
   GArray *sectors;              /* uint64_t */
   GArray *samples;              /* KsSimBlockSample, in execution order */
+  GArray *tex_samples;          /* KsTexAccess, the details of the texture fetches' samples */
   GArray *hazards;              /* KsSimHazard, each pair of instructions once, no limit */
   char *printf_text;
 } KsSimBlock;
@@ -292,6 +294,7 @@ struct _KsSim
   KsSimHazard *hazards;
   uint32_t n_hazards;
   GHashTable *accesses;         /* instruction -> GArray of KsMemAccess */
+  GHashTable *tex_accesses;     /* tex and tld4 -> GArray of KsTexAccess, beside accesses' */
   uint8_t *access_full;         /* per instruction: its samples are all taken */
   uint32_t access_samples;
   uint32_t l1_bytes, l2_bytes;
@@ -376,6 +379,10 @@ void   ks_sim_cache_sectors  (KsSim                *sim,
                               gboolean              texture,
                               KsTraceMemory        *tm,
                               KsMemAccess          *sample);
+/* The run's details of the texture fetches sampled of insn (created
+ * when missing) */
+GArray *ks_sim_tex_samples   (KsSim                *sim,
+                              uint32_t              insn);
 void   ks_sim_warp_free      (KsSim                *sim,
                               KsSimWarp            *w);
 /* Runs the whole launch on sim->n_threads threads (ks-sim-parallel.c) */
@@ -542,15 +549,19 @@ ks_sim_count_step (KsSim     *sim,
 /* The memory analysis of a texture or surface instruction: the global
  * addresses of the texels each lane read or wrote (n per lane at most 8,
  * texel_size bytes each), through the L1 and L2 models, counted apart from
- * ld/st (KsSimInsnStats.tex_*).  Runs only while the trace is on. */
-void   ks_sim_record_texture (KsSim           *sim,
-                              const KsSimWarp *w,
-                              uint32_t         insn,
-                              gboolean         surface,
-                              const uint64_t  *addrs,
-                              uint32_t         n_addrs,
-                              uint32_t         texel_size,
-                              uint32_t         texels,
-                              gboolean         store);
+ * ld/st (KsSimInsnStats.tex_*).  A texture fetch gives its lanes (mask)
+ * and their footprints (tex), kept as the instruction's samples; surfaces
+ * give 0 and NULL.  Runs only while the trace is on. */
+void   ks_sim_record_texture (KsSim             *sim,
+                              const KsSimWarp   *w,
+                              uint32_t           insn,
+                              gboolean           surface,
+                              const uint64_t    *addrs,
+                              uint32_t           n_addrs,
+                              uint32_t           texel_size,
+                              uint32_t           texels,
+                              gboolean           store,
+                              uint32_t           mask,
+                              const KsTexAccess *tex);
 
 G_END_DECLS

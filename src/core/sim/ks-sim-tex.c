@@ -479,6 +479,9 @@ frame_texel (const KsTexObject *t,
   uint32_t at[3] = { 0, 0, 0 };
   gboolean border = FALSE;
 
+  int64_t *corner = out != NULL && out->n_corners < KS_TEX_MAX_TEXELS
+                    ? out->corner[out->n_corners] : NULL;
+
   for (uint32_t k = 0; k < f->n; k++)
     {
       int64_t a = address (f->address[k], i[k], f->size[k]);
@@ -487,8 +490,25 @@ frame_texel (const KsTexObject *t,
         border = TRUE;
       else
         at[k] = (uint32_t) a;
+      if (corner != NULL)
+        corner[k] = a < 0 ? i[k] : a;
+    }
+  if (corner != NULL)
+    {
+      out->border |= (uint32_t) border << out->n_corners;
+      out->n_corners++;
     }
   texel_values (t, border, at[0], at[1], at[2], f->layer, v, out);
+}
+
+/* What the frame says of the footprint */
+static void
+frame_footprint (const Frame *f,
+                 KsTexFetch  *out)
+{
+  out->dims = f->n;
+  out->layer = f->layer;
+  memcpy (out->u, f->u, sizeof out->u);
 }
 
 /* The 9-bit weight of the upper texel: frac (x) to the nearest 1/256 */
@@ -510,9 +530,15 @@ ks_tex_sample (const KsTexObject *t,
   memset (out, 0, sizeof *out);
   if (!frame_init (t, coords, &f))
     return FALSE;
+  frame_footprint (&f, out);
 
   if (coords->int_coords && coords->geom != KS_TEX_GEOM_CUBE && coords->geom != KS_TEX_GEOM_ACUBE)
     {
+      for (uint32_t k = 0; k < f.n; k++)
+        {
+          out->u[k] = (double) f.i[k];
+          out->base[k] = f.i[k];
+        }
       frame_texel (t, &f, f.i, v, out);
       for (uint32_t k = 0; k < 4; k++)
         out->v[k] = result_bits (d, v[k]);
@@ -524,7 +550,7 @@ ks_tex_sample (const KsTexObject *t,
       int64_t i[3] = { 0, 0, 0 };
 
       for (uint32_t k = 0; k < f.n; k++)
-        i[k] = (int64_t) floor (f.u[k]);
+        i[k] = out->base[k] = (int64_t) floor (f.u[k]);
       frame_texel (t, &f, i, v, out);
       for (uint32_t k = 0; k < 4; k++)
         out->v[k] = result_bits (d, v[k]);
@@ -540,9 +566,11 @@ ks_tex_sample (const KsTexObject *t,
         double xb = f.u[k] - 0.5;
         double fl = floor (xb);
 
-        i0[k] = (int64_t) fl;
+        i0[k] = out->base[k] = (int64_t) fl;
         a[k] = weight9 (xb - fl);
+        out->alpha[k] = (uint32_t) (a[k] * 256);
       }
+    out->linear = TRUE;
     /* the 2^n texels of the footprint, x fastest */
     for (uint32_t corner = 0; corner < (1u << f.n); corner++)
       {
@@ -587,8 +615,9 @@ ks_tex_gather (const KsTexObject *t,
   fc.int_coords = FALSE;
   if (!frame_init (t, &fc, &f))
     return FALSE;
+  frame_footprint (&f, out);
   for (uint32_t k = 0; k < 2; k++)
-    i0[k] = (int64_t) floor (f.u[k] - 0.5);
+    i0[k] = out->base[k] = (int64_t) floor (f.u[k] - 0.5);
   for (uint32_t n = 0; n < 4; n++)
     {
       int64_t i[3] = { i0[0] + order[n][0], i0[1] + order[n][1], 0 };

@@ -141,6 +141,18 @@ typedef struct
   uint32_t v[4];
   uint32_t n_texels;
   uint64_t texels[KS_TEX_MAX_TEXELS];   /* byte offsets into the array; border texels left out */
+  /* The footprint, for the memory view's texture diagram: every texel the
+   * fetch read (x fastest; tld4 in its own order), border ones included */
+  uint32_t n_corners;           /* 1 (point, integer coordinates), 2, 4 or 8 (linear), 4 (tld4) */
+  uint32_t dims;                /* the coordinates the footprint spans: 1 to 3 */
+  uint32_t border;              /* bit k: corner k lies outside the array (the border colour) */
+  uint32_t layer;               /* the layer read (cubemaps: cube * 6 + face) */
+  gboolean linear;              /* weights apply */
+  double u[3];                  /* the coordinates in texels, after normalization and offsets */
+  int64_t base[3];              /* the footprint's first texel, before the address modes */
+  uint32_t alpha[3];            /* linear: the upper texel's 9-bit weight along each
+                                 * coordinate, in 256ths (0 to 256) */
+  int64_t corner[KS_TEX_MAX_TEXELS][3]; /* each texel after the address modes (border: before) */
 } KsTexFetch;
 
 /* Whether the array's results are floats (else 32-bit integers) */

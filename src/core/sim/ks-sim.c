@@ -1292,6 +1292,7 @@ ks_sim_free (KsSim *sim)
   g_free (sim->smem_access);
   g_free (sim->hazards);
   g_clear_pointer (&sim->accesses, g_hash_table_unref);
+  g_clear_pointer (&sim->tex_accesses, g_hash_table_unref);
   g_clear_pointer (&sim->access_full, g_free);
   g_free (sim->trace);
   g_free (sim->trace_mem);
@@ -1658,6 +1659,36 @@ ks_sim_get_accesses (const KsSim *sim,
   return a ? (const KsMemAccess *) (void *) a->data : NULL;
 }
 
+const KsTexAccess *
+ks_sim_get_tex_accesses (const KsSim *sim,
+                         uint32_t     insn,
+                         uint32_t    *n_accesses)
+{
+  GArray *a = sim->tex_accesses ? g_hash_table_lookup (sim->tex_accesses, GUINT_TO_POINTER (insn))
+                                : NULL;
+
+  *n_accesses = a ? a->len : 0;
+  return a ? (const KsTexAccess *) (void *) a->data : NULL;
+}
+
+/* The run's array of texture details of insn */
+GArray *
+ks_sim_tex_samples (KsSim    *sim,
+                    uint32_t  insn)
+{
+  GArray *a;
+
+  if (sim->tex_accesses == NULL)
+    sim->tex_accesses = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
+  a = g_hash_table_lookup (sim->tex_accesses, GUINT_TO_POINTER (insn));
+  if (a == NULL)
+    {
+      a = g_array_new (FALSE, FALSE, sizeof (KsTexAccess));
+      g_hash_table_insert (sim->tex_accesses, GUINT_TO_POINTER (insn), a);
+    }
+  return a;
+}
+
 /* A worker's sample: taken while the instruction's quota is not filled
  * by the blocks already put in order, up to the quota within the block;
  * which of them are kept is decided in block order (ks-sim-parallel.c).
@@ -1744,6 +1775,59 @@ sample_access (KsSim           *sim,
   m->store = (uint8_t) !!store;
   memcpy (m->addr, addr, sizeof m->addr);
   return m;
+}
+
+/* A sample of a texture fetch: the access with each lane's first texel
+ * (addrs holds the lanes' texels one lane after another), and the lanes'
+ * footprints beside it.  Its sectors' levels are not kept: a fetch can
+ * touch more than level[] holds. */
+static void
+sample_texture (KsSim             *sim,
+                const KsSimWarp   *w,
+                uint32_t           insn,
+                const uint64_t    *addrs,
+                uint32_t           texel_size,
+                uint32_t           mask,
+                const KsTexAccess *tex)
+{
+  uint64_t first[32] = { 0 };
+  uint32_t index, at = 0;
+  KsMemAccess *m;
+  KsTexAccess *kept;
+
+  if (sim->access_samples == 0)
+    return;
+  for (uint32_t l = 0; l < 32; l++)
+    if (mask & (1u << l))
+      {
+        /* border texels are not read from memory: a lane may have none */
+        first[l] = tex->lane[l].n_texels > ks_popcount32 (tex->lane[l].border) ? addrs[at] : 0;
+        at += tex->lane[l].n_texels - ks_popcount32 (tex->lane[l].border);
+      }
+  m = sample_access (sim, w, insn, KS_PTX_SPACE_TEX, first, texel_size, mask, FALSE, &index);
+  if (m == NULL)
+    return;
+  if (sim->block != NULL)
+    {
+      KsSimBlock *b = sim->block;
+
+      if (b->tex_samples == NULL)
+        b->tex_samples = g_array_new (FALSE, FALSE, sizeof (KsTexAccess));
+      g_array_append_vals (b->tex_samples, tex, 1);
+      g_array_index (b->samples, KsSimBlockSample, index).tex = b->tex_samples->len;
+      kept = &g_array_index (b->tex_samples, KsTexAccess, b->tex_samples->len - 1);
+    }
+  else
+    {
+      GArray *a = ks_sim_tex_samples (sim, insn);
+
+      g_array_append_vals (a, tex, 1);
+      kept = &g_array_index (a, KsTexAccess, a->len - 1);
+    }
+  /* the executor fills in only the lanes that fetched */
+  for (uint32_t l = 0; l < 32; l++)
+    if (!(mask & (1u << l)))
+      memset (&kept->lane[l], 0, sizeof kept->lane[l]);
 }
 
 void
@@ -2082,7 +2166,9 @@ ks_sim_record_texture (KsSim           *sim,
                        uint32_t         n_addrs,
                        uint32_t         texel_size,
                        uint32_t         texels,
-                       gboolean         store)
+                       gboolean         store,
+                       uint32_t         mask,
+                       const KsTexAccess *tex)
 {
   KsSimInsnStats *st = &sim->insn_stats[insn];
   uint64_t sectors[KS_WARP_SIZE * KS_TEX_MAX_TEXELS * 2];
@@ -2090,7 +2176,6 @@ ks_sim_record_texture (KsSim           *sim,
   uint64_t last_line = G_MAXUINT64;
   KsTraceMemory *tm;
 
-  (void) w;
   if (!sim->trace_enabled)
     return;
   if (surface)
@@ -2129,6 +2214,8 @@ ks_sim_record_texture (KsSim           *sim,
   tm = trace_memory (sim, surface ? KS_TRACE_MEM_SURFACE : KS_TRACE_MEM_TEXTURE, store);
   if (tm != NULL)
     tm->wavefronts = MIN (n_lines, 255u);
+  if (tex != NULL && mask != 0)
+    sample_texture (sim, w, insn, addrs, texel_size, mask, tex);
   if (sim->block != NULL)
     defer_request (sim, insn, sectors, n_sectors, store, TRUE, tm, G_MAXUINT32);
   else

@@ -187,7 +187,8 @@ typedef struct
 {
   uint32_t warp;                /* CTA linear index * warps per CTA + warp index */
   uint32_t mask;                /* lanes that accessed */
-  uint8_t space;                /* KS_PTX_SPACE_SHARED or KS_PTX_SPACE_GLOBAL */
+  uint8_t space;                 /* KS_PTX_SPACE_SHARED, KS_PTX_SPACE_GLOBAL, or KS_PTX_SPACE_TEX
+                                 * for tex and tld4 (ks_sim_get_tex_accesses) */
   uint8_t size;                 /* bytes per lane */
   uint8_t store;
   uint8_t n_levels;             /* global: entries of level[] */
@@ -197,6 +198,37 @@ typedef struct
    * the request's sectors: 1 L1 hit, 2 L2 hit, 3 DRAM; stores: 4 */
   uint8_t level[64];
 } KsMemAccess;
+
+/* One lane of a sampled texture fetch, as the texture diagram draws it */
+typedef struct
+{
+  float u[3];                   /* the coordinates in texels (normalized ones times the size,
+                                 * plus the offsets); integer coordinates as given */
+  uint16_t alpha[3];            /* linear filtering: the upper texel's weight along each
+                                 * coordinate, in 256ths (CUDA's 9-bit weight, 0 to 256) */
+  uint8_t n_texels;             /* the footprint: 1 (point), 2, 4 or 8 (linear 1D, 2D, 3D),
+                                 * 4 (tld4) */
+  uint8_t border;               /* bit k: texel k is outside the array (the border colour) */
+  uint16_t texture;             /* the launch's texture (KsLaunch.textures) */
+  uint16_t layer;               /* the layer read (cubemaps: cube * 6 + face) */
+  int32_t base[3];              /* the footprint's first texel before the address modes:
+                                 * floor (u - 0.5) when linear, else floor (u) */
+  int32_t texel[8][3];          /* each texel read (x fastest), after the address modes;
+                                 * border texels where they lie */
+  uint32_t value[4];            /* what the fetch returned (f32 bits or integers) */
+} KsTexLane;
+
+/* The details of a sampled execution of tex or tld4, beside its
+ * KsMemAccess (whose addr[] holds each lane's first texel) */
+typedef struct
+{
+  uint8_t geom;                 /* KsTexGeom */
+  uint8_t dims;                 /* coordinates the footprints span: 1 to 3 */
+  uint8_t linear;               /* linear filtering: the weights apply */
+  uint8_t gather;               /* tld4 */
+  uint32_t reserved;
+  KsTexLane lane[32];           /* the lanes of the access's mask */
+} KsTexAccess;
 
 #define KS_MEM_LEVEL_L1     1
 #define KS_MEM_LEVEL_L2     2
@@ -321,6 +353,12 @@ void                ks_sim_set_access_samples (KsSim       *sim,
 const KsMemAccess  *ks_sim_get_accesses (const KsSim       *sim,
                                          uint32_t           insn,
                                          uint32_t          *n_accesses);
+/* The texture fetches among them: for a tex or tld4 instruction, one
+ * KsTexAccess per kept execution (the same order and number as
+ * ks_sim_get_accesses); NULL for any other instruction */
+const KsTexAccess  *ks_sim_get_tex_accesses (const KsSim   *sim,
+                                             uint32_t       insn,
+                                             uint32_t      *n_accesses);
 /* Per-instruction statistics, module->n_insns of them */
 const KsSimInsnStats *ks_sim_get_insn_stats (const KsSim   *sim);
 uint32_t            ks_sim_get_warps_per_cta (const KsSim  *sim);
