@@ -218,6 +218,7 @@ ks_memory_view_init (KsMemoryView *self)
 {
   ks_memory_style_init (&self->style);
   ks_widget_setup_input (GTK_WIDGET (self), _("Memory access diagram"), G_CALLBACK (on_key));
+  update_title (self);
 }
 
 GtkWidget *
