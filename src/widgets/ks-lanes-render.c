@@ -362,7 +362,7 @@ ks_lanes_render (cairo_t            *cr,
   for (uint32_t l = 0; l < 32; l++)
     {
       g_snprintf (buf, sizeof buf, "%u", l);
-      cell_text (cr, buf, g.left + (l + 0.5) * g.col_w, g.top - g.px * 0.6, g.col_w, 0, g.px * 0.9, 0);
+      cell_text (cr, buf, g.left + (l + 0.5) * g.col_w, g.top - g.px * 0.6, g.col_w, 0, g.px, 0);
     }
 
   /* rows: path, guard, values */

@@ -323,7 +323,8 @@ draw_ruler (cairo_t                *cr,
     }
   set_rgb (cr, th->dim, 1);
   cairo_move_to (cr, 4, l->ruler_height - px * 0.7);
-  cairo_show_text (cr, "cycle");
+  /* Translators: the timeline ruler's unit */
+  cairo_show_text (cr, _("cycle"));
   (void) height;
 }
 
@@ -781,7 +782,8 @@ draw_overview (cairo_t                *cr,
   cairo_stroke (cr);
   set_rgb (cr, th->dim, 1);
   cairo_move_to (cr, 4, top + h * 0.75);
-  cairo_show_text (cr, "all");
+  /* Translators: the overview strip, which shows every warp at once */
+  cairo_show_text (cr, _("all"));
 }
 
 static void
