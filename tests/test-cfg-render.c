@@ -134,7 +134,8 @@ test_diamond_and_loop (void)
     int big_h;
 
     ks_cfg_heat_rgb_projector (8, 8, &r, &g, &b);
-    s = cairo_image_surface_create (CAIRO_FORMAT_RGB24, (int) big->width, (int) (big->height + legend));
+    s = cairo_image_surface_create (CAIRO_FORMAT_RGB24, (int) big->width,
+                                    (int) (big->height + legend));
     cr = cairo_create (s);
     ks_cfg_view_state_init (&v);
     v.projector = TRUE;
@@ -149,7 +150,8 @@ test_diamond_and_loop (void)
                                      r, g, b));
     if (g_getenv ("KS_SCREENSHOT_DIR"))
       {
-        g_autofree char *path = g_build_filename (g_getenv ("KS_SCREENSHOT_DIR"), "cfg-presentation.png", NULL);
+        g_autofree char *path = g_build_filename (g_getenv ("KS_SCREENSHOT_DIR"),
+                                                  "cfg-presentation.png", NULL);
 
         cairo_surface_write_to_png (s, path);
       }
@@ -161,7 +163,8 @@ test_diamond_and_loop (void)
       double r3, g3, b3;
 
       ks_cfg_heat_rgb_projector (1, 8, &r3, &g3, &b3);
-      g_assert_cmpfloat (0.2126 * r3 + 0.7152 * g3 + 0.0722 * b3, <, 0.2126 * r + 0.7152 * g + 0.0722 * b - 0.1);
+      g_assert_cmpfloat (0.2126 * r3 + 0.7152 * g3 + 0.0722 * b3, <,
+                         0.2126 * r + 0.7152 * g + 0.0722 * b - 0.1);
     }
   }
 }

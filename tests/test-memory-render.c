@@ -263,7 +263,8 @@ test_describe (void)
 
   conflict32 (&m);
   text = ks_memory_describe (&m);
-  g_assert_cmpstr (text, ==, "4-byte load by 32 lanes: 32 passes (1 without conflicts), worst bank x32");
+  g_assert_cmpstr (text, ==,
+                   "4-byte load by 32 lanes: 32 passes (1 without conflicts), worst bank x32");
 }
 
 int

@@ -175,7 +175,8 @@ draw_legend (cairo_t              *cr,
           /* three steps of the scale: once, the middle, the most */
           for (guint k = 0; k < 3; k++)
             {
-              uint64_t count = k == 0 ? 1 : k == 1 ? (uint64_t) sqrt ((double) MAX (max, 1)) : MAX (max, 1);
+              uint64_t most = MAX (max, 1);
+              uint64_t count = k == 0 ? 1 : k == 1 ? (uint64_t) sqrt ((double) most) : most;
               double r, g, b;
 
               heat_rgb (count, MAX (max, 1), v->projector, &r, &g, &b);
@@ -512,7 +513,8 @@ ks_cfg_render (cairo_t              *cr,
       else
         cairo_set_source_rgb (cr, 0.08, 0.08, 0.1);
       if (pb->first_line == pb->last_line)
-        g_snprintf (line1, sizeof line1, _("B%u  line %u  (%u instr.)"), b, pb->first_line, pb->n_insns);
+        g_snprintf (line1, sizeof line1, _("B%u  line %u  (%u instr.)"), b, pb->first_line,
+                    pb->n_insns);
       else
         g_snprintf (line1, sizeof line1, _("B%u  lines %u-%u  (%u instr.)"), b, pb->first_line,
                     pb->last_line, pb->n_insns);
@@ -525,11 +527,13 @@ ks_cfg_render (cairo_t              *cr,
                          ? 100.0 * first->active_lanes / (32.0 * first->warp_executions) : 100;
           /* Translators: how many times warps ran a block */
           g_autofree char *ran = g_strdup_printf ("%" G_GUINT64_FORMAT, count);
-          g_autofree char *splits = last ? g_strdup_printf ("%" G_GUINT64_FORMAT, last->divergent) : NULL;
+          g_autofree char *splits = last ? g_strdup_printf ("%" G_GUINT64_FORMAT, last->divergent)
+                                    : NULL;
           int len = g_snprintf (line2, sizeof line2, _("ran %s x"), ran);
 
           if (count > 0 && lanes < 99.5 && len > 0 && (gsize) len < sizeof line2)
-            len += g_snprintf (line2 + len, sizeof line2 - (gsize) len, _(", %.0f %% of lanes"), lanes);
+            len += g_snprintf (line2 + len, sizeof line2 - (gsize) len, _(", %.0f %% of lanes"),
+                               lanes);
           if (last != NULL && last->divergent > 0 && len > 0 && (gsize) len < sizeof line2)
             g_snprintf (line2 + len, sizeof line2 - (gsize) len, _(", splits %s x"),
                         splits);

@@ -98,7 +98,8 @@ update_description (KsCfgView *self)
           if (stats[last].divergent > 0 && pb->ipdom < self->layout->n_nodes)
             {
               splits++;
-              g_string_append_printf (text, _("; B%u splits warps, which rejoin at B%u"), b, pb->ipdom);
+              g_string_append_printf (text, _("; B%u splits warps, which rejoin at B%u"), b,
+                                      pb->ipdom);
             }
         }
       if (busiest >= 0)

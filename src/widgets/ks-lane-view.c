@@ -90,8 +90,8 @@ update_description (KsLaneView *self)
     g_autofree char *line = ks_ptx_module_line_text (m, m->insns[st->insn].line);
 
     g_string_append_printf (text, _("%s; block %u, warp %u: step %u of %u, PTX line %u; %u lanes "
-                                    "on the path, %u ran it"), line, t->cta, t->warp, self->step + 1,
-                            t->n_steps, m->insns[st->insn].line,
+                                    "on the path, %u ran it"), line, t->cta, t->warp,
+                            self->step + 1, t->n_steps, m->insns[st->insn].line,
                             (unsigned) __builtin_popcount (st->active),
                             (unsigned) __builtin_popcount (st->executed));
   }
@@ -138,7 +138,8 @@ ks_lane_view_query_tooltip (GtkWidget  *widget,
                             : _("lane %u is off the warp's path (parked at a branch)"), lane);
   else if (row == 1)
     text = g_strdup_printf (((st->executed >> lane) & 1) ? _("lane %u ran the instruction")
-                            : _("lane %u did not run it (its guard was false, or it is off the path)"),
+                            : _("lane %u did not run it (its guard was false, or it is off the "
+                                "path)"),
                             lane);
   else if (row - 2 < st->n_values)
     {
@@ -149,8 +150,8 @@ ks_lane_view_query_tooltip (GtkWidget  *widget,
       if (v->written && !((st->executed >> lane) & 1))
         text = g_strdup_printf (_("lane %u: %s not written"), lane, name);
       else
-        text = g_strdup_printf (v->written ? _("lane %u: %s after = %s") : _("lane %u: %s before = %s"),
-                                lane, name, value);
+        text = g_strdup_printf (v->written ? _("lane %u: %s after = %s")
+                                : _("lane %u: %s before = %s"), lane, name, value);
     }
   if (text == NULL)
     return FALSE;
@@ -312,6 +313,7 @@ ks_lane_view_export (KsLaneView  *self,
     }
   /* every row of the step, whatever height was asked for */
   return ks_render_export (path, width,
-                           MAX (height, ks_lanes_content_height (&self->style, self->trace, self->step)),
+                           MAX (height, ks_lanes_content_height (&self->style, self->trace,
+                                                                 self->step)),
                            export_draw, self, error);
 }

@@ -332,7 +332,8 @@ legend_items (const KsMemAccess   *m,
       for (guint k = 0; k < 4; k++)
         {
           items[n].kind = SWATCH_FILL;
-          ks_memory_level_rgb ((uint8_t) (k + 1), &items[n].rgb[0], &items[n].rgb[1], &items[n].rgb[2]);
+          ks_memory_level_rgb ((uint8_t) (k + 1), &items[n].rgb[0], &items[n].rgb[1],
+                               &items[n].rgb[2]);
           items[n++].text = g_strdup (_(names[k]));
         }
       items[n].kind = SWATCH_BAR;
@@ -419,7 +420,8 @@ ks_memory_describe (const KsMemAccess *m)
       g_autofree char *what = NULL;
 
       /* Translators: "4-byte load by 32 lanes" */
-      what = g_strdup_printf (m->store ? _("%u-byte store by %u lanes") : _("%u-byte load by %u lanes"),
+      what = g_strdup_printf (m->store ? _("%u-byte store by %u lanes")
+                              : _("%u-byte load by %u lanes"),
                               m->size, (unsigned) __builtin_popcount (m->mask));
       return g_strdup_printf (ngettext ("%s: %u pass (%u without conflicts), worst bank x%u",
                                         "%s: %u passes (%u without conflicts), worst bank x%u",
@@ -431,7 +433,8 @@ ks_memory_describe (const KsMemAccess *m)
       KsGmemAnalysis r = ks_gmem_analyze (m->addr, m->size, m->mask);
       g_autofree char *what = NULL, *lines = NULL;
 
-      what = g_strdup_printf (m->store ? _("%u-byte store by %u lanes") : _("%u-byte load by %u lanes"),
+      what = g_strdup_printf (m->store ? _("%u-byte store by %u lanes")
+                              : _("%u-byte load by %u lanes"),
                               m->size, (unsigned) __builtin_popcount (m->mask));
       lines = g_strdup_printf (ngettext ("%u line", "%u lines", r.n_lines), r.n_lines);
       return g_strdup_printf (_("%s: %u of %u bytes used (%.0f %%), %u sectors (ideal %u) in %s"),
@@ -665,7 +668,8 @@ draw_global (cairo_t           *cr,
       /* the bytes of the sector the warp asked for, as a bar inside */
       cairo_set_source_rgba (cr, 1, 1, 1, 0.85);
       cairo_rectangle (cr, x + 3, y + h - 3 - MAX (2, g->px * 0.12),
-                       (w - 6) * __builtin_popcount (r.sector_bytes[s]) / 32.0, MAX (2, g->px * 0.12));
+                       (w - 6) * __builtin_popcount (r.sector_bytes[s]) / 32.0,
+                       MAX (2, g->px * 0.12));
       cairo_fill (cr);
     }
 }

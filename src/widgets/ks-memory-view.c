@@ -60,7 +60,8 @@ update_title (KsMemoryView *self)
     g_autofree char *described = ks_memory_describe (&self->accesses[self->current]);
 
     gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                    self->title, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, described, -1);
+                                    self->title, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, described,
+                                    -1);
   }
   /* another access may need more rows (passes, lines) */
   gtk_widget_queue_resize (GTK_WIDGET (self));

@@ -249,7 +249,8 @@ ks_occupancy_view_set_analysis (KsOccupancyView *self,
     }
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Occupancy chart"), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
-                                  label ? label : _("No occupancy: run a kernel with a launch"), -1);
+                                  label ? label : _("No occupancy: run a kernel with a launch"),
+                                  -1);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 

@@ -365,7 +365,8 @@ ks_timeline_query_tooltip (GtkWidget  *widget,
     KsTimelineLayout l;
     double row;
 
-    ks_timeline_layout (&self->view, gtk_widget_get_width (widget), gtk_widget_get_height (widget), &l);
+    ks_timeline_layout (&self->view, gtk_widget_get_width (widget), gtk_widget_get_height (widget),
+                        &l);
     row = self->view.first_row + (y - l.rows_top) / self->view.row_height;
     if (x < l.plot_left && y >= l.rows_top && y < l.rows_top + l.rows_height && row < t->n_warps)
       {
@@ -747,7 +748,8 @@ ks_timeline_set_analysis (KsTimeline *self,
     g_autofree char *summary = describe_run (timing_of (self));
 
     gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                    timing_of (self) ? _("Warp timeline") : _("Warp timeline (empty)"),
+                                    timing_of (self) ? _("Warp timeline")
+                                    : _("Warp timeline (empty)"),
                                     GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, summary, -1);
   }
   invalidate (self);
