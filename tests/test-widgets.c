@@ -176,6 +176,14 @@ test_widget (void)
     g_assert_no_error (error);
     g_assert_cmpint (gdk_texture_get_width (out), ==, 3000);
     g_assert_cmpint (gdk_texture_get_height (out), ==, 800);
+    g_clear_object (&out);
+    /* too short for the rows: it grows to hold every warp's row, 24 px
+     * each in presentation mode (14 px times 1.7) */
+    g_assert_true (ks_timeline_export (KS_TIMELINE (tl), png, 1200, 150, FALSE, &error));
+    g_assert_no_error (error);
+    out = gdk_texture_new_from_filename (png, &error);
+    g_assert_no_error (error);
+    g_assert_cmpint (gdk_texture_get_height (out), >, 24 * (int) a->timing->n_warps);
     g_unlink (png);
     g_rmdir (dir);
   }

@@ -806,6 +806,17 @@ ks_timeline_export (KsTimeline  *self,
   v = self->view;
   v.hover_event = -1;
   v.dark = FALSE;
+  /* every warp's row, from the first: the picture grows to hold them all
+   * rather than stopping where the widget's height did */
+  v.first_row = 0;
+  {
+    KsTimelineLayout l;
+    double rows = (double) t->n_warps * v.row_height;
+
+    ks_timeline_layout (&v, width, height, &l);
+    if (rows > l.rows_height)
+      height = (int) ceil (height + rows - l.rows_height);
+  }
   if (whole_run)
     ks_timeline_view_fit (&v, t, width, height);
   return ks_timeline_render_export (t, self->analysis->module, &v, width, height, path, error);
