@@ -190,6 +190,7 @@ typedef struct
 {
   SwatchKind kind;
   double rgb[3];
+  double alpha;                 /* as the picture draws it; 0 means 1 */
   char *text;
 } LegendItem;
 
@@ -248,7 +249,8 @@ legend_draw (cairo_t          *cr,
           x = 4;
           y += px * LEGEND_LINE;
         }
-      cairo_set_source_rgb (cr, it->rgb[0], it->rgb[1], it->rgb[2]);
+      cairo_set_source_rgba (cr, it->rgb[0], it->rgb[1], it->rgb[2],
+                             it->alpha > 0 ? it->alpha : 1);
       switch (it->kind)
         {
         case SWATCH_FILL:
@@ -318,8 +320,8 @@ legend_items (const KsMemAccess   *m,
       items[n++].text = g_strdup (_("xN: a bank with N different words to deliver, one a pass "
                                     "(an N-way conflict)"));
       items[n].kind = SWATCH_FILL;
-      for (guint k = 0; k < 3; k++)
-        items[n].rgb[k] = 1 - (1 - wave_colors[0][k]) * (s->projector ? 0.5 : 0.25);
+      memcpy (items[n].rgb, wave_colors[0], sizeof items[n].rgb);
+      items[n].alpha = s->projector ? 0.5 : 0.25;
       items[n++].text = g_strdup (_("a bank with one word"));
       items[n].kind = SWATCH_DOT;
       memcpy (items[n].rgb, fg, sizeof items[n].rgb);
@@ -341,6 +343,7 @@ legend_items (const KsMemAccess   *m,
       items[n++].text = g_strdup (_("white bar: the bytes of the sector the warp asked for"));
       items[n].kind = SWATCH_OUTLINE;
       memcpy (items[n].rgb, fg, sizeof items[n].rgb);
+      items[n].alpha = 0.35;
       items[n++].text = g_strdup (_("a 32-byte sector not moved"));
     }
   g_assert (n <= MAX_LEGEND);
@@ -395,7 +398,7 @@ ks_memory_content_height (const KsMemAccess   *m,
                           double               width)
 {
   const double fg[3] = { 0, 0, 0 };
-  LegendItem items[MAX_LEGEND];
+  LegendItem items[MAX_LEGEND] = { 0 };
   Geometry g;
   guint n, lines;
 
@@ -701,7 +704,7 @@ ks_memory_render (cairo_t             *cr,
       else
         draw_global (cr, m, &g, c[1], c[2], width);
       {
-        LegendItem items[MAX_LEGEND];
+        LegendItem items[MAX_LEGEND] = { 0 };
         guint n = legend_items (m, s, c[1], items);
 
         legend_draw (cr, items, n, g.px, width, legend_top (m, &g, width), c[1]);
