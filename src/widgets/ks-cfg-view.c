@@ -95,11 +95,15 @@ update_description (KsCfgView *self)
               most = stats[first].warp_executions;
               busiest = b;
             }
-          if (stats[last].divergent > 0 && pb->ipdom < self->layout->n_nodes)
+          if (stats[last].divergent > 0)
             {
               splits++;
-              g_string_append_printf (text, _("; B%u splits warps, which rejoin at B%u"), b,
-                                      pb->ipdom);
+              if (pb->ipdom < self->layout->n_nodes)
+                g_string_append_printf (text, _("; B%u splits warps, which rejoin at B%u"), b,
+                                        pb->ipdom);
+              else
+                g_string_append_printf (text, _("; B%u splits warps, which rejoin only at the "
+                                                "exit"), b);
             }
         }
       if (busiest >= 0)
