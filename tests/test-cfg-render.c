@@ -9,6 +9,7 @@
 
 #include "ks-cfg-render.h"
 #include "ks-launch.h"
+#include "ks-render-export.h"
 
 /* Blocks: B0 (lines 9-11) branches on odd lanes to B2 (ELSE); B1 (12-13)
  * jumps to B3 (JOIN); B2 (14-15); B3 (16-20) loops to itself 4 times;
@@ -26,6 +27,23 @@ static const char ptx[] =
   "  setp.lt.u32 %p2, %r5, 4;\n  @%p2 bra JOIN;\n"                 /* 19, 20 */
   "  ret;\n}\n";                                                   /* 21 */
 
+/* How many pixels of (r, g, b) run up column x from row y: a block's fill
+ * from near its bottom to its top outline */
+static int
+run_down (cairo_surface_t *s,
+          double           x,
+          double           y,
+          double           r,
+          double           g,
+          double           b)
+{
+  int n = 0;
+
+  while (y - n >= 0 && ks_test_pixel_is (s, x, y - n, r, g, b))
+    n++;
+  return n;
+}
+
 static void
 test_diamond_and_loop (void)
 {
@@ -41,6 +59,7 @@ test_diamond_and_loop (void)
   cairo_t *cr;
   KsCfgViewState v;
   double r, g, b;
+  int desk_h;
 
   g_assert_cmpuint (m->n_errors, ==, 0);
   g_assert_no_error (error);
@@ -98,8 +117,56 @@ test_diamond_and_loop (void)
 
       cairo_surface_write_to_png (s, path);
     }
+  /* B3's fill, down its right edge */
+  ks_cfg_heat_rgb (8, 8, &r, &g, &b);
+  desk_h = run_down (s, lay->nodes[3].x + lay->nodes[3].width - 4,
+                     lay->nodes[3].y + lay->nodes[3].height - 4, r, g, b);
   cairo_destroy (cr);
   cairo_surface_destroy (s);
+
+  /* Presentation mode: a block 1.6 times as tall or more, measured on the
+   * picture (B3's fill, down its right edge), the projector's scale for
+   * it, and the legend along the bottom with the scale's darkest step */
+  {
+    g_autoptr(KsCfgLayout) big = ks_cfg_layout_new (m, 0, KS_RENDER_FONT_SIZE_FOR (TRUE));
+    double legend = ks_cfg_legend_height (KS_RENDER_FONT_SIZE_FOR (TRUE), big->width);
+    double px = KS_RENDER_FONT_SIZE_FOR (TRUE) * 96.0 / 72.0;
+    int big_h;
+
+    ks_cfg_heat_rgb_projector (8, 8, &r, &g, &b);
+    s = cairo_image_surface_create (CAIRO_FORMAT_RGB24, (int) big->width,
+                                    (int) (big->height + legend));
+    cr = cairo_create (s);
+    ks_cfg_view_state_init (&v);
+    v.projector = TRUE;
+    v.legend = TRUE;
+    ks_cfg_render (cr, m, big, st, &v, big->width, big->height + legend);
+    big_h = run_down (s, big->nodes[3].x + big->nodes[3].width - 4,
+                      big->nodes[3].y + big->nodes[3].height - 4, r, g, b);
+    g_assert_cmpint (desk_h, >=, 20);
+    g_assert_cmpfloat ((double) big_h / desk_h, >=, 1.6);
+    /* the darkest legend step: the third box of the first entry */
+    g_assert_true (ks_test_pixel_is (s, 4 + px * 3.0, big->height + px * 0.8,
+                                     r, g, b));
+    if (g_getenv ("KS_SCREENSHOT_DIR"))
+      {
+        g_autofree char *path = g_build_filename (g_getenv ("KS_SCREENSHOT_DIR"),
+                                                  "cfg-presentation.png", NULL);
+
+        cairo_surface_write_to_png (s, path);
+      }
+    cairo_destroy (cr);
+    cairo_surface_destroy (s);
+    /* the projector's palest step is darker than the desk's */
+    ks_cfg_heat_rgb (1, 8, &r, &g, &b);
+    {
+      double r3, g3, b3;
+
+      ks_cfg_heat_rgb_projector (1, 8, &r3, &g3, &b3);
+      g_assert_cmpfloat (0.2126 * r3 + 0.7152 * g3 + 0.0722 * b3, <,
+                         0.2126 * r + 0.7152 * g + 0.0722 * b - 0.1);
+    }
+  }
 }
 
 int

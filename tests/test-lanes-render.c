@@ -9,6 +9,7 @@
 #include "ks-test-pixels.h"
 
 #include "ks-lanes-render.h"
+#include "ks-render-export.h"
 
 static const char ptx[] =
   ".version 8.0\n.target sm_80\n.address_size 64\n"
@@ -170,6 +171,74 @@ test_shared_prefix (void)
   g_assert_cmpuint (ks_lanes_shared_prefix (apart, 2), ==, 0);
 }
 
+/* The height of the run of (r, g, b) down column x through row y */
+static int
+run_height (cairo_surface_t *s,
+            double           x,
+            double           y,
+            double           r,
+            double           g,
+            double           b)
+{
+  int top = (int) y, bottom = (int) y, h = cairo_image_surface_get_height (s);
+
+  g_assert_true (ks_test_pixel_is (s, x, y, r, g, b));
+  while (top > 0 && ks_test_pixel_is (s, x, top - 1, r, g, b))
+    top--;
+  while (bottom + 1 < h && ks_test_pixel_is (s, x, bottom + 1, r, g, b))
+    bottom++;
+  return bottom - top + 1;
+}
+
+/* Presentation mode at 1920 px (a 1080p projector): the path row's cells
+ * are at least 1.6 times as tall as at a desk, measured on the pictures;
+ * the picture asks for the height of all the step's rows (path, guard, and
+ * the three registers of the guarded mul) and finds the cell under a
+ * cell's centre */
+static void
+test_presentation_scale (void)
+{
+  g_autoptr(GBytes) bytes = g_bytes_new_static (ptx, sizeof ptx - 1);
+  g_autoptr(KsPtxModule) m = ks_ptx_module_parse (bytes, "lanes.ptx");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsLaunch) l = ks_launch_parse ("{\"ptx\": \"lanes.ptx\", \"grid\": [1], \"block\": [32],"
+                                           " \"params\": []}", -1, NULL, &error);
+  g_autoptr(KsLaneTrace) t = NULL;
+  KsLanesStyle desk, big;
+  const double blue[3] = { 0x00 / 255.0, 0x72 / 255.0, 0xb2 / 255.0 };
+  int heights[2];
+
+  t = ks_lane_trace_record (m, l, 0, 0, 0, NULL, &error);
+  g_assert_no_error (error);
+  ks_lanes_style_init (&desk);
+  ks_lanes_style_init (&big);
+  big.font_size = KS_RENDER_FONT_SIZE_FOR (TRUE);
+  big.projector = TRUE;
+  for (guint k = 0; k < 2; k++)
+    {
+      const KsLanesStyle *st = k ? &big : &desk;
+      double need = ks_lanes_content_height (st, t, 4), x, y;
+      cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 1920, (int) need);
+      cairo_t *cr = cairo_create (s);
+      uint32_t row, lane;
+
+      ks_lanes_render (cr, m, t, 4, st, 1920, need);
+      /* the last row (the third value) is inside the picture */
+      g_assert_cmpuint (t->steps[4].n_values, ==, 3);
+      ks_lanes_cell_center (st, 1920, 2 + 2, 31, &x, &y);
+      g_assert_cmpfloat (y, <, need);
+      g_assert_true (ks_lanes_hit (st, 1920, x, y, &row, &lane));
+      g_assert_cmpuint (row, ==, 4);
+      g_assert_cmpuint (lane, ==, 31);
+      ks_lanes_cell_center (st, 1920, 0, 0, &x, &y);
+      heights[k] = run_height (s, x, y, blue[0], blue[1], blue[2]);
+      cairo_destroy (cr);
+      cairo_surface_destroy (s);
+    }
+  g_assert_cmpint (heights[0], >=, 10);
+  g_assert_cmpfloat ((double) heights[1] / heights[0], >=, 1.6);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -178,5 +247,6 @@ main (int    argc,
   g_test_add_func ("/widgets/lanes/guarded-step", test_guarded_step);
   g_test_add_func ("/widgets/lanes/fit-text", test_fit_text);
   g_test_add_func ("/widgets/lanes/shared-prefix", test_shared_prefix);
+  g_test_add_func ("/widgets/lanes/presentation-scale", test_presentation_scale);
   return g_test_run ();
 }

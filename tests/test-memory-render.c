@@ -11,6 +11,7 @@
 #include "ks-test-pixels.h"
 
 #include "ks-memory-render.h"
+#include "ks-render-export.h"
 
 /* The size the tests draw at; test_bank_conflict draws at two */
 static int W = 1100, H = 400;
@@ -78,9 +79,11 @@ test_bank_conflict_at (int w,
   g_assert_true (ks_test_pixel_is (s, x, y, 0x00 / 255.0, 0x72 / 255.0, 0xb2 / 255.0));
   ks_memory_cell_center (W, H, &st, 1, 0, &x, &y);
   g_assert_true (ks_test_pixel_is (s, x, y, 0xe6 / 255.0, 0x9f / 255.0, 0x00 / 255.0));
-  /* no third pass */
+  /* no third pass: nothing in the third pass's colour where its row
+   * would be, and the legend begins there */
   ks_memory_cell_center (W, H, &st, 2, 0, &x, &y);
-  g_assert_true (ks_test_pixel_is (s, x, y, 0.99, 0.99, 0.99));
+  g_assert_false (ks_test_pixel_is (s, x, y, 0x00 / 255.0, 0x9e / 255.0, 0x73 / 255.0));
+  g_assert_cmpfloat (ks_memory_legend_top (&m, &st, W), <, y);
   cairo_surface_destroy (s);
 
   /* a classroom step: only the first pass shown */
@@ -107,8 +110,10 @@ test_broadcast (void)
   ks_memory_conflict_rgb (&r, &g, &b);
   ks_memory_bank_center (W, H, &st, 0, &x, &y);
   g_assert_false (ks_test_pixel_is (s, x + 5, y - 2, r, g, b));
+  /* one pass: no second one in its colour, the legend under the first */
   ks_memory_cell_center (W, H, &st, 1, 0, &x, &y);
-  g_assert_true (ks_test_pixel_is (s, x, y, 0.99, 0.99, 0.99));
+  g_assert_false (ks_test_pixel_is (s, x, y, 0xe6 / 255.0, 0x9f / 255.0, 0x00 / 255.0));
+  g_assert_cmpfloat (ks_memory_legend_top (&m, &st, W), <, y);
   cairo_surface_destroy (s);
 }
 
@@ -140,6 +145,128 @@ test_global (void)
   cairo_surface_destroy (s);
 }
 
+/* A 32-way conflict: lane l reads byte 128 * l, word 32 * l, which is in
+ * bank (32 * l) mod 32 = 0 for every lane, 32 different words of one bank:
+ * 32 passes (CUDA C++ Programming Guide, "Shared Memory") */
+static void
+conflict32 (KsMemAccess *m)
+{
+  memset (m, 0, sizeof *m);
+  m->mask = 0xffffffffu;
+  m->space = KS_PTX_SPACE_SHARED;
+  m->size = 4;
+  for (guint l = 0; l < 32; l++)
+    m->addr[l] = 128 * l;
+}
+
+/* The length of the run of pixels of colour (r, g, b) down column x that
+ * contains row y */
+static int
+run_height (cairo_surface_t *s,
+            double           x,
+            double           y,
+            double           r,
+            double           g,
+            double           b)
+{
+  int top = (int) y, bottom = (int) y, h = cairo_image_surface_get_height (s);
+
+  g_assert_true (ks_test_pixel_is (s, x, y, r, g, b));
+  while (top > 0 && ks_test_pixel_is (s, x, top - 1, r, g, b))
+    top--;
+  while (bottom + 1 < h && ks_test_pixel_is (s, x, bottom + 1, r, g, b))
+    bottom++;
+  return bottom - top + 1;
+}
+
+/* Presentation mode: a pass's cell and a lane's box are at least 1.6
+ * times as tall as at a desk, measured on the pictures */
+static void
+test_presentation_scale (void)
+{
+  KsMemAccess m;
+  KsMemoryStyle desk, big;
+  cairo_surface_t *s1, *s2;
+  double x, y;
+  int h1, h2;
+
+  conflict32 (&m);
+  ks_memory_style_init (&desk);
+  ks_memory_style_init (&big);
+  big.font_size = KS_RENDER_FONT_SIZE_FOR (TRUE);
+  big.projector = TRUE;
+  W = 1920;
+  H = (int) ks_memory_content_height (&m, &big, W);
+  s1 = draw (&m, &desk, "banks-desk.png");
+  s2 = draw (&m, &big, "banks-presentation.png");
+  /* pass 1's cell in bank 0: Okabe-Ito blue */
+  ks_memory_cell_center (W, H, &desk, 0, 0, &x, &y);
+  h1 = run_height (s1, x, y, 0x00 / 255.0, 0x72 / 255.0, 0xb2 / 255.0);
+  ks_memory_cell_center (W, H, &big, 0, 0, &x, &y);
+  h2 = run_height (s2, x, y, 0x00 / 255.0, 0x72 / 255.0, 0xb2 / 255.0);
+  g_assert_cmpint (h1, >=, 8);
+  g_assert_cmpfloat ((double) h2 / h1, >=, 1.6);
+  cairo_surface_destroy (s1);
+  cairo_surface_destroy (s2);
+  W = 1100;
+  H = 400;
+}
+
+/* The 32-way conflict in presentation mode at 1024 px across: the
+ * picture asks for the height of all 32 passes and the legend, more than
+ * a 300 px area has (so the view scrolls rather than cuts), and drawn at
+ * that height, pass 32's cell is on the surface in its colour (pass 32 is
+ * the eighth colour again, grey, as 32 = 8 * 4) and the legend's line
+ * is inside it */
+static void
+test_all_passes (void)
+{
+  KsMemAccess m;
+  KsMemoryStyle st;
+  cairo_surface_t *s;
+  double x, y, need, px;
+
+  conflict32 (&m);
+  ks_memory_style_init (&st);
+  st.font_size = KS_RENDER_FONT_SIZE_FOR (TRUE);
+  st.projector = TRUE;
+  px = st.font_size * 96.0 / 72.0;
+  need = ks_memory_content_height (&m, &st, 1024);
+  g_assert_cmpfloat (need, >, 300);
+  W = 1024;
+  H = (int) need;
+  s = draw (&m, &st, "banks-32way-1024.png");
+  for (guint w = 0; w < 32; w++)
+    {
+      ks_memory_cell_center (W, H, &st, w, 0, &x, &y);
+      g_assert_cmpfloat (y, <, H);
+    }
+  ks_memory_cell_center (W, H, &st, 31, 0, &x, &y);
+  g_assert_true (ks_test_pixel_is (s, x, y, 0x7f / 255.0, 0x7f / 255.0, 0x7f / 255.0));
+  /* below the last pass, and its first line (the pass colours) inside */
+  g_assert_cmpfloat (ks_memory_legend_top (&m, &st, W), >, y);
+  g_assert_cmpfloat (ks_memory_legend_top (&m, &st, W) + px * 1.5, <=, H);
+  /* the legend's first swatch (pass 1, blue) is drawn there */
+  g_assert_true (ks_test_pixel_is (s, 4 + px * 0.5, ks_memory_legend_top (&m, &st, W) + px * 0.6,
+                                   0x00 / 255.0, 0x72 / 255.0, 0xb2 / 255.0));
+  cairo_surface_destroy (s);
+  W = 1100;
+  H = 400;
+}
+
+/* The words a screen reader gets, against the hand count above */
+static void
+test_describe (void)
+{
+  KsMemAccess m;
+  g_autofree char *text = NULL;
+
+  conflict32 (&m);
+  text = ks_memory_describe (&m);
+  g_assert_cmpstr (text, ==,
+                   "4-byte load by 32 lanes: 32 passes (1 without conflicts), worst bank x32");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -148,5 +275,8 @@ main (int    argc,
   g_test_add_func ("/widgets/memory/bank-conflict", test_bank_conflict);
   g_test_add_func ("/widgets/memory/broadcast", test_broadcast);
   g_test_add_func ("/widgets/memory/global", test_global);
+  g_test_add_func ("/widgets/memory/presentation-scale", test_presentation_scale);
+  g_test_add_func ("/widgets/memory/all-passes", test_all_passes);
+  g_test_add_func ("/widgets/memory/describe", test_describe);
   return g_test_run ();
 }

@@ -6,6 +6,8 @@
  * for a what-if from the keyboard.  Skips when no display can be opened.  KS_SCREENSHOT_DIR=DIR saves what it rendered. */
 
 #include <glib/gstdio.h>
+
+#include "ks-test-pixels.h"
 #include <gtk/gtk.h>
 #include <math.h>
 
@@ -15,13 +17,16 @@
 #include "ks-lane-view.h"
 #include "ks-memory-view.h"
 #include "ks-occupancy-view.h"
+#include "ks-memory-render.h"
+#include "ks-render-export.h"
 #include "ks-timeline.h"
 
 static KsAnalysis *
-analyse_sample (void)
+analyse (const char *folder,
+         const char *file)
 {
   g_autofree char *spec = g_test_build_filename (G_TEST_DIST, "..", "data", "samples",
-                                                 "22-matmul-tiled", "matmul_tiled.json", NULL);
+                                                 folder, file, NULL);
   KsAnalysisRequest req;
   KsAnalysis *a;
 
@@ -33,6 +38,12 @@ analyse_sample (void)
   g_assert_cmpint (a->status, ==, KS_ANALYSIS_OK);
   g_assert_nonnull (a->timing);
   return a;
+}
+
+static KsAnalysis *
+analyse_sample (void)
+{
+  return analyse ("22-matmul-tiled", "matmul_tiled.json");
 }
 
 static void
@@ -165,6 +176,14 @@ test_widget (void)
     g_assert_no_error (error);
     g_assert_cmpint (gdk_texture_get_width (out), ==, 3000);
     g_assert_cmpint (gdk_texture_get_height (out), ==, 800);
+    g_clear_object (&out);
+    /* too short for the rows: it grows to hold every warp's row, 24 px
+     * each in presentation mode (14 px times 1.7) */
+    g_assert_true (ks_timeline_export (KS_TIMELINE (tl), png, 1200, 150, FALSE, &error));
+    g_assert_no_error (error);
+    out = gdk_texture_new_from_filename (png, &error);
+    g_assert_no_error (error);
+    g_assert_cmpint (gdk_texture_get_height (out), >, 24 * (int) a->timing->n_warps);
     g_unlink (png);
     g_rmdir (dir);
   }
@@ -329,6 +348,159 @@ test_lane_widget (void)
   gtk_window_destroy (GTK_WINDOW (win));
 }
 
+/* Sample 11's transposed read of its tile, tile[threadIdx.x][threadIdx.y + j]
+ * with 32 floats a row: lane x reads word 32 * x + c, all in one bank, 32
+ * different words: 32 passes.  Exported at the window's 1600 x 520 (where
+ * the picture stopped at pass 16), the PNG is as tall as it needs and has
+ * all 32 pass rows, each in its pass's colour (the eight Okabe-Ito colours
+ * in turn); and the view's description says so. */
+static void
+test_memory_export_all_passes (void)
+{
+  g_autoptr(KsAnalysis) a = analyse ("11-transpose-tiled", "transpose_tiled.json");
+  GtkWidget *win = gtk_window_new ();
+  GtkWidget *view = ks_memory_view_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("ks-mem-XXXXXX", &error);
+  g_autofree char *png = g_build_filename (dir, "memory.png", NULL);
+  const double colors[8][3] = { { 0x00, 0x72, 0xb2 }, { 0xe6, 0x9f, 0x00 }, { 0x00, 0x9e, 0x73 },
+                                { 0xcc, 0x79, 0xa7 }, { 0x56, 0xb4, 0xe9 }, { 0xd5, 0x5e, 0x00 },
+                                { 0xf0, 0xe4, 0x42 }, { 0x7f, 0x7f, 0x7f } };
+  uint32_t insn = G_MAXUINT32;
+  cairo_surface_t *s;
+  KsMemoryStyle st;
+  int w, h;
+  guint rows = 0;
+
+  for (uint32_t i = 0; i < a->module->n_insns && insn == G_MAXUINT32; i++)
+    if (a->module->insns[i].opcode == KS_PTX_OPC_LD && a->module->insns[i].space == KS_PTX_SPACE_SHARED)
+      insn = i;
+  g_assert_cmpuint (insn, !=, G_MAXUINT32);
+  gtk_window_set_child (GTK_WINDOW (win), view);
+  ks_memory_view_set_analysis (KS_MEMORY_VIEW (view), a);
+  g_assert_true (ks_memory_view_set_instruction (KS_MEMORY_VIEW (view), insn));
+  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (view), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                       "4-byte load by 32 lanes: 32 passes (1 without conflicts), "
+                                       "worst bank x32");
+  g_assert_true (ks_memory_view_export (KS_MEMORY_VIEW (view), png, 1600, 520, &error));
+  g_assert_no_error (error);
+  s = cairo_image_surface_create_from_png (png);
+  g_assert_cmpint (cairo_surface_status (s), ==, CAIRO_STATUS_SUCCESS);
+  w = cairo_image_surface_get_width (s);
+  h = cairo_image_surface_get_height (s);
+  g_assert_cmpint (w, ==, 1600);
+  g_assert_cmpint (h, >, 520);
+  /* the view is at a desk's size here */
+  ks_memory_style_init (&st);
+  for (guint p = 0; p < 32; p++)
+    {
+      double x, y;
+      const double *c = colors[p % 8];
+
+      ks_memory_cell_center (w, h, &st, p, 0, &x, &y);
+      if (y < h && ks_test_pixel_is (s, x, y, c[0] / 255, c[1] / 255, c[2] / 255))
+        rows++;
+    }
+  g_assert_cmpuint (rows, ==, 32);
+  cairo_surface_destroy (s);
+  g_unlink (png);
+  g_rmdir (dir);
+  gtk_window_destroy (GTK_WINDOW (win));
+}
+
+/* The timeline's legend in presentation mode: its first swatch (INT, the
+ * legend's first entry at x 6) is at least 1.6 times as tall as at a desk,
+ * measured on the rendered widget */
+static int
+legend_swatch_height (GdkTexture *tex)
+{
+  int w = gdk_texture_get_width (tex), h = gdk_texture_get_height (tex), run = 0;
+  g_autofree guchar *px = g_malloc ((gsize) w * h * 4);
+  KsRgb c = ks_timeline_pipe_color (KS_PIPE_INT);
+
+  gdk_texture_download (tex, px, (gsize) w * 4);
+  /* up column 9 from the bottom: the first run of INT's colour */
+  for (int y = h - 1; y >= 0; y--)
+    {
+      const guchar *p = px + ((gsize) y * w + 9) * 4;
+      gboolean is = fabs (p[2] / 255.0 - c.r) < 0.02 && fabs (p[1] / 255.0 - c.g) < 0.02
+                    && fabs (p[0] / 255.0 - c.b) < 0.02;
+
+      if (is)
+        run++;
+      else if (run > 0)
+        break;
+    }
+  return run;
+}
+
+static void
+test_timeline_presentation (void)
+{
+  g_autoptr(KsAnalysis) a = analyse_sample ();
+  GtkWidget *win = gtk_window_new ();
+  GtkWidget *tl = ks_timeline_new ();
+  int desk, big;
+
+  gtk_window_set_default_size (GTK_WINDOW (win), 1600, 600);
+  gtk_window_set_child (GTK_WINDOW (win), tl);
+  ks_timeline_set_analysis (KS_TIMELINE (tl), a);
+  gtk_window_present (GTK_WINDOW (win));
+  wait_for_draw (tl);
+  {
+    g_autoptr(GdkTexture) tex = render (tl);
+
+    desk = legend_swatch_height (tex);
+  }
+  ks_timeline_set_presentation (KS_TIMELINE (tl), TRUE);
+  wait_for_draw (tl);
+  {
+    g_autoptr(GdkTexture) tex = render (tl);
+
+    save (tex, "timeline-presentation.png");
+    big = legend_swatch_height (tex);
+  }
+  g_assert_cmpint (desk, >=, 8);
+  g_assert_cmpfloat ((double) big / desk, >=, 1.6);
+  gtk_window_destroy (GTK_WINDOW (win));
+}
+
+/* Each view has a name and, once it has a model, a description of what it
+ * shows (test_memory_export_all_passes checks one's words) */
+static void
+test_descriptions (void)
+{
+  g_autoptr(KsAnalysis) a = analyse ("05-divergence", "divergence.json");
+  GtkWidget *views[] = { ks_timeline_new (), ks_occupancy_view_new (), ks_cfg_view_new (),
+                         ks_memory_view_new (), ks_lane_view_new () };
+
+  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+    g_object_ref_sink (views[i]);
+  ks_timeline_set_analysis (KS_TIMELINE (views[0]), a);
+  ks_occupancy_view_set_analysis (KS_OCCUPANCY_VIEW (views[1]), a);
+  ks_cfg_view_set_analysis (KS_CFG_VIEW (views[2]), a);
+  ks_memory_view_set_analysis (KS_MEMORY_VIEW (views[3]), a);
+  ks_lane_view_set_trace (KS_LANE_VIEW (views[4]), a, NULL);
+  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (views[0]), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                       "Warp timeline");
+  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (views[1]), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                       "Occupancy chart");
+  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (views[2]), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                       "Control-flow graph");
+  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (views[3]), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                       "Memory access diagram");
+  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (views[4]), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                       "Lane view");
+  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+    {
+      g_test_message ("view %u", i);
+      g_assert_true (gtk_test_accessible_has_property (GTK_ACCESSIBLE (views[i]),
+                                                       GTK_ACCESSIBLE_PROPERTY_DESCRIPTION));
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+    g_object_unref (views[i]);
+}
+
 static void
 skip_no_display (void)
 {
@@ -340,6 +512,9 @@ main (int    argc,
       char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  /* GTK's test accessibility backend, so that the views' names and
+   * descriptions can be read back whether or not an AT-SPI bus runs */
+  g_setenv ("GTK_A11Y", "test", TRUE);
   if (!gtk_init_check ())
     {
       g_test_add_func ("/widgets/timeline/widget", skip_no_display);
@@ -350,5 +525,8 @@ main (int    argc,
   g_test_add_func ("/widgets/cfg/widget", test_cfg_widget);
   g_test_add_func ("/widgets/memory/widget", test_memory_widget);
   g_test_add_func ("/widgets/lanes/widget", test_lane_widget);
+  g_test_add_func ("/widgets/memory/export-all-passes", test_memory_export_all_passes);
+  g_test_add_func ("/widgets/timeline/presentation-scale", test_timeline_presentation);
+  g_test_add_func ("/widgets/a11y/descriptions", test_descriptions);
   return g_test_run ();
 }

@@ -76,6 +76,7 @@ ks_heat_gutter_snapshot_line (GtkSourceGutterRenderer *renderer,
   int w = gtk_widget_get_width (GTK_WIDGET (renderer));
   int y = 0, h = 0;
   GdkRGBA rgba;
+  GtkRoot *root;
 
   /* (line is 0-based here) */
   if (!ks_heat_gutter_get_colour (self, line + 1, &rgba))
@@ -86,6 +87,19 @@ ks_heat_gutter_snapshot_line (GtkSourceGutterRenderer *renderer,
    * line numbers or the text */
   gtk_snapshot_append_color (snapshot, &rgba,
                              &GRAPHENE_RECT_INIT (2, y, MAX (w - 4, 1), h));
+  /* A projector washes viridis' light end (#fde725) into a white pane:
+   * in presentation mode each step gets a dark edge, so the lightest
+   * still shows where it is */
+  root = gtk_widget_get_root (GTK_WIDGET (renderer));
+  if (root != NULL && gtk_widget_has_css_class (GTK_WIDGET (root), "presentation"))
+    {
+      const GdkRGBA edge = { 0.15f, 0.15f, 0.18f, self->dimmed ? (float) DIMMED_ALPHA : 0.8f };
+      GskRoundedRect r;
+
+      gsk_rounded_rect_init_from_rect (&r, &GRAPHENE_RECT_INIT (2, y, MAX (w - 4, 1), h), 0);
+      gtk_snapshot_append_border (snapshot, &r, (const float[4]) { 0, 1, 0, 1 },
+                                  (const GdkRGBA[4]) { edge, edge, edge, edge });
+    }
 }
 
 static void

@@ -16,13 +16,16 @@
 G_DEFINE_FINAL_TYPE (KsWindow, ks_window, GTK_TYPE_APPLICATION_WINDOW)
 
 /* How strongly a linked line is tinted: enough to read across a room in
- * presentation mode, quiet enough to read the code through at a desk. */
+ * presentation mode, quiet enough to read the code through at a desk.  A
+ * projector washes a tint out by about half, so presentation mode's are
+ * about twice as strong (the code stays black on them: the Okabe-Ito
+ * colours are light enough at these alphas). */
 #define LINK_ALPHA 0.32
-#define LINK_ALPHA_PRESENTATION 0.5
+#define LINK_ALPHA_PRESENTATION 0.6
 /* Every mapped line carries a faint tint of its CUDA line's colour, so the
  * correspondence shows at a glance before anything is hovered. */
 #define MAP_ALPHA 0.09
-#define MAP_ALPHA_PRESENTATION 0.10
+#define MAP_ALPHA_PRESENTATION 0.2
 
 typedef enum
 {

@@ -1,12 +1,40 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ks-cfg-render.c: a function's control-flow graph drawn with Cairo. */
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
 
 #include "ks-cfg-render.h"
 
 #define GLYPH 0.62              /* an average glyph, in em, for sizing boxes */
+
+static void
+heat_rgb (uint64_t  count,
+          uint64_t  max,
+          gboolean  projector,
+          double   *r,
+          double   *g,
+          double   *b)
+{
+  /* ColorBrewer "Blues": #deebf7, #6baed6, #08519c at a desk; on a
+   * projector, which washes the palest out to white, #9ecae1, #4292c6,
+   * #08306b (its 300, 600 and 900 steps) */
+  const double desk[3][3] = { { 0xde / 255.0, 0xeb / 255.0, 0xf7 / 255.0 },
+                              { 0x6b / 255.0, 0xae / 255.0, 0xd6 / 255.0 },
+                              { 0x08 / 255.0, 0x51 / 255.0, 0x9c / 255.0 } };
+  const double strong[3][3] = { { 0x9e / 255.0, 0xca / 255.0, 0xe1 / 255.0 },
+                                { 0x42 / 255.0, 0x92 / 255.0, 0xc6 / 255.0 },
+                                { 0x08 / 255.0, 0x30 / 255.0, 0x6b / 255.0 } };
+  const double (*stops)[3] = projector ? strong : desk;
+  double t = max > 0 && count > 0 ? log1p ((double) count) / log1p ((double) max) : 0;
+  int i = t < 0.5 ? 0 : 1;
+  double f = t < 0.5 ? t * 2 : (t - 0.5) * 2;
+
+  *r = stops[i][0] + (stops[i + 1][0] - stops[i][0]) * f;
+  *g = stops[i][1] + (stops[i + 1][1] - stops[i][1]) * f;
+  *b = stops[i][2] + (stops[i + 1][2] - stops[i][2]) * f;
+}
 
 void
 ks_cfg_heat_rgb (uint64_t  count,
@@ -15,17 +43,188 @@ ks_cfg_heat_rgb (uint64_t  count,
                  double   *g,
                  double   *b)
 {
-  /* ColorBrewer "Blues": #deebf7, #6baed6, #08519c */
-  const double stops[3][3] = { { 0xde / 255.0, 0xeb / 255.0, 0xf7 / 255.0 },
-                               { 0x6b / 255.0, 0xae / 255.0, 0xd6 / 255.0 },
-                               { 0x08 / 255.0, 0x51 / 255.0, 0x9c / 255.0 } };
-  double t = max > 0 && count > 0 ? log1p ((double) count) / log1p ((double) max) : 0;
-  int i = t < 0.5 ? 0 : 1;
-  double f = t < 0.5 ? t * 2 : (t - 0.5) * 2;
+  heat_rgb (count, max, FALSE, r, g, b);
+}
 
-  *r = stops[i][0] + (stops[i + 1][0] - stops[i][0]) * f;
-  *g = stops[i][1] + (stops[i + 1][1] - stops[i][1]) * f;
-  *b = stops[i][2] + (stops[i + 1][2] - stops[i][2]) * f;
+void
+ks_cfg_heat_rgb_projector (uint64_t  count,
+                           uint64_t  max,
+                           double   *r,
+                           double   *g,
+                           double   *b)
+{
+  heat_rgb (count, max, TRUE, r, g, b);
+}
+
+/* The legend under the graph, in the widget's pixels (it does not zoom):
+ * the fill scale, the split outline, the dashed rejoin line, loops and
+ * edges that skip blocks.  Entry widths from an average glyph of 0.6 em. */
+typedef enum
+{
+  ENTRY_HEAT,
+  ENTRY_SPLIT,
+  ENTRY_REJOIN,
+  ENTRY_LOOP,
+  ENTRY_SKIP,
+  N_ENTRIES
+} Entry;
+
+static char *
+entry_text (Entry    e,
+            uint64_t max)
+{
+  switch (e)
+    {
+    case ENTRY_HEAT:
+      {
+        g_autofree char *n = g_strdup_printf ("%" G_GUINT64_FORMAT, MAX (max, 1));
+
+        return g_strdup_printf (ngettext ("fill: how often warps ran the block, from once to %s "
+                                          "time (log scale)",
+                                          "fill: how often warps ran the block, from once to %s "
+                                          "times (log scale)", (gulong) MAX (max, 1)), n);
+      }
+    case ENTRY_SPLIT:
+      return g_strdup (_("orange outline: its branch split warps"));
+    case ENTRY_REJOIN:
+      return g_strdup (_("dashed: where the split warps rejoin"));
+    case ENTRY_LOOP:
+      return g_strdup (_("left: a loop back"));
+    case ENTRY_SKIP:
+    default:
+      return g_strdup (_("right: a branch that skips blocks"));
+    }
+}
+
+static double
+entry_width (Entry       e,
+             const char *text,
+             double      px)
+{
+  return px * (e == ENTRY_HEAT ? 4.2 : 2.4) + g_utf8_strlen (text, -1) * px * 0.6 + px * 1.2;
+}
+
+static guint
+legend_lines (double   px,
+              double   width,
+              uint64_t max)
+{
+  double x = 4;
+  guint lines = 1;
+
+  for (Entry e = 0; e < N_ENTRIES; e++)
+    {
+      g_autofree char *text = entry_text (e, max);
+      double w = entry_width (e, text, px);
+
+      if (x > 4 && x + w > width)
+        {
+          lines++;
+          x = 4;
+        }
+      x += w;
+    }
+  return lines;
+}
+
+double
+ks_cfg_legend_height (double font_size,
+                      double width)
+{
+  double px = font_size * 96.0 / 72.0;
+
+  /* the count in the first entry changes its width a little: leave room
+   * for the longest (20 digits) */
+  return ceil (px * (0.6 + 1.6 * legend_lines (px, width, G_MAXUINT64)));
+}
+
+static void
+draw_legend (cairo_t              *cr,
+             double                px,
+             double                width,
+             double                height,
+             uint64_t              max,
+             const KsCfgViewState *v,
+             const double         *fg)
+{
+  const double orange[3] = { 0xd5 / 255.0, 0x5e / 255.0, 0 };
+  double top = height - ks_cfg_legend_height (px * 72.0 / 96.0, width);
+  double x = 4, y = top + px * 1.1;
+  const double dash[] = { 4, 3 };
+
+  cairo_save (cr);
+  cairo_rectangle (cr, 0, top, width, height - top);
+  cairo_set_source_rgb (cr, v->dark ? 0.12 : 0.99, v->dark ? 0.12 : 0.99, v->dark ? 0.13 : 0.99);
+  cairo_fill (cr);
+  cairo_set_font_size (cr, px * 0.9);
+  cairo_set_line_width (cr, MAX (1.2, px / 9));
+  for (Entry e = 0; e < N_ENTRIES; e++)
+    {
+      g_autofree char *text = entry_text (e, max);
+      double w = entry_width (e, text, px), sx;
+
+      if (x > 4 && x + w > width)
+        {
+          x = 4;
+          y += px * 1.6;
+        }
+      sx = x;
+      switch (e)
+        {
+        case ENTRY_HEAT:
+          /* three steps of the scale: once, the middle, the most */
+          for (guint k = 0; k < 3; k++)
+            {
+              uint64_t most = MAX (max, 1);
+              uint64_t count = k == 0 ? 1 : k == 1 ? (uint64_t) sqrt ((double) most) : most;
+              double r, g, b;
+
+              heat_rgb (count, MAX (max, 1), v->projector, &r, &g, &b);
+              cairo_set_source_rgb (cr, r, g, b);
+              cairo_rectangle (cr, x + k * px * 1.2, y - px * 0.8, px * 1.2, px * 1.0);
+              cairo_fill (cr);
+            }
+          x += px * 4.2;
+          break;
+        case ENTRY_SPLIT:
+          cairo_set_source_rgb (cr, orange[0], orange[1], orange[2]);
+          cairo_set_line_width (cr, MAX (2.5, px / 5));
+          cairo_rectangle (cr, x + 1, y - px * 0.75, px * 1.6, px * 0.9);
+          cairo_stroke (cr);
+          cairo_set_line_width (cr, MAX (1.2, px / 9));
+          x += px * 2.4;
+          break;
+        case ENTRY_REJOIN:
+          cairo_set_source_rgb (cr, orange[0], orange[1], orange[2]);
+          cairo_set_dash (cr, dash, 2, 0);
+          cairo_move_to (cr, x, y - px * 0.3);
+          cairo_line_to (cr, x + px * 1.8, y - px * 0.3);
+          cairo_stroke (cr);
+          cairo_set_dash (cr, NULL, 0, 0);
+          x += px * 2.4;
+          break;
+        case ENTRY_LOOP:
+        case ENTRY_SKIP:
+        default:
+          {
+            /* a curve round the side, as the graph draws them */
+            double d = e == ENTRY_LOOP ? -1 : 1, cx = x + (e == ENTRY_LOOP ? px * 1.6 : px * 0.4);
+
+            cairo_set_source_rgba (cr, fg[0], fg[1], fg[2], 0.55);
+            cairo_move_to (cr, cx, y - px * 0.8);
+            cairo_curve_to (cr, cx + d * px * 1.2, y - px * 0.8, cx + d * px * 1.2, y + px * 0.1,
+                            cx, y + px * 0.1);
+            cairo_stroke (cr);
+            x += px * 2.4;
+          }
+          break;
+        }
+      cairo_set_source_rgb (cr, fg[0], fg[1], fg[2]);
+      cairo_move_to (cr, x, y);
+      cairo_show_text (cr, text);
+      x = sx + w;
+    }
+  cairo_restore (cr);
 }
 
 void
@@ -271,7 +470,7 @@ ks_cfg_render (cairo_t              *cr,
       {
         char label[32];
 
-        g_snprintf (label, sizeof label, "rejoin at B%u", pb->ipdom);
+        g_snprintf (label, sizeof label, _("rejoin at B%u"), pb->ipdom);
         cairo_move_to (cr, n->x + n->width + px * 0.4, n->y + n->height * 0.5 - px * 0.4);
         cairo_show_text (cr, label);
       }
@@ -289,7 +488,7 @@ ks_cfg_render (cairo_t              *cr,
       double r, g, bl, lum;
       char line1[96], line2[128];
 
-      ks_cfg_heat_rgb (count, max, &r, &g, &bl);
+      heat_rgb (count, max, v->projector, &r, &g, &bl);
       if (stats == NULL)
         r = g = bl = v->dark ? 0.25 : 0.93;
       cairo_set_source_rgb (cr, r, g, bl);
@@ -314,24 +513,30 @@ ks_cfg_render (cairo_t              *cr,
       else
         cairo_set_source_rgb (cr, 0.08, 0.08, 0.1);
       if (pb->first_line == pb->last_line)
-        g_snprintf (line1, sizeof line1, "B%u  line %u  (%u instr.)", b, pb->first_line, pb->n_insns);
+        g_snprintf (line1, sizeof line1, _("B%u  line %u  (%u instr.)"), b, pb->first_line,
+                    pb->n_insns);
       else
-        g_snprintf (line1, sizeof line1, "B%u  lines %u-%u  (%u instr.)", b, pb->first_line,
+        g_snprintf (line1, sizeof line1, _("B%u  lines %u-%u  (%u instr.)"), b, pb->first_line,
                     pb->last_line, pb->n_insns);
       if (stats == NULL)
-        g_snprintf (line2, sizeof line2, "not run");
+        g_snprintf (line2, sizeof line2, "%s", _("not run"));
       else
         {
           /* how often, how full the warps were, and whether it split them */
           double lanes = first && first->warp_executions
                          ? 100.0 * first->active_lanes / (32.0 * first->warp_executions) : 100;
-          int len = g_snprintf (line2, sizeof line2, "%" G_GUINT64_FORMAT " x", count);
+          /* Translators: how many times warps ran a block */
+          g_autofree char *ran = g_strdup_printf ("%" G_GUINT64_FORMAT, count);
+          g_autofree char *splits = last ? g_strdup_printf ("%" G_GUINT64_FORMAT, last->divergent)
+                                    : NULL;
+          int len = g_snprintf (line2, sizeof line2, _("ran %s x"), ran);
 
           if (count > 0 && lanes < 99.5 && len > 0 && (gsize) len < sizeof line2)
-            len += g_snprintf (line2 + len, sizeof line2 - (gsize) len, ", %.0f %% of lanes", lanes);
+            len += g_snprintf (line2 + len, sizeof line2 - (gsize) len, _(", %.0f %% of lanes"),
+                               lanes);
           if (last != NULL && last->divergent > 0 && len > 0 && (gsize) len < sizeof line2)
-            g_snprintf (line2 + len, sizeof line2 - (gsize) len, ", splits %" G_GUINT64_FORMAT " x",
-                        last->divergent);
+            g_snprintf (line2 + len, sizeof line2 - (gsize) len, _(", splits %s x"),
+                        splits);
         }
       cairo_move_to (cr, n->x + px * 0.5, n->y + px * 1.25);
       cairo_show_text (cr, line1);
@@ -339,8 +544,8 @@ ks_cfg_render (cairo_t              *cr,
       cairo_show_text (cr, line2);
     }
   cairo_restore (cr);
-  (void) width;
-  (void) height;
+  if (v->legend)
+    draw_legend (cr, px, width, height, max, v, fg);
 }
 
 int64_t

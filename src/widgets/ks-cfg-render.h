@@ -47,6 +47,8 @@ typedef struct
   double offset_x, offset_y;    /* the graph point at the widget's top left */
   gboolean dark;
   int64_t selected;             /* a block, or -1 */
+  gboolean projector;           /* presentation mode: a stronger fill scale */
+  gboolean legend;              /* draw the legend along the bottom (ks_cfg_legend_height) */
 } KsCfgViewState;
 
 void          ks_cfg_view_state_init (KsCfgViewState     *view);
@@ -72,6 +74,20 @@ void          ks_cfg_heat_rgb      (uint64_t              count,
                                     double               *r,
                                     double               *g,
                                     double               *b);
+
+/* The same scale's projector steps (Blues 300 to 900): the palest fill
+ * stays visible on a washed-out projector */
+void          ks_cfg_heat_rgb_projector (uint64_t         count,
+                                         uint64_t         max,
+                                         double          *r,
+                                         double          *g,
+                                         double          *b);
+/* The height of the legend (what the fill, the orange outline, the dashed
+ * line and the side curves mean) at `width`, for text of `font_size`
+ * points; drawn at the bottom of the picture, unzoomed, when the view
+ * state's `legend` is set */
+double        ks_cfg_legend_height (double                font_size,
+                                    double                width);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsCfgLayout, ks_cfg_layout_free)
 

@@ -17,6 +17,7 @@ struct _KsCfgView
   KsCfgLayout *layout;
   KsCfgViewState state;
   gboolean presentation;
+  gboolean fitted;              /* keep the whole graph in view until zoomed or panned */
   double drag_x, drag_y;
   double pointer_x, pointer_y;
 };
@@ -37,14 +38,123 @@ stats_of (KsCfgView *self)
   return self->analysis && self->analysis->sim ? ks_sim_get_insn_stats (self->analysis->sim) : NULL;
 }
 
+static double
+font_size (KsCfgView *self)
+{
+  return KS_RENDER_FONT_SIZE_FOR (self->presentation);
+}
+
+/* The graph scaled to fit above the legend, never enlarged past its own
+ * size, centred across */
+static void
+fit (KsCfgView *self,
+     int        width,
+     int        height)
+{
+  double room_h, scale;
+
+  if (self->layout == NULL || width <= 0 || height <= 0)
+    return;
+  room_h = MAX (height - ks_cfg_legend_height (font_size (self), width), 1);
+  scale = MIN (width / self->layout->width, room_h / self->layout->height);
+  self->state.scale = CLAMP (scale, 0.1, 1);
+  self->state.offset_x = -(width / self->state.scale - self->layout->width) / 2;
+  self->state.offset_y = 0;
+}
+
+static void
+update_description (KsCfgView *self)
+{
+  const KsSimInsnStats *stats = self->analysis && self->analysis->sim
+                                ? ks_sim_get_insn_stats (self->analysis->sim) : NULL;
+  const KsPtxModule *m = self->analysis ? self->analysis->module : NULL;
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  if (self->layout == NULL || m == NULL)
+    g_string_append (text, _("No kernel to draw"));
+  else
+    {
+      const KsPtxFunction *fn = &m->functions[self->layout->function];
+      const KsPtxBlock *blocks = m->blocks + fn->first_block;
+      uint64_t most = 0;
+      int64_t busiest = -1;
+      guint splits = 0;
+
+      g_string_append_printf (text, ngettext ("%u basic block in %u layer", "%u basic blocks in "
+                                              "%u layers", self->layout->n_nodes),
+                              self->layout->n_nodes, self->layout->n_layers);
+      for (uint32_t b = 0; stats != NULL && b < self->layout->n_nodes; b++)
+        {
+          const KsPtxBlock *pb = &blocks[b];
+          uint32_t first = fn->first_insn + pb->first_insn, last = first + pb->n_insns - 1;
+
+          if (pb->n_insns == 0 || last >= m->n_insns)
+            continue;
+          if (stats[first].warp_executions > most)
+            {
+              most = stats[first].warp_executions;
+              busiest = b;
+            }
+          if (stats[last].divergent > 0)
+            {
+              splits++;
+              if (pb->ipdom < self->layout->n_nodes)
+                g_string_append_printf (text, _("; B%u splits warps, which rejoin at B%u"), b,
+                                        pb->ipdom);
+              else
+                g_string_append_printf (text, _("; B%u splits warps, which rejoin only at the "
+                                                "exit"), b);
+            }
+        }
+      if (busiest >= 0)
+        {
+          g_autofree char *n = g_strdup_printf ("%" G_GUINT64_FORMAT, most);
+
+          g_string_append_printf (text, _("; the busiest is B%u (PTX lines %u-%u), run %s times "
+                                          "by warps"), (guint) busiest,
+                                  self->layout->nodes[busiest].first_line,
+                                  self->layout->nodes[busiest].last_line, n);
+        }
+      if (stats != NULL && splits == 0)
+        g_string_append (text, _("; no branch split a warp"));
+    }
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                  text->str, -1);
+}
+
 static void
 relayout (KsCfgView *self)
 {
   g_clear_pointer (&self->layout, ks_cfg_layout_free);
   if (self->analysis != NULL && self->analysis->module != NULL && self->analysis->kernel_index >= 0)
     self->layout = ks_cfg_layout_new (self->analysis->module, (uint32_t) self->analysis->kernel_index,
-                                      self->presentation ? 14 : 9);
+                                      font_size (self));
+  self->state.projector = self->presentation;
+  update_description (self);
   gtk_widget_queue_resize (GTK_WIDGET (self));
+}
+
+void
+ks_cfg_view_zoom_to_fit (KsCfgView *self)
+{
+  g_return_if_fail (KS_IS_CFG_VIEW (self));
+
+  /* done at the next allocation too: a view not yet shown has no size */
+  self->fitted = TRUE;
+  fit (self, gtk_widget_get_width (GTK_WIDGET (self)), gtk_widget_get_height (GTK_WIDGET (self)));
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+ks_cfg_view_size_allocate (GtkWidget *widget,
+                           int        width,
+                           int        height,
+                           int        baseline)
+{
+  KsCfgView *self = KS_CFG_VIEW (widget);
+
+  if (self->fitted)
+    fit (self, width, height);
 }
 
 static void
@@ -74,10 +184,13 @@ ks_cfg_view_measure (GtkWidget      *widget,
 {
   KsCfgView *self = KS_CFG_VIEW (widget);
 
-  *minimum = 100;
+  /* the graph zooms to fit, so it asks only for room for its legend */
+  *minimum = orientation == GTK_ORIENTATION_HORIZONTAL ? 100
+             : (int) ks_cfg_legend_height (font_size (self), 600) + 60;
   *natural = self->layout == NULL ? 300
              : (int) (orientation == GTK_ORIENTATION_HORIZONTAL ? self->layout->width
-                      : self->layout->height);
+                      : self->layout->height + ks_cfg_legend_height (font_size (self),
+                                                                     self->layout->width));
   /* a one-block graph is smaller than the minimum, and GTK wants natural >= minimum */
   *natural = MAX (*natural, *minimum);
 }
@@ -91,6 +204,7 @@ zoom_at (KsCfgView *self,
   double gx = x / self->state.scale + self->state.offset_x;
   double gy = y / self->state.scale + self->state.offset_y;
 
+  self->fitted = FALSE;
   self->state.scale = CLAMP (self->state.scale * factor, 0.1, 8);
   self->state.offset_x = gx - x / self->state.scale;
   self->state.offset_y = gy - y / self->state.scale;
@@ -110,11 +224,7 @@ zoom_action (GtkWidget  *widget,
   else if (g_str_equal (action_name, "cfg.zoom-out"))
     zoom_at (self, 0.8, cx, cy);
   else
-    {
-      self->state.scale = 1;
-      self->state.offset_x = self->state.offset_y = 0;
-      gtk_widget_queue_draw (widget);
-    }
+    ks_cfg_view_zoom_to_fit (self);
 }
 
 static gboolean
@@ -129,6 +239,7 @@ on_scroll (GtkEventControllerScroll *scroll,
     zoom_at (self, pow (1.2, -dy), self->pointer_x, self->pointer_y);
   else
     {
+      self->fitted = FALSE;
       self->state.offset_x += dx * 30 / self->state.scale;
       self->state.offset_y += dy * 30 / self->state.scale;
       gtk_widget_queue_draw (GTK_WIDGET (self));
@@ -152,6 +263,7 @@ on_drag_begin (GtkGestureDrag *gesture,
                double          y,
                KsCfgView      *self)
 {
+  self->fitted = FALSE;
   self->drag_x = self->state.offset_x;
   self->drag_y = self->state.offset_y;
 }
@@ -204,6 +316,7 @@ ks_cfg_view_class_init (KsCfgViewClass *klass)
   object_class->dispose = ks_cfg_view_dispose;
   widget_class->snapshot = ks_cfg_view_snapshot;
   widget_class->measure = ks_cfg_view_measure;
+  widget_class->size_allocate = ks_cfg_view_size_allocate;
 
   /**
    * KsCfgView::line-selected:
@@ -230,8 +343,11 @@ ks_cfg_view_init (KsCfgView *self)
   GtkGesture *g;
 
   ks_cfg_view_state_init (&self->state);
+  self->state.legend = TRUE;
+  self->fitted = TRUE;
   gtk_widget_set_overflow (GTK_WIDGET (self), GTK_OVERFLOW_HIDDEN);
   ks_widget_setup_input (GTK_WIDGET (self), _("Control-flow graph"), NULL);
+  update_description (self);
   c = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
   g_signal_connect (c, "scroll", G_CALLBACK (on_scroll), self);
   gtk_widget_add_controller (GTK_WIDGET (self), c);
@@ -265,6 +381,8 @@ ks_cfg_view_set_analysis (KsCfgView  *self,
   self->analysis = analysis;
   self->state.selected = -1;
   relayout (self);
+  /* a new analysis opens on the whole graph */
+  ks_cfg_view_zoom_to_fit (self);
 }
 
 void
@@ -274,6 +392,8 @@ ks_cfg_view_set_presentation (KsCfgView *self,
   g_return_if_fail (KS_IS_CFG_VIEW (self));
   self->presentation = !!presentation;
   relayout (self);
+  if (self->fitted)
+    ks_cfg_view_zoom_to_fit (self);
 }
 
 typedef struct
@@ -310,5 +430,10 @@ ks_cfg_view_export (KsCfgView   *self,
   /* the whole graph, at its own size */
   d.self = self;
   ks_cfg_view_state_init (&d.state);
-  return ks_render_export (path, self->layout->width, self->layout->height, export_draw, &d, error);
+  d.state.projector = self->state.projector;
+  d.state.legend = TRUE;
+  return ks_render_export (path, self->layout->width,
+                           self->layout->height + ks_cfg_legend_height (font_size (self),
+                                                                        self->layout->width),
+                           export_draw, &d, error);
 }

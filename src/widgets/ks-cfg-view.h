@@ -18,6 +18,10 @@ G_DECLARE_FINAL_TYPE (KsCfgView, ks_cfg_view, KS, CFG_VIEW, GtkWidget)
 GtkWidget  *ks_cfg_view_new              (void);
 void        ks_cfg_view_set_analysis     (KsCfgView   *self,
                                           KsAnalysis  *analysis);
+/* Scales the graph to show all of it above the legend (never larger than
+ * its own size), and keeps it so as the view is resized until the user
+ * zooms or pans; a new analysis does it too, and so does the key 0 */
+void        ks_cfg_view_zoom_to_fit      (KsCfgView   *self);
 void        ks_cfg_view_set_presentation (KsCfgView   *self,
                                           gboolean     presentation);
 gboolean    ks_cfg_view_export           (KsCfgView   *self,

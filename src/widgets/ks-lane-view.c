@@ -56,8 +56,107 @@ ks_lane_view_measure (GtkWidget      *widget,
   KsLaneView *self = KS_LANE_VIEW (widget);
   double px = self->style.font_size * 96.0 / 72.0;
 
-  *minimum = orientation == GTK_ORIENTATION_HORIZONTAL ? (int) (px * 40) : (int) (px * 10);
-  *natural = orientation == GTK_ORIENTATION_HORIZONTAL ? (int) (px * 110) : (int) (px * 20);
+  if (orientation == GTK_ORIENTATION_HORIZONTAL)
+    {
+      *minimum = (int) (px * 40);
+      *natural = (int) (px * 110);
+    }
+  else
+    {
+      /* every row of the step: the scrolled window scrolls to them */
+      *minimum = (int) ks_lanes_content_height (&self->style, self->trace, self->step);
+      *natural = *minimum;
+    }
+}
+
+/* What the step shows, in words: the instruction, the lanes, and every
+ * lane's full value of each register (the cells may shorten them) */
+static void
+update_description (KsLaneView *self)
+{
+  const KsPtxModule *m = self->analysis ? self->analysis->module : NULL;
+  const KsLaneTrace *t = self->trace;
+  g_autoptr(GString) text = g_string_new (NULL);
+  const KsLaneStep *st;
+
+  if (m == NULL || t == NULL || t->n_steps == 0)
+    {
+      gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                      _("No warp followed: pick a row of the timeline"), -1);
+      return;
+    }
+  st = &t->steps[MIN (self->step, t->n_steps - 1)];
+  {
+    g_autofree char *line = ks_ptx_module_line_text (m, m->insns[st->insn].line);
+
+    g_string_append_printf (text, _("%s; block %u, warp %u: step %u of %u, PTX line %u; %u lanes "
+                                    "on the path, %u ran it"), line, t->cta, t->warp,
+                            self->step + 1, t->n_steps, m->insns[st->insn].line,
+                            (unsigned) __builtin_popcount (st->active),
+                            (unsigned) __builtin_popcount (st->executed));
+  }
+  for (uint32_t i = 0; i < st->n_values; i++)
+    {
+      const KsLaneValue *v = &t->values[st->first_value + i];
+      g_autofree char *name = ks_lane_value_name (m, v);
+
+      g_string_append_printf (text, v->written ? _("; %s after:") : _("; %s before:"), name);
+      for (uint32_t l = 0; l < 32; l++)
+        if (!v->written || ((st->executed >> l) & 1))
+          {
+            g_autofree char *value = ks_lanes_format (m, v, l);
+
+            g_string_append_printf (text, _(" lane %u %s,"), l, value);
+          }
+      if (text->str[text->len - 1] == ',')
+        g_string_truncate (text, text->len - 1);
+    }
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                  text->str, -1);
+}
+
+/* A cell's full value: the cells shorten long ones */
+static gboolean
+ks_lane_view_query_tooltip (GtkWidget  *widget,
+                            int         x,
+                            int         y,
+                            gboolean    keyboard,
+                            GtkTooltip *tooltip)
+{
+  KsLaneView *self = KS_LANE_VIEW (widget);
+  const KsLaneTrace *t = self->trace;
+  const KsLaneStep *st;
+  uint32_t row, lane;
+  g_autofree char *text = NULL;
+
+  if (t == NULL || t->n_steps == 0 || self->analysis == NULL || self->analysis->module == NULL
+      || !ks_lanes_hit (&self->style, gtk_widget_get_width (widget), x, y, &row, &lane))
+    return FALSE;
+  st = &t->steps[MIN (self->step, t->n_steps - 1)];
+  if (row == 0)
+    text = g_strdup_printf (((st->active >> lane) & 1) ? _("lane %u is on the warp's path")
+                            : _("lane %u is off the warp's path (parked at a branch)"), lane);
+  else if (row == 1)
+    text = g_strdup_printf (((st->executed >> lane) & 1) ? _("lane %u ran the instruction")
+                            : _("lane %u did not run it (its guard was false, or it is off the "
+                                "path)"),
+                            lane);
+  else if (row - 2 < st->n_values)
+    {
+      const KsLaneValue *v = &t->values[st->first_value + row - 2];
+      g_autofree char *name = ks_lane_value_name (self->analysis->module, v);
+      g_autofree char *value = ks_lanes_format (self->analysis->module, v, lane);
+
+      if (v->written && !((st->executed >> lane) & 1))
+        text = g_strdup_printf (_("lane %u: %s not written"), lane, name);
+      else
+        text = g_strdup_printf (v->written ? _("lane %u: %s after = %s")
+                                : _("lane %u: %s before = %s"), lane, name, value);
+    }
+  if (text == NULL)
+    return FALSE;
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
 }
 
 void
@@ -71,7 +170,8 @@ ks_lane_view_set_step (KsLaneView *self,
   if (step == self->step)
     return;
   self->step = step;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  update_description (self);
+  gtk_widget_queue_resize (GTK_WIDGET (self));
   g_signal_emit (self, signals[STEP_CHANGED], 0, self->trace->steps[step].insn);
 }
 
@@ -129,6 +229,7 @@ ks_lane_view_class_init (KsLaneViewClass *klass)
   object_class->dispose = ks_lane_view_dispose;
   widget_class->snapshot = ks_lane_view_snapshot;
   widget_class->measure = ks_lane_view_measure;
+  widget_class->query_tooltip = ks_lane_view_query_tooltip;
 
   /**
    * KsLaneView::step-changed:
@@ -146,6 +247,8 @@ ks_lane_view_init (KsLaneView *self)
 {
   ks_lanes_style_init (&self->style);
   ks_widget_setup_input (GTK_WIDGET (self), _("Lane view"), G_CALLBACK (on_key));
+  gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
+  update_description (self);
 }
 
 GtkWidget *
@@ -168,7 +271,8 @@ ks_lane_view_set_trace (KsLaneView  *self,
   self->analysis = analysis;
   self->trace = trace;
   self->step = 0;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  update_description (self);
+  gtk_widget_queue_resize (GTK_WIDGET (self));
 }
 
 void
@@ -176,7 +280,8 @@ ks_lane_view_set_presentation (KsLaneView *self,
                                gboolean    presentation)
 {
   g_return_if_fail (KS_IS_LANE_VIEW (self));
-  self->style.font_size = presentation ? 14 : 9;
+  self->style.font_size = KS_RENDER_FONT_SIZE_FOR (presentation);
+  self->style.projector = !!presentation;
   gtk_widget_queue_resize (GTK_WIDGET (self));
 }
 
@@ -206,5 +311,9 @@ ks_lane_view_export (KsLaneView  *self,
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("There are no lanes to export"));
       return FALSE;
     }
-  return ks_render_export (path, width, height, export_draw, self, error);
+  /* every row of the step, whatever height was asked for */
+  return ks_render_export (path, width,
+                           MAX (height, ks_lanes_content_height (&self->style, self->trace,
+                                                                 self->step)),
+                           export_draw, self, error);
 }

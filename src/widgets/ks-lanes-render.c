@@ -1,16 +1,18 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ks-lanes-render.c: the lane view drawn with Cairo. */
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
 
 #include "ks-lanes-render.h"
+#include "ks-render-export.h"
 
 void
 ks_lanes_style_init (KsLanesStyle *s)
 {
   memset (s, 0, sizeof *s);
-  s->font_size = 9;
+  s->font_size = KS_RENDER_FONT_SIZE;
 }
 
 typedef struct
@@ -28,6 +30,38 @@ grid (const KsLanesStyle *s,
   g->col_w = MAX ((width - g->left - g->px * 0.5) / 32.0, 6);
   g->top = ceil (g->px * 4.6);
   g->row_h = ceil (g->px * 1.8);
+}
+
+double
+ks_lanes_content_height (const KsLanesStyle *s,
+                         const KsLaneTrace  *t,
+                         uint32_t            step)
+{
+  Grid g;
+  uint32_t rows = 2;
+
+  grid (s, 1000, &g);
+  if (t != NULL && t->n_steps > 0)
+    rows += t->steps[MIN (step, t->n_steps - 1)].n_values;
+  return ceil (g.top + rows * g.row_h + g.px * 0.5);
+}
+
+gboolean
+ks_lanes_hit (const KsLanesStyle *s,
+              double              width,
+              double              x,
+              double              y,
+              uint32_t           *row,
+              uint32_t           *lane)
+{
+  Grid g;
+
+  grid (s, width, &g);
+  if (x < g.left || x >= g.left + 32 * g.col_w || y < g.top)
+    return FALSE;
+  *lane = (uint32_t) ((x - g.left) / g.col_w);
+  *row = (uint32_t) ((y - g.top) / g.row_h);
+  return *lane < 32;
 }
 
 void
@@ -296,7 +330,7 @@ ks_lanes_render (cairo_t            *cr,
       cairo_set_font_size (cr, g.px);
       set3 (cr, c[2], 1);
       cairo_move_to (cr, 6, g.px * 1.6);
-      cairo_show_text (cr, "Pick a warp (a row of the timeline) to follow its lanes");
+      cairo_show_text (cr, _("Pick a warp (a row of the timeline) to follow its lanes"));
       cairo_restore (cr);
       return;
     }
@@ -314,8 +348,8 @@ ks_lanes_render (cairo_t            *cr,
     cairo_show_text (cr, buf);
     cairo_set_font_size (cr, g.px * 0.9);
     set3 (cr, c[2], 1);
-    g_snprintf (buf, sizeof buf, "block %u, warp %u: step %u of %u%s, PTX line %u, %u lanes on "
-                "the path, %u ran it", t->cta, t->warp, step + 1, t->n_steps,
+    g_snprintf (buf, sizeof buf, _("block %u, warp %u: step %u of %u%s, PTX line %u, %u lanes on "
+                                   "the path, %u ran it"), t->cta, t->warp, step + 1, t->n_steps,
                 t->truncated ? "+" : "", m->insns[st->insn].line,
                 (unsigned) __builtin_popcount (st->active), (unsigned) __builtin_popcount (st->executed));
     cairo_move_to (cr, 6, g.px * 2.9);
@@ -328,7 +362,7 @@ ks_lanes_render (cairo_t            *cr,
   for (uint32_t l = 0; l < 32; l++)
     {
       g_snprintf (buf, sizeof buf, "%u", l);
-      cell_text (cr, buf, g.left + (l + 0.5) * g.col_w, g.top - g.px * 0.6, g.col_w, 0, g.px * 0.9, 0);
+      cell_text (cr, buf, g.left + (l + 0.5) * g.col_w, g.top - g.px * 0.6, g.col_w, 0, g.px, 0);
     }
 
   /* rows: path, guard, values */
@@ -401,12 +435,12 @@ ks_lanes_render (cairo_t            *cr,
       cairo_set_font_size (cr, g.px * 0.85);
       cairo_move_to (cr, 6, y + (shared ? g.row_h * 0.45 : g.row_h * 0.65));
       if (row == 0)
-        cairo_show_text (cr, "on path");
+        cairo_show_text (cr, _("on path"));
       else if (row == 1)
-        cairo_show_text (cr, "guard");
+        cairo_show_text (cr, _("guard"));
       else
         {
-          g_snprintf (buf, sizeof buf, "%s %s", name, v->written ? "<- after" : "before");
+          g_snprintf (buf, sizeof buf, v->written ? _("%s <- after") : _("%s before"), name);
           cairo_show_text (cr, buf);
         }
       if (shared > 0)
@@ -425,7 +459,7 @@ ks_lanes_render (cairo_t            *cr,
             {
               gboolean lit = row == 0 ? on : ran;
 
-              set3 (cr, row == 0 ? blue : green, lit ? 1 : 0.12);
+              set3 (cr, row == 0 ? blue : green, lit ? 1 : s->projector ? 0.25 : 0.12);
               cairo_rectangle (cr, x + 1, y + 2, g.col_w - 2, g.row_h - 4);
               cairo_fill (cr);
               continue;

@@ -18,6 +18,7 @@ typedef struct
 {
   gboolean dark;
   double font_size;
+  gboolean projector;           /* presentation mode: dimmed lanes stay visible */
 } KsLanesStyle;
 
 void   ks_lanes_style_init  (KsLanesStyle        *style);
@@ -54,6 +55,19 @@ guint  ks_lanes_fit_text    (cairo_t             *cr,
  * or share only the "0x".  The view writes the shared part once. */
 guint  ks_lanes_shared_prefix (const char *const *texts,
                                guint              n);
+/* The height that shows every row of step `step` of `trace` (NULL: the
+ * message), for the widget's scrolled window to scroll to */
+double ks_lanes_content_height (const KsLanesStyle *style,
+                                const KsLaneTrace  *trace,
+                                uint32_t            step);
+/* The row (0: path, 1: guard, 2..: values) and lane of the cell under
+ * (x, y); FALSE outside the cells' columns */
+gboolean ks_lanes_hit         (const KsLanesStyle  *style,
+                               double               width,
+                               double               x,
+                               double               y,
+                               uint32_t            *row,
+                               uint32_t            *lane);
 /* The centre of the cell of row `row` (0: path, 1: guard, 2..: the step's
  * values in order) and lane `lane` */
 void   ks_lanes_cell_center (const KsLanesStyle  *style,

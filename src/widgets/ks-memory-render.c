@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ks-memory-render.c: bank and cache-line diagrams drawn with Cairo. */
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
 
 #include "ks-memory-render.h"
+#include "ks-render-export.h"
 #include "ks-sim-memory.h"
 
 /* Okabe-Ito, for wavefronts in order */
@@ -56,7 +58,7 @@ void
 ks_memory_style_init (KsMemoryStyle *s)
 {
   memset (s, 0, sizeof *s);
-  s->font_size = 9;
+  s->font_size = KS_RENDER_FONT_SIZE;
   s->wavefronts_shown = -1;
 }
 
@@ -172,6 +174,278 @@ ks_memory_sector_center (const KsMemAccess   *m,
   *y = by + bh / 2;
 }
 
+/* The legend: entries flowing left to right, wrapping at the width.  Text
+ * widths are estimated from an average glyph (0.55 em) rather than
+ * measured, so the height a widget asks for before it draws is the height
+ * it draws. */
+typedef enum
+{
+  SWATCH_FILL,                  /* a filled box */
+  SWATCH_OUTLINE,               /* an empty box */
+  SWATCH_DOT,                   /* a dot */
+  SWATCH_BAR,                   /* a filled box with the "bytes used" bar */
+} SwatchKind;
+
+typedef struct
+{
+  SwatchKind kind;
+  double rgb[3];
+  double alpha;                 /* as the picture draws it; 0 means 1 */
+  char *text;
+} LegendItem;
+
+#define LEGEND_GLYPH 0.55
+#define LEGEND_LINE 1.5             /* a legend line's height, in px */
+
+static double
+legend_item_width (const LegendItem *it,
+                   double            px)
+{
+  return px * 1.6 + strlen (it->text) * px * 0.85 * LEGEND_GLYPH + px * 1.4;
+}
+
+static guint
+legend_lines (const LegendItem *items,
+              guint             n,
+              double            px,
+              double            width)
+{
+  double x = 4;
+  guint lines = n > 0 ? 1 : 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      double w = legend_item_width (&items[i], px);
+
+      if (x > 4 && x + w > width)
+        {
+          lines++;
+          x = 4;
+        }
+      x += w;
+    }
+  return lines;
+}
+
+static void
+legend_draw (cairo_t          *cr,
+             const LegendItem *items,
+             guint             n,
+             double            px,
+             double            width,
+             double            top,
+             const double     *fg)
+{
+  double x = 4, y = top + px * 1.0;
+
+  cairo_set_font_size (cr, px * 0.85);
+  for (guint i = 0; i < n; i++)
+    {
+      const LegendItem *it = &items[i];
+      double w = legend_item_width (it, px);
+
+      if (x > 4 && x + w > width)
+        {
+          x = 4;
+          y += px * LEGEND_LINE;
+        }
+      cairo_set_source_rgba (cr, it->rgb[0], it->rgb[1], it->rgb[2],
+                             it->alpha > 0 ? it->alpha : 1);
+      switch (it->kind)
+        {
+        case SWATCH_FILL:
+        case SWATCH_BAR:
+          cairo_rectangle (cr, x, y - px * 0.75, px * 1.1, px * 0.9);
+          cairo_fill (cr);
+          if (it->kind == SWATCH_BAR)
+            {
+              cairo_set_source_rgba (cr, 1, 1, 1, 0.85);
+              cairo_rectangle (cr, x + px * 0.15, y - px * 0.15, px * 0.8, MAX (2, px * 0.12));
+              cairo_fill (cr);
+            }
+          break;
+        case SWATCH_OUTLINE:
+          cairo_set_line_width (cr, 1);
+          cairo_rectangle (cr, x + 0.5, y - px * 0.75 + 0.5, px * 1.1 - 1, px * 0.9 - 1);
+          cairo_stroke (cr);
+          break;
+        case SWATCH_DOT:
+        default:
+          cairo_arc (cr, x + px * 0.55, y - px * 0.3, px * 0.22, 0, 2 * G_PI);
+          cairo_fill (cr);
+          break;
+        }
+      cairo_set_source_rgb (cr, fg[0], fg[1], fg[2]);
+      cairo_move_to (cr, x + px * 1.6, y);
+      cairo_show_text (cr, it->text);
+      x += w;
+    }
+}
+
+static void
+legend_clear (LegendItem *items,
+              guint       n)
+{
+  for (guint i = 0; i < n; i++)
+    g_free (items[i].text);
+}
+
+#define MAX_LEGEND 16
+
+/* The entries of an access's legend: every colour the picture draws */
+static guint
+legend_items (const KsMemAccess   *m,
+              const KsMemoryStyle *s,
+              const double        *fg,
+              LegendItem          *items)
+{
+  guint n = 0;
+
+  if (m->space == KS_PTX_SPACE_SHARED)
+    {
+      KsSmemAnalysis r = ks_smem_analyze (m->addr, m->size, m->mask, m->store);
+      double c[3];
+
+      /* a pass's colour; they repeat every eight passes */
+      for (uint32_t w = 0; w < MIN (r.wavefronts, 8u); w++)
+        {
+          items[n].kind = SWATCH_FILL;
+          memcpy (items[n].rgb, wave_colors[w], sizeof items[n].rgb);
+          items[n++].text = r.wavefronts > 8 ? g_strdup_printf (_("pass %u, %u, ..."), w + 1, w + 9)
+                            : g_strdup_printf (_("pass %u"), w + 1);
+        }
+      ks_memory_conflict_rgb (&c[0], &c[1], &c[2]);
+      items[n].kind = SWATCH_FILL;
+      memcpy (items[n].rgb, c, sizeof c);
+      items[n++].text = g_strdup (_("xN: a bank with N different words to deliver, one a pass "
+                                    "(an N-way conflict)"));
+      items[n].kind = SWATCH_FILL;
+      memcpy (items[n].rgb, wave_colors[0], sizeof items[n].rgb);
+      items[n].alpha = s->projector ? 0.5 : 0.25;
+      items[n++].text = g_strdup (_("a bank with one word"));
+      items[n].kind = SWATCH_DOT;
+      memcpy (items[n].rgb, fg, sizeof items[n].rgb);
+      items[n++].text = g_strdup (_("lanes reading one word (a broadcast: no extra pass)"));
+    }
+  else
+    {
+      const char *names[] = { N_("L1 hit"), N_("L2 hit"), N_("DRAM"), N_("store") };
+
+      for (guint k = 0; k < 4; k++)
+        {
+          items[n].kind = SWATCH_FILL;
+          ks_memory_level_rgb ((uint8_t) (k + 1), &items[n].rgb[0], &items[n].rgb[1],
+                               &items[n].rgb[2]);
+          items[n++].text = g_strdup (_(names[k]));
+        }
+      items[n].kind = SWATCH_BAR;
+      ks_memory_level_rgb (KS_MEM_LEVEL_L2, &items[n].rgb[0], &items[n].rgb[1], &items[n].rgb[2]);
+      items[n++].text = g_strdup (_("white bar: the bytes of the sector the warp asked for"));
+      items[n].kind = SWATCH_OUTLINE;
+      memcpy (items[n].rgb, fg, sizeof items[n].rgb);
+      items[n].alpha = 0.35;
+      items[n++].text = g_strdup (_("a 32-byte sector not moved"));
+    }
+  g_assert (n <= MAX_LEGEND);
+  return n;
+}
+
+/* Where the legend starts: under the last pass, or under the last row of
+ * lines */
+static double
+legend_top (const KsMemAccess *m,
+            const Geometry    *g,
+            double             width)
+{
+  if (m->space == KS_PTX_SPACE_SHARED)
+    {
+      KsSmemAnalysis r = ks_smem_analyze (m->addr, m->size, m->mask, m->store);
+
+      return g->grid_y + r.wavefronts * g->row_h + g->px * 0.4;
+    }
+  else
+    {
+      KsGmemAnalysis r = ks_gmem_analyze (m->addr, m->size, m->mask);
+      double bottom = g->bank_y + g->px * 2.2 + g->px * 1.4;
+
+      /* the last sector's box is in the last row of lines */
+      for (uint32_t i = 0; i < r.n_sectors; i++)
+        {
+          double x, y, w, h;
+
+          sector_box (&r, g, width, i, &x, &y, &w, &h);
+          bottom = MAX (bottom, y + h + g->px * 1.4);
+        }
+      return bottom;
+    }
+}
+
+double
+ks_memory_legend_top (const KsMemAccess   *m,
+                      const KsMemoryStyle *s,
+                      double               width)
+{
+  Geometry g;
+
+  g_return_val_if_fail (m != NULL && s != NULL, 0);
+  geometry (width, 0, s, &g);
+  return legend_top (m, &g, width);
+}
+
+double
+ks_memory_content_height (const KsMemAccess   *m,
+                          const KsMemoryStyle *s,
+                          double               width)
+{
+  const double fg[3] = { 0, 0, 0 };
+  LegendItem items[MAX_LEGEND] = { 0 };
+  Geometry g;
+  guint n, lines;
+
+  g_return_val_if_fail (s != NULL, 0);
+  geometry (width, 0, s, &g);
+  if (m == NULL)
+    return ceil (g.px * 4);
+  n = legend_items (m, s, fg, items);
+  lines = legend_lines (items, n, g.px, width);
+  legend_clear (items, n);
+  return ceil (legend_top (m, &g, width) + lines * g.px * LEGEND_LINE + g.px * 0.6);
+}
+
+char *
+ks_memory_describe (const KsMemAccess *m)
+{
+  g_return_val_if_fail (m != NULL, NULL);
+
+  if (m->space == KS_PTX_SPACE_SHARED)
+    {
+      KsSmemAnalysis r = ks_smem_analyze (m->addr, m->size, m->mask, m->store);
+      g_autofree char *what = NULL;
+
+      /* Translators: "4-byte load by 32 lanes" */
+      what = g_strdup_printf (m->store ? _("%u-byte store by %u lanes")
+                              : _("%u-byte load by %u lanes"),
+                              m->size, (unsigned) __builtin_popcount (m->mask));
+      return g_strdup_printf (ngettext ("%s: %u pass (%u without conflicts), worst bank x%u",
+                                        "%s: %u passes (%u without conflicts), worst bank x%u",
+                                        r.wavefronts),
+                              what, r.wavefronts, r.ideal_wavefronts, r.conflict_degree);
+    }
+  else
+    {
+      KsGmemAnalysis r = ks_gmem_analyze (m->addr, m->size, m->mask);
+      g_autofree char *what = NULL, *lines = NULL;
+
+      what = g_strdup_printf (m->store ? _("%u-byte store by %u lanes")
+                              : _("%u-byte load by %u lanes"),
+                              m->size, (unsigned) __builtin_popcount (m->mask));
+      lines = g_strdup_printf (ngettext ("%u line", "%u lines", r.n_lines), r.n_lines);
+      return g_strdup_printf (_("%s: %u of %u bytes used (%.0f %%), %u sectors (ideal %u) in %s"),
+                              what, r.requested_bytes, r.transferred_bytes,
+                              100 * MIN (r.efficiency, 1.0), r.n_sectors, r.ideal_sectors, lines);
+    }
+}
+
 static void
 set_rgb3 (cairo_t      *cr,
           const double *c,
@@ -205,14 +479,15 @@ draw_lanes (cairo_t           *cr,
   cairo_set_font_size (cr, g->px * 0.8);
   set_rgb3 (cr, dim, 1);
   cairo_move_to (cr, 2, g->lane_y + g->lane_h * 0.7);
-  cairo_show_text (cr, "lane");
+  /* Translators: the row of a warp's 32 lanes in the memory diagram */
+  cairo_show_text (cr, C_("memory", "lane"));
   for (uint32_t l = 0; l < 32; l++)
     {
       double x = g->left + l * g->col_w;
       gboolean on = (m->mask >> l) & 1;
 
       set_rgb3 (cr, fg, on ? 0.85 : 0.2);
-      cairo_set_line_width (cr, 1);
+      cairo_set_line_width (cr, MAX (1, g->px / 12));
       cairo_rectangle (cr, x + 1.5, g->lane_y + 0.5, g->col_w - 3, g->lane_h);
       cairo_stroke (cr);
       g_snprintf (buf, sizeof buf, "%u", l);
@@ -226,9 +501,7 @@ draw_shared (cairo_t             *cr,
              const KsMemoryStyle *s,
              const Geometry      *g,
              const double        *fg,
-             const double        *dim,
-             char                *summary,
-             gsize                summary_size)
+             const double        *dim)
 {
   KsSmemAnalysis r = ks_smem_analyze (m->addr, m->size, m->mask, m->store);
   uint32_t shown = s->wavefronts_shown < 0 ? r.wavefronts : (uint32_t) MIN ((uint32_t) s->wavefronts_shown, r.wavefronts);
@@ -270,7 +543,8 @@ draw_shared (cairo_t             *cr,
   cairo_set_font_size (cr, g->px * 0.8);
   set_rgb3 (cr, dim, 1);
   cairo_move_to (cr, 2, g->bank_y + g->bank_h * 0.45);
-  cairo_show_text (cr, "bank");
+  /* Translators: the row of the 32 shared-memory banks */
+  cairo_show_text (cr, C_("memory", "bank"));
   for (uint32_t b = 0; b < 32; b++)
     {
       double x = g->left + b * g->col_w;
@@ -279,7 +553,7 @@ draw_shared (cairo_t             *cr,
       if (words > 1)
         cairo_set_source_rgb (cr, cr_r, cr_g, cr_b);
       else if (words == 1)
-        set_rgb3 (cr, wave_colors[0], 0.25);
+        set_rgb3 (cr, wave_colors[0], s->projector ? 0.5 : 0.25);
       else
         set_rgb3 (cr, fg, 0.06);
       cairo_rectangle (cr, x + 1, g->bank_y, g->col_w - 2, g->bank_h);
@@ -310,7 +584,7 @@ draw_shared (cairo_t             *cr,
 
       cairo_set_font_size (cr, g->px * 0.8);
       set_rgb3 (cr, w < shown ? fg : dim, w < shown ? 1 : 0.5);
-      g_snprintf (buf, sizeof buf, "pass %u", w + 1);
+      g_snprintf (buf, sizeof buf, _("pass %u"), w + 1);
       cairo_move_to (cr, 2, y + g->row_h * 0.7);
       cairo_show_text (cr, buf);
       if (w >= shown)
@@ -330,10 +604,6 @@ draw_shared (cairo_t             *cr,
               }
         }
     }
-  g_snprintf (summary, summary_size,
-              "%u-byte %s by %u lanes: %u pass%s (%u without conflicts), worst bank x%u",
-              m->size, m->store ? "store" : "load", (unsigned) __builtin_popcount (m->mask),
-              r.wavefronts, r.wavefronts == 1 ? "" : "es", r.ideal_wavefronts, r.conflict_degree);
 }
 
 static void
@@ -342,9 +612,7 @@ draw_global (cairo_t           *cr,
              const Geometry    *g,
              const double      *fg,
              const double      *dim,
-             double             width,
-             char              *summary,
-             gsize              summary_size)
+             double             width)
 {
   KsGmemAnalysis r = ks_gmem_analyze (m->addr, m->size, m->mask);
   char buf[48];
@@ -402,38 +670,11 @@ draw_global (cairo_t           *cr,
       cairo_fill (cr);
       /* the bytes of the sector the warp asked for, as a bar inside */
       cairo_set_source_rgba (cr, 1, 1, 1, 0.85);
-      cairo_rectangle (cr, x + 3, y + h - 5,
-                       (w - 6) * __builtin_popcount (r.sector_bytes[s]) / 32.0, 2);
+      cairo_rectangle (cr, x + 3, y + h - 3 - MAX (2, g->px * 0.12),
+                       (w - 6) * __builtin_popcount (r.sector_bytes[s]) / 32.0,
+                       MAX (2, g->px * 0.12));
       cairo_fill (cr);
     }
-  g_snprintf (summary, summary_size,
-              "%u-byte %s by %u lanes: %u of %u bytes used (%.0f %%), %u sectors (ideal %u) in %u "
-              "line%s", m->size, m->store ? "store" : "load", (unsigned) __builtin_popcount (m->mask),
-              r.requested_bytes, r.transferred_bytes, 100 * MIN (r.efficiency, 1.0), r.n_sectors,
-              r.ideal_sectors, r.n_lines, r.n_lines == 1 ? "" : "s");
-
-  /* the legend of the levels */
-  {
-    const char *names[] = { "L1 hit", "L2 hit", "DRAM", "store" };
-    double lx = g->left, ly = g->grid_y + g->px * 5;
-    cairo_text_extents_t e;
-
-    cairo_set_font_size (cr, g->px * 0.85);
-    for (guint k = 0; k < 4; k++)
-      {
-        double cr_, cg, cb;
-
-        ks_memory_level_rgb ((uint8_t) (k + 1), &cr_, &cg, &cb);
-        cairo_set_source_rgb (cr, cr_, cg, cb);
-        cairo_rectangle (cr, lx, ly - g->px * 0.7, g->px, g->px * 0.8);
-        cairo_fill (cr);
-        set_rgb3 (cr, fg, 1);
-        cairo_move_to (cr, lx + g->px * 1.4, ly);
-        cairo_show_text (cr, names[k]);
-        cairo_text_extents (cr, names[k], &e);
-        lx += g->px * 2.4 + e.x_advance;
-      }
-  }
 }
 
 void
@@ -447,7 +688,7 @@ ks_memory_render (cairo_t             *cr,
   const double light[3][3] = { { 0.99, 0.99, 0.99 }, { 0.10, 0.10, 0.12 }, { 0.40, 0.40, 0.43 } };
   const double dark[3][3] = { { 0.12, 0.12, 0.13 }, { 0.93, 0.93, 0.93 }, { 0.62, 0.62, 0.65 } };
   const double (*c)[3] = s->dark ? dark : light;
-  char summary[256] = "";
+  g_autofree char *summary = m ? ks_memory_describe (m) : NULL;
   Geometry g;
 
   geometry (width, height, s, &g);
@@ -459,17 +700,24 @@ ks_memory_render (cairo_t             *cr,
     {
       draw_lanes (cr, m, &g, c[1], c[2]);
       if (m->space == KS_PTX_SPACE_SHARED)
-        draw_shared (cr, m, s, &g, c[1], c[2], summary, sizeof summary);
+        draw_shared (cr, m, s, &g, c[1], c[2]);
       else
-        draw_global (cr, m, &g, c[1], c[2], width, summary, sizeof summary);
+        draw_global (cr, m, &g, c[1], c[2], width);
+      {
+        LegendItem items[MAX_LEGEND] = { 0 };
+        guint n = legend_items (m, s, c[1], items);
+
+        legend_draw (cr, items, n, g.px, width, legend_top (m, &g, width), c[1]);
+        legend_clear (items, n);
+      }
     }
   cairo_set_font_size (cr, g.px * 1.1);
   set_rgb3 (cr, c[1], 1);
   cairo_move_to (cr, 4, g.px * 1.4);
-  cairo_show_text (cr, title ? title : m ? "" : "Select a load or store to see its lanes");
+  cairo_show_text (cr, title ? title : m ? "" : _("Select a load or store to see its lanes"));
   cairo_set_font_size (cr, g.px * 0.95);
   set_rgb3 (cr, c[2], 1);
   cairo_move_to (cr, 4, g.px * 2.7);
-  cairo_show_text (cr, summary);
+  cairo_show_text (cr, summary ? summary : "");
   cairo_restore (cr);
 }

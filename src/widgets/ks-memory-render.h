@@ -27,6 +27,7 @@ typedef struct
   gboolean dark;
   double font_size;             /* points */
   int wavefronts_shown;         /* bank diagram: the first N wavefronts; -1 all */
+  gboolean projector;           /* presentation mode: stronger fills for a washed-out projector */
 } KsMemoryStyle;
 
 void      ks_memory_style_init     (KsMemoryStyle       *style);
@@ -36,6 +37,22 @@ void      ks_memory_render         (cairo_t             *cr,
                                     const KsMemoryStyle *style,
                                     double               width,
                                     double               height);
+
+/* The height the picture needs at `width` to show all of an access: the
+ * lanes, the banks and every pass (or every row of lines), and the legend.
+ * The widget asks for it, so that its scrolled window scrolls rather than
+ * cuts, and an export is made at least this tall. */
+double    ks_memory_content_height (const KsMemAccess   *access,
+                                    const KsMemoryStyle *style,
+                                    double               width);
+/* The top of the legend, under the last pass or the last row of lines */
+double    ks_memory_legend_top     (const KsMemAccess   *access,
+                                    const KsMemoryStyle *style,
+                                    double               width);
+/* What the picture shows, in one line ("4-byte load by 32 lanes: 32
+ * passes (1 without conflicts), worst bank x32"): the summary under the
+ * title and the view's description for a screen reader.  (transfer full) */
+char     *ks_memory_describe       (const KsMemAccess   *access);
 
 /* Where the pieces are, for tests and hit-testing: the centre of lane l's
  * box, of bank b's column head (shared) or of sector s of the request

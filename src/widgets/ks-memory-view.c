@@ -71,22 +71,32 @@ update_title (KsMemoryView *self)
 
   g_clear_pointer (&self->title, g_free);
   if (m == NULL || self->n_accesses == 0 || self->insn >= m->n_insns)
-    return;
+    {
+      gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                      _("Memory access diagram"),
+                                      GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                      _("No load or store is selected"), -1);
+      gtk_widget_queue_resize (GTK_WIDGET (self));
+      return;
+    }
   text = ks_ptx_module_line_text (m, m->insns[self->insn].line);
   wpc = ks_sim_get_warps_per_cta (self->analysis->sim);
   self->title = g_strdup_printf (_("%s  (PTX line %u): execution %u of %u, block %u, warp %u"),
                                  text, m->insns[self->insn].line, self->current + 1,
                                  self->n_accesses, self->accesses[self->current].warp / MAX (wpc, 1),
                                  self->accesses[self->current].warp % MAX (wpc, 1));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  self->title, -1);
   {
     KsTextureScene sc;
-    g_autofree char *summary = texture_scene (self, &sc) ? ks_texture_summary (&sc) : NULL;
+    g_autofree char *described = texture_scene (self, &sc)
+                                 ? ks_texture_summary (&sc)
+                                 : ks_memory_describe (&self->accesses[self->current]);
 
-    gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
-                                    summary ? summary : "", -1);
+    gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                    self->title, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                    described ? described : "", -1);
   }
+  /* another access may need more rows (passes, lines) */
+  gtk_widget_queue_resize (GTK_WIDGET (self));
 }
 
 static void
@@ -122,8 +132,22 @@ ks_memory_view_measure (GtkWidget      *widget,
   KsMemoryView *self = KS_MEMORY_VIEW (widget);
   double px = self->style.font_size * 96.0 / 72.0;
 
-  *minimum = orientation == GTK_ORIENTATION_HORIZONTAL ? (int) (px * 40) : (int) (px * 16);
-  *natural = orientation == GTK_ORIENTATION_HORIZONTAL ? (int) (px * 90) : (int) (px * 24);
+  if (orientation == GTK_ORIENTATION_HORIZONTAL)
+    {
+      /* 32 columns of at least two digits */
+      *minimum = (int) (px * 40);
+      *natural = (int) (px * 90);
+    }
+  else
+    {
+      /* every pass and the legend: the scrolled window scrolls to them
+       * rather than cutting them off */
+      const KsMemAccess *m = self->n_accesses ? &self->accesses[self->current] : NULL;
+      double width = for_size > 0 ? for_size : px * 90;
+
+      *minimum = (int) ceil (ks_memory_content_height (m, &self->style, width));
+      *natural = *minimum;
+    }
 }
 
 void
@@ -276,6 +300,12 @@ ks_memory_view_dispose (GObject *object)
   G_OBJECT_CLASS (ks_memory_view_parent_class)->dispose (object);
 }
 
+static GtkSizeRequestMode
+memory_view_request_mode (GtkWidget *widget)
+{
+  return GTK_SIZE_REQUEST_HEIGHT_FOR_WIDTH;
+}
+
 static void
 ks_memory_view_class_init (KsMemoryViewClass *klass)
 {
@@ -286,6 +316,8 @@ ks_memory_view_class_init (KsMemoryViewClass *klass)
   widget_class->snapshot = ks_memory_view_snapshot;
   widget_class->measure = ks_memory_view_measure;
   gtk_widget_class_set_css_name (widget_class, "memoryview");
+  /* the height follows the width: narrower, the lines wrap into more rows */
+  widget_class->get_request_mode = memory_view_request_mode;
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
 }
 
@@ -303,6 +335,7 @@ ks_memory_view_init (KsMemoryView *self)
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
   g_signal_connect (self, "query-tooltip", G_CALLBACK (query_tooltip_cb), self);
+  update_title (self);
 }
 
 GtkWidget *
@@ -326,7 +359,7 @@ ks_memory_view_set_analysis (KsMemoryView *self,
   self->n_accesses = 0;
   self->tex = NULL;
   self->n_tex = 0;
-  g_clear_pointer (&self->title, g_free);
+  update_title (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -360,7 +393,8 @@ ks_memory_view_set_presentation (KsMemoryView *self,
                                  gboolean      presentation)
 {
   g_return_if_fail (KS_IS_MEMORY_VIEW (self));
-  self->style.font_size = presentation ? 14 : 9;
+  self->style.font_size = KS_RENDER_FONT_SIZE_FOR (presentation);
+  self->style.projector = !!presentation;
   gtk_widget_queue_resize (GTK_WIDGET (self));
 }
 
@@ -394,5 +428,10 @@ ks_memory_view_export (KsMemoryView *self,
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("There is no memory access to export"));
       return FALSE;
     }
-  return ks_render_export (path, width, height, export_draw, self, error);
+  /* the picture's own layout at its size: as tall as every pass and the
+   * legend need, whatever height was asked for */
+  return ks_render_export (path, width,
+                           MAX (height, ks_memory_content_height (&self->accesses[self->current],
+                                                                  &self->style, width)),
+                           export_draw, self, error);
 }

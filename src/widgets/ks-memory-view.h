@@ -26,6 +26,8 @@ void        ks_memory_view_step             (KsMemoryView *self,
                                              int           delta);
 void        ks_memory_view_set_presentation (KsMemoryView *self,
                                              gboolean      presentation);
+/* Writes the access shown as PNG, SVG or PDF, `width` wide and at least
+ * `height` high: taller when every pass and the legend need it */
 gboolean    ks_memory_view_export           (KsMemoryView *self,
                                              const char   *path,
                                              int           width,

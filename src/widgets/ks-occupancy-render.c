@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ks-occupancy-render.h"
+#include "ks-render-export.h"
 
 /* Okabe-Ito: the curve blue, the current point vermillion, the what-if
  * point orange */
@@ -40,7 +41,7 @@ ks_occupancy_chart_init (KsOccupancyChart *c)
   g_return_if_fail (c != NULL);
   memset (c, 0, sizeof *c);
   ks_occupancy_input_init (&c->input);
-  c->font_size = 9;
+  c->font_size = KS_RENDER_FONT_SIZE;
   c->hover_curve = -1;
 }
 

@@ -52,8 +52,15 @@ ks_occupancy_view_measure (GtkWidget      *widget,
                            int            *minimum_baseline,
                            int            *natural_baseline)
 {
-  *minimum = orientation == GTK_ORIENTATION_HORIZONTAL ? 360 : 200;
-  *natural = orientation == GTK_ORIENTATION_HORIZONTAL ? 1000 : 320;
+  KsOccupancyView *self = KS_OCCUPANCY_VIEW (widget);
+  double px = self->chart.font_size * 96.0 / 72.0;
+
+  /* room for the title, the bar, the resources and three plots of some
+   * height, in the view's text size */
+  *minimum = orientation == GTK_ORIENTATION_HORIZONTAL ? (int) MAX (360, px * 30)
+             : (int) MAX (200, px * 13);
+  *natural = orientation == GTK_ORIENTATION_HORIZONTAL ? (int) MAX (1000, px * 80)
+             : (int) MAX (320, px * 24);
 }
 
 static gboolean
@@ -241,7 +248,9 @@ ks_occupancy_view_set_analysis (KsOccupancyView *self,
                                  ks_occupancy_limiter_name (a->occupancy.limiter));
     }
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  label ? label : _("Occupancy chart"), -1);
+                                  _("Occupancy chart"), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                  label ? label : _("No occupancy: run a kernel with a launch"),
+                                  -1);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -250,8 +259,8 @@ ks_occupancy_view_set_presentation (KsOccupancyView *self,
                                     gboolean         presentation)
 {
   g_return_if_fail (KS_IS_OCCUPANCY_VIEW (self));
-  self->chart.font_size = presentation ? 14 : 9;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  self->chart.font_size = KS_RENDER_FONT_SIZE_FOR (presentation);
+  gtk_widget_queue_resize (GTK_WIDGET (self));
 }
 
 static void

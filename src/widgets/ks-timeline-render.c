@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ks-timeline-render.c: the warp timeline drawn with Cairo. */
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
 
@@ -53,27 +54,98 @@ ks_timeline_pipe_color (KsPipe pipe)
   return pipe < KS_N_PIPES ? pipe_colors[pipe] : pipe_colors[KS_PIPE_CTRL];
 }
 
+/* How strongly a stall band is drawn: light at a desk, where the issue
+ * blocks should stand out; twice as strong on a projector, which washes
+ * pale tints out to white */
+static double
+stall_alpha (const KsTimelineView *v,
+             KsStallReason         reason)
+{
+  if (reason == KS_STALL_NOT_SELECTED)
+    return v->projector ? 0.40 : 0.18;
+  return v->projector ? 0.6 : 0.35;
+}
+
 static const KsStallReason legend_stalls[] = {
   KS_STALL_LONG_SCOREBOARD, KS_STALL_SHORT_SCOREBOARD, KS_STALL_WAIT, KS_STALL_BARRIER,
   KS_STALL_BRANCH_RESOLVING, KS_STALL_NOT_SELECTED,
 };
 static const char *const legend_stall_labels[] = {
-  "memory", "shared/MUFU", "dependency", "barrier", "branch", "not selected",
+  N_("memory"), N_("shared/MUFU"), N_("dependency"), N_("barrier"), N_("branch"),
+  N_("not selected"),
 };
 
-/* The legend's width on one line, from an average glyph of 0.62 em (the
- * layout has no font to measure with) */
-static double
-legend_width (double px)
+/* The legend is a row of entries that wraps at the picture's width: every
+ * colour and mark the rows draw, and what a row's name means */
+typedef enum
 {
-  double w = 6;
+  ITEM_PIPE,                    /* a full box */
+  ITEM_STALL,                   /* a band */
+  ITEM_SPLIT,                   /* a triangle pointing down */
+  ITEM_REJOIN,                  /* a triangle pointing up */
+  ITEM_BARRIER,                 /* a bar */
+  ITEM_LABEL,                   /* dim text that heads a group */
+} ItemKind;
+
+typedef struct
+{
+  ItemKind kind;
+  guint index;                  /* the pipe or the stall */
+  const char *text;             /* translated */
+} LegendItem;
+
+#define N_LEGEND_ITEMS (KS_N_PIPES + 1 + G_N_ELEMENTS (legend_stalls) + 4 + 1)
+
+static guint
+legend_items (LegendItem *items)
+{
+  guint n = 0;
 
   for (guint p = 0; p < KS_N_PIPES; p++)
-    w += px * 2.5 + strlen (ks_pipe_name ((KsPipe) p)) * px * 0.62;
-  w += px * 4;
-  for (guint s = 0; s < G_N_ELEMENTS (legend_stall_labels); s++)
-    w += px * 2.5 + strlen (legend_stall_labels[s]) * px * 0.62;
-  return w;
+    items[n++] = (LegendItem) { ITEM_PIPE, p, ks_pipe_name ((KsPipe) p) };
+  items[n++] = (LegendItem) { ITEM_LABEL, 0, _("stall:") };
+  for (guint k = 0; k < G_N_ELEMENTS (legend_stalls); k++)
+    items[n++] = (LegendItem) { ITEM_STALL, legend_stalls[k], _(legend_stall_labels[k]) };
+  items[n++] = (LegendItem) { ITEM_SPLIT, 0, _("warp splits") };
+  items[n++] = (LegendItem) { ITEM_REJOIN, 0, _("rejoins") };
+  items[n++] = (LegendItem) { ITEM_BARRIER, 0, _("barrier") };
+  /* Translators: how to read a timeline row's name such as "b0 w4·1" */
+  items[n++] = (LegendItem) { ITEM_LABEL, 0, _("row b0 w4·1: block 0, warp 4, sub-partition 1") };
+  g_assert (n <= N_LEGEND_ITEMS);
+  return n;
+}
+
+/* An entry's width, from an average glyph of 0.62 em (the layout has no
+ * font to measure with) */
+static double
+legend_item_width (const LegendItem *it,
+                   double            px)
+{
+  double text = g_utf8_strlen (it->text, -1) * px * 0.62;
+
+  return it->kind == ITEM_LABEL ? text + px * 1.0 : px * 1.5 + text + px * 1.0;
+}
+
+static guint
+legend_lines (double px,
+              double width)
+{
+  LegendItem items[N_LEGEND_ITEMS];
+  guint n = legend_items (items), lines = 1;
+  double x = 6;
+
+  for (guint i = 0; i < n; i++)
+    {
+      double w = legend_item_width (&items[i], px);
+
+      if (x > 6 && x + w > width)
+        {
+          lines++;
+          x = 6;
+        }
+      x += w;
+    }
+  return lines;
 }
 
 void
@@ -83,7 +155,7 @@ ks_timeline_view_init (KsTimelineView *v)
   memset (v, 0, sizeof *v);
   v->cycles_per_pixel = 1;
   v->row_height = 14;
-  v->font_size = 9;
+  v->font_size = KS_RENDER_FONT_SIZE;
   v->hover_warp = -1;
   v->hover_event = -1;
   v->selected_event = -1;
@@ -99,8 +171,8 @@ ks_timeline_layout (const KsTimelineView *v,
 
   l->label_width = ceil (px * 6.5);
   l->ruler_height = ceil (px * 1.9);
-  /* the legend takes a second line when it does not fit on one */
-  l->legend_height = ceil (px * (legend_width (px) > width ? 3.6 : 2.0));
+  /* the legend takes as many lines as its entries need at this width */
+  l->legend_height = ceil (px * (0.4 + 1.6 * legend_lines (px, width)));
   l->overview_height = ceil (px * 2.2);
   l->legend_top = MAX (height - l->legend_height, 0);
   l->overview_top = MAX (l->legend_top - l->overview_height, 0);
@@ -251,7 +323,8 @@ draw_ruler (cairo_t                *cr,
     }
   set_rgb (cr, th->dim, 1);
   cairo_move_to (cr, 4, l->ruler_height - px * 0.7);
-  cairo_show_text (cr, "cycle");
+  /* Translators: the timeline ruler's unit */
+  cairo_show_text (cr, _("cycle"));
   (void) height;
 }
 
@@ -390,7 +463,7 @@ raster_row (Raster                 *ra,
       }
     for (guint r = 0; r < KS_N_STALLS; r++)
       tint[r] = premultiplied (ks_timeline_stall_color ((KsStallReason) r),
-                               r == KS_STALL_NOT_SELECTED ? 0.18 : 0.35);
+                               stall_alpha (v, (KsStallReason) r));
     for (int c = 0; c < ra->width; c++)
       {
         if (ra->pipe[c] != 0xff)
@@ -423,6 +496,8 @@ draw_markers (cairo_t              *cr,
   const KsTimingWarp *w = &t->warps[warp];
   double cpp = v->cycles_per_pixel, h = v->row_height;
   double last_cycle = v->first_cycle + plot_width * cpp, block_w = MAX (1.0 / cpp, 1.0);
+  /* a marker's half width: 3 px at a desk, larger with the text */
+  double mark = 3 * v->font_size / KS_RENDER_FONT_SIZE;
 
   if (cpp > 2)
     return;
@@ -438,21 +513,21 @@ draw_markers (cairo_t              *cr,
         continue;
       x = plot_left + ((double) e->cycle - v->first_cycle) / cpp + block_w / 2;
       if (e->flags & KS_TRACE_BARRIER)
-        cairo_rectangle (cr, x - 0.5, y, 1.5, h);
+        cairo_rectangle (cr, x - mark / 4, y, mark / 2, h);
       if (e->flags & KS_TRACE_DIVERGE)
         {
           /* a fork: a triangle pointing down */
-          cairo_move_to (cr, x - 3, y);
-          cairo_line_to (cr, x + 3, y);
-          cairo_line_to (cr, x, y + 4);
+          cairo_move_to (cr, x - mark, y);
+          cairo_line_to (cr, x + mark, y);
+          cairo_line_to (cr, x, y + mark * 4 / 3);
           cairo_close_path (cr);
         }
       if (e->flags & KS_TRACE_RECONVERGE)
         {
           /* a join: a triangle pointing up */
-          cairo_move_to (cr, x - 3, y + h);
-          cairo_line_to (cr, x + 3, y + h);
-          cairo_line_to (cr, x, y + h - 4);
+          cairo_move_to (cr, x - mark, y + h);
+          cairo_line_to (cr, x + mark, y + h);
+          cairo_line_to (cr, x, y + h - mark * 4 / 3);
           cairo_close_path (cr);
         }
     }
@@ -488,7 +563,7 @@ draw_row (cairo_t                *cr,
     if (band_reason >= 0 && band_x1 > band_x0)                                  \
       {                                                                         \
         set_rgb (cr, ks_timeline_stall_color ((KsStallReason) band_reason),     \
-                 band_reason == KS_STALL_NOT_SELECTED ? 0.18 : 0.35);           \
+                 stall_alpha (v, (KsStallReason) band_reason));                 \
         cairo_rectangle (cr, band_x0, y + h * 0.3, band_x1 - band_x0, h * 0.4); \
         cairo_fill (cr);                                                        \
       }                                                                         \
@@ -707,7 +782,8 @@ draw_overview (cairo_t                *cr,
   cairo_stroke (cr);
   set_rgb (cr, th->dim, 1);
   cairo_move_to (cr, 4, top + h * 0.75);
-  cairo_show_text (cr, "all");
+  /* Translators: the overview strip, which shows every warp at once */
+  cairo_show_text (cr, _("all"));
 }
 
 static void
@@ -718,47 +794,62 @@ draw_legend (cairo_t                *cr,
              double                  width)
 {
   double px = v->font_size * 96.0 / 72.0;
-  gboolean two_lines = legend_width (px) > width;
-  double x = 6, y = l->legend_top + (two_lines ? px * 1.0 : l->legend_height * 0.5);
-  cairo_text_extents_t ext;
+  double x = 6, y = l->legend_top + px * 1.0;
+  LegendItem items[N_LEGEND_ITEMS];
+  guint n = legend_items (items);
 
   cairo_set_font_size (cr, px);
-  for (guint p = 0; p < KS_N_PIPES; p++)
+  for (guint i = 0; i < n; i++)
     {
-      const char *name = ks_pipe_name ((KsPipe) p);
+      const LegendItem *it = &items[i];
+      double w = legend_item_width (it, px), sx = x;
 
-      set_rgb (cr, pipe_colors[p], 1);
-      cairo_rectangle (cr, x, y - px * 0.45, px * 1.2, px * 0.9);
-      cairo_fill (cr);
-      x += px * 1.5;
-      set_rgb (cr, th->fg, 1);
+      if (x > 6 && x + w > width)
+        {
+          x = sx = 6;
+          y += px * 1.6;
+        }
+      switch (it->kind)
+        {
+        case ITEM_PIPE:
+          set_rgb (cr, pipe_colors[it->index], 1);
+          cairo_rectangle (cr, x, y - px * 0.45, px * 1.2, px * 0.9);
+          cairo_fill (cr);
+          break;
+        case ITEM_STALL:
+          set_rgb (cr, ks_timeline_stall_color ((KsStallReason) it->index),
+                   stall_alpha (v, (KsStallReason) it->index));
+          cairo_rectangle (cr, x, y - px * 0.2, px * 1.2, px * 0.4);
+          cairo_fill (cr);
+          break;
+        case ITEM_SPLIT:
+        case ITEM_REJOIN:
+          {
+            double d = it->kind == ITEM_SPLIT ? 1 : -1, y0 = y - d * px * 0.4;
+
+            set_rgb (cr, th->fg, 1);
+            cairo_move_to (cr, x + px * 0.3, y0);
+            cairo_line_to (cr, x + px * 0.9, y0);
+            cairo_line_to (cr, x + px * 0.6, y0 + d * px * 0.6);
+            cairo_close_path (cr);
+            cairo_fill (cr);
+          }
+          break;
+        case ITEM_BARRIER:
+          set_rgb (cr, th->fg, 1);
+          cairo_rectangle (cr, x + px * 0.5, y - px * 0.5, MAX (1.5, px / 8), px);
+          cairo_fill (cr);
+          break;
+        case ITEM_LABEL:
+        default:
+          break;
+        }
+      if (it->kind != ITEM_LABEL)
+        x += px * 1.5;
+      set_rgb (cr, it->kind == ITEM_LABEL ? th->dim : th->fg, 1);
       cairo_move_to (cr, x, y + px * 0.35);
-      cairo_show_text (cr, name);
-      cairo_text_extents (cr, name, &ext);
-      x += ext.x_advance + px * 1.0;
-    }
-  if (two_lines)
-    {
-      x = 6;
-      y += px * 1.6;
-    }
-  set_rgb (cr, th->dim, 1);
-  cairo_move_to (cr, x, y + px * 0.35);
-  cairo_show_text (cr, "stall:");
-  cairo_text_extents (cr, "stall:", &ext);
-  x += ext.x_advance + px * 0.6;
-  for (guint s = 0; s < G_N_ELEMENTS (legend_stalls) && x < width; s++)
-    {
-      set_rgb (cr, ks_timeline_stall_color (legend_stalls[s]),
-               legend_stalls[s] == KS_STALL_NOT_SELECTED ? 0.18 : 0.35);
-      cairo_rectangle (cr, x, y - px * 0.2, px * 1.2, px * 0.4);
-      cairo_fill (cr);
-      x += px * 1.5;
-      set_rgb (cr, th->fg, 1);
-      cairo_move_to (cr, x, y + px * 0.35);
-      cairo_show_text (cr, legend_stall_labels[s]);
-      cairo_text_extents (cr, legend_stall_labels[s], &ext);
-      x += ext.x_advance + px * 1.0;
+      cairo_show_text (cr, it->text);
+      x = sx + w;
     }
 }
 

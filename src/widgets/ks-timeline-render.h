@@ -38,6 +38,7 @@ typedef struct
   uint32_t first_row;           /* vertical scroll, in rows */
   gboolean dark;
   double font_size;             /* points; presentation mode uses a larger one */
+  gboolean projector;           /* presentation mode: stronger stall bands for a projector */
   int64_t hover_warp;           /* -1 for none */
   int64_t hover_event;          /* index into KsTiming.events, -1 for none */
   int64_t selected_event;

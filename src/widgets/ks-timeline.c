@@ -11,6 +11,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "ks-render-export.h"
 #include "ks-timeline.h"
 #include "ks-timeline-render.h"
 #include "ks-widget-util.h"
@@ -147,8 +148,9 @@ static void
 apply_presentation (KsTimeline *self)
 {
   /* a projector: larger text and rows, thicker everything */
-  self->view.font_size = self->presentation ? 14 : 9;
-  self->view.row_height = self->presentation ? 24 : 14;
+  self->view.font_size = KS_RENDER_FONT_SIZE_FOR (self->presentation);
+  self->view.row_height = round (14 * self->view.font_size / KS_RENDER_FONT_SIZE);
+  self->view.projector = self->presentation;
 }
 
 static void
@@ -269,6 +271,43 @@ ks_timeline_measure (GtkWidget      *widget,
     }
 }
 
+/* What the picture shows, for a screen reader: the rows, the cycles, how
+ * busy the issue was and what the warps waited for most */
+static char *
+describe_run (const KsTiming *t)
+{
+  g_autofree char *warps = NULL, *blocks = NULL;
+  uint64_t stalled = 0, most = 0;
+  guint worst = KS_N_STALLS;
+  g_autoptr(GHashTable) ctas = g_hash_table_new (NULL, NULL);
+  uint32_t n_blocks;
+
+  if (t == NULL)
+    return g_strdup (_("No run: run the kernel to see its warps"));
+  for (uint32_t w = 0; w < t->n_warps; w++)
+    g_hash_table_add (ctas, GUINT_TO_POINTER (t->warps[w].cta + 1));
+  n_blocks = g_hash_table_size (ctas);
+  for (guint r = 0; r < KS_N_STALLS; r++)
+    if (r != KS_STALL_SELECTED)
+      {
+        stalled += t->stall_cycles[r];
+        if (t->stall_cycles[r] > most)
+          {
+            most = t->stall_cycles[r];
+            worst = r;
+          }
+      }
+  warps = g_strdup_printf (ngettext ("%u warp", "%u warps", t->n_warps), t->n_warps);
+  blocks = g_strdup_printf (ngettext ("%u block", "%u blocks", n_blocks), n_blocks);
+  if (worst == KS_N_STALLS)
+    return g_strdup_printf (_("%s of %s over %u cycles (a model), %.2f instructions issued a "
+                              "cycle; no stalls"), warps, blocks, t->cycles, t->ipc);
+  return g_strdup_printf (_("%s of %s over %u cycles (a model), %.2f instructions issued a cycle; "
+                            "the warps waited most for %s (%.0f %% of stalled cycles)"),
+                          warps, blocks, t->cycles, t->ipc,
+                          ks_stall_reason_name ((KsStallReason) worst), 100.0 * most / stalled);
+}
+
 /* A description of the event under the pointer */
 static char *
 describe (KsTimeline *self,
@@ -319,8 +358,30 @@ ks_timeline_query_tooltip (GtkWidget  *widget,
   uint32_t warp;
   uint64_t event;
 
-  if (t == NULL || !ks_timeline_hit (t, self->order, &self->view, gtk_widget_get_width (widget),
-                                     gtk_widget_get_height (widget), x, y, &warp, &event))
+  if (t == NULL)
+    return FALSE;
+  {
+    /* a row's name ("b0 w4·1") says what it is */
+    KsTimelineLayout l;
+    double row;
+
+    ks_timeline_layout (&self->view, gtk_widget_get_width (widget), gtk_widget_get_height (widget),
+                        &l);
+    row = self->view.first_row + (y - l.rows_top) / self->view.row_height;
+    if (x < l.plot_left && y >= l.rows_top && y < l.rows_top + l.rows_height && row < t->n_warps)
+      {
+        const KsTimingWarp *w = &t->warps[self->order[(uint32_t) row]];
+
+        text = g_strdup_printf (_("b%u w%u·%u: block %u, warp %u of the block, issued by the "
+                                  "SM's sub-partition %u (one of its %u warp schedulers)"),
+                                w->cta, w->warp_in_cta, w->sub_partition, w->cta, w->warp_in_cta,
+                                w->sub_partition, t->sub_partitions);
+        gtk_tooltip_set_text (tooltip, text);
+        return TRUE;
+      }
+  }
+  if (!ks_timeline_hit (t, self->order, &self->view, gtk_widget_get_width (widget),
+                        gtk_widget_get_height (widget), x, y, &warp, &event))
     return FALSE;
   text = describe (self, event, warp);
   if (text == NULL)
@@ -683,9 +744,14 @@ ks_timeline_set_analysis (KsTimeline *self,
     self->order = ks_timeline_row_order (timing_of (self));
   self->fitted = TRUE;
   self->view.first_row = 0;
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  timing_of (self) ? _("Warp timeline") : _("Warp timeline (empty)"),
-                                  -1);
+  {
+    g_autofree char *summary = describe_run (timing_of (self));
+
+    gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                    timing_of (self) ? _("Warp timeline")
+                                    : _("Warp timeline (empty)"),
+                                    GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, summary, -1);
+  }
   invalidate (self);
 }
 
@@ -740,6 +806,17 @@ ks_timeline_export (KsTimeline  *self,
   v = self->view;
   v.hover_event = -1;
   v.dark = FALSE;
+  /* every warp's row, from the first: the picture grows to hold them all
+   * rather than stopping where the widget's height did */
+  v.first_row = 0;
+  {
+    KsTimelineLayout l;
+    double rows = (double) t->n_warps * v.row_height;
+
+    ks_timeline_layout (&v, width, height, &l);
+    if (rows > l.rows_height)
+      height = (int) ceil (height + rows - l.rows_height);
+  }
   if (whole_run)
     ks_timeline_view_fit (&v, t, width, height);
   return ks_timeline_render_export (t, self->analysis->module, &v, width, height, path, error);

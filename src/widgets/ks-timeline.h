@@ -35,8 +35,8 @@ void          ks_timeline_zoom_fit          (KsTimeline  *self);
 void          ks_timeline_zoom_at           (KsTimeline  *self,
                                              double       factor,
                                              double       x);
-/* Writes the whole run (or the visible part) as PNG, SVG or PDF, at any
- * size */
+/* Writes the whole run (or the visible cycles) as PNG, SVG or PDF, at any
+ * size, with every warp's row: taller than `height` when the rows need it */
 gboolean      ks_timeline_export            (KsTimeline  *self,
                                              const char  *path,
                                              int          width,
