@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ks-memory-render.c: bank and cache-line diagrams drawn with Cairo. */
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
 
+#include "ks-format.h"
 #include "ks-memory-render.h"
 #include "ks-sim-memory.h"
 
@@ -226,9 +228,7 @@ draw_shared (cairo_t             *cr,
              const KsMemoryStyle *s,
              const Geometry      *g,
              const double        *fg,
-             const double        *dim,
-             char                *summary,
-             gsize                summary_size)
+             const double        *dim)
 {
   KsSmemAnalysis r = ks_smem_analyze (m->addr, m->size, m->mask, m->store);
   uint32_t shown = s->wavefronts_shown < 0 ? r.wavefronts : (uint32_t) MIN ((uint32_t) s->wavefronts_shown, r.wavefronts);
@@ -330,10 +330,6 @@ draw_shared (cairo_t             *cr,
               }
         }
     }
-  g_snprintf (summary, summary_size,
-              "%u-byte %s by %u lanes: %u pass%s (%u without conflicts), worst bank x%u",
-              m->size, m->store ? "store" : "load", (unsigned) __builtin_popcount (m->mask),
-              r.wavefronts, r.wavefronts == 1 ? "" : "es", r.ideal_wavefronts, r.conflict_degree);
 }
 
 static void
@@ -342,9 +338,7 @@ draw_global (cairo_t           *cr,
              const Geometry    *g,
              const double      *fg,
              const double      *dim,
-             double             width,
-             char              *summary,
-             gsize              summary_size)
+             double             width)
 {
   KsGmemAnalysis r = ks_gmem_analyze (m->addr, m->size, m->mask);
   char buf[48];
@@ -406,11 +400,6 @@ draw_global (cairo_t           *cr,
                        (w - 6) * __builtin_popcount (r.sector_bytes[s]) / 32.0, 2);
       cairo_fill (cr);
     }
-  g_snprintf (summary, summary_size,
-              "%u-byte %s by %u lanes: %u of %u bytes used (%.0f %%), %u sectors (ideal %u) in %u "
-              "line%s", m->size, m->store ? "store" : "load", (unsigned) __builtin_popcount (m->mask),
-              r.requested_bytes, r.transferred_bytes, 100 * MIN (r.efficiency, 1.0), r.n_sectors,
-              r.ideal_sectors, r.n_lines, r.n_lines == 1 ? "" : "s");
 
   /* the legend of the levels */
   {
@@ -436,6 +425,68 @@ draw_global (cairo_t           *cr,
   }
 }
 
+char *
+ks_memory_summary (const KsMemAccess *m)
+{
+  unsigned lanes;
+
+  g_return_val_if_fail (m != NULL, NULL);
+  lanes = (unsigned) __builtin_popcount (m->mask);
+  if (m->space == KS_PTX_SPACE_SHARED)
+    {
+      KsSmemAnalysis r = ks_smem_analyze (m->addr, m->size, m->mask, m->store);
+      g_autofree char *passes = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                              "%u pass (%u without conflicts)",
+                                                              "%u passes (%u without conflicts)",
+                                                              r.wavefronts),
+                                                 r.wavefronts, r.ideal_wavefronts);
+
+      /* TRANSLATORS: "4-byte load by 32 lanes: 16 passes (1 without conflicts), worst bank
+       * 16-way" */
+      return g_strdup_printf (m->store
+                              ? g_dngettext (GETTEXT_PACKAGE,
+                                             "%u-byte store by %u lane: %s, worst bank %u-way",
+                                             "%u-byte store by %u lanes: %s, worst bank %u-way",
+                                             lanes)
+                              : g_dngettext (GETTEXT_PACKAGE,
+                                             "%u-byte load by %u lane: %s, worst bank %u-way",
+                                             "%u-byte load by %u lanes: %s, worst bank %u-way",
+                                             lanes),
+                              m->size, lanes, passes, r.conflict_degree);
+    }
+  else
+    {
+      KsGmemAnalysis r = ks_gmem_analyze (m->addr, m->size, m->mask);
+      /* the distinct bytes the lanes asked for (a broadcast's lanes share
+       * theirs) of the bytes the sectors moved */
+      g_autofree char *pct = ks_format_figure (r.transferred_bytes
+                                               ? 100.0 * r.unique_bytes / r.transferred_bytes : 0);
+      g_autofree char *sectors = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                               "%u sector (ideal %u)",
+                                                               "%u sectors (ideal %u)",
+                                                               r.n_sectors),
+                                                  r.n_sectors, r.ideal_sectors);
+      g_autofree char *lines = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u line",
+                                                             "%u lines", r.n_lines), r.n_lines);
+
+      /* TRANSLATORS: "4-byte load by 32 lanes: 8 of 64 bytes used (12.5 %), 2 sectors
+       * (ideal 2) in 2 lines" */
+      return g_strdup_printf (m->store
+                              ? g_dngettext (GETTEXT_PACKAGE,
+                                             "%u-byte store by %u lane: %u of %u bytes used "
+                                             "(%s %%), %s in %s",
+                                             "%u-byte store by %u lanes: %u of %u bytes used "
+                                             "(%s %%), %s in %s", lanes)
+                              : g_dngettext (GETTEXT_PACKAGE,
+                                             "%u-byte load by %u lane: %u of %u bytes used "
+                                             "(%s %%), %s in %s",
+                                             "%u-byte load by %u lanes: %u of %u bytes used "
+                                             "(%s %%), %s in %s", lanes),
+                              m->size, lanes, r.unique_bytes, r.transferred_bytes, pct, sectors,
+                              lines);
+    }
+}
+
 void
 ks_memory_render (cairo_t             *cr,
                   const KsMemAccess   *m,
@@ -447,7 +498,7 @@ ks_memory_render (cairo_t             *cr,
   const double light[3][3] = { { 0.99, 0.99, 0.99 }, { 0.10, 0.10, 0.12 }, { 0.40, 0.40, 0.43 } };
   const double dark[3][3] = { { 0.12, 0.12, 0.13 }, { 0.93, 0.93, 0.93 }, { 0.62, 0.62, 0.65 } };
   const double (*c)[3] = s->dark ? dark : light;
-  char summary[256] = "";
+  g_autofree char *summary = m != NULL ? ks_memory_summary (m) : NULL;
   Geometry g;
 
   geometry (width, height, s, &g);
@@ -459,9 +510,9 @@ ks_memory_render (cairo_t             *cr,
     {
       draw_lanes (cr, m, &g, c[1], c[2]);
       if (m->space == KS_PTX_SPACE_SHARED)
-        draw_shared (cr, m, s, &g, c[1], c[2], summary, sizeof summary);
+        draw_shared (cr, m, s, &g, c[1], c[2]);
       else
-        draw_global (cr, m, &g, c[1], c[2], width, summary, sizeof summary);
+        draw_global (cr, m, &g, c[1], c[2], width);
     }
   cairo_set_font_size (cr, g.px * 1.1);
   set_rgb3 (cr, c[1], 1);
@@ -470,6 +521,6 @@ ks_memory_render (cairo_t             *cr,
   cairo_set_font_size (cr, g.px * 0.95);
   set_rgb3 (cr, c[2], 1);
   cairo_move_to (cr, 4, g.px * 2.7);
-  cairo_show_text (cr, summary);
+  cairo_show_text (cr, summary ? summary : "");
   cairo_restore (cr);
 }

@@ -30,6 +30,11 @@ typedef struct
 } KsMemoryStyle;
 
 void      ks_memory_style_init     (KsMemoryStyle       *style);
+/* The line under the title, with the request's figures: for global memory
+ * the distinct bytes used of those moved, the sectors and their ideal
+ * (ks_gmem_analyze), the lines; for shared memory the passes and the worst
+ * bank.  Translated.  (transfer full) */
+char     *ks_memory_summary        (const KsMemAccess   *access);
 void      ks_memory_render         (cairo_t             *cr,
                                     const KsMemAccess   *access,
                                     const char          *title,
