@@ -246,7 +246,8 @@ test_broadcast_is_coalesced (void)
             "  ret;\n"
             "}\n",
             "{\"ptx\": \"x.ptx\", \"grid\": [1], \"block\": [32],"
-            " \"buffers\": {\"a\": {\"type\": \"f32\", \"count\": 128}}, \"params\": [{\"buffer\": \"a\"}]}");
+            " \"buffers\": {\"a\": {\"type\": \"f32\", \"count\": 128}},"
+            " \"params\": [{\"buffer\": \"a\"}]}");
   hints = hints_of (&r);
   g_assert_cmpuint (hints->len, ==, 0);
   st = ks_sim_get_insn_stats (r.sim);
@@ -359,7 +360,8 @@ test_limiter_words (void)
   occ.max_warps_per_sm = 64;
   occ.limiter = KS_OCCUPANCY_LIMIT_SHARED_MEMORY;
   summary = ks_occupancy_summary (&occ);
-  g_assert_cmpstr (summary, ==, "24 of 64 warps per SM (37.5 %), 3 blocks: limited by shared memory");
+  g_assert_cmpstr (summary, ==,
+                   "24 of 64 warps per SM (37.5 %), 3 blocks: limited by shared memory");
   g_clear_pointer (&summary, g_free);
   /* one block of 32 warps: "1 block" */
   occ.occupancy = 0.5;
