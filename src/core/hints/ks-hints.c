@@ -332,9 +332,9 @@ bank_conflict_hint (const Finding *f)
                                      "words: pad each row of the shared array by one element "
                                      "(for example [32][33] instead of [32][32]) or swizzle the "
                                      "index"))
-                       : g_strdup (_("Arrange the shared array so that the 32 lanes of a warp touch "
-                                     "32 different banks (4-byte words whose index differs modulo "
-                                     "32)")));
+                       : g_strdup (_("Arrange the shared array so that the 32 lanes of a warp "
+                                     "touch 32 different banks (4-byte words whose index differs "
+                                     "modulo 32)")));
 }
 
 static KsHint *

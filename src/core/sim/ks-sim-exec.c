@@ -425,7 +425,8 @@ branch (Ctx      *c,
       ks_sim_simt_push (w, c->pc + 1, rpc, not_taken);
       ks_sim_simt_push (w, target, rpc, taken);
       record_split (&c->sim->insn_stats[c->fn->first_insn + c->pc],
-                    (uint32_t) __builtin_popcount (taken), (uint32_t) __builtin_popcount (not_taken));
+                    (uint32_t) __builtin_popcount (taken),
+                    (uint32_t) __builtin_popcount (not_taken));
       c->sim->insn_stats[c->fn->first_insn + c->pc].divergent++;
       c->sim->stats.divergent_branches++;
       flag_event (c->sim, KS_TRACE_DIVERGE);

@@ -469,7 +469,8 @@ ks_gmem_cost (const uint64_t addr[KS_MEM_WARP_SIZE],
                 single += popcount32 (bytes[i]);
             }
           /* as ks_gmem_analyze counts it */
-          cost->ideal_sectors = broadcast + (single + KS_GMEM_SECTOR_BYTES - 1) / KS_GMEM_SECTOR_BYTES;
+          cost->ideal_sectors = broadcast
+                                + (single + KS_GMEM_SECTOR_BYTES - 1) / KS_GMEM_SECTOR_BYTES;
           cost->requested_bytes = lanes * size;
           cost->unique_bytes = unique;
           return;
