@@ -22,11 +22,16 @@ assert_same_insn_stats (const KsSimInsnStats *a,
   g_assert_cmpuint (a->smem_wavefronts, ==, b->smem_wavefronts);
   g_assert_cmpuint (a->smem_ideal_wavefronts, ==, b->smem_ideal_wavefronts);
   g_assert_cmpuint (a->smem_worst_degree, ==, b->smem_worst_degree);
+  g_assert_cmpuint (a->split_taken_min, ==, b->split_taken_min);
+  g_assert_cmpuint (a->split_taken_max, ==, b->split_taken_max);
+  g_assert_cmpuint (a->split_other_min, ==, b->split_other_min);
+  g_assert_cmpuint (a->split_other_max, ==, b->split_other_max);
   g_assert_cmpuint (a->gmem_requests, ==, b->gmem_requests);
   g_assert_cmpuint (a->gmem_sectors, ==, b->gmem_sectors);
   g_assert_cmpuint (a->gmem_ideal_sectors, ==, b->gmem_ideal_sectors);
   g_assert_cmpuint (a->gmem_lines, ==, b->gmem_lines);
   g_assert_cmpuint (a->gmem_requested_bytes, ==, b->gmem_requested_bytes);
+  g_assert_cmpuint (a->gmem_used_bytes, ==, b->gmem_used_bytes);
   g_assert_cmpuint (a->l1_hits, ==, b->l1_hits);
   g_assert_cmpuint (a->l1_misses, ==, b->l1_misses);
   g_assert_cmpuint (a->l2_hits, ==, b->l2_hits);

@@ -115,10 +115,14 @@ test_strided_access (void)
   g_assert_cmpstr (h->category, ==, "coalescing");
   g_assert_cmpint (h->severity, ==, KS_HINT_CRITICAL);
   g_assert_cmpuint (h->ptx_line, ==, 13);
-  /* 32 sectors for 128 requested bytes: 4 needed; 12.5 % used */
-  g_assert_nonnull (strstr (h->message, "32.0 sectors per request, 4.0 needed"));
-  /* 12.5 %, printed to the nearest even whole number */
-  g_assert_nonnull (strstr (h->detail, "32 sectors moved for 128 requested bytes: 12 %"));
+  /* 32 lanes x 4 bytes = 128 distinct bytes, each in a sector of its own
+   * (128 bytes apart): 32 sectors where 128 / 32 = 4 would hold them, and
+   * 128 of the 32 x 32 = 1024 bytes moved are used, 12.5 % (printed as the
+   * figure it is, not rounded to 12 or 13) */
+  g_assert_cmpstr (h->message, ==, "Uncoalesced global memory access: 32 sectors per request, 4 "
+                   "needed");
+  g_assert_cmpstr (h->detail, ==, "32 sectors moved for 128 bytes used: 12.5 % of the bytes moved "
+                   "are used");
   run_clear (&r);
 }
 
@@ -158,6 +162,10 @@ test_divergence_and_race (void)
         {
           g_assert_cmpuint (h->ptx_line, ==, 12);
           g_assert_nonnull (strstr (h->message, "100 %"));
+          /* one warp runs the branch once; its 16 even lanes jump, the 16
+           * odd ones fall through */
+          g_assert_cmpstr (h->detail, ==, "1 of 1 execution diverged: the warp split into 16 and "
+                           "16 lanes (branch taken, not taken)");
           divergence = TRUE;
         }
       if (g_str_equal (h->category, "race"))
@@ -171,6 +179,197 @@ test_divergence_and_race (void)
   /* most severe first: the race */
   g_assert_cmpstr (((KsHint *) hints->pdata[0])->category, ==, "race");
   run_clear (&r);
+}
+
+/* Lane l of warp w takes the branch when l < 8 (w + 1): warp 0 splits 8
+ * against 24, warp 1 16 against 16.  Over the two executions, a range. */
+static void
+test_divergence_range (void)
+{
+  Run r = { 0 };
+  g_autoptr(GPtrArray) hints = NULL;
+  KsHint *h;
+
+  run_text (&r, HEADER
+            ".visible .entry k()\n"
+            "{\n"
+            "  .reg .pred %p<2>;\n"
+            "  .reg .b32 %r<6>;\n"
+            "  mov.u32 %r1, %tid.x;\n"
+            "  and.b32 %r2, %r1, 31;\n"
+            "  shr.u32 %r3, %r1, 5;\n"
+            "  mad.lo.u32 %r4, %r3, 8, 8;\n"
+            "  setp.lt.u32 %p1, %r2, %r4;\n"
+            "  @%p1 bra $SKIP;\n"                             /* 13 */
+            "  add.u32 %r5, %r1, 1;\n"
+            "$SKIP:\n"
+            "  ret;\n"
+            "}\n",
+            "{\"ptx\": \"x.ptx\", \"grid\": [1], \"block\": [64], \"params\": []}");
+  hints = hints_of (&r);
+  g_assert_cmpuint (hints->len, ==, 1);
+  h = hints->pdata[0];
+  g_assert_cmpstr (h->category, ==, "divergence");
+  g_assert_cmpuint (h->ptx_line, ==, 13);
+  g_assert_cmpstr (h->message, ==, "Divergent branch: warps split here in 100 % of its executions");
+  g_assert_cmpstr (h->detail, ==, "2 of 2 executions diverged: 8 to 16 lanes took the branch, "
+                   "16 to 24 did not");
+  run_clear (&r);
+}
+
+/* A broadcast is not an uncoalesced access: every lane loading a[0] moves
+ * one sector, the fewest possible; lanes 0-15 loading a[0] and 16-31
+ * a[64] (sample 21's load of A, two rows of a 16 x 16 block) move two
+ * sectors 256 bytes apart, and no access to those two values moves fewer.
+ * The old count (distinct bytes packed: 8 bytes, ideal 1) called the
+ * second one uncoalesced. */
+static void
+test_broadcast_is_coalesced (void)
+{
+  Run r = { 0 };
+  g_autoptr(GPtrArray) hints = NULL;
+  const KsSimInsnStats *st;
+
+  run_text (&r, HEADER
+            ".visible .entry k(.param .u64 k_a)\n"
+            "{\n"
+            "  .reg .b32 %r<4>;\n"
+            "  .reg .f32 %f<3>;\n"
+            "  .reg .b64 %rd<5>;\n"
+            "  ld.param.u64 %rd1, [k_a];\n"
+            "  ld.global.f32 %f1, [%rd1];\n"                  /* 10: one float, 32 lanes */
+            "  mov.u32 %r1, %tid.x;\n"
+            "  shr.u32 %r2, %r1, 4;\n"
+            "  mul.wide.u32 %rd2, %r2, 256;\n"
+            "  add.s64 %rd3, %rd1, %rd2;\n"
+            "  ld.global.f32 %f2, [%rd3];\n"                  /* 15: two floats, 16 lanes each */
+            "  ret;\n"
+            "}\n",
+            "{\"ptx\": \"x.ptx\", \"grid\": [1], \"block\": [32],"
+            " \"buffers\": {\"a\": {\"type\": \"f32\", \"count\": 128}},"
+            " \"params\": [{\"buffer\": \"a\"}]}");
+  hints = hints_of (&r);
+  g_assert_cmpuint (hints->len, ==, 0);
+  st = ks_sim_get_insn_stats (r.sim);
+  for (uint32_t i = 0; i < r.m->n_insns; i++)
+    if (r.m->insns[i].line == 10)
+      {
+        /* 4 distinct bytes, 1 sector, ideal 1 */
+        g_assert_cmpuint (st[i].gmem_sectors, ==, 1);
+        g_assert_cmpuint (st[i].gmem_ideal_sectors, ==, 1);
+        g_assert_cmpuint (st[i].gmem_used_bytes, ==, 4);
+        g_assert_cmpuint (st[i].gmem_requested_bytes, ==, 128);
+      }
+    else if (r.m->insns[i].line == 15)
+      {
+        /* 8 distinct bytes in 2 sectors, ideal 2 */
+        g_assert_cmpuint (st[i].gmem_sectors, ==, 2);
+        g_assert_cmpuint (st[i].gmem_ideal_sectors, ==, 2);
+        g_assert_cmpuint (st[i].gmem_used_bytes, ==, 8);
+      }
+  run_clear (&r);
+}
+
+/* One CUDA line on two PTX lines with different conflicts: thread t
+ * stores to word 2t of s (banks 0, 2, ..., 30, two words each: 2-way) and to
+ * word 8t of u (banks 0, 8, 16, 24, eight words each: 8-way; where an
+ * array starts does not matter, a shift moves every word's bank alike).
+ * One hint: up to 8-way, and (2 + 8) passes over the 2 needed, 5-way on
+ * average. */
+static void
+test_bank_worst_and_average (void)
+{
+  Run r = { 0 };
+  g_autoptr(GPtrArray) hints = NULL;
+  KsHint *h;
+
+  run_text (&r, HEADER
+            ".file 1 \"k.cu\"\n"
+            ".visible .entry k()\n{\n"
+            "  .reg .b32 %r<8>;\n"
+            "  .shared .align 4 .f32 s[64];\n"
+            "  .shared .align 4 .f32 u[256];\n"
+            "  mov.u32 %r1, %tid.x;\n  mov.u32 %r2, s;\n"
+            "  mad.lo.u32 %r3, %r1, 8, %r2;\n"
+            "  mov.u32 %r5, u;\n"
+            "  mad.lo.u32 %r4, %r1, 32, %r5;\n"
+            "  .loc 1 7 0\n"
+            "  st.shared.f32 [%r3], 1.0;\n"                    /* 16: 2-way */
+            "  st.shared.f32 [%r4], 2.0;\n"                    /* 17: 8-way */
+            "  ret;\n}\n",
+            "{\"ptx\": \"x.ptx\", \"grid\": [1], \"block\": [32], \"params\": []}");
+  hints = hints_of (&r);
+  g_assert_cmpuint (hints->len, ==, 1);
+  h = hints->pdata[0];
+  /* the 8-way line is critical (8 times the passes), the 2-way one a
+   * warning: the hint points at the worse */
+  g_assert_cmpint (h->severity, ==, KS_HINT_CRITICAL);
+  g_assert_cmpuint (h->ptx_line, ==, 17);
+  g_assert_cmpuint (h->cuda_line, ==, 7);
+  g_assert_cmpstr (h->message, ==, "Shared-memory bank conflicts up to 8-way, 5-way on average");
+  g_assert_cmpstr (h->detail, ==, "5 wavefronts per request where 1 would do; 8 extra wavefronts "
+                   "over 2 requests; the same on 1 more PTX line of this CUDA line (16)");
+  run_clear (&r);
+}
+
+/* Figures as the sample texts give them: one decimal unless whole */
+static void
+test_format_figure (void)
+{
+  static const struct { double value; const char *text; } cases[] = {
+    { 37.5, "37.5" },           /* sample 25's occupancy, 24 of 64 warps */
+    { 100.0 * 24 / 64, "37.5" },
+    { 12.5, "12.5" },
+    { 100.0, "100" },
+    { 99.96, "100" },           /* 100.0 at one decimal: whole */
+    { 38.06, "38.1" },
+    { 4.0, "4" },
+    { 0.0, "0" },
+    { -0.04, "0" },             /* never "-0" */
+    { 18.75, "18.8" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = ks_format_figure (cases[i].value);
+
+      g_assert_cmpstr (text, ==, cases[i].text);
+    }
+}
+
+/* The limiters in words, for "limited by ...": never the JSON's
+ * identifiers */
+static void
+test_limiter_words (void)
+{
+  KsOccupancyResult occ = { 0 };
+  g_autofree char *summary = NULL;
+
+  g_assert_cmpstr (ks_occupancy_limiter_label (KS_OCCUPANCY_LIMIT_SHARED_MEMORY), ==,
+                   "shared memory");
+  g_assert_cmpstr (ks_occupancy_limiter_name (KS_OCCUPANCY_LIMIT_SHARED_MEMORY), ==,
+                   "shared_memory");
+  g_assert_cmpstr (ks_occupancy_limiter_label (KS_OCCUPANCY_LIMIT_REGISTERS), ==, "registers");
+  g_assert_cmpstr (ks_occupancy_limiter_label (KS_OCCUPANCY_LIMIT_WARPS), ==, "warps");
+  g_assert_cmpstr (ks_occupancy_limiter_label (KS_OCCUPANCY_LIMIT_BLOCKS), ==, "blocks");
+  g_assert_cmpstr (ks_occupancy_limiter_label (KS_OCCUPANCY_LIMIT_BARRIERS), ==, "barriers");
+  /* 3 blocks of 8 warps: 24 of 64, 37.5 % */
+  occ.occupancy = 24.0 / 64;
+  occ.active_blocks_per_sm = 3;
+  occ.active_warps_per_sm = 24;
+  occ.max_warps_per_sm = 64;
+  occ.limiter = KS_OCCUPANCY_LIMIT_SHARED_MEMORY;
+  summary = ks_occupancy_summary (&occ);
+  g_assert_cmpstr (summary, ==,
+                   "24 of 64 warps per SM (37.5 %), 3 blocks: limited by shared memory");
+  g_clear_pointer (&summary, g_free);
+  /* one block of 32 warps: "1 block" */
+  occ.occupancy = 0.5;
+  occ.active_blocks_per_sm = 1;
+  occ.active_warps_per_sm = 32;
+  occ.limiter = KS_OCCUPANCY_LIMIT_REGISTERS;
+  summary = ks_occupancy_summary (&occ);
+  g_assert_cmpstr (summary, ==, "32 of 64 warps per SM (50 %), 1 block: limited by registers");
 }
 
 /* Occupancy and the tail, from figures given directly */
@@ -199,14 +398,18 @@ test_occupancy_and_tail (void)
       if (g_str_equal (h->category, "occupancy"))
         {
           g_assert_cmpint (h->severity, ==, KS_HINT_WARNING);
-          g_assert_nonnull (strstr (h->message, "19 %"));
-          g_assert_nonnull (strstr (h->message, "registers"));
+          /* 12 / 64 = 18.75 %, to one decimal 18.8; the limiter in words */
+          g_assert_cmpstr (h->message, ==, "Low occupancy: 18.8 %, limited by registers");
+          g_assert_cmpstr (h->detail, ==, "1 block and 12 of 64 warps per SM");
           low = TRUE;
         }
       if (g_str_equal (h->category, "tail"))
         {
-          /* 130 blocks, one per SM on 108 SMs: 1.20 waves */
+          /* 130 blocks, one per SM on 108 SMs: 1.20 waves, the last
+           * 22 / 108 = 20.37 % full */
           g_assert_nonnull (strstr (h->message, "1.20 waves"));
+          g_assert_cmpstr (h->detail, ==, "130 blocks, 1 per SM on 108 SMs: the last wave keeps "
+                           "the GPU 20.4 % busy");
           tail = TRUE;
         }
     }
@@ -403,6 +606,11 @@ main (int   argc,
   g_test_add_func ("/hints/bank-conflict", test_bank_conflict);
   g_test_add_func ("/hints/strided-access", test_strided_access);
   g_test_add_func ("/hints/divergence-and-race", test_divergence_and_race);
+  g_test_add_func ("/hints/divergence-range", test_divergence_range);
+  g_test_add_func ("/hints/broadcast-is-coalesced", test_broadcast_is_coalesced);
+  g_test_add_func ("/hints/bank-worst-and-average", test_bank_worst_and_average);
+  g_test_add_func ("/hints/words/figures", test_format_figure);
+  g_test_add_func ("/hints/words/limiters", test_limiter_words);
   g_test_add_func ("/hints/occupancy-and-tail", test_occupancy_and_tail);
   g_test_add_func ("/hints/clean-kernel", test_clean_kernel);
   g_test_add_func ("/hints/one-per-cuda-line", test_one_hint_per_cuda_line);

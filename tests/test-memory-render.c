@@ -264,7 +264,77 @@ test_describe (void)
   conflict32 (&m);
   text = ks_memory_describe (&m);
   g_assert_cmpstr (text, ==,
-                   "4-byte load by 32 lanes: 32 passes (1 without conflicts), worst bank x32");
+                   "4-byte load by 32 lanes: 32 passes (1 without conflicts), worst bank 32-way");
+}
+
+/* The figures under the title, against hand counts: what a warp's lanes
+ * ask for, the sectors that move it and the fewest that could */
+static void
+test_summary_figures (void)
+{
+  KsMemAccess m = { 0 };
+  char *text;
+
+  m.space = KS_PTX_SPACE_GLOBAL;
+  m.size = 4;
+  m.mask = 0xffffffffu;
+
+  /* 32 consecutive floats from a line boundary: 128 bytes, 4 sectors of
+   * one line, all used */
+  for (guint l = 0; l < 32; l++)
+    m.addr[l] = 0x10000 + 4 * l;
+  text = ks_memory_summary (&m);
+  g_assert_cmpstr (text, ==, "4-byte load by 32 lanes: 128 of 128 bytes used (100 %), 4 sectors "
+                   "(ideal 4) in 1 line");
+  g_free (text);
+
+  /* one float to all 32 lanes: its 4 bytes of the 32 its sector moves,
+   * 12.5 %; one sector and no fewer */
+  for (guint l = 0; l < 32; l++)
+    m.addr[l] = 0x10000;
+  text = ks_memory_summary (&m);
+  g_assert_cmpstr (text, ==, "4-byte load by 32 lanes: 4 of 32 bytes used (12.5 %), 1 sector "
+                   "(ideal 1) in 1 line");
+  g_free (text);
+
+  /* sample 21's load of A[row * n + k], n = 64: lanes 0-15 on one row,
+   * 16-31 on the next, two floats 256 bytes apart: 8 of 64 bytes, 2
+   * sectors in 2 lines, and two values that far apart need both */
+  for (guint l = 0; l < 32; l++)
+    m.addr[l] = 0x10000 + (l < 16 ? 0 : 64 * 4);
+  text = ks_memory_summary (&m);
+  g_assert_cmpstr (text, ==, "4-byte load by 32 lanes: 8 of 64 bytes used (12.5 %), 2 sectors "
+                   "(ideal 2) in 2 lines");
+  g_free (text);
+
+  /* its load of B[k * n + col]: both rows read the same 16 columns, 64
+   * bytes from a 64-byte boundary, 2 sectors, all used */
+  for (guint l = 0; l < 32; l++)
+    m.addr[l] = 0x20000 + 4 * (l % 16);
+  text = ks_memory_summary (&m);
+  g_assert_cmpstr (text, ==, "4-byte load by 32 lanes: 64 of 64 bytes used (100 %), 2 sectors "
+                   "(ideal 2) in 1 line");
+  g_free (text);
+
+  /* one lane stores a float: "1 lane" */
+  m.store = 1;
+  m.mask = 1;
+  text = ks_memory_summary (&m);
+  g_assert_cmpstr (text, ==, "4-byte store by 1 lane: 4 of 32 bytes used (12.5 %), 1 sector "
+                   "(ideal 1) in 1 line");
+  g_free (text);
+
+  /* shared: thread t at word 32 t, all in bank 0, 32 passes where 1
+   * would do */
+  m.space = KS_PTX_SPACE_SHARED;
+  m.store = 0;
+  m.mask = 0xffffffffu;
+  for (guint l = 0; l < 32; l++)
+    m.addr[l] = 128 * l;
+  text = ks_memory_summary (&m);
+  g_assert_cmpstr (text, ==, "4-byte load by 32 lanes: 32 passes (1 without conflicts), worst "
+                   "bank 32-way");
+  g_free (text);
 }
 
 int
@@ -278,5 +348,6 @@ main (int    argc,
   g_test_add_func ("/widgets/memory/presentation-scale", test_presentation_scale);
   g_test_add_func ("/widgets/memory/all-passes", test_all_passes);
   g_test_add_func ("/widgets/memory/describe", test_describe);
+  g_test_add_func ("/widgets/memory/summary-figures", test_summary_figures);
   return g_test_run ();
 }

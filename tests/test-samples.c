@@ -19,6 +19,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "ks-analysis.h"
 #include "ks-gpu-db.h"
 #include "ks-launch.h"
 #include "ks-occupancy.h"
@@ -196,6 +197,8 @@ sum_stats (Sample      *s,
       sum.gmem_sectors += st[i].gmem_sectors;
       sum.gmem_ideal_sectors += st[i].gmem_ideal_sectors;
       sum.gmem_lines += st[i].gmem_lines;
+      sum.gmem_requested_bytes += st[i].gmem_requested_bytes;
+      sum.gmem_used_bytes += st[i].gmem_used_bytes;
     }
   return sum;
 }
@@ -1752,6 +1755,213 @@ test_regenerate (void)
   }
 }
 
+/* ---- the words a student reads ----------------------------------------------- */
+
+/* The sample analysed as the window does without a toolkit: the committed
+ * PTX and ptxas report, the simulator, the timing model, the hints */
+static KsAnalysis *
+analyze_sample (const char *dir,
+                const char *spec)
+{
+  g_autofree char *folder = samples_folder ();
+  g_autofree char *path = g_build_filename (folder, dir, spec, NULL);
+  KsAnalysisRequest req;
+  KsAnalysis *a;
+
+  ks_analysis_request_init (&req);
+  req.path = path;
+  req.use_toolkit = FALSE;
+  req.make_sass = FALSE;
+  a = ks_analysis_run (&req, NULL, NULL, NULL);
+  g_assert_nonnull (a);
+  g_assert_cmpint (a->status, ==, KS_ANALYSIS_OK);
+  g_assert_nonnull (a->hints);
+  return a;
+}
+
+/* The line of the sample's .cu holding `marker` (not in a comment) */
+static uint32_t
+analysis_cuda_line (KsAnalysis *a,
+                    const char *dir,
+                    const char *marker)
+{
+  Sample s = { 0 };
+  g_autofree char *folder = samples_folder ();
+  g_autofree char *base = g_path_get_basename (a->launch->ptx_path);
+  g_autofree char *cu = NULL;
+  uint32_t line;
+
+  *strrchr (base, '.') = '\0';
+  cu = g_strdup_printf ("%s/%s/%s.cu", folder, dir, base);
+  g_assert_true (g_file_get_contents (cu, &s.cuda_text, NULL, NULL));
+  s.dir = dir;
+  line = cuda_line (&s, marker);
+  g_free (s.cuda_text);
+  return line;
+}
+
+/* The hint of `category` on that CUDA line (0: about the kernel), or NULL */
+static const KsHint *
+find_hint (KsAnalysis *a,
+           const char *category,
+           uint32_t    line)
+{
+  for (guint i = 0; i < a->hints->len; i++)
+    {
+      const KsHint *h = a->hints->pdata[i];
+
+      if (g_str_equal (h->category, category) && h->cuda_line == line)
+        return h;
+    }
+  return NULL;
+}
+
+/* Sample 21 (n = 64, 4 x 4 blocks of 16 x 16 threads): a warp is two rows
+ * of a block (threadIdx.y = 2w, 2w + 1).  In the loop, the load of
+ * A[row * n + k] is one float per row, 64 x 4 = 256 bytes apart, each for
+ * 16 lanes: 2 sectors, and no access to two values that far apart moves
+ * fewer, so its ideal is 2; 8 bytes used.  The load of B[k * n + col]: both
+ * rows read the same 16 columns, 64 bytes from a 64-byte boundary (col
+ * starts at a multiple of 16): 2 sectors, ideal 2, 64 bytes used.  Each
+ * of the 4 x 4 x 8 = 128 warps runs the loop n = 64 times: 8192 of each
+ * load.  Nothing there is uncoalesced, and the caption and hints used to
+ * say so. */
+static void
+test_words_matmul_broadcast (void)
+{
+  g_autoptr(KsAnalysis) a = analyze_sample ("21-matmul-naive", "matmul_naive.json");
+  Sample s = { .module = a->module, .sim = a->sim };
+  KsSimInsnStats st;
+  uint32_t line = analysis_cuda_line (a, "21-matmul-naive", "sum += A[row * n + k]");
+  const uint64_t pairs = 4 * 4 * 8 * 64;
+
+  s.dir = "21-matmul-naive";
+  st = sum_stats (&s, KS_PTX_OPC_LD, KS_PTX_SPACE_GLOBAL, line);
+  g_assert_cmpuint (st.gmem_requests, ==, 2 * pairs);
+  g_assert_cmpuint (st.gmem_sectors, ==, (2 + 2) * pairs);
+  g_assert_cmpuint (st.gmem_ideal_sectors, ==, (2 + 2) * pairs);
+  g_assert_cmpuint (st.gmem_used_bytes, ==, (8 + 64) * pairs);
+  g_assert_cmpuint (st.gmem_requested_bytes, ==, 2 * 32 * 4 * pairs);
+  for (guint i = 0; i < a->hints->len; i++)
+    g_assert_cmpstr (((KsHint *) a->hints->pdata[i])->category, !=, "coalescing");
+}
+
+/* A warp's request of shared words: the most distinct words one bank
+ * serves (the Programming Guide's rule, written again here) */
+static uint32_t
+bank_degree (const uint32_t *words,
+             guint           n)
+{
+  uint32_t worst = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      uint32_t distinct = 0;
+
+      for (guint j = 0; j < n; j++)
+        {
+          gboolean seen = FALSE;
+
+          if (words[j] % 32 != words[i] % 32)
+            continue;
+          for (guint k = 0; k < j && !seen; k++)
+            seen = words[k] == words[j];
+          distinct += !seen;
+        }
+      worst = MAX (worst, distinct);
+    }
+  return worst;
+}
+
+/* Sample 18's up-sweep, `temp[bi] += temp[ai]` with ai = o (2t + 1) - 1,
+ * bi = o (2t + 2) - 1, for offsets o = 1, 2, ..., 256 and the t < d =
+ * 256 / o threads: two loads and a store per step and warp with threads in
+ * it.  Neighbouring lanes are 2o words apart, so the degree grows 2, 4, 8,
+ * 16 and stays 16 while 16 or more lanes share one bank; over the four
+ * blocks 240 requests take 1140 passes, 4.75 a request: "up to 16-way,
+ * 4.8-way on average", as the sample's text promises (16-way).  The hint
+ * said "4-way", the first unrolled step's figure. */
+static void
+test_words_scan_bank_conflicts (void)
+{
+  g_autoptr(KsAnalysis) a = analyze_sample ("18-scan-blelloch", "scan_blelloch.json");
+  uint32_t line = analysis_cuda_line (a, "18-scan-blelloch", "temp[bi] += temp[ai];");
+  uint64_t passes = 0, requests = 0;
+  uint32_t worst = 0;
+  const KsHint *h;
+  g_autofree char *average = NULL;
+  g_autofree char *expected = NULL;
+
+  for (uint32_t o = 1, d = 256; d > 0; o *= 2, d /= 2)
+    for (uint32_t w = 0; w * 32 < d; w++)
+      {
+        uint32_t ai[32], bi[32], n = 0;
+
+        for (uint32_t t = w * 32; t < MIN (w * 32 + 32, d); t++, n++)
+          {
+            ai[n] = o * (2 * t + 1) - 1;
+            bi[n] = o * (2 * t + 2) - 1;
+          }
+        passes += bank_degree (ai, n) + 2 * bank_degree (bi, n);
+        requests += 3;
+        worst = MAX (worst, MAX (bank_degree (ai, n), bank_degree (bi, n)));
+      }
+  passes *= a->launch->grid[0];
+  requests *= a->launch->grid[0];
+  g_assert_cmpuint (worst, ==, 16);
+  g_assert_cmpuint (requests, ==, 240);
+  g_assert_cmpuint (passes, ==, 1140);
+
+  h = find_hint (a, "shared-memory", line);
+  g_assert_nonnull (h);
+  average = ks_format_figure ((double) passes / requests);
+  g_assert_cmpstr (average, ==, "4.8");
+  expected = g_strdup_printf ("Shared-memory bank conflicts up to %u-way, %s-way on average", worst,
+                              average);
+  g_assert_cmpstr (h->message, ==, expected);
+  g_assert_true (g_str_has_prefix (h->detail, "4.8 wavefronts per request where 1 would do; 900 "
+                                   "extra wavefronts over 240 requests"));
+}
+
+/* Sample 05's first branch, on threadIdx.x % 2: in every warp 16 even
+ * lanes go one way and 16 odd ones the other, every time */
+static void
+test_words_divergence_split (void)
+{
+  g_autoptr(KsAnalysis) a = analyze_sample ("05-divergence", "divergence.json");
+  uint32_t line = analysis_cuda_line (a, "05-divergence", "if (threadIdx.x % 2 == 0)");
+  const KsHint *h = find_hint (a, "divergence", line);
+
+  g_assert_nonnull (h);
+  g_assert_cmpstr (h->message, ==, "Divergent branch: warps split here in 100 % of its executions");
+  g_assert_nonnull (strstr (h->detail, "the warp split into 16 and 16 lanes"));
+  g_assert_null (strstr (h->detail, "on average"));
+  /* the warp-uniform branch never splits */
+  g_assert_null (find_hint (a, "divergence",
+                            analysis_cuda_line (a, "05-divergence",
+                                                "if ((threadIdx.x / 32) % 2 == 0)")));
+}
+
+/* Sample 25 on an A100: 48 KiB of static shared memory plus the 1 KiB
+ * the system reserves is 49 KiB a block; 164 KiB hold 3 blocks of 8
+ * warps, 24 of 64 warps, 37.5 % (the sample's text), limited by shared
+ * memory: in words, with the decimal */
+static void
+test_words_occupancy_shared (void)
+{
+  g_autoptr(KsAnalysis) a = analyze_sample ("25-occupancy-shared", "occupancy_shared.json");
+  g_autofree char *summary = NULL;
+  const KsHint *h = find_hint (a, "occupancy", 0);
+
+  g_assert_true (a->have_occupancy);
+  summary = ks_occupancy_summary (&a->occupancy);
+  g_assert_cmpstr (summary, ==,
+                   "24 of 64 warps per SM (37.5 %), 3 blocks: limited by shared memory");
+  g_assert_nonnull (h);
+  g_assert_cmpstr (h->message, ==, "Low occupancy: 37.5 %, limited by shared memory");
+  g_assert_cmpstr (h->detail, ==, "3 blocks and 24 of 64 warps per SM");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1772,6 +1982,10 @@ main (int   argc,
   g_test_add_func ("/samples/resources/no-other-spills", test_no_other_spills);
   g_test_add_func ("/samples/resources/occupancy-shared", test_occupancy_shared);
   g_test_add_func ("/samples/resources/estimates", test_estimates);
+  g_test_add_func ("/samples/words/matmul-broadcast", test_words_matmul_broadcast);
+  g_test_add_func ("/samples/words/scan-bank-conflicts", test_words_scan_bank_conflicts);
+  g_test_add_func ("/samples/words/divergence-split", test_words_divergence_split);
+  g_test_add_func ("/samples/words/occupancy-shared", test_words_occupancy_shared);
   g_test_add_func ("/samples/regenerate", test_regenerate);
   return g_test_run ();
 }

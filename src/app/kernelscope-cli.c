@@ -533,9 +533,11 @@ build_line_stats (JsonBuilder          *b,
       add_uint (b, "global_sectors", s->gmem_sectors);
       add_uint (b, "global_ideal_sectors", s->gmem_ideal_sectors);
       add_uint (b, "global_lines", s->gmem_lines);
+      /* the distinct bytes used of the bytes moved: a broadcast's lanes
+       * share theirs, which counted once a lane gave over 1 */
       json_builder_set_member_name (b, "global_efficiency");
       json_builder_add_double_value (b, s->gmem_sectors
-                                        ? (double) s->gmem_requested_bytes / (32.0 * s->gmem_sectors) : 0);
+                                        ? (double) s->gmem_used_bytes / (32.0 * s->gmem_sectors) : 0);
       add_uint (b, "l1_hits", s->l1_hits);
       add_uint (b, "l1_misses", s->l1_misses);
       add_uint (b, "l2_hits", s->l2_hits);

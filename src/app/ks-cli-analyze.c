@@ -36,10 +36,14 @@ print_text (const KsAnalysis *a)
            ks_resources_source_name (res->source), res->registers, res->shared_static_bytes,
            res->spill_store_bytes);
   if (a->have_occupancy)
-    g_print ("  occupancy: %u blocks and %u of %u warps per SM (%.0f %%), limited by %s\n",
-             a->occupancy.active_blocks_per_sm, a->occupancy.active_warps_per_sm,
-             a->occupancy.max_warps_per_sm, a->occupancy.occupancy * 100,
-             ks_occupancy_limiter_name (a->occupancy.limiter));
+    {
+      g_autofree char *pct = ks_format_figure (a->occupancy.occupancy * 100);
+
+      g_print ("  occupancy: %u blocks and %u of %u warps per SM (%s %%), limited by %s\n",
+               a->occupancy.active_blocks_per_sm, a->occupancy.active_warps_per_sm,
+               a->occupancy.max_warps_per_sm, pct,
+               ks_occupancy_limiter_label (a->occupancy.limiter));
+    }
   else
     g_print ("  occupancy: %s\n", a->occupancy_error);
   if (a->sim != NULL)

@@ -9,6 +9,7 @@
 #include <json-glib/json-glib.h>
 #include <stdio.h>
 
+#include "ks-format.h"
 #include "ks-gpu-db.h"
 #include "ks-occupancy.h"
 
@@ -238,12 +239,14 @@ ks_cli_occupancy (int    argc,
     }
   else
     {
+      g_autofree char *pct = ks_format_figure (100.0 * r.occupancy);
+
       g_print ("%s (%s, as on %s): %u threads, %u registers, %u bytes of shared memory per block\n",
                arch->id, arch->name, gpu->name, in.block_size, in.registers_per_thread,
                r.shared_bytes_per_block);
-      g_print ("%u blocks per SM, %u of %u warps: occupancy %.1f%%, limited by %s\n",
-               r.active_blocks_per_sm, r.active_warps_per_sm, r.max_warps_per_sm,
-               100.0 * r.occupancy, ks_occupancy_limiter_name (r.limiter));
+      g_print ("%u blocks per SM, %u of %u warps: occupancy %s %%, limited by %s\n",
+               r.active_blocks_per_sm, r.active_warps_per_sm, r.max_warps_per_sm, pct,
+               ks_occupancy_limiter_label (r.limiter));
       g_print ("allocated per block: %u warps, %u registers, %u bytes of shared memory%s; "
                "carveout %u KiB\n",
                r.warps_per_block, r.registers_per_block, r.shared_allocated_per_block,

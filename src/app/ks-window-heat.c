@@ -234,8 +234,12 @@ _ks_window_heat_tooltip (KsWindow   *self,
     /* (numbers as strings: xgettext cannot read G_GUINT64_FORMAT) */
     g_string_append_printf (s, _("%s thread-instructions in %s warp-instructions"), threads, warps);
   }
-  g_string_append_printf (s, _("\n%.1f of 32 lanes on the warp's path on average"),
-                          (double) st->active_lanes / (double) st->warp_executions);
+  {
+    g_autofree char *lanes = ks_format_figure ((double) st->active_lanes
+                                               / (double) st->warp_executions);
+
+    g_string_append_printf (s, _("\n%s of 32 lanes on the warp's path on average"), lanes);
+  }
   if (st->divergent > 0)
     {
       g_autofree char *div = ks_heat_format_count (st->divergent);
@@ -260,11 +264,12 @@ _ks_window_heat_tooltip (KsWindow   *self,
       g_autofree char *req = ks_heat_format_count (st->gmem_requests);
       g_autofree char *sec = ks_heat_format_count (st->gmem_sectors);
       g_autofree char *ideal = ks_heat_format_count (st->gmem_ideal_sectors);
+      g_autofree char *pct = ks_format_figure (st->gmem_sectors
+                                               ? 100.0 * st->gmem_ideal_sectors / st->gmem_sectors
+                                               : 100.0);
 
       g_string_append_printf (s, _("\nGlobal memory: %s requests moved %s sectors where %s would "
-                                   "do (%.0f %% sector efficiency)"), req, sec, ideal,
-                              st->gmem_sectors ? 100.0 * st->gmem_ideal_sectors / st->gmem_sectors
-                                               : 100.0);
+                                   "do (%s %% sector efficiency)"), req, sec, ideal, pct);
     }
   if (ks_heat_value (heat->metric, st, &v))
     g_string_append_printf (s, _("\nColour %u of %u on the %s scale"), ks_heat_bin (scale, v) + 1,

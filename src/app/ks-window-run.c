@@ -557,15 +557,23 @@ show_status (KsWindow             *self,
   if (result->arch != NULL)
     g_string_append (s, result->arch->id);
   if (result->resources != NULL)
-    g_string_append_printf (s, " · %u regs%s", result->resources->registers,
-                            result->resources->source == KS_RESOURCES_SOURCE_ESTIMATE
-                            ? _(" (estimated)") : "");
+    g_string_append_printf (s, result->resources->source == KS_RESOURCES_SOURCE_ESTIMATE
+                            ? g_dngettext (GETTEXT_PACKAGE, " · %u register (estimated)",
+                                           " · %u registers (estimated)",
+                                           result->resources->registers)
+                            : g_dngettext (GETTEXT_PACKAGE, " · %u register", " · %u registers",
+                                           result->resources->registers),
+                            result->resources->registers);
   if (result->have_occupancy)
     {
-      g_string_append_printf (s, _(" · %u blocks/SM, limited by %s"),
+      g_autofree char *pct = ks_format_figure (result->occupancy.occupancy * 100);
+
+      g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, " · %u block per SM, limited by %s",
+                                              " · %u blocks per SM, limited by %s",
+                                              result->occupancy.active_blocks_per_sm),
                               result->occupancy.active_blocks_per_sm,
-                              ks_occupancy_limiter_name (result->occupancy.limiter));
-      g_string_append_printf (s, _(" · %.0f %% occupancy"), result->occupancy.occupancy * 100);
+                              ks_occupancy_limiter_label (result->occupancy.limiter));
+      g_string_append_printf (s, _(" · %s %% occupancy"), pct);
     }
   if (result->have_occupancy && result->gpu != NULL && result->launch != NULL
       && result->occupancy.active_blocks_per_sm > 0)
@@ -580,9 +588,13 @@ show_status (KsWindow             *self,
       else
         {
           g_autofree char *n = g_strdup_printf ("%" G_GUINT64_FORMAT, blocks);
+          g_autofree char *pct = ks_format_figure (waves * 100);
 
-          g_string_append_printf (s, _(" · %s blocks on %u SMs (%.1f %% of one wave)"), n,
-                                  result->gpu->sm_count, waves * 100);
+          /* TRANSLATORS: "16 blocks on 108 SMs (1.9 % of one wave)" */
+          g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE,
+                                                  " · %s block on %u SMs (%s %% of one wave)",
+                                                  " · %s blocks on %u SMs (%s %% of one wave)",
+                                                  blocks), n, result->gpu->sm_count, pct);
         }
     }
   if (result->timing != NULL)

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "ks-format.h"
 #include "ks-memory-render.h"
 #include "ks-render-export.h"
 #include "ks-sim-memory.h"
@@ -415,35 +416,8 @@ ks_memory_content_height (const KsMemAccess   *m,
 char *
 ks_memory_describe (const KsMemAccess *m)
 {
-  g_return_val_if_fail (m != NULL, NULL);
-
-  if (m->space == KS_PTX_SPACE_SHARED)
-    {
-      KsSmemAnalysis r = ks_smem_analyze (m->addr, m->size, m->mask, m->store);
-      g_autofree char *what = NULL;
-
-      /* Translators: "4-byte load by 32 lanes" */
-      what = g_strdup_printf (m->store ? _("%u-byte store by %u lanes")
-                              : _("%u-byte load by %u lanes"),
-                              m->size, (unsigned) __builtin_popcount (m->mask));
-      return g_strdup_printf (ngettext ("%s: %u pass (%u without conflicts), worst bank x%u",
-                                        "%s: %u passes (%u without conflicts), worst bank x%u",
-                                        r.wavefronts),
-                              what, r.wavefronts, r.ideal_wavefronts, r.conflict_degree);
-    }
-  else
-    {
-      KsGmemAnalysis r = ks_gmem_analyze (m->addr, m->size, m->mask);
-      g_autofree char *what = NULL, *lines = NULL;
-
-      what = g_strdup_printf (m->store ? _("%u-byte store by %u lanes")
-                              : _("%u-byte load by %u lanes"),
-                              m->size, (unsigned) __builtin_popcount (m->mask));
-      lines = g_strdup_printf (ngettext ("%u line", "%u lines", r.n_lines), r.n_lines);
-      return g_strdup_printf (_("%s: %u of %u bytes used (%.0f %%), %u sectors (ideal %u) in %s"),
-                              what, r.requested_bytes, r.transferred_bytes,
-                              100 * MIN (r.efficiency, 1.0), r.n_sectors, r.ideal_sectors, lines);
-    }
+  /* the line under the title says it all, in words a screen reader reads */
+  return ks_memory_summary (m);
 }
 
 static void
@@ -677,6 +651,68 @@ draw_global (cairo_t           *cr,
     }
 }
 
+char *
+ks_memory_summary (const KsMemAccess *m)
+{
+  unsigned lanes;
+
+  g_return_val_if_fail (m != NULL, NULL);
+  lanes = (unsigned) __builtin_popcount (m->mask);
+  if (m->space == KS_PTX_SPACE_SHARED)
+    {
+      KsSmemAnalysis r = ks_smem_analyze (m->addr, m->size, m->mask, m->store);
+      g_autofree char *passes = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                              "%u pass (%u without conflicts)",
+                                                              "%u passes (%u without conflicts)",
+                                                              r.wavefronts),
+                                                 r.wavefronts, r.ideal_wavefronts);
+
+      /* TRANSLATORS: "4-byte load by 32 lanes: 16 passes (1 without conflicts), worst bank
+       * 16-way" */
+      return g_strdup_printf (m->store
+                              ? g_dngettext (GETTEXT_PACKAGE,
+                                             "%u-byte store by %u lane: %s, worst bank %u-way",
+                                             "%u-byte store by %u lanes: %s, worst bank %u-way",
+                                             lanes)
+                              : g_dngettext (GETTEXT_PACKAGE,
+                                             "%u-byte load by %u lane: %s, worst bank %u-way",
+                                             "%u-byte load by %u lanes: %s, worst bank %u-way",
+                                             lanes),
+                              m->size, lanes, passes, r.conflict_degree);
+    }
+  else
+    {
+      KsGmemAnalysis r = ks_gmem_analyze (m->addr, m->size, m->mask);
+      /* the distinct bytes the lanes asked for (a broadcast's lanes share
+       * theirs) of the bytes the sectors moved */
+      g_autofree char *pct = ks_format_figure (r.transferred_bytes
+                                               ? 100.0 * r.unique_bytes / r.transferred_bytes : 0);
+      g_autofree char *sectors = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                               "%u sector (ideal %u)",
+                                                               "%u sectors (ideal %u)",
+                                                               r.n_sectors),
+                                                  r.n_sectors, r.ideal_sectors);
+      g_autofree char *lines = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u line",
+                                                             "%u lines", r.n_lines), r.n_lines);
+
+      /* TRANSLATORS: "4-byte load by 32 lanes: 8 of 64 bytes used (12.5 %), 2 sectors
+       * (ideal 2) in 2 lines" */
+      return g_strdup_printf (m->store
+                              ? g_dngettext (GETTEXT_PACKAGE,
+                                             "%u-byte store by %u lane: %u of %u bytes used "
+                                             "(%s %%), %s in %s",
+                                             "%u-byte store by %u lanes: %u of %u bytes used "
+                                             "(%s %%), %s in %s", lanes)
+                              : g_dngettext (GETTEXT_PACKAGE,
+                                             "%u-byte load by %u lane: %u of %u bytes used "
+                                             "(%s %%), %s in %s",
+                                             "%u-byte load by %u lanes: %u of %u bytes used "
+                                             "(%s %%), %s in %s", lanes),
+                              m->size, lanes, r.unique_bytes, r.transferred_bytes, pct, sectors,
+                              lines);
+    }
+}
+
 void
 ks_memory_render (cairo_t             *cr,
                   const KsMemAccess   *m,
@@ -688,7 +724,7 @@ ks_memory_render (cairo_t             *cr,
   const double light[3][3] = { { 0.99, 0.99, 0.99 }, { 0.10, 0.10, 0.12 }, { 0.40, 0.40, 0.43 } };
   const double dark[3][3] = { { 0.12, 0.12, 0.13 }, { 0.93, 0.93, 0.93 }, { 0.62, 0.62, 0.65 } };
   const double (*c)[3] = s->dark ? dark : light;
-  g_autofree char *summary = m ? ks_memory_describe (m) : NULL;
+  g_autofree char *summary = m != NULL ? ks_memory_summary (m) : NULL;
   Geometry g;
 
   geometry (width, height, s, &g);

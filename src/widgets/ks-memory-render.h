@@ -31,6 +31,11 @@ typedef struct
 } KsMemoryStyle;
 
 void      ks_memory_style_init     (KsMemoryStyle       *style);
+/* The line under the title, with the request's figures: for global memory
+ * the distinct bytes used of those moved, the sectors and their ideal
+ * (ks_gmem_analyze), the lines; for shared memory the passes and the worst
+ * bank.  Translated.  (transfer full) */
+char     *ks_memory_summary        (const KsMemAccess   *access);
 void      ks_memory_render         (cairo_t             *cr,
                                     const KsMemAccess   *access,
                                     const char          *title,
@@ -49,9 +54,8 @@ double    ks_memory_content_height (const KsMemAccess   *access,
 double    ks_memory_legend_top     (const KsMemAccess   *access,
                                     const KsMemoryStyle *style,
                                     double               width);
-/* What the picture shows, in one line ("4-byte load by 32 lanes: 32
- * passes (1 without conflicts), worst bank x32"): the summary under the
- * title and the view's description for a screen reader.  (transfer full) */
+/* What the picture shows, in one line: ks_memory_summary(), the
+ * view's description for a screen reader.  (transfer full) */
 char     *ks_memory_describe       (const KsMemAccess   *access);
 
 /* Where the pieces are, for tests and hit-testing: the centre of lane l's

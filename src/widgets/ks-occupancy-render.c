@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ks-occupancy-render.c: the occupancy chart drawn with Cairo. */
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
 
@@ -246,14 +247,16 @@ draw_summary (cairo_t                *cr,
   cairo_set_font_size (cr, px * 1.15);
   if (r == NULL)
     {
-      g_snprintf (buf, sizeof buf, "Cannot launch: %s", c->error ? c->error : "no configuration");
+      g_snprintf (buf, sizeof buf, _("Cannot launch: %s"),
+                  c->error ? c->error : _("no configuration"));
       text (cr, co->fg, x, y, buf);
       return;
     }
-  g_snprintf (buf, sizeof buf, "%u of %u warps per SM (%.0f %%), %u blocks: limited by %s",
-              r->active_warps_per_sm, r->max_warps_per_sm, r->occupancy * 100,
-              r->active_blocks_per_sm, ks_occupancy_limiter_name (r->limiter));
-  text (cr, co->fg, x, y, buf);
+  {
+    g_autofree char *summary = ks_occupancy_summary (r);
+
+    text (cr, co->fg, x, y, summary);
+  }
 
   /* the bar of active warps */
   y += px * 0.7;

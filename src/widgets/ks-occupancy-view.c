@@ -243,9 +243,12 @@ ks_occupancy_view_set_analysis (KsOccupancyView *self,
       self->curves = ks_occupancy_curves_new (a->arch, in);
       self->chart.curves = self->curves;
       if (a->have_occupancy)
-        label = g_strdup_printf (_("Occupancy: %u of %u warps per SM, limited by %s"),
-                                 a->occupancy.active_warps_per_sm, a->occupancy.max_warps_per_sm,
-                                 ks_occupancy_limiter_name (a->occupancy.limiter));
+        {
+          g_autofree char *summary = ks_occupancy_summary (&a->occupancy);
+
+          /* TRANSLATORS: the chart's accessible name, with ks_occupancy_summary's line */
+          label = g_strdup_printf (_("Occupancy: %s"), summary);
+        }
     }
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Occupancy chart"), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,

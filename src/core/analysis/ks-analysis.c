@@ -2,6 +2,7 @@
 /* ks-analysis.c: the pipeline from a file (or an editor's text) to
  * everything the views and `analyze` show. */
 
+#include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 #include <string.h>
 
@@ -189,7 +190,7 @@ choose_gpu (KsAnalysis              *a,
       a->gpu = ks_gpu_db_get_gpu (a->db, r->gpu);
       if (a->gpu == NULL)
         {
-          fail (a, g_strdup_printf ("unknown GPU “%s” (the GPU database lists them)", r->gpu));
+          fail (a, g_strdup_printf (_("unknown GPU “%s” (the GPU database lists them)"), r->gpu));
           return FALSE;
         }
       a->arch = ks_gpu_db_get_arch (a->db, a->gpu->arch);
@@ -208,14 +209,14 @@ choose_gpu (KsAnalysis              *a,
         a->arch = ks_gpu_db_get_arch (a->db, DEFAULT_CUDA_ARCH);
       if (a->arch == NULL)
         {
-          fail (a, g_strdup_printf ("no architecture %s in the GPU database", id));
+          fail (a, g_strdup_printf (_("no architecture %s in the GPU database"), id));
           return FALSE;
         }
       a->gpu = ks_gpu_db_representative_gpu (a->db, a->arch);
     }
   if (a->arch == NULL)
     {
-      fail (a, g_strdup_printf ("GPU %s names an architecture the database lacks", a->gpu->id));
+      fail (a, g_strdup_printf (_("GPU %s names an architecture the database lacks"), a->gpu->id));
       return FALSE;
     }
   return TRUE;
@@ -245,9 +246,9 @@ get_ptx (KsAnalysis              *a,
         }
       if (!r->use_toolkit || ks_toolchain_get_path (a->toolchain, KS_TOOL_NVCC) == NULL)
         {
-          fail (a, g_strdup_printf ("%s: compiling CUDA needs nvcc, which was not found: install "
-                                    "the CUDA toolkit, or open the PTX (nvcc -ptx -lineinfo)",
-                                    source_path));
+          fail (a, g_strdup_printf (_("%s: compiling CUDA needs nvcc, which was not found: "
+                                      "install the CUDA toolkit, or open the PTX (nvcc -ptx "
+                                      "-lineinfo)"), source_path));
           return FALSE;
         }
       a->ptx_text = ks_toolchain_compile_ptx (a->toolchain, source_path, a->cuda_text, arch,
@@ -293,7 +294,7 @@ report_beside (KsAnalysis *a,
   if (found == NULL || found->arch == NULL || !g_str_equal (found->arch, a->arch->id))
     return NULL;
   {
-    g_autofree char *msg = g_strdup_printf ("resources from the ptxas report %s", report);
+    g_autofree char *msg = g_strdup_printf (_("resources from the ptxas report %s"), report);
 
     add_diagnostic (a, ptx_path, 0, 0, KS_DIAGNOSTIC_NOTE, msg);
   }
@@ -326,8 +327,8 @@ get_resources (KsAnalysis              *a,
       if (a->resources == NULL)
         {
           g_autofree char *msg =
-            g_strdup_printf ("ptxas could not give the resources (%s); they are estimated from the PTX",
-                             error ? error->message : "kernel not in its report");
+            g_strdup_printf (_("ptxas could not give the resources (%s); they are estimated from "
+                               "the PTX"), error ? error->message : _("kernel not in its report"));
 
           add_diagnostic (a, ptx_name, 0, 0, KS_DIAGNOSTIC_NOTE, msg);
         }
@@ -418,7 +419,7 @@ get_sass (KsAnalysis              *a,
   name = g_strdup_printf ("%s output for %s", a->sass_tool, a->sass_arch);
   a->sass = ks_sass_parse (a->sass_text, strlen (a->sass_text), name, &error);
   if (a->sass == NULL)
-    a->sass_error = g_strdup_printf ("the listing could not be read: %s", error->message);
+    a->sass_error = g_strdup_printf (_("the listing could not be read: %s"), error->message);
   else
     ks_sass_listing_set_arch (a->sass, a->sass_arch);
 }
@@ -506,16 +507,18 @@ ks_analysis_run (const KsAnalysisRequest *r,
                         : KS_DIAGNOSTIC_NOTE, d->message);
       }
     if (a->module->n_errors > 0)
-      return fail (a, g_strdup_printf ("%s: the PTX has %u error%s", ptx_name, a->module->n_errors,
-                                       a->module->n_errors == 1 ? "" : "s"));
+      return fail (a, g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s: the PTX has %u error",
+                                                    "%s: the PTX has %u errors",
+                                                    a->module->n_errors),
+                                       ptx_name, a->module->n_errors));
   }
 
   a->kernel_index = find_kernel (a->module, kernel);
   if (a->kernel_index == -2)
-    return fail (a, g_strdup ("the module has several kernels: name the one to analyse"));
+    return fail (a, g_strdup (_("the module has several kernels: name the one to analyse")));
   if (a->kernel_index < 0)
-    return fail (a, kernel ? g_strdup_printf ("no kernel “%s” in the module", kernel)
-                 : g_strdup ("the module has no kernel (.entry)"));
+    return fail (a, kernel ? g_strdup_printf (_("no kernel “%s” in the module"), kernel)
+                 : g_strdup (_("the module has no kernel (.entry)")));
   a->kernel_name = ks_ptx_span_dup (a->module, a->module->functions[a->kernel_index].name);
   if (a->module->n_targets > 0)
     target = ks_ptx_span_dup (a->module, a->module->words[a->module->first_target]);
@@ -535,7 +538,7 @@ ks_analysis_run (const KsAnalysisRequest *r,
 
       a->launch = ks_launch_parse (json, -1, NULL, &error);
       if (a->launch == NULL)
-        return fail (a, g_strdup_printf ("the default launch does not fit this kernel: %s",
+        return fail (a, g_strdup_printf (_("the default launch does not fit this kernel: %s"),
                                          error->message));
       a->launch_is_default = TRUE;
     }
@@ -608,7 +611,7 @@ ks_analysis_run (const KsAnalysisRequest *r,
             }
         }
       else if (st == KS_SIM_DONE)
-        a->timing_error = g_strdup_printf ("no timing: %s", a->occupancy_error);
+        a->timing_error = g_strdup_printf (_("no timing: %s"), a->occupancy_error);
     }
 
   report (&prog, KS_ANALYSIS_STAGE_HINTS, 0);

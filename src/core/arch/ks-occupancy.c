@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ks-occupancy.c: the CUDA Occupancy Calculator's rules (see ks-occupancy.h). */
 
+#include <glib/gi18n-lib.h>
+
+#include "ks-format.h"
 #include "ks-occupancy.h"
 
 G_DEFINE_QUARK (ks-occupancy-error-quark, ks_occupancy_error)
@@ -47,6 +50,37 @@ ks_occupancy_limiter_name (KsOccupancyLimiter limiter)
     case KS_OCCUPANCY_LIMIT_BARRIERS: return "barriers";
     default: return NULL;
     }
+}
+
+const char *
+ks_occupancy_limiter_label (KsOccupancyLimiter limiter)
+{
+  switch (limiter)
+    {
+    /* TRANSLATORS: what limits occupancy, after "limited by" */
+    case KS_OCCUPANCY_LIMIT_WARPS: return C_("limiter", "warps");
+    case KS_OCCUPANCY_LIMIT_REGISTERS: return C_("limiter", "registers");
+    case KS_OCCUPANCY_LIMIT_SHARED_MEMORY: return C_("limiter", "shared memory");
+    case KS_OCCUPANCY_LIMIT_BLOCKS: return C_("limiter", "blocks");
+    case KS_OCCUPANCY_LIMIT_BARRIERS: return C_("limiter", "barriers");
+    default: return NULL;
+    }
+}
+
+char *
+ks_occupancy_summary (const KsOccupancyResult *r)
+{
+  g_autofree char *pct = NULL;
+
+  g_return_val_if_fail (r != NULL, NULL);
+  pct = ks_format_figure (r->occupancy * 100);
+  /* TRANSLATORS: "24 of 64 warps per SM (37.5 %), 3 blocks: limited by shared memory" */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                       "%u of %u warps per SM (%s %%), %u block: limited by %s",
+                                       "%u of %u warps per SM (%s %%), %u blocks: limited by %s",
+                                       r->active_blocks_per_sm),
+                          r->active_warps_per_sm, r->max_warps_per_sm, pct,
+                          r->active_blocks_per_sm, ks_occupancy_limiter_label (r->limiter));
 }
 
 static gboolean

@@ -124,7 +124,14 @@ gboolean            ks_occupancy_compute       (const KsArchInfo        *arch,
 KsOccupancyCurves  *ks_occupancy_curves_new    (const KsArchInfo        *arch,
                                                 const KsOccupancyInput  *input);
 void                ks_occupancy_curves_free   (KsOccupancyCurves       *curves);
+/* The limiter's stable identifier, for JSON: "shared_memory" */
 const char         *ks_occupancy_limiter_name  (KsOccupancyLimiter       limiter);
+/* The limiter in plain words, translated, for what a user reads after
+ * "limited by": "shared memory" */
+const char         *ks_occupancy_limiter_label (KsOccupancyLimiter       limiter);
+/* One line for a reader: "24 of 64 warps per SM (37.5 %), 3 blocks: limited
+ * by shared memory", translated.  (transfer full) */
+char               *ks_occupancy_summary       (const KsOccupancyResult *result);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsOccupancyCurves, ks_occupancy_curves_free)
 

@@ -6,7 +6,9 @@
  * enough to mention, and says what, with the figures and a concrete
  * change.  Thresholds are stated where they are applied. */
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
+#include <string.h>
 
 #include "ks-hints.h"
 
@@ -32,6 +34,31 @@ hint_free (gpointer data)
   g_free (h);
 }
 
+static void
+line_source (const KsPtxModule *m,
+             uint32_t           ptx_line,
+             uint32_t          *file,
+             uint32_t          *line)
+{
+  *file = *line = 0;
+  /* the CUDA line of the first instruction on that PTX line */
+  for (uint32_t i = 0; ptx_line != 0 && i < m->n_insns; i++)
+    if (m->insns[i].line == ptx_line)
+      {
+        ks_ptx_insn_source (m, &m->insns[i], file, line);
+        return;
+      }
+}
+
+static int
+compare_u32 (gconstpointer a,
+             gconstpointer b)
+{
+  uint32_t x = *(const uint32_t *) a, y = *(const uint32_t *) b;
+
+  return x < y ? -1 : x > y;
+}
+
 static KsHint *
 add_hint (GPtrArray         *hints,
           const KsPtxModule *m,
@@ -50,13 +77,7 @@ add_hint (GPtrArray         *hints,
   h->detail = detail;
   h->suggestion = suggestion;
   h->ptx_line = ptx_line;
-  /* the CUDA line of the first instruction on that PTX line */
-  for (uint32_t i = 0; ptx_line != 0 && i < m->n_insns; i++)
-    if (m->insns[i].line == ptx_line)
-      {
-        ks_ptx_insn_source (m, &m->insns[i], &h->cuda_file, &h->cuda_line);
-        break;
-      }
+  line_source (m, ptx_line, &h->cuda_file, &h->cuda_line);
   g_ptr_array_add (hints, h);
   return h;
 }
@@ -67,89 +88,361 @@ is_power_of_two (uint32_t x)
   return x != 0 && (x & (x - 1)) == 0;
 }
 
-/* Shared-memory bank conflicts: any request that took more passes than it
- * needed.  Critical at 4 passes or more on average (a quarter of the
- * bandwidth or less), a warning below. */
-static void
-rule_bank_conflicts (const KsHintInput *in,
-                     const KsSimLineStats *ls,
-                     GPtrArray         *hints)
+/* The rules that read a PTX line's statistics.  Each says whether the line
+ * has the problem and how badly; a CUDA line that the compiler spread over
+ * several PTX lines (an unrolled loop) gets one hint, as severe as its
+ * worst PTX line, with the CUDA line's figures: the worst case and the
+ * average are the line's, not those of its first PTX line. */
+typedef enum
 {
-  const KsSimInsnStats *s = &ls->stats;
-  double per_request, ideal;
+  LINE_RULE_BANKS = 0,
+  LINE_RULE_COALESCING,
+  LINE_RULE_DIVERGENCE,
+  N_LINE_RULES
+} LineRule;
 
-  if (s->smem_requests == 0 || s->smem_wavefronts <= s->smem_ideal_wavefronts)
-    return;
-  per_request = (double) s->smem_wavefronts / s->smem_requests;
-  ideal = (double) s->smem_ideal_wavefronts / s->smem_requests;
-  add_hint (hints, in->module, per_request / ideal >= 4 ? KS_HINT_CRITICAL : KS_HINT_WARNING,
-            "shared-memory", ls->line,
-            g_strdup_printf ("%u-way shared-memory bank conflict", s->smem_worst_degree),
-            g_strdup_printf ("%.1f wavefronts per request where %.1f would do; %" G_GUINT64_FORMAT
-                             " extra wavefronts over %" G_GUINT64_FORMAT " requests",
-                             per_request, ideal, s->smem_wavefronts - s->smem_ideal_wavefronts,
-                             s->smem_requests),
-            is_power_of_two (s->smem_worst_degree)
-            ? g_strdup ("Lanes hit one bank with a stride that is a multiple of 32 words: pad each "
-                        "row of the shared array by one element (for example [32][33] instead of "
-                        "[32][32]) or swizzle the index")
-            : g_strdup ("Arrange the shared array so that the 32 lanes of a warp touch 32 "
-                        "different banks (4-byte words whose index differs modulo 32)"));
+static const char *const line_rule_category[N_LINE_RULES] = {
+  [LINE_RULE_BANKS] = "shared-memory",
+  [LINE_RULE_COALESCING] = "coalescing",
+  [LINE_RULE_DIVERGENCE] = "divergence",
+};
+
+/* -1 when the line does not have the problem, else the severity.
+ *
+ * Bank conflicts: any request that took more passes than it needed;
+ * critical at 4 times the passes or more (a quarter of the bandwidth or
+ * less), a warning below.  Uncoalesced global access: more sectors than the
+ * bytes need, a warning at 1.5 times the ideal or more, critical at 4 times.
+ * Divergence: a branch that splits warps in more than a tenth of its
+ * executions, a warning from half of them. */
+static int
+line_rule_severity (LineRule              rule,
+                    const KsSimInsnStats *s)
+{
+  double ratio;
+
+  switch (rule)
+    {
+    case LINE_RULE_BANKS:
+      if (s->smem_requests == 0 || s->smem_wavefronts <= s->smem_ideal_wavefronts)
+        return -1;
+      ratio = (double) s->smem_wavefronts / MAX (s->smem_ideal_wavefronts, 1);
+      return ratio >= 4 ? KS_HINT_CRITICAL : KS_HINT_WARNING;
+    case LINE_RULE_COALESCING:
+      if (s->gmem_requests == 0 || s->gmem_ideal_sectors == 0)
+        return -1;
+      ratio = (double) s->gmem_sectors / s->gmem_ideal_sectors;
+      if (ratio < 1.5)
+        return -1;
+      return ratio >= 4 ? KS_HINT_CRITICAL : KS_HINT_WARNING;
+    case LINE_RULE_DIVERGENCE:
+      if (s->divergent == 0 || s->warp_executions == 0)
+        return -1;
+      ratio = (double) s->divergent / s->warp_executions;
+      if (ratio < 0.1)
+        return -1;
+      return ratio >= 0.5 ? KS_HINT_WARNING : KS_HINT_INFO;
+    default:
+      g_assert_not_reached ();
+    }
 }
 
-/* Uncoalesced global access: more sectors than the bytes need.  A warning
- * at 1.5 times the ideal or more, critical at 4 times. */
-static void
-rule_coalescing (const KsHintInput    *in,
-                 const KsSimLineStats *ls,
-                 GPtrArray            *hints)
+/* One rule's finding on one CUDA line (or one PTX line, without .loc) */
+typedef struct
 {
-  const KsSimInsnStats *s = &ls->stats;
-  double ratio, efficiency;
+  LineRule rule;
+  uint32_t cuda_file, cuda_line;
+  uint32_t ptx_line;            /* the most severe of its PTX lines, then the first */
+  KsHintSeverity severity;
+  KsSimInsnStats stats;         /* summed over the PTX lines that have the problem */
+  GArray *more;                 /* uint32_t: the other PTX lines */
+} Finding;
 
-  if (s->gmem_requests == 0 || s->gmem_ideal_sectors == 0)
-    return;
-  ratio = (double) s->gmem_sectors / s->gmem_ideal_sectors;
-  if (ratio < 1.5)
-    return;
-  efficiency = (double) s->gmem_requested_bytes / (32.0 * s->gmem_sectors);
-  add_hint (hints, in->module, ratio >= 4 ? KS_HINT_CRITICAL : KS_HINT_WARNING, "coalescing",
-            ls->line,
-            g_strdup_printf ("Uncoalesced global memory access: %.1f sectors per request, %.1f needed",
-                             (double) s->gmem_sectors / s->gmem_requests,
-                             (double) s->gmem_ideal_sectors / s->gmem_requests),
-            g_strdup_printf ("%" G_GUINT64_FORMAT " sectors moved for %" G_GUINT64_FORMAT
-                             " requested bytes: %.0f %% of the bytes moved are used",
-                             s->gmem_sectors, s->gmem_requested_bytes, efficiency * 100),
-            g_strdup ("Make consecutive threads read consecutive addresses (index with threadIdx.x "
-                      "in the fastest-moving dimension), or stage the data through shared memory"));
+static void
+finding_free (gpointer data)
+{
+  Finding *f = data;
+
+  g_array_unref (f->more);
+  g_free (f);
 }
 
-/* Divergence: a branch that splits warps in more than a tenth of its
- * executions. */
+/* The figures the line rules print, summed the way a CUDA line sums its
+ * PTX lines: counts add up, the worst degree and the split range widen */
 static void
-rule_divergence (const KsHintInput    *in,
-                 const KsSimLineStats *ls,
-                 GPtrArray            *hints)
+add_stats (KsSimInsnStats       *to,
+           const KsSimInsnStats *from)
 {
-  const KsSimInsnStats *s = &ls->stats;
-  double fraction;
+  if (from->divergent > 0 && from->split_taken_max > 0)
+    {
+      if (to->split_taken_max == 0)
+        {
+          to->split_taken_min = from->split_taken_min;
+          to->split_taken_max = from->split_taken_max;
+          to->split_other_min = from->split_other_min;
+          to->split_other_max = from->split_other_max;
+        }
+      else
+        {
+          to->split_taken_min = MIN (to->split_taken_min, from->split_taken_min);
+          to->split_taken_max = MAX (to->split_taken_max, from->split_taken_max);
+          to->split_other_min = MIN (to->split_other_min, from->split_other_min);
+          to->split_other_max = MAX (to->split_other_max, from->split_other_max);
+        }
+    }
+  to->warp_executions += from->warp_executions;
+  to->divergent += from->divergent;
+  to->smem_requests += from->smem_requests;
+  to->smem_wavefronts += from->smem_wavefronts;
+  to->smem_ideal_wavefronts += from->smem_ideal_wavefronts;
+  to->smem_worst_degree = MAX (to->smem_worst_degree, from->smem_worst_degree);
+  to->gmem_requests += from->gmem_requests;
+  to->gmem_sectors += from->gmem_sectors;
+  to->gmem_ideal_sectors += from->gmem_ideal_sectors;
+  to->gmem_requested_bytes += from->gmem_requested_bytes;
+  to->gmem_used_bytes += from->gmem_used_bytes;
+}
 
-  if (s->divergent == 0 || s->warp_executions == 0)
+static void
+find_line_problems (const KsHintInput *in,
+                    GArray            *lines,
+                    GPtrArray         *findings)
+{
+  g_autofree uint32_t *files = g_new0 (uint32_t, MAX (lines->len, 1));
+  g_autofree uint32_t *cuda = g_new0 (uint32_t, MAX (lines->len, 1));
+
+  for (guint i = 0; i < lines->len; i++)
+    line_source (in->module, g_array_index (lines, KsSimLineStats, i).line, &files[i], &cuda[i]);
+  for (guint i = 0; i < lines->len; i++)
+    {
+      const KsSimLineStats *ls = &g_array_index (lines, KsSimLineStats, i);
+      uint32_t file = files[i], line = cuda[i];
+
+      for (guint rule = 0; rule < N_LINE_RULES; rule++)
+        {
+          int severity = line_rule_severity (rule, &ls->stats);
+          Finding *f = NULL;
+
+          if (severity < 0)
+            continue;
+          for (guint j = 0; line != 0 && j < findings->len; j++)
+            {
+              Finding *o = findings->pdata[j];
+
+              if (o->rule == rule && o->cuda_line == line && o->cuda_file == file)
+                {
+                  f = o;
+                  break;
+                }
+            }
+          if (f == NULL)
+            {
+              f = g_new0 (Finding, 1);
+              f->rule = rule;
+              f->cuda_file = file;
+              f->cuda_line = line;
+              f->ptx_line = ls->line;
+              f->severity = severity;
+              f->more = g_array_new (FALSE, FALSE, sizeof (uint32_t));
+              g_ptr_array_add (findings, f);
+            }
+          else if ((KsHintSeverity) severity > f->severity)
+            {
+              g_array_append_val (f->more, f->ptx_line);
+              f->ptx_line = ls->line;
+              f->severity = severity;
+            }
+          else
+            g_array_append_val (f->more, ls->line);
+          add_stats (&f->stats, &ls->stats);
+        }
+    }
+
+  /* A memory hint's figures are its CUDA line's, as the heat gutter shows
+   * them: every shared (or global) request of the line, those of PTX lines
+   * without the problem too, so that the average does not depend on how
+   * the compiler unrolled a loop.  A divergence hint's stay those of the
+   * branches that split: the line's other instructions are no branches. */
+  for (guint j = 0; j < findings->len; j++)
+    {
+      Finding *f = findings->pdata[j];
+
+      if (f->cuda_line == 0 || f->rule == LINE_RULE_DIVERGENCE)
+        continue;
+      memset (&f->stats, 0, sizeof f->stats);
+      for (guint i = 0; i < lines->len; i++)
+        if (cuda[i] == f->cuda_line && files[i] == f->cuda_file)
+          add_stats (&f->stats, &g_array_index (lines, KsSimLineStats, i).stats);
+    }
+}
+
+static KsHint *
+finding_hint (const Finding     *f,
+              char              *message,
+              char              *detail,
+              char              *suggestion)
+{
+  KsHint *h = g_new0 (KsHint, 1);
+
+  h->severity = f->severity;
+  h->category = line_rule_category[f->rule];
+  h->message = message;
+  h->detail = detail;
+  h->suggestion = suggestion;
+  h->ptx_line = f->ptx_line;
+  h->cuda_file = f->cuda_file;
+  h->cuda_line = f->cuda_line;
+  return h;
+}
+
+static KsHint *
+bank_conflict_hint (const Finding *f)
+{
+  const KsSimInsnStats *s = &f->stats;
+  /* a request of degree n takes n times the passes it needs: the average
+   * degree is the passes over the passes needed */
+  double average = (double) s->smem_wavefronts / MAX (s->smem_ideal_wavefronts, 1);
+  g_autofree char *avg = ks_format_figure (average);
+  g_autofree char *per = ks_format_figure ((double) s->smem_wavefronts / s->smem_requests);
+  g_autofree char *ideal = ks_format_figure ((double) s->smem_ideal_wavefronts / s->smem_requests);
+  g_autofree char *extra = g_strdup_printf ("%" G_GUINT64_FORMAT,
+                                            s->smem_wavefronts - s->smem_ideal_wavefronts);
+  g_autofree char *requests = g_strdup_printf ("%" G_GUINT64_FORMAT, s->smem_requests);
+  g_autofree char *worst = ks_format_figure (s->smem_worst_degree);
+  char *message;
+
+  /* "32-way, 32-way on average" says it twice */
+  if (g_str_equal (avg, worst))
+    /* TRANSLATORS: %u is the number of lanes' words one bank serves in turn */
+    message = g_strdup_printf (_("%u-way shared-memory bank conflict"), s->smem_worst_degree);
+  else
+    /* TRANSLATORS: "up to 16-way, 4-way on average" */
+    message = g_strdup_printf (_("Shared-memory bank conflicts up to %u-way, %s-way on average"),
+                               s->smem_worst_degree, avg);
+  return finding_hint (f, message,
+                       g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                     "%s wavefronts per request where %s would do; "
+                                                     "%s extra wavefronts over %s request",
+                                                     "%s wavefronts per request where %s would do; "
+                                                     "%s extra wavefronts over %s requests",
+                                                     s->smem_requests),
+                                        per, ideal, extra, requests),
+                       is_power_of_two (s->smem_worst_degree)
+                       ? g_strdup (_("Lanes hit one bank with a stride that is a multiple of 32 "
+                                     "words: pad each row of the shared array by one element "
+                                     "(for example [32][33] instead of [32][32]) or swizzle the "
+                                     "index"))
+                       : g_strdup (_("Arrange the shared array so that the 32 lanes of a warp "
+                                     "touch 32 different banks (4-byte words whose index differs "
+                                     "modulo 32)")));
+}
+
+static KsHint *
+coalescing_hint (const Finding *f)
+{
+  const KsSimInsnStats *s = &f->stats;
+  g_autofree char *per = ks_format_figure ((double) s->gmem_sectors / s->gmem_requests);
+  g_autofree char *ideal = ks_format_figure ((double) s->gmem_ideal_sectors / s->gmem_requests);
+  g_autofree char *sectors = g_strdup_printf ("%" G_GUINT64_FORMAT, s->gmem_sectors);
+  g_autofree char *used = g_strdup_printf ("%" G_GUINT64_FORMAT, s->gmem_used_bytes);
+  /* the distinct bytes the lanes asked for, of the bytes the sectors moved:
+   * a broadcast's lanes share their bytes and count them once */
+  g_autofree char *pct = ks_format_figure (100.0 * s->gmem_used_bytes / (32.0 * s->gmem_sectors));
+
+  return finding_hint (f,
+                       g_strdup_printf (_("Uncoalesced global memory access: %s sectors per "
+                                          "request, %s needed"), per, ideal),
+                       /* TRANSLATORS: "32 sectors moved for 128 bytes used: 12.5 % of ..." */
+                       g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                     "%s sector moved for %s bytes used: %s %% of "
+                                                     "the bytes moved are used",
+                                                     "%s sectors moved for %s bytes used: %s %% of "
+                                                     "the bytes moved are used",
+                                                     s->gmem_sectors),
+                                        sectors, used, pct),
+                       g_strdup (_("Make consecutive threads read consecutive addresses (index "
+                                   "with threadIdx.x in the fastest-moving dimension), or stage "
+                                   "the data through shared memory")));
+}
+
+static KsHint *
+divergence_hint (const Finding *f)
+{
+  const KsSimInsnStats *s = &f->stats;
+  g_autofree char *pct = ks_format_figure (100.0 * s->divergent / s->warp_executions);
+  g_autofree char *n = g_strdup_printf ("%" G_GUINT64_FORMAT, s->divergent);
+  g_autofree char *of = g_strdup_printf ("%" G_GUINT64_FORMAT, s->warp_executions);
+  g_autofree char *executions = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                              "%s of %s execution diverged",
+                                                              "%s of %s executions diverged",
+                                                              s->warp_executions), n, of);
+  char *detail;
+
+  if (s->split_taken_max == 0)
+    detail = g_steal_pointer (&executions);
+  else if (s->split_taken_min == s->split_taken_max && s->split_other_min == s->split_other_max)
+    /* TRANSLATORS: "…: the warp split into 16 and 16 lanes (branch taken, not taken)" */
+    detail = g_strdup_printf (_("%s: the warp split into %u and %u lanes (branch taken, not "
+                                "taken)"), executions, s->split_taken_min, s->split_other_min);
+  else
+    detail = g_strdup_printf (_("%s: %u to %u lanes took the branch, %u to %u did not"),
+                              executions, s->split_taken_min, s->split_taken_max,
+                              s->split_other_min, s->split_other_max);
+  return finding_hint (f,
+                       g_strdup_printf (_("Divergent branch: warps split here in %s %% of its "
+                                          "executions"), pct),
+                       detail,
+                       g_strdup (_("Make the condition the same for the 32 threads of a warp "
+                                   "(branch on warp-sized groups, sort the work, or compute both "
+                                   "sides and select)")));
+}
+
+/* Adds "; the same on N more PTX lines of this CUDA line (a, b, ...)" */
+static void
+name_more_lines (KsHint *h,
+                 GArray *more)
+{
+  g_autoptr(GString) also = g_string_new (NULL);
+  char *detail;
+
+  if (more->len == 0)
     return;
-  fraction = (double) s->divergent / s->warp_executions;
-  if (fraction < 0.1)
-    return;
-  add_hint (hints, in->module, fraction >= 0.5 ? KS_HINT_WARNING : KS_HINT_INFO, "divergence",
-            ls->line,
-            g_strdup_printf ("Divergent branch: warps split here in %.0f %% of its executions",
-                             fraction * 100),
-            g_strdup_printf ("%" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " executions diverged; "
-                             "%.1f lanes were on the path on average",
-                             s->divergent, s->warp_executions,
-                             (double) s->active_lanes / s->warp_executions),
-            g_strdup ("Make the condition the same for the 32 threads of a warp (branch on "
-                      "warp-sized groups, sort the work, or compute both sides and select)"));
+  g_array_sort (more, (GCompareFunc) compare_u32);
+  for (guint i = 0; i < MIN (more->len, 8); i++)
+    g_string_append_printf (also, "%s%u", i ? ", " : "", g_array_index (more, uint32_t, i));
+  if (more->len > 8)
+    g_string_append (also, ", ...");
+  detail = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                         "%s; the same on %u more PTX line of this CUDA line (%s)",
+                                         "%s; the same on %u more PTX lines of this CUDA line (%s)",
+                                         more->len),
+                            h->detail, more->len, also->str);
+  g_free (h->detail);
+  h->detail = detail;
+}
+
+static void
+rule_lines (const KsHintInput *in,
+            GArray            *lines,
+            GPtrArray         *hints)
+{
+  g_autoptr(GPtrArray) findings = g_ptr_array_new_with_free_func (finding_free);
+
+  find_line_problems (in, lines, findings);
+  for (guint i = 0; i < findings->len; i++)
+    {
+      const Finding *f = findings->pdata[i];
+      KsHint *h;
+
+      switch (f->rule)
+        {
+        case LINE_RULE_BANKS: h = bank_conflict_hint (f); break;
+        case LINE_RULE_COALESCING: h = coalescing_hint (f); break;
+        default: h = divergence_hint (f); break;
+        }
+      name_more_lines (h, f->more);
+      g_ptr_array_add (hints, h);
+    }
 }
 
 static void
@@ -157,33 +450,50 @@ rule_occupancy (const KsHintInput *in,
                 GPtrArray         *hints)
 {
   const KsOccupancyResult *o = in->occupancy;
-  const char *limiter;
+  g_autofree char *pct = NULL;
   const char *advice;
 
   if (o == NULL || o->occupancy >= 0.5)
     return;
-  limiter = ks_occupancy_limiter_name (o->limiter);
   switch (o->limiter)
     {
     case KS_OCCUPANCY_LIMIT_REGISTERS:
-      advice = "Use fewer registers per thread: __launch_bounds__, -maxrregcount, or less live "
-               "state across loops";
+      advice = _("Use fewer registers per thread: __launch_bounds__, -maxrregcount, or less live "
+                 "state across loops");
       break;
     case KS_OCCUPANCY_LIMIT_SHARED_MEMORY:
-      advice = "Use less shared memory per block, or fewer threads share a larger block";
+      advice = _("Use less shared memory per block, or fewer threads share a larger block");
       break;
     case KS_OCCUPANCY_LIMIT_BLOCKS:
-      advice = "Use larger blocks: the SM runs out of block slots before warp slots";
+      advice = _("Use larger blocks: the SM runs out of block slots before warp slots");
       break;
     default:
-      advice = "Use larger blocks, or more of them";
+      advice = _("Use larger blocks, or more of them");
       break;
     }
+  pct = ks_format_figure (o->occupancy * 100);
   add_hint (hints, in->module, o->occupancy < 0.25 ? KS_HINT_WARNING : KS_HINT_INFO, "occupancy", 0,
-            g_strdup_printf ("Low occupancy: %.0f %%, limited by %s", o->occupancy * 100, limiter),
-            g_strdup_printf ("%u blocks and %u warps per SM of %u", o->active_blocks_per_sm,
-                             o->active_warps_per_sm, o->max_warps_per_sm),
+            /* TRANSLATORS: "Low occupancy: 37.5 %, limited by shared memory" */
+            g_strdup_printf (_("Low occupancy: %s %%, limited by %s"), pct,
+                             ks_occupancy_limiter_label (o->limiter)),
+            /* TRANSLATORS: "3 blocks and 24 of 64 warps per SM" */
+            g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u block and %u of %u warps per SM",
+                                          "%u blocks and %u of %u warps per SM",
+                                          o->active_blocks_per_sm),
+                             o->active_blocks_per_sm, o->active_warps_per_sm, o->max_warps_per_sm),
             g_strdup (advice));
+}
+
+static const char *
+resources_source_label (KsResourcesSource source)
+{
+  switch (source)
+    {
+    case KS_RESOURCES_SOURCE_PTXAS: return _("from ptxas");
+    case KS_RESOURCES_SOURCE_RESOURCE_USAGE: return _("from the resource usage listing");
+    case KS_RESOURCES_SOURCE_ESTIMATE: return _("estimated");
+    default: return _("source unknown");
+    }
 }
 
 static void
@@ -195,12 +505,25 @@ rule_spills (const KsHintInput *in,
   if (r == NULL || (r->spill_store_bytes == 0 && r->spill_load_bytes == 0))
     return;
   add_hint (hints, in->module, KS_HINT_WARNING, "spills", 0,
-            g_strdup_printf ("Registers spill to local memory (%u bytes stored, %u loaded)",
+            g_strdup_printf (_("Registers spill to local memory (%u bytes stored, %u loaded)"),
                              r->spill_store_bytes, r->spill_load_bytes),
-            g_strdup_printf ("%u registers per thread (%s)", r->registers,
-                             ks_resources_source_name (r->source)),
-            g_strdup ("Reduce the values live at once, or allow more registers per thread "
-                      "(__launch_bounds__ with fewer threads)"));
+            g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u register per thread (%s)",
+                                          "%u registers per thread (%s)", r->registers),
+                             r->registers, resources_source_label (r->source)),
+            g_strdup (_("Reduce the values live at once, or allow more registers per thread "
+                        "(__launch_bounds__ with fewer threads)")));
+}
+
+static const char *
+hazard_label (KsHazardKind kind)
+{
+  switch (kind)
+    {
+    case KS_HAZARD_RAW: return _("read after write");
+    case KS_HAZARD_WAR: return _("write after read");
+    case KS_HAZARD_WAW: return _("write after write");
+    default: return _("hazard");
+    }
 }
 
 static void
@@ -214,16 +537,21 @@ rule_races (const KsHintInput *in,
     {
       const KsPtxInsn *first = &in->module->insns[hz[i].first_insn];
       const KsPtxInsn *second = &in->module->insns[hz[i].second_insn];
+      g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, hz[i].count);
 
       add_hint (hints, in->module, KS_HINT_CRITICAL, "race", second->line,
-                g_strdup_printf ("Shared-memory race (%s) with line %u",
-                                 ks_sim_hazard_kind_name (hz[i].kind), first->line),
-                g_strdup_printf ("threads %u and %u of block [%u,%u,%u] touch offset %u with no "
-                                 "barrier between them (%" G_GUINT64_FORMAT " times)",
+                g_strdup_printf (_("Shared-memory race (%s) with line %u"),
+                                 hazard_label (hz[i].kind), first->line),
+                g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                              "threads %u and %u of block [%u,%u,%u] touch offset "
+                                              "%u with no barrier between them (%s time)",
+                                              "threads %u and %u of block [%u,%u,%u] touch offset "
+                                              "%u with no barrier between them (%s times)",
+                                              hz[i].count),
                                  hz[i].first_thread, hz[i].second_thread, hz[i].block[0],
-                                 hz[i].block[1], hz[i].block[2], hz[i].address, hz[i].count),
-                g_strdup ("Put __syncthreads() between the two accesses, or __syncwarp() when both "
-                          "threads are in one warp"));
+                                 hz[i].block[1], hz[i].block[2], hz[i].address, count),
+                g_strdup (_("Put __syncthreads() between the two accesses, or __syncwarp() when "
+                            "both threads are in one warp")));
     }
 }
 
@@ -234,6 +562,8 @@ rule_tail (const KsHintInput *in,
            GPtrArray         *hints)
 {
   const KsOccupancyResult *o = in->occupancy;
+  g_autofree char *blocks = NULL;
+  g_autofree char *pct = NULL;
   double waves, frac;
 
   if (o == NULL || in->sm_count == 0 || o->active_blocks_per_sm == 0 || in->n_blocks == 0)
@@ -242,12 +572,16 @@ rule_tail (const KsHintInput *in,
   frac = waves - floor (waves);
   if (waves < 1.0 || frac == 0.0 || frac >= 0.5 || waves > 10.0)
     return;
+  blocks = g_strdup_printf ("%" G_GUINT64_FORMAT, in->n_blocks);
+  pct = ks_format_figure (frac * 100);
   add_hint (hints, in->module, KS_HINT_INFO, "tail", 0,
-            g_strdup_printf ("Partial last wave: %.2f waves of blocks per SM", waves),
-            g_strdup_printf ("%" G_GUINT64_FORMAT " blocks, %u per SM on %u SMs: the last wave "
-                             "keeps the GPU %.0f %% busy",
-                             in->n_blocks, o->active_blocks_per_sm, in->sm_count, frac * 100),
-            g_strdup ("Change the grid so that it fills whole waves, or give each block more work"));
+            g_strdup_printf (_("Partial last wave: %.2f waves of blocks per SM"), waves),
+            /* TRANSLATORS: "300 blocks, 2 per SM on 108 SMs: the last wave keeps the GPU 38.9 %
+             * busy" */
+            g_strdup_printf (_("%s blocks, %u per SM on %u SMs: the last wave keeps the GPU %s %% "
+                               "busy"), blocks, o->active_blocks_per_sm, in->sm_count, pct),
+            g_strdup (_("Change the grid so that it fills whole waves, or give each block more "
+                        "work")));
 }
 
 /* The timing model's stalls: the PTX line where warps spent the most
@@ -294,6 +628,23 @@ stall_fraction (const KsTiming *t,
   return total ? (double) t->stall_cycles[reason] / (double) total : 0;
 }
 
+/* The pipes in words, for "the ... pipe" */
+static const char *
+pipe_label (KsPipe pipe)
+{
+  switch (pipe)
+    {
+    case KS_PIPE_INT: return _("integer");
+    case KS_PIPE_FP32: return _("FP32");
+    case KS_PIPE_FP64: return _("FP64");
+    case KS_PIPE_SFU: return _("special-function");
+    case KS_PIPE_MEM: return _("load/store");
+    case KS_PIPE_SHFL: return _("shuffle");
+    case KS_PIPE_TENSOR: return _("tensor-core");
+    default: return _("control");
+    }
+}
+
 /* What bounds the kernel, from the timing model and the roofline floors */
 static void
 rule_bound (const KsHintInput *in,
@@ -305,14 +656,15 @@ rule_bound (const KsHintInput *in,
     return;
   if (t->bound == KS_BOUND_MEMORY)
     add_hint (hints, in->module, KS_HINT_INFO, "bound", 0,
-              g_strdup_printf ("Memory-bound: DRAM traffic alone takes %.2f of the ~%.2f us "
-                               "(model)", t->memory_floor_us, t->estimated_duration_us),
-              g_strdup_printf ("%.1f MB from and to DRAM, %.2f flops per byte",
+              g_strdup_printf (_("Memory-bound: DRAM traffic alone takes %.2f of the ~%.2f µs "
+                                 "(model)"), t->memory_floor_us, t->estimated_duration_us),
+              g_strdup_printf (_("%.1f MB from and to DRAM, %.2f flops per byte"),
                                t->dram_bytes / 1e6, t->arithmetic_intensity),
-              g_strdup ("Move fewer bytes: coalesce accesses, reuse data through shared memory "
-                        "or registers, use narrower types"));
+              g_strdup (_("Move fewer bytes: coalesce accesses, reuse data through shared memory "
+                          "or registers, use narrower types")));
   else if (t->bound == KS_BOUND_COMPUTE)
     {
+      g_autofree char *pct = NULL;
       guint busiest = 0;
       const char *advice;
 
@@ -323,31 +675,33 @@ rule_bound (const KsHintInput *in,
         {
         case KS_PIPE_MEM:
         case KS_PIPE_SHFL:
-          advice = "Move fewer values through the load/store pipe: load wider (float2/float4), "
-                   "and reuse each loaded value for more arithmetic (register tiling)";
+          advice = _("Move fewer values through the load/store pipe: load wider (float2/float4), "
+                     "and reuse each loaded value for more arithmetic (register tiling)");
           break;
         case KS_PIPE_FP64:
-          advice = "Use FP32 where the accuracy allows: this GPU does far fewer FP64 operations";
+          advice = _("Use FP32 where the accuracy allows: this GPU does far fewer FP64 "
+                     "operations");
           break;
         case KS_PIPE_SFU:
-          advice = "Call fewer transcendental functions (sin, exp, division): hoist them out of "
-                   "loops, or use algebra that needs fewer";
+          advice = _("Call fewer transcendental functions (sin, exp, division): hoist them out "
+                     "of loops, or use algebra that needs fewer");
           break;
         case KS_PIPE_INT:
-          advice = "Do less index arithmetic: hoist it out of loops, use 32-bit indices, let "
-                   "the loop step a pointer instead of recomputing it";
+          advice = _("Do less index arithmetic: hoist it out of loops, use 32-bit indices, let "
+                     "the loop step a pointer instead of recomputing it");
           break;
         default:
-          advice = "Do fewer instructions per result: FMA, intrinsics such as __expf where "
-                   "accuracy allows, half precision or tensor cores";
+          advice = _("Do fewer instructions per result: FMA, intrinsics such as __expf where "
+                     "accuracy allows, half precision or tensor cores");
           break;
         }
+      pct = ks_format_figure (100.0 * t->pipe_busy[busiest]
+                              / MAX ((double) t->cycles * t->sub_partitions, 1.0));
       add_hint (hints, in->module, KS_HINT_INFO, "bound", 0,
-                g_strdup_printf ("Compute-bound: the %s pipe is busy %.0f %% of the time (model)",
-                                 ks_pipe_name ((KsPipe) busiest),
-                                 100.0 * t->pipe_busy[busiest]
-                                 / MAX ((double) t->cycles * t->sub_partitions, 1.0)),
-                g_strdup_printf ("compute floor %.2f us, memory floor %.2f us, model %.2f us",
+                /* TRANSLATORS: "Compute-bound: the FP32 pipe is busy 87.5 % of the time" */
+                g_strdup_printf (_("Compute-bound: the %s pipe is busy %s %% of the time (model)"),
+                                 pipe_label ((KsPipe) busiest), pct),
+                g_strdup_printf (_("compute floor %.2f µs, memory floor %.2f µs, model %.2f µs"),
                                  t->compute_floor_us, t->memory_floor_us, t->model_us),
                 g_strdup (advice));
     }
@@ -360,18 +714,23 @@ rule_barrier_stalls (const KsHintInput *in,
                      GPtrArray         *hints)
 {
   double f = stall_fraction (in->timing, KS_STALL_BARRIER);
+  g_autofree char *pct = NULL;
+  g_autofree char *n = NULL;
   uint64_t cycles;
   uint32_t line;
 
   if (f < 0.25)
     return;
   line = worst_line (in, KS_STALL_BARRIER, &cycles);
+  pct = ks_format_figure (f * 100);
+  n = g_strdup_printf ("%" G_GUINT64_FORMAT, cycles);
   add_hint (hints, in->module, f >= 0.5 ? KS_HINT_WARNING : KS_HINT_INFO, "barrier", line,
-            g_strdup_printf ("Warps spend %.0f %% of their time waiting at barriers (model)",
-                             f * 100),
-            g_strdup_printf ("%" G_GUINT64_FORMAT " warp-cycles at this barrier", cycles),
-            g_strdup ("Balance the work before the barrier across warps, or run more blocks per "
-                      "SM so other blocks fill the wait"));
+            g_strdup_printf (_("Warps spend %s %% of their time waiting at barriers (model)"),
+                             pct),
+            g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s warp-cycle at this barrier",
+                                          "%s warp-cycles at this barrier", cycles), n),
+            g_strdup (_("Balance the work before the barrier across warps, or run more blocks "
+                        "per SM so other blocks fill the wait")));
 }
 
 /* Global-memory waits with too few warps to hide them */
@@ -381,6 +740,8 @@ rule_latency (const KsHintInput *in,
 {
   const KsTiming *t = in->timing;
   double f = stall_fraction (t, KS_STALL_LONG_SCOREBOARD);
+  g_autofree char *pct = NULL;
+  g_autofree char *n = NULL;
   uint64_t cycles;
   uint32_t line, warps, max = in->occupancy ? in->occupancy->max_warps_per_sm : 0;
   const char *advice;
@@ -392,20 +753,24 @@ rule_latency (const KsHintInput *in,
   warps = (uint32_t) (MIN ((uint64_t) t->blocks_per_sm, t->ctas_per_sm)
                       * (t->n_warps / t->ctas_modelled));
   if (t->ctas_per_sm < t->blocks_per_sm)
-    advice = "Launch more blocks: the grid gives each SM fewer blocks than fit, so nothing "
-             "else runs while warps wait";
+    advice = _("Launch more blocks: the grid gives each SM fewer blocks than fit, so nothing "
+               "else runs while warps wait");
   else if (warps < max / 2)
-    advice = "Raise occupancy (see the occupancy hint), or start independent loads earlier "
-             "so several are in flight per thread";
+    advice = _("Raise occupancy (see the occupancy hint), or start independent loads earlier "
+               "so several are in flight per thread");
   else
-    advice = "Start independent loads earlier (unroll, prefetch into registers), so several "
-             "are in flight per warp";
+    advice = _("Start independent loads earlier (unroll, prefetch into registers), so several "
+               "are in flight per warp");
   line = worst_line (in, KS_STALL_LONG_SCOREBOARD, &cycles);
+  pct = ks_format_figure (f * 100);
+  n = g_strdup_printf ("%" G_GUINT64_FORMAT, cycles);
   add_hint (hints, in->module, KS_HINT_WARNING, "latency", line,
-            g_strdup_printf ("Warps wait on global memory %.0f %% of the time, and the SM has too "
-                             "little other work to hide it (model)", f * 100),
-            g_strdup_printf ("%u of %u warps resident per SM; %" G_GUINT64_FORMAT " warp-cycles "
-                             "waiting here; IPC %.2f", warps, max, cycles, t->ipc),
+            g_strdup_printf (_("Warps wait on global memory %s %% of the time, and the SM has too "
+                               "little other work to hide it (model)"), pct),
+            /* TRANSLATORS: "24 of 64 warps resident per SM; 1200 warp-cycles waiting here;
+             * IPC 0.35" (instructions per cycle) */
+            g_strdup_printf (_("%u of %u warps resident per SM; %s warp-cycles waiting here; "
+                               "IPC %.2f"), warps, max, n, t->ipc),
             g_strdup (advice));
 }
 
@@ -422,7 +787,9 @@ compare_hints (gconstpointer a,
 
 /* One hint per category and CUDA line: an unrolled loop puts one CUDA
  * line on many PTX lines, and a reader wants the line once, with the PTX
- * lines it covers.  The kept hint is the most severe (the array is sorted). */
+ * lines it covers.  The line rules sum their figures per CUDA line already
+ * (rule_lines); this is for the others (races, stalls), where the kept hint
+ * is the most severe (the array is sorted). */
 static void
 merge_by_cuda_line (GPtrArray *hints)
 {
@@ -453,9 +820,16 @@ merge_by_cuda_line (GPtrArray *hints)
         }
       if (n > 0)
         {
-          char *detail = g_strdup_printf ("%s; the same on %u more PTX line%s of this CUDA line "
-                                          "(%s%s)", h->detail, n, n == 1 ? "" : "s", also->str,
-                                          n > 8 ? ", ..." : "");
+          char *detail;
+
+          if (n > 8)
+            g_string_append (also, ", ...");
+          detail = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                 "%s; the same on %u more PTX line of this CUDA "
+                                                 "line (%s)",
+                                                 "%s; the same on %u more PTX lines of this CUDA "
+                                                 "line (%s)", n),
+                                    h->detail, n, also->str);
 
           g_free (h->detail);
           h->detail = detail;
@@ -475,14 +849,7 @@ ks_hints_compute (const KsHintInput *in)
   if (in->sim != NULL)
     {
       lines = ks_sim_ptx_line_stats (in->sim);
-      for (guint i = 0; i < lines->len; i++)
-        {
-          const KsSimLineStats *ls = &g_array_index (lines, KsSimLineStats, i);
-
-          rule_bank_conflicts (in, ls, hints);
-          rule_coalescing (in, ls, hints);
-          rule_divergence (in, ls, hints);
-        }
+      rule_lines (in, lines, hints);
       rule_races (in, hints);
     }
   if (in->timing != NULL)

@@ -6,6 +6,7 @@
 #include <glib.h>
 #include <stdint.h>
 
+#include "ks-format.h"
 #include "ks-occupancy.h"
 #include "ks-ptx.h"
 #include "ks-resources.h"
@@ -27,9 +28,9 @@ typedef struct
   const char *category;         /* "shared-memory", "coalescing", "divergence", "occupancy",
                                  * "spills", "race", "tail", and from the timing model
                                  * "bound", "barrier", "latency" */
-  char *message;                /* one line, what is wrong */
-  char *detail;                 /* the figures behind it */
-  char *suggestion;             /* what to change */
+  char *message;                /* one line, what is wrong (translated) */
+  char *detail;                 /* the figures behind it (translated) */
+  char *suggestion;             /* what to change (translated) */
   uint32_t ptx_line;            /* 0 when the hint is about the whole kernel */
   uint32_t cuda_file;           /* .file number, 0 when unknown */
   uint32_t cuda_line;

@@ -383,6 +383,25 @@ reconvergence_pc (const Ctx *c)
   return m->blocks[c->fn->first_block + ipdom].first_insn;
 }
 
+/* The lanes on each side of a divergent branch, before its divergent count
+ * goes up (the first split sets the range) */
+static void
+record_split (KsSimInsnStats *st,
+              uint32_t        taken,
+              uint32_t        other)
+{
+  if (st->divergent == 0)
+    {
+      st->split_taken_min = st->split_taken_max = (uint8_t) taken;
+      st->split_other_min = st->split_other_max = (uint8_t) other;
+      return;
+    }
+  st->split_taken_min = (uint8_t) MIN (st->split_taken_min, taken);
+  st->split_taken_max = (uint8_t) MAX (st->split_taken_max, taken);
+  st->split_other_min = (uint8_t) MIN (st->split_other_min, other);
+  st->split_other_max = (uint8_t) MAX (st->split_other_max, other);
+}
+
 /* A branch: lanes in `taken` go to `target`, the rest of the path falls
  * through.  Divergent paths reconverge at the immediate post-dominator. */
 static void
@@ -405,6 +424,9 @@ branch (Ctx      *c,
       w->simt[top].pc = rpc;
       ks_sim_simt_push (w, c->pc + 1, rpc, not_taken);
       ks_sim_simt_push (w, target, rpc, taken);
+      record_split (&c->sim->insn_stats[c->fn->first_insn + c->pc],
+                    (uint32_t) __builtin_popcount (taken),
+                    (uint32_t) __builtin_popcount (not_taken));
       c->sim->insn_stats[c->fn->first_insn + c->pc].divergent++;
       c->sim->stats.divergent_branches++;
       flag_event (c->sim, KS_TRACE_DIVERGE);

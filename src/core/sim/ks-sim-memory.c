@@ -340,7 +340,9 @@ ks_gmem_analyze (const uint64_t addr[KS_MEM_WARP_SIZE],
                  uint32_t       mask)
 {
   KsGmemAnalysis r;
-  uint32_t last_s = 0;
+  /* bytes of each sector that an earlier lane read too */
+  uint32_t shared[KS_GMEM_MAX_SECTORS] = { 0 };
+  uint32_t last_s = 0, broadcast = 0, single = 0;
   uint32_t m, i;
 
   memset (&r, 0, sizeof r);
@@ -392,6 +394,7 @@ ks_gmem_analyze (const uint64_t addr[KS_MEM_WARP_SIZE],
               s = sorted_find (r.sectors, r.n_sectors, first + KS_GMEM_SECTOR_BYTES);
               r.lane_n_sectors[lane] = 2;
             }
+          shared[s] |= r.sector_bytes[s] & bits;
           r.sector_bytes[s] |= bits;
           done += n;
         }
@@ -405,10 +408,14 @@ ks_gmem_analyze (const uint64_t addr[KS_MEM_WARP_SIZE],
       if (r.n_lines == 0 || r.lines[r.n_lines - 1] != line)
         r.lines[r.n_lines++] = line;
       r.unique_bytes += popcount32 (r.sector_bytes[i]);
+      if (shared[i] != 0)
+        broadcast++;
+      else
+        single += popcount32 (r.sector_bytes[i]);
     }
 
   r.transferred_bytes = r.n_sectors * KS_GMEM_SECTOR_BYTES;
-  r.ideal_sectors = (r.unique_bytes + KS_GMEM_SECTOR_BYTES - 1) / KS_GMEM_SECTOR_BYTES;
+  r.ideal_sectors = broadcast + (single + KS_GMEM_SECTOR_BYTES - 1) / KS_GMEM_SECTOR_BYTES;
   r.efficiency = r.transferred_bytes ? (double) r.requested_bytes / r.transferred_bytes : 0.0;
   return r;
 }
@@ -419,8 +426,8 @@ ks_gmem_cost (const uint64_t addr[KS_MEM_WARP_SIZE],
               uint32_t       mask,
               KsGmemCost    *cost)
 {
-  uint32_t bytes[KS_GMEM_MAX_SECTORS];
-  uint32_t n = 0, unique = 0, lanes = 0;
+  uint32_t bytes[KS_GMEM_MAX_SECTORS], shared[KS_GMEM_MAX_SECTORS];
+  uint32_t n = 0, unique = 0, lanes = 0, broadcast = 0, single = 0;
   uint64_t prev = 0;
   uint32_t m;
 
@@ -437,8 +444,10 @@ ks_gmem_cost (const uint64_t addr[KS_MEM_WARP_SIZE],
           if (n == 0 || cost->sectors[n - 1] != a - off)
             {
               cost->sectors[n] = a - off;
+              shared[n] = 0;
               bytes[n++] = 0;
             }
+          shared[n - 1] |= bytes[n - 1] & (((1u << size) - 1) << off);
           bytes[n - 1] |= ((1u << size) - 1) << off;
           lanes++;
         }
@@ -454,9 +463,16 @@ ks_gmem_cost (const uint64_t addr[KS_MEM_WARP_SIZE],
               if (i == 0 || line != (cost->sectors[i - 1] & ~(uint64_t) (KS_GMEM_LINE_BYTES - 1)))
                 cost->n_lines++;
               unique += popcount32 (bytes[i]);
+              if (shared[i] != 0)
+                broadcast++;
+              else
+                single += popcount32 (bytes[i]);
             }
-          cost->ideal_sectors = (unique + KS_GMEM_SECTOR_BYTES - 1) / KS_GMEM_SECTOR_BYTES;
+          /* as ks_gmem_analyze counts it */
+          cost->ideal_sectors = broadcast
+                                + (single + KS_GMEM_SECTOR_BYTES - 1) / KS_GMEM_SECTOR_BYTES;
           cost->requested_bytes = lanes * size;
+          cost->unique_bytes = unique;
           return;
         }
     }
@@ -468,6 +484,7 @@ ks_gmem_cost (const uint64_t addr[KS_MEM_WARP_SIZE],
     cost->n_lines = r.n_lines;
     cost->ideal_sectors = r.ideal_sectors;
     cost->requested_bytes = r.requested_bytes;
+    cost->unique_bytes = r.unique_bytes;
     memcpy (cost->sectors, r.sectors, r.n_sectors * sizeof *r.sectors);
   }
 }

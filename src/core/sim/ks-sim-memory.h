@@ -139,10 +139,15 @@ typedef struct
   uint32_t n_sectors;
   uint32_t n_lines;
   uint32_t transferred_bytes;   /* n_sectors x 32 */
-  /* The fewest sectors that could hold the bytes the warp needs:
-   * ceil (unique_bytes / 32), i.e. the same bytes laid out contiguously from
-   * a 32-byte boundary.  When no two active lanes overlap, unique_bytes ==
-   * requested_bytes and this is ceil (requested_bytes / 32). */
+  /* The fewest sectors a coalesced access to the same data would move: a
+   * sector holding a byte that two or more lanes read (a broadcast) is
+   * needed as it is, since its lanes share one value and moving it next to
+   * another is a change of the data's layout, not of the access; the bytes
+   * each read by one lane could be contiguous from a 32-byte boundary.  So
+   * ideal = (sectors with a shared byte) + ceil (bytes in the other sectors
+   * / 32).  Without broadcasts that is ceil (unique_bytes / 32); one float
+   * broadcast to 32 lanes: 1; two floats 256 bytes apart, each broadcast to
+   * 16 lanes: 2.  Never more than n_sectors. */
   uint32_t ideal_sectors;
   /* requested_bytes / transferred_bytes; above 1.0 when lanes share bytes
    * (a broadcast), 0.0 when no lane is active. */
@@ -176,6 +181,7 @@ typedef struct
   uint32_t n_lines;
   uint32_t ideal_sectors;
   uint32_t requested_bytes;
+  uint32_t unique_bytes;
   uint64_t sectors[KS_GMEM_MAX_SECTORS];
 } KsGmemCost;
 

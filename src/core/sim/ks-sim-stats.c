@@ -11,6 +11,20 @@ ks_sim_insn_stats_add (KsSimInsnStats       *to,
   to->warp_executions += from->warp_executions;
   to->thread_executions += from->thread_executions;
   to->active_lanes += from->active_lanes;
+  if (from->divergent > 0 && to->divergent == 0)
+    {
+      to->split_taken_min = from->split_taken_min;
+      to->split_taken_max = from->split_taken_max;
+      to->split_other_min = from->split_other_min;
+      to->split_other_max = from->split_other_max;
+    }
+  else if (from->divergent > 0)
+    {
+      to->split_taken_min = MIN (to->split_taken_min, from->split_taken_min);
+      to->split_taken_max = MAX (to->split_taken_max, from->split_taken_max);
+      to->split_other_min = MIN (to->split_other_min, from->split_other_min);
+      to->split_other_max = MAX (to->split_other_max, from->split_other_max);
+    }
   to->divergent += from->divergent;
   to->smem_requests += from->smem_requests;
   to->smem_wavefronts += from->smem_wavefronts;
@@ -21,6 +35,7 @@ ks_sim_insn_stats_add (KsSimInsnStats       *to,
   to->gmem_ideal_sectors += from->gmem_ideal_sectors;
   to->gmem_lines += from->gmem_lines;
   to->gmem_requested_bytes += from->gmem_requested_bytes;
+  to->gmem_used_bytes += from->gmem_used_bytes;
   to->l1_hits += from->l1_hits;
   to->l1_misses += from->l1_misses;
   to->l2_hits += from->l2_hits;

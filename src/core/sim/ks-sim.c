@@ -2295,6 +2295,7 @@ ks_sim_record_memory (KsSim           *sim,
     st->gmem_ideal_sectors += r.ideal_sectors;
     st->gmem_lines += r.n_lines;
     st->gmem_requested_bytes += r.requested_bytes;
+    st->gmem_used_bytes += r.unique_bytes;
     if (tm != NULL)
       tm->wavefronts = MIN (r.n_lines, 255u);
     /* the caches are the run's: in a worker, their turn comes in block order */

@@ -78,12 +78,18 @@ typedef struct
   uint64_t smem_wavefronts;     /* passes the requests took */
   uint64_t smem_ideal_wavefronts;       /* passes without bank conflicts */
   uint32_t smem_worst_degree;   /* most distinct words one bank served at once */
+  /* How a divergent branch split its warp, over its divergent executions
+   * (when divergent > 0; brx.idx leaves them 0): the fewest and the most
+   * lanes that took it, and that did not */
+  uint8_t split_taken_min, split_taken_max;
+  uint8_t split_other_min, split_other_max;
   /* Global memory (32-byte sectors, 128-byte lines) */
   uint64_t gmem_requests;
   uint64_t gmem_sectors;
   uint64_t gmem_ideal_sectors;
   uint64_t gmem_lines;
-  uint64_t gmem_requested_bytes;
+  uint64_t gmem_requested_bytes;       /* active lanes x size, a broadcast counted per lane */
+  uint64_t gmem_used_bytes;     /* distinct bytes the lanes asked for, summed over requests */
   uint64_t l1_hits, l1_misses;  /* sectors */
   uint64_t l2_hits, l2_misses;
   /* Texture and surface memory (tex, tld4; suld, sust, sured) go through
