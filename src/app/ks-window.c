@@ -294,6 +294,8 @@ ks_window_has_unsaved_changes (KsWindow *self)
 /* Typing runs the analysis again once it pauses: each keystroke restarts
  * the wait, and a new run cancels the one before it. */
 #define EDIT_PAUSE_MS 900
+/* A new font size lays the panes out in the next frames; then they scroll */
+#define RESCROLL_MS 100
 
 static gboolean
 edit_pause_cb (gpointer data)
@@ -311,6 +313,8 @@ text_changed_cb (KsWindow      *self,
 {
   if (self->loading)
     return;
+  /* an edit is the user's lead: the run it makes keeps their place */
+  self->lesson_pending = FALSE;
   g_clear_handle_id (&self->edit_timeout_id, g_source_remove);
   self->edit_timeout_id = g_timeout_add (EDIT_PAUSE_MS, edit_pause_cb, self);
 }
@@ -611,9 +615,9 @@ rebuild_line_map (KsWindow *self)
 }
 
 void
-_ks_window_jump_to_line (KsWindow *self,
-                         gboolean  cuda,
-                         guint     line)
+_ks_window_show_line (KsWindow *self,
+                      gboolean  cuda,
+                      guint     line)
 {
   GtkSourceView *view = cuda ? self->cuda_view : self->ptx_view;
   GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (view));
@@ -622,7 +626,9 @@ _ks_window_jump_to_line (KsWindow *self,
   if (line == 0)
     return;
   gtk_text_buffer_get_iter_at_line (buffer, &iter, (int) line - 1);
-  gtk_widget_grab_focus (GTK_WIDGET (view));
+  /* The cursor moves, the keyboard focus does not: a view that selected an
+   * instruction keeps its keys ("+" zooms the timeline, and is never typed
+   * into the PTX) */
   gtk_text_buffer_place_cursor (buffer, &iter);
   self->selected_cuda_line = cuda ? line
                              : self->line_map ? ks_line_map_cuda_line (self->line_map, line) : 0;
@@ -717,6 +723,30 @@ theme_changed_cb (KsWindow   *self,
   update_scheme (self);
 }
 
+static gboolean
+rescroll_cb (gpointer data)
+{
+  KsWindow *self = data;
+
+  self->rescroll_id = 0;
+  /* the lines have their new heights: the selection's lines in sight again */
+  if (self->selected_cuda_line != 0)
+    _ks_window_select_cuda_line (self, self->selected_cuda_line);
+  return G_SOURCE_REMOVE;
+}
+
+/* A new font size moves every line: the lines linked to the selection go
+ * out of sight unless the panes scroll to them again.  After the new style
+ * (the application loads it on the same change) has laid the lines out. */
+static void
+font_size_changed_cb (KsWindow   *self,
+                      const char *key,
+                      GSettings  *settings)
+{
+  g_clear_handle_id (&self->rescroll_id, g_source_remove);
+  self->rescroll_id = g_timeout_add (RESCROLL_MS, rescroll_cb, self);
+}
+
 static void
 settings_changed_cb (KsWindow    *self,
                      GParamSpec  *pspec,
@@ -750,6 +780,15 @@ show_files (KsWindow   *self,
   self->selected_cuda_line = 0;
   self->hover_cuda_line = 0;
   self->loading = FALSE;
+  /* The first run shows what the file teaches (a sample's "focus", else
+   * its top hint), once */
+  {
+    GFile *any = spec_file ? spec_file : ptx_file ? ptx_file : cuda_file;
+    g_autofree char *path = any ? g_file_get_path (any) : NULL;
+
+    self->lesson = self->samples ? ks_samples_find_for_file (self->samples, path) : NULL;
+    self->lesson_pending = TRUE;
+  }
   /* A listing (opened or made) was the last kernel's; this one's comes
    * with its run */
   _ks_window_sass_forget (self);
@@ -1193,11 +1232,36 @@ fill_samples (KsWindow *self)
   for (guint i = 0; i < self->samples->len; i++)
     {
       const KsSample *sample = g_ptr_array_index (self->samples, i);
+      GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
       GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+      g_autofree char *number = sample->number ? g_strdup_printf ("%02u", sample->number) : NULL;
       GtkWidget *title = gtk_label_new (sample->title);
-      GtkWidget *sub = gtk_label_new (sample->description ? sample->description : sample->id);
+      g_autoptr(GString) sub_text = g_string_new (NULL);
+      g_autoptr(GString) name = g_string_new (NULL);
+      GtkWidget *sub;
 
+      /* The course at a glance: its place, its level, its title; what it
+       * shows below, all of it on hover */
+      if (sample->level != 0)
+        g_string_printf (sub_text, _("Level %u"), sample->level);
+      g_string_append_printf (sub_text, "%s%s", sub_text->len ? " · " : "",
+                              sample->description ? sample->description : sample->id);
+      sub = gtk_label_new (sub_text->str);
+      if (number != NULL)
+        {
+          GtkWidget *num = gtk_label_new (number);
+
+          gtk_label_set_width_chars (GTK_LABEL (num), 2);
+          gtk_label_set_xalign (GTK_LABEL (num), 1);
+          gtk_widget_set_valign (num, GTK_ALIGN_START);
+          gtk_widget_add_css_class (num, "ks-sample-number");
+          gtk_widget_add_css_class (num, "numeric");
+          gtk_widget_add_css_class (num, "dim-label");
+          gtk_box_append (GTK_BOX (row), num);
+        }
       gtk_label_set_xalign (GTK_LABEL (title), 0);
+      gtk_label_set_wrap (GTK_LABEL (title), TRUE);
+      gtk_label_set_max_width_chars (GTK_LABEL (title), 44);
       gtk_widget_add_css_class (title, "ks-sample-title");
       gtk_label_set_xalign (GTK_LABEL (sub), 0);
       gtk_label_set_wrap (GTK_LABEL (sub), TRUE);
@@ -1206,12 +1270,24 @@ fill_samples (KsWindow *self)
       gtk_label_set_lines (GTK_LABEL (sub), 2);
       gtk_label_set_ellipsize (GTK_LABEL (sub), PANGO_ELLIPSIZE_END);
       if (sample->description != NULL)
-        gtk_widget_set_tooltip_text (box, sample->description);
+        gtk_widget_set_tooltip_text (row, sample->description);
       gtk_widget_add_css_class (sub, "dim-label");
       gtk_widget_add_css_class (sub, "caption");
+      gtk_widget_set_hexpand (box, TRUE);
       gtk_box_append (GTK_BOX (box), title);
       gtk_box_append (GTK_BOX (box), sub);
-      gtk_list_box_append (self->samples_list, box);
+      gtk_box_append (GTK_BOX (row), box);
+      /* read as one: "Sample 12, level 3: Matrix transpose ..." */
+      if (sample->number != 0 && sample->level != 0)
+        g_string_printf (name, _("Sample %u, level %u: %s"), sample->number, sample->level,
+                         sample->title);
+      else if (sample->number != 0)
+        g_string_printf (name, _("Sample %u: %s"), sample->number, sample->title);
+      else
+        g_string_assign (name, sample->title);
+      gtk_list_box_append (self->samples_list, row);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (gtk_widget_get_parent (row)),
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL, name->str, -1);
     }
   gtk_widget_set_sensitive (GTK_WIDGET (self->samples_button), self->samples->len > 0);
 }
@@ -1612,6 +1688,7 @@ ks_window_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_handle_id (&self->edit_timeout_id, g_source_remove);
+  g_clear_handle_id (&self->rescroll_id, g_source_remove);
   _ks_window_run_dispose (self);
   _ks_window_step_dispose (self);
   _ks_window_heat_dispose (self);
@@ -1765,6 +1842,8 @@ ks_window_init (KsWindow *self)
         gtk_window_maximize (GTK_WINDOW (self));
       g_signal_connect_object (self->settings, "changed::theme", G_CALLBACK (theme_changed_cb),
                                self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (self->settings, "changed::font-size",
+                               G_CALLBACK (font_size_changed_cb), self, G_CONNECT_SWAPPED);
     }
 
   self->cuda_buffer = GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->cuda_view)));

@@ -19,6 +19,7 @@ struct _KsCfgView
   gboolean presentation;
   double drag_x, drag_y;
   double pointer_x, pointer_y;
+  gboolean fit_pending;         /* zoom to fit once the widget has a size */
 };
 
 enum
@@ -186,6 +187,43 @@ on_click (GtkGestureClick *gesture,
 }
 
 static void
+apply_fit (KsCfgView *self)
+{
+  int w = gtk_widget_get_width (GTK_WIDGET (self)), h = gtk_widget_get_height (GTK_WIDGET (self));
+  double scale;
+
+  if (!self->fit_pending || self->layout == NULL || w <= 0 || h <= 0
+      || self->layout->width <= 0 || self->layout->height <= 0)
+    return;
+  self->fit_pending = FALSE;
+  scale = CLAMP (MIN (w / self->layout->width, h / self->layout->height), 0.1, 1);
+  self->state.scale = scale;
+  /* centred across, from the top down */
+  self->state.offset_x = MIN (0, (self->layout->width - w / scale) / 2);
+  self->state.offset_y = 0;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+ks_cfg_view_size_allocate (GtkWidget *widget,
+                           int        width,
+                           int        height,
+                           int        baseline)
+{
+  if (GTK_WIDGET_CLASS (ks_cfg_view_parent_class)->size_allocate != NULL)
+    GTK_WIDGET_CLASS (ks_cfg_view_parent_class)->size_allocate (widget, width, height, baseline);
+  apply_fit (KS_CFG_VIEW (widget));
+}
+
+void
+ks_cfg_view_zoom_to_fit (KsCfgView *self)
+{
+  g_return_if_fail (KS_IS_CFG_VIEW (self));
+  self->fit_pending = TRUE;
+  apply_fit (self);
+}
+
+static void
 ks_cfg_view_dispose (GObject *object)
 {
   KsCfgView *self = KS_CFG_VIEW (object);
@@ -203,6 +241,7 @@ ks_cfg_view_class_init (KsCfgViewClass *klass)
 
   object_class->dispose = ks_cfg_view_dispose;
   widget_class->snapshot = ks_cfg_view_snapshot;
+  widget_class->size_allocate = ks_cfg_view_size_allocate;
   widget_class->measure = ks_cfg_view_measure;
 
   /**

@@ -20,6 +20,9 @@ void        ks_cfg_view_set_analysis     (KsCfgView   *self,
                                           KsAnalysis  *analysis);
 void        ks_cfg_view_set_presentation (KsCfgView   *self,
                                           gboolean     presentation);
+/* Scales the graph down (never up) so all of it fits the widget, now or
+ * once the widget has a size */
+void        ks_cfg_view_zoom_to_fit      (KsCfgView   *self);
 gboolean    ks_cfg_view_export           (KsCfgView   *self,
                                           const char  *path,
                                           GError     **error);
