@@ -107,7 +107,7 @@ struct _KsWindow
   guint run_serial;
   gint64 run_started;           /* g_get_monotonic_time () at the run's start */
   guint edit_timeout_id;        /* runs again when typing pauses */
-  guint rescroll_id;            /* scrolls to the selection after a font size change */
+  gint64 keep_in_sight_until;   /* the panes follow the selection while laid out anew */
   gboolean running;
   gboolean lesson_pending;      /* the next run is the first since opening: show its lesson */
   gboolean presentation;
@@ -148,6 +148,9 @@ char       *_ks_window_dup_text            (GtkSourceBuffer *buffer);
 void        _ks_window_show_line           (KsWindow    *self,
                                             gboolean     cuda,
                                             guint        line);
+/* Scrolls the panes to the selection's lines now and, for a moment, as
+ * they are laid out again (a file just loaded, a new font size) */
+void        _ks_window_keep_selection_in_sight (KsWindow *self);
 /* A mark of the view named `name`, moved to the start of 1-based line
  * `line` (made the first time); NULL for line 0.  Scrolling to a mark
  * waits until the lines are measured. */

@@ -693,6 +693,9 @@ show_result (KsWindow   *self,
   show_hints (self, result);
   show_status (self, result);
   show_fault (self, result);
+  /* (the gutters first: they change the panes' layout, which would drop
+   * the lesson's scrolling) */
+  _ks_window_heat_show (self, result);
   _ks_window_views_show (self, result, lesson);
   /* A screenshot shows the linking: without a lesson's line, the CUDA
    * line with the most PTX lines */
@@ -714,7 +717,6 @@ show_result (KsWindow   *self,
         }
       _ks_window_select_cuda_line (self, best);
     }
-  _ks_window_heat_show (self, result);
   if (result->sim != NULL && ks_sim_get_fault (result->sim) != NULL)
     gtk_stack_set_visible_child_name (self->results_stack, "output");
 }

@@ -530,6 +530,9 @@ _ks_window_views_show (KsWindow   *self,
         _ks_window_show_line (self, TRUE, lesson_cuda);
       else if (!faulted && lesson_ptx != 0)
         _ks_window_show_line (self, FALSE, lesson_ptx);
+      /* (the panes' text is new: its lines are still being measured) */
+      if (!faulted)
+        _ks_window_keep_selection_in_sight (self);
       /* the whole graph, not its first blocks */
       ks_cfg_view_zoom_to_fit (KS_CFG_VIEW (self->cfg_view));
     }

@@ -294,8 +294,9 @@ ks_window_has_unsaved_changes (KsWindow *self)
 /* Typing runs the analysis again once it pauses: each keystroke restarts
  * the wait, and a new run cancels the one before it. */
 #define EDIT_PAUSE_MS 900
-/* A new font size lays the panes out in the next frames; then they scroll */
-#define RESCROLL_MS 100
+/* A new text or font is laid out over several frames, the lines above the
+ * selection last: for this long the panes follow the selection's lines */
+#define KEEP_IN_SIGHT_US (3 * G_USEC_PER_SEC)
 
 static gboolean
 edit_pause_cb (gpointer data)
@@ -636,6 +637,41 @@ _ks_window_show_line (KsWindow *self,
   scroll_to_line (view, line);
 }
 
+/* Each pane's height changes as its lines get their real heights: while
+ * the selection is to stay in sight, the panes scroll to it again */
+static void
+scroll_to_selection (KsWindow *self)
+{
+  const uint32_t *lines;
+  uint32_t n = 0;
+
+  if (self->selected_cuda_line == 0 || self->line_map == NULL)
+    return;
+  scroll_to_line (self->cuda_view, self->selected_cuda_line);
+  lines = ks_line_map_ptx_lines (self->line_map, self->selected_cuda_line, &n);
+  if (n > 0)
+    scroll_to_line (self->ptx_view, lines[0]);
+  lines = ks_line_map_sass_lines (self->line_map, self->selected_cuda_line, &n);
+  if (n > 0)
+    scroll_to_line (self->sass_view, lines[0]);
+}
+
+static void
+pane_height_cb (KsWindow      *self,
+                GParamSpec    *pspec,
+                GtkAdjustment *adjustment)
+{
+  if (g_get_monotonic_time () <= self->keep_in_sight_until)
+    scroll_to_selection (self);
+}
+
+void
+_ks_window_keep_selection_in_sight (KsWindow *self)
+{
+  self->keep_in_sight_until = g_get_monotonic_time () + KEEP_IN_SIGHT_US;
+  scroll_to_selection (self);
+}
+
 void
 _ks_window_select_cuda_line (KsWindow *self,
                              guint     cuda_line)
@@ -723,28 +759,15 @@ theme_changed_cb (KsWindow   *self,
   update_scheme (self);
 }
 
-static gboolean
-rescroll_cb (gpointer data)
-{
-  KsWindow *self = data;
-
-  self->rescroll_id = 0;
-  /* the lines have their new heights: the selection's lines in sight again */
-  if (self->selected_cuda_line != 0)
-    _ks_window_select_cuda_line (self, self->selected_cuda_line);
-  return G_SOURCE_REMOVE;
-}
-
 /* A new font size moves every line: the lines linked to the selection go
- * out of sight unless the panes scroll to them again.  After the new style
- * (the application loads it on the same change) has laid the lines out. */
+ * out of sight unless the panes scroll to them again (the application
+ * loads the new style on the same change) */
 static void
 font_size_changed_cb (KsWindow   *self,
                       const char *key,
                       GSettings  *settings)
 {
-  g_clear_handle_id (&self->rescroll_id, g_source_remove);
-  self->rescroll_id = g_timeout_add (RESCROLL_MS, rescroll_cb, self);
+  _ks_window_keep_selection_in_sight (self);
 }
 
 static void
@@ -1688,7 +1711,6 @@ ks_window_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_handle_id (&self->edit_timeout_id, g_source_remove);
-  g_clear_handle_id (&self->rescroll_id, g_source_remove);
   _ks_window_run_dispose (self);
   _ks_window_step_dispose (self);
   _ks_window_heat_dispose (self);
@@ -1859,6 +1881,14 @@ ks_window_init (KsWindow *self)
   g_signal_connect_object (gtk_widget_get_settings (GTK_WIDGET (self)), "notify::gtk-theme-name",
                            G_CALLBACK (settings_changed_cb), self, G_CONNECT_SWAPPED);
 
+  {
+    GtkSourceView *panes[] = { self->cuda_view, self->ptx_view, self->sass_view };
+
+    for (guint i = 0; i < G_N_ELEMENTS (panes); i++)
+      g_signal_connect_object (gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (panes[i])),
+                               "notify::upper", G_CALLBACK (pane_height_cb), self,
+                               G_CONNECT_SWAPPED);
+  }
   g_signal_connect_object (self->cuda_buffer, "notify::cursor-position",
                            G_CALLBACK (cuda_cursor_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->ptx_buffer, "notify::cursor-position",
