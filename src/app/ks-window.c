@@ -637,8 +637,6 @@ _ks_window_show_line (KsWindow *self,
   scroll_to_line (view, line);
 }
 
-/* Each pane's height changes as its lines get their real heights: while
- * the selection is to stay in sight, the panes scroll to it again */
 static void
 scroll_to_selection (KsWindow *self)
 {
@@ -656,6 +654,8 @@ scroll_to_selection (KsWindow *self)
     scroll_to_line (self->sass_view, lines[0]);
 }
 
+/* Each pane's height changes as its lines get their real heights: while
+ * the selection is to stay in sight, the panes scroll to it again */
 static void
 pane_height_cb (KsWindow      *self,
                 GParamSpec    *pspec,
@@ -1595,6 +1595,8 @@ set_presentation (KsWindow *self,
   update_scheme (self);
   update_titles (self);
   _ks_window_views_set_presentation (self, on);
+  /* the code's type changes size: the selection's lines in sight again */
+  _ks_window_keep_selection_in_sight (self);
 }
 
 void
