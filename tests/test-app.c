@@ -28,6 +28,7 @@
 #include "ks-hints.h"
 #include "ks-launch-editor.h"
 #include "ks-lane-view.h"
+#include "ks-memory-view.h"
 #include "ks-ptx-docs.h"
 #include "ks-test-standin.h"
 #include "ks-window-private.h"
@@ -379,6 +380,11 @@ test_link_scrolls (Fixture       *f,
   want = ptx_lines_of (ptx, 40);
   g_assert_cmpuint (want->len, >, 0);
 
+  /* (sample 11 opens on its lesson, line 40: the cursors go to the top
+   * first, and the panes stop following the lesson) */
+  f->window->keep_in_sight_until = 0;
+  gtk_text_buffer_get_start_iter (GTK_TEXT_BUFFER (f->window->cuda_buffer), &iter);
+  gtk_text_buffer_place_cursor (GTK_TEXT_BUFFER (f->window->cuda_buffer), &iter);
   /* the PTX pane at its top: the lines are below what it shows */
   gtk_text_buffer_get_start_iter (GTK_TEXT_BUFFER (f->window->ptx_buffer), &iter);
   gtk_text_buffer_place_cursor (GTK_TEXT_BUFFER (f->window->ptx_buffer), &iter);
@@ -1414,6 +1420,601 @@ visible_samples (KsWindow *window)
     if (gtk_widget_get_child_visible (GTK_WIDGET (row)))
       g_array_append_val (shown, i);
   return shown;
+}
+
+/* ---------------------------------------------------------------------- */
+/* A sample opens on its lesson */
+
+static gboolean poll_until (gboolean (*check) (gpointer),
+                            gpointer  data,
+                            guint     ms);
+
+static char *
+samples_file (const char *sample,
+              const char *name)
+{
+  return g_test_build_filename (G_TEST_DIST, "..", "data", "samples", sample, name, NULL);
+}
+
+static void
+open_sample (KsWindow   *window,
+             const char *sample,
+             const char *spec)
+{
+  g_autofree char *path = samples_file (sample, spec);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+
+  ks_window_open_file (window, file);
+  wait_for_run (window);
+  g_assert_nonnull (window->analysis);
+}
+
+/* The CUDA line of 1-based PTX line ptx_line: the last ".loc 1 N" above
+ * it, read here from the PTX text */
+static guint
+cuda_line_of_ptx (const char *ptx_text,
+                  guint       ptx_line)
+{
+  g_auto(GStrv) lines = g_strsplit (ptx_text, "\n", -1);
+  guint cuda = 0;
+
+  for (guint i = 0; lines[i] != NULL && i + 1 < ptx_line; i++)
+    {
+      const char *t = lines[i] + strspn (lines[i], " \t");
+      unsigned f, l;
+
+      if (sscanf (t, ".loc %u %u", &f, &l) == 2)
+        cuda = f == 1 ? l : 0;
+    }
+  return cuda;
+}
+
+/* Line `line` (1-based) of a pane's text, from the file */
+static char *
+file_line (const char *text,
+           guint       line)
+{
+  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+
+  g_assert_cmpuint (line, >=, 1);
+  g_assert_cmpuint (line, <=, g_strv_length (lines));
+  return g_strdup (lines[line - 1]);
+}
+
+static guint
+cursor_line_of (GtkSourceBuffer *buffer)
+{
+  GtkTextIter iter;
+
+  gtk_text_buffer_get_iter_at_mark (GTK_TEXT_BUFFER (buffer), &iter,
+                                    gtk_text_buffer_get_insert (GTK_TEXT_BUFFER (buffer)));
+  return (guint) gtk_text_iter_get_line (&iter) + 1;
+}
+
+/* Whether all of 1-based line `line` is in the pane's visible area */
+static gboolean
+line_in_sight (GtkSourceView *view,
+               guint          line)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (view));
+  GdkRectangle visible;
+  GtkTextIter iter;
+  int y = 0, h = 0;
+
+  gtk_text_buffer_get_iter_at_line (buffer, &iter, (int) line - 1);
+  gtk_text_view_get_visible_rect (GTK_TEXT_VIEW (view), &visible);
+  gtk_text_view_get_line_yrange (GTK_TEXT_VIEW (view), &iter, &y, &h);
+  return visible.height > 0 && y >= visible.y && y + h <= visible.y + visible.height;
+}
+
+/* The panes are on CUDA line `cuda`: the cursor there, it and the first
+ * of its PTX lines (from the .loc, read here) lit and in sight */
+static void
+assert_panes_on (KsWindow   *window,
+                 guint       cuda)
+{
+  g_autofree char *ptx = buffer_text (window->ptx_buffer);
+  g_autoptr(GArray) want = ptx_lines_of (ptx, cuda);
+  g_autoptr(GArray) lit = tagged_lines (window->cuda_buffer, "ks-link-");
+  g_autoptr(GArray) ptx_lit = tagged_lines (window->ptx_buffer, "ks-link-");
+
+  spin (500);
+  g_assert_cmpuint (cursor_line_of (window->cuda_buffer), ==, cuda);
+  g_assert_cmpuint (window->selected_cuda_line, ==, cuda);
+  g_assert_cmpuint (lit->len, ==, 1);
+  g_assert_cmpuint (g_array_index (lit, guint, 0), ==, cuda);
+  g_assert_cmpuint (want->len, >, 0);
+  g_assert_cmpuint (ptx_lit->len, ==, want->len);
+  g_assert_cmpuint (g_array_index (ptx_lit, guint, 0), ==, g_array_index (want, guint, 0));
+  g_assert_true (line_in_sight (window->cuda_view, cuda));
+  g_assert_true (line_in_sight (window->ptx_view, g_array_index (want, guint, 0)));
+}
+
+/* Sample 10 has no "focus": it opens on the line of its first hint.  The
+ * first hint is found here by an analysis of its own (the core, no
+ * window), and its CUDA line read from the PTX's .loc; the licence header
+ * (line 1) is not it */
+static void
+test_lesson_top_hint (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autofree char *spec = samples_file ("10-transpose-naive", "transpose_naive.json");
+  g_autofree char *ptx_path = samples_file ("10-transpose-naive", "transpose_naive.ptx");
+  g_autofree char *ptx = read_text (ptx_path);
+  g_autofree char *meta_path = samples_file ("10-transpose-naive", "sample.json");
+  g_autofree char *meta = read_text (meta_path);
+  KsAnalysisRequest r;
+  g_autoptr(KsAnalysis) a = NULL;
+  guint ptx_line = 0, cuda;
+
+  if (f->window == NULL)
+    return;
+  /* (the test is of a sample without a focus) */
+  g_assert_null (strstr (meta, "\"focus\""));
+  ks_analysis_request_init (&r);
+  r.kind = KS_ANALYSIS_INPUT_SPEC;
+  r.path = spec;
+  r.use_toolkit = FALSE;
+  r.make_sass = FALSE;
+  a = ks_analysis_run (&r, NULL, NULL, NULL);
+  g_assert_nonnull (a);
+  for (guint i = 0; a->hints != NULL && i < a->hints->len && ptx_line == 0; i++)
+    ptx_line = ((const KsHint *) a->hints->pdata[i])->ptx_line;
+  g_assert_cmpuint (ptx_line, >, 0);
+  cuda = cuda_line_of_ptx (ptx, ptx_line);
+  g_assert_cmpuint (cuda, >, 1);
+
+  open_sample (f->window, "10-transpose-naive", "transpose_naive.json");
+  assert_panes_on (f->window, cuda);
+  /* the keyboard focus is nowhere in the panes: opening typed nothing */
+  g_assert_false (ks_window_has_unsaved_changes (f->window));
+}
+
+/* Sample 12 names its focus in sample.json (read here): the panes on that
+ * line, the results on that view, Memory on the padded tile's shared read
+ * of that line (its PTX line, from the file, is an ld.shared), not a
+ * global load.  The focus is for the first run only: a rerun keeps the
+ * place the user chose */
+static void
+test_lesson_focus (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autofree char *meta_path = samples_file ("12-transpose-padded", "sample.json");
+  g_autofree char *ptx_path = samples_file ("12-transpose-padded", "transpose_padded.ptx");
+  g_autofree char *ptx = read_text (ptx_path);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *focus;
+  guint line, insn;
+  const char *view;
+  KsAnalysis *a;
+
+  if (f->window == NULL)
+    return;
+  g_assert_true (json_parser_load_from_file (parser, meta_path, NULL));
+  focus = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)),
+                                         "focus");
+  g_assert_nonnull (focus);
+  line = (guint) json_object_get_int_member (focus, "line");
+  view = json_object_get_string_member (focus, "view");
+  g_assert_cmpuint (line, >, 1);
+
+  open_sample (f->window, "12-transpose-padded", "transpose_padded.json");
+  assert_panes_on (f->window, line);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (f->window->results_stack), ==, view);
+  a = f->window->analysis;
+  insn = ks_memory_view_get_instruction (KS_MEMORY_VIEW (f->window->memory_view));
+  g_assert_cmpuint (insn, <, a->module->n_insns);
+  {
+    g_autofree char *text = file_line (ptx, a->module->insns[insn].line);
+    uint32_t n = 0;
+
+    g_assert_nonnull (strstr (text, "ld.shared"));
+    g_assert_cmpuint (cuda_line_of_ptx (ptx, a->module->insns[insn].line), ==, line);
+    ks_sim_get_accesses (a->sim, insn, &n);
+    g_assert_cmpuint (n, >, 0);
+  }
+
+  /* the user goes elsewhere; a rerun leaves them there */
+  {
+    GtkTextIter iter;
+
+    gtk_text_buffer_get_iter_at_line (GTK_TEXT_BUFFER (f->window->cuda_buffer), &iter, 23);
+    gtk_text_buffer_place_cursor (GTK_TEXT_BUFFER (f->window->cuda_buffer), &iter);
+    gtk_stack_set_visible_child_name (f->window->results_stack, "timeline");
+    gtk_widget_activate_action (GTK_WIDGET (f->window), "win.run", NULL);
+    wait_for_run (f->window);
+    spin (300);
+    g_assert_cmpuint (cursor_line_of (f->window->cuda_buffer), ==, 24);
+    g_assert_cmpuint (f->window->selected_cuda_line, ==, 24);
+    g_assert_cmpstr (gtk_stack_get_visible_child_name (f->window->results_stack), ==, "timeline");
+  }
+}
+
+static gboolean
+lane_view_moved (gpointer data)
+{
+  return ks_lane_view_get_step (KS_LANE_VIEW (data)) != 0;
+}
+
+/* Lanes opens where the warp splits, not on step 1's ld.param: in samples
+ * 05, 14 and 17 an instruction with fewer than 32 lanes on the warp's path
+ * (block 0, warp 0, recorded here again), the first such; the panes stay
+ * on the lesson's line.  Sample 05 splits 16 and 16 (its summary) */
+static void
+test_lesson_lanes_split (Fixture       *f,
+                         gconstpointer  data)
+{
+  const struct { const char *sample, *spec; guint lanes; } cases[] = {
+    { "05-divergence", "divergence.json", 16 },
+    { "14-reduce-interleaved", "reduce_interleaved.json", 0 },
+    { "17-ballot-vote", "ballot_vote.json", 0 },
+  };
+
+  if (f->window == NULL)
+    return;
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      KsAnalysis *a;
+      g_autoptr(GError) error = NULL;
+      KsLaneTrace *t;
+      guint step, cuda;
+
+      open_sample (f->window, cases[c].sample, cases[c].spec);
+      cuda = f->window->selected_cuda_line;
+      g_assert_true (poll_until (lane_view_moved, f->window->lane_view, 10000));
+      step = ks_lane_view_get_step (KS_LANE_VIEW (f->window->lane_view));
+      a = f->window->analysis;
+      t = ks_lane_trace_record (a->module, a->launch, 0, 0, 4096, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (step, <, t->n_steps);
+      g_test_message ("%s: step %u, %u lanes", cases[c].sample, step,
+                      (guint) __builtin_popcount (t->steps[step].active));
+      g_assert_cmpuint (t->steps[0].active, ==, 0xffffffffu);
+      g_assert_cmpuint (__builtin_popcount (t->steps[step].active), <, 32);
+      for (guint i = 0; i < step; i++)
+        g_assert_cmpuint (t->steps[i].active, ==, 0xffffffffu);
+      if (cases[c].lanes != 0)
+        g_assert_cmpuint (__builtin_popcount (t->steps[step].active), ==, cases[c].lanes);
+      ks_lane_trace_free (t);
+      /* the step shows in Lanes; the panes keep the lesson's line */
+      g_assert_cmpuint (cuda, >, 0);
+      g_assert_cmpuint (f->window->selected_cuda_line, ==, cuda);
+      g_assert_cmpuint (cursor_line_of (f->window->cuda_buffer), ==, cuda);
+    }
+}
+
+/* "Presses" a key as GTK delivers it: to the widget with the keyboard
+ * focus, where a text view types it and any other widget runs the
+ * shortcut its class binds to it (gtk_widget_class_add_binding_action).
+ * Returns the widget that took it */
+static GtkWidget *
+press_key (KsWindow *window,
+           guint     keyval)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (window));
+
+  g_assert_nonnull (focus);
+  if (GTK_IS_TEXT_VIEW (focus))
+    {
+      char text[8] = { 0 };
+
+      g_unichar_to_utf8 (gdk_keyval_to_unicode (keyval), text);
+      gtk_text_buffer_insert_interactive_at_cursor (gtk_text_view_get_buffer (GTK_TEXT_VIEW (focus)),
+                                                    text, -1,
+                                                    gtk_text_view_get_editable (GTK_TEXT_VIEW (focus)));
+      return focus;
+    }
+  for (GtkWidget *w = focus; w != NULL; w = gtk_widget_get_parent (w))
+    {
+      g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (w);
+
+      for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+        {
+          g_autoptr(GtkEventController) c = g_list_model_get_item (controllers, i);
+
+          if (!GTK_IS_SHORTCUT_CONTROLLER (c))
+            continue;
+          for (guint k = 0; k < g_list_model_get_n_items (G_LIST_MODEL (c)); k++)
+            {
+              g_autoptr(GtkShortcut) s = g_list_model_get_item (G_LIST_MODEL (c), k);
+              GtkShortcutTrigger *trigger = gtk_shortcut_get_trigger (s);
+
+              if (GTK_IS_KEYVAL_TRIGGER (trigger)
+                  && gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (trigger)) == keyval
+                  && gtk_keyval_trigger_get_modifiers (GTK_KEYVAL_TRIGGER (trigger)) == 0)
+                {
+                  g_assert_true (gtk_shortcut_action_activate (gtk_shortcut_get_action (s), 0, w,
+                                                               gtk_shortcut_get_arguments (s)));
+                  return w;
+                }
+            }
+        }
+    }
+  return NULL;
+}
+
+/* A click in the timeline selects its instruction's lines in the panes and
+ * leaves the keyboard with the timeline: its "+" then zooms, and types
+ * nothing into the PTX (which would mark it modified and run again).  The
+ * same for a hint's "CUDA line N" */
+static void
+test_select_keeps_focus (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autofree char *before = NULL, *after = NULL;
+  KsAnalysis *a;
+  guint insn = G_MAXUINT;
+  guint64 event;
+  GtkWidget *took;
+  GtkListBoxRow *row;
+
+  if (f->window == NULL)
+    return;
+  a = f->window->analysis;
+  g_assert_nonnull (a->timing);
+  /* vector_add's first ld.global (found here in the PTX text) */
+  before = buffer_text (f->window->ptx_buffer);
+  for (uint32_t i = 0; i < a->module->n_insns && insn == G_MAXUINT; i++)
+    {
+      g_autofree char *text = file_line (before, a->module->insns[i].line);
+
+      if (strstr (text, "ld.global") != NULL)
+        insn = i;
+    }
+  g_assert_cmpuint (insn, !=, G_MAXUINT);
+  event = a->timing->warps[0].first_event;
+  gtk_stack_set_visible_child_name (f->window->results_stack, "timeline");
+  spin (200);
+  /* the click: the timeline takes the focus (its press handler) and
+   * selects */
+  gtk_widget_grab_focus (f->window->timeline);
+  g_signal_emit_by_name (f->window->timeline, "instruction-selected", insn, event);
+  spin (300);
+  /* its lines are selected: the PTX cursor on it, its CUDA line lit */
+  g_assert_cmpuint (cursor_line_of (f->window->ptx_buffer), ==, a->module->insns[insn].line);
+  g_assert_cmpuint (f->window->selected_cuda_line, ==,
+                    cuda_line_of_ptx (before, a->module->insns[insn].line));
+
+  /* "+": the timeline's zoom, nothing typed, nothing run again */
+  took = press_key (f->window, GDK_KEY_plus);
+  spin (1200);  /* longer than the edit pause */
+  after = buffer_text (f->window->ptx_buffer);
+  g_assert_cmpstr (after, ==, before);
+  g_assert_true (took == f->window->timeline);
+  g_assert_false (gtk_text_buffer_get_modified (GTK_TEXT_BUFFER (f->window->ptx_buffer)));
+  g_assert_false (ks_window_has_unsaved_changes (f->window));
+  g_assert_false (f->window->running);
+  g_assert_true (f->window->analysis == a);
+  g_assert_true (gtk_root_get_focus (GTK_ROOT (f->window)) == f->window->timeline);
+
+  /* a hint's row: its line selected, the focus stays in the list */
+  row = gtk_list_box_get_row_at_index (f->window->hints_list, 0);
+  g_assert_nonnull (row);
+  gtk_stack_set_visible_child_name (f->window->results_stack, "hints");
+  spin (100);
+  gtk_widget_grab_focus (GTK_WIDGET (row));
+  g_signal_emit_by_name (f->window->hints_list, "row-activated", row);
+  {
+    const KsHint *hint = g_object_get_data (G_OBJECT (row), "ks-hint");
+
+    g_assert_cmpuint (hint->cuda_line, >, 0);
+    g_assert_cmpuint (cursor_line_of (f->window->cuda_buffer), ==, hint->cuda_line);
+  }
+  g_assert_true (gtk_root_get_focus (GTK_ROOT (f->window)) == GTK_WIDGET (row));
+}
+
+/* Without a toolkit, sample 24's registers are those of the ptxas -v report
+ * committed beside its PTX (read here: "Used N registers" after its
+ * kernel's "for 'sm_80'"), said to be from ptxas, and its spill hint is
+ * there; once the PTX is edited, they are estimated */
+static void
+test_committed_ptxas (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autofree char *report_path = samples_file ("24-register-spill", "register_spill.ptxas.txt");
+  g_autofree char *report = read_text (report_path);
+  g_auto(GStrv) lines = g_strsplit (report, "\n", -1);
+  guint regs = 0, spill = 0;
+  gboolean in_sm80 = FALSE, spill_hint = FALSE;
+  g_autofree char *want = NULL;
+  KsAnalysis *a;
+
+  if (f->window == NULL)
+    return;
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *at;
+
+      if (strstr (lines[i], "Compiling entry function") != NULL)
+        in_sm80 = strstr (lines[i], "for 'sm_80'") != NULL;
+      if (in_sm80 && (at = strstr (lines[i], "Used ")) != NULL)
+        regs = (guint) strtoul (at + 5, NULL, 10);
+      if (in_sm80)
+        sscanf (lines[i], " %*u bytes stack frame, %u bytes spill stores", &spill);
+    }
+  g_assert_cmpuint (regs, >, 0);
+  g_assert_cmpuint (spill, >, 0);
+
+  open_sample (f->window, "24-register-spill", "register_spill.json");
+  a = f->window->analysis;
+  g_assert_nonnull (a->resources);
+  g_assert_cmpuint (a->resources->registers, ==, regs);
+  g_assert_cmpint (a->resources->source, ==, KS_RESOURCES_SOURCE_PTXAS);
+  want = g_strdup_printf (" · %u regs (from ptxas -v)", regs);
+  g_assert_nonnull (strstr (gtk_label_get_text (f->window->status_label), want));
+  for (guint i = 0; i < a->hints->len; i++)
+    {
+      const KsHint *hint = a->hints->pdata[i];
+      g_autofree char *bytes = g_strdup_printf ("%u bytes", spill);
+
+      spill_hint = spill_hint || (strstr (hint->message, "spill") != NULL
+                                  && strstr (hint->message, bytes) != NULL);
+    }
+  g_assert_true (spill_hint);
+
+  /* edited: the report is not of this text any more */
+  {
+    GtkTextIter end;
+
+    gtk_text_buffer_get_end_iter (GTK_TEXT_BUFFER (f->window->ptx_buffer), &end);
+    gtk_text_buffer_insert (GTK_TEXT_BUFFER (f->window->ptx_buffer), &end, "// edited\n", -1);
+    gtk_widget_activate_action (GTK_WIDGET (f->window), "win.run", NULL);
+    wait_for_run (f->window);
+    a = f->window->analysis;
+    g_assert_cmpint (a->resources->source, ==, KS_RESOURCES_SOURCE_ESTIMATE);
+    g_assert_nonnull (strstr (gtk_label_get_text (f->window->status_label), " (estimated)"));
+  }
+}
+
+/* After the font size changes, the panes scroll to the selection's lines
+ * again: sample 11's CUDA line 40 and its PTX lines, far down, in sight
+ * before and after the code grows to 28 pt (the application's provider is
+ * stood in for here: the fixture's window has no application) */
+typedef struct
+{
+  KsWindow *window;
+  guint cuda, ptx;
+  int min_height;               /* of CUDA line `cuda`, in pixels */
+} Sight;
+
+static gboolean
+selection_in_sight (gpointer data)
+{
+  Sight *s = data;
+  GtkTextIter iter;
+  int y = 0, h = 0;
+
+  gtk_text_buffer_get_iter_at_line (GTK_TEXT_BUFFER (s->window->cuda_buffer), &iter,
+                                    (int) s->cuda - 1);
+  gtk_text_view_get_line_yrange (GTK_TEXT_VIEW (s->window->cuda_view), &iter, &y, &h);
+  return h >= s->min_height && line_in_sight (s->window->cuda_view, s->cuda) && line_in_sight (s->window->ptx_view, s->ptx);
+}
+
+static void
+test_font_size_rescrolls (Fixture       *f,
+                          gconstpointer  data)
+{
+  Sight sight;
+  g_autoptr(GSettings) settings = ks_settings_new ();
+  g_autoptr(GtkCssProvider) css = gtk_css_provider_new ();
+  g_autofree char *ptx = NULL;
+  g_autoptr(GArray) want = NULL;
+  GtkTextIter iter;
+
+  if (f->window == NULL)
+    return;
+  open_sample (f->window, "11-transpose-tiled", "transpose_tiled.json");
+  ptx = buffer_text (f->window->ptx_buffer);
+  want = ptx_lines_of (ptx, 40);
+  g_assert_cmpuint (want->len, >, 0);
+  gtk_text_buffer_get_iter_at_line (GTK_TEXT_BUFFER (f->window->cuda_buffer), &iter, 39);
+  gtk_text_buffer_place_cursor (GTK_TEXT_BUFFER (f->window->cuda_buffer), &iter);
+  _ks_window_select_cuda_line (f->window, 40);
+  sight.window = f->window;
+  sight.cuda = 40;
+  sight.ptx = g_array_index (want, guint, 0);
+  sight.min_height = 0;
+  g_assert_true (poll_until (selection_in_sight, &sight, 3000));
+  /* (the opening's own following of the lesson's line is over) */
+  f->window->keep_in_sight_until = 0;
+
+  gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION + 1);
+  gtk_css_provider_load_from_data (css, "textview.ks-code { font-size: 28pt; }", -1);
+  g_settings_set_int (settings, "font-size", 28);
+  /* the lines at the new size (28 pt is over 30 px), and in sight: laid
+   * out over a few frames, longer on a busy machine */
+  sight.min_height = 30;
+  g_assert_true (poll_until (selection_in_sight, &sight, 3000));
+  spin (300);
+  g_assert_true (selection_in_sight (&sight));
+  gtk_style_context_remove_provider_for_display (gdk_display_get_default (),
+                                                 GTK_STYLE_PROVIDER (css));
+  g_settings_reset (settings, "font-size");
+}
+
+/* The Samples list is the course: each row says its number, its level and
+ * its title (from the folder's name and sample.json, read here), with the
+ * summary on hover; "12" finds sample 12 alone, "level 5" the samples of
+ * level 5 */
+static void
+test_samples_course (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autofree char *index_path = g_test_build_filename (G_TEST_DIST, "..", "data", "samples",
+                                                       "index.json", NULL);
+  g_autoptr(JsonParser) index = json_parser_new ();
+  g_autoptr(GArray) shown = NULL;
+  JsonArray *ids;
+  guint n_level5 = 0, i12 = G_MAXUINT;
+
+  if (f->window == NULL)
+    return;
+  g_assert_true (json_parser_load_from_file (index, index_path, NULL));
+  ids = json_object_get_array_member (json_node_get_object (json_parser_get_root (index)), "samples");
+  for (guint i = 0; i < json_array_get_length (ids); i++)
+    {
+      const char *id = json_array_get_string_element (ids, i);
+      g_autofree char *meta_path = samples_file (id, "sample.json");
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      JsonObject *o;
+      GtkListBoxRow *row = gtk_list_box_get_row_at_index (f->window->samples_list, (int) i);
+      g_autofree char *number = g_strndup (id, 2);
+      g_autofree char *level = NULL;
+      gboolean has_number = FALSE, has_title = FALSE, has_level = FALSE;
+
+      g_assert_true (json_parser_load_from_file (parser, meta_path, NULL));
+      o = json_node_get_object (json_parser_get_root (parser));
+      level = g_strdup_printf ("Level %" G_GINT64_FORMAT " · ", json_object_get_int_member (o, "level"));
+      n_level5 += json_object_get_int_member (o, "level") == 5;
+      if (g_str_has_prefix (id, "12-"))
+        i12 = i;
+      g_assert_nonnull (row);
+      /* the labels of the row */
+      for (GtkWidget *w = gtk_widget_get_first_child (GTK_WIDGET (row)); w != NULL; )
+        {
+          if (GTK_IS_LABEL (w))
+            {
+              const char *text = gtk_label_get_text (GTK_LABEL (w));
+
+              has_number = has_number || g_str_equal (text, number);
+              has_title = has_title || g_str_equal (text, json_object_get_string_member (o, "title"));
+              has_level = has_level || g_str_has_prefix (text, level);
+            }
+          /* depth first */
+          if (gtk_widget_get_first_child (w) != NULL)
+            w = gtk_widget_get_first_child (w);
+          else
+            {
+              while (w != NULL && w != GTK_WIDGET (row) && gtk_widget_get_next_sibling (w) == NULL)
+                w = gtk_widget_get_parent (w);
+              w = w == NULL || w == GTK_WIDGET (row) ? NULL : gtk_widget_get_next_sibling (w);
+            }
+        }
+      g_assert_true (has_number);
+      g_assert_true (has_title);
+      g_assert_true (has_level);
+      {
+        GtkWidget *child = gtk_list_box_row_get_child (row);
+        g_assert_cmpstr (gtk_widget_get_tooltip_text (child), ==,
+                         json_object_get_string_member (o, "summary"));
+      }
+    }
+  g_assert_cmpuint (i12, !=, G_MAXUINT);
+  g_assert_cmpuint (n_level5, >, 0);
+
+  gtk_menu_button_popup (f->window->samples_button);
+  gtk_editable_set_text (GTK_EDITABLE (f->window->samples_search), "12");
+  gtk_list_box_invalidate_filter (f->window->samples_list);
+  shown = visible_samples (f->window);
+  g_assert_cmpuint (shown->len, ==, 1);
+  g_assert_cmpuint (g_array_index (shown, guint, 0), ==, i12);
+  g_clear_pointer (&shown, g_array_unref);
+  gtk_editable_set_text (GTK_EDITABLE (f->window->samples_search), "level 5");
+  gtk_list_box_invalidate_filter (f->window->samples_list);
+  shown = visible_samples (f->window);
+  g_assert_cmpuint (shown->len, ==, n_level5);
+  gtk_popover_popdown (f->window->samples_popover);
 }
 
 /* The samples browser is searchable: what is typed keeps the samples whose
@@ -3809,6 +4410,20 @@ main (int    argc,
   g_test_add ("/app/window/samples-search", Fixture, NULL, fixture_setup_quick,
               test_samples_search, fixture_teardown);
   g_test_add ("/app/window/drop", Fixture, NULL, fixture_setup_quick, test_drop, fixture_teardown);
+  g_test_add ("/app/window/lesson/top-hint", Fixture, NULL, fixture_setup_quick,
+              test_lesson_top_hint, fixture_teardown);
+  g_test_add ("/app/window/lesson/focus", Fixture, NULL, fixture_setup_quick, test_lesson_focus,
+              fixture_teardown);
+  g_test_add ("/app/window/lesson/lanes-split", Fixture, NULL, fixture_setup_quick,
+              test_lesson_lanes_split, fixture_teardown);
+  g_test_add ("/app/window/select-keeps-focus", Fixture, NULL, fixture_setup_quick,
+              test_select_keeps_focus, fixture_teardown);
+  g_test_add ("/app/window/committed-ptxas", Fixture, NULL, fixture_setup_quick,
+              test_committed_ptxas, fixture_teardown);
+  g_test_add ("/app/window/font-size-rescrolls", Fixture, NULL, fixture_setup_quick,
+              test_font_size_rescrolls, fixture_teardown);
+  g_test_add ("/app/window/samples-course", Fixture, NULL, fixture_setup_quick,
+              test_samples_course, fixture_teardown);
   g_test_add_func ("/app/window/live-sass", test_live_sass);
   g_test_add_func ("/app/screenshot-presentation", test_screenshot);
   g_test_add_func ("/app/screenshot-sizes", test_screenshot_sizes);

@@ -639,6 +639,192 @@ test_samples_metadata (void)
   g_ptr_array_unref (ks_samples_list ("/nonexistent/ks-samples"));
 }
 
+/* Whether CUDA line `line` of cu_name has instructions in the PTX text,
+ * its own or inlined there (expected_from_text, above) */
+static gboolean
+cuda_line_has_ptx (const char *ptx_text,
+                   const char *cu_name,
+                   guint       line)
+{
+  Expected e = expected_from_text (ptx_text, cu_name);
+  gboolean has;
+
+  has = g_hash_table_contains (e.by_cuda, GUINT_TO_POINTER (line));
+  expected_clear (&e);
+  return has;
+}
+
+/* The course's numbers, levels and focuses, as each folder and sample.json
+ * (read here) give them: every focus valid, its line one with PTX, its view
+ * a results page; a search by number or level finds exactly those */
+static void
+test_samples_course (void)
+{
+  g_autofree char *dir = g_test_build_filename (G_TEST_DIST, "..", "data", "samples", NULL);
+  g_autoptr(GPtrArray) samples = ks_samples_list (dir);
+  guint with_focus = 0;
+
+  g_assert_cmpuint (samples->len, >=, 20);
+  for (guint i = 0; i < samples->len; i++)
+    {
+      const KsSample *s = samples->pdata[i];
+      g_autofree char *meta = g_build_filename (s->dir, "sample.json", NULL);
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      JsonObject *o, *focus;
+      guint level_count = 0;
+      g_autofree char *by_number = g_strdup_printf ("%u", (guint) g_ascii_strtoull (s->id, NULL, 10));
+      g_autofree char *padded = g_strndup (s->id, 2);
+      g_autofree char *by_level = NULL, *by_level_joined = NULL;
+
+      g_assert_true (json_parser_load_from_file (parser, meta, NULL));
+      o = json_node_get_object (json_parser_get_root (parser));
+      g_assert_cmpuint (s->number, ==, g_ascii_strtoull (s->id, NULL, 10));
+      g_assert_cmpuint (s->number, >, 0);
+      g_assert_cmpuint (s->level, ==, json_object_get_int_member (o, "level"));
+      g_assert_null (s->focus_error);
+      focus = json_object_has_member (o, "focus") ? json_object_get_object_member (o, "focus") : NULL;
+      if (focus != NULL)
+        {
+          with_focus++;
+          if (json_object_has_member (focus, "line"))
+            {
+              g_autofree char *ptx = NULL;
+              g_autofree char *cu = g_path_get_basename (s->cuda_path);
+
+              g_assert_cmpuint (s->focus_line, ==, json_object_get_int_member (focus, "line"));
+              g_assert_true (g_file_get_contents (s->ptx_path, &ptx, NULL, NULL));
+              if (!cuda_line_has_ptx (ptx, cu, s->focus_line))
+                g_error ("%s: the focus line %u has no PTX instruction", s->id, s->focus_line);
+            }
+          if (json_object_has_member (focus, "view"))
+            g_assert_cmpstr (s->focus_view, ==, json_object_get_string_member (focus, "view"));
+        }
+      else
+        {
+          g_assert_cmpuint (s->focus_line, ==, 0);
+          g_assert_null (s->focus_view);
+        }
+      /* "12" and "012"-less "05": that sample and no other */
+      for (guint k = 0; k < samples->len; k++)
+        {
+          const KsSample *other = samples->pdata[k];
+
+          g_assert_cmpint (ks_sample_matches (other, by_number), ==, k == i);
+          g_assert_cmpint (ks_sample_matches (other, padded), ==, k == i);
+        }
+      /* "level N" and "levelN": the samples of that level */
+      by_level = g_strdup_printf ("level %u", s->level);
+      by_level_joined = g_strdup_printf ("Level%u", s->level);
+      for (guint k = 0; k < samples->len; k++)
+        {
+          const KsSample *other = samples->pdata[k];
+          g_autofree char *other_meta = g_build_filename (other->dir, "sample.json", NULL);
+          g_autoptr(JsonParser) p = json_parser_new ();
+          gboolean same;
+
+          g_assert_true (json_parser_load_from_file (p, other_meta, NULL));
+          same = json_object_get_int_member (json_node_get_object (json_parser_get_root (p)),
+                                             "level") == (gint64) s->level;
+          level_count += same;
+          g_assert_cmpint (ks_sample_matches (other, by_level), ==, same);
+          g_assert_cmpint (ks_sample_matches (other, by_level_joined), ==, same);
+        }
+      g_assert_cmpuint (level_count, >, 0);
+      /* the sample of a file in its folder, also by a path with ".." */
+      {
+        g_autofree char *base = g_path_get_basename (s->dir);
+        g_autofree char *roundabout = g_build_filename (s->dir, "..", base, "x.cu", NULL);
+
+        g_assert_true (ks_samples_find_for_file (samples, s->spec_path) == s);
+        g_assert_true (ks_samples_find_for_file (samples, roundabout) == s);
+      }
+    }
+  g_assert_cmpuint (with_focus, >, 0);
+  g_assert_null (ks_samples_find_for_file (samples, "/nonexistent/k.cu"));
+  g_assert_null (ks_samples_find_for_file (samples, NULL));
+  /* words and numbers together: sample 12 is about bank conflicts */
+  for (guint i = 0; i < samples->len; i++)
+    {
+      const KsSample *s = samples->pdata[i];
+
+      if (s->number == 12)
+        {
+          g_assert_true (ks_sample_matches (s, "12 transpose"));
+          g_assert_false (ks_sample_matches (s, "12 zzz"));
+          g_assert_false (ks_sample_matches (s, "13"));
+        }
+    }
+}
+
+/* A focus with a wrong field is set aside whole, with a message naming the
+ * file and the field; a good one is read */
+static void
+test_samples_focus (void)
+{
+  const struct { const char *focus; const char *says; } cases[] = {
+    { "{\"line\": 2, \"view\": \"lanes\", \"step\": 7}", NULL },
+    { "{\"view\": \"memory\"}", NULL },
+    { "[3]", "must be an object" },
+    { "{\"line\": 0}", "\"line\" must be a line number" },
+    { "{\"line\": 2.5}", "\"line\" must be a line number" },
+    { "{\"line\": \"2\"}", "\"line\" must be a line number" },
+    { "{\"line\": 4}", "past the end of k.cu (3 lines)" },
+    { "{\"view\": \"memroy\"}", "\"view\" must be one of timeline, memory" },
+    { "{\"step\": -1}", "\"step\" must be a step number" },
+    { "{\"line\": 2, \"lien\": 3}", "unknown field \"lien\"" },
+  };
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_autofree char *tmp = g_dir_make_tmp ("ks-focus-XXXXXX", NULL);
+      g_autofree char *folder = g_build_filename (tmp, "07-one", NULL);
+      g_autofree char *json = g_strdup_printf ("{\"title\": \"One\", \"level\": 2, \"focus\": %s}",
+                                               cases[c].focus);
+      g_autoptr(GPtrArray) samples = NULL;
+      const KsSample *s;
+
+      g_assert_cmpint (g_mkdir (folder, 0700), ==, 0);
+      write_file (folder, "k.cu", "// one\n__global__ void k() {\n}\n");
+      write_file (folder, "sample.json", json);
+      samples = ks_samples_list (tmp);
+      g_assert_cmpuint (samples->len, ==, 1);
+      s = samples->pdata[0];
+      g_assert_cmpuint (s->number, ==, 7);
+      g_assert_cmpuint (s->level, ==, 2);
+      if (cases[c].says == NULL)
+        {
+          g_assert_null (s->focus_error);
+          continue;
+        }
+      g_test_message ("%s: %s", cases[c].focus, s->focus_error);
+      g_assert_nonnull (s->focus_error);
+      g_assert_nonnull (strstr (s->focus_error, "sample.json"));
+      g_assert_nonnull (strstr (s->focus_error, cases[c].says));
+      /* set aside: the sample opens on its top hint */
+      g_assert_cmpuint (s->focus_line, ==, 0);
+      g_assert_null (s->focus_view);
+      g_assert_cmpuint (s->focus_step, ==, 0);
+    }
+  /* the good one, read */
+  {
+    g_autofree char *tmp = g_dir_make_tmp ("ks-focus-XXXXXX", NULL);
+    g_autofree char *folder = g_build_filename (tmp, "3-x", NULL);
+    g_autoptr(GPtrArray) samples = NULL;
+    const KsSample *s;
+
+    g_assert_cmpint (g_mkdir (folder, 0700), ==, 0);
+    write_file (folder, "k.cu", "a\nb\nc\n");
+    write_file (folder, "sample.json", "{\"focus\": {\"line\": 2, \"view\": \"lanes\", \"step\": 7}}");
+    samples = ks_samples_list (tmp);
+    s = samples->pdata[0];
+    g_assert_cmpuint (s->number, ==, 3);
+    g_assert_cmpuint (s->level, ==, 0);
+    g_assert_cmpuint (s->focus_line, ==, 2);
+    g_assert_cmpstr (s->focus_view, ==, "lanes");
+    g_assert_cmpuint (s->focus_step, ==, 7);
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -654,5 +840,7 @@ main (int    argc,
   g_test_add_func ("/app/line-map/sass-inlined", test_sass_inlined);
   g_test_add_func ("/app/samples/library", test_samples_library);
   g_test_add_func ("/app/samples/metadata", test_samples_metadata);
+  g_test_add_func ("/app/samples/course", test_samples_course);
+  g_test_add_func ("/app/samples/focus", test_samples_focus);
   return g_test_run ();
 }

@@ -61,6 +61,19 @@ nvcc_available (const char *toolkit_dir)
   return found;
 }
 
+/* Whether the PTX pane holds exactly its file's bytes */
+static gboolean
+pane_is_file (const KsEngineRequest *request)
+{
+  g_autofree char *disk = NULL;
+  gsize len = 0;
+
+  if (request->ptx_path == NULL || request->ptx_text == NULL
+      || !g_file_get_contents (request->ptx_path, &disk, &len, NULL))
+    return FALSE;
+  return len == strlen (request->ptx_text) && memcmp (disk, request->ptx_text, len) == 0;
+}
+
 KsAnalysis *
 ks_engine_run (const KsEngineRequest  *request,
                GCancellable           *cancellable,
@@ -86,6 +99,11 @@ ks_engine_run (const KsEngineRequest  *request,
       r.kind = KS_ANALYSIS_INPUT_PTX;
       r.path = request->ptx_path ? request->ptx_path : "kernel.ptx";
       r.text = request->ptx_text;
+      /* The PTX as it is on disk is read from there, so the analysis may
+       * take the ptxas -v report kept beside it (a sample's NAME.ptxas.txt)
+       * instead of an estimate; an edited PTX is the pane's, estimated */
+      if (pane_is_file (request))
+        r.text = NULL;
     }
   r.use_toolkit = !toolkit_disabled ();
   r.toolkit_dir = request->toolkit_dir;

@@ -3,8 +3,15 @@
 
 #include "ks-samples.h"
 
+#include <glib/gi18n.h>
 #include <json-glib/json-glib.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* The results area's pages, by the names ks-window-views.c gives them */
+const char *const ks_sample_focus_views[] = {
+  "timeline", "memory", "occupancy", "lanes", "cfg", "hints", "output", NULL
+};
 
 void
 ks_sample_free (KsSample *sample)
@@ -19,6 +26,8 @@ ks_sample_free (KsSample *sample)
   g_free (sample->cuda_path);
   g_free (sample->ptx_path);
   g_free (sample->spec_path);
+  g_free (sample->focus_view);
+  g_free (sample->focus_error);
   g_free (sample);
 }
 
@@ -53,6 +62,98 @@ dup_member (JsonObject *o,
   if (n == NULL || !JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_STRING)
     return NULL;
   return g_strdup (json_node_get_string (n));
+}
+
+/* A member that is a whole number from 1 to max, else 0 */
+static guint
+positive_member (JsonObject *o,
+                 const char *name,
+                 guint       max)
+{
+  JsonNode *n = json_object_get_member (o, name);
+  double v;
+
+  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n))
+    return 0;
+  if (json_node_get_value_type (n) == G_TYPE_INT64)
+    v = (double) json_node_get_int (n);
+  else if (json_node_get_value_type (n) == G_TYPE_DOUBLE)
+    v = json_node_get_double (n);
+  else
+    return 0;
+  return v >= 1 && v <= max && v == (double) (guint) v ? (guint) v : 0;
+}
+
+static guint
+count_lines (const char *path)
+{
+  g_autofree char *text = NULL;
+  gsize len = 0;
+  guint n = 0;
+
+  if (path == NULL || !g_file_get_contents (path, &text, &len, NULL))
+    return 0;
+  for (gsize i = 0; i < len; i++)
+    n += text[i] == '\n';
+  return n + (len > 0 && text[len - 1] != '\n');
+}
+
+/* sample.json's "focus": {"line": N, "view": "memory", "step": K}, each
+ * optional.  A focus with a wrong field is set aside whole, with a message
+ * that names the field, so the sample still opens on its top hint. */
+static char *
+read_focus (KsSample   *sample,
+            const char *path,
+            JsonNode   *node)
+{
+  JsonObject *o;
+  g_autoptr(GList) names = NULL;
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    return g_strdup_printf (_("%s: \"focus\" must be an object such as "
+                              "{\"line\": 34, \"view\": \"memory\"}"), path);
+  o = json_node_get_object (node);
+  names = json_object_get_members (o);
+  for (GList *l = names; l != NULL; l = l->next)
+    if (!g_str_equal (l->data, "line") && !g_str_equal (l->data, "view")
+        && !g_str_equal (l->data, "step"))
+      return g_strdup_printf (_("%s: \"focus\" has an unknown field \"%s\" (it takes \"line\", "
+                                "\"view\" and \"step\")"), path, (const char *) l->data);
+  if (json_object_has_member (o, "line"))
+    {
+      guint lines = count_lines (sample->cuda_path);
+      g_autofree char *cu = sample->cuda_path ? g_path_get_basename (sample->cuda_path) : NULL;
+
+      sample->focus_line = positive_member (o, "line", G_MAXINT32);
+      if (sample->focus_line == 0)
+        return g_strdup_printf (_("%s: \"focus\": \"line\" must be a line number from 1"), path);
+      if (cu == NULL)
+        return g_strdup_printf (_("%s: \"focus\": \"line\" is a line of the CUDA file, and the "
+                                  "sample has none"), path);
+      if (sample->focus_line > lines)
+        return g_strdup_printf (_("%s: \"focus\": \"line\" is %u, past the end of %s (%u lines)"),
+                                path, sample->focus_line, cu, lines);
+    }
+  if (json_object_has_member (o, "view"))
+    {
+      g_autofree char *view = dup_member (o, "view");
+
+      if (view == NULL || !g_strv_contains (ks_sample_focus_views, view))
+        {
+          g_autofree char *names_list = g_strjoinv (", ", (char **) ks_sample_focus_views);
+
+          return g_strdup_printf (_("%s: \"focus\": \"view\" must be one of %s"), path,
+                                  names_list);
+        }
+      sample->focus_view = g_steal_pointer (&view);
+    }
+  if (json_object_has_member (o, "step"))
+    {
+      sample->focus_step = positive_member (o, "step", G_MAXINT32);
+      if (sample->focus_step == 0)
+        return g_strdup_printf (_("%s: \"focus\": \"step\" must be a step number from 1"), path);
+    }
+  return NULL;
 }
 
 static void
@@ -102,6 +203,18 @@ read_metadata (KsSample *sample)
       }
     g_strfreev (sample->tags);
     sample->tags = g_strv_builder_end (b);
+  }
+  sample->level = positive_member (json_node_get_object (root), "level", 100);
+  {
+    JsonNode *focus = json_object_get_member (json_node_get_object (root), "focus");
+
+    if (focus != NULL)
+      sample->focus_error = read_focus (sample, path, focus);
+    if (sample->focus_error != NULL)
+      {
+        sample->focus_line = sample->focus_step = 0;
+        g_clear_pointer (&sample->focus_view, g_free);
+      }
   }
   {
     g_autofree char *spec = dup_member (json_node_get_object (root), "spec");
@@ -153,6 +266,7 @@ read_sample (const char *samples_dir,
   if (sample->cuda_path == NULL && sample->ptx_path == NULL && sample->spec_path == NULL)
     return NULL;
   sample->title = title_from_id (id);
+  sample->number = (guint) strtoul (id, NULL, 10);
   sample->tags = g_new0 (char *, 1);
   read_metadata (sample);
   return g_steal_pointer (&sample);
@@ -251,6 +365,17 @@ fold (const char *text)
   return normal ? g_utf8_casefold (normal, -1) : g_strdup ("");
 }
 
+static gboolean
+is_number (const char *w)
+{
+  if (w[0] == '\0' || strlen (w) > 6)
+    return FALSE;
+  for (; *w != '\0'; w++)
+    if (!g_ascii_isdigit (*w))
+      return FALSE;
+  return TRUE;
+}
+
 gboolean
 ks_sample_matches (const KsSample *sample,
                    const char     *query)
@@ -278,10 +403,69 @@ ks_sample_matches (const KsSample *sample,
   folded_hay = fold (hay->str);
   folded_query = fold (query);
   words = g_strsplit_set (folded_query, " \t\n", -1);
-  for (guint i = 0; words[i] != NULL; i++)
-    if (words[i][0] != '\0' && strstr (folded_hay, words[i]) == NULL)
-      return FALSE;
+  {
+    g_autofree char *level = fold ("level");
+    g_autofree char *level_local = fold (_("level"));
+    g_autoptr(GPtrArray) w = g_ptr_array_new ();
+
+    for (guint i = 0; words[i] != NULL; i++)
+      if (words[i][0] != '\0')
+        g_ptr_array_add (w, words[i]);
+    for (guint i = 0; i < w->len; i++)
+      {
+        const char *word = w->pdata[i];
+        const char *digits = NULL;
+
+        /* "level 2", "level2": the sample's level */
+        if ((g_str_equal (word, level) || g_str_equal (word, level_local))
+            && i + 1 < w->len && is_number (w->pdata[i + 1]))
+          digits = w->pdata[++i];
+        else if (g_str_has_prefix (word, level) && is_number (word + strlen (level)))
+          digits = word + strlen (level);
+        else if (g_str_has_prefix (word, level_local) && is_number (word + strlen (level_local)))
+          digits = word + strlen (level_local);
+        if (digits != NULL)
+          {
+            if (sample->level != (guint) strtoul (digits, NULL, 10))
+              return FALSE;
+          }
+        /* digits alone: the sample's number, so "12" is sample 12 and not
+         * every summary with a 12 in it */
+        else if (is_number (word))
+          {
+            if (sample->number == 0 || sample->number != (guint) strtoul (word, NULL, 10))
+              return FALSE;
+          }
+        else if (strstr (folded_hay, word) == NULL)
+          return FALSE;
+      }
+  }
   return TRUE;
+}
+
+const KsSample *
+ks_samples_find_for_file (GPtrArray  *samples,
+                          const char *path)
+{
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GFile) parent = NULL;
+
+  g_return_val_if_fail (samples != NULL, NULL);
+
+  if (path == NULL)
+    return NULL;
+  /* (GFile makes both paths canonical: "a/../b" is "b") */
+  file = g_file_new_for_path (path);
+  parent = g_file_get_parent (file);
+  for (guint i = 0; parent != NULL && i < samples->len; i++)
+    {
+      const KsSample *sample = g_ptr_array_index (samples, i);
+      g_autoptr(GFile) dir = g_file_new_for_path (sample->dir);
+
+      if (g_file_equal (dir, parent))
+        return sample;
+    }
+  return NULL;
 }
 
 char *

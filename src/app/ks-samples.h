@@ -3,9 +3,10 @@
  * data folders are.
  *
  * Each sample is a folder holding NAME.cu, NAME.ptx and the launch spec
- * NAME.json, and optionally sample.json with a "title", a "summary" and
- * the "spec" (docs/SAMPLES.md); data/samples/index.json gives the course
- * order.  Plain GLib, no GTK, so the tests can read the library. */
+ * NAME.json, and optionally sample.json with a "title", a "summary", a
+ * "level", the "spec" and the "focus" its lesson opens on (docs/SAMPLES.md);
+ * data/samples/index.json gives the course order.  Plain GLib, no GTK, so
+ * the tests can read the library. */
 #pragma once
 
 #include <glib.h>
@@ -22,7 +23,17 @@ typedef struct
   char *cuda_path;              /* NULL where the file is missing */
   char *ptx_path;
   char *spec_path;
+  guint number;                 /* the folder's leading number, 12 for "12-transpose-padded"; 0: none */
+  guint level;                  /* sample.json's "level" (1-5); 0: not given */
+  /* sample.json's "focus": what the window shows after the first run */
+  guint focus_line;             /* a line of the CUDA file; 0: the top hint's */
+  char *focus_view;             /* a results page ("memory", "lanes", ...); NULL: not chosen */
+  guint focus_step;             /* 1-based step of the Lanes view; 0: its first split */
+  char *focus_error;            /* why "focus" was set aside (named field and file); NULL: fine */
 } KsSample;
+
+/* The results pages a focus may name, NULL-terminated */
+extern const char *const ks_sample_focus_views[];
 
 void        ks_sample_free        (KsSample   *sample);
 
@@ -34,10 +45,15 @@ GPtrArray  *ks_samples_list       (const char *samples_dir);
 
 /* Whether the sample answers a search: every word of query (split at
  * white space, compared case-insensitively) is part of its title, its
- * summary, one of its tags or its folder's name.  An empty query matches
- * every sample. */
+ * summary, one of its tags or its folder's name; a word of digits alone is
+ * the sample's number ("12", "05"), and "level N" (or "levelN") its level.
+ * An empty query matches every sample. */
 gboolean    ks_sample_matches     (const KsSample *sample,
                                    const char     *query);
+
+/* The sample of `samples` whose folder holds the file at `path`, or NULL */
+const KsSample *ks_samples_find_for_file (GPtrArray  *samples,
+                                          const char *path);
 
 /* The folder `name` of the app's data: $KS_DATA_DIR/name when KS_DATA_DIR
  * is set, else the installed copy, else the source tree's data/ (running

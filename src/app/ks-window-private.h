@@ -10,6 +10,7 @@
 #include "ks-launch.h"
 #include "ks-launch-form.h"
 #include "ks-line-map.h"
+#include "ks-samples.h"
 #include "ks-toolchain.h"
 #include "ks-window.h"
 
@@ -96,6 +97,7 @@ struct _KsWindow
   KsGpuDb *gpu_db;
   char **gpu_ids;               /* index-aligned with the drop-down */
   GPtrArray *samples;           /* KsSample */
+  const KsSample *lesson;       /* the sample opened (in samples), NULL: not one of them */
   KsToolchain *toolchain;       /* NULL until found */
   GSettings *settings;          /* NULL when the schema is not installed */
   GCancellable *cancellable;    /* cancelled when the window goes */
@@ -112,7 +114,9 @@ struct _KsWindow
   guint run_serial;
   gint64 run_started;           /* g_get_monotonic_time () at the run's start */
   guint edit_timeout_id;        /* runs again when typing pauses */
+  gint64 keep_in_sight_until;   /* the panes follow the selection while laid out anew */
   gboolean running;
+  gboolean lesson_pending;      /* the next run is the first since opening: show its lesson */
   gboolean presentation;
   gboolean presenting_once;     /* the presentation property is set, not the setting */
   gboolean close_confirmed;
@@ -144,9 +148,6 @@ gboolean    _ks_window_results_maximized   (KsWindow    *self);
 /* ks-window.c */
 void        _ks_window_show_message        (KsWindow    *self,
                                             const char  *message);
-void        _ks_window_jump_to_line        (KsWindow    *self,
-                                            gboolean     cuda,
-                                            guint        line);
 void        _ks_window_select_cuda_line    (KsWindow    *self,
                                             guint        cuda_line);
 void        _ks_window_set_line_map        (KsWindow    *self,
@@ -160,6 +161,15 @@ void        _ks_window_show_launch         (KsWindow       *self,
 void        _ks_window_show_compiled_ptx   (KsWindow    *self,
                                             const char  *ptx_text);
 char       *_ks_window_dup_text            (GtkSourceBuffer *buffer);
+/* Selects `line` of the CUDA (cuda TRUE) or PTX pane as a click there
+ * would, lights its linked lines and scrolls every pane to them, and leaves
+ * the keyboard focus where it is (a view's keys stay the view's) */
+void        _ks_window_show_line           (KsWindow    *self,
+                                            gboolean     cuda,
+                                            guint        line);
+/* Scrolls the panes to the selection's lines now and, for a moment, as
+ * they are laid out again (a file just loaded, a new font size) */
+void        _ks_window_keep_selection_in_sight (KsWindow *self);
 /* A mark of the view named `name`, moved to the start of 1-based line
  * `line` (made the first time); NULL for line 0.  Scrolling to a mark
  * waits until the lines are measured. */
@@ -245,8 +255,12 @@ gboolean    _ks_window_views_export        (KsWindow    *self,
                                             const char  *path,
                                             GError     **error);
 void        _ks_window_views_dispose       (KsWindow    *self);
+/* Feeds the views a good run; with `lesson` (the first run after opening)
+ * they open on what the file teaches: the sample's "focus", else the top
+ * hint's line, its access in Memory, the warp's first split in Lanes */
 void        _ks_window_views_show          (KsWindow    *self,
-                                            KsAnalysis  *analysis);
+                                            KsAnalysis  *analysis,
+                                            gboolean     lesson);
 void        _ks_window_views_set_presentation (KsWindow *self,
                                                gboolean  on);
 

@@ -338,9 +338,9 @@ hint_activated_cb (KsWindow      *self,
   if (hint == NULL)
     return;
   if (hint_in_cuda_pane (self, hint))
-    _ks_window_jump_to_line (self, TRUE, hint->cuda_line);
+    _ks_window_show_line (self, TRUE, hint->cuda_line);
   else if (hint->ptx_line)
-    _ks_window_jump_to_line (self, FALSE, hint->ptx_line);
+    _ks_window_show_line (self, FALSE, hint->ptx_line);
 }
 
 static void
@@ -561,6 +561,10 @@ show_status (KsWindow             *self,
                             ? g_dngettext (GETTEXT_PACKAGE, " · %u register (estimated)",
                                            " · %u registers (estimated)",
                                            result->resources->registers)
+                            : result->resources->source == KS_RESOURCES_SOURCE_PTXAS
+                            ? g_dngettext (GETTEXT_PACKAGE, " · %u register (from ptxas -v)",
+                                           " · %u registers (from ptxas -v)",
+                                           result->resources->registers)
                             : g_dngettext (GETTEXT_PACKAGE, " · %u register", " · %u registers",
                                            result->resources->registers),
                             result->resources->registers);
@@ -678,6 +682,10 @@ static void
 show_result (KsWindow   *self,
              KsAnalysis *result)
 {
+  /* the first run after opening, and only that one, opens on the lesson */
+  gboolean lesson = self->lesson_pending;
+
+  self->lesson_pending = FALSE;
   /* The PTX nvcc made from the edited CUDA replaces the pane's, unless
    * the PTX has edits of its own */
   if (ks_engine_compiled (result)
@@ -692,35 +700,6 @@ show_result (KsWindow   *self,
       g_autofree char *base = self->cuda_file ? g_file_get_basename (self->cuda_file) : NULL;
 
       _ks_window_set_line_map (self, ks_line_map_new (result->module, base));
-    }
-  /* A screenshot shows the linking: the first hint's CUDA line, else the
-   * CUDA line with the most PTX lines */
-  if (self->screenshot_path != NULL && self->selected_cuda_line == 0 && self->line_map != NULL)
-    {
-      uint32_t n_cuda = 0, best = 0, best_n = 0;
-      const uint32_t *lines = ks_line_map_cuda_lines (self->line_map, &n_cuda);
-      gboolean hint_line;
-
-      for (guint i = 0; result->hints != NULL && i < result->hints->len && best == 0; i++)
-        {
-          const KsHint *hint = g_ptr_array_index (result->hints, i);
-
-          if (hint_in_cuda_pane (self, hint))
-            best = hint->cuda_line;
-        }
-      hint_line = best != 0;
-      for (uint32_t i = 0; i < n_cuda && !hint_line; i++)
-        {
-          uint32_t n = 0;
-
-          ks_line_map_ptx_lines (self->line_map, lines[i], &n);
-          if (n > best_n)
-            {
-              best = lines[i];
-              best_n = n;
-            }
-        }
-      _ks_window_select_cuda_line (self, best);
     }
   show_output (self, result);
   if (result->status == KS_ANALYSIS_FAILED)
@@ -743,8 +722,30 @@ show_result (KsWindow   *self,
   show_hints (self, result);
   show_status (self, result);
   show_fault (self, result);
-  _ks_window_views_show (self, result);
+  /* (the gutters first: they change the panes' layout, which would drop
+   * the lesson's scrolling) */
   _ks_window_heat_show (self, result);
+  _ks_window_views_show (self, result, lesson);
+  /* A screenshot shows the linking: without a lesson's line, the CUDA
+   * line with the most PTX lines */
+  if (self->screenshot_path != NULL && self->selected_cuda_line == 0 && self->line_map != NULL)
+    {
+      uint32_t n_cuda = 0, best = 0, best_n = 0;
+      const uint32_t *lines = ks_line_map_cuda_lines (self->line_map, &n_cuda);
+
+      for (uint32_t i = 0; i < n_cuda; i++)
+        {
+          uint32_t n = 0;
+
+          ks_line_map_ptx_lines (self->line_map, lines[i], &n);
+          if (n > best_n)
+            {
+              best = lines[i];
+              best_n = n;
+            }
+        }
+      _ks_window_select_cuda_line (self, best);
+    }
   if (result->sim != NULL && ks_sim_get_fault (result->sim) != NULL)
     gtk_stack_set_visible_child_name (self->results_stack, "output");
 }

@@ -5,8 +5,13 @@
  * Timeline: a click selects the instruction: its PTX line lights up with
  * its CUDA line, the memory diagrams show it when it is a load or store,
  * and the lane view follows its warp (recorded in a worker).  The control
- * flow graph and the lane view select lines the same way.  A what-if on the
- * occupancy chart's block size re-runs with that block size. */
+ * flow graph and the lane view select lines the same way.  Selecting never
+ * takes the keyboard focus from the view.  A what-if on the occupancy
+ * chart's block size re-runs with that block size.
+ *
+ * The first run after a file opens shows its lesson: the line a sample's
+ * "focus" names, else the top hint's, selected in the panes; its access in
+ * Memory; Lanes on the warp's first split; the whole control-flow graph. */
 
 #include <glib/gi18n.h>
 
@@ -28,7 +33,7 @@ select_ptx_line (KsWindow *self,
 
   if (a == NULL || a->module == NULL || ptx_line == 0)
     return;
-  _ks_window_jump_to_line (self, FALSE, ptx_line);
+  _ks_window_show_line (self, FALSE, ptx_line);
   if (self->line_map != NULL)
     cuda = ks_line_map_cuda_line (self->line_map, ptx_line);
   if (cuda != 0)
@@ -40,6 +45,8 @@ typedef struct
   KsAnalysis *analysis;
   uint32_t cta, warp;
   uint32_t select_insn;
+  gboolean lesson;              /* open on the lesson's step, not the clicked one */
+  uint32_t lesson_step;         /* 1-based, from the sample's focus; 0: the first split */
 } LaneJob;
 
 static void
@@ -66,6 +73,26 @@ lane_worker (GTask        *task,
     g_task_return_pointer (task, t, (GDestroyNotify) ks_lane_trace_free);
 }
 
+static void lane_step_cb (KsLaneView *view,
+                          guint       insn,
+                          KsWindow   *self);
+
+/* The first step with fewer lanes on the warp's path than it started
+ * with: where the warp is split; 0 when it never is */
+static uint32_t
+lane_first_split (const KsLaneTrace *t)
+{
+  int full;
+
+  if (t->n_steps == 0)
+    return 0;
+  full = __builtin_popcount (t->steps[0].active);
+  for (uint32_t i = 1; i < t->n_steps; i++)
+    if (__builtin_popcount (t->steps[i].active) < full)
+      return i;
+  return 0;
+}
+
 static void
 lane_done (GObject      *source,
            GAsyncResult *result,
@@ -88,6 +115,16 @@ lane_done (GObject      *source,
       return;
     }
   ks_lane_view_set_trace (KS_LANE_VIEW (self->lane_view), job->analysis, t);
+  if (job->lesson)
+    {
+      /* the lesson's step shows in Lanes alone: the panes keep the
+       * lesson's line */
+      g_signal_handlers_block_by_func (self->lane_view, lane_step_cb, self);
+      ks_lane_view_set_step (KS_LANE_VIEW (self->lane_view),
+                             job->lesson_step ? job->lesson_step - 1 : lane_first_split (t));
+      g_signal_handlers_unblock_by_func (self->lane_view, lane_step_cb, self);
+      return;
+    }
   /* open it at the instruction that was clicked */
   for (uint32_t i = 0; i < t->n_steps; i++)
     if (t->steps[i].insn == job->select_insn)
@@ -98,10 +135,12 @@ lane_done (GObject      *source,
 }
 
 static void
-follow_warp (KsWindow *self,
-             uint32_t  cta,
-             uint32_t  warp,
-             uint32_t  insn)
+follow_warp_full (KsWindow *self,
+                  uint32_t  cta,
+                  uint32_t  warp,
+                  uint32_t  insn,
+                  gboolean  lesson,
+                  uint32_t  lesson_step)
 {
   g_autoptr(GTask) task = NULL;
   LaneJob *job;
@@ -116,9 +155,20 @@ follow_warp (KsWindow *self,
   job->cta = cta;
   job->warp = warp;
   job->select_insn = insn;
+  job->lesson = lesson;
+  job->lesson_step = lesson_step;
   task = g_task_new (self, self->lanes_cancellable, lane_done, NULL);
   g_task_set_task_data (task, job, (GDestroyNotify) lane_job_free);
   g_task_run_in_thread (task, lane_worker);
+}
+
+static void
+follow_warp (KsWindow *self,
+             uint32_t  cta,
+             uint32_t  warp,
+             uint32_t  insn)
+{
+  follow_warp_full (self, cta, warp, insn, FALSE, 0);
 }
 
 static void
@@ -384,20 +434,114 @@ ks_window_set_view (KsWindow   *self,
   self->initial_view = g_strdup (name);
 }
 
+/* Whether instruction i of the module is on CUDA line cuda_line */
+static gboolean
+insn_on_line (KsWindow   *self,
+              KsAnalysis *a,
+              uint32_t    i,
+              guint       cuda_line)
+{
+  return self->line_map != NULL && cuda_line != 0
+         && ks_line_map_cuda_line (self->line_map, a->module->insns[i].line) == cuda_line;
+}
+
+/* What the file teaches: the sample's focus line, else the first hint with
+ * a line; its CUDA line (0 when not in the CUDA pane) and PTX line */
+static void
+find_lesson (KsWindow   *self,
+             KsAnalysis *a,
+             guint      *cuda_line,
+             guint      *ptx_line)
+{
+  const KsSample *sample = self->lesson;
+
+  *cuda_line = *ptx_line = 0;
+  if (sample != NULL && sample->focus_error != NULL)
+    _ks_window_show_message (self, sample->focus_error);
+  if (sample != NULL && sample->focus_line != 0 && self->line_map != NULL)
+    {
+      uint32_t n = 0;
+      const uint32_t *lines = ks_line_map_ptx_lines (self->line_map, sample->focus_line, &n);
+
+      if (n > 0)
+        {
+          *cuda_line = sample->focus_line;
+          *ptx_line = lines[0];
+          return;
+        }
+      {
+        g_autofree char *msg = g_strdup_printf (_("%s/sample.json: \"focus\": \"line\" %u has "
+                                                  "no PTX instruction; the sample opens on its "
+                                                  "first hint"), sample->dir, sample->focus_line);
+
+        _ks_window_show_message (self, msg);
+      }
+    }
+  for (guint h = 0; a->hints != NULL && h < a->hints->len; h++)
+    {
+      const KsHint *hint = a->hints->pdata[h];
+
+      if (hint->ptx_line != 0)
+        {
+          *ptx_line = hint->ptx_line;
+          *cuda_line = self->line_map ? ks_line_map_cuda_line (self->line_map, hint->ptx_line) : 0;
+          return;
+        }
+    }
+}
+
+/* The memory view on the lesson's access: the lesson line's own
+ * instruction, else the first one of its CUDA line with an access */
+static gboolean
+show_lesson_access (KsWindow   *self,
+                    KsAnalysis *a,
+                    guint       cuda_line,
+                    guint       ptx_line)
+{
+  KsMemoryView *memory = KS_MEMORY_VIEW (self->memory_view);
+
+  for (uint32_t i = 0; ptx_line != 0 && i < a->module->n_insns; i++)
+    if (a->module->insns[i].line == ptx_line && ks_memory_view_set_instruction (memory, i))
+      return TRUE;
+  for (uint32_t i = 0; cuda_line != 0 && i < a->module->n_insns; i++)
+    if (insn_on_line (self, a, i, cuda_line) && ks_memory_view_set_instruction (memory, i))
+      return TRUE;
+  return FALSE;
+}
+
 void
 _ks_window_views_show (KsWindow   *self,
-                       KsAnalysis *a)
+                       KsAnalysis *a,
+                       gboolean    lesson)
 {
+  guint lesson_cuda = 0, lesson_ptx = 0;
+  gboolean faulted = a->sim != NULL && ks_sim_get_fault (a->sim) != NULL;
+
   ks_timeline_set_analysis (KS_TIMELINE (self->timeline), a->timing ? a : NULL);
   ks_occupancy_view_set_analysis (KS_OCCUPANCY_VIEW (self->occupancy_view), a);
   ks_cfg_view_set_analysis (KS_CFG_VIEW (self->cfg_view), a);
   ks_memory_view_set_analysis (KS_MEMORY_VIEW (self->memory_view), a);
   ks_lane_view_set_trace (KS_LANE_VIEW (self->lane_view), a, NULL);
-  /* the memory view starts on the access the first hint is about (a bank
-   * conflict, an uncoalesced load), else on the kernel's first access */
+  if (lesson && a->module != NULL)
+    {
+      find_lesson (self, a, &lesson_cuda, &lesson_ptx);
+      /* the panes on the lesson's lines (a fault's line wins: show_fault) */
+      if (!faulted && lesson_cuda != 0)
+        _ks_window_show_line (self, TRUE, lesson_cuda);
+      else if (!faulted && lesson_ptx != 0)
+        _ks_window_show_line (self, FALSE, lesson_ptx);
+      /* (the panes' text is new: its lines are still being measured) */
+      if (!faulted)
+        _ks_window_keep_selection_in_sight (self);
+      /* the whole graph, not its first blocks */
+      ks_cfg_view_zoom_to_fit (KS_CFG_VIEW (self->cfg_view));
+    }
+  /* the memory view starts on the lesson's access, else on the access the
+   * first hint is about (a bank conflict, an uncoalesced load), else on the
+   * kernel's first access */
   if (a->sim != NULL && a->module != NULL)
     {
-      gboolean shown = FALSE;
+      gboolean shown = show_lesson_access (self, a, lesson_cuda, lesson_ptx);
 
       for (guint h = 0; a->hints != NULL && h < a->hints->len && !shown; h++)
         {
@@ -416,12 +560,17 @@ _ks_window_views_show (KsWindow   *self,
             shown = ks_memory_view_set_instruction (KS_MEMORY_VIEW (self->memory_view), i);
         }
     }
-  /* and the lane view on block 0, warp 0 */
+  /* and the lane view on block 0, warp 0: for a lesson, where it splits */
   if (a->timing != NULL)
-    follow_warp (self, 0, 0, G_MAXUINT32);
+    follow_warp_full (self, 0, 0, G_MAXUINT32, lesson,
+                      lesson && self->lesson != NULL ? self->lesson->focus_step : 0);
+  /* --view wins over the sample's view */
   if (self->initial_view != NULL && gtk_stack_get_child_by_name (self->results_stack,
                                                                  self->initial_view) != NULL)
     gtk_stack_set_visible_child_name (self->results_stack, self->initial_view);
+  else if (lesson && !faulted && self->lesson != NULL && self->lesson->focus_view != NULL
+           && gtk_stack_get_child_by_name (self->results_stack, self->lesson->focus_view) != NULL)
+    gtk_stack_set_visible_child_name (self->results_stack, self->lesson->focus_view);
 }
 
 void

@@ -297,6 +297,9 @@ ks_window_has_unsaved_changes (KsWindow *self)
 /* Typing runs the analysis again once it pauses: each keystroke restarts
  * the wait, and a new run cancels the one before it. */
 #define EDIT_PAUSE_MS 900
+/* A new text or font is laid out over several frames, the lines above the
+ * selection last: for this long the panes follow the selection's lines */
+#define KEEP_IN_SIGHT_US (3 * G_USEC_PER_SEC)
 
 static gboolean
 edit_pause_cb (gpointer data)
@@ -314,6 +317,8 @@ text_changed_cb (KsWindow      *self,
 {
   if (self->loading)
     return;
+  /* an edit is the user's lead: the run it makes keeps their place */
+  self->lesson_pending = FALSE;
   g_clear_handle_id (&self->edit_timeout_id, g_source_remove);
   self->edit_timeout_id = g_timeout_add (EDIT_PAUSE_MS, edit_pause_cb, self);
 }
@@ -614,9 +619,9 @@ rebuild_line_map (KsWindow *self)
 }
 
 void
-_ks_window_jump_to_line (KsWindow *self,
-                         gboolean  cuda,
-                         guint     line)
+_ks_window_show_line (KsWindow *self,
+                      gboolean  cuda,
+                      guint     line)
 {
   GtkSourceView *view = cuda ? self->cuda_view : self->ptx_view;
   GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (view));
@@ -625,12 +630,49 @@ _ks_window_jump_to_line (KsWindow *self,
   if (line == 0)
     return;
   gtk_text_buffer_get_iter_at_line (buffer, &iter, (int) line - 1);
-  gtk_widget_grab_focus (GTK_WIDGET (view));
+  /* The cursor moves, the keyboard focus does not: a view that selected an
+   * instruction keeps its keys ("+" zooms the timeline, and is never typed
+   * into the PTX) */
   gtk_text_buffer_place_cursor (buffer, &iter);
   self->selected_cuda_line = cuda ? line
                              : self->line_map ? ks_line_map_cuda_line (self->line_map, line) : 0;
   highlight (self, self->selected_cuda_line, TRUE, TRUE);
   scroll_to_line (view, line);
+}
+
+static void
+scroll_to_selection (KsWindow *self)
+{
+  const uint32_t *lines;
+  uint32_t n = 0;
+
+  if (self->selected_cuda_line == 0 || self->line_map == NULL)
+    return;
+  scroll_to_line (self->cuda_view, self->selected_cuda_line);
+  lines = ks_line_map_ptx_lines (self->line_map, self->selected_cuda_line, &n);
+  if (n > 0)
+    scroll_to_line (self->ptx_view, lines[0]);
+  lines = ks_line_map_sass_lines (self->line_map, self->selected_cuda_line, &n);
+  if (n > 0)
+    scroll_to_line (self->sass_view, lines[0]);
+}
+
+/* Each pane's height changes as its lines get their real heights: while
+ * the selection is to stay in sight, the panes scroll to it again */
+static void
+pane_height_cb (KsWindow      *self,
+                GParamSpec    *pspec,
+                GtkAdjustment *adjustment)
+{
+  if (g_get_monotonic_time () <= self->keep_in_sight_until)
+    scroll_to_selection (self);
+}
+
+void
+_ks_window_keep_selection_in_sight (KsWindow *self)
+{
+  self->keep_in_sight_until = g_get_monotonic_time () + KEEP_IN_SIGHT_US;
+  scroll_to_selection (self);
 }
 
 void
@@ -720,6 +762,17 @@ theme_changed_cb (KsWindow   *self,
   update_scheme (self);
 }
 
+/* A new font size moves every line: the lines linked to the selection go
+ * out of sight unless the panes scroll to them again (the application
+ * loads the new style on the same change) */
+static void
+font_size_changed_cb (KsWindow   *self,
+                      const char *key,
+                      GSettings  *settings)
+{
+  _ks_window_keep_selection_in_sight (self);
+}
+
 static void
 settings_changed_cb (KsWindow    *self,
                      GParamSpec  *pspec,
@@ -753,6 +806,15 @@ show_files (KsWindow   *self,
   self->selected_cuda_line = 0;
   self->hover_cuda_line = 0;
   self->loading = FALSE;
+  /* The first run shows what the file teaches (a sample's "focus", else
+   * its top hint), once */
+  {
+    GFile *any = spec_file ? spec_file : ptx_file ? ptx_file : cuda_file;
+    g_autofree char *path = any ? g_file_get_path (any) : NULL;
+
+    self->lesson = self->samples ? ks_samples_find_for_file (self->samples, path) : NULL;
+    self->lesson_pending = TRUE;
+  }
   /* A listing (opened or made) was the last kernel's; this one's comes
    * with its run */
   _ks_window_sass_forget (self);
@@ -1203,11 +1265,36 @@ fill_samples (KsWindow *self)
   for (guint i = 0; i < self->samples->len; i++)
     {
       const KsSample *sample = g_ptr_array_index (self->samples, i);
+      GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
       GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+      g_autofree char *number = sample->number ? g_strdup_printf ("%02u", sample->number) : NULL;
       GtkWidget *title = gtk_label_new (sample->title);
-      GtkWidget *sub = gtk_label_new (sample->description ? sample->description : sample->id);
+      g_autoptr(GString) sub_text = g_string_new (NULL);
+      g_autoptr(GString) name = g_string_new (NULL);
+      GtkWidget *sub;
 
+      /* The course at a glance: its place, its level, its title; what it
+       * shows below, all of it on hover */
+      if (sample->level != 0)
+        g_string_printf (sub_text, _("Level %u"), sample->level);
+      g_string_append_printf (sub_text, "%s%s", sub_text->len ? " · " : "",
+                              sample->description ? sample->description : sample->id);
+      sub = gtk_label_new (sub_text->str);
+      if (number != NULL)
+        {
+          GtkWidget *num = gtk_label_new (number);
+
+          gtk_label_set_width_chars (GTK_LABEL (num), 2);
+          gtk_label_set_xalign (GTK_LABEL (num), 1);
+          gtk_widget_set_valign (num, GTK_ALIGN_START);
+          gtk_widget_add_css_class (num, "ks-sample-number");
+          gtk_widget_add_css_class (num, "numeric");
+          gtk_widget_add_css_class (num, "dim-label");
+          gtk_box_append (GTK_BOX (row), num);
+        }
       gtk_label_set_xalign (GTK_LABEL (title), 0);
+      gtk_label_set_wrap (GTK_LABEL (title), TRUE);
+      gtk_label_set_max_width_chars (GTK_LABEL (title), 44);
       gtk_widget_add_css_class (title, "ks-sample-title");
       gtk_label_set_xalign (GTK_LABEL (sub), 0);
       gtk_label_set_wrap (GTK_LABEL (sub), TRUE);
@@ -1216,12 +1303,24 @@ fill_samples (KsWindow *self)
       gtk_label_set_lines (GTK_LABEL (sub), 2);
       gtk_label_set_ellipsize (GTK_LABEL (sub), PANGO_ELLIPSIZE_END);
       if (sample->description != NULL)
-        gtk_widget_set_tooltip_text (box, sample->description);
+        gtk_widget_set_tooltip_text (row, sample->description);
       gtk_widget_add_css_class (sub, "dim-label");
       gtk_widget_add_css_class (sub, "caption");
+      gtk_widget_set_hexpand (box, TRUE);
       gtk_box_append (GTK_BOX (box), title);
       gtk_box_append (GTK_BOX (box), sub);
-      gtk_list_box_append (self->samples_list, box);
+      gtk_box_append (GTK_BOX (row), box);
+      /* read as one: "Sample 12, level 3: Matrix transpose ..." */
+      if (sample->number != 0 && sample->level != 0)
+        g_string_printf (name, _("Sample %u, level %u: %s"), sample->number, sample->level,
+                         sample->title);
+      else if (sample->number != 0)
+        g_string_printf (name, _("Sample %u: %s"), sample->number, sample->title);
+      else
+        g_string_assign (name, sample->title);
+      gtk_list_box_append (self->samples_list, row);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (gtk_widget_get_parent (row)),
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL, name->str, -1);
     }
   gtk_widget_set_sensitive (GTK_WIDGET (self->samples_button), self->samples->len > 0);
 }
@@ -1507,6 +1606,8 @@ set_presentation (KsWindow *self,
   update_titles (self);
   _ks_window_views_set_presentation (self, on);
   _ks_window_layout_set_presentation (self, on);
+  /* the code's type changes size: the selection's lines in sight again */
+  _ks_window_keep_selection_in_sight (self);
 }
 
 void
@@ -1789,6 +1890,8 @@ ks_window_init (KsWindow *self)
         gtk_window_maximize (GTK_WINDOW (self));
       g_signal_connect_object (self->settings, "changed::theme", G_CALLBACK (theme_changed_cb),
                                self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (self->settings, "changed::font-size",
+                               G_CALLBACK (font_size_changed_cb), self, G_CONNECT_SWAPPED);
     }
 
   self->cuda_buffer = GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->cuda_view)));
@@ -1804,6 +1907,14 @@ ks_window_init (KsWindow *self)
   g_signal_connect_object (gtk_widget_get_settings (GTK_WIDGET (self)), "notify::gtk-theme-name",
                            G_CALLBACK (settings_changed_cb), self, G_CONNECT_SWAPPED);
 
+  {
+    GtkSourceView *panes[] = { self->cuda_view, self->ptx_view, self->sass_view };
+
+    for (guint i = 0; i < G_N_ELEMENTS (panes); i++)
+      g_signal_connect_object (gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (panes[i])),
+                               "notify::upper", G_CALLBACK (pane_height_cb), self,
+                               G_CONNECT_SWAPPED);
+  }
   g_signal_connect_object (self->cuda_buffer, "notify::cursor-position",
                            G_CALLBACK (cuda_cursor_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->ptx_buffer, "notify::cursor-position",

@@ -315,8 +315,8 @@ ks_cfg_view_class_init (KsCfgViewClass *klass)
 
   object_class->dispose = ks_cfg_view_dispose;
   widget_class->snapshot = ks_cfg_view_snapshot;
-  widget_class->measure = ks_cfg_view_measure;
   widget_class->size_allocate = ks_cfg_view_size_allocate;
+  widget_class->measure = ks_cfg_view_measure;
 
   /**
    * KsCfgView::line-selected:

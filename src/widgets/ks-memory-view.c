@@ -388,6 +388,13 @@ ks_memory_view_set_instruction (KsMemoryView *self,
   return self->n_accesses > 0;
 }
 
+uint32_t
+ks_memory_view_get_instruction (KsMemoryView *self)
+{
+  g_return_val_if_fail (KS_IS_MEMORY_VIEW (self), 0);
+  return self->insn;
+}
+
 void
 ks_memory_view_set_presentation (KsMemoryView *self,
                                  gboolean      presentation)

@@ -22,6 +22,8 @@ void        ks_memory_view_set_analysis     (KsMemoryView *self,
 /* The module instruction to show; FALSE when it has no sampled access */
 gboolean    ks_memory_view_set_instruction  (KsMemoryView *self,
                                              uint32_t      insn);
+/* The module instruction shown (as last set) */
+uint32_t    ks_memory_view_get_instruction  (KsMemoryView *self);
 void        ks_memory_view_step             (KsMemoryView *self,
                                              int           delta);
 void        ks_memory_view_set_presentation (KsMemoryView *self,
