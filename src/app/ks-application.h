@@ -18,6 +18,10 @@ void            ks_application_screenshot_done  (KsApplication *self,
                                                  gboolean       ok);
 /* 0, or 1 when a --screenshot could not be written */
 int             ks_application_get_exit_status  (KsApplication *self);
+/* How many times larger presentation mode makes the text (the
+ * presentation-scale setting, 1.0 to 3.0; 1.6 by default); the
+ * "presentation-scale" property notifies a change. */
+double          ks_application_get_presentation_scale (KsApplication *self);
 
 /* Makes GtkSourceView find KernelScope's language definitions and style
  * schemes (installed, or in the source tree when run from a build tree).
