@@ -3569,13 +3569,13 @@ find_preferences (GtkApplication *app)
   return NULL;
 }
 
-/* Writes the window's picture to $KS_TEST_PREFERENCES_PNG, when set (a
- * look at the window without a screenshot mode of its own) */
+/* Writes the window's picture to $KS_TEST_PICTURES-SUFFIX.png, when set (a
+ * look at a window that has no screenshot mode of its own) */
 static void
 maybe_save_picture (GtkWidget  *widget,
                     const char *suffix)
 {
-  const char *base = g_getenv ("KS_TEST_PREFERENCES_PNG");
+  const char *base = g_getenv ("KS_TEST_PICTURES");
   g_autoptr(GdkPaintable) paintable = NULL;
   g_autoptr(GskRenderNode) node = NULL;
   g_autoptr(GdkTexture) texture = NULL;
@@ -4029,6 +4029,22 @@ test_shortcuts_readme (void)
   for (guint i = 0; i < G_N_ELEMENTS (required); i++)
     if (!g_hash_table_contains (named, g_intern_string (required[i])))
       g_error ("README.md does not name the key %s", required[i]);
+
+  if (g_getenv ("KS_TEST_PICTURES") != NULL)
+    {
+      GtkWidget *window = GTK_WIDGET (ks_window_new (GTK_APPLICATION (app)));
+      GtkWidget *overlay;
+
+      /* as the menu opens it, with the application's keys */
+      gtk_widget_activate_action (window, "win.show-help-overlay", NULL);
+      overlay = GTK_WIDGET (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)));
+      spin (300);
+      maybe_save_picture (overlay, "shortcuts");
+      g_object_set (overlay, "section-name", "views", NULL);
+      spin (1500);
+      maybe_save_picture (overlay, "shortcuts-views");
+      gtk_window_destroy (GTK_WINDOW (window));
+    }
 }
 
 int
