@@ -217,9 +217,10 @@ ks_preferences_choose_toolkit (KsPreferences *self,
   if (!g_file_test (nvcc, G_FILE_TEST_IS_EXECUTABLE)
       && !g_file_test (nvcc_bin, G_FILE_TEST_IS_EXECUTABLE))
     {
-      g_autofree char *msg = g_strdup_printf (_("%s holds no nvcc, in itself or in bin/: choose the "
-                                                "folder the CUDA toolkit is installed in, such as "
-                                                "/usr/local/cuda-13.0"), name);
+      g_autofree char *msg = NULL;
+
+      msg = g_strdup_printf (_("%s holds no nvcc, in itself or in bin/: choose the folder the "
+                               "CUDA toolkit is installed in, such as /usr/local/cuda-13.0"), name);
 
       show_error (self, msg);
       return FALSE;
@@ -460,8 +461,8 @@ ks_preferences_class_init (KsPreferencesClass *klass)
   object_class->dispose = ks_preferences_dispose;
   object_class->finalize = ks_preferences_finalize;
 
-  gtk_widget_class_set_template_from_resource (widget_class,
-                                               "/io/github/kernelscope/KernelScope/ks-preferences.ui");
+  gtk_widget_class_set_template_from_resource (
+    widget_class, "/io/github/kernelscope/KernelScope/ks-preferences.ui");
   gtk_widget_class_bind_template_child (widget_class, KsPreferences, theme_dropdown);
   gtk_widget_class_bind_template_child (widget_class, KsPreferences, font_size_spin);
   gtk_widget_class_bind_template_child (widget_class, KsPreferences, heat_metric_dropdown);
@@ -480,8 +481,10 @@ static void
 ks_preferences_init (KsPreferences *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
-  g_signal_connect_object (self->font_size_spin, "output", G_CALLBACK (font_size_output_cb), self, 0);
-  g_signal_connect_object (self->font_size_spin, "input", G_CALLBACK (font_size_input_cb), self, 0);
+  g_signal_connect_object (self->font_size_spin, "output", G_CALLBACK (font_size_output_cb),
+                           self, 0);
+  g_signal_connect_object (self->font_size_spin, "input", G_CALLBACK (font_size_input_cb),
+                           self, 0);
   g_signal_connect_object (self->toolkit_choose_button, "clicked", G_CALLBACK (choose_clicked_cb),
                            self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->toolkit_clear_button, "clicked", G_CALLBACK (clear_clicked_cb),
