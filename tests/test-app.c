@@ -29,6 +29,7 @@
 #include "ks-launch-editor.h"
 #include "ks-lane-view.h"
 #include "ks-memory-view.h"
+#include "ks-preferences-private.h"
 #include "ks-ptx-docs.h"
 #include "ks-test-standin.h"
 #include "ks-window-private.h"
@@ -4219,16 +4220,23 @@ static gboolean
 window_has_action (GtkWidget  *window,
                    const char *full_name)
 {
-  const char *dot = strchr (full_name, '.');
+  g_autofree char *plain = NULL;
+  g_autoptr(GVariant) target = NULL;
+  const char *dot;
   const char *name;
   GType owner;
   const GVariantType *ptype;
   const char *property;
 
+  /* win.show-view('memory'): the action win.show-view, with a string */
+  g_assert_true (g_action_parse_detailed_name (full_name, &plain, &target, NULL));
+  full_name = plain;
+  dot = strchr (full_name, '.');
   for (guint i = 0; gtk_widget_class_query_action (GTK_WIDGET_GET_CLASS (window), i, &owner, &name,
                                                    &ptype, &property); i++)
     if (g_str_equal (name, full_name))
-      return TRUE;
+      return target == NULL ? ptype == NULL
+                            : ptype != NULL && g_variant_is_of_type (target, ptype);
   /* GtkApplicationWindow's own win. actions (show-help-overlay) */
   return dot != NULL && g_str_has_prefix (full_name, "win.")
          && g_action_group_has_action (G_ACTION_GROUP (window), dot + 1);
@@ -4244,6 +4252,7 @@ test_shortcuts_window (void)
   g_autoptr(KsApplication) app = NULL;
   g_autoptr(GtkBuilder) builder = NULL;
   g_autoptr(GHashTable) listed = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GHashTable) listed_keys = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr(GSList) objects = NULL;
   g_autoptr(GError) error = NULL;
   g_auto(GStrv) actions = NULL;
@@ -4281,7 +4290,15 @@ test_shortcuts_window (void)
             g_assert_nonnull (g_action_map_lookup_action (G_ACTION_MAP (app), action + 4));
           else if (!window_has_action (window, action))
             g_error ("the shortcuts window lists %s, which the window does not have", action);
-          g_hash_table_add (listed, (gpointer) g_intern_string (action));
+          /* as GTK prints it: win.show-view('memory') is win.show-view::memory */
+          {
+            g_autofree char *plain = NULL, *printed = NULL;
+            g_autoptr(GVariant) target = NULL;
+
+            g_assert_true (g_action_parse_detailed_name (action, &plain, &target, NULL));
+            printed = g_action_print_detailed_name (plain, target);
+            g_hash_table_add (listed, (gpointer) g_intern_string (printed));
+          }
         }
       else if (accel != NULL)
         {
@@ -4294,6 +4311,7 @@ test_shortcuts_window (void)
 
               if (!gtk_accelerator_parse (keys[k], &key, &mods) || key == 0)
                 g_error ("\"%s\" (%s) is not an accelerator", keys[k], title);
+              g_hash_table_add (listed_keys, gtk_accelerator_name (key, mods));
             }
         }
     }
@@ -4308,10 +4326,540 @@ test_shortcuts_window (void)
 
       if (accels[0] == NULL)
         continue;
+      /* listed by its action, or by its key while the action is another
+       * part's (F6, win.maximize-results) */
+      if (!g_hash_table_contains (listed, actions[i]))
+        {
+          guint key = 0;
+          GdkModifierType mods = 0;
+          g_autofree char *name = NULL;
+
+          g_assert_true (gtk_accelerator_parse (accels[0], &key, &mods));
+          name = gtk_accelerator_name (key, mods);
+          if (g_hash_table_contains (listed_keys, name))
+            continue;
+        }
       if (!g_hash_table_contains (listed, actions[i]))
         g_error ("%s has the key %s but the shortcuts window does not list it", actions[i], accels[0]);
     }
   gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* ---------------------------------------------------------------------- */
+/* Preferences */
+
+/* The pane's code size once the CSS has been applied again: waits up to
+ * 5 s for it to be want (a loaded machine restyles late), then returns it */
+static double
+settled_points (GtkSourceView *view,
+                double         want)
+{
+  for (guint i = 0; i < 100 && ABS (code_points (view) - want) >= 0.01; i++)
+    spin (50);
+  return code_points (view);
+}
+
+/* Whether some label of root names widget (its mnemonic widget) */
+static gboolean
+labelled_in (GtkWidget *root,
+             GtkWidget *widget)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    {
+      if (GTK_IS_LABEL (c) && gtk_label_get_mnemonic_widget (GTK_LABEL (c)) == widget
+          && gtk_label_get_text (GTK_LABEL (c))[0] != '\0')
+        return TRUE;
+      if (labelled_in (c, widget))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static KsPreferences *
+find_preferences (GtkApplication *app)
+{
+  for (GList *l = gtk_application_get_windows (app); l != NULL; l = l->next)
+    if (KS_IS_PREFERENCES (l->data))
+      return l->data;
+  return NULL;
+}
+
+/* Writes the window's picture to $KS_TEST_PICTURES-SUFFIX.png, when set (a
+ * look at a window that has no screenshot mode of its own) */
+static void
+maybe_save_picture (GtkWidget  *widget,
+                    const char *suffix)
+{
+  const char *base = g_getenv ("KS_TEST_PICTURES");
+  g_autoptr(GdkPaintable) paintable = NULL;
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autofree char *path = NULL;
+  GtkSnapshot *snapshot;
+  int w = gtk_widget_get_width (widget), h = gtk_widget_get_height (widget);
+
+  if (base == NULL || w <= 0 || h <= 0)
+    return;
+  path = g_strdup_printf ("%s-%s.png", base, suffix);
+  paintable = gtk_widget_paintable_new (widget);
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, snapshot, w, h);
+  node = gtk_snapshot_free_to_node (snapshot);
+  if (node == NULL)
+    return;
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (widget)), node,
+                                         &GRAPHENE_RECT_INIT (0, 0, w, h));
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+}
+
+/* The Preferences window (app.preferences): a control for every key of the
+ * schema but the window's remembered size, each named for a screen
+ * reader; changing a control changes its key and the window follows at
+ * once, and a key changed elsewhere moves its control */
+static void
+test_preferences (void)
+{
+  g_autoptr(KsApplication) app = NULL;
+  g_autoptr(GSettings) settings = NULL;
+  g_autoptr(GSettingsSchema) schema = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) keys = NULL;
+  g_autofree char *tmp = NULL, *bin = NULL, *nvcc = NULL;
+  KsPreferences *prefs;
+  KsWindow *window;
+  GtkWidget *control;
+  GtkSettings *gtk_settings = gtk_settings_get_default ();
+  gboolean dark = FALSE, system_dark = FALSE;
+  guint index;
+
+  if (!have_display)
+    {
+      g_test_skip ("no display: run under Xvfb (xvfb-run) to test the window");
+      return;
+    }
+  reset_settings ();
+  g_setenv ("KS_NO_TOOLKIT", "1", TRUE);
+  settings = ks_settings_new ();
+  g_object_get (gtk_settings, "gtk-application-prefer-dark-theme", &system_dark, NULL);
+  app = ks_application_new ();
+  g_application_set_application_id (G_APPLICATION (app), APP_ID ".TestPreferences");
+  g_application_set_flags (G_APPLICATION (app),
+                           g_application_get_flags (G_APPLICATION (app)) | G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_assert_no_error (error);
+  window = ks_window_new (GTK_APPLICATION (app));
+  gtk_window_present (GTK_WINDOW (window));
+  ks_window_open_first_sample (window);
+  wait_for_run (window);
+
+  /* Ctrl+, and the menu's entry */
+  {
+    g_auto(GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app),
+                                                                  "app.preferences");
+
+    g_assert_cmpstr (accels[0], ==, "<Control>comma");
+  }
+  g_action_group_activate_action (G_ACTION_GROUP (app), "preferences", NULL);
+  prefs = find_preferences (GTK_APPLICATION (app));
+  g_assert_nonnull (prefs);
+  g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (prefs)) == GTK_WINDOW (window));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (prefs)));
+  /* once more: the same window, not a second */
+  g_action_group_activate_action (G_ACTION_GROUP (app), "preferences", NULL);
+  g_assert_cmpuint (g_list_length (gtk_application_get_windows (GTK_APPLICATION (app))), ==, 2);
+  spin (200);
+  maybe_save_picture (GTK_WIDGET (prefs), "normal");
+
+  /* every key has a control with a name, but the window's size: the
+   * window keeps that itself as it closes */
+  g_object_get (settings, "settings-schema", &schema, NULL);
+  keys = g_settings_schema_list_keys (schema);
+  g_assert_cmpuint (g_strv_length (keys), ==, 10);
+  for (guint i = 0; keys[i] != NULL; i++)
+    {
+      control = ks_preferences_get_control (prefs, keys[i]);
+      if (g_str_has_prefix (keys[i], "window-"))
+        {
+          g_assert_null (control);
+          continue;
+        }
+      if (control == NULL)
+        g_error ("the setting %s has no control in the Preferences window", keys[i]);
+      g_assert_true (gtk_widget_is_ancestor (control, GTK_WIDGET (prefs)));
+      g_assert_true (gtk_widget_is_sensitive (control));
+      if (!labelled_in (GTK_WIDGET (prefs), control) && gtk_widget_get_tooltip_text (control) == NULL)
+        g_error ("the control of %s has no label or tooltip to name it", keys[i]);
+    }
+  g_assert_nonnull (gtk_widget_get_tooltip_text (ks_preferences_get_toolkit_clear (prefs)));
+
+  /* Font size: 14 pt in the panes; Default (0) is style.css's 10.5 pt */
+  control = ks_preferences_get_control (prefs, "font-size");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (control)), ==, "Default");
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (control), 14);
+  g_assert_cmpint (g_settings_get_int (settings, "font-size"), ==, 14);
+  g_assert_cmpfloat (ABS (settled_points (window->cuda_view, 14) - 14), <, 0.01);
+  g_assert_cmpfloat (ABS (settled_points (window->ptx_view, 14) - 14), <, 0.01);
+
+  /* Presentation scale: presentation mode's code is the size times it,
+   * 14 x 1.6 = 22.4 pt by default, 14 x 2 = 28 pt at 2.0, and the built-in
+   * 10.5 x 2 = 21 pt */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.presentation", NULL);
+  g_assert_cmpfloat (ABS (settled_points (window->cuda_view, 22.4) - 22.4), <, 0.01);
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (prefs), "presentation"));
+  control = ks_preferences_get_control (prefs, "presentation-scale");
+  g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (control)), ==, 1.6);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (control), 2.0);
+  g_assert_cmpfloat (g_settings_get_double (settings, "presentation-scale"), ==, 2.0);
+  g_assert_cmpfloat (ks_application_get_presentation_scale (app), ==, 2.0);
+  g_assert_cmpfloat (ABS (settled_points (window->cuda_view, 28) - 28), <, 0.01);
+  /* the window's own text grows with it: style.css's 15 pt at 1.6 */
+  {
+    PangoContext *context = gtk_widget_get_pango_context (GTK_WIDGET (window->status_label));
+    const PangoFontDescription *font = pango_context_get_font_description (context);
+    double pt = (double) pango_font_description_get_size (font) / PANGO_SCALE;
+
+    if (pango_font_description_get_size_is_absolute (font))
+      pt = pt * 72 / 96;
+    /* the status bar: 14 pt at 1.6, so 14 / 1.6 x 2 = 17.5 pt */
+    g_assert_cmpfloat (ABS (pt - 17.5), <, 0.01);
+  }
+  control = ks_preferences_get_control (prefs, "font-size");
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (control), 0);
+  g_assert_cmpint (g_settings_get_int (settings, "font-size"), ==, 0);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (control)), ==, "Default");
+  g_assert_cmpfloat (ABS (settled_points (window->cuda_view, 21) - 21), <, 0.01);
+  spin (200);
+  maybe_save_picture (GTK_WIDGET (prefs), "presentation");
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.presentation", NULL);
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (prefs), "presentation"));
+  g_assert_cmpfloat (ABS (settled_points (window->cuda_view, 10.5) - 10.5), <, 0.01);
+
+  /* Start in presentation mode: the key F5 leaves behind */
+  control = ks_preferences_get_control (prefs, "presentation-mode");
+  g_assert_false (gtk_switch_get_active (GTK_SWITCH (control)));
+  gtk_switch_set_active (GTK_SWITCH (control), TRUE);
+  g_assert_true (g_settings_get_boolean (settings, "presentation-mode"));
+  g_settings_set_boolean (settings, "presentation-mode", FALSE);
+  g_assert_false (gtk_switch_get_active (GTK_SWITCH (control)));
+
+  /* Theme: dark, light, and the desktop's again; the panes' scheme and
+   * GTK's dark style both follow */
+  control = ks_preferences_get_control (prefs, "theme");
+  g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (control)), ==, 0);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (control), 2);
+  {
+    g_autofree char *theme = g_settings_get_string (settings, "theme");
+
+    g_assert_cmpstr (theme, ==, "dark");
+  }
+  g_assert_cmpstr (gtk_source_style_scheme_get_id (gtk_source_buffer_get_style_scheme (window->cuda_buffer)),
+                   ==, "kernelscope-dark");
+  g_object_get (gtk_settings, "gtk-application-prefer-dark-theme", &dark, NULL);
+  g_assert_true (dark);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (control), 1);
+  {
+    g_autofree char *theme = g_settings_get_string (settings, "theme");
+
+    g_assert_cmpstr (theme, ==, "light");
+  }
+  g_assert_cmpstr (gtk_source_style_scheme_get_id (gtk_source_buffer_get_style_scheme (window->ptx_buffer)),
+                   ==, "kernelscope");
+  g_object_get (gtk_settings, "gtk-application-prefer-dark-theme", &dark, NULL);
+  g_assert_false (dark);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (control), 0);
+  g_object_get (gtk_settings, "gtk-application-prefer-dark-theme", &dark, NULL);
+  g_assert_true (dark == system_dark);
+  /* and from outside (gsettings set ... theme dark) */
+  g_settings_set_string (settings, "theme", "dark");
+  g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (control)), ==, 2);
+  g_settings_reset (settings, "theme");
+
+  /* Heat metric: the dropdown's entries are the chooser's, in its order
+   * (ks-heat.h: executions, divergence, bank conflicts, excess sectors,
+   * active lanes), then Off */
+  control = ks_preferences_get_control (prefs, "heat-metric");
+  g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (control)), ==, 0);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (control), 1);
+  {
+    g_autofree char *id = g_settings_get_string (settings, "heat-metric");
+
+    g_assert_cmpstr (id, ==, "divergence");
+  }
+  g_assert_true (g_str_has_prefix (ks_heat_legend_get_text (
+                   KS_HEAT_LEGEND (_ks_window_heat_legend (window, KS_HEAT_PANE_PTX))), "Divergence"));
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (control), 5);
+  {
+    g_autofree char *id = g_settings_get_string (settings, "heat-metric");
+
+    g_assert_cmpstr (id, ==, "off");
+  }
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (_ks_window_heat_gutter (window, KS_HEAT_PANE_PTX))));
+  /* the window's own chooser moves the dropdown */
+  _ks_window_heat_set_metric (window, KS_HEAT_BANK_CONFLICTS);
+  g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (control)), ==, 2);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (_ks_window_heat_gutter (window, KS_HEAT_PANE_PTX))));
+  g_settings_reset (settings, "heat-metric");
+
+  /* Default GPU: first "the PTX's target" (empty), then the database's */
+  control = ks_preferences_get_control (prefs, "default-gpu");
+  g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (control)), ==, 0);
+  index = G_MAXUINT;
+  for (guint i = 0; window->gpu_ids[i] != NULL; i++)
+    if (g_strcmp0 (window->gpu_ids[i], "rtx-3090") == 0)
+      index = i;
+  g_assert_cmpuint (index, !=, G_MAXUINT);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (control), index + 1);
+  {
+    g_autofree char *gpu = g_settings_get_string (settings, "default-gpu");
+
+    g_assert_cmpstr (gpu, ==, "rtx-3090");
+  }
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (control), 0);
+  {
+    g_autofree char *gpu = g_settings_get_string (settings, "default-gpu");
+
+    g_assert_cmpstr (gpu, ==, "");
+  }
+
+  /* The toolkit folder: one without nvcc is refused and said so; one
+   * whose bin/ holds an nvcc is kept and the window runs again; Clear
+   * forgets it */
+  tmp = g_dir_make_tmp ("ks-test-prefs-XXXXXX", NULL);
+  {
+    g_autoptr(GFile) folder = g_file_new_for_path (tmp);
+
+    g_assert_false (ks_preferences_choose_toolkit (prefs, folder));
+    g_assert_true (gtk_revealer_get_reveal_child (prefs->error_revealer));
+    g_assert_nonnull (strstr (gtk_label_get_text (prefs->error_label), "holds no nvcc"));
+  }
+  {
+    g_autofree char *path = g_settings_get_string (settings, "toolkit-path");
+
+    g_assert_cmpstr (path, ==, "");
+  }
+  g_assert_false (gtk_widget_get_sensitive (ks_preferences_get_toolkit_clear (prefs)));
+  bin = g_build_filename (tmp, "bin", NULL);
+  nvcc = g_build_filename (bin, "nvcc", NULL);
+  g_assert_cmpint (g_mkdir (bin, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (nvcc, "#!/bin/sh\nexit 1\n", -1, NULL));
+  g_assert_cmpint (g_chmod (nvcc, 0755), ==, 0);
+  {
+    g_autoptr(GFile) folder = g_file_new_for_path (tmp);
+    g_autofree char *path = NULL;
+
+    g_assert_true (ks_preferences_choose_toolkit (prefs, folder));
+    path = g_settings_get_string (settings, "toolkit-path");
+    g_assert_cmpstr (path, ==, tmp);
+    g_assert_false (gtk_revealer_get_reveal_child (prefs->error_revealer));
+    g_assert_cmpstr (gtk_label_get_text (prefs->toolkit_subtitle), ==, tmp);
+    g_assert_true (gtk_widget_get_sensitive (ks_preferences_get_toolkit_clear (prefs)));
+    g_assert_true (window->running);
+    wait_for_run (window);
+  }
+  g_signal_emit_by_name (ks_preferences_get_toolkit_clear (prefs), "clicked");
+  {
+    g_autofree char *path = g_settings_get_string (settings, "toolkit-path");
+
+    g_assert_cmpstr (path, ==, "");
+  }
+  g_assert_false (gtk_widget_get_sensitive (ks_preferences_get_toolkit_clear (prefs)));
+  g_assert_true (window->running);
+  wait_for_run (window);
+  g_unlink (nvcc);
+  g_rmdir (bin);
+  g_rmdir (tmp);
+
+  /* Escape closes it; the menu opens a new one */
+  gtk_widget_activate_action (GTK_WIDGET (prefs), "window.close", NULL);
+  spin (50);
+  g_assert_null (find_preferences (GTK_APPLICATION (app)));
+  g_action_group_activate_action (G_ACTION_GROUP (app), "preferences", NULL);
+  g_assert_nonnull (find_preferences (GTK_APPLICATION (app)));
+
+  g_unsetenv ("KS_NO_TOOLKIT");
+  reset_settings ();
+  window->close_confirmed = TRUE;
+  gtk_window_destroy (GTK_WINDOW (find_preferences (GTK_APPLICATION (app))));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The keys README.md names, as GTK accelerators ("Ctrl+Shift+O" is
+ * "<Control><Shift>o"); "Ctrl+scroll" stays a word, for the gesture */
+static GPtrArray *
+readme_keys (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "README.md", NULL);
+  g_autofree char *text = read_text (path);
+  g_autoptr(GRegex) combo = g_regex_new ("((?:Ctrl|Shift|Alt)\\+)+(F[0-9]{1,2}|[A-Za-z0-9]+\\b|,)",
+                                         0, 0, NULL);
+  g_autoptr(GRegex) fkey = g_regex_new ("(?<![+\\w])F([0-9]{1,2})\\b", 0, 0, NULL);
+  g_autoptr(GRegex) word = g_regex_new ("\\b(Escape|Space|Enter|Home|End)\\b|Page Up/Down|Left/Right"
+                                        "|(?<=[ (])\\+ - 0\\b", 0, 0, NULL);
+  g_autoptr(GMatchInfo) m = NULL;
+  GPtrArray *keys = g_ptr_array_new_with_free_func (g_free);
+
+  for (g_regex_match (combo, text, 0, &m); g_match_info_matches (m); g_match_info_next (m, NULL))
+    {
+      g_autofree char *all = g_match_info_fetch (m, 0);
+      g_auto(GStrv) parts = g_strsplit (all, "+", -1);
+      g_autoptr(GString) accel = g_string_new (NULL);
+      guint n = g_strv_length (parts);
+      const char *key = parts[n - 1];
+
+      /* "Ctrl+," splits into an empty last part */
+      if (key[0] == '\0' && n >= 2)
+        {
+          key = ",";
+          n--;
+        }
+      if (g_str_equal (key, "scroll"))
+        {
+          g_ptr_array_add (keys, g_strdup ("Ctrl+scroll"));
+          continue;
+        }
+      for (guint i = 0; i + 1 < n; i++)
+        g_string_append (accel, g_str_equal (parts[i], "Ctrl") ? "<Control>"
+                                : g_str_equal (parts[i], "Shift") ? "<Shift>" : "<Alt>");
+      if (g_str_equal (key, ","))
+        g_string_append (accel, "comma");
+      else if (strlen (key) == 1)
+        g_string_append_c (accel, g_ascii_tolower (key[0]));
+      else
+        g_string_append (accel, key);
+      g_ptr_array_add (keys, g_string_free (g_steal_pointer (&accel), FALSE));
+    }
+  g_clear_pointer (&m, g_match_info_free);
+  for (g_regex_match (fkey, text, 0, &m); g_match_info_matches (m); g_match_info_next (m, NULL))
+    g_ptr_array_add (keys, g_match_info_fetch (m, 0));
+  g_clear_pointer (&m, g_match_info_free);
+  for (g_regex_match (word, text, 0, &m); g_match_info_matches (m); g_match_info_next (m, NULL))
+    {
+      g_autofree char *w = g_match_info_fetch (m, 0);
+
+      if (g_str_equal (w, "Page Up/Down"))
+        {
+          g_ptr_array_add (keys, g_strdup ("Page_Up"));
+          g_ptr_array_add (keys, g_strdup ("Page_Down"));
+        }
+      else if (g_str_equal (w, "Left/Right"))
+        {
+          g_ptr_array_add (keys, g_strdup ("Left"));
+          g_ptr_array_add (keys, g_strdup ("Right"));
+        }
+      else if (g_str_equal (w, "+ - 0"))
+        {
+          g_ptr_array_add (keys, g_strdup ("plus"));
+          g_ptr_array_add (keys, g_strdup ("minus"));
+          g_ptr_array_add (keys, g_strdup ("0"));
+        }
+      else
+        g_ptr_array_add (keys, g_strdup (g_str_equal (w, "Space") ? "space"
+                                         : g_str_equal (w, "Enter") ? "Return" : w));
+    }
+  return keys;
+}
+
+/* Every key README.md names is in the shortcuts window, by an action's
+ * key or by an accelerator written there; README names at least the
+ * window's keys (open, samples, save, export, launch, run, stop,
+ * preferences, presentation, results alone, stepping), the views' (view
+ * tabs, zoom, Space, Page Up/Down, Left/Right) */
+static void
+test_shortcuts_readme (void)
+{
+  const char *const required[] = {
+    "<Control>o", "<Control><Shift>o", "<Control>s", "<Control>e", "<Control>l", "<Control>r",
+    "Escape", "<Control>comma", "F5", "F6", "F11", "<Shift>F11", "<Control>F11",
+    "<Control><Shift>F11", "<Alt>1", "<Alt>7", "plus", "minus", "0", "Ctrl+scroll", "space",
+    "Page_Up", "Page_Down", "Left", "Right",
+  };
+  g_autoptr(KsApplication) app = NULL;
+  g_autoptr(GtkBuilder) builder = NULL;
+  g_autoptr(GHashTable) listed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GHashTable) named = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GPtrArray) keys = NULL;
+  g_autoptr(GSList) objects = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (!have_display)
+    {
+      g_test_skip ("no display: run under Xvfb (xvfb-run) to test the window");
+      return;
+    }
+  app = ks_application_new ();
+  g_application_set_application_id (G_APPLICATION (app), APP_ID ".TestShortcutsReadme");
+  g_application_set_flags (G_APPLICATION (app),
+                           g_application_get_flags (G_APPLICATION (app)) | G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_assert_no_error (error);
+
+  /* what the shortcuts window shows: its accelerators, its actions' keys */
+  builder = gtk_builder_new_from_resource ("/io/github/kernelscope/KernelScope/gtk/help-overlay.ui");
+  objects = gtk_builder_get_objects (builder);
+  for (GSList *l = objects; l != NULL; l = l->next)
+    {
+      g_autofree char *action = NULL, *accel = NULL, *subtitle = NULL;
+      g_auto(GStrv) accels = NULL;
+
+      if (!GTK_IS_SHORTCUTS_SHORTCUT (l->data))
+        continue;
+      g_object_get (l->data, "action-name", &action, "accelerator", &accel, "subtitle", &subtitle,
+                    NULL);
+      if (action != NULL)
+        accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app), action);
+      else if (accel != NULL)
+        accels = g_strsplit (accel, " ", -1);
+      for (guint i = 0; accels != NULL && accels[i] != NULL; i++)
+        {
+          guint key = 0;
+          GdkModifierType mods = 0;
+
+          g_assert_true (gtk_accelerator_parse (accels[i], &key, &mods));
+          g_hash_table_add (listed, gtk_accelerator_name (key, mods));
+        }
+      if (subtitle != NULL && strstr (subtitle, "Ctrl+scroll") != NULL)
+        g_hash_table_add (listed, g_strdup ("Ctrl+scroll"));
+    }
+
+  keys = readme_keys ();
+  for (guint i = 0; i < keys->len; i++)
+    {
+      const char *key = keys->pdata[i];
+      guint keyval = 0;
+      GdkModifierType mods = 0;
+      g_autofree char *name = NULL;
+
+      g_hash_table_add (named, (gpointer) g_intern_string (key));
+      if (g_str_equal (key, "Ctrl+scroll"))
+        name = g_strdup (key);
+      else
+        {
+          if (!gtk_accelerator_parse (key, &keyval, &mods) || keyval == 0)
+            g_error ("README.md names the key %s, which GTK does not read", key);
+          name = gtk_accelerator_name (keyval, mods);
+        }
+      if (!g_hash_table_contains (listed, name))
+        g_error ("README.md names the key %s, which the shortcuts window does not list", key);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (required); i++)
+    if (!g_hash_table_contains (named, g_intern_string (required[i])))
+      g_error ("README.md does not name the key %s", required[i]);
+
+  if (g_getenv ("KS_TEST_PICTURES") != NULL)
+    {
+      GtkWidget *window = GTK_WIDGET (ks_window_new (GTK_APPLICATION (app)));
+      GtkWidget *overlay;
+
+      /* as the menu opens it, with the application's keys */
+      gtk_widget_activate_action (window, "win.show-help-overlay", NULL);
+      overlay = GTK_WIDGET (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)));
+      spin (300);
+      maybe_save_picture (overlay, "shortcuts");
+      g_object_set (overlay, "section-name", "views", NULL);
+      spin (1500);
+      maybe_save_picture (overlay, "shortcuts-views");
+      gtk_window_destroy (GTK_WINDOW (window));
+    }
 }
 
 int
@@ -4433,6 +4981,8 @@ main (int    argc,
               test_results_fill_window, fixture_teardown);
   g_test_add_func ("/app/second-instance", test_second_instance);
   g_test_add_func ("/app/shortcuts-window", test_shortcuts_window);
+  g_test_add_func ("/app/shortcuts-window/readme-keys", test_shortcuts_readme);
+  g_test_add_func ("/app/preferences", test_preferences);
   g_test_add_func ("/app/starts-with-first-sample", test_starts_with_first_sample);
   status = g_test_run ();
   {

@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ks-application.c: the application: one instance per session (a second
  * `kernelscope FILE` opens FILE in the running one), its app. actions and
- * their accelerators, the about window, the data folders GtkSourceView
- * searches, and the --screenshot mode. */
+ * their accelerators, the about and preferences windows, the settings
+ * that apply to every window (font size, presentation scale, theme), the
+ * data folders GtkSourceView searches, and the --screenshot mode. */
 
 #include "ks-application.h"
 
 #include <glib/gi18n.h>
 #include <gtksourceview/gtksource.h>
 
+#include "ks-preferences.h"
 #include "ks-samples.h"
 #include "ks-window.h"
 
@@ -17,7 +19,10 @@ struct _KsApplication
   GtkApplication parent_instance;
 
   GSettings *settings;
-  GtkCssProvider *font_css;     /* the font-size setting */
+  GtkCssProvider *font_css;     /* font-size and presentation-scale */
+  double presentation_scale;    /* the presentation-scale setting */
+  GtkWidget *preferences;       /* the open Preferences window, or NULL */
+  gboolean system_dark;         /* the desktop's own prefer-dark, before the theme setting */
 
   char *screenshot;             /* --screenshot FILE.png */
   int screenshot_width;         /* --size WxH */
@@ -30,6 +35,21 @@ struct _KsApplication
 };
 
 G_DEFINE_FINAL_TYPE (KsApplication, ks_application, GTK_TYPE_APPLICATION)
+
+enum {
+  PROP_0,
+  PROP_PRESENTATION_SCALE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+/* Presentation mode's sizes are the normal ones times the
+ * presentation-scale setting: the panes' code is 10.5 pt (style.css) or the
+ * font-size setting; the rest are style.css's presentation sizes, which are
+ * for its default scale of 1.6 */
+#define KS_CODE_POINTS 10.5
+#define KS_DEFAULT_PRESENTATION_SCALE 1.6
 
 static const GOptionEntry options[] = {
   { "screenshot", 0, 0, G_OPTION_ARG_FILENAME, NULL,
@@ -111,6 +131,13 @@ ks_application_screenshot_done (KsApplication *self,
   g_application_quit (G_APPLICATION (self));
 }
 
+double
+ks_application_get_presentation_scale (KsApplication *self)
+{
+  g_return_val_if_fail (KS_IS_APPLICATION (self), KS_DEFAULT_PRESENTATION_SCALE);
+  return self->presentation_scale;
+}
+
 GSettings *
 ks_settings_new (void)
 {
@@ -134,21 +161,73 @@ ks_settings_new (void)
   return g_settings_new_full (schema, NULL, NULL);
 }
 
+/* "%.2fpt" whatever the locale's decimal point: CSS wants a full stop */
+static void
+append_points (GString    *css,
+               const char *selector,
+               double      points)
+{
+  char number[G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_ascii_formatd (number, sizeof number, "%.2f", points);
+  g_string_append_printf (css, "%s { font-size: %spt; }\n", selector, number);
+}
+
+/* The font-size and presentation-scale settings as CSS over style.css: the
+ * panes' size, and every size presentation mode enlarges (style.css's
+ * presentation sizes divided by its 1.6, times the scale) */
 static void
 font_size_changed_cb (KsApplication *self,
                       const char    *key,
                       GSettings     *settings)
 {
+  static const struct { const char *selector; double points; } presented[] = {
+    { "window.presentation", 15 },
+    { "window.presentation .ks-pane-header .heading, window.presentation .title-4", 16 },
+    { "popover.ks-launch-popover.presentation, popover.ks-samples-popover.presentation", 15 },
+    { "popover.ks-samples-popover.presentation .caption", 12 },
+    { "popover.ks-launch-popover.presentation .heading, "
+      "popover.ks-launch-popover.presentation .title-4", 16 },
+    { "popover.ks-launch-popover.presentation .caption, "
+      "popover.ks-launch-popover.presentation .caption-heading", 12 },
+    { "window.presentation .ks-statusbar", 14 },
+    { "window.presentation .ks-preferences .heading", 16 },
+    { "window.presentation .ks-preferences .caption", 12 },
+  };
   int size = g_settings_get_int (settings, "font-size");
-  g_autofree char *css = NULL;
+  double scale = g_settings_get_double (settings, "presentation-scale");
+  g_autoptr(GString) css = g_string_new (NULL);
 
-  if (size <= 0)
-    css = g_strdup ("");
-  else
-    css = g_strdup_printf ("textview.ks-code { font-size: %dpt; }\n"
-                           "window.presentation textview.ks-code { font-size: %dpt; }\n",
-                           size, size * 8 / 5);
-  gtk_css_provider_load_from_data (self->font_css, css, -1);
+  if (size > 0)
+    append_points (css, "textview.ks-code", size);
+  for (guint i = 0; i < G_N_ELEMENTS (presented); i++)
+    append_points (css, presented[i].selector,
+                   presented[i].points / KS_DEFAULT_PRESENTATION_SCALE * scale);
+  append_points (css, "window.presentation textview.ks-code",
+                 (size > 0 ? size : KS_CODE_POINTS) * scale);
+  gtk_css_provider_load_from_data (self->font_css, css->str, -1);
+  if (self->presentation_scale != scale)
+    {
+      self->presentation_scale = scale;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PRESENTATION_SCALE]);
+    }
+}
+
+/* The theme setting for the whole window, not only the panes' scheme
+ * (ks-window.c picks that): GTK 4.8's one switch for a dark style is
+ * gtk-application-prefer-dark-theme; "system" gives back the desktop's */
+static void
+theme_changed_cb (KsApplication *self,
+                  const char    *key,
+                  GSettings     *settings)
+{
+  GtkSettings *gtk_settings = gtk_settings_get_default ();
+  int theme = g_settings_get_enum (settings, "theme");
+
+  if (gtk_settings == NULL)
+    return;
+  g_object_set (gtk_settings, "gtk-application-prefer-dark-theme",
+                theme == 0 ? self->system_dark : theme == 2, NULL);
 }
 
 static int
@@ -242,9 +321,29 @@ about_activated (GSimpleAction *action,
                          NULL);
 }
 
+/* One Preferences window for the application, over the window in front */
+static void
+preferences_activated (GSimpleAction *action,
+                       GVariant      *param,
+                       gpointer       user_data)
+{
+  KsApplication *self = KS_APPLICATION (user_data);
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
+
+  if (self->preferences == NULL)
+    {
+      self->preferences = GTK_WIDGET (ks_preferences_new (GTK_APPLICATION (self)));
+      g_object_add_weak_pointer (G_OBJECT (self->preferences), (gpointer *) &self->preferences);
+    }
+  if (parent != NULL && parent != GTK_WINDOW (self->preferences))
+    ks_preferences_set_parent (KS_PREFERENCES (self->preferences), parent);
+  gtk_window_present (GTK_WINDOW (self->preferences));
+}
+
 static const GActionEntry app_actions[] = {
   { "quit", quit_activated },
   { "about", about_activated },
+  { "preferences", preferences_activated },
 };
 
 void
@@ -295,6 +394,7 @@ ks_application_startup (GApplication *app)
 {
   static const struct { const char *action; const char *accels[3]; } accels[] = {
     { "app.quit", { "<Control>q", NULL } },
+    { "app.preferences", { "<Control>comma", NULL } },
     { "win.open", { "<Control>o", NULL } },
     { "win.samples", { "<Control><Shift>o", NULL } },
     { "win.save", { "<Control>s", NULL } },
@@ -304,7 +404,16 @@ ks_application_startup (GApplication *app)
     { "win.stop", { "Escape", NULL } },
     { "win.presentation", { "F5", NULL } },
     { "win.leave-presentation", { "Escape", NULL } },
+    /* the results area alone */
     { "win.maximize-results", { "F6", NULL } },
+    /* the results views, in the order of their tabs */
+    { "win.show-view('timeline')", { "<Alt>1", NULL } },
+    { "win.show-view('memory')", { "<Alt>2", NULL } },
+    { "win.show-view('occupancy')", { "<Alt>3", NULL } },
+    { "win.show-view('lanes')", { "<Alt>4", NULL } },
+    { "win.show-view('cfg')", { "<Alt>5", NULL } },
+    { "win.show-view('hints')", { "<Alt>6", NULL } },
+    { "win.show-view('output')", { "<Alt>7", NULL } },
     { "step.reset", { "<Control>F11", NULL } },
     { "step.back", { "<Shift>F11", NULL } },
     { "step.forward", { "F11", NULL } },
@@ -335,7 +444,16 @@ ks_application_startup (GApplication *app)
                                                   GTK_STYLE_PROVIDER_PRIORITY_APPLICATION + 1);
       g_signal_connect_object (self->settings, "changed::font-size",
                                G_CALLBACK (font_size_changed_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (self->settings, "changed::presentation-scale",
+                               G_CALLBACK (font_size_changed_cb), self, G_CONNECT_SWAPPED);
       font_size_changed_cb (self, "font-size", self->settings);
+      if (gtk_settings_get_default () != NULL)
+        g_object_get (gtk_settings_get_default (), "gtk-application-prefer-dark-theme",
+                      &self->system_dark, NULL);
+      g_signal_connect_object (self->settings, "changed::theme",
+                               G_CALLBACK (theme_changed_cb), self, G_CONNECT_SWAPPED);
+      if (g_settings_get_enum (self->settings, "theme") != 0)
+        theme_changed_cb (self, "theme", self->settings);
     }
   /* once a process (GLib warns otherwise; the tests start more than one) */
   if (g_strcmp0 (g_get_application_name (), "KernelScope") != 0)
@@ -408,6 +526,39 @@ ks_application_open (GApplication  *app,
 }
 
 static void
+ks_application_shutdown (GApplication *app)
+{
+  KsApplication *self = KS_APPLICATION (app);
+
+  if (self->preferences != NULL)
+    gtk_window_destroy (GTK_WINDOW (self->preferences));
+  /* the desktop's own style again, for whatever else runs in this process */
+  if (self->settings != NULL && g_settings_get_enum (self->settings, "theme") != 0
+      && gtk_settings_get_default () != NULL)
+    g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme",
+                  self->system_dark, NULL);
+  G_APPLICATION_CLASS (ks_application_parent_class)->shutdown (app);
+}
+
+static void
+ks_application_get_property (GObject    *object,
+                             guint       prop_id,
+                             GValue     *value,
+                             GParamSpec *pspec)
+{
+  KsApplication *self = KS_APPLICATION (object);
+
+  switch (prop_id)
+    {
+    case PROP_PRESENTATION_SCALE:
+      g_value_set_double (value, self->presentation_scale);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 ks_application_finalize (GObject *object)
 {
   KsApplication *self = KS_APPLICATION (object);
@@ -426,15 +577,25 @@ ks_application_class_init (KsApplicationClass *klass)
   GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
 
   object_class->finalize = ks_application_finalize;
+  object_class->get_property = ks_application_get_property;
   app_class->handle_local_options = ks_application_handle_local_options;
   app_class->startup = ks_application_startup;
+  app_class->shutdown = ks_application_shutdown;
   app_class->activate = ks_application_activate;
   app_class->open = ks_application_open;
+
+  /* How much presentation mode enlarges: the presentation-scale setting,
+   * for the views that draw their own text to follow */
+  properties[PROP_PRESENTATION_SCALE] =
+    g_param_spec_double ("presentation-scale", NULL, NULL, 1.0, 3.0, KS_DEFAULT_PRESENTATION_SCALE,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
 static void
 ks_application_init (KsApplication *self)
 {
+  self->presentation_scale = KS_DEFAULT_PRESENTATION_SCALE;
   g_application_add_main_option_entries (G_APPLICATION (self), options);
   g_application_set_option_context_parameter_string (G_APPLICATION (self), _("[FILE…]"));
   g_application_set_option_context_summary (G_APPLICATION (self),

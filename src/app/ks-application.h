@@ -28,6 +28,10 @@ gboolean        ks_parse_window_size            (const char    *text,
                                                  int           *height);
 /* 0, or 1 when a --screenshot could not be written */
 int             ks_application_get_exit_status  (KsApplication *self);
+/* How many times larger presentation mode makes the text (the
+ * presentation-scale setting, 1.0 to 3.0; 1.6 by default); the
+ * "presentation-scale" property notifies a change. */
+double          ks_application_get_presentation_scale (KsApplication *self);
 
 /* Makes GtkSourceView find KernelScope's language definitions and style
  * schemes (installed, or in the source tree when run from a build tree).

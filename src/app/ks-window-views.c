@@ -337,10 +337,25 @@ export_view_action (GtkWidget  *widget,
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 
+/* Alt+1 to Alt+7 (ks-application.c's accelerators): the results view of
+ * that name, as its tab would */
+static void
+show_view_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  KsWindow *self = KS_WINDOW (widget);
+  const char *name = g_variant_get_string (parameter, NULL);
+
+  if (gtk_stack_get_child_by_name (self->results_stack, name) != NULL)
+    gtk_stack_set_visible_child_name (self->results_stack, name);
+}
+
 void
 _ks_window_views_class_init (GtkWidgetClass *klass)
 {
   gtk_widget_class_install_action (klass, "win.export-view", NULL, export_view_action);
+  gtk_widget_class_install_action (klass, "win.show-view", "s", show_view_action);
 }
 
 gboolean
