@@ -9,7 +9,9 @@
 
 #include <glib/gi18n.h>
 
+#include "ks-application.h"
 #include "ks-fold-box.h"
+#include "ks-render-export.h"
 #include "ks-window-private.h"
 
 /* ---------------------------------------------------------------------- */
@@ -268,6 +270,18 @@ first_split_cb (GtkWidget     *paned,
   return G_SOURCE_REMOVE;
 }
 
+/* The Preferences' text scale reaches the drawn views too: they draw at
+ * it, or at their own 1.7 when that is larger */
+static void
+presentation_scale_cb (KsWindow   *self,
+                       GParamSpec *pspec,
+                       GObject    *app)
+{
+  ks_render_set_presentation_scale (ks_application_get_presentation_scale (KS_APPLICATION (app)));
+  if (self->presentation)
+    _ks_window_views_set_presentation (self, TRUE);
+}
+
 /* ---------------------------------------------------------------------- */
 
 void
@@ -307,5 +321,13 @@ _ks_window_layout_init (KsWindow *self)
   setup_views_switcher (self);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.leave-presentation", self->presentation);
   g_signal_connect (self, "realize", G_CALLBACK (realize_cb), NULL);
+  if (KS_IS_APPLICATION (g_application_get_default ()))
+    {
+      GApplication *app = g_application_get_default ();
+
+      g_signal_connect_object (app, "notify::presentation-scale",
+                               G_CALLBACK (presentation_scale_cb), self, G_CONNECT_SWAPPED);
+      presentation_scale_cb (self, NULL, G_OBJECT (app));
+    }
   g_signal_connect (self, "notify::fullscreened", G_CALLBACK (fullscreened_cb), NULL);
 }

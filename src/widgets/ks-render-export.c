@@ -60,3 +60,17 @@ ks_render_export (const char   *path,
     }
   return TRUE;
 }
+
+static double presentation_scale = KS_RENDER_PRESENTATION_SCALE;
+
+double
+ks_render_presentation_scale (void)
+{
+  return presentation_scale;
+}
+
+void
+ks_render_set_presentation_scale (double scale)
+{
+  presentation_scale = CLAMP (MAX (scale, KS_RENDER_PRESENTATION_SCALE), 1.0, 3.0);
+}
