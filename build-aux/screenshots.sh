@@ -19,7 +19,7 @@ s=$root/data/samples
 shot () {
   name=$1
   shift
-  xvfb-run -a -s "-screen 0 1920x1200x24" "$exe" --screenshot "$out/$name.png" "$@" >/dev/null 2>&1
+  xvfb-run -a -s "-screen 0 2560x1600x24" "$exe" --screenshot "$out/$name.png" "$@" >/dev/null 2>&1
   if command -v pngquant >/dev/null; then
     pngquant --quality=85-98 --speed 1 --strip --force --output "$out/$name.png" "$out/$name.png"
   fi

@@ -1076,6 +1076,18 @@ test_views_export (Fixture       *f,
   gtk_stack_set_visible_child_name (f->window->results_stack, "hints");
   g_assert_false (_ks_window_views_export (f->window, svg, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED);
+
+  /* Export View on the hints says what to do; showing a view ends it */
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.export-view", NULL);
+  g_assert_true (gtk_revealer_get_reveal_child (f->window->message_revealer));
+  g_assert_nonnull (strstr (gtk_label_get_text (f->window->message_label), "to export it"));
+  gtk_stack_set_visible_child_name (f->window->results_stack, "timeline");
+  g_assert_false (gtk_revealer_get_reveal_child (f->window->message_revealer));
+  /* another message is not the export's: it stays */
+  _ks_window_show_message (f->window, "something else");
+  gtk_stack_set_visible_child_name (f->window->results_stack, "memory");
+  g_assert_true (gtk_revealer_get_reveal_child (f->window->message_revealer));
+  _ks_window_show_message (f->window, NULL);
 }
 
 static void

@@ -381,7 +381,7 @@ test_memory_export_all_passes (void)
   g_assert_true (ks_memory_view_set_instruction (KS_MEMORY_VIEW (view), insn));
   gtk_test_accessible_assert_property (GTK_ACCESSIBLE (view), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
                                        "4-byte load by 32 lanes: 32 passes (1 without conflicts), "
-                                       "worst bank x32");
+                                       "worst bank 32-way");
   g_assert_true (ks_memory_view_export (KS_MEMORY_VIEW (view), png, 1600, 520, &error));
   g_assert_no_error (error);
   s = cairo_image_surface_create_from_png (png);

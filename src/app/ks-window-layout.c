@@ -151,6 +151,11 @@ visible_view_cb (KsWindow   *self,
   GtkWidget *child = gtk_stack_get_visible_child (stack);
   GListModel *pages = G_LIST_MODEL (gtk_stack_get_pages (stack));
 
+  /* "Show a view to export it", or why the last export failed, is not
+   * about this view */
+  if (self->export_message_shown)
+    _ks_window_show_message (self, NULL);
+
   for (guint i = 0; child != NULL && i < g_list_model_get_n_items (pages); i++)
     {
       g_autoptr(GObject) page = g_list_model_get_item (pages, i);

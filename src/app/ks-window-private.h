@@ -115,6 +115,7 @@ struct _KsWindow
   gint64 run_started;           /* g_get_monotonic_time () at the run's start */
   guint edit_timeout_id;        /* runs again when typing pauses */
   gint64 keep_in_sight_until;   /* the panes follow the selection while laid out anew */
+  guint keep_in_sight_idle;     /* scrolls to the selection after a layout */
   gboolean running;
   gboolean lesson_pending;      /* the next run is the first since opening: show its lesson */
   gboolean presentation;
@@ -130,6 +131,7 @@ struct _KsWindow
   gboolean launch_editor_loaded;/* the editor shows this file's launch: its edits stay */
   gboolean launch_editor_at_start;
   gboolean close_after_save;    /* the close dialog's Save waits for a copy to be saved */
+  gboolean export_message_shown; /* the message bar's is Export View's */
   gboolean views_syncing;       /* the views' drop-down follows the stack */
   gboolean fullscreen_pending;  /* presentation mode before the window showed */
   gboolean made_fullscreen;     /* presentation mode made the window full screen */

@@ -274,6 +274,16 @@ export_visible (KsWindow    *self,
   return FALSE;
 }
 
+/* An export's message is about the view shown: another view ends it
+ * (ks-window-layout.c's view switch) */
+static void
+show_export_message (KsWindow   *self,
+                     const char *message)
+{
+  _ks_window_show_message (self, message);
+  self->export_message_shown = TRUE;
+}
+
 static void
 export_response_cb (GtkNativeDialog *dialog,
                     int              response,
@@ -296,7 +306,7 @@ export_response_cb (GtkNativeDialog *dialog,
           path = with;
         }
       if (path != NULL && !export_visible (self, path, &error))
-        _ks_window_show_message (self, error->message);
+        show_export_message (self, error->message);
     }
   gtk_native_dialog_destroy (dialog);
   g_object_unref (dialog);
@@ -316,8 +326,8 @@ export_view_action (GtkWidget  *widget,
 
   if (page == NULL || g_str_equal (page, "hints") || g_str_equal (page, "output"))
     {
-      _ks_window_show_message (self, _("Show a view (Timeline, Memory, Occupancy, Lanes or "
-                                       "Control Flow) to export it"));
+      show_export_message (self, _("Show a view (Timeline, Memory, Occupancy, Lanes or "
+                                   "Control Flow) to export it"));
       return;
     }
   chooser = gtk_file_chooser_native_new (_("Export View"), GTK_WINDOW (self),

@@ -155,6 +155,7 @@ void
 _ks_window_show_message (KsWindow   *self,
                          const char *message)
 {
+  self->export_message_shown = FALSE;
   if (message == NULL)
     {
       gtk_revealer_set_reveal_child (self->message_revealer, FALSE);
@@ -657,15 +658,30 @@ scroll_to_selection (KsWindow *self)
     scroll_to_line (self->sass_view, lines[0]);
 }
 
+static gboolean
+scroll_to_selection_idle (gpointer data)
+{
+  KsWindow *self = KS_WINDOW (data);
+
+  self->keep_in_sight_idle = 0;
+  scroll_to_selection (self);
+  return G_SOURCE_REMOVE;
+}
+
 /* Each pane's height changes as its lines get their real heights: while
- * the selection is to stay in sight, the panes scroll to it again */
+ * the selection is to stay in sight, the panes scroll to it again.  Not
+ * here: the height changes inside the text view's allocation, and
+ * scrolling there made GTK 4.8 snapshot a pane's parts that the layout
+ * had not allocated ("Trying to snapshot GtkGizmo without a current
+ * allocation"); from an idle, after the layout */
 static void
 pane_height_cb (KsWindow      *self,
                 GParamSpec    *pspec,
                 GtkAdjustment *adjustment)
 {
-  if (g_get_monotonic_time () <= self->keep_in_sight_until)
-    scroll_to_selection (self);
+  if (g_get_monotonic_time () <= self->keep_in_sight_until && self->keep_in_sight_idle == 0)
+    self->keep_in_sight_idle = g_idle_add_full (G_PRIORITY_LOW, scroll_to_selection_idle,
+                                                self, NULL);
 }
 
 void
@@ -1729,6 +1745,7 @@ ks_window_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_handle_id (&self->edit_timeout_id, g_source_remove);
+  g_clear_handle_id (&self->keep_in_sight_idle, g_source_remove);
   _ks_window_run_dispose (self);
   _ks_window_step_dispose (self);
   _ks_window_heat_dispose (self);
