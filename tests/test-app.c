@@ -1853,7 +1853,7 @@ test_committed_ptxas (Fixture       *f,
   g_assert_nonnull (a->resources);
   g_assert_cmpuint (a->resources->registers, ==, regs);
   g_assert_cmpint (a->resources->source, ==, KS_RESOURCES_SOURCE_PTXAS);
-  want = g_strdup_printf (" · %u regs (from ptxas -v)", regs);
+  want = g_strdup_printf (" · %u registers (from ptxas -v)", regs);
   g_assert_nonnull (strstr (gtk_label_get_text (f->window->status_label), want));
   for (guint i = 0; i < a->hints->len; i++)
     {
