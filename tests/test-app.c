@@ -3754,15 +3754,16 @@ has_accessible_name (GtkWidget *w)
                                               GTK_ACCESSIBLE_RELATION_LABELLED_BY);
 }
 
-/* The LABEL property's text, or NULL: GTK 4.8 has no getter, but its test
- * check returns the value it found when it differs from the one asked */
+/* A string property's text (LABEL, DESCRIPTION), or NULL: GTK 4.8 has no
+ * getter, but its test check returns the value it found when it differs
+ * from the one asked */
 static char *
-accessible_label (GtkWidget *w)
+accessible_text (GtkWidget             *w,
+                 GtkAccessibleProperty  property)
 {
-  if (!gtk_test_accessible_has_property (GTK_ACCESSIBLE (w), GTK_ACCESSIBLE_PROPERTY_LABEL))
+  if (!gtk_test_accessible_has_property (GTK_ACCESSIBLE (w), property))
     return NULL;
-  return gtk_test_accessible_check_property (GTK_ACCESSIBLE (w), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                             "\x01");
+  return gtk_test_accessible_check_property (GTK_ACCESSIBLE (w), property, "\x01");
 }
 
 /* A line that finds the widget: its type, its id in the .ui, its tooltip,
@@ -3954,6 +3955,23 @@ typedef struct
   GStrv names;        /* the settings' keys, the spec's buffers */
 } Untranslated;
 
+/* text with its mnemonic's "_" taken out and "__" read as "_", as GTK
+ * shows a menu item or a button with use-underline */
+static char *
+without_mnemonic (const char *text)
+{
+  GString *s = g_string_new (NULL);
+
+  for (const char *t = text; *t != '\0'; t++)
+    {
+      if (*t == '_' && t[1] == '_')
+        g_string_append_c (s, *++t);
+      else if (*t != '_')
+        g_string_append_c (s, *t);
+    }
+  return g_string_free (s, FALSE);
+}
+
 static void
 check_korean (Untranslated *u,
               const char   *text,
@@ -3968,12 +3986,7 @@ check_korean (Untranslated *u,
   u->n_texts++;
   if (u->exempt != NULL && g_hash_table_contains (u->exempt, text))
     return;
-  /* a mnemonic's underscore ("_Open", "열기(_O)") is no part of the word;
-   * an identifier's (vector_add) is */
   plain = g_strdup (text);
-  for (char *t = plain; *t != '\0'; t++)
-    if (*t == '_' && (t == plain || !g_ascii_isalnum (t[-1])) && g_ascii_isalpha (t[1]))
-      *t = ' ';
   /* a hint's detail and suggestion, one a line */
   if (u->exempt != NULL && strchr (text, '\n') != NULL)
     {
@@ -4001,7 +4014,11 @@ check_menu_korean (Untranslated *u,
       GMenuModel *link;
 
       if (g_menu_model_get_item_attribute (menu, i, G_MENU_ATTRIBUTE_LABEL, "s", &label))
-        check_korean (u, label, "menu item");
+        {
+          g_autofree char *shown = without_mnemonic (label);
+
+          check_korean (u, shown, "menu item");
+        }
       while (g_menu_link_iter_get_next (links, NULL, &link))
         {
           check_menu_korean (u, link);
@@ -4020,7 +4037,7 @@ collect_korean (Untranslated *u,
                 GtkWidget   **skip)
 {
   const char *type = G_OBJECT_TYPE_NAME (w);
-  g_autofree char *label = NULL;
+  g_autofree char *label = NULL, *description = NULL;
 
   if (!gtk_widget_get_mapped (w))
     return;
@@ -4030,11 +4047,24 @@ collect_korean (Untranslated *u,
   if (GTK_IS_LABEL (w))
     check_korean (u, gtk_label_get_text (GTK_LABEL (w)), type);
   check_korean (u, gtk_widget_get_tooltip_text (w), "tooltip");
-  if (GTK_IS_BUTTON (w))
-    check_korean (u, gtk_button_get_label (GTK_BUTTON (w)), type);
+  if (GTK_IS_BUTTON (w) && gtk_button_get_label (GTK_BUTTON (w)) != NULL)
+    {
+      g_autofree char *shown = gtk_button_get_use_underline (GTK_BUTTON (w))
+                               ? without_mnemonic (gtk_button_get_label (GTK_BUTTON (w)))
+                               : g_strdup (gtk_button_get_label (GTK_BUTTON (w)));
+
+      check_korean (u, shown, type);
+    }
   if (GTK_IS_MENU_BUTTON (w))
     {
-      check_korean (u, gtk_menu_button_get_label (GTK_MENU_BUTTON (w)), type);
+      if (gtk_menu_button_get_label (GTK_MENU_BUTTON (w)) != NULL)
+        {
+          g_autofree char *shown = gtk_menu_button_get_use_underline (GTK_MENU_BUTTON (w))
+                                   ? without_mnemonic (gtk_menu_button_get_label (GTK_MENU_BUTTON (w)))
+                                   : g_strdup (gtk_menu_button_get_label (GTK_MENU_BUTTON (w)));
+
+          check_korean (u, shown, type);
+        }
       if (gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (w)) != NULL)
         check_menu_korean (u, gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (w)));
     }
@@ -4058,8 +4088,11 @@ collect_korean (Untranslated *u,
             check_korean (u, g_value_get_string (&value), "drop-down item");
         }
     }
-  label = accessible_label (w);
+  label = accessible_text (w, GTK_ACCESSIBLE_PROPERTY_LABEL);
   check_korean (u, label, "accessible label");
+  /* the drawn views' text summaries, what a screen reader reads of them */
+  description = accessible_text (w, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
+  check_korean (u, description, "accessible description");
   for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL; c = gtk_widget_get_next_sibling (c))
     collect_korean (u, c, skip);
 }
@@ -4157,6 +4190,22 @@ test_korean_window_child (void)
       spin (150);
       collect_korean (&u, GTK_WIDGET (window), skip);
     }
+  /* folded at half a laptop's screen: the header's menu of what folded */
+  {
+    GtkWidget *skip[] = { GTK_WIDGET (window->title_label), GTK_WIDGET (window->subtitle_label),
+                          GTK_WIDGET (window->cuda_file_label), GTK_WIDGET (window->ptx_file_label),
+                          GTK_WIDGET (window->sass_file_label), GTK_WIDGET (window->launch_label),
+                          GTK_WIDGET (window->cuda_view), GTK_WIDGET (window->ptx_view),
+                          GTK_WIDGET (window->sass_view), NULL };
+    guint before = u.n_texts;
+
+    resize_window (window, 683, 740);
+    collect_korean (&u, GTK_WIDGET (window), skip);
+    /* the folded menu: the GPUs, Stop, the stepping submenu */
+    g_assert_cmpint (g_menu_model_get_n_items (G_MENU_MODEL (window->folded_section)), >=, 3);
+    check_menu_korean (&u, G_MENU_MODEL (window->folded_section));
+    g_assert_cmpuint (u.n_texts, >, before);
+  }
   /* the launch editor, open */
   {
     GtkWidget *skip[] = { NULL };
