@@ -3810,10 +3810,17 @@ check_accessible_names (GtkWidget *w,
       if (!gtk_test_accessible_has_property (GTK_ACCESSIBLE (w), GTK_ACCESSIBLE_PROPERTY_LABEL))
         describe_widget (unnamed, w);
     }
-  /* A drop-down's button and list are GTK's own parts; the COMBO_BOX
-   * above them carries the name */
+  /* A drop-down's list is GTK's own; its button is what keyboard focus
+   * reaches, and needs a name as much as the COMBO_BOX around it */
   if (GTK_IS_DROP_DOWN (w))
-    return;
+    {
+      GtkWidget *button = gtk_widget_get_first_child (w);
+
+      g_assert_true (GTK_IS_TOGGLE_BUTTON (button));
+      if (!has_accessible_name (button))
+        describe_widget (unnamed, button);
+      return;
+    }
   for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL; c = gtk_widget_get_next_sibling (c))
     check_accessible_names (c, unnamed, n_controls, n_icons);
 }

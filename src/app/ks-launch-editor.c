@@ -14,6 +14,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "ks-a11y.h"
 #include "ks-sass.h"
 
 /* How long typing pauses before the form is checked */
@@ -973,6 +974,7 @@ fill_buffers (KsLaunchEditor *self)
   self->filling = FALSE;
   register_fields (self);
   fill_objects (self);
+  ks_a11y_name_drop_down_buttons (GTK_WIDGET (self));
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1132,6 +1134,7 @@ fill_params (KsLaunchEditor *self)
     }
   self->filling = FALSE;
   register_fields (self);
+  ks_a11y_name_drop_down_buttons (GTK_WIDGET (self));
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1202,6 +1205,7 @@ fill_kernels (KsLaunchEditor *self)
         gtk_label_set_text (self->kernel_label, shown ? shown : _("the module’s only kernel"));
       gtk_widget_set_tooltip_text (GTK_WIDGET (self->kernel_label), self->form->kernel);
     }
+  ks_a11y_name_drop_down_buttons (GTK_WIDGET (self));
 }
 
 static void
