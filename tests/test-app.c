@@ -13,9 +13,11 @@
  * `kernelscope FILE` opens FILE in the first one's window (under
  * dbus-run-session).  Without a display every test skips and says why. */
 
+#include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <gtksourceview/gtksource.h>
 #include <json-glib/json-glib.h>
+#include <locale.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -4874,6 +4876,564 @@ test_shortcuts_readme (void)
     }
 }
 
+/* ---------------------------------------------------------------------- */
+/* Korean and accessibility: every control has a name that a screen reader
+ * can say, and a window run in Korean shows no English words of ours. */
+
+/* The roles a user operates; WAI-ARIA 1.2 requires a name for each of them
+ * ("Name From: author" or "contents", "Accessible Name Required: True").
+ * GTK 4.8 has no toggle-button role: a GtkToggleButton is a BUTTON. */
+static gboolean
+role_needs_name (GtkAccessibleRole role)
+{
+  switch ((int) role)
+    {
+    case GTK_ACCESSIBLE_ROLE_BUTTON:
+    case GTK_ACCESSIBLE_ROLE_CHECKBOX:
+    case GTK_ACCESSIBLE_ROLE_COMBO_BOX:
+    case GTK_ACCESSIBLE_ROLE_LINK:
+    case GTK_ACCESSIBLE_ROLE_RADIO:
+    case GTK_ACCESSIBLE_ROLE_SEARCH_BOX:
+    case GTK_ACCESSIBLE_ROLE_SLIDER:
+    case GTK_ACCESSIBLE_ROLE_SPIN_BUTTON:
+    case GTK_ACCESSIBLE_ROLE_SWITCH:
+    case GTK_ACCESSIBLE_ROLE_TAB:
+    case GTK_ACCESSIBLE_ROLE_TEXT_BOX:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+/* A name of its own: without one GTK 4.8 announces the type ("GtkButton")
+ * or its content's type ("GtkImage") */
+static gboolean
+has_accessible_name (GtkWidget *w)
+{
+  return gtk_test_accessible_has_property (GTK_ACCESSIBLE (w), GTK_ACCESSIBLE_PROPERTY_LABEL)
+         || gtk_test_accessible_has_relation (GTK_ACCESSIBLE (w),
+                                              GTK_ACCESSIBLE_RELATION_LABELLED_BY);
+}
+
+/* A string property's text (LABEL, DESCRIPTION), or NULL: GTK 4.8 has no
+ * getter, but its test check returns the value it found when it differs
+ * from the one asked */
+static char *
+accessible_text (GtkWidget             *w,
+                 GtkAccessibleProperty  property)
+{
+  if (!gtk_test_accessible_has_property (GTK_ACCESSIBLE (w), property))
+    return NULL;
+  return gtk_test_accessible_check_property (GTK_ACCESSIBLE (w), property, "\x01");
+}
+
+/* A line that finds the widget: its type, its id in the .ui, its tooltip,
+ * and the nearest ancestor with an id */
+static void
+describe_widget (GString   *out,
+                 GtkWidget *w)
+{
+  const char *id = gtk_buildable_get_buildable_id (GTK_BUILDABLE (w));
+  const char *tip = gtk_widget_get_tooltip_text (w);
+
+  g_string_append_printf (out, "\n  %s", G_OBJECT_TYPE_NAME (w));
+  if (id != NULL)
+    g_string_append_printf (out, " #%s", id);
+  if (tip != NULL)
+    g_string_append_printf (out, " (tooltip “%s”)", tip);
+  for (GtkWidget *p = gtk_widget_get_parent (w); p != NULL; p = gtk_widget_get_parent (p))
+    if ((id = gtk_buildable_get_buildable_id (GTK_BUILDABLE (p))) != NULL)
+      {
+        g_string_append_printf (out, " in %s #%s", G_OBJECT_TYPE_NAME (p), id);
+        break;
+      }
+}
+
+/* Walks the whole tree under w, hidden parts too (a popover, a folded
+ * header, a results page not shown): every control and every hint's
+ * severity icon has a name */
+static void
+check_accessible_names (GtkWidget *w,
+                        GString   *unnamed,
+                        guint     *n_controls,
+                        guint     *n_icons)
+{
+  if (role_needs_name (gtk_accessible_get_accessible_role (GTK_ACCESSIBLE (w))))
+    {
+      (*n_controls)++;
+      if (!has_accessible_name (w))
+        describe_widget (unnamed, w);
+    }
+  /* the icon is the only sign of the severity a colour-blind reader has */
+  if (GTK_IS_IMAGE (w) && gtk_widget_has_css_class (w, "ks-hint-icon"))
+    {
+      (*n_icons)++;
+      if (!gtk_test_accessible_has_property (GTK_ACCESSIBLE (w), GTK_ACCESSIBLE_PROPERTY_LABEL))
+        describe_widget (unnamed, w);
+    }
+  /* A drop-down's list is GTK's own; its button is what keyboard focus
+   * reaches, and needs a name as much as the COMBO_BOX around it */
+  if (GTK_IS_DROP_DOWN (w))
+    {
+      GtkWidget *button = gtk_widget_get_first_child (w);
+
+      g_assert_true (GTK_IS_TOGGLE_BUTTON (button));
+      if (!has_accessible_name (button))
+        describe_widget (unnamed, button);
+      return;
+    }
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL; c = gtk_widget_get_next_sibling (c))
+    check_accessible_names (c, unnamed, n_controls, n_icons);
+}
+
+static void
+test_accessible_names (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autoptr(GString) unnamed = g_string_new (NULL);
+  g_autoptr(GtkBuilder) builder = NULL;
+  guint n_controls = 0, n_icons = 0, n_shortcut_controls = 0, n_hints = 0;
+  g_autoptr(GSList) objects = NULL;
+  GtkWidget *shortcuts = NULL;
+  GtkWidget *views[] = { f->window ? f->window->timeline : NULL,
+                         f->window ? f->window->memory_view : NULL,
+                         f->window ? f->window->occupancy_view : NULL,
+                         f->window ? f->window->lane_view : NULL,
+                         f->window ? f->window->cfg_view : NULL };
+
+  if (f->window == NULL)
+    return;
+  /* the launch editor's rows are made when it first opens */
+  gtk_menu_button_popup (f->window->launch_button);
+  spin (100);
+  check_accessible_names (GTK_WIDGET (f->window), unnamed, &n_controls, &n_icons);
+  gtk_popover_popdown (GTK_POPOVER (f->window->launch_popover));
+
+  /* Each drawn view says what it is */
+  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+    if (!gtk_test_accessible_has_property (GTK_ACCESSIBLE (views[i]), GTK_ACCESSIBLE_PROPERTY_LABEL))
+      describe_widget (unnamed, views[i]);
+
+  /* The shortcuts window's sections (its search and its section menu are
+   * GTK's) */
+  builder = gtk_builder_new_from_resource ("/io/github/kernelscope/KernelScope/gtk/help-overlay.ui");
+  objects = gtk_builder_get_objects (builder);
+  for (GSList *l = objects; l != NULL; l = l->next)
+    {
+      if (GTK_IS_SHORTCUTS_WINDOW (l->data))
+        shortcuts = l->data;
+      if (GTK_IS_SHORTCUTS_SECTION (l->data))
+        check_accessible_names (l->data, unnamed, &n_shortcut_controls, &n_icons);
+    }
+  g_assert_nonnull (shortcuts);
+  gtk_window_destroy (GTK_WINDOW (shortcuts));
+
+  if (unnamed->len > 0)
+    g_error ("These controls have no accessible name (a LABEL property or a LABELLED_BY "
+             "relation); a screen reader says their type instead:%s", unnamed->str);
+  /* The walk reached them all.  Counted by hand in ks-window.ui: the header
+   * has Open, Samples, the GPU, the launch, Run, Stop, four step buttons,
+   * presentation and the main menu (12); the samples' search, the views'
+   * drop-down and the results toggle (3); the launch editor's three grid
+   * and three block entries, its shared memory entry, kernel drop-down,
+   * add-buffer, reset and apply (9): 24 at least, more with the banners'
+   * close buttons, the view tabs and the editor's rows. */
+  g_assert_cmpuint (n_controls, >=, 24);
+  /* one icon a hint: vector_add's hints, as the hints list has them */
+  while (gtk_list_box_get_row_at_index (f->window->hints_list, (int) n_hints) != NULL)
+    n_hints++;
+  g_assert_cmpuint (n_icons, ==, n_hints);
+}
+
+/* Words a Korean text keeps in English: names of NVIDIA's tools, file
+ * formats, keys and units.  All-capital words (CUDA, PTX, SASS, GPU, SM,
+ * DRAM, FMA...) and words with a digit, "_", ".", "%" or "$" (sm_80,
+ * ld.global.f32, %r1, vector_add.cu) are code or acronyms and pass anyway. */
+static const char *const english_allowed[] = {
+  "KernelScope", "nvcc", "ptxas", "cuobjdump", "nvdisasm", "cuasm",
+  "Ctrl", "Shift", "Alt", "Escape", "Esc", "Enter", "Space", "Page", "Tab", "Home", "End",
+  "Left", "Right", "Up", "Down", "Backspace", "Delete",
+  "KiB", "MiB", "GiB", "KB", "MB", "GB", "ms", "GHz", "MHz", "cycles",
+  "png", "json", "ptx", "sass", "cu", "cuh",
+  /* GPU names */
+  "GeForce", "Tesla", "Jetson", "Orin", "Hopper", "Ampere", "Turing", "Volta", "Ada",
+  /* C types, in a kernel's signature and its parameters */
+  "float", "double", "int", "unsigned", "char", "short", "long", "const", "void", "bool",
+  NULL
+};
+
+/* The English words of text (runs of 3 or more ASCII letters that are not
+ * code, acronyms or allowed names), appended to out */
+static void
+english_words (const char *text,
+               GStrv       names,
+               GString    *out)
+{
+  const char *p = text;
+
+  while (*p != '\0')
+    {
+      const char *start = p;
+      g_autofree char *token = NULL;
+      gboolean code = FALSE, lower = FALSE;
+      guint run = 0, best = 0;
+
+      if (!(g_ascii_isalnum (*p) || strchr ("_.%$", *p) != NULL))
+        {
+          p++;
+          continue;
+        }
+      while (*p != '\0' && (g_ascii_isalnum (*p) || strchr ("_.%$-", *p) != NULL))
+        p++;
+      /* a call or an index: out[0..7], transpose_tiled(float ...) */
+      if (*p == '[' || *p == '(')
+        continue;
+      /* a sentence's full stop is not part of the word */
+      token = g_strndup (start, (gsize) (p - start));
+      g_strstrip (token);
+      while (token[0] != '\0' && token[strlen (token) - 1] == '.')
+        token[strlen (token) - 1] = '\0';
+      while (token[0] == '.')
+        memmove (token, token + 1, strlen (token));
+      for (const char *t = token; *t != '\0'; t++)
+        {
+          if (g_ascii_isdigit (*t) || strchr ("_.%$", *t) != NULL)
+            code = TRUE;
+          lower |= g_ascii_islower (*t);
+          run = g_ascii_isalpha (*t) ? run + 1 : 0;
+          best = MAX (best, run);
+        }
+      if (code || !lower || best < 3 || g_strv_contains (english_allowed, token)
+          || (names != NULL && g_strv_contains ((const char *const *) names, token)))
+        continue;
+      /* "SMs", "GPUs": an acronym's plural */
+      if (strlen (token) >= 3 && token[strlen (token) - 1] == 's'
+          && g_ascii_isupper (token[0]) && g_ascii_isupper (token[1]))
+        continue;
+      g_string_append_printf (out, "%s%s", out->len ? ", " : "", token);
+    }
+}
+
+typedef struct
+{
+  GHashTable *seen;   /* each text once */
+  GString *report;    /* “text” (where): English words */
+  guint n_texts;
+  GHashTable *exempt; /* texts of the core's, below */
+  GStrv names;        /* the settings' keys, the spec's buffers */
+} Untranslated;
+
+/* text with its mnemonic's "_" taken out and "__" read as "_", as GTK
+ * shows a menu item or a button with use-underline */
+static char *
+without_mnemonic (const char *text)
+{
+  GString *s = g_string_new (NULL);
+
+  for (const char *t = text; *t != '\0'; t++)
+    {
+      if (*t == '_' && t[1] == '_')
+        g_string_append_c (s, *++t);
+      else if (*t != '_')
+        g_string_append_c (s, *t);
+    }
+  return g_string_free (s, FALSE);
+}
+
+static void
+check_korean (Untranslated *u,
+              const char   *text,
+              const char   *where)
+{
+  g_autoptr(GString) words = g_string_new (NULL);
+  g_autofree char *plain = NULL;
+
+  if (text == NULL || text[0] == '\0' || g_hash_table_contains (u->seen, text))
+    return;
+  g_hash_table_add (u->seen, g_strdup (text));
+  u->n_texts++;
+  if (u->exempt != NULL && g_hash_table_contains (u->exempt, text))
+    return;
+  plain = g_strdup (text);
+  /* a hint's detail and suggestion, one a line */
+  if (u->exempt != NULL && strchr (text, '\n') != NULL)
+    {
+      g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+      gboolean all = TRUE;
+
+      for (guint i = 0; lines[i] != NULL; i++)
+        all &= g_hash_table_contains (u->exempt, lines[i]);
+      if (all)
+        return;
+    }
+  english_words (plain, u->names, words);
+  if (words->len > 0)
+    g_string_append_printf (u->report, "\n  “%s” (%s): %s", text, where, words->str);
+}
+
+static void
+check_menu_korean (Untranslated *u,
+                   GMenuModel   *menu)
+{
+  for (int i = 0; i < g_menu_model_get_n_items (menu); i++)
+    {
+      g_autofree char *label = NULL;
+      g_autoptr(GMenuLinkIter) links = g_menu_model_iterate_item_links (menu, i);
+      GMenuModel *link;
+
+      if (g_menu_model_get_item_attribute (menu, i, G_MENU_ATTRIBUTE_LABEL, "s", &label))
+        {
+          g_autofree char *shown = without_mnemonic (label);
+
+          check_korean (u, shown, "menu item");
+        }
+      while (g_menu_link_iter_get_next (links, NULL, &link))
+        {
+          check_menu_korean (u, link);
+          g_object_unref (link);
+        }
+    }
+}
+
+/* Everything a user sees or hears of w and its shown children: labels,
+ * tooltips, button labels, accessible labels, drop-down items, menus.
+ * Code and file names are not words to translate: the panes' titles and
+ * the kernel's own output are left out by skip. */
+static void
+collect_korean (Untranslated *u,
+                GtkWidget    *w,
+                GtkWidget   **skip)
+{
+  const char *type = G_OBJECT_TYPE_NAME (w);
+  g_autofree char *label = NULL, *description = NULL;
+
+  if (!gtk_widget_get_mapped (w))
+    return;
+  for (guint i = 0; skip[i] != NULL; i++)
+    if (w == skip[i])
+      return;
+  if (GTK_IS_LABEL (w))
+    check_korean (u, gtk_label_get_text (GTK_LABEL (w)), type);
+  check_korean (u, gtk_widget_get_tooltip_text (w), "tooltip");
+  if (GTK_IS_BUTTON (w) && gtk_button_get_label (GTK_BUTTON (w)) != NULL)
+    {
+      g_autofree char *shown = gtk_button_get_use_underline (GTK_BUTTON (w))
+                               ? without_mnemonic (gtk_button_get_label (GTK_BUTTON (w)))
+                               : g_strdup (gtk_button_get_label (GTK_BUTTON (w)));
+
+      check_korean (u, shown, type);
+    }
+  if (GTK_IS_MENU_BUTTON (w))
+    {
+      if (gtk_menu_button_get_label (GTK_MENU_BUTTON (w)) != NULL)
+        {
+          g_autofree char *shown = gtk_menu_button_get_use_underline (GTK_MENU_BUTTON (w))
+                                   ? without_mnemonic (gtk_menu_button_get_label (GTK_MENU_BUTTON (w)))
+                                   : g_strdup (gtk_menu_button_get_label (GTK_MENU_BUTTON (w)));
+
+          check_korean (u, shown, type);
+        }
+      if (gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (w)) != NULL)
+        check_menu_korean (u, gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (w)));
+    }
+  if (GTK_IS_ENTRY (w))
+    check_korean (u, gtk_entry_get_placeholder_text (GTK_ENTRY (w)), "placeholder");
+  if (GTK_IS_DROP_DOWN (w))
+    {
+      GListModel *model = gtk_drop_down_get_model (GTK_DROP_DOWN (w));
+      GtkExpression *expression = gtk_drop_down_get_expression (GTK_DROP_DOWN (w));
+
+      for (guint i = 0; model != NULL && i < g_list_model_get_n_items (model); i++)
+        {
+          g_autoptr(GObject) item = g_list_model_get_item (model, i);
+          g_auto(GValue) value = G_VALUE_INIT;
+
+          if (GTK_IS_STRING_OBJECT (item))
+            check_korean (u, gtk_string_object_get_string (GTK_STRING_OBJECT (item)),
+                          "drop-down item");
+          else if (expression != NULL && gtk_expression_evaluate (expression, item, &value)
+                   && G_VALUE_HOLDS_STRING (&value))
+            check_korean (u, g_value_get_string (&value), "drop-down item");
+        }
+    }
+  label = accessible_text (w, GTK_ACCESSIBLE_PROPERTY_LABEL);
+  check_korean (u, label, "accessible label");
+  /* the drawn views' text summaries, what a screen reader reads of them */
+  description = accessible_text (w, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
+  check_korean (u, description, "accessible description");
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL; c = gtk_widget_get_next_sibling (c))
+    collect_korean (u, c, skip);
+}
+
+/* The window in Korean, in a child process: the locale and the catalogue
+ * are the process's for good */
+static void
+test_korean_window_child (void)
+{
+  g_autofree char *po = g_test_build_filename (G_TEST_BUILT, "..", "po", NULL);
+  g_autofree char *mo = g_build_filename (po, "ko", "LC_MESSAGES", "kernelscope.mo", NULL);
+  g_autofree char *spec = g_test_build_filename (G_TEST_DIST, "..", "data", "samples",
+                                                 "11-transpose-tiled", "transpose_tiled.json",
+                                                 NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (spec);
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GHashTable) exempt = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GString) report = g_string_new (NULL);
+  g_autoptr(GtkBuilder) builder = NULL;
+  g_autoptr(GSList) objects = NULL;
+  g_autoptr(GStrvBuilder) names = g_strv_builder_new ();
+  g_auto(GStrv) keys = NULL;
+  g_autoptr(GSettings) settings = NULL;
+  g_autoptr(GSettingsSchema) schema = NULL;
+  Untranslated u = { seen, report, 0, exempt, NULL };
+  const char *pages[] = { "timeline", "memory", "occupancy", "lanes", "cfg", "hints", "output" };
+  KsWindow *window;
+
+  /* glibc reads LANGUAGE in any locale but "C": C.UTF-8 is in every
+   * glibc since 2.35; a ko_KR.UTF-8 generated by locale-gen does too */
+  g_setenv ("LANGUAGE", "ko", TRUE);
+  if (setlocale (LC_ALL, "C.UTF-8") == NULL && setlocale (LC_ALL, "ko_KR.UTF-8") == NULL)
+    {
+      g_test_skip ("no C.UTF-8 nor ko_KR.UTF-8 locale: install the locales package");
+      return;
+    }
+  /* as main.c does; the templates translate in the default domain */
+  bindtextdomain (GETTEXT_PACKAGE, po);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+  g_assert_true (g_file_test (mo, G_FILE_TEST_EXISTS));
+  /* the catalogue is found: one string of ks-window.ui, by hand from ko.po */
+  g_assert_cmpstr (g_dgettext (GETTEXT_PACKAGE, "Stop the run (Escape)"), ==,
+                   "실행 중지 (Esc)");
+
+  g_setenv ("KS_NO_TOOLKIT", "1", TRUE);
+  reset_settings ();
+  window = g_object_ref_sink (ks_window_new (NULL));
+  gtk_window_set_default_size (GTK_WINDOW (window), 1600, 1000);
+  gtk_window_present (GTK_WINDOW (window));
+  ks_window_open_file (window, file);
+  /* the file loads before its run starts */
+  for (guint i = 0; i < 400 && (window->analysis == NULL || window->running); i++)
+    spin (50);
+  g_assert_nonnull (window->analysis);
+
+  /* Names, not words: the settings' keys a tooltip names, the buffers of
+   * transpose_tiled.json ("in", "out") */
+  settings = ks_settings_new ();
+  g_object_get (settings, "settings-schema", &schema, NULL);
+  keys = g_settings_schema_list_keys (schema);
+  g_strv_builder_addv (names, (const char **) keys);
+  g_strv_builder_add (names, "in");
+  g_strv_builder_add (names, "out");
+  u.names = g_strv_builder_end (names);
+  for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
+    {
+      GtkWidget *skip[] = { GTK_WIDGET (window->title_label), GTK_WIDGET (window->subtitle_label),
+                            GTK_WIDGET (window->cuda_file_label), GTK_WIDGET (window->ptx_file_label),
+                            GTK_WIDGET (window->sass_file_label), GTK_WIDGET (window->launch_label),
+                            GTK_WIDGET (window->cuda_view), GTK_WIDGET (window->ptx_view),
+                            GTK_WIDGET (window->sass_view), NULL };
+
+      gtk_stack_set_visible_child_name (window->results_stack, pages[i]);
+      spin (150);
+      collect_korean (&u, GTK_WIDGET (window), skip);
+    }
+  /* folded at half a laptop's screen: the header's menu of what folded */
+  {
+    GtkWidget *skip[] = { GTK_WIDGET (window->title_label), GTK_WIDGET (window->subtitle_label),
+                          GTK_WIDGET (window->cuda_file_label), GTK_WIDGET (window->ptx_file_label),
+                          GTK_WIDGET (window->sass_file_label), GTK_WIDGET (window->launch_label),
+                          GTK_WIDGET (window->cuda_view), GTK_WIDGET (window->ptx_view),
+                          GTK_WIDGET (window->sass_view), NULL };
+    guint before = u.n_texts;
+
+    resize_window (window, 683, 740);
+    collect_korean (&u, GTK_WIDGET (window), skip);
+    /* the folded menu: the GPUs, Stop, the stepping submenu */
+    g_assert_cmpint (g_menu_model_get_n_items (G_MENU_MODEL (window->folded_section)), >=, 3);
+    check_menu_korean (&u, G_MENU_MODEL (window->folded_section));
+    g_assert_cmpuint (u.n_texts, >, before);
+  }
+  /* the launch editor, open */
+  {
+    GtkWidget *skip[] = { NULL };
+
+    gtk_menu_button_popup (window->launch_button);
+    spin (150);
+    collect_korean (&u, window->launch_popover, skip);
+    gtk_popover_popdown (GTK_POPOVER (window->launch_popover));
+  }
+  /* the shortcuts window's titles */
+  builder = gtk_builder_new_from_resource ("/io/github/kernelscope/KernelScope/gtk/help-overlay.ui");
+  objects = gtk_builder_get_objects (builder);
+  for (GSList *l = objects; l != NULL; l = l->next)
+    if (GTK_IS_SHORTCUTS_SHORTCUT (l->data) || GTK_IS_SHORTCUTS_GROUP (l->data)
+        || GTK_IS_SHORTCUTS_SECTION (l->data))
+      {
+        g_autofree char *title = NULL;
+
+        g_object_get (l->data, "title", &title, NULL);
+        check_korean (&u, title, "shortcuts window");
+      }
+
+  window->close_confirmed = TRUE;
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_object_unref (window);
+  g_unsetenv ("KS_NO_TOOLKIT");
+
+  g_strfreev (u.names);
+  if (report->len > 0)
+    g_error ("In Korean, these texts still have English words:%s", report->str);
+  /* the walk read the window: its header, the panes, five views' pages */
+  g_assert_cmpuint (u.n_texts, >=, 40);
+}
+
+static void
+test_korean_window (void)
+{
+  if (!have_display)
+    {
+      g_test_skip ("no display: run under Xvfb (xvfb-run) to test the window");
+      return;
+    }
+  g_test_trap_subprocess ("/app/window/korean/subprocess", 120 * G_USEC_PER_SEC,
+                          G_TEST_SUBPROCESS_INHERIT_STDERR);
+  if (g_test_trap_has_passed ())
+    return;
+  g_test_fail ();
+}
+
+/* `kernelscope --help` from the build tree, in Korean: the program finds
+ * the catalogue that meson compiled in the build tree, not only an
+ * installed one */
+static void
+test_korean_uninstalled (void)
+{
+  const char *exe = g_getenv ("KS_KERNELSCOPE");
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) env = NULL;
+  const char *argv[] = { exe, "--help", NULL };
+  int status;
+
+  if (exe == NULL)
+    {
+      g_test_skip ("KS_KERNELSCOPE does not name the kernelscope executable");
+      return;
+    }
+  env = g_get_environ ();
+  env = g_environ_setenv (env, "LANGUAGE", "ko", TRUE);
+  env = g_environ_setenv (env, "LANG", "C.UTF-8", TRUE);
+  env = g_environ_setenv (env, "LC_ALL", "C.UTF-8", TRUE);
+  g_spawn_sync (NULL, (char **) argv, env, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status,
+                &error);
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  /* --version's help, "Print the version and exit", as po/ko.po has it */
+  if (strstr (out, "버전을 출력하고 끝냅니다") == NULL)
+    g_error ("kernelscope --help is not in Korean:\n%s", out);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -4883,6 +5443,9 @@ main (int    argc,
 
   /* The recent files go to a list of the tests' own, not the user's */
   g_setenv ("XDG_DATA_HOME", data_home, TRUE);
+  /* GTK's test AT context keeps the accessible properties the tests read,
+   * whether or not an AT-SPI bus is there */
+  g_setenv ("GTK_A11Y", "test", TRUE);
   g_test_init (&argc, &argv, NULL);
   gtk_disable_setlocale ();
   have_display = gtk_init_check ();
@@ -4996,6 +5559,12 @@ main (int    argc,
   g_test_add_func ("/app/shortcuts-window/readme-keys", test_shortcuts_readme);
   g_test_add_func ("/app/preferences", test_preferences);
   g_test_add_func ("/app/starts-with-first-sample", test_starts_with_first_sample);
+  /* Korean and accessibility */
+  g_test_add ("/app/window/accessible-names", Fixture, NULL, fixture_setup_quick,
+              test_accessible_names, fixture_teardown);
+  g_test_add_func ("/app/window/korean", test_korean_window);
+  g_test_add_func ("/app/window/korean/subprocess", test_korean_window_child);
+  g_test_add_func ("/app/korean-uninstalled", test_korean_uninstalled);
   status = g_test_run ();
   {
     g_autofree char *xbel = g_build_filename (data_home, "recently-used.xbel", NULL);

@@ -8,7 +8,9 @@
 #include "ks-application.h"
 
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 #include <gtksourceview/gtksource.h>
+#include <string.h>
 
 #include "ks-preferences.h"
 #include "ks-samples.h"
@@ -159,6 +161,43 @@ ks_settings_new (void)
   if (schema == NULL)
     return NULL;
   return g_settings_new_full (schema, NULL, NULL);
+}
+
+#ifdef KS_BUILD_ROOT
+static gboolean
+same_file (const char *a,
+           const char *b)
+{
+  GStatBuf sa, sb;
+
+  return g_stat (a, &sa) == 0 && g_stat (b, &sb) == 0
+         && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+#endif
+
+const char *
+ks_application_locale_dir (void)
+{
+#ifdef KS_BUILD_ROOT
+  /* By the file's identity, not its name, so a build tree reached through
+   * a symbolic link is still found.  The build tree's catalogues win over
+   * installed ones: those may be an older build's. */
+  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
+  g_autofree char *dir = exe != NULL ? g_path_get_dirname (exe) : NULL;
+
+  while (dir != NULL && strcmp (dir, "/") != 0 && strcmp (dir, ".") != 0)
+    {
+      char *up;
+
+      if (same_file (dir, KS_BUILD_ROOT))
+        return g_file_test (KS_BUILD_ROOT "/po", G_FILE_TEST_IS_DIR) ? KS_BUILD_ROOT "/po"
+                                                                      : LOCALEDIR;
+      up = g_path_get_dirname (dir);
+      g_free (dir);
+      dir = up;
+    }
+#endif
+  return LOCALEDIR;
 }
 
 /* "%.2fpt" whatever the locale's decimal point: CSS wants a full stop */

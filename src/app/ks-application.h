@@ -43,4 +43,9 @@ void            ks_application_setup_data       (void);
  * Returns: (transfer full) (nullable) */
 GSettings      *ks_settings_new                 (void);
 
+/* The folder of the message catalogues: the build tree's po/ for a program
+ * of the build tree (where meson compiles them as po/LANG/LC_MESSAGES/
+ * kernelscope.mo), else the installed one.  Give it to bindtextdomain(). */
+const char     *ks_application_locale_dir       (void);
+
 G_END_DECLS

@@ -14,6 +14,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "ks-a11y.h"
 #include "ks-sass.h"
 
 /* How long typing pauses before the form is checked */
@@ -897,14 +898,20 @@ fill_buffers (KsLaunchEditor *self)
                                       _("Buffer name"), -1);
       r.type = type_dropdown ();
       tag (r.type, FIELD_TYPE, i);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (r.type), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                      _("Element type"), -1);
       t = type_index (b->type[0] ? b->type : "b8");
       gtk_drop_down_set_selected (GTK_DROP_DOWN (r.type), t);
       g_signal_connect_object (r.type, "notify::selected", G_CALLBACK (dropdown_changed_cb), self,
                                G_CONNECT_SWAPPED);
       r.count = buffer_entry (self, FIELD_COUNT, i, 9, b->count);
       gtk_widget_set_tooltip_text (r.count, _("Elements; left empty, as many as the values give"));
+      gtk_accessible_update_property (GTK_ACCESSIBLE (r.count), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                      _("Elements"), -1);
       r.init = gtk_drop_down_new_from_strings (translated);
       tag (r.init, FIELD_INIT, i);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (r.init), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                      _("Initial values"), -1);
       gtk_drop_down_set_selected (GTK_DROP_DOWN (r.init), b->init);
       g_signal_connect_object (r.init, "notify::selected", G_CALLBACK (dropdown_changed_cb), self,
                                G_CONNECT_SWAPPED);
@@ -925,10 +932,14 @@ fill_buffers (KsLaunchEditor *self)
       gtk_entry_set_placeholder_text (GTK_ENTRY (r.data), _("1, 2, 3"));
       gtk_widget_set_tooltip_text (r.data, _("The first values, separated by commas or spaces; "
                                              "hex (0x…), inf and nan are taken too"));
+      gtk_accessible_update_property (GTK_ACCESSIBLE (r.data), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                      _("Values"), -1);
       gtk_stack_add_named (GTK_STACK (r.stack), r.data, "data");
       r.hex = buffer_entry (self, FIELD_HEX, i, 20, b->hex);
       gtk_entry_set_placeholder_text (GTK_ENTRY (r.hex), _("01 00 ff 7f"));
       gtk_widget_set_tooltip_text (r.hex, _("The bytes in hex, in memory order"));
+      gtk_accessible_update_property (GTK_ACCESSIBLE (r.hex), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                      _("Bytes in hex"), -1);
       gtk_stack_add_named (GTK_STACK (r.stack), r.hex, "bytes_hex");
       show_init (&r, b->init);
 
@@ -946,6 +957,8 @@ fill_buffers (KsLaunchEditor *self)
       gtk_widget_add_css_class (r.remove, "flat");
       gtk_widget_set_tooltip_text (r.remove, _("Remove the buffer"));
       tag (r.remove, FIELD_NAME, i);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (r.remove), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                      _("Remove the buffer"), -1);
       g_signal_connect_object (r.remove, "clicked", G_CALLBACK (remove_clicked_cb), self,
                                G_CONNECT_SWAPPED);
 
@@ -961,6 +974,7 @@ fill_buffers (KsLaunchEditor *self)
   self->filling = FALSE;
   register_fields (self);
   fill_objects (self);
+  ks_a11y_name_drop_down_buttons (GTK_WIDGET (self));
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1090,6 +1104,8 @@ fill_params (KsLaunchEditor *self)
                                              "handle), or a value"));
       gtk_drop_down_set_selected (GTK_DROP_DOWN (r.kind), param_choice (self, p));
       tag (r.kind, FIELD_PARAM_KIND, i);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (r.kind), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                      _("Parameter kind"), -1);
       g_signal_connect_object (r.kind, "notify::selected", G_CALLBACK (dropdown_changed_cb), self,
                                G_CONNECT_SWAPPED);
       r.value = small_entry (12);
@@ -1102,6 +1118,8 @@ fill_params (KsLaunchEditor *self)
       r.type = type_dropdown ();
       gtk_drop_down_set_selected (GTK_DROP_DOWN (r.type), type_index (p->type));
       tag (r.type, FIELD_PARAM_TYPE, i);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (r.type), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                      _("Parameter type"), -1);
       g_signal_connect_object (r.type, "notify::selected", G_CALLBACK (dropdown_changed_cb), self,
                                G_CONNECT_SWAPPED);
       gtk_widget_set_visible (r.value, value);
@@ -1116,6 +1134,7 @@ fill_params (KsLaunchEditor *self)
     }
   self->filling = FALSE;
   register_fields (self);
+  ks_a11y_name_drop_down_buttons (GTK_WIDGET (self));
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1186,6 +1205,7 @@ fill_kernels (KsLaunchEditor *self)
         gtk_label_set_text (self->kernel_label, shown ? shown : _("the module’s only kernel"));
       gtk_widget_set_tooltip_text (GTK_WIDGET (self->kernel_label), self->form->kernel);
     }
+  ks_a11y_name_drop_down_buttons (GTK_WIDGET (self));
 }
 
 static void

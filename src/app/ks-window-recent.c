@@ -94,6 +94,14 @@ fill_recent (KsWindow *self)
         }
       else
         label = g_strdup (name);
+      /* a menu's "_" marks its mnemonic: vector_add.cu would read
+       * "vectoradd.cu" */
+      {
+        g_auto(GStrv) parts = g_strsplit (label, "_", -1);
+
+        g_free (label);
+        label = g_strjoinv ("__", parts);
+      }
       item = g_menu_item_new (label, NULL);
       g_menu_item_set_action_and_target_value (item, "win.open-recent", g_variant_new_string (uri));
       g_menu_append_item (self->recent_menu, item);

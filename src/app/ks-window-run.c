@@ -261,6 +261,22 @@ severity_icon (KsHintSeverity severity)
     }
 }
 
+/* What the icon's shape and colour say, for a screen reader */
+static const char *
+severity_name (KsHintSeverity severity)
+{
+  switch (severity)
+    {
+    case KS_HINT_CRITICAL:
+      return _("Critical");
+    case KS_HINT_WARNING:
+      return _("Warning");
+    case KS_HINT_INFO:
+    default:
+      return _("Information");
+    }
+}
+
 static GtkWidget *
 hint_row (const KsHint *hint,
           gboolean      cuda_linked)
@@ -283,6 +299,8 @@ hint_row (const KsHint *hint,
                                  : hint->severity == KS_HINT_WARNING ? "ks-hint-warning"
                                  : "ks-hint-info");
   gtk_widget_add_css_class (icon, "ks-hint-icon");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (icon), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  severity_name (hint->severity), -1);
   gtk_widget_set_valign (icon, GTK_ALIGN_START);
   gtk_label_set_xalign (GTK_LABEL (message), 0);
   gtk_label_set_wrap (GTK_LABEL (message), TRUE);

@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "ks-a11y.h"
 #include "ks-application.h"
 #include "ks-samples.h"
 
@@ -1989,6 +1990,7 @@ ks_window_init (KsWindow *self)
   _ks_window_launch_init (self);
   _ks_window_recent_init (self);
   _ks_window_layout_init (self);
+  ks_a11y_name_drop_down_buttons (GTK_WIDGET (self));
 }
 
 KsWindow *
