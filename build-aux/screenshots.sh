@@ -13,7 +13,8 @@ exe=$build/src/app/kernelscope
 out=$root/docs/screenshots
 [ -x "$exe" ] || { echo "no $exe: build first (meson setup _build && meson compile -C _build)" >&2; exit 1; }
 command -v xvfb-run >/dev/null || { echo "xvfb-run is needed (apt install xvfb xauth)" >&2; exit 1; }
-export KS_DATA_DIR="$root/data" GSETTINGS_BACKEND=memory
+# the samples as a student without a CUDA toolkit sees them
+export KS_DATA_DIR="$root/data" GSETTINGS_BACKEND=memory KS_NO_TOOLKIT=1
 s=$root/data/samples
 
 shot () {
@@ -35,3 +36,8 @@ shot window-memory --view memory "$s/11-transpose-tiled/transpose_tiled.json"
 shot window-stepping --step 30 --view lanes "$s/05-divergence/divergence.json"
 shot window-launch --launch-editor "$s/01-vector-add/vector_add.json"
 shot window-presentation --presentation "$s/05-divergence/divergence.json"
+# a classroom's screens: a 1024x768 projector, half a 1366x768 laptop
+shot window-projector-1024 --presentation --size 1024x768 "$s/05-divergence/divergence.json"
+shot window-half-laptop --size 683x740 "$s/12-transpose-padded/transpose_padded.json"
+shot window-texture --view memory "$s/26-texture-upscale/texture_upscale.json"
+LANGUAGE=ko LANG=C.UTF-8 shot window-korean --size 1280x720 "$s/11-transpose-tiled/transpose_tiled.json"

@@ -171,25 +171,6 @@ test_shared_prefix (void)
   g_assert_cmpuint (ks_lanes_shared_prefix (apart, 2), ==, 0);
 }
 
-/* The height of the run of (r, g, b) down column x through row y */
-static int
-run_height (cairo_surface_t *s,
-            double           x,
-            double           y,
-            double           r,
-            double           g,
-            double           b)
-{
-  int top = (int) y, bottom = (int) y, h = cairo_image_surface_get_height (s);
-
-  g_assert_true (ks_test_pixel_is (s, x, y, r, g, b));
-  while (top > 0 && ks_test_pixel_is (s, x, top - 1, r, g, b))
-    top--;
-  while (bottom + 1 < h && ks_test_pixel_is (s, x, bottom + 1, r, g, b))
-    bottom++;
-  return bottom - top + 1;
-}
-
 /* Presentation mode at 1920 px (a 1080p projector): the path row's cells
  * are at least 1.6 times as tall as at a desk, measured on the pictures;
  * the picture asks for the height of all the step's rows (path, guard, and
@@ -231,7 +212,7 @@ test_presentation_scale (void)
       g_assert_cmpuint (row, ==, 4);
       g_assert_cmpuint (lane, ==, 31);
       ks_lanes_cell_center (st, 1920, 0, 0, &x, &y);
-      heights[k] = run_height (s, x, y, blue[0], blue[1], blue[2]);
+      heights[k] = ks_test_run_height (s, x, y, blue[0], blue[1], blue[2]);
       cairo_destroy (cr);
       cairo_surface_destroy (s);
     }

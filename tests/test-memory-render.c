@@ -159,26 +159,6 @@ conflict32 (KsMemAccess *m)
     m->addr[l] = 128 * l;
 }
 
-/* The length of the run of pixels of colour (r, g, b) down column x that
- * contains row y */
-static int
-run_height (cairo_surface_t *s,
-            double           x,
-            double           y,
-            double           r,
-            double           g,
-            double           b)
-{
-  int top = (int) y, bottom = (int) y, h = cairo_image_surface_get_height (s);
-
-  g_assert_true (ks_test_pixel_is (s, x, y, r, g, b));
-  while (top > 0 && ks_test_pixel_is (s, x, top - 1, r, g, b))
-    top--;
-  while (bottom + 1 < h && ks_test_pixel_is (s, x, bottom + 1, r, g, b))
-    bottom++;
-  return bottom - top + 1;
-}
-
 /* Presentation mode: a pass's cell and a lane's box are at least 1.6
  * times as tall as at a desk, measured on the pictures */
 static void
@@ -201,9 +181,9 @@ test_presentation_scale (void)
   s2 = draw (&m, &big, "banks-presentation.png");
   /* pass 1's cell in bank 0: Okabe-Ito blue */
   ks_memory_cell_center (W, H, &desk, 0, 0, &x, &y);
-  h1 = run_height (s1, x, y, 0x00 / 255.0, 0x72 / 255.0, 0xb2 / 255.0);
+  h1 = ks_test_run_height (s1, x, y, 0x00 / 255.0, 0x72 / 255.0, 0xb2 / 255.0);
   ks_memory_cell_center (W, H, &big, 0, 0, &x, &y);
-  h2 = run_height (s2, x, y, 0x00 / 255.0, 0x72 / 255.0, 0xb2 / 255.0);
+  h2 = ks_test_run_height (s2, x, y, 0x00 / 255.0, 0x72 / 255.0, 0xb2 / 255.0);
   g_assert_cmpint (h1, >=, 8);
   g_assert_cmpfloat ((double) h2 / h1, >=, 1.6);
   cairo_surface_destroy (s1);
