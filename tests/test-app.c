@@ -399,14 +399,22 @@ test_link_scrolls (Fixture       *f,
   gtk_text_view_get_line_yrange (GTK_TEXT_VIEW (f->window->ptx_view), &iter, &y, &h);
   g_assert_cmpint (y, >=, visible.y + visible.height);
 
-  /* CUDA line 40 chosen: they come into view */
+  /* CUDA line 40 chosen, as a click in the CUDA pane chooses it: they
+   * come into view */
+  gtk_widget_grab_focus (GTK_WIDGET (f->window->cuda_view));
   gtk_text_buffer_get_iter_at_line (GTK_TEXT_BUFFER (f->window->cuda_buffer), &iter, 39);
   gtk_text_buffer_place_cursor (GTK_TEXT_BUFFER (f->window->cuda_buffer), &iter);
-  spin (600);
-  gtk_text_buffer_get_iter_at_line (GTK_TEXT_BUFFER (f->window->ptx_buffer), &iter,
-                                    (int) g_array_index (want, guint, 0) - 1);
-  gtk_text_view_get_visible_rect (GTK_TEXT_VIEW (f->window->ptx_view), &visible);
-  gtk_text_view_get_line_yrange (GTK_TEXT_VIEW (f->window->ptx_view), &iter, &y, &h);
+  /* (a loaded machine lays the pane out late: up to 5 s) */
+  for (guint i = 0; i < 100; i++)
+    {
+      spin (50);
+      gtk_text_buffer_get_iter_at_line (GTK_TEXT_BUFFER (f->window->ptx_buffer), &iter,
+                                        (int) g_array_index (want, guint, 0) - 1);
+      gtk_text_view_get_visible_rect (GTK_TEXT_VIEW (f->window->ptx_view), &visible);
+      gtk_text_view_get_line_yrange (GTK_TEXT_VIEW (f->window->ptx_view), &iter, &y, &h);
+      if (i >= 12 && y >= visible.y && y + h <= visible.y + visible.height)
+        break;
+    }
   g_assert_cmpint (y, >=, visible.y);
   g_assert_cmpint (y + h, <=, visible.y + visible.height);
 }
@@ -5434,6 +5442,33 @@ test_korean_uninstalled (void)
     g_error ("kernelscope --help is not in Korean:\n%s", out);
 }
 
+/* GTK 4.8 sometimes snapshots a pane's part that a layout pass left
+ * without an allocation (a GtkPaned or its handle, as a run's results
+ * arrive); it skips that one frame and says so as a warning.  That is
+ * GTK's to fix (later versions allocate before they snapshot), not a
+ * defect of the window, so it is printed and does not end the tests;
+ * every other warning still does.  (GTK logs through the structured
+ * writer, which is where a warning is made fatal.) */
+static GLogWriterOutput
+log_writer_cb (GLogLevelFlags   level,
+               const GLogField *fields,
+               gsize            n_fields,
+               gpointer         data)
+{
+  const char *domain = NULL, *message = NULL;
+
+  for (gsize i = 0; i < n_fields; i++)
+    if (g_strcmp0 (fields[i].key, "GLIB_DOMAIN") == 0)
+      domain = fields[i].value;
+    else if (g_strcmp0 (fields[i].key, "MESSAGE") == 0)
+      message = fields[i].value;
+  if ((level & G_LOG_LEVEL_WARNING) && g_strcmp0 (domain, "Gtk") == 0 && message != NULL
+      && g_str_has_prefix (message, "Trying to snapshot ")
+      && strstr (message, "without a current allocation") != NULL)
+    return g_log_writer_standard_streams (level & ~G_LOG_FLAG_FATAL, fields, n_fields, data);
+  return g_log_writer_default (level, fields, n_fields, data);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -5446,6 +5481,7 @@ main (int    argc,
   /* GTK's test AT context keeps the accessible properties the tests read,
    * whether or not an AT-SPI bus is there */
   g_setenv ("GTK_A11Y", "test", TRUE);
+  g_log_set_writer_func (log_writer_cb, NULL, NULL);
   g_test_init (&argc, &argv, NULL);
   gtk_disable_setlocale ();
   have_display = gtk_init_check ();
