@@ -203,8 +203,10 @@ ks_application_locale_dir (void)
 char *
 ks_application_catalogue_language (void)
 {
-  /* the header is the translation of "" */
-  const char *header = dgettext (GETTEXT_PACKAGE, "");
+  /* the header is the translation of the empty message (a variable: a
+   * literal "" would be taken into the template) */
+  const char *empty = "";
+  const char *header = dgettext (GETTEXT_PACKAGE, empty);
   const char *field = header != NULL ? strstr (header, "Language: ") : NULL;
   gsize n;
 
