@@ -5316,6 +5316,13 @@ test_korean_window_child (void)
   /* the catalogue is found: one string of ks-window.ui, by hand from ko.po */
   g_assert_cmpstr (g_dgettext (GETTEXT_PACKAGE, "Stop the run (Escape)"), ==,
                    "실행 중지 (Esc)");
+  /* its language, which the views' fonts are matched for: ko.po's header
+   * says "Language: ko" */
+  {
+    g_autofree char *language = ks_application_catalogue_language ();
+
+    g_assert_cmpstr (language, ==, "ko");
+  }
 
   g_setenv ("KS_NO_TOOLKIT", "1", TRUE);
   reset_settings ();

@@ -200,6 +200,40 @@ ks_application_locale_dir (void)
   return LOCALEDIR;
 }
 
+char *
+ks_application_catalogue_language (void)
+{
+  /* the header is the translation of the empty message (a variable: a
+   * literal "" would be taken into the template) */
+  const char *empty = "";
+  const char *header = dgettext (GETTEXT_PACKAGE, empty);
+  const char *field = header != NULL ? strstr (header, "Language: ") : NULL;
+  gsize n;
+
+  /* the field starts a line ("Language-Team:" is another field) */
+  while (field != NULL && field != header && field[-1] != '\n')
+    field = strstr (field + 1, "Language: ");
+  if (field == NULL)
+    return NULL;
+  field += strlen ("Language: ");
+  n = strcspn (field, "\r\n");
+  return n > 0 ? g_strndup (field, n) : NULL;
+}
+
+void
+ks_application_match_fonts_to_language (void)
+{
+  g_autofree char *language = NULL;
+
+  /* LANGUAGE=ko in an English or C locale: fontconfig matches "Sans" for
+   * the locale's language, and Hangul showed as boxes in the views */
+  if (g_getenv ("FC_LANG") != NULL)
+    return;
+  language = ks_application_catalogue_language ();
+  if (language != NULL)
+    g_setenv ("FC_LANG", language, TRUE);
+}
+
 /* "%.2fpt" whatever the locale's decimal point: CSS wants a full stop */
 static void
 append_points (GString    *css,

@@ -47,5 +47,14 @@ GSettings      *ks_settings_new                 (void);
  * of the build tree (where meson compiles them as po/LANG/LC_MESSAGES/
  * kernelscope.mo), else the installed one.  Give it to bindtextdomain(). */
 const char     *ks_application_locale_dir       (void);
+/* The language of the message catalogue in use, from its header's
+ * "Language:" field ("ko"); NULL when the texts are the source's English.
+ * Returns: (transfer full) (nullable) */
+char           *ks_application_catalogue_language (void);
+/* The views draw text with cairo's toy font API, which falls back on no
+ * other font: a font for the catalogue's language must be the one
+ * fontconfig matches.  Sets FC_LANG to that language unless it is set;
+ * call after textdomain() and before anything starts fontconfig. */
+void            ks_application_match_fonts_to_language (void);
 
 G_END_DECLS

@@ -18,6 +18,7 @@ main (int    argc,
   bindtextdomain (GETTEXT_PACKAGE, ks_application_locale_dir ());
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
+  ks_application_match_fonts_to_language ();
 
   gtk_source_init ();
   app = ks_application_new ();

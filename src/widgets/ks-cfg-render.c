@@ -58,7 +58,8 @@ ks_cfg_heat_rgb_projector (uint64_t  count,
 
 /* The legend under the graph, in the widget's pixels (it does not zoom):
  * the fill scale, the split outline, the dashed rejoin line, loops and
- * edges that skip blocks.  Entry widths from an average glyph of 0.6 em. */
+ * edges that skip blocks.  Entry widths from an average glyph of 0.6 em
+ * (two for a wide character). */
 typedef enum
 {
   ENTRY_HEAT,
@@ -96,12 +97,24 @@ entry_text (Entry    e,
     }
 }
 
+/* The columns of text as a terminal counts them: a wide character
+ * (Hangul, CJK) takes two, about two average Latin glyphs' width */
+static glong
+text_columns (const char *text)
+{
+  glong n = 0;
+
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    n += g_unichar_iswide (g_utf8_get_char (p)) ? 2 : 1;
+  return n;
+}
+
 static double
 entry_width (Entry       e,
              const char *text,
              double      px)
 {
-  return px * (e == ENTRY_HEAT ? 4.2 : 2.4) + g_utf8_strlen (text, -1) * px * 0.6 + px * 1.2;
+  return px * (e == ENTRY_HEAT ? 4.2 : 2.4) + text_columns (text) * px * 0.6 + px * 1.2;
 }
 
 static guint

@@ -21,9 +21,9 @@
 #define HOVER_B 0.0
 
 static const char *const curve_titles[KS_OCCUPANCY_N_CURVES] = {
-  "threads per block",
-  "registers per thread",
-  "shared memory per block (bytes)",
+  N_("threads per block"),
+  N_("registers per thread"),
+  N_("shared memory per block (bytes)"),
 };
 
 void
@@ -270,17 +270,19 @@ draw_summary (cairo_t                *cr,
   /* the blocks each resource allows; the binding ones in the marker's colour */
   {
     const struct { const char *name; uint32_t blocks; KsOccupancyLimiter bit; } lim[] = {
-      { "warps", r->blocks_by_warps, KS_OCCUPANCY_LIMIT_WARPS },
-      { "registers", r->blocks_by_registers, KS_OCCUPANCY_LIMIT_REGISTERS },
-      { "shared memory", r->blocks_by_shared_memory, KS_OCCUPANCY_LIMIT_SHARED_MEMORY },
-      { "block slots", r->blocks_by_blocks, KS_OCCUPANCY_LIMIT_BLOCKS },
-      { "barriers", r->blocks_by_barriers, KS_OCCUPANCY_LIMIT_BARRIERS },
+      { C_("limiter", "warps"), r->blocks_by_warps, KS_OCCUPANCY_LIMIT_WARPS },
+      { C_("limiter", "registers"), r->blocks_by_registers, KS_OCCUPANCY_LIMIT_REGISTERS },
+      { C_("limiter", "shared memory"), r->blocks_by_shared_memory,
+        KS_OCCUPANCY_LIMIT_SHARED_MEMORY },
+      /* TRANSLATORS: what limits the blocks an SM holds: its slots for blocks */
+      { _("block slots"), r->blocks_by_blocks, KS_OCCUPANCY_LIMIT_BLOCKS },
+      { C_("limiter", "barriers"), r->blocks_by_barriers, KS_OCCUPANCY_LIMIT_BARRIERS },
     };
 
     y += bar_h + px * 1.5;
     cairo_set_font_size (cr, px);
-    text (cr, co->dim, x, y, "blocks per SM allowed by");
-    x += text_width (cr, "blocks per SM allowed by") + px * 0.8;
+    text (cr, co->dim, x, y, _("blocks per SM allowed by"));
+    x += text_width (cr, _("blocks per SM allowed by")) + px * 0.8;
     for (guint i = 0; i < G_N_ELEMENTS (lim); i++)
       {
         const double mark[3] = { MARK_R, MARK_G, MARK_B };
@@ -310,8 +312,8 @@ draw_plot (cairo_t                      *cr,
   char buf[64];
 
   cairo_set_font_size (cr, px);
-  text (cr, co->fg, r->x + (r->width - text_width (cr, curve_titles[k])) / 2, r->y - px * 0.6,
-        curve_titles[k]);
+  text (cr, co->fg, r->x + (r->width - text_width (cr, _(curve_titles[k]))) / 2, r->y - px * 0.6,
+        _(curve_titles[k]));
 
   /* the grid: quarters of the maximum */
   cairo_set_line_width (cr, 1);
@@ -405,6 +407,7 @@ ks_occupancy_chart_render (cairo_t                *cr,
   for (guint k = 0; k < KS_OCCUPANCY_N_CURVES; k++)
     draw_plot (cr, c, &l, &co, px, (KsOccupancyCurve) k);
   cairo_set_font_size (cr, px);
-  text (cr, co.dim, px * 0.2, l.plots[0].y - px * 0.6, "warps/SM");
+  /* Translators: the unit of the charts' vertical axis */
+  text (cr, co.dim, px * 0.2, l.plots[0].y - px * 0.6, _("warps/SM"));
   cairo_restore (cr);
 }

@@ -115,13 +115,25 @@ legend_items (LegendItem *items)
   return n;
 }
 
-/* An entry's width, from an average glyph of 0.62 em (the layout has no
- * font to measure with) */
+/* The columns of text as a terminal counts them: a wide character
+ * (Hangul, CJK) takes two, about two average Latin glyphs' width */
+static glong
+text_columns (const char *text)
+{
+  glong n = 0;
+
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    n += g_unichar_iswide (g_utf8_get_char (p)) ? 2 : 1;
+  return n;
+}
+
+/* An entry's width, from an average glyph of 0.62 em, two for a wide
+ * character (the layout has no font to measure with) */
 static double
 legend_item_width (const LegendItem *it,
                    double            px)
 {
-  double text = g_utf8_strlen (it->text, -1) * px * 0.62;
+  double text = text_columns (it->text) * px * 0.62;
 
   return it->kind == ITEM_LABEL ? text + px * 1.0 : px * 1.5 + text + px * 1.0;
 }

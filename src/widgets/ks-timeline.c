@@ -271,6 +271,28 @@ ks_timeline_measure (GtkWidget      *widget,
     }
 }
 
+/* A stall reason in the legend's words, translated: Nsight Compute's names
+ * (ks_stall_reason_name) are for the JSON report and the command line */
+static const char *
+stall_label (KsStallReason reason)
+{
+  switch (reason)
+    {
+    case KS_STALL_SELECTED: return _("selected");
+    case KS_STALL_LONG_SCOREBOARD: return _("memory");
+    case KS_STALL_SHORT_SCOREBOARD: return _("shared/MUFU");
+    case KS_STALL_WAIT: return _("dependency");
+    case KS_STALL_MATH_PIPE_THROTTLE: return _("math pipe throttle");
+    case KS_STALL_MIO_THROTTLE: return _("MIO throttle");
+    case KS_STALL_LG_THROTTLE: return _("LG throttle");
+    case KS_STALL_BARRIER: return _("barrier");
+    case KS_STALL_BRANCH_RESOLVING: return _("branch");
+    case KS_STALL_NOT_SELECTED: return _("not selected");
+    case KS_STALL_NO_INSTRUCTION: return _("no instruction");
+    default: return ks_stall_reason_name (reason);
+    }
+}
+
 /* What the picture shows, for a screen reader: the rows, the cycles, how
  * busy the issue was and what the warps waited for most */
 static char *
@@ -305,7 +327,7 @@ describe_run (const KsTiming *t)
   return g_strdup_printf (_("%s of %s over %u cycles (a model), %.2f instructions issued a cycle; "
                             "the warps waited most for %s (%.0f %% of stalled cycles)"),
                           warps, blocks, t->cycles, t->ipc,
-                          ks_stall_reason_name ((KsStallReason) worst), 100.0 * most / stalled);
+                          stall_label ((KsStallReason) worst), 100.0 * most / stalled);
 }
 
 /* A description of the event under the pointer */
@@ -335,7 +357,7 @@ describe (KsTimeline *self,
   text = ks_ptx_module_line_text (m, in->line);
   if (e->stall != KS_STALL_SELECTED)
     waited = g_strdup_printf (_("waited %u cycles: %s\n"), e->ready - e->stall_start,
-                              ks_stall_reason_name ((KsStallReason) e->stall));
+                              stall_label ((KsStallReason) e->stall));
   return g_strdup_printf (_("%s\nPTX line %u%s%s\nblock %u, warp %u (sub-partition %u)\n"
                             "issued at cycle %u on the %s pipe, %u of 32 lanes\n"
                             "result after %u cycles\n%s(a model, not a measurement)"),
