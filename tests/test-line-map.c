@@ -825,6 +825,26 @@ test_samples_focus (void)
   }
 }
 
+/* A program in the build tree (this test is one) reads the source tree's
+ * data before an installed copy, which may be an older version's */
+static void
+test_uninstalled_data (void)
+{
+  g_autofree char *old = g_strdup (g_getenv ("KS_DATA_DIR"));
+  g_autofree char *found = NULL, *want = NULL, *canon_found = NULL, *canon_want = NULL;
+
+  g_assert_true (ks_running_uninstalled ());
+  g_unsetenv ("KS_DATA_DIR");
+  found = ks_data_find_dir ("samples");
+  want = g_test_build_filename (G_TEST_DIST, "..", "data", "samples", NULL);
+  g_assert_nonnull (found);
+  canon_found = g_canonicalize_filename (found, NULL);
+  canon_want = g_canonicalize_filename (want, NULL);
+  g_assert_cmpstr (canon_found, ==, canon_want);
+  if (old != NULL)
+    g_setenv ("KS_DATA_DIR", old, TRUE);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -842,5 +862,6 @@ main (int    argc,
   g_test_add_func ("/app/samples/metadata", test_samples_metadata);
   g_test_add_func ("/app/samples/course", test_samples_course);
   g_test_add_func ("/app/samples/focus", test_samples_focus);
+  g_test_add_func ("/app/samples/uninstalled-data", test_uninstalled_data);
   return g_test_run ();
 }

@@ -145,8 +145,11 @@ ks_settings_new (void)
 {
   GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
   g_autoptr(GSettingsSchema) schema = NULL;
+  /* run from the build tree, the schema built with it comes first: an
+   * installed one may be an older version's, without this one's keys */
+  gboolean build_first = ks_running_uninstalled ();
 
-  if (source != NULL)
+  if (source != NULL && !build_first)
     schema = g_settings_schema_source_lookup (source, "io.github.kernelscope.KernelScope", TRUE);
 #ifdef KS_BUILD_SCHEMADIR
   if (schema == NULL)
@@ -158,44 +161,21 @@ ks_settings_new (void)
         schema = g_settings_schema_source_lookup (build, "io.github.kernelscope.KernelScope", FALSE);
     }
 #endif
+  if (schema == NULL && source != NULL && build_first)
+    schema = g_settings_schema_source_lookup (source, "io.github.kernelscope.KernelScope", TRUE);
   if (schema == NULL)
     return NULL;
   return g_settings_new_full (schema, NULL, NULL);
 }
 
-#ifdef KS_BUILD_ROOT
-static gboolean
-same_file (const char *a,
-           const char *b)
-{
-  GStatBuf sa, sb;
-
-  return g_stat (a, &sa) == 0 && g_stat (b, &sb) == 0
-         && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
-#endif
-
 const char *
 ks_application_locale_dir (void)
 {
 #ifdef KS_BUILD_ROOT
-  /* By the file's identity, not its name, so a build tree reached through
-   * a symbolic link is still found.  The build tree's catalogues win over
-   * installed ones: those may be an older build's. */
-  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
-  g_autofree char *dir = exe != NULL ? g_path_get_dirname (exe) : NULL;
-
-  while (dir != NULL && strcmp (dir, "/") != 0 && strcmp (dir, ".") != 0)
-    {
-      char *up;
-
-      if (same_file (dir, KS_BUILD_ROOT))
-        return g_file_test (KS_BUILD_ROOT "/po", G_FILE_TEST_IS_DIR) ? KS_BUILD_ROOT "/po"
-                                                                      : LOCALEDIR;
-      up = g_path_get_dirname (dir);
-      g_free (dir);
-      dir = up;
-    }
+  /* The build tree's catalogues win over installed ones: those may be an
+   * older build's */
+  if (ks_running_uninstalled () && g_file_test (KS_BUILD_ROOT "/po", G_FILE_TEST_IS_DIR))
+    return KS_BUILD_ROOT "/po";
 #endif
   return LOCALEDIR;
 }

@@ -4,6 +4,7 @@
 #include "ks-samples.h"
 
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <stdlib.h>
 #include <string.h>
@@ -468,19 +469,68 @@ ks_samples_find_for_file (GPtrArray  *samples,
   return NULL;
 }
 
+#ifdef KS_BUILD_ROOT
+static gboolean
+same_file (const char *a,
+           const char *b)
+{
+  GStatBuf sa, sb;
+
+  return g_stat (a, &sa) == 0 && g_stat (b, &sb) == 0
+         && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+#endif
+
+gboolean
+ks_running_uninstalled (void)
+{
+#ifdef KS_BUILD_ROOT
+  static gsize once = 0;
+  static gboolean uninstalled;
+
+  if (g_once_init_enter (&once))
+    {
+      /* By the file's identity, not its name, so a build tree reached
+       * through a symbolic link is still found */
+      g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
+      g_autofree char *dir = exe != NULL ? g_path_get_dirname (exe) : NULL;
+
+      while (dir != NULL && strcmp (dir, "/") != 0 && strcmp (dir, ".") != 0 && !uninstalled)
+        {
+          char *up = g_path_get_dirname (dir);
+
+          uninstalled = same_file (dir, KS_BUILD_ROOT);
+          g_free (dir);
+          dir = up;
+        }
+      g_once_init_leave (&once, 1);
+    }
+  return uninstalled;
+#else
+  return FALSE;
+#endif
+}
+
 char *
 ks_data_find_dir (const char *name)
 {
   const char *env = g_getenv ("KS_DATA_DIR");
-  const char *dirs[] = {
+  /* A program run from its build tree reads the source tree's data first:
+   * an installed copy may be an older version's */
+  const char *installed =
 #ifdef KS_PKGDATADIR
-    KS_PKGDATADIR,
+    KS_PKGDATADIR;
+#else
+    NULL;
 #endif
+  const char *source =
 #ifdef KS_SOURCE_DATADIR
-    KS_SOURCE_DATADIR,
+    KS_SOURCE_DATADIR;
+#else
+    NULL;
 #endif
-    NULL
-  };
+  gboolean uninstalled = ks_running_uninstalled ();
+  const char *dirs[] = { uninstalled ? source : installed, uninstalled ? installed : source, NULL };
 
   g_return_val_if_fail (name != NULL, NULL);
 
@@ -490,9 +540,13 @@ ks_data_find_dir (const char *name)
 
       return g_file_test (path, G_FILE_TEST_IS_DIR) ? g_steal_pointer (&path) : NULL;
     }
-  for (guint i = 0; dirs[i] != NULL; i++)
+  for (guint i = 0; i < 2; i++)
     {
-      g_autofree char *path = g_build_filename (dirs[i], name, NULL);
+      g_autofree char *path = NULL;
+
+      if (dirs[i] == NULL)
+        continue;
+      path = g_build_filename (dirs[i], name, NULL);
 
       if (g_file_test (path, G_FILE_TEST_IS_DIR))
         return g_steal_pointer (&path);

@@ -59,6 +59,10 @@ const KsSample *ks_samples_find_for_file (GPtrArray  *samples,
  * is set, else the installed copy, else the source tree's data/ (running
  * from a build tree); NULL when none exists.
  * Returns: (transfer full) (nullable) */
+/* Whether this program runs from its build tree (it then prefers the
+ * build's and the source tree's data, schema and catalogues to installed
+ * ones, which may be an older version's) */
+gboolean    ks_running_uninstalled  (void);
 char       *ks_data_find_dir      (const char *name);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsSample, ks_sample_free)
