@@ -421,27 +421,6 @@ ks_memory_describe (const KsMemAccess *m)
 }
 
 static void
-set_rgb3 (cairo_t      *cr,
-          const double *c,
-          double        alpha)
-{
-  cairo_set_source_rgba (cr, c[0], c[1], c[2], alpha);
-}
-
-static void
-centered (cairo_t    *cr,
-          double      x,
-          double      y,
-          const char *s)
-{
-  cairo_text_extents_t e;
-
-  cairo_text_extents (cr, s, &e);
-  cairo_move_to (cr, x - e.x_advance / 2, y);
-  cairo_show_text (cr, s);
-}
-
-static void
 draw_lanes (cairo_t           *cr,
             const KsMemAccess *m,
             const Geometry    *g,
@@ -451,7 +430,7 @@ draw_lanes (cairo_t           *cr,
   char buf[16];
 
   cairo_set_font_size (cr, g->px * 0.8);
-  set_rgb3 (cr, dim, 1);
+  ks_render_set_rgb (cr, dim, 1);
   cairo_move_to (cr, 2, g->lane_y + g->lane_h * 0.7);
   /* Translators: the row of a warp's 32 lanes in the memory diagram */
   cairo_show_text (cr, C_("memory", "lane"));
@@ -460,12 +439,12 @@ draw_lanes (cairo_t           *cr,
       double x = g->left + l * g->col_w;
       gboolean on = (m->mask >> l) & 1;
 
-      set_rgb3 (cr, fg, on ? 0.85 : 0.2);
+      ks_render_set_rgb (cr, fg, on ? 0.85 : 0.2);
       cairo_set_line_width (cr, MAX (1, g->px / 12));
       cairo_rectangle (cr, x + 1.5, g->lane_y + 0.5, g->col_w - 3, g->lane_h);
       cairo_stroke (cr);
       g_snprintf (buf, sizeof buf, "%u", l);
-      centered (cr, x + g->col_w / 2, g->lane_y + g->lane_h * 0.7, buf);
+      ks_render_text_centred (cr, x + g->col_w / 2, g->lane_y + g->lane_h * 0.7, buf);
     }
 }
 
@@ -499,7 +478,7 @@ draw_shared (cairo_t             *cr,
             double x0 = g->left + (l + 0.5) * g->col_w, y0 = g->lane_y + g->lane_h;
             double x1 = g->left + (b + 0.5) * g->col_w, y1 = g->bank_y;
 
-            set_rgb3 (cr, wave_colors[wf % 8], 0.9);
+            ks_render_set_rgb (cr, wave_colors[wf % 8], 0.9);
             cairo_move_to (cr, x0, y0);
             cairo_curve_to (cr, x0, (y0 + y1) / 2, x1, (y0 + y1) / 2, x1, y1);
             cairo_stroke (cr);
@@ -515,7 +494,7 @@ draw_shared (cairo_t             *cr,
 
   /* the banks, with the words each must deliver */
   cairo_set_font_size (cr, g->px * 0.8);
-  set_rgb3 (cr, dim, 1);
+  ks_render_set_rgb (cr, dim, 1);
   cairo_move_to (cr, 2, g->bank_y + g->bank_h * 0.45);
   /* Translators: the row of the 32 shared-memory banks */
   cairo_show_text (cr, C_("memory", "bank"));
@@ -527,25 +506,25 @@ draw_shared (cairo_t             *cr,
       if (words > 1)
         cairo_set_source_rgb (cr, cr_r, cr_g, cr_b);
       else if (words == 1)
-        set_rgb3 (cr, wave_colors[0], s->projector ? 0.5 : 0.25);
+        ks_render_set_rgb (cr, wave_colors[0], s->projector ? 0.5 : 0.25);
       else
-        set_rgb3 (cr, fg, 0.06);
+        ks_render_set_rgb (cr, fg, 0.06);
       cairo_rectangle (cr, x + 1, g->bank_y, g->col_w - 2, g->bank_h);
       cairo_fill (cr);
-      set_rgb3 (cr, words > 1 ? (const double[3]) { 1, 1, 1 } : fg, 1);
+      ks_render_set_rgb (cr, words > 1 ? (const double[3]) { 1, 1, 1 } : fg, 1);
       g_snprintf (buf, sizeof buf, "%u", b);
-      centered (cr, x + g->col_w / 2, g->bank_y + g->bank_h * 0.42, buf);
+      ks_render_text_centred (cr, x + g->col_w / 2, g->bank_y + g->bank_h * 0.42, buf);
       if (words > 1)
         {
           g_snprintf (buf, sizeof buf, "x%u", words);
-          centered (cr, x + g->col_w / 2, g->bank_y + g->bank_h * 0.85, buf);
+          ks_render_text_centred (cr, x + g->col_w / 2, g->bank_y + g->bank_h * 0.85, buf);
         }
     }
   for (uint32_t l = 0; l < 32; l++)
     if (lanes_on_word[l] > 0)
       {
         /* a dot under the lane: its word goes to several lanes at once */
-        set_rgb3 (cr, fg, 0.8);
+        ks_render_set_rgb (cr, fg, 0.8);
         cairo_arc (cr, g->left + (l + 0.5) * g->col_w, g->lane_y + g->lane_h + g->px * 0.45,
                    g->px * 0.22, 0, 2 * G_PI);
         cairo_fill (cr);
@@ -557,7 +536,7 @@ draw_shared (cairo_t             *cr,
       double y = g->grid_y + w * g->row_h;
 
       cairo_set_font_size (cr, g->px * 0.8);
-      set_rgb3 (cr, w < shown ? fg : dim, w < shown ? 1 : 0.5);
+      ks_render_set_rgb (cr, w < shown ? fg : dim, w < shown ? 1 : 0.5);
       g_snprintf (buf, sizeof buf, _("pass %u"), w + 1);
       cairo_move_to (cr, 2, y + g->row_h * 0.7);
       cairo_show_text (cr, buf);
@@ -572,7 +551,7 @@ draw_shared (cairo_t             *cr,
               {
                 double x = g->left + b * g->col_w;
 
-                set_rgb3 (cr, wave_colors[w % 8], 1);
+                ks_render_set_rgb (cr, wave_colors[w % 8], 1);
                 cairo_rectangle (cr, x + 1, y + 1, g->col_w - 2, g->row_h - 2);
                 cairo_fill (cr);
               }
@@ -600,7 +579,7 @@ draw_global (cairo_t           *cr,
       if (!((m->mask >> l) & 1) || r.lane_sector[l] == KS_MEM_LANE_NONE)
         continue;
       sector_box (&r, g, width, r.lane_sector[l], &x, &y, &w, &h);
-      set_rgb3 (cr, fg, 0.35);
+      ks_render_set_rgb (cr, fg, 0.35);
       cairo_move_to (cr, x0, y0);
       cairo_curve_to (cr, x0, (y0 + y) / 2, x + w / 2, (y0 + y) / 2, x + w / 2, y);
       cairo_stroke (cr);
@@ -621,14 +600,14 @@ draw_global (cairo_t           *cr,
       sector_box (&r, g, width, first, &x, &y, &w, &h);
       x -= ((r.sectors[first] & 127) / 32) * w;
       /* untouched sectors: an outline */
-      set_rgb3 (cr, fg, 0.35);
+      ks_render_set_rgb (cr, fg, 0.35);
       for (uint32_t q = 0; q < 4; q++)
         {
           cairo_rectangle (cr, x + q * w + 0.5, y + 0.5, w - 1, h - 1);
           cairo_stroke (cr);
         }
       cairo_set_font_size (cr, g->px * 0.75);
-      set_rgb3 (cr, dim, 1);
+      ks_render_set_rgb (cr, dim, 1);
       g_snprintf (buf, sizeof buf, "0x%" G_GINT64_MODIFIER "x", r.lines[i]);
       cairo_move_to (cr, x, y + h + g->px * 1.0);
       cairo_show_text (cr, buf);
@@ -730,7 +709,7 @@ ks_memory_render (cairo_t             *cr,
   geometry (width, height, s, &g);
   cairo_save (cr);
   cairo_select_font_face (cr, "Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
-  set_rgb3 (cr, c[0], 1);
+  ks_render_set_rgb (cr, c[0], 1);
   cairo_paint (cr);
   if (m != NULL)
     {
@@ -748,11 +727,11 @@ ks_memory_render (cairo_t             *cr,
       }
     }
   cairo_set_font_size (cr, g.px * 1.1);
-  set_rgb3 (cr, c[1], 1);
+  ks_render_set_rgb (cr, c[1], 1);
   cairo_move_to (cr, 4, g.px * 1.4);
   cairo_show_text (cr, title ? title : m ? "" : _("Select a load or store to see its lanes"));
   cairo_set_font_size (cr, g.px * 0.95);
-  set_rgb3 (cr, c[2], 1);
+  ks_render_set_rgb (cr, c[2], 1);
   cairo_move_to (cr, 4, g.px * 2.7);
   cairo_show_text (cr, summary ? summary : "");
   cairo_restore (cr);

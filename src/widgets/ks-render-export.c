@@ -74,3 +74,24 @@ ks_render_set_presentation_scale (double scale)
 {
   presentation_scale = CLAMP (MAX (scale, KS_RENDER_PRESENTATION_SCALE), 1.0, 3.0);
 }
+
+void
+ks_render_set_rgb (cairo_t      *cr,
+                   const double *rgb,
+                   double        alpha)
+{
+  cairo_set_source_rgba (cr, rgb[0], rgb[1], rgb[2], alpha);
+}
+
+void
+ks_render_text_centred (cairo_t    *cr,
+                        double      x,
+                        double      y,
+                        const char *text)
+{
+  cairo_text_extents_t e;
+
+  cairo_text_extents (cr, text, &e);
+  cairo_move_to (cr, x - e.x_advance / 2, y);
+  cairo_show_text (cr, text);
+}

@@ -19,6 +19,16 @@ G_BEGIN_DECLS
 #define KS_RENDER_FONT_SIZE_FOR(presentation) \
   ((presentation) ? KS_RENDER_FONT_SIZE * ks_render_presentation_scale () : KS_RENDER_FONT_SIZE)
 
+/* The views' shared drawing steps: a colour of three components (r, g,
+ * b) at an alpha, and text centred on x with its baseline at y */
+void      ks_render_set_rgb      (cairo_t      *cr,
+                                  const double *rgb,
+                                  double        alpha);
+void      ks_render_text_centred (cairo_t      *cr,
+                                  double        x,
+                                  double        y,
+                                  const char   *text);
+
 /* The factor presentation mode draws the views at: 1.7, or the scale
  * set, when it is larger, up to 3 (process-wide: one setting for every
  * window; set from the main thread, before the views are told) */

@@ -6,6 +6,8 @@
 #endif
 
 #include <glib/gi18n-lib.h>
+
+#include "ks-render-export.h"
 #include <math.h>
 #include <string.h>
 
@@ -72,14 +74,6 @@ set_lane (cairo_t  *cr,
 
   ks_texture_lane_rgb (lane, &r, &g, &b);
   cairo_set_source_rgba (cr, r, g, b, alpha);
-}
-
-static void
-set_rgb3 (cairo_t      *cr,
-          const double *c,
-          double        alpha)
-{
-  cairo_set_source_rgba (cr, c[0], c[1], c[2], alpha);
 }
 
 static gboolean
@@ -443,19 +437,6 @@ ks_texture_lane_mark (const KsTextureScene *sc,
   return TRUE;
 }
 
-static void
-centered (cairo_t    *cr,
-          double      x,
-          double      y,
-          const char *s)
-{
-  cairo_text_extents_t e;
-
-  cairo_text_extents (cr, s, &e);
-  cairo_move_to (cr, x - e.x_advance / 2, y);
-  cairo_show_text (cr, s);
-}
-
 /* @s centred at (x, y) in type of @size, smaller where it would be wider
  * than @max_w */
 static void
@@ -472,7 +453,7 @@ centered_fit (cairo_t    *cr,
   cairo_text_extents (cr, s, &e);
   if (e.x_advance > max_w && e.x_advance > 0)
     cairo_set_font_size (cr, size * max_w / e.x_advance);
-  centered (cr, x, y, s);
+  ks_render_text_centred (cr, x, y, s);
 }
 
 /* Channel 0 of texel (x, y, z) as the read mode gives it, through the
@@ -554,7 +535,7 @@ hatch (cairo_t      *cr,
   cairo_save (cr);
   cairo_rectangle (cr, x, y, s, s);
   cairo_clip (cr);
-  set_rgb3 (cr, c, 0.35);
+  ks_render_set_rgb (cr, c, 0.35);
   cairo_set_line_width (cr, 1);
   for (double t = -s; t < s; t += MAX (s / 5, 4))
     {
@@ -591,10 +572,10 @@ draw_panel (cairo_t              *cr,
             hatch (cr, bx, by, lo->cell, c[2]);
             continue;
           }
-        set_rgb3 (cr, c[3], 1);
+        ks_render_set_rgb (cr, c[3], 1);
         cairo_rectangle (cr, bx, by, lo->cell, lo->cell);
         cairo_fill (cr);
-        set_rgb3 (cr, c[2], 0.6);
+        ks_render_set_rgb (cr, c[2], 0.6);
         cairo_set_line_width (cr, 1);
         cairo_rectangle (cr, bx + 0.5, by + 0.5, lo->cell - 1, lo->cell - 1);
         cairo_stroke (cr);
@@ -615,7 +596,7 @@ draw_panel (cairo_t              *cr,
         if (lo->cell >= lo->px * 2.2 && texel_value (sc, x, y, z, layer, &bits))
           {
             format_value (sc->desc, bits, buf, sizeof buf);
-            set_rgb3 (cr, c[2], 1);
+            ks_render_set_rgb (cr, c[2], 1);
             centered_fit (cr, bx + lo->cell / 2, by + lo->cell - lo->cell * 0.1,
                           MIN (lo->px * 0.75, lo->cell * 0.24), lo->cell * 0.9, buf);
           }
@@ -623,12 +604,12 @@ draw_panel (cairo_t              *cr,
 
   /* the column and row numbers */
   cairo_set_font_size (cr, lo->px * 0.7);
-  set_rgb3 (cr, c[2], 1);
+  ks_render_set_rgb (cr, c[2], 1);
   for (int32_t i = 0; i < lo->nx; i++)
     if (lo->cell >= lo->px * 1.6 || (lo->x0 + i) % 5 == 0)
       {
         g_snprintf (buf, sizeof buf, "%d", lo->x0 + i);
-        centered (cr, lo->grid_x + p * lo->panel_w + (i + 0.5) * lo->cell,
+        ks_render_text_centred (cr, lo->grid_x + p * lo->panel_w + (i + 0.5) * lo->cell,
                   lo->grid_y - lo->px * 0.35, buf);
       }
   if (p == 0 && dims >= 2)
@@ -646,7 +627,7 @@ draw_panel (cairo_t              *cr,
   if (dims == 3)
     {
       cairo_set_font_size (cr, lo->px * 0.8);
-      set_rgb3 (cr, c[1], 1);
+      ks_render_set_rgb (cr, c[1], 1);
       g_snprintf (buf, sizeof buf, _("slice z = %d"), (int) z);
       cairo_move_to (cr, lo->grid_x + p * lo->panel_w, lo->grid_y - lo->px * 1.3);
       cairo_show_text (cr, buf);
@@ -707,7 +688,7 @@ draw_panel (cairo_t              *cr,
             w = lane_weight (sc, (uint32_t) lo->focus, fl->texel[k][0],
                              dims >= 2 ? fl->texel[k][1] : 0, tz, border);
             g_snprintf (buf, sizeof buf, "%.4g", w);
-            set_rgb3 (cr, c[1], 1);
+            ks_render_set_rgb (cr, c[1], 1);
             centered_fit (cr, tx + lo->cell / 2, ty + lo->cell * 0.58,
                           MIN (lo->px * 0.85, lo->cell * 0.3), lo->cell * 0.9, buf);
           }
@@ -732,7 +713,7 @@ draw_panel (cairo_t              *cr,
         x = lo->grid_x + p * lo->panel_w + (tl->u[0] - lo->x0) * lo->cell;
         y = lo->grid_y + ((dims >= 2 ? tl->u[1] : 0.5) - lo->y0) * lo->cell;
         cairo_arc (cr, x, y, r + 1.2, 0, 2 * G_PI);
-        set_rgb3 (cr, c[1], 1);
+        ks_render_set_rgb (cr, c[1], 1);
         cairo_fill (cr);
         cairo_arc (cr, x, y, r, 0, 2 * G_PI);
         set_lane (cr, l, 1);
@@ -741,7 +722,7 @@ draw_panel (cairo_t              *cr,
           {
             g_snprintf (buf, sizeof buf, "%u", l);
             cairo_set_font_size (cr, lo->px * (focus ? 0.85 : 0.65));
-            set_rgb3 (cr, c[1], 1);
+            ks_render_set_rgb (cr, c[1], 1);
             cairo_move_to (cr, x + r + 1.5, y - r);
             cairo_show_text (cr, buf);
           }
@@ -759,7 +740,7 @@ draw_list (cairo_t              *cr,
   char coords[64], value[32];
 
   cairo_set_font_size (cr, lo->px * 0.8);
-  set_rgb3 (cr, c[2], 1);
+  ks_render_set_rgb (cr, c[2], 1);
   cairo_move_to (cr, lo->list_x, lo->list_y - lo->px * 0.35);
   cairo_show_text (cr, _("lane, coordinates (texels) and value"));
   for (uint32_t l = 0; l < 32; l++)
@@ -785,7 +766,7 @@ draw_list (cairo_t              *cr,
       format_coords (tl, dims, coords, sizeof coords);
       format_value (sc->desc, tl->value[0], value, sizeof value);
       text = g_strdup_printf ("%2u  %s = %s", l, coords, value);
-      set_rgb3 (cr, tl->texture == lo->texture ? c[1] : c[2], 1);
+      ks_render_set_rgb (cr, tl->texture == lo->texture ? c[1] : c[2], 1);
       cairo_move_to (cr, x + lo->px * 1.1, y + lo->row_h * 0.75);
       cairo_show_text (cr, text);
     }
@@ -796,7 +777,7 @@ draw_list (cairo_t              *cr,
                                                          "and %u more lanes (Left, Right)", more),
                                                more);
 
-      set_rgb3 (cr, c[2], 1);
+      ks_render_set_rgb (cr, c[2], 1);
       cairo_move_to (cr, lo->list_x + (row / lo->list_rows) * lo->col_w + lo->px * 1.1,
                      lo->list_y + (row % lo->list_rows) * lo->row_h + lo->row_h * 0.75);
       cairo_show_text (cr, text);
@@ -831,7 +812,7 @@ draw_legend (cairo_t              *cr,
       switch (i)
         {
         case 0:
-          set_rgb3 (cr, c[1], 1);
+          ks_render_set_rgb (cr, c[1], 1);
           cairo_arc (cr, x + s / 2, y - s / 2 + 1, s * 0.45, 0, 2 * G_PI);
           cairo_fill (cr);
           set_lane (cr, (uint32_t) lo->focus, 1);
@@ -853,7 +834,7 @@ draw_legend (cairo_t              *cr,
           hatch (cr, x, y - s + 1, s, c[2]);
           break;
         }
-      set_rgb3 (cr, c[1], 1);
+      ks_render_set_rgb (cr, c[1], 1);
       cairo_move_to (cr, x + s * 1.6, y);
       cairo_show_text (cr, items[i]);
       cairo_text_extents (cr, items[i], &e);
@@ -904,7 +885,7 @@ ks_texture_render (cairo_t              *cr,
   layout (sc, st, width, height, &lo);
   cairo_save (cr);
   cairo_select_font_face (cr, "Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
-  set_rgb3 (cr, c[0], 1);
+  ks_render_set_rgb (cr, c[0], 1);
   cairo_paint (cr);
   if (lo.focus >= 0)
     {
@@ -915,11 +896,11 @@ ks_texture_render (cairo_t              *cr,
       summary = summary_line (sc);
     }
   cairo_set_font_size (cr, lo.px * 1.1);
-  set_rgb3 (cr, c[1], 1);
+  ks_render_set_rgb (cr, c[1], 1);
   cairo_move_to (cr, 4, lo.px * 1.4);
   cairo_show_text (cr, title ? title : "");
   cairo_set_font_size (cr, lo.px * 0.95);
-  set_rgb3 (cr, c[2], 1);
+  ks_render_set_rgb (cr, c[2], 1);
   cairo_move_to (cr, 4, lo.px * 2.7);
   cairo_show_text (cr, summary ? summary : _("No lane fetched"));
   cairo_restore (cr);
