@@ -8,6 +8,7 @@
 
 #include "ks-analysis.h"
 #include "ks-sass-json.h"
+#include "ks-shipped-sass.h"
 
 #define DEFAULT_CUDA_ARCH "sm_80"
 
@@ -15,6 +16,7 @@ typedef struct
 {
   KsAnalysis pub;
   gatomicrefcount ref;
+  KsShippedSass *shipped;       /* the SASS shipped beside the kernel, or NULL */
 } Analysis;
 
 static const char *const stage_names[KS_ANALYSIS_N_STAGES] = {
@@ -82,6 +84,9 @@ ks_analysis_unref (KsAnalysis *analysis)
   g_free (p->sass_text);
   g_clear_pointer (&p->sass, ks_sass_listing_free);
   g_free (p->sass_error);
+  g_free (p->sass_how);
+  g_strfreev (p->sass_shipped_archs);
+  g_clear_pointer (&a->shipped, ks_shipped_sass_free);
   g_free (a);
 }
 
@@ -301,6 +306,31 @@ report_beside (KsAnalysis *a,
   return ks_kernel_resources_copy (found);
 }
 
+/* The ptxas -v report of the SASS that ships for this architecture (it is
+ * the code of the same CUDA, compiled by the toolkit named in its index) */
+static KsKernelResources *
+shipped_report (KsAnalysis *a)
+{
+  const KsShippedSass *shipped = ((Analysis *) a)->shipped;
+  g_autofree char *text = NULL, *msg = NULL;
+  g_autoptr(GPtrArray) all = NULL;
+  const KsKernelResources *found;
+  gsize len;
+
+  if (shipped == NULL || shipped->status != KS_SHIPPED_SASS_FOUND || shipped->report_path == NULL
+      || !g_file_get_contents (shipped->report_path, &text, &len, NULL))
+    return NULL;
+  all = ks_resources_parse_ptxas (text, len, NULL);
+  found = all ? ks_resources_find (all, a->kernel_name, NULL) : NULL;
+  if (found == NULL || found->arch == NULL || !g_str_equal (found->arch, a->arch->id))
+    return NULL;
+  /* TRANSLATORS: %s is a file; %s a toolkit, "CUDA 11.8.89" */
+  msg = g_strdup_printf (_("resources from the ptxas report %s, which ships with the kernel (%s)"),
+                         shipped->report_path, shipped->toolkit ? shipped->toolkit : "?");
+  add_diagnostic (a, shipped->report_path, 0, 0, KS_DIAGNOSTIC_NOTE, msg);
+  return ks_kernel_resources_copy (found);
+}
+
 static void
 get_resources (KsAnalysis              *a,
                const KsAnalysisRequest *r,
@@ -337,7 +367,11 @@ get_resources (KsAnalysis              *a,
       if (tmpdir != NULL)
         g_rmdir (tmpdir);
     }
-  /* the PTX as it is on disk may have its ptxas report beside it */
+  /* the report of the SASS shipped for this architecture, which the SASS
+   * pane shows: its registers are those of that code */
+  if (a->resources == NULL)
+    a->resources = shipped_report (a);
+  /* else the PTX as it is on disk may have its ptxas report beside it */
   if (a->resources == NULL && r->text == NULL)
     a->resources = report_beside (a, ptx_path);
   if (a->resources == NULL)
@@ -384,8 +418,62 @@ sass_arch_for (const KsAnalysis        *a,
   return g_strdup (id);
 }
 
-/* SASS of what was analysed, when a disassembler is there; whatever goes
- * wrong is a message, never a failed analysis */
+/* The listing shipped for this architecture, when there is one for the
+ * text analysed; whatever is wrong with it is a message */
+static gboolean
+use_shipped_sass (KsAnalysis *a)
+{
+  const KsShippedSass *shipped = ((Analysis *) a)->shipped;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  KsSassListing *listing;
+  gsize len;
+
+  if (shipped == NULL)
+    return FALSE;
+  if (shipped->status == KS_SHIPPED_SASS_NO_ARCH)
+    {
+      a->sass_shipped_archs = g_strdupv (shipped->archs);
+      return FALSE;
+    }
+  if (shipped->status != KS_SHIPPED_SASS_FOUND)
+    return FALSE;
+  if (!g_file_get_contents (shipped->listing_path, &text, &len, &error))
+    {
+      add_diagnostic (a, shipped->listing_path, 0, 0, KS_DIAGNOSTIC_WARNING, error->message);
+      return FALSE;
+    }
+  listing = ks_sass_parse (text, len, shipped->listing_path, &error);
+  if (listing == NULL)
+    {
+      add_diagnostic (a, shipped->listing_path, 0, 0, KS_DIAGNOSTIC_WARNING, error->message);
+      return FALSE;
+    }
+  ks_sass_listing_set_arch (listing, a->arch->id);
+  g_clear_pointer (&a->sass_text, g_free);
+  g_clear_pointer (&a->sass, ks_sass_listing_free);
+  g_clear_pointer (&a->sass_error, g_free);
+  g_free (a->sass_arch);
+  a->sass_arch = g_strdup (a->arch->id);
+  a->sass_text = g_steal_pointer (&text);
+  a->sass = listing;
+  a->sass_tool = "nvdisasm";
+  a->sass_origin = KS_SASS_ORIGIN_SHIPPED;
+  g_free (a->sass_how);
+  /* TRANSLATORS: %s: a toolkit ("CUDA 11.8.89"), the commands with ARCH
+   * standing for the architecture, and the architecture ("sm_86") */
+  a->sass_how = g_strdup_printf (_("The listing that ships with this kernel, made by %s with “%s” "
+                                   "and “%s” for %s"),
+                                 shipped->toolkit ? shipped->toolkit : _("a CUDA toolkit"),
+                                 shipped->compile ? shipped->compile : "nvcc -cubin -lineinfo",
+                                 shipped->disassemble ? shipped->disassemble : "nvdisasm -c -g -hex",
+                                 a->arch->id);
+  return TRUE;
+}
+
+/* SASS of what was analysed: made now when a disassembler is there, else
+ * (or when making it failed) the listing shipped for this architecture;
+ * whatever goes wrong is a message, never a failed analysis */
 static void
 get_sass (KsAnalysis              *a,
           const KsAnalysisRequest *r,
@@ -399,11 +487,14 @@ get_sass (KsAnalysis              *a,
   g_autofree char *name = NULL;
   KsTool tool;
 
-  if (!r->use_toolkit || !r->make_sass)
+  if (!r->make_sass)
     return;
-  tool = ks_toolchain_sass_tool (a->toolchain);
+  tool = r->use_toolkit ? ks_toolchain_sass_tool (a->toolchain) : KS_N_TOOLS;
   if (tool == KS_N_TOOLS)
-    return;
+    {
+      use_shipped_sass (a);
+      return;
+    }
   /* (a stage only when there is something to do) */
   report (prog, KS_ANALYSIS_STAGE_SASS, 0);
   a->sass_tool = ks_tool_name (tool);
@@ -414,8 +505,23 @@ get_sass (KsAnalysis              *a,
   if (a->sass_text == NULL)
     {
       a->sass_error = g_strdup (error->message);
+      /* the toolkit could not make it (a PTX newer than its ptxas, say):
+       * the shipped listing still shows, and the reason is a note */
+      if (!g_cancellable_is_cancelled (cancellable) && use_shipped_sass (a))
+        {
+          g_autofree char *msg = g_strdup_printf (_("the toolkit made no SASS (%s); the listing "
+                                                    "that ships with the kernel is shown"),
+                                                  error->message);
+
+          add_diagnostic (a, a->path, 0, 0, KS_DIAGNOSTIC_NOTE, msg);
+        }
       return;
     }
+  a->sass_origin = KS_SASS_ORIGIN_TOOLKIT;
+  a->sass_how = g_strdup_printf (_("Made for this kernel by “%s -lineinfo -arch=%s” and “%s”"),
+                                 cuda ? "nvcc -cubin" : "ptxas", a->sass_arch,
+                                 tool == KS_TOOL_NVDISASM ? "nvdisasm -c -g -hex"
+                                 : "cuobjdump -sass");
   name = g_strdup_printf ("%s output for %s", a->sass_tool, a->sass_arch);
   a->sass = ks_sass_parse (a->sass_text, strlen (a->sass_text), name, &error);
   if (a->sass == NULL)
@@ -542,6 +648,18 @@ ks_analysis_run (const KsAnalysisRequest *r,
                                          error->message));
       a->launch_is_default = TRUE;
     }
+
+  /* The SASS shipped beside the kernel, for this very text */
+  {
+    gboolean cuda = kind == KS_ANALYSIS_INPUT_CUDA && a->cuda_text != NULL;
+
+    const char *text = cuda ? a->cuda_text : a->ptx_text;
+
+    if (text != NULL)
+      obj->shipped = ks_shipped_sass_find (cuda ? source_path : ptx_path, text, a->arch->id);
+    if (obj->shipped != NULL && obj->shipped->error != NULL)
+      add_diagnostic (a, a->path, 0, 0, KS_DIAGNOSTIC_WARNING, obj->shipped->error);
+  }
 
   report (&prog, KS_ANALYSIS_STAGE_RESOURCES, 0);
   get_resources (a, r, a->module->filename, kind == KS_ANALYSIS_INPUT_PTX ? ptx_path : NULL,
@@ -864,6 +982,19 @@ ks_analysis_to_json (const KsAnalysis *a)
     add_str (b, "sass_arch", a->sass_arch);
   if (a->sass_error != NULL)
     add_str (b, "sass_error", a->sass_error);
+  /* "toolkit": made for this run; "shipped": the listing beside the kernel */
+  if (a->sass_origin != KS_SASS_ORIGIN_NONE)
+    add_str (b, "sass_origin", a->sass_origin == KS_SASS_ORIGIN_SHIPPED ? "shipped" : "toolkit");
+  if (a->sass_how != NULL)
+    add_str (b, "sass_how", a->sass_how);
+  if (a->sass_shipped_archs != NULL)
+    {
+      json_builder_set_member_name (b, "sass_shipped_archs");
+      json_builder_begin_array (b);
+      for (guint i = 0; a->sass_shipped_archs[i] != NULL; i++)
+        json_builder_add_string_value (b, a->sass_shipped_archs[i]);
+      json_builder_end_array (b);
+    }
 
   json_builder_set_member_name (b, "diagnostics");
   json_builder_begin_array (b);

@@ -60,6 +60,13 @@ typedef enum
   KS_ANALYSIS_FAULTED,          /* the kernel faulted: sim says where; results up to the fault */
 } KsAnalysisStatus;
 
+typedef enum
+{
+  KS_SASS_ORIGIN_NONE = 0,      /* no listing */
+  KS_SASS_ORIGIN_TOOLKIT,       /* made for this run by the CUDA toolkit */
+  KS_SASS_ORIGIN_SHIPPED,       /* the listing that ships beside the kernel */
+} KsSassOrigin;
+
 typedef struct
 {
   KsAnalysisInputKind kind;
@@ -113,14 +120,22 @@ typedef struct
   char *timing_error;
   GPtrArray *hints;             /* KsHint */
 
-  /* SASS of the analysed code (ks_toolchain_make_sass: the CUDA through
-   * nvcc -cubin when it was compiled, else the PTX through ptxas), for the
-   * GPU's architecture.  Never a reason for the analysis to fail. */
-  const char *sass_tool;        /* "nvdisasm" or "cuobjdump"; NULL: neither is installed */
+  /* SASS of the analysed code, for the GPU's architecture: made now
+   * (ks_toolchain_make_sass: the CUDA through nvcc -cubin when it was
+   * compiled, else the PTX through ptxas), else the listing that ships
+   * beside the kernel for that architecture (ks-shipped-sass.h), when the
+   * text analysed is the one it was made from.  Never a reason for the
+   * analysis to fail. */
+  KsSassOrigin sass_origin;
+  const char *sass_tool;        /* "nvdisasm" or "cuobjdump"; NULL: no listing and no tool */
   char *sass_arch;              /* "sm_89" */
   char *sass_text;              /* the listing as the tool printed it */
   KsSassListing *sass;          /* it, read; NULL when there is none or it could not be read */
   char *sass_error;             /* why there is no listing although a tool is there */
+  char *sass_how;               /* how the listing was made, a sentence; NULL without one */
+  /* No listing for this architecture, but shipped ones for these (oldest
+   * first); NULL otherwise */
+  GStrv sass_shipped_archs;
 } KsAnalysis;
 
 void          ks_analysis_request_init (KsAnalysisRequest      *request);
