@@ -34,6 +34,7 @@
 #include "ks-preferences-private.h"
 #include "ks-ptx-docs.h"
 #include "ks-test-standin.h"
+#include "ks-vertical-label.h"
 #include "ks-window-private.h"
 
 static gboolean have_display;
@@ -252,8 +253,8 @@ test_first_sample (Fixture       *f,
   g_assert_cmpstr (gtk_label_get_text (f->window->title_label), ==, "vector_add.cu");
   /* vector_add.json: grid 4, block 256 */
   g_assert_cmpstr (gtk_label_get_text (f->window->launch_label), ==, "<<<4, 256>>>");
-  /* No listing: the SASS pane says how to get one */
-  g_assert_cmpstr (gtk_stack_get_visible_child_name (f->window->sass_stack), ==, "placeholder");
+  /* SASS: made by a toolkit, or the listing that ships with the sample */
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (f->window->sass_stack), ==, "listing");
   /* The panes have their languages */
   g_assert_cmpstr (gtk_source_language_get_id (gtk_source_buffer_get_language (f->window->cuda_buffer)),
                    ==, "cuda");
@@ -601,6 +602,114 @@ test_junk (Fixture       *f,
   g_rmdir (tmp);
 }
 
+/* Spins the main loop until the window has been laid out again */
+static void
+settle (KsWindow *window)
+{
+  for (guint i = 0; i < 10; i++)
+    {
+      gtk_widget_queue_allocate (GTK_WIDGET (window));
+      spin (30);
+    }
+}
+
+static guint
+gpu_index (KsWindow   *window,
+           const char *id)
+{
+  for (guint i = 0; window->gpu_ids[i] != NULL; i++)
+    if (g_str_equal (window->gpu_ids[i], id))
+      return i;
+  g_error ("no GPU %s", id);
+}
+
+/* Without a toolkit: the sample's shipped SASS of the GPU's architecture,
+ * linked; for a Blackwell GPU none, and the nearest architecture's GPU one
+ * click away; a kernel of one's own folds the pane to a bar, which opens
+ * again */
+static void
+test_shipped_sass (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autofree char *shipped_path = sample_path ("sass/vector_add.sm_80.sass");
+  g_autofree char *shipped = read_text (shipped_path);
+  g_autofree char *shown = ks_sass_display_text (shipped, -1);
+  g_autofree char *pane = NULL, *tmp = NULL, *ptx = NULL;
+  g_autoptr(GArray) linked = NULL;
+  g_autoptr(GFile) own = NULL;
+  const KsGpuInfo *gpu;
+  GtkTextIter iter;
+  int full, bar;
+
+  if (f->window == NULL)
+    return;
+  /* vector_add.ptx is .target sm_80: an A100's listing */
+  g_assert_true (f->window->sass_live);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (f->window->sass_stack), ==, "listing");
+  g_assert_cmpstr (gtk_label_get_text (f->window->sass_file_label), ==, "sm_80 · shipped listing");
+  g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (GTK_WIDGET (f->window->sass_file_label)),
+                            "CUDA 11.8"));
+  pane = buffer_text (f->window->sass_buffer);
+  g_assert_cmpstr (pane, ==, shown);
+  /* line 10, c[i] = a[i] + b[i], lights its SASS */
+  gtk_text_buffer_get_iter_at_line (GTK_TEXT_BUFFER (f->window->cuda_buffer), &iter, 9);
+  gtk_text_buffer_place_cursor (GTK_TEXT_BUFFER (f->window->cuda_buffer), &iter);
+  linked = tagged_lines (f->window->sass_buffer, "ks-link-");
+  g_assert_cmpuint (linked->len, >=, 3);
+  full = gtk_widget_get_width (f->window->sass_pane);
+  g_assert_cmpint (full, >=, 160);
+
+  /* a B200 (sm_100): none, and an offer */
+  gtk_drop_down_set_selected (f->window->gpu_dropdown, gpu_index (f->window, "b200"));
+  wait_for_run (f->window);
+  g_assert_false (f->window->sass_live);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (f->window->sass_stack), ==, "placeholder");
+  g_assert_cmpstr (gtk_label_get_text (f->window->sass_placeholder_title), ==, "No SASS for sm_100");
+  g_assert_nonnull (strstr (gtk_label_get_text (f->window->sass_placeholder_label),
+                            "sm_70, sm_75, sm_80, sm_86, sm_87, sm_89, sm_90"));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (f->window->sass_placeholder_button)));
+  g_assert_nonnull (strstr (gtk_button_get_label (f->window->sass_placeholder_button), "(sm_90)"));
+  g_signal_emit_by_name (f->window->sass_placeholder_button, "clicked");
+  g_assert_true (f->window->running);
+  wait_for_run (f->window);
+  gpu = ks_gpu_db_get_gpu (f->window->gpu_db, _ks_window_get_gpu_id (f->window));
+  g_assert_cmpstr (gpu->arch, ==, "sm_90");
+  g_assert_true (f->window->sass_live);
+  g_assert_cmpstr (gtk_label_get_text (f->window->sass_file_label), ==, "sm_90 · shipped listing");
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (f->window->sass_placeholder_button)));
+
+  /* a kernel with no SASS anywhere: the pane folds to a narrow bar */
+  tmp = g_dir_make_tmp ("ks-test-fold-XXXXXX", NULL);
+  ptx = g_build_filename (tmp, "own.ptx", NULL);
+  g_assert_true (g_file_set_contents (ptx, ".version 7.0\n.target sm_80\n.address_size 64\n"
+                                      ".visible .entry k()\n{\n ret;\n}\n", -1, NULL));
+  own = g_file_new_for_path (ptx);
+  ks_window_open_file (f->window, own);
+  wait_for_run (f->window);
+  settle (f->window);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (f->window->sass_stack), ==, "folded");
+  g_assert_false (gtk_widget_get_visible (f->window->sass_header));
+  bar = gtk_widget_get_width (f->window->sass_pane);
+  g_assert_cmpint (bar, >, 0);
+  g_assert_cmpint (bar, <, 80);
+  /* the bar's words are a label for a screen reader too */
+  g_assert_cmpint (gtk_accessible_get_accessible_role (GTK_ACCESSIBLE (f->window->sass_folded_label)),
+                   ==, GTK_ACCESSIBLE_ROLE_LABEL);
+  g_assert_cmpstr (ks_vertical_label_get_text (KS_VERTICAL_LABEL (f->window->sass_folded_label)),
+                   ==, "SASS: none without a CUDA toolkit");
+  /* its arrow opens it, with how to get SASS */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.unfold-sass", NULL));
+  settle (f->window);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (f->window->sass_stack), ==, "placeholder");
+  g_assert_true (gtk_widget_get_visible (f->window->sass_header));
+  g_assert_cmpstr (gtk_label_get_text (f->window->sass_placeholder_title), ==, "No SASS listing");
+  g_assert_nonnull (strstr (gtk_label_get_text (f->window->sass_placeholder_label), "non-free"));
+  g_assert_cmpint (gtk_widget_get_width (f->window->sass_pane), >=, 160);
+  f->window->close_confirmed = TRUE;
+  g_unlink (ptx);
+  g_rmdir (tmp);
+}
+
 static void
 test_no_toolkit (Fixture       *f,
                  gconstpointer  data)
@@ -624,7 +733,9 @@ test_no_toolkit (Fixture       *f,
                    _ks_window_toolkit_advice (ks_toolchain_in_flatpak ()));
   /* how to get the toolkit: installing it; in a Flatpak, on the host, which
    * the sandbox reaches with the permission to talk to Flatpak */
-  g_assert_nonnull (strstr (_ks_window_toolkit_advice (FALSE), "install the CUDA toolkit"));
+  g_assert_nonnull (strstr (_ks_window_toolkit_advice (FALSE), "install nvidia-cuda-toolkit"));
+  g_assert_nonnull (strstr (_ks_window_toolkit_advice (FALSE), "non-free"));
+  g_assert_nonnull (strstr (_ks_window_toolkit_advice (FALSE), "multiverse"));
   g_assert_null (strstr (_ks_window_toolkit_advice (FALSE), "Flatpak"));
   g_assert_nonnull (strstr (_ks_window_toolkit_advice (TRUE), "install the CUDA toolkit (nvcc) on "
                                                              "the host"));
@@ -5527,6 +5638,8 @@ main (int    argc,
   g_test_add ("/app/window/cuda-line-lights-ptx", Fixture, NULL, fixture_setup_quick,
               test_cuda_line_lights_ptx, fixture_teardown);
   g_test_add ("/app/window/link-scrolls", Fixture, NULL, fixture_setup_quick, test_link_scrolls,
+              fixture_teardown);
+  g_test_add ("/app/window/shipped-sass", Fixture, NULL, fixture_setup_quick, test_shipped_sass,
               fixture_teardown);
   g_test_add ("/app/window/printf-output", Fixture, NULL, fixture_setup_quick, test_printf_output,
               fixture_teardown);

@@ -31,6 +31,7 @@ struct _KsApplication
   int screenshot_height;
   gboolean presentation;        /* --presentation */
   char *view;                   /* --view NAME */
+  char *gpu;                    /* --gpu ID */
   gboolean launch_editor;       /* --launch-editor */
   int steps;                    /* --step N */
   int exit_status;
@@ -65,6 +66,9 @@ static const GOptionEntry options[] = {
   { "view", 0, 0, G_OPTION_ARG_STRING, NULL,
     N_("Show this view of the results first: timeline, memory, occupancy, lanes, cfg, hints "
        "or output"), N_("NAME") },
+  { "gpu", 0, 0, G_OPTION_ARG_STRING, NULL,
+    N_("Analyse for this GPU of the GPU menu (an id of data/gpus.json, for example h100-sxm), "
+       "without making it the default"), N_("ID") },
   { "launch-editor", 0, 0, G_OPTION_ARG_NONE, NULL,
     N_("Open the launch editor (with --screenshot, it is in the picture)"), NULL },
   { "step", 0, 0, G_OPTION_ARG_INT, NULL,
@@ -303,6 +307,12 @@ ks_application_handle_local_options (GApplication *app,
     if (g_variant_dict_lookup (dict, "view", "&s", &view))
       self->view = g_strdup (view);
   }
+  {
+    const char *gpu = NULL;
+
+    if (g_variant_dict_lookup (dict, "gpu", "&s", &gpu))
+      self->gpu = g_strdup (gpu);
+  }
   if (!g_variant_dict_lookup (dict, "step", "i", &self->steps) || self->steps < 0)
     self->steps = 0;
   self->screenshot_width = 1600;
@@ -526,6 +536,8 @@ new_window (KsApplication *self)
                               self->screenshot_width, self->screenshot_height);
   if (self->view != NULL)
     ks_window_set_view (window, self->view);
+  if (self->gpu != NULL && !ks_window_choose_gpu (window, self->gpu))
+    g_printerr (_("kernelscope: --gpu %s: no such GPU in the GPU database\n"), self->gpu);
   if (self->launch_editor)
     ks_window_show_launch_editor (window);
   if (self->steps > 0)
@@ -620,6 +632,7 @@ ks_application_finalize (GObject *object)
   g_clear_object (&self->settings);
   g_clear_object (&self->font_css);
   g_clear_pointer (&self->view, g_free);
+  g_clear_pointer (&self->gpu, g_free);
   G_OBJECT_CLASS (ks_application_parent_class)->finalize (object);
 }
 

@@ -48,6 +48,10 @@ struct _KsWindow
   GtkLabel *sass_placeholder_title;
   GtkLabel *sass_placeholder_label;
   GtkWidget *sass_pane;
+  GtkWidget *sass_header;
+  GtkWidget *sass_folded_label;         /* KsVerticalLabel */
+  GtkButton *sass_placeholder_button;
+  GtkPaned *asm_paned;
   GtkPaned *source_paned;
   GtkStack *results_stack;
   GtkStackPage *hints_page;
@@ -125,6 +129,9 @@ struct _KsWindow
   gboolean loading;
   gboolean sass_asked;          /* the SASS pane asked for the highlight: do not scroll it */
   gboolean sass_live;           /* the SASS pane shows the last run's own SASS, not a file */
+  gboolean sass_nothing;        /* no SASS to be had (no toolkit, none shipped): the pane folds */
+  gboolean sass_unfolded;       /* the user opened the folded pane: it stays open */
+  char *sass_offer_gpu;         /* the GPU the placeholder's button picks, or NULL */
   gboolean have_nvcc;           /* as the last run found it */
   gboolean toolkit_dismissed;
   gboolean launch_modified;     /* applied, not saved */
@@ -228,6 +235,15 @@ void        _ks_window_sass_show_analysis  (KsWindow         *self,
                                             const KsAnalysis *result);
 /* Drops the pane's listing, opened or made, for a new kernel */
 void        _ks_window_sass_forget         (KsWindow    *self);
+void        _ks_window_sass_class_init     (GtkWidgetClass *klass);
+/* Shows the folded bar (TRUE) or the pane's own header and page */
+void        _ks_window_sass_set_folded     (KsWindow    *self,
+                                            gboolean     folded);
+/* Shows, folds or hides the SASS pane for what it has, and shares the
+ * width out (ks-window.c) */
+void        _ks_window_update_sass_pane    (KsWindow    *self);
+/* Ends the SASS pane's scrolling animation before the pane is hidden */
+void        _ks_window_sass_stop_scrolling (KsWindow    *self);
 void        _ks_window_sass_update_label   (KsWindow    *self);
 /* Shows the control-code column only when the listing has control codes */
 void        _ks_window_sass_update_column  (KsWindow    *self);

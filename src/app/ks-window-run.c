@@ -814,9 +814,11 @@ _ks_window_toolkit_advice (gboolean sandboxed)
              "PTX beside it. To compile what you type, install the CUDA toolkit (nvcc) on the "
              "host; KernelScope runs it there through flatpak-spawn, with the permission to talk "
              "to org.freedesktop.Flatpak.");
-  return _("No CUDA toolkit found: PTX files, the samples and saved SASS listings still "
-           "work, and CUDA is analysed through the PTX beside it. To compile what you "
-           "type, install the CUDA toolkit (nvcc) or set CUDA_HOME.");
+  return _("No CUDA toolkit found: PTX files, the samples with their SASS, and saved SASS "
+           "listings and cubins still work, and CUDA is analysed through the PTX beside it. To "
+           "compile what you type and see its SASS: on Debian 12, enable the non-free component "
+           "and install nvidia-cuda-toolkit; on Ubuntu, install nvidia-cuda-toolkit from "
+           "multiverse; or install NVIDIA’s CUDA toolkit and set CUDA_HOME.");
 }
 
 void

@@ -18,6 +18,7 @@
 #include "ks-engine.h"
 
 #include "ks-sass.h"
+#include "ks-vertical-label.h"
 #include "ks-window-private.h"
 
 struct _ControlColumn
@@ -174,16 +175,59 @@ show_placeholder (KsWindow   *self,
 {
   gtk_label_set_text (self->sass_placeholder_title, title);
   gtk_label_set_text (self->sass_placeholder_label, text);
+  self->sass_nothing = FALSE;
+  g_clear_pointer (&self->sass_offer_gpu, g_free);
+  gtk_widget_set_visible (GTK_WIDGET (self->sass_placeholder_button), FALSE);
 }
 
+/* No disassembler and no shipped listing for this kernel: the pane folds
+ * to a bar that says so; opened, it says how to get SASS */
 static void
 show_how_to_get_sass (KsWindow *self)
 {
   show_placeholder (self, _("No SASS listing"),
-                    _("The machine code shows here. With the CUDA toolkit’s nvdisasm or cuobjdump "
-                      "installed, KernelScope compiles the kernel for the selected GPU and "
-                      "disassembles it on every run. Without them, save a listing with “cuobjdump "
-                      "-sass kernel.cubin > kernel.sass” and open it, or drop it on the window."));
+                    _("The machine code shows here. The samples ship with SASS for Volta to "
+                      "Hopper GPUs. For your own kernels, install a CUDA toolkit with nvdisasm: "
+                      "on Debian 12, enable the non-free component and install "
+                      "nvidia-cuda-toolkit; on Ubuntu, nvidia-cuda-toolkit from multiverse; or "
+                      "NVIDIA’s own toolkit. KernelScope then compiles the kernel for the "
+                      "selected GPU and disassembles it on every run. A listing saved with "
+                      "“cuobjdump -sass” or “nvdisasm -c -g -hex”, or a cubin, can be opened "
+                      "or dropped on the window."));
+  self->sass_nothing = TRUE;
+}
+
+void
+_ks_window_sass_set_folded (KsWindow *self,
+                            gboolean  folded)
+{
+  const char *page = gtk_stack_get_visible_child_name (self->sass_stack);
+  gboolean was = g_strcmp0 (page, "folded") == 0;
+
+  if (folded == was)
+    return;
+  gtk_widget_set_visible (self->sass_header, !folded);
+  /* the bar is as narrow as its words; the whole pane keeps its minimum */
+  gtk_widget_set_size_request (self->sass_pane, folded ? -1 : 160, -1);
+  /* a wider window widens the code, not the bar */
+  gtk_paned_set_resize_end_child (self->asm_paned, !folded);
+  if (folded)
+    gtk_stack_set_visible_child_name (self->sass_stack, "folded");
+  else
+    gtk_stack_set_visible_child_name (self->sass_stack,
+                                      self->sass_file != NULL || self->sass_live
+                                      ? "listing" : "placeholder");
+}
+
+static void
+unfold_sass_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  KsWindow *self = KS_WINDOW (widget);
+
+  self->sass_unfolded = TRUE;
+  _ks_window_update_sass_pane (self);
 }
 
 void
@@ -193,6 +237,7 @@ _ks_window_sass_forget (KsWindow *self)
     return;
   _ks_window_set_sass (self, NULL, NULL, NULL);
   show_how_to_get_sass (self);
+  _ks_window_update_sass_pane (self);
 }
 
 void
@@ -200,6 +245,71 @@ _ks_window_sass_update_label (KsWindow *self)
 {
   gtk_label_set_text (self->sass_file_label, self->sass_live_label ? self->sass_live_label : "");
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->sass_file_label), self->sass_live_how);
+}
+
+/* Of the architectures the kernel's SASS ships for (oldest first), the one
+ * nearest the GPU's: the newest not newer than it, else the oldest */
+static const char *
+nearest_arch (const char *const *archs,
+              const char        *arch)
+{
+  guint want = ks_sass_arch_number (arch);
+  const char *best = NULL;
+
+  for (guint i = 0; archs[i] != NULL; i++)
+    if (ks_sass_arch_number (archs[i]) <= want)
+      best = archs[i];
+  return best ? best : archs[0];
+}
+
+/* No SASS for this GPU's architecture, but some ships for others: says so,
+ * and offers the GPU of the nearest one */
+static void
+offer_shipped (KsWindow         *self,
+               const KsAnalysis *result)
+{
+  const char *arch = result->arch ? result->arch->id : "?";
+  const char *near = nearest_arch ((const char *const *) result->sass_shipped_archs, arch);
+  g_autofree char *list = g_strjoinv (", ", result->sass_shipped_archs);
+  /* TRANSLATORS: %s is an architecture, "sm_100" */
+  g_autofree char *title = g_strdup_printf (_("No SASS for %s"), arch);
+  const KsArchInfo *info = self->gpu_db ? ks_gpu_db_get_arch (self->gpu_db, near) : NULL;
+  const KsGpuInfo *gpu = info ? ks_gpu_db_representative_gpu (self->gpu_db, info) : NULL;
+  g_autofree char *text = NULL;
+
+  /* TRANSLATORS: the first %s lists architectures, "sm_70, sm_75, sm_80";
+   * the second is the GPU's, "sm_100" */
+  text = g_strdup_printf (_("The SASS that ships with this kernel is for %s, made with the newest "
+                            "CUDA toolkit that Debian packages; none covers %s. A CUDA toolkit "
+                            "that does (NVIDIA’s, 12.8 or later for Blackwell) makes it on "
+                            "every run."), list, arch);
+  show_placeholder (self, title, text);
+  if (gpu != NULL)
+    {
+      /* TRANSLATORS: %s is a GPU, "NVIDIA H100 SXM5", then its architecture */
+      g_autofree char *label = g_strdup_printf (_("Show SASS for %s (%s)"), gpu->name, near);
+
+      gtk_button_set_label (self->sass_placeholder_button, label);
+      self->sass_offer_gpu = g_strdup (gpu->id);
+      gtk_widget_set_visible (GTK_WIDGET (self->sass_placeholder_button), TRUE);
+    }
+}
+
+static void
+offer_clicked (KsWindow  *self,
+               GtkButton *button)
+{
+  g_autofree char *gpu = g_strdup (self->sass_offer_gpu);
+
+  if (gpu == NULL)
+    return;
+  for (guint i = 0; self->gpu_ids != NULL && self->gpu_ids[i] != NULL; i++)
+    if (g_str_equal (self->gpu_ids[i], gpu))
+      {
+        /* as if picked in the drop-down: kept, and run again */
+        gtk_drop_down_set_selected (self->gpu_dropdown, i);
+        return;
+      }
 }
 
 void
@@ -216,17 +326,16 @@ _ks_window_sass_show_analysis (KsWindow         *self,
     {
       g_autoptr(GError) error = NULL;
       KsSassListing *listing = NULL;
-      gboolean nvdisasm = g_strcmp0 (result->sass_tool, "nvdisasm") == 0;
+      gboolean shipped = result->sass_origin == KS_SASS_ORIGIN_SHIPPED;
 
       g_free (self->sass_live_label);
-      self->sass_live_label = g_strdup_printf ("%s · %s", result->sass_arch, result->sass_tool);
+      /* TRANSLATORS: shown beside "SASS": an architecture and where the
+       * listing comes from, "sm_86 · shipped listing" */
+      self->sass_live_label = shipped
+                              ? g_strdup_printf (_("%s · shipped listing"), result->sass_arch)
+                              : g_strdup_printf ("%s · %s", result->sass_arch, result->sass_tool);
       g_free (self->sass_live_how);
-      /* TRANSLATORS: the commands that made the SASS, e.g. "nvcc -cubin
-       * -lineinfo -arch=sm_89" and "nvdisasm -c -g -hex" */
-      self->sass_live_how =
-        g_strdup_printf (_("Made for this kernel by “%s -lineinfo -arch=%s” and “%s”"),
-                         ks_engine_compiled (result) ? "nvcc -cubin" : "ptxas", result->sass_arch,
-                         nvdisasm ? "nvdisasm -c -g -hex" : "cuobjdump -sass");
+      self->sass_live_how = g_strdup (result->sass_how);
       /* The window keeps its own copy: the result is shared and immutable */
       if (result->sass != NULL)
         listing = ks_sass_parse (result->sass_text, strlen (result->sass_text), "SASS", &error);
@@ -242,7 +351,9 @@ _ks_window_sass_show_analysis (KsWindow         *self,
     }
 
   _ks_window_set_sass (self, NULL, NULL, NULL);
-  if (result->sass_tool == NULL)
+  if (result->sass_shipped_archs != NULL)
+    offer_shipped (self, result);
+  else if (result->sass_tool == NULL)
     show_how_to_get_sass (self);
   else
     {
@@ -255,6 +366,7 @@ _ks_window_sass_show_analysis (KsWindow         *self,
 
       show_placeholder (self, title, text);
     }
+  _ks_window_update_sass_pane (self);
 }
 
 void
@@ -294,4 +406,19 @@ _ks_window_sass_init (KsWindow *self)
   gtk_widget_set_has_tooltip (GTK_WIDGET (self->sass_view), TRUE);
   g_signal_connect (self->sass_view, "query-tooltip", G_CALLBACK (sass_query_tooltip), self);
   show_how_to_get_sass (self);
+  ks_vertical_label_set_text (KS_VERTICAL_LABEL (self->sass_folded_label),
+                              _("SASS: none without a CUDA toolkit"));
+  gtk_widget_set_tooltip_text (self->sass_folded_label,
+                               _("No SASS listing: the CUDA toolkit’s nvdisasm is not installed "
+                                 "and none ships with this kernel. Click the arrow for how to get "
+                                 "one."));
+  g_signal_connect_object (self->sass_placeholder_button, "clicked", G_CALLBACK (offer_clicked),
+                           self, G_CONNECT_SWAPPED);
+}
+
+void
+_ks_window_sass_class_init (GtkWidgetClass *klass)
+{
+  g_type_ensure (KS_TYPE_VERTICAL_LABEL);
+  gtk_widget_class_install_action (klass, "win.unfold-sass", NULL, unfold_sass_action);
 }

@@ -844,27 +844,64 @@ show_files (KsWindow   *self,
   _ks_window_run (self);
 }
 
-/* On a projector an empty SASS pane only takes width from the code */
-static void
-update_sass_pane (KsWindow *self)
+/* With no SASS to be had, the SASS pane folds to a narrow bar that says
+ * why (a projector hides even that), and CUDA and PTX share the width;
+ * a pane with something to show or to offer (a GPU whose SASS ships) is
+ * whole */
+void
+_ks_window_update_sass_pane (KsWindow *self)
 {
-  gboolean show = !self->presentation || self->sass_file != NULL || self->sass_live;
+  gboolean has = self->sass_file != NULL || self->sass_live;
+  gboolean folded = !has && self->sass_nothing && !self->sass_unfolded;
+  gboolean show = !self->presentation || has || self->sass_offer_gpu != NULL;
   int width = gtk_widget_get_width (GTK_WIDGET (self)), height;
 
   /* (GTK 4.8 wants both pointers) */
   if (width <= 0)
     gtk_window_get_default_size (GTK_WINDOW (self), &width, &height);
+  if (!show || folded)
+    _ks_window_sass_stop_scrolling (self);
   gtk_widget_set_visible (self->sass_pane, show);
+  _ks_window_sass_set_folded (self, show && folded);
   /* CUDA gets two fifths of the width beside PTX and SASS (which share
-   * the rest), half beside PTX */
+   * the rest), half beside PTX, or beside PTX and the folded bar */
   if (width > 0)
     {
-      GtkWidget *asm_paned = gtk_paned_get_end_child (self->source_paned);
+      if (!show)
+        gtk_paned_set_position (self->source_paned, width / 2);
+      else if (folded)
+        {
+          int bar = 0;
 
-      gtk_paned_set_position (self->source_paned, show ? width * 2 / 5 : width / 2);
-      if (show && GTK_IS_PANED (asm_paned))
-        gtk_paned_set_position (GTK_PANED (asm_paned), (width - width * 2 / 5) / 2);
+          gtk_widget_measure (self->sass_pane, GTK_ORIENTATION_HORIZONTAL, -1, &bar, NULL, NULL, NULL);
+          gtk_paned_set_position (self->source_paned, (width - bar) / 2);
+          /* as far right as the bar's minimum lets it (GtkPaned clamps) */
+          gtk_paned_set_position (self->asm_paned, width);
+        }
+      else
+        {
+          gtk_paned_set_position (self->source_paned, width * 2 / 5);
+          gtk_paned_set_position (self->asm_paned, (width - width * 2 / 5) / 2);
+        }
     }
+}
+
+/* Ends the SASS pane's scrolling animation where it is.  GTK 4.8 ends an
+ * animation still running when its scrolled window is unmapped by setting
+ * the target value, whose value-changed handlers stop it a second time:
+ * g_signal_handler_disconnect's critical.  A run's results scroll the pane
+ * to the focus line and may then hide it (a GPU with no SASS) at once. */
+void
+_ks_window_sass_stop_scrolling (KsWindow *self)
+{
+  GtkAdjustment *adjustments[2] = {
+    gtk_scrollable_get_hadjustment (GTK_SCROLLABLE (self->sass_view)),
+    gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->sass_view)),
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (adjustments); i++)
+    if (adjustments[i] != NULL)
+      gtk_adjustment_set_value (adjustments[i], gtk_adjustment_get_value (adjustments[i]));
 }
 
 void
@@ -898,8 +935,16 @@ _ks_window_set_sass (KsWindow      *self,
                  FALSE, FALSE);
     }
   _ks_window_sass_update_column (self);
+  if (text == NULL)
+    _ks_window_sass_stop_scrolling (self);
   gtk_stack_set_visible_child_name (self->sass_stack, text != NULL ? "listing" : "placeholder");
-  update_sass_pane (self);
+  if (text != NULL)
+    {
+      self->sass_nothing = FALSE;
+      g_clear_pointer (&self->sass_offer_gpu, g_free);
+      gtk_widget_set_visible (GTK_WIDGET (self->sass_placeholder_button), FALSE);
+    }
+  _ks_window_update_sass_pane (self);
   update_titles (self);
 }
 
@@ -1372,6 +1417,18 @@ _ks_window_show_gpu (KsWindow   *self,
   return FALSE;
 }
 
+gboolean
+ks_window_choose_gpu (KsWindow   *self,
+                      const char *gpu_id)
+{
+  g_return_val_if_fail (KS_IS_WINDOW (self), FALSE);
+  if (!_ks_window_show_gpu (self, gpu_id))
+    return FALSE;
+  /* kept across files, as if picked, but not saved as the default */
+  self->gpu_chosen = TRUE;
+  return TRUE;
+}
+
 static void
 gpu_selected_cb (KsWindow    *self,
                  GParamSpec  *pspec,
@@ -1618,7 +1675,7 @@ set_presentation (KsWindow *self,
   gtk_widget_set_visible (GTK_WIDGET (self->sass_file_label), !on);
   if (on)
     gtk_revealer_set_reveal_child (self->toolkit_revealer, FALSE);
-  update_sass_pane (self);
+  _ks_window_update_sass_pane (self);
   update_scheme (self);
   update_titles (self);
   _ks_window_views_set_presentation (self, on);
@@ -1769,6 +1826,7 @@ ks_window_finalize (GObject *object)
   g_clear_pointer (&self->line_map, ks_line_map_free);
   g_clear_pointer (&self->sass_listing, ks_sass_listing_free);
   g_clear_pointer (&self->sass_live_label, g_free);
+  g_clear_pointer (&self->sass_offer_gpu, g_free);
   g_clear_pointer (&self->sass_live_how, g_free);
   g_clear_pointer (&self->gpu_db, ks_gpu_db_free);
   g_clear_pointer (&self->gpu_ids, g_strfreev);
@@ -1830,6 +1888,10 @@ ks_window_class_init (KsWindowClass *klass)
   BIND (sass_placeholder_title);
   BIND (sass_placeholder_label);
   BIND (sass_pane);
+  BIND (sass_header);
+  BIND (sass_folded_label);
+  BIND (sass_placeholder_button);
+  BIND (asm_paned);
   BIND (source_paned);
   BIND (results_stack);
   BIND (hints_page);
@@ -1860,6 +1922,7 @@ ks_window_class_init (KsWindowClass *klass)
   _ks_window_launch_class_init (widget_class);
   _ks_window_recent_class_init (widget_class);
   _ks_window_layout_class_init (widget_class);
+  _ks_window_sass_class_init (widget_class);
 }
 
 static void

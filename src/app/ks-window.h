@@ -32,6 +32,10 @@ void        ks_window_set_screenshot       (KsWindow       *self,
 /* Presentation mode for this window, without making it the setting that
  * the next start follows (--presentation; F5 still sets it) */
 void        ks_window_present_once         (KsWindow       *self);
+/* Analyses for this GPU (an id of the GPU database) from now on, without
+ * making it the default of the next start (--gpu).  FALSE: no such GPU */
+gboolean    ks_window_choose_gpu           (KsWindow       *self,
+                                            const char     *gpu_id);
 /* Opens the launch editor (once the window shows) */
 void        ks_window_show_launch_editor   (KsWindow       *self);
 /* Once the next analysis is done, starts stepping through its launch and
