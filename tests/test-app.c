@@ -908,7 +908,22 @@ test_presentation (Fixture       *f,
   g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (f->window), "presentation"));
   scheme = gtk_source_buffer_get_style_scheme (f->window->ptx_buffer);
   g_assert_cmpstr (gtk_source_style_scheme_get_id (scheme), ==, "kernelscope-contrast");
-  g_assert_false (gtk_widget_get_visible (f->window->sass_pane));
+  /* the sample's SASS shows; a kernel without any has no SASS pane at all,
+   * not even the folded bar */
+  g_assert_true (gtk_widget_get_visible (f->window->sass_pane));
+  {
+    g_autofree char *tmp = g_dir_make_tmp ("ks-test-own-XXXXXX", NULL);
+    g_autofree char *ptx = g_build_filename (tmp, "own.ptx", NULL);
+    g_autoptr(GFile) own = g_file_new_for_path (ptx);
+
+    g_assert_true (g_file_set_contents (ptx, ".version 7.0\n.target sm_80\n.address_size 64\n"
+                                        ".visible .entry k()\n{\n ret;\n}\n", -1, NULL));
+    ks_window_open_file (f->window, own);
+    wait_for_run (f->window);
+    g_assert_false (gtk_widget_get_visible (f->window->sass_pane));
+    g_unlink (ptx);
+    g_rmdir (tmp);
+  }
   /* the Open button keeps its icon; its word goes, to leave the title room */
   g_assert_false (gtk_widget_get_visible (f->window->open_label));
   /* the samples browser, a surface of its own, is told by name */

@@ -290,6 +290,8 @@ offer_shipped (KsWindow         *self,
       g_autofree char *label = g_strdup_printf (_("Show SASS for %s (%s)"), gpu->name, near);
 
       gtk_button_set_label (self->sass_placeholder_button, label);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (self->sass_placeholder_button),
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
       self->sass_offer_gpu = g_strdup (gpu->id);
       gtk_widget_set_visible (GTK_WIDGET (self->sass_placeholder_button), TRUE);
     }
