@@ -82,6 +82,7 @@ ks_analysis_unref (KsAnalysis *analysis)
   g_free (p->sass_text);
   g_clear_pointer (&p->sass, ks_sass_listing_free);
   g_free (p->sass_error);
+  g_free (p->sass_note);
   g_free (a);
 }
 
@@ -410,7 +411,7 @@ get_sass (KsAnalysis              *a,
   a->sass_arch = sass_arch_for (a, r, target);
   a->sass_text = ks_toolchain_make_sass (a->toolchain, cuda ? source_path : NULL,
                                          cuda ? a->cuda_text : a->ptx_text, cuda, a->sass_arch,
-                                         &tool, cancellable, &error);
+                                         &tool, &a->sass_note, cancellable, &error);
   if (a->sass_text == NULL)
     {
       a->sass_error = g_strdup (error->message);
@@ -864,6 +865,8 @@ ks_analysis_to_json (const KsAnalysis *a)
     add_str (b, "sass_arch", a->sass_arch);
   if (a->sass_error != NULL)
     add_str (b, "sass_error", a->sass_error);
+  if (a->sass_note != NULL)
+    add_str (b, "sass_note", a->sass_note);
 
   json_builder_set_member_name (b, "diagnostics");
   json_builder_begin_array (b);

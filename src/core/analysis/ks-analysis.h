@@ -121,6 +121,8 @@ typedef struct
   char *sass_text;              /* the listing as the tool printed it */
   KsSassListing *sass;          /* it, read; NULL when there is none or it could not be read */
   char *sass_error;             /* why there is no listing although a tool is there */
+  char *sass_note;              /* how the listing was made (which toolkit, a lowered
+                                 * PTX .version), to show beside it; NULL without one */
 } KsAnalysis;
 
 void          ks_analysis_request_init (KsAnalysisRequest      *request);
