@@ -805,6 +805,19 @@ ks_toolchain_compile_ptx (const KsToolchain *tc,
         }
       else if (!g_file_get_contents (ptx, &result, NULL, error))
         ran = FALSE;
+      else
+        {
+          /* `.file 1 "/tmp/.../k.cu"` names the private copy: name the
+           * user's file, as the SASS's line records do, so that PTX and
+           * SASS lines meet on the same CUDA file */
+          g_autoptr(GString) s = g_string_new (result);
+          g_autofree char *from = g_strdup_printf ("\"%s\"", src);
+          g_autofree char *to = g_strdup_printf ("\"%s\"", abs_path);
+
+          g_string_replace (s, from, to, 0);
+          g_free (result);
+          result = g_string_free (g_steal_pointer (&s), FALSE);
+        }
     }
   _ks_toolchain_remove_tree (tmpdir);
   return ran ? g_steal_pointer (&result) : NULL;
