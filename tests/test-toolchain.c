@@ -352,6 +352,31 @@ test_find_usr_local (Fixture       *f,
   (void) lone;
 }
 
+/* An nvcc linked from another folder brings its own toolkit's programs,
+ * and that toolkit counts once */
+static void
+test_find_linked_nvcc (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autofree char *nvcc = tool (f, "usr/local/cuda-12.4/bin", "nvcc", PTXAS_12_4, NULL);
+  g_autofree char *ptxas = tool (f, "usr/local/cuda-12.4/bin", "ptxas", PTXAS_12_4, NULL);
+  g_autofree char *dis = tool (f, "usr/local/cuda-12.4/bin", "nvdisasm", NVDISASM_12_4, NULL);
+  g_autofree char *links = under (f, "links");
+  g_autofree char *link = g_build_filename (links, "nvcc", NULL);
+  g_autoptr(KsToolchain) tc = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (links, 0700), ==, 0);
+  g_assert_cmpint (symlink (nvcc, link), ==, 0);
+  g_setenv ("PATH", links, TRUE);
+  tc = _ks_toolchain_find_local (NULL, f->root);
+  g_assert_cmpuint (tc->toolkits->len, ==, 1);
+  g_assert_cmpstr (ks_toolchain_get_path (tc, KS_TOOL_NVCC), ==, link);
+  g_assert_cmpstr (ks_toolchain_get_path (tc, KS_TOOL_PTXAS), ==, ptxas);
+  g_assert_cmpstr (ks_toolchain_get_path (tc, KS_TOOL_NVDISASM), ==, dis);
+  g_assert_cmpstr (tc->version, ==, "12.4.131");
+  g_assert_true (tc->sass == g_ptr_array_index (tc->toolkits, 0));
+}
+
 /* NVIDIA's PTX ISA release history */
 static void
 test_ptx_isa_table (void)
@@ -768,6 +793,8 @@ main (int   argc,
   g_test_add ("/toolchain/find/newest-disassembler", Fixture, NULL, setup,
               test_find_newest_disassembler, teardown);
   g_test_add ("/toolchain/find/usr-local", Fixture, NULL, setup, test_find_usr_local, teardown);
+  g_test_add ("/toolchain/find/linked-nvcc", Fixture, NULL, setup, test_find_linked_nvcc,
+              teardown);
   g_test_add_func ("/toolchain/ptx/isa-table", test_ptx_isa_table);
   g_test_add_func ("/toolchain/ptx/fit", test_fit_ptx);
   g_test_add ("/toolchain/nvcc/ccbin", Fixture, NULL, setup, test_nvcc_ccbin, teardown);

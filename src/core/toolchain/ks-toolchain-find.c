@@ -251,6 +251,22 @@ _ks_toolchain_gather (KsToolchain          *tc,
           if (exists (path, data))
             kit->paths[t] = g_steal_pointer (&path);
         }
+      /* An nvcc alone, linked from a toolkit (~/bin/nvcc ->
+       * /usr/local/cuda/bin/nvcc): the toolkit is the folder it links to */
+      if (kit->paths[KS_TOOL_NVCC] != NULL && kit->paths[KS_TOOL_PTXAS] == NULL && !tc->on_host)
+        {
+          g_autofree char *real = identity (tc, kit->paths[KS_TOOL_NVCC]);
+          g_autofree char *real_dir = g_path_get_dirname (real);
+
+          if (!g_str_equal (real_dir, dir))
+            for (guint t = KS_TOOL_PTXAS; t < KS_N_TOOLS; t++)
+              {
+                g_autofree char *path = g_build_filename (real_dir, ks_tool_name (t), NULL);
+
+                if (exists (path, data))
+                  kit->paths[t] = g_steal_pointer (&path);
+              }
+        }
       /* Debian's own nvcc: the rest of its toolkit is where the package
        * put it */
       if (kit->paths[KS_TOOL_NVCC] != NULL && kit->paths[KS_TOOL_PTXAS] == NULL
