@@ -752,6 +752,42 @@ test_live_ptxas_v_lowered (void)
   g_assert_cmpuint (k->registers, ==, 12);
 }
 
+/* Debian's toolkit alone (the preference /usr/bin, as on a student's
+ * machine): its nvcc compiles the CUDA (run with -ccbin clang-14 where only
+ * clang-14 is there, and its own ptxas), to PTX of 11.8's ISA, 7.8; its
+ * ptxas gives the registers; the same toolkit makes the SASS */
+static void
+test_live_debian_only (void)
+{
+  g_autofree char *cu = sample ("01-vector-add", "vector_add.cu");
+  g_autoptr(KsAnalysis) a = NULL;
+  KsAnalysisRequest req;
+
+  if (!have_debian_toolkit ())
+    return;
+  ks_analysis_request_init (&req);
+  req.path = cu;
+  req.arch = "sm_86";
+  req.toolkit_dir = "/usr/bin";
+  req.simulate = FALSE;
+  a = ks_analysis_run (&req, NULL, NULL, NULL);
+  if (a->toolchain->version_major != 11 || a->toolchain->version_minor != 8)
+    {
+      g_test_skip ("Debian's toolkit here is not CUDA 11.8");
+      return;
+    }
+  if (a->status != KS_ANALYSIS_OK)
+    g_test_message ("%s", a->error);
+  g_assert_cmpint (a->status, ==, KS_ANALYSIS_OK);
+  g_assert_cmpstr (ks_toolchain_get_path (a->toolchain, KS_TOOL_NVCC), ==, "/usr/bin/nvcc");
+  g_assert_nonnull (strstr (a->ptx_text, "\n.version 7.8\n"));
+  g_assert_cmpint (a->resources->source, ==, KS_RESOURCES_SOURCE_PTXAS);
+  g_assert_true (a->toolchain->sass == g_ptr_array_index (a->toolchain->toolkits, 0));
+  g_assert_null (a->sass_error);
+  g_assert_nonnull (a->sass);
+  g_assert_cmpstr (a->sass_note, ==, "Made by the nvcc, ptxas and nvdisasm of CUDA 11.8.");
+}
+
 /* sm_100 is past 11.8: a message naming both, no SASS, the analysis fine */
 static void
 test_live_too_new_arch (void)
@@ -806,5 +842,6 @@ main (int   argc,
   g_test_add_func ("/toolchain/live/ptx-lowered", test_live_ptx_lowered);
   g_test_add_func ("/toolchain/live/too-new-arch", test_live_too_new_arch);
   g_test_add_func ("/toolchain/live/ptxas-v-lowered", test_live_ptxas_v_lowered);
+  g_test_add_func ("/toolchain/live/debian-only", test_live_debian_only);
   return g_test_run ();
 }

@@ -490,10 +490,19 @@ ks_toolchain_ptxas_resources (const KsToolchain *tc,
     g_autofree char *copy = g_build_filename (tmpdir, "kernel.ptx", NULL);
 
     /* PTX newer than this ptxas knows is lowered as for SASS
-     * (ks-toolchain-sass.c); a target it does not know is said here */
-    if (!g_file_get_contents (abs_path, &contents, NULL, error)
-        || (fitted = ks_toolchain_fit_ptx (tc->version_major, tc->version_minor, contents, arch,
-                                           &lowered, error)) == NULL)
+     * (ks-toolchain-sass.c); a target it does not know is said here.  A
+     * file that cannot be read here is left to ptxas to complain about,
+     * unless a host ptxas needs a copy. */
+    if (!g_file_get_contents (abs_path, &contents, NULL, tc->on_host ? error : NULL))
+      {
+        if (tc->on_host)
+          {
+            _ks_toolchain_remove_tree (tmpdir);
+            return NULL;
+          }
+      }
+    else if ((fitted = ks_toolchain_fit_ptx (tc->version_major, tc->version_minor, contents, arch,
+                                             &lowered, error)) == NULL)
       {
         _ks_toolchain_remove_tree (tmpdir);
         return NULL;
