@@ -13,7 +13,13 @@
  * at, and prints a real nvdisasm listing from tests/fixtures/sass instead
  * of disassembling FILE.  What the tests then see (the listing's functions,
  * its linked lines, the cubin's architecture in its ELF header) is real;
- * that the listing is the disassembly of that cubin is not. */
+ * that the listing is the disassembly of that cubin is not.
+ *
+ * The toolchain uses one toolkit's programs together, never nvdisasm from
+ * one folder and ptxas from another, so the folder is a whole toolkit:
+ * beside the stand-in, nvcc and ptxas are scripts that run the real ones
+ * of one installed toolkit (the folder of the first ptxas on PATH, else
+ * /usr/local/cuda/bin), as Debian's /usr/bin/nvcc runs its real nvcc. */
 #pragma once
 
 #include <glib.h>
@@ -26,6 +32,35 @@ typedef struct
   char *args_log;               /* the stand-in's arguments, one a line */
   char *cubin_copy;             /* the last cubin it was given */
 } StandIn;
+
+/* nvcc and ptxas in dir that run those of one real toolkit, when there is
+ * one with both */
+static inline void
+standin_wrap_toolkit (const char *dir)
+{
+  g_autofree char *ptxas = g_find_program_in_path ("ptxas");
+  g_autofree char *real_dir = ptxas != NULL ? g_path_get_dirname (ptxas)
+                                            : g_strdup ("/usr/local/cuda/bin");
+  const char *const tools[] = { "nvcc", "ptxas" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (tools); i++)
+    {
+      g_autofree char *real = g_build_filename (real_dir, tools[i], NULL);
+
+      if (!g_file_test (real, G_FILE_TEST_IS_EXECUTABLE))
+        return;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (tools); i++)
+    {
+      g_autofree char *real = g_build_filename (real_dir, tools[i], NULL);
+      g_autofree char *quoted = g_shell_quote (real);
+      g_autofree char *script = g_strdup_printf ("#!/bin/sh\nexec %s \"$@\"\n", quoted);
+      g_autofree char *path = g_build_filename (dir, tools[i], NULL);
+
+      g_assert_true (g_file_set_contents (path, script, -1, NULL));
+      g_assert_cmpint (g_chmod (path, 0755), ==, 0);
+    }
+}
 
 /* A stand-in that prints the fixture `listing` (a file of tests/fixtures/sass),
  * or with broken, one that fails as a real tool could. */
@@ -54,6 +89,8 @@ standin_new (const char *listing,
       "#!/bin/sh\n"
       "# nvdisasm stand-in of KernelScope's tests (tests/ks-test-standin.h)\n"
       "dir=$(dirname \"$0\")\n"
+      "# the toolchain asks each toolkit's version: a stand-in has none\n"
+      "[ \"$1\" = --version ] && { echo 'nvdisasm stand-in: no version' >&2; exit 1; }\n"
       "printf '%%s\\n' \"$@\" > \"$dir/args.log\"\n"
       "if [ $# -ne 4 ] || [ \"$1\" != -c ] || [ \"$2\" != -g ] || [ \"$3\" != -hex ]; then\n"
       "  echo \"nvdisasm stand-in: unexpected arguments: $*\" >&2; exit 2\n"
@@ -67,6 +104,7 @@ standin_new (const char *listing,
       "cat %s\n", quoted);
   g_assert_true (g_file_set_contents (path, script, -1, NULL));
   g_assert_cmpint (g_chmod (path, 0755), ==, 0);
+  standin_wrap_toolkit (s->dir);
   return s;
 }
 

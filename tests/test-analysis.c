@@ -338,8 +338,15 @@ test_toolchain_search_order (void)
   g_autofree char *n_home = fake_tool (home_bin, "nvcc");
   g_autofree char *n_cpath = fake_tool (cpath_bin, "nvdisasm");
   g_autofree char *n_cpath2 = fake_tool (cpath_bin, "nvcc");
+  /* CUDA_PATH's is a release newer than any installed: SASS's, whatever
+   * else the machine has */
+  const char *newest = "#!/bin/sh\necho 'Cuda compilation tools, release 99.9, V99.9.1'\n";
   KsToolchain *tc;
 
+  g_assert_true (g_file_set_contents (n_cpath, newest, -1, NULL));
+  g_assert_true (g_file_set_contents (n_cpath2, newest, -1, NULL));
+  g_assert_cmpint (g_chmod (n_cpath, 0755), ==, 0);
+  g_assert_cmpint (g_chmod (n_cpath2, 0755), ==, 0);
   g_assert_cmpint (g_mkdir_with_parents (empty, 0700), ==, 0);
   g_setenv ("PATH", on_path, TRUE);
   g_setenv ("CUDA_HOME", home, TRUE);
@@ -351,8 +358,13 @@ test_toolchain_search_order (void)
   ks_toolchain_free (tc);
   tc = ks_toolchain_find (pref_top);
   g_assert_cmpstr (ks_toolchain_get_path (tc, KS_TOOL_NVCC), ==, n_pref_bin);
-  /* a tool the preference lacks comes from further on: CUDA_PATH here */
-  g_assert_cmpstr (ks_toolchain_get_path (tc, KS_TOOL_NVDISASM), ==, n_cpath);
+  /* a tool the preference lacks is not borrowed from another toolkit (issue
+   * 14: one toolkit's programs together); SASS is made by the toolkit that
+   * has a disassembler, CUDA_PATH's here, with its own nvcc */
+  g_assert_null (ks_toolchain_get_path (tc, KS_TOOL_NVDISASM));
+  g_assert_nonnull (tc->sass);
+  g_assert_cmpstr (tc->sass->paths[KS_TOOL_NVDISASM], ==, n_cpath);
+  g_assert_cmpstr (tc->sass->paths[KS_TOOL_NVCC], ==, n_cpath2);
   ks_toolchain_free (tc);
   /* then PATH */
   tc = ks_toolchain_find (NULL);
@@ -368,11 +380,14 @@ test_toolchain_search_order (void)
   tc = ks_toolchain_find (NULL);
   g_assert_cmpstr (ks_toolchain_get_path (tc, KS_TOOL_NVCC), ==, n_cpath2);
   ks_toolchain_free (tc);
-  /* then /usr/local/cuda/bin, or nothing */
+  /* then /usr/local/cuda/bin, Debian's package, or nothing */
   g_unsetenv ("CUDA_PATH");
   tc = ks_toolchain_find (NULL);
   if (g_file_test ("/usr/local/cuda/bin/nvcc", G_FILE_TEST_IS_EXECUTABLE))
     g_assert_true (g_str_has_suffix (ks_toolchain_get_path (tc, KS_TOOL_NVCC), "/bin/nvcc"));
+  else if (g_file_test ("/usr/lib/nvidia-cuda-toolkit/bin/nvcc", G_FILE_TEST_IS_EXECUTABLE))
+    g_assert_cmpstr (ks_toolchain_get_path (tc, KS_TOOL_NVCC), ==,
+                     "/usr/lib/nvidia-cuda-toolkit/bin/nvcc");
   else
     g_assert_null (ks_toolchain_get_path (tc, KS_TOOL_NVCC));
   if (ks_toolchain_get_path (tc, KS_TOOL_NVCC) != NULL)

@@ -87,6 +87,7 @@ ks_analysis_unref (KsAnalysis *analysis)
   g_free (p->sass_how);
   g_strfreev (p->sass_shipped_archs);
   g_clear_pointer (&a->shipped, ks_shipped_sass_free);
+  g_free (p->sass_note);
   g_free (a);
 }
 
@@ -453,6 +454,7 @@ use_shipped_sass (KsAnalysis *a)
   g_clear_pointer (&a->sass_text, g_free);
   g_clear_pointer (&a->sass, ks_sass_listing_free);
   g_clear_pointer (&a->sass_error, g_free);
+  g_clear_pointer (&a->sass_note, g_free);
   g_free (a->sass_arch);
   a->sass_arch = g_strdup (a->arch->id);
   a->sass_text = g_steal_pointer (&text);
@@ -501,7 +503,7 @@ get_sass (KsAnalysis              *a,
   a->sass_arch = sass_arch_for (a, r, target);
   a->sass_text = ks_toolchain_make_sass (a->toolchain, cuda ? source_path : NULL,
                                          cuda ? a->cuda_text : a->ptx_text, cuda, a->sass_arch,
-                                         &tool, cancellable, &error);
+                                         &tool, &a->sass_note, cancellable, &error);
   if (a->sass_text == NULL)
     {
       a->sass_error = g_strdup (error->message);
@@ -995,6 +997,8 @@ ks_analysis_to_json (const KsAnalysis *a)
         json_builder_add_string_value (b, a->sass_shipped_archs[i]);
       json_builder_end_array (b);
     }
+  if (a->sass_note != NULL)
+    add_str (b, "sass_note", a->sass_note);
 
   json_builder_set_member_name (b, "diagnostics");
   json_builder_begin_array (b);

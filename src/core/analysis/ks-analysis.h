@@ -136,6 +136,8 @@ typedef struct
   /* No listing for this architecture, but shipped ones for these (oldest
    * first); NULL otherwise */
   GStrv sass_shipped_archs;
+  char *sass_note;              /* how the listing was made (which toolkit, a lowered
+                                 * PTX .version), to show beside it; NULL without one */
 } KsAnalysis;
 
 void          ks_analysis_request_init (KsAnalysisRequest      *request);

@@ -50,7 +50,8 @@ ks_toolchain_in_flatpak (void)
 char **
 _ks_toolchain_host_argv (const KsToolchain *tc,
                          const char *const *argv,
-                         const char        *cwd)
+                         const char        *cwd,
+                         const char        *path_env)
 {
   GPtrArray *v = g_ptr_array_new ();
 
@@ -62,6 +63,8 @@ _ks_toolchain_host_argv (const KsToolchain *tc,
   g_ptr_array_add (v, g_strdup ("--env=LC_ALL=C"));
   if (cwd != NULL)
     g_ptr_array_add (v, g_strconcat ("--env=TMPDIR=", cwd, NULL));
+  if (path_env != NULL)
+    g_ptr_array_add (v, g_strconcat ("--env=PATH=", path_env, NULL));
   for (guint i = 0; argv[i] != NULL; i++)
     g_ptr_array_add (v, g_strdup (argv[i]));
   g_ptr_array_add (v, NULL);
@@ -104,11 +107,12 @@ _ks_toolchain_where (const KsToolchain *tc)
 {
   if (tc->on_host)
     return g_strdup ("looked on the host, through flatpak-spawn, in its PATH, $CUDA_HOME/bin, "
-                     "$CUDA_PATH/bin and /usr/local/cuda/bin");
+                     "$CUDA_PATH/bin, /usr/local/cuda/bin and Debian's nvidia-cuda-toolkit");
   if (tc->host_error != NULL)
     return g_strdup_printf ("the host's toolkit cannot be reached from the Flatpak sandbox: %s",
                             tc->host_error);
-  return g_strdup ("looked in PATH, $CUDA_HOME/bin, $CUDA_PATH/bin and /usr/local/cuda/bin");
+  return g_strdup ("looked in PATH, $CUDA_HOME/bin, $CUDA_PATH/bin, /usr/local/cuda/bin, "
+                   "/usr/local/cuda-*/bin and Debian's nvidia-cuda-toolkit");
 }
 
 /* NAME's value in `env`'s output, or NULL */
@@ -124,26 +128,6 @@ env_value (char *const *lines,
   return NULL;
 }
 
-/* Adds DIR (or DIR/SUB) to the folders to look in, once */
-static void
-add_dir (GPtrArray  *dirs,
-         const char *dir,
-         const char *sub)
-{
-  g_autofree char *joined = NULL, *canon = NULL;
-
-  /* A relative folder means nothing on the host; find prints a line a
-   * path, so a name with a newline could not be told apart */
-  if (dir == NULL || !g_path_is_absolute (dir))
-    return;
-  joined = sub != NULL ? g_build_filename (dir, sub, NULL) : g_strdup (dir);
-  canon = g_canonicalize_filename (joined, NULL);
-  if (strchr (canon, '\n') != NULL
-      || g_ptr_array_find_with_equal_func (dirs, canon, g_str_equal, NULL))
-    return;
-  g_ptr_array_add (dirs, g_steal_pointer (&canon));
-}
-
 /* The messages of a failed flatpak-spawn, on one line */
 static char *
 one_line (const char *text)
@@ -152,6 +136,13 @@ one_line (const char *text)
 
   g_strdelimit (s, "\n", ' ');
   return s[0] != '\0' ? g_steal_pointer (&s) : g_strdup ("(no message)");
+}
+
+static gboolean
+host_exists (const char *path,
+             gpointer    data)
+{
+  return g_hash_table_contains (data, path);
 }
 
 gboolean
@@ -194,21 +185,24 @@ _ks_toolchain_find_on_host (KsToolchain *tc,
 
   if (preferred_dir != NULL)
     {
-      add_dir (dirs, preferred_dir, NULL);
-      add_dir (dirs, preferred_dir, "bin");
+      _ks_toolchain_add_dir (dirs, preferred_dir, NULL);
+      _ks_toolchain_add_dir (dirs, preferred_dir, "bin");
     }
   {
     g_auto(GStrv) path = g_strsplit (env_value (env, "PATH"), ":", -1);
 
     for (guint i = 0; path[i] != NULL; i++)
-      add_dir (dirs, path[i], NULL);
+      _ks_toolchain_add_dir (dirs, path[i], NULL);
   }
   /* `flatpak run` from a shell passes on its CUDA_HOME: a host path */
-  add_dir (dirs, g_getenv ("CUDA_HOME"), "bin");
-  add_dir (dirs, env_value (env, "CUDA_HOME"), "bin");
-  add_dir (dirs, g_getenv ("CUDA_PATH"), "bin");
-  add_dir (dirs, env_value (env, "CUDA_PATH"), "bin");
-  add_dir (dirs, "/usr/local/cuda/bin", NULL);
+  _ks_toolchain_add_dir (dirs, g_getenv ("CUDA_HOME"), "bin");
+  _ks_toolchain_add_dir (dirs, env_value (env, "CUDA_HOME"), "bin");
+  _ks_toolchain_add_dir (dirs, g_getenv ("CUDA_PATH"), "bin");
+  _ks_toolchain_add_dir (dirs, env_value (env, "CUDA_PATH"), "bin");
+  _ks_toolchain_add_dir (dirs, "/usr/local/cuda/bin", NULL);
+  /* Debian's package: its own nvcc, and the rest in /usr/bin */
+  _ks_toolchain_add_dir (dirs, "/usr/lib/nvidia-cuda-toolkit/bin", NULL);
+  tc->host_path = g_strdup (env_value (env, "PATH"));
 
   /* Every candidate in one round trip: find prints those that are files
    * (symbolic links followed) we may execute, as g_file_test() would
@@ -217,9 +211,14 @@ _ks_toolchain_find_on_host (KsToolchain *tc,
   g_ptr_array_add (find_argv, g_strdup ("find"));
   g_ptr_array_add (find_argv, g_strdup ("-L"));
   for (guint t = 0; t < KS_N_TOOLS; t++)
-    for (guint d = 0; d < dirs->len; d++)
-      g_ptr_array_add (find_argv, g_build_filename (g_ptr_array_index (dirs, d),
-                                                    ks_tool_name (t), NULL));
+    {
+      for (guint d = 0; d < dirs->len; d++)
+        g_ptr_array_add (find_argv, g_build_filename (g_ptr_array_index (dirs, d),
+                                                      ks_tool_name (t), NULL));
+      if (t != KS_TOOL_NVCC && !g_ptr_array_find_with_equal_func (dirs, "/usr/bin", g_str_equal,
+                                                                  NULL))
+        g_ptr_array_add (find_argv, g_build_filename ("/usr/bin", ks_tool_name (t), NULL));
+    }
   {
     static const char *const expr[] = { "-maxdepth", "0", "-type", "f", "-executable", "-print",
                                         NULL };
@@ -241,14 +240,8 @@ _ks_toolchain_find_on_host (KsToolchain *tc,
           g_hash_table_add (found, lines[i]);
     }
 
-  for (guint t = 0; t < KS_N_TOOLS; t++)
-    for (guint d = 0; d < dirs->len && tc->paths[t] == NULL; d++)
-      {
-        g_autofree char *candidate = g_build_filename (g_ptr_array_index (dirs, d),
-                                                       ks_tool_name (t), NULL);
-
-        if (g_hash_table_contains (found, candidate))
-          tc->paths[t] = g_steal_pointer (&candidate);
-      }
+  /* The same sets as outside (ks-toolchain-find.c), with what find saw;
+   * dpkg's list of the package is not read through the sandbox */
+  _ks_toolchain_gather (tc, dirs, "/usr/bin", NULL, "", host_exists, found);
   return TRUE;
 }

@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ks-toolchain.c: finding and running the CUDA toolkit's programs. */
 
+/* realpath() under -std=c11 */
+#define _GNU_SOURCE
+
 #include <glib/gstdio.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -23,56 +26,6 @@ ks_tool_name (KsTool tool)
 {
   g_return_val_if_fail (tool < KS_N_TOOLS, NULL);
   return tool_names[tool];
-}
-
-static char *
-program_in (const char *dir,
-            const char *name)
-{
-  g_autofree char *path = NULL;
-
-  if (dir == NULL || *dir == '\0')
-    return NULL;
-  path = g_build_filename (dir, name, NULL);
-  if (g_file_test (path, G_FILE_TEST_IS_EXECUTABLE) && !g_file_test (path, G_FILE_TEST_IS_DIR))
-    return g_canonicalize_filename (path, NULL);
-  return NULL;
-}
-
-static char *
-find_program (const char *preferred_dir,
-              const char *name)
-{
-  const char *const env_homes[] = { "CUDA_HOME", "CUDA_PATH" };
-  char *path;
-
-  if (preferred_dir != NULL)
-    {
-      g_autofree char *bin = g_build_filename (preferred_dir, "bin", NULL);
-
-      if ((path = program_in (preferred_dir, name)) != NULL
-          || (path = program_in (bin, name)) != NULL)
-        return path;
-    }
-
-  path = g_find_program_in_path (name);
-  if (path != NULL)
-    return path;
-
-  for (guint i = 0; i < G_N_ELEMENTS (env_homes); i++)
-    {
-      const char *home = g_getenv (env_homes[i]);
-
-      if (home != NULL && *home != '\0')
-        {
-          g_autofree char *bin = g_build_filename (home, "bin", NULL);
-
-          if ((path = program_in (bin, name)) != NULL)
-            return path;
-        }
-    }
-
-  return program_in ("/usr/local/cuda/bin", name);
 }
 
 gboolean
@@ -220,18 +173,42 @@ _ks_toolchain_run (const KsToolchain *tc,
                    char             **err,
                    GError           **error)
 {
+  return _ks_toolchain_run_full (tc, argv, cwd, NULL, cancellable, exit_status, out, err, error);
+}
+
+gboolean
+_ks_toolchain_run_full (const KsToolchain *tc,
+                        const char *const *argv,
+                        const char        *cwd,
+                        const char        *path_first,
+                        GCancellable      *cancellable,
+                        int               *exit_status,
+                        char             **out,
+                        char             **err,
+                        GError           **error)
+{
   g_autoptr(GSubprocessLauncher) launcher = NULL;
   g_autoptr(GSubprocess) proc = NULL;
   g_autoptr(GError) local_error = NULL;
   g_auto(GStrv) host_argv = NULL;
+  g_autofree char *path_env = NULL;
 
+  if (path_first != NULL)
+    {
+      const char *rest = tc != NULL && tc->on_host ? tc->host_path : g_getenv ("PATH");
+
+      path_env = rest != NULL && *rest != '\0' ? g_strconcat (path_first, ":", rest, NULL)
+                                               : g_strdup (path_first);
+    }
   if (tc != NULL && tc->on_host)
     {
-      host_argv = _ks_toolchain_host_argv (tc, argv, cwd);
+      host_argv = _ks_toolchain_host_argv (tc, argv, cwd, path_env);
       argv = (const char *const *) host_argv;
     }
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE
                                         | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  if (path_env != NULL && (tc == NULL || !tc->on_host))
+    g_subprocess_launcher_setenv (launcher, "PATH", path_env, TRUE);
   if (cwd != NULL)
     {
       g_subprocess_launcher_set_cwd (launcher, cwd);
@@ -260,30 +237,141 @@ _ks_toolchain_run (const KsToolchain *tc,
   return TRUE;
 }
 
+/* The host compiler each nvcc was told to use (-ccbin), by nvcc path:
+ * learnt from Debian's nvcc once, not from a failed compile each time */
+static GMutex ccbin_lock;
+static GHashTable *ccbin_for;
+
+static char *
+remembered_ccbin (const char *nvcc)
+{
+  char *ccbin = NULL;
+
+  g_mutex_lock (&ccbin_lock);
+  if (ccbin_for != NULL)
+    ccbin = g_strdup (g_hash_table_lookup (ccbin_for, nvcc));
+  g_mutex_unlock (&ccbin_lock);
+  return ccbin;
+}
+
+static void
+remember_ccbin (const char *nvcc,
+                const char *ccbin)
+{
+  g_mutex_lock (&ccbin_lock);
+  if (ccbin_for == NULL)
+    ccbin_for = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_hash_table_replace (ccbin_for, g_strdup (nvcc), g_strdup (ccbin));
+  g_mutex_unlock (&ccbin_lock);
+}
+
+#define NO_HOST_COMPILER "No supported gcc/g++ host compiler found"
+
+/* Debian's g++ wrapper, when only clang satisfies the package: "ERROR: No
+ * supported gcc/g++ host compiler found, but clang-14 is available." ->
+ * "clang-14"; NULL otherwise */
+static char *
+suggested_clang (const char *err)
+{
+  const char *s = err != NULL ? strstr (err, NO_HOST_COMPILER ", but ") : NULL;
+  size_t n;
+
+  if (s == NULL)
+    return NULL;
+  s += strlen (NO_HOST_COMPILER ", but ");
+  n = strspn (s, "abcdefghijklmnopqrstuvwxyz0123456789.-");
+  /* a program name, never something that could be read as an option */
+  if (!g_str_has_prefix (s, "clang") || n > 32 || strncmp (s + n, " is available", 13) != 0)
+    return NULL;
+  return g_strndup (s, n);
+}
+
+gboolean
+_ks_toolchain_run_nvcc (const KsToolchain *tc,
+                        const KsToolkit   *kit,
+                        const char *const *argv,
+                        const char        *cwd,
+                        GCancellable      *cancellable,
+                        int               *exit_status,
+                        char             **out,
+                        char             **err,
+                        GError           **error)
+{
+  g_autofree char *ptxas_dir = NULL, *ccbin = NULL;
+
+  g_return_val_if_fail (argv != NULL && argv[0] != NULL, FALSE);
+
+  /* Its own ptxas first on PATH: Debian's nvcc has none beside it, and
+   * would run the first one on PATH, maybe another toolkit's */
+  if (kit != NULL && kit->paths[KS_TOOL_PTXAS] != NULL)
+    ptxas_dir = g_path_get_dirname (kit->paths[KS_TOOL_PTXAS]);
+  ccbin = remembered_ccbin (argv[0]);
+
+  for (guint attempt = 0; attempt < 2; attempt++)
+    {
+      g_autoptr(GPtrArray) v = g_ptr_array_new ();
+      g_autofree char *clang = NULL;
+
+      g_ptr_array_add (v, (gpointer) argv[0]);
+      if (ccbin != NULL)
+        {
+          g_ptr_array_add (v, (gpointer) "-ccbin");
+          g_ptr_array_add (v, ccbin);
+        }
+      for (guint i = 1; argv[i] != NULL; i++)
+        g_ptr_array_add (v, (gpointer) argv[i]);
+      g_ptr_array_add (v, NULL);
+
+      if (!_ks_toolchain_run_full (tc, (const char *const *) v->pdata, cwd, ptxas_dir, cancellable,
+                                   exit_status, out, err, error))
+        return FALSE;
+      if (*exit_status == 0 || ccbin != NULL || (clang = suggested_clang (*err)) == NULL)
+        break;
+      /* Debian's nvcc names the clang its package brought: use it, and
+       * from now on */
+      remember_ccbin (argv[0], clang);
+      ccbin = g_steal_pointer (&clang);
+      g_clear_pointer (out, g_free);
+      g_clear_pointer (err, g_free);
+    }
+
+  if (*exit_status != 0 && *err != NULL && strstr (*err, NO_HOST_COMPILER) != NULL)
+    {
+      g_autofree char *name = _ks_toolkit_name (kit);
+
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                   "%s's nvcc (%s) found no C++ host compiler it supports%s%s%s: install one "
+                   "(on Debian 12, the package g++-11 or clang-14: apt install g++-11)",
+                   name, argv[0], ccbin != NULL ? " (not even " : "", ccbin != NULL ? ccbin : "",
+                   ccbin != NULL ? ")" : "");
+      g_clear_pointer (out, g_free);
+      g_clear_pointer (err, g_free);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 KsToolchain *
 ks_toolchain_find (const char *preferred_dir)
 {
-  KsToolchain *tc = g_new0 (KsToolchain, 1);
+  KsToolchain *tc;
 
-  /* In a sandbox, the host's toolkit; the sandbox's own search only when
+  /* In a sandbox, the host's toolkits; the sandbox's own search only when
    * the host cannot be reached */
-  if (!ks_toolchain_in_flatpak () || !_ks_toolchain_find_on_host (tc, preferred_dir))
-    for (guint t = 0; t < KS_N_TOOLS; t++)
-      tc->paths[t] = find_program (preferred_dir, tool_names[t]);
-
-  if (tc->paths[KS_TOOL_PTXAS] != NULL)
+  if (ks_toolchain_in_flatpak ())
     {
-      const char *argv[] = { tc->paths[KS_TOOL_PTXAS], "--version", NULL };
-      g_autofree char *out = NULL;
-      g_autofree char *err = NULL;
-      int status = 0;
+      g_autofree char *host_error = NULL;
 
-      if (_ks_toolchain_run (tc, argv, NULL, NULL, &status, &out, &err, NULL) && status == 0
-          && out != NULL)
-        ks_toolchain_parse_version (out, &tc->version_major, &tc->version_minor, &tc->version);
+      tc = g_new0 (KsToolchain, 1);
+      if (_ks_toolchain_find_on_host (tc, preferred_dir))
+        return tc;
+      host_error = g_steal_pointer (&tc->host_error);
+      ks_toolchain_free (tc);
+      tc = _ks_toolchain_find_local (preferred_dir, "");
+      tc->host_error = g_steal_pointer (&host_error);
+      return tc;
     }
-
-  return tc;
+  return _ks_toolchain_find_local (preferred_dir, "");
 }
 
 void
@@ -296,6 +384,8 @@ ks_toolchain_free (KsToolchain *tc)
   g_free (tc->version);
   g_free (tc->spawn);
   g_free (tc->host_error);
+  g_free (tc->host_path);
+  g_clear_pointer (&tc->toolkits, g_ptr_array_unref);
   g_free (tc);
 }
 
@@ -361,6 +451,7 @@ ks_toolchain_ptxas_resources (const KsToolchain *tc,
   g_autofree char *arch_opt = NULL;
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
+  g_autofree char *lowered = NULL;
   g_autoptr(GPtrArray) res = NULL;
   g_autoptr(GError) parse_error = NULL;
   const char *argv[7];
@@ -394,22 +485,40 @@ ks_toolchain_ptxas_resources (const KsToolchain *tc,
   /* Absolute, because ptxas runs in tmpdir; and so a name that starts
    * with '-' is not an option */
   abs_path = g_canonicalize_filename (ptx_path, NULL);
-  if (tc->on_host)
-    {
-      /* The file may be in the sandbox's own /tmp: ptxas reads a copy */
-      g_autofree char *contents = NULL;
-      g_autofree char *copy = g_build_filename (tmpdir, "kernel.ptx", NULL);
-      gsize len = 0;
+  {
+    g_autofree char *contents = NULL, *fitted = NULL;
+    g_autofree char *copy = g_build_filename (tmpdir, "kernel.ptx", NULL);
 
-      if (!g_file_get_contents (abs_path, &contents, &len, error)
-          || !g_file_set_contents (copy, contents, (gssize) len, error))
-        {
-          _ks_toolchain_remove_tree (tmpdir);
-          return NULL;
-        }
-      g_free (abs_path);
-      abs_path = g_steal_pointer (&copy);
-    }
+    /* PTX newer than this ptxas knows is lowered as for SASS
+     * (ks-toolchain-sass.c); a target it does not know is said here.  A
+     * file that cannot be read here is left to ptxas to complain about,
+     * unless a host ptxas needs a copy. */
+    if (!g_file_get_contents (abs_path, &contents, NULL, tc->on_host ? error : NULL))
+      {
+        if (tc->on_host)
+          {
+            _ks_toolchain_remove_tree (tmpdir);
+            return NULL;
+          }
+      }
+    else if ((fitted = ks_toolchain_fit_ptx (tc->version_major, tc->version_minor, contents, arch,
+                                             &lowered, error)) == NULL)
+      {
+        _ks_toolchain_remove_tree (tmpdir);
+        return NULL;
+      }
+    /* The file may be in the sandbox's own /tmp: a host ptxas reads a copy */
+    if (tc->on_host || lowered != NULL)
+      {
+        if (!g_file_set_contents (copy, fitted, -1, error))
+          {
+            _ks_toolchain_remove_tree (tmpdir);
+            return NULL;
+          }
+        g_free (abs_path);
+        abs_path = g_steal_pointer (&copy);
+      }
+  }
   arch_opt = g_strconcat ("-arch=", arch, NULL);
   argv[0] = tc->paths[KS_TOOL_PTXAS];
   argv[1] = "-v";
@@ -436,6 +545,9 @@ ks_toolchain_ptxas_resources (const KsToolchain *tc,
         g_set_error (error, KS_RESOURCES_ERROR, KS_RESOURCES_ERROR_TOOL,
                      "ptxas failed (exit status %d):\n%s", status,
                      err != NULL ? g_strstrip (err) : "");
+      if (lowered != NULL)
+        g_prefix_error (error, "ptxas %u.%u refused the PTX with its %s, the newest it knows: ",
+                        tc->version_major, tc->version_minor, lowered);
       return NULL;
     }
   if (res == NULL)
@@ -679,7 +791,8 @@ ks_toolchain_compile_ptx (const KsToolchain *tc,
   argv[7] = src;
   argv[8] = NULL;
 
-  ran = _ks_toolchain_run (tc, argv, tmpdir, cancellable, &status, &out, &err, error);
+  ran = _ks_toolchain_run_nvcc (tc, _ks_toolchain_compiling (tc), argv, tmpdir, cancellable,
+                                &status, &out, &err, error);
   if (ran)
     {
       g_autofree char *both = g_strconcat (out ? out : "", err ? err : "", NULL);
@@ -701,6 +814,19 @@ ks_toolchain_compile_ptx (const KsToolchain *tc,
         }
       else if (!g_file_get_contents (ptx, &result, NULL, error))
         ran = FALSE;
+      else
+        {
+          /* `.file 1 "/tmp/.../k.cu"` names the private copy: name the
+           * user's file, as the SASS's line records do, so that PTX and
+           * SASS lines meet on the same CUDA file */
+          g_autoptr(GString) s = g_string_new (result);
+          g_autofree char *from = g_strdup_printf ("\"%s\"", src);
+          g_autofree char *to = g_strdup_printf ("\"%s\"", abs_path);
+
+          g_string_replace (s, from, to, 0);
+          g_free (result);
+          result = g_string_free (g_steal_pointer (&s), FALSE);
+        }
     }
   _ks_toolchain_remove_tree (tmpdir);
   return ran ? g_steal_pointer (&result) : NULL;

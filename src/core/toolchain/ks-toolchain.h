@@ -45,8 +45,25 @@ typedef enum
   KS_N_TOOLS
 } KsTool;
 
+/* One toolkit's programs, which only work together: 11.8's nvdisasm cannot
+ * read a cubin of 13.0's ptxas, 11.8's ptxas refuses 13.0's PTX, and an
+ * nvcc runs the ptxas it finds on PATH.  So a toolkit is the programs of
+ * one folder (or of Debian's package, whose nvcc lives in a folder of its
+ * own), never a program from here and another from there. */
 typedef struct
 {
+  char *dir;                    /* the folder it was found in */
+  char *paths[KS_N_TOOLS];      /* absolute paths, NULL where it has none */
+  char *version;                /* "11.8.89" from its ptxas --version (else nvcc's); NULL if unknown */
+  guint version_major;          /* 11; 0 if unknown */
+  guint version_minor;          /* 8 */
+  char *disassembler_version;   /* "11.8.86" from its nvdisasm --version; NULL if unknown */
+} KsToolkit;
+
+typedef struct
+{
+  /* The toolkit that compiles CUDA to PTX and runs ptxas -v: the preferred
+   * one, else the first one found (toolkits[0]) */
   char *paths[KS_N_TOOLS];      /* absolute paths, NULL where not found */
   char *version;                /* "13.0.88" from ptxas --version, NULL if unknown */
   guint version_major;          /* 13; 0 if unknown */
@@ -56,6 +73,13 @@ typedef struct
   gboolean on_host;
   char *spawn;                  /* flatpak-spawn, when on_host */
   char *host_error;             /* in a sandbox, why the host was not reached; else NULL */
+  char *host_path;              /* in a sandbox, the host's PATH; else NULL */
+  /* Every toolkit found, in the order of the search (element-type
+   * KsToolkit); NULL or empty when none */
+  GPtrArray *toolkits;
+  /* (nullable) one of toolkits: the one SASS is made with, the compiling
+   * one when it has a disassembler, else the newest that has one */
+  const KsToolkit *sass;
 } KsToolchain;
 
 /* Whether this process runs in a Flatpak sandbox: Flatpak puts
@@ -63,10 +87,16 @@ typedef struct
  * KS_FLATPAK_INFO names another file to look for instead (the tests). */
 gboolean      ks_toolchain_in_flatpak    (void);
 
-/* Looks for each program, in this order: preferred_dir (and its bin/), PATH,
- * $CUDA_HOME/bin, $CUDA_PATH/bin, /usr/local/cuda/bin; then runs
- * `ptxas --version` for the toolkit's version.  Never fails: a tool that is
- * not there has a NULL path.  preferred_dir may be NULL.
+/* Looks for whole toolkits (KsToolkit), in this order: preferred_dir (and
+ * its bin/), each PATH folder that holds ptxas or nvcc, $CUDA_HOME/bin,
+ * $CUDA_PATH/bin, /usr/local/cuda/bin, /usr/local/cuda-X.Y/bin (newest
+ * first) and Debian's nvidia-cuda-toolkit (its nvcc in
+ * /usr/lib/nvidia-cuda-toolkit/bin, its other programs where the package
+ * put them, /usr/bin); the same toolkit reached twice (a symbolic link)
+ * counts once.  Each one's version comes from its own `ptxas --version`.
+ * The first toolkit found is the one tc->paths name; tc->sass is the one
+ * SASS is made with.  Never fails: what is not there has a NULL path.
+ * preferred_dir may be NULL.
  *
  * In a Flatpak sandbox (ks_toolchain_in_flatpak()) the same places are
  * looked at on the host, with flatpak-spawn --host (the host's PATH and
@@ -80,7 +110,7 @@ gboolean      ks_toolchain_in_flatpak    (void);
 KsToolchain  *ks_toolchain_find          (const char        *preferred_dir);
 void          ks_toolchain_free          (KsToolchain       *tc);
 
-/* (transfer none) (nullable): the program's path */
+/* (transfer none) (nullable): the program's path in the compiling toolkit */
 const char   *ks_toolchain_get_path      (const KsToolchain *tc,
                                           KsTool             tool);
 const char   *ks_tool_name               (KsTool             tool);
@@ -92,10 +122,37 @@ gboolean      ks_toolchain_parse_version (const char        *text,
                                           guint             *minor,
                                           char             **version);
 
+/* The newest PTX ISA version the ptxas of CUDA major.minor knows, from
+ * NVIDIA's table in the PTX ISA's release notes (CUDA 11.8: 7.8, 12.8:
+ * 8.7, 13.0: 9.0).  FALSE for a release the table does not have (an
+ * unknown or a newer one): nothing is then known of its limits. */
+gboolean      ks_toolchain_ptx_isa_for   (guint              cuda_major,
+                                          guint              cuda_minor,
+                                          guint             *isa_major,
+                                          guint             *isa_minor);
+
+/* Fits PTX to the ptxas of CUDA major.minor before it assembles it for
+ * `arch` (sm_XX): a `.target` or arch that ptxas does not know is an error
+ * (G_IO_ERROR_NOT_SUPPORTED) naming both versions; a `.version` newer
+ * than ptxas knows is lowered to the newest it does, so that ptxas judges
+ * the instructions themselves.  Returns the PTX to assemble (a copy,
+ * changed or not), with lowered: (out) (optional) set to a phrase like
+ * "PTX .version 9.0 lowered to 7.8", else NULL.
+ *
+ * Returns: (transfer full) (nullable) */
+char         *ks_toolchain_fit_ptx       (guint              cuda_major,
+                                          guint              cuda_minor,
+                                          const char        *ptx,
+                                          const char        *arch,
+                                          char             **lowered,
+                                          GError           **error);
+
 /* Runs `ptxas -v -arch=ARCH -o /dev/null PTX_PATH` in a private temporary
  * directory (removed afterwards) and reads its report with
  * ks_resources_parse_ptxas().  arch is "sm_XX" with an optional letter
- * suffix ("sm_90a").  When ptxas fails, the error
+ * suffix ("sm_90a"), the PTX fitted to that ptxas first as by
+ * ks_toolchain_fit_ptx() (a `.version` it does not know lowered; a target
+ * it does not know an error).  When ptxas fails, the error
  * (KS_RESOURCES_ERROR_TOOL) lists its messages as "FILE:LINE: error: MSG";
  * without ptxas it is KS_RESOURCES_ERROR_NOT_FOUND.
  *
@@ -136,14 +193,14 @@ char         *ks_toolchain_compile_ptx   (const KsToolchain *tc,
 
 /* SASS (ks-toolchain-sass.c) */
 
-/* The disassembler SASS is made with: nvdisasm (it prints line records),
- * else cuobjdump; KS_N_TOOLS when neither is there. */
+/* The disassembler SASS is made with (of tc->sass): nvdisasm (it prints
+ * line records), else cuobjdump; KS_N_TOOLS when no toolkit has either. */
 KsTool        ks_toolchain_sass_tool     (const KsToolchain *tc);
 
-/* The listing of a cubin: `nvdisasm -c -g -hex CUBIN`, else `cuobjdump
- * -sass CUBIN`.  tool: (out) (optional) the one used.  Without either,
- * G_IO_ERROR_NOT_FOUND; a tool that fails gives G_IO_ERROR_FAILED with its
- * messages.
+/* The listing of a cubin with the disassembler of tc->sass: `nvdisasm -c
+ * -g -hex CUBIN`, else `cuobjdump -sass CUBIN`.  tool: (out) (optional)
+ * the one used.  Without either, G_IO_ERROR_NOT_FOUND; a tool that fails
+ * gives G_IO_ERROR_FAILED with its messages.
  *
  * Returns: (transfer full) (nullable) */
 char         *ks_toolchain_disassemble   (const KsToolchain *tc,
@@ -152,13 +209,18 @@ char         *ks_toolchain_disassemble   (const KsToolchain *tc,
                                           GCancellable      *cancellable,
                                           GError           **error);
 
-/* SASS for `arch` ("sm_89", "sm_90a") of the code being analysed: with
- * cuda, `nvcc -cubin -lineinfo -arch=ARCH` on text (the CUDA; `path` names
- * its file, whose folder is on the include path and whose name the line
- * records get instead of the private copy's); otherwise `ptxas -lineinfo
- * -arch=ARCH` on text (the PTX).  Then ks_toolchain_disassemble(), all in a
- * private temporary folder that is removed.  Errors as above, and
- * G_IO_ERROR_NOT_FOUND without nvcc (ptxas) for the cubin.
+/* SASS for `arch` ("sm_89", "sm_90a") of the code being analysed, all with
+ * the programs of tc->sass: with cuda, `nvcc -cubin -lineinfo -arch=ARCH`
+ * on text (the CUDA; `path` names its file, whose folder is on the include
+ * path and whose name the line records get instead of the private
+ * copy's), which compiles the CUDA again when tc->sass is not the toolkit
+ * that made the PTX; otherwise `ptxas -lineinfo -arch=ARCH` on text (the
+ * PTX, fitted to that ptxas by ks_toolchain_fit_ptx()).  Then
+ * ks_toolchain_disassemble(), all in a private temporary folder that is
+ * removed.  Errors as above, and G_IO_ERROR_NOT_FOUND without nvcc (ptxas)
+ * for the cubin.  note: (out) (optional) (transfer full) how the SASS was
+ * made, a sentence to show beside it ("Assembled with ptxas 11.8 (PTX
+ * .version 9.0 lowered to 7.8) and disassembled with nvdisasm 11.8.").
  *
  * Returns: (transfer full) (nullable): the listing */
 char         *ks_toolchain_make_sass     (const KsToolchain *tc,
@@ -167,6 +229,7 @@ char         *ks_toolchain_make_sass     (const KsToolchain *tc,
                                           gboolean           cuda,
                                           const char        *arch,
                                           KsTool            *tool,
+                                          char             **note,
                                           GCancellable      *cancellable,
                                           GError           **error);
 
