@@ -93,8 +93,8 @@ test_spec (void)
     }
 }
 
-/* An edited PTX text is not what the report beside the file describes: the
- * resources are estimated */
+/* An edited PTX text is not what the report beside the file (nor the
+ * shipped SASS's) describes: the resources are estimated */
 static void
 test_edited_text_estimates (void)
 {
@@ -103,14 +103,18 @@ test_edited_text_estimates (void)
   g_autoptr(KsAnalysis) a = NULL;
   KsAnalysisRequest req;
 
+  g_autofree char *edited = NULL;
+
   g_assert_true (g_file_get_contents (ptx, &text, NULL, NULL));
+  edited = g_strconcat (text, "// edited\n", NULL);
   ks_analysis_request_init (&req);
   req.path = ptx;
-  req.text = text;
+  req.text = edited;
   req.use_toolkit = FALSE;
   a = ks_analysis_run (&req, NULL, NULL, NULL);
   g_assert_cmpint (a->status, ==, KS_ANALYSIS_OK);
   g_assert_cmpint (a->resources->source, ==, KS_RESOURCES_SOURCE_ESTIMATE);
+  g_assert_null (a->sass);
 }
 
 /* An editor's text wins over the file; an error in it comes back with its
@@ -611,23 +615,45 @@ test_live_sass_ptx (void)
   g_assert_nonnull (a->timing);
 }
 
-/* A disassembler that fails is a message, never a failed analysis */
+/* A disassembler that fails is a message, never a failed analysis; a
+ * sample then shows the listing that ships with it */
 static void
 test_live_sass_fails_calmly (void)
 {
   g_autoptr(StandIn) nvdisasm = NULL;
-  g_autofree char *ptx = sample ("01-vector-add", "vector_add.ptx");
+  g_autofree char *sample_ptx = sample ("01-vector-add", "vector_add.ptx");
+  g_autofree char *text = NULL, *tmp = NULL, *ptx = NULL;
   g_autoptr(KsAnalysis) a = NULL;
+  g_autoptr(KsAnalysis) shipped = NULL;
   g_autoptr(JsonNode) root = NULL;
   KsAnalysisRequest req;
+  gboolean noted = FALSE;
 
   if (!have_nvcc ())
     return;
   nvdisasm = standin_new (NULL, TRUE);
   ks_analysis_request_init (&req);
-  req.path = ptx;
+  req.path = sample_ptx;
   req.toolkit_dir = nvdisasm->dir;
+  shipped = ks_analysis_run (&req, NULL, NULL, NULL);
+  g_assert_cmpint (shipped->status, ==, KS_ANALYSIS_OK);
+  g_assert_cmpint (shipped->sass_origin, ==, KS_SASS_ORIGIN_SHIPPED);
+  g_assert_nonnull (shipped->sass);
+  g_assert_null (shipped->sass_error);
+  for (guint i = 0; i < shipped->diagnostics->len; i++)
+    noted |= strstr (g_array_index (shipped->diagnostics, KsDiagnostic, i).message,
+                     "refusing on purpose") != NULL;
+  g_assert_true (noted);
+
+  /* the same kernel away from its shipped SASS */
+  g_assert_true (g_file_get_contents (sample_ptx, &text, NULL, NULL));
+  tmp = g_dir_make_tmp ("ks-test-fails-XXXXXX", NULL);
+  ptx = g_build_filename (tmp, "vector_add.ptx", NULL);
+  g_assert_true (g_file_set_contents (ptx, text, -1, NULL));
+  req.path = ptx;
   a = ks_analysis_run (&req, NULL, NULL, NULL);
+  g_unlink (ptx);
+  g_rmdir (tmp);
   g_assert_cmpint (a->status, ==, KS_ANALYSIS_OK);
   g_assert_null (a->error);
   g_assert_cmpstr (a->sass_tool, ==, "nvdisasm");
@@ -642,8 +668,9 @@ test_live_sass_fails_calmly (void)
                    a->sass_error);
 }
 
-/* Without a disassembler (or told not to), no SASS and no message: "sass"
- * is null and there is no "sass_error" */
+/* Told not to make SASS, none and no message: "sass" is null and there is
+ * no "sass_error"; without a toolkit, a sample's shipped listing, and the
+ * toolkit's disassembler is never run */
 static void
 test_no_sass (void)
 {
@@ -665,9 +692,20 @@ test_no_sass (void)
         req.make_sass = FALSE;
       a = ks_analysis_run (&req, NULL, NULL, NULL);
       g_assert_cmpint (a->status, ==, KS_ANALYSIS_OK);
+      g_assert_null (a->sass_error);
+      g_assert_false (g_file_test (nvdisasm->args_log, G_FILE_TEST_EXISTS));
+      if (k == 0)
+        {
+          g_autoptr(JsonNode) json = ks_analysis_to_json (a);
+
+          g_assert_false (json_object_has_member (json_node_get_object (json), "sass_error"));
+          g_assert_cmpint (a->sass_origin, ==, KS_SASS_ORIGIN_SHIPPED);
+          g_assert_cmpstr (a->sass_tool, ==, "nvdisasm");
+          g_assert_nonnull (a->sass);
+          continue;
+        }
       g_assert_null (a->sass_tool);
       g_assert_null (a->sass);
-      g_assert_null (a->sass_error);
       g_assert_null (sass_member (a, &root));
       g_assert_true (JSON_NODE_HOLDS_NULL (json_object_get_member (json_node_get_object (root),
                                                                    "sass_tool")));

@@ -581,7 +581,10 @@ test_analyze_sass (void)
   g_autofree char *listing = dist ("fixtures", "sass", "10_celeritas_min.sm_70.nvdisasm_lineinfo.s",
                                    NULL);
   g_autofree char *ptxas = g_find_program_in_path ("ptxas");
+  g_autofree char *tmp = g_dir_make_tmp ("ks-test-own-XXXXXX", NULL);
+  g_autofree char *own = g_build_filename (tmp, "own.ptx", NULL);
   const char *none_args[] = { "analyze", "--json", "--no-toolkit", ptx, NULL };
+  const char *own_args[] = { "analyze", "--json", "--no-toolkit", own, NULL };
   const char *args[] = { "analyze", "--json", ptx, NULL };
   const char *sass_args[] = { "sass", "--json", listing, NULL };
   g_autoptr(StandIn) nvdisasm = NULL;
@@ -590,14 +593,29 @@ test_analyze_sass (void)
   Result r, s;
   JsonObject *root, *sass, *want;
 
-  /* no toolkit: null, and no tool named */
+  g_assert_true (g_file_set_contents (own, ".version 7.0\n.target sm_80\n.address_size 64\n"
+                                      ".visible .entry k()\n{\n ret;\n}\n", -1, NULL));
+  /* no toolkit: the sample's shipped listing for its .target, sm_80 */
   r = run_cli (none_args);
+  g_assert_cmpint (r.status, ==, 0);
+  root = json_node_get_object (r.json);
+  g_assert_true (json_object_has_member (root, "sass"));
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (json_object_get_member (root, "sass")));
+  g_assert_cmpstr (json_object_get_string_member (root, "sass_origin"), ==, "shipped");
+  g_assert_cmpstr (json_object_get_string_member (root, "sass_arch"), ==, "sm_80");
+  g_assert_cmpstr (json_object_get_string_member (root, "sass_tool"), ==, "nvdisasm");
+  result_clear (&r);
+  /* and a kernel of one's own: null, and no tool named */
+  r = run_cli (own_args);
   g_assert_cmpint (r.status, ==, 0);
   root = json_node_get_object (r.json);
   g_assert_true (json_object_has_member (root, "sass"));
   g_assert_true (JSON_NODE_HOLDS_NULL (json_object_get_member (root, "sass")));
   g_assert_true (JSON_NODE_HOLDS_NULL (json_object_get_member (root, "sass_tool")));
+  g_assert_false (json_object_has_member (root, "sass_origin"));
   result_clear (&r);
+  g_unlink (own);
+  g_rmdir (tmp);
 
   if (ptxas == NULL && !g_file_test ("/usr/local/cuda/bin/ptxas", G_FILE_TEST_IS_EXECUTABLE))
     {

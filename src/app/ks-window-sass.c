@@ -337,7 +337,10 @@ _ks_window_sass_show_analysis (KsWindow         *self,
                               ? g_strdup_printf (_("%s · shipped listing"), result->sass_arch)
                               : g_strdup_printf ("%s · %s", result->sass_arch, result->sass_tool);
       g_free (self->sass_live_how);
-      self->sass_live_how = g_strdup (result->sass_how);
+      /* how it was made, and which toolkit made it (a lowered .version) */
+      self->sass_live_how = result->sass_note != NULL
+                            ? g_strconcat (result->sass_how, "\n", result->sass_note, NULL)
+                            : g_strdup (result->sass_how);
       /* The window keeps its own copy: the result is shared and immutable */
       if (result->sass != NULL)
         listing = ks_sass_parse (result->sass_text, strlen (result->sass_text), "SASS", &error);
