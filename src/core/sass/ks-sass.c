@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "ks-sass.h"
+#include "ks-sass-private.h"
 #include "ks-timing.h"
 
 G_DEFINE_QUARK (ks-sass-error-quark, ks_sass_error)
@@ -737,6 +738,7 @@ ks_sass_listing_free (KsSassListing *l)
   g_free (l->operands);
   g_free (l->sources);
   g_free (l->labels);
+  _ks_sass_cubin_free (l->cubin);
   g_string_chunk_free (l->strings);
   g_free (l);
 }
