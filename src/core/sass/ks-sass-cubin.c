@@ -1194,7 +1194,9 @@ ks_sass_cubin_add_disassembly (KsSassListing       *l,
       const KsSassInsn *din = &d->insns[k];
       KsSassInsn *in;
 
-      if (match[k] == KS_SASS_NONE)
+      /* nothing to take from an instruction the disassembler could not
+       * name either */
+      if (match[k] == KS_SASS_NONE || din->opcode == NULL)
         continue;
       in = &l->insns[match[k]];
       in->predicate = din->predicate ? g_string_chunk_insert_const (l->strings, din->predicate) : NULL;

@@ -59,9 +59,11 @@ typedef struct
                                  * the listing of a loaded, relocated ELF) */
   uint32_t line;                /* 1-based line of the listing */
   const char *predicate;        /* "@!P0", or NULL */
-  const char *opcode;           /* "LDG"; NULL in a cubin's listing that no
-                                 * disassembler named (then modifiers is "",
-                                 * there are no operands and pipe is KS_N_PIPES) */
+  const char *opcode;           /* "LDG"; NULL where no disassembler named it (a
+                                 * cubin read without one, or words nvdisasm
+                                 * printed without an instruction): then
+                                 * modifiers is "", there are no operands and
+                                 * pipe is KS_N_PIPES */
   const char *modifiers;        /* ".E.SYS", or "" */
   uint32_t first_operand;       /* into KsSassListing.operands */
   uint32_t n_operands;
