@@ -325,7 +325,9 @@ assert_text_lines (const KsSassListing *l)
   }
 }
 
-/* One fixture: the cubin against all four tool outputs */
+/* One fixture: the cubin against all four tool outputs.  In
+ * occupancy_shared.sm_90, nvdisasm and cuobjdump 11.8 print the words of
+ * one instruction (0x70) without naming it: it stays unnamed. */
 static void
 test_fixture (gconstpointer data)
 {
@@ -739,6 +741,7 @@ test_live (void)
 
               if (!run (nvcc, sdir, NULL))
                 g_error ("nvcc %s %s failed", archs[a], cu);
+              g_test_message ("%s %s", f, archs[a]);
               g_assert_true (run (nvd, tmp, &listing));
               g_file_get_contents (out, &bytes, &len, &error);
               g_assert_no_error (error);
@@ -795,6 +798,7 @@ main (int    argc,
   static const char *const fixtures[] = {
     "vector_add.sm_61", "vector_add.sm_70", "vector_add.sm_90", "transpose_tiled.sm_75",
     "transpose_tiled.sm_86", "matmul_tiled.sm_80", "matmul_tiled.sm_89",
+    "occupancy_shared.sm_90",
   };
 
   g_test_init (&argc, &argv, NULL);
