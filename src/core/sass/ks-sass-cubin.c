@@ -1008,14 +1008,22 @@ append_function_header (GString             *s,
     g_string_append_c (s, '\n');
 }
 
-static guint
-count_lines (const GString *s)
+/* The line the text's end is on, counting only what was added since the
+ * last call: counting the whole text for each instruction made a large
+ * cubin quadratic */
+typedef struct
 {
-  guint n = 1;
+  gsize counted;
+  guint line;
+} LineCounter;
 
-  for (gsize i = 0; i < s->len; i++)
-    n += s->str[i] == '\n';
-  return n;
+static guint
+current_line (LineCounter   *c,
+              const GString *s)
+{
+  for (; c->counted < s->len; c->counted++)
+    c->line += s->str[c->counted] == '\n';
+  return c->line;
 }
 
 /* Makes the text and gives each instruction and function its line */
@@ -1024,6 +1032,7 @@ make_text (KsSassListing *l)
 {
   KsSassCubin *c = l->cubin;
   GString *s = g_string_new (NULL);
+  LineCounter lines = { 0, 1 };
   char flags[16];
 
   g_snprintf (flags, sizeof flags, "0x%08x", c->e_flags);
@@ -1046,7 +1055,7 @@ make_text (KsSassListing *l)
 
       append_function_header (s, l, f);
       g_string_append_printf (s, "\t.section\t.text.%s\n", fn->name);
-      fn->line = count_lines (s);
+      fn->line = current_line (&lines, s);
       g_string_append_printf (s, "%s:\n", fn->name);
       for (uint32_t i = fn->first_insn; i < fn->first_insn + fn->n_insns; i++)
         {
@@ -1066,7 +1075,7 @@ make_text (KsSassListing *l)
               g_string_append_c (s, '\n');
             }
           last_source = in->source;
-          in->line = count_lines (s);
+          in->line = current_line (&lines, s);
           ks_sass_control_to_string (&in->control, ctl);
           g_string_append_printf (s, "    [%s] /*%04" G_GINT64_MODIFIER "x*/ ", ctl, in->offset);
           if (in->opcode != NULL)
