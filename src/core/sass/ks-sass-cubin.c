@@ -454,12 +454,16 @@ read_code (Reader       *r,
            GError      **error)
 {
   const KsCubinSection *s = &g_array_index (r->sections, KsCubinSection, i);
-  const guint8 *code = r->elf.data + s->offset;
+  const guint8 *code;
   gboolean maxwell = r->cubin->arch_number < 70;
   guint unit = maxwell ? 32 : 16;
 
+  /* Only a section with bytes in the file had its offset checked: the
+   * pointer is made after (the fuzzer found a NOBITS .text whose offset
+   * ran past the address space) */
   if (s->type == SHT_NOBITS)
     return elf_fail (&r->elf, error, "section %u (%s) has no bytes in the file", i, s->name);
+  code = r->elf.data + s->offset;
   if (s->size % unit != 0)
     return elf_fail (&r->elf, error, "section %u (%s) is %" G_GINT64_MODIFIER "u bytes, not a "
                      "multiple of %u (%s's %s)", i, s->name, s->size, unit, r->cubin->arch,
