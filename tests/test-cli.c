@@ -653,6 +653,126 @@ test_analyze_sass (void)
   result_clear (&s);
 }
 
+/* sass FILE.cubin: the cubin read by hand.  Without a toolkit
+ * (KS_NO_TOOLKIT=1) each instruction has "opcode": null and its words as
+ * cuobjdump -sass prints them (the fixture's own listing of the same
+ * cubin), each function the parameters cuobjdump -elf dumps: vector_add's
+ * (const float *a, const float *b, float *c, int n) from c[0x0][0x160]
+ * ("EIATTR_PARAM_CBANK ... 0x1c0160"). */
+static void
+test_sass_cubin (void)
+{
+  g_autofree char *cubin = dist ("fixtures", "cubin", "vector_add.sm_70.cubin", NULL);
+  g_autofree char *listing_path = dist ("fixtures", "cubin", "vector_add.sm_70.cuobjdump.sass", NULL);
+  const char *args[] = { "sass", "--json", cubin, NULL };
+  const char *text_args[] = { "sass", cubin, NULL };
+  g_auto(GStrv) env = g_environ_setenv (g_get_environ (), "KS_NO_TOOLKIT", "1", TRUE);
+  g_autoptr(GRegex) hex_re = g_regex_new ("/\\*0000\\*/.*/\\* (0x[0-9a-f]{16}) \\*/\\s*\\n\\s*/\\* (0x[0-9a-f]{16}) \\*/",
+                                          0, 0, NULL);
+  g_autoptr(GMatchInfo) mi = NULL;
+  g_autofree char *listing = NULL, *want_hex = NULL, *lo = NULL, *hi = NULL;
+  Result r = run_cli_env (args, env);
+  JsonObject *root, *fn, *cub;
+  JsonArray *insns, *params;
+  static const gint64 want[4][3] = { { 0, 8, 0x160 }, { 8, 8, 0x168 }, { 16, 8, 0x170 },
+                                     { 24, 4, 0x178 } };
+
+  g_assert_true (g_file_get_contents (listing_path, &listing, NULL, NULL));
+  g_assert_true (g_regex_match (hex_re, listing, 0, &mi));
+  lo = g_match_info_fetch (mi, 1);
+  hi = g_match_info_fetch (mi, 2);
+  want_hex = g_strdup_printf ("%s %s", lo, hi);
+
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (r.json);
+  root = json_node_get_object (r.json);
+  g_assert_cmpstr (json_object_get_string_member (root, "format"), ==, "cubin");
+  cub = json_object_get_object_member (root, "cubin");
+  g_assert_cmpstr (json_object_get_string_member (cub, "arch"), ==, "sm_70");
+  g_assert_cmpstr (json_object_get_string_member (cub, "toolkit"), ==, "11.8");
+  fn = json_array_get_object_element (json_object_get_array_member (root, "functions"), 0);
+  g_assert_cmpstr (json_object_get_string_member (fn, "name"), ==, "_Z10vector_addPKfS0_Pfi");
+  g_assert_cmpstr (json_object_get_string_member (fn, "arch"), ==, "sm_70");
+  g_assert_true (json_object_get_boolean_member (fn, "kernel"));
+  insns = json_object_get_array_member (fn, "instructions");
+  {
+    JsonObject *first = json_array_get_object_element (insns, 0);
+
+    g_assert_cmpstr (json_object_get_string_member (first, "hex"), ==, want_hex);
+    g_assert_true (JSON_NODE_HOLDS_NULL (json_object_get_member (first, "opcode")));
+    g_assert_true (JSON_NODE_HOLDS_NULL (json_object_get_member (first, "pipe")));
+    g_assert_cmpuint (json_array_get_length (json_object_get_array_member (first, "operands")), ==, 0);
+    g_assert_nonnull (json_object_get_object_member (first, "control"));
+  }
+  params = json_object_get_array_member (fn, "params");
+  g_assert_cmpuint (json_array_get_length (params), ==, 4);
+  for (guint i = 0; i < 4; i++)
+    {
+      JsonObject *p = json_array_get_object_element (params, i);
+
+      g_assert_cmpint (json_object_get_int_member (p, "index"), ==, i);
+      g_assert_cmpint (json_object_get_int_member (p, "offset"), ==, want[i][0]);
+      g_assert_cmpint (json_object_get_int_member (p, "size"), ==, want[i][1]);
+      g_assert_cmpint (json_object_get_int_member (p, "cbank_offset"), ==, want[i][2]);
+    }
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (fn, "attributes")), >, 0);
+  result_clear (&r);
+
+  /* The text form: the same words and parameters */
+  r = run_cli_env (text_args, env);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, want_hex));
+  g_assert_nonnull (strstr (r.out, "c[0x0][0x178]"));
+  g_assert_nonnull (strstr (r.out, "no CUDA toolkit"));
+  result_clear (&r);
+
+  /* With Debian's nvdisasm, the same instructions named */
+  if (g_file_test ("/usr/bin/nvdisasm", G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_autofree char *path = g_strconcat ("/usr/bin:", g_getenv ("PATH"), NULL);
+      g_auto(GStrv) env2 = g_environ_unsetenv (g_get_environ (), "KS_NO_TOOLKIT");
+      JsonObject *first;
+
+      env2 = g_environ_setenv (env2, "PATH", path, TRUE);
+      r = run_cli_env (args, env2);
+      g_assert_cmpint (r.status, ==, 0);
+      root = json_node_get_object (r.json);
+      fn = json_array_get_object_element (json_object_get_array_member (root, "functions"), 0);
+      first = json_array_get_object_element (json_object_get_array_member (fn, "instructions"), 0);
+      g_assert_cmpstr (json_object_get_string_member (first, "opcode"), ==, "MOV");
+      g_assert_cmpstr (json_object_get_string_member (first, "hex"), ==, want_hex);
+      result_clear (&r);
+    }
+  else
+    g_test_message ("no /usr/bin/nvdisasm: the named form is not checked");
+}
+
+/* A cubin cut short: exit 1 and a message naming the file, whatever the
+ * name (told by the ELF magic) */
+static void
+test_sass_cubin_bad (void)
+{
+  g_autofree char *cubin = dist ("fixtures", "cubin", "vector_add.sm_70.cubin", NULL);
+  g_autofree char *data = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("ks-cli-cubin-XXXXXX", NULL);
+  g_autofree char *cut = g_build_filename (dir, "cut.sass", NULL);
+  const char *args[] = { "sass", "--json", cut, NULL };
+  g_auto(GStrv) env = g_environ_setenv (g_get_environ (), "KS_NO_TOOLKIT", "1", TRUE);
+  gsize len;
+  Result r;
+
+  g_assert_true (g_file_get_contents (cubin, &data, &len, NULL));
+  g_assert_true (g_file_set_contents (cut, data, 40, NULL));
+  r = run_cli_env (args, env);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (r.json);
+  g_assert_nonnull (strstr (json_object_get_string_member (json_node_get_object (r.json), "error"),
+                            "cut.sass: error: the ELF header is cut short"));
+  result_clear (&r);
+  g_unlink (cut);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -672,5 +792,7 @@ main (int   argc,
   g_test_add_func ("/cli/occupancy/json", test_occupancy_json);
   g_test_add_func ("/cli/analyze/json", test_analyze_json);
   g_test_add_func ("/cli/analyze/sass", test_analyze_sass);
+  g_test_add_func ("/cli/sass/cubin", test_sass_cubin);
+  g_test_add_func ("/cli/sass/cubin-bad", test_sass_cubin_bad);
   return g_test_run ();
 }

@@ -1630,19 +1630,23 @@ test_cli_source_lines (void)
   g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (fn, "labels"), ".L_x_0"), ==, 0x2b0);
 }
 
+/* A listing cut short and a binary file that is no ELF: exit 1 with the
+ * place (a real cubin is read: test-cli.c, test-cubin.c) */
 static void
 test_cli_bad_listing (void)
 {
   g_autofree char *dir = g_dir_make_tmp ("ks-sass-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (dir, "cut.sass", NULL);
-  g_autofree char *cubin = fixture_path ("04_gpumode_kernel_1.sm_86.cubin");
+  /* binary, but no ELF: a cubin is told by its magic, not by being binary */
+  g_autofree char *binary = g_build_filename (dir, "kernel.cubin", NULL);
   g_autofree char *err = NULL, *err2 = NULL;
   const char *args[] = { "sass", path, "--json", NULL };
-  const char *args2[] = { "sass", cubin, NULL };
+  const char *args2[] = { "sass", binary, NULL };
   g_autofree char *want = NULL;
   int status;
 
   g_assert_true (g_file_set_contents (path, "\t\tFunction : f\n        /*0000*/   MOV R1, c[0x0][0x28]\n", -1, NULL));
+  g_assert_true (g_file_set_contents (binary, "\x7f" "ELX\0\1\2", 7, NULL));
   {
     g_autoptr(JsonNode) root = run_cli (args, &status, &err);
 
@@ -1666,6 +1670,7 @@ test_cli_bad_listing (void)
     g_assert_nonnull (strstr (err2, ":1:1: error: binary data"));
   }
   g_unlink (path);
+  g_unlink (binary);
   g_rmdir (dir);
 }
 

@@ -3,8 +3,10 @@
  * read back: functions (demangled), instructions with their operands,
  * decoded control codes, pipes and source lines, and the resources of
  * `cuobjdump --dump-resource-usage` or `ptxas -v` given with --resources.
- * Exit status: 0 success, 1 a listing it cannot read (the message names
- * the line), 2 usage. */
+ * A cubin (told by its ELF magic, not its name) is read by hand and named
+ * by the toolkit's disassembler when there is one (not with --no-toolkit
+ * or KS_NO_TOOLKIT=1).  Exit status: 0 success, 1 a listing or cubin it
+ * cannot read (the message names the line or the place), 2 usage. */
 
 #include "ks-cli-sass.h"
 #include "ks-cli.h"
@@ -12,6 +14,7 @@
 #include <json-glib/json-glib.h>
 #include <string.h>
 
+#include "ks-cubin-open.h"
 #include "ks-resources.h"
 #include "ks-sass.h"
 #include "ks-sass-json.h"
@@ -65,28 +68,41 @@ print_text (const KsSassListing *l)
             g_string_append_printf (ops, "%s%s", k ? ", " : " ", l->operands[in->first_operand + k]);
           if (in->flags & KS_SASS_HAS_CONTROL)
             ks_sass_control_to_string (&in->control, ctl);
-          g_print ("  %04" G_GINT64_MODIFIER "x %-21s %-6s %s%s%s%s%s\n", in->offset, ctl, ks_pipe_name (in->pipe),
-                   in->predicate ? in->predicate : "", in->predicate ? " " : "", in->opcode,
-                   in->modifiers, ops->str);
+          g_print ("  %04" G_GINT64_MODIFIER "x %-21s %-6s %s%s%s%s%s\n", in->offset, ctl,
+                   in->opcode != NULL ? ks_pipe_name (in->pipe) : "-",
+                   in->predicate ? in->predicate : "", in->predicate ? " " : "",
+                   in->opcode != NULL ? in->opcode : "(not disassembled)", in->modifiers, ops->str);
         }
     }
+}
+
+/* KS_NO_TOOLKIT=1 runs as on a machine without the CUDA toolkit, as the
+ * app does */
+static gboolean
+toolkit_disabled (void)
+{
+  const char *env = g_getenv ("KS_NO_TOOLKIT");
+
+  return env != NULL && env[0] != '\0' && strcmp (env, "0") != 0;
 }
 
 int
 ks_cli_sass (int    argc,
              char **argv)
 {
-  gboolean json = FALSE;
+  gboolean json = FALSE, no_toolkit = FALSE;
   g_autofree char *resources_path = NULL;
   const GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the listing as one JSON object", NULL },
     { "resources", 0, 0, G_OPTION_ARG_FILENAME, &resources_path,
       "cuobjdump --dump-resource-usage or ptxas -v output to add", "FILE" },
+    { "no-toolkit", 0, 0, G_OPTION_ARG_NONE, &no_toolkit,
+      "Read a cubin without running the toolkit's disassembler", NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) ctx =
-    g_option_context_new ("FILE - a cuobjdump -sass or nvdisasm listing: instructions, control "
-                          "codes, pipes, source lines");
+    g_option_context_new ("FILE - a cuobjdump -sass or nvdisasm listing, or a cubin: "
+                          "instructions, control codes, pipes, source lines");
   g_autoptr(GError) error = NULL;
   g_autoptr(KsSassListing) l = NULL;
   g_autoptr(GPtrArray) resources = NULL;
@@ -101,7 +117,14 @@ ks_cli_sass (int    argc,
 
   if (!g_file_get_contents (argv[1], &text, &len, &error))
     return sass_fail (json, KS_CLI_EXIT_BAD_INPUT, error->message);
-  l = ks_sass_parse (text, len, argv[1], &error);
+  if (ks_sass_is_elf ((const guint8 *) text, len))
+    {
+      g_autoptr(KsToolchain) tc = no_toolkit || toolkit_disabled () ? NULL : ks_toolchain_find (NULL);
+
+      l = ks_cubin_open_bytes ((const guint8 *) text, len, argv[1], tc, NULL, &error);
+    }
+  else
+    l = ks_sass_parse (text, len, argv[1], &error);
   if (l == NULL)
     return sass_fail (json, KS_CLI_EXIT_BAD_INPUT, error->message);
   if (resources_path != NULL)
@@ -115,6 +138,12 @@ ks_cli_sass (int    argc,
         }
     }
 
+  if (!json && l->cubin != NULL)
+    {
+      /* the same text the SASS pane shows: header, parameters, words */
+      g_print ("%s", ks_sass_cubin_text (l));
+      return KS_CLI_EXIT_OK;
+    }
   if (!json)
     {
       print_text (l);

@@ -233,6 +233,13 @@ void        _ks_window_sass_init           (KsWindow    *self);
  * it, the placeholder says how to get it, or why it failed */
 void        _ks_window_sass_show_analysis  (KsWindow         *self,
                                             const KsAnalysis *result);
+/* Whether file starts with the ELF magic: a cubin, whatever its name */
+gboolean    _ks_window_file_is_cubin       (GFile       *file);
+/* Shows a cubin in the SASS pane as read by hand (offsets, words, control
+ * codes), then, when the toolkit's disassembler reads it, named */
+gboolean    _ks_window_open_cubin          (KsWindow    *self,
+                                            GFile       *file,
+                                            GError     **error);
 /* Drops the pane's listing, opened or made, for a new kernel */
 void        _ks_window_sass_forget         (KsWindow    *self);
 void        _ks_window_sass_class_init     (GtkWidgetClass *klass);

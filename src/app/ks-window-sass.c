@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ks-window-sass.c: the SASS pane.
  *
- * What it shows: a listing the user opened, else the SASS each run makes
+ * What it shows: a listing or a cubin the user opened, else the SASS each run makes
  * of the kernel for the selected GPU when nvdisasm or cuobjdump is there
  * (src/core/toolchain/ks-toolchain-sass.c), else a placeholder that says
  * how to get SASS, or why making it failed (never the run's failure).
@@ -17,6 +17,7 @@
 
 #include "ks-engine.h"
 
+#include "ks-cubin-open.h"
 #include "ks-sass.h"
 #include "ks-vertical-label.h"
 #include "ks-window-private.h"
@@ -104,7 +105,11 @@ _ks_window_sass_tooltip_text (KsWindow *self,
     return NULL;
   what = ks_sass_opcode_description (in->opcode);
   text = g_string_new (NULL);
-  g_string_append_printf (text, "%s%s%s", in->opcode, what ? ": " : "", what ? what : "");
+  if (in->opcode != NULL)
+    g_string_append_printf (text, "%s%s%s", in->opcode, what ? ": " : "", what ? what : "");
+  else
+    /* a cubin read without a disassembler: only the words are known */
+    g_string_append (text, _("Not disassembled: no disassembler named this instruction"));
   if (in->flags & KS_SASS_HAS_CONTROL)
     {
       const KsSassControl *c = &in->control;
@@ -372,6 +377,124 @@ _ks_window_sass_show_analysis (KsWindow         *self,
       show_placeholder (self, title, text);
     }
   _ks_window_update_sass_pane (self);
+}
+
+gboolean
+_ks_window_file_is_cubin (GFile *file)
+{
+  g_autoptr(GFileInputStream) in = g_file_read (file, NULL, NULL);
+  guint8 magic[4];
+  gsize got = 0;
+
+  if (in == NULL
+      || !g_input_stream_read_all (G_INPUT_STREAM (in), magic, sizeof magic, &got, NULL, NULL))
+    return FALSE;
+  return ks_sass_is_elf (magic, got);
+}
+
+/* KS_NO_TOOLKIT=1 runs as on a machine without the CUDA toolkit */
+static gboolean
+toolkit_disabled (void)
+{
+  const char *env = g_getenv ("KS_NO_TOOLKIT");
+
+  return env != NULL && env[0] != '\0' && strcmp (env, "0") != 0;
+}
+
+typedef struct
+{
+  GFile *file;
+  char *path;
+  char *toolkit_dir;            /* the settings' folder, or NULL */
+} CubinJob;
+
+static void
+cubin_job_free (CubinJob *job)
+{
+  g_clear_object (&job->file);
+  g_free (job->path);
+  g_free (job->toolkit_dir);
+  g_free (job);
+}
+
+/* Finding the toolkit and running nvdisasm take a while: not on the main
+ * thread */
+static void
+cubin_thread (GTask        *task,
+              gpointer      source,
+              gpointer      data,
+              GCancellable *cancellable)
+{
+  CubinJob *job = data;
+  g_autoptr(KsToolchain) tc = ks_toolchain_find (job->toolkit_dir);
+  GError *error = NULL;
+  KsSassListing *l = ks_cubin_open (job->path, tc, cancellable, &error);
+
+  if (l == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, l, (GDestroyNotify) ks_sass_listing_free);
+}
+
+static void
+cubin_done_cb (GObject      *source,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  KsWindow *self = KS_WINDOW (source);
+  CubinJob *job = g_task_get_task_data (G_TASK (result));
+  KsSassListing *l = g_task_propagate_pointer (G_TASK (result), NULL);
+
+  /* Closed, or another file opened meanwhile: the raw listing stays */
+  if (l == NULL)
+    return;
+  if (self->sass_file == NULL || !g_file_equal (self->sass_file, job->file))
+    {
+      ks_sass_listing_free (l);
+      return;
+    }
+  _ks_window_set_sass (self, job->file, ks_sass_cubin_text (l), l);
+}
+
+gboolean
+_ks_window_open_cubin (KsWindow *self,
+                       GFile    *file,
+                       GError  **error)
+{
+  g_autofree char *contents = NULL, *name = g_file_get_basename (file);
+  g_autofree char *path = g_file_get_path (file);
+  gsize len = 0;
+  KsSassListing *l;
+  gboolean disassemble = path != NULL && !toolkit_disabled ();
+
+  if (!g_file_load_contents (file, NULL, &contents, &len, NULL, error))
+    return FALSE;
+  l = ks_sass_cubin_read ((const guint8 *) contents, len, name, error);
+  if (l == NULL)
+    return FALSE;
+  /* Shown at once as read; named when the disassembler has run */
+  ks_sass_cubin_set_note (l, disassemble ? "the toolkit's disassembler is running"
+                                         : "no CUDA toolkit is used (KS_NO_TOOLKIT)");
+  _ks_window_set_sass (self, file, ks_sass_cubin_text (l), l);
+  if (disassemble)
+    {
+      CubinJob *job = g_new0 (CubinJob, 1);
+      g_autoptr(GTask) task = g_task_new (self, self->cancellable, cubin_done_cb, NULL);
+
+      job->file = g_object_ref (file);
+      job->path = g_steal_pointer (&path);
+      if (self->settings != NULL)
+        {
+          g_autofree char *dir = g_settings_get_string (self->settings, "toolkit-path");
+
+          if (dir[0] != '\0')
+            job->toolkit_dir = g_steal_pointer (&dir);
+        }
+      g_task_set_source_tag (task, _ks_window_open_cubin);
+      g_task_set_task_data (task, job, (GDestroyNotify) cubin_job_free);
+      g_task_run_in_thread (task, cubin_thread);
+    }
+  return TRUE;
 }
 
 void

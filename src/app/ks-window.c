@@ -35,6 +35,7 @@ typedef enum
   FILE_KIND_PTX,
   FILE_KIND_SPEC,
   FILE_KIND_SASS,
+  FILE_KIND_CUBIN,
 } FileKind;
 
 static FileKind
@@ -51,6 +52,8 @@ file_kind (GFile *file)
     return FILE_KIND_PTX;
   if (g_str_has_suffix (lower, ".json"))
     return FILE_KIND_SPEC;
+  if (g_str_has_suffix (lower, ".cubin"))
+    return FILE_KIND_CUBIN;
   if (g_str_has_suffix (lower, ".sass") || g_str_has_suffix (lower, ".cuasm")
       || g_str_has_suffix (lower, ".s") || g_str_has_suffix (lower, ".asm"))
     return FILE_KIND_SASS;
@@ -985,6 +988,11 @@ open_file (KsWindow *self,
   g_autoptr(KsLaunch) launch = NULL;
   g_autofree char *name = g_file_get_parse_name (file);
 
+  /* A cubin by its content, whatever its name */
+  if (kind == FILE_KIND_CUBIN || ((kind == FILE_KIND_SASS || kind == FILE_KIND_UNKNOWN)
+                                  && _ks_window_file_is_cubin (file)))
+    return _ks_window_open_cubin (self, file, error);
+
   switch (kind)
     {
     case FILE_KIND_SASS:
@@ -1023,10 +1031,11 @@ open_file (KsWindow *self,
       break;
 
     case FILE_KIND_UNKNOWN:
+    case FILE_KIND_CUBIN:
     default:
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
                    _("%s is not a file KernelScope opens: it opens CUDA (.cu), PTX (.ptx), launch "
-                     "specs (.json) and SASS listings (.sass)"), name);
+                     "specs (.json), SASS listings (.sass) and cubins (.cubin)"), name);
       return FALSE;
     }
 
@@ -1183,11 +1192,11 @@ open_action (GtkWidget  *widget,
   KsWindow *self = KS_WINDOW (widget);
   GtkFileChooserNative *native;
   static const char *const all[] = { "*.cu", "*.cuh", "*.ptx", "*.json", "*.sass", "*.cuasm", "*.s",
-                                     "*.asm", NULL };
+                                     "*.asm", "*.cubin", NULL };
   static const char *const cuda[] = { "*.cu", "*.cuh", NULL };
   static const char *const ptx[] = { "*.ptx", NULL };
   static const char *const spec[] = { "*.json", NULL };
-  static const char *const sass[] = { "*.sass", "*.cuasm", "*.s", "*.asm", NULL };
+  static const char *const sass[] = { "*.sass", "*.cuasm", "*.s", "*.asm", "*.cubin", NULL };
 
   native = gtk_file_chooser_native_new (_("Open a Kernel"), GTK_WINDOW (self),
                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "ks-sass.h"
+#include "ks-timing.h"
 
 #define CHECK(cond) \
   do { if (!(cond)) { fprintf (stderr, "fuzz-sass: %s:%d: %s\n", __FILE__, __LINE__, #cond); abort (); } } while (0)
@@ -76,7 +77,10 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
         {
           const KsSassInsn *in = &l->insns[i];
 
-          CHECK (in->opcode != NULL && in->modifiers != NULL);
+          /* an instruction nvdisasm printed only the words of has no
+           * opcode, no operands and no pipe */
+          CHECK (in->modifiers != NULL);
+          CHECK (in->opcode != NULL || (in->n_operands == 0 && in->pipe == KS_N_PIPES));
           CHECK (in->first_operand + (uint64_t) in->n_operands <= l->n_operands);
           CHECK (in->source == KS_SASS_NONE || in->source < l->n_sources);
           CHECK (in->control.write_barrier <= 7 && in->control.read_barrier <= 7);

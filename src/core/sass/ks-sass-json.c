@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ks-resources.h"
+#include "ks-sass-cubin.h"
 #include "ks-sass-json.h"
 #include "ks-timing.h"
 
@@ -67,7 +68,14 @@ add_insn (JsonBuilder         *b,
     json_builder_add_string_value (b, l->operands[in->first_operand + i]);
   json_builder_end_array (b);
   add_string (b, "predicate", in->predicate);
-  add_string (b, "pipe", ks_pipe_name (in->pipe));
+  /* no pipe for an instruction no disassembler named */
+  add_string (b, "pipe", in->opcode != NULL && in->pipe < KS_N_PIPES ? ks_pipe_name (in->pipe) : NULL);
+  if (l->format == KS_SASS_FORMAT_CUBIN)
+    {
+      char hex[KS_SASS_HEX_TEXT_SIZE];
+
+      add_string (b, "hex", ks_sass_insn_hex (in, hex));
+    }
   json_builder_set_member_name (b, "control");
   if (in->flags & KS_SASS_HAS_CONTROL)
     {
@@ -117,6 +125,149 @@ add_insn (JsonBuilder         *b,
     }
   else
     json_builder_add_null_value (b);
+  json_builder_end_object (b);
+}
+
+/* A value that may be unknown (KS_SASS_NONE): null then */
+static void
+add_known (JsonBuilder *b,
+           const char  *name,
+           uint32_t     value)
+{
+  json_builder_set_member_name (b, name);
+  if (value == KS_SASS_NONE)
+    json_builder_add_null_value (b);
+  else
+    json_builder_add_int_value (b, value);
+}
+
+static const char *
+format_name (guint format)
+{
+  static const char *const names[] = { NULL, "nval", "bval", "hval", "sval" };
+
+  return format < G_N_ELEMENTS (names) ? names[format] : NULL;
+}
+
+/* What the cubin says about function f: resources, parameters, and every
+ * .nv.info record about it (by number, with its name when known) */
+static void
+add_cubin_function (JsonBuilder         *b,
+                    const KsSassListing *l,
+                    uint32_t             f)
+{
+  const KsSassCubin *c = l->cubin;
+  const KsCubinFunction *cf = &c->functions[f];
+
+  json_builder_set_member_name (b, "kernel");
+  json_builder_add_boolean_value (b, cf->entry);
+  add_known (b, "registers", cf->registers);
+  add_known (b, "barriers", cf->barriers);
+  add_int (b, "shared_bytes", (gint64) cf->shared_bytes);
+  add_int (b, "constant0_bytes", (gint64) cf->constant0_bytes);
+  add_known (b, "param_cbank_offset", cf->param_cbank_offset);
+  add_known (b, "param_bytes", cf->param_bytes);
+  add_known (b, "max_stack", cf->max_stack);
+  add_known (b, "min_stack", cf->min_stack);
+  add_known (b, "frame_size", cf->frame_size);
+  add_known (b, "max_registers", cf->max_registers);
+  json_builder_set_member_name (b, "max_threads");
+  if (cf->max_threads[0] != 0)
+    {
+      json_builder_begin_array (b);
+      for (guint k = 0; k < 3; k++)
+        json_builder_add_int_value (b, cf->max_threads[k]);
+      json_builder_end_array (b);
+    }
+  else
+    json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "params");
+  json_builder_begin_array (b);
+  for (uint32_t k = 0; k < cf->n_params; k++)
+    {
+      const KsCubinParam *p = &c->params[cf->first_param + k];
+
+      json_builder_begin_object (b);
+      add_int (b, "index", p->index);
+      add_int (b, "offset", p->offset);
+      add_int (b, "size", p->size);
+      add_known (b, "cbank_offset", p->cbank_offset);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "attributes");
+  json_builder_begin_array (b);
+  for (uint32_t k = 0; k < c->n_attrs; k++)
+    {
+      const KsCubinAttr *a = &c->attrs[k];
+
+      if (a->function != f)
+        continue;
+      json_builder_begin_object (b);
+      add_int (b, "id", a->id);
+      add_string (b, "name", ks_cubin_attr_name (a->id));
+      add_string (b, "format", format_name (a->format));
+      add_string (b, "section", a->section < c->n_sections ? c->sections[a->section].name : NULL);
+      if (a->format == KS_CUBIN_EIFMT_SVAL)
+        {
+          gsize n;
+          const guint8 *v = ks_cubin_attr_data (c, a, &n);
+          g_autoptr(GString) hex = g_string_sized_new (2 * n);
+
+          for (gsize i = 0; i < n; i++)
+            g_string_append_printf (hex, "%02x", v[i]);
+          add_string (b, "bytes_hex", hex->str);
+        }
+      else if (a->format != KS_CUBIN_EIFMT_NVAL)
+        add_int (b, "value", a->value);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
+/* The ELF's own facts */
+static void
+add_cubin (JsonBuilder         *b,
+           const KsSassListing *l)
+{
+  const KsSassCubin *c = l->cubin;
+
+  json_builder_set_member_name (b, "cubin");
+  json_builder_begin_object (b);
+  add_string (b, "arch", c->arch);
+  add_int (b, "abi_version", c->abi_version);
+  add_int (b, "os_abi", c->os_abi);
+  add_int (b, "e_flags", c->e_flags);
+  json_builder_set_member_name (b, "toolkit");
+  if (c->toolkit != 0)
+    {
+      char v[16];
+
+      g_snprintf (v, sizeof v, "%u.%u", c->toolkit / 10, c->toolkit % 10);
+      json_builder_add_string_value (b, v);
+    }
+  else
+    json_builder_add_null_value (b);
+  add_string (b, "disassembler", c->disassembler);
+  add_string (b, "note", c->note);
+  json_builder_set_member_name (b, "sections");
+  json_builder_begin_array (b);
+  for (uint32_t i = 0; i < c->n_sections; i++)
+    {
+      const KsCubinSection *s = &c->sections[i];
+
+      json_builder_begin_object (b);
+      add_int (b, "index", i);
+      add_string (b, "name", s->name);
+      add_int (b, "type", s->type);
+      add_int (b, "flags", (gint64) s->flags);
+      add_int (b, "offset", (gint64) MIN (s->offset, (uint64_t) G_MAXINT64));
+      add_int (b, "size", (gint64) MIN (s->size, (uint64_t) G_MAXINT64));
+      add_int (b, "link", s->link);
+      add_int (b, "info", s->info);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
   json_builder_end_object (b);
 }
 
@@ -184,7 +335,10 @@ ks_sass_listing_add_json (JsonBuilder         *b,
   g_return_if_fail (JSON_IS_BUILDER (b));
   g_return_if_fail (l != NULL);
 
-  add_string (b, "format", l->format == KS_SASS_FORMAT_NVDISASM ? "nvdisasm" : "cuobjdump");
+  add_string (b, "format", l->format == KS_SASS_FORMAT_NVDISASM ? "nvdisasm"
+                          : l->format == KS_SASS_FORMAT_CUBIN ? "cubin" : "cuobjdump");
+  if (l->cubin != NULL)
+    add_cubin (b, l);
   json_builder_set_member_name (b, "functions");
   json_builder_begin_array (b);
   for (uint32_t f = 0; f < l->n_functions; f++)
@@ -196,6 +350,8 @@ ks_sass_listing_add_json (JsonBuilder         *b,
       add_string (b, "name", fn->name);
       add_string (b, "demangled", demangled != NULL ? demangled : fn->name);
       add_string (b, "arch", fn->arch);
+      if (l->cubin != NULL)
+        add_cubin_function (b, l, f);
       json_builder_set_member_name (b, "labels");
       json_builder_begin_object (b);
       for (uint32_t k = fn->first_label; k < fn->first_label + fn->n_labels; k++)

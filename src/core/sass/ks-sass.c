@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "ks-sass.h"
+#include "ks-sass-private.h"
 #include "ks-timing.h"
 
 G_DEFINE_QUARK (ks-sass-error-quark, ks_sass_error)
@@ -424,7 +425,32 @@ parse_hex (Parser     *ps,
       return TRUE;
     }
   if (ps->pending == KS_SASS_NONE)
-    return fail (ps, error, lineno, "a hex word that belongs to no instruction");
+    {
+      const KsSassInsn *prev;
+      KsSassInsn un = { 0 };
+
+      /* nvdisasm prints the two words of an instruction it cannot name
+       * without an instruction line (11.8 on some of its own sm_90 code):
+       * an instruction without an opcode, 16 bytes after a whole one */
+      if (ps->function == KS_SASS_NONE || current_function (ps)->n_insns == 0)
+        return fail (ps, error, lineno, "a hex word that belongs to no instruction");
+      prev = &g_array_index (ps->insns, KsSassInsn, ps->insns->len - 1);
+      if (!(prev->flags & KS_SASS_HAS_WORD1) || prev->offset > (uint64_t) G_MAXINT64 - 16)
+        return fail (ps, error, lineno, "a hex word that belongs to no instruction");
+      un.offset = prev->offset + 16;
+      un.line = lineno;
+      un.modifiers = "";
+      un.first_operand = ps->operands->len;
+      un.words[0] = w;
+      un.flags = KS_SASS_HAS_WORD0;
+      un.pipe = KS_N_PIPES;
+      un.source = ps->source;
+      ps->records_open = FALSE;
+      g_array_append_val (ps->insns, un);
+      current_function (ps)->n_insns++;
+      ps->pending = ps->insns->len - 1;
+      return TRUE;
+    }
   in = &g_array_index (ps->insns, KsSassInsn, ps->pending);
   in->words[1] = w;
   in->flags |= KS_SASS_HAS_WORD1 | KS_SASS_HAS_CONTROL;
@@ -737,6 +763,7 @@ ks_sass_listing_free (KsSassListing *l)
   g_free (l->operands);
   g_free (l->sources);
   g_free (l->labels);
+  _ks_sass_cubin_free (l->cubin);
   g_string_chunk_free (l->strings);
   g_free (l);
 }

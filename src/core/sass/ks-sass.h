@@ -59,7 +59,11 @@ typedef struct
                                  * the listing of a loaded, relocated ELF) */
   uint32_t line;                /* 1-based line of the listing */
   const char *predicate;        /* "@!P0", or NULL */
-  const char *opcode;           /* "LDG" */
+  const char *opcode;           /* "LDG"; NULL where no disassembler named it (a
+                                 * cubin read without one, or words nvdisasm
+                                 * printed without an instruction): then
+                                 * modifiers is "", there are no operands and
+                                 * pipe is KS_N_PIPES */
   const char *modifiers;        /* ".E.SYS", or "" */
   uint32_t first_operand;       /* into KsSassListing.operands */
   uint32_t n_operands;
@@ -109,7 +113,10 @@ typedef enum
 {
   KS_SASS_FORMAT_CUOBJDUMP = 0,
   KS_SASS_FORMAT_NVDISASM,
+  KS_SASS_FORMAT_CUBIN,         /* read from the cubin itself (ks-sass-cubin.h) */
 } KsSassFormat;
+
+typedef struct _KsSassCubin KsSassCubin;
 
 typedef struct
 {
@@ -124,6 +131,7 @@ typedef struct
   uint32_t n_sources;
   KsSassLabel *labels;
   uint32_t n_labels;
+  KsSassCubin *cubin;           /* KS_SASS_FORMAT_CUBIN: what the ELF says; else NULL */
   /*< private >*/
   GStringChunk *strings;
 } KsSassListing;
