@@ -773,6 +773,45 @@ test_sass_cubin_bad (void)
   g_rmdir (dir);
 }
 
+/* sass of a kernel: the sample's shipped SASS for the GPU's architecture,
+ * instruction for instruction the listing in its sass/ folder; none for a
+ * Blackwell GPU, with the architectures there are */
+static void
+test_sass_kernel (void)
+{
+  g_autofree char *spec = dist ("..", "data", "samples", "11-transpose-tiled", "transpose_tiled.json",
+                                NULL);
+  g_autofree char *listing = dist ("..", "data", "samples", "11-transpose-tiled", "sass",
+                                   "transpose_tiled.sm_86.sass", NULL);
+  const char *args[] = { "sass", "--json", "--no-toolkit", "--gpu", "a10", spec, NULL };
+  const char *none[] = { "sass", "--no-toolkit", "--gpu", "b200", spec, NULL };
+  g_autoptr(GRegex) insn = g_regex_new ("^\\s+/\\*[0-9a-f]{4}\\*/\\s+\\S", G_REGEX_MULTILINE, 0, NULL);
+  g_autoptr(GMatchInfo) m = NULL;
+  g_autofree char *text = NULL;
+  JsonObject *root, *fn;
+  guint want = 0;
+  Result r;
+
+  g_assert_true (g_file_get_contents (listing, &text, NULL, NULL));
+  for (g_regex_match (insn, text, 0, &m); g_match_info_matches (m); g_match_info_next (m, NULL))
+    want++;
+  g_assert_cmpuint (want, >, 10);
+  r = run_cli (args);
+  g_assert_cmpint (r.status, ==, 0);
+  root = json_node_get_object (r.json);
+  g_assert_cmpstr (json_object_get_string_member (root, "sass_origin"), ==, "shipped");
+  g_assert_cmpstr (json_object_get_string_member (root, "sass_arch"), ==, "sm_86");
+  fn = json_array_get_object_element (json_object_get_array_member (root, "functions"), 0);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (fn, "instructions")), ==, want);
+  result_clear (&r);
+
+  r = run_cli (none);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "no SASS for sm_100"));
+  g_assert_nonnull (strstr (r.err, "sm_70, sm_75, sm_80, sm_86, sm_87, sm_89, sm_90"));
+  result_clear (&r);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -793,6 +832,7 @@ main (int   argc,
   g_test_add_func ("/cli/analyze/json", test_analyze_json);
   g_test_add_func ("/cli/analyze/sass", test_analyze_sass);
   g_test_add_func ("/cli/sass/cubin", test_sass_cubin);
+  g_test_add_func ("/cli/sass/kernel", test_sass_kernel);
   g_test_add_func ("/cli/sass/cubin-bad", test_sass_cubin_bad);
   return g_test_run ();
 }

@@ -14,6 +14,7 @@
 #include <json-glib/json-glib.h>
 #include <string.h>
 
+#include "ks-analysis.h"
 #include "ks-cubin-open.h"
 #include "ks-resources.h"
 #include "ks-sass.h"
@@ -86,22 +87,90 @@ toolkit_disabled (void)
   return env != NULL && env[0] != '\0' && strcmp (env, "0") != 0;
 }
 
+/* A kernel (.cu, .ptx or launch spec): the SASS the analysis gets for it,
+ * made by the toolkit or shipped beside it, as the window shows it */
+static int
+kernel_sass (const char *path,
+             const char *arch,
+             const char *gpu,
+             gboolean    no_toolkit,
+             gboolean    json)
+{
+  g_autoptr(KsAnalysis) a = NULL;
+  KsAnalysisRequest req;
+
+  ks_analysis_request_init (&req);
+  req.path = path;
+  req.arch = arch;
+  req.gpu = gpu;
+  req.simulate = FALSE;
+  req.use_toolkit = !no_toolkit && !toolkit_disabled ();
+  a = ks_analysis_run (&req, NULL, NULL, NULL);
+  if (a->status == KS_ANALYSIS_FAILED)
+    return sass_fail (json, KS_CLI_EXIT_BAD_INPUT, a->error);
+  if (a->sass == NULL)
+    {
+      g_autofree char *archs = a->sass_shipped_archs ? g_strjoinv (", ", a->sass_shipped_archs) : NULL;
+      g_autofree char *msg = NULL;
+
+      if (a->sass_error != NULL)
+        msg = g_strdup_printf ("%s: no SASS for %s: %s", path, a->sass_arch, a->sass_error);
+      else if (archs != NULL)
+        msg = g_strdup_printf ("%s: no SASS for %s: its shipped SASS is for %s", path,
+                               a->arch->id, archs);
+      else
+        msg = g_strdup_printf ("%s: no SASS: no CUDA toolkit with nvdisasm or cuobjdump, and "
+                               "none ships with this kernel", path);
+      return sass_fail (json, KS_CLI_EXIT_BAD_INPUT, msg);
+    }
+  if (!json)
+    {
+      g_print ("# %s\n", a->sass_how);
+      print_text (a->sass);
+      return KS_CLI_EXIT_OK;
+    }
+  {
+    g_autoptr(JsonBuilder) b = json_builder_new ();
+    g_autoptr(JsonNode) root = NULL;
+    g_autoptr(GPtrArray) resources = g_ptr_array_new_with_free_func ((GDestroyNotify) ks_kernel_resources_free);
+
+    if (a->resources != NULL)
+      g_ptr_array_add (resources, ks_kernel_resources_copy (a->resources));
+    json_builder_begin_object (b);
+    ks_sass_listing_add_json (b, a->sass, resources);
+    /* where it came from: "toolkit" (made now) or "shipped" */
+    json_builder_set_member_name (b, "sass_origin");
+    json_builder_add_string_value (b, a->sass_origin == KS_SASS_ORIGIN_SHIPPED ? "shipped" : "toolkit");
+    json_builder_set_member_name (b, "sass_arch");
+    json_builder_add_string_value (b, a->sass_arch);
+    json_builder_set_member_name (b, "sass_how");
+    json_builder_add_string_value (b, a->sass_how);
+    json_builder_end_object (b);
+    root = json_builder_get_root (b);
+    ks_cli_print_json (root);
+  }
+  return KS_CLI_EXIT_OK;
+}
+
 int
 ks_cli_sass (int    argc,
              char **argv)
 {
   gboolean json = FALSE, no_toolkit = FALSE;
-  g_autofree char *resources_path = NULL;
+  g_autofree char *resources_path = NULL, *arch = NULL, *gpu = NULL;
   const GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the listing as one JSON object", NULL },
     { "resources", 0, 0, G_OPTION_ARG_FILENAME, &resources_path,
       "cuobjdump --dump-resource-usage or ptxas -v output to add", "FILE" },
     { "no-toolkit", 0, 0, G_OPTION_ARG_NONE, &no_toolkit,
-      "Read a cubin without running the toolkit's disassembler", NULL },
+      "Run no toolkit program (a cubin is read by hand; a kernel gets its shipped SASS)", NULL },
+    { "arch", 0, 0, G_OPTION_ARG_STRING, &arch, "For a kernel: this architecture", "sm_XX" },
+    { "gpu", 0, 0, G_OPTION_ARG_STRING, &gpu, "For a kernel: this GPU (see data/gpus.json)", "ID" },
     { NULL }
   };
   g_autoptr(GOptionContext) ctx =
-    g_option_context_new ("FILE - a cuobjdump -sass or nvdisasm listing, or a cubin: "
+    g_option_context_new ("FILE - a cuobjdump -sass or nvdisasm listing, a cubin, or a "
+                          "kernel (.cu, .ptx, launch spec .json) whose SASS is made or shipped: "
                           "instructions, control codes, pipes, source lines");
   g_autoptr(GError) error = NULL;
   g_autoptr(KsSassListing) l = NULL;
@@ -114,6 +183,16 @@ ks_cli_sass (int    argc,
     return sass_fail (json, KS_CLI_EXIT_USAGE, error->message);
   if (argc != 2)
     return sass_fail (json, KS_CLI_EXIT_USAGE, "give one listing FILE");
+  if (g_str_has_suffix (argv[1], ".cu") || g_str_has_suffix (argv[1], ".ptx")
+      || g_str_has_suffix (argv[1], ".json"))
+    {
+      if (resources_path != NULL)
+        return sass_fail (json, KS_CLI_EXIT_USAGE,
+                          "--resources is for a listing; a kernel's come with its SASS");
+      return kernel_sass (argv[1], arch, gpu, no_toolkit, json);
+    }
+  if (arch != NULL || gpu != NULL)
+    return sass_fail (json, KS_CLI_EXIT_USAGE, "--arch and --gpu are for a kernel (.cu, .ptx, .json)");
 
   if (!g_file_get_contents (argv[1], &text, &len, &error))
     return sass_fail (json, KS_CLI_EXIT_BAD_INPUT, error->message);
