@@ -5208,13 +5208,16 @@ test_accessible_names (Fixture       *f,
  * DRAM, FMA...) and words with a digit, "_", ".", "%" or "$" (sm_80,
  * ld.global.f32, %r1, vector_add.cu) are code or acronyms and pass anyway. */
 static const char *const english_allowed[] = {
-  "KernelScope", "nvcc", "ptxas", "cuobjdump", "nvdisasm", "cuasm",
+  "KernelScope", "nvcc", "ptxas", "cuobjdump", "nvdisasm", "cuasm", "cubin",
+  /* distributions and their package names, to type as they are */
+  "Debian", "Ubuntu", "non-free", "non", "free", "multiverse", "nvidia-cuda-toolkit", "nvidia",
+  "cuda", "toolkit",
   "Ctrl", "Shift", "Alt", "Escape", "Esc", "Enter", "Space", "Page", "Tab", "Home", "End",
   "Left", "Right", "Up", "Down", "Backspace", "Delete",
   "KiB", "MiB", "GiB", "KB", "MB", "GB", "ms", "GHz", "MHz", "cycles",
   "png", "json", "ptx", "sass", "cu", "cuh",
   /* GPU names */
-  "GeForce", "Tesla", "Jetson", "Orin", "Hopper", "Ampere", "Turing", "Volta", "Ada",
+  "GeForce", "Tesla", "Jetson", "Orin", "Hopper", "Ampere", "Turing", "Volta", "Ada", "Blackwell",
   /* C types, in a kernel's signature and its parameters */
   "float", "double", "int", "unsigned", "char", "short", "long", "const", "void", "bool",
   NULL
