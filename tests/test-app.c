@@ -911,6 +911,8 @@ test_presentation (Fixture       *f,
   /* the sample's SASS shows; a kernel without any has no SASS pane at all,
    * not even the folded bar */
   g_assert_true (gtk_widget_get_visible (f->window->sass_pane));
+  /* the control codes' column would fill a projector's narrow pane: hover */
+  g_assert_false (gtk_widget_get_visible (f->window->sass_control_column));
   {
     g_autofree char *tmp = g_dir_make_tmp ("ks-test-own-XXXXXX", NULL);
     g_autofree char *ptx = g_build_filename (tmp, "own.ptx", NULL);

@@ -507,8 +507,11 @@ _ks_window_sass_update_column (KsWindow *self)
    * column taking half of a narrow pane */
   for (uint32_t i = 0; l != NULL && i < l->n_insns && !any; i++)
     any = (l->insns[i].flags & KS_SASS_HAS_CONTROL) != 0;
+  /* On a projector the pane is a third of 1024 pixels at 1.7 times the
+   * type: the column would take all of it, and hovering an instruction
+   * still spells its control code out */
   if (self->sass_control_column != NULL)
-    gtk_widget_set_visible (self->sass_control_column, any);
+    gtk_widget_set_visible (self->sass_control_column, any && !self->presentation);
 }
 
 void
