@@ -40,4 +40,8 @@ shot window-presentation --presentation "$s/05-divergence/divergence.json"
 shot window-projector-1024 --presentation --size 1024x768 "$s/05-divergence/divergence.json"
 shot window-half-laptop --size 683x740 "$s/12-transpose-padded/transpose_padded.json"
 shot window-texture --view memory "$s/26-texture-upscale/texture_upscale.json"
+# SASS without a toolkit: a sample's shipped listing on a Hopper GPU, and a
+# kernel of one's own, whose SASS pane folds to a bar
+shot window-shipped-sass --gpu h100-sxm --size 1366x768 "$s/16-reduce-shuffle/reduce_shuffle.json"
+shot window-sass-folded --size 1366x768 "$root/tests/fixtures/sass/03_gpumode_kernel_1.sm_86.ptx"
 LANGUAGE=ko LANG=C.UTF-8 shot window-korean --size 1280x720 "$s/11-transpose-tiled/transpose_tiled.json"

@@ -713,6 +713,9 @@ show_result (KsWindow   *self,
   /* A failed run (its code does not compile) leaves the last SASS */
   if (result->status != KS_ANALYSIS_FAILED)
     _ks_window_sass_show_analysis (self, result);
+  else if (self->sass_file == NULL && !self->sass_live)
+    /* a kernel just opened that does not compile has no SASS: fold */
+    _ks_window_update_sass_pane (self);
   if (result->module != NULL)
     {
       g_autofree char *base = self->cuda_file ? g_file_get_basename (self->cuda_file) : NULL;

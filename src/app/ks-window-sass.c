@@ -238,11 +238,10 @@ unfold_sass_action (GtkWidget  *widget,
 void
 _ks_window_sass_forget (KsWindow *self)
 {
-  if (self->sass_file == NULL && !self->sass_live)
-    return;
-  _ks_window_set_sass (self, NULL, NULL, NULL);
+  /* (the pane's fold waits for the run, which may bring SASS: no flicker) */
+  if (self->sass_file != NULL || self->sass_live)
+    _ks_window_set_sass (self, NULL, NULL, NULL);
   show_how_to_get_sass (self);
-  _ks_window_update_sass_pane (self);
 }
 
 void
