@@ -535,8 +535,14 @@ show_output (KsWindow             *self,
           g_string_append (s, "\n\n");
         }
       if (printed != NULL && printed[0] != '\0')
-        g_string_append_printf (s, _("printf output:\n%s%s\n"), printed,
-                                g_str_has_suffix (printed, "\n") ? "" : "\n");
+        {
+          /* a kernel prints bytes, not always UTF-8 (%c of 200): shown with
+           * U+FFFD for what is not, as Pango takes nothing else */
+          g_autofree char *valid = g_utf8_make_valid (printed, -1);
+
+          g_string_append_printf (s, _("printf output:\n%s%s\n"), valid,
+                                  g_str_has_suffix (valid, "\n") ? "" : "\n");
+        }
       {
         g_autofree char *warp = g_strdup_printf ("%" G_GUINT64_FORMAT, st->warp_instructions);
         g_autofree char *thread = g_strdup_printf ("%" G_GUINT64_FORMAT, st->thread_instructions);
