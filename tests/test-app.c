@@ -479,6 +479,34 @@ test_printf_output (Fixture       *f,
           g_assert_true (at < after);
         }
     }
+
+  /* a kernel prints bytes: one that is not UTF-8 (200, È in Latin-1) shows
+   * as U+FFFD, and the rest of the line as printed */
+  {
+    g_autofree char *tmp = g_dir_make_tmp ("ks-test-printf-XXXXXX", NULL);
+    g_autofree char *ptx = g_build_filename (tmp, "bytes.ptx", NULL);
+    g_autoptr(GFile) bytes = g_file_new_for_path (ptx);
+
+    g_assert_true (g_file_set_contents (ptx,
+      ".version 7.0\n.target sm_80\n.address_size 64\n"
+      ".extern .func (.param .b32 func_retval0) vprintf\n"
+      "(\n.param .b64 vprintf_param_0,\n.param .b64 vprintf_param_1\n)\n;\n"
+      ".global .align 1 .b8 $str[5] = {200, 65, 66, 10, 0};\n"
+      ".visible .entry k()\n.reqntid 1, 1, 1\n{\n"
+      ".reg .b32 %r<2>;\n.reg .b64 %rd<4>;\n"
+      "mov.u64 %rd1, $str;\ncvta.global.u64 %rd2, %rd1;\nmov.u64 %rd3, 0;\n"
+      "{\n.param .b64 param0;\nst.param.b64 [param0+0], %rd2;\n"
+      ".param .b64 param1;\nst.param.b64 [param1+0], %rd3;\n"
+      ".param .b32 retval0;\ncall.uni (retval0), vprintf, (param0, param1);\n"
+      "ld.param.b32 %r1, [retval0+0];\n}\nret;\n}\n", -1, NULL));
+    ks_window_open_file (f->window, bytes);
+    wait_for_run (f->window);
+    out = gtk_label_get_text (f->window->output_label);
+    g_assert_true (g_utf8_validate (out, -1, NULL));
+    g_assert_nonnull (strstr (out, "\xef\xbf\xbd" "AB\n"));
+    g_unlink (ptx);
+    g_rmdir (tmp);
+  }
 }
 
 /* Open's first filter, "Kernels and launch specs", shows every kind of
