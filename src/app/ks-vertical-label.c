@@ -4,6 +4,7 @@
  * label, so a screen reader reads it as a label. */
 
 #include "ks-vertical-label.h"
+#include "ks-widget-util.h"
 
 struct _KsVerticalLabel
 {
@@ -63,15 +64,11 @@ ks_vertical_label_snapshot (GtkWidget   *widget,
 {
   KsVerticalLabel *self = KS_VERTICAL_LABEL (widget);
   int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
-  GtkStyleContext *style;
   GdkRGBA fg;
 
   if (self->text == NULL || *self->text == '\0')
     return;
-  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-  style = gtk_widget_get_style_context (widget);
-  gtk_style_context_get_color (style, &fg);
-  G_GNUC_END_IGNORE_DEPRECATIONS
+  ks_widget_get_fg (widget, &fg);
   /* what does not fit the height is cut, not drawn over the next widget */
   gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
   gtk_snapshot_save (snapshot);

@@ -277,34 +277,43 @@ get_ptx (KsAnalysis              *a,
   return TRUE;
 }
 
-/* A `ptxas -v` report kept beside a PTX file (NAME.ptxas.txt, as the
- * samples have), for the analysis without a toolkit: used when it is for
- * this kernel and architecture */
+/* The kernel's resources from a `ptxas -v` report file, when the report is
+ * for this kernel and architecture; the note says where they came from */
 static KsKernelResources *
-report_beside (KsAnalysis *a,
-               const char *ptx_path)
+report_resources (KsAnalysis *a,
+                  const char *report,
+                  const char *note_place,
+                  const char *note)
 {
-  g_autofree char *stem = NULL, *report = NULL, *text = NULL;
+  g_autofree char *text = NULL;
   g_autoptr(GPtrArray) all = NULL;
   const KsKernelResources *found;
   gsize len;
 
-  if (ptx_path == NULL || !g_str_has_suffix (ptx_path, ".ptx"))
-    return NULL;
-  stem = g_strndup (ptx_path, strlen (ptx_path) - 4);
-  report = g_strconcat (stem, ".ptxas.txt", NULL);
   if (!g_file_get_contents (report, &text, &len, NULL))
     return NULL;
   all = ks_resources_parse_ptxas (text, len, NULL);
   found = all ? ks_resources_find (all, a->kernel_name, NULL) : NULL;
   if (found == NULL || found->arch == NULL || !g_str_equal (found->arch, a->arch->id))
     return NULL;
-  {
-    g_autofree char *msg = g_strdup_printf (_("resources from the ptxas report %s"), report);
-
-    add_diagnostic (a, ptx_path, 0, 0, KS_DIAGNOSTIC_NOTE, msg);
-  }
+  add_diagnostic (a, note_place, 0, 0, KS_DIAGNOSTIC_NOTE, note);
   return ks_kernel_resources_copy (found);
+}
+
+/* A `ptxas -v` report kept beside a PTX file (NAME.ptxas.txt, as the
+ * samples have), for the analysis without a toolkit */
+static KsKernelResources *
+report_beside (KsAnalysis *a,
+               const char *ptx_path)
+{
+  g_autofree char *stem = NULL, *report = NULL, *msg = NULL;
+
+  if (ptx_path == NULL || !g_str_has_suffix (ptx_path, ".ptx"))
+    return NULL;
+  stem = g_strndup (ptx_path, strlen (ptx_path) - 4);
+  report = g_strconcat (stem, ".ptxas.txt", NULL);
+  msg = g_strdup_printf (_("resources from the ptxas report %s"), report);
+  return report_resources (a, report, ptx_path, msg);
 }
 
 /* The ptxas -v report of the SASS that ships for this architecture (it is
@@ -313,23 +322,14 @@ static KsKernelResources *
 shipped_report (KsAnalysis *a)
 {
   const KsShippedSass *shipped = ((Analysis *) a)->shipped;
-  g_autofree char *text = NULL, *msg = NULL;
-  g_autoptr(GPtrArray) all = NULL;
-  const KsKernelResources *found;
-  gsize len;
+  g_autofree char *msg = NULL;
 
-  if (shipped == NULL || shipped->status != KS_SHIPPED_SASS_FOUND || shipped->report_path == NULL
-      || !g_file_get_contents (shipped->report_path, &text, &len, NULL))
-    return NULL;
-  all = ks_resources_parse_ptxas (text, len, NULL);
-  found = all ? ks_resources_find (all, a->kernel_name, NULL) : NULL;
-  if (found == NULL || found->arch == NULL || !g_str_equal (found->arch, a->arch->id))
+  if (shipped == NULL || shipped->status != KS_SHIPPED_SASS_FOUND || shipped->report_path == NULL)
     return NULL;
   /* TRANSLATORS: %s is a file; %s a toolkit, "CUDA 11.8.89" */
   msg = g_strdup_printf (_("resources from the ptxas report %s, which ships with the kernel (%s)"),
                          shipped->report_path, shipped->toolkit ? shipped->toolkit : "?");
-  add_diagnostic (a, shipped->report_path, 0, 0, KS_DIAGNOSTIC_NOTE, msg);
-  return ks_kernel_resources_copy (found);
+  return report_resources (a, shipped->report_path, shipped->report_path, msg);
 }
 
 static void
