@@ -48,6 +48,116 @@ random_floats (GRand  *rand,
     out[i] = (float) g_rand_double_range (rand, -100.0, 100.0);
 }
 
+/* Old PTX as nvopencc wrote it (ISA 2.x): no .address_size, a function
+ * declared without ';' before the next directive, $-labels, exit.  ptxas 13
+ * accepts it (checked: `ptxas -arch=sm_80` on this text), so it parses and
+ * runs: out[i] = i * i for i < n, against the same in C. */
+static const char old_ptx[] =
+  "\t.version 2.1\n"
+  "\t.target sm_20\n"
+  "\t.extern\t.func (.param .b32 __cudaretf__Z6squaref) _Z6squaref (.param .b32 __cudaparmf1__Z6squaref)\n"
+  "\n"
+  "\t.entry _Z6kernelPfi (\n"
+  "\t\t.param .u64 __cudaparm__Z6kernelPfi_out,\n"
+  "\t\t.param .s32 __cudaparm__Z6kernelPfi_n)\n"
+  "\t{\n"
+  "\t.reg .u32 %r<5>;\n"
+  "\t.reg .u64 %rd<5>;\n"
+  "\t.reg .f32 %f<3>;\n"
+  "\t.reg .pred %p<3>;\n"
+  "$LDWbegin__Z6kernelPfi:\n"
+  "\tmov.u32 \t%r1, %tid.x;\n"
+  "\tld.param.s32 \t%r2, [__cudaparm__Z6kernelPfi_n];\n"
+  "\tsetp.le.s32 \t%p1, %r2, %r1;\n"
+  "\t@%p1 bra \t$Lt_0_1026;\n"
+  "\tcvt.rn.f32.u32 \t%f1, %r1;\n"
+  "\tmul.f32 \t%f2, %f1, %f1;\n"
+  "\tld.param.u64 \t%rd1, [__cudaparm__Z6kernelPfi_out];\n"
+  "\tcvt.u64.u32 \t%rd2, %r1;\n"
+  "\tmul.lo.u64 \t%rd3, %rd2, 4;\n"
+  "\tadd.u64 \t%rd4, %rd1, %rd3;\n"
+  "\tst.global.f32 \t[%rd4+0], %f2;\n"
+  "$Lt_0_1026:\n"
+  "\texit;\n"
+  "$LDWend__Z6kernelPfi:\n"
+  "\t} // _Z6kernelPfi\n";
+
+/* redux.sync with a membermask that differs per lane, as cooperative
+ * groups' labeled_partition + cg::reduce make it: each lane's bucket is
+ * in[i] % 3, its mask the lanes of the same bucket (match.any.sync), and
+ * every lane gets the maximum of its own bucket, checked against C. */
+static void
+test_redux_partition (void)
+{
+  Run r = { 0 };
+  const char *ptx =
+    ".version 8.0\n.target sm_80\n.address_size 64\n"
+    ".visible .entry k(.param .u64 in, .param .u64 out)\n{\n"
+    "  .reg .u32 %r<8>;\n  .reg .u64 %rd<6>;\n"
+    "  ld.param.u64 %rd1, [in];\n  ld.param.u64 %rd2, [out];\n"
+    "  mov.u32 %r1, %tid.x;\n  mul.wide.u32 %rd3, %r1, 4;\n"
+    "  add.u64 %rd4, %rd1, %rd3;\n  add.u64 %rd5, %rd2, %rd3;\n"
+    "  ld.global.u32 %r2, [%rd4];\n  rem.u32 %r3, %r2, 3;\n"
+    "  match.any.sync.b32 %r4, %r3, 0xffffffff;\n"
+    "  redux.sync.max.u32 %r5, %r2, %r4;\n"
+    "  st.global.u32 [%rd5], %r5;\n  ret;\n}\n";
+  uint32_t in[32], ref[32];
+  g_autofree char *hin = NULL, *spec = NULL;
+  GRand *rand = g_rand_new_with_seed (11);
+
+  for (int i = 0; i < 32; i++)
+    in[i] = g_rand_int_range (rand, 0, 1000);
+  g_rand_free (rand);
+  for (int i = 0; i < 32; i++)
+    {
+      ref[i] = 0;
+      for (int j = 0; j < 32; j++)
+        if (in[j] % 3 == in[i] % 3)
+          ref[i] = MAX (ref[i], in[j]);
+    }
+  hin = hex_of (in, sizeof in);
+  spec = g_strdup_printf ("{\"ptx\": \"x.ptx\", \"grid\": [1], \"block\": [32],"
+                          " \"buffers\": {\"in\": {\"bytes_hex\": \"%s\"},"
+                          " \"out\": {\"type\": \"u32\", \"count\": 32}},"
+                          " \"params\": [{\"buffer\": \"in\"}, {\"buffer\": \"out\"}]}", hin);
+  r.module = text_module (ptx);
+  run_start (&r, spec);
+  assert_done (&r);
+  g_assert_cmpmem (buffer (&r, "out"), sizeof ref, ref, sizeof ref);
+  run_clear (&r);
+
+  /* A mask that leaves a member's own lane out is a fault, not a value */
+  r.module = text_module (
+    ".version 8.0\n.target sm_80\n.address_size 64\n"
+    ".visible .entry k(.param .u64 in, .param .u64 out)\n{\n"
+    "  .reg .u32 %r<4>;\n  .reg .u64 %rd<2>;\n  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, %tid.x;\n  redux.sync.add.u32 %r2, %r1, 1;\n"
+    "  st.global.u32 [%rd1], %r2;\n  ret;\n}\n");
+  g_assert_cmpint (run_start (&r, spec), ==, KS_SIM_FAULTED);
+  g_assert_nonnull (strstr (ks_sim_get_fault (r.sim)->message, "not in its membermask"));
+  run_clear (&r);
+}
+
+static void
+test_old_ptx (void)
+{
+  Run r = { 0 };
+  const float *out;
+  float ref[64];
+
+  r.module = text_module (old_ptx);
+  g_assert_cmpuint (r.module->n_functions, ==, 2);
+  run_start (&r, "{\"ptx\": \"x.ptx\", \"kernel\": \"_Z6kernelPfi\", \"grid\": [1], \"block\": [64],"
+                 " \"buffers\": {\"out\": {\"type\": \"f32\", \"count\": 64}},"
+                 " \"params\": [{\"buffer\": \"out\"}, {\"type\": \"s32\", \"value\": 50}]}");
+  assert_done (&r);
+  for (int i = 0; i < 64; i++)
+    ref[i] = i < 50 ? (float) i * (float) i : 0.0f;
+  out = buffer (&r, "out");
+  g_assert_cmpmem (out, sizeof ref, ref, sizeof ref);
+  run_clear (&r);
+}
+
 static void
 test_vector_add (void)
 {
@@ -1696,6 +1806,8 @@ main (int   argc,
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/sim/kernel/vector-add", test_vector_add);
+  g_test_add_func ("/sim/kernel/old-ptx", test_old_ptx);
+  g_test_add_func ("/sim/kernel/redux-partition", test_redux_partition);
   g_test_add_func ("/sim/kernel/saxpy-grid-stride", test_saxpy_grid_stride);
   g_test_add_func ("/sim/kernel/reduce-shared", test_reduce_shared);
   g_test_add_func ("/sim/kernel/matmul-tiled", test_matmul_tiled);

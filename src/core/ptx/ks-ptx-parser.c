@@ -628,6 +628,27 @@ component_of (const char *s,
     }
 }
 
+/* A video instruction's operand selector (".b0" and the like, with its
+ * dot): KS_PTX_SEL_B0..KS_PTX_SEL_H1 for one byte or half-word,
+ * KS_PTX_SEL_OTHER for the SIMD forms (.b3210, .h10, ...), 0 for none. */
+static uint32_t
+video_selector (const char *s,
+                uint32_t    len)
+{
+  if (len == 3 && s[1] == 'b' && s[2] >= '0' && s[2] <= '3')
+    return KS_PTX_SEL_B0 + (uint32_t) (s[2] - '0');
+  if (len == 3 && s[1] == 'h' && (s[2] == '0' || s[2] == '1'))
+    return KS_PTX_SEL_H0 + (uint32_t) (s[2] - '0');
+  if (len >= 3 && len <= 6 && (s[1] == 'b' || s[1] == 'h'))
+    {
+      for (uint32_t i = 2; i < len; i++)
+        if (s[i] < '0' || s[i] > '7')
+          return 0;
+      return KS_PTX_SEL_OTHER;
+    }
+  return 0;
+}
+
 /* Resolves an identifier used as an operand.  Unknown names become NAME
  * operands with a fixup. */
 static void
@@ -661,6 +682,16 @@ resolve_operand_name (Parser           *p,
 
   if (find_sreg (p, t->offset, t->len, t->hash, op))
     return;
+
+  /* The ISA's one predefined constant ("Predefined Identifiers"): nvcc
+   * lowers warpSize to it. */
+  if (t->len == 7 && memcmp (s, "WARP_SZ", 7) == 0)
+    {
+      op->kind = KS_PTX_OPERAND_IMM_INT;
+      op->a = 32;
+      op->b = 0;
+      return;
+    }
 
   idx = name_map_get (&p->lvars, p->text, t->offset, t->len, t->hash);
   if (idx == KS_PTX_NONE)
@@ -1081,16 +1112,85 @@ parse_operand (Parser       *p,
       if (p->tok.kind == KS_PTX_TOK_DOTWORD && !p->tok.space_before)
         {
           int c = component_of (p->text + p->tok.offset, p->tok.len);
+          uint32_t sel = video_selector (p->text + p->tok.offset, p->tok.len);
 
-          if (c < 0 || (op->kind != KS_PTX_OPERAND_SREG && op->kind != KS_PTX_OPERAND_REG))
+          if (c < 0 && sel != 0 && op->kind == KS_PTX_OPERAND_REG)
+            op->b = sel;        /* r1.b0, r2.h1, r3.b3210: a video instruction's selector */
+          else if (c < 0 || (op->kind != KS_PTX_OPERAND_SREG && op->kind != KS_PTX_OPERAND_REG))
             {
               error_expected (p, "an operand component .x, .y, .z or .w");
               return FALSE;
             }
-          op->aux = (uint16_t) c;
-          if (op->kind == KS_PTX_OPERAND_REG)
-            op->a += (uint32_t) c;
+          else
+            {
+              op->aux = (uint16_t) c;
+              if (op->kind == KS_PTX_OPERAND_REG)
+                op->a += (uint32_t) c;
+            }
           advance (p);
+        }
+      else if (op->kind == KS_PTX_OPERAND_REG)
+        {
+          /* A vector register named whole (.reg .v2 .u32 v; ld.v2.u32 v, [a])
+           * stands for the group of its elements, {v.x, v.y}. */
+          uint32_t idx, d = find_register (p, &name, &idx);
+          uint32_t vec = d != KS_PTX_NONE ? p->m->reg_decls[d].vec : 1;
+
+          if (vec > 1)
+            {
+              uint32_t first_slot = op->a;
+
+              if (p->n_elems + vec > MAX_ELEMENTS)
+                {
+                  diag (p, name.line, name.column, KS_PTX_SEVERITY_ERROR, "too many operands");
+                  return FALSE;
+                }
+              memset (op, 0, sizeof *op);
+              op->kind = KS_PTX_OPERAND_VECTOR;
+              op->a = p->n_elems;
+              op->aux = (uint16_t) vec;
+              for (uint32_t i = 0; i < vec; i++)
+                {
+                  KsPtxOperand *e = &p->elems[p->n_elems++];
+
+                  memset (e, 0, sizeof *e);
+                  e->kind = KS_PTX_OPERAND_REG;
+                  e->a = first_slot + i;
+                  e->aux = i < 4 ? (uint16_t) i : KS_PTX_NO_COMPONENT;
+                }
+            }
+        }
+
+      /* reg+imm as a value (st.u64 [x], temp + 1; mov.u32 r, s + -2):
+       * ptxas adds the immediate to the register.  Stored as an address
+       * operand on the register, which reads as their sum. */
+      if (op->kind == KS_PTX_OPERAND_REG && is_punct (&p->tok, '+'))
+        {
+          KsPtxOperand imm = { 0 };
+          uint32_t slot = op->a;
+          uint8_t flags = op->flags;
+
+          advance (p);
+          if (!parse_immediate (p, &imm))
+            return FALSE;
+          if (imm.kind != KS_PTX_OPERAND_IMM_INT)
+            {
+              diag (p, name.line, name.column, KS_PTX_SEVERITY_ERROR,
+                    "only an integer can be added to a register");
+              return FALSE;
+            }
+          if (flags & KS_PTX_OPERAND_NEGATED)
+            {
+              diag (p, name.line, name.column, KS_PTX_SEVERITY_ERROR,
+                    "a negated register cannot be offset");
+              return FALSE;
+            }
+          memset (op, 0, sizeof *op);
+          op->kind = KS_PTX_OPERAND_ADDRESS;
+          op->aux = KS_PTX_ADDRESS_REG;
+          op->a = slot;
+          set_offset (p, op, (int64_t) ks_ptx_operand_u64 (&imm));
+          return TRUE;
         }
 
       /* name+imm: an address without brackets (mov.u64 %rd1, array+8) */
@@ -1363,6 +1463,18 @@ parse_instruction (Parser *p)
     }
   if (!expect_semicolon (p, "an instruction"))
     return;
+
+  /* Part selectors (r1.b0) belong to the video instructions */
+  if (insn.opcode < KS_PTX_OPC_VABSDIFF || insn.opcode > KS_PTX_OPC_VSUB4
+      || insn.opcode == KS_PTX_OPC_VOTE)
+    for (uint32_t i = 0; i < p->n_top; i++)
+      if (p->top[i].kind == KS_PTX_OPERAND_REG && p->top[i].b != KS_PTX_SEL_NONE)
+        {
+          diag (p, opname.line, opname.column, KS_PTX_SEVERITY_ERROR,
+                "operand %u: a part selector such as .b0 or .h1 applies to video instructions "
+                "(vadd, vshr, ...) only", i + 1);
+          return;
+        }
 
   /* Commit: top-level operands, then the elements they refer to. */
   insn.first_operand = p->m->n_operands;
@@ -2464,6 +2576,28 @@ parse_body (Parser *p)
 
 /* .entry NAME (params) perf* { body } | ;
  * .func [(rets)] NAME [(params)] [.noreturn] perf* { body } | ; */
+/* Whether the current token begins a module-level statement: a linkage,
+ * .entry, .func, a module variable or another module directive. */
+static gboolean
+starts_module_statement (Parser *p)
+{
+  uint32_t dir = directive_of (p, &p->tok);
+  uint8_t space;
+
+  switch (dir)
+    {
+    case KS_PTX_DIR_VISIBLE: case KS_PTX_DIR_EXTERN: case KS_PTX_DIR_WEAK:
+    case KS_PTX_DIR_COMMON: case KS_PTX_DIR_ENTRY: case KS_PTX_DIR_FUNC:
+    case KS_PTX_DIR_VERSION: case KS_PTX_DIR_TARGET: case KS_PTX_DIR_ADDRESS_SIZE:
+    case KS_PTX_DIR_FILE: case KS_PTX_DIR_SECTION: case KS_PTX_DIR_PRAGMA:
+    case KS_PTX_DIR_ALIAS:
+      return TRUE;
+    default:
+      return space_of_directive (dir, &space) && space != KS_PTX_SPACE_REG
+             && space != KS_PTX_SPACE_PARAM && space != KS_PTX_SPACE_SREG;
+    }
+}
+
 static void
 parse_function (Parser  *p,
                 uint8_t  linkage)
@@ -2564,6 +2698,10 @@ parse_function (Parser  *p,
       advance (p);
       return;
     }
+  /* Old PTX (ISA 1.x-3.x, nvopencc) ends a declaration without ';' when the
+   * next module-level directive follows; ptxas accepts it. */
+  if (p->tok.kind == KS_PTX_TOK_EOF || starts_module_statement (p))
+    return;
   if (!is_punct (&p->tok, '{'))
     {
       error_expected (p, "'{' or ';' after the function's signature");

@@ -213,7 +213,8 @@ typedef enum
 typedef enum
 {
   KS_PTX_OPERAND_NONE = 0,
-  KS_PTX_OPERAND_REG,           /* a = register slot; aux = component (0-3) or KS_PTX_NO_COMPONENT */
+  KS_PTX_OPERAND_REG,           /* a = register slot; aux = component (0-3) or KS_PTX_NO_COMPONENT;
+                                 * b = KS_PTX_SEL_* */
   KS_PTX_OPERAND_PRED,          /* a = predicate slot; flags may hold NOT */
   KS_PTX_OPERAND_SREG,          /* a = KsPtxSreg; aux = component; b = index (envreg, pm) */
   KS_PTX_OPERAND_IMM_INT,       /* a | (uint64) b << 32: the integer's 64 bits */
@@ -241,6 +242,15 @@ typedef enum
 } KsPtxAddressBase;
 
 #define KS_PTX_NO_COMPONENT 0xffffu
+
+/* A REG operand's b: a video instruction's part selector (r1.b2, r2.h1) */
+enum
+{
+  KS_PTX_SEL_NONE = 0,
+  KS_PTX_SEL_B0, KS_PTX_SEL_B1, KS_PTX_SEL_B2, KS_PTX_SEL_B3,
+  KS_PTX_SEL_H0, KS_PTX_SEL_H1,
+  KS_PTX_SEL_OTHER,             /* the SIMD forms: .b3210, .h10, ... */
+};
 
 /* KsPtxOperand.flags */
 #define KS_PTX_OPERAND_NOT          0x01u   /* !p */

@@ -160,6 +160,35 @@ var_address (const Ctx *c,
   return c->sim->var_addr[var];
 }
 
+static gboolean frame_operand_bytes (const Ctx *c, const KsSimFrame *frame,
+                                     const KsPtxOperand *op, KsPtxType t, uint32_t lane,
+                                     uint8_t *buf, uint32_t size);
+static gboolean frame_set_operand (const Ctx *c, KsSimFrame *frame, const KsPtxOperand *to,
+                                   KsPtxType t, uint32_t lane, const uint8_t *buf, uint32_t size);
+static const KsPtxRegDecl *reg_param_decl (const KsPtxModule *m, const KsPtxFunction *fn,
+                                           uint32_t var);
+
+/* An operand the instruction's code does not read or write in that form
+ * (a vector where it takes a scalar, a list, ...): a fault, never a value
+ * made up. */
+G_GNUC_NO_INLINE static void
+operand_unsupported (const Ctx          *c,
+                     const KsPtxOperand *op,
+                     const char         *role)
+{
+  static const char *const kinds[] = {
+    [KS_PTX_OPERAND_VECTOR] = "a vector", [KS_PTX_OPERAND_LIST] = "a list",
+    [KS_PTX_OPERAND_NAME] = "an undefined name", [KS_PTX_OPERAND_SINK] = "the sink '_'",
+  };
+  const char *kind = op->kind < G_N_ELEMENTS (kinds) && kinds[op->kind] ? kinds[op->kind]
+                     : "this kind of operand";
+
+  ks_sim_fault (c->sim, c->w, (int) (c->exec ? __builtin_ctz (c->exec) : 0), c->in,
+                KS_SIM_FAULT_UNSUPPORTED, FALSE, 0,
+                "%s with %s as a %s is not supported by the simulator yet",
+                ks_ptx_opcode_name (c->in->opcode), kind, role);
+}
+
 /* The 64 bits of a source operand for one lane, with immediates converted
  * to the instruction's type t. */
 static uint64_t
@@ -206,10 +235,13 @@ src (const Ctx          *c,
     case KS_PTX_OPERAND_ADDRESS:
       if (op->aux == KS_PTX_ADDRESS_VAR)
         return var_address (c, op->a) + (uint64_t) ks_ptx_operand_offset (c->m, op);
+      if (op->aux == KS_PTX_ADDRESS_REG)  /* reg+imm as a value */
+        return reg (c, op->a)[lane] + (uint64_t) ks_ptx_operand_offset (c->m, op);
       if (op->aux == KS_PTX_ADDRESS_FUNC)
         return KS_SIM_FUNC_WINDOW + op->a;
       return (uint64_t) ks_ptx_operand_offset (c->m, op);
     default:
+      operand_unsupported (c, op, "source");
       return 0;
     }
 }
@@ -247,8 +279,11 @@ dst (const Ctx          *c,
       else
         c->f->preds[op->a] &= ~(1u << lane);
       break;
+    case KS_PTX_OPERAND_SINK:
+      break;
     default:
-      break;                    /* the sink */
+      operand_unsupported (c, op, "destination");
+      break;
     }
 }
 
@@ -332,23 +367,40 @@ settle (Ctx *c)
                   const KsPtxOperand *to = &m->operands[ops[0].a + r];
                   const KsPtxVar *rv = &m->vars[tfn->first_ret + r];
                   uint32_t size = ks_ptx_type_size (rv->type) * rv->vec * (uint32_t) rv->n_elements;
-                  uint32_t csize = c->sim->layouts[caller->fn].param_size;
                   uint32_t tsize = c->sim->layouts[callee.fn].param_size;
+                  const KsPtxRegDecl *rd = (rv->flags & KS_PTX_VAR_REG_PARAM)
+                                           ? reg_param_decl (m, tfn, tfn->first_ret + r) : NULL;
 
+                  if (rv->type == KS_PTX_TYPE_PRED)
+                    size = rv->vec;
                   LANES (lanes, lane)
                     {
-                      const uint8_t *from = callee.params + (size_t) lane * tsize
-                                            + c->sim->var_addr[tfn->first_ret + r];
+                      uint8_t buf[256] = { 0 };
+                      uint32_t n = MIN (size, sizeof buf);
 
-                      if (to->kind == KS_PTX_OPERAND_VAR)
-                        memcpy (caller->params + (size_t) lane * csize + c->sim->var_addr[to->a],
-                                from, size);
-                      else if (to->kind == KS_PTX_OPERAND_REG)
+                      if (rd != NULL)
                         {
-                          uint64_t v = 0;
+                          /* a .reg return value: the callee's register(s) */
+                          KsPtxOperand slots = { 0 };
+                          KsPtxType t = (KsPtxType) rv->type;
+                          uint32_t esz = MAX (ks_ptx_type_size (t), 1);
 
-                          memcpy (&v, from, MIN (size, 8));
-                          caller->regs[(size_t) to->a * KS_WARP_SIZE + lane] = v;
+                          slots.kind = t == KS_PTX_TYPE_PRED ? KS_PTX_OPERAND_PRED : KS_PTX_OPERAND_REG;
+                          for (uint32_t k = 0; k < rv->vec && (k + 1) * esz <= n; k++)
+                            {
+                              slots.a = rd->first_slot + k;
+                              frame_operand_bytes (c, &callee, &slots, t, lane, buf + k * esz, esz);
+                            }
+                        }
+                      else
+                        memcpy (buf, callee.params + (size_t) lane * tsize
+                                     + c->sim->var_addr[tfn->first_ret + r], n);
+                      if (!frame_set_operand (c, caller, to, (KsPtxType) rv->type, lane, buf, n))
+                        {
+                          ks_sim_fault (c->sim, w, (int) lane, call, KS_SIM_FAULT_UNSUPPORTED, FALSE, 0,
+                                        "call with this form of return destination is not "
+                                        "supported by the simulator yet");
+                          break;
                         }
                     }
                 }
@@ -713,6 +765,139 @@ do_vprintf (Ctx                *c,
 
 #pragma GCC diagnostic pop
 
+/* The bytes of a call's argument or return value held in registers of
+ * `frame`: `op` a register, a predicate, a vector of them, or an
+ * immediate; `t` the parameter's element type.  Returns FALSE for an
+ * operand of another form. */
+static gboolean
+frame_operand_bytes (const Ctx          *c,
+                     const KsSimFrame   *frame,
+                     const KsPtxOperand *op,
+                     KsPtxType           t,
+                     uint32_t            lane,
+                     uint8_t            *buf,
+                     uint32_t            size)
+{
+  uint32_t esz = MAX (ks_ptx_type_size (t), 1);
+  uint32_t n = op->kind == KS_PTX_OPERAND_VECTOR ? op->aux : 1;
+
+  for (uint32_t i = 0; i < n && (i + 1) * esz <= size; i++)
+    {
+      const KsPtxOperand *e = op->kind == KS_PTX_OPERAND_VECTOR ? &c->m->operands[op->a + i] : op;
+      uint64_t v;
+
+      if (e->kind == KS_PTX_OPERAND_REG)
+        v = frame->regs[(size_t) e->a * KS_WARP_SIZE + lane];
+      else if (e->kind == KS_PTX_OPERAND_PRED)
+        v = ((frame->preds[e->a] >> lane) & 1) ^ ((e->flags & KS_PTX_OPERAND_NOT) ? 1 : 0);
+      else if (e->kind == KS_PTX_OPERAND_IMM_INT || e->kind == KS_PTX_OPERAND_IMM_F32
+               || e->kind == KS_PTX_OPERAND_IMM_F64)
+        v = src (c, e, lane, t);
+      else
+        return FALSE;
+      memcpy (buf + i * esz, &v, MIN (esz, 8));
+    }
+  return TRUE;
+}
+
+/* Writes `size` bytes of a parameter of element type `t` into registers of
+ * `frame`: `first` the first of its consecutive register slots (predicate
+ * slots for .pred). */
+static void
+frame_set_reg_param (KsSimFrame    *frame,
+                     KsPtxType      t,
+                     uint32_t       first,
+                     uint32_t       lane,
+                     const uint8_t *buf,
+                     uint32_t       size)
+{
+  uint32_t esz = MAX (ks_ptx_type_size (t), 1);
+
+  for (uint32_t i = 0; (i + 1) * esz <= size; i++)
+    {
+      uint64_t v = 0;
+
+      memcpy (&v, buf + i * esz, MIN (esz, 8));
+      if (t == KS_PTX_TYPE_PRED)
+        {
+          if (v & 1)
+            frame->preds[first + i] |= 1u << lane;
+          else
+            frame->preds[first + i] &= ~(1u << lane);
+        }
+      else
+        frame->regs[(size_t) (first + i) * KS_WARP_SIZE + lane] = v;
+    }
+}
+
+/* Writes a value's bytes to a call's destination in `frame`: a .param
+ * variable, a register or a predicate (the first 8 bytes), or a vector of
+ * them (one element of `t` each).  Returns FALSE for another form. */
+static gboolean
+frame_set_operand (const Ctx          *c,
+                   KsSimFrame         *frame,
+                   const KsPtxOperand *to,
+                   KsPtxType           t,
+                   uint32_t            lane,
+                   const uint8_t      *buf,
+                   uint32_t            size)
+{
+  uint32_t esz = MAX (ks_ptx_type_size (t), 1);
+  gboolean vector = to->kind == KS_PTX_OPERAND_VECTOR;
+  uint32_t n = vector ? to->aux : 1;
+
+  if (to->kind == KS_PTX_OPERAND_VAR)
+    {
+      uint32_t fsize = c->sim->layouts[frame->fn].param_size;
+
+      memcpy (frame->params + (size_t) lane * fsize + c->sim->var_addr[to->a], buf, size);
+      return TRUE;
+    }
+  for (uint32_t i = 0; i < n; i++)
+    {
+      const KsPtxOperand *e = vector ? &c->m->operands[to->a + i] : to;
+      uint32_t off = vector ? i * esz : 0, len = vector ? MIN (esz, 8) : MIN (size, 8);
+      uint64_t v = 0;
+
+      if (off + len > size)
+        return FALSE;
+      memcpy (&v, buf + off, len);
+      if (e->kind == KS_PTX_OPERAND_REG)
+        frame->regs[(size_t) e->a * KS_WARP_SIZE + lane] = v;
+      else if (e->kind == KS_PTX_OPERAND_PRED)
+        {
+          if (v & 1)
+            frame->preds[e->a] |= 1u << lane;
+          else
+            frame->preds[e->a] &= ~(1u << lane);
+        }
+      else if (e->kind != KS_PTX_OPERAND_SINK)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* The register slot of a function's `index`-th .reg parameter (its
+ * parameters first, then its return values). */
+static const KsPtxRegDecl *
+reg_param_decl (const KsPtxModule   *m,
+                const KsPtxFunction *fn,
+                uint32_t             var)
+{
+  uint32_t k = 0;
+
+  for (uint32_t i = 0; i < fn->n_params + fn->n_rets; i++)
+    {
+      uint32_t vi = i < fn->n_params ? fn->first_param + i : fn->first_ret + (i - fn->n_params);
+
+      if (vi == var)
+        return &m->reg_decls[fn->first_reg_decl + k];
+      if (m->vars[vi].flags & KS_PTX_VAR_REG_PARAM)
+        k++;
+    }
+  return NULL;
+}
+
 static void
 do_call (Ctx *c)
 {
@@ -801,7 +986,6 @@ do_call (Ctx *c)
     KsSimFrame *caller = c->f;
     uint32_t csize = c->sim->layouts[caller->fn].param_size;
     uint32_t tsize = c->sim->layouts[target].param_size;
-    uint32_t reg_param = 0;
     KsSimFrame *frame;
 
     if (!ks_sim_push_frame (c->sim, c->w, target, c->pc, c->exec))
@@ -820,9 +1004,13 @@ do_call (Ctx *c)
         const KsPtxVar *pv = &m->vars[tfn->first_param + i];
         uint32_t size = ks_ptx_type_size (pv->type) * pv->vec * (uint32_t) pv->n_elements;
         const KsPtxOperand *from = args && i < args->aux ? &m->operands[args->a + i] : NULL;
+        const KsPtxRegDecl *rd = (pv->flags & KS_PTX_VAR_REG_PARAM)
+                                 ? reg_param_decl (m, tfn, tfn->first_param + i) : NULL;
 
         if (from == NULL)
           break;
+        if (pv->type == KS_PTX_TYPE_PRED)
+          size = pv->vec;
         LANES (c->exec, lane)
           {
             uint8_t buf[256] = { 0 };
@@ -830,28 +1018,18 @@ do_call (Ctx *c)
 
             if (from->kind == KS_PTX_OPERAND_VAR)
               memcpy (buf, caller->params + (size_t) lane * csize + c->sim->var_addr[from->a], n);
-            else
+            else if (!frame_operand_bytes (c, caller, from, (KsPtxType) pv->type, lane, buf, n))
               {
-                uint64_t v = caller->regs[(size_t) from->a * KS_WARP_SIZE + lane];
-
-                if (from->kind != KS_PTX_OPERAND_REG)
-                  v = src (c, from, lane, pv->type);
-                memcpy (buf, &v, MIN (n, 8));
+                operand_unsupported (c, from, "call argument");
+                return;
               }
-            if (pv->flags & KS_PTX_VAR_REG_PARAM)
-              {
-                const KsPtxRegDecl *rd = &m->reg_decls[tfn->first_reg_decl + reg_param];
-                uint64_t v = 0;
-
-                memcpy (&v, buf, MIN (n, 8));
-                frame->regs[(size_t) rd->first_slot * KS_WARP_SIZE + lane] = v;
-              }
+            if (rd != NULL)
+              frame_set_reg_param (frame, (KsPtxType) pv->type, rd->first_slot, lane, buf,
+                                   pv->type == KS_PTX_TYPE_PRED ? pv->vec : n);
             else
               memcpy (frame->params + (size_t) lane * tsize + c->sim->var_addr[tfn->first_param + i],
                       buf, n);
           }
-        if (pv->flags & KS_PTX_VAR_REG_PARAM)
-          reg_param++;
       }
   }
 }
@@ -1686,13 +1864,20 @@ int_op (Ctx *c)
           r = ks_addc (a, b, cin, &cout, width);
           break;
         case KS_PTX_OPC_SUB:
+          /* The GPU subtracts as a + ~b + 1: the flag is the carry out of
+           * that sum, 1 when there was no borrow (ZLUDA's subc_cc_s32,
+           * checked on hardware, reads it back with addc). */
           if (sat && s && width == 32)
             r = (uint32_t) ks_sub_sat_s32 ((int32_t) a, (int32_t) b);
           else
-            r = ks_subc (a, b, 0, &cout, width);
+            {
+              r = ks_subc (a, b, 0, &cout, width);
+              cout = !cout;
+            }
           break;
         case KS_PTX_OPC_SUBC:
-          r = ks_subc (a, b, cin, &cout, width);
+          r = ks_subc (a, b, !cin, &cout, width);
+          cout = !cout;
           break;
         case KS_PTX_OPC_MUL:
           if (wide)
@@ -2208,32 +2393,73 @@ do_redux (Ctx *c)
 {
   KsPtxType t = (KsPtxType) c->in->types[0];
   gboolean s = is_signed (t);
-  uint64_t acc = 0;
-  gboolean first = TRUE;
+  uint32_t masks[KS_WARP_SIZE] = { 0 };
+  uint32_t done = 0;
 
+  /* Each lane reduces over the lanes of its membermask (cooperative
+   * groups' labeled_partition gives every group its own), which must all
+   * execute this redux.sync with that same mask. */
   LANES (c->exec, lane)
     {
-      uint64_t v = src (c, &c->ops[1], lane, t) & 0xffffffffu;
-
-      if (first)
+      masks[lane] = c->in->n_operands > 2 ? (uint32_t) src (c, &c->ops[2], lane, KS_PTX_TYPE_U32)
+                                          : c->exec;
+      if (!(masks[lane] & (1u << lane)))
         {
-          acc = v;
-          first = FALSE;
-          continue;
+          ks_sim_fault (c->sim, c->w, (int) lane, c->in, KS_SIM_FAULT_DEADLOCK, FALSE, 0,
+                        "redux.sync executed by lane %u, which is not in its membermask 0x%08x",
+                        lane, masks[lane]);
+          return;
         }
-      switch (c->in->op)
+      if (masks[lane] & ~c->exec & c->w->live)
         {
-        case KS_PTX_OP_ADD: acc = (acc + v) & 0xffffffffu; break;
-        case KS_PTX_OP_MIN: acc = s ? ((int32_t) v < (int32_t) acc ? v : acc) : MIN (acc, v); break;
-        case KS_PTX_OP_MAX: acc = s ? ((int32_t) v > (int32_t) acc ? v : acc) : MAX (acc, v); break;
-        case KS_PTX_OP_AND: acc &= v; break;
-        case KS_PTX_OP_OR: acc |= v; break;
-        case KS_PTX_OP_XOR: acc ^= v; break;
-        default: unsupported (c, "with this operation"); return;
+          ks_sim_fault (c->sim, c->w, (int) lane, c->in, KS_SIM_FAULT_DEADLOCK, FALSE, 0,
+                        "redux.sync in lane %u waits for lanes 0x%08x of its membermask 0x%08x, "
+                        "which do not execute it with this warp's path", lane,
+                        masks[lane] & ~c->exec & c->w->live, masks[lane]);
+          return;
         }
     }
   LANES (c->exec, lane)
-    dst (c, &c->ops[0], lane, acc);
+    {
+      uint32_t group = masks[lane] & c->exec;    /* lanes that exited are not waited for */
+      uint64_t acc = 0;
+      gboolean first = TRUE;
+
+      if (done & (1u << lane))
+        continue;
+      LANES (group, other)
+        {
+          uint64_t v = src (c, &c->ops[1], other, t) & 0xffffffffu;
+
+          if ((masks[other] & c->exec) != group)
+            {
+              ks_sim_fault (c->sim, c->w, (int) other, c->in, KS_SIM_FAULT_DEADLOCK, FALSE, 0,
+                            "redux.sync: lane %u has membermask 0x%08x and lane %u, one of its "
+                            "members, 0x%08x; the lanes of a group must give the same mask",
+                            lane, group, other, masks[other]);
+              return;
+            }
+          if (first)
+            {
+              acc = v;
+              first = FALSE;
+              continue;
+            }
+          switch (c->in->op)
+            {
+            case KS_PTX_OP_ADD: acc = (acc + v) & 0xffffffffu; break;
+            case KS_PTX_OP_MIN: acc = s ? ((int32_t) v < (int32_t) acc ? v : acc) : MIN (acc, v); break;
+            case KS_PTX_OP_MAX: acc = s ? ((int32_t) v > (int32_t) acc ? v : acc) : MAX (acc, v); break;
+            case KS_PTX_OP_AND: acc &= v; break;
+            case KS_PTX_OP_OR: acc |= v; break;
+            case KS_PTX_OP_XOR: acc ^= v; break;
+            default: unsupported (c, "with this operation"); return;
+            }
+        }
+      LANES (group, other)
+        dst (c, &c->ops[0], other, acc);
+      done |= group;
+    }
 }
 
 static void
@@ -2548,6 +2774,124 @@ form:
 /* The undecoded words a bulk copy may carry: a cache hint (whose policy
  * operand comes last) and .read of wait_group; anything else
  * (.multicast::cluster, ...) is not supported. */
+/* ---- video instructions ------------------------------------------------------------------- */
+
+/* The part of a video operand its selector picks (r.b2, r.h1, or the whole
+ * word), sign- or zero-extended by the operand's type */
+static int64_t
+video_part (uint32_t  v,
+            uint32_t  sel,
+            gboolean  sign)
+{
+  if (sel >= KS_PTX_SEL_B0 && sel <= KS_PTX_SEL_B3)
+    {
+      uint32_t b = (v >> ((sel - KS_PTX_SEL_B0) * 8)) & 0xff;
+
+      return sign ? (int64_t) (int8_t) b : (int64_t) b;
+    }
+  if (sel == KS_PTX_SEL_H0 || sel == KS_PTX_SEL_H1)
+    {
+      uint32_t h = (v >> ((sel - KS_PTX_SEL_H0) * 16)) & 0xffff;
+
+      return sign ? (int64_t) (int16_t) h : (int64_t) h;
+    }
+  return sign ? (int64_t) (int32_t) v : (int64_t) v;
+}
+
+/* The scalar video instructions vadd, vsub, vabsdiff, vmin, vmax, vshl and
+ * vshr (PTX ISA "Scalar Video Instructions"): the selected parts of a and b
+ * extended to 33 bits, the operation, saturation to the destination type
+ * with .sat, then the secondary operation .add/.min/.max with c.  The data
+ * merge into a part of d (d.b0) and the SIMD forms are refused. */
+static void
+do_video (Ctx *c)
+{
+  const KsPtxInsn *in = c->in;
+  const KsPtxOperand *d = &c->ops[0], *a = &c->ops[1], *b = &c->ops[2];
+  gboolean ds = is_signed ((KsPtxType) in->types[0]);
+  gboolean as = is_signed ((KsPtxType) in->types[1]);
+  gboolean bs = is_signed ((KsPtxType) in->types[2]);
+  gboolean sat = (in->flags & KS_PTX_FLAG_SAT) != 0;
+  gboolean shift = in->opcode == KS_PTX_OPC_VSHL || in->opcode == KS_PTX_OPC_VSHR;
+  gboolean wrap = (in->flags & KS_PTX_FLAG_WRAP) != 0;
+  gboolean second = in->n_operands == 4;
+
+  if (in->n_operands < 3 || in->n_operands > 4 || (in->flags & KS_PTX_FLAG_UNDECODED)
+      || ks_ptx_type_size ((KsPtxType) in->types[0]) != 4
+      || ks_ptx_type_size ((KsPtxType) in->types[1]) != 4
+      || ks_ptx_type_size ((KsPtxType) in->types[2]) != 4)
+    {
+      unsupported (c, "in this form (it takes .dtype.atype.btype of .u32/.s32 and 3 or 4 operands)");
+      return;
+    }
+  if (d->kind == KS_PTX_OPERAND_REG && d->b != KS_PTX_SEL_NONE)
+    {
+      unsupported (c, "with a merge into a part of the destination (d.b0, d.h1)");
+      return;
+    }
+  if ((a->kind == KS_PTX_OPERAND_REG && a->b == KS_PTX_SEL_OTHER)
+      || (b->kind == KS_PTX_OPERAND_REG && b->b == KS_PTX_SEL_OTHER))
+    {
+      unsupported (c, "with a SIMD selector");
+      return;
+    }
+  if (second && in->op != KS_PTX_OP_ADD && in->op != KS_PTX_OP_MIN && in->op != KS_PTX_OP_MAX)
+    {
+      unsupported (c, "with a fourth operand but no secondary operation .add, .min or .max");
+      return;
+    }
+
+  LANES (c->exec, lane)
+    {
+      uint32_t asel = a->kind == KS_PTX_OPERAND_REG ? a->b : KS_PTX_SEL_NONE;
+      uint32_t bsel = b->kind == KS_PTX_OPERAND_REG ? b->b : KS_PTX_SEL_NONE;
+      int64_t ta = video_part ((uint32_t) src (c, a, lane, KS_PTX_TYPE_U32), asel, as);
+      int64_t tb = video_part ((uint32_t) src (c, b, lane, KS_PTX_TYPE_U32), bsel, bs);
+      int64_t t;
+      uint32_t r;
+
+      if (shift)
+        {
+          /* .clamp (the default) makes a shift of more than 32 one of 32;
+           * .wrap takes it modulo 32 */
+          if (wrap)
+            tb &= 0x1f;
+          else if (tb > 32 || tb < 0)
+            tb = 32;
+          if (in->opcode == KS_PTX_OPC_VSHL)
+            t = (int64_t) ((uint64_t) ta << tb);
+          else
+            t = ta >> tb;         /* arithmetic for a signed a, zeros for an unsigned one */
+        }
+      else
+        switch (in->opcode)
+          {
+          case KS_PTX_OPC_VADD: t = ta + tb; break;
+          case KS_PTX_OPC_VSUB: t = ta - tb; break;
+          case KS_PTX_OPC_VABSDIFF: t = ta > tb ? ta - tb : tb - ta; break;
+          case KS_PTX_OPC_VMIN: t = MIN (ta, tb); break;
+          default: t = MAX (ta, tb); break;
+          }
+      if (sat)
+        t = ds ? CLAMP (t, (int64_t) G_MININT32, (int64_t) G_MAXINT32)
+               : CLAMP (t, (int64_t) 0, (int64_t) G_MAXUINT32);
+      r = (uint32_t) t;
+      if (second)
+        {
+          uint32_t cv = (uint32_t) src (c, &c->ops[3], lane, KS_PTX_TYPE_U32);
+
+          if (in->op == KS_PTX_OP_ADD)
+            r += cv;
+          else if (ds)
+            r = (uint32_t) (in->op == KS_PTX_OP_MIN ? MIN ((int32_t) r, (int32_t) cv)
+                                                    : MAX ((int32_t) r, (int32_t) cv));
+          else
+            r = in->op == KS_PTX_OP_MIN ? MIN (r, cv) : MAX (r, cv);
+        }
+      dst (c, d, lane, r);
+    }
+}
+
 static gboolean
 has_word (Ctx        *c,
           const char *word)
@@ -3811,6 +4155,26 @@ general_step (KsSim     *sim,
                 dst (c, d, lane, v);
               }
           }
+        else if (s->kind == KS_PTX_OPERAND_VECTOR)
+          {
+            /* mov.v4.u16 {a, b, c, d}, {c, d, a, b}: every element is read
+             * before any is written */
+            uint64_t v[8];
+
+            if (d->aux != s->aux || d->aux > G_N_ELEMENTS (v)
+                || (in->vec != KS_PTX_VEC_NONE && (1u << in->vec) != d->aux))
+              {
+                unsupported (c, "between vectors of different lengths");
+                break;
+              }
+            LANES (c->exec, lane)
+              {
+                for (uint32_t i = 0; i < s->aux; i++)
+                  v[i] = src (c, &c->m->operands[s->a + i], lane, t) & type_mask (t);
+                for (uint32_t i = 0; i < d->aux; i++)
+                  dst (c, &c->m->operands[d->a + i], lane, v[i]);
+              }
+          }
         else if (t == KS_PTX_TYPE_PRED)
           int_op (c);
         else
@@ -4070,8 +4434,17 @@ general_step (KsSim     *sim,
       do_movmatrix (c);
       break;
 
+    case KS_PTX_OPC_VADD: case KS_PTX_OPC_VSUB: case KS_PTX_OPC_VABSDIFF:
+    case KS_PTX_OPC_VMIN: case KS_PTX_OPC_VMAX: case KS_PTX_OPC_VSHL: case KS_PTX_OPC_VSHR:
+      do_video (c);
+      break;
+
     case KS_PTX_OPC_MEMBAR:
     case KS_PTX_OPC_FENCE:
+      /* Every access is done when its instruction is, in program order:
+       * fences have nothing to order */
+      break;
+
     case KS_PTX_OPC_ALLOCA:
     case KS_PTX_OPC_STACKSAVE:
     case KS_PTX_OPC_STACKRESTORE:
