@@ -955,7 +955,7 @@ test_bulk_faults (void)
             KS_SIM_FAULT_OUT_OF_BOUNDS, 16, "shared");
   run_bulk ("  add.s64 %rd2, %rd1, 128;\n"
             "  cp.async.bulk.global.shared::cta.bulk_group [%rd2], [%r3], 256;\n",
-            KS_SIM_FAULT_OUT_OF_BOUNDS, 16, "outside every allocation");
+            KS_SIM_FAULT_OUT_OF_BOUNDS, 16, "past the end of buffer");
   /* no mbarrier at tile */
   run_bulk ("  cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r3], [%rd1], 64, [%r3];\n",
             KS_SIM_FAULT_OUT_OF_BOUNDS, 15, "never initialized");

@@ -858,7 +858,7 @@ test_fault_out_of_bounds (void)
   const KsSimFault *f;
 
   /* n = 300 elements but the buffers hold 260: thread 4 of block 1 is the
-   * first to read past a's end (a[260]) */
+   * first to read past the end, of b (nvcc's PTX loads b[i] before a[i]) */
   r.module = corpus_module ("01_vector_add.ptx");
   run_start (&r, "{\"ptx\": \"x.ptx\", \"kernel\": \"_Z10vector_addPKfS0_Pfi\","
                  " \"grid\": [2], \"block\": [256],"
@@ -866,7 +866,13 @@ test_fault_out_of_bounds (void)
                  " \"b\": {\"type\": \"f32\", \"count\": 260}, \"c\": {\"type\": \"f32\", \"count\": 260}},"
                  " \"params\": [{\"buffer\": \"a\"}, {\"buffer\": \"b\"}, {\"buffer\": \"c\"},"
                  " {\"type\": \"s32\", \"value\": 300}]}");
-  assert_fault (&r, KS_SIM_FAULT_OUT_OF_BOUNDS, 0, "outside every allocation");
+  /* each buffer holds 260 * 4 = 1040 bytes; a is at 0x7f0000000000, b at
+   * 1040 + 4096 rounded up to 256 = 0x1500 (bases are 256-aligned after a
+   * 4 KiB guard); b[260] is at its end, 0x1910, and c begins 4096 + 240
+   * bytes further */
+  assert_fault (&r, KS_SIM_FAULT_OUT_OF_BOUNDS, 0,
+                "invalid global read of size 4 at 0x7f0000001910: "
+                "0 bytes past the end of buffer 'b' (1040 bytes)");
   f = ks_sim_get_fault (r.sim);
   g_assert_cmpuint (f->block[0], ==, 1);
   g_assert_cmpuint (f->thread[0], ==, 4);
@@ -875,6 +881,95 @@ test_fault_out_of_bounds (void)
   g_assert_true (g_str_has_suffix (f->cuda_file, "01_vector_add.cu"));
   g_assert_cmpuint (f->cuda_line, ==, 7);
   run_clear (&r);
+}
+
+/* One thread reads (or writes) the u32 at p + off */
+static const char oob_ptx[] =
+  ".version 8.0\n.target sm_80\n.address_size 64\n"
+  ".global .align 4 .u32 gtab[4];\n"
+  ".visible .entry k(.param .u64 k_p, .param .s64 k_off, .param .u32 k_store)\n"
+  "{\n"
+  "  .reg .pred %p<2>;\n"
+  "  .reg .b32 %r<4>;\n"
+  "  .reg .b64 %rd<4>;\n"
+  "  ld.param.u64 %rd1, [k_p];\n"
+  "  ld.param.s64 %rd2, [k_off];\n"
+  "  ld.param.u32 %r1, [k_store];\n"                             /* line 12 */
+  "  add.s64 %rd3, %rd1, %rd2;\n"
+  "  setp.ne.u32 %p1, %r1, 0;\n"
+  "  @%p1 bra $ST;\n"
+  "  ld.global.u32 %r2, [%rd3];\n"                               /* 16 */
+  "  ret;\n"
+  "$ST:\n"
+  "  st.global.u32 [%rd3], %r1;\n"                               /* 19 */
+  "  ret;\n"
+  "}\n";
+
+/* The fault names the nearest allocation and the distance to it.  The
+ * layout (ks-sim.c): the buffers in the spec's order, then the module
+ * variables, from 0x7f0000000000, each 256-aligned after a 4096-byte
+ * guard.  Here a (4096 bytes) is at offset 0, J (64 bytes) at 4096 + 4096
+ * = 0x2000, s (6 bytes) at 0x2040 + 4096 rounded up to 256 = 0x3100, gtab
+ * (16 bytes) at 0x3106 + 4096 rounded up = 0x4200. */
+static void
+test_fault_out_of_bounds_nearest (void)
+{
+  const struct
+  {
+    const char *param;          /* the pointer */
+    int64_t off;
+    gboolean store;
+    uint32_t line;
+    const char *message;
+  } cases[] = {
+    /* 256 bytes in front of J: J is 256 away, a's end 8192 - 256 - 4096 */
+    { "{\"buffer\": \"J\"}", -256, FALSE, 16,
+      "invalid global read of size 4 at 0x7f0000001f00: 256 bytes before buffer 'J' (64 bytes)" },
+    /* 12 bytes past a's 4096 */
+    { "{\"buffer\": \"a\"}", 4096 + 12, TRUE, 19,
+      "invalid global write of size 4 at 0x7f000000100c: 12 bytes past the end of buffer 'a' (4096 bytes)" },
+    /* halfway between a's end (0x1000) and J (0x2000), 2048 from each: the
+     * end before wins a tie */
+    { "{\"buffer\": \"a\"}", 4096 + 2048, FALSE, 16,
+      "2048 bytes past the end of buffer 'a' (4096 bytes)" },
+    /* 4 bytes nearer J */
+    { "{\"buffer\": \"a\"}", 4096 + 2052, FALSE, 16,
+      "2044 bytes before buffer 'J' (64 bytes)" },
+    /* bytes 4..7 of a 6-byte buffer: 2 of them past its end */
+    { "{\"buffer\": \"s\"}", 4, FALSE, 16,
+      "invalid global read of size 4 at 0x7f0000003104: its last 2 bytes are past the end of "
+      "buffer 's' (6 bytes)" },
+    /* at 8, 2 bytes after s's end (gtab is 0x10f8 away) */
+    { "{\"buffer\": \"s\"}", 8, FALSE, 16, "2 bytes past the end of buffer 's' (6 bytes)" },
+    /* gtab[4], just past the module variable: 0x7f0000004200 + 16 */
+    { "{\"type\": \"u64\", \"value\": 139637976744448}", 16, FALSE, 16,
+      "0x7f0000004210: 0 bytes past the end of global variable 'gtab' (16 bytes)" },
+    /* a null pointer is nowhere near anything */
+    { "{\"type\": \"u64\", \"value\": 0}", 8, FALSE, 16,
+      "invalid global read of size 4 at 0x8: outside every allocation (the nearest, buffer "
+      "'a', is more than 4 GiB away)" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      Run r = { 0 };
+      g_autofree char *spec = NULL;
+      const KsSimFault *f;
+
+      spec = g_strdup_printf ("{\"ptx\": \"x.ptx\", \"grid\": [1], \"block\": [1],"
+                              " \"buffers\": {\"a\": {\"type\": \"u32\", \"count\": 1024},"
+                              " \"J\": {\"type\": \"u32\", \"count\": 16},"
+                              " \"s\": {\"bytes_hex\": \"010203040506\"}},"
+                              " \"params\": [%s, {\"type\": \"s64\", \"value\": %" G_GINT64_FORMAT "},"
+                              " {\"type\": \"u32\", \"value\": %u}]}",
+                              cases[i].param, cases[i].off, cases[i].store ? 7u : 0u);
+      r.module = text_module (oob_ptx);
+      run_start (&r, spec);
+      assert_fault (&r, KS_SIM_FAULT_OUT_OF_BOUNDS, cases[i].line, cases[i].message);
+      f = ks_sim_get_fault (r.sim);
+      g_assert_true (f->has_address);
+      run_clear (&r);
+    }
 }
 
 #define FAULT_HEADER \
@@ -1710,6 +1805,7 @@ main (int   argc,
   g_test_add_func ("/sim/barrier/after-exit", test_barrier_after_exit);
   g_test_add_func ("/sim/barrier/red-arrive-cp-async", test_barrier_forms);
   g_test_add_func ("/sim/fault/out-of-bounds", test_fault_out_of_bounds);
+  g_test_add_func ("/sim/fault/out-of-bounds-nearest", test_fault_out_of_bounds_nearest);
   g_test_add_func ("/sim/fault/misaligned", test_fault_misaligned);
   g_test_add_func ("/sim/fault/deadlock-divergent", test_fault_deadlock);
   g_test_add_func ("/sim/fault/deadlock-mismatch", test_fault_barrier_mismatch);

@@ -158,6 +158,85 @@ find_alloc (KsSim    *sim,
   return NULL;
 }
 
+static char *
+n_bytes (uint64_t n)
+{
+  return g_strdup_printf ("%" G_GUINT64_FORMAT " %s", n, n == 1 ? "byte" : "bytes");
+}
+
+/* "buffer 'a'", "variable 'table'" */
+static char *
+alloc_name (KsSim            *sim,
+            const KsSimAlloc *a)
+{
+  if (a->buffer >= 0 && sim->launch != NULL && (uint32_t) a->buffer < sim->launch->n_buffers)
+    return g_strdup_printf ("buffer '%s'", sim->launch->buffers[a->buffer].name);
+  if (a->var != KS_PTX_NONE)
+    {
+      g_autofree char *name = ks_ptx_span_dup (sim->module, sim->module->vars[a->var].name);
+
+      return g_strdup_printf ("%s variable '%s'",
+                              sim->module->vars[a->var].space == KS_PTX_SPACE_CONST
+                                ? "constant" : "global", name);
+    }
+  return g_strdup_printf ("the allocation at 0x%" G_GINT64_MODIFIER "x", a->base);
+}
+
+/* Where [addr, addr + size), in no allocation, is: the nearest allocation
+ * and how far, as compute-sanitizer says it ("12 bytes past the end of
+ * buffer 'a' (4096 bytes)", "256 bytes before buffer 'J' (64 bytes)"); the
+ * distance is from the allocation's end to the access's first byte, or
+ * from the access's first byte to the allocation. */
+static char *
+describe_outside (KsSim    *sim,
+                  uint64_t  addr,
+                  uint64_t  size)
+{
+  const KsSimAlloc *prev = NULL, *next = NULL, *near;
+  uint32_t lo = 0, hi = sim->n_allocs;
+  g_autofree char *name = NULL;
+  g_autofree char *what = NULL;
+  g_autofree char *total = NULL;
+  uint64_t end, d;
+
+  while (lo < hi)
+    {
+      uint32_t mid = lo + (hi - lo) / 2;
+
+      if (sim->allocs[mid].base <= addr)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  prev = lo > 0 ? &sim->allocs[lo - 1] : NULL;
+  next = lo < sim->n_allocs ? &sim->allocs[lo] : NULL;
+  if (prev == NULL && next == NULL)
+    return g_strdup ("outside every allocation (there are none)");
+
+  /* begins inside, ends outside */
+  if (prev != NULL && addr - prev->base < prev->size)
+    {
+      name = alloc_name (sim, prev);
+      what = n_bytes (addr + size - (prev->base + prev->size));
+      total = n_bytes (prev->size);
+      return g_strdup_printf ("its last %s are past the end of %s (%s)", what, name, total);
+    }
+
+  end = prev != NULL ? prev->base + prev->size : 0;
+  if (next == NULL || (prev != NULL && addr - end <= next->base - addr))
+    near = prev, d = addr - end;
+  else
+    near = next, d = next->base - addr;
+  name = alloc_name (sim, near);
+  if (d > G_GUINT64_CONSTANT (1) << 32)
+    return g_strdup_printf ("outside every allocation (the nearest, %s, is more than 4 GiB away)",
+                            name);
+  what = n_bytes (d);
+  total = n_bytes (near->size);
+  return g_strdup_printf (near == prev ? "%s past the end of %s (%s)" : "%s before %s (%s)",
+                          what, name, total);
+}
+
 const KsSimAlloc *
 ks_sim_find_alloc (KsSim    *sim,
                    uint64_t  addr)
@@ -220,10 +299,11 @@ ks_sim_resolve (KsSim           *sim,
 
         if (a == NULL)
           {
+            g_autofree char *where = describe_outside (sim, addr, size);
+
             ks_sim_fault (sim, w, lane, insn, KS_SIM_FAULT_OUT_OF_BOUNDS, TRUE, addr,
-                          "invalid %s %s of size %u at 0x%" G_GINT64_MODIFIER "x: "
-                          "outside every allocation",
-                          space_label (space), store ? "write" : "read", size, addr);
+                          "invalid %s %s of size %u at 0x%" G_GINT64_MODIFIER "x: %s",
+                          space_label (space), store ? "write" : "read", size, addr, where);
             return NULL;
           }
         if (store && a->readonly)
