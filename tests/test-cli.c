@@ -448,6 +448,42 @@ test_occupancy_json (void)
   g_assert_cmpint (r.status, ==, 1);
   g_assert_nonnull (strstr (r.err, "threads per block"));
   result_clear (&r);
+
+  /* 48196 static + 4096 dynamic bytes on sm_80 launch only with
+   * cudaFuncAttributeMaxDynamicSharedMemorySize (cuda_occupancy.h: 0
+   * blocks without it); with it 53376 bytes a block, 167936 / 53376 = 3 */
+  {
+    const char *no_opt_in[] = { "occupancy", "--arch", "sm_80", "--block-size", "128", "--regs", "32",
+                                "--smem-static", "48196", "--smem-dynamic", "4096", "--json", NULL };
+    const char *opt_in[] = { "occupancy", "--arch", "sm_80", "--block-size", "128", "--regs", "32",
+                             "--smem-static", "48196", "--smem-dynamic", "4096", "--opt-in", "--json",
+                             NULL };
+    JsonObject *with;
+
+    r = run_cli (no_opt_in);
+    g_assert_cmpint (r.status, ==, 1);
+    g_assert_nonnull (strstr (r.err, "cudaFuncAttributeMaxDynamicSharedMemorySize"));
+    root = json_node_get_object (r.json);
+    g_assert_nonnull (strstr (json_object_get_string_member (root, "error"), "cudaFuncSetAttribute"));
+    g_assert_true (json_object_get_boolean_member (root, "shared_opt_in"));
+    g_assert_cmpstr (json_object_get_string_member (root, "opt_in_attribute"), ==,
+                     "cudaFuncAttributeMaxDynamicSharedMemorySize");
+    g_assert_cmpint (json_object_get_int_member (root, "max_dynamic_shared_bytes"), ==, 4096);
+    with = json_object_get_object_member (root, "with_opt_in");
+    g_assert_cmpint (json_object_get_int_member (with, "active_blocks_per_sm"), ==, 3);
+    g_assert_cmpint (json_object_get_int_member (with, "active_warps_per_sm"), ==, 12);
+    g_assert_cmpstr (json_object_get_string_member (with, "limiter"), ==, "shared_memory");
+    result_clear (&r);
+
+    r = run_cli (opt_in);
+    g_assert_cmpint (r.status, ==, 0);
+    root = json_node_get_object (r.json);
+    g_assert_cmpint (json_object_get_int_member (root, "active_blocks_per_sm"), ==, 3);
+    g_assert_cmpint (json_object_get_int_member (root, "shared_bytes_per_block_allocated"), ==, 53376);
+    g_assert_true (json_object_get_boolean_member (root, "shared_opt_in"));
+    g_assert_true (json_object_get_boolean_member (root, "shared_opt_in_set"));
+    result_clear (&r);
+  }
 }
 
 /* The tiled matmul sample on sm_80: two 16 x 16 float tiles are 2048

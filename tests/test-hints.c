@@ -181,6 +181,56 @@ test_divergence_and_race (void)
   run_clear (&r);
 }
 
+/* Thread 0 starts a cp.async into flag and never waits for it; after a
+ * barrier thread 1 reads flag: a race with the copy, which may not have
+ * landed, however many barriers come between */
+static void
+test_race_cp_async (void)
+{
+  Run r = { 0 };
+  g_autoptr(GPtrArray) hints = NULL;
+  gboolean race = FALSE;
+
+  run_text (&r, HEADER
+            ".visible .entry k(.param .u64 k_a)\n"
+            "{\n"
+            "  .reg .pred %p<2>;\n"
+            "  .reg .b32 %r<4>;\n"
+            "  .reg .b64 %rd<2>;\n"
+            "  .shared .align 4 .b32 flag;\n"
+            "  ld.param.u64 %rd1, [k_a];\n"
+            "  mov.u32 %r1, %tid.x;\n"
+            "  setp.eq.u32 %p1, %r1, 0;\n"
+            "  @%p1 cp.async.ca.shared.global [flag], [%rd1], 4;\n"   /* 13 */
+            "  cp.async.commit_group;\n"
+            "  bar.sync 0;\n"
+            "  setp.eq.u32 %p1, %r1, 1;\n"
+            "  @%p1 ld.shared.u32 %r3, [flag];\n"                     /* 17 */
+            "  ret;\n"
+            "}\n",
+            "{\"ptx\": \"x.ptx\", \"grid\": [1], \"block\": [32],"
+            " \"buffers\": {\"a\": {\"type\": \"f32\", \"count\": 1}}, \"params\": [{\"buffer\": \"a\"}]}");
+  hints = hints_of (&r);
+  for (guint i = 0; i < hints->len; i++)
+    {
+      KsHint *h = hints->pdata[i];
+
+      if (g_str_equal (h->category, "race"))
+        {
+          g_assert_cmpint (h->severity, ==, KS_HINT_CRITICAL);
+          g_assert_cmpuint (h->ptx_line, ==, 17);
+          g_assert_cmpstr (h->message, ==, "Shared-memory race (read after write) with the "
+                           "cp.async at line 13");
+          g_assert_cmpstr (h->detail, ==, "threads 0 and 1 of block [0,0,0] touch offset 0 while "
+                           "the copy may still be in flight (1 time)");
+          g_assert_nonnull (strstr (h->suggestion, "cp.async.wait_group"));
+          race = TRUE;
+        }
+    }
+  g_assert_true (race);
+  run_clear (&r);
+}
+
 /* Lane l of warp w takes the branch when l < 8 (w + 1): warp 0 splits 8
  * against 24, warp 1 16 against 16.  Over the two executions, a range. */
 static void
@@ -606,6 +656,7 @@ main (int   argc,
   g_test_add_func ("/hints/bank-conflict", test_bank_conflict);
   g_test_add_func ("/hints/strided-access", test_strided_access);
   g_test_add_func ("/hints/divergence-and-race", test_divergence_and_race);
+  g_test_add_func ("/hints/race-cp-async", test_race_cp_async);
   g_test_add_func ("/hints/divergence-range", test_divergence_range);
   g_test_add_func ("/hints/broadcast-is-coalesced", test_broadcast_is_coalesced);
   g_test_add_func ("/hints/bank-worst-and-average", test_bank_worst_and_average);

@@ -15,7 +15,13 @@
  *          1 KiB reserved
  *   sm_89: 48 warps, 24 blocks, as sm_86 for shared memory
  *   sm_90: 64 warps, 32 blocks, 228 KiB = 233472 (steps ../196/228),
- *          opt-in 227 KiB, unit 128, 1 KiB reserved
+ *          opt-in 227 KiB, unit 128, 1 KiB reserved, 64 barriers per SM
+ *   sm_120: 48 warps, 24 blocks (cuda_occupancy.h), 24 barriers per SM
+ *
+ * Shared memory per block (cuda_occupancy.h, cudaOccSMemPerBlock): without
+ * cudaFuncAttributeMaxDynamicSharedMemorySize the allocation (static +
+ * dynamic + reserved, rounded up to the unit) may be at most 48 KiB + the
+ * reservation; with it, the opt-in limit + the reservation.
  */
 
 #include <string.h>
@@ -37,6 +43,8 @@ typedef struct
   uint32_t blocks;
   uint32_t warps;
   KsOccupancyLimiter limiter;
+  gboolean opt_in;              /* cudaFuncAttributeMaxDynamicSharedMemorySize set */
+  uint32_t barriers;
 } Case;
 
 #define DEF KS_OCCUPANCY_CARVEOUT_DEFAULT
@@ -91,7 +99,7 @@ static const Case cases[] = {
   /* sm_90, 128 threads, 32 regs, 100 KiB dynamic (needs the opt-in):
    * 102400 + 1024 = 103424; 233472 / 103424 = 2; by warps 16, registers 16.
    * 2 blocks, 8 warps, 12.5%, shared. */
-  { "/arch/occupancy/sm90-100k-dynamic", "sm_90", 128, 32, 0, 102400, DEF, 2, 8, KS_OCCUPANCY_LIMIT_SHARED_MEMORY },
+  { "/arch/occupancy/sm90-100k-dynamic", "sm_90", 128, 32, 0, 102400, DEF, 2, 8, KS_OCCUPANCY_LIMIT_SHARED_MEMORY, TRUE },
 
   /* sm_80, 32 threads, 16 regs, 1 byte of shared memory: 1 + 1024 rounds up
    * to 1152; 167936 / 1152 = 145; by warps 64; by blocks 32.  32 blocks, 32
@@ -145,7 +153,40 @@ static const Case cases[] = {
   /* sm_86, 1024 threads, 32 regs, 99 KiB dynamic (the opt-in maximum):
    * 101376 + 1024 = 102400, exactly the SM's shared memory: 1 block; by
    * warps 48 / 32 = 1 as well, and warps come first.  32 warps, 66.7%. */
-  { "/arch/occupancy/sm86-optin-maximum", "sm_86", 1024, 32, 0, 101376, DEF, 1, 32, KS_OCCUPANCY_LIMIT_WARPS },
+  { "/arch/occupancy/sm86-optin-maximum", "sm_86", 1024, 32, 0, 101376, DEF, 1, 32, KS_OCCUPANCY_LIMIT_WARPS, TRUE },
+
+  /* The issue's block, sm_80, 128 threads, 32 regs, 48196 static + 4096
+   * dynamic, with the opt-in: 48196 + 4096 + 1024 = 53316 rounds up to
+   * 53376 (417 * 128); 167936 / 53376 = 3; by warps 16, by registers 16.
+   * 3 blocks, 12 warps, 18.75%, shared. */
+  { "/arch/occupancy/sm80-48196-4096-opt-in", "sm_80", 128, 32, 48196, 4096, DEF, 3, 12,
+    KS_OCCUPANCY_LIMIT_SHARED_MEMORY, TRUE },
+
+  /* sm_80, 48 KiB dynamic exactly, no opt-in: 49152 + 1024 = 50176, which
+   * is the default limit 49152 + the 1024 reserved: it launches.  167936 /
+   * 50176 = 3; 256 threads, 16 regs: by warps 8.  3 blocks, 24 warps. */
+  { "/arch/occupancy/sm80-48k-dynamic-no-opt-in", "sm_80", 256, 16, 0, 49152, DEF, 3, 24,
+    KS_OCCUPANCY_LIMIT_SHARED_MEMORY },
+
+  /* sm_70 (no reservation, unit 256): 49152 dynamic is 49152, the limit */
+  { "/arch/occupancy/sm70-48k-dynamic-no-opt-in", "sm_70", 256, 16, 0, 49152, DEF, 2, 16,
+    KS_OCCUPANCY_LIMIT_SHARED_MEMORY },
+
+  /* sm_120, 32 threads, 16 regs: by warps 48, by blocks 24 (12.x in
+   * cuda_occupancy.h's cudaOccMaxBlocksPerMultiprocessor).  24 blocks, 24
+   * warps, 50%, blocks. */
+  { "/arch/occupancy/sm120-24-blocks", "sm_120", 32, 16, 0, 0, DEF, 24, 24, KS_OCCUPANCY_LIMIT_BLOCKS },
+
+  /* sm_120, 2 barriers a block: cudaOccMaxBlocksPerSMBlockBarrierLimit
+   * gives 12.x 1 x 24 barriers, 24 / 2 = 12 blocks; 32 threads: 12 warps,
+   * 25%, barriers. */
+  { "/arch/occupancy/sm120-2-barriers", "sm_120", 32, 16, 0, 0, DEF, 12, 12,
+    KS_OCCUPANCY_LIMIT_BARRIERS, FALSE, 2 },
+
+  /* sm_90, 4 barriers: 2 x 32 = 64, 64 / 4 = 16 blocks of 1 warp (by
+   * blocks 32, by warps 64).  16 warps, 25%, barriers. */
+  { "/arch/occupancy/sm90-4-barriers", "sm_90", 32, 16, 0, 0, DEF, 16, 16,
+    KS_OCCUPANCY_LIMIT_BARRIERS, FALSE, 4 },
 
   /* sm_90, 64 threads, 32 regs: by warps 32, by blocks 32, 100%: warps and
    * blocks both limit; warps is named. */
@@ -176,6 +217,8 @@ test_case (gconstpointer data)
   in.static_shared_bytes = c->static_shared;
   in.dynamic_shared_bytes = c->dynamic_shared;
   in.carveout_percent = c->carveout;
+  in.shared_opt_in_set = c->opt_in;
+  in.barriers = c->barriers;
 
   g_assert_true (ks_occupancy_compute (a, &in, &r, &error));
   g_assert_no_error (error);
@@ -222,6 +265,7 @@ test_details (void)
    * 228 KiB step (196 KiB = 200704 is too small), and the opt-in. */
   in.block_size = 128;
   in.dynamic_shared_bytes = 102400;
+  in.shared_opt_in_set = TRUE;
   g_assert_true (ks_occupancy_compute (arch ("sm_90"), &in, &r, NULL));
   g_assert_cmpuint (r.shared_allocated_per_block, ==, 103424);
   g_assert_cmpuint (r.carveout_kib, ==, 228);
@@ -235,6 +279,66 @@ test_details (void)
   g_assert_true (ks_occupancy_compute (arch ("sm_75"), &in, &r, NULL));
   g_assert_cmpuint (r.shared_pool_bytes, ==, 32768);
   g_assert_cmpuint (r.carveout_kib, ==, 32);
+}
+
+/* A block above 48 KiB without cudaFuncAttributeMaxDynamicSharedMemorySize:
+ * cuda_occupancy.h gives 0 blocks (its FUNC_SHMEM_LIMIT_DEFAULT limit is
+ * 49152 + 1024 against an allocation of 53376); KernelScope refuses the
+ * launch, names the attribute and gives the figures with it. */
+static void
+test_opt_in (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *summary = NULL;
+  KsOccupancyInput in;
+  KsOccupancyResult r;
+
+  ks_occupancy_input_init (&in);
+  in.block_size = 128;
+  in.registers_per_thread = 32;
+  in.static_shared_bytes = 48196;
+  in.dynamic_shared_bytes = 4096;
+  memset (&r, 0, sizeof r);
+  g_assert_false (ks_occupancy_compute (arch ("sm_80"), &in, &r, &error));
+  g_assert_error (error, KS_OCCUPANCY_ERROR, KS_OCCUPANCY_ERROR_SHARED_OPT_IN);
+  g_assert_nonnull (strstr (error->message, "cudaFuncAttributeMaxDynamicSharedMemorySize"));
+  g_assert_nonnull (strstr (error->message, "cudaFuncSetAttribute"));
+  g_assert_nonnull (strstr (error->message, "52292 bytes"));
+  g_assert_nonnull (strstr (error->message, "3 blocks"));
+  /* the result is the one with the opt-in (worked out in the cases above) */
+  g_assert_true (r.shared_opt_in);
+  g_assert_cmpuint (r.shared_bytes_per_block, ==, 52292);
+  g_assert_cmpuint (r.shared_allocated_per_block, ==, 53376);
+  g_assert_cmpuint (r.active_blocks_per_sm, ==, 3);
+  g_assert_cmpuint (r.active_warps_per_sm, ==, 12);
+  summary = ks_occupancy_summary (&r);
+  g_assert_nonnull (strstr (summary, "needs cudaFuncAttributeMaxDynamicSharedMemorySize"));
+  g_clear_error (&error);
+
+  /* one byte over the default limit on sm_80: 49153 + 1024 rounds up to
+   * 50304 > 50176 */
+  in.static_shared_bytes = 0;
+  in.dynamic_shared_bytes = 49153;
+  g_assert_false (ks_occupancy_compute (arch ("sm_80"), &in, &r, &error));
+  g_assert_error (error, KS_OCCUPANCY_ERROR, KS_OCCUPANCY_ERROR_SHARED_OPT_IN);
+  g_clear_error (&error);
+  /* and on sm_70: 49153 rounds up to 49408 > 49152 */
+  g_assert_false (ks_occupancy_compute (arch ("sm_70"), &in, &r, &error));
+  g_assert_error (error, KS_OCCUPANCY_ERROR, KS_OCCUPANCY_ERROR_SHARED_OPT_IN);
+  g_clear_error (&error);
+
+  /* 48 KiB exactly needs no opt-in, and says none */
+  in.dynamic_shared_bytes = 49152;
+  g_assert_true (ks_occupancy_compute (arch ("sm_80"), &in, &r, &error));
+  g_assert_false (r.shared_opt_in);
+  g_clear_pointer (&summary, g_free);
+  summary = ks_occupancy_summary (&r);
+  g_assert_null (strstr (summary, "cudaFuncAttribute"));
+
+  /* a real error still comes first: above the opt-in maximum */
+  in.dynamic_shared_bytes = 166913;
+  g_assert_false (ks_occupancy_compute (arch ("sm_80"), &in, &r, &error));
+  g_assert_error (error, KS_OCCUPANCY_ERROR, KS_OCCUPANCY_ERROR_SHARED_MEMORY);
 }
 
 static void
@@ -375,7 +479,17 @@ test_curves (void)
   /* 20 KiB: 4 blocks (the reservation case) */
   g_assert_cmpuint (c->shared_memory[160].x, ==, 20480);
   g_assert_cmpuint (c->shared_memory[160].active_blocks_per_sm, ==, 4);
-  /* 99 KiB: 1 block */
+  /* without the opt-in a block of more than 48 KiB cannot launch: 48 KiB
+   * (point 384) is 2 blocks of 50176, the next point 0 */
+  g_assert_cmpuint (c->shared_memory[384].x, ==, 49152);
+  g_assert_cmpuint (c->shared_memory[384].active_blocks_per_sm, ==, 2);
+  g_assert_cmpuint (c->shared_memory[385].active_blocks_per_sm, ==, 0);
+  g_assert_cmpuint (c->shared_memory[c->n_shared_memory - 1].active_blocks_per_sm, ==, 0);
+  /* with it, 49280 + 1024 = 50304: 102400 / 50304 = 2 blocks; 99 KiB: 1 */
+  ks_occupancy_curves_free (g_steal_pointer (&c));
+  in.shared_opt_in_set = TRUE;
+  c = ks_occupancy_curves_new (arch ("sm_86"), &in);
+  g_assert_cmpuint (c->shared_memory[385].active_blocks_per_sm, ==, 2);
   g_assert_cmpuint (c->shared_memory[c->n_shared_memory - 1].active_blocks_per_sm, ==, 1);
 
   /* a block that cannot launch at some register counts: 1024 threads on
@@ -412,6 +526,7 @@ main (int    argc,
     g_test_add_data_func (error_cases[i].path, &error_cases[i], test_error);
   g_test_add_func ("/arch/occupancy/details", test_details);
   g_test_add_func ("/arch/occupancy/barriers", test_barriers);
+  g_test_add_func ("/arch/occupancy/opt-in", test_opt_in);
   g_test_add_func ("/arch/occupancy/curves", test_curves);
 
   ret = g_test_run ();

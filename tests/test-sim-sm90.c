@@ -641,6 +641,14 @@ test_mbarrier_memcpy_async (void)
   for (int b = 0; b < 2; b++)
     for (int t = 0; t < 256; t++)
       g_assert_cmpint (out[b * 256 + t], ==, in[b * 256 + 255 - t] * 2);
+  /* the copies land at cp.async.mbarrier.arrive, and the reads come after
+   * the phase completes: no race */
+  {
+    uint32_t n;
+
+    ks_sim_get_hazards (r.sim, &n);
+    g_assert_cmpuint (n, ==, 0);
+  }
 
   /* The blocks on two threads, each with its own mbarriers */
   {
@@ -657,6 +665,100 @@ test_mbarrier_memcpy_async (void)
     g_assert_cmpmem (out2, 512 * sizeof (int32_t), out, 512 * sizeof (int32_t));
     ks_sim_free (sim);
   }
+  run_clear (&r);
+}
+
+/* nvcc's double-buffered __pipeline_memcpy_async loop (the corpus's
+ * 16_cp_async.cu, pipeline_copy): tile t + 1 is copied into the other
+ * buffer while tile t is read, after __pipeline_wait_prior(1) and
+ * __syncthreads(); out[t * 128 + x] is in[t * 128 + (x + 1) % 128] with
+ * its four floats reversed.  No race, on one thread or two.  With
+ * wait_prior(2) instead (cp.async.wait_group 2) nothing is waited for
+ * before tile t is read: a read of bytes in flight. */
+static void
+test_cp_async_pipeline_races (void)
+{
+  Run r = { 0 };
+  float in[4 * 128 * 4];
+  const float *out;
+  g_autofree char *hin = NULL, *spec = NULL, *path = NULL, *text = NULL, *racy = NULL;
+  g_auto(GStrv) parts = NULL;
+  g_autoptr(GError) error = NULL;
+  const KsSimHazard *h;
+  gboolean raw = FALSE;
+  uint32_t n;
+
+  for (guint i = 0; i < G_N_ELEMENTS (in); i++)
+    in[i] = (float) i;
+  hin = hex_of (in, sizeof in);
+  spec = g_strdup_printf ("{\"ptx\": \"x.ptx\", \"kernel\": \"_Z13pipeline_copyPK6float4PS_i\","
+                          " \"grid\": [2], \"block\": [128],"
+                          " \"buffers\": {\"in\": {\"bytes_hex\": \"%s\"},"
+                          " \"out\": {\"type\": \"f32\", \"count\": 2048}},"
+                          " \"params\": [{\"buffer\": \"in\"}, {\"buffer\": \"out\"},"
+                          " {\"type\": \"s32\", \"value\": 4}]}", hin);
+  r.module = ptx_file ("corpus", "sm_80", "16_cp_async.ptx");
+  run_start (&r, NULL, spec);
+  assert_done (&r);
+  out = buffer (&r, "out");
+  for (int t = 0; t < 4; t++)
+    for (int x = 0; x < 128; x++)
+      for (int k = 0; k < 4; k++)
+        g_assert_cmpfloat (out[(t * 128 + x) * 4 + k], ==,
+                           in[(t * 128 + (x + 1) % 128) * 4 + 3 - k]);
+  ks_sim_get_hazards (r.sim, &n);
+  g_assert_cmpuint (n, ==, 0);
+  run_clear (&r);
+
+  /* the same on two threads, with the trace */
+  r.module = ptx_file ("corpus", "sm_80", "16_cp_async.ptx");
+  r.launch = ks_launch_parse (spec, -1, NULL, &error);
+  g_assert_no_error (error);
+  r.sim = ks_sim_new (r.module, r.launch, &error);
+  g_assert_no_error (error);
+  ks_sim_set_threads (r.sim, 2);
+  g_assert_cmpint (ks_sim_run (r.sim, 0, NULL), ==, KS_SIM_DONE);
+  ks_sim_get_hazards (r.sim, &n);
+  g_assert_cmpuint (n, ==, 0);
+  run_clear (&r);
+
+  path = g_test_build_filename (G_TEST_DIST, "ptx", "corpus", "sm_80", "16_cp_async.ptx", NULL);
+  g_assert_true (g_file_get_contents (path, &text, NULL, &error));
+  parts = g_strsplit (text, "cp.async.wait_group 1;", -1);
+  g_assert_cmpuint (g_strv_length (parts), >, 1);
+  racy = g_strjoinv ("cp.async.wait_group 2;", parts);
+  r.module = text_module (racy);
+  run_start (&r, NULL, spec);
+  assert_done (&r);
+  h = ks_sim_get_hazards (r.sim, &n);
+  g_assert_cmpuint (n, >, 0);
+  for (uint32_t i = 0; i < n; i++)
+    {
+      const KsPtxInsn *first = &r.module->insns[h[i].first_insn];
+      const KsPtxInsn *second = &r.module->insns[h[i].second_insn];
+
+      g_test_message ("%s: line %u (thread %u) and line %u (thread %u), %" G_GUINT64_FORMAT
+                      " times", ks_sim_hazard_kind_name (h[i].kind), first->line,
+                      h[i].first_thread, second->line, h[i].second_thread, h[i].count);
+      /* a copy in flight, then the read of the neighbour's slot (4 words
+       * of 128 threads in 2 blocks), or a copy of tile t + 2 into the same
+       * slot: three tiles in flight over two buffers */
+      g_assert_cmpuint (first->opcode, ==, KS_PTX_OPC_CP);
+      g_assert_cmpuint (h[i].count, ==, 4 * 128 * 2);
+      if (h[i].kind == KS_HAZARD_RAW)
+        {
+          raw = TRUE;
+          g_assert_cmpuint (second->opcode, ==, KS_PTX_OPC_LD);
+          g_assert_cmpuint (h[i].second_thread, ==, (h[i].first_thread + 127) % 128);
+        }
+      else
+        {
+          g_assert_cmpint (h[i].kind, ==, KS_HAZARD_WAW);
+          g_assert_cmpuint (second->opcode, ==, KS_PTX_OPC_CP);
+          g_assert_cmpuint (h[i].second_thread, ==, h[i].first_thread);
+        }
+    }
+  g_assert_true (raw);
   run_clear (&r);
 }
 
@@ -955,7 +1057,7 @@ test_bulk_faults (void)
             KS_SIM_FAULT_OUT_OF_BOUNDS, 16, "shared");
   run_bulk ("  add.s64 %rd2, %rd1, 128;\n"
             "  cp.async.bulk.global.shared::cta.bulk_group [%rd2], [%r3], 256;\n",
-            KS_SIM_FAULT_OUT_OF_BOUNDS, 16, "outside every allocation");
+            KS_SIM_FAULT_OUT_OF_BOUNDS, 16, "past the end of buffer");
   /* no mbarrier at tile */
   run_bulk ("  cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r3], [%rd1], 64, [%r3];\n",
             KS_SIM_FAULT_OUT_OF_BOUNDS, 15, "never initialized");
@@ -1071,6 +1173,7 @@ main (int    argc,
   g_test_add_func ("/sim/sm90/mbarrier/phases", test_mbarrier_phases);
   g_test_add_func ("/sim/sm90/mbarrier/pipeline", test_mbarrier_pipeline);
   g_test_add_func ("/sim/sm90/mbarrier/memcpy-async", test_mbarrier_memcpy_async);
+  g_test_add_func ("/sim/sm90/cp-async-pipeline-races", test_cp_async_pipeline_races);
   g_test_add_func ("/sim/sm90/mbarrier/deadlock", test_mbarrier_deadlock);
   g_test_add_func ("/sim/sm90/mbarrier/faults", test_mbarrier_faults);
   g_test_add_func ("/sim/sm90/bulk/copy-and-reduce", test_bulk_copy);

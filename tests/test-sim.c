@@ -944,6 +944,154 @@ test_race_check (void)
   run_clear (&r);
 }
 
+/* cp.async in the race check.  Each of 64 threads copies one u32 a stage
+ * from in[stage * 64 + tid] into its slot of one of two 256-byte buffers,
+ * and after the wait and a barrier reads its neighbour's slot, (tid + 1) %
+ * 64, of the stage's buffer.  Four stages. */
+#define PIPE_HEAD \
+  ".version 8.0\n.target sm_80\n.address_size 64\n" \
+  ".visible .entry k(.param .u64 k_in, .param .u64 k_out)\n" \
+  "{\n" \
+  "  .reg .pred %p<2>;\n" \
+  "  .reg .b32 %r<16>;\n" \
+  "  .reg .b64 %rd<8>;\n" \
+  "  .shared .align 16 .b8 buf[512];\n" \
+  "  ld.param.u64 %rd1, [k_in];\n"                 /* line 10 */ \
+  "  ld.param.u64 %rd2, [k_out];\n" \
+  "  mov.u32 %r1, %tid.x;\n" \
+  "  shl.b32 %r2, %r1, 2;\n"                       /* own slot */ \
+  "  add.u32 %r3, %r1, 1;\n" \
+  "  and.b32 %r3, %r3, 63;\n" \
+  "  shl.b32 %r3, %r3, 2;\n"                       /* the neighbour's slot */ \
+  "  mov.u32 %r4, buf;\n" \
+  "  cvt.u64.u32 %rd3, %r2;\n" \
+  "  add.s64 %rd4, %rd1, %rd3;\n"                  /* &in[tid] */ \
+  "  mov.u32 %r5, 0;\n"                            /* the sum */ \
+  "  mov.u32 %r6, 0;\n"                            /* line 21: k */ \
+  "  add.u32 %r7, %r4, %r2;\n" \
+  "  cp.async.ca.shared.global [%r7], [%rd4], 4;\n" /* line 23: stage 0 -> buffer 0 */ \
+  "  cp.async.commit_group;\n"
+/* the loop from its first line: issue stage k + AHEAD into buffer (k +
+ * AHEAD) % 2 while there is one, commit, wait for stage k, read it */
+#define PIPE_LOOP(AHEAD, WAIT) \
+  "$LOOP:\n" \
+  "  add.u32 %r8, %r6, " AHEAD ";\n" \
+  "  setp.lt.u32 %p1, %r8, 4;\n" \
+  "  and.b32 %r9, %r8, 1;\n" \
+  "  shl.b32 %r9, %r9, 8;\n" \
+  "  add.u32 %r10, %r4, %r9;\n" \
+  "  add.u32 %r10, %r10, %r2;\n" \
+  "  mul.wide.u32 %rd5, %r8, 256;\n" \
+  "  add.s64 %rd6, %rd4, %rd5;\n" \
+  "  @%p1 cp.async.ca.shared.global [%r10], [%rd6], 4;\n"  /* LOOP + 9 */ \
+  "  cp.async.commit_group;\n" \
+  "  cp.async.wait_group " WAIT ";\n" \
+  "  bar.sync 0;\n" \
+  "  and.b32 %r11, %r6, 1;\n" \
+  "  shl.b32 %r11, %r11, 8;\n" \
+  "  add.u32 %r11, %r4, %r11;\n" \
+  "  add.u32 %r11, %r11, %r3;\n" \
+  "  ld.shared.u32 %r12, [%r11];\n"                          /* LOOP + 17 */ \
+  "  add.u32 %r5, %r5, %r12;\n" \
+  "  bar.sync 0;\n" \
+  "  add.u32 %r6, %r6, 1;\n" \
+  "  setp.lt.u32 %p1, %r6, 4;\n" \
+  "  @%p1 bra $LOOP;\n" \
+  "  add.s64 %rd7, %rd2, %rd3;\n" \
+  "  st.global.u32 [%rd7], %r5;\n" \
+  "  ret;\n" \
+  "}\n"
+
+static void
+test_race_check_cp_async (void)
+{
+  /* (i) double buffering: stage k + 1 goes into the other buffer while
+   * stage k is read; wait_group 1 leaves only stage k + 1 in flight.  The
+   * loop starts at line 25. */
+  const char *double_buffered = PIPE_HEAD PIPE_LOOP ("1", "1");
+  /* (ii) a ring of three stages over two buffers: stages 0 and 1 are
+   * issued first (lines 23 and 27), and the loop (from line 29) issues
+   * stage k + 2 into buffer k % 2 while stage k is still in flight there
+   * (wait_group 2 comes after), then reads buffer k % 2 while stage k + 2
+   * is in flight to it */
+  const char *ring = PIPE_HEAD
+    "  add.u32 %r8, %r7, 256;\n"
+    "  add.s64 %rd5, %rd4, 256;\n"
+    "  cp.async.ca.shared.global [%r8], [%rd5], 4;\n"      /* line 27: stage 1 -> buffer 1 */
+    "  cp.async.commit_group;\n"
+    PIPE_LOOP ("2", "2");
+  const char *spec = "{\"ptx\": \"x.ptx\", \"grid\": [1], \"block\": [64],"
+                     " \"buffers\": {\"in\": {\"type\": \"u32\", \"count\": 256,"
+                     " \"init\": {\"range\": {\"start\": 0, \"step\": 1}}},"
+                     " \"out\": {\"type\": \"u32\", \"count\": 64}},"
+                     " \"params\": [{\"buffer\": \"in\"}, {\"buffer\": \"out\"}]}";
+  Run r = { 0 };
+  const KsSimHazard *h;
+  const uint32_t *out;
+  gboolean waw0 = FALSE, waw1 = FALSE, raw = FALSE;
+  uint32_t n;
+
+  r.module = text_module (double_buffered);
+  run_start (&r, spec);
+  assert_done (&r);
+  /* thread t adds in[k * 64 + (t + 1) % 64] for k = 0..3:
+   * 64 * (0 + 1 + 2 + 3) + 4 * ((t + 1) % 64) */
+  out = buffer (&r, "out");
+  for (uint32_t t = 0; t < 64; t++)
+    g_assert_cmpuint (out[t], ==, 384 + 4 * ((t + 1) % 64));
+  h = ks_sim_get_hazards (r.sim, &n);
+  for (uint32_t i = 0; i < n; i++)
+    g_test_message ("unexpected: %s, lines %u and %u", ks_sim_hazard_kind_name (h[i].kind),
+                    r.module->insns[h[i].first_insn].line, r.module->insns[h[i].second_insn].line);
+  g_assert_cmpuint (n, ==, 0);
+  run_clear (&r);
+
+  r.module = text_module (ring);
+  run_start (&r, spec);
+  assert_done (&r);
+  h = ks_sim_get_hazards (r.sim, &n);
+  for (uint32_t i = 0; i < n; i++)
+    {
+      uint32_t first = r.module->insns[h[i].first_insn].line;
+      uint32_t second = r.module->insns[h[i].second_insn].line;
+
+      g_test_message ("%s, lines %u and %u, threads %u and %u, %" G_GUINT64_FORMAT " times",
+                      ks_sim_hazard_kind_name (h[i].kind), first, second, h[i].first_thread,
+                      h[i].second_thread, h[i].count);
+      if (h[i].kind == KS_HAZARD_WAW && first == 23 && second == 38)
+        {
+          /* k = 0: stage 2 into buffer 0 while stage 0 is in flight, for
+           * every thread's own slot */
+          waw0 = TRUE;
+          g_assert_cmpuint (h[i].first_thread, ==, h[i].second_thread);
+          g_assert_cmpuint (h[i].count, ==, 64);
+        }
+      else if (h[i].kind == KS_HAZARD_WAW && first == 27 && second == 38)
+        {
+          /* k = 1: stage 3 into buffer 1 over stage 1 */
+          waw1 = TRUE;
+          g_assert_cmpuint (h[i].count, ==, 64);
+        }
+      else if (h[i].kind == KS_HAZARD_RAW && first == 38 && second == 46)
+        {
+          /* k = 0 and 1: thread t reads the slot of t + 1, whose copy of
+           * stage k + 2 is in flight */
+          raw = TRUE;
+          g_assert_cmpuint (h[i].second_thread, ==, (h[i].first_thread + 63) % 64);
+          g_assert_cmpuint (h[i].count, ==, 128);
+        }
+      else
+        g_assert_not_reached ();
+    }
+  g_assert_true (waw0);
+  g_assert_true (waw1);
+  g_assert_true (raw);
+  g_assert_cmpuint (n, ==, 3);
+  run_clear (&r);
+}
+#undef PIPE_HEAD
+#undef PIPE_LOOP
+
 static void
 assert_fault (Run            *r,
               KsSimFaultKind  kind,
@@ -968,7 +1116,7 @@ test_fault_out_of_bounds (void)
   const KsSimFault *f;
 
   /* n = 300 elements but the buffers hold 260: thread 4 of block 1 is the
-   * first to read past a's end (a[260]) */
+   * first to read past the end, of b (nvcc's PTX loads b[i] before a[i]) */
   r.module = corpus_module ("01_vector_add.ptx");
   run_start (&r, "{\"ptx\": \"x.ptx\", \"kernel\": \"_Z10vector_addPKfS0_Pfi\","
                  " \"grid\": [2], \"block\": [256],"
@@ -976,7 +1124,13 @@ test_fault_out_of_bounds (void)
                  " \"b\": {\"type\": \"f32\", \"count\": 260}, \"c\": {\"type\": \"f32\", \"count\": 260}},"
                  " \"params\": [{\"buffer\": \"a\"}, {\"buffer\": \"b\"}, {\"buffer\": \"c\"},"
                  " {\"type\": \"s32\", \"value\": 300}]}");
-  assert_fault (&r, KS_SIM_FAULT_OUT_OF_BOUNDS, 0, "outside every allocation");
+  /* each buffer holds 260 * 4 = 1040 bytes; a is at 0x7f0000000000, b at
+   * 1040 + 4096 rounded up to 256 = 0x1500 (bases are 256-aligned after a
+   * 4 KiB guard); b[260] is at its end, 0x1910, and c begins 4096 + 240
+   * bytes further */
+  assert_fault (&r, KS_SIM_FAULT_OUT_OF_BOUNDS, 0,
+                "invalid global read of size 4 at 0x7f0000001910: "
+                "0 bytes past the end of buffer 'b' (1040 bytes)");
   f = ks_sim_get_fault (r.sim);
   g_assert_cmpuint (f->block[0], ==, 1);
   g_assert_cmpuint (f->thread[0], ==, 4);
@@ -985,6 +1139,95 @@ test_fault_out_of_bounds (void)
   g_assert_true (g_str_has_suffix (f->cuda_file, "01_vector_add.cu"));
   g_assert_cmpuint (f->cuda_line, ==, 7);
   run_clear (&r);
+}
+
+/* One thread reads (or writes) the u32 at p + off */
+static const char oob_ptx[] =
+  ".version 8.0\n.target sm_80\n.address_size 64\n"
+  ".global .align 4 .u32 gtab[4];\n"
+  ".visible .entry k(.param .u64 k_p, .param .s64 k_off, .param .u32 k_store)\n"
+  "{\n"
+  "  .reg .pred %p<2>;\n"
+  "  .reg .b32 %r<4>;\n"
+  "  .reg .b64 %rd<4>;\n"
+  "  ld.param.u64 %rd1, [k_p];\n"
+  "  ld.param.s64 %rd2, [k_off];\n"
+  "  ld.param.u32 %r1, [k_store];\n"                             /* line 12 */
+  "  add.s64 %rd3, %rd1, %rd2;\n"
+  "  setp.ne.u32 %p1, %r1, 0;\n"
+  "  @%p1 bra $ST;\n"
+  "  ld.global.u32 %r2, [%rd3];\n"                               /* 16 */
+  "  ret;\n"
+  "$ST:\n"
+  "  st.global.u32 [%rd3], %r1;\n"                               /* 19 */
+  "  ret;\n"
+  "}\n";
+
+/* The fault names the nearest allocation and the distance to it.  The
+ * layout (ks-sim.c): the buffers in the spec's order, then the module
+ * variables, from 0x7f0000000000, each 256-aligned after a 4096-byte
+ * guard.  Here a (4096 bytes) is at offset 0, J (64 bytes) at 4096 + 4096
+ * = 0x2000, s (6 bytes) at 0x2040 + 4096 rounded up to 256 = 0x3100, gtab
+ * (16 bytes) at 0x3106 + 4096 rounded up = 0x4200. */
+static void
+test_fault_out_of_bounds_nearest (void)
+{
+  const struct
+  {
+    const char *param;          /* the pointer */
+    int64_t off;
+    gboolean store;
+    uint32_t line;
+    const char *message;
+  } cases[] = {
+    /* 256 bytes in front of J: J is 256 away, a's end 8192 - 256 - 4096 */
+    { "{\"buffer\": \"J\"}", -256, FALSE, 16,
+      "invalid global read of size 4 at 0x7f0000001f00: 256 bytes before buffer 'J' (64 bytes)" },
+    /* 12 bytes past a's 4096 */
+    { "{\"buffer\": \"a\"}", 4096 + 12, TRUE, 19,
+      "invalid global write of size 4 at 0x7f000000100c: 12 bytes past the end of buffer 'a' (4096 bytes)" },
+    /* halfway between a's end (0x1000) and J (0x2000), 2048 from each: the
+     * end before wins a tie */
+    { "{\"buffer\": \"a\"}", 4096 + 2048, FALSE, 16,
+      "2048 bytes past the end of buffer 'a' (4096 bytes)" },
+    /* 4 bytes nearer J */
+    { "{\"buffer\": \"a\"}", 4096 + 2052, FALSE, 16,
+      "2044 bytes before buffer 'J' (64 bytes)" },
+    /* bytes 4..7 of a 6-byte buffer: 2 of them past its end */
+    { "{\"buffer\": \"s\"}", 4, FALSE, 16,
+      "invalid global read of size 4 at 0x7f0000003104: its last 2 bytes are past the end of "
+      "buffer 's' (6 bytes)" },
+    /* at 8, 2 bytes after s's end (gtab is 0x10f8 away) */
+    { "{\"buffer\": \"s\"}", 8, FALSE, 16, "2 bytes past the end of buffer 's' (6 bytes)" },
+    /* gtab[4], just past the module variable: 0x7f0000004200 + 16 */
+    { "{\"type\": \"u64\", \"value\": 139637976744448}", 16, FALSE, 16,
+      "0x7f0000004210: 0 bytes past the end of global variable 'gtab' (16 bytes)" },
+    /* a null pointer is nowhere near anything */
+    { "{\"type\": \"u64\", \"value\": 0}", 8, FALSE, 16,
+      "invalid global read of size 4 at 0x8: outside every allocation (the nearest, buffer "
+      "'a', is more than 4 GiB away)" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      Run r = { 0 };
+      g_autofree char *spec = NULL;
+      const KsSimFault *f;
+
+      spec = g_strdup_printf ("{\"ptx\": \"x.ptx\", \"grid\": [1], \"block\": [1],"
+                              " \"buffers\": {\"a\": {\"type\": \"u32\", \"count\": 1024},"
+                              " \"J\": {\"type\": \"u32\", \"count\": 16},"
+                              " \"s\": {\"bytes_hex\": \"010203040506\"}},"
+                              " \"params\": [%s, {\"type\": \"s64\", \"value\": %" G_GINT64_FORMAT "},"
+                              " {\"type\": \"u32\", \"value\": %u}]}",
+                              cases[i].param, cases[i].off, cases[i].store ? 7u : 0u);
+      r.module = text_module (oob_ptx);
+      run_start (&r, spec);
+      assert_fault (&r, KS_SIM_FAULT_OUT_OF_BOUNDS, cases[i].line, cases[i].message);
+      f = ks_sim_get_fault (r.sim);
+      g_assert_true (f->has_address);
+      run_clear (&r);
+    }
 }
 
 #define FAULT_HEADER \
@@ -1821,7 +2064,9 @@ main (int   argc,
   g_test_add_func ("/sim/memory/race-check", test_race_check);
   g_test_add_func ("/sim/barrier/after-exit", test_barrier_after_exit);
   g_test_add_func ("/sim/barrier/red-arrive-cp-async", test_barrier_forms);
+  g_test_add_func ("/sim/memory/race-check-cp-async", test_race_check_cp_async);
   g_test_add_func ("/sim/fault/out-of-bounds", test_fault_out_of_bounds);
+  g_test_add_func ("/sim/fault/out-of-bounds-nearest", test_fault_out_of_bounds_nearest);
   g_test_add_func ("/sim/fault/misaligned", test_fault_misaligned);
   g_test_add_func ("/sim/fault/deadlock-divergent", test_fault_deadlock);
   g_test_add_func ("/sim/fault/deadlock-mismatch", test_fault_barrier_mismatch);

@@ -39,10 +39,13 @@ print_text (const KsAnalysis *a)
     {
       g_autofree char *pct = ks_format_figure (a->occupancy.occupancy * 100);
 
-      g_print ("  occupancy: %u blocks and %u of %u warps per SM (%s %%), limited by %s\n",
+      g_print ("  occupancy: %u blocks and %u of %u warps per SM (%s %%), limited by %s%s\n",
                a->occupancy.active_blocks_per_sm, a->occupancy.active_warps_per_sm,
                a->occupancy.max_warps_per_sm, pct,
-               ks_occupancy_limiter_label (a->occupancy.limiter));
+               ks_occupancy_limiter_label (a->occupancy.limiter),
+               a->occupancy.shared_opt_in
+                 ? " (with cudaFuncAttributeMaxDynamicSharedMemorySize)"
+                 : "");
     }
   else
     g_print ("  occupancy: %s\n", a->occupancy_error);

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ks-cli-occupancy.c: `kernelscope-cli occupancy`, the occupancy calculator
  * from the command line.  Exit status as for every command: 0 success,
- * 1 a configuration that cannot launch or a broken GPU database, 2 usage. */
+ * 1 a configuration that cannot launch or a broken GPU database, 2 usage.
+ * A block above the default 48 KiB of shared memory launches only with
+ * cudaFuncAttributeMaxDynamicSharedMemorySize (--opt-in); without it the
+ * command fails and says what the opt-in would give. */
 
 #include "ks-cli-occupancy.h"
 #include "ks-cli.h"
@@ -76,7 +79,7 @@ ks_cli_occupancy (int    argc,
 {
   g_autofree char *arch_name = NULL;
   g_autofree char *gpu_name = NULL;
-  gboolean json = FALSE, curves = FALSE;
+  gboolean json = FALSE, curves = FALSE, opt_in = FALSE;
   gint64 block_size = G_MININT64, regs = G_MININT64, smem_static = 0, smem_dynamic = 0, carveout = -1, barriers = 0;
   const GOptionEntry entries[] = {
     { "arch", 0, 0, G_OPTION_ARG_STRING, &arch_name, "Compute capability (sm_86, 8.6)", "SM" },
@@ -88,6 +91,9 @@ ks_cli_occupancy (int    argc,
     { "carveout", 0, 0, G_OPTION_ARG_INT64, &carveout,
       "Preferred shared memory carveout, percent (default: the driver's choice)", "PCT" },
     { "barriers", 0, 0, G_OPTION_ARG_INT64, &barriers, "Named barriers per block (ptxas: \"Used N barriers\")", "N" },
+    { "opt-in", 0, 0, G_OPTION_ARG_NONE, &opt_in,
+      "The kernel sets cudaFuncAttributeMaxDynamicSharedMemorySize to its dynamic shared memory "
+      "(needed above 48 KiB per block)", NULL },
     { "curves", 0, 0, G_OPTION_ARG_NONE, &curves, "Add occupancy curves to the JSON", NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the result as one JSON object", NULL },
     { NULL }
@@ -170,11 +176,42 @@ ks_cli_occupancy (int    argc,
   in.dynamic_shared_bytes = (uint32_t) smem_dynamic;
   in.carveout_percent = (int32_t) carveout;
   in.barriers = (uint32_t) barriers;
+  in.shared_opt_in_set = opt_in;
 
   if (!ks_occupancy_compute (arch, &in, &r, &error))
     {
       g_autofree char *msg = g_strdup_printf ("cannot launch: %s", error->message);
 
+      if (json && g_error_matches (error, KS_OCCUPANCY_ERROR, KS_OCCUPANCY_ERROR_SHARED_OPT_IN))
+        {
+          /* the error, and what the launch gives with the opt-in (r holds it) */
+          g_autoptr(JsonBuilder) b = json_builder_new ();
+          g_autoptr(JsonNode) root = NULL;
+
+          g_printerr ("kernelscope-cli occupancy: %s\n", msg);
+          json_builder_begin_object (b);
+          json_builder_set_member_name (b, "error");
+          json_builder_add_string_value (b, msg);
+          json_builder_set_member_name (b, "shared_opt_in");
+          json_builder_add_boolean_value (b, TRUE);
+          json_builder_set_member_name (b, "opt_in_attribute");
+          json_builder_add_string_value (b, "cudaFuncAttributeMaxDynamicSharedMemorySize");
+          add_int (b, "max_dynamic_shared_bytes", in.dynamic_shared_bytes);
+          json_builder_set_member_name (b, "with_opt_in");
+          json_builder_begin_object (b);
+          add_int (b, "active_blocks_per_sm", r.active_blocks_per_sm);
+          add_int (b, "active_warps_per_sm", r.active_warps_per_sm);
+          add_int (b, "max_warps_per_sm", r.max_warps_per_sm);
+          json_builder_set_member_name (b, "occupancy");
+          json_builder_add_double_value (b, r.occupancy);
+          json_builder_set_member_name (b, "limiter");
+          json_builder_add_string_value (b, ks_occupancy_limiter_name (r.limiter));
+          json_builder_end_object (b);
+          json_builder_end_object (b);
+          root = json_builder_get_root (b);
+          ks_cli_print_json (root);
+          return KS_CLI_EXIT_BAD_INPUT;
+        }
       return occ_fail (json, KS_CLI_EXIT_BAD_INPUT, msg);
     }
 
@@ -217,6 +254,8 @@ ks_cli_occupancy (int    argc,
       add_int (b, "shared_bytes_per_block_allocated", r.shared_allocated_per_block);
       json_builder_set_member_name (b, "shared_opt_in");
       json_builder_add_boolean_value (b, r.shared_opt_in);
+      json_builder_set_member_name (b, "shared_opt_in_set");
+      json_builder_add_boolean_value (b, in.shared_opt_in_set);
       add_int (b, "carveout_kib", r.carveout_kib);
       if (curves)
         {
@@ -250,7 +289,8 @@ ks_cli_occupancy (int    argc,
       g_print ("allocated per block: %u warps, %u registers, %u bytes of shared memory%s; "
                "carveout %u KiB\n",
                r.warps_per_block, r.registers_per_block, r.shared_allocated_per_block,
-               r.shared_opt_in ? " (needs the opt-in)" : "", r.carveout_kib);
+               r.shared_opt_in ? " (with cudaFuncAttributeMaxDynamicSharedMemorySize)" : "",
+               r.carveout_kib);
     }
   return KS_CLI_EXIT_OK;
 }

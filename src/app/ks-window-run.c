@@ -602,6 +602,9 @@ show_status (KsWindow             *self,
                               result->occupancy.active_blocks_per_sm,
                               ks_occupancy_limiter_label (result->occupancy.limiter));
       g_string_append_printf (s, _(" · %s %% occupancy"), pct);
+      if (result->occupancy.shared_opt_in)
+        /* TRANSLATORS: the block's shared memory is above 48 KiB; the attribute is a CUDA name */
+        g_string_append (s, _(" (with cudaFuncAttributeMaxDynamicSharedMemorySize)"));
     }
   if (result->have_occupancy && result->gpu != NULL && result->launch != NULL
       && result->occupancy.active_blocks_per_sm > 0)

@@ -237,6 +237,7 @@ ks_occupancy_view_set_analysis (KsOccupancyView *self,
       in->static_shared_bytes = a->resources->shared_static_bytes;
       in->dynamic_shared_bytes = a->launch->dynamic_shared_bytes;
       in->barriers = a->resources->barriers;
+      in->shared_opt_in_set = TRUE;     /* as the analysis takes it (ks-analysis.c) */
       self->chart.arch = a->arch;
       self->chart.result = a->have_occupancy ? &a->occupancy : NULL;
       self->chart.error = a->occupancy_error;

@@ -391,6 +391,11 @@ get_occupancy (KsAnalysis *a)
   in.static_shared_bytes = a->resources->shared_static_bytes;
   in.dynamic_shared_bytes = a->launch->dynamic_shared_bytes;
   in.barriers = a->resources->barriers;
+  /* A launch spec cannot say whether the program set
+   * cudaFuncAttributeMaxDynamicSharedMemorySize, and a block above 48 KiB
+   * runs only with it, so it is taken as set; the result's shared_opt_in
+   * says that it was needed, and every summary says so. */
+  in.shared_opt_in_set = TRUE;
   a->have_occupancy = ks_occupancy_compute (a->arch, &in, &a->occupancy, &error);
   if (!a->have_occupancy)
     a->occupancy_error = g_strdup (error->message);
@@ -920,6 +925,8 @@ ks_analysis_to_json (const KsAnalysis *a)
       add_int (b, "max_warps_per_sm", o->max_warps_per_sm);
       add_double (b, "occupancy", o->occupancy);
       add_str (b, "limiter", ks_occupancy_limiter_name (o->limiter));
+      json_builder_set_member_name (b, "shared_opt_in");
+      json_builder_add_boolean_value (b, o->shared_opt_in);
       json_builder_end_object (b);
     }
   else

@@ -71,16 +71,22 @@ char *
 ks_occupancy_summary (const KsOccupancyResult *r)
 {
   g_autofree char *pct = NULL;
+  g_autofree char *line = NULL;
 
   g_return_val_if_fail (r != NULL, NULL);
   pct = ks_format_figure (r->occupancy * 100);
   /* TRANSLATORS: "24 of 64 warps per SM (37.5 %), 3 blocks: limited by shared memory" */
-  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+  line = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
                                        "%u of %u warps per SM (%s %%), %u block: limited by %s",
                                        "%u of %u warps per SM (%s %%), %u blocks: limited by %s",
                                        r->active_blocks_per_sm),
                           r->active_warps_per_sm, r->max_warps_per_sm, pct,
                           r->active_blocks_per_sm, ks_occupancy_limiter_label (r->limiter));
+  if (!r->shared_opt_in)
+    return g_steal_pointer (&line);
+  /* TRANSLATORS: after the summary of a block whose shared memory is above
+   * the 48 KiB a block gets by default; the attribute is a CUDA name */
+  return g_strdup_printf (_("%s; needs cudaFuncAttributeMaxDynamicSharedMemorySize"), line);
 }
 
 static gboolean
@@ -89,6 +95,8 @@ check_launch (const KsArchInfo        *arch,
               GError                 **error)
 {
   uint64_t shared = (uint64_t) in->static_shared_bytes + in->dynamic_shared_bytes;
+  uint64_t reserved = arch->shared_reserved_per_block_bytes;
+  uint64_t allocated = round_up (shared + reserved, arch->shared_allocation_unit_bytes);
 
   if (in->block_size == 0 || in->block_size > arch->max_threads_per_block)
     {
@@ -113,7 +121,10 @@ check_launch (const KsArchInfo        *arch,
                    in->static_shared_bytes, arch->shared_per_block_bytes);
       return FALSE;
     }
-  if (shared > arch->shared_per_block_optin_bytes)
+  /* cuda_occupancy.h (cudaOccMaxBlocksPerSMSmemLimit, cudaOccSMemPerBlock):
+   * the allocation, rounded and with the reservation, against the opt-in
+   * limit plus the reservation */
+  if (allocated > arch->shared_per_block_optin_bytes + reserved)
     {
       g_set_error (error, KS_OCCUPANCY_ERROR, KS_OCCUPANCY_ERROR_SHARED_MEMORY,
                    "%" G_GUINT64_FORMAT " bytes of shared memory per block: %s allows at most %u "
@@ -212,7 +223,11 @@ shared_limit (const KsArchInfo       *arch,
 
   r->shared_bytes_per_block = (uint32_t) asked;
   r->shared_allocated_per_block = (uint32_t) allocated;
-  r->shared_opt_in = asked > arch->shared_per_block_bytes;
+  /* Without the attribute the limit is the default one plus the
+   * reservation, which the allocation includes (cudaOccSMemPerBlock with
+   * FUNC_SHMEM_LIMIT_DEFAULT): 48 KiB of the kernel's own */
+  r->shared_opt_in = allocated > (uint64_t) arch->shared_per_block_bytes
+                                 + arch->shared_reserved_per_block_bytes;
 
   if (in->carveout_percent == KS_OCCUPANCY_CARVEOUT_DEFAULT)
     pool = arch->shared_per_sm_bytes;
@@ -231,7 +246,9 @@ shared_limit (const KsArchInfo       *arch,
 /**
  * ks_occupancy_compute:
  *
- * Returns: %FALSE with @error set when the configuration cannot launch
+ * Returns: %FALSE with @error set when the configuration cannot launch;
+ * for %KS_OCCUPANCY_ERROR_SHARED_OPT_IN @result holds the figures with the
+ * opt-in
  */
 gboolean
 ks_occupancy_compute (const KsArchInfo        *arch,
@@ -292,6 +309,27 @@ ks_occupancy_compute (const KsArchInfo        *arch,
     r.carveout_kib = r.shared_pool_bytes / 1024;
 
   *result = r;
+
+  /* cuda_occupancy.h gives 0 blocks: the launch fails without the opt-in.
+   * What it gives with it is in the result and the message. */
+  if (r.shared_opt_in && !input->shared_opt_in_set)
+    {
+      KsOccupancyResult plain = r;
+      g_autofree char *with = NULL;
+
+      plain.shared_opt_in = FALSE;      /* the message names the attribute already */
+      with = ks_occupancy_summary (&plain);
+
+      g_set_error (error, KS_OCCUPANCY_ERROR, KS_OCCUPANCY_ERROR_SHARED_OPT_IN,
+                   "%u bytes of shared memory per block (%u static + %u dynamic) are more than "
+                   "the %u bytes a block may use by default (shared_per_block_bytes): the "
+                   "launch fails unless the kernel first calls cudaFuncSetAttribute (kernel, "
+                   "cudaFuncAttributeMaxDynamicSharedMemorySize, %u); with it: %s",
+                   r.shared_bytes_per_block, input->static_shared_bytes,
+                   input->dynamic_shared_bytes, arch->shared_per_block_bytes,
+                   input->dynamic_shared_bytes, with);
+      return FALSE;
+    }
   return TRUE;
 }
 

@@ -13,6 +13,12 @@
  *                          granularity" of 4 is the same rule)
  *   shared per block     = ceil ((static + dynamic + reserved) / unit) * unit
  *                          (reserved: 1 KiB from sm_80)
+ *   per-block limit      = shared per block <= shared_per_block_bytes + reserved,
+ *                          or shared_per_block_optin_bytes + reserved once the
+ *                          kernel has set cudaFuncAttributeMaxDynamicSharedMemorySize
+ *                          (cuda_occupancy.h's cudaOccSMemPerBlock: the
+ *                          reservation is added to the limit and counted in the
+ *                          allocation, so the user's bytes get the whole 48 KiB)
  *   by shared memory     = carveout / shared per block, where the carveout is
  *                          the whole shared memory of the SM by default (the
  *                          driver picks a configuration that does not limit
@@ -24,7 +30,10 @@
  *
  * The result is the smallest of these.  A launch that cannot run at all
  * (too many threads, registers per thread or per block, or shared memory per
- * block) is an error that names the limit.
+ * block) is an error that names the limit; cuda_occupancy.h counts such a
+ * launch as 0 blocks.  One that runs only with the opt-in attribute, when the
+ * input does not set it, is the error KS_OCCUPANCY_ERROR_SHARED_OPT_IN, and
+ * then the result holds what the launch gives with the opt-in.
  */
 #pragma once
 
@@ -45,6 +54,7 @@ typedef enum
   KS_OCCUPANCY_ERROR_SHARED_MEMORY,       /* static above 48 KiB, or the total above the opt-in limit */
   KS_OCCUPANCY_ERROR_BARRIERS,            /* above barriers_per_block */
   KS_OCCUPANCY_ERROR_CARVEOUT,            /* not -1 or 0..100 */
+  KS_OCCUPANCY_ERROR_SHARED_OPT_IN,       /* above shared_per_block_bytes without shared_opt_in_set */
 } KsOccupancyError;
 
 typedef enum
@@ -67,6 +77,10 @@ typedef struct
   uint32_t dynamic_shared_bytes;
   int32_t carveout_percent;           /* KS_OCCUPANCY_CARVEOUT_DEFAULT or 0..100 */
   uint32_t barriers;                  /* named barriers per block (ptxas "Used N barriers"); 0: none */
+  /* The kernel has called cudaFuncSetAttribute (kernel,
+   * cudaFuncAttributeMaxDynamicSharedMemorySize, N) with N >= dynamic_shared_bytes,
+   * which a block of more than shared_per_block_bytes needs to launch at all */
+  gboolean shared_opt_in_set;
 } KsOccupancyInput;
 
 typedef struct
@@ -76,7 +90,8 @@ typedef struct
   uint32_t registers_per_block;       /* allocated */
   uint32_t shared_bytes_per_block;    /* static + dynamic as asked */
   uint32_t shared_allocated_per_block;/* rounded, with the reservation */
-  gboolean shared_opt_in;             /* needs cudaFuncAttributeMaxDynamicSharedMemorySize */
+  gboolean shared_opt_in;             /* needs cudaFuncAttributeMaxDynamicSharedMemorySize: the
+                                       * figures below are those with it */
 
   /* blocks per SM allowed by each resource; KS_OCCUPANCY_UNLIMITED when it does not limit */
   uint32_t blocks_by_warps;
@@ -117,6 +132,10 @@ typedef struct
 GQuark              ks_occupancy_error_quark   (void);
 
 void                ks_occupancy_input_init    (KsOccupancyInput        *input);
+/* FALSE with @error set when the configuration cannot launch.  For
+ * KS_OCCUPANCY_ERROR_SHARED_OPT_IN @result is filled with the occupancy the
+ * launch has with the opt-in (its shared_opt_in TRUE); for the other errors
+ * it is left as it was. */
 gboolean            ks_occupancy_compute       (const KsArchInfo        *arch,
                                                 const KsOccupancyInput  *input,
                                                 KsOccupancyResult       *result,
@@ -130,7 +149,9 @@ const char         *ks_occupancy_limiter_name  (KsOccupancyLimiter       limiter
  * "limited by": "shared memory" */
 const char         *ks_occupancy_limiter_label (KsOccupancyLimiter       limiter);
 /* One line for a reader: "24 of 64 warps per SM (37.5 %), 3 blocks: limited
- * by shared memory", translated.  (transfer full) */
+ * by shared memory", translated, with "; needs
+ * cudaFuncAttributeMaxDynamicSharedMemorySize" after it when the result needs
+ * the opt-in.  (transfer full) */
 char               *ks_occupancy_summary       (const KsOccupancyResult *result);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsOccupancyCurves, ks_occupancy_curves_free)

@@ -539,6 +539,29 @@ rule_races (const KsHintInput *in,
       const KsPtxInsn *second = &in->module->insns[hz[i].second_insn];
       g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, hz[i].count);
 
+      /* the first access is a cp.async not yet waited for (or waited for
+       * with no barrier after the wait) */
+      if (first->opcode == KS_PTX_OPC_CP && (first->flags & KS_PTX_FLAG_ASYNC))
+        {
+          add_hint (hints, in->module, KS_HINT_CRITICAL, "race", second->line,
+                    g_strdup_printf (_("Shared-memory race (%s) with the cp.async at line %u"),
+                                     hazard_label (hz[i].kind), first->line),
+                    g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                  "threads %u and %u of block [%u,%u,%u] touch "
+                                                  "offset %u while the copy may still be in flight "
+                                                  "(%s time)",
+                                                  "threads %u and %u of block [%u,%u,%u] touch "
+                                                  "offset %u while the copy may still be in flight "
+                                                  "(%s times)",
+                                                  hz[i].count),
+                                     hz[i].first_thread, hz[i].second_thread, hz[i].block[0],
+                                     hz[i].block[1], hz[i].block[2], hz[i].address, count),
+                    g_strdup (_("Wait for the copy's group (cp.async.wait_group, "
+                                "cuda::pipeline::consumer_wait) and then __syncthreads() before "
+                                "other threads use its bytes, and start no copy into a buffer "
+                                "that a copy in flight or a reader still uses")));
+          continue;
+        }
       add_hint (hints, in->module, KS_HINT_CRITICAL, "race", second->line,
                 g_strdup_printf (_("Shared-memory race (%s) with line %u"),
                                  hazard_label (hz[i].kind), first->line),

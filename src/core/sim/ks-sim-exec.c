@@ -3059,7 +3059,9 @@ out:
 }
 
 /* cp.async: a sequential simulator can do the copy at once; commit and
- * wait then have nothing left to wait for. */
+ * wait then have nothing left to wait for, except in the race check,
+ * where the copy is in flight until the wait that covers it
+ * (ks_sim_async_copy). */
 static void
 do_cp (Ctx *c)
 {
@@ -3086,6 +3088,10 @@ do_cp (Ctx *c)
 
           if (p == NULL)
             return;
+          /* the copies land before the arrive-on; readers after the
+           * phase completes are in a later barrier interval */
+          if (c->sim->trace_enabled)
+            ks_sim_async_wait (c->sim, c->w, lane, 0, TRUE);
           if (!(in->flags & KS_PTX_FLAG_NOINC))
             continue;
           memcpy (&bits, p, 8);
@@ -3107,7 +3113,24 @@ do_cp (Ctx *c)
       return;
     }
   if (in->flags & (KS_PTX_FLAG_COMMIT_GROUP | KS_PTX_FLAG_WAIT_GROUP | KS_PTX_FLAG_WAIT_ALL))
-    return;
+    {
+      uint32_t keep = 0;
+
+      if (!c->sim->trace_enabled)
+        return;
+      if ((in->flags & KS_PTX_FLAG_WAIT_GROUP) && in->n_operands >= 1
+          && c->ops[0].kind == KS_PTX_OPERAND_IMM_INT)
+        keep = (uint32_t) MIN (ks_ptx_operand_u64 (&c->ops[0]), G_MAXUINT32);
+      LANES (c->exec, lane)
+        {
+          /* wait_all is commit_group and wait_group 0 */
+          if (in->flags & (KS_PTX_FLAG_COMMIT_GROUP | KS_PTX_FLAG_WAIT_ALL))
+            ks_sim_async_commit (c->sim, c->w, lane);
+          if (in->flags & (KS_PTX_FLAG_WAIT_GROUP | KS_PTX_FLAG_WAIT_ALL))
+            ks_sim_async_wait (c->sim, c->w, lane, keep, FALSE);
+        }
+      return;
+    }
   if (in->n_operands < 3 || c->ops[2].kind != KS_PTX_OPERAND_IMM_INT)
     {
       unsupported (c, "in this form");
@@ -3154,6 +3177,8 @@ do_cp (Ctx *c)
             }
           memcpy (dstp, srcp, n);
         }
+      if (c->sim->trace_enabled)
+        ks_sim_async_copy (c->sim, c->w, lane, c->fn->first_insn + c->pc, saddr, size);
     }
 }
 

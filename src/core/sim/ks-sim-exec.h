@@ -38,6 +38,26 @@ uint8_t  *ks_sim_resolve     (KsSim           *sim,
                               uint32_t         size,
                               gboolean         store);
 
+/* The race check of cp.async (with the trace on): a copy by lane of w to
+ * [offset, offset + size) of shared memory is in flight until the thread
+ * waits for its group (wait_group N: all but the N most recent committed
+ * groups; all: every copy, committed or not, as wait_all and
+ * cp.async.mbarrier.arrive) */
+void      ks_sim_async_copy   (KsSim           *sim,
+                               const KsSimWarp *w,
+                               uint32_t         lane,
+                               uint32_t         insn,
+                               uint64_t         offset,
+                               uint32_t         size);
+void      ks_sim_async_commit (KsSim           *sim,
+                               const KsSimWarp *w,
+                               uint32_t         lane);
+void      ks_sim_async_wait   (KsSim           *sim,
+                               const KsSimWarp *w,
+                               uint32_t         lane,
+                               uint32_t         keep_groups,
+                               gboolean         all);
+
 /* The global allocation holding addr, or NULL; it becomes the one the
  * next look-up tries first. */
 const KsSimAlloc *ks_sim_find_alloc (KsSim    *sim,

@@ -61,6 +61,8 @@ worker_new (KsSim         *run,
   w->n_trace_mem = w->cap_trace_mem = 0;
   w->last_event = G_MAXUINT64;
   w->smem_access = NULL;
+  w->async_copies = NULL;
+  w->async_commits = NULL;
   w->hazards = NULL;
   w->n_hazards = 0;
   w->l1 = w->l2 = NULL;
@@ -90,6 +92,8 @@ worker_free (KsSim *w)
   g_free (w->cta.mbar_valid);
   g_free (w->insn_stats);
   g_free (w->smem_access);
+  g_clear_pointer (&w->async_copies, g_array_unref);
+  g_free (w->async_commits);
   g_free (w->trace);
   g_free (w->trace_mem);
   g_free (w->fault.message);

@@ -132,7 +132,20 @@ typedef struct
   uint32_t reader;
   uint32_t read_epoch;
   uint32_t read_insn;
+  uint32_t async_writer;        /* linear thread + 1 of a cp.async in flight to the word, 0 = none */
+  uint32_t async_insn;
 } KsSimWordAccess;
+
+/* A cp.async of one thread whose completion has not been waited for: its
+ * bytes land, for the race check, at the cp.async.wait_group or
+ * cp.async.wait_all that covers its group, or at cp.async.mbarrier.arrive */
+typedef struct
+{
+  uint32_t thread;              /* linear thread + 1 */
+  uint32_t group;               /* the thread's commit count at the copy: its group */
+  uint32_t insn;
+  uint32_t offset, size;        /* shared-memory bytes written */
+} KsSimAsyncCopy;
 
 #define KS_SIM_MAX_HAZARDS 256u
 
@@ -291,6 +304,8 @@ struct _KsSim
    * shared memory, and in which barrier interval (epoch) */
   KsSimWordAccess *smem_access;
   uint32_t epoch;
+  GArray *async_copies;         /* KsSimAsyncCopy in flight in the CTA */
+  uint32_t *async_commits;      /* per thread of the CTA: cp.async groups committed */
   KsSimHazard *hazards;
   uint32_t n_hazards;
   GHashTable *accesses;         /* instruction -> GArray of KsMemAccess */

@@ -92,6 +92,8 @@ ks_sim_fault (KsSim            *sim,
     }
 }
 
+static void async_reset (KsSim *sim);
+
 /* ---- memory ------------------------------------------------------------------------- */
 
 static KsSimAlloc *
@@ -158,6 +160,85 @@ find_alloc (KsSim    *sim,
   return NULL;
 }
 
+static char *
+n_bytes (uint64_t n)
+{
+  return g_strdup_printf ("%" G_GUINT64_FORMAT " %s", n, n == 1 ? "byte" : "bytes");
+}
+
+/* "buffer 'a'", "variable 'table'" */
+static char *
+alloc_name (KsSim            *sim,
+            const KsSimAlloc *a)
+{
+  if (a->buffer >= 0 && sim->launch != NULL && (uint32_t) a->buffer < sim->launch->n_buffers)
+    return g_strdup_printf ("buffer '%s'", sim->launch->buffers[a->buffer].name);
+  if (a->var != KS_PTX_NONE)
+    {
+      g_autofree char *name = ks_ptx_span_dup (sim->module, sim->module->vars[a->var].name);
+
+      return g_strdup_printf ("%s variable '%s'",
+                              sim->module->vars[a->var].space == KS_PTX_SPACE_CONST
+                                ? "constant" : "global", name);
+    }
+  return g_strdup_printf ("the allocation at 0x%" G_GINT64_MODIFIER "x", a->base);
+}
+
+/* Where [addr, addr + size), in no allocation, is: the nearest allocation
+ * and how far, as compute-sanitizer says it ("12 bytes past the end of
+ * buffer 'a' (4096 bytes)", "256 bytes before buffer 'J' (64 bytes)"); the
+ * distance is from the allocation's end to the access's first byte, or
+ * from the access's first byte to the allocation. */
+static char *
+describe_outside (KsSim    *sim,
+                  uint64_t  addr,
+                  uint64_t  size)
+{
+  const KsSimAlloc *prev = NULL, *next = NULL, *near;
+  uint32_t lo = 0, hi = sim->n_allocs;
+  g_autofree char *name = NULL;
+  g_autofree char *what = NULL;
+  g_autofree char *total = NULL;
+  uint64_t end, d;
+
+  while (lo < hi)
+    {
+      uint32_t mid = lo + (hi - lo) / 2;
+
+      if (sim->allocs[mid].base <= addr)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  prev = lo > 0 ? &sim->allocs[lo - 1] : NULL;
+  next = lo < sim->n_allocs ? &sim->allocs[lo] : NULL;
+  if (prev == NULL && next == NULL)
+    return g_strdup ("outside every allocation (there are none)");
+
+  /* begins inside, ends outside */
+  if (prev != NULL && addr - prev->base < prev->size)
+    {
+      name = alloc_name (sim, prev);
+      what = n_bytes (addr + size - (prev->base + prev->size));
+      total = n_bytes (prev->size);
+      return g_strdup_printf ("its last %s are past the end of %s (%s)", what, name, total);
+    }
+
+  end = prev != NULL ? prev->base + prev->size : 0;
+  if (next == NULL || (prev != NULL && addr - end <= next->base - addr))
+    near = prev, d = addr - end;
+  else
+    near = next, d = next->base - addr;
+  name = alloc_name (sim, near);
+  if (d > G_GUINT64_CONSTANT (1) << 32)
+    return g_strdup_printf ("outside every allocation (the nearest, %s, is more than 4 GiB away)",
+                            name);
+  what = n_bytes (d);
+  total = n_bytes (near->size);
+  return g_strdup_printf (near == prev ? "%s past the end of %s (%s)" : "%s before %s (%s)",
+                          what, name, total);
+}
+
 const KsSimAlloc *
 ks_sim_find_alloc (KsSim    *sim,
                    uint64_t  addr)
@@ -220,10 +301,11 @@ ks_sim_resolve (KsSim           *sim,
 
         if (a == NULL)
           {
+            g_autofree char *where = describe_outside (sim, addr, size);
+
             ks_sim_fault (sim, w, lane, insn, KS_SIM_FAULT_OUT_OF_BOUNDS, TRUE, addr,
-                          "invalid %s %s of size %u at 0x%" G_GINT64_MODIFIER "x: "
-                          "outside every allocation",
-                          space_label (space), store ? "write" : "read", size, addr);
+                          "invalid %s %s of size %u at 0x%" G_GINT64_MODIFIER "x: %s",
+                          space_label (space), store ? "write" : "read", size, addr, where);
             return NULL;
           }
         if (store && a->readonly)
@@ -815,8 +897,10 @@ start_cta (KsSim    *sim,
   c->n_warps = sim->warps_per_cta;
   c->n_done = 0;
   memset (c->arrived, 0, sizeof c->arrived);
-  /* a new block: no thread has touched its shared memory yet */
+  /* a new block: no thread has touched its shared memory yet, and no
+   * copy is in flight */
   sim->epoch++;
+  async_reset (sim);
 
   for (uint32_t i = 0; i < c->n_warps; i++)
     {
@@ -1290,6 +1374,8 @@ ks_sim_free (KsSim *sim)
   g_clear_pointer (&sim->l1, ks_cache_free);
   g_clear_pointer (&sim->l2, ks_cache_free);
   g_free (sim->smem_access);
+  g_clear_pointer (&sim->async_copies, g_array_unref);
+  g_free (sim->async_commits);
   g_free (sim->hazards);
   g_clear_pointer (&sim->accesses, g_hash_table_unref);
   g_clear_pointer (&sim->tex_accesses, g_hash_table_unref);
@@ -1905,7 +1991,12 @@ check_word (KsSim           *sim,
             uint32_t         offset,
             gboolean         store)
 {
-  if (G_UNLIKELY (wa->write_epoch == epoch && wa->writer && wa->writer != thread))
+  /* a cp.async to the word has not been waited for: whoever touches it,
+   * the copy's own thread included, may see it land before or after */
+  if (G_UNLIKELY (wa->async_writer))
+    note_hazard (sim, store ? KS_HAZARD_WAW : KS_HAZARD_RAW, wa->async_insn, insn, offset,
+                 wa->async_writer - 1, thread - 1);
+  else if (G_UNLIKELY (wa->write_epoch == epoch && wa->writer && wa->writer != thread))
     note_hazard (sim, store ? KS_HAZARD_WAW : KS_HAZARD_RAW, wa->write_insn, insn, offset,
                  wa->writer - 1, thread - 1);
   if (store)
@@ -1977,6 +2068,147 @@ check_races (KsSim           *sim,
       for (uint64_t x = a & ~(uint64_t) 3; x < a + size && x / 4 < n_words; x += 4)
         check_word (sim, &words[x / 4], epoch, first_thread + lane, insn, (uint32_t) x, store);
     }
+}
+
+/* ---- cp.async in the race check ---------------------------------------------------------- */
+
+static KsSimWordAccess *
+async_words (KsSim *sim)
+{
+  if (sim->shared_size / 4 == 0)
+    return NULL;
+  if (sim->smem_access == NULL)
+    sim->smem_access = g_new0 (KsSimWordAccess, sim->shared_size / 4);
+  return sim->smem_access;
+}
+
+/* A new block: forget the copies of the last one (a kernel may end
+ * without waiting) */
+static void
+async_reset (KsSim *sim)
+{
+  KsSimWordAccess *words = sim->smem_access;
+
+  if (sim->async_copies == NULL || sim->async_copies->len == 0)
+    return;
+  for (guint i = 0; i < sim->async_copies->len && words != NULL; i++)
+    {
+      const KsSimAsyncCopy *ac = &g_array_index (sim->async_copies, KsSimAsyncCopy, i);
+
+      for (uint32_t x = ac->offset / 4; x < (ac->offset + ac->size + 3) / 4; x++)
+        words[x].async_writer = 0;
+    }
+  g_array_set_size (sim->async_copies, 0);
+  if (sim->async_commits != NULL)
+    memset (sim->async_commits, 0, sizeof (uint32_t) * sim->threads_per_cta);
+}
+
+/**
+ * ks_sim_async_copy:
+ *
+ * The copy goes in flight.  Against what the block's other threads did
+ * since the last barrier it is a write (WAR, WAW); against another copy
+ * still in flight to the same bytes it is a WAW, whichever thread made it.
+ */
+void
+ks_sim_async_copy (KsSim           *sim,
+                   const KsSimWarp *w,
+                   uint32_t         lane,
+                   uint32_t         insn,
+                   uint64_t         offset,
+                   uint32_t         size)
+{
+  KsSimWordAccess *words = async_words (sim);
+  uint32_t thread = w->first_thread + lane + 1;
+  KsSimAsyncCopy ac;
+
+  if (words == NULL || offset + size > sim->shared_size)
+    return;
+  for (uint64_t x = offset & ~(uint64_t) 3; x < offset + size; x += 4)
+    {
+      KsSimWordAccess *wa = &words[x / 4];
+
+      if (wa->async_writer)
+        note_hazard (sim, KS_HAZARD_WAW, wa->async_insn, insn, (uint32_t) x, wa->async_writer - 1,
+                     thread - 1);
+      else if (wa->write_epoch == sim->epoch && wa->writer && wa->writer != thread)
+        note_hazard (sim, KS_HAZARD_WAW, wa->write_insn, insn, (uint32_t) x, wa->writer - 1,
+                     thread - 1);
+      if (wa->read_epoch == sim->epoch && wa->reader && wa->reader != thread)
+        note_hazard (sim, KS_HAZARD_WAR, wa->read_insn, insn, (uint32_t) x, wa->reader - 1,
+                     thread - 1);
+      wa->async_writer = thread;
+      wa->async_insn = insn;
+    }
+  if (sim->async_copies == NULL)
+    sim->async_copies = g_array_new (FALSE, FALSE, sizeof (KsSimAsyncCopy));
+  if (sim->async_commits == NULL)
+    sim->async_commits = g_new0 (uint32_t, sim->threads_per_cta);
+  ac.thread = thread;
+  ac.group = sim->async_commits[thread - 1];
+  ac.insn = insn;
+  ac.offset = (uint32_t) offset;
+  ac.size = size;
+  g_array_append_val (sim->async_copies, ac);
+}
+
+void
+ks_sim_async_commit (KsSim           *sim,
+                     const KsSimWarp *w,
+                     uint32_t         lane)
+{
+  if (sim->async_commits == NULL)
+    sim->async_commits = g_new0 (uint32_t, sim->threads_per_cta);
+  sim->async_commits[w->first_thread + lane]++;
+}
+
+/**
+ * ks_sim_async_wait:
+ *
+ * The thread's copies that the wait covers land: each becomes the
+ * thread's write in the current barrier interval, so that another thread
+ * reading it before the next barrier is a RAW.
+ */
+void
+ks_sim_async_wait (KsSim           *sim,
+                   const KsSimWarp *w,
+                   uint32_t         lane,
+                   uint32_t         keep_groups,
+                   gboolean         all)
+{
+  KsSimWordAccess *words = sim->smem_access;
+  uint32_t thread = w->first_thread + lane + 1;
+  uint32_t commits;
+  guint kept = 0;
+
+  if (sim->async_copies == NULL || sim->async_commits == NULL)
+    return;
+  commits = sim->async_commits[thread - 1];
+  for (guint i = 0; i < sim->async_copies->len; i++)
+    {
+      KsSimAsyncCopy ac = g_array_index (sim->async_copies, KsSimAsyncCopy, i);
+
+      /* groups 0 .. commits - 1 are committed; the keep_groups most
+       * recent of them, and the copies not committed, stay in flight */
+      if (ac.thread != thread
+          || (!all && (ac.group >= commits || commits - ac.group <= keep_groups)))
+        {
+          g_array_index (sim->async_copies, KsSimAsyncCopy, kept++) = ac;
+          continue;
+        }
+      for (uint64_t x = ac.offset & ~(uint32_t) 3; words != NULL && x < (uint64_t) ac.offset + ac.size;
+           x += 4)
+        {
+          KsSimWordAccess *wa = &words[x / 4];
+
+          if (wa->async_writer == thread && wa->async_insn == ac.insn)
+            wa->async_writer = 0;
+          wa->writer = thread;
+          wa->write_epoch = sim->epoch;
+          wa->write_insn = ac.insn;
+        }
+    }
+  g_array_set_size (sim->async_copies, kept);
 }
 
 const KsSimHazard *
