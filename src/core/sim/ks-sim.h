@@ -264,6 +264,18 @@ typedef enum
 KsSim              *ks_sim_new          (const KsPtxModule *module,
                                          const KsLaunch    *launch,
                                          GError           **error);
+/* Launch @step of a spec's "launches" (0 for a spec of one launch),
+ * after @prev, the simulation of launch @step - 1 of the same spec and
+ * module (NULL for the first): it starts from the memory @prev left, the
+ * buffers and the module's variables, as launches on one stream do.  The
+ * spec's "symbols" are written before the first launch only.
+ * ks_sim_new() refuses a spec of several launches, so that no reader runs
+ * only the first by mistake. */
+KsSim              *ks_sim_new_step     (const KsPtxModule *module,
+                                         const KsLaunch    *launch,
+                                         uint32_t           step,
+                                         const KsSim       *prev,
+                                         GError           **error);
 void                ks_sim_free         (KsSim             *sim);
 
 /* Runs until the kernel ends, faults, is cancelled, or `max_steps`
@@ -332,6 +344,14 @@ const char         *ks_sim_get_printf   (const KsSim       *sim);
 const uint8_t      *ks_sim_get_buffer   (const KsSim       *sim,
                                          uint32_t           index,
                                          size_t            *size);
+/* The current contents of the module variable "output_symbols"[@index]
+ * names, read as @type (the type "symbols" gives it, else the variable's;
+ * b8 when that is not a plain type) in @count elements. */
+const uint8_t      *ks_sim_get_output_symbol (const KsSim     *sim,
+                                              uint32_t         index,
+                                              KsPtxType       *type,
+                                              uint64_t        *count,
+                                              size_t          *size);
 const char         *ks_sim_fault_kind_name (KsSimFaultKind  kind);
 
 /* The trace is on by default, up to max_events (default 16 M: with the
