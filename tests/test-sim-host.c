@@ -144,13 +144,15 @@ test_symbols (void)
   g_assert_cmpuint (counter, ==, 3);
   run_clear (&r);
 
-  /* Without "symbols" the variables keep their initializers (zero, 1) */
+  /* Variables "symbols" leaves out keep their initializers (zero, 1); one
+   * given as bytes reads back in its own type */
   r.module = text_module (symbols_ptx);
   r.launch = parse ("{\"ptx\": \"x.ptx\", \"grid\": [1], \"block\": [4],"
                     " \"buffers\": {\"in\": {\"type\": \"f32\", \"data\": [1.5, -2, 3.25, 4]},"
                     "               \"out\": {\"type\": \"f32\", \"count\": 4}},"
                     " \"params\": [{\"buffer\": \"in\"}, {\"buffer\": \"out\"}, {\"type\": \"u32\", \"value\": 4}],"
-                    " \"symbols\": {\"c_filter\": {\"bytes_hex\": \"0000803f\"}},"
+                    " \"symbols\": {\"c_filter\": {\"bytes_hex\": \"0000803f\"},"
+                    "               \"g_counter\": {\"bytes_hex\": \"05000000\"}},"
                     " \"output_symbols\": [\"g_counter\"]}");
   r.sim = ks_sim_new (r.module, r.launch, &error);
   g_assert_no_error (error);
@@ -163,8 +165,9 @@ test_symbols (void)
     symbols_reference (in, expect, 4, filter1, 1.0f, 0.0f);
     g_assert_cmpmem (buffer (&r, "out"), 16, expect, 16);
   }
-  memcpy (&counter, ks_sim_get_output_symbol (r.sim, 0, NULL, NULL, NULL), 4);
-  g_assert_cmpuint (counter, ==, 4);
+  memcpy (&counter, ks_sim_get_output_symbol (r.sim, 0, &type, NULL, NULL), 4);
+  g_assert_cmpint (type, ==, KS_PTX_TYPE_U32);
+  g_assert_cmpuint (counter, ==, 5 + 4);
   run_clear (&r);
 }
 

@@ -2047,6 +2047,15 @@ parse_symbols (Ctx        *ctx,
       if (!get_object (ctx, node, b->path, &o) || !check_keys (ctx, o, b->path, keys))
         return FALSE;
       sym->spec = json_node_ref (node);
+      /* the type to read it back as: one given, else the variable's */
+      if (json_object_has_member (o, "type"))
+        {
+          g_autofree char *ptype = member_path (b->path, "type");
+          Kind kind;
+
+          if (!get_type (ctx, json_object_get_member (o, "type"), ptype, &sym->type, &kind))
+            return FALSE;
+        }
       if (json_object_has_member (o, "bytes_hex")
           || (json_object_has_member (o, "type")
               && (json_object_has_member (o, "count") || json_object_has_member (o, "data"))))
@@ -2054,7 +2063,6 @@ parse_symbols (Ctx        *ctx,
           /* read now, materialized with the buffers */
           if (!parse_buffer (ctx, name, node, b))
             return FALSE;
-          sym->type = b->type;
         }
       else if (json_object_has_member (o, "init") + json_object_has_member (o, "data") > 1)
         return fail (ctx, b->path, "give only one of 'init', 'data' and 'bytes_hex'");
@@ -2192,7 +2200,7 @@ ks_launch_symbol_fill (const KsLaunch *launch,
       *data = g_memdup2 (sym->data, sym->size);
       *size = sym->size;
       if (used_type)
-        *used_type = sym->type;
+        *used_type = sym->type != KS_PTX_TYPE_NONE ? sym->type : KS_PTX_TYPE_B8;
       return TRUE;
     }
   ctx.spec_path = launch->spec_path;

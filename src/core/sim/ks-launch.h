@@ -87,6 +87,40 @@
  * A parameter {"texture": NAME} or {"surface": NAME} passes the object's
  * 64-bit handle; "bindings": {VAR: {"texture": NAME}} binds a module's
  * .texref (or, with "surface", .surfref) variable VAR to it.
+ *
+ * What host code does around a launch:
+ *
+ *   {"buffer": B, "offset": N} passes B's address plus N bytes
+ *   (kernel(d_b + k, ...)); N is 0 to B's size (its end included, as in
+ *   C), so a negative N, before the buffer, is refused.  The simulator
+ *   checks accesses through it against B's own bounds.
+ *
+ *   {"bytes_hex": "..."} passes a struct by value as its bytes, and
+ *   {"fields": [F, ...]} as C lays out its members: each F is
+ *   {"type": T, "value": V} or {"buffer": B, "offset": N} (a 64-bit
+ *   pointer, written by the simulator), at the next multiple of its size,
+ *   the whole rounded up to a multiple of the largest; at most 32764 bytes.
+ *   The simulator checks the size against the parameter's (.param .align A
+ *   .b8 NAME[SIZE]).
+ *
+ *   "symbols": {VAR: CONTENTS} fills a module-scope .global or .const
+ *   variable before the first launch (cudaMemcpyToSymbol).  CONTENTS are a
+ *   buffer's ("type", "count", "data", "bytes_hex", "init"), "type"
+ *   defaulting to the variable's and the count, for an "init", to the
+ *   variable's size; such contents are materialized by the simulator
+ *   (ks_launch_symbol_fill), which also finds VAR (the name as the PTX
+ *   writes it, or the demangled name of one mangled variable) and refuses
+ *   an unknown name or more bytes than the variable has.
+ *   "output_symbols": [VAR, ...] names variables to read back after the
+ *   run, as outputs.
+ *
+ *   "launches": [{"kernel", "grid", "block", "dynamic_shared_bytes",
+ *   "params"}, ...] is a sequence of launches over the same buffers and
+ *   variables, each seeing what the last one wrote; the top level then
+ *   gives none of those five fields.  KsLaunch's own kernel, grid, block,
+ *   dynamic_shared_bytes and params are the first launch's, for readers of
+ *   one launch; ks_sim_new() refuses a spec of several, and
+ *   ks_sim_new_step() runs each.
  */
 #pragma once
 
@@ -195,7 +229,8 @@ typedef struct
 typedef struct
 {
   char *name;                   /* the variable's name as written in the PTX */
-  KsPtxType type;               /* KS_PTX_TYPE_NONE: the variable's */
+  KsPtxType type;               /* the "type" given; KS_PTX_TYPE_NONE: none (bytes_hex
+                                 * without one, or the variable's type) */
   uint8_t *data;                /* NULL until the type is known */
   size_t size;
   gpointer spec;                /* (JsonNode) the spec, for ks_launch_symbol_fill() */

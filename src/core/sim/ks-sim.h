@@ -388,7 +388,9 @@ const KsTexAccess  *ks_sim_get_tex_accesses (const KsSim   *sim,
 /* Per-instruction statistics, module->n_insns of them */
 const KsSimInsnStats *ks_sim_get_insn_stats (const KsSim   *sim);
 uint32_t            ks_sim_get_warps_per_cta (const KsSim  *sim);
-/* The launch it runs (borrowed: the one given to ks_sim_new) */
+/* The launch it runs: the spec given to ks_sim_new (or ks_sim_new_step),
+ * with the kernel, grid, block, dynamic_shared_bytes and params of the
+ * launch it runs; it borrows everything else from the spec */
 const KsLaunch     *ks_sim_get_launch   (const KsSim       *sim);
 /* Per-instruction statistics summed by PTX line, or by CUDA file and line
  * (through .loc), for the lines that ran, in order: (transfer full) arrays
