@@ -163,7 +163,8 @@ test_run_json (void)
   c = json_object_get_object_member (json_object_get_object_member (root, "buffers"), "c");
   g_assert_cmpstr (json_object_get_string_member (c, "type"), ==, "f32");
   g_assert_cmpint (json_object_get_int_member (c, "count"), ==, 1000);
-  g_assert_cmpuint (strlen (json_object_get_string_member (c, "bytes_hex")), ==, 8000);
+  /* one encoding, numbers by default (--encoding) */
+  g_assert_false (json_object_has_member (c, "bytes_hex"));
   data = json_object_get_array_member (c, "data");
   g_assert_cmpuint (json_array_get_length (data), ==, 1000);
   /* b is the range 0, 0.5, 1, ...; a is random in [-1, 1): c - b in [-1, 1) */
@@ -177,6 +178,252 @@ test_run_json (void)
   g_assert_true (json_object_has_member (json_object_get_object_member (root, "stats"),
                                          "warp_instructions"));
   result_clear (&r);
+}
+
+/* --encoding: the same bytes as numbers, as hex or both; without
+ * "outputs" every buffer */
+static void
+test_run_encoding (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ks-cli-XXXXXX", NULL);
+  g_autofree char *ptx = dist ("..", "data", "samples", "01-vector-add", "vector_add.ptx", NULL);
+  g_autofree char *spec = g_build_filename (dir, "vadd.json", NULL);
+  /* a + b with a = 0.5, -2, 1e-7, 3 and b = 0, 1, 2, 3 (b: the range) */
+  g_autofree char *text = g_strdup_printf (
+    "{\"ptx\": \"%s\", \"grid\": [1], \"block\": [32],"
+    " \"buffers\": {\"a\": {\"type\": \"f32\", \"data\": [0.5, -2, 1e-7, 3]},"
+    " \"b\": {\"type\": \"f32\", \"count\": 4, \"init\": {\"range\": {\"start\": 0, \"step\": 1}}},"
+    " \"c\": {\"type\": \"f32\", \"count\": 4}},"
+    " \"params\": [{\"buffer\": \"a\"}, {\"buffer\": \"b\"}, {\"buffer\": \"c\"}, {\"type\": \"s32\", \"value\": 4}]}",
+    ptx);
+  const char *data_args[] = { "run", "--json", spec, NULL };
+  const char *hex_args[] = { "run", "--json", "--encoding", "hex", spec, NULL };
+  const char *both_args[] = { "run", "--json", "--encoding=both", spec, NULL };
+  const char *bad_args[] = { "run", "--json", "--encoding", "base64", spec, NULL };
+  /* 0.5f + 0, -2 + 1, 1e-7f + 2, 3 + 3, little-endian */
+  const float c_expect[4] = { 0.5f, -1.0f, 1e-7f + 2.0f, 6.0f };
+  g_autofree char *c_hex = NULL;
+  Result r;
+  JsonObject *bufs, *c;
+  JsonArray *data;
+
+  {
+    GString *h = g_string_new (NULL);
+    const guint8 *p = (const guint8 *) c_expect;
+
+    for (guint i = 0; i < sizeof c_expect; i++)
+      g_string_append_printf (h, "%02x", p[i]);
+    c_hex = g_string_free (h, FALSE);
+  }
+  g_file_set_contents (spec, text, -1, NULL);
+
+  r = run_cli (data_args);
+  g_assert_cmpint (r.status, ==, 0);
+  bufs = json_object_get_object_member (json_node_get_object (r.json), "buffers");
+  g_assert_cmpuint (json_object_get_size (bufs), ==, 3);
+  c = json_object_get_object_member (bufs, "c");
+  g_assert_false (json_object_has_member (c, "bytes_hex"));
+  data = json_object_get_array_member (c, "data");
+  g_assert_cmpuint (json_array_get_length (data), ==, 4);
+  for (guint i = 0; i < 4; i++)
+    g_assert_cmpfloat (json_array_get_double_element (data, i), ==, (double) c_expect[i]);
+  /* floats as json-glib writes doubles: 17 digits, 6 as 6.0 */
+  g_assert_nonnull (strstr (r.out, "6.0"));
+  result_clear (&r);
+
+  r = run_cli (hex_args);
+  g_assert_cmpint (r.status, ==, 0);
+  c = json_object_get_object_member (json_object_get_object_member (json_node_get_object (r.json),
+                                                                    "buffers"), "c");
+  g_assert_false (json_object_has_member (c, "data"));
+  g_assert_cmpstr (json_object_get_string_member (c, "bytes_hex"), ==, c_hex);
+  g_assert_cmpstr (json_object_get_string_member (c, "type"), ==, "f32");
+  g_assert_cmpint (json_object_get_int_member (c, "count"), ==, 4);
+  result_clear (&r);
+
+  r = run_cli (both_args);
+  g_assert_cmpint (r.status, ==, 0);
+  c = json_object_get_object_member (json_object_get_object_member (json_node_get_object (r.json),
+                                                                    "buffers"), "c");
+  g_assert_cmpstr (json_object_get_string_member (c, "bytes_hex"), ==, c_hex);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (c, "data")), ==, 4);
+  result_clear (&r);
+
+  r = run_cli (bad_args);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "--encoding must be data, hex or both"));
+  result_clear (&r);
+
+  g_unlink (spec);
+  g_rmdir (dir);
+}
+
+/* A two-pass reduction (nvcc's PTX) as two launches: statistics for
+ * each and their totals, the sum against C, a symbol read back; a fault
+ * in the second launch names it */
+static void
+test_run_launches (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ks-cli-XXXXXX", NULL);
+  g_autofree char *ptx = dist ("ptx", "sim", "sm_80", "reduce_two_pass.ptx", NULL);
+  g_autofree char *spec = g_build_filename (dir, "reduce.json", NULL);
+  g_autofree char *bad_spec = g_build_filename (dir, "bad.json", NULL);
+  g_autoptr(GString) values = g_string_new (NULL);
+  g_autofree char *text = NULL;
+  const char *args[] = { "run", "--json", spec, NULL };
+  const char *text_args[] = { "run", spec, NULL };
+  const char *bad_args[] = { "run", "--json", bad_spec, NULL };
+  JsonObject *root, *st0, *st1, *total, *fault;
+  JsonArray *list;
+  double sum = 0;
+  Result r;
+
+  /* 3000 whole numbers: the sum is exact in any order */
+  for (guint i = 0; i < 3000; i++)
+    {
+      int v = (int) ((i * 7919u) % 2001u) - 1000;
+
+      sum += v;
+      g_string_append_printf (values, "%s%d", i ? ", " : "", v);
+    }
+#define LAUNCHES(N) \
+    " \"launches\": [" \
+    "  {\"kernel\": \"_Z12partial_sumsPKfPfj\", \"grid\": [12], \"block\": [256], \"dynamic_shared_bytes\": 1024," \
+    "   \"params\": [{\"buffer\": \"in\"}, {\"buffer\": \"partial\"}, {\"type\": \"u32\", \"value\": 3000}]}," \
+    "  {\"kernel\": \"_Z9final_sum4SpanPf\", \"grid\": [1], \"block\": [32], \"dynamic_shared_bytes\": 128," \
+    "   \"params\": [{\"fields\": [{\"type\": \"u32\", \"value\": 0}, {\"type\": \"u32\", \"value\": " N "}," \
+    "                            {\"buffer\": \"partial\"}]}, {\"buffer\": \"out\"}]}]"
+  text = g_strdup_printf (
+    "{\"ptx\": \"%s\", \"buffers\": {\"in\": {\"type\": \"f32\", \"data\": [%s]},"
+    " \"partial\": {\"type\": \"f32\", \"count\": 12}, \"out\": {\"type\": \"f32\", \"count\": 1}},"
+    " \"outputs\": [\"out\"],", ptx, values->str);
+  {
+    /* 12 partial sums; the bad spec's 13 reads past "partial" */
+    g_autofree char *good = g_strconcat (text, LAUNCHES ("12"), "}", NULL);
+    g_autofree char *bad = g_strconcat (text, LAUNCHES ("13"), "}", NULL);
+
+    g_file_set_contents (spec, good, -1, NULL);
+    g_file_set_contents (bad_spec, bad, -1, NULL);
+  }
+
+  r = run_cli (args);
+  g_assert_cmpint (r.status, ==, 0);
+  root = json_node_get_object (r.json);
+  g_assert_cmpstr (json_object_get_string_member (root, "status"), ==, "ok");
+  g_assert_cmpfloat (json_array_get_double_element (
+                       json_object_get_array_member (json_object_get_object_member (
+                         json_object_get_object_member (root, "buffers"), "out"), "data"), 0), ==, sum);
+  list = json_object_get_array_member (root, "launches");
+  g_assert_cmpuint (json_array_get_length (list), ==, 2);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (list, 1), "kernel"),
+                   ==, "_Z9final_sum4SpanPf");
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (list, 1), "status"),
+                   ==, "ok");
+  st0 = json_object_get_object_member (json_array_get_object_element (list, 0), "stats");
+  st1 = json_object_get_object_member (json_array_get_object_element (list, 1), "stats");
+  total = json_object_get_object_member (root, "stats");
+  /* 12 blocks of 8 warps, then one warp */
+  g_assert_cmpint (json_object_get_int_member (st0, "warp_instructions"), >, 0);
+  g_assert_cmpint (json_object_get_int_member (st1, "warp_instructions"), >, 0);
+  g_assert_cmpint (json_object_get_int_member (total, "warp_instructions"), ==,
+                   json_object_get_int_member (st0, "warp_instructions")
+                   + json_object_get_int_member (st1, "warp_instructions"));
+  /* 8 barrier releases in each of the 12 blocks (one, then 8 halvings of 256),
+   * 6 in the one block of 32 */
+  g_assert_cmpint (json_object_get_int_member (st0, "barriers"), ==, 12 * 9);
+  g_assert_cmpint (json_object_get_int_member (st1, "barriers"), ==, 6);
+  g_assert_cmpint (json_object_get_int_member (total, "barriers"), ==, 12 * 9 + 6);
+  result_clear (&r);
+
+  r = run_cli (text_args);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "launch 0: _Z12partial_sumsPKfPfj <<<(12,1,1), (256,1,1)>>>: done"));
+  g_assert_nonnull (strstr (r.out, "launch 1: _Z9final_sum4SpanPf <<<(1,1,1), (32,1,1)>>>: done"));
+  g_assert_nonnull (strstr (r.out, "2 of 2 launches run"));
+  result_clear (&r);
+
+  r = run_cli (bad_args);
+  g_assert_cmpint (r.status, ==, 3);
+  root = json_node_get_object (r.json);
+  fault = json_object_get_object_member (root, "fault");
+  g_assert_cmpstr (json_object_get_string_member (fault, "kind"), ==, "out_of_bounds");
+  g_assert_cmpint (json_object_get_int_member (fault, "launch"), ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (fault, "kernel"), ==, "_Z9final_sum4SpanPf");
+  g_assert_nonnull (strstr (r.err, "error: launch 1 (_Z9final_sum4SpanPf): "));
+  result_clear (&r);
+
+  g_unlink (spec);
+  g_unlink (bad_spec);
+  g_rmdir (dir);
+}
+
+/* Symbols written before the run and read back after */
+static void
+test_run_symbols (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ks-cli-XXXXXX", NULL);
+  g_autofree char *ptx_path = g_build_filename (dir, "count.ptx", NULL);
+  g_autofree char *spec = g_build_filename (dir, "count.json", NULL);
+  static const char ptx[] =
+    ".version 7.0\n.target sm_80\n.address_size 64\n"
+    ".global .align 4 .u32 g_count;\n"
+    ".const .align 4 .b8 c_step[8];\n"
+    ".visible .entry k()\n{\n"
+    "  .reg .b32 %r<4>;\n"
+    "  ld.const.u32 %r1, [c_step+4];\n"
+    "  atom.global.add.u32 %r2, [g_count], %r1;\n"
+    "  ret;\n}\n";
+  const char *args[] = { "run", "--json", spec, NULL };
+  const char *hex_args[] = { "run", "--json", "--encoding", "hex", spec, NULL };
+  const char *text_args[] = { "run", spec, NULL };
+  JsonObject *syms, *g;
+  Result r;
+
+  g_file_set_contents (ptx_path, ptx, -1, NULL);
+  /* 64 threads add c_step[1] = 3 to 5 */
+  g_file_set_contents (spec,
+                       "{\"ptx\": \"count.ptx\", \"grid\": [2], \"block\": [32],"
+                       " \"symbols\": {\"g_count\": {\"data\": [5]}, \"c_step\": {\"type\": \"u32\", \"data\": [0, 3]}},"
+                       " \"output_symbols\": [\"g_count\", \"c_step\"]}", -1, NULL);
+  r = run_cli (args);
+  g_assert_cmpint (r.status, ==, 0);
+  syms = json_object_get_object_member (json_node_get_object (r.json), "symbols");
+  g = json_object_get_object_member (syms, "g_count");
+  g_assert_cmpstr (json_object_get_string_member (g, "type"), ==, "u32");
+  g_assert_cmpint (json_object_get_int_member (g, "count"), ==, 1);
+  g_assert_cmpint (json_array_get_int_element (json_object_get_array_member (g, "data"), 0), ==, 5 + 64 * 3);
+  g = json_object_get_object_member (syms, "c_step");
+  g_assert_cmpint (json_object_get_int_member (g, "count"), ==, 2);
+  g_assert_cmpint (json_array_get_int_element (json_object_get_array_member (g, "data"), 1), ==, 3);
+  result_clear (&r);
+
+  r = run_cli (hex_args);
+  g_assert_cmpint (r.status, ==, 0);
+  syms = json_object_get_object_member (json_node_get_object (r.json), "symbols");
+  /* 197 = 0xc5 */
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (syms, "g_count"),
+                                                  "bytes_hex"), ==, "c5000000");
+  result_clear (&r);
+
+  r = run_cli (text_args);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "  symbol g_count (u32 x 1): 197\n"));
+  result_clear (&r);
+
+  /* an unknown variable: bad input, the field named */
+  g_file_set_contents (spec,
+                       "{\"ptx\": \"count.ptx\", \"grid\": [1], \"block\": [32],"
+                       " \"symbols\": {\"g_cont\": {\"data\": [5]}}}", -1, NULL);
+  r = run_cli (args);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "symbols.g_cont: "));
+  g_assert_nonnull (strstr (json_object_get_string_member (json_node_get_object (r.json), "error"),
+                            "symbols.g_cont: "));
+  result_clear (&r);
+
+  g_unlink (spec);
+  g_unlink (ptx_path);
+  g_rmdir (dir);
 }
 
 static void
@@ -253,8 +500,8 @@ test_run_options (void)
     " \"params\": [{\"buffer\": \"a\"}, {\"buffer\": \"b\"}, {\"buffer\": \"c\"}, {\"type\": \"s32\", \"value\": 1000}],"
     " \"outputs\": [\"a\", \"c\"]}", ptx);
   const char *limited[] = { "run", "--json", "--max-steps", "100", spec, NULL };
-  const char *traced[] = { "run", "--json", spec, NULL };
-  const char *untraced[] = { "run", "--json", "--no-trace", spec, NULL };
+  const char *traced[] = { "run", "--json", "--encoding", "both", spec, NULL };
+  const char *untraced[] = { "run", "--json", "--no-trace", "--encoding", "hex", spec, NULL };
   Result r, t;
   JsonObject *root, *fault, *bufs, *l;
   JsonArray *a, *c;
@@ -862,6 +1109,9 @@ main (int   argc,
   g_test_add_func ("/cli/parse/errors", test_parse_errors);
   g_test_add_func ("/cli/run/json", test_run_json);
   g_test_add_func ("/cli/run/fault", test_run_fault);
+  g_test_add_func ("/cli/run/encoding", test_run_encoding);
+  g_test_add_func ("/cli/run/launches", test_run_launches);
+  g_test_add_func ("/cli/run/symbols", test_run_symbols);
   g_test_add_func ("/cli/run/options-and-line-stats", test_run_options);
   g_test_add_func ("/cli/run/texture", test_run_texture);
   g_test_add_func ("/cli/occupancy/json", test_occupancy_json);

@@ -63,7 +63,17 @@ assert_launch_equal (const KsLaunch *a,
       if (a->params[i].handle != KS_LAUNCH_HANDLE_NONE)
         g_assert_cmpuint (a->params[i].object, ==, b->params[i].object);
       else if (a->params[i].is_buffer)
-        g_assert_cmpuint (a->params[i].buffer, ==, b->params[i].buffer);
+        {
+          g_assert_cmpuint (a->params[i].buffer, ==, b->params[i].buffer);
+          g_assert_cmpint (a->params[i].offset, ==, b->params[i].offset);
+        }
+      else if (a->params[i].bytes != NULL)
+        {
+          g_assert_cmpmem (a->params[i].bytes, a->params[i].n_bytes, b->params[i].bytes,
+                           b->params[i].n_bytes);
+          g_assert_cmpmem (a->params[i].relocs, sizeof (KsLaunchReloc) * a->params[i].n_relocs,
+                           b->params[i].relocs, sizeof (KsLaunchReloc) * b->params[i].n_relocs);
+        }
       else
         {
           g_assert_cmpint (a->params[i].type, ==, b->params[i].type);
@@ -99,6 +109,19 @@ assert_launch_equal (const KsLaunch *a,
       g_assert_cmpint (ta->normalized_float, ==, tb->normalized_float);
       g_assert_cmpmem (ta->border, sizeof ta->border, tb->border, sizeof tb->border);
     }
+  /* symbols, kept as the spec has them */
+  g_assert_cmpuint (a->n_symbols, ==, b->n_symbols);
+  for (uint32_t i = 0; i < a->n_symbols; i++)
+    {
+      g_assert_cmpstr (a->symbols[i].name, ==, b->symbols[i].name);
+      g_assert_cmpint (a->symbols[i].type, ==, b->symbols[i].type);
+      g_assert_cmpmem (a->symbols[i].data, a->symbols[i].size, b->symbols[i].data,
+                       b->symbols[i].size);
+    }
+  g_assert_cmpuint (a->n_output_symbols, ==, b->n_output_symbols);
+  for (uint32_t i = 0; i < a->n_output_symbols; i++)
+    g_assert_cmpstr (a->output_symbols[i], ==, b->output_symbols[i]);
+  g_assert_cmpuint (a->n_steps, ==, b->n_steps);
   g_assert_cmpuint (a->n_bindings, ==, b->n_bindings);
   for (uint32_t i = 0; i < a->n_bindings; i++)
     {
@@ -530,6 +553,50 @@ test_textures (void)
   assert_refused (form, "textures.t.buffer");
 }
 
+/* What the form does not edit (symbols, a struct by value) comes back
+ * as written, a pointer's offset too; a spec of several launches is
+ * refused rather than cut to its first */
+static void
+test_host_forms (void)
+{
+  static const char spec[] =
+    "{\"ptx\": \"k.ptx\", \"grid\": [1], \"block\": [32],"
+    " \"buffers\": {\"a\": {\"type\": \"f32\", \"count\": 16}},"
+    " \"symbols\": {\"c_f\": {\"type\": \"f32\", \"data\": [0.5, 2]}, \"g_n\": {\"data\": [7]}},"
+    " \"params\": [{\"buffer\": \"a\", \"offset\": 8},"
+    "              {\"fields\": [{\"type\": \"u8\", \"value\": 1}, {\"buffer\": \"a\", \"offset\": 4}]},"
+    "              {\"bytes_hex\": \"0102\"}],"
+    " \"outputs\": [\"a\"], \"output_symbols\": [\"g_n\"]}";
+  g_autoptr(KsLaunchForm) form = form_of (spec);
+  g_autoptr(KsLaunchForm) copy = NULL;
+  g_autoptr(KsLaunch) direct = NULL;
+  g_autoptr(KsLaunch) launch = NULL;
+  g_autoptr(GError) error = NULL;
+
+  direct = ks_launch_parse (spec, -1, "/some/where/spec.json", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (param_at (form, 0)->offset, ==, "8");
+  g_assert_nonnull (param_at (form, 1)->kept);
+  g_assert_nonnull (param_at (form, 2)->kept);
+  copy = ks_launch_form_copy (form);
+  launch = ks_launch_form_parse (copy, "/some/where/spec.json", &error);
+  g_assert_no_error (error);
+  assert_launch_equal (direct, launch);
+  g_assert_cmpint (launch->params[0].offset, ==, 8);
+  g_assert_cmpuint (launch->params[1].n_bytes, ==, 16);
+  g_assert_cmpuint (launch->n_symbols, ==, 2);
+  g_assert_cmpuint (launch->n_output_symbols, ==, 1);
+
+  {
+    g_autoptr(KsLaunchForm) several = ks_launch_form_from_json (
+      "{\"ptx\": \"k.ptx\", \"launches\": [{\"grid\": [1], \"block\": [1]}]}", -1, &error);
+
+    g_assert_null (several);
+    g_assert_error (error, KS_LAUNCH_ERROR, KS_LAUNCH_ERROR_INVALID);
+    g_assert_true (g_str_has_prefix (error->message, "launches: the launch editor edits a spec of one launch"));
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -542,5 +609,6 @@ main (int    argc,
   g_test_add_func ("/launch-form/default", test_default);
   g_test_add_func ("/launch-form/saved-file", test_saved_file);
   g_test_add_func ("/launch-form/textures", test_textures);
+  g_test_add_func ("/launch-form/host-forms", test_host_forms);
   return g_test_run ();
 }

@@ -552,11 +552,11 @@ static const BadSpec bad_specs[] = {
   { "{" HEAD ", \"params\": [7]}", "params[0]: expected an object, got a number" },
   { "{" HEAD ", \"params\": [{\"buffer\": \"nope\"}]}", "params[0].buffer: no buffer named 'nope'" },
   { "{" HEAD ", \"buffers\": {\"a\": {\"type\": \"u8\", \"count\": 1}}, \"params\": [{\"buffer\": \"a\", \"type\": \"u32\"}]}",
-    "params[0].type: unknown key (expected 'buffer')" },
+    "params[0].type: unknown key (expected 'buffer', 'offset')" },
   { "{" HEAD ", \"params\": [{\"type\": \"u32\", \"value\": 1}, {\"type\": \"u32\", \"vaule\": 1}]}",
     "params[1].vaule: unknown key" },
   { "{" HEAD ", \"params\": [{\"type\": \"u32\", \"value\": 1}, {\"value\": 1}]}",
-    "params[1]: expected {\"buffer\": NAME} or {\"type\": T, \"value\": V}" },
+    "params[1]: expected {\"buffer\": NAME}, {\"type\": T, \"value\": V}, {\"bytes_hex\": HEX} or {\"fields\": [...]}" },
   { "{" HEAD ", \"params\": [{\"type\": \"u32\", \"value\": 1}, {\"type\": \"u32\", \"value\": 1}, {\"type\": \"f33\", \"value\": 1}]}",
     "params[2].type: unknown type 'f33'" },
   { "{" HEAD ", \"params\": [{\"type\": \"u32\"}]}", "params[0].value: missing" },
@@ -628,6 +628,59 @@ static const BadSpec bad_specs[] = {
     "bindings.tex_a: expected {\"texture\": NAME} or {\"surface\": NAME}" },
   { TEXR ("\"bindings\": {\"tex_a\": {\"texture\": \"u\"}}"),
     "bindings.tex_a.texture: no texture named 'u'" },
+  /* pointers into a buffer */
+#define BUF_A ", \"buffers\": {\"a\": {\"type\": \"u32\", \"count\": 4}}"
+  { "{" HEAD BUF_A ", \"params\": [{\"buffer\": \"a\", \"offset\": -4}]}",
+    "params[0].offset: -4 bytes points before buffer 'a' (an offset is counted in bytes from its start: 0 to 16)" },
+  { "{" HEAD BUF_A ", \"params\": [{\"buffer\": \"a\", \"offset\": 17}]}",
+    "params[0].offset: 17 bytes points past the end of buffer 'a' (16 bytes)" },
+  { "{" HEAD BUF_A ", \"params\": [{\"buffer\": \"a\", \"offset\": 1.5}]}", "params[0].offset: " },
+  { "{" HEAD BUF_A ", \"params\": [{\"buffer\": \"a\", \"ofset\": 4}]}",
+    "params[0].ofset: unknown key (expected 'buffer', 'offset')" },
+  /* structs by value */
+  { "{" HEAD ", \"params\": [{\"bytes_hex\": \"0g\"}]}", "params[0].bytes_hex: 'g' at offset 1 is not a hex digit" },
+  { "{" HEAD ", \"params\": [{\"bytes_hex\": \"\"}]}", "params[0].bytes_hex: empty" },
+  { "{" HEAD ", \"params\": [{\"bytes_hex\": \"00\", \"fields\": []}]}", "params[0].fields: unknown key (expected 'bytes_hex')" },
+  { "{" HEAD ", \"params\": [{\"fields\": []}]}", "params[0].fields: empty (give the struct's fields)" },
+  { "{" HEAD ", \"params\": [{\"fields\": [{\"type\": \"u8\", \"value\": 256}]}]}", "params[0].fields[0].value: " },
+  { "{" HEAD ", \"params\": [{\"fields\": [{\"type\": \"u8\", \"value\": 1}, {\"value\": 1}]}]}",
+    "params[0].fields[1]: expected {\"type\": T, \"value\": V} or {\"buffer\": NAME}" },
+  { "{" HEAD ", \"params\": [{\"fields\": [{\"buffer\": \"zz\"}]}]}", "params[0].fields[0].buffer: no buffer named 'zz'" },
+  { "{" HEAD BUF_A ", \"params\": [{\"fields\": [{\"buffer\": \"a\", \"offset\": 20}]}]}",
+    "params[0].fields[0].offset: 20 bytes points past the end of buffer 'a'" },
+  /* symbols */
+  { "{" HEAD ", \"symbols\": []}", "symbols: expected an object, got an array" },
+  { "{" HEAD ", \"symbols\": {\"c\": 1}}", "symbols.c: expected an object, got a number" },
+  { "{" HEAD ", \"symbols\": {\"\": {}}}", "symbols[\"\"]: name the module's .global or .const variable" },
+  { "{" HEAD ", \"symbols\": {\"c\": {\"typ\": \"u32\"}}}", "symbols.c.typ: unknown key" },
+  { "{" HEAD ", \"symbols\": {\"c\": {\"type\": \"u32\", \"data\": [1.5]}}}", "symbols.c.data[0]: " },
+  { "{" HEAD ", \"symbols\": {\"c\": {\"type\": \"u33\", \"data\": [1]}}}", "symbols.c.type: unknown type 'u33'" },
+  { "{" HEAD ", \"symbols\": {\"c\": {\"bytes_hex\": \"abc\"}}}", "symbols.c.bytes_hex: odd number of hex digits" },
+  { "{" HEAD ", \"symbols\": {\"c\": {\"data\": [1], \"init\": {}}}}", "symbols.c: give only one of" },
+  { "{" HEAD ", \"output_symbols\": \"c\"}", "output_symbols: expected an array, got a string" },
+  { "{" HEAD ", \"output_symbols\": [\"c\", \"c\"]}", "output_symbols[1]: 'c' is listed twice" },
+  { "{" HEAD ", \"output_symbols\": [\"\"]}", "output_symbols[0]: must not be empty" },
+  /* launches */
+#define LAUNCH "{\"grid\": [1], \"block\": [32]}"
+  { "{\"ptx\": \"k.ptx\", \"launches\": []}", "launches: empty (give at least one launch)" },
+  { "{\"ptx\": \"k.ptx\", \"launches\": {}}", "launches: expected an array, got an object" },
+  { "{" HEAD ", \"launches\": [" LAUNCH "]}", "grid: give it in each of \"launches\", not at the top level" },
+  { "{\"ptx\": \"k.ptx\", \"kernel\": \"k\", \"launches\": [" LAUNCH "]}",
+    "kernel: give it in each of \"launches\", not at the top level" },
+  { "{\"ptx\": \"k.ptx\", \"params\": [], \"launches\": [" LAUNCH "]}",
+    "params: give it in each of \"launches\", not at the top level" },
+  { "{\"ptx\": \"k.ptx\", \"launches\": [" LAUNCH ", {\"grid\": [1]}]}",
+    "launches[1].block: missing" },
+  { "{\"ptx\": \"k.ptx\", \"launches\": [" LAUNCH ", {\"grid\": [1], \"block\": [64, 32]}]}",
+    "launches[1].block: 64 x 32 x 1 is 2048 threads" },
+  { "{\"ptx\": \"k.ptx\", \"launches\": [" LAUNCH ", {\"grid\": [1], \"block\": [1], \"dynamic_shared_bytes\": -1}]}",
+    "launches[1].dynamic_shared_bytes: " },
+  { "{\"ptx\": \"k.ptx\", \"launches\": [" LAUNCH ", {\"grid\": [1], \"block\": [1], \"outputs\": []}]}",
+    "launches[1].outputs: unknown key" },
+  { "{\"ptx\": \"k.ptx\", \"launches\": [" LAUNCH ", {\"grid\": [1], \"block\": [1], \"params\": [{\"buffer\": \"q\"}]}]}",
+    "launches[1].params[0].buffer: no buffer named 'q'" },
+  { "{\"ptx\": \"k.ptx\", \"launches\": [" LAUNCH ", {\"grid\": [1], \"block\": [1], \"kernel\": 3}]}",
+    "launches[1].kernel: expected a string, got a number" },
   /* outputs */
   { "{" HEAD ", \"outputs\": \"c\"}", "outputs: expected an array, got a string" },
   { "{" HEAD ", \"outputs\": [\"c\"]}", "outputs[0]: no buffer named 'c'" },
@@ -734,6 +787,110 @@ test_textures (void)
   g_assert_cmpfloat (copy->textures[0].border[1], ==, 0.25);
 }
 
+/* Host code's side of a launch: pointers into buffers, structs laid out
+ * as a C compiler lays them out (offsets worked out by hand), symbols and
+ * several launches */
+static void
+test_host_forms (void)
+{
+  g_autoptr(KsLaunch) launch = parse_ok (
+    "{\"ptx\": \"k.ptx\","
+    " \"buffers\": {\"a\": {\"type\": \"f32\", \"count\": 4}, \"b\": {\"type\": \"u8\", \"count\": 3}},"
+    " \"symbols\": {\"c_f\": {\"type\": \"f32\", \"data\": [0.5]}, \"g_n\": {\"data\": [3]},"
+    "               \"g_r\": {\"type\": \"u16\", \"init\": {\"range\": {\"start\": 1}}}},"
+    " \"output_symbols\": [\"g_n\", \"c_f\"],"
+    " \"launches\": ["
+    "  {\"kernel\": \"k1\", \"grid\": [2], \"block\": [64], \"dynamic_shared_bytes\": 8,"
+    "   \"params\": [{\"buffer\": \"a\", \"offset\": 16}, {\"buffer\": \"b\", \"offset\": 0},"
+    "               {\"fields\": [{\"type\": \"u8\", \"value\": 7}, {\"type\": \"u32\", \"value\": 258},"
+    "                           {\"type\": \"b16\", \"value\": -1}, {\"type\": \"f64\", \"value\": 1},"
+    "                           {\"buffer\": \"b\", \"offset\": 2}, {\"type\": \"u8\", \"value\": 9}]}]},"
+    "  {\"grid\": [1], \"block\": [32], \"params\": [{\"bytes_hex\": \"0102ff\"}]}]}");
+  const KsLaunchParam *p;
+  /* u8 at 0, u32 at 4, b16 at 8, f64 at 16, pointer at 24, u8 at 32;
+   * 40 bytes in all (a multiple of 8) */
+  static const uint8_t expect[40] = {
+    7, 0, 0, 0, 2, 1, 0, 0, 0xff, 0xff, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0xf0, 0x3f, 0, 0, 0, 0, 0, 0, 0, 0,
+    9, 0, 0, 0, 0, 0, 0, 0,
+  };
+
+  g_assert_cmpuint (launch->n_steps, ==, 2);
+  /* the first launch stands at the top for readers of one launch */
+  g_assert_cmpstr (launch->kernel, ==, "k1");
+  g_assert_cmpuint (launch->grid[0], ==, 2);
+  g_assert_cmpuint (launch->block[0], ==, 64);
+  g_assert_cmpuint (launch->dynamic_shared_bytes, ==, 8);
+  g_assert_cmpuint (launch->n_params, ==, 3);
+  g_assert_null (launch->steps[1].kernel);
+  g_assert_cmpuint (launch->steps[1].grid[0], ==, 1);
+  g_assert_cmpuint (launch->steps[1].block[0], ==, 32);
+
+  p = &launch->steps[0].params[0];
+  g_assert_true (p->is_buffer);
+  g_assert_cmpint (p->offset, ==, 16);
+  p = &launch->steps[0].params[2];
+  g_assert_cmpuint (p->n_bytes, ==, 40);
+  g_assert_cmpmem (p->bytes, p->n_bytes, expect, sizeof expect);
+  g_assert_cmpuint (p->n_relocs, ==, 1);
+  g_assert_cmpuint (p->relocs[0].at, ==, 24);
+  g_assert_cmpuint (p->relocs[0].buffer, ==, 1);
+  g_assert_cmpint (p->relocs[0].offset, ==, 2);
+  p = &launch->steps[1].params[0];
+  g_assert_cmpuint (p->n_bytes, ==, 3);
+  g_assert_cmpmem (p->bytes, 3, "\x01\x02\xff", 3);
+
+  /* a typed symbol is read now, one in the variable's type later */
+  g_assert_cmpuint (launch->n_symbols, ==, 3);
+  g_assert_cmpstr (launch->symbols[0].name, ==, "c_f");
+  g_assert_cmpint (launch->symbols[0].type, ==, KS_PTX_TYPE_F32);
+  g_assert_cmpuint (launch->symbols[0].size, ==, 4);
+  g_assert_cmpuint (element (&(KsLaunchBuffer) { .type = KS_PTX_TYPE_F32, .count = 1,
+                                                 .data = launch->symbols[0].data }, 0),
+                    ==, f32_bits (0.5f));
+  g_assert_null (launch->symbols[1].data);
+  g_assert_null (launch->symbols[2].data);
+  g_assert_cmpuint (launch->n_output_symbols, ==, 2);
+  g_assert_cmpstr (launch->output_symbols[1], ==, "c_f");
+
+  {
+    g_autoptr(GError) error = NULL;
+    g_autofree uint8_t *data = NULL;
+    KsPtxType type;
+    size_t size;
+
+    /* g_n as the variable's u32 */
+    g_assert_true (ks_launch_symbol_fill (launch, 1, KS_PTX_TYPE_U32, 4, &data, &size, &type, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (size, ==, 4);
+    g_assert_cmpint (type, ==, KS_PTX_TYPE_U32);
+    g_assert_cmpmem (data, 4, "\x03\0\0\0", 4);
+    g_clear_pointer (&data, g_free);
+    /* g_r: u16 over a 6-byte variable, 1 2 3 */
+    g_assert_true (ks_launch_symbol_fill (launch, 2, KS_PTX_TYPE_B8, 6, &data, &size, &type, &error));
+    g_assert_cmpuint (size, ==, 6);
+    g_assert_cmpmem (data, 6, "\x01\0\x02\0\x03\0", 6);
+    g_clear_pointer (&data, g_free);
+    /* g_n as an s8: 3 fits; as a pred it cannot be filled */
+    g_assert_false (ks_launch_symbol_fill (launch, 1, KS_PTX_TYPE_PRED, 1, &data, &size, &type, &error));
+    g_assert_cmpstr (error->message, ==, "/specs/dir/spec.json: symbols.g_n.type: missing, and the variable's type pred "
+                     "cannot be filled: give one");
+  }
+
+  /* a deep copy keeps it all */
+  {
+    g_autoptr(KsLaunch) c = ks_launch_copy (launch);
+
+    g_assert_cmpuint (c->n_steps, ==, 2);
+    g_assert_true (c->steps[0].params[2].bytes != launch->steps[0].params[2].bytes);
+    g_assert_cmpmem (c->steps[0].params[2].bytes, 40, expect, 40);
+    g_assert_cmpuint (c->steps[0].params[2].relocs[0].at, ==, 24);
+    g_assert_cmpmem (c->params[2].bytes, 40, expect, 40);
+    g_assert_cmpstr (c->symbols[2].name, ==, "g_r");
+    g_assert_cmpstr (c->output_symbols[0], ==, "g_n");
+  }
+}
+
 static void
 test_errors (void)
 {
@@ -815,6 +972,7 @@ main (int   argc,
   g_test_add_func ("/launch/values/f16-bf16-rounding", test_f16_conversion);
   g_test_add_func ("/launch/values/random-deterministic-in-range", test_random);
   g_test_add_func ("/launch/parse/textures-surfaces", test_textures);
+  g_test_add_func ("/launch/parse/host-forms", test_host_forms);
   g_test_add_func ("/launch/errors/name-the-field", test_errors);
   g_test_add_func ("/launch/errors/locations", test_messages);
 

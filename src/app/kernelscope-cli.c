@@ -377,11 +377,64 @@ cmd_parse (int    argc,
 }
 
 
-static void
-add_value (JsonBuilder *b,
-           KsPtxType    type,
-           const uint8_t *p)
+/* run --json's buffers: written straight to stdout, value by value, so
+ * that a buffer of a million elements never becomes a JsonNode tree or a
+ * string in memory.  The numbers are written as json-glib writes them. */
+typedef enum
 {
+  KS_CLI_ENCODING_DATA = 1 << 0,
+  KS_CLI_ENCODING_HEX = 1 << 1,
+} KsCliEncoding;
+
+static void
+write_string (FILE       *out,
+              const char *s)
+{
+  g_autofree char *valid = g_utf8_make_valid (s, -1);
+
+  fputc ('"', out);
+  for (const char *p = valid; *p; p++)
+    {
+      unsigned char c = (unsigned char) *p;
+
+      if (c == '"' || c == '\\')
+        fprintf (out, "\\%c", c);
+      else if (c == '\n')
+        fputs ("\\n", out);
+      else if (c == '\t')
+        fputs ("\\t", out);
+      else if (c < 0x20 || c == 0x7f)
+        fprintf (out, "\\u%04x", c);
+      else
+        fputc (c, out);
+    }
+  fputc ('"', out);
+}
+
+/* A member written with json-glib's generator (small things) */
+static void
+write_member_node (FILE       *out,
+                   const char *name,
+                   JsonNode   *node)
+{
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autofree char *text = NULL;
+
+  json_generator_set_pretty (gen, TRUE);
+  json_generator_set_root (gen, node);
+  text = json_generator_to_data (gen, NULL);
+  fputs (",\n  ", out);
+  write_string (out, name);
+  fputs (" : ", out);
+  fputs (text, out);
+}
+
+static void
+write_value (FILE          *out,
+             KsPtxType      type,
+             const uint8_t *p)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
   uint64_t v = 0;
   double d;
 
@@ -405,59 +458,87 @@ add_value (JsonBuilder *b,
     case KS_PTX_TYPE_BF16:
       d = ks_launch_bf16_to_double ((uint16_t) v);
       break;
-    case KS_PTX_TYPE_S8: json_builder_add_int_value (b, (int8_t) v); return;
-    case KS_PTX_TYPE_S16: json_builder_add_int_value (b, (int16_t) v); return;
-    case KS_PTX_TYPE_S32: json_builder_add_int_value (b, (int32_t) v); return;
-    case KS_PTX_TYPE_S64: json_builder_add_int_value (b, (int64_t) v); return;
+    case KS_PTX_TYPE_S8: fprintf (out, "%d", (int8_t) v); return;
+    case KS_PTX_TYPE_S16: fprintf (out, "%d", (int16_t) v); return;
+    case KS_PTX_TYPE_S32: fprintf (out, "%" G_GINT32_FORMAT, (int32_t) v); return;
+    case KS_PTX_TYPE_S64: fprintf (out, "%" G_GINT64_FORMAT, (int64_t) v); return;
     case KS_PTX_TYPE_U64:
     case KS_PTX_TYPE_B64:
       /* JSON numbers lose 64-bit integers in most readers: a string */
       if (v > (G_GUINT64_CONSTANT (1) << 53))
-        {
-          g_autofree char *str = g_strdup_printf ("%" G_GUINT64_FORMAT, v);
-
-          json_builder_add_string_value (b, str);
-          return;
-        }
-      json_builder_add_int_value (b, (gint64) v);
+        fprintf (out, "\"%" G_GUINT64_FORMAT "\"", v);
+      else
+        fprintf (out, "%" G_GUINT64_FORMAT, v);
       return;
     default:
-      json_builder_add_int_value (b, (gint64) v);
+      fprintf (out, "%" G_GUINT64_FORMAT, v);
       return;
     }
   if (isnan (d))
-    json_builder_add_string_value (b, "nan");
+    fputs ("\"nan\"", out);
   else if (isinf (d))
-    json_builder_add_string_value (b, d > 0 ? "inf" : "-inf");
+    fputs (d > 0 ? "\"inf\"" : "\"-inf\"", out);
   else
-    json_builder_add_double_value (b, d);
+    {
+      g_ascii_dtostr (buf, sizeof buf, d);
+      fputs (buf, out);
+      /* json-glib keeps a double a double */
+      if (strpbrk (buf, ".eEn") == NULL)
+        fputs (".0", out);
+    }
 }
 
+/* NAME: {"type", "count", "bytes_hex" and/or "data"} */
 static void
-build_buffer (JsonBuilder          *b,
-              const KsLaunchBuffer *buf,
-              const uint8_t        *data)
+write_buffer (FILE          *out,
+              const char    *name,
+              KsPtxType      type,
+              uint64_t       count,
+              const uint8_t *data,
+              size_t         size,
+              KsCliEncoding  encoding,
+              gboolean       first)
 {
-  uint32_t esize = ks_ptx_type_size (buf->type);
-  GString *hex = g_string_sized_new (buf->size * 2 + 1);
+  static const char digits[] = "0123456789abcdef";
+  uint32_t esize = ks_ptx_type_size (type);
 
-  json_builder_set_member_name (b, buf->name);
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "type");
-  json_builder_add_string_value (b, ks_ptx_type_name (buf->type));
-  json_builder_set_member_name (b, "count");
-  json_builder_add_int_value (b, (gint64) buf->count);
-  for (size_t i = 0; i < buf->size; i++)
-    g_string_append_printf (hex, "%02x", data[i]);
-  json_builder_set_member_name (b, "bytes_hex");
-  json_builder_add_string_value (b, hex->str);
-  g_string_free (hex, TRUE);
-  json_builder_set_member_name (b, "data");
-  json_builder_begin_array (b);
-  for (uint64_t i = 0; esize > 0 && i < buf->count; i++)
-    add_value (b, buf->type, data + i * esize);
-  json_builder_end_array (b);
-  json_builder_end_object (b);
+  fputs (first ? "\n    " : ",\n    ", out);
+  write_string (out, name);
+  fprintf (out, " : {\n      \"type\" : \"%s\",\n      \"count\" : %" G_GUINT64_FORMAT,
+           ks_ptx_type_name (type), count);
+  if (encoding & KS_CLI_ENCODING_HEX)
+    {
+      char chunk[4096];
+      size_t n = 0;
+
+      fputs (",\n      \"bytes_hex\" : \"", out);
+      for (size_t i = 0; i < size; i++)
+        {
+          chunk[n++] = digits[data[i] >> 4];
+          chunk[n++] = digits[data[i] & 15];
+          if (n == sizeof chunk)
+            {
+              fwrite (chunk, 1, n, out);
+              n = 0;
+            }
+        }
+      fwrite (chunk, 1, n, out);
+      fputc ('"', out);
+    }
+  if (encoding & KS_CLI_ENCODING_DATA)
+    {
+      fputs (",\n      \"data\" : [", out);
+      for (uint64_t i = 0; esize > 0 && i < count; i++)
+        {
+          if (i > 0)
+            fputs (i % 8 == 0 ? ",\n        " : ", ", out);
+          else
+            fputs ("\n        ", out);
+          write_value (out, type, data + i * esize);
+        }
+      fputs (count > 0 ? "\n      ]" : "]", out);
+    }
+  fputs ("\n    }", out);
 }
 
 static void
@@ -556,276 +637,124 @@ build_line_stats (JsonBuilder          *b,
   json_builder_end_object (b);
 }
 
-static int
-cmd_run (int    argc,
-         char **argv)
+/* The first values of a buffer, as short as they read back exactly */
+static char *
+preview_values (KsPtxType      type,
+                uint64_t       count,
+                const uint8_t *data)
 {
-  gboolean json = FALSE, no_trace = FALSE;
-  gint64 max_steps = 0;
-  gint threads = 1;
-  const GOptionEntry entries[] = {
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the results as one JSON object", NULL },
-    { "max-steps", 0, 0, G_OPTION_ARG_INT64, &max_steps,
-      "Stop with a step_limit fault after N warp-instructions", "N" },
-    { "no-trace", 0, 0, G_OPTION_ARG_NONE, &no_trace,
-      "Do not record the trace nor analyse memory (faster)", NULL },
-    { "threads", 0, 0, G_OPTION_ARG_INT, &threads,
-      "Run blocks on N threads, with the results of one (0: one per processor)", "N" },
-    { NULL }
-  };
-  g_autoptr(GOptionContext) ctx = g_option_context_new ("SPEC.json - run a kernel launch");
-  g_autoptr(GError) error = NULL;
-  g_autoptr(KsLaunch) launch = NULL;
-  g_autoptr(KsPtxModule) module = NULL;
-  g_autoptr(KsSim) sim = NULL;
-  g_autoptr(JsonBuilder) b = NULL;
-  g_autoptr(JsonNode) root = NULL;
-  const KsSimFault *fault;
-  const KsSimStats *stats;
-  KsSimStatus status;
+  uint32_t esize = ks_ptx_type_size (type);
+  GString *line = g_string_new (NULL);
 
-  g_option_context_add_main_entries (ctx, entries, NULL);
-  if (!g_option_context_parse (ctx, &argc, &argv, &error))
-    return usage_error ("run", error->message);
-  if (argc != 2)
-    return usage_error ("run", "expected exactly one launch spec");
-  if (max_steps < 0)
-    return usage_error ("run", "--max-steps must not be negative");
-
-  launch = ks_launch_load (argv[1], &error);
-  if (launch == NULL)
+  for (uint64_t k = 0; esize > 0 && k < MIN (count, 8); k++)
     {
-      g_printerr ("%s\n", error->message);
-      if (json)
-        ks_cli_print_json_error (error->message);
-      return KS_CLI_EXIT_BAD_INPUT;
-    }
-  if (launch->ptx_path == NULL)
-    {
-      const char *msg = "compiling a \"source\" needs the CUDA toolchain support, which this "
-                        "version does not have yet: give the launch a \"ptx\" file";
+      const uint8_t *p = data + k * esize;
+      uint64_t v = 0;
 
-      g_printerr ("%s: error: %s\n", argv[1], msg);
-      if (json)
-        ks_cli_print_json_error (msg);
-      return KS_CLI_EXIT_BAD_INPUT;
-    }
-
-  module = ks_ptx_module_parse_file (launch->ptx_path, &error);
-  if (module == NULL)
-    {
-      g_printerr ("%s: error: %s\n", launch->ptx_path, error->message);
-      if (json)
-        ks_cli_print_json_error (error->message);
-      return KS_CLI_EXIT_BAD_INPUT;
-    }
-  for (uint32_t i = 0; i < module->n_diagnostics; i++)
-    {
-      const KsPtxDiagnostic *d = &module->diagnostics[i];
-
-      g_printerr ("%s:%u:%u: %s: %s\n", launch->ptx_path, d->line, d->column,
-                  severity_name (d->severity), d->message);
-    }
-
-  sim = ks_sim_new (module, launch, &error);
-  if (sim == NULL)
-    {
-      g_printerr ("%s: error: %s\n", argv[1], error->message);
-      if (json)
-        ks_cli_print_json_error (error->message);
-      return KS_CLI_EXIT_BAD_INPUT;
-    }
-  if (max_steps > 0)
-    ks_sim_set_step_limit (sim, (uint64_t) max_steps);
-  ks_sim_set_trace (sim, !no_trace, 0);
-  if (threads < 0)
-    return usage_error ("run", "--threads must not be negative");
-  ks_sim_set_threads (sim, (uint32_t) threads);
-  status = ks_sim_run (sim, 0, NULL);
-  fault = ks_sim_get_fault (sim);
-  stats = ks_sim_get_stats (sim);
-
-  if (fault != NULL)
-    {
-      g_printerr ("%s:%u: error: %s (block [%u,%u,%u], thread [%u,%u,%u])\n",
-                  launch->ptx_path, fault->ptx_line, fault->message,
-                  fault->block[0], fault->block[1], fault->block[2],
-                  fault->thread[0], fault->thread[1], fault->thread[2]);
-      if (fault->cuda_file != NULL)
-        g_printerr ("%s:%u: note: the CUDA line of the fault\n", fault->cuda_file, fault->cuda_line);
-    }
-
-  {
-    uint32_t n_hazards;
-    const KsSimHazard *hz = ks_sim_get_hazards (sim, &n_hazards);
-
-    /* Warnings in the compiler's format, so editors can jump to them */
-    for (uint32_t i = 0; i < n_hazards; i++)
-      g_printerr ("%s:%u: warning: shared-memory %s hazard with line %u: threads %u and %u of "
-                  "block [%u,%u,%u] touch offset %u with no barrier between (%" G_GUINT64_FORMAT
-                  " times)\n",
-                  launch->ptx_path, module->insns[hz[i].second_insn].line,
-                  ks_sim_hazard_kind_name (hz[i].kind), module->insns[hz[i].first_insn].line,
-                  hz[i].first_thread, hz[i].second_thread, hz[i].block[0], hz[i].block[1],
-                  hz[i].block[2], hz[i].address, hz[i].count);
-  }
-
-  if (!json)
-    {
-      g_autofree char *name = NULL;
-
-      /* without "kernel" in the spec, the module's only kernel ran */
-      if (launch->kernel != NULL)
-        name = g_strdup (launch->kernel);
-      for (uint32_t i = 0; name == NULL && i < module->n_functions; i++)
-        if (module->functions[i].kind == KS_PTX_FUNCTION_ENTRY
-            && (module->functions[i].flags & KS_PTX_FUNCTION_HAS_BODY))
-          name = ks_ptx_span_dup (module, module->functions[i].name);
-
-      fputs (ks_sim_get_printf (sim), stdout);
-      g_print ("%s <<<(%u,%u,%u), (%u,%u,%u)>>>: %s in %.3f s\n", name,
-               launch->grid[0], launch->grid[1], launch->grid[2],
-               launch->block[0], launch->block[1], launch->block[2],
-               status == KS_SIM_DONE ? "done" : "stopped", stats->seconds);
-      g_print ("  %" G_GUINT64_FORMAT " warp-instructions, %" G_GUINT64_FORMAT
-               " thread-instructions (%.1f lanes each), %" G_GUINT64_FORMAT
-               " divergent branches, %" G_GUINT64_FORMAT " barriers\n",
-               stats->warp_instructions, stats->thread_instructions,
-               stats->warp_instructions ? (double) stats->thread_instructions / stats->warp_instructions : 0.0,
-               stats->divergent_branches, stats->barriers);
-      for (uint32_t i = 0; i < launch->n_outputs; i++)
+      memcpy (&v, p, esize);
+      if (k > 0)
+        g_string_append_c (line, ' ');
+      if (type == KS_PTX_TYPE_F32)
         {
-          const KsLaunchBuffer *buf = &launch->buffers[launch->outputs[i]];
-          const uint8_t *data = ks_sim_get_buffer (sim, launch->outputs[i], NULL);
-          uint32_t esize = ks_ptx_type_size (buf->type);
-          GString *line = g_string_new (NULL);
+          float f;
 
-          /* the first values, as short as they read back exactly */
-          for (uint64_t k = 0; esize > 0 && k < MIN (buf->count, 8); k++)
-            {
-              const uint8_t *p = data + k * esize;
-              uint64_t v = 0;
-
-              memcpy (&v, p, esize);
-              if (k > 0)
-                g_string_append_c (line, ' ');
-              if (buf->type == KS_PTX_TYPE_F32)
-                {
-                  float f;
-
-                  memcpy (&f, p, 4);
-                  g_string_append_printf (line, "%.9g", f);
-                }
-              else if (buf->type == KS_PTX_TYPE_F64)
-                {
-                  double d;
-
-                  memcpy (&d, p, 8);
-                  g_string_append_printf (line, "%.17g", d);
-                }
-              else if (buf->type == KS_PTX_TYPE_F16)
-                g_string_append_printf (line, "%.5g", ks_launch_f16_to_double ((uint16_t) v));
-              else if (buf->type == KS_PTX_TYPE_BF16)
-                g_string_append_printf (line, "%.4g", ks_launch_bf16_to_double ((uint16_t) v));
-              else if (buf->type >= KS_PTX_TYPE_S8 && buf->type <= KS_PTX_TYPE_S64)
-                g_string_append_printf (line, "%" G_GINT64_FORMAT,
-                                        esize == 1 ? (gint64) (int8_t) v : esize == 2 ? (gint64) (int16_t) v
-                                        : esize == 4 ? (gint64) (int32_t) v : (gint64) v);
-              else
-                g_string_append_printf (line, "%" G_GUINT64_FORMAT, v);
-            }
-          g_print ("  %s (%s x %" G_GUINT64_FORMAT "): %s%s\n", buf->name,
-                   ks_ptx_type_name (buf->type), buf->count, line->str, buf->count > 8 ? " ..." : "");
-          g_string_free (line, TRUE);
+          memcpy (&f, p, 4);
+          g_string_append_printf (line, "%.9g", f);
         }
-      return fault != NULL ? KS_CLI_EXIT_FAULT : KS_CLI_EXIT_OK;
-    }
-
-  b = json_builder_new ();
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "status");
-  json_builder_add_string_value (b, fault != NULL ? "fault" : "ok");
-  if (fault != NULL)
-    {
-      json_builder_set_member_name (b, "fault");
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "kind");
-      json_builder_add_string_value (b, ks_sim_fault_kind_name (fault->kind));
-      json_builder_set_member_name (b, "message");
-      json_builder_add_string_value (b, fault->message);
-      json_builder_set_member_name (b, "ptx_line");
-      if (fault->ptx_line)
-        json_builder_add_int_value (b, fault->ptx_line);
-      else
-        json_builder_add_null_value (b);
-      json_builder_set_member_name (b, "cuda_file");
-      if (fault->cuda_file)
-        json_builder_add_string_value (b, fault->cuda_file);
-      else
-        json_builder_add_null_value (b);
-      json_builder_set_member_name (b, "cuda_line");
-      if (fault->cuda_line)
-        json_builder_add_int_value (b, fault->cuda_line);
-      else
-        json_builder_add_null_value (b);
-      ks_cli_add_dim3 (b, "block", fault->block);
-      ks_cli_add_dim3 (b, "thread", fault->thread);
-      json_builder_set_member_name (b, "address");
-      if (fault->has_address)
+      else if (type == KS_PTX_TYPE_F64)
         {
-          g_autofree char *a = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", fault->address);
+          double d;
 
-          json_builder_add_string_value (b, a);
+          memcpy (&d, p, 8);
+          g_string_append_printf (line, "%.17g", d);
         }
+      else if (type == KS_PTX_TYPE_F16)
+        g_string_append_printf (line, "%.5g", ks_launch_f16_to_double ((uint16_t) v));
+      else if (type == KS_PTX_TYPE_BF16)
+        g_string_append_printf (line, "%.4g", ks_launch_bf16_to_double ((uint16_t) v));
+      else if (type >= KS_PTX_TYPE_S8 && type <= KS_PTX_TYPE_S64)
+        g_string_append_printf (line, "%" G_GINT64_FORMAT,
+                                esize == 1 ? (gint64) (int8_t) v : esize == 2 ? (gint64) (int16_t) v
+                                : esize == 4 ? (gint64) (int32_t) v : (gint64) v);
       else
-        json_builder_add_null_value (b);
-      json_builder_end_object (b);
+        g_string_append_printf (line, "%" G_GUINT64_FORMAT, v);
     }
+  if (count > 8)
+    g_string_append (line, " ...");
+  return g_string_free (line, FALSE);
+}
 
-  json_builder_set_member_name (b, "buffers");
-  json_builder_begin_object (b);
-  for (uint32_t i = 0; i < launch->n_buffers; i++)
-    {
-      gboolean wanted = launch->n_outputs == 0;
+/* The kernel a launch runs: the one it names, else the module's only one */
+static char *
+kernel_name (const KsPtxModule *module,
+             const char        *kernel)
+{
+  if (kernel != NULL)
+    return g_strdup (kernel);
+  for (uint32_t i = 0; i < module->n_functions; i++)
+    if (module->functions[i].kind == KS_PTX_FUNCTION_ENTRY
+        && (module->functions[i].flags & KS_PTX_FUNCTION_HAS_BODY))
+      return ks_ptx_span_dup (module, module->functions[i].name);
+  return g_strdup ("(none)");
+}
 
-      for (uint32_t k = 0; k < launch->n_outputs; k++)
-        wanted |= launch->outputs[k] == i;
-      if (wanted)
-        build_buffer (b, &launch->buffers[i], ks_sim_get_buffer (sim, i, NULL));
-    }
-  json_builder_end_object (b);
+/* What one launch of a spec did, kept after its simulation is freed */
+typedef struct
+{
+  char *kernel;
+  uint32_t grid[3], block[3];
+  uint32_t dynamic_shared_bytes;
+  KsSimStats stats;
+  gboolean done;
+  JsonNode *report;             /* {"stats", "lines", "hazards", "hints"} */
+} RunStep;
 
+static void
+run_step_clear (RunStep *st)
+{
+  g_free (st->kernel);
+  g_clear_pointer (&st->report, json_node_unref);
+}
+
+static void
+build_stats (JsonBuilder       *b,
+             const KsSim       *sim,
+             const KsSimStats  *stats)
+{
   json_builder_set_member_name (b, "stats");
   json_builder_begin_object (b);
-  json_builder_set_member_name (b, "warp_instructions");
-  json_builder_add_int_value (b, (gint64) stats->warp_instructions);
-  json_builder_set_member_name (b, "thread_instructions");
-  json_builder_add_int_value (b, (gint64) stats->thread_instructions);
+  add_uint (b, "warp_instructions", stats->warp_instructions);
+  add_uint (b, "thread_instructions", stats->thread_instructions);
   json_builder_set_member_name (b, "seconds");
   json_builder_add_double_value (b, stats->seconds);
-  json_builder_set_member_name (b, "divergent_branches");
-  json_builder_add_int_value (b, (gint64) stats->divergent_branches);
-  json_builder_set_member_name (b, "barriers");
-  json_builder_add_int_value (b, (gint64) stats->barriers);
-  json_builder_set_member_name (b, "trace_events");
-  json_builder_add_int_value (b, (gint64) stats->trace_events);
-  /* a launch past the trace's limit is traced in a sample of whole blocks:
-   * blocks 0, trace_stride, 2 trace_stride, ... */
-  json_builder_set_member_name (b, "trace_dropped");
-  json_builder_add_int_value (b, (gint64) stats->trace_dropped);
-  json_builder_set_member_name (b, "trace_stride");
-  json_builder_add_int_value (b, (gint64) stats->trace_stride);
-  json_builder_set_member_name (b, "trace_blocks");
-  json_builder_add_int_value (b, (gint64) stats->trace_blocks);
-  {
-    uint64_t n_records;
+  add_uint (b, "divergent_branches", stats->divergent_branches);
+  add_uint (b, "barriers", stats->barriers);
+  add_uint (b, "trace_events", stats->trace_events);
+  if (sim != NULL)
+    {
+      uint64_t n_records;
 
-    ks_sim_get_trace_memory (sim, &n_records);
-    json_builder_set_member_name (b, "trace_bytes");
-    json_builder_add_int_value (b, (gint64) (stats->trace_events * sizeof (KsTraceEvent)
-                                             + n_records * sizeof (KsTraceMemory)));
-  }
+      /* a launch past the trace's limit is traced in a sample of whole blocks:
+       * blocks 0, trace_stride, 2 trace_stride, ... */
+      add_uint (b, "trace_dropped", stats->trace_dropped);
+      add_uint (b, "trace_stride", stats->trace_stride);
+      add_uint (b, "trace_blocks", stats->trace_blocks);
+      ks_sim_get_trace_memory (sim, &n_records);
+      add_uint (b, "trace_bytes", stats->trace_events * sizeof (KsTraceEvent)
+                                  + n_records * sizeof (KsTraceMemory));
+    }
   json_builder_end_object (b);
+}
+
+/* One launch's statistics, line statistics, hazards and hints */
+static JsonNode *
+build_report (const KsPtxModule *module,
+              KsSim             *sim)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+
+  json_builder_begin_object (b);
+  build_stats (b, sim, ks_sim_get_stats (sim));
 
   json_builder_set_member_name (b, "lines");
   json_builder_begin_object (b);
@@ -870,17 +799,395 @@ cmd_run (int    argc,
 
     ks_hints_add_json (b, hints);
   }
-
-  json_builder_set_member_name (b, "printf");
-  {
-    g_autofree char *valid = g_utf8_make_valid (ks_sim_get_printf (sim), -1);
-
-    json_builder_add_string_value (b, valid);
-  }
   json_builder_end_object (b);
-  root = json_builder_get_root (b);
-  ks_cli_print_json (root);
-  return fault != NULL ? KS_CLI_EXIT_FAULT : KS_CLI_EXIT_OK;
+  return json_builder_get_root (b);
+}
+
+static JsonNode *
+build_fault (const KsSimFault *fault,
+             uint32_t          step,
+             const char       *kernel)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "kind");
+  json_builder_add_string_value (b, ks_sim_fault_kind_name (fault->kind));
+  json_builder_set_member_name (b, "message");
+  json_builder_add_string_value (b, fault->message);
+  json_builder_set_member_name (b, "ptx_line");
+  if (fault->ptx_line)
+    json_builder_add_int_value (b, fault->ptx_line);
+  else
+    json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "cuda_file");
+  if (fault->cuda_file)
+    json_builder_add_string_value (b, fault->cuda_file);
+  else
+    json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "cuda_line");
+  if (fault->cuda_line)
+    json_builder_add_int_value (b, fault->cuda_line);
+  else
+    json_builder_add_null_value (b);
+  ks_cli_add_dim3 (b, "block", fault->block);
+  ks_cli_add_dim3 (b, "thread", fault->thread);
+  json_builder_set_member_name (b, "address");
+  if (fault->has_address)
+    {
+      g_autofree char *a = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", fault->address);
+
+      json_builder_add_string_value (b, a);
+    }
+  else
+    json_builder_add_null_value (b);
+  /* which launch of the spec: its index in "launches" (0 for a spec of one) */
+  add_uint (b, "launch", step);
+  json_builder_set_member_name (b, "kernel");
+  json_builder_add_string_value (b, kernel);
+  json_builder_end_object (b);
+  return json_builder_get_root (b);
+}
+
+static int
+cmd_run (int    argc,
+         char **argv)
+{
+  gboolean json = FALSE, no_trace = FALSE;
+  gint64 max_steps = 0;
+  gint threads = 1;
+  g_autofree char *encoding_name = NULL;
+  const GOptionEntry entries[] = {
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the results as one JSON object", NULL },
+    { "encoding", 0, 0, G_OPTION_ARG_STRING, &encoding_name,
+      "How --json writes buffers' contents: \"data\" (numbers, the default), \"hex\" "
+      "(\"bytes_hex\", little-endian bytes) or \"both\"", "data|hex|both" },
+    { "max-steps", 0, 0, G_OPTION_ARG_INT64, &max_steps,
+      "Stop with a step_limit fault after N warp-instructions (of each launch)", "N" },
+    { "no-trace", 0, 0, G_OPTION_ARG_NONE, &no_trace,
+      "Do not record the trace nor analyse memory (faster)", NULL },
+    { "threads", 0, 0, G_OPTION_ARG_INT, &threads,
+      "Run blocks on N threads, with the results of one (0: one per processor)", "N" },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) ctx = g_option_context_new ("SPEC.json - run a kernel launch");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsLaunch) launch = NULL;
+  g_autoptr(KsPtxModule) module = NULL;
+  g_autoptr(KsSim) sim = NULL;
+  g_autoptr(JsonNode) fault_node = NULL;
+  g_autoptr(GString) printf_out = g_string_new (NULL);
+  KsCliEncoding encoding = KS_CLI_ENCODING_DATA;
+  g_autofree RunStep *steps = NULL;
+  uint32_t n_steps, n_run = 0;
+  gboolean faulted = FALSE;
+  KsSimStats total = { 0 };
+
+  g_option_context_set_summary (ctx,
+    "Runs the spec's launch (or each of its \"launches\" in turn, over the same buffers)\n"
+    "and prints its outputs: the buffers of \"outputs\" (every buffer when it has none)\n"
+    "and the variables of \"output_symbols\".");
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  if (!g_option_context_parse (ctx, &argc, &argv, &error))
+    return usage_error ("run", error->message);
+  if (argc != 2)
+    return usage_error ("run", "expected exactly one launch spec");
+  if (max_steps < 0)
+    return usage_error ("run", "--max-steps must not be negative");
+  if (threads < 0)
+    return usage_error ("run", "--threads must not be negative");
+  if (encoding_name == NULL || strcmp (encoding_name, "data") == 0)
+    encoding = KS_CLI_ENCODING_DATA;
+  else if (strcmp (encoding_name, "hex") == 0)
+    encoding = KS_CLI_ENCODING_HEX;
+  else if (strcmp (encoding_name, "both") == 0)
+    encoding = KS_CLI_ENCODING_DATA | KS_CLI_ENCODING_HEX;
+  else
+    return usage_error ("run", "--encoding must be data, hex or both");
+
+  launch = ks_launch_load (argv[1], &error);
+  if (launch == NULL)
+    {
+      g_printerr ("%s\n", error->message);
+      if (json)
+        ks_cli_print_json_error (error->message);
+      return KS_CLI_EXIT_BAD_INPUT;
+    }
+  if (launch->ptx_path == NULL)
+    {
+      const char *msg = "compiling a \"source\" needs the CUDA toolchain support, which this "
+                        "version does not have yet: give the launch a \"ptx\" file";
+
+      g_printerr ("%s: error: %s\n", argv[1], msg);
+      if (json)
+        ks_cli_print_json_error (msg);
+      return KS_CLI_EXIT_BAD_INPUT;
+    }
+
+  module = ks_ptx_module_parse_file (launch->ptx_path, &error);
+  if (module == NULL)
+    {
+      g_printerr ("%s: error: %s\n", launch->ptx_path, error->message);
+      if (json)
+        ks_cli_print_json_error (error->message);
+      return KS_CLI_EXIT_BAD_INPUT;
+    }
+  for (uint32_t i = 0; i < module->n_diagnostics; i++)
+    {
+      const KsPtxDiagnostic *d = &module->diagnostics[i];
+
+      g_printerr ("%s:%u:%u: %s: %s\n", launch->ptx_path, d->line, d->column,
+                  severity_name (d->severity), d->message);
+    }
+
+  /* The launches in turn, each from the memory the last one left */
+  n_steps = MAX (launch->n_steps, 1);
+  steps = g_new0 (RunStep, n_steps);
+  for (uint32_t k = 0; k < n_steps && !faulted; k++)
+    {
+      RunStep *st = &steps[k];
+      const KsSimFault *fault;
+      KsSim *next;
+
+      next = ks_sim_new_step (module, launch, k, sim, &error);
+      if (next == NULL)
+        {
+          g_printerr ("%s: error: %s\n", argv[1], error->message);
+          if (json)
+            ks_cli_print_json_error (error->message);
+          for (uint32_t i = 0; i < n_run; i++)
+            run_step_clear (&steps[i]);
+          return KS_CLI_EXIT_BAD_INPUT;
+        }
+      g_clear_pointer (&sim, ks_sim_free);
+      sim = next;
+      n_run = k + 1;
+      if (max_steps > 0)
+        ks_sim_set_step_limit (sim, (uint64_t) max_steps);
+      ks_sim_set_trace (sim, !no_trace, 0);
+      ks_sim_set_threads (sim, (uint32_t) threads);
+      st->done = ks_sim_run (sim, 0, NULL) == KS_SIM_DONE;
+      st->kernel = kernel_name (module, ks_sim_get_launch (sim)->kernel);
+      memcpy (st->grid, ks_sim_get_launch (sim)->grid, sizeof st->grid);
+      memcpy (st->block, ks_sim_get_launch (sim)->block, sizeof st->block);
+      st->dynamic_shared_bytes = ks_sim_get_launch (sim)->dynamic_shared_bytes;
+      st->stats = *ks_sim_get_stats (sim);
+      total.warp_instructions += st->stats.warp_instructions;
+      total.thread_instructions += st->stats.thread_instructions;
+      total.seconds += st->stats.seconds;
+      total.divergent_branches += st->stats.divergent_branches;
+      total.barriers += st->stats.barriers;
+      total.trace_events += st->stats.trace_events;
+      g_string_append (printf_out, ks_sim_get_printf (sim));
+
+      fault = ks_sim_get_fault (sim);
+      if (fault != NULL)
+        {
+          faulted = TRUE;
+          if (launch->n_steps > 1)
+            g_printerr ("%s:%u: error: launch %u (%s): %s (block [%u,%u,%u], thread [%u,%u,%u])\n",
+                        launch->ptx_path, fault->ptx_line, k, st->kernel, fault->message,
+                        fault->block[0], fault->block[1], fault->block[2],
+                        fault->thread[0], fault->thread[1], fault->thread[2]);
+          else
+            g_printerr ("%s:%u: error: %s (block [%u,%u,%u], thread [%u,%u,%u])\n",
+                        launch->ptx_path, fault->ptx_line, fault->message,
+                        fault->block[0], fault->block[1], fault->block[2],
+                        fault->thread[0], fault->thread[1], fault->thread[2]);
+          if (fault->cuda_file != NULL)
+            g_printerr ("%s:%u: note: the CUDA line of the fault\n", fault->cuda_file, fault->cuda_line);
+          if (json)
+            fault_node = build_fault (fault, k, st->kernel);
+        }
+
+      {
+        uint32_t n_hazards;
+        const KsSimHazard *hz = ks_sim_get_hazards (sim, &n_hazards);
+
+        /* Warnings in the compiler's format, so editors can jump to them */
+        for (uint32_t i = 0; i < n_hazards; i++)
+          g_printerr ("%s:%u: warning: shared-memory %s hazard with line %u: threads %u and %u of "
+                      "block [%u,%u,%u] touch offset %u with no barrier between (%" G_GUINT64_FORMAT
+                      " times)\n",
+                      launch->ptx_path, module->insns[hz[i].second_insn].line,
+                      ks_sim_hazard_kind_name (hz[i].kind), module->insns[hz[i].first_insn].line,
+                      hz[i].first_thread, hz[i].second_thread, hz[i].block[0], hz[i].block[1],
+                      hz[i].block[2], hz[i].address, hz[i].count);
+      }
+      if (json)
+        st->report = build_report (module, sim);
+    }
+
+  if (!json)
+    {
+      fputs (printf_out->str, stdout);
+      for (uint32_t k = 0; k < n_run; k++)
+        {
+          const RunStep *st = &steps[k];
+          const KsSimStats *stats = &st->stats;
+
+          if (launch->n_steps > 1)
+            g_print ("launch %u: ", k);
+          g_print ("%s <<<(%u,%u,%u), (%u,%u,%u)>>>: %s in %.3f s\n", st->kernel,
+                   st->grid[0], st->grid[1], st->grid[2],
+                   st->block[0], st->block[1], st->block[2],
+                   st->done ? "done" : "stopped", stats->seconds);
+          g_print ("  %" G_GUINT64_FORMAT " warp-instructions, %" G_GUINT64_FORMAT
+                   " thread-instructions (%.1f lanes each), %" G_GUINT64_FORMAT
+                   " divergent branches, %" G_GUINT64_FORMAT " barriers\n",
+                   stats->warp_instructions, stats->thread_instructions,
+                   stats->warp_instructions ? (double) stats->thread_instructions / stats->warp_instructions : 0.0,
+                   stats->divergent_branches, stats->barriers);
+        }
+      if (launch->n_steps > 1)
+        g_print ("%u of %u launches run: %" G_GUINT64_FORMAT " warp-instructions, %" G_GUINT64_FORMAT
+                 " thread-instructions in %.3f s\n", n_run, n_steps,
+                 total.warp_instructions, total.thread_instructions, total.seconds);
+      for (uint32_t i = 0; i < launch->n_outputs; i++)
+        {
+          const KsLaunchBuffer *buf = &launch->buffers[launch->outputs[i]];
+          g_autofree char *line = preview_values (buf->type, buf->count,
+                                                  ks_sim_get_buffer (sim, launch->outputs[i], NULL));
+
+          g_print ("  %s (%s x %" G_GUINT64_FORMAT "): %s\n", buf->name,
+                   ks_ptx_type_name (buf->type), buf->count, line);
+        }
+      for (uint32_t i = 0; i < launch->n_output_symbols; i++)
+        {
+          KsPtxType type;
+          uint64_t count;
+          const uint8_t *data = ks_sim_get_output_symbol (sim, i, &type, &count, NULL);
+          g_autofree char *line = preview_values (type, count, data);
+
+          g_print ("  symbol %s (%s x %" G_GUINT64_FORMAT "): %s\n", launch->output_symbols[i],
+                   ks_ptx_type_name (type), count, line);
+        }
+      for (uint32_t k = 0; k < n_run; k++)
+        run_step_clear (&steps[k]);
+      return faulted ? KS_CLI_EXIT_FAULT : KS_CLI_EXIT_OK;
+    }
+
+  /* One JSON object, written as it goes */
+  fputs ("{\n  \"status\" : ", stdout);
+  write_string (stdout, faulted ? "fault" : "ok");
+  if (fault_node != NULL)
+    write_member_node (stdout, "fault", fault_node);
+
+  fputs (",\n  \"buffers\" : {", stdout);
+  {
+    gboolean first = TRUE;
+
+    for (uint32_t i = 0; i < launch->n_buffers; i++)
+      {
+        const KsLaunchBuffer *buf = &launch->buffers[i];
+        gboolean wanted = launch->n_outputs == 0;
+        size_t size;
+        const uint8_t *data;
+
+        for (uint32_t k = 0; k < launch->n_outputs; k++)
+          wanted |= launch->outputs[k] == i;
+        if (!wanted)
+          continue;
+        data = ks_sim_get_buffer (sim, i, &size);
+        write_buffer (stdout, buf->name, buf->type, buf->count, data, size, encoding, first);
+        first = FALSE;
+      }
+    fputs (first ? "}" : "\n  }", stdout);
+  }
+
+  if (launch->n_output_symbols > 0)
+    {
+      fputs (",\n  \"symbols\" : {", stdout);
+      for (uint32_t i = 0; i < launch->n_output_symbols; i++)
+        {
+          KsPtxType type;
+          uint64_t count;
+          size_t size;
+          const uint8_t *data = ks_sim_get_output_symbol (sim, i, &type, &count, &size);
+
+          write_buffer (stdout, launch->output_symbols[i], type, count, data, size, encoding, i == 0);
+        }
+      fputs ("\n  }", stdout);
+    }
+
+  if (launch->n_steps <= 1)
+    {
+      JsonObject *report = json_node_get_object (steps[0].report);
+
+      write_member_node (stdout, "stats", json_object_get_member (report, "stats"));
+      write_member_node (stdout, "lines", json_object_get_member (report, "lines"));
+      write_member_node (stdout, "hazards", json_object_get_member (report, "hazards"));
+      write_member_node (stdout, "hints", json_object_get_member (report, "hints"));
+    }
+  else
+    {
+      g_autoptr(JsonBuilder) b = json_builder_new ();
+      g_autoptr(JsonNode) node = NULL;
+      g_autoptr(JsonNode) launches = NULL;
+
+      /* the totals of the launches run, then each launch */
+      json_builder_begin_object (b);
+      build_stats (b, NULL, &total);
+      json_builder_end_object (b);
+      node = json_builder_get_root (b);
+      write_member_node (stdout, "stats", json_object_get_member (json_node_get_object (node), "stats"));
+
+      json_builder_reset (b);
+      json_builder_begin_array (b);
+      for (uint32_t k = 0; k < n_steps; k++)
+        {
+          const RunStep *st = &steps[k];
+          JsonObject *report;
+
+          json_builder_begin_object (b);
+          add_uint (b, "index", k);
+          json_builder_set_member_name (b, "kernel");
+          if (k < n_run)
+            json_builder_add_string_value (b, st->kernel);
+          else
+            {
+              g_autofree char *name = kernel_name (module, launch->steps[k].kernel);
+
+              json_builder_add_string_value (b, name);
+            }
+          ks_cli_add_dim3 (b, "grid", launch->steps[k].grid);
+          ks_cli_add_dim3 (b, "block", launch->steps[k].block);
+          add_uint (b, "dynamic_shared_bytes", launch->steps[k].dynamic_shared_bytes);
+          /* "ok", "fault", or "not_run" after a fault */
+          json_builder_set_member_name (b, "status");
+          json_builder_add_string_value (b, k >= n_run ? "not_run" : st->done ? "ok" : "fault");
+          if (k < n_run)
+            {
+              report = json_node_get_object (st->report);
+              json_builder_set_member_name (b, "stats");
+              json_builder_add_value (b, json_node_copy (json_object_get_member (report, "stats")));
+              json_builder_set_member_name (b, "lines");
+              json_builder_add_value (b, json_node_copy (json_object_get_member (report, "lines")));
+              json_builder_set_member_name (b, "hazards");
+              json_builder_add_value (b, json_node_copy (json_object_get_member (report, "hazards")));
+              json_builder_set_member_name (b, "hints");
+              json_builder_add_value (b, json_node_copy (json_object_get_member (report, "hints")));
+            }
+          json_builder_end_object (b);
+        }
+      json_builder_end_array (b);
+      launches = json_builder_get_root (b);
+      write_member_node (stdout, "launches", launches);
+    }
+
+  {
+    /* the kernels' printf output, made valid UTF-8 */
+    g_autofree char *valid = g_utf8_make_valid (printf_out->str, -1);
+    g_autoptr(JsonNode) text = json_node_init_string (json_node_alloc (), valid);
+
+    write_member_node (stdout, "printf", text);
+  }
+  fputs ("\n}\n", stdout);
+  fflush (stdout);
+
+  for (uint32_t k = 0; k < n_run; k++)
+    run_step_clear (&steps[k]);
+  return faulted ? KS_CLI_EXIT_FAULT : KS_CLI_EXIT_OK;
 }
 
 static const struct

@@ -1124,6 +1124,15 @@ fill_params (KsLaunchEditor *self)
                                G_CONNECT_SWAPPED);
       gtk_widget_set_visible (r.value, value);
       gtk_widget_set_visible (r.type, value);
+      if (p->kept != NULL)
+        {
+          /* a struct by value is kept as the spec writes it: not edited here */
+          gtk_widget_set_sensitive (r.kind, FALSE);
+          gtk_widget_set_visible (r.value, FALSE);
+          gtk_widget_set_visible (r.type, FALSE);
+          gtk_widget_set_tooltip_text (r.kind, _("A struct passed by value, kept as the spec's "
+                                                 "file gives it: edit it there"));
+        }
 
       gtk_grid_attach (self->params_grid, index_label, 0, y, 1, 1);
       gtk_grid_attach (self->params_grid, desc_label, 1, y, 1, 1);

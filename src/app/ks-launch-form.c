@@ -84,6 +84,8 @@ param_free (gpointer data)
   g_free (p->type);
   g_free (p->value);
   g_free (p->object);
+  g_free (p->offset);
+  g_clear_pointer (&p->kept, json_node_unref);
   g_free (p);
 }
 
@@ -100,6 +102,8 @@ param_new (void)
   return p;
 }
 
+static JsonNode *copy_kept (JsonNode *node);
+
 static KsLaunchFormParam *
 param_copy (const KsLaunchFormParam *p)
 {
@@ -112,6 +116,8 @@ param_copy (const KsLaunchFormParam *p)
   c->value = g_strdup (p->value);
   c->handle = p->handle;
   c->object = g_strdup (p->object);
+  c->offset = g_strdup (p->offset);
+  c->kept = p->kept ? copy_kept (p->kept) : NULL;
   return c;
 }
 
@@ -207,6 +213,8 @@ ks_launch_form_copy (const KsLaunchForm *form)
   c->textures = form->textures ? copy_kept (form->textures) : NULL;
   c->surfaces = form->surfaces ? copy_kept (form->surfaces) : NULL;
   c->bindings = form->bindings ? copy_kept (form->bindings) : NULL;
+  c->symbols = form->symbols ? copy_kept (form->symbols) : NULL;
+  c->output_symbols = form->output_symbols ? copy_kept (form->output_symbols) : NULL;
   return c;
 }
 
@@ -229,6 +237,8 @@ ks_launch_form_free (KsLaunchForm *form)
   g_clear_pointer (&form->textures, json_node_unref);
   g_clear_pointer (&form->surfaces, json_node_unref);
   g_clear_pointer (&form->bindings, json_node_unref);
+  g_clear_pointer (&form->symbols, json_node_unref);
+  g_clear_pointer (&form->output_symbols, json_node_unref);
   g_free (form);
 }
 
@@ -429,6 +439,10 @@ read_root (KsLaunchForm *form,
       return FALSE;
     }
   o = json_node_get_object (root);
+  /* the form holds one launch: refused rather than cut to the first */
+  if (json_object_get_member (o, "launches") != NULL)
+    return shape_error (error, "launches", "the launch editor edits a spec of one launch; "
+                        "run a spec of several with kernelscope-cli run");
   form->use_source = json_object_get_member (o, "ptx") == NULL
                      && json_object_get_member (o, "source") != NULL;
   g_free (form->kernel_file);
@@ -466,6 +480,10 @@ read_root (KsLaunchForm *form,
     form->surfaces = copy_kept (m);
   if ((m = json_object_get_member (o, "bindings")) != NULL)
     form->bindings = copy_kept (m);
+  if ((m = json_object_get_member (o, "symbols")) != NULL)
+    form->symbols = copy_kept (m);
+  if ((m = json_object_get_member (o, "output_symbols")) != NULL)
+    form->output_symbols = copy_kept (m);
 
   if ((m = json_object_get_member (o, "params")) != NULL)
     {
@@ -497,12 +515,17 @@ read_root (KsLaunchForm *form,
               g_free (p->object);
               p->object = member_text (po, surface ? "surface" : "texture", "");
             }
+          else if (json_object_get_member (po, "bytes_hex") != NULL
+                   || json_object_get_member (po, "fields") != NULL)
+            p->kept = copy_kept (e);
           else if (json_object_get_member (po, "buffer") != NULL)
             {
               p->is_buffer = TRUE;
               g_free (p->buffer_name);
               p->buffer_name = member_text (po, "buffer", "");
               p->buffer = find_buffer (form, p->buffer_name);
+              if (json_object_get_member (po, "offset") != NULL)
+                p->offset = member_text (po, "offset", "");
             }
           else
             {
@@ -820,6 +843,7 @@ ks_launch_form_to_json (const KsLaunchForm *form)
   add_kept (b, "textures", form->textures);
   add_kept (b, "surfaces", form->surfaces);
   add_kept (b, "bindings", form->bindings);
+  add_kept (b, "symbols", form->symbols);
 
   json_builder_set_member_name (b, "params");
   json_builder_begin_array (b);
@@ -827,6 +851,11 @@ ks_launch_form_to_json (const KsLaunchForm *form)
     {
       const KsLaunchFormParam *p = g_ptr_array_index (form->params, i);
 
+      if (p->kept != NULL)
+        {
+          json_builder_add_value (b, copy_kept (p->kept));
+          continue;
+        }
       json_builder_begin_object (b);
       if (p->handle != KS_LAUNCH_FORM_NO_HANDLE)
         {
@@ -838,6 +867,11 @@ ks_launch_form_to_json (const KsLaunchForm *form)
         {
           json_builder_set_member_name (b, "buffer");
           json_builder_add_string_value (b, param_buffer_name (form, p));
+          if (p->offset != NULL)
+            {
+              json_builder_set_member_name (b, "offset");
+              add_value (b, p->offset);
+            }
         }
       else
         {
@@ -862,6 +896,7 @@ ks_launch_form_to_json (const KsLaunchForm *form)
                                                                                   index))->name);
     }
   json_builder_end_array (b);
+  add_kept (b, "output_symbols", form->output_symbols);
   json_builder_end_object (b);
 
   root = json_builder_get_root (b);
@@ -1012,7 +1047,9 @@ ks_launch_form_check_kernel (const KsLaunchForm *form,
                                                   ks_ptx_type_name (v->type),
                                                   v->n_elements * (v->vec ? v->vec : 1));
 
-      if (p->handle != KS_LAUNCH_FORM_NO_HANDLE)
+      if (p->kept != NULL)
+        ;                       /* a struct: its size is the simulator's to check */
+      else if (p->handle != KS_LAUNCH_FORM_NO_HANDLE)
         {
           if (size != 8)
             {

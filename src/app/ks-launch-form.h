@@ -61,6 +61,10 @@ typedef struct
   char *value;                  /* and its value */
   KsLaunchFormHandle handle;    /* a texture's or surface's handle (not a buffer) */
   char *object;                 /* its name */
+  char *offset;                 /* a buffer's "offset" as written, or NULL */
+  JsonNode *kept;               /* a struct by value ("bytes_hex" or "fields"), not
+                                 * edited in the form: kept and written back as the
+                                 * spec has it; NULL otherwise */
 } KsLaunchFormParam;
 
 typedef struct
@@ -80,6 +84,9 @@ typedef struct
   JsonNode *textures;
   JsonNode *surfaces;
   JsonNode *bindings;
+  /* Likewise "symbols" and "output_symbols" (module variables) */
+  JsonNode *symbols;
+  JsonNode *output_symbols;
 } KsLaunchForm;
 
 KsLaunchForm       *ks_launch_form_new            (void);
@@ -88,14 +95,16 @@ void                ks_launch_form_free           (KsLaunchForm       *form);
 
 /* Reads a spec's JSON (as ks_launch_parse() reads it, integers past
  * int64 included).  Only the shape is checked here: a spec that reads
- * may still be refused by ks_launch_form_parse().
+ * may still be refused by ks_launch_form_parse().  A spec of several
+ * "launches" is refused: the form holds one launch.
  * Returns: (transfer full): the form, or NULL with @error set */
 KsLaunchForm       *ks_launch_form_from_json      (const char         *json,
                                                    gssize              length,
                                                    GError            **error);
 /* The spec as JSON, pretty-printed; fields in the order of DESIGN.md
  * ("ptx" or "source", "kernel", "grid", "block", "dynamic_shared_bytes",
- * "buffers", "textures", "surfaces", "bindings", "params", "outputs"),
+ * "buffers", "textures", "surfaces", "bindings", "symbols", "params",
+ * "outputs", "output_symbols"),
  * buffers in the form's order.  A field's
  * text becomes a JSON integer when it is a decimal integer that fits
  * int64, a JSON number when it is a decimal number that prints back the

@@ -1012,6 +1012,15 @@ open_file (KsWindow *self,
         launch = ks_launch_load (path, error);
         if (launch == NULL)
           return FALSE;
+        /* The window shows one launch: it refuses a sequence rather than
+         * run its first launch alone */
+        if (launch->n_steps > 1)
+          {
+            g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                         _("%s holds %u kernel launches, and the window runs one launch at a "
+                           "time: run it with kernelscope-cli run"), name, launch->n_steps);
+            return FALSE;
+          }
         spec_file = g_object_ref (file);
         if (launch->ptx_path != NULL)
           ptx_file = g_file_new_for_path (launch->ptx_path);
@@ -1076,6 +1085,9 @@ open_file (KsWindow *self,
 
       /* A .json beside the kernel that is not a launch spec is not ours */
       launch = path ? ks_launch_load (path, &spec_error) : NULL;
+      /* nor is a sequence of launches, which the window does not run */
+      if (launch != NULL && launch->n_steps > 1)
+        g_clear_pointer (&launch, ks_launch_free);
       if (launch == NULL)
         g_clear_object (&spec_file);
     }

@@ -56,6 +56,8 @@ typedef struct
   uint64_t seed;
   IntVal ia, ib;                /* min and max, or start and step: integer types */
   double fa, fb;                /* likewise for float types */
+  KsPtxType default_type;       /* symbols: the variable's type when "type" is not given */
+  uint64_t default_bytes;       /* and its size, for the count when none is given */
 } BufSpec;
 
 typedef struct
@@ -848,6 +850,13 @@ parse_buffer (Ctx        *ctx,
       b->type = KS_PTX_TYPE_B8;
       b->kind = KIND_BITS;
     }
+  else if (b->default_type != KS_PTX_TYPE_NONE)
+    {
+      b->type = b->default_type;
+      if (!type_kind (b->type, &b->kind))
+        return fail (ctx, ptype, "missing, and the variable's type %s cannot be filled: give one",
+                     ks_ptx_type_name (b->type));
+    }
   else
     return fail (ctx, ptype, "missing");
   b->esize = ks_ptx_type_size (b->type);
@@ -901,9 +910,12 @@ parse_buffer (Ctx        *ctx,
 
   if (!has_count)
     {
-      if (b->init != INIT_DATA && b->init != INIT_HEX)
+      if (b->init == INIT_DATA || b->init == INIT_HEX)
+        b->count = given;
+      else if (b->default_bytes >= b->esize)
+        b->count = b->default_bytes / b->esize;
+      else
         return fail (ctx, pcount, "missing");
-      b->count = given;
     }
   else if (b->count < given)
     return fail (ctx, pcount, "%" G_GUINT64_FORMAT " is less than the %" G_GUINT64_FORMAT
@@ -1036,11 +1048,13 @@ materialize (Ctx            *ctx,
 static gboolean
 parse_dims (Ctx            *ctx,
             JsonObject     *root,
-            const char     *key,
+            const char     *prefix,
+            const char     *name,
             const uint32_t  limits[3],
             uint32_t        out[3])
 {
-  JsonNode *node = json_object_get_member (root, key);
+  JsonNode *node = json_object_get_member (root, name);
+  g_autofree char *key = member_path (prefix, name);
   JsonArray *array = NULL;
   guint n;
 
@@ -1522,24 +1536,227 @@ parse_bindings (Ctx        *ctx,
   return TRUE;
 }
 
+/* The largest struct passed by value (the PTX parameter space of sm_70
+ * and later is 32764 bytes for all the parameters) */
+#define MAX_STRUCT_BYTES 32764u
+
+/* {"buffer": NAME, "offset": BYTES}: the buffer's address plus an offset
+ * that keeps the pointer in the buffer (0 to its size, the end included,
+ * as in C) */
 static gboolean
-parse_params (Ctx        *ctx,
-              JsonNode   *node,
-              KsLaunch   *launch)
+parse_buffer_ref (Ctx            *ctx,
+                  JsonObject     *o,
+                  const char     *path,
+                  const KsLaunch *launch,
+                  uint32_t       *buffer,
+                  int64_t        *offset)
 {
-  static const char *const buffer_keys[] = { "buffer", NULL };
+  static const char *const buffer_keys[] = { "buffer", "offset", NULL };
+  g_autofree char *pbuf = member_path (path, "buffer");
+  const KsLaunchBuffer *b;
+  const char *name;
+  uint64_t size;
+  JsonNode *m;
+  int index;
+
+  if (!check_keys (ctx, o, path, buffer_keys)
+      || !get_name (ctx, json_object_get_member (o, "buffer"), pbuf, &name))
+    return FALSE;
+  if ((index = ks_launch_find_buffer (launch, name)) < 0)
+    return fail (ctx, pbuf, "no buffer named '%s'", name);
+  *buffer = (uint32_t) index;
+  *offset = 0;
+  b = &launch->buffers[index];
+  size = b->count * ks_ptx_type_size (b->type);
+  if ((m = json_object_get_member (o, "offset")) != NULL)
+    {
+      g_autofree char *poff = member_path (path, "offset");
+      g_autofree char *s = NULL;
+      IntVal v;
+
+      if (!get_int (ctx, m, poff, TRUE, &v))
+        return FALSE;
+      s = int_to_string (v);
+      if (v.neg && v.mag != 0)
+        return fail (ctx, poff, "%s bytes points before buffer '%s' (an offset is counted in "
+                     "bytes from its start: 0 to %" G_GUINT64_FORMAT ")", s, name, size);
+      if (v.mag > size)
+        return fail (ctx, poff, "%s bytes points past the end of buffer '%s' (%" G_GUINT64_FORMAT
+                     " bytes)", s, name, size);
+      *offset = (int64_t) v.mag;
+    }
+  return TRUE;
+}
+
+/* A struct passed by value: {"bytes_hex": "..."} or {"fields": [...]},
+ * each field {"type": T, "value": V} or {"buffer": B, "offset": N} (a
+ * 64-bit pointer), laid out as a C compiler does: each at a multiple of
+ * its size, the whole rounded up to a multiple of the largest. */
+static gboolean
+parse_struct (Ctx            *ctx,
+              JsonObject     *o,
+              const char     *path,
+              const KsLaunch *launch,
+              KsLaunchParam  *p)
+{
+  static const char *const hex_keys[] = { "bytes_hex", NULL };
+  static const char *const fields_keys[] = { "fields", NULL };
+  static const char *const scalar_keys[] = { "type", "value", NULL };
+  JsonNode *m;
+
+  if ((m = json_object_get_member (o, "bytes_hex")) != NULL)
+    {
+      g_autofree char *phex = member_path (path, "bytes_hex");
+      const char *hex;
+      size_t len;
+
+      if (!check_keys (ctx, o, path, hex_keys) || !get_string (ctx, m, phex, &hex))
+        return FALSE;
+      len = strlen (hex);
+      for (size_t i = 0; i < len; i++)
+        if (hex_digit (hex[i]) < 0)
+          return fail (ctx, phex, "'%c' at offset %zu is not a hex digit", hex[i], i);
+      if (len % 2 != 0)
+        return fail (ctx, phex, "odd number of hex digits (%zu)", len);
+      if (len == 0)
+        return fail (ctx, phex, "empty (give the struct's bytes)");
+      if (len / 2 > MAX_STRUCT_BYTES)
+        return fail (ctx, phex, "%zu bytes, more than the %u a kernel's parameters may hold",
+                     len / 2, MAX_STRUCT_BYTES);
+      p->n_bytes = (uint32_t) (len / 2);
+      p->bytes = g_malloc0 (p->n_bytes);
+      for (size_t i = 0; i < p->n_bytes; i++)
+        p->bytes[i] = (uint8_t) (hex_digit (hex[2 * i]) << 4 | hex_digit (hex[2 * i + 1]));
+      return TRUE;
+    }
+  else
+    {
+      g_autofree char *pfields = member_path (path, "fields");
+      g_autoptr(GByteArray) bytes = g_byte_array_new ();
+      g_autoptr(GArray) relocs = g_array_new (FALSE, TRUE, sizeof (KsLaunchReloc));
+      JsonArray *fields = NULL;
+      uint32_t max_align = 1;
+      guint n;
+
+      if (!check_keys (ctx, o, path, fields_keys)
+          || !get_array (ctx, json_object_get_member (o, "fields"), pfields, &fields))
+        return FALSE;
+      n = json_array_get_length (fields);
+      if (n == 0)
+        return fail (ctx, pfields, "empty (give the struct's fields)");
+      for (guint i = 0; i < n; i++)
+        {
+          g_autofree char *pf = index_path (pfields, i);
+          JsonObject *f = NULL;
+          uint32_t size, at;
+          uint64_t bits = 0;
+
+          if (!get_object (ctx, json_array_get_element (fields, i), pf, &f))
+            return FALSE;
+          if (json_object_has_member (f, "buffer"))
+            {
+              KsLaunchReloc r = { 0 };
+
+              if (!parse_buffer_ref (ctx, f, pf, launch, &r.buffer, &r.offset))
+                return FALSE;
+              size = 8;
+              r.at = (uint32_t) ((bytes->len + size - 1) / size * size);
+              g_array_append_val (relocs, r);
+            }
+          else
+            {
+              g_autofree char *ptype = member_path (pf, "type");
+              g_autofree char *pvalue = member_path (pf, "value");
+              KsPtxType type;
+              Kind kind;
+
+              if (!check_keys (ctx, f, pf, scalar_keys))
+                return FALSE;
+              if ((m = json_object_get_member (f, "type")) == NULL)
+                return fail (ctx, pf, "expected {\"type\": T, \"value\": V} or {\"buffer\": NAME}");
+              if (!get_type (ctx, m, ptype, &type, &kind))
+                return FALSE;
+              if ((m = json_object_get_member (f, "value")) == NULL)
+                return fail (ctx, pvalue, "missing");
+              if (!value_bits (ctx, m, pvalue, type, kind, &bits))
+                return FALSE;
+              size = ks_ptx_type_size (type);
+            }
+          at = (uint32_t) ((bytes->len + size - 1) / size * size);
+          if (at + size > MAX_STRUCT_BYTES)
+            return fail (ctx, pf, "the struct grows past the %u bytes a kernel's parameters "
+                         "may hold", MAX_STRUCT_BYTES);
+          {
+            guint old = bytes->len;
+
+            g_byte_array_set_size (bytes, at + size);
+            memset (bytes->data + old, 0, at + size - old);
+          }
+          store (bytes->data + at, size, bits);
+          max_align = MAX (max_align, size);
+        }
+      {
+        uint32_t end = (bytes->len + max_align - 1) / max_align * max_align;
+        guint old = bytes->len;
+
+        g_byte_array_set_size (bytes, end);
+        memset (bytes->data + old, 0, end - old);
+      }
+      p->n_bytes = bytes->len;
+      p->bytes = g_byte_array_free (g_steal_pointer (&bytes), FALSE);
+      p->n_relocs = relocs->len;
+      p->relocs = (KsLaunchReloc *) (void *) g_array_free (g_steal_pointer (&relocs), FALSE);
+      return TRUE;
+    }
+}
+
+static void
+params_free (KsLaunchParam *params,
+             uint32_t       n)
+{
+  for (uint32_t i = 0; i < n; i++)
+    {
+      g_free (params[i].bytes);
+      g_free (params[i].relocs);
+    }
+  g_free (params);
+}
+
+static KsLaunchParam *
+params_copy (const KsLaunchParam *params,
+             uint32_t             n)
+{
+  KsLaunchParam *c = g_new0 (KsLaunchParam, MAX (n, 1));
+
+  for (uint32_t i = 0; i < n; i++)
+    {
+      c[i] = params[i];
+      c[i].bytes = g_memdup2 (params[i].bytes, params[i].n_bytes);
+      c[i].relocs = g_memdup2 (params[i].relocs, sizeof (KsLaunchReloc) * params[i].n_relocs);
+    }
+  return c;
+}
+
+static gboolean
+parse_params (Ctx             *ctx,
+              JsonNode        *node,
+              const char      *where,
+              const KsLaunch  *launch,
+              KsLaunchParam  **out,
+              uint32_t        *n_out)
+{
   static const char *const scalar_keys[] = { "type", "value", NULL };
   JsonArray *array = NULL;
   guint n;
 
-  if (!get_array (ctx, node, "params", &array))
+  if (!get_array (ctx, node, where, &array))
     return FALSE;
   n = json_array_get_length (array);
-  launch->params = g_new0 (KsLaunchParam, MAX (n, 1));
+  *out = g_new0 (KsLaunchParam, MAX (n, 1));
   for (guint i = 0; i < n; i++)
     {
-      g_autofree char *path = index_path ("params", i);
-      KsLaunchParam *p = &launch->params[i];
+      g_autofree char *path = index_path (where, i);
+      KsLaunchParam *p = &(*out)[i];
       JsonObject *o = NULL;
       JsonNode *m;
 
@@ -1550,18 +1767,19 @@ parse_params (Ctx        *ctx,
           if (!parse_object_ref (ctx, o, path, launch, &p->handle, &p->object))
             return FALSE;
         }
-      else if ((m = json_object_get_member (o, "buffer")) != NULL)
+      else if (json_object_has_member (o, "buffer"))
         {
-          g_autofree char *pbuf = member_path (path, "buffer");
-          const char *name;
-          int index;
-
-          if (!check_keys (ctx, o, path, buffer_keys) || !get_name (ctx, m, pbuf, &name))
+          if (!parse_buffer_ref (ctx, o, path, launch, &p->buffer, &p->offset))
             return FALSE;
-          if ((index = ks_launch_find_buffer (launch, name)) < 0)
-            return fail (ctx, pbuf, "no buffer named '%s'", name);
           p->is_buffer = TRUE;
-          p->buffer = (uint32_t) index;
+        }
+      else if (json_object_has_member (o, "bytes_hex") || json_object_has_member (o, "fields"))
+        {
+          /* counted first, so that a failure frees what was made */
+          (*n_out)++;
+          if (!parse_struct (ctx, o, path, launch, p))
+            return FALSE;
+          continue;
         }
       else
         {
@@ -1572,7 +1790,8 @@ parse_params (Ctx        *ctx,
           if (!check_keys (ctx, o, path, scalar_keys))
             return FALSE;
           if ((m = json_object_get_member (o, "type")) == NULL)
-            return fail (ctx, path, "expected {\"buffer\": NAME} or {\"type\": T, \"value\": V} "
+            return fail (ctx, path, "expected {\"buffer\": NAME}, {\"type\": T, \"value\": V}, "
+                         "{\"bytes_hex\": HEX} or {\"fields\": [...]} "
                          "(or {\"texture\": NAME}, {\"surface\": NAME})");
           if (!get_type (ctx, m, ptype, &p->type, &kind))
             return FALSE;
@@ -1581,7 +1800,7 @@ parse_params (Ctx        *ctx,
           if (!value_bits (ctx, m, pvalue, p->type, kind, &p->bits))
             return FALSE;
         }
-      launch->n_params++;
+      (*n_out)++;
     }
   return TRUE;
 }
@@ -1616,12 +1835,241 @@ parse_outputs (Ctx        *ctx,
   return TRUE;
 }
 
+/* "output_symbols": [NAME, ...] */
+static gboolean
+parse_output_symbols (Ctx        *ctx,
+                      JsonNode   *node,
+                      KsLaunch   *launch)
+{
+  JsonArray *array = NULL;
+  guint n;
+
+  if (!get_array (ctx, node, "output_symbols", &array))
+    return FALSE;
+  n = json_array_get_length (array);
+  launch->output_symbols = g_new0 (char *, n + 1);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *path = index_path ("output_symbols", i);
+      const char *name;
+
+      if (!get_name (ctx, json_array_get_element (array, i), path, &name))
+        return FALSE;
+      if (g_strv_contains ((const char *const *) launch->output_symbols, name))
+        return fail (ctx, path, "'%s' is listed twice", name);
+      launch->output_symbols[launch->n_output_symbols++] = g_strdup (name);
+    }
+  return TRUE;
+}
+
 static void
 clear_spec (gpointer data)
 {
   BufSpec *b = data;
 
   g_free (b->path);
+}
+
+/* kernel, grid, block and dynamic_shared_bytes of the spec (@prefix NULL)
+ * or of one of its "launches" */
+static gboolean
+parse_launch_fields (Ctx        *ctx,
+                     JsonObject *o,
+                     const char *prefix,
+                     char      **kernel,
+                     uint32_t    grid[3],
+                     uint32_t    block[3],
+                     uint32_t   *dynamic_shared_bytes)
+{
+  static const uint32_t grid_limits[3] = { G_MAXINT32, 65535, 65535 };
+  static const uint32_t block_limits[3] = { 1024, 1024, 64 };
+  g_autofree char *pkernel = member_path (prefix, "kernel");
+  g_autofree char *pblock = member_path (prefix, "block");
+  g_autofree char *pdyn = member_path (prefix, "dynamic_shared_bytes");
+  uint64_t threads;
+  const char *s;
+  JsonNode *m;
+
+  if ((m = json_object_get_member (o, "kernel")) != NULL)
+    {
+      if (!get_name (ctx, m, pkernel, &s))
+        return FALSE;
+      *kernel = g_strdup (s);
+    }
+
+  if (!parse_dims (ctx, o, prefix, "grid", grid_limits, grid)
+      || !parse_dims (ctx, o, prefix, "block", block_limits, block))
+    return FALSE;
+  threads = (uint64_t) block[0] * block[1] * block[2];
+  if (threads > 1024)
+    return fail (ctx, pblock,
+                 "%u x %u x %u is %" G_GUINT64_FORMAT " threads; a block has at most 1024",
+                 block[0], block[1], block[2], threads);
+
+  if ((m = json_object_get_member (o, "dynamic_shared_bytes")) != NULL)
+    {
+      IntVal v;
+
+      if (!get_int (ctx, m, pdyn, FALSE, &v))
+        return FALSE;
+      if (v.neg || v.mag > G_MAXUINT32)
+        return fail (ctx, pdyn, "must be in 0..%u", G_MAXUINT32);
+      *dynamic_shared_bytes = (uint32_t) v.mag;
+    }
+  return TRUE;
+}
+
+/* "launches": [{kernel, grid, block, dynamic_shared_bytes, params}, ...] */
+static gboolean
+parse_steps (Ctx        *ctx,
+             JsonNode   *node,
+             KsLaunch   *launch)
+{
+  static const char *const keys[] = {
+    "kernel", "grid", "block", "dynamic_shared_bytes", "params", NULL
+  };
+  JsonArray *array = NULL;
+  guint n;
+
+  if (!get_array (ctx, node, "launches", &array))
+    return FALSE;
+  n = json_array_get_length (array);
+  if (n == 0)
+    return fail (ctx, "launches", "empty (give at least one launch)");
+  launch->steps = g_new0 (KsLaunchStep, n);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *path = index_path ("launches", i);
+      g_autofree char *pparams = member_path (path, "params");
+      KsLaunchStep *st = &launch->steps[i];
+      JsonObject *o = NULL;
+      JsonNode *m;
+
+      launch->n_steps = i + 1;
+      if (!get_object (ctx, json_array_get_element (array, i), path, &o)
+          || !check_keys (ctx, o, path, keys)
+          || !parse_launch_fields (ctx, o, path, &st->kernel, st->grid, st->block,
+                                   &st->dynamic_shared_bytes))
+        return FALSE;
+      if ((m = json_object_get_member (o, "params")) != NULL
+          && !parse_params (ctx, m, pparams, launch, &st->params, &st->n_params))
+        return FALSE;
+    }
+
+  /* Readers that know one launch see the first */
+  launch->kernel = g_strdup (launch->steps[0].kernel);
+  memcpy (launch->grid, launch->steps[0].grid, sizeof launch->grid);
+  memcpy (launch->block, launch->steps[0].block, sizeof launch->block);
+  launch->dynamic_shared_bytes = launch->steps[0].dynamic_shared_bytes;
+  launch->params = params_copy (launch->steps[0].params, launch->steps[0].n_params);
+  launch->n_params = launch->steps[0].n_params;
+  return TRUE;
+}
+
+static gboolean
+parse_buffers (Ctx        *ctx,
+               JsonNode   *m,
+               KsLaunch   *launch,
+               GArray     *specs)
+{
+  g_autoptr(GList) names = NULL;
+  JsonObject *buffers = NULL;
+  uint64_t total = 0;
+  guint i = 0;
+
+  if (!get_object (ctx, m, "buffers", &buffers))
+    return FALSE;
+  if (buffers == ctx->dup_object)
+    {
+      g_autofree char *where = member_path ("buffers", ctx->dup_name);
+      return fail (ctx, where, "a second buffer of this name (line %u)", ctx->dup_line);
+    }
+  names = json_object_get_members (buffers);
+  g_array_set_size (specs, g_list_length (names));
+  launch->buffers = g_new0 (KsLaunchBuffer, MAX (specs->len, 1));
+  for (GList *l = names; l != NULL; l = l->next, i++)
+    {
+      BufSpec *b = &g_array_index (specs, BufSpec, i);
+      const char *name = l->data;
+
+      b->path = member_path ("buffers", name);
+      if (*name == '\0')
+        return fail (ctx, b->path, "a buffer needs a name");
+      launch->buffers[i].name = g_strdup (name);
+      launch->n_buffers = i + 1;
+      if (!parse_buffer (ctx, name, json_object_get_member (buffers, name), b))
+        return FALSE;
+      launch->buffers[i].type = b->type;
+      launch->buffers[i].count = b->count;
+      total += b->count * b->esize;
+      if (total > MAX_TOTAL_BYTES)
+        return fail (ctx, b->path,
+                     "the buffers up to this one are over the 16 GiB all may hold");
+    }
+  return TRUE;
+}
+
+/* "symbols": {NAME: {like a buffer, "type" defaulting to the variable's}} */
+static gboolean
+parse_symbols (Ctx        *ctx,
+               JsonNode   *m,
+               KsLaunch   *launch,
+               GArray     *specs)
+{
+  static const char *const keys[] = { "type", "count", "init", "data", "bytes_hex", NULL };
+  g_autoptr(GList) names = NULL;
+  JsonObject *symbols = NULL;
+  guint i = 0;
+
+  if (!get_object (ctx, m, "symbols", &symbols))
+    return FALSE;
+  if (symbols == ctx->dup_object)
+    {
+      g_autofree char *where = member_path ("symbols", ctx->dup_name);
+      return fail (ctx, where, "given twice (again on line %u)", ctx->dup_line);
+    }
+  names = json_object_get_members (symbols);
+  g_array_set_size (specs, g_list_length (names));
+  launch->symbols = g_new0 (KsLaunchSymbol, MAX (specs->len, 1));
+  for (GList *l = names; l != NULL; l = l->next, i++)
+    {
+      BufSpec *b = &g_array_index (specs, BufSpec, i);
+      KsLaunchSymbol *sym = &launch->symbols[i];
+      const char *name = l->data;
+      JsonNode *node = json_object_get_member (symbols, name);
+      JsonObject *o = NULL;
+
+      b->path = member_path ("symbols", name);
+      if (*name == '\0')
+        return fail (ctx, b->path, "name the module's .global or .const variable");
+      sym->name = g_strdup (name);
+      launch->n_symbols = i + 1;
+      if (!get_object (ctx, node, b->path, &o) || !check_keys (ctx, o, b->path, keys))
+        return FALSE;
+      sym->spec = json_node_ref (node);
+      /* the type to read it back as: one given, else the variable's */
+      if (json_object_has_member (o, "type"))
+        {
+          g_autofree char *ptype = member_path (b->path, "type");
+          Kind kind;
+
+          if (!get_type (ctx, json_object_get_member (o, "type"), ptype, &sym->type, &kind))
+            return FALSE;
+        }
+      if (json_object_has_member (o, "bytes_hex")
+          || (json_object_has_member (o, "type")
+              && (json_object_has_member (o, "count") || json_object_has_member (o, "data"))))
+        {
+          /* read now, materialized with the buffers */
+          if (!parse_buffer (ctx, name, node, b))
+            return FALSE;
+        }
+      else if (json_object_has_member (o, "init") + json_object_has_member (o, "data") > 1)
+        return fail (ctx, b->path, "give only one of 'init', 'data' and 'bytes_hex'");
+      else
+        b->count = 0;           /* the variable's type or size: ks_launch_symbol_fill() */
+    }
+  return TRUE;
 }
 
 static gboolean
@@ -1631,14 +2079,16 @@ parse_root (Ctx        *ctx,
 {
   static const char *const keys[] = {
     "ptx", "source", "kernel", "grid", "block", "dynamic_shared_bytes",
-    "buffers", "params", "outputs", "textures", "surfaces", "bindings", NULL
+    "buffers", "params", "outputs", "textures", "surfaces", "bindings",
+    "symbols", "output_symbols", "launches", NULL
   };
-  static const uint32_t grid_limits[3] = { G_MAXINT32, 65535, 65535 };
-  static const uint32_t block_limits[3] = { 1024, 1024, 64 };
+  static const char *const per_launch[] = {
+    "kernel", "grid", "block", "dynamic_shared_bytes", "params", NULL
+  };
   g_autoptr(GArray) specs = NULL;
+  g_autoptr(GArray) symbol_specs = NULL;
   JsonObject *o = NULL;
-  JsonNode *m, *n_ptx, *n_source;
-  uint64_t threads, total = 0;
+  JsonNode *m, *n_ptx, *n_source, *n_launches;
   const char *s;
 
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
@@ -1663,71 +2113,24 @@ parse_root (Ctx        *ctx,
   else
     launch->source_path = resolve_path (ctx->spec_path, s);
 
-  if ((m = json_object_get_member (o, "kernel")) != NULL)
+  n_launches = json_object_get_member (o, "launches");
+  if (n_launches != NULL)
     {
-      if (!get_name (ctx, m, "kernel", &s))
-        return FALSE;
-      launch->kernel = g_strdup (s);
+      for (guint i = 0; per_launch[i] != NULL; i++)
+        if (json_object_has_member (o, per_launch[i]))
+          return fail (ctx, per_launch[i], "give it in each of \"launches\", not at the top level");
     }
-
-  if (!parse_dims (ctx, o, "grid", grid_limits, launch->grid)
-      || !parse_dims (ctx, o, "block", block_limits, launch->block))
+  else if (!parse_launch_fields (ctx, o, NULL, &launch->kernel, launch->grid, launch->block,
+                                 &launch->dynamic_shared_bytes))
     return FALSE;
-  threads = (uint64_t) launch->block[0] * launch->block[1] * launch->block[2];
-  if (threads > 1024)
-    return fail (ctx, "block",
-                 "%u x %u x %u is %" G_GUINT64_FORMAT " threads; a block has at most 1024",
-                 launch->block[0], launch->block[1], launch->block[2], threads);
-
-  if ((m = json_object_get_member (o, "dynamic_shared_bytes")) != NULL)
-    {
-      IntVal v;
-
-      if (!get_int (ctx, m, "dynamic_shared_bytes", FALSE, &v))
-        return FALSE;
-      if (v.neg || v.mag > G_MAXUINT32)
-        return fail (ctx, "dynamic_shared_bytes", "must be in 0..%u", G_MAXUINT32);
-      launch->dynamic_shared_bytes = (uint32_t) v.mag;
-    }
 
   specs = g_array_new (FALSE, TRUE, sizeof (BufSpec));
   g_array_set_clear_func (specs, clear_spec);
-  if ((m = json_object_get_member (o, "buffers")) != NULL)
-    {
-      g_autoptr(GList) names = NULL;
-      JsonObject *buffers = NULL;
-      guint i = 0;
-
-      if (!get_object (ctx, m, "buffers", &buffers))
-        return FALSE;
-      if (buffers == ctx->dup_object)
-        {
-          g_autofree char *where = member_path ("buffers", ctx->dup_name);
-          return fail (ctx, where, "a second buffer of this name (line %u)", ctx->dup_line);
-        }
-      names = json_object_get_members (buffers);
-      g_array_set_size (specs, g_list_length (names));
-      launch->buffers = g_new0 (KsLaunchBuffer, MAX (specs->len, 1));
-      for (GList *l = names; l != NULL; l = l->next, i++)
-        {
-          BufSpec *b = &g_array_index (specs, BufSpec, i);
-          const char *name = l->data;
-
-          b->path = member_path ("buffers", name);
-          if (*name == '\0')
-            return fail (ctx, b->path, "a buffer needs a name");
-          launch->buffers[i].name = g_strdup (name);
-          launch->n_buffers = i + 1;
-          if (!parse_buffer (ctx, name, json_object_get_member (buffers, name), b))
-            return FALSE;
-          launch->buffers[i].type = b->type;
-          launch->buffers[i].count = b->count;
-          total += b->count * b->esize;
-          if (total > MAX_TOTAL_BYTES)
-            return fail (ctx, b->path,
-                         "the buffers up to this one are over the 16 GiB all may hold");
-        }
-    }
+  symbol_specs = g_array_new (FALSE, TRUE, sizeof (BufSpec));
+  g_array_set_clear_func (symbol_specs, clear_spec);
+  if ((m = json_object_get_member (o, "buffers")) != NULL
+      && !parse_buffers (ctx, m, launch, specs))
+    return FALSE;
 
   if ((m = json_object_get_member (o, "textures")) != NULL
       && !parse_textures (ctx, m, FALSE, launch))
@@ -1737,16 +2140,82 @@ parse_root (Ctx        *ctx,
     return FALSE;
   if ((m = json_object_get_member (o, "bindings")) != NULL && !parse_bindings (ctx, m, launch))
     return FALSE;
-  if ((m = json_object_get_member (o, "params")) != NULL && !parse_params (ctx, m, launch))
+  if (n_launches != NULL)
+    {
+      if (!parse_steps (ctx, n_launches, launch))
+        return FALSE;
+    }
+  else if ((m = json_object_get_member (o, "params")) != NULL
+           && !parse_params (ctx, m, "params", launch, &launch->params, &launch->n_params))
     return FALSE;
   if ((m = json_object_get_member (o, "outputs")) != NULL && !parse_outputs (ctx, m, launch))
+    return FALSE;
+  if ((m = json_object_get_member (o, "symbols")) != NULL
+      && !parse_symbols (ctx, m, launch, symbol_specs))
+    return FALSE;
+  if ((m = json_object_get_member (o, "output_symbols")) != NULL
+      && !parse_output_symbols (ctx, m, launch))
     return FALSE;
 
   /* Last, so a mistake anywhere costs no time filling gigabytes */
   for (guint i = 0; i < specs->len; i++)
     if (!materialize (ctx, &g_array_index (specs, BufSpec, i), &launch->buffers[i]))
       return FALSE;
+  for (guint i = 0; i < symbol_specs->len; i++)
+    {
+      const BufSpec *b = &g_array_index (symbol_specs, BufSpec, i);
+      KsLaunchBuffer tmp = { 0 };
 
+      if (b->count == 0)
+        continue;
+      if (!materialize (ctx, b, &tmp))
+        return FALSE;
+      launch->symbols[i].data = tmp.data;
+      launch->symbols[i].size = tmp.size;
+    }
+
+  return TRUE;
+}
+
+gboolean
+ks_launch_symbol_fill (const KsLaunch *launch,
+                       uint32_t        index,
+                       KsPtxType       type,
+                       uint64_t        var_size,
+                       uint8_t       **data,
+                       size_t         *size,
+                       KsPtxType      *used_type,
+                       GError        **error)
+{
+  const KsLaunchSymbol *sym;
+  Ctx ctx = { 0 };
+  BufSpec b = { 0 };
+  KsLaunchBuffer tmp = { 0 };
+  gboolean ok;
+
+  g_return_val_if_fail (launch != NULL && index < launch->n_symbols, FALSE);
+  sym = &launch->symbols[index];
+  if (sym->data != NULL)
+    {
+      *data = g_memdup2 (sym->data, sym->size);
+      *size = sym->size;
+      if (used_type)
+        *used_type = sym->type != KS_PTX_TYPE_NONE ? sym->type : KS_PTX_TYPE_B8;
+      return TRUE;
+    }
+  ctx.spec_path = launch->spec_path;
+  ctx.error = error;
+  b.path = member_path ("symbols", sym->name);
+  b.default_type = type;
+  b.default_bytes = var_size;
+  ok = parse_buffer (&ctx, sym->name, sym->spec, &b) && materialize (&ctx, &b, &tmp);
+  g_free (b.path);
+  if (!ok)
+    return FALSE;
+  *data = tmp.data;
+  *size = tmp.size;
+  if (used_type)
+    *used_type = b.type;
   return TRUE;
 }
 
@@ -1964,8 +2433,23 @@ ks_launch_free (KsLaunch *launch)
   for (uint32_t i = 0; i < launch->n_bindings; i++)
     g_free (launch->bindings[i].var);
   g_free (launch->bindings);
-  g_free (launch->params);
+  params_free (launch->params, launch->n_params);
   g_free (launch->outputs);
+  for (uint32_t i = 0; i < launch->n_symbols; i++)
+    {
+      g_free (launch->symbols[i].name);
+      g_free (launch->symbols[i].data);
+      if (launch->symbols[i].spec != NULL)
+        json_node_unref (launch->symbols[i].spec);
+    }
+  g_free (launch->symbols);
+  g_strfreev (launch->output_symbols);
+  for (uint32_t i = 0; i < launch->n_steps; i++)
+    {
+      g_free (launch->steps[i].kernel);
+      params_free (launch->steps[i].params, launch->steps[i].n_params);
+    }
+  g_free (launch->steps);
   g_free (launch->spec_path);
   g_free (launch->ptx_path);
   g_free (launch->source_path);
@@ -2011,8 +2495,25 @@ ks_launch_copy (const KsLaunch *l)
       c->bindings[i] = l->bindings[i];
       c->bindings[i].var = g_strdup (l->bindings[i].var);
     }
-  c->params = g_memdup2 (l->params, sizeof (KsLaunchParam) * l->n_params);
+  c->params = params_copy (l->params, l->n_params);
   c->outputs = g_memdup2 (l->outputs, sizeof (uint32_t) * l->n_outputs);
+  c->symbols = g_new0 (KsLaunchSymbol, MAX (l->n_symbols, 1));
+  for (uint32_t i = 0; i < l->n_symbols; i++)
+    {
+      c->symbols[i] = l->symbols[i];
+      c->symbols[i].name = g_strdup (l->symbols[i].name);
+      c->symbols[i].data = g_memdup2 (l->symbols[i].data, l->symbols[i].size);
+      if (l->symbols[i].spec != NULL)
+        c->symbols[i].spec = json_node_ref (l->symbols[i].spec);
+    }
+  c->output_symbols = g_strdupv (l->output_symbols);
+  c->steps = l->n_steps ? g_new0 (KsLaunchStep, l->n_steps) : NULL;
+  for (uint32_t i = 0; i < l->n_steps; i++)
+    {
+      c->steps[i] = l->steps[i];
+      c->steps[i].kernel = g_strdup (l->steps[i].kernel);
+      c->steps[i].params = params_copy (l->steps[i].params, l->steps[i].n_params);
+    }
   return c;
 }
 

@@ -87,6 +87,40 @@
  * A parameter {"texture": NAME} or {"surface": NAME} passes the object's
  * 64-bit handle; "bindings": {VAR: {"texture": NAME}} binds a module's
  * .texref (or, with "surface", .surfref) variable VAR to it.
+ *
+ * What host code does around a launch:
+ *
+ *   {"buffer": B, "offset": N} passes B's address plus N bytes
+ *   (kernel(d_b + k, ...)); N is 0 to B's size (its end included, as in
+ *   C), so a negative N, before the buffer, is refused.  The simulator
+ *   checks accesses through it against B's own bounds.
+ *
+ *   {"bytes_hex": "..."} passes a struct by value as its bytes, and
+ *   {"fields": [F, ...]} as C lays out its members: each F is
+ *   {"type": T, "value": V} or {"buffer": B, "offset": N} (a 64-bit
+ *   pointer, written by the simulator), at the next multiple of its size,
+ *   the whole rounded up to a multiple of the largest; at most 32764 bytes.
+ *   The simulator checks the size against the parameter's (.param .align A
+ *   .b8 NAME[SIZE]).
+ *
+ *   "symbols": {VAR: CONTENTS} fills a module-scope .global or .const
+ *   variable before the first launch (cudaMemcpyToSymbol).  CONTENTS are a
+ *   buffer's ("type", "count", "data", "bytes_hex", "init"), "type"
+ *   defaulting to the variable's and the count, for an "init", to the
+ *   variable's size; such contents are materialized by the simulator
+ *   (ks_launch_symbol_fill), which also finds VAR (the name as the PTX
+ *   writes it, or the demangled name of one mangled variable) and refuses
+ *   an unknown name or more bytes than the variable has.
+ *   "output_symbols": [VAR, ...] names variables to read back after the
+ *   run, as outputs.
+ *
+ *   "launches": [{"kernel", "grid", "block", "dynamic_shared_bytes",
+ *   "params"}, ...] is a sequence of launches over the same buffers and
+ *   variables, each seeing what the last one wrote; the top level then
+ *   gives none of those five fields.  KsLaunch's own kernel, grid, block,
+ *   dynamic_shared_bytes and params are the first launch's, for readers of
+ *   one launch; ks_sim_new() refuses a spec of several, and
+ *   ks_sim_new_step() runs each.
  */
 #pragma once
 
@@ -162,16 +196,55 @@ typedef enum
   KS_LAUNCH_HANDLE_SURFACE,
 } KsLaunchHandleKind;
 
+/* A buffer's address written into a struct passed by value */
+typedef struct
+{
+  uint32_t at;                  /* byte offset in the struct (8 bytes are written) */
+  uint32_t buffer;              /* index into buffers */
+  int64_t offset;               /* bytes added to the buffer's address */
+} KsLaunchReloc;
+
 typedef struct
 {
   gboolean is_buffer;
   uint32_t buffer;              /* index into buffers when is_buffer */
+  int64_t offset;               /* is_buffer: bytes added to the buffer's address, in
+                                 * 0..size (checked by ks_launch_parse) */
   KsPtxType type;               /* scalar type otherwise */
   uint64_t bits;                /* the scalar's bits in the low bytes, zero-extended
                                  * (f32 as its IEEE bits, f16 and bf16 as their 16 bits) */
   KsLaunchHandleKind handle;    /* a texture or surface handle: object is its index */
   uint32_t object;
+  uint8_t *bytes;               /* a struct passed by value ("bytes_hex" or "fields"),
+                                 * n_bytes long, when not NULL */
+  uint32_t n_bytes;
+  KsLaunchReloc *relocs;        /* its pointer fields, filled in by the simulator */
+  uint32_t n_relocs;
 } KsLaunchParam;
+
+/* A module variable (.global or .const) the host fills before the run
+ * (cudaMemcpyToSymbol).  With a "type" (or "bytes_hex") its bytes are read
+ * with the spec; without one the variable's own type is used, so the bytes
+ * are made by ks_launch_symbol_fill() when the module is known. */
+typedef struct
+{
+  char *name;                   /* the variable's name as written in the PTX */
+  KsPtxType type;               /* the "type" given; KS_PTX_TYPE_NONE: none (bytes_hex
+                                 * without one, or the variable's type) */
+  uint8_t *data;                /* NULL until the type is known */
+  size_t size;
+  gpointer spec;                /* (JsonNode) the spec, for ks_launch_symbol_fill() */
+} KsLaunchSymbol;
+
+/* One kernel launch of a spec's "launches" */
+typedef struct
+{
+  char *kernel;                 /* NULL when omitted */
+  uint32_t grid[3], block[3];
+  uint32_t dynamic_shared_bytes;
+  KsLaunchParam *params;
+  uint32_t n_params;
+} KsLaunchStep;
 
 typedef struct
 {
@@ -194,6 +267,14 @@ typedef struct
   uint32_t n_surfaces;
   KsLaunchBinding *bindings;
   uint32_t n_bindings;
+  KsLaunchSymbol *symbols;      /* in the order written in the spec */
+  uint32_t n_symbols;
+  char **output_symbols;        /* variable names, NULL-terminated */
+  uint32_t n_output_symbols;
+  /* "launches": the kernel, grid, block, dynamic_shared_bytes and params
+   * above are those of steps[0]; 0 steps for a spec of one launch */
+  KsLaunchStep *steps;
+  uint32_t n_steps;
 } KsLaunch;
 
 #define KS_LAUNCH_ERROR (ks_launch_error_quark ())
@@ -240,6 +321,21 @@ char          *ks_launch_default_json         (const KsPtxModule *module,
 #define KS_LAUNCH_BIG_MARK '\001'
 char          *ks_launch_mark_big_integers    (const char    *json,
                                                size_t         length);
+
+/* The bytes of symbol @index for a variable of @type and @var_size bytes:
+ * the spec's "type" when it gives one, else @type; as many elements as
+ * fill @var_size when the spec gives neither data nor a count.  Errors
+ * name the field ("symbols.NAME.data[2]: ...").
+ * Returns: TRUE with @data (transfer full), @size and @used_type set, or
+ * FALSE. */
+gboolean       ks_launch_symbol_fill          (const KsLaunch *launch,
+                                               uint32_t        index,
+                                               KsPtxType       type,
+                                               uint64_t        var_size,
+                                               uint8_t       **data,
+                                               size_t         *size,
+                                               KsPtxType      *used_type,
+                                               GError        **error);
 
 /* The index of buffer @name, or -1 when there is none. */
 int            ks_launch_find_buffer          (const KsLaunch *launch,

@@ -264,8 +264,14 @@ typedef struct
 struct _KsSim
 {
   const KsPtxModule *module;
-  const KsLaunch *launch;
+  const KsLaunch *launch;       /* &view */
+  KsLaunch view;                /* the spec with kernel, grid, block, dynamic_shared_bytes and
+                                 * params of the launch run (a "launches" step); borrows
+                                 * everything from the spec */
+  char *where;                  /* "" or "launches[N].", for messages */
   uint32_t entry;               /* kernel function index */
+  uint32_t *out_sym_alloc;      /* per output symbol: its alloc */
+  uint8_t *out_sym_type;        /* per output symbol: KsPtxType to read it as */
 
   KsSimAlloc *allocs;           /* sorted by base */
   uint32_t n_allocs;

@@ -18,6 +18,7 @@
 #include "ks-sim-mbarrier.h"
 #include "ks-sim-memory.h"
 #include "ks-sim-private.h"
+#include "ks-sass.h"
 
 G_DEFINE_QUARK (ks-sim-error-quark, ks_sim_error)
 
@@ -537,8 +538,8 @@ layout_params (KsSim   *sim,
   if (l->n_params != f->n_params)
     {
       g_set_error (error, KS_SIM_ERROR, KS_SIM_ERROR_BAD_LAUNCH,
-                   "params: kernel %s takes %u parameters, the launch gives %u",
-                   kname, f->n_params, l->n_params);
+                   "%sparams: kernel %s takes %u parameters, the launch gives %u",
+                   sim->where, kname, f->n_params, l->n_params);
       return FALSE;
     }
   for (uint32_t i = 0; i < f->n_params; i++)
@@ -568,8 +569,8 @@ layout_params (KsSim   *sim,
               g_autofree char *pname = ks_ptx_span_dup (m, v->name);
 
               g_set_error (error, KS_SIM_ERROR, KS_SIM_ERROR_BAD_LAUNCH,
-                           "params[%u]: a %s handle (8 bytes) is passed to parameter %s of %"
-                           G_GUINT64_FORMAT " bytes", i, surface ? "surface" : "texture",
+                           "%sparams[%u]: a %s handle (8 bytes) is passed to parameter %s of %"
+                           G_GUINT64_FORMAT " bytes", sim->where, i, surface ? "surface" : "texture",
                            pname, size);
               return FALSE;
             }
@@ -582,11 +583,43 @@ layout_params (KsSim   *sim,
               g_autofree char *pname = ks_ptx_span_dup (m, v->name);
 
               g_set_error (error, KS_SIM_ERROR, KS_SIM_ERROR_BAD_LAUNCH,
-                           "params[%u]: a buffer is passed, but parameter %s is %" G_GUINT64_FORMAT
-                           " bytes, not a pointer", i, pname, size);
+                           "%sparams[%u]: a buffer is passed, but parameter %s is %" G_GUINT64_FORMAT
+                           " bytes, not a pointer", sim->where, i, pname, size);
               return FALSE;
             }
-          bits = sim->allocs[sim->buffer_alloc[p->buffer]].base;
+          /* bounds stay those of the buffer's allocation */
+          bits = sim->allocs[sim->buffer_alloc[p->buffer]].base + (uint64_t) p->offset;
+        }
+      else if (p->bytes != NULL)
+        {
+          uint8_t *dst = sim->param_bank + sim->var_addr[f->first_param + i];
+
+          if (p->n_bytes != size)
+            {
+              g_autofree char *pname = ks_ptx_span_dup (m, v->name);
+
+              g_set_error (error, KS_SIM_ERROR, KS_SIM_ERROR_BAD_LAUNCH,
+                           "%sparams[%u]: the struct given is %u bytes, but parameter %s is %"
+                           G_GUINT64_FORMAT " bytes", sim->where, i, p->n_bytes, pname, size);
+              return FALSE;
+            }
+          if (p->n_relocs > 0 && m->address_size == 32)
+            {
+              g_set_error (error, KS_SIM_ERROR, KS_SIM_ERROR_BAD_LAUNCH,
+                           "%sparams[%u]: a struct's buffer fields are 64-bit pointers, and this "
+                           "module's addresses are 32 bits: give its bytes instead",
+                           sim->where, i);
+              return FALSE;
+            }
+          memcpy (dst, p->bytes, p->n_bytes);
+          for (uint32_t k = 0; k < p->n_relocs; k++)
+            {
+              const KsLaunchReloc *r = &p->relocs[k];
+              uint64_t addr = sim->allocs[sim->buffer_alloc[r->buffer]].base + (uint64_t) r->offset;
+
+              memcpy (dst + r->at, &addr, 8);
+            }
+          continue;
         }
       else
         {
@@ -595,8 +628,8 @@ layout_params (KsSim   *sim,
               g_autofree char *pname = ks_ptx_span_dup (m, v->name);
 
               g_set_error (error, KS_SIM_ERROR, KS_SIM_ERROR_BAD_LAUNCH,
-                           "params[%u]: a %s (%u bytes) is passed to parameter %s of %"
-                           G_GUINT64_FORMAT " bytes",
+                           "%sparams[%u]: a %s (%u bytes) is passed to parameter %s of %"
+                           G_GUINT64_FORMAT " bytes", sim->where,
                            i, ks_ptx_type_name (p->type), ks_ptx_type_size (p->type), pname, size);
               return FALSE;
             }
@@ -1201,17 +1234,211 @@ setup_textures (KsSim   *sim,
   return TRUE;
 }
 
+/* ---- symbols: module variables the host fills and reads ---------------------------------------- */
+
+/* The module-scope .global or .const variable named @name as written in
+ * the PTX, else one whose demangled name it is (a __device__ variable in a
+ * namespace: "ns::table" for _ZN2ns5tableE); KS_PTX_NONE when none or,
+ * demangled, more than one is. */
+static uint32_t
+find_symbol (const KsPtxModule *m,
+             const char        *name)
+{
+  uint32_t found = KS_PTX_NONE, n_found = 0;
+
+  for (uint32_t i = 0; i < m->n_vars; i++)
+    {
+      const KsPtxVar *v = &m->vars[i];
+
+      if (v->function == KS_PTX_NONE
+          && (v->space == KS_PTX_SPACE_GLOBAL || v->space == KS_PTX_SPACE_CONST)
+          && ks_ptx_span_equal (m, v->name, name))
+        return i;
+    }
+  for (uint32_t i = 0; i < m->n_vars; i++)
+    {
+      const KsPtxVar *v = &m->vars[i];
+      g_autofree char *mangled = NULL, *demangled = NULL;
+
+      if (v->function != KS_PTX_NONE
+          || (v->space != KS_PTX_SPACE_GLOBAL && v->space != KS_PTX_SPACE_CONST))
+        continue;
+      mangled = ks_ptx_span_dup (m, v->name);
+      if (!g_str_has_prefix (mangled, "_Z"))
+        continue;
+      demangled = ks_sass_demangle (mangled);
+      if (demangled != NULL && strcmp (demangled, name) == 0)
+        found = i, n_found++;
+    }
+  return n_found == 1 ? found : KS_PTX_NONE;
+}
+
+/* The allocation of module variable @var, or NULL (an extern without
+ * storage) */
+static KsSimAlloc *
+var_alloc (KsSim    *sim,
+           uint32_t  var,
+           uint32_t *index)
+{
+  for (uint32_t i = 0; i < sim->n_allocs; i++)
+    if (sim->allocs[i].var == var)
+      {
+        if (index)
+          *index = i;
+        return &sim->allocs[i];
+      }
+  return NULL;
+}
+
+static gboolean
+symbol_var (KsSim       *sim,
+            const char  *field,
+            const char  *name,
+            uint32_t    *var,
+            KsSimAlloc **alloc,
+            uint32_t    *alloc_index,
+            GError     **error)
+{
+  const KsPtxModule *m = sim->module;
+
+  *var = find_symbol (m, name);
+  if (*var == KS_PTX_NONE)
+    {
+      g_set_error (error, KS_SIM_ERROR, KS_SIM_ERROR_BAD_LAUNCH,
+                   "%s: %s has no .global or .const variable named %s "
+                   "(give its name as the PTX writes it)", field, m->filename, name);
+      return FALSE;
+    }
+  *alloc = var_alloc (sim, *var, alloc_index);
+  if (*alloc == NULL)
+    {
+      g_set_error (error, KS_SIM_ERROR, KS_SIM_ERROR_BAD_LAUNCH,
+                   "%s: %s (line %u) is an .extern variable without storage in this module",
+                   field, name, m->vars[*var].line);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* What the host copies to the module's variables before the first launch */
+static gboolean
+fill_symbols (KsSim   *sim,
+              GError **error)
+{
+  const KsPtxModule *m = sim->module;
+  const KsLaunch *l = sim->launch;
+
+  for (uint32_t i = 0; i < l->n_symbols; i++)
+    {
+      const KsLaunchSymbol *sym = &l->symbols[i];
+      g_autofree char *field = g_strdup_printf ("symbols.%s", sym->name);
+      g_autofree uint8_t *data = NULL;
+      const KsPtxVar *v;
+      KsSimAlloc *a;
+      uint32_t var;
+      size_t size;
+
+      if (!symbol_var (sim, field, sym->name, &var, &a, NULL, error))
+        return FALSE;
+      v = &m->vars[var];
+      if (!ks_launch_symbol_fill (l, i, (KsPtxType) v->type, a->size, &data, &size, NULL, error))
+        {
+          if (error != NULL && *error != NULL)
+            (*error)->domain = KS_SIM_ERROR, (*error)->code = KS_SIM_ERROR_BAD_LAUNCH;
+          return FALSE;
+        }
+      if (size > a->size)
+        {
+          g_set_error (error, KS_SIM_ERROR, KS_SIM_ERROR_BAD_LAUNCH,
+                       "%s: %zu bytes given, more than the %" G_GUINT64_FORMAT " bytes of "
+                       "variable %s (line %u)", field, size, a->size, sym->name, v->line);
+          return FALSE;
+        }
+      memcpy (a->data, data, size);
+    }
+  return TRUE;
+}
+
+/* Finds the variables of "output_symbols" and the type each is read as:
+ * the type "symbols" gives it, else its own */
+static gboolean
+find_output_symbols (KsSim   *sim,
+                     GError **error)
+{
+  const KsPtxModule *m = sim->module;
+  const KsLaunch *l = sim->launch;
+
+  sim->out_sym_alloc = g_new0 (uint32_t, MAX (l->n_output_symbols, 1));
+  sim->out_sym_type = g_new0 (uint8_t, MAX (l->n_output_symbols, 1));
+  for (uint32_t i = 0; i < l->n_output_symbols; i++)
+    {
+      g_autofree char *field = g_strdup_printf ("output_symbols[%u]", i);
+      KsPtxType type;
+      KsSimAlloc *a;
+      uint32_t var;
+
+      if (!symbol_var (sim, field, l->output_symbols[i], &var, &a, &sim->out_sym_alloc[i], error))
+        return FALSE;
+      type = (KsPtxType) m->vars[var].type;
+      for (uint32_t k = 0; k < l->n_symbols; k++)
+        if (strcmp (l->symbols[k].name, l->output_symbols[i]) == 0
+            && l->symbols[k].type != KS_PTX_TYPE_NONE)
+          type = l->symbols[k].type;
+      if (ks_ptx_type_size (type) == 0 || ks_ptx_type_size (type) > 8
+          || a->size % ks_ptx_type_size (type) != 0)
+        type = KS_PTX_TYPE_B8;
+      sim->out_sym_type[i] = (uint8_t) type;
+    }
+  return TRUE;
+}
+
+const uint8_t *
+ks_sim_get_output_symbol (const KsSim *sim,
+                          uint32_t     index,
+                          KsPtxType   *type,
+                          uint64_t    *count,
+                          size_t      *size)
+{
+  const KsSimAlloc *a;
+
+  g_return_val_if_fail (index < sim->launch->n_output_symbols, NULL);
+  a = &sim->allocs[sim->out_sym_alloc[index]];
+  if (type)
+    *type = (KsPtxType) sim->out_sym_type[index];
+  if (count)
+    *count = a->size / ks_ptx_type_size ((KsPtxType) sim->out_sym_type[index]);
+  if (size)
+    *size = a->size;
+  return a->data;
+}
+
 /* ---- the public API ----------------------------------------------------------------------------- */
 
-KsSim *
-ks_sim_new (const KsPtxModule *module,
-            const KsLaunch    *launch,
-            GError           **error)
+static KsSim *
+sim_new (const KsPtxModule *module,
+         const KsLaunch    *spec,
+         uint32_t           step,
+         const KsSim       *prev,
+         GError           **error)
 {
   g_autoptr(KsSim) sim = NULL;
+  g_autofree char *where = spec->n_steps > 1 ? g_strdup_printf ("launches[%u].", step)
+                                             : g_strdup ("");
   uint32_t entry = KS_PTX_NONE, n_entries = 0;
+  KsLaunch view = *spec;
+  const KsLaunch *launch = &view;
 
-  g_return_val_if_fail (module != NULL && launch != NULL, NULL);
+  if (spec->n_steps > 0)
+    {
+      const KsLaunchStep *st = &spec->steps[step];
+
+      view.kernel = st->kernel;
+      memcpy (view.grid, st->grid, sizeof view.grid);
+      memcpy (view.block, st->block, sizeof view.block);
+      view.dynamic_shared_bytes = st->dynamic_shared_bytes;
+      view.params = st->params;
+      view.n_params = st->n_params;
+    }
 
   if (module->n_errors > 0)
     {
@@ -1234,21 +1461,23 @@ ks_sim_new (const KsPtxModule *module,
   if (launch->kernel == NULL && n_entries != 1)
     {
       g_set_error (error, KS_SIM_ERROR, KS_SIM_ERROR_NO_KERNEL,
-                   "kernel: %s has %u kernels; the launch must name one", module->filename,
-                   n_entries);
+                   "%skernel: %s has %u kernels; the launch must name one", where,
+                   module->filename, n_entries);
       return NULL;
     }
   if (entry == KS_PTX_NONE)
     {
       g_set_error (error, KS_SIM_ERROR, KS_SIM_ERROR_NO_KERNEL,
-                   "kernel: %s has no kernel named %s", module->filename,
+                   "%skernel: %s has no kernel named %s", where, module->filename,
                    launch->kernel ? launch->kernel : "(none)");
       return NULL;
     }
 
   sim = g_new0 (KsSim, 1);
   sim->module = module;
-  sim->launch = launch;
+  sim->view = view;
+  sim->launch = launch = &sim->view;
+  sim->where = g_steal_pointer (&where);
   sim->entry = entry;
   sim->step_limit = G_GUINT64_CONSTANT (2000000000);
   sim->printf_out = g_string_new (NULL);
@@ -1263,16 +1492,16 @@ ks_sim_new (const KsPtxModule *module,
       if (f->reqntid[d] != 0 && f->reqntid[d] != launch->block[d])
         {
           g_set_error (error, KS_SIM_ERROR, KS_SIM_ERROR_BAD_LAUNCH,
-                       "block: the kernel requires a block of %u x %u x %u threads (.reqntid)",
-                       f->reqntid[0], MAX (f->reqntid[1], 1), MAX (f->reqntid[2], 1));
+                       "%sblock: the kernel requires a block of %u x %u x %u threads (.reqntid)",
+                       sim->where, f->reqntid[0], MAX (f->reqntid[1], 1), MAX (f->reqntid[2], 1));
           return NULL;
         }
     if (f->maxntid[0] != 0
         && sim->threads_per_cta > f->maxntid[0] * MAX (f->maxntid[1], 1) * MAX (f->maxntid[2], 1))
       {
         g_set_error (error, KS_SIM_ERROR, KS_SIM_ERROR_BAD_LAUNCH,
-                     "block: %u threads, more than the kernel's .maxntid allows",
-                     sim->threads_per_cta);
+                     "%sblock: %u threads, more than the kernel's .maxntid allows",
+                     sim->where, sim->threads_per_cta);
         return NULL;
       }
   }
@@ -1288,7 +1517,23 @@ ks_sim_new (const KsPtxModule *module,
       a->buffer = (int32_t) i;
       sim->buffer_alloc[i] = sim->n_allocs - 1;
     }
-  if (!layout_module (sim, error) || !layout_params (sim, error) || !setup_textures (sim, error))
+  if (!layout_module (sim, error))
+    return NULL;
+  if (prev != NULL)
+    {
+      /* the same module and spec lay memory out the same way: the next
+       * launch sees the buffers and variables as the last one left them */
+      g_assert (prev->module == module && prev->n_allocs == sim->n_allocs);
+      for (uint32_t i = 0; i < sim->n_allocs; i++)
+        {
+          g_assert (prev->allocs[i].size == sim->allocs[i].size);
+          memcpy (sim->allocs[i].data, prev->allocs[i].data, sim->allocs[i].size);
+        }
+    }
+  else if (!fill_symbols (sim, error))
+    return NULL;
+  if (!find_output_symbols (sim, error) || !layout_params (sim, error)
+      || !setup_textures (sim, error))
     return NULL;
 
   /* Which block each instruction is in: a branch reconverges at its
@@ -1337,12 +1582,44 @@ ks_sim_new (const KsPtxModule *module,
   if (sim->shared_size > 228 * 1024)
     {
       g_set_error (error, KS_SIM_ERROR, KS_SIM_ERROR_BAD_LAUNCH,
-                   "dynamic_shared_bytes: the block would need %u bytes of shared memory, "
-                   "more than any GPU has (228 KiB)", sim->shared_size);
+                   "%sdynamic_shared_bytes: the block would need %u bytes of shared memory, "
+                   "more than any GPU has (228 KiB)", sim->where, sim->shared_size);
       return NULL;
     }
 
   return g_steal_pointer (&sim);
+}
+
+KsSim *
+ks_sim_new (const KsPtxModule *module,
+            const KsLaunch    *launch,
+            GError           **error)
+{
+  g_return_val_if_fail (module != NULL && launch != NULL, NULL);
+
+  if (launch->n_steps > 1)
+    {
+      g_set_error (error, KS_SIM_ERROR, KS_SIM_ERROR_BAD_LAUNCH,
+                   "launches: the spec has %u kernel launches, and this runs one at a time; "
+                   "'kernelscope-cli run' runs them all", launch->n_steps);
+      return NULL;
+    }
+  return sim_new (module, launch, 0, NULL, error);
+}
+
+KsSim *
+ks_sim_new_step (const KsPtxModule *module,
+                 const KsLaunch    *launch,
+                 uint32_t           step,
+                 const KsSim       *prev,
+                 GError           **error)
+{
+  g_return_val_if_fail (module != NULL && launch != NULL, NULL);
+  g_return_val_if_fail (step < MAX (launch->n_steps, 1), NULL);
+  g_return_val_if_fail ((step == 0) == (prev == NULL), NULL);
+  g_return_val_if_fail (prev == NULL || (prev->module == module && prev->view.buffers == launch->buffers), NULL);
+
+  return sim_new (module, launch, step, prev, error);
 }
 
 void
@@ -1362,6 +1639,9 @@ ks_sim_free (KsSim *sim)
     g_free (sim->allocs[i].data);
   g_free (sim->allocs);
   g_free (sim->buffer_alloc);
+  g_free (sim->out_sym_alloc);
+  g_free (sim->out_sym_type);
+  g_free (sim->where);
   g_free (sim->var_addr);
   g_free (sim->insn_block);
   g_free (sim->textures);

@@ -264,6 +264,18 @@ typedef enum
 KsSim              *ks_sim_new          (const KsPtxModule *module,
                                          const KsLaunch    *launch,
                                          GError           **error);
+/* Launch @step of a spec's "launches" (0 for a spec of one launch),
+ * after @prev, the simulation of launch @step - 1 of the same spec and
+ * module (NULL for the first): it starts from the memory @prev left, the
+ * buffers and the module's variables, as launches on one stream do.  The
+ * spec's "symbols" are written before the first launch only.
+ * ks_sim_new() refuses a spec of several launches, so that no reader runs
+ * only the first by mistake. */
+KsSim              *ks_sim_new_step     (const KsPtxModule *module,
+                                         const KsLaunch    *launch,
+                                         uint32_t           step,
+                                         const KsSim       *prev,
+                                         GError           **error);
 void                ks_sim_free         (KsSim             *sim);
 
 /* Runs until the kernel ends, faults, is cancelled, or `max_steps`
@@ -332,6 +344,14 @@ const char         *ks_sim_get_printf   (const KsSim       *sim);
 const uint8_t      *ks_sim_get_buffer   (const KsSim       *sim,
                                          uint32_t           index,
                                          size_t            *size);
+/* The current contents of the module variable "output_symbols"[@index]
+ * names, read as @type (the type "symbols" gives it, else the variable's;
+ * b8 when that is not a plain type) in @count elements. */
+const uint8_t      *ks_sim_get_output_symbol (const KsSim     *sim,
+                                              uint32_t         index,
+                                              KsPtxType       *type,
+                                              uint64_t        *count,
+                                              size_t          *size);
 const char         *ks_sim_fault_kind_name (KsSimFaultKind  kind);
 
 /* The trace is on by default, up to max_events (default 16 M: with the
@@ -368,7 +388,9 @@ const KsTexAccess  *ks_sim_get_tex_accesses (const KsSim   *sim,
 /* Per-instruction statistics, module->n_insns of them */
 const KsSimInsnStats *ks_sim_get_insn_stats (const KsSim   *sim);
 uint32_t            ks_sim_get_warps_per_cta (const KsSim  *sim);
-/* The launch it runs (borrowed: the one given to ks_sim_new) */
+/* The launch it runs: the spec given to ks_sim_new (or ks_sim_new_step),
+ * with the kernel, grid, block, dynamic_shared_bytes and params of the
+ * launch it runs; it borrows everything else from the spec */
 const KsLaunch     *ks_sim_get_launch   (const KsSim       *sim);
 /* Per-instruction statistics summed by PTX line, or by CUDA file and line
  * (through .loc), for the lines that ran, in order: (transfer full) arrays
