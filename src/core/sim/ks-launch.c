@@ -2169,7 +2169,10 @@ parse_root (Ctx        *ctx,
       if (b->count == 0)
         continue;
       if (!materialize (ctx, b, &tmp))
-        return FALSE;
+        {
+          g_free (tmp.data);
+          return FALSE;
+        }
       launch->symbols[i].data = tmp.data;
       launch->symbols[i].size = tmp.size;
     }
@@ -2211,7 +2214,10 @@ ks_launch_symbol_fill (const KsLaunch *launch,
   ok = parse_buffer (&ctx, sym->name, sym->spec, &b) && materialize (&ctx, &b, &tmp);
   g_free (b.path);
   if (!ok)
-    return FALSE;
+    {
+      g_free (tmp.data);        /* materialize's buffer, when a value was wrong */
+      return FALSE;
+    }
   *data = tmp.data;
   *size = tmp.size;
   if (used_type)
