@@ -947,9 +947,9 @@ parse_buffer (Ctx        *ctx,
 }
 
 static gboolean
-materialize (Ctx            *ctx,
-             const BufSpec  *b,
-             KsLaunchBuffer *out)
+materialize_into (Ctx            *ctx,
+                  const BufSpec  *b,
+                  KsLaunchBuffer *out)
 {
   uint8_t *data;
 
@@ -1043,6 +1043,20 @@ materialize (Ctx            *ctx,
       g_assert_not_reached ();
     }
   return TRUE;
+}
+
+/* Fills out->data (and size) as b says; on a refused value, out->data is
+ * freed and NULL, so callers own nothing after a failure. */
+static gboolean
+materialize (Ctx            *ctx,
+             const BufSpec  *b,
+             KsLaunchBuffer *out)
+{
+  if (materialize_into (ctx, b, out))
+    return TRUE;
+  g_clear_pointer (&out->data, g_free);
+  out->size = 0;
+  return FALSE;
 }
 
 static gboolean
@@ -2169,10 +2183,7 @@ parse_root (Ctx        *ctx,
       if (b->count == 0)
         continue;
       if (!materialize (ctx, b, &tmp))
-        {
-          g_free (tmp.data);
-          return FALSE;
-        }
+        return FALSE;
       launch->symbols[i].data = tmp.data;
       launch->symbols[i].size = tmp.size;
     }
@@ -2214,10 +2225,7 @@ ks_launch_symbol_fill (const KsLaunch *launch,
   ok = parse_buffer (&ctx, sym->name, sym->spec, &b) && materialize (&ctx, &b, &tmp);
   g_free (b.path);
   if (!ok)
-    {
-      g_free (tmp.data);        /* materialize's buffer, when a value was wrong */
-      return FALSE;
-    }
+    return FALSE;
   *data = tmp.data;
   *size = tmp.size;
   if (used_type)
