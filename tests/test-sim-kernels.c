@@ -228,7 +228,8 @@ enum { N_SREG = G_N_ELEMENTS (sreg_names), N_SREG_OUT = N_SREG + 4 };
 
 static void
 run_sregs (const char *target,
-           uint32_t    want_total_smem)
+           uint32_t    want_total_smem,
+           uint32_t    want_reserved)
 {
   enum { BX = 20, BY = 3, BZ = 2, GX = 2, GY = 1, GZ = 3, DYN = 100 };
   enum { THREADS = BX * BY * BZ, WARPS = (THREADS + 31) / 32, N_THREADS = THREADS * GX * GY * GZ };
@@ -291,10 +292,14 @@ run_sregs (const char *target,
               /* the lane masks as the ISA defines them */
               1u << lane, (1u << lane) - 1, lane == 31 ? ~0u : (2u << lane) - 1,
               lane == 31 ? 0 : ~((2u << lane) - 1), ~((1u << lane) - 1),
-              DYN, want_total_smem, want_total_smem,
+              /* %aggr_smem_size adds the region reserved for system
+               * software (PTX ISA 10.31) */
+              DYN, want_total_smem, want_total_smem + want_reserved,
               /* a cluster is one block: cluster ids are block ids */
               bx, by, bz, GX, GY, GZ, 0, 0, 1, 1, 0, 1, 0,
-              0, 0,
+              /* where the region begins is not documented (checked
+               * below); its size is */
+              o[N_SREG - 6], want_reserved,
             };
 
             for (guint i = 0; i < N_SREG - 4; i++)
@@ -304,6 +309,12 @@ run_sregs (const char *target,
             /* %warpid < %nwarpid, %smid < %nsmid, as the ISA promises */
             g_assert_cmpuint (o[13], <, o[14]);
             g_assert_cmpuint (o[15], <, o[16]);
+            /* the reserved region does not overlap the block's own
+             * shared memory (300 bytes); none before sm_80 */
+            if (want_reserved > 0)
+              g_assert_cmpuint (o[N_SREG - 6], >=, 300);
+            else
+              g_assert_cmpuint (o[N_SREG - 6], ==, 0);
             /* the timers: the 32-bit halves of %globaltimer agree with the
              * 64-bit value read a few instructions before, and %clock64
              * does not go back */
@@ -320,9 +331,12 @@ static void
 test_special_registers (void)
 {
   /* 200 bytes of static and 100 of dynamic shared memory: 384 in units of
-   * 128 bytes (sm_8x and later), 512 in units of 256 (sm_3x to sm_7x) */
-  run_sregs ("sm_90", 384);
-  run_sregs ("sm_70", 512);
+   * 128 bytes (sm_8x and later), 512 in units of 256 (sm_3x to sm_7x);
+   * sm_80 and later reserve 1 KiB more per block for system software (the
+   * device property reservedSharedMemPerBlock, 1 KiB on those GPUs per
+   * the CUDA Programming Guide's table of compute capabilities) */
+  run_sregs ("sm_90", 384, 1024);
+  run_sregs ("sm_70", 512, 0);
 }
 
 /* ---- barriers ------------------------------------------------------------------------ */

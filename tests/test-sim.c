@@ -138,6 +138,99 @@ test_redux_partition (void)
   run_clear (&r);
 }
 
+/* cooperative groups' 64- and 128-thread tiles (tests/ptx/sim/cg_tiles.cu,
+ * nvcc 13 for sm_80): their barriers and exchange slots live in the shared
+ * memory reserved for system software (%reserved_smem_offset_1), which the
+ * kernel does not declare.  Each 64-thread tile's sum and each 128-thread
+ * tile's maximum, on one thread and on four, checked against C. */
+static void
+test_cg_reserved_smem (void)
+{
+  enum { BLOCK = 256, BLOCKS = 24, N = BLOCK * BLOCKS };
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "ptx", "sim", "sm_80",
+                                                 "cg_tiles.ptx", NULL);
+  g_autofree char *spec = NULL;
+  int32_t *in = g_new (int32_t, N);
+  int32_t sums[N / 64], maxes[N / 128];
+  GRand *rand = g_rand_new_with_seed (5);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *hin = NULL;
+
+  for (int i = 0; i < N; i++)
+    in[i] = g_rand_int_range (rand, -100000, 100000);
+  g_rand_free (rand);
+  for (int t = 0; t < N / 64; t++)
+    {
+      sums[t] = 0;
+      for (int i = 0; i < 64; i++)
+        sums[t] += in[t * 64 + i];
+    }
+  for (int t = 0; t < N / 128; t++)
+    {
+      maxes[t] = G_MININT32;
+      for (int i = 0; i < 128; i++)
+        maxes[t] = MAX (maxes[t], in[t * 128 + i]);
+    }
+  hin = hex_of (in, N * sizeof *in);
+  spec = g_strdup_printf ("{\"ptx\": \"cg_tiles.ptx\", \"grid\": [%d], \"block\": [%d],"
+                          " \"buffers\": {\"in\": {\"bytes_hex\": \"%s\"},"
+                          " \"sums\": {\"type\": \"s32\", \"count\": %d},"
+                          " \"maxes\": {\"type\": \"s32\", \"count\": %d}},"
+                          " \"params\": [{\"buffer\": \"in\"}, {\"buffer\": \"sums\"},"
+                          " {\"buffer\": \"maxes\"}]}", BLOCKS, BLOCK, hin, N / 64, N / 128);
+  for (guint threads = 1; threads <= 4; threads += 3)
+    {
+      Run r = { 0 };
+
+      r.module = ks_ptx_module_parse_file (path, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (r.module->n_errors, ==, 0);
+      r.launch = ks_launch_parse (spec, -1, NULL, &error);
+      g_assert_no_error (error);
+      r.sim = ks_sim_new (r.module, r.launch, &error);
+      g_assert_no_error (error);
+      ks_sim_set_threads (r.sim, threads);
+      ks_sim_run (r.sim, 0, NULL);
+      assert_done (&r);
+      g_assert_cmpmem (buffer (&r, "sums"), sizeof sums, sums, sizeof sums);
+      g_assert_cmpmem (buffer (&r, "maxes"), sizeof maxes, maxes, sizeof maxes);
+      run_clear (&r);
+    }
+  g_free (in);
+}
+
+/* The reserved region is not the kernel's: an overrun of the kernel's own
+ * shared memory still faults, and the region has its size and no more */
+static void
+test_reserved_smem_bounds (void)
+{
+  static const char *const cases[][2] = {
+    /* one past the block's 64 bytes */
+    { "  st.shared.u32 [buf+64], %r1;\n", "the block has 64 bytes of shared memory" },
+    /* one word past the reserved region's end */
+    { "  mov.u32 %r2, %reserved_smem_offset_end;\n  st.shared.u32 [%r2], %r1;\n",
+      "the block has 64 bytes of shared memory" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      Run r = { 0 };
+      g_autofree char *ptx = g_strdup_printf (
+        ".version 8.0\n.target sm_80\n.address_size 64\n"
+        ".visible .entry k(.param .u64 out)\n{\n"
+        "  .reg .u32 %%r<4>;\n  .shared .align 4 .b8 buf[64];\n"
+        "  mov.u32 %%r1, %%tid.x;\n%s  ret;\n}\n", cases[i][0]);
+
+      r.module = text_module (ptx);
+      g_assert_cmpint (run_start (&r, "{\"ptx\": \"x.ptx\", \"grid\": [1], \"block\": [32],"
+                                      " \"buffers\": {\"out\": {\"type\": \"u32\", \"count\": 1}},"
+                                      " \"params\": [{\"buffer\": \"out\"}]}"),
+                       ==, KS_SIM_FAULTED);
+      g_assert_nonnull (strstr (ks_sim_get_fault (r.sim)->message, cases[i][1]));
+      run_clear (&r);
+    }
+}
+
 static void
 test_old_ptx (void)
 {
@@ -2051,6 +2144,8 @@ main (int   argc,
   g_test_add_func ("/sim/kernel/vector-add", test_vector_add);
   g_test_add_func ("/sim/kernel/old-ptx", test_old_ptx);
   g_test_add_func ("/sim/kernel/redux-partition", test_redux_partition);
+  g_test_add_func ("/sim/kernel/cg-reserved-smem", test_cg_reserved_smem);
+  g_test_add_func ("/sim/kernel/reserved-smem-bounds", test_reserved_smem_bounds);
   g_test_add_func ("/sim/kernel/saxpy-grid-stride", test_saxpy_grid_stride);
   g_test_add_func ("/sim/kernel/reduce-shared", test_reduce_shared);
   g_test_add_func ("/sim/kernel/matmul-tiled", test_matmul_tiled);

@@ -72,6 +72,26 @@ sext (uint64_t  v,
     }
 }
 
+/* The number of the module's first .target (80 for sm_80, 90 for sm_90a),
+ * 0 when there is none or it is not sm_NN */
+uint32_t
+ks_sim_target_sm (const KsPtxModule *m)
+{
+  uint32_t sm = 0;
+
+  if (m->n_targets > 0 && m->first_target < m->n_words)
+    {
+      KsPtxSpan t = m->words[m->first_target];
+      const char *p = m->text + t.offset;
+
+      if (t.len < 5 || strncmp (p, "sm_", 3) != 0)
+        return 0;
+      for (uint32_t i = 3; i < t.len && i < 8 && g_ascii_isdigit (p[i]); i++)
+        sm = sm * 10 + (uint32_t) (p[i] - '0');
+    }
+  return sm;
+}
+
 /* %total_smem_size: the block's static and dynamic shared memory "in
  * multiples of shared memory allocation unit size supported by target
  * architecture" (PTX ISA: 128 bytes for sm_2x and sm_8x and later, 256
@@ -79,18 +99,9 @@ sext (uint64_t  v,
 static uint32_t
 total_smem_size (const KsSim *sim)
 {
-  const KsPtxModule *m = sim->module;
-  uint32_t unit = 128, size = sim->shared_size;
+  uint32_t sm = ks_sim_target_sm (sim->module);
+  uint32_t unit = sm >= 30 && sm < 80 ? 256 : 128, size = sim->shared_size;
 
-  if (m->n_targets > 0 && m->first_target < m->n_words)
-    {
-      KsPtxSpan t = m->words[m->first_target];
-      const char *p = m->text + t.offset;
-
-      if (t.len >= 5 && strncmp (p, "sm_", 3) == 0 && p[3] >= '3' && p[3] <= '7'
-          && g_ascii_isdigit (p[4]) && (t.len == 5 || !g_ascii_isdigit (p[5])))
-        unit = 256;
-    }
   return (uint32_t) MIN (((uint64_t) size + unit - 1) / unit * unit, G_MAXUINT32);
 }
 
@@ -124,15 +135,21 @@ sreg_value (const Ctx          *c,
     case KS_PTX_SREG_LANEMASK_GE: return ~((1u << lane) - 1);
     case KS_PTX_SREG_DYNAMIC_SMEM_SIZE: return sim->launch->dynamic_shared_bytes;
     case KS_PTX_SREG_TOTAL_SMEM_SIZE: return total_smem_size (sim);
-    /* No shared memory is reserved for system software here: the reserved
-     * region is empty and the aggregate is the user's allocation */
-    case KS_PTX_SREG_AGGR_SMEM_SIZE: return total_smem_size (sim);
+    /* The region reserved for system software (KS_SIM_RESERVED_SMEM_BASE):
+     * the aggregate is the user's allocation and the region (PTX ISA
+     * 10.31); its layout inside is not documented, so offset_0 is its start
+     * and offset_1 its second half, which holds cooperative groups' 288
+     * bytes of multi-warp scratch (cooperative_groups/details/memory.h) */
+    case KS_PTX_SREG_AGGR_SMEM_SIZE: return total_smem_size (sim) + sim->reserved_smem;
     case KS_PTX_SREG_RESERVED_SMEM_OFFSET_BEGIN:
-    case KS_PTX_SREG_RESERVED_SMEM_OFFSET_END:
-    case KS_PTX_SREG_RESERVED_SMEM_OFFSET_CAP:
     case KS_PTX_SREG_RESERVED_SMEM_OFFSET_0:
+      return sim->reserved_smem > 0 ? KS_SIM_RESERVED_SMEM_BASE : 0;
+    case KS_PTX_SREG_RESERVED_SMEM_OFFSET_END:
+      return sim->reserved_smem > 0 ? KS_SIM_RESERVED_SMEM_BASE + sim->reserved_smem : 0;
+    case KS_PTX_SREG_RESERVED_SMEM_OFFSET_CAP:
+      return sim->reserved_smem;
     case KS_PTX_SREG_RESERVED_SMEM_OFFSET_1:
-      return 0;
+      return sim->reserved_smem > 0 ? KS_SIM_RESERVED_SMEM_BASE + sim->reserved_smem / 2 : 0;
     /* The clocks and the global timer count warp-instructions */
     case KS_PTX_SREG_CLOCK: return (uint32_t) sim->stats.warp_instructions;
     case KS_PTX_SREG_CLOCK_HI: return (uint32_t) (sim->stats.warp_instructions >> 32);
@@ -2574,6 +2591,17 @@ mbar_at (Ctx                *c,
       ks_sim_fault (c->sim, c->w, (int) lane, c->in, KS_SIM_FAULT_OUT_OF_BOUNDS, TRUE, addr,
                     "the mbarrier address 0x%" G_GINT64_MODIFIER "x is not in shared memory",
                     addr);
+      return NULL;
+    }
+  if (addr >= c->sim->cta.shared_size && addr < G_MAXUINT32)
+    {
+      /* past the block's own shared memory: the reserved region, or
+       * nothing (which ks_sim_resolve reports) */
+      if (ks_sim_resolve (c->sim, c->w, (int) lane, c->in, KS_PTX_SPACE_SHARED, addr, 8, TRUE)
+          != NULL)
+        ks_sim_fault (c->sim, c->w, (int) lane, c->in, KS_SIM_FAULT_UNSUPPORTED, TRUE, addr,
+                      "an mbarrier in the shared memory reserved for system software "
+                      "(offset 0x%" G_GINT64_MODIFIER "x) is not simulated", addr);
       return NULL;
     }
   p = ks_sim_resolve (c->sim, c->w, (int) lane, c->in, KS_PTX_SPACE_SHARED, addr, 8, TRUE);

@@ -32,6 +32,17 @@ G_BEGIN_DECLS
  * end of one buffer faults instead of reading its neighbour. */
 #define KS_SIM_ALLOC_GUARD 4096u
 
+/* sm_80 and later reserve 1 KiB of each block's shared memory for NVIDIA's
+ * system software (%reserved_smem_offset_*; cooperative groups keep their
+ * multi-warp tile barriers there).  Where the hardware puts it in the
+ * block's window is not documented: the simulator puts it at this offset,
+ * past the largest shared memory of any GPU, so that the kernel's own
+ * variables sit where they do on earlier GPUs and an overrun of them still
+ * faults instead of landing in the region.  The region's bytes follow the
+ * block's own in KsSimCta.shared. */
+#define KS_SIM_RESERVED_SMEM_BASE 0x40000u
+#define KS_SIM_RESERVED_SMEM_SIZE 1024u
+
 /* Per-thread local memory available to a warp (all frames together) */
 #define KS_SIM_LOCAL_LIMIT (512u * 1024u)
 #define KS_SIM_MAX_FRAMES 1024u
@@ -289,6 +300,7 @@ struct _KsSim
   uint32_t param_bank_size;
   uint32_t static_shared;       /* bytes of .shared variables */
   uint32_t shared_size;         /* static + dynamic, per CTA */
+  uint32_t reserved_smem;       /* 0, or KS_SIM_RESERVED_SMEM_SIZE on sm_80 and later */
 
   uint32_t threads_per_cta, warps_per_cta;
   uint64_t n_ctas, next_cta;

@@ -320,6 +320,9 @@ ks_sim_resolve (KsSim           *sim,
       }
     case KS_PTX_SPACE_SHARED:
     case KS_PTX_SPACE_SHARED_CLUSTER:
+      if (sim->reserved_smem > 0 && addr >= KS_SIM_RESERVED_SMEM_BASE
+          && addr + size <= KS_SIM_RESERVED_SMEM_BASE + sim->reserved_smem)
+        return sim->cta.shared + sim->cta.shared_size + (addr - KS_SIM_RESERVED_SMEM_BASE);
       if (addr + size > sim->cta.shared_size || addr + size < addr)
         {
           ks_sim_fault (sim, w, lane, insn, KS_SIM_FAULT_OUT_OF_BOUNDS, TRUE, addr,
@@ -916,12 +919,12 @@ start_cta (KsSim    *sim,
   c->ctaid[2] = (uint32_t) (linear / ((uint64_t) g[0] * g[1]));
   if (c->shared == NULL)
     {
-      c->shared = g_malloc0 (MAX (sim->shared_size, 1));
+      c->shared = g_malloc0 (MAX (sim->shared_size + sim->reserved_smem, 1));
       c->mbar_valid = g_malloc0 (sim->shared_size / 64 + 1);
     }
   else
     {
-      memset (c->shared, 0, sim->shared_size);
+      memset (c->shared, 0, sim->shared_size + sim->reserved_smem);
       memset (c->mbar_valid, 0, sim->shared_size / 64 + 1);
     }
   c->shared_size = sim->shared_size;
@@ -1579,6 +1582,8 @@ sim_new (const KsPtxModule *module,
   sim->no_fast = g_getenv ("KS_SIM_NO_FAST") != NULL;
 
   sim->shared_size = sim->static_shared + launch->dynamic_shared_bytes;
+  if (ks_sim_target_sm (module) >= 80)
+    sim->reserved_smem = KS_SIM_RESERVED_SMEM_SIZE;
   if (sim->shared_size > 228 * 1024)
     {
       g_set_error (error, KS_SIM_ERROR, KS_SIM_ERROR_BAD_LAUNCH,
