@@ -81,7 +81,7 @@ int
 ks_cli_analyze (int    argc,
                 char **argv)
 {
-  gboolean json = FALSE, no_toolkit = FALSE, lrr = FALSE;
+  gboolean json = FALSE, no_toolkit = FALSE, lrr = FALSE, as_written = FALSE;
   g_autofree char *arch_opt = NULL, *gpu_opt = NULL, *kernel_opt = NULL;
   const GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the analysis as one JSON object", NULL },
@@ -92,6 +92,8 @@ ks_cli_analyze (int    argc,
       "Never run nvcc or ptxas (resources are estimated)", NULL },
     { "lrr", 0, 0, G_OPTION_ARG_NONE, &lrr,
       "Schedule warps loose round-robin (default: greedy-then-oldest)", NULL },
+    { "ptx-as-written", 0, 0, G_OPTION_ARG_NONE, &as_written,
+      "Time every PTX instruction, not what ptxas makes of them (for comparison)", NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) ctx =
@@ -116,6 +118,7 @@ ks_cli_analyze (int    argc,
   req.kernel = kernel_opt;
   req.use_toolkit = !no_toolkit;
   req.scheduler = lrr ? KS_SCHEDULER_LRR : KS_SCHEDULER_GTO;
+  req.ptx_as_written = as_written;
   a = ks_analysis_run (&req, NULL, NULL, NULL);
 
   /* Messages with their places, as compilers print them */

@@ -430,6 +430,9 @@ raster_row (Raster                 *ra,
 
       if ((double) e->stall_start > last_cycle)
         break;
+      /* what ptxas folds or merges issues nothing: no block, no band */
+      if (e->lowered != 0)
+        continue;
       if (e->stall != KS_STALL_SELECTED)
         {
           /* the columns whose middle the band covers: held by its reason
@@ -613,6 +616,8 @@ draw_row (cairo_t                *cr,
 
       if ((double) e->stall_start > last_cycle)
         break;
+      if (e->lowered != 0)
+        continue;
 
       /* stall bands: [stall_start, ready) held by e->stall, then
        * [ready, cycle) not selected */

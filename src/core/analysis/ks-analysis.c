@@ -727,6 +727,7 @@ ks_analysis_run (const KsAnalysisRequest *r,
           report (&prog, KS_ANALYSIS_STAGE_TIMING, 0);
           ks_timing_options_init (&opt);
           opt.policy = r->scheduler;
+          opt.ptx_as_written = r->ptx_as_written;
           a->timing = ks_timing_compute (a->module, a->sim, a->arch, a->gpu, &a->occupancy,
                                          &opt, &error);
           if (a->timing == NULL)
@@ -836,6 +837,8 @@ add_timing (JsonBuilder    *b,
   json_builder_set_member_name (b, "extrapolated");
   json_builder_add_boolean_value (b, t->extrapolated);
   add_double (b, "ipc", t->ipc);
+  add_int (b, "issued", (gint64) t->issued);
+  add_int (b, "lowered", (gint64) t->lowered);
   add_double (b, "estimated_duration_us", t->estimated_duration_us);
   add_double (b, "model_us", t->model_us);
   add_double (b, "memory_floor_us", t->memory_floor_us);

@@ -81,6 +81,8 @@ typedef struct
   gboolean use_toolkit;         /* default TRUE: FALSE never runs nvcc/ptxas (tests, no-toolkit mode) */
   gboolean make_sass;           /* default TRUE: disassemble when nvdisasm or cuobjdump is there */
   KsSchedulerPolicy scheduler;
+  gboolean ptx_as_written;      /* default FALSE: time what ptxas makes (ks-lower.h), not each PTX
+                                 * instruction */
   uint64_t max_trace_events;    /* 0: the simulator's default */
   uint32_t sim_threads;         /* threads for the simulation's blocks; 0: one */
 } KsAnalysisRequest;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "ks-sim.h"
+#include "ks-lower.h"
 #include "ks-sim-tex.h"
 
 G_BEGIN_DECLS
@@ -301,6 +302,8 @@ struct _KsSim
   uint32_t static_shared;       /* bytes of .shared variables */
   uint32_t shared_size;         /* static + dynamic, per CTA */
   uint32_t reserved_smem;       /* 0, or KS_SIM_RESERVED_SMEM_SIZE on sm_80 and later */
+  KsLowering *lowering;         /* what ptxas merges: the trace's memory records are of the
+                                 * accesses the GPU makes (ks-lower.h); a worker shares it */
 
   uint32_t threads_per_cta, warps_per_cta;
   uint64_t n_ctas, next_cta;

@@ -1584,6 +1584,7 @@ sim_new (const KsPtxModule *module,
   sim->shared_size = sim->static_shared + launch->dynamic_shared_bytes;
   if (ks_sim_target_sm (module) >= 80)
     sim->reserved_smem = KS_SIM_RESERVED_SMEM_SIZE;
+  sim->lowering = ks_lower_module (module);
   if (sim->shared_size > 228 * 1024)
     {
       g_set_error (error, KS_SIM_ERROR, KS_SIM_ERROR_BAD_LAUNCH,
@@ -1640,6 +1641,7 @@ ks_sim_free (KsSim *sim)
     }
   g_free (sim->cta.shared);
   g_free (sim->cta.mbar_valid);
+  ks_lowering_free (sim->lowering);
   for (uint32_t i = 0; i < sim->n_allocs; i++)
     g_free (sim->allocs[i].data);
   g_free (sim->allocs);
@@ -2544,6 +2546,12 @@ trace_memory (KsSim             *sim,
   return tm;
 }
 
+const struct _KsLowering *
+ks_sim_get_lowering (const KsSim *sim)
+{
+  return sim->lowering;
+}
+
 const KsTraceMemory *
 ks_sim_get_trace_memory (const KsSim *sim,
                          uint64_t    *n_records)
@@ -2739,6 +2747,56 @@ ks_sim_record_texture (KsSim           *sim,
     ks_sim_cache_sectors (sim, insn, sectors, n_sectors, store, TRUE, tm, NULL);
 }
 
+/* The passes of the access the GPU makes for this PTX access, as the
+ * trace records them for the timing model: a vector access ptxas merges
+ * it into (ks-lower.h) is costed at its leader, as one access of the
+ * merged width, and at 0 at its other parts.  A leader whose lanes turn
+ * out not to be aligned for the merged width keeps its own cost. */
+static uint32_t
+gpu_access_cost (const KsSim    *sim,
+                 uint32_t        insn,
+                 const uint64_t  a[32],
+                 uint32_t        size,
+                 uint32_t        mask,
+                 gboolean        store,
+                 gboolean        shared,
+                 uint32_t        own)
+{
+  const KsLowerInsn *li;
+  uint64_t v[32];
+  uint32_t bytes;
+
+  if (sim->lowering == NULL || insn >= sim->lowering->n_insns)
+    return own;
+  li = &sim->lowering->insns[insn];
+  if (li->kind == KS_LOWER_VECTOR_PART)
+    return 0;
+  bytes = size * li->width;
+  if (li->width <= 1 || bytes > 16)
+    return own;
+  memcpy (v, a, sizeof v);
+  LANES (mask, l)
+    {
+      v[l] -= li->skew;
+      if (v[l] % bytes != 0)
+        return own;
+    }
+  if (shared)
+    {
+      uint32_t wavefronts, ideal, degree;
+
+      ks_smem_cost (v, bytes, mask, store, &wavefronts, &ideal, &degree);
+      return wavefronts;
+    }
+  else
+    {
+      KsGmemCost r;
+
+      ks_gmem_cost (v, bytes, mask, &r);
+      return r.n_lines;
+    }
+}
+
 void
 ks_sim_record_memory (KsSim           *sim,
                       const KsSimWarp *w,
@@ -2783,7 +2841,8 @@ ks_sim_record_memory (KsSim           *sim,
       if (!atomic)
         check_races (sim, w, insn, a, size, mask, store);
       if (tm != NULL)
-        tm->wavefronts = MIN (wavefronts, 255u);
+        tm->wavefronts = MIN (gpu_access_cost (sim, insn, a, size, mask, store, TRUE, wavefronts),
+                              255u);
       st->smem_requests++;
       st->smem_wavefronts += wavefronts;
       st->smem_ideal_wavefronts += ideal;
@@ -2814,7 +2873,8 @@ ks_sim_record_memory (KsSim           *sim,
     st->gmem_requested_bytes += r.requested_bytes;
     st->gmem_used_bytes += r.unique_bytes;
     if (tm != NULL)
-      tm->wavefronts = MIN (r.n_lines, 255u);
+      tm->wavefronts = MIN (gpu_access_cost (sim, insn, a, size, mask, store, FALSE, r.n_lines),
+                            255u);
     /* the caches are the run's: in a worker, their turn comes in block order */
     if (sim->block != NULL)
       defer_request (sim, insn, r.sectors, r.n_sectors, store, FALSE, tm, sample_index);

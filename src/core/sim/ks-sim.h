@@ -168,7 +168,10 @@ typedef struct
   uint32_t kind : 2;            /* KsTraceMemoryKind */
   uint32_t store : 1;           /* a store, atomic or reduction */
   uint32_t wavefronts : 8;      /* passes the request took: shared memory's bank wavefronts,
-                                 * or L1's, one per 128-byte line touched, for the others */
+                                 * or L1's, one per 128-byte line touched, for the others;
+                                 * of the access the GPU makes: for scalar accesses ptxas
+                                 * merges into a vector one (ks-lower.h), the merged access's
+                                 * at its leader and 0 at the others */
   uint32_t l1_hits : 7;         /* 32-byte sectors found in L1 (loads) */
   uint32_t l2_hits : 7;         /* ... in L2 */
   uint32_t dram : 7;            /* ... that went to DRAM */
@@ -392,6 +395,9 @@ uint32_t            ks_sim_get_warps_per_cta (const KsSim  *sim);
  * with the kernel, grid, block, dynamic_shared_bytes and params of the
  * launch it runs; it borrows everything else from the spec */
 const KsLaunch     *ks_sim_get_launch   (const KsSim       *sim);
+/* What ptxas folds and merges in the module (ks-lower.h), as the trace's
+ * memory records count it */
+const struct _KsLowering *ks_sim_get_lowering (const KsSim  *sim);
 /* Per-instruction statistics summed by PTX line, or by CUDA file and line
  * (through .loc), for the lines that ran, in order: (transfer full) arrays
  * of KsSimLineStats. */

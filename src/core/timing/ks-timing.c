@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ks-timing.h"
+#include "ks-lower.h"
 
 /* Figures of the model that no table gives per architecture; estimates,
  * listed in docs/TIMING.md */
@@ -90,6 +91,7 @@ typedef struct
   const KsTraceEvent *ev;
   const KsTraceMemory *mem;
   uint64_t n_mem;
+  const KsLowering *lw;         /* NULL: every PTX instruction issues */
   InsnInfo *info;
   GArray *refs;                 /* uint32_t model slots */
   uint32_t *fn_base;            /* per function: its first model slot, NEVER when unused */
@@ -612,6 +614,76 @@ warp_ready (Model         *mo,
   return ready;
 }
 
+/* Takes the instructions at the head of w's stream that issue nothing
+ * (ks-lower.h): a folded one's results are ready when its sources are, a
+ * part of a vector load's when its leader's are.  Returns TRUE when that
+ * leaves w without instructions. */
+static gboolean
+absorb_lowered (Model    *mo,
+                KsTiming *t,
+                Warp     *w,
+                uint32_t  cycle)
+{
+  while (mo->lw != NULL && w->next < w->n)
+    {
+      const KsTraceEvent *e = &mo->ev[w->event_idx[w->next]];
+      const KsLowerInsn *li = &mo->lw->insns[e->insn];
+      const InsnInfo *ii;
+      const uint32_t *refs;
+      KsTimingEvent *te;
+      uint32_t ready = 0;
+      uint8_t kind = RESULT_FIXED;
+
+      if (li->kind == KS_LOWER_ISSUE || (e->flags & KS_TRACE_BARRIER))
+        return FALSE;
+      ii = insn_info (mo, e->insn);
+      refs = &g_array_index (mo->refs, uint32_t, ii->first_ref);
+      if (li->kind == KS_LOWER_FOLDED)
+        for (uint32_t i = 0; i < ii->n_uses; i++)
+          {
+            uint32_t s = refs[ii->n_defs + i];
+
+            if (w->reg_ready[s] > ready)
+              {
+                ready = w->reg_ready[s];
+                kind = w->reg_kind[s];
+              }
+          }
+      else if (li->leader < e->insn)
+        {
+          /* a load's part: its registers arrive with the leader's */
+          const InsnInfo *lead = insn_info (mo, li->leader);
+
+          if (lead->n_defs > 0)
+            {
+              uint32_t s = g_array_index (mo->refs, uint32_t, lead->first_ref);
+
+              ready = w->reg_ready[s];
+              kind = w->reg_kind[s];
+            }
+        }
+      for (uint32_t i = 0; i < ii->n_defs; i++)
+        {
+          w->reg_ready[refs[i]] = ready;
+          w->reg_kind[refs[i]] = kind;
+        }
+
+      te = &t->events[w->out++];
+      memset (te, 0, sizeof *te);
+      te->cycle = MIN (w->stall_start, cycle);
+      te->stall_start = te->ready = te->cycle;
+      te->insn = e->insn;
+      te->active_lanes = (uint16_t) __builtin_popcount (e->exec);
+      te->pipe = ii->pipe;
+      te->stall = KS_STALL_SELECTED;
+      te->flags = (uint8_t) e->flags;
+      te->lowered = li->kind;
+      t->lowered++;
+      w->next++;
+    }
+  return w->next >= w->n;
+}
+
 /* Issues w's next instruction at `cycle`; returns its result latency */
 static uint32_t
 issue (Model    *mo,
@@ -700,7 +772,7 @@ issue (Model    *mo,
   te->pipe = ii->pipe;
   te->stall = most > 0 ? (uint8_t) held : KS_STALL_SELECTED;
   te->flags = (uint8_t) e->flags;
-  te->reserved = 0;
+  te->lowered = KS_LOWER_ISSUE;
 
   memset (w->gap, 0, sizeof w->gap);
   w->first_eligible = NEVER;
@@ -763,6 +835,7 @@ ks_timing_compute (const KsPtxModule       *m,
       return NULL;
     }
   mo.ev = ks_sim_get_trace (sim, &n_events);
+  mo.lw = options->ptx_as_written ? NULL : ks_sim_get_lowering (sim);
   mo.mem = ks_sim_get_trace_memory (sim, &mo.n_mem);
   stats = ks_sim_get_stats (sim);
   if (mo.ev == NULL || n_events == 0)
@@ -1028,6 +1101,15 @@ ks_timing_compute (const KsPtxModule       *m,
               w = &warps[cs->first_warp + slot % wpc];
               if (w->done)
                 continue;
+              if (absorb_lowered (&mo, t, w, cycle))
+                {
+                  /* nothing left that issues */
+                  w->done = 1;
+                  w->pending = KS_STALL_SELECTED;
+                  t->warps[cs->first_warp + slot % wpc].end_cycle = MAX (w->stall_start, cycle);
+                  cs->live--;
+                  continue;
+                }
               w->pending_ready = warp_ready (&mo, w, cycle, &why);
               w->pending = (uint8_t) why;
               if (w->pending_ready > cycle)

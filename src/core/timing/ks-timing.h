@@ -85,7 +85,9 @@ typedef struct
   uint8_t pipe;                 /* KsPipe */
   uint8_t stall;                /* KsStallReason that held it from stall_start to ready */
   uint8_t flags;                /* KS_TRACE_* of the trace event */
-  uint8_t reserved;
+  uint8_t lowered;              /* KsLowerKind: KS_LOWER_ISSUE, or a PTX instruction ptxas
+                                 * folds or merges, which issues nothing (at the cycle of the
+                                 * warp's previous issue, latency 0) */
 } KsTimingEvent;
 
 typedef struct
@@ -104,6 +106,8 @@ typedef struct
 {
   KsSchedulerPolicy policy;
   uint32_t max_ctas;            /* CTAs of the SM's share to model; 0 = all */
+  gboolean ptx_as_written;      /* charge every PTX instruction, not what ptxas makes of them
+                                 * (ks-lower.h); for comparison */
 } KsTimingOptions;
 
 typedef struct
@@ -116,6 +120,7 @@ typedef struct
   uint64_t ctas_per_sm;         /* the busiest SM's share of the grid */
   gboolean extrapolated;        /* the trace lacked some of the share; cycles scaled up */
   uint64_t issued;              /* warp-instructions issued */
+  uint64_t lowered;             /* PTX warp-instructions folded or merged, not issued */
   double ipc;                   /* issued / cycles */
   uint64_t pipe_busy[KS_N_PIPES];       /* cycles a pipe was busy, summed over sub-partitions */
   uint64_t stall_cycles[KS_N_STALLS];   /* warp-cycles by reason, over all modelled warps */
