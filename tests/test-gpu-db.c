@@ -19,7 +19,7 @@ test_builtin (void)
     "sm_70", "sm_75", "sm_80", "sm_86", "sm_87", "sm_89", "sm_90", "sm_100", "sm_120",
   };
   static const char *const gpus[] = {
-    "v100-sxm2", "t4", "a100-sxm4-80gb", "a10", "rtx-3090", "rtx-4090", "l4", "l40s",
+    "v100-sxm2", "t4", "a100-sxm4-80gb", "a10", "rtx-a6000", "rtx-3090", "rtx-4090", "l4", "l40s",
     "h100-sxm", "h200", "b200", "rtx-5090",
   };
   g_autoptr(GError) error = NULL;
@@ -305,7 +305,7 @@ test_override (void)
   g_assert_cmpuint (g->boost_clock_mhz, ==, 1860);
   g_assert_cmpstr (ks_gpu_info_source (g, "boost_clock_mhz"), ==, "my card");
   g_assert_cmpuint (g->sm_count, ==, 82);
-  g_assert_cmpuint (db->n_gpus, ==, 14);
+  g_assert_cmpuint (db->n_gpus, ==, 15);
   remove_user_file ();
 }
 

@@ -12,6 +12,7 @@
  * barrier waits are followed by releases; the timing model replays a
  * sampled trace. */
 
+#include <math.h>
 #include <string.h>
 
 #include "ks-gpu-db.h"
@@ -429,6 +430,74 @@ test_timing_sampled (void)
   g_assert_cmpfloat (ts->dram_bytes, ==, tw->dram_bytes);
 }
 
+/* A run of a sample of blocks (ks_sim_set_block_sample): only blocks 0,
+ * 8, 16, ... run (the others' data stay as they were, and the stats say
+ * so), and the timing model replays them as the SM's share: for blocks
+ * that do the same work, within 5 % of the whole grid's replay, with the
+ * grid's work and traffic scaled exactly */
+static void
+test_block_sample (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsGpuDb) db = ks_gpu_db_load_default (&error);
+  g_autoptr(KsPtxModule) m = parse (same_ptx);
+  g_autoptr(KsLaunch) l = NULL;
+  g_autoptr(KsSim) whole = NULL, sampled = NULL;
+  g_autoptr(KsTiming) tw = NULL, ts = NULL;
+  const KsArchInfo *arch;
+  const float *a_whole, *a_sampled;
+  KsOccupancyInput in;
+  KsOccupancyResult occ;
+
+  g_assert_no_error (error);
+  arch = ks_gpu_db_get_arch (db, ks_gpu_db_get_gpu (db, "a100-sxm4-80gb")->arch);
+  l = ks_launch_parse ("{\"ptx\": \"trace.ptx\", \"grid\": [1024], \"block\": [128],"
+                       " \"buffers\": {\"a\": {\"type\": \"f32\", \"count\": 131072,"
+                       " \"init\": {\"range\": {\"start\": 0.5, \"step\": 0}}}},"
+                       " \"params\": [{\"buffer\": \"a\"}]}", -1, NULL, &error);
+  g_assert_no_error (error);
+  ks_occupancy_input_init (&in);
+  in.block_size = 128;
+  in.registers_per_thread = 32;
+  g_assert_true (ks_occupancy_compute (arch, &in, &occ, &error));
+
+  whole = run (m, l, 1, 0);
+  sampled = ks_sim_new (m, l, &error);
+  g_assert_no_error (error);
+  ks_sim_set_threads (sampled, 2);      /* ignored: a sample runs on one thread */
+  ks_sim_set_block_sample (sampled, 8, 128);
+  g_assert_cmpint (ks_sim_run (sampled, 0, NULL), ==, KS_SIM_DONE);
+  g_assert_cmpuint (ks_sim_get_stats (sampled)->sampled_blocks, ==, 128);
+  g_assert_cmpuint (ks_sim_get_stats (sampled)->trace_blocks, ==, 128);
+  g_assert_cmpuint (ks_sim_get_stats (sampled)->warp_instructions, ==,
+                    ks_sim_get_stats (whole)->warp_instructions / 8);
+  a_whole = (const float *) ks_sim_get_buffer (whole, 0, NULL);
+  a_sampled = (const float *) ks_sim_get_buffer (sampled, 0, NULL);
+  for (uint32_t b = 0; b < 1024; b++)
+    {
+      /* x = 0.5: x*x + x, then three more FMAs, in C */
+      float x = 0.5f, f2 = fmaf (x, x, x), f3 = fmaf (f2, x, f2), f4 = fmaf (f3, f2, f3);
+      float f5 = fmaf (f4, f3, f4);
+      float want = b % 8 == 0 ? f5 : 0.5f;
+
+      g_assert_cmpfloat (a_whole[b * 128], ==, f5);
+      g_assert_cmpfloat (a_sampled[b * 128 + 5], ==, want);
+    }
+
+  tw = ks_timing_compute (m, whole, arch, NULL, &occ, NULL, &error);
+  g_assert_no_error (error);
+  ts = ks_timing_compute (m, sampled, arch, NULL, &occ, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (ts->extrapolated);
+  g_assert_cmpuint (ts->ctas_modelled, ==, 128);
+  g_assert_cmpuint (ts->ctas_per_sm, ==, 1024);
+  for (uint32_t i = 0; i < ts->n_warps; i++)
+    g_assert_cmpuint (ts->warps[i].cta % 8, ==, 0);
+  g_assert_cmpfloat_with_epsilon (ts->sm_cycles / tw->sm_cycles, 1.0, 0.05);
+  g_assert_cmpfloat (ts->flops, ==, tw->flops);
+  g_assert_cmpfloat (ts->dram_bytes, ==, tw->dram_bytes);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -437,5 +506,6 @@ main (int    argc,
   g_test_add_func ("/sim/trace/sizes", test_sizes);
   g_test_add_func ("/sim/trace/sampled", test_sampled);
   g_test_add_func ("/sim/trace/timing-sampled", test_timing_sampled);
+  g_test_add_func ("/sim/trace/block-sample", test_block_sample);
   return g_test_run ();
 }

@@ -50,9 +50,16 @@ print_text (const KsAnalysis *a)
   else
     g_print ("  occupancy: %s\n", a->occupancy_error);
   if (a->sim != NULL)
-    g_print ("  simulation: %s, %" G_GUINT64_FORMAT " warp-instructions\n",
-             ks_sim_get_fault (a->sim) ? ks_sim_get_fault (a->sim)->message : "done",
-             ks_sim_get_stats (a->sim)->warp_instructions);
+    {
+      const KsSimStats *st = ks_sim_get_stats (a->sim);
+
+      g_print ("  simulation: %s, %" G_GUINT64_FORMAT " warp-instructions\n",
+               ks_sim_get_fault (a->sim) ? ks_sim_get_fault (a->sim)->message : "done",
+               st->warp_instructions);
+      if (st->sampled_blocks > 0)
+        g_print ("  simulation: only %" G_GUINT64_FORMAT " blocks ran (--sample-blocks): "
+                 "the buffers are not the kernel's output\n", st->sampled_blocks);
+    }
   if (a->timing != NULL)
     {
       const KsTiming *t = a->timing;
@@ -82,6 +89,7 @@ ks_cli_analyze (int    argc,
                 char **argv)
 {
   gboolean json = FALSE, no_toolkit = FALSE, lrr = FALSE, as_written = FALSE;
+  gint64 sample_blocks = 0;
   g_autofree char *arch_opt = NULL, *gpu_opt = NULL, *kernel_opt = NULL;
   const GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the analysis as one JSON object", NULL },
@@ -94,6 +102,9 @@ ks_cli_analyze (int    argc,
       "Schedule warps loose round-robin (default: greedy-then-oldest)", NULL },
     { "ptx-as-written", 0, 0, G_OPTION_ARG_NONE, &as_written,
       "Time every PTX instruction, not what ptxas makes of them (for comparison)", NULL },
+    { "sample-blocks", 0, 0, G_OPTION_ARG_INT64, &sample_blocks,
+      "Run only the busiest SM's first N blocks (0, S, 2S, ...; S the GPU's SMs): the timing of "
+      "a launch too large to run whole; the kernel's results are not computed", "N" },
     { NULL }
   };
   g_autoptr(GOptionContext) ctx =
@@ -119,6 +130,9 @@ ks_cli_analyze (int    argc,
   req.use_toolkit = !no_toolkit;
   req.scheduler = lrr ? KS_SCHEDULER_LRR : KS_SCHEDULER_GTO;
   req.ptx_as_written = as_written;
+  if (sample_blocks < 0)
+    return fail (json, KS_CLI_EXIT_USAGE, "--sample-blocks: expected a number of blocks >= 0");
+  req.sample_blocks = (uint64_t) sample_blocks;
   a = ks_analysis_run (&req, NULL, NULL, NULL);
 
   /* Messages with their places, as compilers print them */

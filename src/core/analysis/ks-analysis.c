@@ -699,6 +699,15 @@ ks_analysis_run (const KsAnalysisRequest *r,
       /* several threads give the results of one (ks_sim_set_threads) */
       if (r->sim_threads > 1)
         ks_sim_set_threads (a->sim, r->sim_threads);
+      if (r->sample_blocks > 0)
+        {
+          /* whole waves of the SM: a multiple of the blocks resident at once */
+          uint64_t per = a->have_occupancy ? MAX (a->occupancy.active_blocks_per_sm, 1u) : 1;
+          uint64_t n = (r->sample_blocks + per - 1) / per * per;
+
+          ks_sim_set_block_sample (a->sim, a->gpu != NULL && a->gpu->sm_count > 0
+                                           ? a->gpu->sm_count : 1, n);
+        }
       {
         /* L1 is what the shared-memory carveout leaves of the unified
          * L1/shared array */
@@ -958,6 +967,8 @@ ks_analysis_to_json (const KsAnalysis *a)
       add_int (b, "thread_instructions", (gint64) st->thread_instructions);
       add_int (b, "divergent_branches", (gint64) st->divergent_branches);
       add_int (b, "barriers", (gint64) st->barriers);
+      /* 0: every block ran; else the buffers hold those blocks' writes only */
+      add_int (b, "sampled_blocks", (gint64) st->sampled_blocks);
       add_double (b, "seconds", st->seconds);
       json_builder_end_object (b);
     }

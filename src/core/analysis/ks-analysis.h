@@ -85,6 +85,9 @@ typedef struct
                                  * instruction */
   uint64_t max_trace_events;    /* 0: the simulator's default */
   uint32_t sim_threads;         /* threads for the simulation's blocks; 0: one */
+  uint64_t sample_blocks;       /* 0: run the whole grid; else only the busiest SM's first
+                                 * sample_blocks blocks (ks_sim_set_block_sample), for the
+                                 * timing of launches too large to run whole */
 } KsAnalysisRequest;
 
 typedef void (*KsAnalysisProgressFunc) (KsAnalysisStage stage,

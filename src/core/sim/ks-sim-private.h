@@ -357,7 +357,8 @@ struct _KsSim
    * the lane recorder (ks-sim-lanes.c) */
   void (*step_hook) (struct _KsSim *sim, KsSimWarp *w, gboolean after, gpointer data);
   gpointer step_hook_data;
-  uint64_t cta_stride;          /* 1; a worker runs one block at a time */
+  uint64_t cta_stride;          /* 1; a worker runs one block at a time; a block sample's stride */
+  uint64_t cta_end;             /* n_ctas, or where a block sample ends */
   /* Set in the workers of a parallel run (ks-sim-parallel.c): what they
    * share, the block being run, the instructions whose statistics the block
    * changed, and how many samples the block took of each instruction */

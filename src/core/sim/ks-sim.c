@@ -1576,6 +1576,7 @@ sim_new (const KsPtxModule *module,
   sim->last_event = G_MAXUINT64;
   sim->n_threads = 1;
   sim->cta_stride = 1;
+  sim->cta_end = G_MAXUINT64;
   sim->l1_bytes = 128u << 10;
   sim->l2_bytes = 40u << 20;
   sim->access_samples = 16;
@@ -1798,7 +1799,7 @@ ks_sim_run (KsSim        *sim,
    * this thread. */
   if (max_steps == 0 && sim->n_threads > 1 && sim->shared == NULL && sim->step_hook == NULL
       && !sim->reads_clock && sim->status == KS_SIM_READY && sim->next_cta == 0
-      && !sim->cta_active && sim->n_ctas > 1)
+      && !sim->cta_active && sim->n_ctas > 1 && sim->stats.sampled_blocks == 0)
     {
       ks_sim_run_parallel (sim, cancellable);
       sim->stats.seconds += (double) (g_get_monotonic_time () - start) / G_USEC_PER_SEC;
@@ -1816,7 +1817,7 @@ ks_sim_run (KsSim        *sim,
         {
           /* a worker of a parallel run also stops past a block that faulted:
            * nothing after it is kept */
-          if (sim->next_cta >= sim->n_ctas
+          if (sim->next_cta >= sim->n_ctas || sim->next_cta >= sim->cta_end
               || (sim->shared != NULL
                   && sim->next_cta > __atomic_load_n (&sim->shared->stop_cta, __ATOMIC_RELAXED)))
             {
@@ -2544,6 +2545,24 @@ trace_memory (KsSim             *sim,
   tm = &sim->trace_mem[sim->n_trace_mem++];
   *tm = (KsTraceMemory) { .kind = kind, .store = store != FALSE };
   return tm;
+}
+
+void
+ks_sim_set_block_sample (KsSim    *sim,
+                         uint64_t  stride,
+                         uint64_t  count)
+{
+  g_return_if_fail (sim != NULL && stride > 0 && count > 0);
+  g_return_if_fail (sim->status == KS_SIM_READY && sim->next_cta == 0 && !sim->cta_active);
+
+  if (stride >= sim->n_ctas || count >= (sim->n_ctas + stride - 1) / stride)
+    count = (sim->n_ctas + stride - 1) / stride;
+  if (stride == 1 && count >= sim->n_ctas)
+    return;                     /* the whole grid */
+  sim->cta_stride = stride;
+  sim->cta_end = stride * (count - 1) + 1;
+  sim->stats.sampled_blocks = count;
+  sim->stats.sample_stride = stride;
 }
 
 const struct _KsLowering *

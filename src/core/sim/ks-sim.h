@@ -63,6 +63,9 @@ typedef struct
                                  * its sample, or past its limits */
   uint64_t trace_stride;        /* the trace holds blocks 0, s, 2s, ... (1: every block) */
   uint64_t trace_blocks;        /* blocks whose every event is in the trace */
+  uint64_t sampled_blocks;      /* 0: the whole grid ran; else only these blocks
+                                 * (ks_sim_set_block_sample) */
+  uint64_t sample_stride;       /* ... blocks 0, sample_stride, 2 sample_stride, ... */
 } KsSimStats;
 
 /* What happened at each PTX instruction, over the whole launch: the
@@ -368,6 +371,14 @@ const char         *ks_sim_fault_kind_name (KsSimFaultKind  kind);
 void                ks_sim_set_trace    (KsSim             *sim,
                                          gboolean           enabled,
                                          uint64_t           max_events);
+/* Runs only blocks 0, stride, 2 stride, ... (count of them), on one
+ * thread: for the timing model of a launch too large to run whole (stride
+ * the GPU's SM count: the busiest SM's first blocks).  The buffers then
+ * hold those blocks' writes only, which stats.sampled_blocks says: they are
+ * not the kernel's output.  Call before ks_sim_run. */
+void                ks_sim_set_block_sample (KsSim         *sim,
+                                             uint64_t       stride,
+                                             uint64_t       count);
 const KsTraceEvent *ks_sim_get_trace    (const KsSim       *sim,
                                          uint64_t          *n_events);
 /* The memory table: record k belongs to the k-th event that has

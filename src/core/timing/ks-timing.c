@@ -805,7 +805,7 @@ ks_timing_compute (const KsPtxModule       *m,
   const KsSimStats *stats;
   KsTimingOptions defaults;
   Model mo = { 0 };
-  uint64_t n_events, n_ctas, n_sms, share, n_share, modelled_events = 0;
+  uint64_t n_events, n_ctas, n_sms, stride, share, n_share, modelled_events = 0;
   uint32_t wpc, sub, bps;
   g_autofree uint64_t *cta_events = NULL;       /* per CTA of the share: events */
   g_autofree uint32_t *share_ctas = NULL;
@@ -866,6 +866,9 @@ ks_timing_compute (const KsPtxModule       *m,
   /* The busiest SM's share: CTAs 0, n_sms, 2 n_sms, ... (the block
    * scheduler deals blocks out round-robin) */
   share = (n_ctas + n_sms - 1) / n_sms;
+  /* A run of a sample of blocks (ks_sim_set_block_sample) stands for the
+   * share: its blocks are replayed as the SM's, whatever their stride */
+  stride = stats->sampled_blocks > 0 && stats->sample_stride > 0 ? stats->sample_stride : n_sms;
   t->ctas_per_sm = share;
 
   /* One pass over the trace: events per CTA of the share, the grid's
@@ -918,10 +921,10 @@ ks_timing_compute (const KsPtxModule       *m,
           }
         if (ii->tensor_flops && e->exec)
           tensor_flops += ii->tensor_flops;
-        if (cta % n_sms == 0 && cta / n_sms < share)
+        if (cta % stride == 0 && cta / stride < share)
           {
-            cta_events[cta / n_sms]++;
-            warp_count[(cta / n_sms) * wpc + e->warp % wpc]++;
+            cta_events[cta / stride]++;
+            warp_count[(cta / stride) * wpc + e->warp % wpc]++;
           }
       }
   }
@@ -978,12 +981,12 @@ ks_timing_compute (const KsPtxModule       *m,
           KsTimingWarp *tw = &t->warps[s * wpc + j];
           uint64_t k = share_ctas[s];
 
-          w->trace_warp = (uint32_t) (k * n_sms * wpc + j);
+          w->trace_warp = (uint32_t) (k * stride * wpc + j);
           w->event_idx = idx_pool + off;
           w->mem_rec = mem_pool + off;
           w->out = off;
           tw->trace_warp = w->trace_warp;
-          tw->cta = (uint32_t) (k * n_sms);
+          tw->cta = (uint32_t) (k * stride);
           tw->warp_in_cta = j;
           tw->first_event = off;
           off += warp_count[k * wpc + j];
@@ -998,9 +1001,9 @@ ks_timing_compute (const KsPtxModule       *m,
 
         if ((e->flags & KS_TRACE_MEMORY) && mi < mo.n_mem)
           r = &mo.mem[mi++];
-        if (e->insn >= m->n_insns || cta % n_sms != 0 || cta / n_sms >= share)
+        if (e->insn >= m->n_insns || cta % stride != 0 || cta / stride >= share)
           continue;
-        wi = warp_of_trace[(cta / n_sms) * wpc + e->warp % wpc];
+        wi = warp_of_trace[(cta / stride) * wpc + e->warp % wpc];
         if (wi != NEVER)
           {
             Warp *w = &warps[wi];
@@ -1242,7 +1245,9 @@ ks_timing_compute (const KsPtxModule       *m,
     uint64_t ctas_in_trace = stats->trace_blocks;
 
     t->sm_cycles = (double) cycle * ((double) share / (double) n_share);
-    if (stats->trace_dropped > 0 && ctas_in_trace > 0)
+    /* a trace of some blocks only (a full trace, or a run of a sample of
+     * blocks): the grid's work is theirs scaled up */
+    if ((stats->trace_dropped > 0 || stats->sampled_blocks > 0) && ctas_in_trace > 0)
       scale_trace = (double) n_ctas / (double) ctas_in_trace;
     t->dram_bytes = dram_sectors * 32.0 * scale_trace;
     t->flops = (fp32_flops + fp64_flops + tensor_flops) * scale_trace;
