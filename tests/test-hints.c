@@ -616,7 +616,7 @@ test_latency (void)
   run_clear (&r);
 }
 
-/* A copy of 4 M floats on 16 SMs with 205 GB/s (Jetson AGX Orin): DRAM
+/* A copy of 256 K floats (1 MiB) on 16 SMs with 205 GB/s (Jetson AGX Orin): DRAM
  * traffic sets the time */
 static void
 test_memory_bound (void)
@@ -638,9 +638,11 @@ test_memory_bound (void)
             "\"b\": {\"type\": \"f32\", \"count\": 262144}}, "
             "\"params\": [{\"buffer\": \"a\"}, {\"buffer\": \"b\"}]}");
   hints = timed_hints (&r, "jetson-agx-orin", &t);
-  /* 1 MiB read and 1 MiB written: 2 MiB at 204.8 GB/s is 10.24 us */
-  g_assert_cmpfloat_with_epsilon (t->dram_bytes, 2.0 * 1048576, 1.0);
-  g_assert_cmpfloat_with_epsilon (t->memory_floor_us, 2.0 * 1048576 / 204.8e3, 1e-6);
+  /* 1 MiB read from DRAM; the 1 MiB written stays in the 4 MiB L2 while
+   * the kernel runs (L2 writes back on eviction: seeds/004's vadd on an
+   * RTX 4090 measures DRAM reads only): 1 MiB at 204.8 GB/s is 5.12 us */
+  g_assert_cmpfloat_with_epsilon (t->dram_bytes, 1048576, 1.0);
+  g_assert_cmpfloat_with_epsilon (t->memory_floor_us, 1048576 / 204.8e3, 1e-6);
   g_assert_cmpint (t->bound, ==, KS_BOUND_MEMORY);
   h = find_hint (hints, "bound");
   g_assert_nonnull (strstr (h->message, "Memory-bound"));

@@ -397,6 +397,58 @@ test_waves (void)
   bench_clear (&b);
 }
 
+/* seeds/004's vadd: 2^20 floats, <<<4096, 256>>>, 16 registers, on an RTX
+ * 4090, against its Nsight Compute figures: gpu__time_duration 10.78 us,
+ * sm__warps_active 82.77 % of peak, smsp__issue_active 5.17 %, and 8.4 MB
+ * of DRAM reads (the 4 MB output stays in the 72 MB L2 while the kernel
+ * runs), which is dram__throughput 79.65 % of peak.  The kernel is the
+ * vector-add sample's nvcc output. */
+static void
+test_vadd_seed004 (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "samples",
+                                                 "01-vector-add", "vector_add.ptx", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsPtxModule) m = ks_ptx_module_parse_file (path, &error);
+  g_autoptr(KsLaunch) l = NULL;
+  g_autoptr(KsSim) sim = NULL;
+  g_autoptr(KsTiming) t = NULL;
+  const KsGpuInfo *gpu = ks_gpu_db_get_gpu (db, "rtx-4090");
+  const KsArchInfo *arch = ks_gpu_db_get_arch (db, gpu->arch);
+  KsOccupancyInput in;
+  KsOccupancyResult occ;
+
+  g_assert_no_error (error);
+  l = ks_launch_parse ("{\"ptx\": \"vector_add.ptx\", \"kernel\": \"_Z10vector_addPKfS0_Pfi\","
+                       " \"grid\": [4096], \"block\": [256], \"buffers\": {"
+                       " \"a\": {\"type\": \"f32\", \"count\": 1048576},"
+                       " \"b\": {\"type\": \"f32\", \"count\": 1048576},"
+                       " \"c\": {\"type\": \"f32\", \"count\": 1048576}},"
+                       " \"params\": [{\"buffer\": \"a\"}, {\"buffer\": \"b\"}, {\"buffer\": \"c\"},"
+                       " {\"type\": \"s32\", \"value\": 1048576}]}", -1, NULL, &error);
+  g_assert_no_error (error);
+  sim = ks_sim_new (m, l, &error);
+  g_assert_no_error (error);
+  ks_sim_set_caches (sim, 128 * 1024, (uint32_t) (gpu->l2_mb * 1024 * 1024));
+  g_assert_cmpint (ks_sim_run (sim, 0, NULL), ==, KS_SIM_DONE);
+  ks_occupancy_input_init (&in);
+  in.block_size = 256;
+  in.registers_per_thread = 16;
+  g_assert_true (ks_occupancy_compute (arch, &in, &occ, &error));
+  t = ks_timing_compute (m, sim, arch, gpu, &occ, NULL, &error);
+  g_assert_no_error (error);
+
+  g_assert_cmpfloat_with_epsilon (t->waves_per_sm, 5.33, 0.01);
+  g_assert_cmpfloat_with_epsilon (t->estimated_duration_us / 10.78, 1.0, 0.30);
+  g_assert_cmpfloat_with_epsilon (t->dram_bytes, 2.0 * 4 * 1048576, 1.0);
+  g_assert_cmpfloat_with_epsilon (t->warps_active, 0.8277, 0.10);
+  g_assert_cmpfloat_with_epsilon (t->issue_active / 0.0517, 1.0, 0.30);
+  /* the model runs DRAM at its nominal peak, the kernel reached 80 %
+   * (docs/TIMING.md): at least what was measured, at most the peak */
+  g_assert_cmpfloat (t->dram_throughput, >=, 0.7965);
+  g_assert_cmpfloat (t->dram_throughput, <=, 1.0 + 1e-9);
+}
+
 /* A barrier: warp 0 does 64 dependent FFMAs before bar.sync, the other
  * warps nothing; they wait at the barrier for about 64 * 4 cycles, and
  * the model calls it a barrier stall */
@@ -475,6 +527,7 @@ main (int    argc,
   g_test_add_func ("/timing/shared/bank-conflicts", test_bank_conflicts);
   g_test_add_func ("/timing/global/chase", test_global_chase);
   g_test_add_func ("/timing/waves", test_waves);
+  g_test_add_func ("/timing/vadd-seed004", test_vadd_seed004);
   g_test_add_func ("/timing/barrier", test_barrier);
   g_test_add_func ("/timing/schedulers", test_schedulers);
   ret = g_test_run ();

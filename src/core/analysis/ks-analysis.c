@@ -847,6 +847,9 @@ add_timing (JsonBuilder    *b,
   json_builder_add_boolean_value (b, t->extrapolated);
   add_double (b, "ipc", t->ipc);
   add_int (b, "issued", (gint64) t->issued);
+  add_double (b, "warps_active", t->warps_active);
+  add_double (b, "issue_active", t->issue_active);
+  add_double (b, "dram_throughput", t->dram_throughput);
   add_int (b, "lowered", (gint64) t->lowered);
   add_double (b, "estimated_duration_us", t->estimated_duration_us);
   add_double (b, "model_us", t->model_us);

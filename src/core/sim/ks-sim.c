@@ -2622,20 +2622,35 @@ through_caches (KsSim          *sim,
         }
       if (!store)
         (*l1_misses)++;
-      if (ks_cache_access (sim->l2, sectors[i], store) == KS_CACHE_HIT)
-        {
-          (*l2_hits)++;
-          if (tm)
-            tm->l2_hits = MIN (tm->l2_hits + 1u, KS_TRACE_MEMORY_MAX_SECTORS);
-        }
-      else
-        {
-          (*l2_misses)++;
-          if (tm)
-            tm->dram = MIN (tm->dram + 1u, KS_TRACE_MEMORY_MAX_SECTORS);
-          if (sample != NULL && !store)
-            sample->level[i] = KS_MEM_LEVEL_DRAM;
-        }
+      {
+        /* L2 writes back: a store goes to DRAM only when its dirty sector
+         * is evicted, which the access that evicts it pays for (a kernel's
+         * output that fits in L2 is not written to DRAM while it runs:
+         * seeds/004's vadd measures 8.4 MB of DRAM reads and no writes) */
+        uint64_t written = ks_cache_get_stats (sim->l2)->writebacks;
+        gboolean hit = ks_cache_access (sim->l2, sectors[i], store) == KS_CACHE_HIT;
+        uint32_t dram = (uint32_t) (ks_cache_get_stats (sim->l2)->writebacks - written);
+
+        if (hit || store)
+          {
+            /* a store that misses is written into L2 all the same */
+            if (hit)
+              (*l2_hits)++;
+            else
+              (*l2_misses)++;
+            if (tm)
+              tm->l2_hits = MIN (tm->l2_hits + 1u, KS_TRACE_MEMORY_MAX_SECTORS);
+          }
+        else
+          {
+            (*l2_misses)++;
+            dram++;
+            if (sample != NULL)
+              sample->level[i] = KS_MEM_LEVEL_DRAM;
+          }
+        if (tm && dram > 0)
+          tm->dram = MIN (tm->dram + dram, KS_TRACE_MEMORY_MAX_SECTORS);
+      }
     }
 }
 

@@ -176,8 +176,11 @@ typedef struct
                                  * merges into a vector one (ks-lower.h), the merged access's
                                  * at its leader and 0 at the others */
   uint32_t l1_hits : 7;         /* 32-byte sectors found in L1 (loads) */
-  uint32_t l2_hits : 7;         /* ... in L2 */
-  uint32_t dram : 7;            /* ... that went to DRAM */
+  uint32_t l2_hits : 7;         /* ... in L2 (for a store: every sector it wrote, which L2
+                                 * takes whether it held the sector or not) */
+  uint32_t dram : 7;            /* ... that went to DRAM, and dirty sectors this access
+                                 * made L2 write back to DRAM (L2 is write-back: a store
+                                 * reaches DRAM when its sector is evicted) */
 } KsTraceMemory;
 
 #define KS_TRACE_MEMORY_MAX_SECTORS 127u

@@ -820,6 +820,7 @@ ks_timing_compute (const KsPtxModule       *m,
   double fp32_flops = 0, fp64_flops = 0, tensor_flops = 0, dram_sectors = 0;
   uint32_t cycle = 0, next_cta, n_warps_model, ctas_done = 0, stuck = 0;
   uint32_t last_issued[8];
+  double active_warp_cycles = 0;
 
   g_return_val_if_fail (m != NULL && sim != NULL && arch != NULL && occ != NULL, NULL);
 
@@ -1205,7 +1206,10 @@ ks_timing_compute (const KsPtxModule       *m,
             {
               Warp *w = &warps[cs->first_warp + j];
 
-              if (w->done || w->pending == KS_STALL_SELECTED)
+              if (w->done)
+                continue;
+              active_warp_cycles += to - cycle;
+              if (w->pending == KS_STALL_SELECTED)
                 continue;
               w->gap[w->pending] += to - cycle;
             }
@@ -1236,6 +1240,11 @@ ks_timing_compute (const KsPtxModule       *m,
 
   t->cycles = cycle;
   t->ipc = cycle ? (double) t->issued / cycle : 0;
+  /* Nsight Compute's sm__warps_active.avg.pct_of_peak and
+   * smsp__issue_active.avg.pct_of_peak, of the modelled SM */
+  t->warps_active = cycle && arch->max_warps_per_sm
+                    ? active_warp_cycles / ((double) cycle * arch->max_warps_per_sm) : 0;
+  t->issue_active = cycle ? (double) t->issued / ((double) cycle * sub) : 0;
   for (uint32_t i = 0; i < n_warps_model; i++)
     t->warps[i].n_events = warps[i].out - t->warps[i].first_event;
 
@@ -1266,6 +1275,11 @@ ks_timing_compute (const KsPtxModule       *m,
                                      + fp64_flops * scale_trace / MAX (peak64, 1.0)
                                      + tensor_flops * scale_trace / peak_tensor);
         t->estimated_duration_us = MAX (t->model_us, MAX (t->memory_floor_us, t->compute_floor_us));
+        /* dram__throughput.avg.pct_of_peak: the grid's DRAM bytes over the
+         * estimate, at the GPU's bandwidth */
+        t->dram_throughput = gpu->memory_bandwidth_gbs > 0 && t->estimated_duration_us > 0
+                             ? t->dram_bytes / (t->estimated_duration_us * gpu->memory_bandwidth_gbs
+                                                * 1e3) : 0;
       }
     else
       t->model_us = t->estimated_duration_us = 0;

@@ -122,6 +122,9 @@ typedef struct
   uint64_t issued;              /* warp-instructions issued */
   uint64_t lowered;             /* PTX warp-instructions folded or merged, not issued */
   double ipc;                   /* issued / cycles */
+  double warps_active;          /* resident warps per cycle / the SM's warp slots (Nsight
+                                 * Compute's sm__warps_active.avg.pct_of_peak, as a fraction) */
+  double issue_active;          /* issued / (cycles x sub-partitions): smsp__issue_active */
   uint64_t pipe_busy[KS_N_PIPES];       /* cycles a pipe was busy, summed over sub-partitions */
   uint64_t stall_cycles[KS_N_STALLS];   /* warp-cycles by reason, over all modelled warps */
 
@@ -135,6 +138,8 @@ typedef struct
   double memory_floor_us;       /* dram_bytes at the GPU's bandwidth */
   double compute_floor_us;      /* flops at the GPU's peak FP32 (FP64 where it dominates) */
   double arithmetic_intensity;  /* flops per DRAM byte */
+  double dram_throughput;       /* dram_bytes / estimated duration / bandwidth:
+                                 * dram__throughput.avg.pct_of_peak, as a fraction */
   double estimated_duration_us;
   KsBound bound;
 
