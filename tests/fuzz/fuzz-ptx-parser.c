@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "ks-lower.h"
 #include "ks-ptx.h"
 
 int LLVMFuzzerTestOneInput (const uint8_t *data,
@@ -454,6 +455,55 @@ exercise_queries (const KsPtxModule *m)
     }
 }
 
+/* What the timing model says ptxas makes of a module that parsed
+ * (ks-lower.h): every instruction has one kind, a vector access has 2 or 4
+ * parts of one opcode and space in one function, the counts add up. */
+static void
+exercise_lowering (const KsPtxModule *m)
+{
+  g_autoptr(KsLowering) lw = NULL;
+  uint32_t folded = 0, parts = 0, leaders = 0, leader_parts = 0;
+
+  if (m->n_errors > 0)
+    return;
+  lw = ks_lower_module (m);
+  CHECK (lw->n_insns == m->n_insns);
+  for (uint32_t i = 0; i < m->n_insns; i++)
+    {
+      const KsLowerInsn *li = &lw->insns[i];
+
+      CHECK (li->kind <= KS_LOWER_VECTOR_PART);
+      CHECK (li->width == 1 || li->width == 2 || li->width == 4);
+      CHECK (li->skew < 16);
+      if (li->kind == KS_LOWER_FOLDED)
+        {
+          CHECK (li->width == 1);
+          folded++;
+        }
+      else if (li->kind == KS_LOWER_VECTOR_PART)
+        {
+          const KsPtxInsn *a = &m->insns[i], *b;
+
+          CHECK (li->width == 1);
+          CHECK (li->leader < m->n_insns && li->leader != i);
+          CHECK (lw->insns[li->leader].kind == KS_LOWER_ISSUE);
+          CHECK (lw->insns[li->leader].width > 1);
+          b = &m->insns[li->leader];
+          CHECK (a->opcode == b->opcode && a->space == b->space);
+          parts++;
+        }
+      else if (li->width > 1)
+        {
+          leaders++;
+          leader_parts += li->width - 1u;
+        }
+    }
+  CHECK (folded == lw->n_folded);
+  CHECK (parts == lw->n_vector_parts);
+  CHECK (leaders == lw->n_vectors);
+  CHECK (leader_parts == parts);
+}
+
 int
 LLVMFuzzerTestOneInput (const uint8_t *data,
                         size_t         size)
@@ -467,5 +517,6 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   module = ks_ptx_module_parse (bytes, "fuzz.ptx");
   check_module (module, size);
   exercise_queries (module);
+  exercise_lowering (module);
   return 0;
 }
