@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "ks-lower.h"
 #include "ks-timeline-render.h"
 
 /* Two warps of block 0: warp 0 issues an FFMA at cycle 10 (all 32 lanes)
@@ -210,6 +211,15 @@ test_hit (void)
   g_assert_false (ks_timeline_hit (t, order, &v, 800, 300, l.plot_left + 25 / 0.25,
                                    l.rows_top + 5, &warp, &ev));
   g_assert_false (ks_timeline_hit (t, order, &v, 800, 300, 3, l.rows_top + 5, &warp, &ev));
+
+  /* an instruction ptxas folds is not drawn, so the pointer does not find
+   * it: where it alone was, nothing is hit */
+  t->events[1].lowered = KS_LOWER_FOLDED;
+  g_assert_false (ks_timeline_hit (t, order, &v, 800, 300, l.plot_left + 11 / 0.25 + 1,
+                                   l.rows_top + 5, &warp, &ev));
+  t->events[1].lowered = KS_LOWER_ISSUE;
+  g_assert_true (ks_timeline_hit (t, order, &v, 800, 300, l.plot_left + 11 / 0.25 + 1,
+                                  l.rows_top + 5, &warp, &ev));
 }
 
 static void

@@ -1042,6 +1042,9 @@ ks_timeline_hit (const KsTiming       *t,
 
       if (c > cycle + slack)
         break;
+      /* what ptxas folds or merges is not drawn, so it cannot be picked */
+      if (t->events[w->first_event + i].lowered != 0)
+        continue;
       if (d < best_d)
         {
           best_d = d;

@@ -1131,6 +1131,10 @@ try_release_barrier (KsSim *sim)
     for (uint32_t i = 0; i < c->n_warps && first == NULL; i++)
       if (c->warps[i].state == KS_WARP_AT_BARRIER && c->warps[i].barrier == stuck)
         first = &c->warps[i];
+    /* (a barrier is stuck only with a warp at it; a build without link-time
+     * optimisation cannot see that) */
+    if (first == NULL)
+      first = &c->warps[0];
     /* where the other warps wait, so that both places can be found */
     for (uint32_t i = 0; i < c->n_warps; i++)
       {
