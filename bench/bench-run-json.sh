@@ -9,13 +9,7 @@
 #   bench/bench-run-json.sh _build -- --encoding hex
 set -eu
 
-root=$(cd "$(dirname "$0")/.." && pwd)
-build=${1:-$root/_build}
-[ $# -gt 0 ] && shift
-[ "${1:-}" = "--" ] && shift
-cli=$build/src/app/kernelscope-cli
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/bench-cli-common.sh"
 
 cp "$root/data/samples/01-vector-add/vector_add.ptx" "$tmp/"
 cat > "$tmp/vadd-1m.json" <<'SPEC'

@@ -14,13 +14,7 @@
 #   bench/bench-sgemm-ladder.sh _build -- --ptx-as-written
 set -eu
 
-root=$(cd "$(dirname "$0")/.." && pwd)
-build=${1:-$root/_build}
-[ $# -gt 0 ] && shift
-[ "${1:-}" = "--" ] && shift
-cli=$build/src/app/kernelscope-cli
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/bench-cli-common.sh"
 N=4096
 
 cp "$root/tests/fixtures/lower/sgemm_ladder.sm_86.ptx" "$tmp/ladder.ptx"

@@ -371,6 +371,71 @@ static const char same_ptx[] =
   "  ret;\n"
   "}\n";
 
+/* The launch both sampling tests use: 1024 blocks of 128 threads over a
+ * buffer of 131072 floats (INIT is the buffer's spec after its count),
+ * and an A100's architecture with the occupancy of such a block (the GPU
+ * itself is not used, so one SM runs the grid) */
+static KsLaunch *
+same_launch (KsGpuDb           *db,
+             const char        *init,
+             const KsArchInfo **arch,
+             KsOccupancyResult *occ)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *spec = g_strdup_printf ("{\"ptx\": \"trace.ptx\", \"grid\": [1024], \"block\": [128],"
+                                           " \"buffers\": {\"a\": {\"type\": \"f32\", \"count\": 131072%s}},"
+                                           " \"params\": [{\"buffer\": \"a\"}]}", init);
+  KsLaunch *l;
+  KsOccupancyInput in;
+
+  g_assert_nonnull (ks_gpu_db_get_gpu (db, "a100-sxm4-80gb"));
+  *arch = ks_gpu_db_get_arch (db, ks_gpu_db_get_gpu (db, "a100-sxm4-80gb")->arch);
+  g_assert_nonnull (*arch);
+  l = ks_launch_parse (spec, -1, NULL, &error);
+  g_assert_no_error (error);
+  ks_occupancy_input_init (&in);
+  in.block_size = 128;
+  in.registers_per_thread = 32;
+  g_assert_true (ks_occupancy_compute (*arch, &in, occ, &error));
+  return l;
+}
+
+/* The timing model's replay of a sample of STRIDE-th blocks against the
+ * whole grid's: the sample's warps are of blocks it holds, the SM's
+ * cycles within 5 % (the same blocks in fewer waves), and the grid's work
+ * and traffic exactly: every thread does 4 FMAs and reads its 4 bytes
+ * from DRAM (the store finds the sector in L2, which writes back) */
+static void
+assert_sampled_timing (const KsPtxModule       *m,
+                       KsSim                   *whole,
+                       KsSim                   *sampled,
+                       const KsArchInfo        *arch,
+                       const KsOccupancyResult *occ,
+                       uint32_t                 stride)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsTiming) tw = ks_timing_compute (m, whole, arch, NULL, occ, NULL, &error);
+  g_autoptr(KsTiming) ts = NULL;
+
+  g_assert_no_error (error);
+  ts = ks_timing_compute (m, sampled, arch, NULL, occ, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_false (tw->extrapolated);
+  g_assert_cmpuint (tw->ctas_modelled, ==, 1024);
+  g_assert_true (ts->extrapolated);
+  g_assert_cmpuint (ts->ctas_modelled, ==, 1024 / stride);
+  g_assert_cmpuint (ts->ctas_per_sm, ==, 1024);
+  for (uint32_t i = 0; i < ts->n_warps; i++)
+    g_assert_cmpuint (ts->warps[i].cta % stride, ==, 0);
+  g_assert_cmpfloat_with_epsilon (ts->sm_cycles / tw->sm_cycles, 1.0, 0.05);
+  g_assert_cmpfloat (tw->flops, ==, 1024.0 * 128 * 4 * 2);
+  g_assert_cmpfloat (ts->flops, ==, tw->flops);
+  g_assert_cmpfloat (tw->dram_bytes, ==, 131072.0 * 4);
+  g_assert_cmpfloat (ts->dram_bytes, ==, tw->dram_bytes);
+}
+
+/* A trace past its limit keeps every fourth block, and the timing model
+ * replays those as the SM's share */
 static void
 test_timing_sampled (void)
 {
@@ -379,62 +444,24 @@ test_timing_sampled (void)
   g_autoptr(KsPtxModule) m = parse (same_ptx);
   g_autoptr(KsLaunch) l = NULL;
   g_autoptr(KsSim) whole = NULL, sampled = NULL;
-  g_autoptr(KsTiming) tw = NULL, ts = NULL;
   const KsArchInfo *arch;
-  KsOccupancyInput in;
   KsOccupancyResult occ;
   uint64_t per_block;
 
   g_assert_no_error (error);
-  /* an A100's architecture (the GPU itself is not used) */
-  g_assert_nonnull (ks_gpu_db_get_gpu (db, "a100-sxm4-80gb"));
-  arch = ks_gpu_db_get_arch (db, ks_gpu_db_get_gpu (db, "a100-sxm4-80gb")->arch);
-  g_assert_nonnull (arch);
-  l = ks_launch_parse ("{\"ptx\": \"trace.ptx\", \"grid\": [1024], \"block\": [128],"
-                       " \"buffers\": {\"a\": {\"type\": \"f32\", \"count\": 131072}},"
-                       " \"params\": [{\"buffer\": \"a\"}]}", -1, NULL, &error);
-  g_assert_no_error (error);
-  ks_occupancy_input_init (&in);
-  in.block_size = 128;
-  in.registers_per_thread = 32;
-  g_assert_true (ks_occupancy_compute (arch, &in, &occ, &error));
-
+  l = same_launch (db, "", &arch, &occ);
   whole = run (m, l, 1, 0);
   per_block = ks_sim_get_stats (whole)->warp_instructions / 1024;
   /* room for 300 blocks: every fourth is kept */
   sampled = run (m, l, 1, per_block * 300);
   g_assert_cmpuint (ks_sim_get_stats (sampled)->trace_stride, ==, 4);
   g_assert_cmpuint (ks_sim_get_stats (sampled)->trace_blocks, ==, 256);
-
-  /* one SM (no GPU): its share is the whole grid */
-  tw = ks_timing_compute (m, whole, arch, NULL, &occ, NULL, &error);
-  g_assert_no_error (error);
-  ts = ks_timing_compute (m, sampled, arch, NULL, &occ, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_false (tw->extrapolated);
-  g_assert_cmpuint (tw->ctas_modelled, ==, 1024);
-  g_assert_true (ts->extrapolated);
-  g_assert_cmpuint (ts->ctas_modelled, ==, 256);
-  g_assert_cmpuint (ts->ctas_per_sm, ==, 1024);
-  /* each warp of the model is one of the trace's, of a block it holds */
-  for (uint32_t i = 0; i < ts->n_warps; i++)
-    g_assert_cmpuint (ts->warps[i].cta % 4, ==, 0);
-  /* the same blocks in a quarter of the waves: within 5 % */
-  g_assert_cmpfloat_with_epsilon (ts->sm_cycles / tw->sm_cycles, 1.0, 0.05);
-  /* every thread does 4 FMAs, and reads its 4 bytes from DRAM (the
-   * store finds the sector in L2, which writes back): the grid's work and
-   * traffic, exactly */
-  g_assert_cmpfloat (tw->flops, ==, 1024.0 * 128 * 4 * 2);
-  g_assert_cmpfloat (ts->flops, ==, tw->flops);
-  g_assert_cmpfloat (tw->dram_bytes, ==, 131072.0 * 4);
-  g_assert_cmpfloat (ts->dram_bytes, ==, tw->dram_bytes);
+  assert_sampled_timing (m, whole, sampled, arch, &occ, 4);
 }
 
 /* A run of a sample of blocks (ks_sim_set_block_sample): only blocks 0,
  * 8, 16, ... run (the others' data stay as they were, and the stats say
- * so), and the timing model replays them as the SM's share: for blocks
- * that do the same work, within 5 % of the whole grid's replay, with the
- * grid's work and traffic scaled exactly */
+ * so), and the timing model replays them as the SM's share */
 static void
 test_block_sample (void)
 {
@@ -443,24 +470,12 @@ test_block_sample (void)
   g_autoptr(KsPtxModule) m = parse (same_ptx);
   g_autoptr(KsLaunch) l = NULL;
   g_autoptr(KsSim) whole = NULL, sampled = NULL;
-  g_autoptr(KsTiming) tw = NULL, ts = NULL;
   const KsArchInfo *arch;
   const float *a_whole, *a_sampled;
-  KsOccupancyInput in;
   KsOccupancyResult occ;
 
   g_assert_no_error (error);
-  arch = ks_gpu_db_get_arch (db, ks_gpu_db_get_gpu (db, "a100-sxm4-80gb")->arch);
-  l = ks_launch_parse ("{\"ptx\": \"trace.ptx\", \"grid\": [1024], \"block\": [128],"
-                       " \"buffers\": {\"a\": {\"type\": \"f32\", \"count\": 131072,"
-                       " \"init\": {\"range\": {\"start\": 0.5, \"step\": 0}}}},"
-                       " \"params\": [{\"buffer\": \"a\"}]}", -1, NULL, &error);
-  g_assert_no_error (error);
-  ks_occupancy_input_init (&in);
-  in.block_size = 128;
-  in.registers_per_thread = 32;
-  g_assert_true (ks_occupancy_compute (arch, &in, &occ, &error));
-
+  l = same_launch (db, ", \"init\": {\"range\": {\"start\": 0.5, \"step\": 0}}", &arch, &occ);
   whole = run (m, l, 1, 0);
   sampled = ks_sim_new (m, l, &error);
   g_assert_no_error (error);
@@ -483,19 +498,7 @@ test_block_sample (void)
       g_assert_cmpfloat (a_whole[b * 128], ==, f5);
       g_assert_cmpfloat (a_sampled[b * 128 + 5], ==, want);
     }
-
-  tw = ks_timing_compute (m, whole, arch, NULL, &occ, NULL, &error);
-  g_assert_no_error (error);
-  ts = ks_timing_compute (m, sampled, arch, NULL, &occ, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_true (ts->extrapolated);
-  g_assert_cmpuint (ts->ctas_modelled, ==, 128);
-  g_assert_cmpuint (ts->ctas_per_sm, ==, 1024);
-  for (uint32_t i = 0; i < ts->n_warps; i++)
-    g_assert_cmpuint (ts->warps[i].cta % 8, ==, 0);
-  g_assert_cmpfloat_with_epsilon (ts->sm_cycles / tw->sm_cycles, 1.0, 0.05);
-  g_assert_cmpfloat (ts->flops, ==, tw->flops);
-  g_assert_cmpfloat (ts->dram_bytes, ==, tw->dram_bytes);
+  assert_sampled_timing (m, whole, sampled, arch, &occ, 8);
 }
 
 int

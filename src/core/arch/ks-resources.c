@@ -1001,30 +1001,6 @@ estimate_registers (const KsPtxModule   *m,
   return CLAMP (live, 8, 255);
 }
 
-/* sm_XX of the module's first .target, 0 when it has none */
-static uint32_t
-module_sm (const KsPtxModule *m,
-           char             **name)
-{
-  g_autofree char *target = NULL;
-  const char *s;
-  uint32_t sm = 0;
-
-  *name = NULL;
-  if (m->n_targets == 0 || m->first_target >= m->n_words)
-    return 0;
-  target = ks_ptx_span_dup (m, m->words[m->first_target]);
-  s = target;
-  if (g_str_has_prefix (s, "sm_"))
-    {
-      s += 3;
-      if (!read_u32 (&s, &sm))
-        sm = 0;
-    }
-  *name = g_steal_pointer (&target);
-  return sm;
-}
-
 KsKernelResources *
 ks_resources_estimate (const KsPtxModule *m,
                        uint32_t           function_index)
@@ -1047,7 +1023,9 @@ ks_resources_estimate (const KsPtxModule *m,
     return NULL;
 
   name = ks_ptx_span_dup (m, fn->name);
-  sm = module_sm (m, &arch);
+  sm = ks_ptx_module_target_sm (m);
+  if (m->n_targets > 0 && m->first_target < m->n_words)
+    arch = ks_ptx_span_dup (m, m->words[m->first_target]);
   res = ks_kernel_resources_new (name, arch, KS_RESOURCES_SOURCE_ESTIMATE);
   res->is_entry = fn->kind == KS_PTX_FUNCTION_ENTRY;
 

@@ -103,6 +103,26 @@ ks_ptx_module_n_entries (const KsPtxModule *m)
   return n;
 }
 
+/* The number of the module's first .target (80 for sm_80, 90 for sm_90a),
+ * 0 when there is none or it is not sm_NN */
+uint32_t
+ks_ptx_module_target_sm (const KsPtxModule *m)
+{
+  uint32_t sm = 0;
+
+  if (m->n_targets > 0 && m->first_target < m->n_words)
+    {
+      KsPtxSpan t = m->words[m->first_target];
+      const char *p = m->text + t.offset;
+
+      if (t.len < 5 || strncmp (p, "sm_", 3) != 0)
+        return 0;
+      for (uint32_t i = 3; i < t.len && i < 8 && g_ascii_isdigit (p[i]); i++)
+        sm = sm * 10 + (uint32_t) (p[i] - '0');
+    }
+  return sm;
+}
+
 const KsPtxFile *
 ks_ptx_module_find_file (const KsPtxModule *m,
                          uint32_t           number)

@@ -501,6 +501,7 @@ gboolean       ks_ptx_module_has_errors       (const KsPtxModule *module);
 const KsPtxFunction *ks_ptx_module_find_function (const KsPtxModule *module,
                                                   const char        *name);
 uint32_t       ks_ptx_module_n_entries        (const KsPtxModule *module);
+uint32_t       ks_ptx_module_target_sm        (const KsPtxModule *module);
 
 char          *ks_ptx_span_dup                (const KsPtxModule *module,
                                                KsPtxSpan          span);

@@ -72,26 +72,6 @@ sext (uint64_t  v,
     }
 }
 
-/* The number of the module's first .target (80 for sm_80, 90 for sm_90a),
- * 0 when there is none or it is not sm_NN */
-uint32_t
-ks_sim_target_sm (const KsPtxModule *m)
-{
-  uint32_t sm = 0;
-
-  if (m->n_targets > 0 && m->first_target < m->n_words)
-    {
-      KsPtxSpan t = m->words[m->first_target];
-      const char *p = m->text + t.offset;
-
-      if (t.len < 5 || strncmp (p, "sm_", 3) != 0)
-        return 0;
-      for (uint32_t i = 3; i < t.len && i < 8 && g_ascii_isdigit (p[i]); i++)
-        sm = sm * 10 + (uint32_t) (p[i] - '0');
-    }
-  return sm;
-}
-
 /* %total_smem_size: the block's static and dynamic shared memory "in
  * multiples of shared memory allocation unit size supported by target
  * architecture" (PTX ISA: 128 bytes for sm_2x and sm_8x and later, 256
@@ -99,7 +79,7 @@ ks_sim_target_sm (const KsPtxModule *m)
 static uint32_t
 total_smem_size (const KsSim *sim)
 {
-  uint32_t sm = ks_sim_target_sm (sim->module);
+  uint32_t sm = ks_ptx_module_target_sm (sim->module);
   uint32_t unit = sm >= 30 && sm < 80 ? 256 : 128, size = sim->shared_size;
 
   return (uint32_t) MIN (((uint64_t) size + unit - 1) / unit * unit, G_MAXUINT32);

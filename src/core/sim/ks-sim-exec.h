@@ -29,7 +29,6 @@ void      ks_sim_fault       (KsSim           *sim,
                               const char      *fmt,
                               ...) G_GNUC_PRINTF (8, 9);
 
-uint32_t  ks_sim_target_sm   (const KsPtxModule *m);
 uint8_t  *ks_sim_resolve     (KsSim           *sim,
                               KsSimWarp       *w,
                               int              lane,

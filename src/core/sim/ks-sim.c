@@ -1587,9 +1587,8 @@ sim_new (const KsPtxModule *module,
   sim->no_fast = g_getenv ("KS_SIM_NO_FAST") != NULL;
 
   sim->shared_size = sim->static_shared + launch->dynamic_shared_bytes;
-  if (ks_sim_target_sm (module) >= 80)
+  if (ks_ptx_module_target_sm (module) >= 80)
     sim->reserved_smem = KS_SIM_RESERVED_SMEM_SIZE;
-  sim->lowering = ks_lower_module (module);
   if (sim->shared_size > 228 * 1024)
     {
       g_set_error (error, KS_SIM_ERROR, KS_SIM_ERROR_BAD_LAUNCH,
@@ -1796,6 +1795,12 @@ ks_sim_run (KsSim        *sim,
   gint64 start = g_get_monotonic_time ();
   uint64_t budget = max_steps ? max_steps : G_MAXUINT64;
   uint64_t done = 0;
+
+  /* What ptxas makes of the module costs the trace's memory records
+   * (gpu_access_cost); a run without the trace does not need it, and the
+   * workers of a parallel run share the one built here */
+  if (sim->trace_enabled && sim->lowering == NULL && sim->shared == NULL)
+    sim->lowering = ks_lower_module (sim->module);
 
   /* A run of the whole launch on several threads (ks-sim-parallel.c).  A
    * kernel that reads the clock, which counts the warp-instructions of the

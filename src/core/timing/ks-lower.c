@@ -311,7 +311,7 @@ compare_access (gconstpointer a, gconstpointer b)
 /* Merges the accesses of one run (same space, kind, base, size and guard,
  * nothing in between that could reorder them) into vector accesses */
 static void
-merge_run (Fn *f, KsLowering *lw, Access *run, uint32_t n, uint32_t size, uint32_t base_align,
+merge_run (KsLowering *lw, Access *run, uint32_t n, uint32_t size, uint32_t base_align,
            gboolean is_load)
 {
   qsort (run, n, sizeof *run, compare_access);
@@ -362,7 +362,6 @@ merge_run (Fn *f, KsLowering *lw, Access *run, uint32_t n, uint32_t size, uint32
         i += width;
       }
     }
-  (void) f;
 }
 
 static gboolean
@@ -447,7 +446,7 @@ vectorize (Fn *f, KsLowering *lw)
                 break;
             }
           if (n >= 2)
-            merge_run (f, lw, run, n, size, base_align, in->opcode == KS_PTX_OPC_LD);
+            merge_run (lw, run, n, size, base_align, in->opcode == KS_PTX_OPC_LD);
         }
     }
 }
