@@ -2857,8 +2857,8 @@ do_video (Ctx *c)
       unsupported (c, "with a merge into a part of the destination (d.b0, d.h1)");
       return;
     }
-  if ((a->kind == KS_PTX_OPERAND_REG && a->b == KS_PTX_SEL_OTHER)
-      || (b->kind == KS_PTX_OPERAND_REG && b->b == KS_PTX_SEL_OTHER))
+  if ((a->kind == KS_PTX_OPERAND_REG && a->b > KS_PTX_SEL_H1)
+      || (b->kind == KS_PTX_OPERAND_REG && b->b > KS_PTX_SEL_H1))
     {
       unsupported (c, "with a SIMD selector");
       return;
