@@ -629,24 +629,29 @@ component_of (const char *s,
 }
 
 /* A video instruction's operand selector (".b0" and the like, with its
- * dot): KS_PTX_SEL_B0..KS_PTX_SEL_H1 for one byte or half-word,
- * KS_PTX_SEL_OTHER for the SIMD forms (.b3210, .h10, ...), 0 for none. */
+ * dot): KS_PTX_SEL_B0..KS_PTX_SEL_H1 for one byte or half-word, the digits
+ * of the SIMD forms' selectors and masks (.b3210, .h10, .b20) as
+ * ks-ptx.h describes them, 0 for none. */
 static uint32_t
 video_selector (const char *s,
                 uint32_t    len)
 {
+  uint32_t sel;
+
   if (len == 3 && s[1] == 'b' && s[2] >= '0' && s[2] <= '3')
     return KS_PTX_SEL_B0 + (uint32_t) (s[2] - '0');
   if (len == 3 && s[1] == 'h' && (s[2] == '0' || s[2] == '1'))
     return KS_PTX_SEL_H0 + (uint32_t) (s[2] - '0');
-  if (len >= 3 && len <= 6 && (s[1] == 'b' || s[1] == 'h'))
+  if (len < 3 || len > 6 || (s[1] != 'b' && s[1] != 'h'))
+    return 0;
+  sel = (s[1] == 'b' ? KS_PTX_SEL_BYTES : KS_PTX_SEL_HALVES) | (len - 2) << 12;
+  for (uint32_t i = 2; i < len; i++)
     {
-      for (uint32_t i = 2; i < len; i++)
-        if (s[i] < '0' || s[i] > '7')
-          return 0;
-      return KS_PTX_SEL_OTHER;
+      if (s[i] < '0' || s[i] > '7')
+        return 0;
+      sel |= (uint32_t) (s[i] - '0') << (3 * (len - 1 - i));
     }
-  return 0;
+  return sel;
 }
 
 /* Resolves an identifier used as an operand.  Unknown names become NAME

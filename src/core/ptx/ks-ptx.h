@@ -243,14 +243,23 @@ typedef enum
 
 #define KS_PTX_NO_COMPONENT 0xffffu
 
-/* A REG operand's b: a video instruction's part selector (r1.b2, r2.h1) */
+/* A REG operand's b: a video instruction's part selector (r1.b2, r2.h1),
+ * or a selector of several digits (the SIMD forms' r1.b3210, r2.h10, the
+ * masks d.b20, d.h10): KS_PTX_SEL_BYTES or KS_PTX_SEL_HALVES, the number
+ * of digits and the digits, the last one written in bits 0-2, the one
+ * before it in bits 3-5 and so on.  A single digit that is not one of
+ * .b0-.b3, .h0, .h1 (.b7, .h3) is written that way too, with one digit. */
 enum
 {
   KS_PTX_SEL_NONE = 0,
   KS_PTX_SEL_B0, KS_PTX_SEL_B1, KS_PTX_SEL_B2, KS_PTX_SEL_B3,
   KS_PTX_SEL_H0, KS_PTX_SEL_H1,
-  KS_PTX_SEL_OTHER,             /* the SIMD forms: .b3210, .h10, ... */
 };
+
+#define KS_PTX_SEL_BYTES            0x10000u
+#define KS_PTX_SEL_HALVES           0x20000u
+#define KS_PTX_SEL_N_DIGITS(sel)    (((sel) >> 12) & 7u)
+#define KS_PTX_SEL_DIGIT(sel, i)    (((sel) >> (3 * (i))) & 7u)   /* i = 0: the last written */
 
 /* KsPtxOperand.flags */
 #define KS_PTX_OPERAND_NOT          0x01u   /* !p */

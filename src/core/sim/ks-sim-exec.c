@@ -16,6 +16,7 @@
 #include "ks-sim-mbarrier.h"
 #include "ks-sim-mma.h"
 #include "ks-sim-math.h"
+#include "ks-sim-video.h"
 
 typedef struct
 {
@@ -2784,119 +2785,38 @@ form:
  * (.multicast::cluster, ...) is not supported. */
 /* ---- video instructions ------------------------------------------------------------------- */
 
-/* The part of a video operand its selector picks (r.b2, r.h1, or the whole
- * word), sign- or zero-extended by the operand's type */
-static int64_t
-video_part (uint32_t  v,
-            uint32_t  sel,
-            gboolean  sign)
-{
-  if (sel >= KS_PTX_SEL_B0 && sel <= KS_PTX_SEL_B3)
-    {
-      uint32_t b = (v >> ((sel - KS_PTX_SEL_B0) * 8)) & 0xff;
-
-      return sign ? (int64_t) (int8_t) b : (int64_t) b;
-    }
-  if (sel == KS_PTX_SEL_H0 || sel == KS_PTX_SEL_H1)
-    {
-      uint32_t h = (v >> ((sel - KS_PTX_SEL_H0) * 16)) & 0xffff;
-
-      return sign ? (int64_t) (int16_t) h : (int64_t) h;
-    }
-  return sign ? (int64_t) (int32_t) v : (int64_t) v;
-}
-
-/* The scalar video instructions vadd, vsub, vabsdiff, vmin, vmax, vshl and
- * vshr (PTX ISA "Scalar Video Instructions"): the selected parts of a and b
- * extended to 33 bits, the operation, saturation to the destination type
- * with .sat, then the secondary operation .add/.min/.max with c.  The data
- * merge into a part of d (d.b0) and the SIMD forms are refused. */
+/* The scalar and SIMD video instructions (ks-sim-video.c): a form the
+ * simulator does not run, or a lane whose values the ISA leaves open, stops
+ * the kernel with an `unsupported` fault. */
 static void
 do_video (Ctx *c)
 {
-  const KsPtxInsn *in = c->in;
-  const KsPtxOperand *d = &c->ops[0], *a = &c->ops[1], *b = &c->ops[2];
-  gboolean ds = is_signed ((KsPtxType) in->types[0]);
-  gboolean as = is_signed ((KsPtxType) in->types[1]);
-  gboolean bs = is_signed ((KsPtxType) in->types[2]);
-  gboolean sat = (in->flags & KS_PTX_FLAG_SAT) != 0;
-  gboolean shift = in->opcode == KS_PTX_OPC_VSHL || in->opcode == KS_PTX_OPC_VSHR;
-  gboolean wrap = (in->flags & KS_PTX_FLAG_WRAP) != 0;
-  gboolean second = in->n_operands == 4;
+  KsVideoForm form;
+  const char *why = ks_video_decode (c->m, c->in, c->ops, &form);
 
-  if (in->n_operands < 3 || in->n_operands > 4 || (in->flags & KS_PTX_FLAG_UNDECODED)
-      || ks_ptx_type_size ((KsPtxType) in->types[0]) != 4
-      || ks_ptx_type_size ((KsPtxType) in->types[1]) != 4
-      || ks_ptx_type_size ((KsPtxType) in->types[2]) != 4)
+  if (why != NULL)
     {
-      unsupported (c, "in this form (it takes .dtype.atype.btype of .u32/.s32 and 3 or 4 operands)");
+      unsupported (c, why);
       return;
     }
-  if (d->kind == KS_PTX_OPERAND_REG && d->b != KS_PTX_SEL_NONE)
-    {
-      unsupported (c, "with a merge into a part of the destination (d.b0, d.h1)");
-      return;
-    }
-  if ((a->kind == KS_PTX_OPERAND_REG && a->b == KS_PTX_SEL_OTHER)
-      || (b->kind == KS_PTX_OPERAND_REG && b->b == KS_PTX_SEL_OTHER))
-    {
-      unsupported (c, "with a SIMD selector");
-      return;
-    }
-  if (second && in->op != KS_PTX_OP_ADD && in->op != KS_PTX_OP_MIN && in->op != KS_PTX_OP_MAX)
-    {
-      unsupported (c, "with a fourth operand but no secondary operation .add, .min or .max");
-      return;
-    }
-
   LANES (c->exec, lane)
     {
-      uint32_t asel = a->kind == KS_PTX_OPERAND_REG ? a->b : KS_PTX_SEL_NONE;
-      uint32_t bsel = b->kind == KS_PTX_OPERAND_REG ? b->b : KS_PTX_SEL_NONE;
-      int64_t ta = video_part ((uint32_t) src (c, a, lane, KS_PTX_TYPE_U32), asel, as);
-      int64_t tb = video_part ((uint32_t) src (c, b, lane, KS_PTX_TYPE_U32), bsel, bs);
-      int64_t t;
-      uint32_t r;
+      uint32_t a = (uint32_t) src (c, &c->ops[1], lane, KS_PTX_TYPE_U32);
+      uint32_t b = (uint32_t) src (c, &c->ops[2], lane, KS_PTX_TYPE_U32);
+      uint32_t cv = c->in->n_operands > 3
+                    ? (uint32_t) src (c, &c->ops[3], lane, KS_PTX_TYPE_U32) : 0;
+      uint32_t d;
 
-      if (shift)
+      if (!ks_video_eval (&form, a, b, cv, &d, &why))
         {
-          /* .clamp (the default) makes a shift of more than 32 one of 32;
-           * .wrap takes it modulo 32 */
-          if (wrap)
-            tb &= 0x1f;
-          else if (tb > 32 || tb < 0)
-            tb = 32;
-          if (in->opcode == KS_PTX_OPC_VSHL)
-            t = (int64_t) ((uint64_t) ta << tb);
-          else
-            t = ta >> tb;         /* arithmetic for a signed a, zeros for an unsigned one */
-        }
-      else
-        switch (in->opcode)
-          {
-          case KS_PTX_OPC_VADD: t = ta + tb; break;
-          case KS_PTX_OPC_VSUB: t = ta - tb; break;
-          case KS_PTX_OPC_VABSDIFF: t = ta > tb ? ta - tb : tb - ta; break;
-          case KS_PTX_OPC_VMIN: t = MIN (ta, tb); break;
-          default: t = MAX (ta, tb); break;
-          }
-      if (sat)
-        t = ds ? CLAMP (t, (int64_t) G_MININT32, (int64_t) G_MAXINT32)
-               : CLAMP (t, (int64_t) 0, (int64_t) G_MAXUINT32);
-      r = (uint32_t) t;
-      if (second)
-        {
-          uint32_t cv = (uint32_t) src (c, &c->ops[3], lane, KS_PTX_TYPE_U32);
+          g_autofree char *name = g_strdup (ks_ptx_opcode_name (c->in->opcode));
 
-          if (in->op == KS_PTX_OP_ADD)
-            r += cv;
-          else if (ds)
-            r = (uint32_t) (in->op == KS_PTX_OP_MIN ? MIN ((int32_t) r, (int32_t) cv)
-                                                    : MAX ((int32_t) r, (int32_t) cv));
-          else
-            r = in->op == KS_PTX_OP_MIN ? MIN (r, cv) : MAX (r, cv);
+          ks_sim_fault (c->sim, c->w, (int) lane, c->in, KS_SIM_FAULT_UNSUPPORTED, FALSE, 0,
+                        "%s %s is not supported by the simulator yet (a=0x%08x b=0x%08x c=0x%08x)",
+                        name, why, a, b, cv);
+          return;
         }
-      dst (c, d, lane, r);
+      dst (c, &c->ops[0], lane, d);
     }
 }
 
@@ -4469,6 +4389,11 @@ general_step (KsSim     *sim,
 
     case KS_PTX_OPC_VADD: case KS_PTX_OPC_VSUB: case KS_PTX_OPC_VABSDIFF:
     case KS_PTX_OPC_VMIN: case KS_PTX_OPC_VMAX: case KS_PTX_OPC_VSHL: case KS_PTX_OPC_VSHR:
+    case KS_PTX_OPC_VMAD: case KS_PTX_OPC_VSET:
+    case KS_PTX_OPC_VADD2: case KS_PTX_OPC_VSUB2: case KS_PTX_OPC_VAVRG2:
+    case KS_PTX_OPC_VABSDIFF2: case KS_PTX_OPC_VMIN2: case KS_PTX_OPC_VMAX2: case KS_PTX_OPC_VSET2:
+    case KS_PTX_OPC_VADD4: case KS_PTX_OPC_VSUB4: case KS_PTX_OPC_VAVRG4:
+    case KS_PTX_OPC_VABSDIFF4: case KS_PTX_OPC_VMIN4: case KS_PTX_OPC_VMAX4: case KS_PTX_OPC_VSET4:
       do_video (c);
       break;
 
