@@ -439,9 +439,21 @@ test_smem_random (void)
       /* aligned, or (a tenth of the time) at any byte, crossing words */
       gboolean any_byte = g_rand_int_range (rng, 0, 10) == 0;
 
+      /* or (a third of the time) in the patterns of real kernels, which
+       * are mostly conflict-free: lane i at element (i / group) * stride
+       * + (i % group) of a row, so whole rows, broadcasts (stride 0,
+       * group 1), strides and partial broadcasts */
+      gboolean pattern = g_rand_int_range (rng, 0, 3) == 0;
+      guint group = 1u << g_rand_int_range (rng, 0, 6);
+      guint stride = g_rand_int_range (rng, 0, 5) * (g_rand_boolean (rng) ? 1 : group);
+      guint64 base = (guint64) g_rand_int_range (rng, 0, 64) * size;
+
       for (guint i = 0; i < 32; i++)
-        a[i] = any_byte ? (uint64_t) g_rand_int_range (rng, 0, (gint32) window)
-                        : (uint64_t) g_rand_int_range (rng, 0, (gint32) (window / size)) * size;
+        if (pattern)
+          a[i] = base + (uint64_t) ((i / group) * stride + i % group) * size;
+        else
+          a[i] = any_byte ? (uint64_t) g_rand_int_range (rng, 0, (gint32) window)
+                          : (uint64_t) g_rand_int_range (rng, 0, (gint32) (window / size)) * size;
       r = ks_smem_analyze (a, size, mask, store);
 
       for (guint p = 0; p < phases; p++)

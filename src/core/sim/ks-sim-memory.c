@@ -222,6 +222,75 @@ ks_smem_analyze (const uint64_t addr[KS_MEM_WARP_SIZE],
   return r;
 }
 
+/* ks_smem_cost's shortcut for 64- and 128-bit requests (LDS.64, LDS.128)
+ * whose lanes are aligned to their size and whose phases are each
+ * conflict-free: the wavefronts ks_smem_analyze gives them (one a phase
+ * that has lanes, one for a pair of load phases whose union still finds
+ * one word a bank), without its per-lane passes.  FALSE for any other
+ * request, which ks_smem_analyze then costs. */
+static bool
+smem_cost_wide (const uint64_t addr[KS_MEM_WARP_SIZE],
+                uint32_t       size,
+                uint32_t       mask,
+                bool           is_store,
+                uint32_t      *wavefronts)
+{
+  /* An aligned lane's words are one chunk of SIZE bytes in consecutive
+   * banks, so a phase is conflict-free when each of the 32 / (SIZE / 4)
+   * chunk positions across the banks holds one chunk */
+  uint32_t n_phases = size / KS_SMEM_BANK_BYTES, per = KS_MEM_WARP_SIZE / n_phases;
+  uint32_t n_slots = KS_SMEM_BANKS / (size / KS_SMEM_BANK_BYTES);
+  uint64_t slot[4][KS_SMEM_BANKS / 2];
+  uint32_t present[4] = { 0, 0, 0, 0 };
+  uint32_t wf = 0, p, m;
+
+  for (p = 0; p < n_phases; p++)
+    {
+      uint32_t pm = (mask >> (p * per)) & ((1u << per) - 1);
+      const uint64_t *pa = addr + p * per;
+      uint64_t misaligned = 0, differ = 0;
+
+      /* each position gets its lanes' chunks; then every lane must find
+       * its own there */
+      for (m = pm; m != 0; m &= m - 1)
+        {
+          uint64_t a = pa[__builtin_ctz (m)], c = a / size;
+
+          misaligned |= a % size;
+          slot[p][c % n_slots] = c;
+          present[p] |= 1u << (c % n_slots);
+        }
+      for (m = pm; m != 0; m &= m - 1)
+        {
+          uint64_t c = pa[__builtin_ctz (m)] / size;
+
+          differ |= slot[p][c % n_slots] ^ c;
+        }
+      if ((misaligned | differ) != 0)
+        return false;
+    }
+
+  for (p = 0; p < n_phases; p++)
+    {
+      if (!is_store && p % 2 == 0 && present[p] != 0 && present[p + 1] != 0)
+        {
+          bool fits = true;
+
+          for (m = present[p] & present[p + 1]; m != 0 && fits; m &= m - 1)
+            fits = slot[p][__builtin_ctz (m)] == slot[p + 1][__builtin_ctz (m)];
+          if (fits)
+            {
+              wf++;
+              p++;
+              continue;
+            }
+        }
+      wf += present[p] != 0;
+    }
+  *wavefronts = wf;
+  return true;
+}
+
 void
 ks_smem_cost (const uint64_t addr[KS_MEM_WARP_SIZE],
               uint32_t       size,
@@ -287,6 +356,14 @@ ks_smem_cost (const uint64_t addr[KS_MEM_WARP_SIZE],
           *wavefronts = *ideal_wavefronts = *conflict_degree = 1;
           return;
         }
+    }
+
+  else if ((size == 8 || size == 16) && mask != 0
+           && smem_cost_wide (addr, size, mask, is_store, wavefronts))
+    {
+      *ideal_wavefronts = *wavefronts;
+      *conflict_degree = 1;
+      return;
     }
 
   {
