@@ -136,6 +136,23 @@ typedef struct
   KsSimInsnStats stats;
 } KsSimBlockStats;
 
+/* The bank-conflict cost of a warp's shared access depends only on the
+ * lanes' addresses relative to each other and on the first one's place
+ * within 16 bytes (a move by a multiple of 16 bytes turns every bank by
+ * the same amount and keeps each lane's alignment).  The warps of a block
+ * mostly repeat an instruction's pattern at another row, so the last
+ * pattern of each instruction is kept (ks-sim.c, smem_cost). */
+#define KS_SIM_SMEM_MEMO 256
+
+typedef struct
+{
+  uint32_t insn;                /* + 1, 0 = empty */
+  uint32_t mask;
+  uint8_t size, store, first_lo, reserved;
+  uint32_t wavefronts, ideal, degree;
+  uint32_t delta[32];           /* lane address - the first active lane's */
+} KsSimSmemMemo;
+
 typedef struct
 {
   uint32_t writer;              /* linear thread + 1, 0 = none */
@@ -333,6 +350,7 @@ struct _KsSim
   GHashTable *tex_accesses;     /* tex and tld4 -> GArray of KsTexAccess, beside accesses' */
   uint8_t *access_full;         /* per instruction: its samples are all taken */
   uint32_t access_samples;
+  KsSimSmemMemo smem_memo[KS_SIM_SMEM_MEMO];  /* a worker has its own copy */
   uint32_t l1_bytes, l2_bytes;
   KsTraceEvent *trace;
   uint64_t n_trace, cap_trace, max_trace;

@@ -2790,13 +2790,64 @@ ks_sim_record_texture (KsSim           *sim,
     ks_sim_cache_sectors (sim, insn, sectors, n_sectors, store, TRUE, tm, NULL);
 }
 
+/* ks_smem_cost through the memo of the instruction's last pattern
+ * (KsSimSmemMemo); KEY tells the costs of one instruction apart (its own
+ * access and what ptxas merges it into) */
+static void
+smem_cost (KsSim          *sim,
+           uint32_t        key,
+           const uint64_t  a[32],
+           uint32_t        size,
+           uint32_t        mask,
+           gboolean        store,
+           uint32_t       *wavefronts,
+           uint32_t       *ideal,
+           uint32_t       *degree)
+{
+  KsSimSmemMemo *mo = &sim->smem_memo[key % KS_SIM_SMEM_MEMO];
+  uint64_t first;
+  uint32_t differ = 0;
+
+  if (mask == 0)
+    {
+      ks_smem_cost (a, size, mask, store, wavefronts, ideal, degree);
+      return;
+    }
+  first = a[__builtin_ctz (mask)];
+  if (mo->insn == key + 1 && mo->mask == mask && mo->size == size && mo->store == (store != 0)
+      && mo->first_lo == (first & 15))
+    {
+      LANES (mask, l)
+        differ |= mo->delta[l] ^ (uint32_t) (a[l] - first);
+      /* shared addresses are below 4 GiB, so 32-bit differences are exact */
+      if (differ == 0)
+        {
+          *wavefronts = mo->wavefronts;
+          *ideal = mo->ideal;
+          *degree = mo->degree;
+          return;
+        }
+    }
+  ks_smem_cost (a, size, mask, store, wavefronts, ideal, degree);
+  mo->insn = key + 1;
+  mo->mask = mask;
+  mo->size = (uint8_t) size;
+  mo->store = store != 0;
+  mo->first_lo = (uint8_t) (first & 15);
+  LANES (mask, l)
+    mo->delta[l] = (uint32_t) (a[l] - first);
+  mo->wavefronts = *wavefronts;
+  mo->ideal = *ideal;
+  mo->degree = *degree;
+}
+
 /* The passes of the access the GPU makes for this PTX access, as the
  * trace records them for the timing model: a vector access ptxas merges
  * it into (ks-lower.h) is costed at its leader, as one access of the
  * merged width, and at 0 at its other parts.  A leader whose lanes turn
  * out not to be aligned for the merged width keeps its own cost. */
 static uint32_t
-gpu_access_cost (const KsSim    *sim,
+gpu_access_cost (KsSim          *sim,
                  uint32_t        insn,
                  const uint64_t  a[32],
                  uint32_t        size,
@@ -2828,7 +2879,7 @@ gpu_access_cost (const KsSim    *sim,
     {
       uint32_t wavefronts, ideal, degree;
 
-      ks_smem_cost (v, bytes, mask, store, &wavefronts, &ideal, &degree);
+      smem_cost (sim, insn * 2 + 1, v, bytes, mask, store, &wavefronts, &ideal, &degree);
       return wavefronts;
     }
   else
@@ -2879,7 +2930,7 @@ ks_sim_record_memory (KsSim           *sim,
       KsTraceMemory *tm = trace_memory (sim, KS_TRACE_MEM_SHARED, store);
       uint32_t sample_index, wavefronts, ideal, degree;
 
-      ks_smem_cost (a, size, mask, store, &wavefronts, &ideal, &degree);
+      smem_cost (sim, insn * 2, a, size, mask, store, &wavefronts, &ideal, &degree);
       sample_access (sim, w, insn, KS_PTX_SPACE_SHARED, a, size, mask, store, &sample_index);
       if (!atomic)
         check_races (sim, w, insn, a, size, mask, store);
