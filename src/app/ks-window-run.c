@@ -572,26 +572,35 @@ show_output (KsWindow             *self,
   set_output (self, s);
 }
 
+/* The status line, and the same as its tooltip: the line ellipsizes */
+static void
+set_status (KsWindow   *self,
+            const char *text)
+{
+  gtk_label_set_text (self->status_label, text);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->status_label), text);
+}
+
 static void
 show_status (KsWindow             *self,
              const KsAnalysis *result)
 {
   g_autoptr(GString) s = g_string_new (NULL);
 
+  /* Most telling first: a narrow window (a projector at 1280x720, longer
+   * words in Korean) cuts the end off, and the tooltip keeps it all */
   if (result->arch != NULL)
     g_string_append (s, result->arch->id);
-  if (result->resources != NULL)
-    g_string_append_printf (s, result->resources->source == KS_RESOURCES_SOURCE_ESTIMATE
-                            ? g_dngettext (GETTEXT_PACKAGE, " · %u register (estimated)",
-                                           " · %u registers (estimated)",
-                                           result->resources->registers)
-                            : result->resources->source == KS_RESOURCES_SOURCE_PTXAS
-                            ? g_dngettext (GETTEXT_PACKAGE, " · %u register (from ptxas -v)",
-                                           " · %u registers (from ptxas -v)",
-                                           result->resources->registers)
-                            : g_dngettext (GETTEXT_PACKAGE, " · %u register", " · %u registers",
-                                           result->resources->registers),
-                            result->resources->registers);
+  if (result->sim != NULL && ks_sim_get_fault (result->sim) != NULL)
+    g_string_append (s, _(" · faulted"));
+  if (result->timing != NULL)
+    {
+      static const char *const bounds[] = { N_("latency-bound"), N_("memory-bound"),
+                                            N_("compute-bound") };
+
+      g_string_append_printf (s, _(" · ~%.3g µs (model), %s"), result->timing->estimated_duration_us,
+                              _(bounds[MIN (result->timing->bound, G_N_ELEMENTS (bounds) - 1)]));
+    }
   if (result->have_occupancy)
     {
       g_autofree char *pct = ks_format_figure (result->occupancy.occupancy * 100);
@@ -606,6 +615,18 @@ show_status (KsWindow             *self,
         /* TRANSLATORS: the block's shared memory is above 48 KiB; the attribute is a CUDA name */
         g_string_append (s, _(" (with cudaFuncAttributeMaxDynamicSharedMemorySize)"));
     }
+  if (result->resources != NULL)
+    g_string_append_printf (s, result->resources->source == KS_RESOURCES_SOURCE_ESTIMATE
+                            ? g_dngettext (GETTEXT_PACKAGE, " · %u register (estimated)",
+                                           " · %u registers (estimated)",
+                                           result->resources->registers)
+                            : result->resources->source == KS_RESOURCES_SOURCE_PTXAS
+                            ? g_dngettext (GETTEXT_PACKAGE, " · %u register (from ptxas -v)",
+                                           " · %u registers (from ptxas -v)",
+                                           result->resources->registers)
+                            : g_dngettext (GETTEXT_PACKAGE, " · %u register", " · %u registers",
+                                           result->resources->registers),
+                            result->resources->registers);
   if (result->have_occupancy && result->gpu != NULL && result->launch != NULL
       && result->occupancy.active_blocks_per_sm > 0)
     {
@@ -628,20 +649,10 @@ show_status (KsWindow             *self,
                                                   blocks), n, result->gpu->sm_count, pct);
         }
     }
-  if (result->timing != NULL)
-    {
-      static const char *const bounds[] = { N_("latency-bound"), N_("memory-bound"),
-                                            N_("compute-bound") };
-
-      g_string_append_printf (s, _(" · ~%.3g µs (model), %s"), result->timing->estimated_duration_us,
-                              _(bounds[MIN (result->timing->bound, G_N_ELEMENTS (bounds) - 1)]));
-    }
-  if (result->sim != NULL && ks_sim_get_fault (result->sim) != NULL)
-    g_string_append (s, _(" · faulted"));
   if (result->hints != NULL)
     g_string_append_printf (s, ngettext (" · %u hint", " · %u hints", result->hints->len),
                             result->hints->len);
-  gtk_label_set_text (self->status_label, s->str[0] == ' ' ? s->str + 3 : s->str);
+  set_status (self, s->str[0] == ' ' ? s->str + 3 : s->str);
 }
 
 static gboolean
@@ -738,7 +749,7 @@ show_result (KsWindow   *self,
                                               : _("The analysis failed"),
                                               self->analysis ? _(" — showing the last good run") : "");
 
-      gtk_label_set_text (self->status_label, msg);
+      set_status (self, msg);
       gtk_widget_set_visible (GTK_WIDGET (self->stale_label), self->analysis != NULL);
       gtk_stack_set_visible_child_name (self->results_stack, "output");
       return;
@@ -799,7 +810,7 @@ run_done_cb (GObject      *object,
   g_clear_object (&self->run_cancellable);
   if (result == NULL)
     {
-      gtk_label_set_text (self->status_label, _("Stopped"));
+      set_status (self, _("Stopped"));
       gtk_widget_set_visible (GTK_WIDGET (self->stale_label), self->analysis != NULL);
     }
   else
@@ -900,7 +911,7 @@ _ks_window_run (KsWindow *self)
   g_task_set_return_on_cancel (task, FALSE);
   set_running (self, TRUE);
   self->run_started = g_get_monotonic_time ();
-  gtk_label_set_text (self->status_label, _("Analysing…"));
+  set_status (self, _("Analysing…"));
   g_task_run_in_thread (task, run_worker);
   /* a new run replaces what a stepping session replays */
   _ks_window_step_end (self);
@@ -1025,7 +1036,7 @@ _ks_window_run_init (KsWindow *self)
   g_signal_connect_object (self->hints_list, "row-activated", G_CALLBACK (hint_activated_cb), self,
                            G_CONNECT_SWAPPED);
   set_running (self, FALSE);
-  gtk_label_set_text (self->status_label, _("Open a kernel, or pick a sample"));
+  set_status (self, _("Open a kernel, or pick a sample"));
 }
 
 void
