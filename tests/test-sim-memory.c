@@ -1076,6 +1076,7 @@ check_random (guint size, guint line, guint sector, guint ways, bool write_back,
   g_autoptr(GRand) rng = g_rand_new_with_seed (seed);
   const KsCacheStats *st;
   RefCache ref;
+  uint64_t addr = 0;
   guint i;
 
   g_assert_nonnull (c);
@@ -1084,12 +1085,15 @@ check_random (guint size, guint line, guint sector, guint ways, bool write_back,
 
   for (i = 0; i < 100000; i++)
     {
-      uint64_t addr;
       bool store = g_rand_int_range (rng, 0, 4) == 0;
       KsCacheResult got, want;
 
-      /* Mostly a small hot region (so that there are hits), sometimes far. */
-      if (g_rand_int_range (rng, 0, 8) == 0)
+      /* Mostly a small hot region (so that there are hits), sometimes far;
+       * and runs of sectors after each other, as a warp's request makes
+       * them (the same line again, then the next) */
+      if (i > 0 && g_rand_int_range (rng, 0, 3) == 0)
+        addr += sector;
+      else if (g_rand_int_range (rng, 0, 8) == 0)
         addr = ((uint64_t) g_rand_int (rng) << 16) ^ g_rand_int (rng);
       else
         addr = (uint64_t) g_rand_double_range (rng, 0, (double) span);

@@ -1037,6 +1037,84 @@ test_race_check (void)
   run_clear (&r);
 }
 
+/* A write after reads in one barrier interval (a WAR hazard) is found
+ * however many loads came before it: the loads of an interval with no
+ * write yet wait in a log of 512 warp loads (KsSimReadLog) that a write
+ * empties, and that fills and empties on its own past that.  Each of 64
+ * threads loads its own word LOADS times, then thread 6 writes thread 5's
+ * word: thread 5 read it last, so one WAR in each block, line 15 then
+ * line 19.  With a barrier before the write there is none, and a load
+ * after the write (thread 40 reads what thread 6 wrote) is a RAW. */
+static void
+test_race_check_logged_reads (void)
+{
+  static const unsigned loads[] = { 1, 255, 256, 257, 300, 1000 };
+  const char *spec = "{\"ptx\": \"x.ptx\", \"grid\": [2], \"block\": [64], \"params\": []}";
+
+  for (guint i = 0; i < G_N_ELEMENTS (loads); i++)
+    for (int barrier = 0; barrier < 2; barrier++)
+      {
+        g_autofree char *ptx = g_strdup_printf (
+          ".version 8.0\n.target sm_80\n.address_size 64\n"
+          ".visible .entry k()\n"
+          "{\n"
+          "  .reg .pred %%p<2>;\n"
+          "  .reg .b32 %%r<8>;\n"
+          "  .shared .align 4 .b32 s[64];\n"
+          "  mov.u32 %%r1, %%tid.x;\n"
+          "  shl.b32 %%r2, %%r1, 2;\n"
+          "  mov.u32 %%r3, s;\n"
+          "  add.u32 %%r3, %%r3, %%r2;\n"
+          "  mov.u32 %%r4, 0;\n"
+          "$L:\n"
+          "  ld.shared.u32 %%r5, [%%r3];\n"              /* line 15 */
+          "  add.u32 %%r4, %%r4, 1;\n"
+          "  setp.lt.u32 %%p1, %%r4, %u;\n"
+          "  @%%p1 bra $L;\n"
+          "  %s\n"                                       /* line 19: or a barrier, then 20 */
+          "  setp.ne.u32 %%p1, %%r1, 40;\n"
+          "  @!%%p1 ld.shared.u32 %%r6, [s+20];\n"       /* line 21 */
+          "  ret;\n"
+          "}\n",
+          loads[i],
+          barrier ? "bar.sync 0;\n  setp.ne.u32 %p1, %r1, 6;\n  @!%p1 st.shared.u32 [s+20], 1;"
+                  : "setp.ne.u32 %p1, %r1, 6;\n  @!%p1 st.shared.u32 [s+20], 1;");
+        Run r = { 0 };
+        const KsSimHazard *h;
+        uint32_t n;
+
+        g_test_message ("%u loads, %s", loads[i], barrier ? "a barrier" : "no barrier");
+        r.module = text_module (ptx);
+        run_start (&r, spec);
+        assert_done (&r);
+        h = ks_sim_get_hazards (r.sim, &n);
+        g_assert_cmpuint (n, ==, barrier ? 1 : 2);
+        for (uint32_t k = 0; k < n; k++)
+          {
+            uint32_t store_line = barrier ? 21 : 20;
+
+            if (h[k].kind == KS_HAZARD_WAR)
+              {
+                g_assert_false (barrier);
+                g_assert_cmpuint (r.module->insns[h[k].first_insn].line, ==, 15);
+                g_assert_cmpuint (r.module->insns[h[k].second_insn].line, ==, store_line);
+                g_assert_cmpuint (h[k].first_thread, ==, 5);
+                g_assert_cmpuint (h[k].second_thread, ==, 6);
+              }
+            else
+              {
+                g_assert_cmpint (h[k].kind, ==, KS_HAZARD_RAW);
+                g_assert_cmpuint (r.module->insns[h[k].first_insn].line, ==, store_line);
+                g_assert_cmpuint (r.module->insns[h[k].second_insn].line, ==, store_line + 2);
+                g_assert_cmpuint (h[k].first_thread, ==, 6);
+                g_assert_cmpuint (h[k].second_thread, ==, 40);
+              }
+            g_assert_cmpuint (h[k].count, ==, 2);    /* once in each block */
+          }
+        run_clear (&r);
+      }
+}
+
 /* cp.async in the race check.  Each of 64 threads copies one u32 a stage
  * from in[stage * 64 + tid] into its slot of one of two 256-byte buffers,
  * and after the wait and a barrier reads its neighbour's slot, (tid + 1) %
@@ -2157,6 +2235,7 @@ main (int   argc,
   g_test_add_func ("/sim/memory/coalescing", test_memory_coalescing);
   g_test_add_func ("/sim/memory/bank-conflicts", test_memory_bank_conflicts);
   g_test_add_func ("/sim/memory/race-check", test_race_check);
+  g_test_add_func ("/sim/memory/race-check-logged-reads", test_race_check_logged_reads);
   g_test_add_func ("/sim/barrier/after-exit", test_barrier_after_exit);
   g_test_add_func ("/sim/barrier/red-arrive-cp-async", test_barrier_forms);
   g_test_add_func ("/sim/memory/race-check-cp-async", test_race_check_cp_async);

@@ -508,6 +508,34 @@ ks_gmem_cost (const uint64_t addr[KS_MEM_WARP_SIZE],
   uint64_t prev = 0;
   uint32_t m;
 
+  /* The commonest request of all: a whole warp reading or writing one run
+   * of bytes, lane after lane, each lane aligned to its size.  No byte is
+   * shared and no lane crosses a sector, so the counts follow from where
+   * the run starts and ends (a compare the compiler vectorises). */
+  if (mask == 0xffffffffu && (size == 1 || size == 2 || size == 4 || size == 8 || size == 16)
+      && addr[0] % size == 0)
+    {
+      uint64_t a0 = addr[0], differ = 0;
+
+      for (uint32_t l = 0; l < KS_MEM_WARP_SIZE; l++)
+        differ |= addr[l] ^ (a0 + (uint64_t) l * size);
+      if (differ == 0)
+        {
+          uint64_t last = a0 + KS_MEM_WARP_SIZE * size - 1;
+          uint64_t first_sector = a0 & ~(uint64_t) (KS_GMEM_SECTOR_BYTES - 1);
+
+          cost->n_sectors = (uint32_t) ((last - first_sector) / KS_GMEM_SECTOR_BYTES + 1);
+          for (uint32_t i = 0; i < cost->n_sectors; i++)
+            cost->sectors[i] = first_sector + (uint64_t) i * KS_GMEM_SECTOR_BYTES;
+          cost->n_lines = (uint32_t) (last / KS_GMEM_LINE_BYTES - a0 / KS_GMEM_LINE_BYTES + 1);
+          cost->requested_bytes = cost->unique_bytes = KS_MEM_WARP_SIZE * size;
+          /* as ks_gmem_analyze counts it: every byte one lane's */
+          cost->ideal_sectors = (KS_MEM_WARP_SIZE * size + KS_GMEM_SECTOR_BYTES - 1)
+                                / KS_GMEM_SECTOR_BYTES;
+          return;
+        }
+    }
+
   if (mask != 0 && (size == 1 || size == 2 || size == 4 || size == 8 || size == 16))
     {
       for (m = mask; m != 0; m &= m - 1)
@@ -582,6 +610,7 @@ struct _KsCache
   uint32_t sector_shift;
   KsCacheWritePolicy policy;
   uint64_t clock;               /* LRU time stamps */
+  size_t last;                  /* the entry of the last line looked up */
 
   /* n_sets * ways entries each, way-major within a set. */
   uint64_t *tag;                /* line address (addr >> line_shift) or NO_TAG */
@@ -702,52 +731,65 @@ ks_cache_access (KsCache  *cache,
                                  : (uint32_t) (line % cache->n_sets);
   size_t base = (size_t) set * cache->ways;
   bool write_back = cache->policy == KS_CACHE_WRITE_BACK;
-  size_t victim = base;
+  size_t victim = base, hit = SIZE_MAX;
   uint32_t w;
 
   cache->clock++;
   if (is_store && !write_back)
     cache->stats.write_throughs++;
 
-  for (w = 0; w < cache->ways; w++)
+  /* A request's sectors mostly share lines: the entry of the last line
+   * looked up is tried first (a line is in one way of its set only, so
+   * this finds what the search would) */
+  if (cache->tag[cache->last] == line)
+    hit = cache->last;
+  else
+    for (w = 0; w < cache->ways; w++)
+      {
+        size_t i = base + w;
+
+        if (cache->tag[i] == line)
+          {
+            hit = i;
+            break;
+          }
+        /* Invalid ways first, then the least recently used. */
+        if (cache->tag[victim] != NO_TAG
+            && (cache->tag[i] == NO_TAG || cache->stamp[i] < cache->stamp[victim]))
+          victim = i;
+      }
+
+  if (hit != SIZE_MAX)
     {
-      size_t i = base + w;
+      KsCacheResult res = (cache->valid[hit] & bit) ? KS_CACHE_HIT : KS_CACHE_SECTOR_MISS;
 
-      if (cache->tag[i] == line)
+      cache->last = hit;
+      if (is_store)
         {
-          KsCacheResult res = (cache->valid[i] & bit) ? KS_CACHE_HIT : KS_CACHE_SECTOR_MISS;
-
-          if (is_store)
-            {
-              if (res == KS_CACHE_HIT)
-                cache->stats.store_hits++;
-              else
-                cache->stats.store_sector_misses++;
-              if (write_back)
-                {
-                  cache->valid[i] |= bit;
-                  cache->dirty[i] |= bit;
-                }
-              else if (res != KS_CACHE_HIT)
-                /* No write-allocate: the sector stays absent, and a store
-                 * does not count as a use of the line. */
-                return res;
-            }
+          if (res == KS_CACHE_HIT)
+            cache->stats.store_hits++;
           else
+            cache->stats.store_sector_misses++;
+          if (write_back)
             {
-              if (res == KS_CACHE_HIT)
-                cache->stats.load_hits++;
-              else
-                cache->stats.load_sector_misses++;
-              cache->valid[i] |= bit;
+              cache->valid[hit] |= bit;
+              cache->dirty[hit] |= bit;
             }
-          cache->stamp[i] = cache->clock;
-          return res;
+          else if (res != KS_CACHE_HIT)
+            /* No write-allocate: the sector stays absent, and a store
+             * does not count as a use of the line. */
+            return res;
         }
-      /* Invalid ways first, then the least recently used. */
-      if (cache->tag[victim] != NO_TAG
-          && (cache->tag[i] == NO_TAG || cache->stamp[i] < cache->stamp[victim]))
-        victim = i;
+      else
+        {
+          if (res == KS_CACHE_HIT)
+            cache->stats.load_hits++;
+          else
+            cache->stats.load_sector_misses++;
+          cache->valid[hit] |= bit;
+        }
+      cache->stamp[hit] = cache->clock;
+      return res;
     }
 
   if (is_store)
@@ -765,6 +807,7 @@ ks_cache_access (KsCache  *cache,
       cache->stats.writebacks += popcount32 (cache->dirty[victim]);
     }
   cache->tag[victim] = line;
+  cache->last = victim;
   cache->valid[victim] = bit;
   cache->dirty[victim] = is_store ? bit : 0;
   cache->stamp[victim] = cache->clock;

@@ -61,6 +61,8 @@ worker_new (KsSim         *run,
   w->n_trace_mem = w->cap_trace_mem = 0;
   w->last_event = G_MAXUINT64;
   w->smem_access = NULL;
+  w->read_log = NULL;
+  w->n_read_log = 0;
   w->async_copies = NULL;
   w->async_commits = NULL;
   w->hazards = NULL;
@@ -92,6 +94,7 @@ worker_free (KsSim *w)
   g_free (w->cta.mbar_valid);
   g_free (w->insn_stats);
   g_free (w->smem_access);
+  g_free (w->read_log);
   g_clear_pointer (&w->async_copies, g_array_unref);
   g_free (w->async_commits);
   g_free (w->trace);

@@ -148,8 +148,10 @@ typedef struct
 {
   uint32_t insn;                /* + 1, 0 = empty */
   uint32_t mask;
-  uint8_t size, store, first_lo, reserved;
+  uint8_t size, store, first_lo;
+  uint8_t gpu_valid;            /* gpu_wavefronts is known */
   uint32_t wavefronts, ideal, degree;
+  uint32_t gpu_wavefronts;      /* of the access ptxas merges it into (ks-lower.h) */
   uint32_t delta[32];           /* lane address - the first active lane's */
 } KsSimSmemMemo;
 
@@ -164,6 +166,21 @@ typedef struct
   uint32_t async_writer;        /* linear thread + 1 of a cp.async in flight to the word, 0 = none */
   uint32_t async_insn;
 } KsSimWordAccess;
+
+/* A warp's shared-memory load whose noting as its words' reader waits:
+ * while no thread of the block has written shared memory since the last
+ * barrier, and no cp.async is in flight, a load cannot race, and who read
+ * a word matters only to a write later in the same barrier interval.  The
+ * loads are kept, and noted only when such a write comes (ks-sim.c,
+ * check_races); most barrier intervals end first and the log is dropped. */
+#define KS_SIM_READ_LOG 512
+
+typedef struct
+{
+  uint64_t addr[32];
+  uint32_t first_thread;        /* linear thread + 1 of lane 0 */
+  uint32_t insn, size, mask;
+} KsSimReadLog;
 
 /* A cp.async of one thread whose completion has not been waited for: its
  * bytes land, for the race check, at the cp.async.wait_group or
@@ -342,6 +359,9 @@ struct _KsSim
    * shared memory, and in which barrier interval (epoch) */
   KsSimWordAccess *smem_access;
   uint32_t epoch;
+  uint32_t write_epoch;         /* + 1 of the last epoch a shared store (or copy) was checked in */
+  KsSimReadLog *read_log;       /* loads not yet noted, of epoch read_log_epoch */
+  uint32_t n_read_log, read_log_epoch;
   GArray *async_copies;         /* KsSimAsyncCopy in flight in the CTA */
   uint32_t *async_commits;      /* per thread of the CTA: cp.async groups committed */
   KsSimHazard *hazards;

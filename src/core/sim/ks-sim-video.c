@@ -52,6 +52,8 @@ decode_pick (uint32_t  sel,
              gboolean  is_b,
              uint8_t   pick[4])
 {
+  if (n > 4)
+    return FALSE;
   if (sel == KS_PTX_SEL_NONE)
     {
       for (uint32_t i = 0; i < n; i++)

@@ -1665,6 +1665,7 @@ ks_sim_free (KsSim *sim)
   g_clear_pointer (&sim->l1, ks_cache_free);
   g_clear_pointer (&sim->l2, ks_cache_free);
   g_free (sim->smem_access);
+  g_free (sim->read_log);
   g_clear_pointer (&sim->async_copies, g_array_unref);
   g_free (sim->async_commits);
   g_free (sim->hazards);
@@ -2316,17 +2317,16 @@ check_word (KsSim           *sim,
  * threads in one barrier interval, one of them writing, is a hazard.
  * Out of line, so that its loop keeps its values in registers. */
 static G_GNUC_NO_INLINE void
-check_races (KsSim           *sim,
-             const KsSimWarp *w,
-             uint32_t         insn,
-             const uint64_t   addr[32],
-             uint32_t         size,
-             uint32_t         mask,
-             gboolean         store)
+check_races_now (KsSim          *sim,
+                 uint32_t        first_thread,
+                 uint32_t        insn,
+                 const uint64_t  addr[32],
+                 uint32_t        size,
+                 uint32_t        mask,
+                 gboolean        store)
 {
   uint32_t n_words = sim->shared_size / 4;
   uint32_t epoch = sim->epoch;
-  uint32_t first_thread = w->first_thread + 1;
   uint64_t last_word = n_words - 1, room = (uint64_t) 4 - size, over = 0;
   KsSimWordAccess *words;
 
@@ -2345,6 +2345,28 @@ check_races (KsSim           *sim,
     over |= (last_word - addr[l] / 4) | (room - (addr[l] & 3));
   if ((over >> 63) == 0)
     {
+      /* A whole warp's load, the commonest: every lane is noted as its
+       * word's reader in one pass without branches, and the checks, which
+       * read only what writers left, are taken again the long way if any
+       * lane may have raced (noting the same readers again) */
+      if (!store && mask == KS_FULL_MASK)
+        {
+          uint32_t racy = 0;
+
+          for (uint32_t l = 0; l < KS_WARP_SIZE; l++)
+            {
+              KsSimWordAccess *wa = &words[addr[l] / 4];
+              uint32_t thread = first_thread + l;
+
+              racy |= wa->async_writer
+                      | ((wa->write_epoch == epoch) & (wa->writer != 0) & (wa->writer != thread));
+              wa->reader = thread;
+              wa->read_epoch = epoch;
+              wa->read_insn = insn;
+            }
+          if (G_LIKELY (racy == 0))
+            return;
+        }
       if (store)
         LANES (mask, lane)
           check_word (sim, &words[addr[lane] / 4], epoch, first_thread + lane, insn,
@@ -2365,6 +2387,72 @@ check_races (KsSim           *sim,
       for (uint64_t x = a & ~(uint64_t) 3; x < a + size && x / 4 < n_words; x += 4)
         check_word (sim, &words[x / 4], epoch, first_thread + lane, insn, (uint32_t) x, store);
     }
+}
+
+/* The loads of this barrier interval still in the log are noted as their
+ * words' readers, in the order they ran (KsSimReadLog) */
+static void
+flush_reads (KsSim *sim)
+{
+  if (sim->read_log_epoch == sim->epoch)
+    for (uint32_t i = 0; i < sim->n_read_log; i++)
+      {
+        const KsSimReadLog *r = &sim->read_log[i];
+
+        check_races_now (sim, r->first_thread, r->insn, r->addr, r->size, r->mask, FALSE);
+      }
+  sim->n_read_log = 0;
+}
+
+/* Shared memory is about to be written outside check_races (a cp.async,
+ * or its completion): the loads before it are noted first, and the loads
+ * after it checked at once */
+static void
+shared_written (KsSim *sim)
+{
+  flush_reads (sim);
+  sim->write_epoch = sim->epoch + 1;
+}
+
+/* Racecheck for one warp-level shared access.  A load in a barrier
+ * interval with no write so far goes to the log (KsSimReadLog). */
+static void
+check_races (KsSim           *sim,
+             const KsSimWarp *w,
+             uint32_t         insn,
+             const uint64_t   addr[32],
+             uint32_t         size,
+             uint32_t         mask,
+             gboolean         store)
+{
+  uint32_t first_thread = w->first_thread + 1;
+
+  if (!store && sim->write_epoch != sim->epoch + 1
+      && (sim->async_copies == NULL || sim->async_copies->len == 0))
+    {
+      KsSimReadLog *r;
+
+      if (sim->read_log_epoch != sim->epoch)
+        {
+          sim->read_log_epoch = sim->epoch;
+          sim->n_read_log = 0;
+        }
+      else if (sim->n_read_log == KS_SIM_READ_LOG)
+        flush_reads (sim);
+      if (sim->read_log == NULL)
+        sim->read_log = g_new (KsSimReadLog, KS_SIM_READ_LOG);
+      r = &sim->read_log[sim->n_read_log++];
+      memcpy (r->addr, addr, sizeof r->addr);
+      r->first_thread = first_thread;
+      r->insn = insn;
+      r->size = size;
+      r->mask = mask;
+      return;
+    }
+  flush_reads (sim);
+  if (store)
+    sim->write_epoch = sim->epoch + 1;
+  check_races_now (sim, first_thread, insn, addr, size, mask, store);
 }
 
 /* ---- cp.async in the race check ---------------------------------------------------------- */
@@ -2419,6 +2507,7 @@ ks_sim_async_copy (KsSim           *sim,
   uint32_t thread = w->first_thread + lane + 1;
   KsSimAsyncCopy ac;
 
+  shared_written (sim);
   if (words == NULL || offset + size > sim->shared_size)
     return;
   for (uint64_t x = offset & ~(uint64_t) 3; x < offset + size; x += 4)
@@ -2480,6 +2569,7 @@ ks_sim_async_wait (KsSim           *sim,
 
   if (sim->async_copies == NULL || sim->async_commits == NULL)
     return;
+  shared_written (sim);
   commits = sim->async_commits[thread - 1];
   for (guint i = 0; i < sim->async_copies->len; i++)
     {
@@ -2790,55 +2880,32 @@ ks_sim_record_texture (KsSim           *sim,
     ks_sim_cache_sectors (sim, insn, sectors, n_sectors, store, TRUE, tm, NULL);
 }
 
-/* ks_smem_cost through the memo of the instruction's last pattern
- * (KsSimSmemMemo); KEY tells the costs of one instruction apart (its own
- * access and what ptxas merges it into) */
-static void
-smem_cost (KsSim          *sim,
-           uint32_t        key,
-           const uint64_t  a[32],
-           uint32_t        size,
-           uint32_t        mask,
-           gboolean        store,
-           uint32_t       *wavefronts,
-           uint32_t       *ideal,
-           uint32_t       *degree)
+/* Whether the memo holds this access's pattern: the same lanes, width and
+ * direction, every lane at the same distance from the first and the first
+ * at the same place within 16 bytes */
+static inline gboolean
+smem_memo_hit (const KsSimSmemMemo *mo,
+               uint32_t             insn,
+               const uint64_t       a[32],
+               uint32_t             size,
+               uint32_t             mask,
+               gboolean             store,
+               uint64_t             first)
 {
-  KsSimSmemMemo *mo = &sim->smem_memo[key % KS_SIM_SMEM_MEMO];
-  uint64_t first;
   uint32_t differ = 0;
 
-  if (mask == 0)
-    {
-      ks_smem_cost (a, size, mask, store, wavefronts, ideal, degree);
-      return;
-    }
-  first = a[__builtin_ctz (mask)];
-  if (mo->insn == key + 1 && mo->mask == mask && mo->size == size && mo->store == (store != 0)
-      && mo->first_lo == (first & 15))
-    {
-      LANES (mask, l)
-        differ |= mo->delta[l] ^ (uint32_t) (a[l] - first);
-      /* shared addresses are below 4 GiB, so 32-bit differences are exact */
-      if (differ == 0)
-        {
-          *wavefronts = mo->wavefronts;
-          *ideal = mo->ideal;
-          *degree = mo->degree;
-          return;
-        }
-    }
-  ks_smem_cost (a, size, mask, store, wavefronts, ideal, degree);
-  mo->insn = key + 1;
-  mo->mask = mask;
-  mo->size = (uint8_t) size;
-  mo->store = store != 0;
-  mo->first_lo = (uint8_t) (first & 15);
-  LANES (mask, l)
-    mo->delta[l] = (uint32_t) (a[l] - first);
-  mo->wavefronts = *wavefronts;
-  mo->ideal = *ideal;
-  mo->degree = *degree;
+  if (mo->insn != insn + 1 || mo->mask != mask || mo->size != size || mo->store != (store != 0)
+      || mo->first_lo != (first & 15))
+    return FALSE;
+  /* shared addresses are below 4 GiB, so 32-bit differences are exact;
+   * a whole warp's compare is a loop the compiler vectorises */
+  if (mask == KS_FULL_MASK)
+    for (uint32_t l = 0; l < KS_WARP_SIZE; l++)
+      differ |= mo->delta[l] ^ (uint32_t) (a[l] - first);
+  else
+    LANES (mask, l)
+      differ |= mo->delta[l] ^ (uint32_t) (a[l] - first);
+  return differ == 0;
 }
 
 /* The passes of the access the GPU makes for this PTX access, as the
@@ -2879,7 +2946,7 @@ gpu_access_cost (KsSim          *sim,
     {
       uint32_t wavefronts, ideal, degree;
 
-      smem_cost (sim, insn * 2 + 1, v, bytes, mask, store, &wavefronts, &ideal, &degree);
+      ks_smem_cost (v, bytes, mask, store, &wavefronts, &ideal, &degree);
       return wavefronts;
     }
   else
@@ -2928,15 +2995,37 @@ ks_sim_record_memory (KsSim           *sim,
   if (space == KS_PTX_SPACE_SHARED || space == KS_PTX_SPACE_SHARED_CLUSTER)
     {
       KsTraceMemory *tm = trace_memory (sim, KS_TRACE_MEM_SHARED, store);
+      KsSimSmemMemo *mo = &sim->smem_memo[insn % KS_SIM_SMEM_MEMO];
+      uint64_t first_addr = a[first];
       uint32_t sample_index, wavefronts, ideal, degree;
 
-      smem_cost (sim, insn * 2, a, size, mask, store, &wavefronts, &ideal, &degree);
+      /* The bank costs, of this access and of the one ptxas merges it
+       * into, through the memo of the instruction's last pattern */
+      if (!smem_memo_hit (mo, insn, a, size, mask, store, first_addr))
+        {
+          ks_smem_cost (a, size, mask, store, &mo->wavefronts, &mo->ideal, &mo->degree);
+          mo->insn = insn + 1;
+          mo->mask = mask;
+          mo->size = (uint8_t) size;
+          mo->store = store != 0;
+          mo->first_lo = (uint8_t) (first_addr & 15);
+          mo->gpu_valid = FALSE;
+          LANES (mask, l)
+            mo->delta[l] = (uint32_t) (a[l] - first_addr);
+        }
+      wavefronts = mo->wavefronts;
+      ideal = mo->ideal;
+      degree = mo->degree;
+      if (tm != NULL && !mo->gpu_valid)
+        {
+          mo->gpu_wavefronts = gpu_access_cost (sim, insn, a, size, mask, store, TRUE, wavefronts);
+          mo->gpu_valid = TRUE;
+        }
       sample_access (sim, w, insn, KS_PTX_SPACE_SHARED, a, size, mask, store, &sample_index);
       if (!atomic)
         check_races (sim, w, insn, a, size, mask, store);
       if (tm != NULL)
-        tm->wavefronts = MIN (gpu_access_cost (sim, insn, a, size, mask, store, TRUE, wavefronts),
-                              255u);
+        tm->wavefronts = MIN (mo->gpu_wavefronts, 255u);
       st->smem_requests++;
       st->smem_wavefronts += wavefronts;
       st->smem_ideal_wavefronts += ideal;
