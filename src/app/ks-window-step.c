@@ -66,7 +66,8 @@ static KsSim *
 new_sim (KsAnalysis  *a,
          GError     **error)
 {
-  KsSim *sim = ks_sim_new (a->module, a->launch, error);
+  /* (of a sequence, the launch shown, after the ones before it) */
+  KsSim *sim = ks_sim_new_selected (a->module, a->launch, g_get_num_processors (), NULL, error);
 
   if (sim != NULL)
     ks_sim_set_trace (sim, TRUE, 0);
