@@ -2757,6 +2757,12 @@ write_reduce_spec (const char *dir,
   return g_steal_pointer (&path);
 }
 
+static void type_into (KsLaunchEditor *editor,
+                       const char     *field,
+                       const char     *text);
+static GtkWidget *apply_button (KsLaunchEditor *editor);
+static KsLaunchEditor *open_launch_editor (KsWindow *window);
+
 static char *
 copy_reduce_files (void)
 {
@@ -2829,6 +2835,7 @@ test_launches (Fixture       *f,
   GListModel *model;
   const KsAnalysis *a;
   const float *partial, *out;
+  KsLaunchEditor *editor;
   float sums[12] = { 0 }, total = 0;
   size_t size = 0;
   const char *text;
@@ -2912,16 +2919,53 @@ test_launches (Fixture       *f,
   g_assert_cmpuint (gtk_drop_down_get_selected (f->window->launch_step_dropdown), ==, 0);
   assert_cursor_in_kernel (f->window, "_Z12partial_sumsPKfPfj");
 
-  /* the launch editor edits a spec of one launch: it says so and leaves
-   * this one as written (nothing to apply, nothing to save) */
-  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.edit-launch", NULL);
-  g_assert_true (gtk_widget_get_visible (f->window->launch_popover));
+  /* the launch editor edits the launch shown, the second, and keeps the
+   * first; saved, the spec holds both */
+  gtk_drop_down_set_selected (f->window->launch_step_dropdown, 1);
+  wait_for_run (f->window);
+  editor = open_launch_editor (f->window);
   g_assert_true (gtk_widget_get_visible (f->window->launch_sequence_note));
-  g_assert_false (gtk_widget_get_visible (f->window->launch_editor));
-  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (f->window->launch_sequence_note)),
-                            "reduce.json runs 2 launches"));
-  gtk_popover_popdown (GTK_POPOVER (f->window->launch_popover));
-  g_assert_false (f->window->launch_modified);
+  g_assert_true (gtk_widget_get_visible (f->window->launch_editor));
+  g_assert_true (g_str_has_prefix (gtk_label_get_text (GTK_LABEL (f->window->launch_sequence_note)),
+                                   "Launch 2 of 2 (final_sum)"));
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (ks_launch_editor_get_field (editor,
+                                                                                    "block[0]"))),
+                   ==, "32");
+  type_into (editor, "block[0]", "64");
+  type_into (editor, "dynamic_shared_bytes", "256");
+  g_assert_null (ks_launch_editor_get_message (editor));
+  g_signal_emit_by_name (apply_button (editor), "clicked");
+  wait_for_run (f->window);
+  a = f->window->analysis;
+  g_assert_cmpint (a->status, ==, KS_ANALYSIS_OK);
+  g_assert_cmpuint (a->launch->step, ==, 1);
+  g_assert_cmpuint (ks_sim_get_launch (a->sim)->block[0], ==, 64);
+  g_assert_cmpuint (a->launches[0].block[0], ==, 256);
+  g_assert_cmpuint (a->launches[0].grid[0], ==, 12);
+  out = window_buffer (f->window, "out", &size);
+  g_assert_cmpfloat (out[0], ==, total);
+  g_assert_cmpstr (gtk_label_get_text (f->window->launch_label), ==, "<<<1, 64, 256>>> •");
+  g_assert_cmpuint (gtk_drop_down_get_selected (f->window->launch_step_dropdown), ==, 1);
+  g_assert_true (ks_window_has_unsaved_changes (f->window));
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(KsLaunch) saved = NULL;
+
+    g_assert_true (_ks_window_launch_save (f->window, &error));
+    g_assert_no_error (error);
+    saved = ks_launch_load (spec, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (saved->n_steps, ==, 2);
+    g_assert_cmpstr (saved->steps[0].kernel, ==, "_Z12partial_sumsPKfPfj");
+    g_assert_cmpuint (saved->steps[0].grid[0], ==, 12);
+    g_assert_cmpuint (saved->steps[0].block[0], ==, 256);
+    g_assert_cmpuint (saved->steps[0].n_params, ==, 3);
+    g_assert_cmpstr (saved->steps[1].kernel, ==, "_Z9final_sum4SpanPf");
+    g_assert_cmpuint (saved->steps[1].block[0], ==, 64);
+    g_assert_cmpuint (saved->steps[1].dynamic_shared_bytes, ==, 256);
+    g_assert_cmpuint (saved->steps[1].n_params, ==, 2);
+  }
+  g_assert_false (ks_window_has_unsaved_changes (f->window));
 
   /* 13 partial sums: the second launch reads past "partial" */
   g_clear_pointer (&spec, g_free);

@@ -155,6 +155,9 @@ load_editor (KsWindow *self)
   g_autoptr(GFile) spec = spec_target (self);
   g_autofree char *spec_path = spec ? g_file_get_path (spec) : NULL;
 
+  /* Of a sequence, the launch the views show */
+  if (form->launches != NULL && self->launch != NULL && self->launch->n_steps == form->launches->len)
+    ks_launch_form_select_launch (form, self->launch->step);
   /* What runs may differ from the spec: a what-if on the occupancy chart
    * changes the block size of the launch in use */
   if (self->launch != NULL)
@@ -197,25 +200,26 @@ popover_show_cb (KsWindow   *self,
   if (height > 0 && width > 0)
     ks_launch_editor_set_max_size (KS_LAUNCH_EDITOR (self->launch_editor), width - 60,
                                    height - 200);
-  /* A sequence of launches is not the editor's: it says so, and edits
-   * nothing */
+  /* A sequence of launches: the editor edits the one shown, and says so */
   if (self->launch != NULL && self->launch->n_steps > 1)
     {
-      g_autofree char *name = self->spec_file ? g_file_get_basename (self->spec_file) : NULL;
-      g_autofree char *note = g_strdup_printf (
-        _("%s runs %u launches in turn over the same buffers. The launch editor edits a spec of "
-          "one launch, so this one is shown as it is: change its grid, block or parameters in "
-          "the .json itself, and open it again."),
-        name ? name : _("The launch spec"), self->launch->n_steps);
+      const KsLaunch *l = self->launch;
+      const KsAnalysis *a = self->analysis;
+      const char *kernel = l->steps[l->step].kernel;
+      g_autofree char *name = NULL, *note = NULL;
 
+      if (kernel == NULL && a != NULL && a->n_launches == l->n_steps)
+        kernel = a->launches[l->step].kernel;
+      name = _ks_window_short_kernel_name (kernel);
+      /* TRANSLATORS: above the launch editor, for a spec of several launches */
+      note = g_strdup_printf (_("Launch %u of %u (%s): its kernel, grid, block and parameters. "
+                                "The buffers are every launch's; the other launches are kept as "
+                                "written (choose one in the launch drop-down to edit it)."),
+                              l->step + 1, l->n_steps, name);
       gtk_label_set_text (GTK_LABEL (self->launch_sequence_note), note);
-      gtk_widget_set_visible (self->launch_sequence_note, TRUE);
-      gtk_widget_set_visible (self->launch_editor, FALSE);
-      place_popover (self);
-      return;
     }
-  gtk_widget_set_visible (self->launch_sequence_note, FALSE);
-  gtk_widget_set_visible (self->launch_editor, TRUE);
+  gtk_widget_set_visible (self->launch_sequence_note,
+                          self->launch != NULL && self->launch->n_steps > 1);
   /* Edits not applied yet stay while the popover comes and goes */
   if (!self->launch_editor_loaded
       || !ks_launch_editor_is_dirty (KS_LAUNCH_EDITOR (self->launch_editor)))
@@ -254,11 +258,8 @@ _ks_window_launch_opened (KsWindow *self)
   g_clear_pointer (&self->launch_saved_json, g_free);
   self->launch_modified = FALSE;
   self->launch_editor_loaded = FALSE;
-  /* The spec as written, which the window just read as a launch; the
-   * editor edits a spec of one launch, and a sequence is shown read-only
-   * (popover_show_cb), never written back with launches left out */
-  if (self->launch != NULL && self->launch->n_steps > 1)
-    g_clear_pointer (&path, g_free);
+  /* The spec as written, which the window just read as a launch (of a
+   * sequence, the form edits the launch shown and keeps the others) */
   if (path != NULL && g_file_get_contents (path, &text, NULL, NULL))
     {
       g_autoptr(GError) error = NULL;
