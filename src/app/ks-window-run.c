@@ -462,7 +462,7 @@ append_launches (GString          *s,
       g_string_append (dims, ", ");
       _ks_window_format_dim3 (dims, r->block);
       g_string_append (dims, ">>>");
-      g_string_append_printf (s, "%s%u. %s %s: ", k == result->launch->step ? "▶ " : "   ", k + 1,
+      g_string_append_printf (s, "%s%u. %s %s: ", k == result->launch->step ? "▶ " : "  ", k + 1,
                               name, dims->str);
       if (!r->run)
         g_string_append (s, _("not run"));
@@ -474,12 +474,9 @@ append_launches (GString          *s,
       else
         {
           g_autofree char *warp = g_strdup_printf ("%" G_GUINT64_FORMAT, r->stats.warp_instructions);
-          g_autofree char *thread = g_strdup_printf ("%" G_GUINT64_FORMAT,
-                                                     r->stats.thread_instructions);
 
-          /* (numbers as strings: xgettext cannot read G_GUINT64_FORMAT) */
-          g_string_append_printf (s, _("%s warp-instructions (%s thread-instructions) in %.1f ms"),
-                                  warp, thread, r->stats.seconds * 1e3);
+          /* (a number as a string: xgettext cannot read G_GUINT64_FORMAT) */
+          g_string_append_printf (s, _("%s warp-instructions"), warp);
           if (r->status != KS_SIM_DONE)
             g_string_append (s, _(", stopped"));
         }

@@ -1018,6 +1018,39 @@ ks_analysis_to_json (const KsAnalysis *a)
       add_int (b, "dynamic_shared_bytes", a->launch->dynamic_shared_bytes);
       json_builder_set_member_name (b, "default");
       json_builder_add_boolean_value (b, a->launch_is_default);
+      if (a->n_launches > 0)
+        {
+          /* a sequence: which launch this is, and what each one did */
+          add_int (b, "index", a->launch->step);
+          json_builder_set_member_name (b, "launches");
+          json_builder_begin_array (b);
+          for (uint32_t k = 0; k < a->n_launches; k++)
+            {
+              const KsSimLaunchReport *l = &a->launches[k];
+
+              json_builder_begin_object (b);
+              add_str (b, "kernel", l->kernel);
+              add_dim3 (b, "grid", l->grid);
+              add_dim3 (b, "block", l->block);
+              add_int (b, "dynamic_shared_bytes", l->dynamic_shared_bytes);
+              /* "ok", "fault", "stopped" or "not_run" */
+              add_str (b, "status", !l->run ? "not_run" : l->status == KS_SIM_DONE ? "ok"
+                                    : l->status == KS_SIM_FAULTED ? "fault" : "stopped");
+              if (l->run)
+                {
+                  add_int (b, "warp_instructions", (gint64) l->stats.warp_instructions);
+                  add_int (b, "thread_instructions", (gint64) l->stats.thread_instructions);
+                }
+              if (l->run && l->status == KS_SIM_FAULTED)
+                {
+                  add_str (b, "fault", l->fault.message);
+                  add_dim3 (b, "fault_block", l->fault.block);
+                  add_dim3 (b, "fault_thread", l->fault.thread);
+                }
+              json_builder_end_object (b);
+            }
+          json_builder_end_array (b);
+        }
       json_builder_end_object (b);
     }
   else
