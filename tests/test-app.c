@@ -2894,6 +2894,32 @@ test_launches (Fixture       *f,
   assert_cursor_in_kernel (f->window, "_Z9final_sum4SpanPf");
   text = gtk_label_get_text (f->window->output_label);
   g_assert_nonnull (strstr (text, "▶ 2. final_sum <<<1, 32>>>: "));
+  /* stepping steps through the launch shown, from what the first left */
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "step.reset", NULL);
+  {
+    const KsSim *sim = _ks_window_step_get_sim (f->window);
+    gboolean timed_out = FALSE;
+    guint id;
+
+    g_assert_nonnull (sim);
+    g_assert_cmpuint (ks_sim_get_launch (sim)->block[0], ==, 32);
+    partial = (const float *) ks_sim_get_buffer (sim, (uint32_t) ks_launch_find_buffer (a->launch,
+                                                                                      "partial"),
+                                                 &size);
+    for (guint b = 0; b < 12; b++)
+      g_assert_cmpfloat (partial[b], ==, sums[b]);
+    gtk_widget_activate_action (GTK_WIDGET (f->window), "step.end", NULL);
+    id = g_timeout_add (20000, timeout_cb, &timed_out);
+    while (_ks_window_step_is_busy (f->window) && !timed_out)
+      g_main_context_iteration (NULL, TRUE);
+    g_assert_false (timed_out);
+    g_source_remove (id);
+    sim = _ks_window_step_get_sim (f->window);
+    g_assert_cmpint (ks_sim_get_status (sim), ==, KS_SIM_DONE);
+    out = (const float *) ks_sim_get_buffer (sim, (uint32_t) ks_launch_find_buffer (a->launch, "out"),
+                                             &size);
+    g_assert_cmpfloat (out[0], ==, total);
+  }
   /* the folded drop-down's menu does the same */
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.launch-step", "u", 0);
   wait_for_run (f->window);
