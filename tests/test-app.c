@@ -595,30 +595,6 @@ test_junk (Fixture       *f,
   ks_window_open_file (f->window, bin);
   g_assert_nonnull (strstr (gtk_label_get_text (f->window->message_label), "notes.odt"));
 
-  /* A spec of several launches is refused, not cut to its first launch */
-  {
-    g_autofree char *ptx = sample_path ("vector_add.ptx");
-    g_autofree char *spec_path = g_build_filename (tmp, "two.json", NULL);
-    g_autofree char *spec = g_strdup_printf (
-      "{\"ptx\": \"%s\", \"buffers\": {\"a\": {\"type\": \"f32\", \"count\": 4}},"
-      " \"launches\": ["
-      "  {\"grid\": [1], \"block\": [32], \"params\": [{\"buffer\": \"a\"}, {\"buffer\": \"a\"},"
-      "   {\"buffer\": \"a\"}, {\"type\": \"s32\", \"value\": 4}]},"
-      "  {\"grid\": [1], \"block\": [32], \"params\": [{\"buffer\": \"a\"}, {\"buffer\": \"a\"},"
-      "   {\"buffer\": \"a\"}, {\"type\": \"s32\", \"value\": 4}]}]}", ptx);
-    g_autoptr(GFile) two = g_file_new_for_path (spec_path);
-    g_autofree char *text = NULL;
-
-    g_assert_true (g_file_set_contents (spec_path, spec, -1, NULL));
-    ks_window_open_file (f->window, two);
-    g_assert_true (gtk_revealer_get_reveal_child (f->window->message_revealer));
-    g_assert_nonnull (strstr (gtk_label_get_text (f->window->message_label),
-                              "holds 2 kernel launches"));
-    text = buffer_text (f->window->cuda_buffer);
-    g_assert_cmpstr (text, ==, before);
-    g_unlink (spec_path);
-  }
-
   /* Text that is not PTX opens, fails to analyse with marks on its lines,
    * and the last good results stay, marked stale */
   ptx_path = g_build_filename (tmp, "junk.ptx", NULL);
@@ -2713,6 +2689,318 @@ test_close_asks (Fixture       *f,
     g_assert_null (strstr (cu, "// an edit"));
   }
   g_clear_object (&f->window);
+}
+
+/* ---------------------------------------------------------------------- */
+/* A spec's "launches": a two-pass reduction (nvcc's PTX of
+ * tests/ptx/sim/reduce_two_pass.cu) */
+
+/* 3000 whole numbers (their float sums are exact in any order); the spec
+ * of the two launches beside reduce.ptx, the second summing n partial sums */
+static char *
+write_reduce_spec (const char *dir,
+                   const char *name,
+                   guint       n,
+                   float      *values)
+{
+  g_autoptr(GString) data = g_string_new (NULL);
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autofree char *text = NULL;
+
+  for (guint i = 0; i < 3000; i++)
+    {
+      int v = (int) ((i * 7919u) % 2001u) - 1000;
+
+      values[i] = (float) v;
+      g_string_append_printf (data, "%s%d", i ? ", " : "", v);
+    }
+  text = g_strdup_printf (
+    "{\"ptx\": \"reduce.ptx\",\n"
+    " \"buffers\": {\"in\": {\"type\": \"f32\", \"data\": [%s]},\n"
+    "             \"partial\": {\"type\": \"f32\", \"count\": 12},\n"
+    "             \"out\": {\"type\": \"f32\", \"count\": 1}},\n"
+    " \"outputs\": [\"out\"],\n"
+    " \"launches\": [\n"
+    "  {\"kernel\": \"_Z12partial_sumsPKfPfj\", \"grid\": [12], \"block\": [256],\n"
+    "   \"dynamic_shared_bytes\": 1024,\n"
+    "   \"params\": [{\"buffer\": \"in\"}, {\"buffer\": \"partial\"}, {\"type\": \"u32\", \"value\": 3000}]},\n"
+    "  {\"kernel\": \"_Z9final_sum4SpanPf\", \"grid\": [1], \"block\": [32],\n"
+    "   \"dynamic_shared_bytes\": 128,\n"
+    "   \"params\": [{\"fields\": [{\"type\": \"u32\", \"value\": 0}, {\"type\": \"u32\", \"value\": %u},\n"
+    "                            {\"buffer\": \"partial\"}]}, {\"buffer\": \"out\"}]}]}\n",
+    data->str, n);
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+  return g_steal_pointer (&path);
+}
+
+static void type_into (KsLaunchEditor *editor,
+                       const char     *field,
+                       const char     *text);
+static GtkWidget *apply_button (KsLaunchEditor *editor);
+static KsLaunchEditor *open_launch_editor (KsWindow *window);
+
+static char *
+copy_reduce_files (void)
+{
+  char *tmp = g_dir_make_tmp ("ks-test-launches-XXXXXX", NULL);
+  const char *from[][2] = {
+    { "reduce_two_pass.cu", "reduce.cu" },
+    { "sm_80/reduce_two_pass.ptx", "reduce.ptx" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (from); i++)
+    {
+      g_autofree char *src = g_test_build_filename (G_TEST_DIST, "ptx", "sim", from[i][0], NULL);
+      g_autofree char *dst = g_build_filename (tmp, from[i][1], NULL);
+      g_autofree char *text = read_text (src);
+
+      g_assert_true (g_file_set_contents (dst, text, -1, NULL));
+    }
+  return tmp;
+}
+
+static const float *
+window_buffer (KsWindow   *window,
+               const char *name,
+               size_t     *size)
+{
+  const KsAnalysis *a = window->analysis;
+  int index = ks_launch_find_buffer (a->launch, name);
+
+  g_assert_cmpint (index, >=, 0);
+  return (const float *) ks_sim_get_buffer (a->sim, (uint32_t) index, size);
+}
+
+/* The PTX line of the cursor lies in the kernel @name */
+static void
+assert_cursor_in_kernel (KsWindow   *window,
+                         const char *name)
+{
+  const KsAnalysis *a = window->analysis;
+  const KsPtxModule *m = a->module;
+  GtkTextBuffer *buffer = GTK_TEXT_BUFFER (window->ptx_buffer);
+  GtkTextIter iter;
+  guint line;
+  gboolean found = FALSE;
+
+  gtk_text_buffer_get_iter_at_mark (buffer, &iter, gtk_text_buffer_get_insert (buffer));
+  line = (guint) gtk_text_iter_get_line (&iter) + 1;
+  for (uint32_t i = 0; i < m->n_functions; i++)
+    if (ks_ptx_span_equal (m, m->functions[i].name, name))
+      {
+        g_assert_cmpuint (line, >=, m->functions[i].line);
+        g_assert_cmpuint (line, <=, m->functions[i].end_line);
+        found = TRUE;
+      }
+  g_assert_true (found);
+}
+
+/* The window opens a spec of two launches (beside its PTX, as the PTX's
+ * sibling .json), runs them in turn over the same buffers, lists them in
+ * the launch drop-down and shows the one chosen: its kernel in the panes,
+ * its results (against C) and each launch's figures; the launch editor
+ * says it leaves a sequence as written; a fault in the second launch
+ * names it, its block and its thread */
+static void
+test_launches (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autofree char *tmp = NULL, *spec = NULL, *ptx_path = NULL, *cu_path = NULL;
+  g_autofree float *values = g_new (float, 3000);
+  g_autoptr(GFile) file = NULL;
+  GListModel *model;
+  const KsAnalysis *a;
+  const float *partial, *out;
+  KsLaunchEditor *editor;
+  float sums[12] = { 0 }, total = 0;
+  size_t size = 0;
+  const char *text;
+
+  if (f->window == NULL)
+    return;
+  tmp = copy_reduce_files ();
+  spec = write_reduce_spec (tmp, "reduce.json", 12, values);
+  /* the C reference: 12 blocks of 256, then the sum of their sums */
+  for (guint i = 0; i < 3000; i++)
+    sums[i / 256] += values[i];
+  for (guint b = 0; b < 12; b++)
+    total += sums[b];
+
+  /* the PTX, with the spec beside it */
+  ptx_path = g_build_filename (tmp, "reduce.ptx", NULL);
+  file = g_file_new_for_path (ptx_path);
+  ks_window_open_file (f->window, file);
+  wait_for_run (f->window);
+  a = f->window->analysis;
+  g_assert_nonnull (a);
+  g_assert_cmpint (a->status, ==, KS_ANALYSIS_OK);
+  g_assert_nonnull (f->window->spec_file);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (f->window->launch_step_dropdown)));
+  model = gtk_drop_down_get_model (f->window->launch_step_dropdown);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 2);
+  g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (model), 0), ==,
+                   "Launch 1 of 2: partial_sums");
+  g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (model), 1), ==,
+                   "Launch 2 of 2: final_sum");
+  g_assert_cmpuint (gtk_drop_down_get_selected (f->window->launch_step_dropdown), ==, 0);
+
+  /* the first launch shown, traced; the second ran after it */
+  g_assert_cmpstr (a->kernel_name, ==, "_Z12partial_sumsPKfPfj");
+  g_assert_cmpuint (a->launch->step, ==, 0);
+  g_assert_cmpuint (ks_sim_get_launch (a->sim)->block[0], ==, 256);
+  g_assert_cmpuint (ks_sim_get_stats (a->sim)->trace_events, >, 0);
+  g_assert_cmpuint (a->n_launches, ==, 2);
+  g_assert_true (a->launches[1].run);
+  g_assert_cmpint (a->launches[1].status, ==, KS_SIM_DONE);
+  g_assert_cmpuint (a->launches[1].stats.warp_instructions, >, 0);
+  partial = window_buffer (f->window, "partial", &size);
+  g_assert_cmpuint (size, ==, sizeof sums);
+  for (guint b = 0; b < 12; b++)
+    g_assert_cmpfloat (partial[b], ==, sums[b]);
+  text = gtk_label_get_text (f->window->output_label);
+  g_assert_nonnull (strstr (text, "▶ 1. partial_sums <<<12, 256>>>: "));
+  {
+    /* each launch's line says its instructions */
+    g_autofree char *line = g_strdup_printf ("\n  2. final_sum <<<1, 32>>>: %" G_GUINT64_FORMAT
+                                             " warp-instructions\n",
+                                             a->launches[1].stats.warp_instructions);
+
+    g_assert_nonnull (strstr (text, line));
+  }
+  g_assert_nonnull (strstr (text, "Outputs after launch 1 of 2"));
+
+  /* the second launch: its kernel, from the memory the first one left */
+  gtk_drop_down_set_selected (f->window->launch_step_dropdown, 1);
+  g_assert_true (f->window->running);
+  wait_for_run (f->window);
+  a = f->window->analysis;
+  g_assert_cmpint (a->status, ==, KS_ANALYSIS_OK);
+  g_assert_cmpstr (a->kernel_name, ==, "_Z9final_sum4SpanPf");
+  g_assert_cmpuint (a->launch->step, ==, 1);
+  g_assert_cmpuint (a->launch->grid[0], ==, 1);
+  g_assert_cmpuint (a->launch->block[0], ==, 32);
+  g_assert_cmpuint (ks_sim_get_launch (a->sim)->block[0], ==, 32);
+  g_assert_cmpuint (ks_sim_get_stats (a->sim)->trace_events, >, 0);
+  g_assert_cmpuint (ks_sim_get_stats (a->sim)->warp_instructions, ==,
+                    a->launches[1].stats.warp_instructions);
+  /* launch 1 ran untraced before it */
+  g_assert_true (a->launches[0].run);
+  g_assert_cmpuint (a->launches[0].stats.trace_events, ==, 0);
+  g_assert_cmpuint (a->launches[0].stats.warp_instructions, >, 0);
+  out = window_buffer (f->window, "out", &size);
+  g_assert_cmpuint (size, ==, sizeof (float));
+  g_assert_cmpfloat (out[0], ==, total);
+  g_assert_true (strstr (gtk_label_get_text (f->window->launch_label), "<<<1, 32") != NULL);
+  assert_cursor_in_kernel (f->window, "_Z9final_sum4SpanPf");
+  text = gtk_label_get_text (f->window->output_label);
+  g_assert_nonnull (strstr (text, "▶ 2. final_sum <<<1, 32>>>: "));
+  /* stepping steps through the launch shown, from what the first left */
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "step.reset", NULL);
+  {
+    const KsSim *sim = _ks_window_step_get_sim (f->window);
+    gboolean timed_out = FALSE;
+    guint id;
+
+    g_assert_nonnull (sim);
+    g_assert_cmpuint (ks_sim_get_launch (sim)->block[0], ==, 32);
+    partial = (const float *) ks_sim_get_buffer (sim, (uint32_t) ks_launch_find_buffer (a->launch,
+                                                                                      "partial"),
+                                                 &size);
+    for (guint b = 0; b < 12; b++)
+      g_assert_cmpfloat (partial[b], ==, sums[b]);
+    gtk_widget_activate_action (GTK_WIDGET (f->window), "step.end", NULL);
+    id = g_timeout_add (20000, timeout_cb, &timed_out);
+    while (_ks_window_step_is_busy (f->window) && !timed_out)
+      g_main_context_iteration (NULL, TRUE);
+    g_assert_false (timed_out);
+    g_source_remove (id);
+    sim = _ks_window_step_get_sim (f->window);
+    g_assert_cmpint (ks_sim_get_status (sim), ==, KS_SIM_DONE);
+    out = (const float *) ks_sim_get_buffer (sim, (uint32_t) ks_launch_find_buffer (a->launch, "out"),
+                                             &size);
+    g_assert_cmpfloat (out[0], ==, total);
+  }
+  /* the folded drop-down's menu does the same */
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.launch-step", "u", 0);
+  wait_for_run (f->window);
+  a = f->window->analysis;
+  g_assert_cmpstr (a->kernel_name, ==, "_Z12partial_sumsPKfPfj");
+  g_assert_cmpuint (gtk_drop_down_get_selected (f->window->launch_step_dropdown), ==, 0);
+  assert_cursor_in_kernel (f->window, "_Z12partial_sumsPKfPfj");
+
+  /* the launch editor edits the launch shown, the second, and keeps the
+   * first; saved, the spec holds both */
+  gtk_drop_down_set_selected (f->window->launch_step_dropdown, 1);
+  wait_for_run (f->window);
+  editor = open_launch_editor (f->window);
+  g_assert_true (gtk_widget_get_visible (f->window->launch_sequence_note));
+  g_assert_true (gtk_widget_get_visible (f->window->launch_editor));
+  g_assert_true (g_str_has_prefix (gtk_label_get_text (GTK_LABEL (f->window->launch_sequence_note)),
+                                   "Launch 2 of 2 (final_sum)"));
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (ks_launch_editor_get_field (editor,
+                                                                                    "block[0]"))),
+                   ==, "32");
+  type_into (editor, "block[0]", "64");
+  type_into (editor, "dynamic_shared_bytes", "256");
+  g_assert_null (ks_launch_editor_get_message (editor));
+  g_signal_emit_by_name (apply_button (editor), "clicked");
+  wait_for_run (f->window);
+  a = f->window->analysis;
+  g_assert_cmpint (a->status, ==, KS_ANALYSIS_OK);
+  g_assert_cmpuint (a->launch->step, ==, 1);
+  g_assert_cmpuint (ks_sim_get_launch (a->sim)->block[0], ==, 64);
+  g_assert_cmpuint (a->launches[0].block[0], ==, 256);
+  g_assert_cmpuint (a->launches[0].grid[0], ==, 12);
+  out = window_buffer (f->window, "out", &size);
+  g_assert_cmpfloat (out[0], ==, total);
+  g_assert_cmpstr (gtk_label_get_text (f->window->launch_label), ==, "<<<1, 64, 256>>> •");
+  g_assert_cmpuint (gtk_drop_down_get_selected (f->window->launch_step_dropdown), ==, 1);
+  g_assert_true (ks_window_has_unsaved_changes (f->window));
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(KsLaunch) saved = NULL;
+
+    g_assert_true (_ks_window_launch_save (f->window, &error));
+    g_assert_no_error (error);
+    saved = ks_launch_load (spec, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (saved->n_steps, ==, 2);
+    g_assert_cmpstr (saved->steps[0].kernel, ==, "_Z12partial_sumsPKfPfj");
+    g_assert_cmpuint (saved->steps[0].grid[0], ==, 12);
+    g_assert_cmpuint (saved->steps[0].block[0], ==, 256);
+    g_assert_cmpuint (saved->steps[0].n_params, ==, 3);
+    g_assert_cmpstr (saved->steps[1].kernel, ==, "_Z9final_sum4SpanPf");
+    g_assert_cmpuint (saved->steps[1].block[0], ==, 64);
+    g_assert_cmpuint (saved->steps[1].dynamic_shared_bytes, ==, 256);
+    g_assert_cmpuint (saved->steps[1].n_params, ==, 2);
+  }
+  g_assert_false (ks_window_has_unsaved_changes (f->window));
+
+  /* 13 partial sums: the second launch reads past "partial" */
+  g_clear_pointer (&spec, g_free);
+  spec = write_reduce_spec (tmp, "reduce.json", 13, values);
+  g_clear_object (&file);
+  file = g_file_new_for_path (spec);
+  ks_window_open_file (f->window, file);
+  wait_for_run (f->window);
+  a = f->window->analysis;
+  g_assert_cmpuint (a->launch->step, ==, 0);
+  g_assert_nonnull (strstr (gtk_label_get_text (f->window->status_label), "launch 2 of 2 faulted"));
+  gtk_drop_down_set_selected (f->window->launch_step_dropdown, 1);
+  wait_for_run (f->window);
+  a = f->window->analysis;
+  g_assert_cmpint (a->status, ==, KS_ANALYSIS_FAULTED);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (f->window->results_stack), ==, "output");
+  text = gtk_label_get_text (f->window->output_label);
+  g_assert_nonnull (strstr (text, "Launch 2 of 2 (final_sum) faulted"));
+  /* thread 12 reads partial[12] */
+  g_assert_nonnull (strstr (text, "block (0, 0, 0), thread (12, 0, 0)"));
+
+  g_unlink (spec);
+  g_unlink (ptx_path);
+  cu_path = g_build_filename (tmp, "reduce.cu", NULL);
+  g_unlink (cu_path);
+  g_rmdir (tmp);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -5765,6 +6053,8 @@ main (int    argc,
               test_heat_metric_setting, fixture_teardown);
   g_test_add ("/app/window/step", Fixture, NULL, fixture_setup_quick, test_step, fixture_teardown);
   g_test_add ("/app/window/step-fault", Fixture, NULL, fixture_setup_quick, test_step_fault,
+              fixture_teardown);
+  g_test_add ("/app/window/launches", Fixture, NULL, fixture_setup_quick, test_launches,
               fixture_teardown);
   g_test_add ("/app/window/launch/apply", Fixture, NULL, fixture_setup_quick, test_launch_apply,
               fixture_teardown);

@@ -274,6 +274,7 @@ test_run_launches (void)
   const char *text_args[] = { "run", spec, NULL };
   const char *bad_args[] = { "run", "--json", bad_spec, NULL };
   JsonObject *root, *st0, *st1, *total, *fault;
+  gint64 warp0;
   JsonArray *list;
   double sum = 0;
   Result r;
@@ -320,6 +321,7 @@ test_run_launches (void)
   g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (list, 1), "status"),
                    ==, "ok");
   st0 = json_object_get_object_member (json_array_get_object_element (list, 0), "stats");
+  warp0 = json_object_get_int_member (st0, "warp_instructions");
   st1 = json_object_get_object_member (json_array_get_object_element (list, 1), "stats");
   total = json_object_get_object_member (root, "stats");
   /* 12 blocks of 8 warps, then one warp */
@@ -351,6 +353,42 @@ test_run_launches (void)
   g_assert_cmpstr (json_object_get_string_member (fault, "kernel"), ==, "_Z9final_sum4SpanPf");
   g_assert_nonnull (strstr (r.err, "error: launch 1 (_Z9final_sum4SpanPf): "));
   result_clear (&r);
+
+  /* analyze: the launch asked for, after the first; each launch listed */
+  {
+    const char *analyze_args[] = { "analyze", "--json", "--no-toolkit", "--launch", "1", spec, NULL };
+    const char *bad_analyze[] = { "analyze", "--json", "--no-toolkit", "--launch", "1", bad_spec,
+                                  NULL };
+    JsonObject *launch;
+    JsonArray *each;
+
+    r = run_cli (analyze_args);
+    g_assert_cmpint (r.status, ==, 0);
+    root = json_node_get_object (r.json);
+    g_assert_cmpstr (json_object_get_string_member (root, "kernel"), ==, "_Z9final_sum4SpanPf");
+    launch = json_object_get_object_member (root, "launch");
+    g_assert_cmpint (json_object_get_int_member (launch, "index"), ==, 1);
+    g_assert_cmpint (json_array_get_int_element (json_object_get_array_member (launch, "block"), 0),
+                     ==, 32);
+    each = json_object_get_array_member (launch, "launches");
+    g_assert_cmpuint (json_array_get_length (each), ==, 2);
+    g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (each, 0), "status"),
+                     ==, "ok");
+    g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (each, 0),
+                                                 "warp_instructions"), ==, warp0);
+    result_clear (&r);
+
+    /* the fault of the launch analysed, with its block and thread */
+    r = run_cli (bad_analyze);
+    g_assert_cmpint (r.status, ==, 3);
+    root = json_node_get_object (r.json);
+    each = json_object_get_array_member (json_object_get_object_member (root, "launch"), "launches");
+    g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (each, 1), "status"),
+                     ==, "fault");
+    g_assert_cmpint (json_array_get_int_element (json_object_get_array_member (
+                       json_array_get_object_element (each, 1), "fault_thread"), 0), ==, 12);
+    result_clear (&r);
+  }
 
   g_unlink (spec);
   g_unlink (bad_spec);

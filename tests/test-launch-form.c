@@ -31,6 +31,39 @@ data_path (const char *first,
   return g_build_filenamev ((char **) parts->pdata);
 }
 
+static void
+assert_params_equal (const KsLaunchParam *pa,
+                     uint32_t             na,
+                     const KsLaunchParam *pb,
+                     uint32_t             nb)
+{
+  g_assert_cmpuint (na, ==, nb);
+  for (uint32_t i = 0; i < na; i++)
+    {
+      g_assert_cmpint (pa[i].is_buffer, ==, pb[i].is_buffer);
+      g_assert_cmpint (pa[i].handle, ==, pb[i].handle);
+      if (pa[i].handle != KS_LAUNCH_HANDLE_NONE)
+        g_assert_cmpuint (pa[i].object, ==, pb[i].object);
+      else if (pa[i].is_buffer)
+        {
+          g_assert_cmpuint (pa[i].buffer, ==, pb[i].buffer);
+          g_assert_cmpint (pa[i].offset, ==, pb[i].offset);
+        }
+      else if (pa[i].bytes != NULL)
+        {
+          g_assert_cmpmem (pa[i].bytes, pa[i].n_bytes, pb[i].bytes,
+                           pb[i].n_bytes);
+          g_assert_cmpmem (pa[i].relocs, sizeof (KsLaunchReloc) * pa[i].n_relocs,
+                           pb[i].relocs, sizeof (KsLaunchReloc) * pb[i].n_relocs);
+        }
+      else
+        {
+          g_assert_cmpint (pa[i].type, ==, pb[i].type);
+          g_assert_cmphex (pa[i].bits, ==, pb[i].bits);
+        }
+    }
+}
+
 /* Field by field: what a run would see */
 static void
 assert_launch_equal (const KsLaunch *a,
@@ -55,31 +88,7 @@ assert_launch_equal (const KsLaunch *a,
       g_assert_cmpmem (a->buffers[i].data, a->buffers[i].size, b->buffers[i].data,
                        b->buffers[i].size);
     }
-  g_assert_cmpuint (a->n_params, ==, b->n_params);
-  for (uint32_t i = 0; i < a->n_params; i++)
-    {
-      g_assert_cmpint (a->params[i].is_buffer, ==, b->params[i].is_buffer);
-      g_assert_cmpint (a->params[i].handle, ==, b->params[i].handle);
-      if (a->params[i].handle != KS_LAUNCH_HANDLE_NONE)
-        g_assert_cmpuint (a->params[i].object, ==, b->params[i].object);
-      else if (a->params[i].is_buffer)
-        {
-          g_assert_cmpuint (a->params[i].buffer, ==, b->params[i].buffer);
-          g_assert_cmpint (a->params[i].offset, ==, b->params[i].offset);
-        }
-      else if (a->params[i].bytes != NULL)
-        {
-          g_assert_cmpmem (a->params[i].bytes, a->params[i].n_bytes, b->params[i].bytes,
-                           b->params[i].n_bytes);
-          g_assert_cmpmem (a->params[i].relocs, sizeof (KsLaunchReloc) * a->params[i].n_relocs,
-                           b->params[i].relocs, sizeof (KsLaunchReloc) * b->params[i].n_relocs);
-        }
-      else
-        {
-          g_assert_cmpint (a->params[i].type, ==, b->params[i].type);
-          g_assert_cmphex (a->params[i].bits, ==, b->params[i].bits);
-        }
-    }
+  assert_params_equal (a->params, a->n_params, b->params, b->n_params);
   g_assert_cmpuint (a->n_outputs, ==, b->n_outputs);
   for (uint32_t i = 0; i < a->n_outputs; i++)
     g_assert_cmpuint (a->outputs[i], ==, b->outputs[i]);
@@ -122,6 +131,17 @@ assert_launch_equal (const KsLaunch *a,
   for (uint32_t i = 0; i < a->n_output_symbols; i++)
     g_assert_cmpstr (a->output_symbols[i], ==, b->output_symbols[i]);
   g_assert_cmpuint (a->n_steps, ==, b->n_steps);
+  g_assert_cmpuint (a->step, ==, b->step);
+  for (uint32_t k = 0; k < a->n_steps; k++)
+    {
+      const KsLaunchStep *sa = &a->steps[k], *sb = &b->steps[k];
+
+      g_assert_cmpstr (sa->kernel, ==, sb->kernel);
+      g_assert_cmpmem (sa->grid, sizeof sa->grid, sb->grid, sizeof sb->grid);
+      g_assert_cmpmem (sa->block, sizeof sa->block, sb->block, sizeof sb->block);
+      g_assert_cmpuint (sa->dynamic_shared_bytes, ==, sb->dynamic_shared_bytes);
+      assert_params_equal (sa->params, sa->n_params, sb->params, sb->n_params);
+    }
   g_assert_cmpuint (a->n_bindings, ==, b->n_bindings);
   for (uint32_t i = 0; i < a->n_bindings; i++)
     {
@@ -554,8 +574,7 @@ test_textures (void)
 }
 
 /* What the form does not edit (symbols, a struct by value) comes back
- * as written, a pointer's offset too; a spec of several launches is
- * refused rather than cut to its first */
+ * as written, a pointer's offset too */
 static void
 test_host_forms (void)
 {
@@ -586,14 +605,129 @@ test_host_forms (void)
   g_assert_cmpuint (launch->params[1].n_bytes, ==, 16);
   g_assert_cmpuint (launch->n_symbols, ==, 2);
   g_assert_cmpuint (launch->n_output_symbols, ==, 1);
+}
 
+/* A spec of several launches: the form edits one of them and keeps the
+ * others, and writes every launch back; a buffer removed or renamed
+ * follows into every launch's parameters; a mistake in one launch is
+ * named by its place */
+static void
+test_launches (void)
+{
+  static const char spec[] =
+    "{\"ptx\": \"k.ptx\","
+    " \"buffers\": {\"in\": {\"type\": \"f32\", \"count\": 3000},"
+    "             \"partial\": {\"type\": \"f32\", \"count\": 12},"
+    "             \"out\": {\"type\": \"f32\", \"count\": 1}},"
+    " \"outputs\": [\"out\"],"
+    " \"launches\": ["
+    "  {\"kernel\": \"partial_sums\", \"grid\": [12], \"block\": [256], \"dynamic_shared_bytes\": 1024,"
+    "   \"params\": [{\"buffer\": \"in\"}, {\"buffer\": \"partial\"}, {\"type\": \"u32\", \"value\": 3000}]},"
+    "  {\"kernel\": \"final_sum\", \"grid\": [1], \"block\": [32], \"dynamic_shared_bytes\": 128,"
+    "   \"params\": [{\"fields\": [{\"type\": \"u32\", \"value\": 0}, {\"type\": \"u32\", \"value\": 12},"
+    "                            {\"buffer\": \"partial\"}]}, {\"buffer\": \"out\"}]},"
+    "  {\"kernel\": \"scale\", \"grid\": [1], \"block\": [1],"
+    "   \"params\": [{\"buffer\": \"out\"}, {\"type\": \"f32\", \"value\": 0.5}]}]}";
+  const char *where = "/some/where/spec.json";
+  g_autoptr(KsLaunchForm) form = form_of (spec);
+  g_autoptr(KsLaunchForm) again = NULL, copy = NULL;
+  g_autoptr(KsLaunch) direct = NULL, launch = NULL, edited = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json = NULL, *json2 = NULL;
+
+  direct = ks_launch_parse (spec, -1, where, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (direct->n_steps, ==, 3);
+
+  /* read: the first launch in the form's fields, the others kept */
+  g_assert_nonnull (form->launches);
+  g_assert_cmpuint (form->launches->len, ==, 3);
+  g_assert_cmpuint (form->step, ==, 0);
+  g_assert_cmpstr (form->kernel, ==, "partial_sums");
+  g_assert_cmpstr (form->grid[0], ==, "12");
+  g_assert_cmpuint (form->params->len, ==, 3);
+  launch = ks_launch_form_parse (form, where, &error);
+  g_assert_no_error (error);
+  assert_launch_equal (direct, launch);
+
+  /* written back whole, the same text again */
+  json = ks_launch_form_to_json (form);
   {
-    g_autoptr(KsLaunchForm) several = ks_launch_form_from_json (
-      "{\"ptx\": \"k.ptx\", \"launches\": [{\"grid\": [1], \"block\": [1]}]}", -1, &error);
+    g_autoptr(JsonParser) parser = json_parser_new ();
+    JsonObject *root;
 
-    g_assert_null (several);
+    g_assert_true (json_parser_load_from_data (parser, json, -1, NULL));
+    root = json_node_get_object (json_parser_get_root (parser));
+    /* each launch's fields are its own, none at the top */
+    g_assert_false (json_object_has_member (root, "params"));
+    g_assert_false (json_object_has_member (root, "grid"));
+    g_assert_false (json_object_has_member (root, "kernel"));
+    g_assert_cmpuint (json_array_get_length (json_object_get_array_member (root, "launches")), ==, 3);
+  }
+  again = form_of (json);
+  json2 = ks_launch_form_to_json (again);
+  g_assert_cmpstr (json, ==, json2);
+  g_clear_pointer (&launch, ks_launch_free);
+  launch = ks_launch_parse (json, -1, where, &error);
+  g_assert_no_error (error);
+  assert_launch_equal (direct, launch);
+
+  /* the second launch: edited, the others untouched, and the launch
+   * parsed from the form holds it at its top level */
+  ks_launch_form_select_launch (form, 1);
+  g_assert_cmpuint (form->step, ==, 1);
+  g_assert_cmpstr (form->kernel, ==, "final_sum");
+  g_assert_cmpstr (form->block[0], ==, "32");
+  g_assert_cmpuint (form->params->len, ==, 2);
+  set_text (&form->block[0], "64");
+  set_text (&form->dynamic_shared, "256");
+  copy = ks_launch_form_copy (form);
+  edited = ks_launch_form_parse (copy, where, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (edited->n_steps, ==, 3);
+  g_assert_cmpuint (edited->step, ==, 1);
+  g_assert_cmpstr (edited->kernel, ==, "final_sum");
+  g_assert_cmpuint (edited->block[0], ==, 64);
+  g_assert_cmpuint (edited->steps[1].block[0], ==, 64);
+  g_assert_cmpuint (edited->steps[1].dynamic_shared_bytes, ==, 256);
+  for (uint32_t k = 0; k < 3; k += 2)
+    {
+      g_assert_cmpstr (edited->steps[k].kernel, ==, direct->steps[k].kernel);
+      g_assert_cmpmem (edited->steps[k].block, sizeof edited->steps[k].block,
+                       direct->steps[k].block, sizeof direct->steps[k].block);
+      assert_params_equal (edited->steps[k].params, edited->steps[k].n_params,
+                           direct->steps[k].params, direct->steps[k].n_params);
+    }
+  /* and back to the first: the edit stays the second launch's */
+  ks_launch_form_select_launch (form, 0);
+  g_assert_cmpstr (form->kernel, ==, "partial_sums");
+  g_assert_cmpstr (((KsLaunchFormLaunch *) g_ptr_array_index (form->launches, 1))->block[0], ==,
+                   "64");
+
+  /* a buffer renamed: every launch passes it by its new name */
+  ks_launch_form_rename_buffer (form, 2, "result");
+  g_clear_pointer (&json, g_free);
+  json = ks_launch_form_to_json (form);
+  g_assert_null (strstr (json, "\"out\""));
+  g_clear_pointer (&launch, ks_launch_free);
+  launch = ks_launch_form_parse (form, where, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (launch->steps[2].params[0].buffer, ==, 2);
+  g_assert_cmpuint (launch->steps[1].params[1].buffer, ==, 2);
+
+  /* removed: the launch that passed it is refused by its place */
+  ks_launch_form_remove_buffer (form, 2);
+  assert_refused (form, "launches[1].params[1].buffer");
+
+  /* a mistake read is named by its launch */
+  {
+    g_autoptr(KsLaunchForm) bad = ks_launch_form_from_json (
+      "{\"ptx\": \"k.ptx\", \"launches\": [{\"grid\": [1], \"block\": [1]}, {\"grid\": 3}]}",
+      -1, &error);
+
+    g_assert_null (bad);
     g_assert_error (error, KS_LAUNCH_ERROR, KS_LAUNCH_ERROR_INVALID);
-    g_assert_true (g_str_has_prefix (error->message, "launches: the launch editor edits a spec of one launch"));
+    g_assert_true (g_str_has_prefix (error->message, "launches[1].grid: "));
   }
 }
 
@@ -610,5 +744,6 @@ main (int    argc,
   g_test_add_func ("/launch-form/saved-file", test_saved_file);
   g_test_add_func ("/launch-form/textures", test_textures);
   g_test_add_func ("/launch-form/host-forms", test_host_forms);
+  g_test_add_func ("/launch-form/launches", test_launches);
   return g_test_run ();
 }

@@ -849,6 +849,99 @@ build_fault (const KsSimFault *fault,
   return json_builder_get_root (b);
 }
 
+/* cmd_run's state while ks_sim_run_launches runs the launches */
+typedef struct
+{
+  const KsPtxModule *module;
+  const KsLaunch *launch;
+  RunStep *steps;
+  uint32_t n_run;
+  GString *printf_out;
+  KsSimStats *total;
+  JsonNode *fault_node;
+  gint64 max_steps;
+  gboolean no_trace;
+  uint32_t threads;
+  gboolean json;
+} RunState;
+
+static void
+run_setup (KsSim    *sim,
+           uint32_t  k,
+           gpointer  user_data)
+{
+  RunState *run = user_data;
+
+  if (run->max_steps > 0)
+    ks_sim_set_step_limit (sim, (uint64_t) run->max_steps);
+  ks_sim_set_trace (sim, !run->no_trace, 0);
+  ks_sim_set_threads (sim, run->threads);
+}
+
+static void
+run_done (KsSim    *sim,
+          uint32_t  k,
+          gpointer  user_data)
+{
+  RunState *run = user_data;
+  const KsLaunch *launch = run->launch;
+  const KsPtxModule *module = run->module;
+  RunStep *st = &run->steps[k];
+  KsSimStats *total = run->total;
+  const KsSimFault *fault;
+
+  run->n_run = k + 1;
+  st->done = ks_sim_get_status (sim) == KS_SIM_DONE;
+  st->kernel = kernel_name (module, ks_sim_get_launch (sim)->kernel);
+  memcpy (st->grid, ks_sim_get_launch (sim)->grid, sizeof st->grid);
+  memcpy (st->block, ks_sim_get_launch (sim)->block, sizeof st->block);
+  st->dynamic_shared_bytes = ks_sim_get_launch (sim)->dynamic_shared_bytes;
+  st->stats = *ks_sim_get_stats (sim);
+  total->warp_instructions += st->stats.warp_instructions;
+  total->thread_instructions += st->stats.thread_instructions;
+  total->seconds += st->stats.seconds;
+  total->divergent_branches += st->stats.divergent_branches;
+  total->barriers += st->stats.barriers;
+  total->trace_events += st->stats.trace_events;
+  g_string_append (run->printf_out, ks_sim_get_printf (sim));
+
+  fault = ks_sim_get_fault (sim);
+  if (fault != NULL)
+    {
+      if (launch->n_steps > 1)
+        g_printerr ("%s:%u: error: launch %u (%s): %s (block [%u,%u,%u], thread [%u,%u,%u])\n",
+                    launch->ptx_path, fault->ptx_line, k, st->kernel, fault->message,
+                    fault->block[0], fault->block[1], fault->block[2],
+                    fault->thread[0], fault->thread[1], fault->thread[2]);
+      else
+        g_printerr ("%s:%u: error: %s (block [%u,%u,%u], thread [%u,%u,%u])\n",
+                    launch->ptx_path, fault->ptx_line, fault->message,
+                    fault->block[0], fault->block[1], fault->block[2],
+                    fault->thread[0], fault->thread[1], fault->thread[2]);
+      if (fault->cuda_file != NULL)
+        g_printerr ("%s:%u: note: the CUDA line of the fault\n", fault->cuda_file, fault->cuda_line);
+      if (run->json)
+        run->fault_node = build_fault (fault, k, st->kernel);
+    }
+
+  {
+    uint32_t n_hazards;
+    const KsSimHazard *hz = ks_sim_get_hazards (sim, &n_hazards);
+
+    /* Warnings in the compiler's format, so editors can jump to them */
+    for (uint32_t i = 0; i < n_hazards; i++)
+      g_printerr ("%s:%u: warning: shared-memory %s hazard with line %u: threads %u and %u of "
+                  "block [%u,%u,%u] touch offset %u with no barrier between (%" G_GUINT64_FORMAT
+                  " times)\n",
+                  launch->ptx_path, module->insns[hz[i].second_insn].line,
+                  ks_sim_hazard_kind_name (hz[i].kind), module->insns[hz[i].first_insn].line,
+                  hz[i].first_thread, hz[i].second_thread, hz[i].block[0], hz[i].block[1],
+                  hz[i].block[2], hz[i].address, hz[i].count);
+  }
+  if (run->json)
+    st->report = build_report (module, sim);
+}
+
 static int
 cmd_run (int    argc,
          char **argv)
@@ -882,6 +975,7 @@ cmd_run (int    argc,
   uint32_t n_steps, n_run = 0;
   gboolean faulted = FALSE;
   KsSimStats total = { 0 };
+  RunState run = { 0 };
 
   g_option_context_set_summary (ctx,
     "Runs the spec's launch (or each of its \"launches\" in turn, over the same buffers)\n"
@@ -943,79 +1037,28 @@ cmd_run (int    argc,
   /* The launches in turn, each from the memory the last one left */
   n_steps = MAX (launch->n_steps, 1);
   steps = g_new0 (RunStep, n_steps);
-  for (uint32_t k = 0; k < n_steps && !faulted; k++)
+  run.module = module;
+  run.launch = launch;
+  run.steps = steps;
+  run.printf_out = printf_out;
+  run.total = &total;
+  run.max_steps = max_steps;
+  run.no_trace = no_trace;
+  run.threads = (uint32_t) threads;
+  run.json = json;
+  sim = ks_sim_run_launches (module, launch, 0, n_steps, NULL, run_setup, run_done, &run, NULL,
+                             &error);
+  n_run = run.n_run;
+  faulted = run.fault_node != NULL || (sim != NULL && ks_sim_get_status (sim) == KS_SIM_FAULTED);
+  fault_node = g_steal_pointer (&run.fault_node);
+  if (sim == NULL)
     {
-      RunStep *st = &steps[k];
-      const KsSimFault *fault;
-      KsSim *next;
-
-      next = ks_sim_new_step (module, launch, k, sim, &error);
-      if (next == NULL)
-        {
-          g_printerr ("%s: error: %s\n", argv[1], error->message);
-          if (json)
-            ks_cli_print_json_error (error->message);
-          for (uint32_t i = 0; i < n_run; i++)
-            run_step_clear (&steps[i]);
-          return KS_CLI_EXIT_BAD_INPUT;
-        }
-      g_clear_pointer (&sim, ks_sim_free);
-      sim = next;
-      n_run = k + 1;
-      if (max_steps > 0)
-        ks_sim_set_step_limit (sim, (uint64_t) max_steps);
-      ks_sim_set_trace (sim, !no_trace, 0);
-      ks_sim_set_threads (sim, (uint32_t) threads);
-      st->done = ks_sim_run (sim, 0, NULL) == KS_SIM_DONE;
-      st->kernel = kernel_name (module, ks_sim_get_launch (sim)->kernel);
-      memcpy (st->grid, ks_sim_get_launch (sim)->grid, sizeof st->grid);
-      memcpy (st->block, ks_sim_get_launch (sim)->block, sizeof st->block);
-      st->dynamic_shared_bytes = ks_sim_get_launch (sim)->dynamic_shared_bytes;
-      st->stats = *ks_sim_get_stats (sim);
-      total.warp_instructions += st->stats.warp_instructions;
-      total.thread_instructions += st->stats.thread_instructions;
-      total.seconds += st->stats.seconds;
-      total.divergent_branches += st->stats.divergent_branches;
-      total.barriers += st->stats.barriers;
-      total.trace_events += st->stats.trace_events;
-      g_string_append (printf_out, ks_sim_get_printf (sim));
-
-      fault = ks_sim_get_fault (sim);
-      if (fault != NULL)
-        {
-          faulted = TRUE;
-          if (launch->n_steps > 1)
-            g_printerr ("%s:%u: error: launch %u (%s): %s (block [%u,%u,%u], thread [%u,%u,%u])\n",
-                        launch->ptx_path, fault->ptx_line, k, st->kernel, fault->message,
-                        fault->block[0], fault->block[1], fault->block[2],
-                        fault->thread[0], fault->thread[1], fault->thread[2]);
-          else
-            g_printerr ("%s:%u: error: %s (block [%u,%u,%u], thread [%u,%u,%u])\n",
-                        launch->ptx_path, fault->ptx_line, fault->message,
-                        fault->block[0], fault->block[1], fault->block[2],
-                        fault->thread[0], fault->thread[1], fault->thread[2]);
-          if (fault->cuda_file != NULL)
-            g_printerr ("%s:%u: note: the CUDA line of the fault\n", fault->cuda_file, fault->cuda_line);
-          if (json)
-            fault_node = build_fault (fault, k, st->kernel);
-        }
-
-      {
-        uint32_t n_hazards;
-        const KsSimHazard *hz = ks_sim_get_hazards (sim, &n_hazards);
-
-        /* Warnings in the compiler's format, so editors can jump to them */
-        for (uint32_t i = 0; i < n_hazards; i++)
-          g_printerr ("%s:%u: warning: shared-memory %s hazard with line %u: threads %u and %u of "
-                      "block [%u,%u,%u] touch offset %u with no barrier between (%" G_GUINT64_FORMAT
-                      " times)\n",
-                      launch->ptx_path, module->insns[hz[i].second_insn].line,
-                      ks_sim_hazard_kind_name (hz[i].kind), module->insns[hz[i].first_insn].line,
-                      hz[i].first_thread, hz[i].second_thread, hz[i].block[0], hz[i].block[1],
-                      hz[i].block[2], hz[i].address, hz[i].count);
-      }
+      g_printerr ("%s: error: %s\n", argv[1], error->message);
       if (json)
-        st->report = build_report (module, sim);
+        ks_cli_print_json_error (error->message);
+      for (uint32_t i = 0; i < n_run; i++)
+        run_step_clear (&steps[i]);
+      return KS_CLI_EXIT_BAD_INPUT;
     }
 
   if (!json)

@@ -32,6 +32,24 @@ print_text (const KsAnalysis *a)
   g_print ("  launch: <<<(%u, %u, %u), (%u, %u, %u)>>>%s\n", a->launch->grid[0],
            a->launch->grid[1], a->launch->grid[2], a->launch->block[0], a->launch->block[1],
            a->launch->block[2], a->launch_is_default ? " (the default launch: no spec given)" : "");
+  /* a sequence: each launch, the one analysed marked */
+  for (uint32_t k = 0; k < a->n_launches; k++)
+    {
+      const KsSimLaunchReport *l = &a->launches[k];
+
+      g_print ("  %s launch %u: %s <<<(%u, %u, %u), (%u, %u, %u)>>>: ",
+               k == a->launch->step ? "*" : " ", k, l->kernel, l->grid[0], l->grid[1], l->grid[2],
+               l->block[0], l->block[1], l->block[2]);
+      if (!l->run)
+        g_print ("not run\n");
+      else if (l->status == KS_SIM_FAULTED)
+        g_print ("fault in block [%u,%u,%u], thread [%u,%u,%u]: %s\n", l->fault.block[0],
+                 l->fault.block[1], l->fault.block[2], l->fault.thread[0], l->fault.thread[1],
+                 l->fault.thread[2], l->fault.message);
+      else
+        g_print ("%" G_GUINT64_FORMAT " warp-instructions%s\n", l->stats.warp_instructions,
+                 l->status == KS_SIM_DONE ? "" : ", stopped");
+    }
   g_print ("  resources (%s): %u registers, %u bytes of shared memory, %u spilled\n",
            ks_resources_source_name (res->source), res->registers, res->shared_static_bytes,
            res->spill_store_bytes);
@@ -89,13 +107,16 @@ ks_cli_analyze (int    argc,
                 char **argv)
 {
   gboolean json = FALSE, no_toolkit = FALSE, lrr = FALSE, as_written = FALSE;
-  gint64 sample_blocks = 0;
+  gint64 sample_blocks = 0, launch_step = 0;
   g_autofree char *arch_opt = NULL, *gpu_opt = NULL, *kernel_opt = NULL;
   const GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the analysis as one JSON object", NULL },
     { "arch", 0, 0, G_OPTION_ARG_STRING, &arch_opt, "Analyse for this architecture", "sm_XX" },
     { "gpu", 0, 0, G_OPTION_ARG_STRING, &gpu_opt, "Analyse for this GPU (see data/gpus.json)", "ID" },
     { "kernel", 0, 0, G_OPTION_ARG_STRING, &kernel_opt, "The kernel of a file with several", "NAME" },
+    { "launch", 0, 0, G_OPTION_ARG_INT64, &launch_step,
+      "Of a spec of several \"launches\", the one to analyse (from 0; the others run untraced, "
+      "each from the memory the one before left)", "N" },
     { "no-toolkit", 0, 0, G_OPTION_ARG_NONE, &no_toolkit,
       "Never run nvcc or ptxas (resources are estimated)", NULL },
     { "lrr", 0, 0, G_OPTION_ARG_NONE, &lrr,
@@ -133,6 +154,9 @@ ks_cli_analyze (int    argc,
   if (sample_blocks < 0)
     return fail (json, KS_CLI_EXIT_USAGE, "--sample-blocks: expected a number of blocks >= 0");
   req.sample_blocks = (uint64_t) sample_blocks;
+  if (launch_step < 0 || launch_step > G_MAXUINT32)
+    return fail (json, KS_CLI_EXIT_USAGE, "--launch: expected a launch's index, from 0");
+  req.launch_step = (uint32_t) launch_step;
   a = ks_analysis_run (&req, NULL, NULL, NULL);
 
   /* Messages with their places, as compilers print them */

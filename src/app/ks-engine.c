@@ -108,8 +108,10 @@ ks_engine_run (const KsEngineRequest  *request,
   r.use_toolkit = !toolkit_disabled ();
   r.toolkit_dir = request->toolkit_dir;
   r.launch = request->launch;
-  /* The spec's kernel, for a module with several */
+  /* The spec's kernel, for a module with several (of a sequence, that of
+   * the launch the window shows, launch->step) */
   r.kernel = request->launch ? request->launch->kernel : NULL;
+  r.launch_step = request->launch ? request->launch->step : 0;
   r.gpu = request->gpu;
   /* Blocks on every processor: the results, trace and statistics are those
    * of one thread (ks_sim_set_threads), and a large launch comes back sooner */

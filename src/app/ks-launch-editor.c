@@ -315,6 +315,14 @@ mark_fields (KsLaunchEditor *self,
 
   if (path == NULL)
     return;
+  /* of a sequence, the launch the form edits: its fields are the form's */
+  if (self->form != NULL && self->form->launches != NULL)
+    {
+      g_autofree char *prefix = g_strdup_printf ("launches[%u].", self->form->step);
+
+      if (g_str_has_prefix (path, prefix))
+        memmove (path, path + strlen (prefix), strlen (path) - strlen (prefix) + 1);
+    }
   g_hash_table_iter_init (&iter, self->fields);
   while (g_hash_table_iter_next (&iter, &key, &value))
     {

@@ -165,6 +165,88 @@ copy_kept (JsonNode *node)
   return json_node_copy (node);
 }
 
+static void
+launch_free (gpointer data)
+{
+  KsLaunchFormLaunch *l = data;
+
+  g_free (l->kernel);
+  for (guint i = 0; i < 3; i++)
+    {
+      g_free (l->grid[i]);
+      g_free (l->block[i]);
+    }
+  g_free (l->dynamic_shared);
+  g_ptr_array_unref (l->params);
+  g_free (l);
+}
+
+static KsLaunchFormLaunch *
+launch_new (void)
+{
+  KsLaunchFormLaunch *l = g_new0 (KsLaunchFormLaunch, 1);
+
+  for (guint i = 0; i < 3; i++)
+    {
+      l->grid[i] = g_strdup ("1");
+      l->block[i] = g_strdup ("1");
+    }
+  l->dynamic_shared = g_strdup ("");
+  l->params = g_ptr_array_new_with_free_func (param_free);
+  return l;
+}
+
+static KsLaunchFormLaunch *
+launch_copy (const KsLaunchFormLaunch *l)
+{
+  KsLaunchFormLaunch *c = launch_new ();
+
+  c->kernel = g_strdup (l->kernel);
+  for (guint i = 0; i < 3; i++)
+    {
+      g_free (c->grid[i]);
+      g_free (c->block[i]);
+      c->grid[i] = g_strdup (l->grid[i]);
+      c->block[i] = g_strdup (l->block[i]);
+    }
+  g_free (c->dynamic_shared);
+  c->dynamic_shared = g_strdup (l->dynamic_shared);
+  for (guint i = 0; i < l->params->len; i++)
+    g_ptr_array_add (c->params, param_copy (g_ptr_array_index (l->params, i)));
+  return c;
+}
+
+/* The form's launch fields and @l's trade places */
+static void
+launch_swap (KsLaunchForm       *form,
+             KsLaunchFormLaunch *l)
+{
+  char *t;
+  GPtrArray *params;
+
+  t = form->kernel, form->kernel = l->kernel, l->kernel = t;
+  for (guint i = 0; i < 3; i++)
+    {
+      t = form->grid[i], form->grid[i] = l->grid[i], l->grid[i] = t;
+      t = form->block[i], form->block[i] = l->block[i], l->block[i] = t;
+    }
+  t = form->dynamic_shared, form->dynamic_shared = l->dynamic_shared, l->dynamic_shared = t;
+  params = form->params, form->params = l->params, l->params = params;
+}
+
+void
+ks_launch_form_select_launch (KsLaunchForm *form,
+                              guint         step)
+{
+  g_return_if_fail (form != NULL);
+  g_return_if_fail (form->launches == NULL || step < form->launches->len);
+
+  if (form->launches == NULL || step == form->step)
+    return;
+  launch_swap (form, g_ptr_array_index (form->launches, form->step));
+  launch_swap (form, g_ptr_array_index (form->launches, step));
+  form->step = step;
+}
 
 KsLaunchForm *
 ks_launch_form_new (void)
@@ -215,6 +297,13 @@ ks_launch_form_copy (const KsLaunchForm *form)
   c->bindings = form->bindings ? copy_kept (form->bindings) : NULL;
   c->symbols = form->symbols ? copy_kept (form->symbols) : NULL;
   c->output_symbols = form->output_symbols ? copy_kept (form->output_symbols) : NULL;
+  if (form->launches != NULL)
+    {
+      c->launches = g_ptr_array_new_with_free_func (launch_free);
+      for (guint i = 0; i < form->launches->len; i++)
+        g_ptr_array_add (c->launches, launch_copy (g_ptr_array_index (form->launches, i)));
+      c->step = form->step;
+    }
   return c;
 }
 
@@ -239,6 +328,7 @@ ks_launch_form_free (KsLaunchForm *form)
   g_clear_pointer (&form->bindings, json_node_unref);
   g_clear_pointer (&form->symbols, json_node_unref);
   g_clear_pointer (&form->output_symbols, json_node_unref);
+  g_clear_pointer (&form->launches, g_ptr_array_unref);
   g_free (form);
 }
 
@@ -318,6 +408,7 @@ member_text (JsonObject *o,
 
 static gboolean
 read_dims (JsonObject  *root,
+           const char  *prefix,
            const char  *name,
            char        *out[3],
            GError     **error)
@@ -328,7 +419,11 @@ read_dims (JsonObject  *root,
   if (node == NULL)
     return TRUE;
   if (!JSON_NODE_HOLDS_ARRAY (node))
-    return shape_error (error, name, "expected an array of 1 to 3 positive integers");
+    {
+      g_autofree char *path = g_strconcat (prefix, name, NULL);
+
+      return shape_error (error, path, "expected an array of 1 to 3 positive integers");
+    }
   array = json_node_get_array (node);
   for (guint i = 0; i < 3; i++)
     {
@@ -424,6 +519,65 @@ find_buffer (const KsLaunchForm *form,
   return -1;
 }
 
+/* A launch's "params" (@m), at @path, into @into */
+static gboolean
+read_params (KsLaunchForm *form,
+             JsonNode     *m,
+             const char   *path,
+             GPtrArray    *into,
+             GError      **error)
+{
+  JsonArray *array;
+
+  if (!JSON_NODE_HOLDS_ARRAY (m))
+    return shape_error (error, path, "expected an array");
+  array = json_node_get_array (m);
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonNode *e = json_array_get_element (array, i);
+      KsLaunchFormParam *p = param_new ();
+      JsonObject *po;
+
+      g_ptr_array_add (into, p);
+      if (!JSON_NODE_HOLDS_OBJECT (e))
+        {
+          g_autofree char *epath = g_strdup_printf ("%s[%u]", path, i);
+
+          return shape_error (error, epath, "expected an object");
+        }
+      po = json_node_get_object (e);
+      if (json_object_get_member (po, "texture") != NULL
+          || json_object_get_member (po, "surface") != NULL)
+        {
+          gboolean surface = json_object_get_member (po, "texture") == NULL;
+
+          p->handle = surface ? KS_LAUNCH_FORM_SURFACE : KS_LAUNCH_FORM_TEXTURE;
+          g_free (p->object);
+          p->object = member_text (po, surface ? "surface" : "texture", "");
+        }
+      else if (json_object_get_member (po, "bytes_hex") != NULL
+               || json_object_get_member (po, "fields") != NULL)
+        p->kept = copy_kept (e);
+      else if (json_object_get_member (po, "buffer") != NULL)
+        {
+          p->is_buffer = TRUE;
+          g_free (p->buffer_name);
+          p->buffer_name = member_text (po, "buffer", "");
+          p->buffer = find_buffer (form, p->buffer_name);
+          if (json_object_get_member (po, "offset") != NULL)
+            p->offset = member_text (po, "offset", "");
+        }
+      else
+        {
+          g_free (p->type);
+          g_free (p->value);
+          p->type = member_text (po, "type", "");
+          p->value = member_text (po, "value", "");
+        }
+    }
+  return TRUE;
+}
+
 static gboolean
 read_root (KsLaunchForm *form,
            JsonNode     *root,
@@ -439,17 +593,14 @@ read_root (KsLaunchForm *form,
       return FALSE;
     }
   o = json_node_get_object (root);
-  /* the form holds one launch: refused rather than cut to the first */
-  if (json_object_get_member (o, "launches") != NULL)
-    return shape_error (error, "launches", "the launch editor edits a spec of one launch; "
-                        "run a spec of several with kernelscope-cli run");
   form->use_source = json_object_get_member (o, "ptx") == NULL
                      && json_object_get_member (o, "source") != NULL;
   g_free (form->kernel_file);
   form->kernel_file = member_text (o, form->use_source ? "source" : "ptx", "");
   if (json_object_get_member (o, "kernel") != NULL)
     form->kernel = member_text (o, "kernel", "");
-  if (!read_dims (o, "grid", form->grid, error) || !read_dims (o, "block", form->block, error))
+  if (!read_dims (o, "", "grid", form->grid, error)
+      || !read_dims (o, "", "block", form->block, error))
     return FALSE;
   g_free (form->dynamic_shared);
   form->dynamic_shared = member_text (o, "dynamic_shared_bytes", "");
@@ -485,56 +636,49 @@ read_root (KsLaunchForm *form,
   if ((m = json_object_get_member (o, "output_symbols")) != NULL)
     form->output_symbols = copy_kept (m);
 
-  if ((m = json_object_get_member (o, "params")) != NULL)
+  if ((m = json_object_get_member (o, "params")) != NULL
+      && !read_params (form, m, "params", form->params, error))
+    return FALSE;
+
+  /* a sequence: each launch's own fields, the first in the form's */
+  if ((m = json_object_get_member (o, "launches")) != NULL)
     {
       JsonArray *array;
 
-      if (!JSON_NODE_HOLDS_ARRAY (m))
-        return shape_error (error, "params", "expected an array");
+      if (!JSON_NODE_HOLDS_ARRAY (m) || json_array_get_length (json_node_get_array (m)) == 0)
+        return shape_error (error, "launches", "expected an array of launches");
       array = json_node_get_array (m);
+      form->launches = g_ptr_array_new_with_free_func (launch_free);
       for (guint i = 0; i < json_array_get_length (array); i++)
         {
           JsonNode *e = json_array_get_element (array, i);
-          KsLaunchFormParam *p = param_new ();
-          JsonObject *po;
+          KsLaunchFormLaunch *l = launch_new ();
+          g_autofree char *prefix = g_strdup_printf ("launches[%u].", i);
+          g_autofree char *ppath = g_strconcat (prefix, "params", NULL);
+          JsonObject *lo;
+          JsonNode *pm;
 
-          g_ptr_array_add (form->params, p);
+          g_ptr_array_add (form->launches, l);
           if (!JSON_NODE_HOLDS_OBJECT (e))
             {
-              g_autofree char *path = g_strdup_printf ("params[%u]", i);
+              g_autofree char *path = g_strdup_printf ("launches[%u]", i);
 
               return shape_error (error, path, "expected an object");
             }
-          po = json_node_get_object (e);
-          if (json_object_get_member (po, "texture") != NULL
-              || json_object_get_member (po, "surface") != NULL)
-            {
-              gboolean surface = json_object_get_member (po, "texture") == NULL;
-
-              p->handle = surface ? KS_LAUNCH_FORM_SURFACE : KS_LAUNCH_FORM_TEXTURE;
-              g_free (p->object);
-              p->object = member_text (po, surface ? "surface" : "texture", "");
-            }
-          else if (json_object_get_member (po, "bytes_hex") != NULL
-                   || json_object_get_member (po, "fields") != NULL)
-            p->kept = copy_kept (e);
-          else if (json_object_get_member (po, "buffer") != NULL)
-            {
-              p->is_buffer = TRUE;
-              g_free (p->buffer_name);
-              p->buffer_name = member_text (po, "buffer", "");
-              p->buffer = find_buffer (form, p->buffer_name);
-              if (json_object_get_member (po, "offset") != NULL)
-                p->offset = member_text (po, "offset", "");
-            }
-          else
-            {
-              g_free (p->type);
-              g_free (p->value);
-              p->type = member_text (po, "type", "");
-              p->value = member_text (po, "value", "");
-            }
+          lo = json_node_get_object (e);
+          if (json_object_get_member (lo, "kernel") != NULL)
+            l->kernel = member_text (lo, "kernel", "");
+          if (!read_dims (lo, prefix, "grid", l->grid, error)
+              || !read_dims (lo, prefix, "block", l->block, error))
+            return FALSE;
+          g_free (l->dynamic_shared);
+          l->dynamic_shared = member_text (lo, "dynamic_shared_bytes", "");
+          if ((pm = json_object_get_member (lo, "params")) != NULL
+              && !read_params (form, pm, ppath, l->params, error))
+            return FALSE;
         }
+      form->step = 0;
+      launch_swap (form, g_ptr_array_index (form->launches, 0));
     }
 
   if ((m = json_object_get_member (o, "outputs")) != NULL)
@@ -813,43 +957,16 @@ param_buffer_name (const KsLaunchForm      *form,
   return p->buffer_name ? p->buffer_name : "";
 }
 
-char *
-ks_launch_form_to_json (const KsLaunchForm *form)
+static void
+add_params (JsonBuilder        *b,
+            const KsLaunchForm *form,
+            GPtrArray          *params)
 {
-  g_autoptr(JsonBuilder) b = json_builder_new ();
-  g_autoptr(JsonGenerator) gen = json_generator_new ();
-  g_autoptr(JsonNode) root = NULL;
-  g_autofree char *text = NULL;
-
-  g_return_val_if_fail (form != NULL, NULL);
-
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, form->use_source ? "source" : "ptx");
-  json_builder_add_string_value (b, form->kernel_file);
-  if (form->kernel != NULL)
-    {
-      json_builder_set_member_name (b, "kernel");
-      json_builder_add_string_value (b, form->kernel);
-    }
-  add_dims (b, "grid", form->grid);
-  add_dims (b, "block", form->block);
-  add_member (b, "dynamic_shared_bytes", form->dynamic_shared);
-
-  json_builder_set_member_name (b, "buffers");
-  json_builder_begin_object (b);
-  for (guint i = 0; i < form->buffers->len; i++)
-    add_buffer (b, g_ptr_array_index (form->buffers, i));
-  json_builder_end_object (b);
-  add_kept (b, "textures", form->textures);
-  add_kept (b, "surfaces", form->surfaces);
-  add_kept (b, "bindings", form->bindings);
-  add_kept (b, "symbols", form->symbols);
-
   json_builder_set_member_name (b, "params");
   json_builder_begin_array (b);
-  for (guint i = 0; i < form->params->len; i++)
+  for (guint i = 0; i < params->len; i++)
     {
-      const KsLaunchFormParam *p = g_ptr_array_index (form->params, i);
+      const KsLaunchFormParam *p = g_ptr_array_index (params, i);
 
       if (p->kept != NULL)
         {
@@ -885,6 +1002,78 @@ ks_launch_form_to_json (const KsLaunchForm *form)
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
+}
+
+/* A launch's fields, "kernel" to "params" */
+static void
+add_launch (JsonBuilder        *b,
+            const KsLaunchForm *form,
+            const char         *kernel,
+            char *const         grid[3],
+            char *const         block[3],
+            const char         *dynamic_shared,
+            GPtrArray          *params)
+{
+  if (kernel != NULL)
+    {
+      json_builder_set_member_name (b, "kernel");
+      json_builder_add_string_value (b, kernel);
+    }
+  add_dims (b, "grid", grid);
+  add_dims (b, "block", block);
+  add_member (b, "dynamic_shared_bytes", dynamic_shared);
+  if (params != NULL)
+    add_params (b, form, params);
+}
+
+char *
+ks_launch_form_to_json (const KsLaunchForm *form)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *text = NULL;
+
+  g_return_val_if_fail (form != NULL, NULL);
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, form->use_source ? "source" : "ptx");
+  json_builder_add_string_value (b, form->kernel_file);
+  /* (of a sequence, each launch has its own) */
+  if (form->launches == NULL)
+    add_launch (b, form, form->kernel, form->grid, form->block, form->dynamic_shared, NULL);
+
+  json_builder_set_member_name (b, "buffers");
+  json_builder_begin_object (b);
+  for (guint i = 0; i < form->buffers->len; i++)
+    add_buffer (b, g_ptr_array_index (form->buffers, i));
+  json_builder_end_object (b);
+  add_kept (b, "textures", form->textures);
+  add_kept (b, "surfaces", form->surfaces);
+  add_kept (b, "bindings", form->bindings);
+  add_kept (b, "symbols", form->symbols);
+
+  if (form->launches == NULL)
+    add_params (b, form, form->params);
+  else
+    {
+      /* a sequence: each launch, the form's own in its place */
+      json_builder_set_member_name (b, "launches");
+      json_builder_begin_array (b);
+      for (guint k = 0; k < form->launches->len; k++)
+        {
+          const KsLaunchFormLaunch *l = g_ptr_array_index (form->launches, k);
+
+          json_builder_begin_object (b);
+          if (k == form->step)
+            add_launch (b, form, form->kernel, form->grid, form->block, form->dynamic_shared,
+                        form->params);
+          else
+            add_launch (b, form, l->kernel, l->grid, l->block, l->dynamic_shared, l->params);
+          json_builder_end_object (b);
+        }
+      json_builder_end_array (b);
+    }
 
   json_builder_set_member_name (b, "outputs");
   json_builder_begin_array (b);
@@ -944,6 +1133,9 @@ ks_launch_form_parse (const KsLaunchForm *form,
 
   json = ks_launch_form_to_json (form);
   launch = ks_launch_parse (json, -1, spec_path, &local);
+  if (launch != NULL && launch->n_steps > 1 && form->launches != NULL
+      && form->step < launch->n_steps)
+    ks_launch_select_step (launch, form->step);
   if (launch == NULL)
     {
       const char *message = local->message;
@@ -1166,16 +1358,15 @@ ks_launch_form_add_buffer (KsLaunchForm *form,
   return form->buffers->len - 1;
 }
 
-void
-ks_launch_form_remove_buffer (KsLaunchForm *form,
-                              guint         index)
+/* A buffer leaves: the parameters that passed it keep its name */
+static void
+params_forget_buffer (KsLaunchForm *form,
+                      GPtrArray    *params,
+                      guint         index)
 {
-  g_return_if_fail (form != NULL);
-  g_return_if_fail (index < form->buffers->len);
-
-  for (guint i = 0; i < form->params->len; i++)
+  for (guint i = 0; i < params->len; i++)
     {
-      KsLaunchFormParam *p = g_ptr_array_index (form->params, i);
+      KsLaunchFormParam *p = g_ptr_array_index (params, i);
 
       if (p->buffer == (int) index)
         {
@@ -1187,6 +1378,20 @@ ks_launch_form_remove_buffer (KsLaunchForm *form,
       else if (p->buffer > (int) index)
         p->buffer--;
     }
+}
+
+void
+ks_launch_form_remove_buffer (KsLaunchForm *form,
+                              guint         index)
+{
+  g_return_if_fail (form != NULL);
+  g_return_if_fail (index < form->buffers->len);
+
+  params_forget_buffer (form, form->params, index);
+  for (guint k = 0; form->launches != NULL && k < form->launches->len; k++)
+    if (k != form->step)
+      params_forget_buffer (form, ((KsLaunchFormLaunch *) g_ptr_array_index (form->launches,
+                                                                             k))->params, index);
   for (guint i = form->outputs->len; i-- > 0;)
     {
       int *o = &g_array_index (form->outputs, int, i);

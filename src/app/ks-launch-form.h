@@ -67,6 +67,16 @@ typedef struct
                                  * spec has it; NULL otherwise */
 } KsLaunchFormParam;
 
+/* A launch of a spec's "launches" */
+typedef struct
+{
+  char *kernel;                 /* NULL: left out */
+  char *grid[3];
+  char *block[3];
+  char *dynamic_shared;
+  GPtrArray *params;            /* KsLaunchFormParam */
+} KsLaunchFormLaunch;
+
 typedef struct
 {
   gboolean use_source;          /* "source" (CUDA) rather than "ptx" */
@@ -87,6 +97,12 @@ typedef struct
   /* Likewise "symbols" and "output_symbols" (module variables) */
   JsonNode *symbols;
   JsonNode *output_symbols;
+  /* A spec of several "launches": each of them, in order, and the one the
+   * fields above (kernel, grid, block, dynamic_shared, params) edit, whose
+   * entry here stands for nothing (ks_launch_form_select_launch moves a
+   * launch in and out).  NULL for a spec of one launch. */
+  GPtrArray *launches;          /* KsLaunchFormLaunch */
+  guint step;
 } KsLaunchForm;
 
 KsLaunchForm       *ks_launch_form_new            (void);
@@ -95,8 +111,9 @@ void                ks_launch_form_free           (KsLaunchForm       *form);
 
 /* Reads a spec's JSON (as ks_launch_parse() reads it, integers past
  * int64 included).  Only the shape is checked here: a spec that reads
- * may still be refused by ks_launch_form_parse().  A spec of several
- * "launches" is refused: the form holds one launch.
+ * may still be refused by ks_launch_form_parse().  Of a spec of several
+ * "launches" the form edits the first (ks_launch_form_select_launch
+ * chooses another) and keeps the others.
  * Returns: (transfer full): the form, or NULL with @error set */
 KsLaunchForm       *ks_launch_form_from_json      (const char         *json,
                                                    gssize              length,
@@ -104,7 +121,8 @@ KsLaunchForm       *ks_launch_form_from_json      (const char         *json,
 /* The spec as JSON, pretty-printed; fields in the order of DESIGN.md
  * ("ptx" or "source", "kernel", "grid", "block", "dynamic_shared_bytes",
  * "buffers", "textures", "surfaces", "bindings", "symbols", "params",
- * "outputs", "output_symbols"),
+ * "outputs", "output_symbols"; for a sequence, "launches" in place of
+ * "params", each with its "kernel" to "params", and none of them above),
  * buffers in the form's order.  A field's
  * text becomes a JSON integer when it is a decimal integer that fits
  * int64, a JSON number when it is a decimal number that prints back the
@@ -115,11 +133,19 @@ char               *ks_launch_form_to_json        (const KsLaunchForm *form);
 /* Checks the form as ks_launch_parse() checks a spec read from @spec_path
  * (relative paths start from its folder; may be NULL), with the buffer
  * names checked first (JSON would keep only one of two buffers of the same
- * name).  Messages name the field, without the spec's path in front.
+ * name).  Messages name the field, without the spec's path in front.  Of
+ * a sequence, the launch's top level holds the launch the form edits
+ * (ks_launch_select_step).
  * Returns: (transfer full): the launch, or NULL with @error set */
 KsLaunch           *ks_launch_form_parse          (const KsLaunchForm *form,
                                                    const char         *spec_path,
                                                    GError            **error);
+
+/* Of a spec of several launches: makes the form's kernel, grid, block,
+ * dynamic_shared and params launch @step's, the ones it held kept as that
+ * launch's.  Nothing happens for a spec of one launch. */
+void                ks_launch_form_select_launch  (KsLaunchForm       *form,
+                                                   guint               step);
 
 /* The kernel the form names in @module (an .entry), or -1 */
 int                 ks_launch_form_find_kernel    (const KsLaunchForm *form,

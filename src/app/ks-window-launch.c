@@ -18,6 +18,7 @@
 
 #include "ks-launch-editor.h"
 #include "ks-samples.h"
+#include "ks-sass.h"
 
 /* The file the spec is saved to: the one it was read from, else
  * KERNEL.json beside the kernel.  NULL when there is no kernel file. */
@@ -154,6 +155,9 @@ load_editor (KsWindow *self)
   g_autoptr(GFile) spec = spec_target (self);
   g_autofree char *spec_path = spec ? g_file_get_path (spec) : NULL;
 
+  /* Of a sequence, the launch the views show */
+  if (form->launches != NULL && self->launch != NULL && self->launch->n_steps == form->launches->len)
+    ks_launch_form_select_launch (form, self->launch->step);
   /* What runs may differ from the spec: a what-if on the occupancy chart
    * changes the block size of the launch in use */
   if (self->launch != NULL)
@@ -196,6 +200,26 @@ popover_show_cb (KsWindow   *self,
   if (height > 0 && width > 0)
     ks_launch_editor_set_max_size (KS_LAUNCH_EDITOR (self->launch_editor), width - 60,
                                    height - 200);
+  /* A sequence of launches: the editor edits the one shown, and says so */
+  if (self->launch != NULL && self->launch->n_steps > 1)
+    {
+      const KsLaunch *l = self->launch;
+      const KsAnalysis *a = self->analysis;
+      const char *kernel = l->steps[l->step].kernel;
+      g_autofree char *name = NULL, *note = NULL;
+
+      if (kernel == NULL && a != NULL && a->n_launches == l->n_steps)
+        kernel = a->launches[l->step].kernel;
+      name = _ks_window_short_kernel_name (kernel);
+      /* TRANSLATORS: above the launch editor, for a spec of several launches */
+      note = g_strdup_printf (_("Launch %u of %u (%s): its kernel, grid, block and parameters. "
+                                "The buffers are every launch's; the other launches are kept as "
+                                "written (choose one in the launch drop-down to edit it)."),
+                              l->step + 1, l->n_steps, name);
+      gtk_label_set_text (GTK_LABEL (self->launch_sequence_note), note);
+    }
+  gtk_widget_set_visible (self->launch_sequence_note,
+                          self->launch != NULL && self->launch->n_steps > 1);
   /* Edits not applied yet stay while the popover comes and goes */
   if (!self->launch_editor_loaded
       || !ks_launch_editor_is_dirty (KS_LAUNCH_EDITOR (self->launch_editor)))
@@ -234,7 +258,8 @@ _ks_window_launch_opened (KsWindow *self)
   g_clear_pointer (&self->launch_saved_json, g_free);
   self->launch_modified = FALSE;
   self->launch_editor_loaded = FALSE;
-  /* The spec as written, which the window just read as a launch */
+  /* The spec as written, which the window just read as a launch (of a
+   * sequence, the form edits the launch shown and keeps the others) */
   if (path != NULL && g_file_get_contents (path, &text, NULL, NULL))
     {
       g_autoptr(GError) error = NULL;
@@ -602,12 +627,205 @@ edit_launch_action (GtkWidget  *widget,
 }
 
 /* ---------------------------------------------------------------------- */
+/* A spec's "launches": which one the views show */
+
+char *
+_ks_window_short_kernel_name (const char *kernel)
+{
+  g_autofree char *demangled = kernel ? ks_sass_demangle (kernel) : NULL;
+  int depth = 0;
+
+  if (kernel == NULL)
+    return g_strdup (_("the kernel"));
+  if (demangled == NULL)
+    return g_strdup (kernel);
+  /* the name without its parameter list (templates' angle brackets kept) */
+  for (char *p = demangled; *p != '\0'; p++)
+    {
+      if (*p == '<')
+        depth++;
+      else if (*p == '>')
+        depth--;
+      else if (*p == '(' && depth == 0 && p > demangled)
+        {
+          *p = '\0';
+          break;
+        }
+    }
+  return g_steal_pointer (&demangled);
+}
+
+/* The drop-down's items: in its button a long kernel name is cut short
+ * (a template's name may be a line long), in its list it is whole */
+static void
+step_item_setup_cb (GtkSignalListItemFactory *factory,
+                    GtkListItem              *item,
+                    gpointer                  in_button)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  if (in_button != NULL)
+    {
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+      gtk_label_set_max_width_chars (GTK_LABEL (label), 32);
+    }
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+step_item_bind_cb (GtkSignalListItemFactory *factory,
+                   GtkListItem              *item,
+                   gpointer                  unused)
+{
+  GtkStringObject *s = gtk_list_item_get_item (item);
+
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)),
+                      s ? gtk_string_object_get_string (s) : "");
+}
+
+static void
+setup_step_factories (KsWindow *self)
+{
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autoptr(GtkListItemFactory) f = gtk_signal_list_item_factory_new ();
+
+      g_signal_connect (f, "setup", G_CALLBACK (step_item_setup_cb), GUINT_TO_POINTER (i == 0));
+      g_signal_connect (f, "bind", G_CALLBACK (step_item_bind_cb), NULL);
+      if (i == 0)
+        gtk_drop_down_set_factory (self->launch_step_dropdown, f);
+      else
+        gtk_drop_down_set_list_factory (self->launch_step_dropdown, f);
+    }
+}
+
+void
+_ks_window_launch_steps_update (KsWindow *self)
+{
+  const KsLaunch *l = self->launch;
+  const KsAnalysis *a = self->analysis;
+  GtkStringList *model = GTK_STRING_LIST (gtk_drop_down_get_model (self->launch_step_dropdown));
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  gboolean same;
+
+  if (l == NULL || l->n_steps <= 1)
+    {
+      if (gtk_widget_get_visible (GTK_WIDGET (self->launch_step_dropdown)))
+        {
+          gtk_widget_set_visible (GTK_WIDGET (self->launch_step_dropdown), FALSE);
+          _ks_window_update_folded_menu (self);
+        }
+      return;
+    }
+  for (uint32_t k = 0; k < l->n_steps; k++)
+    {
+      const char *kernel = l->steps[k].kernel;
+      g_autofree char *name = NULL;
+
+      /* a launch that names no kernel runs the module's one */
+      if (kernel == NULL && a != NULL && a->n_launches == l->n_steps)
+        kernel = a->launches[k].kernel;
+      name = _ks_window_short_kernel_name (kernel);
+      /* TRANSLATORS: the launch drop-down: "Launch 2 of 3: uniformAdd" */
+      g_ptr_array_add (names, g_strdup_printf (_("Launch %u of %u: %s"), k + 1, l->n_steps, name));
+    }
+  same = model != NULL && g_list_model_get_n_items (G_LIST_MODEL (model)) == names->len;
+  for (guint i = 0; same && i < names->len; i++)
+    same = g_strcmp0 (gtk_string_list_get_string (model, i), names->pdata[i]) == 0;
+
+  self->launch_step_updating = TRUE;
+  if (!same)
+    {
+      g_autoptr(GtkStringList) list = gtk_string_list_new (NULL);
+
+      for (guint i = 0; i < names->len; i++)
+        gtk_string_list_append (list, names->pdata[i]);
+      gtk_drop_down_set_model (self->launch_step_dropdown, G_LIST_MODEL (list));
+    }
+  gtk_drop_down_set_selected (self->launch_step_dropdown, l->step);
+  self->launch_step_updating = FALSE;
+  if (!same || !gtk_widget_get_visible (GTK_WIDGET (self->launch_step_dropdown)))
+    {
+      gtk_widget_set_visible (GTK_WIDGET (self->launch_step_dropdown), TRUE);
+      _ks_window_update_folded_menu (self);
+    }
+}
+
+void
+_ks_window_choose_launch_step (KsWindow *self,
+                               guint     step)
+{
+  if (self->launch == NULL || self->launch->n_steps <= 1 || step >= self->launch->n_steps)
+    return;
+  if (step != self->launch->step)
+    {
+      ks_launch_select_step (self->launch, step);
+      self->launch_step_chosen = TRUE;
+      self->launch_editor_loaded = FALSE;
+      _ks_window_show_launch (self, self->launch, FALSE);
+      _ks_window_run (self);
+    }
+  else
+    _ks_window_launch_steps_update (self);
+}
+
+static void
+launch_step_selected_cb (KsWindow   *self,
+                         GParamSpec *pspec,
+                         GtkDropDown *dropdown)
+{
+  guint selected = gtk_drop_down_get_selected (dropdown);
+
+  if (self->launch_step_updating || selected == GTK_INVALID_LIST_POSITION)
+    return;
+  _ks_window_choose_launch_step (self, selected);
+}
+
+/* win.launch-step(u): the drop-down as a menu when it is folded */
+static void
+launch_step_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *param)
+{
+  _ks_window_choose_launch_step (KS_WINDOW (widget), g_variant_get_uint32 (param));
+}
+
+void
+_ks_window_launch_show_kernel (KsWindow         *self,
+                               const KsAnalysis *result)
+{
+  const KsPtxFunction *f;
+  guint line;
+
+  if (!self->launch_step_chosen)
+    return;
+  self->launch_step_chosen = FALSE;
+  if (result->module == NULL || result->kernel_index < 0
+      || (uint32_t) result->kernel_index >= result->module->n_functions)
+    return;
+  /* its first instruction with a CUDA line, so that both panes go there;
+   * else its .entry */
+  f = &result->module->functions[result->kernel_index];
+  line = f->line;
+  for (uint32_t i = f->first_insn; i < f->first_insn + f->n_insns; i++)
+    if (self->line_map != NULL
+        && ks_line_map_cuda_line (self->line_map, result->module->insns[i].line) != 0)
+      {
+        line = result->module->insns[i].line;
+        break;
+      }
+  _ks_window_show_line (self, FALSE, line);
+}
+
+/* ---------------------------------------------------------------------- */
 
 void
 _ks_window_launch_class_init (GtkWidgetClass *klass)
 {
   g_type_ensure (KS_TYPE_LAUNCH_EDITOR);
   gtk_widget_class_install_action (klass, "win.edit-launch", NULL, edit_launch_action);
+  gtk_widget_class_install_action (klass, "win.launch-step", "u", launch_step_action);
 }
 
 /* The popover is a surface of its own: presentation mode's larger type
@@ -629,7 +847,25 @@ _ks_window_launch_init (KsWindow *self)
   self->launch_popover = gtk_popover_new ();
   self->launch_editor = ks_launch_editor_new ();
   gtk_widget_add_css_class (self->launch_popover, "ks-launch-popover");
-  gtk_popover_set_child (GTK_POPOVER (self->launch_popover), self->launch_editor);
+  {
+    GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+
+    self->launch_sequence_note = gtk_label_new (NULL);
+    gtk_label_set_wrap (GTK_LABEL (self->launch_sequence_note), TRUE);
+    gtk_label_set_max_width_chars (GTK_LABEL (self->launch_sequence_note), 50);
+    gtk_label_set_xalign (GTK_LABEL (self->launch_sequence_note), 0);
+    gtk_widget_set_margin_start (self->launch_sequence_note, 12);
+    gtk_widget_set_margin_end (self->launch_sequence_note, 12);
+    gtk_widget_set_margin_top (self->launch_sequence_note, 12);
+    gtk_widget_set_margin_bottom (self->launch_sequence_note, 12);
+    gtk_widget_set_visible (self->launch_sequence_note, FALSE);
+    gtk_box_append (GTK_BOX (box), self->launch_sequence_note);
+    gtk_box_append (GTK_BOX (box), self->launch_editor);
+    gtk_popover_set_child (GTK_POPOVER (self->launch_popover), box);
+  }
+  setup_step_factories (self);
+  g_signal_connect_object (self->launch_step_dropdown, "notify::selected",
+                           G_CALLBACK (launch_step_selected_cb), self, G_CONNECT_SWAPPED);
   gtk_menu_button_set_popover (self->launch_button, self->launch_popover);
   g_signal_connect_object (self->launch_popover, "show", G_CALLBACK (popover_show_cb), self,
                            G_CONNECT_SWAPPED);

@@ -39,6 +39,27 @@ append_gpus (KsWindow *self,
   g_menu_append_submenu (section, _("_GPU"), G_MENU_MODEL (gpus));
 }
 
+/* A spec's launches, as the drop-down lists them */
+static void
+append_launch_steps (KsWindow *self,
+                     GMenu    *section)
+{
+  g_autoptr(GMenu) steps = g_menu_new ();
+  GListModel *names = G_LIST_MODEL (gtk_drop_down_get_model (self->launch_step_dropdown));
+
+  if (names == NULL || !gtk_widget_get_visible (GTK_WIDGET (self->launch_step_dropdown)))
+    return;
+  for (guint i = 0; i < g_list_model_get_n_items (names); i++)
+    {
+      g_autoptr(GMenuItem) item = NULL;
+
+      item = g_menu_item_new (gtk_string_list_get_string (GTK_STRING_LIST (names), i), NULL);
+      g_menu_item_set_action_and_target_value (item, "win.launch-step", g_variant_new_uint32 (i));
+      g_menu_append_item (steps, item);
+    }
+  g_menu_append_submenu (section, _("_Launch Shown"), G_MENU_MODEL (steps));
+}
+
 static void
 header_folded_cb (KsWindow  *self,
                   KsFoldBox *unused)
@@ -50,6 +71,8 @@ header_folded_cb (KsWindow  *self,
   g_menu_remove_all (section);
   if (ks_fold_box_is_folded (start, GTK_WIDGET (self->gpu_dropdown)))
     append_gpus (self, section);
+  if (ks_fold_box_is_folded (start, GTK_WIDGET (self->launch_step_dropdown)))
+    append_launch_steps (self, section);
   /* "Edit the Launch…" and "Presentation Mode" are in the menu already */
   if (ks_fold_box_is_folded (fold, self->stop_button))
     g_menu_append (section, _("_Stop the Run"), "win.stop");
@@ -63,6 +86,12 @@ header_folded_cb (KsWindow  *self,
       g_menu_append (steps, _("Run to the _End"), "step.end");
       g_menu_append_submenu (section, _("S_tepping"), G_MENU_MODEL (steps));
     }
+}
+
+void
+_ks_window_update_folded_menu (KsWindow *self)
+{
+  header_folded_cb (self, NULL);
 }
 
 /* ---------------------------------------------------------------------- */

@@ -29,6 +29,7 @@ struct _KsWindow
   GtkListBox *samples_list;
   GtkSearchEntry *samples_search;
   GtkDropDown *gpu_dropdown;
+  GtkDropDown *launch_step_dropdown;
   GtkMenuButton *launch_button;
   GtkLabel *launch_label;
   GMenu *recent_menu;
@@ -78,6 +79,7 @@ struct _KsWindow
   /* The launch editor (ks-window-launch.c), made in code */
   GtkWidget *launch_popover;
   GtkWidget *launch_editor;
+  GtkWidget *launch_sequence_note;     /* in the popover, for a spec of several launches */
   GtkWidget *sass_control_column;       /* (ks-window-sass.c) */
 
   /* Borrowed references (the views own them) */
@@ -137,6 +139,8 @@ struct _KsWindow
   gboolean launch_modified;     /* applied, not saved */
   gboolean launch_editor_loaded;/* the editor shows this file's launch: its edits stay */
   gboolean launch_editor_at_start;
+  gboolean launch_step_updating;       /* the launch drop-down is being filled */
+  gboolean launch_step_chosen;         /* the next result shows a newly chosen launch's kernel */
   gboolean close_after_save;    /* the close dialog's Save waits for a copy to be saved */
   gboolean export_message_shown; /* the message bar's is Export View's */
   gboolean views_syncing;       /* the views' drop-down follows the stack */
@@ -153,6 +157,8 @@ void        _ks_window_layout_init         (KsWindow    *self);
 void        _ks_window_layout_set_presentation (KsWindow *self,
                                                 gboolean  on);
 gboolean    _ks_window_results_maximized   (KsWindow    *self);
+/* Lists the folded controls in the primary menu again (their choices changed) */
+void        _ks_window_update_folded_menu  (KsWindow    *self);
 
 /* ks-window.c */
 void        _ks_window_show_message        (KsWindow    *self,
@@ -170,6 +176,9 @@ void        _ks_window_show_launch         (KsWindow       *self,
 void        _ks_window_show_compiled_ptx   (KsWindow    *self,
                                             const char  *ptx_text);
 char       *_ks_window_dup_text            (GtkSourceBuffer *buffer);
+/* "4096", "(64, 64)", "(8, 8, 4)": a grid or block as the header bar shows it */
+void        _ks_window_format_dim3         (GString        *s,
+                                            const uint32_t  d[3]);
 /* Selects `line` of the CUDA (cuda TRUE) or PTX pane as a click there
  * would, lights its linked lines and scrolls every pane to them, and leaves
  * the keyboard focus where it is (a view's keys stay the view's) */
@@ -217,6 +226,17 @@ void        _ks_window_save_as             (KsWindow    *self);
 gboolean    _ks_window_save_copy           (KsWindow    *self,
                                             GFile       *file,
                                             GError     **error);
+/* A spec's "launches": fills the drop-down that chooses the one the
+ * views show (hidden for a spec of one launch) from self->launch */
+void        _ks_window_launch_steps_update (KsWindow    *self);
+/* "final_sum" of "_Z9final_sum4SpanPf": a kernel as a reader names it */
+char       *_ks_window_short_kernel_name   (const char  *kernel);
+/* Shows launch @step of the sequence (self->launch->step) and runs again */
+void        _ks_window_choose_launch_step  (KsWindow    *self,
+                                            guint        step);
+/* After a run that shows a newly chosen launch: its kernel in the panes */
+void        _ks_window_launch_show_kernel  (KsWindow         *self,
+                                            const KsAnalysis *result);
 /* Draws the launch editor where it shows over the window (screenshots) */
 void        _ks_window_launch_snapshot     (KsWindow    *self,
                                             GtkSnapshot *snapshot);

@@ -444,6 +444,47 @@ append_buffer_values (GString              *s,
   g_string_append_c (s, '\n');
 }
 
+/* A sequence of launches: what each did, the one shown marked */
+static void
+append_launches (GString          *s,
+                 const KsAnalysis *result)
+{
+  if (result->n_launches == 0 || result->launch == NULL)
+    return;
+  g_string_append (s, _("Launches, run in turn over the same buffers (▶ the one shown):\n"));
+  for (uint32_t k = 0; k < result->n_launches; k++)
+    {
+      const KsSimLaunchReport *r = &result->launches[k];
+      g_autofree char *name = _ks_window_short_kernel_name (r->kernel);
+      g_autoptr(GString) dims = g_string_new ("<<<");
+
+      _ks_window_format_dim3 (dims, r->grid);
+      g_string_append (dims, ", ");
+      _ks_window_format_dim3 (dims, r->block);
+      g_string_append (dims, ">>>");
+      g_string_append_printf (s, "%s%u. %s %s: ", k == result->launch->step ? "▶ " : "  ", k + 1,
+                              name, dims->str);
+      if (!r->run)
+        g_string_append (s, _("not run"));
+      else if (r->status == KS_SIM_FAULTED)
+        g_string_append_printf (s, _("faulted in block (%u, %u, %u), thread (%u, %u, %u): %s"),
+                                r->fault.block[0], r->fault.block[1], r->fault.block[2],
+                                r->fault.thread[0], r->fault.thread[1], r->fault.thread[2],
+                                r->fault.message);
+      else
+        {
+          g_autofree char *warp = g_strdup_printf ("%" G_GUINT64_FORMAT, r->stats.warp_instructions);
+
+          /* (a number as a string: xgettext cannot read G_GUINT64_FORMAT) */
+          g_string_append_printf (s, _("%s warp-instructions"), warp);
+          if (r->status != KS_SIM_DONE)
+            g_string_append (s, _(", stopped"));
+        }
+      g_string_append_c (s, '\n');
+    }
+  g_string_append_c (s, '\n');
+}
+
 /* A label, not a text view: the output is read-only, and a label of
  * bounded size lays out in one go (a kernel may print megabytes) */
 #define MAX_OUTPUT_BYTES (64 * 1024)
@@ -516,9 +557,21 @@ show_output (KsWindow             *self,
       const KsSimFault *fault = ks_sim_get_fault (result->sim);
       const char *printed = ks_sim_get_printf (result->sim);
 
+      append_launches (s, result);
+      if (fault != NULL && result->n_launches > 0)
+        {
+          const KsSimLaunchReport *r = &result->launches[result->launch->step];
+          g_autofree char *name = _ks_window_short_kernel_name (r->kernel);
+
+          /* TRANSLATORS: "Launch 2 of 3 (uniformAdd) faulted: ..." */
+          g_string_append_printf (s, _("Launch %u of %u (%s) faulted, and the launches after it did "
+                                       "not run: %s\n"), result->launch->step + 1,
+                                  result->n_launches, name, fault->message);
+        }
+      else if (fault != NULL)
+        g_string_append_printf (s, _("The kernel faulted: %s\n"), fault->message);
       if (fault != NULL)
         {
-          g_string_append_printf (s, _("The kernel faulted: %s\n"), fault->message);
           g_string_append_printf (s, _("  block (%u, %u, %u), thread (%u, %u, %u)"),
                                   fault->block[0], fault->block[1], fault->block[2],
                                   fault->thread[0], fault->thread[1], fault->thread[2]);
@@ -556,7 +609,11 @@ show_output (KsWindow             *self,
       }
       if (fault == NULL && result->launch != NULL && result->launch->n_outputs > 0)
         {
-          g_string_append (s, _("\nOutputs (first values):\n"));
+          if (result->n_launches > 0)
+            g_string_append_printf (s, _("\nOutputs after launch %u of %u (first values):\n"),
+                                    result->launch->step + 1, result->n_launches);
+          else
+            g_string_append (s, _("\nOutputs (first values):\n"));
           for (uint32_t i = 0; i < result->launch->n_outputs; i++)
             append_buffer_values (s, result, result->launch->outputs[i]);
         }
@@ -593,6 +650,12 @@ show_status (KsWindow             *self,
     g_string_append (s, result->arch->id);
   if (result->sim != NULL && ks_sim_get_fault (result->sim) != NULL)
     g_string_append (s, _(" · faulted"));
+  /* a sequence: a launch after the one shown that faulted */
+  for (uint32_t k = 0; result->launch != NULL && k < result->n_launches; k++)
+    if (k != result->launch->step && result->launches[k].run
+        && result->launches[k].status == KS_SIM_FAULTED)
+      g_string_append_printf (s, _(" · launch %u of %u faulted (see Output)"), k + 1,
+                              result->n_launches);
   if (result->timing != NULL)
     {
       static const char *const bounds[] = { N_("latency-bound"), N_("memory-bound"),
@@ -767,6 +830,8 @@ show_result (KsWindow   *self,
    * the lesson's scrolling) */
   _ks_window_heat_show (self, result);
   _ks_window_views_show (self, result, lesson);
+  /* a launch of a sequence just chosen: the panes go to its kernel */
+  _ks_window_launch_show_kernel (self, result);
   /* A screenshot shows the linking: without a lesson's line, the CUDA
    * line with the most PTX lines */
   if (self->screenshot_path != NULL && self->selected_cuda_line == 0 && self->line_map != NULL)

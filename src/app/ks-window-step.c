@@ -62,11 +62,16 @@ step_of (KsWindow *self)
   return self->step;
 }
 
+/* Of a sequence, the launch shown, after the ones before it have run
+ * (untraced, on every processor; in the main thread when a session starts,
+ * as a fresh simulation of one launch is) */
 static KsSim *
-new_sim (KsAnalysis  *a,
-         GError     **error)
+new_sim (KsAnalysis    *a,
+         GCancellable  *cancellable,
+         GError       **error)
 {
-  KsSim *sim = ks_sim_new (a->module, a->launch, error);
+  KsSim *sim = ks_sim_new_selected (a->module, a->launch, g_get_num_processors (), cancellable,
+                                    error);
 
   if (sim != NULL)
     ks_sim_set_trace (sim, TRUE, 0);
@@ -421,7 +426,7 @@ start (KsWindow *self)
       _ks_window_show_message (self, why);
       return FALSE;
     }
-  sim = new_sim (self->analysis, &error);
+  sim = new_sim (self->analysis, NULL, &error);
   if (sim == NULL)
     {
       _ks_window_show_message (self, error->message);
@@ -463,7 +468,7 @@ step_worker (GTask        *task,
   KsSim *sim = g_steal_pointer (&job->sim);
 
   if (sim == NULL)
-    sim = new_sim (job->analysis, &error);
+    sim = new_sim (job->analysis, cancellable, &error);
   if (sim == NULL)
     {
       g_task_return_error (task, error);
@@ -642,7 +647,7 @@ back_action (GtkWidget  *widget,
   if (st->steps == 1)
     {
       /* back to the start: nothing to run */
-      KsSim *sim = new_sim (st->analysis, &error);
+      KsSim *sim = new_sim (st->analysis, NULL, &error);
 
       if (sim == NULL)
         {

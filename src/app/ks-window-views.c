@@ -14,6 +14,7 @@
  * Memory; Lanes on the warp's first split; the whole control-flow graph. */
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "ks-cfg-view.h"
 #include "ks-lane-view.h"
@@ -243,6 +244,12 @@ what_if_cb (KsOccupancyView *view,
   l->block[1] = l->block[2] = 1;
   l->grid[0] = (uint32_t) MIN ((threads + value - 1) / value, G_MAXINT32);
   l->grid[1] = l->grid[2] = 1;
+  /* of a sequence, the launch shown: the others run as written */
+  if (l->n_steps > 0)
+    {
+      memcpy (l->steps[l->step].grid, l->grid, sizeof l->grid);
+      memcpy (l->steps[l->step].block, l->block, sizeof l->block);
+    }
   g_clear_pointer (&self->launch, ks_launch_free);
   self->launch = l;
   msg = g_strdup_printf (_("What if: blocks of %u threads"), value);

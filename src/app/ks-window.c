@@ -228,9 +228,9 @@ _ks_window_update_titles (KsWindow *self)
   update_titles (self);
 }
 
-static void
-format_dim3 (GString        *s,
-             const uint32_t  d[3])
+void
+_ks_window_format_dim3 (GString        *s,
+                        const uint32_t  d[3])
 {
   if (d[1] == 1 && d[2] == 1)
     g_string_append_printf (s, "%u", d[0]);
@@ -252,9 +252,9 @@ _ks_window_show_launch (KsWindow       *self,
       gtk_label_set_text (self->launch_label, _("no launch spec"));
       return;
     }
-  format_dim3 (s, launch->grid);
+  _ks_window_format_dim3 (s, launch->grid);
   g_string_append (s, ", ");
-  format_dim3 (s, launch->block);
+  _ks_window_format_dim3 (s, launch->block);
   if (launch->dynamic_shared_bytes)
     g_string_append_printf (s, ", %u", launch->dynamic_shared_bytes);
   g_string_append (s, self->launch_modified ? ">>> •" : ">>>");
@@ -269,6 +269,7 @@ _ks_window_show_launch (KsWindow       *self,
 
     gtk_widget_set_tooltip_text (GTK_WIDGET (self->launch_button), tip);
   }
+  _ks_window_launch_steps_update (self);
 }
 
 static void
@@ -1009,18 +1010,10 @@ open_file (KsWindow *self,
                          _("%s: launch specs must be local files"), name);
             return FALSE;
           }
+        /* (a sequence of launches runs in turn; the views show one) */
         launch = ks_launch_load (path, error);
         if (launch == NULL)
           return FALSE;
-        /* The window shows one launch: it refuses a sequence rather than
-         * run its first launch alone */
-        if (launch->n_steps > 1)
-          {
-            g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                         _("%s holds %u kernel launches, and the window runs one launch at a "
-                           "time: run it with kernelscope-cli run"), name, launch->n_steps);
-            return FALSE;
-          }
         spec_file = g_object_ref (file);
         if (launch->ptx_path != NULL)
           ptx_file = g_file_new_for_path (launch->ptx_path);
@@ -1085,9 +1078,6 @@ open_file (KsWindow *self,
 
       /* A .json beside the kernel that is not a launch spec is not ours */
       launch = path ? ks_launch_load (path, &spec_error) : NULL;
-      /* nor is a sequence of launches, which the window does not run */
-      if (launch != NULL && launch->n_steps > 1)
-        g_clear_pointer (&launch, ks_launch_free);
       if (launch == NULL)
         g_clear_object (&spec_file);
     }
@@ -1891,6 +1881,7 @@ ks_window_class_init (KsWindowClass *klass)
   BIND (samples_list);
   BIND (samples_search);
   BIND (gpu_dropdown);
+  BIND (launch_step_dropdown);
   BIND (launch_button);
   BIND (launch_label);
   BIND (recent_menu);

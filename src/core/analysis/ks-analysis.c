@@ -65,6 +65,9 @@ ks_analysis_unref (KsAnalysis *analysis)
   if (a == NULL || !g_atomic_ref_count_dec (&a->ref))
     return;
   g_free (p->error);
+  for (uint32_t i = 0; i < p->n_launches; i++)
+    ks_sim_launch_report_clear (&p->launches[i]);
+  g_free (p->launches);
   g_clear_pointer (&p->diagnostics, g_array_unref);
   g_free (p->path);
   g_free (p->cuda_text);
@@ -115,6 +118,35 @@ sim_progress (double   fraction,
   Progress *p = user_data;
 
   report (p, KS_ANALYSIS_STAGE_SIMULATE, fraction);
+}
+
+/* The launches of a sequence other than the one analysed: untraced, and
+ * each one's report kept */
+typedef struct
+{
+  KsAnalysis *a;
+  uint32_t threads;
+} Untraced;
+
+static void
+untraced_setup (KsSim    *sim,
+                uint32_t  step,
+                gpointer  user_data)
+{
+  Untraced *u = user_data;
+
+  ks_sim_set_trace (sim, FALSE, 0);
+  ks_sim_set_threads (sim, u->threads);
+}
+
+static void
+untraced_done (KsSim    *sim,
+               uint32_t  step,
+               gpointer  user_data)
+{
+  Untraced *u = user_data;
+
+  ks_sim_launch_report_fill (&u->a->launches[step], u->a->module, u->a->launch, step, sim);
 }
 
 static KsAnalysis *
@@ -546,6 +578,7 @@ ks_analysis_run (const KsAnalysisRequest *r,
   Analysis *obj = g_new0 (Analysis, 1);
   KsAnalysis *a = &obj->pub;
   g_autoptr(KsLaunch) spec = NULL;
+  g_autoptr(KsSim) before = NULL;       /* a sequence's launch before the one analysed */
   g_autoptr(GError) error = NULL;
   g_autofree char *source_path = NULL, *ptx_path = NULL, *target = NULL;
   const char *kernel;
@@ -587,6 +620,14 @@ ks_analysis_run (const KsAnalysisRequest *r,
     source_path = g_strdup (a->path);
   else
     ptx_path = g_strdup (a->path);
+
+  /* A sequence of launches: the kernel of the one analysed */
+  {
+    const KsLaunch *given = r->launch ? r->launch : spec;
+
+    if (given != NULL && given->n_steps > 1)
+      kernel = given->steps[MIN (r->launch_step, given->n_steps - 1)].kernel;
+  }
 
   /* The GPU first: nvcc needs its arch */
   if (r->gpu != NULL && !choose_gpu (a, r, NULL))
@@ -656,6 +697,43 @@ ks_analysis_run (const KsAnalysisRequest *r,
       a->launch_is_default = TRUE;
     }
 
+  /* A sequence: the launches before the one analysed run first, without
+   * the trace, and a fault among them is the one shown */
+  if (a->launch->n_steps > 1)
+    {
+      Untraced u = { a, MAX (r->sim_threads, 1) };
+
+      ks_launch_select_step (a->launch, MIN (r->launch_step, a->launch->n_steps - 1));
+      a->n_launches = a->launch->n_steps;
+      a->launches = g_new0 (KsSimLaunchReport, a->n_launches);
+      for (uint32_t k = 0; k < a->n_launches; k++)
+        ks_sim_launch_report_fill (&a->launches[k], a->module, a->launch, k, NULL);
+      if (r->simulate && a->launch->step > 0)
+        {
+          report (&prog, KS_ANALYSIS_STAGE_SIMULATE, 0);
+          before = ks_sim_run_launches (a->module, a->launch, 0, a->launch->step, NULL,
+                                        untraced_setup, untraced_done, &u, cancellable, &error);
+          if (before == NULL)
+            return fail (a, g_strdup (error->message));
+          if (ks_sim_get_status (before) == KS_SIM_CANCELLED)
+            {
+              ks_analysis_unref (a);
+              return NULL;
+            }
+          if (ks_sim_get_status (before) == KS_SIM_FAULTED)
+            {
+              uint32_t k = 0;
+
+              while (k + 1 < a->n_launches && a->launches[k + 1].run)
+                k++;
+              ks_launch_select_step (a->launch, k);
+              a->kernel_index = find_kernel (a->module, a->launches[k].kernel);
+              g_free (a->kernel_name);
+              a->kernel_name = g_strdup (a->launches[k].kernel);
+            }
+        }
+    }
+
   /* The SASS shipped beside the kernel, for this very text */
   {
     gboolean cuda = kind == KS_ANALYSIS_INPUT_CUDA && a->cuda_text != NULL;
@@ -691,7 +769,18 @@ ks_analysis_run (const KsAnalysisRequest *r,
       KsSimStatus st;
 
       report (&prog, KS_ANALYSIS_STAGE_SIMULATE, 0);
-      a->sim = ks_sim_new (a->module, a->launch, &error);
+      if (before != NULL && ks_sim_get_status (before) == KS_SIM_FAULTED)
+        {
+          /* an earlier launch faulted: it is the one shown */
+          a->sim = g_steal_pointer (&before);
+          a->status = KS_ANALYSIS_FAULTED;
+          goto hints;
+        }
+      if (a->launch->n_steps > 1)
+        a->sim = ks_sim_new_step (a->module, a->launch, a->launch->step, before, &error);
+      else
+        a->sim = ks_sim_new (a->module, a->launch, &error);
+      g_clear_pointer (&before, ks_sim_free);
       if (a->sim == NULL)
         return fail (a, g_strdup (error->message));
       if (r->max_trace_events > 0)
@@ -728,6 +817,30 @@ ks_analysis_run (const KsAnalysisRequest *r,
         }
       if (st == KS_SIM_FAULTED)
         a->status = KS_ANALYSIS_FAULTED;
+      if (a->n_launches > 0)
+        {
+          Untraced u = { a, MAX (r->sim_threads, 1) };
+
+          ks_sim_launch_report_fill (&a->launches[a->launch->step], a->module, a->launch,
+                                     a->launch->step, a->sim);
+          /* the launches after it, so that each one's figures and a later
+           * fault show; they start from what it left */
+          if (st == KS_SIM_DONE && a->launch->step + 1 < a->n_launches)
+            {
+              g_autoptr(KsSim) after = ks_sim_run_launches (a->module, a->launch,
+                                                            a->launch->step + 1, a->n_launches,
+                                                            a->sim, untraced_setup, untraced_done,
+                                                            &u, cancellable, &error);
+
+              if (after == NULL)
+                return fail (a, g_strdup (error->message));
+              if (ks_sim_get_status (after) == KS_SIM_CANCELLED)
+                {
+                  ks_analysis_unref (a);
+                  return NULL;
+                }
+            }
+        }
 
       if (st == KS_SIM_DONE && a->have_occupancy)
         {
@@ -749,6 +862,7 @@ ks_analysis_run (const KsAnalysisRequest *r,
         a->timing_error = g_strdup_printf (_("no timing: %s"), a->occupancy_error);
     }
 
+hints:
   report (&prog, KS_ANALYSIS_STAGE_HINTS, 0);
   memset (&hin, 0, sizeof hin);
   hin.module = a->module;
@@ -904,6 +1018,39 @@ ks_analysis_to_json (const KsAnalysis *a)
       add_int (b, "dynamic_shared_bytes", a->launch->dynamic_shared_bytes);
       json_builder_set_member_name (b, "default");
       json_builder_add_boolean_value (b, a->launch_is_default);
+      if (a->n_launches > 0)
+        {
+          /* a sequence: which launch this is, and what each one did */
+          add_int (b, "index", a->launch->step);
+          json_builder_set_member_name (b, "launches");
+          json_builder_begin_array (b);
+          for (uint32_t k = 0; k < a->n_launches; k++)
+            {
+              const KsSimLaunchReport *l = &a->launches[k];
+
+              json_builder_begin_object (b);
+              add_str (b, "kernel", l->kernel);
+              add_dim3 (b, "grid", l->grid);
+              add_dim3 (b, "block", l->block);
+              add_int (b, "dynamic_shared_bytes", l->dynamic_shared_bytes);
+              /* "ok", "fault", "stopped" or "not_run" */
+              add_str (b, "status", !l->run ? "not_run" : l->status == KS_SIM_DONE ? "ok"
+                                    : l->status == KS_SIM_FAULTED ? "fault" : "stopped");
+              if (l->run)
+                {
+                  add_int (b, "warp_instructions", (gint64) l->stats.warp_instructions);
+                  add_int (b, "thread_instructions", (gint64) l->stats.thread_instructions);
+                }
+              if (l->run && l->status == KS_SIM_FAULTED)
+                {
+                  add_str (b, "fault", l->fault.message);
+                  add_dim3 (b, "fault_block", l->fault.block);
+                  add_dim3 (b, "fault_thread", l->fault.thread);
+                }
+              json_builder_end_object (b);
+            }
+          json_builder_end_array (b);
+        }
       json_builder_end_object (b);
     }
   else

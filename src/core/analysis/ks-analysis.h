@@ -88,6 +88,9 @@ typedef struct
   uint64_t sample_blocks;       /* 0: run the whole grid; else only the busiest SM's first
                                  * sample_blocks blocks (ks_sim_set_block_sample), for the
                                  * timing of launches too large to run whole */
+  uint32_t launch_step;         /* for a spec of several launches: the one to analyse (traced,
+                                 * after the ones before it, untraced); the last when too
+                                 * large */
 } KsAnalysisRequest;
 
 typedef void (*KsAnalysisProgressFunc) (KsAnalysisStage stage,
@@ -108,7 +111,9 @@ typedef struct
   KsPtxModule *module;          /* NULL when it did not parse */
   int32_t kernel_index;         /* into module->functions, -1 when none */
   char *kernel_name;
-  KsLaunch *launch;             /* NULL when there is no module */
+  KsLaunch *launch;             /* NULL when there is no module; for a spec of several
+                                 * launches its top level holds the one analysed
+                                 * (launch->step, ks_launch_select_step) */
   gboolean launch_is_default;   /* made up by ks_launch_new_default() */
 
   KsGpuDb *db;
@@ -121,6 +126,13 @@ typedef struct
   char *occupancy_error;        /* why the configuration cannot launch */
 
   KsSim *sim;                   /* the finished run, or NULL */
+  /* A spec of several launches: what each did (n_launches = launch->n_steps;
+   * 0 and NULL for a spec of one).  The ones before the launch analysed ran
+   * without the trace, and so did the ones after it, once it finished; a
+   * fault stops the sequence, and when an earlier launch faults that is
+   * the one analysed (launch->step), so that sim says where. */
+  KsSimLaunchReport *launches;
+  uint32_t n_launches;
   KsTiming *timing;             /* NULL without a trace */
   char *timing_error;
   GPtrArray *hints;             /* KsHint */

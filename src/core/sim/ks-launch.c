@@ -2531,6 +2531,29 @@ ks_launch_copy (const KsLaunch *l)
   return c;
 }
 
+void
+ks_launch_select_step (KsLaunch *launch,
+                       uint32_t  step)
+{
+  const KsLaunchStep *st;
+
+  g_return_if_fail (launch != NULL);
+  g_return_if_fail (step < MAX (launch->n_steps, 1));
+
+  if (launch->n_steps == 0)
+    return;
+  st = &launch->steps[step];
+  g_free (launch->kernel);
+  launch->kernel = g_strdup (st->kernel);
+  memcpy (launch->grid, st->grid, sizeof launch->grid);
+  memcpy (launch->block, st->block, sizeof launch->block);
+  launch->dynamic_shared_bytes = st->dynamic_shared_bytes;
+  params_free (launch->params, launch->n_params);
+  launch->params = params_copy (st->params, st->n_params);
+  launch->n_params = st->n_params;
+  launch->step = step;
+}
+
 int
 ks_launch_find_buffer (const KsLaunch *launch,
                        const char     *name)

@@ -119,8 +119,9 @@
  *   variables, each seeing what the last one wrote; the top level then
  *   gives none of those five fields.  KsLaunch's own kernel, grid, block,
  *   dynamic_shared_bytes and params are the first launch's, for readers of
- *   one launch; ks_sim_new() refuses a spec of several, and
- *   ks_sim_new_step() runs each.
+ *   one launch (or launch `step`'s, after ks_launch_select_step());
+ *   ks_sim_new() refuses a spec of several, ks_sim_new_step() runs each,
+ *   and ks_sim_run_launches() runs them in turn.
  */
 #pragma once
 
@@ -275,6 +276,9 @@ typedef struct
    * above are those of steps[0]; 0 steps for a spec of one launch */
   KsLaunchStep *steps;
   uint32_t n_steps;
+  /* which of "launches" the top level holds (ks_launch_select_step); 0
+   * after parsing */
+  uint32_t step;
 } KsLaunch;
 
 #define KS_LAUNCH_ERROR (ks_launch_error_quark ())
@@ -301,6 +305,13 @@ KsLaunch      *ks_launch_load                 (const char    *path,
 void           ks_launch_free                 (KsLaunch      *launch);
 /* A deep copy, buffers included */
 KsLaunch      *ks_launch_copy                 (const KsLaunch *launch);
+/* Makes the top level of a spec of several launches hold launch @step's
+ * kernel, grid, block, dynamic_shared_bytes and params, for readers of one
+ * launch (the occupancy, the hints, the window's views), and records
+ * @step in launch->step.  Nothing changes for a spec of one launch (@step
+ * must be 0). */
+void           ks_launch_select_step          (KsLaunch       *launch,
+                                               uint32_t        step);
 
 /* The launch used for a kernel that has no spec (README.md, "A kernel
  * without a launch spec"): blocks of the kernel's .reqntid or .maxntid, else

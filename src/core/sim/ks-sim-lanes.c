@@ -143,7 +143,8 @@ ks_lane_trace_record (const KsPtxModule *module,
                    "block %u: the launch has %" G_GUINT64_FORMAT " blocks", cta, n_ctas);
       return NULL;
     }
-  sim = ks_sim_new (module, launch, error);
+  /* (of a sequence, the launch its top level holds, after the others) */
+  sim = ks_sim_new_selected (module, launch, 1, cancellable, error);
   if (sim == NULL)
     return NULL;
   if (warp >= sim->warps_per_cta)

@@ -43,7 +43,8 @@ typedef struct
   gboolean truncated;           /* the warp ran more than max_steps instructions */
 } KsLaneTrace;
 
-/* Runs `launch` (block `cta` and those before it; nothing after) and
+/* Runs `launch` (block `cta` and those before it; nothing after; of a
+ * sequence, launch->step, after the launches before it have run) and
  * records warp `warp` of block `cta` for at most `max_steps` instructions.
  * NULL with an error for a block or warp the launch does not have, or
  * when the run faults before reaching it. */

@@ -287,6 +287,66 @@ KsSim              *ks_sim_new_step     (const KsPtxModule *module,
                                          GError           **error);
 void                ks_sim_free         (KsSim             *sim);
 
+/* Running a spec's "launches" in turn (ks-sim-launches.c), as a host
+ * program does on one stream: each launch starts from the memory the one
+ * before it left.  kernelscope-cli run and the analysis (the window) share
+ * it. */
+typedef void (*KsSimLaunchFunc) (KsSim    *sim,
+                                 uint32_t  step,
+                                 gpointer  user_data);
+/* Runs launches @first to @end - 1 of @launch (first < end), the first of
+ * them after @prev (the simulation of launch @first - 1, which it only
+ * reads; NULL when @first is 0).  @setup, when given, is called on each
+ * simulation before it runs (the trace, threads, a step limit: a new
+ * simulation runs without the trace), and @done after.  It stops after a
+ * launch that did not finish (a fault, or @cancellable).
+ * Returns: (transfer full): the simulation of the last launch run (see
+ * ks_sim_get_status), or NULL with @error set when a launch does not fit
+ * its kernel (ks_sim_new_step()'s message). */
+KsSim              *ks_sim_run_launches (const KsPtxModule *module,
+                                         const KsLaunch    *launch,
+                                         uint32_t           first,
+                                         uint32_t           end,
+                                         const KsSim       *prev,
+                                         KsSimLaunchFunc    setup,
+                                         KsSimLaunchFunc    done,
+                                         gpointer           user_data,
+                                         GCancellable      *cancellable,
+                                         GError           **error);
+/* A simulation, not yet run, of the launch @launch's top level holds:
+ * ks_sim_new() for a spec of one launch; for a sequence, launch
+ * launch->step (ks_launch_select_step), after launches 0 to step - 1 have
+ * run without the trace on @threads threads.  NULL with @error set when
+ * one does not fit its kernel, when one of them faults (the message names
+ * the launch, the block and the thread) or when cancelled. */
+KsSim              *ks_sim_new_selected (const KsPtxModule *module,
+                                         const KsLaunch    *launch,
+                                         uint32_t           threads,
+                                         GCancellable      *cancellable,
+                                         GError           **error);
+
+/* What one launch of a sequence did, for a report of each */
+typedef struct
+{
+  char *kernel;                 /* the kernel's name in the module */
+  uint32_t grid[3], block[3];
+  uint32_t dynamic_shared_bytes;
+  gboolean run;                 /* FALSE: not run (after a fault, or not asked for) */
+  KsSimStatus status;           /* when run: KS_SIM_DONE, KS_SIM_FAULTED, ... */
+  KsSimStats stats;
+  KsSimFault fault;             /* when status is KS_SIM_FAULTED; its strings owned */
+} KsSimLaunchReport;
+
+/* Fills @report with what the launch of @launch's "launches" @step is
+ * (kernel, grid, block), and, when @sim is that launch's simulation after
+ * its run, what it did. */
+void                ks_sim_launch_report_fill  (KsSimLaunchReport *report,
+                                                const KsPtxModule *module,
+                                                const KsLaunch    *launch,
+                                                uint32_t           step,
+                                                const KsSim       *sim);
+void                ks_sim_launch_report_clear (KsSimLaunchReport *report);
+
 /* Runs until the kernel ends, faults, is cancelled, or `max_steps`
  * warp-instructions have been executed in this call (0 = no limit). */
 KsSimStatus         ks_sim_run          (KsSim             *sim,
