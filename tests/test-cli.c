@@ -1095,6 +1095,61 @@ test_sass_kernel (void)
   result_clear (&r);
 }
 
+/* Hostile input (issue 16): each run under coreutils' timeout, so a hang
+ * fails the test (status 124) instead of stalling the suite */
+static Result
+run_cli_within (guint              seconds,
+                const char *const *args)
+{
+  g_autofree char *limit = g_strdup_printf ("%u", seconds);
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autofree char *saved = cli;
+  Result r;
+
+  g_ptr_array_add (argv, (gpointer) "-k");
+  g_ptr_array_add (argv, (gpointer) "5");
+  g_ptr_array_add (argv, limit);
+  g_ptr_array_add (argv, saved);
+  for (guint i = 0; args[i]; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  cli = g_find_program_in_path ("timeout");
+  g_assert_nonnull (cli);
+  r = run_cli ((const char *const *) argv->pdata);
+  g_free (cli);
+  cli = g_steal_pointer (&saved);
+  return r;
+}
+
+/* JSON nested 100,000 levels deep: refused with the place where the bound
+ * was passed, by run and analyze alike, never a crash */
+static void
+test_hostile_deep_json (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ks-cli-XXXXXX", NULL);
+  g_autofree char *spec = g_build_filename (dir, "deep.json", NULL);
+  g_autoptr(GString) text = g_string_new ("{\"ptx\": \"k.ptx\",\n\"x\": ");
+  const char *run[] = { "run", spec, NULL };
+  const char *analyze[] = { "analyze", "--json", spec, NULL };
+  const char *const *each[] = { run, analyze };
+
+  for (guint i = 0; i < 100000; i++)
+    g_string_append (text, "[");
+  g_assert_true (g_file_set_contents (spec, text->str, (gssize) text->len, NULL));
+  for (guint i = 0; i < G_N_ELEMENTS (each); i++)
+    {
+      Result r = run_cli_within (60, each[i]);
+      g_autofree char *want = g_strdup_printf ("%s:2:69: arrays and objects nested more than 64 deep",
+                                               spec);
+
+      g_assert_cmpint (r.status, ==, 1);
+      g_assert_nonnull (strstr (r.err, want));
+      result_clear (&r);
+    }
+  g_unlink (spec);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1120,5 +1175,6 @@ main (int   argc,
   g_test_add_func ("/cli/sass/cubin", test_sass_cubin);
   g_test_add_func ("/cli/sass/kernel", test_sass_kernel);
   g_test_add_func ("/cli/sass/cubin-bad", test_sass_cubin_bad);
+  g_test_add_func ("/cli/hostile/deep-json", test_hostile_deep_json);
   return g_test_run ();
 }
