@@ -499,10 +499,14 @@ layout_module (KsSim   *sim,
           if (v->function != KS_PTX_NONE)
             {
               KsSimFnLayout *l = &sim->layouts[v->function];
+              uint64_t end;
 
               l->local_size = (uint32_t) align_up (l->local_size, var_align (v));
               sim->var_addr[i] = l->local_size;
-              l->local_size += (uint32_t) size;
+              /* A frame past the limit is a fault when pushed (the size
+               * is in its message), so it only must not wrap here */
+              end = MIN ((uint64_t) l->local_size + size, G_MAXUINT32 - 1024u);
+              l->local_size = (uint32_t) end;
             }
           break;
         default:
@@ -753,7 +757,8 @@ ks_sim_grow_local (KsSimWarp *w,
 }
 
 /* Pushes a frame for function fn, with its locals on the warp's stack.
- * Returns FALSE when the stack would overflow. */
+ * Returns FALSE when the stack would overflow; ks_sim_frame_fault() says
+ * why, and every caller must, since the warp then has no frame to run. */
 gboolean
 ks_sim_push_frame (KsSim     *sim,
                    KsSimWarp *w,
@@ -951,12 +956,54 @@ start_cta (KsSim    *sim,
       w->live = n == 32 ? KS_FULL_MASK : (1u << n) - 1;
       w->state = KS_WARP_RUNNING;
       w->mbar_seen = G_MAXUINT64;
-      ks_sim_push_frame (sim, w, sim->entry, KS_PTX_NONE, w->live);
+      if (!ks_sim_push_frame (sim, w, sim->entry, KS_PTX_NONE, w->live))
+        {
+          /* No warp of the block can start: none runs (the run loop stops
+           * on the fault before it reaches them) */
+          ks_sim_frame_fault (sim, w, 0, NULL, sim->entry);
+          for (uint32_t j = i; j < c->n_warps; j++)
+            c->warps[j].state = KS_WARP_DONE;
+          c->n_done = c->n_warps;
+          break;
+        }
     }
   sim->current_warp = 0;
   sim->cta_active = TRUE;
   trace_start_cta (sim, linear);
   ks_sim_spin_reset (sim);
+}
+
+/* The fault of a ks_sim_push_frame() that failed: too many nested calls,
+ * or a frame whose locals do not fit in a thread's local memory (all of
+ * it for a kernel of over 512 KiB, which ptxas also refuses) */
+void
+ks_sim_frame_fault (KsSim           *sim,
+                    KsSimWarp       *w,
+                    int              lane,
+                    const KsPtxInsn *insn,
+                    uint32_t         fn)
+{
+  const KsPtxFunction *f = &sim->module->functions[fn];
+  g_autofree char *name = ks_ptx_span_dup (sim->module, f->name);
+  uint32_t size = sim->layouts[fn].local_size;
+
+  if (w->n_frames >= KS_SIM_MAX_FRAMES)
+    ks_sim_fault (sim, w, lane, insn, KS_SIM_FAULT_STACK_OVERFLOW, FALSE, 0,
+                  "call stack overflow: %u nested calls (unbounded recursion?)",
+                  KS_SIM_MAX_FRAMES);
+  else if (w->n_frames == 0 || (uint64_t) size > KS_SIM_LOCAL_LIMIT)
+    ks_sim_fault (sim, w, lane, insn, KS_SIM_FAULT_STACK_OVERFLOW, FALSE, 0,
+                  "%s needs %u bytes of local memory per thread; a thread has at most %u "
+                  "(%u KiB, as on the GPU)", name, size, KS_SIM_LOCAL_LIMIT,
+                  KS_SIM_LOCAL_LIMIT / 1024);
+  else
+    ks_sim_fault (sim, w, lane, insn, KS_SIM_FAULT_STACK_OVERFLOW, FALSE, 0,
+                  "call stack overflow: calling %s (%u bytes of local memory per thread) at "
+                  "depth %u passes the %u bytes (%u KiB) a thread has (unbounded recursion?)",
+                  name, size, w->n_frames, KS_SIM_LOCAL_LIMIT, KS_SIM_LOCAL_LIMIT / 1024);
+  /* With no instruction, the kernel's own line */
+  if (insn == NULL && sim->fault.ptx_line == 0)
+    sim->fault.ptx_line = f->line;
 }
 
 static void
