@@ -1104,9 +1104,20 @@ open_and_report (KsWindow *self,
   g_autoptr(GError) error = NULL;
 
   if (!open_file (self, file, &error))
-    _ks_window_show_message (self, error->message);
+    {
+      _ks_window_show_message (self, error->message);
+      if (self->screenshot_path != NULL)
+        {
+          /* A screenshot is taken from a script: say why there too */
+          g_printerr ("kernelscope: %s\n", error->message);
+          self->screenshot_refused = TRUE;
+        }
+    }
   else if (remember)
     _ks_window_recent_add (self, file);
+  /* No run to wait for (the file was refused, or it has nothing to run) */
+  if (self->run_cancellable == NULL)
+    _ks_window_screenshot_soon (self);
 }
 
 void
