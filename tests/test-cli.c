@@ -1150,6 +1150,117 @@ test_hostile_deep_json (void)
   g_rmdir (dir);
 }
 
+/* analyze's exit statuses and messages (issue 16): PTX with errors and a
+ * module without a kernel are bad input (1), not usage (2); several
+ * kernels and none named is usage; a fault is on stderr as an error at the
+ * PTX instruction's line and column, with its block and thread, exit 3 */
+static void
+test_hostile_analyze_exits (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ks-cli-XXXXXX", NULL);
+  g_autofree char *bad = g_build_filename (dir, "bad.ptx", NULL);
+  g_autofree char *none = g_build_filename (dir, "none.ptx", NULL);
+  g_autofree char *two = g_build_filename (dir, "two.ptx", NULL);
+  g_autofree char *spec = g_build_filename (dir, "oob.json", NULL);
+  g_autofree char *ptx = dist ("..", "data", "samples", "01-vector-add", "vector_add.ptx", NULL);
+  g_autofree char *text = g_strdup_printf (
+    "{\"ptx\": \"%s\", \"grid\": [1], \"block\": [64],"
+    " \"buffers\": {\"a\": {\"type\": \"f32\", \"count\": 10}, \"b\": {\"type\": \"f32\", \"count\": 64},"
+    " \"c\": {\"type\": \"f32\", \"count\": 64}},"
+    " \"params\": [{\"buffer\": \"a\"}, {\"buffer\": \"b\"}, {\"buffer\": \"c\"}, {\"type\": \"s32\", \"value\": 64}]}",
+    ptx);
+  g_autofree char *where = NULL;
+  const char *header = ".version 8.0\n.target sm_80\n.address_size 64\n";
+  g_autofree char *bad_text = g_strconcat (header, ".visible .entry k()\n{\n  mov.u32 %r1 1;\n  ret;\n}\n", NULL);
+  g_autofree char *none_text = g_strconcat (header, ".func f()\n{\n  ret;\n}\n", NULL);
+  g_autofree char *two_text = g_strconcat (header, ".visible .entry k()\n{\n  ret;\n}\n"
+                                           ".visible .entry l()\n{\n  ret;\n}\n", NULL);
+  const char *analyze_bad[] = { "analyze", "--no-toolkit", bad, NULL };
+  const char *analyze_none[] = { "analyze", "--no-toolkit", none, NULL };
+  const char *analyze_two[] = { "analyze", "--no-toolkit", two, NULL };
+  const char *analyze_fault[] = { "analyze", "--json", "--no-toolkit", spec, NULL };
+  const char *run_fault[] = { "run", spec, NULL };
+  Result r;
+
+  g_assert_true (g_file_set_contents (bad, bad_text, -1, NULL));
+  g_assert_true (g_file_set_contents (none, none_text, -1, NULL));
+  g_assert_true (g_file_set_contents (two, two_text, -1, NULL));
+  g_assert_true (g_file_set_contents (spec, text, -1, NULL));
+
+  r = run_cli_within (60, analyze_bad);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "bad.ptx:6:15: error: "));
+  result_clear (&r);
+
+  r = run_cli_within (60, analyze_none);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "the module has no kernel"));
+  result_clear (&r);
+
+  r = run_cli_within (60, analyze_two);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "several kernels"));
+  result_clear (&r);
+
+  /* a holds 10 floats: thread 10 reads past it, at the ld.global of line
+   * 52 (a tab in: column 2) */
+  where = g_strdup ("/vector_add.ptx:52:2: error: invalid global read of size 4");
+  r = run_cli_within (60, analyze_fault);
+  g_assert_cmpint (r.status, ==, 3);
+  g_assert_nonnull (r.json);
+  g_assert_nonnull (strstr (r.err, where));
+  g_assert_nonnull (strstr (r.err, "(block [0,0,0], thread [10,0,0])"));
+  g_assert_nonnull (strstr (r.err, "vector_add.cu:10: note: "));
+  result_clear (&r);
+  r = run_cli_within (60, run_fault);
+  g_assert_cmpint (r.status, ==, 3);
+  g_assert_nonnull (strstr (r.err, where));
+  result_clear (&r);
+
+  g_unlink (bad);
+  g_unlink (none);
+  g_unlink (two);
+  g_unlink (spec);
+  g_rmdir (dir);
+}
+
+/* A binary .cu compiled with nvcc: nvcc's own errors, with their places,
+ * although it echoes bytes that are not UTF-8 (issue 16: they were lost,
+ * and the module was said to have no kernel) */
+static void
+test_hostile_binary_cuda (void)
+{
+  g_autofree char *nvcc = g_find_program_in_path ("nvcc");
+  g_autofree char *dir = NULL, *cu = NULL, *at = NULL;
+  const char *args[] = { "analyze", NULL, NULL };
+  guint8 bytes[2048];
+  Result r;
+
+  if (nvcc == NULL && !g_file_test ("/usr/local/cuda/bin/nvcc", G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("nvcc is not installed: compiling CUDA is not tested");
+      return;
+    }
+  dir = g_dir_make_tmp ("ks-cli-XXXXXX", NULL);
+  cu = g_build_filename (dir, "binary.cu", NULL);
+  /* Bytes that are not UTF-8, on lines nvcc complains of */
+  for (guint i = 0; i < sizeof bytes; i++)
+    bytes[i] = i % 64 == 63 ? '\n' : (guint8) (0x80 + (i * 37) % 0x7f);
+  g_assert_true (g_file_set_contents (cu, (const char *) bytes, sizeof bytes, NULL));
+  args[1] = cu;
+  r = run_cli_within (300, args);
+  g_assert_cmpint (r.status, ==, 1);
+  at = g_strdup_printf ("%s:1", cu);
+  g_assert_nonnull (strstr (r.err, at));
+  g_assert_nonnull (strstr (r.err, "error"));
+  g_assert_null (strstr (r.err, "no kernel"));
+  g_assert_null (strstr (r.err, "Invalid UTF-8"));
+  g_assert_true (g_utf8_validate (r.err, -1, NULL));
+  result_clear (&r);
+  g_unlink (cu);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1176,5 +1287,7 @@ main (int   argc,
   g_test_add_func ("/cli/sass/kernel", test_sass_kernel);
   g_test_add_func ("/cli/sass/cubin-bad", test_sass_cubin_bad);
   g_test_add_func ("/cli/hostile/deep-json", test_hostile_deep_json);
+  g_test_add_func ("/cli/hostile/analyze-exits", test_hostile_analyze_exits);
+  g_test_add_func ("/cli/hostile/binary-cuda", test_hostile_binary_cuda);
   return g_test_run ();
 }

@@ -564,6 +564,51 @@ ks_cli_fail (const char *command,
   return status;
 }
 
+/* The 1-based column of LINE's first character that is not blank, 0 when
+ * the text has no such line */
+static uint32_t
+line_column (const char *text,
+             uint32_t    line)
+{
+  const char *p = text;
+
+  if (text == NULL || line == 0)
+    return 0;
+  for (uint32_t l = 1; l < line; l++)
+    {
+      p = strchr (p, '\n');
+      if (p == NULL)
+        return 0;
+      p++;
+    }
+  for (const char *q = p; *q != '\0' && *q != '\n'; q++)
+    if (*q != ' ' && *q != '\t' && *q != '\r')
+      return (uint32_t) (q - p) + 1;
+  return 0;
+}
+
+void
+ks_cli_print_fault (const char *ptx_file,
+                    const char *text,
+                    const void *fault_data,
+                    const char *prefix)
+{
+  const KsSimFault *fault = fault_data;
+  uint32_t column = line_column (text, fault->ptx_line);
+  g_autoptr(GString) place = g_string_new (ptx_file);
+
+  if (fault->ptx_line > 0)
+    g_string_append_printf (place, ":%u", fault->ptx_line);
+  if (column > 0)
+    g_string_append_printf (place, ":%u", column);
+  g_printerr ("%s: error: %s%s%s (block [%u,%u,%u], thread [%u,%u,%u])\n", place->str,
+              prefix ? prefix : "", prefix ? ": " : "", fault->message,
+              fault->block[0], fault->block[1], fault->block[2],
+              fault->thread[0], fault->thread[1], fault->thread[2]);
+  if (fault->cuda_file != NULL)
+    g_printerr ("%s:%u: note: the CUDA line of the fault\n", fault->cuda_file, fault->cuda_line);
+}
+
 void
 ks_cli_add_dim3 (JsonBuilder    *b,
                  const char     *name,
@@ -985,17 +1030,13 @@ cmd_run (int    argc,
         {
           faulted = TRUE;
           if (launch->n_steps > 1)
-            g_printerr ("%s:%u: error: launch %u (%s): %s (block [%u,%u,%u], thread [%u,%u,%u])\n",
-                        launch->ptx_path, fault->ptx_line, k, st->kernel, fault->message,
-                        fault->block[0], fault->block[1], fault->block[2],
-                        fault->thread[0], fault->thread[1], fault->thread[2]);
+            {
+              g_autofree char *which = g_strdup_printf ("launch %u (%s)", k, st->kernel);
+
+              ks_cli_print_fault (launch->ptx_path, module->text, fault, which);
+            }
           else
-            g_printerr ("%s:%u: error: %s (block [%u,%u,%u], thread [%u,%u,%u])\n",
-                        launch->ptx_path, fault->ptx_line, fault->message,
-                        fault->block[0], fault->block[1], fault->block[2],
-                        fault->thread[0], fault->thread[1], fault->thread[2]);
-          if (fault->cuda_file != NULL)
-            g_printerr ("%s:%u: note: the CUDA line of the fault\n", fault->cuda_file, fault->cuda_line);
+            ks_cli_print_fault (launch->ptx_path, module->text, fault, NULL);
           if (json)
             fault_node = build_fault (fault, k, st->kernel);
         }

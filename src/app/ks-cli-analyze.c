@@ -156,12 +156,19 @@ ks_cli_analyze (int    argc,
        * bad input are told apart by what the request asked */
       int status = KS_CLI_EXIT_BAD_INPUT;
 
-      if (a->module != NULL && a->kernel_index < 0 && kernel_opt == NULL)
+      /* (PTX with errors, or without a kernel, is bad input: only a
+       * choice the command line must make is usage) */
+      if (a->module != NULL && a->module->n_errors == 0 && a->kernel_index == -2
+          && kernel_opt == NULL)
         status = KS_CLI_EXIT_USAGE;
       if ((gpu_opt || arch_opt) && a->arch == NULL && a->module != NULL && a->kernel_index >= 0)
         status = KS_CLI_EXIT_USAGE;
       return fail (json, status, a->error);
     }
+
+  /* A fault is an error of the kernel's, placed as the others are */
+  if (a->status == KS_ANALYSIS_FAULTED && a->sim != NULL && ks_sim_get_fault (a->sim) != NULL)
+    ks_cli_print_fault (a->module->filename, a->module->text, ks_sim_get_fault (a->sim), NULL);
 
   if (json)
     {

@@ -27,6 +27,14 @@ int   ks_cli_fail             (const char *command,
                                gboolean    json,
                                int         status,
                                const char *message);
+/* A kernel's fault on stderr, as a compiler places an error:
+ * PTX_FILE:LINE:COL: error: [PREFIX: ]MESSAGE (block [x,y,z], thread [x,y,z]),
+ * the column that of the instruction in TEXT (the PTX; NULL: none), then a
+ * note with the CUDA line when there is one.  FAULT is a KsSimFault. */
+void  ks_cli_print_fault      (const char     *ptx_file,
+                               const char     *text,
+                               const void     *fault,
+                               const char     *prefix);
 /* name: [x, y, z] */
 void  ks_cli_add_dim3         (JsonBuilder    *b,
                                const char     *name,
