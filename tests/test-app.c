@@ -3590,6 +3590,48 @@ test_screenshot_refused (void)
   g_rmdir (tmp);
 }
 
+/* A kernel that never ends: the window runs it in its worker with the
+ * progress bar up, and it stops after the window's budget of 10 s with a
+ * time_limit fault that says so, instead of at the step limit a minute or
+ * more later (issue 16) */
+static void
+test_infinite_loop (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autofree char *tmp = NULL, *ptx = NULL, *spec = NULL;
+  g_autoptr(GFile) file = NULL;
+  gint64 start;
+  const char *out;
+
+  if (f->window == NULL)
+    return;
+  tmp = g_dir_make_tmp ("ks-test-loop-XXXXXX", NULL);
+  ptx = g_build_filename (tmp, "loop.ptx", NULL);
+  spec = g_build_filename (tmp, "loop.json", NULL);
+  g_assert_true (g_file_set_contents (ptx, ".version 8.0\n.target sm_80\n.address_size 64\n"
+                                           ".visible .entry spin(.param .u64 out)\n{\n"
+                                           "  .reg .b32 %r<3>;\n  mov.u32 %r1, 0;\n"
+                                           "$L:\n  add.u32 %r1, %r1, 1;\n  bra $L;\n}\n", -1, NULL));
+  g_assert_true (g_file_set_contents (spec, "{\"ptx\": \"loop.ptx\", \"grid\": [4], \"block\": [64],"
+                                            " \"buffers\": {\"o\": {\"type\": \"u32\", \"count\": 1}},"
+                                            " \"params\": [{\"buffer\": \"o\"}]}", -1, NULL));
+  file = g_file_new_for_path (spec);
+  start = g_get_monotonic_time ();
+  ks_window_open_file (f->window, file);
+  g_assert_true (f->window->running);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (f->window->progress_bar)));
+  wait_for_run_within (f->window, 40000);
+  g_test_message ("stopped after %.1f s", (g_get_monotonic_time () - start) / 1e6);
+  g_assert_cmpint (g_get_monotonic_time () - start, >=, 10 * G_USEC_PER_SEC);
+  out = gtk_label_get_text (f->window->output_label);
+  g_assert_nonnull (strstr (out, "stopped after 10 s of simulation (the window's budget; "
+                                 "kernelscope-cli run --max-seconds N allows more)"));
+  g_assert_nonnull (strstr (gtk_label_get_text (f->window->status_label), "faulted"));
+  g_remove (ptx);
+  g_remove (spec);
+  g_rmdir (tmp);
+}
+
 /* Resizes the window and lets it lay out */
 static void
 resize_window (KsWindow *window,
@@ -5807,6 +5849,8 @@ main (int    argc,
   g_test_add ("/app/window/hint-jumps", Fixture, NULL, fixture_setup_quick, test_hint_jumps,
               fixture_teardown);
   g_test_add ("/app/window/fault", Fixture, NULL, fixture_setup_quick, test_fault,
+              fixture_teardown);
+  g_test_add ("/app/window/infinite-loop", Fixture, NULL, fixture_setup_quick, test_infinite_loop,
               fixture_teardown);
   g_test_add ("/app/window/settings", Fixture, NULL, fixture_setup_quick, test_settings,
               fixture_teardown);

@@ -1261,6 +1261,65 @@ test_hostile_binary_cuda (void)
   g_rmdir (dir);
 }
 
+/* A kernel that never ends stops after 10 s of simulation by default, not
+ * at the step limit a minute or more later, and says how to allow more;
+ * --max-seconds sets the budget, for analyze too; a negative one is a
+ * usage error (issue 16) */
+static void
+test_hostile_infinite_loop (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ks-cli-XXXXXX", NULL);
+  g_autofree char *ptx = g_build_filename (dir, "loop.ptx", NULL);
+  g_autofree char *spec = g_build_filename (dir, "loop.json", NULL);
+  const char *run_default[] = { "run", spec, NULL };
+  const char *run_short[] = { "run", "--json", "--max-seconds", "0.5", "--threads", "2", spec, NULL };
+  const char *analyze_short[] = { "analyze", "--no-toolkit", "--max-seconds", "0.5", spec, NULL };
+  const char *negative[] = { "run", "--max-seconds", "-1", spec, NULL };
+  JsonObject *fault;
+  gint64 start;
+  Result r;
+
+  g_assert_true (g_file_set_contents (ptx, ".version 8.0\n.target sm_80\n.address_size 64\n"
+                                           ".visible .entry spin(.param .u64 out)\n{\n"
+                                           "  .reg .b32 %r<3>;\n  mov.u32 %r1, 0;\n"
+                                           "$L:\n  add.u32 %r1, %r1, 1;\n  bra $L;\n}\n", -1, NULL));
+  g_assert_true (g_file_set_contents (spec, "{\"ptx\": \"loop.ptx\", \"grid\": [4], \"block\": [64],"
+                                            " \"buffers\": {\"o\": {\"type\": \"u32\", \"count\": 1}},"
+                                            " \"params\": [{\"buffer\": \"o\"}]}", -1, NULL));
+
+  start = g_get_monotonic_time ();
+  r = run_cli_within (40, run_default);
+  g_test_message ("the default budget: %.1f s", (g_get_monotonic_time () - start) / 1e6);
+  g_assert_cmpint (r.status, ==, 3);
+  /* at the add or the branch of the loop */
+  g_assert_true (strstr (r.err, "loop.ptx:9:3: error: ") || strstr (r.err, "loop.ptx:10:3: error: "));
+  g_assert_nonnull (strstr (r.err, ": error: stopped after 10 s of simulation (the default budget; "
+                                   "--max-seconds N to allow more"));
+  result_clear (&r);
+
+  r = run_cli_within (30, run_short);
+  g_assert_cmpint (r.status, ==, 3);
+  fault = json_object_get_object_member (json_node_get_object (r.json), "fault");
+  g_assert_cmpstr (json_object_get_string_member (fault, "kind"), ==, "time_limit");
+  g_assert_nonnull (strstr (json_object_get_string_member (fault, "message"),
+                            "stopped after 0.5 s of simulation (--max-seconds 0.5)"));
+  result_clear (&r);
+
+  r = run_cli_within (30, analyze_short);
+  g_assert_cmpint (r.status, ==, 3);
+  g_assert_nonnull (strstr (r.err, "stopped after 0.5 s of simulation (--max-seconds 0.5)"));
+  result_clear (&r);
+
+  r = run_cli_within (30, negative);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "--max-seconds"));
+  result_clear (&r);
+
+  g_unlink (ptx);
+  g_unlink (spec);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1289,5 +1348,6 @@ main (int   argc,
   g_test_add_func ("/cli/hostile/deep-json", test_hostile_deep_json);
   g_test_add_func ("/cli/hostile/analyze-exits", test_hostile_analyze_exits);
   g_test_add_func ("/cli/hostile/binary-cuda", test_hostile_binary_cuda);
+  g_test_add_func ("/cli/hostile/infinite-loop", test_hostile_infinite_loop);
   return g_test_run ();
 }

@@ -564,6 +564,24 @@ ks_cli_fail (const char *command,
   return status;
 }
 
+gboolean
+ks_cli_max_seconds (double   given,
+                    double  *seconds,
+                    char   **note)
+{
+  if (isnan (given))
+    {
+      *seconds = KS_CLI_DEFAULT_MAX_SECONDS;
+      *note = g_strdup ("the default budget; --max-seconds N to allow more, 0 for no limit");
+      return TRUE;
+    }
+  if (!isfinite (given) || given < 0)
+    return FALSE;
+  *seconds = given;
+  *note = g_strdup_printf ("--max-seconds %g", given);
+  return TRUE;
+}
+
 /* The 1-based column of LINE's first character that is not blank, 0 when
  * the text has no such line */
 static uint32_t
@@ -900,6 +918,8 @@ cmd_run (int    argc,
 {
   gboolean json = FALSE, no_trace = FALSE;
   gint64 max_steps = 0;
+  double max_seconds_opt = NAN, max_seconds = 0;
+  g_autofree char *max_seconds_note = NULL;
   gint threads = 1;
   g_autofree char *encoding_name = NULL;
   const GOptionEntry entries[] = {
@@ -909,6 +929,9 @@ cmd_run (int    argc,
       "(\"bytes_hex\", little-endian bytes) or \"both\"", "data|hex|both" },
     { "max-steps", 0, 0, G_OPTION_ARG_INT64, &max_steps,
       "Stop with a step_limit fault after N warp-instructions (of each launch)", "N" },
+    { "max-seconds", 0, 0, G_OPTION_ARG_DOUBLE, &max_seconds_opt,
+      "Stop with a time_limit fault after N seconds of simulation (of each launch; default 10, "
+      "0: no limit)", "N" },
     { "no-trace", 0, 0, G_OPTION_ARG_NONE, &no_trace,
       "Do not record the trace nor analyse memory (faster)", NULL },
     { "threads", 0, 0, G_OPTION_ARG_INT, &threads,
@@ -939,6 +962,8 @@ cmd_run (int    argc,
     return usage_error ("run", "expected exactly one launch spec");
   if (max_steps < 0)
     return usage_error ("run", "--max-steps must not be negative");
+  if (!ks_cli_max_seconds (max_seconds_opt, &max_seconds, &max_seconds_note))
+    return usage_error ("run", "--max-seconds must be a number of seconds >= 0");
   if (threads < 0)
     return usage_error ("run", "--threads must not be negative");
   if (encoding_name == NULL || strcmp (encoding_name, "data") == 0)
@@ -1009,6 +1034,7 @@ cmd_run (int    argc,
       n_run = k + 1;
       if (max_steps > 0)
         ks_sim_set_step_limit (sim, (uint64_t) max_steps);
+      ks_sim_set_time_limit (sim, max_seconds, max_seconds_note);
       ks_sim_set_trace (sim, !no_trace, 0);
       ks_sim_set_threads (sim, (uint32_t) threads);
       st->done = ks_sim_run (sim, 0, NULL) == KS_SIM_DONE;

@@ -10,6 +10,7 @@
 #include "ks-cli-analyze.h"
 #include "ks-cli.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -90,6 +91,8 @@ ks_cli_analyze (int    argc,
 {
   gboolean json = FALSE, no_toolkit = FALSE, lrr = FALSE, as_written = FALSE;
   gint64 sample_blocks = 0;
+  double max_seconds_opt = NAN;
+  g_autofree char *max_seconds_note = NULL;
   g_autofree char *arch_opt = NULL, *gpu_opt = NULL, *kernel_opt = NULL;
   const GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the analysis as one JSON object", NULL },
@@ -105,6 +108,9 @@ ks_cli_analyze (int    argc,
     { "sample-blocks", 0, 0, G_OPTION_ARG_INT64, &sample_blocks,
       "Run only the busiest SM's first N blocks (0, S, 2S, ...; S the GPU's SMs): the timing of "
       "a launch too large to run whole; the kernel's results are not computed", "N" },
+    { "max-seconds", 0, 0, G_OPTION_ARG_DOUBLE, &max_seconds_opt,
+      "Stop the simulation with a time_limit fault after N seconds (default 10, 0: no limit)",
+      "N" },
     { NULL }
   };
   g_autoptr(GOptionContext) ctx =
@@ -133,6 +139,9 @@ ks_cli_analyze (int    argc,
   if (sample_blocks < 0)
     return fail (json, KS_CLI_EXIT_USAGE, "--sample-blocks: expected a number of blocks >= 0");
   req.sample_blocks = (uint64_t) sample_blocks;
+  if (!ks_cli_max_seconds (max_seconds_opt, &req.max_seconds, &max_seconds_note))
+    return fail (json, KS_CLI_EXIT_USAGE, "--max-seconds must be a number of seconds >= 0");
+  req.max_seconds_note = max_seconds_note;
   a = ks_analysis_run (&req, NULL, NULL, NULL);
 
   /* Messages with their places, as compilers print them */

@@ -16,6 +16,17 @@ enum
   KS_CLI_EXIT_FAULT = 3,        /* a fault in the simulated kernel */
 };
 
+/* The simulation's wall-clock budget unless --max-seconds says otherwise:
+ * a kernel that does not end stops in seconds, not at the step limit */
+#define KS_CLI_DEFAULT_MAX_SECONDS 10.0
+
+/* --max-seconds as given (NAN when it was not): the budget in *seconds (0:
+ * none) and the note its fault gives (transfer full); FALSE for a negative
+ * or non-finite one */
+gboolean ks_cli_max_seconds   (double      given,
+                               double     *seconds,
+                               char      **note);
+
 /* Prints one JSON object on stdout, the only thing --json prints there */
 void  ks_cli_print_json       (JsonNode   *root);
 /* {"error": message}, for --json when the command cannot do its work */

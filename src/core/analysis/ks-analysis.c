@@ -699,6 +699,8 @@ ks_analysis_run (const KsAnalysisRequest *r,
       /* several threads give the results of one (ks_sim_set_threads) */
       if (r->sim_threads > 1)
         ks_sim_set_threads (a->sim, r->sim_threads);
+      if (r->max_seconds > 0)
+        ks_sim_set_time_limit (a->sim, r->max_seconds, r->max_seconds_note);
       if (r->sample_blocks > 0)
         {
           /* whole waves of the SM: a multiple of the blocks resident at once */

@@ -88,6 +88,9 @@ typedef struct
   uint64_t sample_blocks;       /* 0: run the whole grid; else only the busiest SM's first
                                  * sample_blocks blocks (ks_sim_set_block_sample), for the
                                  * timing of launches too large to run whole */
+  double max_seconds;           /* the simulation's wall-clock budget (ks_sim_set_time_limit);
+                                 * 0: none, the default */
+  const char *max_seconds_note; /* where the budget comes from, for the fault's message */
 } KsAnalysisRequest;
 
 typedef void (*KsAnalysisProgressFunc) (KsAnalysisStage stage,

@@ -37,6 +37,7 @@ ks_sim_fault_kind_name (KsSimFaultKind kind)
     case KS_SIM_FAULT_UNSUPPORTED: return "unsupported";
     case KS_SIM_FAULT_STACK_OVERFLOW: return "stack_overflow";
     case KS_SIM_FAULT_TEXTURE: return "texture";
+    case KS_SIM_FAULT_TIME_LIMIT: return "time_limit";
     case KS_SIM_FAULT_NONE:
     default: return "none";
     }
@@ -1724,6 +1725,7 @@ ks_sim_free (KsSim *sim)
   g_free (sim->param_bank);
   g_free (sim->fault.message);
   g_free (sim->fault.cuda_file);
+  g_free (sim->time_limit_note);
   if (sim->printf_out)
     g_string_free (sim->printf_out, TRUE);
   g_free (sim);
@@ -1734,6 +1736,33 @@ ks_sim_set_step_limit (KsSim    *sim,
                        uint64_t  limit)
 {
   sim->step_limit = limit ? limit : G_MAXUINT64;
+}
+
+void
+ks_sim_set_time_limit (KsSim      *sim,
+                       double      seconds,
+                       const char *note)
+{
+  g_return_if_fail (sim != NULL);
+  g_return_if_fail (sim->shared == NULL);
+
+  sim->time_limit = seconds > 0 ? seconds : 0;
+  g_free (sim->time_limit_note);
+  sim->time_limit_note = g_strdup (note);
+}
+
+/* The time limit, at the warp that ran last */
+static void
+time_limit_fault (KsSim     *sim,
+                  KsSimWarp *w)
+{
+  const KsPtxInsn *insn = w->n_frames > 0 ? ks_sim_warp_insn (sim, w) : NULL;
+  int lane = w->n_simt > 0 && w->simt[w->n_simt - 1].mask != 0
+             ? __builtin_ctz (w->simt[w->n_simt - 1].mask) : 0;
+
+  ks_sim_fault (sim, w, lane, insn, KS_SIM_FAULT_TIME_LIMIT, FALSE, 0,
+                "stopped after %g s of simulation (%s): the kernel may not terminate",
+                sim->time_limit, sim->time_limit_note ? sim->time_limit_note : "the time limit");
 }
 
 /* The step limit.  When the warp that reached it is diverged, with lanes
@@ -1842,6 +1871,13 @@ ks_sim_run (KsSim        *sim,
   gint64 start = g_get_monotonic_time ();
   uint64_t budget = max_steps ? max_steps : G_MAXUINT64;
   uint64_t done = 0;
+
+  /* What is left of the time limit, from now; a worker of a parallel run
+   * keeps the run's deadline */
+  if (sim->shared == NULL)
+    sim->deadline = sim->time_limit > 0
+                    ? start + MAX ((gint64) ((sim->time_limit - sim->stats.seconds) * G_USEC_PER_SEC), 1)
+                    : 0;
 
   /* What ptxas makes of the module costs the trace's memory records
    * (gpu_access_cost); a run without the trace does not need it, and the
@@ -1976,6 +2012,18 @@ ks_sim_run (KsSim        *sim,
         }
       if (sim->status != KS_SIM_READY)
         break;
+      /* The clock, every 64 K warp-instructions or so: a pass runs at most
+       * a burst of each warp */
+      if (G_UNLIKELY (sim->deadline != 0)
+          && sim->stats.warp_instructions - sim->clock_read_at >= 65536)
+        {
+          sim->clock_read_at = sim->stats.warp_instructions;
+          if (g_get_monotonic_time () >= sim->deadline)
+            {
+              time_limit_fault (sim, &c->warps[sim->current_warp]);
+              break;
+            }
+        }
 
       if (c->n_done == c->n_warps)
         {
