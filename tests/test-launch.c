@@ -1005,6 +1005,30 @@ test_deep_nesting (void)
   }
 }
 
+/* A NUL in a string (JSON's \u0000) is refused with its place: json-glib
+ * hands back the string cut at it, so "k.ptx\u0000.json" ran k.ptx
+ * (issue 16).  An escaped backslash before u0000 is no NUL. */
+static void
+test_nul_in_string (void)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_null (ks_launch_parse ("{\"grid\": [1], \"block\": [1],\n \"ptx\": \"k.ptx\\u0000.json\"}", -1,
+                                  "s.json", &error));
+  g_assert_error (error, KS_LAUNCH_ERROR, KS_LAUNCH_ERROR_INVALID);
+  g_assert_cmpstr (error->message, ==, "s.json:2:15: \\u0000 (a NUL character) in a string: no path, "
+                                       "name or value here can hold one");
+  g_clear_error (&error);
+
+  {
+    g_autoptr(KsLaunch) launch = ks_launch_parse ("{\"grid\": [1], \"block\": [1], "
+                                                  "\"ptx\": \"a\\\\u0000.ptx\"}", -1, "s.json", &error);
+
+    g_assert_no_error (error);
+    g_assert_true (g_str_has_suffix (launch->ptx_path, "a\\u0000.ptx"));
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1021,6 +1045,7 @@ main (int   argc,
   g_test_add_func ("/launch/errors/name-the-field", test_errors);
   g_test_add_func ("/launch/errors/locations", test_messages);
   g_test_add_func ("/launch/errors/deep-nesting", test_deep_nesting);
+  g_test_add_func ("/launch/errors/nul-in-string", test_nul_in_string);
 
   return g_test_run ();
 }

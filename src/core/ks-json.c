@@ -5,17 +5,32 @@
 
 #include "ks-json.h"
 
-gboolean
-ks_json_check_depth (const char *data,
-                     gsize       length,
-                     guint       max_depth,
-                     guint      *line,
-                     guint      *column)
+static KsJsonProblem
+found (KsJsonProblem  problem,
+       const char    *at,
+       const char    *line_start,
+       guint          n_line,
+       guint         *line,
+       guint         *column)
+{
+  if (line != NULL)
+    *line = n_line;
+  if (column != NULL)
+    *column = (guint) (at - line_start) + 1;
+  return problem;
+}
+
+KsJsonProblem
+ks_json_check (const char *data,
+               gsize       length,
+               guint       max_depth,
+               guint      *line,
+               guint      *column)
 {
   const char *p = data, *end = data + length, *line_start = data;
   guint depth = 0, n_line = 1;
 
-  g_return_val_if_fail (data != NULL || length == 0, TRUE);
+  g_return_val_if_fail (data != NULL || length == 0, KS_JSON_OK);
 
   while (p < end)
     {
@@ -34,6 +49,8 @@ ks_json_check_depth (const char *data,
            * double-quoted ones only */
           for (p++; p < end && *p != c; p++)
             {
+              if (*p == '\\' && c == '"' && p + 5 < end && memcmp (p + 1, "u0000", 5) == 0)
+                return found (KS_JSON_NUL, p, line_start, n_line, line, column);
               if (*p == '\\' && c == '"' && p + 1 < end && p[1] != '\n')
                 p++;
               else if (*p == '\n')
@@ -69,13 +86,7 @@ ks_json_check_depth (const char *data,
         case '[':
         case '{':
           if (++depth > max_depth)
-            {
-              if (line != NULL)
-                *line = n_line;
-              if (column != NULL)
-                *column = (guint) (p - line_start) + 1;
-              return FALSE;
-            }
+            return found (KS_JSON_TOO_DEEP, p, line_start, n_line, line, column);
           break;
 
         case ']':
@@ -90,7 +101,7 @@ ks_json_check_depth (const char *data,
         }
       p++;
     }
-  return TRUE;
+  return KS_JSON_OK;
 }
 
 gboolean
@@ -101,18 +112,27 @@ ks_json_load_data (JsonParser  *parser,
                    GError     **error)
 {
   gsize len;
-  guint line, column;
+  guint line = 0, column = 0;
+  KsJsonProblem problem;
 
   g_return_val_if_fail (JSON_IS_PARSER (parser), FALSE);
   g_return_val_if_fail (data != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   len = length < 0 ? strlen (data) : (gsize) length;
-  if (!ks_json_check_depth (data, len, KS_JSON_MAX_DEPTH, &line, &column))
+  problem = ks_json_check (data, len, KS_JSON_MAX_DEPTH, &line, &column);
+  if (problem == KS_JSON_TOO_DEEP)
     {
       g_set_error (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA,
                    "%s:%u:%u: arrays and objects nested more than %u deep",
                    origin != NULL ? origin : "<data>", line, column, KS_JSON_MAX_DEPTH);
+      return FALSE;
+    }
+  if (problem == KS_JSON_NUL)
+    {
+      g_set_error (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA,
+                   "%s:%u:%u: \\u0000 (a NUL character) in a string: no path, name or "
+                   "value here can hold one", origin != NULL ? origin : "<data>", line, column);
       return FALSE;
     }
   if (origin == NULL)

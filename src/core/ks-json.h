@@ -12,15 +12,24 @@ G_BEGIN_DECLS
  * stack at some tens of thousands.  A launch spec needs five, gpus.json four. */
 #define KS_JSON_MAX_DEPTH 64
 
-/* TRUE when no array or object in DATA is nested deeper than MAX_DEPTH;
- * otherwise FALSE with the 1-based line and byte column (as json-glib counts
- * them) of the bracket that went one level too deep.  Strings and comments
- * are skipped as json-glib skips them. */
-gboolean ks_json_check_depth (const char *data,
-                              gsize       length,
-                              guint       max_depth,
-                              guint      *line,
-                              guint      *column);
+typedef enum
+{
+  KS_JSON_OK = 0,
+  KS_JSON_TOO_DEEP,             /* an array or object nested deeper than the bound */
+  KS_JSON_NUL,                  /* a string holds \u0000, which a C string would cut short */
+} KsJsonProblem;
+
+/* What ks_json_load_data() refuses before json-glib reads the text: arrays
+ * and objects nested deeper than MAX_DEPTH, and a \u0000 escape in a string
+ * (json-glib would hand back the string cut at it: a path "k.ptx\u0000x"
+ * would silently open k.ptx).  With the 1-based line and byte column (as
+ * json-glib counts them) of the bracket that went one level too deep or of
+ * the escape.  Strings and comments are skipped as json-glib skips them. */
+KsJsonProblem ks_json_check (const char *data,
+                             gsize       length,
+                             guint       max_depth,
+                             guint      *line,
+                             guint      *column);
 
 /* json_parser_load_from_data() behind the depth check.  Errors are in
  * JSON_PARSER_ERROR and read "ORIGIN:LINE:COL: message" as json-glib's own,
