@@ -1320,6 +1320,73 @@ test_hostile_infinite_loop (void)
   g_rmdir (dir);
 }
 
+/* A 20 MiB kernel name is elided in messages and text output, not echoed
+ * whole (the JSON keeps it whole: it is data); counts of one are singular
+ * (issue 16) */
+static void
+test_hostile_long_names_and_plurals (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ks-cli-XXXXXX", NULL);
+  g_autofree char *ptx = g_build_filename (dir, "long.ptx", NULL);
+  g_autofree char *spec = g_build_filename (dir, "long.json", NULL);
+  g_autofree char *wrong = g_build_filename (dir, "wrong.json", NULL);
+  g_autofree char *bad = g_build_filename (dir, "bad.ptx", NULL);
+  g_autofree char *bad_spec = g_build_filename (dir, "bad.json", NULL);
+  g_autofree char *name = g_strnfill (20 << 20, 'k');
+  g_autofree char *ptx_text = g_strdup_printf (".version 8.0\n.target sm_80\n.address_size 64\n"
+                                               ".visible .entry %s()\n{\n  trap;\n}\n", name);
+  g_autofree char *wrong_text = g_strdup_printf ("{\"ptx\": \"long.ptx\", \"kernel\": \"x%s\","
+                                                 " \"grid\": [1], \"block\": [1]}", name);
+  const char *run[] = { "run", spec, NULL };
+  const char *run_wrong[] = { "run", wrong, NULL };
+  const char *analyze_wrong[] = { "analyze", "--no-toolkit", wrong, NULL };
+  const char *parse[] = { "parse", ptx, NULL };
+  const char *parse_bad[] = { "parse", bad, NULL };
+  const char *run_bad[] = { "run", bad_spec, NULL };
+  const char *const *each[] = { run, run_wrong, analyze_wrong, parse };
+  Result r;
+
+  g_assert_true (g_file_set_contents (ptx, ptx_text, -1, NULL));
+  g_assert_true (g_file_set_contents (spec, "{\"ptx\": \"long.ptx\", \"grid\": [1], \"block\": [1]}", -1,
+                                      NULL));
+  g_assert_true (g_file_set_contents (wrong, wrong_text, -1, NULL));
+  for (guint i = 0; i < G_N_ELEMENTS (each); i++)
+    {
+      g_autofree char *both = NULL;
+
+      r = run_cli_within (60, each[i]);
+      /* the trap (3), the kernel that is not there (1), the listing (0) */
+      g_assert_cmpint (r.status, ==, i == 0 ? 3 : i == 3 ? 0 : 1);
+      g_assert_cmpuint (strlen (r.err), <, 4096);
+      g_assert_cmpuint (strlen (r.out), <, 4096);
+      both = g_strconcat (r.out, r.err, NULL);
+      g_assert_nonnull (strstr (both, "kkkk...kkkk"));
+      g_assert_nonnull (strstr (both, (i == 1 || i == 2) ? "(20971521 bytes)" : "(20971520 bytes)"));
+      result_clear (&r);
+    }
+
+  g_assert_true (g_file_set_contents (bad, ".version 8.0\n.target sm_80\n.address_size 64\n"
+                                           ".visible .entry k()\n{\n  mov.u32 %r1 1;\n  ret;\n}\n",
+                                      -1, NULL));
+  g_assert_true (g_file_set_contents (bad_spec, "{\"ptx\": \"bad.ptx\", \"grid\": [1], \"block\": [1]}",
+                                      -1, NULL));
+  r = run_cli_within (60, parse_bad);
+  g_assert_nonnull (strstr (r.out, "1 kernel\n"));
+  g_assert_nonnull (strstr (r.out, "\n1 error\n"));
+  result_clear (&r);
+  r = run_cli_within (60, run_bad);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "has 1 error; fix it before running it"));
+  result_clear (&r);
+
+  g_unlink (ptx);
+  g_unlink (spec);
+  g_unlink (wrong);
+  g_unlink (bad);
+  g_unlink (bad_spec);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1349,5 +1416,6 @@ main (int   argc,
   g_test_add_func ("/cli/hostile/analyze-exits", test_hostile_analyze_exits);
   g_test_add_func ("/cli/hostile/binary-cuda", test_hostile_binary_cuda);
   g_test_add_func ("/cli/hostile/infinite-loop", test_hostile_infinite_loop);
+  g_test_add_func ("/cli/hostile/long-names-and-plurals", test_hostile_long_names_and_plurals);
   return g_test_run ();
 }

@@ -17,6 +17,7 @@
 #include "ks-cli-sass.h"
 #include "ks-cli.h"
 #include "ks-analysis.h"
+#include "ks-format.h"
 #include "ks-hints.h"
 #include "ks-launch.h"
 #include "ks-ptx.h"
@@ -355,8 +356,11 @@ cmd_parse (int    argc,
     }
   else
     {
-      g_print ("%s: PTX %u.%u, %u kernel(s)\n", display, m->version_major, m->version_minor,
-               ks_ptx_module_n_entries (m));
+      uint32_t n_kernels = ks_ptx_module_n_entries (m);
+
+      g_print (g_dngettext (NULL, "%s: PTX %u.%u, %u kernel\n",
+                            "%s: PTX %u.%u, %u kernels\n", n_kernels),
+               display, m->version_major, m->version_minor, n_kernels);
       for (uint32_t i = 0; i < m->n_functions; i++)
         {
           const KsPtxFunction *f = &m->functions[i];
@@ -364,13 +368,14 @@ cmd_parse (int    argc,
 
           if (!(f->flags & KS_PTX_FUNCTION_HAS_BODY))
             continue;
-          name = ks_ptx_span_dup (m, f->name);
+          name = ks_format_name (m->text + f->name.offset, f->name.len);
           g_print ("  %s %s: %u instructions, %u blocks, %u registers, %u predicates\n",
                    f->kind == KS_PTX_FUNCTION_ENTRY ? ".entry" : ".func", name,
                    f->n_insns, f->n_blocks, f->n_reg_slots, f->n_pred_slots);
         }
       if (m->n_errors)
-        g_print ("%u error(s)\n", m->n_errors);
+        g_print (g_dngettext (NULL, "%u error\n", "%u errors\n", m->n_errors),
+                 m->n_errors);
     }
 
   return m->n_errors > 0 ? KS_CLI_EXIT_BAD_INPUT : KS_CLI_EXIT_OK;
@@ -1057,7 +1062,8 @@ cmd_run (int    argc,
           faulted = TRUE;
           if (launch->n_steps > 1)
             {
-              g_autofree char *which = g_strdup_printf ("launch %u (%s)", k, st->kernel);
+              g_autofree char *name = ks_format_name (st->kernel, -1);
+              g_autofree char *which = g_strdup_printf ("launch %u (%s)", k, name);
 
               ks_cli_print_fault (launch->ptx_path, module->text, fault, which);
             }
@@ -1093,9 +1099,11 @@ cmd_run (int    argc,
           const RunStep *st = &steps[k];
           const KsSimStats *stats = &st->stats;
 
+          g_autofree char *name = ks_format_name (st->kernel, -1);
+
           if (launch->n_steps > 1)
             g_print ("launch %u: ", k);
-          g_print ("%s <<<(%u,%u,%u), (%u,%u,%u)>>>: %s in %.3f s\n", st->kernel,
+          g_print ("%s <<<(%u,%u,%u), (%u,%u,%u)>>>: %s in %.3f s\n", name,
                    st->grid[0], st->grid[1], st->grid[2],
                    st->block[0], st->block[1], st->block[2],
                    st->done ? "done" : "stopped", stats->seconds);

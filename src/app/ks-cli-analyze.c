@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "ks-analysis.h"
+#include "ks-format.h"
 
 static int
 fail (gboolean    json,
@@ -28,8 +29,9 @@ static void
 print_text (const KsAnalysis *a)
 {
   const KsKernelResources *res = a->resources;
+  g_autofree char *name = ks_format_name (a->kernel_name, -1);
 
-  g_print ("%s on %s (%s)\n", a->kernel_name, a->gpu ? a->gpu->name : a->arch->id, a->arch->id);
+  g_print ("%s on %s (%s)\n", name, a->gpu ? a->gpu->name : a->arch->id, a->arch->id);
   g_print ("  launch: <<<(%u, %u, %u), (%u, %u, %u)>>>%s\n", a->launch->grid[0],
            a->launch->grid[1], a->launch->grid[2], a->launch->block[0], a->launch->block[1],
            a->launch->block[2], a->launch_is_default ? " (the default launch: no spec given)" : "");

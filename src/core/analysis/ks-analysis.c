@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ks-analysis.h"
+#include "ks-format.h"
 #include "ks-sass-json.h"
 #include "ks-shipped-sass.h"
 
@@ -630,8 +631,12 @@ ks_analysis_run (const KsAnalysisRequest *r,
   if (a->kernel_index == -2)
     return fail (a, g_strdup (_("the module has several kernels: name the one to analyse")));
   if (a->kernel_index < 0)
-    return fail (a, kernel ? g_strdup_printf (_("no kernel “%s” in the module"), kernel)
-                 : g_strdup (_("the module has no kernel (.entry)")));
+    {
+      g_autofree char *name = ks_format_name (kernel, -1);
+
+      return fail (a, kernel ? g_strdup_printf (_("no kernel “%s” in the module"), name)
+                   : g_strdup (_("the module has no kernel (.entry)")));
+    }
   a->kernel_name = ks_ptx_span_dup (a->module, a->module->functions[a->kernel_index].name);
   if (a->module->n_targets > 0)
     target = ks_ptx_span_dup (a->module, a->module->words[a->module->first_target]);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ks-format.h"
 #include "ks-sim-exec.h"
 #include "ks-sim-fast.h"
 #include "ks-sim-mbarrier.h"
@@ -985,7 +986,7 @@ ks_sim_frame_fault (KsSim           *sim,
                     uint32_t         fn)
 {
   const KsPtxFunction *f = &sim->module->functions[fn];
-  g_autofree char *name = ks_ptx_span_dup (sim->module, f->name);
+  g_autofree char *name = ks_format_name (sim->module->text + f->name.offset, f->name.len);
   uint32_t size = sim->layouts[fn].local_size;
 
   if (w->n_frames >= KS_SIM_MAX_FRAMES)
@@ -1498,7 +1499,8 @@ sim_new (const KsPtxModule *module,
   if (module->n_errors > 0)
     {
       g_set_error (error, KS_SIM_ERROR, KS_SIM_ERROR_MODULE_HAS_ERRORS,
-                   "%s has %u errors; fix them before running it",
+                   g_dngettext (GETTEXT_PACKAGE, "%s has %u error; fix it before running it",
+                                "%s has %u errors; fix them before running it", module->n_errors),
                    module->filename, module->n_errors);
       return NULL;
     }
@@ -1522,9 +1524,10 @@ sim_new (const KsPtxModule *module,
     }
   if (entry == KS_PTX_NONE)
     {
+      g_autofree char *name = ks_format_name (launch->kernel, -1);
+
       g_set_error (error, KS_SIM_ERROR, KS_SIM_ERROR_NO_KERNEL,
-                   "%skernel: %s has no kernel named %s", where, module->filename,
-                   launch->kernel ? launch->kernel : "(none)");
+                   "%skernel: %s has no kernel named %s", where, module->filename, name);
       return NULL;
     }
 

@@ -827,8 +827,9 @@ ks_toolchain_compile_ptx (const KsToolchain *tc,
         {
           if (n_errors > 0)
             g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
-                         "%s: %u error%s in the CUDA code", path, n_errors,
-                         n_errors == 1 ? "" : "s");
+                         g_dngettext (GETTEXT_PACKAGE, "%s: %u error in the CUDA code",
+                                      "%s: %u errors in the CUDA code", n_errors),
+                         path, n_errors);
           else
             g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
                          "%s: nvcc failed (exit status %d):\n%s", path, status, g_strstrip (both));
