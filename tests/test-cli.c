@@ -1387,6 +1387,60 @@ test_hostile_long_names_and_plurals (void)
   g_rmdir (dir);
 }
 
+/* A folder, a missing file and a pipe, as a user names them (issue 16):
+ * the folder and the missing file said in those words, not as the system
+ * call failed ("Failed to map DIR: mmap() failed: No such device"); a pipe
+ * read like a file */
+static void
+test_hostile_folders_and_pipes (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ks-cli-XXXXXX", NULL);
+  g_autofree char *folder = g_build_filename (dir, "kernel.ptx", NULL);
+  g_autofree char *missing = g_build_filename (dir, "missing.ptx", NULL);
+  g_autofree char *ptx = dist ("..", "data", "samples", "01-vector-add", "vector_add.ptx", NULL);
+  const char *parse_folder[] = { "parse", folder, NULL };
+  const char *run_folder[] = { "run", folder, NULL };
+  const char *analyze_folder[] = { "analyze", "--no-toolkit", folder, NULL };
+  const char *sass_folder[] = { "sass", folder, NULL };
+  const char *parse_missing[] = { "parse", missing, NULL };
+  const char *const *each[] = { parse_folder, run_folder, analyze_folder, sass_folder };
+  g_autofree char *said = NULL;
+  Result r;
+
+  g_assert_cmpint (g_mkdir (folder, 0700), ==, 0);
+  said = g_strdup_printf ("%s is a folder; open a .cu, .ptx, .json or listing file", folder);
+  for (guint i = 0; i < G_N_ELEMENTS (each); i++)
+    {
+      r = run_cli_within (60, each[i]);
+      g_assert_cmpint (r.status, ==, 1);
+      g_assert_nonnull (strstr (r.err, said));
+      g_assert_null (strstr (r.err, "mmap"));
+      result_clear (&r);
+    }
+  r = run_cli_within (60, parse_missing);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "missing.ptx does not exist"));
+  result_clear (&r);
+
+  /* parse <(cat vector_add.ptx): a pipe, as bash hands it */
+  {
+    const char *argv[] = { "sh", "-c", "cat \"$1\" | \"$0\" parse /dev/stdin", cli, ptx, NULL };
+    g_autofree char *out = NULL, *err = NULL;
+    g_autoptr(GError) error = NULL;
+    int status = 0;
+
+    g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err, &status,
+                  &error);
+    g_assert_no_error (error);
+    g_assert_true (WIFEXITED (status));
+    g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+    g_assert_nonnull (strstr (out, "PTX 9.0, 1 kernel"));
+    g_assert_nonnull (strstr (out, ".entry _Z10vector_addPKfS0_Pfi: 22 instructions"));
+  }
+  g_rmdir (folder);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1417,5 +1471,6 @@ main (int   argc,
   g_test_add_func ("/cli/hostile/binary-cuda", test_hostile_binary_cuda);
   g_test_add_func ("/cli/hostile/infinite-loop", test_hostile_infinite_loop);
   g_test_add_func ("/cli/hostile/long-names-and-plurals", test_hostile_long_names_and_plurals);
+  g_test_add_func ("/cli/hostile/folders-and-pipes", test_hostile_folders_and_pipes);
   return g_test_run ();
 }

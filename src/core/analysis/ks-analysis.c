@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ks-analysis.h"
+#include "ks-file.h"
 #include "ks-format.h"
 #include "ks-sass-json.h"
 #include "ks-shipped-sass.h"
@@ -246,7 +247,7 @@ get_ptx (KsAnalysis              *a,
 
       if (r->text != NULL)
         a->cuda_text = g_strdup (r->text);
-      else if (!g_file_get_contents (source_path, &a->cuda_text, NULL, &error))
+      else if (!ks_file_get_contents (source_path, &a->cuda_text, NULL, &error))
         {
           fail (a, g_strdup (error->message));
           return FALSE;
@@ -270,7 +271,7 @@ get_ptx (KsAnalysis              *a,
 
   if (r->text != NULL && kind == KS_ANALYSIS_INPUT_PTX)
     a->ptx_text = g_strdup (r->text);
-  else if (!g_file_get_contents (ptx_path, &a->ptx_text, NULL, &error))
+  else if (!ks_file_get_contents (ptx_path, &a->ptx_text, NULL, &error))
     {
       fail (a, g_strdup (error->message));
       return FALSE;

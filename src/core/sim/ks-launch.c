@@ -8,6 +8,7 @@
 
 #include <json-glib/json-glib.h>
 
+#include "ks-file.h"
 #include "ks-json.h"
 #include "ks-launch.h"
 #include "ks-sim-math.h"
@@ -2423,7 +2424,7 @@ ks_launch_load (const char  *path,
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  if (!g_file_get_contents (path, &contents, &length, error))
+  if (!ks_file_get_contents (path, &contents, &length, error))
     return NULL;
   return ks_launch_parse (contents, (gssize) length, path, error);
 }
