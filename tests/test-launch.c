@@ -970,8 +970,9 @@ test_deep_nesting (void)
   g_autoptr(GError) error = NULL;
   g_autofree char *want = NULL;
 
+  /* (arrays: json-glib recurses into each before it finds anything wrong) */
   for (guint i = 0; i < 100000; i++)
-    g_string_append_c (text, i % 2 ? '[' : '{');
+    g_string_append_c (text, '[');
   g_assert_null (ks_launch_parse (text->str, (gssize) text->len, "deep.json", &error));
   g_assert_error (error, KS_LAUNCH_ERROR, KS_LAUNCH_ERROR_INVALID);
   /* The outer object is level 1, so the 64th bracket of the run is the 65th */
