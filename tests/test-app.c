@@ -3706,6 +3706,10 @@ shoot (const char *spec,
   gsize len = 0;
   int status = 0;
 
+  /* A picture that never comes must fail the test, not stall the suite */
+  g_ptr_array_add (argv, (char *) "timeout");
+  g_ptr_array_add (argv, (char *) "-k5");
+  g_ptr_array_add (argv, (char *) "120");
   g_ptr_array_add (argv, (char *) exe);
   if (presentation)
     g_ptr_array_add (argv, (char *) "--presentation");
@@ -3718,7 +3722,7 @@ shoot (const char *spec,
     }
   g_ptr_array_add (argv, (char *) spec);
   g_ptr_array_add (argv, NULL);
-  g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_STDOUT_TO_DEV_NULL,
+  g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_SEARCH_PATH,
                 NULL, NULL, NULL, &err, &status, &error);
   g_assert_no_error (error);
   g_assert_true (WIFEXITED (status));
@@ -3809,6 +3813,111 @@ test_screenshot_sizes (void)
   g_assert_nonnull (strstr (err, "cannot be 320x240"));
   g_assert_cmpuint (w, ==, 0);
   g_unsetenv ("KS_NO_TOOLKIT");
+}
+
+/* --screenshot of a file the window refuses (issue 16: the picture waited
+ * for an analysis that never came, and the process for ever): a picture of
+ * the message, the message on stderr, exit status 1; a listing that opens
+ * but does not link is a picture and 0.  shoot() runs under a timeout. */
+static void
+test_screenshot_refused (void)
+{
+  g_autofree char *tmp = g_dir_make_tmp ("ks-test-refused-XXXXXX", NULL);
+  g_autofree char *folder = g_build_filename (tmp, "folder", NULL);
+  g_autofree char *missing = g_build_filename (tmp, "missing.cu", NULL);
+  g_autofree char *random_ptx = g_build_filename (tmp, "random.ptx", NULL);
+  g_autofree char *binary_cu = g_build_filename (tmp, "binary.cu", NULL);
+  g_autofree char *bad_spec = g_build_filename (tmp, "bad.json", NULL);
+  g_autofree char *deep_spec = g_build_filename (tmp, "deep.json", NULL);
+  g_autofree char *garbage = g_build_filename (tmp, "garbage.sass", NULL);
+  g_autoptr(GString) deep = g_string_new ("{\"ptx\": \"k.ptx\", \"x\": ");
+  guint8 bytes[4096];
+  const struct { const char *path, *says; int status; } cases[] = {
+    { folder, "folder is a folder; open a .cu, .ptx, .json or listing file", 1 },
+    { missing, "missing.cu does not exist", 1 },
+    { random_ptx, "is not a text file", 1 },
+    { binary_cu, "is not a text file", 1 },
+    { bad_spec, "ptx: expected a string", 1 },
+    { deep_spec, "deep.json:1:86: arrays and objects nested more than 64 deep", 1 },
+    { "/dev/zero", "is not a file KernelScope opens", 1 },
+    { garbage, NULL, 0 },
+  };
+
+  if (!can_shoot ())
+    return;
+  g_assert_cmpint (g_mkdir (folder, 0700), ==, 0);
+  for (guint i = 0; i < sizeof bytes; i++)
+    bytes[i] = (guint8) g_test_rand_int_range (0, 256);
+  bytes[0] = 0;
+  g_assert_true (g_file_set_contents (random_ptx, (const char *) bytes, sizeof bytes, NULL));
+  memcpy (bytes, "\x7f" "ELF", 4);
+  g_assert_true (g_file_set_contents (binary_cu, (const char *) bytes, sizeof bytes, NULL));
+  g_assert_true (g_file_set_contents (bad_spec, "{\"ptx\": 3}", -1, NULL));
+  for (guint i = 0; i < 100000; i++)
+    g_string_append_c (deep, '[');
+  g_assert_true (g_file_set_contents (deep_spec, deep->str, (gssize) deep->len, NULL));
+  g_assert_true (g_file_set_contents (garbage, "hello\nthis is not sass\n", -1, NULL));
+
+  g_setenv ("KS_NO_TOOLKIT", "1", TRUE);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *err = NULL;
+      guint w, h;
+
+      g_test_message ("--screenshot %s", cases[i].path);
+      g_assert_cmpint (shoot (cases[i].path, FALSE, "1024x768", &w, &h, &err), ==, cases[i].status);
+      g_assert_cmpuint (w, ==, 1024);
+      g_assert_cmpuint (h, ==, 768);
+      if (cases[i].says != NULL)
+        g_assert_nonnull (strstr (err, cases[i].says));
+    }
+  g_unsetenv ("KS_NO_TOOLKIT");
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    if (g_str_has_prefix (cases[i].path, tmp))
+      g_remove (cases[i].path);
+  g_rmdir (tmp);
+}
+
+/* A kernel that never ends: the window runs it in its worker with the
+ * progress bar up, and it stops after the window's budget of 10 s with a
+ * time_limit fault that says so, instead of at the step limit a minute or
+ * more later (issue 16) */
+static void
+test_infinite_loop (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autofree char *tmp = NULL, *ptx = NULL, *spec = NULL;
+  g_autoptr(GFile) file = NULL;
+  gint64 start;
+  const char *out;
+
+  if (f->window == NULL)
+    return;
+  tmp = g_dir_make_tmp ("ks-test-loop-XXXXXX", NULL);
+  ptx = g_build_filename (tmp, "loop.ptx", NULL);
+  spec = g_build_filename (tmp, "loop.json", NULL);
+  g_assert_true (g_file_set_contents (ptx, ".version 8.0\n.target sm_80\n.address_size 64\n"
+                                           ".visible .entry spin(.param .u64 out)\n{\n"
+                                           "  .reg .b32 %r<3>;\n  mov.u32 %r1, 0;\n"
+                                           "$L:\n  add.u32 %r1, %r1, 1;\n  bra $L;\n}\n", -1, NULL));
+  g_assert_true (g_file_set_contents (spec, "{\"ptx\": \"loop.ptx\", \"grid\": [4], \"block\": [64],"
+                                            " \"buffers\": {\"o\": {\"type\": \"u32\", \"count\": 1}},"
+                                            " \"params\": [{\"buffer\": \"o\"}]}", -1, NULL));
+  file = g_file_new_for_path (spec);
+  start = g_get_monotonic_time ();
+  ks_window_open_file (f->window, file);
+  g_assert_true (f->window->running);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (f->window->progress_bar)));
+  wait_for_run_within (f->window, 40000);
+  g_test_message ("stopped after %.1f s", (g_get_monotonic_time () - start) / 1e6);
+  g_assert_cmpint (g_get_monotonic_time () - start, >=, 10 * G_USEC_PER_SEC);
+  out = gtk_label_get_text (f->window->output_label);
+  g_assert_nonnull (strstr (out, "stopped after 10 s of simulation (the window's budget; "
+                                 "kernelscope-cli run --max-seconds N allows more)"));
+  g_assert_nonnull (strstr (gtk_label_get_text (f->window->status_label), "faulted"));
+  g_remove (ptx);
+  g_remove (spec);
+  g_rmdir (tmp);
 }
 
 /* Resizes the window and lets it lay out */
@@ -6029,6 +6138,8 @@ main (int    argc,
               fixture_teardown);
   g_test_add ("/app/window/fault", Fixture, NULL, fixture_setup_quick, test_fault,
               fixture_teardown);
+  g_test_add ("/app/window/infinite-loop", Fixture, NULL, fixture_setup_quick, test_infinite_loop,
+              fixture_teardown);
   g_test_add ("/app/window/settings", Fixture, NULL, fixture_setup_quick, test_settings,
               fixture_teardown);
   g_test_add ("/app/window/settings-size-theme", Fixture, NULL, fixture_setup_quick,
@@ -6092,6 +6203,7 @@ main (int    argc,
   g_test_add_func ("/app/window/live-sass", test_live_sass);
   g_test_add_func ("/app/screenshot-presentation", test_screenshot);
   g_test_add_func ("/app/screenshot-sizes", test_screenshot_sizes);
+  g_test_add_func ("/app/screenshot-refused", test_screenshot_refused);
   g_test_add ("/app/window/narrow-folds", Fixture, NULL, fixture_setup_quick, test_narrow_folds,
               fixture_teardown);
   g_test_add ("/app/window/results-fill-window", Fixture, NULL, fixture_setup_quick,

@@ -1133,6 +1133,352 @@ test_sass_kernel (void)
   result_clear (&r);
 }
 
+/* Hostile input (issue 16): each run under coreutils' timeout, so a hang
+ * fails the test (status 124) instead of stalling the suite */
+static Result
+run_cli_within (guint              seconds,
+                const char *const *args)
+{
+  g_autofree char *limit = g_strdup_printf ("%u", seconds);
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autofree char *saved = cli;
+  Result r;
+
+  g_ptr_array_add (argv, (gpointer) "-k");
+  g_ptr_array_add (argv, (gpointer) "5");
+  g_ptr_array_add (argv, limit);
+  g_ptr_array_add (argv, saved);
+  for (guint i = 0; args[i]; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  cli = g_find_program_in_path ("timeout");
+  g_assert_nonnull (cli);
+  r = run_cli ((const char *const *) argv->pdata);
+  g_free (cli);
+  cli = g_steal_pointer (&saved);
+  return r;
+}
+
+/* JSON nested 100,000 levels deep: refused with the place where the bound
+ * was passed, by run and analyze alike, never a crash */
+static void
+test_hostile_deep_json (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ks-cli-XXXXXX", NULL);
+  g_autofree char *spec = g_build_filename (dir, "deep.json", NULL);
+  g_autoptr(GString) text = g_string_new ("{\"ptx\": \"k.ptx\",\n\"x\": ");
+  const char *run[] = { "run", spec, NULL };
+  const char *analyze[] = { "analyze", "--json", spec, NULL };
+  const char *const *each[] = { run, analyze };
+
+  for (guint i = 0; i < 100000; i++)
+    g_string_append (text, "[");
+  g_assert_true (g_file_set_contents (spec, text->str, (gssize) text->len, NULL));
+  for (guint i = 0; i < G_N_ELEMENTS (each); i++)
+    {
+      Result r = run_cli_within (60, each[i]);
+      g_autofree char *want = g_strdup_printf ("%s:2:69: arrays and objects nested more than 64 deep",
+                                               spec);
+
+      g_assert_cmpint (r.status, ==, 1);
+      g_assert_nonnull (strstr (r.err, want));
+      result_clear (&r);
+    }
+  g_unlink (spec);
+  g_rmdir (dir);
+}
+
+/* analyze's exit statuses and messages (issue 16): PTX with errors and a
+ * module without a kernel are bad input (1), not usage (2); several
+ * kernels and none named is usage; a fault is on stderr as an error at the
+ * PTX instruction's line and column, with its block and thread, exit 3 */
+static void
+test_hostile_analyze_exits (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ks-cli-XXXXXX", NULL);
+  g_autofree char *bad = g_build_filename (dir, "bad.ptx", NULL);
+  g_autofree char *none = g_build_filename (dir, "none.ptx", NULL);
+  g_autofree char *two = g_build_filename (dir, "two.ptx", NULL);
+  g_autofree char *spec = g_build_filename (dir, "oob.json", NULL);
+  g_autofree char *ptx = dist ("..", "data", "samples", "01-vector-add", "vector_add.ptx", NULL);
+  g_autofree char *text = g_strdup_printf (
+    "{\"ptx\": \"%s\", \"grid\": [1], \"block\": [64],"
+    " \"buffers\": {\"a\": {\"type\": \"f32\", \"count\": 10}, \"b\": {\"type\": \"f32\", \"count\": 64},"
+    " \"c\": {\"type\": \"f32\", \"count\": 64}},"
+    " \"params\": [{\"buffer\": \"a\"}, {\"buffer\": \"b\"}, {\"buffer\": \"c\"}, {\"type\": \"s32\", \"value\": 64}]}",
+    ptx);
+  g_autofree char *where = NULL;
+  const char *header = ".version 8.0\n.target sm_80\n.address_size 64\n";
+  g_autofree char *bad_text = g_strconcat (header, ".visible .entry k()\n{\n  mov.u32 %r1 1;\n  ret;\n}\n", NULL);
+  g_autofree char *none_text = g_strconcat (header, ".func f()\n{\n  ret;\n}\n", NULL);
+  g_autofree char *two_text = g_strconcat (header, ".visible .entry k()\n{\n  ret;\n}\n"
+                                           ".visible .entry l()\n{\n  ret;\n}\n", NULL);
+  const char *analyze_bad[] = { "analyze", "--no-toolkit", bad, NULL };
+  const char *analyze_none[] = { "analyze", "--no-toolkit", none, NULL };
+  const char *analyze_two[] = { "analyze", "--no-toolkit", two, NULL };
+  const char *analyze_fault[] = { "analyze", "--json", "--no-toolkit", spec, NULL };
+  const char *run_fault[] = { "run", spec, NULL };
+  Result r;
+
+  g_assert_true (g_file_set_contents (bad, bad_text, -1, NULL));
+  g_assert_true (g_file_set_contents (none, none_text, -1, NULL));
+  g_assert_true (g_file_set_contents (two, two_text, -1, NULL));
+  g_assert_true (g_file_set_contents (spec, text, -1, NULL));
+
+  r = run_cli_within (60, analyze_bad);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "bad.ptx:6:15: error: "));
+  result_clear (&r);
+
+  r = run_cli_within (60, analyze_none);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "the module has no kernel"));
+  result_clear (&r);
+
+  r = run_cli_within (60, analyze_two);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "several kernels"));
+  result_clear (&r);
+
+  /* a holds 10 floats: thread 10 reads past it, at the ld.global of line
+   * 52 (a tab in: column 2) */
+  where = g_strdup ("/vector_add.ptx:52:2: error: invalid global read of size 4");
+  r = run_cli_within (60, analyze_fault);
+  g_assert_cmpint (r.status, ==, 3);
+  g_assert_nonnull (r.json);
+  g_assert_nonnull (strstr (r.err, where));
+  g_assert_nonnull (strstr (r.err, "(block [0,0,0], thread [10,0,0])"));
+  g_assert_nonnull (strstr (r.err, "vector_add.cu:10: note: "));
+  result_clear (&r);
+  r = run_cli_within (60, run_fault);
+  g_assert_cmpint (r.status, ==, 3);
+  g_assert_nonnull (strstr (r.err, where));
+  result_clear (&r);
+
+  g_unlink (bad);
+  g_unlink (none);
+  g_unlink (two);
+  g_unlink (spec);
+  g_rmdir (dir);
+}
+
+/* A binary .cu compiled with nvcc: nvcc's own errors, with their places,
+ * although it echoes bytes that are not UTF-8 (issue 16: they were lost,
+ * and the module was said to have no kernel) */
+static void
+test_hostile_binary_cuda (void)
+{
+  g_autofree char *nvcc = g_find_program_in_path ("nvcc");
+  g_autofree char *dir = NULL, *cu = NULL, *at = NULL;
+  const char *args[] = { "analyze", NULL, NULL };
+  guint8 bytes[2048];
+  Result r;
+
+  if (nvcc == NULL && !g_file_test ("/usr/local/cuda/bin/nvcc", G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("nvcc is not installed: compiling CUDA is not tested");
+      return;
+    }
+  dir = g_dir_make_tmp ("ks-cli-XXXXXX", NULL);
+  cu = g_build_filename (dir, "binary.cu", NULL);
+  /* Bytes that are not UTF-8, on lines nvcc complains of */
+  for (guint i = 0; i < sizeof bytes; i++)
+    bytes[i] = i % 64 == 63 ? '\n' : (guint8) (0x80 + (i * 37) % 0x7f);
+  g_assert_true (g_file_set_contents (cu, (const char *) bytes, sizeof bytes, NULL));
+  args[1] = cu;
+  r = run_cli_within (300, args);
+  g_assert_cmpint (r.status, ==, 1);
+  at = g_strdup_printf ("%s:1", cu);
+  g_assert_nonnull (strstr (r.err, at));
+  g_assert_nonnull (strstr (r.err, "error"));
+  g_assert_null (strstr (r.err, "no kernel"));
+  g_assert_null (strstr (r.err, "Invalid UTF-8"));
+  g_assert_true (g_utf8_validate (r.err, -1, NULL));
+  result_clear (&r);
+  g_unlink (cu);
+  g_rmdir (dir);
+}
+
+/* A kernel that never ends stops after 10 s of simulation by default, not
+ * at the step limit a minute or more later, and says how to allow more;
+ * --max-seconds sets the budget, for analyze too; a negative one is a
+ * usage error (issue 16) */
+static void
+test_hostile_infinite_loop (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ks-cli-XXXXXX", NULL);
+  g_autofree char *ptx = g_build_filename (dir, "loop.ptx", NULL);
+  g_autofree char *spec = g_build_filename (dir, "loop.json", NULL);
+  const char *run_default[] = { "run", spec, NULL };
+  const char *run_short[] = { "run", "--json", "--max-seconds", "0.5", "--threads", "2", spec, NULL };
+  const char *analyze_short[] = { "analyze", "--no-toolkit", "--max-seconds", "0.5", spec, NULL };
+  const char *negative[] = { "run", "--max-seconds", "-1", spec, NULL };
+  JsonObject *fault;
+  gint64 start;
+  Result r;
+
+  g_assert_true (g_file_set_contents (ptx, ".version 8.0\n.target sm_80\n.address_size 64\n"
+                                           ".visible .entry spin(.param .u64 out)\n{\n"
+                                           "  .reg .b32 %r<3>;\n  mov.u32 %r1, 0;\n"
+                                           "$L:\n  add.u32 %r1, %r1, 1;\n  bra $L;\n}\n", -1, NULL));
+  g_assert_true (g_file_set_contents (spec, "{\"ptx\": \"loop.ptx\", \"grid\": [4], \"block\": [64],"
+                                            " \"buffers\": {\"o\": {\"type\": \"u32\", \"count\": 1}},"
+                                            " \"params\": [{\"buffer\": \"o\"}]}", -1, NULL));
+
+  start = g_get_monotonic_time ();
+  r = run_cli_within (40, run_default);
+  g_test_message ("the default budget: %.1f s", (g_get_monotonic_time () - start) / 1e6);
+  g_assert_cmpint (r.status, ==, 3);
+  /* at the add or the branch of the loop */
+  g_assert_true (strstr (r.err, "loop.ptx:9:3: error: ") || strstr (r.err, "loop.ptx:10:3: error: "));
+  g_assert_nonnull (strstr (r.err, ": error: stopped after 10 s of simulation (the default budget; "
+                                   "--max-seconds N to allow more"));
+  result_clear (&r);
+
+  r = run_cli_within (30, run_short);
+  g_assert_cmpint (r.status, ==, 3);
+  fault = json_object_get_object_member (json_node_get_object (r.json), "fault");
+  g_assert_cmpstr (json_object_get_string_member (fault, "kind"), ==, "time_limit");
+  g_assert_nonnull (strstr (json_object_get_string_member (fault, "message"),
+                            "stopped after 0.5 s of simulation (--max-seconds 0.5)"));
+  result_clear (&r);
+
+  r = run_cli_within (30, analyze_short);
+  g_assert_cmpint (r.status, ==, 3);
+  g_assert_nonnull (strstr (r.err, "stopped after 0.5 s of simulation (--max-seconds 0.5)"));
+  result_clear (&r);
+
+  r = run_cli_within (30, negative);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "--max-seconds"));
+  result_clear (&r);
+
+  g_unlink (ptx);
+  g_unlink (spec);
+  g_rmdir (dir);
+}
+
+/* A 20 MiB kernel name is elided in messages and text output, not echoed
+ * whole (the JSON keeps it whole: it is data); counts of one are singular
+ * (issue 16) */
+static void
+test_hostile_long_names_and_plurals (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ks-cli-XXXXXX", NULL);
+  g_autofree char *ptx = g_build_filename (dir, "long.ptx", NULL);
+  g_autofree char *spec = g_build_filename (dir, "long.json", NULL);
+  g_autofree char *wrong = g_build_filename (dir, "wrong.json", NULL);
+  g_autofree char *bad = g_build_filename (dir, "bad.ptx", NULL);
+  g_autofree char *bad_spec = g_build_filename (dir, "bad.json", NULL);
+  g_autofree char *name = g_strnfill (20 << 20, 'k');
+  g_autofree char *ptx_text = g_strdup_printf (".version 8.0\n.target sm_80\n.address_size 64\n"
+                                               ".visible .entry %s()\n{\n  trap;\n}\n", name);
+  g_autofree char *wrong_text = g_strdup_printf ("{\"ptx\": \"long.ptx\", \"kernel\": \"x%s\","
+                                                 " \"grid\": [1], \"block\": [1]}", name);
+  const char *run[] = { "run", spec, NULL };
+  const char *run_wrong[] = { "run", wrong, NULL };
+  const char *analyze_wrong[] = { "analyze", "--no-toolkit", wrong, NULL };
+  const char *parse[] = { "parse", ptx, NULL };
+  const char *parse_bad[] = { "parse", bad, NULL };
+  const char *run_bad[] = { "run", bad_spec, NULL };
+  const char *const *each[] = { run, run_wrong, analyze_wrong, parse };
+  Result r;
+
+  g_assert_true (g_file_set_contents (ptx, ptx_text, -1, NULL));
+  g_assert_true (g_file_set_contents (spec, "{\"ptx\": \"long.ptx\", \"grid\": [1], \"block\": [1]}", -1,
+                                      NULL));
+  g_assert_true (g_file_set_contents (wrong, wrong_text, -1, NULL));
+  for (guint i = 0; i < G_N_ELEMENTS (each); i++)
+    {
+      g_autofree char *both = NULL;
+
+      r = run_cli_within (60, each[i]);
+      /* the trap (3), the kernel that is not there (1), the listing (0) */
+      g_assert_cmpint (r.status, ==, i == 0 ? 3 : i == 3 ? 0 : 1);
+      g_assert_cmpuint (strlen (r.err), <, 4096);
+      g_assert_cmpuint (strlen (r.out), <, 4096);
+      both = g_strconcat (r.out, r.err, NULL);
+      g_assert_nonnull (strstr (both, "kkkk...kkkk"));
+      g_assert_nonnull (strstr (both, (i == 1 || i == 2) ? "(20971521 bytes)" : "(20971520 bytes)"));
+      result_clear (&r);
+    }
+
+  g_assert_true (g_file_set_contents (bad, ".version 8.0\n.target sm_80\n.address_size 64\n"
+                                           ".visible .entry k()\n{\n  mov.u32 %r1 1;\n  ret;\n}\n",
+                                      -1, NULL));
+  g_assert_true (g_file_set_contents (bad_spec, "{\"ptx\": \"bad.ptx\", \"grid\": [1], \"block\": [1]}",
+                                      -1, NULL));
+  r = run_cli_within (60, parse_bad);
+  g_assert_nonnull (strstr (r.out, "1 kernel\n"));
+  g_assert_nonnull (strstr (r.out, "\n1 error\n"));
+  result_clear (&r);
+  r = run_cli_within (60, run_bad);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "has 1 error; fix it before running it"));
+  result_clear (&r);
+
+  g_unlink (ptx);
+  g_unlink (spec);
+  g_unlink (wrong);
+  g_unlink (bad);
+  g_unlink (bad_spec);
+  g_rmdir (dir);
+}
+
+/* A folder, a missing file and a pipe, as a user names them (issue 16):
+ * the folder and the missing file said in those words, not as the system
+ * call failed ("Failed to map DIR: mmap() failed: No such device"); a pipe
+ * read like a file */
+static void
+test_hostile_folders_and_pipes (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ks-cli-XXXXXX", NULL);
+  g_autofree char *folder = g_build_filename (dir, "kernel.ptx", NULL);
+  g_autofree char *missing = g_build_filename (dir, "missing.ptx", NULL);
+  g_autofree char *ptx = dist ("..", "data", "samples", "01-vector-add", "vector_add.ptx", NULL);
+  const char *parse_folder[] = { "parse", folder, NULL };
+  const char *run_folder[] = { "run", folder, NULL };
+  const char *analyze_folder[] = { "analyze", "--no-toolkit", folder, NULL };
+  const char *sass_folder[] = { "sass", folder, NULL };
+  const char *parse_missing[] = { "parse", missing, NULL };
+  const char *const *each[] = { parse_folder, run_folder, analyze_folder, sass_folder };
+  g_autofree char *said = NULL;
+  Result r;
+
+  g_assert_cmpint (g_mkdir (folder, 0700), ==, 0);
+  said = g_strdup_printf ("%s is a folder; open a .cu, .ptx, .json or listing file", folder);
+  for (guint i = 0; i < G_N_ELEMENTS (each); i++)
+    {
+      r = run_cli_within (60, each[i]);
+      g_assert_cmpint (r.status, ==, 1);
+      g_assert_nonnull (strstr (r.err, said));
+      g_assert_null (strstr (r.err, "mmap"));
+      result_clear (&r);
+    }
+  r = run_cli_within (60, parse_missing);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "missing.ptx does not exist"));
+  result_clear (&r);
+
+  /* parse <(cat vector_add.ptx): a pipe, as bash hands it */
+  {
+    const char *argv[] = { "sh", "-c", "cat \"$1\" | \"$0\" parse /dev/stdin", cli, ptx, NULL };
+    g_autofree char *out = NULL, *err = NULL;
+    g_autoptr(GError) error = NULL;
+    int status = 0;
+
+    g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err, &status,
+                  &error);
+    g_assert_no_error (error);
+    g_assert_true (WIFEXITED (status));
+    g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+    g_assert_nonnull (strstr (out, "PTX 9.0, 1 kernel"));
+    g_assert_nonnull (strstr (out, ".entry _Z10vector_addPKfS0_Pfi: 22 instructions"));
+  }
+  g_rmdir (folder);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1158,5 +1504,11 @@ main (int   argc,
   g_test_add_func ("/cli/sass/cubin", test_sass_cubin);
   g_test_add_func ("/cli/sass/kernel", test_sass_kernel);
   g_test_add_func ("/cli/sass/cubin-bad", test_sass_cubin_bad);
+  g_test_add_func ("/cli/hostile/deep-json", test_hostile_deep_json);
+  g_test_add_func ("/cli/hostile/analyze-exits", test_hostile_analyze_exits);
+  g_test_add_func ("/cli/hostile/binary-cuda", test_hostile_binary_cuda);
+  g_test_add_func ("/cli/hostile/infinite-loop", test_hostile_infinite_loop);
+  g_test_add_func ("/cli/hostile/long-names-and-plurals", test_hostile_long_names_and_plurals);
+  g_test_add_func ("/cli/hostile/folders-and-pipes", test_hostile_folders_and_pipes);
   return g_test_run ();
 }

@@ -239,6 +239,20 @@ test_syntax (void)
   g_clear_error (&error);
   db = ks_gpu_db_load_data ("", -1, "broken.json", &error);
   g_assert_error (error, KS_GPU_DB_ERROR, KS_GPU_DB_ERROR_SYNTAX);
+
+  /* Nested past the bound: refused with its place, before json-glib
+   * recurses 100,000 times */
+  g_clear_error (&error);
+  {
+    g_autoptr(GString) deep = g_string_new ("{\n  \"archs\": ");
+
+    for (guint i = 0; i < 100000; i++)
+      g_string_append_c (deep, '[');
+    db = ks_gpu_db_load_data (deep->str, (gssize) deep->len, "deep.json", &error);
+    g_assert_null (db);
+    g_assert_error (error, KS_GPU_DB_ERROR, KS_GPU_DB_ERROR_SYNTAX);
+    g_assert_cmpstr (error->message, ==, "deep.json:2:75: arrays and objects nested more than 64 deep");
+  }
 }
 
 static void

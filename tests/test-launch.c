@@ -960,6 +960,76 @@ test_messages (void)
   }
 }
 
+/* A spec nested 100,000 levels deep would exhaust the stack in json-glib's
+ * recursive parser: it is refused before, at the bracket that went one
+ * level too deep, and brackets in strings and comments do not count */
+static void
+test_deep_nesting (void)
+{
+  g_autoptr(GString) text = g_string_new ("{\"ptx\": \"k.ptx\",\n \"x\": ");
+  g_autoptr(GError) error = NULL;
+  g_autofree char *want = NULL;
+
+  /* (arrays: json-glib recurses into each before it finds anything wrong) */
+  for (guint i = 0; i < 100000; i++)
+    g_string_append_c (text, '[');
+  g_assert_null (ks_launch_parse (text->str, (gssize) text->len, "deep.json", &error));
+  g_assert_error (error, KS_LAUNCH_ERROR, KS_LAUNCH_ERROR_INVALID);
+  /* The outer object is level 1, so the 64th bracket of the run is the 65th */
+  want = g_strdup_printf ("deep.json:2:%u: arrays and objects nested more than 64 deep",
+                          (guint) strlen (" \"x\": ") + 64);
+  g_assert_cmpstr (error->message, ==, want);
+  g_clear_error (&error);
+
+  /* 64 levels are within the bound: what is refused is the field */
+  g_string_assign (text, "{\"ptx\": \"k.ptx\", \"grid\": [1], \"block\": [1], \"x\": ");
+  for (guint i = 0; i < 63; i++)
+    g_string_append_c (text, '[');
+  for (guint i = 0; i < 63; i++)
+    g_string_append_c (text, ']');
+  g_string_append (text, "}");
+  g_assert_null (ks_launch_parse (text->str, -1, "s.json", &error));
+  g_assert_null (strstr (error->message, "nested"));
+  g_clear_error (&error);
+
+  /* Brackets inside strings and comments are not nesting */
+  g_string_assign (text, "{\"ptx\": \"k.ptx\", \"kernel\": \"");
+  for (guint i = 0; i < 100; i++)
+    g_string_append (text, "[{\\\"");
+  g_string_append (text, "\", /* [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[ */\n"
+                         "\"grid\": [1], \"block\": [1]}");
+  {
+    g_autoptr(KsLaunch) launch = ks_launch_parse (text->str, -1, "s.json", &error);
+
+    g_assert_no_error (error);
+    g_assert_nonnull (launch);
+  }
+}
+
+/* A NUL in a string (JSON's \u0000) is refused with its place: json-glib
+ * hands back the string cut at it, so "k.ptx\u0000.json" ran k.ptx
+ * (issue 16).  An escaped backslash before u0000 is no NUL. */
+static void
+test_nul_in_string (void)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_null (ks_launch_parse ("{\"grid\": [1], \"block\": [1],\n \"ptx\": \"k.ptx\\u0000.json\"}", -1,
+                                  "s.json", &error));
+  g_assert_error (error, KS_LAUNCH_ERROR, KS_LAUNCH_ERROR_INVALID);
+  g_assert_cmpstr (error->message, ==, "s.json:2:15: \\u0000 (a NUL character) in a string: no path, "
+                                       "name or value here can hold one");
+  g_clear_error (&error);
+
+  {
+    g_autoptr(KsLaunch) launch = ks_launch_parse ("{\"grid\": [1], \"block\": [1], "
+                                                  "\"ptx\": \"a\\\\u0000.ptx\"}", -1, "s.json", &error);
+
+    g_assert_no_error (error);
+    g_assert_true (g_str_has_suffix (launch->ptx_path, "a\\u0000.ptx"));
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -975,6 +1045,8 @@ main (int   argc,
   g_test_add_func ("/launch/parse/host-forms", test_host_forms);
   g_test_add_func ("/launch/errors/name-the-field", test_errors);
   g_test_add_func ("/launch/errors/locations", test_messages);
+  g_test_add_func ("/launch/errors/deep-nesting", test_deep_nesting);
+  g_test_add_func ("/launch/errors/nul-in-string", test_nul_in_string);
 
   return g_test_run ();
 }

@@ -955,6 +955,37 @@ test_error_limit (void)
   g_string_free (s, TRUE);
 }
 
+/* A .version or .target this parser does not know is read, with a warning
+ * at its place rather than silently (issue 16); every architecture and
+ * option it knows is not warned of */
+static void
+test_unknown_version_target (void)
+{
+  KsPtxModule *m = parse_ok (".version 99.0\n.target sm_99999, texmode_unified\n"
+                             ".address_size 64\n.visible .entry k()\n{\n  ret;\n}\n");
+
+  g_assert_cmpuint (m->n_warnings, ==, 2);
+  g_assert_cmpuint (m->diagnostics[0].severity, ==, KS_PTX_SEVERITY_WARNING);
+  g_assert_cmpuint (m->diagnostics[0].line, ==, 1);
+  g_assert_cmpuint (m->diagnostics[0].column, ==, 10);
+  g_assert_nonnull (strstr (m->diagnostics[0].message, ".version 99.0 is not a PTX ISA version"));
+  g_assert_cmpuint (m->diagnostics[1].line, ==, 2);
+  g_assert_cmpuint (m->diagnostics[1].column, ==, 9);
+  g_assert_nonnull (strstr (m->diagnostics[1].message, ".target sm_99999 is not an architecture"));
+  /* still a module: its version and kernel */
+  g_assert_cmpuint (m->version_major, ==, 99);
+  g_assert_nonnull (ks_ptx_module_find_function (m, "k"));
+  ks_ptx_module_free (m);
+
+  m = parse_ok (".version 9.0\n.target sm_90a, compute_100f, sm_121, sm_20, texmode_independent, "
+                "debug, map_f64_to_f32\n.address_size 64\n");
+  g_assert_cmpuint (m->n_warnings, ==, 0);
+  ks_ptx_module_free (m);
+  m = parse_ok (".version 0.9\n.target sm_80x\n.address_size 64\n");
+  g_assert_cmpuint (m->n_warnings, ==, 2);
+  ks_ptx_module_free (m);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -976,5 +1007,6 @@ main (int   argc,
   g_test_add_func ("/ptx/parser/recovery", test_recovery);
   g_test_add_func ("/ptx/parser/hostile-input", test_hostile_input);
   g_test_add_func ("/ptx/parser/error-limit", test_error_limit);
+  g_test_add_func ("/ptx/parser/unknown-version-target", test_unknown_version_target);
   return g_test_run ();
 }

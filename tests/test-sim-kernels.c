@@ -1961,6 +1961,122 @@ test_misaligned (void)
     }
 }
 
+/* A frame of more local memory than a thread has (512 KiB, ptxas's own
+ * bound): the kernel's own faults at its first block and thread, a callee's
+ * at its call, with the frame's size and the limit, on one thread and on
+ * several; one within the bound runs (issue 16: the failed push was
+ * ignored and the fast path crashed on a warp without a frame) */
+static void
+test_large_local_frame (void)
+{
+  static const char big[] =
+    ".version 8.0\n.target sm_80\n.address_size 64\n"
+    ".visible .entry big(.param .u64 out)\n"                                /* 4 */
+    "{\n  .local .align 4 .b8 lv[%u];\n"
+    "  .reg .b32 %%r<3>;\n  .reg .b64 %%rd<4>;\n"
+    "  mov.u32 %%r1, %%tid.x;\n"
+    "  st.local.u32 [lv+%u], %%r1;\n"
+    "  ld.local.u32 %%r2, [lv+%u];\n"
+    "  ld.param.u64 %%rd1, [out];\n  mul.wide.u32 %%rd2, %%r1, 4;\n  add.s64 %%rd3, %%rd1, %%rd2;\n"
+    "  st.global.u32 [%%rd3], %%r2;\n  ret;\n}\n";
+  static const char callee[] =
+    ".version 8.0\n.target sm_80\n.address_size 64\n"
+    ".func f()\n{\n  .local .align 4 .b8 lv[1048576];\n  st.local.u32 [lv], 1;\n  ret;\n}\n"
+    ".visible .entry k(.param .u64 out)\n{\n"
+    "  call f, ();\n"                                                     /* 12 */
+    "  ret;\n}\n";
+  const char *spec = "{\"ptx\": \"x.ptx\", \"grid\": [3], \"block\": [64],"
+                     " \"buffers\": {\"out\": {\"type\": \"u32\", \"count\": 64}},"
+                     " \"params\": [{\"buffer\": \"out\"}]}";
+  g_autofree char *huge = g_strdup_printf (big, 1048576u, 1048572u, 1048572u);
+  g_autofree char *fits = g_strdup_printf (big, 65536u, 65532u, 65532u);
+  const KsSimFault *f;
+  Run r = { 0 };
+
+  for (uint32_t threads = 1; threads <= 2; threads++)
+    {
+      g_autoptr(GError) error = NULL;
+
+      r.module = text_module (huge);
+      r.launch = ks_launch_parse (spec, -1, NULL, &error);
+      g_assert_no_error (error);
+      r.sim = ks_sim_new (r.module, r.launch, &error);
+      g_assert_no_error (error);
+      ks_sim_set_threads (r.sim, threads);
+      g_assert_cmpint (ks_sim_run (r.sim, 0, NULL), ==, KS_SIM_FAULTED);
+      f = ks_sim_get_fault (r.sim);
+      g_assert_cmpint (f->kind, ==, KS_SIM_FAULT_STACK_OVERFLOW);
+      g_assert_cmpstr (f->message, ==, "big needs 1048576 bytes of local memory per thread; "
+                                        "a thread has at most 524288 (512 KiB, as on the GPU)");
+      g_assert_cmpuint (f->block[0], ==, 0);
+      g_assert_cmpuint (f->thread[0], ==, 0);
+      g_assert_cmpuint (f->ptx_line, ==, 4);
+      run_clear (&r);
+    }
+
+  g_assert_cmpint (run_ptx (&r, callee, spec), ==, KS_SIM_FAULTED);
+  f = ks_sim_get_fault (r.sim);
+  g_assert_cmpint (f->kind, ==, KS_SIM_FAULT_STACK_OVERFLOW);
+  g_assert_cmpuint (f->ptx_line, ==, 12);
+  g_assert_nonnull (strstr (f->message, "f needs 1048576 bytes"));
+  run_clear (&r);
+
+  g_assert_cmpint (run_ptx (&r, fits, spec), ==, KS_SIM_DONE);
+  for (uint32_t t = 0; t < 64; t++)
+    g_assert_cmpuint (((const uint32_t *) buffer (&r, "out"))[t], ==, t);
+  run_clear (&r);
+}
+
+/* The time limit: a loop that never ends stops after the seconds given
+ * (read from the clock every 64 K warp-instructions, not per instruction),
+ * at the loop's instruction, with where the budget came from; on one
+ * thread and on several; a kernel that ends within it is not touched
+ * (issue 16: only the step limit stopped it, 36-160 s later) */
+static void
+test_time_limit (void)
+{
+  static const char loop[] =
+    ".version 8.0\n.target sm_80\n.address_size 64\n"
+    ".visible .entry spin(.param .u64 out)\n{\n  .reg .b32 %r<3>;\n  mov.u32 %r1, 0;\n"
+    "$L:\n  add.u32 %r1, %r1, 1;\n"                                          /* 9 */
+    "  bra $L;\n}\n";                                                       /* 10 */
+  const char *spec = "{\"ptx\": \"x.ptx\", \"grid\": [4], \"block\": [64],"
+                     " \"buffers\": {\"out\": {\"type\": \"u32\", \"count\": 1}},"
+                     " \"params\": [{\"buffer\": \"out\"}]}";
+  Run r = { 0 };
+
+  for (uint32_t threads = 1; threads <= 2; threads++)
+    {
+      g_autoptr(GError) error = NULL;
+      const KsSimFault *f;
+      gint64 start;
+      double took;
+
+      r.module = text_module (loop);
+      r.launch = ks_launch_parse (spec, -1, NULL, &error);
+      g_assert_no_error (error);
+      r.sim = ks_sim_new (r.module, r.launch, &error);
+      g_assert_no_error (error);
+      ks_sim_set_threads (r.sim, threads);
+      ks_sim_set_time_limit (r.sim, 0.25, threads == 1 ? NULL : "--max-seconds 0.25");
+      start = g_get_monotonic_time ();
+      g_assert_cmpint (ks_sim_run (r.sim, 0, NULL), ==, KS_SIM_FAULTED);
+      took = (double) (g_get_monotonic_time () - start) / G_USEC_PER_SEC;
+      g_test_message ("%u thread(s): stopped after %.3f s", threads, took);
+      g_assert_cmpfloat (took, >=, 0.25);
+      g_assert_cmpfloat (took, <, 5);
+      f = ks_sim_get_fault (r.sim);
+      g_assert_cmpint (f->kind, ==, KS_SIM_FAULT_TIME_LIMIT);
+      g_assert_cmpstr (ks_sim_fault_kind_name (f->kind), ==, "time_limit");
+      g_assert_cmpstr (f->message, ==, threads == 1
+                       ? "stopped after 0.25 s of simulation (the time limit): the kernel may not terminate"
+                       : "stopped after 0.25 s of simulation (--max-seconds 0.25): the kernel may not "
+                         "terminate");
+      g_assert_true (f->ptx_line == 9 || f->ptx_line == 10);
+      run_clear (&r);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1985,5 +2101,7 @@ main (int    argc,
   g_test_add_func ("/sim/kernels/launch/params", test_params);
   g_test_add_func ("/sim/kernels/race-check/kinds", test_race_kinds);
   g_test_add_func ("/sim/kernels/faults/misaligned", test_misaligned);
+  g_test_add_func ("/sim/kernels/faults/large-local-frame", test_large_local_frame);
+  g_test_add_func ("/sim/kernels/faults/time-limit", test_time_limit);
   return g_test_run ();
 }

@@ -17,6 +17,7 @@
 #include "ks-cli-sass.h"
 #include "ks-cli.h"
 #include "ks-analysis.h"
+#include "ks-format.h"
 #include "ks-hints.h"
 #include "ks-launch.h"
 #include "ks-ptx.h"
@@ -355,8 +356,11 @@ cmd_parse (int    argc,
     }
   else
     {
-      g_print ("%s: PTX %u.%u, %u kernel(s)\n", display, m->version_major, m->version_minor,
-               ks_ptx_module_n_entries (m));
+      uint32_t n_kernels = ks_ptx_module_n_entries (m);
+
+      g_print (g_dngettext (NULL, "%s: PTX %u.%u, %u kernel\n",
+                            "%s: PTX %u.%u, %u kernels\n", n_kernels),
+               display, m->version_major, m->version_minor, n_kernels);
       for (uint32_t i = 0; i < m->n_functions; i++)
         {
           const KsPtxFunction *f = &m->functions[i];
@@ -364,13 +368,14 @@ cmd_parse (int    argc,
 
           if (!(f->flags & KS_PTX_FUNCTION_HAS_BODY))
             continue;
-          name = ks_ptx_span_dup (m, f->name);
+          name = ks_format_name (m->text + f->name.offset, f->name.len);
           g_print ("  %s %s: %u instructions, %u blocks, %u registers, %u predicates\n",
                    f->kind == KS_PTX_FUNCTION_ENTRY ? ".entry" : ".func", name,
                    f->n_insns, f->n_blocks, f->n_reg_slots, f->n_pred_slots);
         }
       if (m->n_errors)
-        g_print ("%u error(s)\n", m->n_errors);
+        g_print (g_dngettext (NULL, "%u error\n", "%u errors\n", m->n_errors),
+                 m->n_errors);
     }
 
   return m->n_errors > 0 ? KS_CLI_EXIT_BAD_INPUT : KS_CLI_EXIT_OK;
@@ -562,6 +567,69 @@ ks_cli_fail (const char *command,
   if (json)
     ks_cli_print_json_error (message);
   return status;
+}
+
+gboolean
+ks_cli_max_seconds (double   given,
+                    double  *seconds,
+                    char   **note)
+{
+  if (isnan (given))
+    {
+      *seconds = KS_CLI_DEFAULT_MAX_SECONDS;
+      *note = g_strdup ("the default budget; --max-seconds N to allow more, 0 for no limit");
+      return TRUE;
+    }
+  if (!isfinite (given) || given < 0)
+    return FALSE;
+  *seconds = given;
+  *note = g_strdup_printf ("--max-seconds %g", given);
+  return TRUE;
+}
+
+/* The 1-based column of LINE's first character that is not blank, 0 when
+ * the text has no such line */
+static uint32_t
+line_column (const char *text,
+             uint32_t    line)
+{
+  const char *p = text;
+
+  if (text == NULL || line == 0)
+    return 0;
+  for (uint32_t l = 1; l < line; l++)
+    {
+      p = strchr (p, '\n');
+      if (p == NULL)
+        return 0;
+      p++;
+    }
+  for (const char *q = p; *q != '\0' && *q != '\n'; q++)
+    if (*q != ' ' && *q != '\t' && *q != '\r')
+      return (uint32_t) (q - p) + 1;
+  return 0;
+}
+
+void
+ks_cli_print_fault (const char *ptx_file,
+                    const char *text,
+                    const void *fault_data,
+                    const char *prefix)
+{
+  const KsSimFault *fault = fault_data;
+  uint32_t column = line_column (text, fault->ptx_line);
+  g_autoptr(GString) place = g_string_new (ptx_file);
+
+  if (fault->ptx_line > 0)
+    g_string_append_printf (place, ":%u", fault->ptx_line);
+  if (column > 0)
+    g_string_append_printf (place, ":%u", column);
+  g_printerr ("%s: error: %s%s%s (block [%u,%u,%u], thread [%u,%u,%u])\n", place->str,
+              prefix ? prefix : "", prefix ? ": " : "", fault->message,
+              fault->block[0], fault->block[1], fault->block[2],
+              fault->thread[0], fault->thread[1], fault->thread[2]);
+  if (fault->cuda_file != NULL)
+    g_printerr ("%s:%u: note: the CUDA line of the fault\n", fault->cuda_file, fault->cuda_line);
 }
 
 void
@@ -860,6 +928,8 @@ typedef struct
   KsSimStats *total;
   JsonNode *fault_node;
   gint64 max_steps;
+  double max_seconds;
+  const char *max_seconds_note;
   gboolean no_trace;
   uint32_t threads;
   gboolean json;
@@ -874,6 +944,7 @@ run_setup (KsSim    *sim,
 
   if (run->max_steps > 0)
     ks_sim_set_step_limit (sim, (uint64_t) run->max_steps);
+  ks_sim_set_time_limit (sim, run->max_seconds, run->max_seconds_note);
   ks_sim_set_trace (sim, !run->no_trace, 0);
   ks_sim_set_threads (sim, run->threads);
 }
@@ -909,17 +980,14 @@ run_done (KsSim    *sim,
   if (fault != NULL)
     {
       if (launch->n_steps > 1)
-        g_printerr ("%s:%u: error: launch %u (%s): %s (block [%u,%u,%u], thread [%u,%u,%u])\n",
-                    launch->ptx_path, fault->ptx_line, k, st->kernel, fault->message,
-                    fault->block[0], fault->block[1], fault->block[2],
-                    fault->thread[0], fault->thread[1], fault->thread[2]);
+        {
+          g_autofree char *name = ks_format_name (st->kernel, -1);
+          g_autofree char *which = g_strdup_printf ("launch %u (%s)", k, name);
+
+          ks_cli_print_fault (launch->ptx_path, module->text, fault, which);
+        }
       else
-        g_printerr ("%s:%u: error: %s (block [%u,%u,%u], thread [%u,%u,%u])\n",
-                    launch->ptx_path, fault->ptx_line, fault->message,
-                    fault->block[0], fault->block[1], fault->block[2],
-                    fault->thread[0], fault->thread[1], fault->thread[2]);
-      if (fault->cuda_file != NULL)
-        g_printerr ("%s:%u: note: the CUDA line of the fault\n", fault->cuda_file, fault->cuda_line);
+        ks_cli_print_fault (launch->ptx_path, module->text, fault, NULL);
       if (run->json)
         run->fault_node = build_fault (fault, k, st->kernel);
     }
@@ -948,6 +1016,8 @@ cmd_run (int    argc,
 {
   gboolean json = FALSE, no_trace = FALSE;
   gint64 max_steps = 0;
+  double max_seconds_opt = NAN, max_seconds = 0;
+  g_autofree char *max_seconds_note = NULL;
   gint threads = 1;
   g_autofree char *encoding_name = NULL;
   const GOptionEntry entries[] = {
@@ -957,6 +1027,9 @@ cmd_run (int    argc,
       "(\"bytes_hex\", little-endian bytes) or \"both\"", "data|hex|both" },
     { "max-steps", 0, 0, G_OPTION_ARG_INT64, &max_steps,
       "Stop with a step_limit fault after N warp-instructions (of each launch)", "N" },
+    { "max-seconds", 0, 0, G_OPTION_ARG_DOUBLE, &max_seconds_opt,
+      "Stop with a time_limit fault after N seconds of simulation (of each launch; default 10, "
+      "0: no limit)", "N" },
     { "no-trace", 0, 0, G_OPTION_ARG_NONE, &no_trace,
       "Do not record the trace nor analyse memory (faster)", NULL },
     { "threads", 0, 0, G_OPTION_ARG_INT, &threads,
@@ -988,6 +1061,8 @@ cmd_run (int    argc,
     return usage_error ("run", "expected exactly one launch spec");
   if (max_steps < 0)
     return usage_error ("run", "--max-steps must not be negative");
+  if (!ks_cli_max_seconds (max_seconds_opt, &max_seconds, &max_seconds_note))
+    return usage_error ("run", "--max-seconds must be a number of seconds >= 0");
   if (threads < 0)
     return usage_error ("run", "--threads must not be negative");
   if (encoding_name == NULL || strcmp (encoding_name, "data") == 0)
@@ -1043,6 +1118,8 @@ cmd_run (int    argc,
   run.printf_out = printf_out;
   run.total = &total;
   run.max_steps = max_steps;
+  run.max_seconds = max_seconds;
+  run.max_seconds_note = max_seconds_note;
   run.no_trace = no_trace;
   run.threads = (uint32_t) threads;
   run.json = json;
@@ -1069,9 +1146,11 @@ cmd_run (int    argc,
           const RunStep *st = &steps[k];
           const KsSimStats *stats = &st->stats;
 
+          g_autofree char *name = ks_format_name (st->kernel, -1);
+
           if (launch->n_steps > 1)
             g_print ("launch %u: ", k);
-          g_print ("%s <<<(%u,%u,%u), (%u,%u,%u)>>>: %s in %.3f s\n", st->kernel,
+          g_print ("%s <<<(%u,%u,%u), (%u,%u,%u)>>>: %s in %.3f s\n", name,
                    st->grid[0], st->grid[1], st->grid[2],
                    st->block[0], st->block[1], st->block[2],
                    st->done ? "done" : "stopped", stats->seconds);

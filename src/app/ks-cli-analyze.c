@@ -10,10 +10,12 @@
 #include "ks-cli-analyze.h"
 #include "ks-cli.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "ks-analysis.h"
+#include "ks-format.h"
 
 static int
 fail (gboolean    json,
@@ -27,8 +29,9 @@ static void
 print_text (const KsAnalysis *a)
 {
   const KsKernelResources *res = a->resources;
+  g_autofree char *name = ks_format_name (a->kernel_name, -1);
 
-  g_print ("%s on %s (%s)\n", a->kernel_name, a->gpu ? a->gpu->name : a->arch->id, a->arch->id);
+  g_print ("%s on %s (%s)\n", name, a->gpu ? a->gpu->name : a->arch->id, a->arch->id);
   g_print ("  launch: <<<(%u, %u, %u), (%u, %u, %u)>>>%s\n", a->launch->grid[0],
            a->launch->grid[1], a->launch->grid[2], a->launch->block[0], a->launch->block[1],
            a->launch->block[2], a->launch_is_default ? " (the default launch: no spec given)" : "");
@@ -108,6 +111,8 @@ ks_cli_analyze (int    argc,
 {
   gboolean json = FALSE, no_toolkit = FALSE, lrr = FALSE, as_written = FALSE;
   gint64 sample_blocks = 0, launch_step = 0;
+  double max_seconds_opt = NAN;
+  g_autofree char *max_seconds_note = NULL;
   g_autofree char *arch_opt = NULL, *gpu_opt = NULL, *kernel_opt = NULL;
   const GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the analysis as one JSON object", NULL },
@@ -126,6 +131,9 @@ ks_cli_analyze (int    argc,
     { "sample-blocks", 0, 0, G_OPTION_ARG_INT64, &sample_blocks,
       "Run only the busiest SM's first N blocks (0, S, 2S, ...; S the GPU's SMs): the timing of "
       "a launch too large to run whole; the kernel's results are not computed", "N" },
+    { "max-seconds", 0, 0, G_OPTION_ARG_DOUBLE, &max_seconds_opt,
+      "Stop the simulation with a time_limit fault after N seconds (default 10, 0: no limit)",
+      "N" },
     { NULL }
   };
   g_autoptr(GOptionContext) ctx =
@@ -157,6 +165,9 @@ ks_cli_analyze (int    argc,
   if (launch_step < 0 || launch_step > G_MAXUINT32)
     return fail (json, KS_CLI_EXIT_USAGE, "--launch: expected a launch's index, from 0");
   req.launch_step = (uint32_t) launch_step;
+  if (!ks_cli_max_seconds (max_seconds_opt, &req.max_seconds, &max_seconds_note))
+    return fail (json, KS_CLI_EXIT_USAGE, "--max-seconds must be a number of seconds >= 0");
+  req.max_seconds_note = max_seconds_note;
   a = ks_analysis_run (&req, NULL, NULL, NULL);
 
   /* Messages with their places, as compilers print them */
@@ -180,12 +191,19 @@ ks_cli_analyze (int    argc,
        * bad input are told apart by what the request asked */
       int status = KS_CLI_EXIT_BAD_INPUT;
 
-      if (a->module != NULL && a->kernel_index < 0 && kernel_opt == NULL)
+      /* (PTX with errors, or without a kernel, is bad input: only a
+       * choice the command line must make is usage) */
+      if (a->module != NULL && a->module->n_errors == 0 && a->kernel_index == -2
+          && kernel_opt == NULL)
         status = KS_CLI_EXIT_USAGE;
       if ((gpu_opt || arch_opt) && a->arch == NULL && a->module != NULL && a->kernel_index >= 0)
         status = KS_CLI_EXIT_USAGE;
       return fail (json, status, a->error);
     }
+
+  /* A fault is an error of the kernel's, placed as the others are */
+  if (a->status == KS_ANALYSIS_FAULTED && a->sim != NULL && ks_sim_get_fault (a->sim) != NULL)
+    ks_cli_print_fault (a->module->filename, a->module->text, ks_sim_get_fault (a->sim), NULL);
 
   if (json)
     {

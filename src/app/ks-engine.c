@@ -116,6 +116,11 @@ ks_engine_run (const KsEngineRequest  *request,
   /* Blocks on every processor: the results, trace and statistics are those
    * of one thread (ks_sim_set_threads), and a large launch comes back sooner */
   r.sim_threads = g_get_num_processors ();
+  /* A kernel that does not end stops in seconds rather than at the step
+   * limit a minute or more later; the window shows its progress meanwhile,
+   * and Stop cancels sooner */
+  r.max_seconds = KS_ENGINE_MAX_SECONDS;
+  r.max_seconds_note = _("the window's budget; kernelscope-cli run --max-seconds N allows more");
   return ks_analysis_run (&r, cancellable, progress, user_data);
 }
 

@@ -10,6 +10,9 @@
 
 G_BEGIN_DECLS
 
+/* The window's simulation budget in seconds (a time_limit fault past it) */
+#define KS_ENGINE_MAX_SECONDS 10.0
+
 typedef struct
 {
   char *cuda_path;              /* the CUDA file shown, or NULL */

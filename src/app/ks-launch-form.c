@@ -7,6 +7,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "ks-json.h"
+
 static const char *const init_names[KS_LAUNCH_FORM_N_INITS] = {
   "zero", "random", "range", "data", "bytes_hex",
 };
@@ -722,8 +724,8 @@ ks_launch_form_from_json (const char *json,
 
   len = length < 0 ? strlen (json) : (size_t) length;
   marked = ks_launch_mark_big_integers (json, len);
-  if (!json_parser_load_from_data (parser, marked ? marked : json, marked ? -1 : (gssize) len,
-                                   error))
+  if (!ks_json_load_data (parser, marked ? marked : json, marked ? -1 : (gssize) len, NULL,
+                          error))
     return NULL;
   if (!read_root (form, json_parser_get_root (parser), error))
     return NULL;

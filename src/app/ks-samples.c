@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ks-json.h"
+
 /* The results area's pages, by the names ks-window-views.c gives them */
 const char *const ks_sample_focus_views[] = {
   "timeline", "memory", "occupancy", "lanes", "cfg", "hints", "output", NULL
@@ -168,7 +170,7 @@ read_metadata (KsSample *sample)
   if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
     return;
   parser = json_parser_new ();
-  if (!json_parser_load_from_file (parser, path, &error))
+  if (!ks_json_load_file (parser, path, &error))
     {
       g_message ("%s", error->message);
       return;
@@ -291,7 +293,7 @@ read_index (const char *samples_dir)
   GHashTable *order = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   JsonNode *root, *list;
 
-  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR) || !json_parser_load_from_file (parser, path, NULL))
+  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR) || !ks_json_load_file (parser, path, NULL))
     return order;
   root = json_parser_get_root (parser);
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))

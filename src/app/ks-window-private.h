@@ -147,6 +147,9 @@ struct _KsWindow
   gboolean fullscreen_pending;  /* presentation mode before the window showed */
   gboolean made_fullscreen;     /* presentation mode made the window full screen */
   guint screenshot_tries;
+  gboolean screenshot_scheduled;/* the picture is on its way: once only */
+  gboolean screenshot_refused;  /* the file asked for was refused: the picture is of the
+                                 * message, and the exit status 1 */
   int screenshot_width;         /* the picture's size (--size) */
   int screenshot_height;
 };
@@ -361,6 +364,7 @@ void        _ks_window_run_init            (KsWindow    *self);
 void        _ks_window_run_dispose         (KsWindow    *self);
 void        _ks_window_run                 (KsWindow    *self);
 void        _ks_window_stop                (KsWindow    *self);
+void        _ks_window_screenshot_soon     (KsWindow    *self);
 void        _ks_window_show_toolchain      (KsWindow    *self);
 /* The no-toolkit banner's words, in a Flatpak sandbox or not */
 const char *_ks_window_toolkit_advice      (gboolean     sandboxed);

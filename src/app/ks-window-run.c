@@ -773,8 +773,9 @@ take_screenshot (gpointer data)
   if (!ok)
     g_printerr ("kernelscope: could not write the screenshot %s\n", self->screenshot_path);
   g_clear_pointer (&self->screenshot_path, g_free);
+  /* A picture of a refused file's message still fails the command */
   if (KS_IS_APPLICATION (app))
-    ks_application_screenshot_done (KS_APPLICATION (app), ok);
+    ks_application_screenshot_done (KS_APPLICATION (app), ok && !self->screenshot_refused);
   g_object_unref (self);
   return G_SOURCE_REMOVE;
 }
@@ -885,9 +886,20 @@ run_done_cb (GObject      *object,
       show_result (self, result);
     }
   _ks_window_step_update (self);
-  if (self->screenshot_path != NULL)
-    /* Give the results a few frames to lay out before the picture */
-    g_timeout_add (1200, take_screenshot, g_object_ref (self));
+  _ks_window_screenshot_soon (self);
+}
+
+/* With --screenshot: the picture of what the window shows now, once.
+ * After a run, or when the file was refused or opened without a run (a
+ * listing, a cubin): no state of the window may leave the process waiting. */
+void
+_ks_window_screenshot_soon (KsWindow *self)
+{
+  if (self->screenshot_path == NULL || self->screenshot_scheduled)
+    return;
+  self->screenshot_scheduled = TRUE;
+  /* Give the results a few frames to lay out before the picture */
+  g_timeout_add (1200, take_screenshot, g_object_ref (self));
 }
 
 const char *

@@ -12,6 +12,7 @@
 
 #include "ks-a11y.h"
 #include "ks-application.h"
+#include "ks-file.h"
 #include "ks-samples.h"
 
 G_DEFINE_FINAL_TYPE (KsWindow, ks_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -77,10 +78,14 @@ load_text (GFile   *file,
 {
   g_autofree char *contents = NULL;
   g_autofree char *name = g_file_get_parse_name (file);
+  g_autofree char *path = g_file_get_path (file);
   gsize len = 0;
   const char *end;
 
-  if (!g_file_load_contents (file, NULL, &contents, &len, NULL, error))
+  /* A local file through the core's reader: a folder or a missing file
+   * said in the user's terms, and a pipe read */
+  if (path != NULL ? !ks_file_get_contents (path, &contents, &len, error)
+                   : !g_file_load_contents (file, NULL, &contents, &len, NULL, error))
     return NULL;
   if (memchr (contents, '\0', len) != NULL || !g_utf8_validate (contents, (gssize) len, &end))
     {
@@ -990,6 +995,14 @@ open_file (KsWindow *self,
   g_autoptr(KsLaunch) launch = NULL;
   g_autofree char *name = g_file_get_parse_name (file);
 
+  /* A folder, or a file that is not there, whatever its name */
+  {
+    g_autofree char *path = g_file_get_path (file);
+
+    if (path != NULL && !ks_file_check_input (path, error))
+      return FALSE;
+  }
+
   /* A cubin by its content, whatever its name */
   if (kind == FILE_KIND_CUBIN || ((kind == FILE_KIND_SASS || kind == FILE_KIND_UNKNOWN)
                                   && _ks_window_file_is_cubin (file)))
@@ -1094,9 +1107,20 @@ open_and_report (KsWindow *self,
   g_autoptr(GError) error = NULL;
 
   if (!open_file (self, file, &error))
-    _ks_window_show_message (self, error->message);
+    {
+      _ks_window_show_message (self, error->message);
+      if (self->screenshot_path != NULL)
+        {
+          /* A screenshot is taken from a script: say why there too */
+          g_printerr ("kernelscope: %s\n", error->message);
+          self->screenshot_refused = TRUE;
+        }
+    }
   else if (remember)
     _ks_window_recent_add (self, file);
+  /* No run to wait for (the file was refused, or it has nothing to run) */
+  if (self->run_cancellable == NULL)
+    _ks_window_screenshot_soon (self);
 }
 
 void

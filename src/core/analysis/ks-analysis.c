@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "ks-analysis.h"
+#include "ks-file.h"
+#include "ks-format.h"
 #include "ks-sass-json.h"
 #include "ks-shipped-sass.h"
 
@@ -126,6 +128,7 @@ typedef struct
 {
   KsAnalysis *a;
   uint32_t threads;
+  const KsAnalysisRequest *request;
 } Untraced;
 
 static void
@@ -137,6 +140,8 @@ untraced_setup (KsSim    *sim,
 
   ks_sim_set_trace (sim, FALSE, 0);
   ks_sim_set_threads (sim, u->threads);
+  if (u->request->max_seconds > 0)
+    ks_sim_set_time_limit (sim, u->request->max_seconds, u->request->max_seconds_note);
 }
 
 static void
@@ -277,7 +282,7 @@ get_ptx (KsAnalysis              *a,
 
       if (r->text != NULL)
         a->cuda_text = g_strdup (r->text);
-      else if (!g_file_get_contents (source_path, &a->cuda_text, NULL, &error))
+      else if (!ks_file_get_contents (source_path, &a->cuda_text, NULL, &error))
         {
           fail (a, g_strdup (error->message));
           return FALSE;
@@ -301,7 +306,7 @@ get_ptx (KsAnalysis              *a,
 
   if (r->text != NULL && kind == KS_ANALYSIS_INPUT_PTX)
     a->ptx_text = g_strdup (r->text);
-  else if (!g_file_get_contents (ptx_path, &a->ptx_text, NULL, &error))
+  else if (!ks_file_get_contents (ptx_path, &a->ptx_text, NULL, &error))
     {
       fail (a, g_strdup (error->message));
       return FALSE;
@@ -671,8 +676,12 @@ ks_analysis_run (const KsAnalysisRequest *r,
   if (a->kernel_index == -2)
     return fail (a, g_strdup (_("the module has several kernels: name the one to analyse")));
   if (a->kernel_index < 0)
-    return fail (a, kernel ? g_strdup_printf (_("no kernel “%s” in the module"), kernel)
-                 : g_strdup (_("the module has no kernel (.entry)")));
+    {
+      g_autofree char *name = ks_format_name (kernel, -1);
+
+      return fail (a, kernel ? g_strdup_printf (_("no kernel “%s” in the module"), name)
+                   : g_strdup (_("the module has no kernel (.entry)")));
+    }
   a->kernel_name = ks_ptx_span_dup (a->module, a->module->functions[a->kernel_index].name);
   if (a->module->n_targets > 0)
     target = ks_ptx_span_dup (a->module, a->module->words[a->module->first_target]);
@@ -701,7 +710,7 @@ ks_analysis_run (const KsAnalysisRequest *r,
    * the trace, and a fault among them is the one shown */
   if (a->launch->n_steps > 1)
     {
-      Untraced u = { a, MAX (r->sim_threads, 1) };
+      Untraced u = { a, MAX (r->sim_threads, 1), r };
 
       ks_launch_select_step (a->launch, MIN (r->launch_step, a->launch->n_steps - 1));
       a->n_launches = a->launch->n_steps;
@@ -788,6 +797,8 @@ ks_analysis_run (const KsAnalysisRequest *r,
       /* several threads give the results of one (ks_sim_set_threads) */
       if (r->sim_threads > 1)
         ks_sim_set_threads (a->sim, r->sim_threads);
+      if (r->max_seconds > 0)
+        ks_sim_set_time_limit (a->sim, r->max_seconds, r->max_seconds_note);
       if (r->sample_blocks > 0)
         {
           /* whole waves of the SM: a multiple of the blocks resident at once */
@@ -819,7 +830,7 @@ ks_analysis_run (const KsAnalysisRequest *r,
         a->status = KS_ANALYSIS_FAULTED;
       if (a->n_launches > 0)
         {
-          Untraced u = { a, MAX (r->sim_threads, 1) };
+          Untraced u = { a, MAX (r->sim_threads, 1), r };
 
           ks_sim_launch_report_fill (&a->launches[a->launch->step], a->module, a->launch,
                                      a->launch->step, a->sim);

@@ -91,6 +91,9 @@ typedef struct
   uint32_t launch_step;         /* for a spec of several launches: the one to analyse (traced,
                                  * after the ones before it, untraced); the last when too
                                  * large */
+  double max_seconds;           /* the simulation's wall-clock budget (ks_sim_set_time_limit);
+                                 * 0: none, the default */
+  const char *max_seconds_note; /* where the budget comes from, for the fault's message */
 } KsAnalysisRequest;
 
 typedef void (*KsAnalysisProgressFunc) (KsAnalysisStage stage,

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ks-cubin-open.h"
+#include "ks-file.h"
 
 KsSassListing *
 ks_cubin_open_bytes (const guint8      *data,
@@ -74,7 +75,7 @@ ks_cubin_open (const char        *path,
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  if (!g_file_get_contents (path, &data, &len, error))
+  if (!ks_file_get_contents (path, &data, &len, error))
     return NULL;
   return ks_cubin_open_bytes ((const guint8 *) data, len, path, tc, cancellable, error);
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ks-shipped-sass.h"
+#include "ks-json.h"
 
 void
 ks_shipped_sass_free (KsShippedSass *shipped)
@@ -79,7 +80,7 @@ ks_shipped_sass_find (const char *file,
     return s;
 
   parser = json_parser_new ();
-  if (!json_parser_load_from_file (parser, index, &error)
+  if (!ks_json_load_file (parser, index, &error)
       || !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
     {
       s->error = g_strdup_printf ("%s: %s", index, error ? error->message : "not a JSON object");

@@ -7,6 +7,7 @@
  * and one in the header. */
 
 #include "ks-gpu-db.h"
+#include "ks-json.h"
 
 #include <json-glib/json-glib.h>
 #include <stddef.h>
@@ -725,7 +726,7 @@ parse_text (const char  *data,
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) local = NULL;
 
-  if (!json_parser_load_from_data (parser, data, length, &local))
+  if (!ks_json_load_data (parser, data, length, NULL, &local))
     {
       /* json-glib names in-memory data "<data>"; say which file it was */
       const char *msg = local->message;

@@ -3,23 +3,22 @@
 
 #include <string.h>
 
+#include "ks-file.h"
 #include "ks-ptx-private.h"
 
 KsPtxModule *
 ks_ptx_module_parse_file (const char  *path,
                           GError     **error)
 {
-  g_autoptr(GMappedFile) mapped = NULL;
   g_autoptr(GBytes) bytes = NULL;
 
   g_return_val_if_fail (path != NULL, NULL);
 
   /* Mapped, not read: the module keeps the text for its names, and a
-   * mapping costs no copy. */
-  mapped = g_mapped_file_new (path, FALSE, error);
-  if (mapped == NULL)
+   * mapping costs no copy; a pipe is read (ks_file_read) */
+  bytes = ks_file_read (path, error);
+  if (bytes == NULL)
     return NULL;
-  bytes = g_mapped_file_get_bytes (mapped);
   return ks_ptx_module_parse (bytes, path);
 }
 

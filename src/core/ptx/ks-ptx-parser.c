@@ -23,6 +23,8 @@
 #define MAX_ELEMENTS 1024
 #define MAX_REG_SLOTS (1u << 24)
 #define MAX_INIT_DEPTH 32
+/* The newest PTX ISA is 9.0 (CUDA 13.0): a .version past 9.x is warned of */
+#define KS_PTX_NEWEST_MAJOR 9u
 
 /* ---- growable arrays ------------------------------------------------------ */
 
@@ -2774,6 +2776,12 @@ parse_version (Parser *p)
         }
       p->m->version_major = major;
       p->m->version_minor = minor;
+      /* Read on: it may be a newer ISA whose new forms this parser does
+       * not know, which is then said where they are */
+      if (major == 0 || major > KS_PTX_NEWEST_MAJOR)
+        diag (p, p->tok.line, p->tok.column, KS_PTX_SEVERITY_WARNING,
+              ".version %.*s is not a PTX ISA version this parser knows (1.0 to %u.x): the "
+              "file is read as the newest", (int) MIN (p->tok.len, 64u), s, KS_PTX_NEWEST_MAJOR);
       advance (p);
     }
   else
@@ -2781,6 +2789,44 @@ parse_version (Parser *p)
       error_expected (p, "a version such as 8.0");
       recover (p);
     }
+}
+
+/* The SM numbers of NVIDIA's architectures, sm_10 to sm_121 */
+static const uint16_t known_sms[] = {
+  10, 11, 12, 13, 20, 21, 30, 32, 35, 37, 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88,
+  89, 90, 100, 101, 103, 110, 120, 121,
+};
+
+/* Whether a .target word is one of PTX's: sm_NN or compute_NN (with an
+ * a or f suffix) of a known architecture, or a target option */
+static gboolean
+known_target (const char *s,
+              uint32_t    len)
+{
+  static const char *const options[] = {
+    "texmode_unified", "texmode_independent", "debug", "map_f64_to_f32",
+  };
+  uint32_t i, sm = 0;
+
+  for (i = 0; i < G_N_ELEMENTS (options); i++)
+    if (strlen (options[i]) == len && memcmp (options[i], s, len) == 0)
+      return TRUE;
+  if (len > 3 && memcmp (s, "sm_", 3) == 0)
+    i = 3;
+  else if (len > 8 && memcmp (s, "compute_", 8) == 0)
+    i = 8;
+  else
+    return FALSE;
+  for (; i < len && s[i] >= '0' && s[i] <= '9' && sm < 100000; i++)
+    sm = sm * 10 + (uint32_t) (s[i] - '0');
+  if (i < len && (s[i] == 'a' || s[i] == 'f'))
+    i++;
+  if (i != len)
+    return FALSE;
+  for (i = 0; i < G_N_ELEMENTS (known_sms); i++)
+    if (known_sms[i] == sm)
+      return TRUE;
+  return FALSE;
 }
 
 static void
@@ -2802,6 +2848,11 @@ parse_target (Parser *p)
       w = PUSH (p, words);
       *w = tok_span (&p->tok);
       p->m->n_targets++;
+      if (!known_target (p->text + p->tok.offset, p->tok.len))
+        diag (p, p->tok.line, p->tok.column, KS_PTX_SEVERITY_WARNING,
+              ".target %.*s is not an architecture or target option this parser knows "
+              "(sm_10 to sm_121, texmode_unified, texmode_independent, debug, map_f64_to_f32)",
+              (int) MIN (p->tok.len, 64u), p->text + p->tok.offset);
       advance (p);
       if (is_punct (&p->tok, ','))
         {

@@ -8,6 +8,8 @@
 
 #include <json-glib/json-glib.h>
 
+#include "ks-file.h"
+#include "ks-json.h"
 #include "ks-launch.h"
 #include "ks-sim-math.h"
 
@@ -2383,8 +2385,8 @@ ks_launch_parse (const char  *json,
   {
     g_autoptr(GError) syntax = NULL;
 
-    if (!json_parser_load_from_data (parser, marked ? marked : json, marked ? -1 : (gssize) len,
-                                     &syntax))
+    if (!ks_json_load_data (parser, marked ? marked : json, marked ? -1 : (gssize) len, NULL,
+                            &syntax))
       {
         /* Columns are those of the text as written */
         if (marked != NULL)
@@ -2392,7 +2394,7 @@ ks_launch_parse (const char  *json,
             g_autoptr(JsonParser) plain = json_parser_new_immutable ();
 
             g_clear_error (&syntax);
-            if (json_parser_load_from_data (plain, json, (gssize) len, &syntax))
+            if (ks_json_load_data (plain, json, (gssize) len, NULL, &syntax))
               g_set_error_literal (&syntax, JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA,
                                    "invalid JSON");
           }
@@ -2422,7 +2424,7 @@ ks_launch_load (const char  *path,
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  if (!g_file_get_contents (path, &contents, &length, error))
+  if (!ks_file_get_contents (path, &contents, &length, error))
     return NULL;
   return ks_launch_parse (contents, (gssize) length, path, error);
 }

@@ -988,10 +988,7 @@ do_call (Ctx *c)
 
     if (!ks_sim_push_frame (c->sim, c->w, target, c->pc, c->exec))
       {
-        ks_sim_fault (c->sim, c->w, (int) __builtin_ctz (c->exec), c->in,
-                      KS_SIM_FAULT_STACK_OVERFLOW, FALSE, 0,
-                      "call stack overflow: %u nested calls or %u bytes of local memory "
-                      "per thread (unbounded recursion?)", KS_SIM_MAX_FRAMES, KS_SIM_LOCAL_LIMIT);
+        ks_sim_frame_fault (c->sim, c->w, (int) __builtin_ctz (c->exec), c->in, target);
         return;
       }
     caller = &c->w->frames[c->w->n_frames - 2];

@@ -74,6 +74,11 @@ gboolean  ks_sim_push_frame  (KsSim           *sim,
                               uint32_t         fn,
                               uint32_t         call_pc,
                               uint32_t         mask);
+void      ks_sim_frame_fault (KsSim           *sim,
+                              KsSimWarp       *w,
+                              int              lane,
+                              const KsPtxInsn *insn,
+                              uint32_t         fn);
 
 /* The memory analysis of one warp-level access to global or shared memory
  * (generic addresses are sorted by window): bank conflicts, sectors and

@@ -72,6 +72,7 @@ worker_new (KsSim         *run,
   w->tex_accesses = NULL;
   w->printf_out = g_string_new (NULL);
   w->progress = NULL;
+  w->clock_read_at = 0;         /* (its counts start from 0; the deadline is the run's) */
   w->cta_stride = 1;
   w->shared = p;
   w->block = NULL;

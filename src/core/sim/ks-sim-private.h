@@ -432,6 +432,11 @@ struct _KsSim
   KsSimFault fault;
   KsSimStats stats;
   uint64_t step_limit;
+  double time_limit;            /* seconds; 0: none */
+  char *time_limit_note;        /* the run's; a worker shares it */
+  gint64 deadline;              /* monotonic time the run stops at; 0: none.  A worker keeps the
+                                 * run's */
+  uint64_t clock_read_at;       /* warp-instructions when the clock was last read */
   uint64_t steps_before;        /* a worker: warp-instructions of the blocks before its own
                                  * that are known, for the step limit */
   GString *printf_out;

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ks-format.h"
 #include "ks-sim-exec.h"
 #include "ks-sim-fast.h"
 #include "ks-sim-mbarrier.h"
@@ -37,6 +38,7 @@ ks_sim_fault_kind_name (KsSimFaultKind kind)
     case KS_SIM_FAULT_UNSUPPORTED: return "unsupported";
     case KS_SIM_FAULT_STACK_OVERFLOW: return "stack_overflow";
     case KS_SIM_FAULT_TEXTURE: return "texture";
+    case KS_SIM_FAULT_TIME_LIMIT: return "time_limit";
     case KS_SIM_FAULT_NONE:
     default: return "none";
     }
@@ -499,10 +501,14 @@ layout_module (KsSim   *sim,
           if (v->function != KS_PTX_NONE)
             {
               KsSimFnLayout *l = &sim->layouts[v->function];
+              uint64_t end;
 
               l->local_size = (uint32_t) align_up (l->local_size, var_align (v));
               sim->var_addr[i] = l->local_size;
-              l->local_size += (uint32_t) size;
+              /* A frame past the limit is a fault when pushed (the size
+               * is in its message), so it only must not wrap here */
+              end = MIN ((uint64_t) l->local_size + size, G_MAXUINT32 - 1024u);
+              l->local_size = (uint32_t) end;
             }
           break;
         default:
@@ -753,7 +759,8 @@ ks_sim_grow_local (KsSimWarp *w,
 }
 
 /* Pushes a frame for function fn, with its locals on the warp's stack.
- * Returns FALSE when the stack would overflow. */
+ * Returns FALSE when the stack would overflow; ks_sim_frame_fault() says
+ * why, and every caller must, since the warp then has no frame to run. */
 gboolean
 ks_sim_push_frame (KsSim     *sim,
                    KsSimWarp *w,
@@ -951,12 +958,54 @@ start_cta (KsSim    *sim,
       w->live = n == 32 ? KS_FULL_MASK : (1u << n) - 1;
       w->state = KS_WARP_RUNNING;
       w->mbar_seen = G_MAXUINT64;
-      ks_sim_push_frame (sim, w, sim->entry, KS_PTX_NONE, w->live);
+      if (!ks_sim_push_frame (sim, w, sim->entry, KS_PTX_NONE, w->live))
+        {
+          /* No warp of the block can start: none runs (the run loop stops
+           * on the fault before it reaches them) */
+          ks_sim_frame_fault (sim, w, 0, NULL, sim->entry);
+          for (uint32_t j = i; j < c->n_warps; j++)
+            c->warps[j].state = KS_WARP_DONE;
+          c->n_done = c->n_warps;
+          break;
+        }
     }
   sim->current_warp = 0;
   sim->cta_active = TRUE;
   trace_start_cta (sim, linear);
   ks_sim_spin_reset (sim);
+}
+
+/* The fault of a ks_sim_push_frame() that failed: too many nested calls,
+ * or a frame whose locals do not fit in a thread's local memory (all of
+ * it for a kernel of over 512 KiB, which ptxas also refuses) */
+void
+ks_sim_frame_fault (KsSim           *sim,
+                    KsSimWarp       *w,
+                    int              lane,
+                    const KsPtxInsn *insn,
+                    uint32_t         fn)
+{
+  const KsPtxFunction *f = &sim->module->functions[fn];
+  g_autofree char *name = ks_format_name (sim->module->text + f->name.offset, f->name.len);
+  uint32_t size = sim->layouts[fn].local_size;
+
+  if (w->n_frames >= KS_SIM_MAX_FRAMES)
+    ks_sim_fault (sim, w, lane, insn, KS_SIM_FAULT_STACK_OVERFLOW, FALSE, 0,
+                  "call stack overflow: %u nested calls (unbounded recursion?)",
+                  KS_SIM_MAX_FRAMES);
+  else if (w->n_frames == 0 || (uint64_t) size > KS_SIM_LOCAL_LIMIT)
+    ks_sim_fault (sim, w, lane, insn, KS_SIM_FAULT_STACK_OVERFLOW, FALSE, 0,
+                  "%s needs %u bytes of local memory per thread; a thread has at most %u "
+                  "(%u KiB, as on the GPU)", name, size, KS_SIM_LOCAL_LIMIT,
+                  KS_SIM_LOCAL_LIMIT / 1024);
+  else
+    ks_sim_fault (sim, w, lane, insn, KS_SIM_FAULT_STACK_OVERFLOW, FALSE, 0,
+                  "call stack overflow: calling %s (%u bytes of local memory per thread) at "
+                  "depth %u passes the %u bytes (%u KiB) a thread has (unbounded recursion?)",
+                  name, size, w->n_frames, KS_SIM_LOCAL_LIMIT, KS_SIM_LOCAL_LIMIT / 1024);
+  /* With no instruction, the kernel's own line */
+  if (insn == NULL && sim->fault.ptx_line == 0)
+    sim->fault.ptx_line = f->line;
 }
 
 static void
@@ -1450,7 +1499,8 @@ sim_new (const KsPtxModule *module,
   if (module->n_errors > 0)
     {
       g_set_error (error, KS_SIM_ERROR, KS_SIM_ERROR_MODULE_HAS_ERRORS,
-                   "%s has %u errors; fix them before running it",
+                   g_dngettext (GETTEXT_PACKAGE, "%s has %u error; fix it before running it",
+                                "%s has %u errors; fix them before running it", module->n_errors),
                    module->filename, module->n_errors);
       return NULL;
     }
@@ -1474,9 +1524,10 @@ sim_new (const KsPtxModule *module,
     }
   if (entry == KS_PTX_NONE)
     {
+      g_autofree char *name = ks_format_name (launch->kernel, -1);
+
       g_set_error (error, KS_SIM_ERROR, KS_SIM_ERROR_NO_KERNEL,
-                   "%skernel: %s has no kernel named %s", where, module->filename,
-                   launch->kernel ? launch->kernel : "(none)");
+                   "%skernel: %s has no kernel named %s", where, module->filename, name);
       return NULL;
     }
 
@@ -1678,6 +1729,7 @@ ks_sim_free (KsSim *sim)
   g_free (sim->param_bank);
   g_free (sim->fault.message);
   g_free (sim->fault.cuda_file);
+  g_free (sim->time_limit_note);
   if (sim->printf_out)
     g_string_free (sim->printf_out, TRUE);
   g_free (sim);
@@ -1688,6 +1740,33 @@ ks_sim_set_step_limit (KsSim    *sim,
                        uint64_t  limit)
 {
   sim->step_limit = limit ? limit : G_MAXUINT64;
+}
+
+void
+ks_sim_set_time_limit (KsSim      *sim,
+                       double      seconds,
+                       const char *note)
+{
+  g_return_if_fail (sim != NULL);
+  g_return_if_fail (sim->shared == NULL);
+
+  sim->time_limit = seconds > 0 ? seconds : 0;
+  g_free (sim->time_limit_note);
+  sim->time_limit_note = g_strdup (note);
+}
+
+/* The time limit, at the warp that ran last */
+static void
+time_limit_fault (KsSim     *sim,
+                  KsSimWarp *w)
+{
+  const KsPtxInsn *insn = w->n_frames > 0 ? ks_sim_warp_insn (sim, w) : NULL;
+  int lane = w->n_simt > 0 && w->simt[w->n_simt - 1].mask != 0
+             ? __builtin_ctz (w->simt[w->n_simt - 1].mask) : 0;
+
+  ks_sim_fault (sim, w, lane, insn, KS_SIM_FAULT_TIME_LIMIT, FALSE, 0,
+                "stopped after %g s of simulation (%s): the kernel may not terminate",
+                sim->time_limit, sim->time_limit_note ? sim->time_limit_note : "the time limit");
 }
 
 /* The step limit.  When the warp that reached it is diverged, with lanes
@@ -1796,6 +1875,13 @@ ks_sim_run (KsSim        *sim,
   gint64 start = g_get_monotonic_time ();
   uint64_t budget = max_steps ? max_steps : G_MAXUINT64;
   uint64_t done = 0;
+
+  /* What is left of the time limit, from now; a worker of a parallel run
+   * keeps the run's deadline */
+  if (sim->shared == NULL)
+    sim->deadline = sim->time_limit > 0
+                    ? start + MAX ((gint64) ((sim->time_limit - sim->stats.seconds) * G_USEC_PER_SEC), 1)
+                    : 0;
 
   /* What ptxas makes of the module costs the trace's memory records
    * (gpu_access_cost); a run without the trace does not need it, and the
@@ -1930,6 +2016,18 @@ ks_sim_run (KsSim        *sim,
         }
       if (sim->status != KS_SIM_READY)
         break;
+      /* The clock, every 64 K warp-instructions or so: a pass runs at most
+       * a burst of each warp */
+      if (G_UNLIKELY (sim->deadline != 0)
+          && sim->stats.warp_instructions - sim->clock_read_at >= 65536)
+        {
+          sim->clock_read_at = sim->stats.warp_instructions;
+          if (g_get_monotonic_time () >= sim->deadline)
+            {
+              time_limit_fault (sim, &c->warps[sim->current_warp]);
+              break;
+            }
+        }
 
       if (c->n_done == c->n_warps)
         {

@@ -36,6 +36,7 @@ typedef enum
   KS_SIM_FAULT_UNSUPPORTED,
   KS_SIM_FAULT_STACK_OVERFLOW,
   KS_SIM_FAULT_TEXTURE,         /* a texture or surface instruction its handle does not allow */
+  KS_SIM_FAULT_TIME_LIMIT,      /* ran past ks_sim_set_time_limit()'s seconds */
 } KsSimFaultKind;
 
 typedef struct
@@ -377,6 +378,17 @@ void                ks_sim_set_progress_func (KsSim           *sim,
  * of a kernel that does not end). */
 void                ks_sim_set_step_limit (KsSim           *sim,
                                            uint64_t         limit);
+
+/* After this many seconds of simulation in all (the wall-clock time spent
+ * in ks_sim_run, over every call) the run faults with
+ * KS_SIM_FAULT_TIME_LIMIT: "stopped after 10 s of simulation (NOTE): ...",
+ * NOTE saying where the budget came from and how to allow more ("the
+ * default budget; --max-seconds N to allow more"; NULL: "the time limit").
+ * 0 = no limit, the default.  The clock is read every 64 K
+ * warp-instructions or so, so the run may go a millisecond past. */
+void                ks_sim_set_time_limit (KsSim           *sim,
+                                           double           seconds,
+                                           const char      *note);
 
 /* One warp-instruction of a run, as a debugger shows it: which warp ran
  * which instruction with which lanes. */

@@ -176,6 +176,20 @@ _ks_toolchain_run (const KsToolchain *tc,
   return _ks_toolchain_run_full (tc, argv, cwd, NULL, cancellable, exit_status, out, err, error);
 }
 
+/* A tool's output as text: what is not UTF-8 (NUL included) becomes U+FFFD */
+static char *
+bytes_to_text (GBytes *bytes)
+{
+  gsize len = 0;
+  const char *data = bytes != NULL ? g_bytes_get_data (bytes, &len) : NULL;
+
+  if (data == NULL)
+    return g_strdup ("");
+  if (g_utf8_validate_len (data, len, NULL))
+    return g_strndup (data, len);
+  return g_utf8_make_valid (data, (gssize) len);
+}
+
 gboolean
 _ks_toolchain_run_full (const KsToolchain *tc,
                         const char *const *argv,
@@ -190,6 +204,7 @@ _ks_toolchain_run_full (const KsToolchain *tc,
   g_autoptr(GSubprocessLauncher) launcher = NULL;
   g_autoptr(GSubprocess) proc = NULL;
   g_autoptr(GError) local_error = NULL;
+  g_autoptr(GBytes) out_bytes = NULL, err_bytes = NULL;
   g_auto(GStrv) host_argv = NULL;
   g_autofree char *path_env = NULL;
 
@@ -223,12 +238,19 @@ _ks_toolchain_run_full (const KsToolchain *tc,
   if (proc == NULL)
     return FALSE;
 
-  if (!g_subprocess_communicate_utf8 (proc, NULL, cancellable, out, err, &local_error))
+  /* Bytes, then text: nvcc echoes the lines it complains of, and those of
+   * a binary .cu are not UTF-8, which g_subprocess_communicate_utf8 would
+   * refuse, losing every message (and naming a garbage offset) */
+  if (!g_subprocess_communicate (proc, NULL, cancellable, &out_bytes, &err_bytes, &local_error))
     {
       kill_tool (tc, proc);
       g_propagate_error (error, g_steal_pointer (&local_error));
       return FALSE;
     }
+  if (out != NULL)
+    *out = bytes_to_text (out_bytes);
+  if (err != NULL)
+    *err = bytes_to_text (err_bytes);
 
   if (g_subprocess_get_if_exited (proc))
     *exit_status = g_subprocess_get_exit_status (proc);
@@ -805,8 +827,9 @@ ks_toolchain_compile_ptx (const KsToolchain *tc,
         {
           if (n_errors > 0)
             g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
-                         "%s: %u error%s in the CUDA code", path, n_errors,
-                         n_errors == 1 ? "" : "s");
+                         g_dngettext (GETTEXT_PACKAGE, "%s: %u error in the CUDA code",
+                                      "%s: %u errors in the CUDA code", n_errors),
+                         path, n_errors);
           else
             g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
                          "%s: nvcc failed (exit status %d):\n%s", path, status, g_strstrip (both));
