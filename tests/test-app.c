@@ -3794,8 +3794,14 @@ test_screenshot_sizes (void)
   g_setenv ("KS_NO_TOOLKIT", "1", TRUE);
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
+      int status;
+
       g_clear_pointer (&err, g_free);
-      g_assert_cmpint (shoot (spec, cases[i].presentation, cases[i].size, &w, &h, &err), ==, 0);
+      status = shoot (spec, cases[i].presentation, cases[i].size, &w, &h, &err);
+      /* (why, in the log, where it failed) */
+      if (status != 0)
+        g_printerr ("--size %s: %s", cases[i].size, err);
+      g_assert_cmpint (status, ==, 0);
       g_test_message ("--size %s%s: %ux%u", cases[i].size,
                       cases[i].presentation ? " --presentation" : "", w, h);
       g_assert_cmpuint (w, ==, cases[i].w);

@@ -146,7 +146,11 @@ struct _KsWindow
   gboolean views_syncing;       /* the views' drop-down follows the stack */
   gboolean fullscreen_pending;  /* presentation mode before the window showed */
   gboolean made_fullscreen;     /* presentation mode made the window full screen */
-  guint screenshot_tries;
+  guint screenshot_tries;       /* resizes asked for the picture */
+  guint screenshot_waits;       /* looks since the last, with no change yet */
+  int screenshot_seen_w;        /* the size the window had when it was asked */
+  int screenshot_seen_h;
+  gboolean screenshot_drawn;    /* the size came and has had a frame to draw */
   gboolean screenshot_scheduled;/* the picture is on its way: once only */
   gboolean screenshot_refused;  /* the file asked for was refused: the picture is of the
                                  * message, and the exit status 1 */

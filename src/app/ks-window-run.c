@@ -718,6 +718,83 @@ show_status (KsWindow             *self,
   set_status (self, s->str[0] == ' ' ? s->str + 3 : s->str);
 }
 
+typedef enum
+{
+  SHOT_SIZE_RIGHT,
+  SHOT_SIZE_WAIT,               /* a resize was asked for, or has not come yet */
+  SHOT_SIZE_TOO_SMALL,          /* the widgets cannot be that small */
+  SHOT_SIZE_STUCK,              /* the window did not take the size it was asked */
+} ShotSize;
+
+/* The window's smallest size, as its widgets measure it, less the frame */
+static void
+window_min_size (KsWindow *self,
+                 int       frame_w,
+                 int       frame_h,
+                 int      *min_w,
+                 int      *min_h)
+{
+  int mw, mh;
+
+  gtk_widget_measure (GTK_WIDGET (self), GTK_ORIENTATION_HORIZONTAL, -1, &mw, NULL, NULL, NULL);
+  mw = MAX (mw, self->screenshot_width + frame_w);
+  gtk_widget_measure (GTK_WIDGET (self), GTK_ORIENTATION_VERTICAL, mw, &mh, NULL, NULL, NULL);
+  *min_w = mw - frame_w;
+  *min_h = mh - frame_h;
+}
+
+/* Brings the window to the picture's size.  The window's size is its
+ * default size less its frame, and the frame is known only from a size the
+ * window has taken: a reading taken before the last resize came through
+ * would ask again from a stale size and overshoot (on a loaded machine
+ * under ASan it did, and the picture failed), so a reading that has not
+ * changed since the last request waits for it, up to ten seconds. */
+static ShotSize
+screenshot_size (KsWindow *self,
+                 int       w,
+                 int       h,
+                 int      *min_w,
+                 int      *min_h)
+{
+  int want_w = self->screenshot_width, want_h = self->screenshot_height;
+  int dw, dh, frame_w, frame_h;
+
+  if (w == want_w && h == want_h)
+    {
+      /* after a resize, a look more: the new size is drawn in a frame to come */
+      if (self->screenshot_tries > 0 && !self->screenshot_drawn)
+        {
+          self->screenshot_drawn = TRUE;
+          return SHOT_SIZE_WAIT;
+        }
+      return SHOT_SIZE_RIGHT;
+    }
+  if (self->screenshot_tries > 0 && w == self->screenshot_seen_w && h == self->screenshot_seen_h
+      && self->screenshot_waits++ < 40)
+    return SHOT_SIZE_WAIT;
+  gtk_window_get_default_size (GTK_WINDOW (self), &dw, &dh);
+  frame_w = MAX (dw - w, 0);
+  frame_h = MAX (dh - h, 0);
+  /* Smaller than the widgets can be: no resize will make it */
+  window_min_size (self, frame_w, frame_h, min_w, min_h);
+  if (*min_w > want_w || *min_h > want_h)
+    {
+      /* (the window's own size where it came down further than measured) */
+      *min_w = MIN (*min_w, MAX (w, want_w));
+      *min_h = MIN (*min_h, MAX (h, want_h));
+      return SHOT_SIZE_TOO_SMALL;
+    }
+  if (self->screenshot_tries++ >= 4)
+    return SHOT_SIZE_STUCK;
+  self->screenshot_seen_w = w;
+  self->screenshot_seen_h = h;
+  self->screenshot_waits = 0;
+  gtk_window_set_default_size (GTK_WINDOW (self), want_w + frame_w, want_h + frame_h);
+  /* and show the selected lines again in the new size */
+  _ks_window_select_cuda_line (self, self->selected_cuda_line);
+  return SHOT_SIZE_WAIT;
+}
+
 static gboolean
 take_screenshot (gpointer data)
 {
@@ -725,44 +802,49 @@ take_screenshot (gpointer data)
   GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
   int w = gtk_widget_get_width (GTK_WIDGET (self));
   int h = gtk_widget_get_height (GTK_WIDGET (self));
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (GTK_WIDGET (self));
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr(GdkPaintable) paintable = NULL;
   g_autoptr(GskRenderNode) node = NULL;
   g_autoptr(GdkTexture) texture = NULL;
+  GtkSnapshot *snapshot;
   gboolean ok = FALSE;
+  int min_w = 0, min_h = 0;
 
-  int want_w = self->screenshot_width, want_h = self->screenshot_height;
-
-  /* The window's size includes its frame: adjust once so the picture is
-   * exactly the size asked for */
-  if ((w != want_w || h != want_h) && self->screenshot_tries++ < 3)
+  switch (screenshot_size (self, w, h, &min_w, &min_h))
     {
-      int dw, dh;
-
-      gtk_window_get_default_size (GTK_WINDOW (self), &dw, &dh);
-      gtk_window_set_default_size (GTK_WINDOW (self), dw + want_w - w, dh + want_h - h);
-      /* and show the selected lines again in the new size */
-      _ks_window_select_cuda_line (self, self->selected_cuda_line);
-      g_object_unref (snapshot);
-      g_clear_object (&paintable);
-      return G_SOURCE_CONTINUE;
-    }
-  if (w != want_w || h != want_h)
-    {
-      /* A larger picture would hide what the size was asked for: that
-       * the window does not fit */
-      g_printerr (_("kernelscope: the window cannot be %dx%d: its smallest size here is %dx%d\n"),
-                  want_w, want_h, w, h);
-      g_object_unref (snapshot);
+    case SHOT_SIZE_RIGHT:
+      break;
+    case SHOT_SIZE_WAIT:
+      /* look again soon: the new source takes this one's reference */
+      g_timeout_add (250, take_screenshot, self);
+      return G_SOURCE_REMOVE;
+    case SHOT_SIZE_TOO_SMALL:
+    case SHOT_SIZE_STUCK:
+    default:
+      /* A larger picture would hide what the size was asked for: that the
+       * window does not fit */
+      if (min_w > self->screenshot_width || min_h > self->screenshot_height)
+        g_printerr (_("kernelscope: the window cannot be %dx%d: its smallest size here is %dx%d\n"),
+                    self->screenshot_width, self->screenshot_height, min_w, min_h);
+      else
+        g_printerr (_("kernelscope: the window did not become %dx%d: it stayed %dx%d\n"),
+                    self->screenshot_width, self->screenshot_height, w, h);
       g_clear_pointer (&self->screenshot_path, g_free);
       if (KS_IS_APPLICATION (app))
         ks_application_screenshot_done (KS_APPLICATION (app), FALSE);
       g_object_unref (self);
       return G_SOURCE_REMOVE;
     }
+  paintable = gtk_widget_paintable_new (GTK_WIDGET (self));
+  snapshot = gtk_snapshot_new ();
   gdk_paintable_snapshot (paintable, snapshot, w, h);
   _ks_window_launch_snapshot (self, snapshot);
   node = gtk_snapshot_free_to_node (snapshot);
+  /* nothing drawn yet at this size: look again */
+  if (node == NULL && self->screenshot_waits++ < 40)
+    {
+      g_timeout_add (250, take_screenshot, self);
+      return G_SOURCE_REMOVE;
+    }
   if (node != NULL)
     {
       GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (self));
