@@ -2976,6 +2976,55 @@ test_launches (Fixture       *f,
   }
   g_assert_false (ks_window_has_unsaved_changes (f->window));
 
+  /* an edit not applied yet outlives a change of launch (issue 15: the
+   * editor reloaded the launch chosen and the edit was lost): launch 2's
+   * block typed, launch 1 chosen and edited, launch 2 chosen again */
+  type_into (editor, "block[0]", "32");
+  gtk_popover_popdown (GTK_POPOVER (f->window->launch_popover));
+  gtk_drop_down_set_selected (f->window->launch_step_dropdown, 0);
+  wait_for_run (f->window);
+  a = f->window->analysis;
+  g_assert_cmpuint (a->launch->step, ==, 0);
+  /* what runs is what was applied */
+  g_assert_cmpuint (ks_sim_get_launch (a->sim)->block[0], ==, 256);
+  editor = open_launch_editor (f->window);
+  g_assert_true (g_str_has_prefix (gtk_label_get_text (GTK_LABEL (f->window->launch_sequence_note)),
+                                   "Launch 1 of 2 (partial_sums)"));
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (ks_launch_editor_get_field (editor,
+                                                                                    "block[0]"))),
+                   ==, "256");
+  g_assert_true (ks_launch_editor_is_dirty (editor));
+  type_into (editor, "grid[0]", "6");
+  gtk_popover_popdown (GTK_POPOVER (f->window->launch_popover));
+  gtk_drop_down_set_selected (f->window->launch_step_dropdown, 1);
+  wait_for_run (f->window);
+  editor = open_launch_editor (f->window);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (ks_launch_editor_get_field (editor,
+                                                                                    "block[0]"))),
+                   ==, "32");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (ks_launch_editor_get_field (editor,
+                                                                                    "dynamic_shared_bytes"))),
+                   ==, "256");
+  g_assert_null (ks_launch_editor_get_message (editor));
+  /* Apply applies both edits: launch 1 on 6 blocks leaves 6 partial sums */
+  g_signal_emit_by_name (apply_button (editor), "clicked");
+  wait_for_run (f->window);
+  a = f->window->analysis;
+  g_assert_cmpint (a->status, ==, KS_ANALYSIS_OK);
+  g_assert_cmpuint (a->launch->step, ==, 1);
+  g_assert_cmpuint (ks_sim_get_launch (a->sim)->block[0], ==, 32);
+  g_assert_cmpuint (a->launches[0].grid[0], ==, 6);
+  g_assert_cmpuint (a->launches[0].block[0], ==, 256);
+  {
+    float first6 = 0;
+
+    for (guint b = 0; b < 6; b++)
+      first6 += sums[b];
+    out = window_buffer (f->window, "out", &size);
+    g_assert_cmpfloat (out[0], ==, first6);
+  }
+  g_assert_true (ks_window_has_unsaved_changes (f->window));
+
   /* 13 partial sums: the second launch reads past "partial" */
   g_clear_pointer (&spec, g_free);
   spec = write_reduce_spec (tmp, "reduce.json", 13, values);

@@ -1268,6 +1268,20 @@ fill (KsLaunchEditor *self)
 /* ---------------------------------------------------------------------- */
 /* Public */
 
+/* Fits the form's parameters to the kernel it names, where the module has it */
+static void
+fit_params (KsLaunchEditor *self,
+            KsLaunchForm   *form)
+{
+  int fi;
+
+  if (self->module == NULL || form == NULL)
+    return;
+  fi = ks_launch_form_find_kernel (form, self->module);
+  if (fi >= 0)
+    ks_launch_form_fit_params (form, self->module, (uint32_t) fi);
+}
+
 void
 ks_launch_editor_load (KsLaunchEditor     *self,
                        const KsLaunchForm *form,
@@ -1284,18 +1298,36 @@ ks_launch_editor_load (KsLaunchEditor     *self,
   self->module = module;
   replace (&self->spec_path, spec_path);
   /* The parameters follow the kernel's .param list */
-  if (module != NULL)
-    {
-      int fi = ks_launch_form_find_kernel (self->form, module);
-
-      if (fi >= 0)
-        ks_launch_form_fit_params (self->form, module, (uint32_t) fi);
-    }
+  fit_params (self, self->form);
   /* Reset comes back to the fitted form; a fitted list that differs from
    * the spec's is a change to apply */
   self->applied = ks_launch_form_copy (self->form);
   g_free (self->applied_json);
   self->applied_json = ks_launch_form_to_json (form);
+  set_message (self, NULL);
+  fill (self);
+  schedule_check (self);
+}
+
+void
+ks_launch_editor_select_launch (KsLaunchEditor *self,
+                                guint           step)
+{
+  g_return_if_fail (KS_IS_LAUNCH_EDITOR (self));
+
+  if (self->form == NULL || self->form->launches == NULL || step >= self->form->launches->len
+      || step == self->form->step)
+    return;
+  /* What was edited stays, in the launch it was edited in; what Reset
+   * comes back to follows to the same launch */
+  ks_launch_form_select_launch (self->form, step);
+  fit_params (self, self->form);
+  if (self->applied != NULL && self->applied->launches != NULL
+      && step < self->applied->launches->len)
+    {
+      ks_launch_form_select_launch (self->applied, step);
+      fit_params (self, self->applied);
+    }
   set_message (self, NULL);
   fill (self);
   schedule_check (self);

@@ -30,6 +30,10 @@ void                ks_launch_editor_load           (KsLaunchEditor *self,
                                                      const KsLaunchForm *form,
                                                      KsPtxModule    *module,
                                                      const char     *spec_path);
+/* Of a sequence of launches, edits launch @step from now on; unapplied
+ * edits to the others stay (and Apply applies them all) */
+void                ks_launch_editor_select_launch  (KsLaunchEditor *self,
+                                                     guint           step);
 /* The form as edited */
 const KsLaunchForm *ks_launch_editor_get_form       (KsLaunchEditor *self);
 /* Edited since the last load or apply */

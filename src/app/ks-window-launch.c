@@ -762,7 +762,13 @@ _ks_window_choose_launch_step (KsWindow *self,
     {
       ks_launch_select_step (self->launch, step);
       self->launch_step_chosen = TRUE;
-      self->launch_editor_loaded = FALSE;
+      /* Edits not applied yet are kept, not lost: the editor goes on to
+       * the launch chosen with them; else it loads it afresh */
+      if (self->launch_editor_loaded
+          && ks_launch_editor_is_dirty (KS_LAUNCH_EDITOR (self->launch_editor)))
+        ks_launch_editor_select_launch (KS_LAUNCH_EDITOR (self->launch_editor), step);
+      else
+        self->launch_editor_loaded = FALSE;
       _ks_window_show_launch (self, self->launch, FALSE);
       _ks_window_run (self);
     }
