@@ -132,6 +132,27 @@ check_file (const char         *dir,
     }
   g_assert_cmpuint (n_entries, ==, ml->entries->len);
   g_assert_cmpuint (n_funcs, ==, ml->funcs->len);
+
+  /* The lookup of a line's first instruction (a binary search, which the
+   * hints and the heat gutter make for every line) finds what a walk
+   * through the instructions finds, on every line of the file and past
+   * it: the instructions come in the order of their lines */
+  {
+    uint32_t last = m->n_insns ? m->insns[m->n_insns - 1].line : 0, i = 0;
+
+    for (uint32_t line = 0; line <= last + 1; line++)
+      {
+        int64_t want = -1;
+
+        while (i < m->n_insns && m->insns[i].line < line)
+          i++;
+        if (line != 0 && i < m->n_insns && m->insns[i].line == line)
+          want = i;
+        g_assert_cmpint (ks_ptx_module_insn_at_line (m, line), ==, want);
+      }
+    for (i = 1; i < m->n_insns; i++)
+      g_assert_cmpuint (m->insns[i - 1].line, <=, m->insns[i].line);
+  }
 }
 
 static void

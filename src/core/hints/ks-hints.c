@@ -40,14 +40,12 @@ line_source (const KsPtxModule *m,
              uint32_t          *file,
              uint32_t          *line)
 {
+  int64_t i = ks_ptx_module_insn_at_line (m, ptx_line);
+
   *file = *line = 0;
   /* the CUDA line of the first instruction on that PTX line */
-  for (uint32_t i = 0; ptx_line != 0 && i < m->n_insns; i++)
-    if (m->insns[i].line == ptx_line)
-      {
-        ks_ptx_insn_source (m, &m->insns[i], file, line);
-        return;
-      }
+  if (i >= 0)
+    ks_ptx_insn_source (m, &m->insns[i], file, line);
 }
 
 static int
@@ -203,6 +201,14 @@ add_stats (KsSimInsnStats       *to,
   to->gmem_used_bytes += from->gmem_used_bytes;
 }
 
+/* A key of a CUDA line, and of a rule's finding on it */
+static guint64
+cuda_key (uint32_t file,
+          uint32_t line)
+{
+  return (guint64) file << 32 | line;
+}
+
 static void
 find_line_problems (const KsHintInput *in,
                     GArray            *lines,
@@ -210,13 +216,20 @@ find_line_problems (const KsHintInput *in,
 {
   g_autofree uint32_t *files = g_new0 (uint32_t, MAX (lines->len, 1));
   g_autofree uint32_t *cuda = g_new0 (uint32_t, MAX (lines->len, 1));
+  /* (rule, CUDA line) -> its finding; CUDA line -> its figures: hash
+   * tables, so that a kernel of a million lines costs a million steps */
+  GHashTable *by_line[N_LINE_RULES] = { NULL };
+  g_autoptr(GHashTable) line_stats = NULL;
 
+  for (guint rule = 0; rule < N_LINE_RULES; rule++)
+    by_line[rule] = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   for (guint i = 0; i < lines->len; i++)
     line_source (in->module, g_array_index (lines, KsSimLineStats, i).line, &files[i], &cuda[i]);
   for (guint i = 0; i < lines->len; i++)
     {
       const KsSimLineStats *ls = &g_array_index (lines, KsSimLineStats, i);
       uint32_t file = files[i], line = cuda[i];
+      gint64 key = (gint64) cuda_key (file, line);
 
       for (guint rule = 0; rule < N_LINE_RULES; rule++)
         {
@@ -225,16 +238,8 @@ find_line_problems (const KsHintInput *in,
 
           if (severity < 0)
             continue;
-          for (guint j = 0; line != 0 && j < findings->len; j++)
-            {
-              Finding *o = findings->pdata[j];
-
-              if (o->rule == rule && o->cuda_line == line && o->cuda_file == file)
-                {
-                  f = o;
-                  break;
-                }
-            }
+          if (line != 0)
+            f = g_hash_table_lookup (by_line[rule], &key);
           if (f == NULL)
             {
               f = g_new0 (Finding, 1);
@@ -245,6 +250,8 @@ find_line_problems (const KsHintInput *in,
               f->severity = severity;
               f->more = g_array_new (FALSE, FALSE, sizeof (uint32_t));
               g_ptr_array_add (findings, f);
+              if (line != 0)
+                g_hash_table_insert (by_line[rule], g_memdup2 (&key, sizeof key), f);
             }
           else if ((KsHintSeverity) severity > f->severity)
             {
@@ -263,17 +270,35 @@ find_line_problems (const KsHintInput *in,
    * without the problem too, so that the average does not depend on how
    * the compiler unrolled a loop.  A divergence hint's stay those of the
    * branches that split: the line's other instructions are no branches. */
+  line_stats = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   for (guint j = 0; j < findings->len; j++)
     {
       Finding *f = findings->pdata[j];
+      gint64 key = (gint64) cuda_key (f->cuda_file, f->cuda_line);
+
+      if (f->cuda_line != 0 && f->rule != LINE_RULE_DIVERGENCE
+          && !g_hash_table_contains (line_stats, &key))
+        g_hash_table_insert (line_stats, g_memdup2 (&key, sizeof key), g_new0 (KsSimInsnStats, 1));
+    }
+  for (guint i = 0; i < lines->len && g_hash_table_size (line_stats) > 0; i++)
+    {
+      gint64 key = (gint64) cuda_key (files[i], cuda[i]);
+      KsSimInsnStats *sum = cuda[i] != 0 ? g_hash_table_lookup (line_stats, &key) : NULL;
+
+      if (sum != NULL)
+        add_stats (sum, &g_array_index (lines, KsSimLineStats, i).stats);
+    }
+  for (guint j = 0; j < findings->len; j++)
+    {
+      Finding *f = findings->pdata[j];
+      gint64 key = (gint64) cuda_key (f->cuda_file, f->cuda_line);
 
       if (f->cuda_line == 0 || f->rule == LINE_RULE_DIVERGENCE)
         continue;
-      memset (&f->stats, 0, sizeof f->stats);
-      for (guint i = 0; i < lines->len; i++)
-        if (cuda[i] == f->cuda_line && files[i] == f->cuda_file)
-          add_stats (&f->stats, &g_array_index (lines, KsSimLineStats, i).stats);
+      f->stats = *(const KsSimInsnStats *) g_hash_table_lookup (line_stats, &key);
     }
+  for (guint rule = 0; rule < N_LINE_RULES; rule++)
+    g_hash_table_unref (by_line[rule]);
 }
 
 static KsHint *

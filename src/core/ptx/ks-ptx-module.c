@@ -160,6 +160,29 @@ ks_ptx_insn_source_in_file (const KsPtxModule *m,
   return FALSE;
 }
 
+int64_t
+ks_ptx_module_insn_at_line (const KsPtxModule *m,
+                            uint32_t           line)
+{
+  uint32_t lo = 0, hi;
+
+  g_return_val_if_fail (m != NULL, -1);
+
+  if (line == 0)
+    return -1;
+  hi = m->n_insns;
+  while (lo < hi)
+    {
+      uint32_t mid = lo + (hi - lo) / 2;
+
+      if (m->insns[mid].line < line)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo < m->n_insns && m->insns[lo].line == line ? (int64_t) lo : -1;
+}
+
 gboolean
 ks_ptx_insn_source (const KsPtxModule *m,
                     const KsPtxInsn   *insn,

@@ -520,6 +520,11 @@ gboolean       ks_ptx_span_equal              (const KsPtxModule *module,
 
 const KsPtxFile *ks_ptx_module_find_file      (const KsPtxModule *module,
                                                uint32_t           number);
+/* The first instruction on PTX line @line (1-based), or -1: a binary
+ * search, since the module lists its instructions in the order of their
+ * lines */
+int64_t        ks_ptx_module_insn_at_line     (const KsPtxModule *module,
+                                               uint32_t           line);
 /* The CUDA line an instruction belongs to for its user: the innermost
  * location of its inlined_at chain, unless that is in another file than
  * the one the chain ends in (the file its function is written in, the
