@@ -360,6 +360,143 @@ test_register_errors (void)
   g_assert_cmpuint (m->diagnostics[0].column, ==, 11);
 }
 
+/* The kernel of the operand type tests: one instruction on line 14, after
+ * "  ".  The same declarations were given to ptxas 13.0 (-arch=sm_80) with
+ * each instruction to read off its verdict. */
+#define TYPES_KERNEL \
+  HEADER \
+  ".visible .entry k()\n"             /* 4 */ \
+  "{\n" \
+  "  .reg .pred %%p<4>;\n" \
+  "  .reg .b16 %%rs<4>;\n" \
+  "  .reg .b32 %%r<8>;\n" \
+  "  .reg .b64 %%rd<8>;\n" \
+  "  .reg .f32 %%f<4>;\n"             /* 10 */ \
+  "  .reg .f64 %%fd<4>;\n" \
+  "  .reg .u32 %%u<4>;\n" \
+  "  .reg .f16 %%h<4>;\n" \
+  "  %s\n"                            /* 14 */ \
+  "  ret;\n" \
+  "}\n"
+
+static void
+test_operand_type_errors (void)
+{
+  /* Every one of these is "Arguments mismatch for instruction" to ptxas
+   * but setp's %p1|%r2 ("Predicate output expected") and the ld.v2
+   * ("Incompatible elements of vector expression"). */
+  static const struct
+  {
+    const char *insn;
+    uint32_t column;
+    const char *message;
+  } cases[] = {
+    { "add.f64 %r5, %rd1, %p1;", 11,
+      "operand 1 of add.f64: '%r5' is a .b32 register, not a .f64 or .b64 register" },
+    { "add.f64 %fd1, %fd2, %p1;", 23,
+      "operand 3 of add.f64: '%p1' is a .pred register, not a .f64 or .b64 register" },
+    { "add.f32 %f1, %u2, %f3;", 16,
+      "operand 2 of add.f32: '%u2' is a .u32 register, not a .f32 or .b32 register" },
+    { "add.u32 %r1, %rd2, %r3;", 16,
+      "operand 2 of add.u32: '%rd2' is a .b64 register, not a 32-bit .u, .s or .b register" },
+    { "and.pred %p1, %r2, %p3;", 17,
+      "operand 2 of and.pred: '%r2' is a .b32 register, not a predicate" },
+    { "setp.lt.f32 %r1, %f1, %f2;", 15,
+      "operand 1 of setp.lt.f32: '%r1' is a .b32 register, not a predicate" },
+    { "setp.lt.u32 %p1|%r2, %r1, %r2;", 19,
+      "operand 1 of setp.lt.u32: '%r2' is a .b32 register, not a predicate" },
+    { "selp.f32 %f1, %f2, %f3, %r1;", 27,
+      "operand 4 of selp.f32: '%r1' is a .b32 register, not a predicate" },
+    { "mov.u32 %r1, %rd1;", 16,
+      "operand 2 of mov.u32: '%rd1' is a .b64 register, not a 32-bit .u, .s or .b register" },
+    { "mov.f32 %f1, %fd1;", 16,
+      "operand 2 of mov.f32: '%fd1' is a .f64 register, not a .f32 or .b32 register" },
+    { "mul.wide.u32 %r1, %r2, %r3;", 16,
+      "operand 1 of mul.wide.u32: '%r1' is a .b32 register, not a 64-bit .u, .s or .b register" },
+    { "shl.b64 %rd1, %rd2, %rd3;", 23,
+      "operand 3 of shl.b64: '%rd3' is a .b64 register, not a 32-bit .u, .s or .b register" },
+    { "ld.global.u32 %rs1, [%rd1];", 17,
+      "operand 1 of ld.global.u32: '%rs1' is a .b16 register, "
+      "not a 32-bit or wider .u, .s or .b register" },
+    { "ld.global.f32 %fd1, [%rd1];", 17,
+      "operand 1 of ld.global.f32: '%fd1' is a .f64 register, "
+      "not a .f32 register or a .b register of 32 bits or more" },
+    { "st.global.u32 [%rd1], %f1;", 25,
+      "operand 2 of st.global.u32: '%f1' is a .f32 register, "
+      "not a 32-bit or wider .u, .s or .b register" },
+    { "cvt.u32.u32 %r1, %rs1;", 20,
+      "operand 2 of cvt.u32.u32: '%rs1' is a .b16 register, "
+      "not a 32-bit or wider .u, .s or .b register" },
+    { "cvt.rn.f32.f64 %fd1, %fd1;", 18,
+      "operand 1 of cvt.rn.f32.f64: '%fd1' is a .f64 register, "
+      "not a .f32 register or a .b register of 32 bits or more" },
+    { "ld.global.v2.f32 {%f1, %fd2}, [%rd1];", 26,
+      "operand 1 of ld.global.v2.f32: '%fd2' is a .f64 register, "
+      "not a .f32 register or a .b register of 32 bits or more" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = g_strdup_printf (TYPES_KERNEL, cases[i].insn);
+      g_autoptr(KsPtxModule) m = parse (text);
+
+      g_test_message ("%s", cases[i].insn);
+      dump_diagnostics (m);
+      g_assert_cmpuint (m->n_errors, ==, 1);
+      g_assert_cmpuint (m->diagnostics[0].line, ==, 14);
+      g_assert_cmpuint (m->diagnostics[0].column, ==, cases[i].column);
+      g_assert_cmpstr (m->diagnostics[0].message, ==, cases[i].message);
+    }
+}
+
+static void
+test_operand_type_widths (void)
+{
+  /* Each of these is accepted by ptxas 13.0, which is what it mirrors:
+   * the ISA's type agreement (.b with any type of its size, .u with .s),
+   * the wider registers of ld, st and cvt, the .wide forms, a 32-bit
+   * shift amount, packing and unpacking movs, setp's p|q. */
+  static const char *const cases[] = {
+    "add.u32 %r1, %r2, %r3;",
+    "add.s32 %r1, %u2, %u3;",
+    "add.f32 %f1, %r2, %r3;",
+    "add.f64 %fd1, %rd2, %rd3;",
+    "add.f16 %rs1, %h2, %rs3;",
+    "add.f16x2 %r1, %r2, %r3;",
+    "mov.b64 %rd1, {%r1,%r2};",
+    "mov.f32 %r1, %f1;",
+    "mov.u32 %r1, %tid.x;",
+    "cvt.u64.u32 %rd1, %r1;",
+    "cvt.u32.u64 %rd1, %rd1;",
+    "cvt.f32.f16 %f1, %r1;",
+    "cvt.rn.f16.f32 %rs1, %f1;",
+    "ld.global.u8 %r1, [%rd1];",
+    "ld.global.u8 %rd1, [%rd1];",
+    "ld.global.b16 %f2, [%rd1];",
+    "st.global.u8 [%rd1], %r1;",
+    "st.global.f32 [%rd1], %rd1;",
+    "mul.wide.u32 %rd1, %r2, %r3;",
+    "mul.wide.s16 %r1, %rs2, %rs3;",
+    "mad.wide.u32 %rd1, %r2, %r3, %rd4;",
+    "shl.b64 %rd1, %rd2, %r3;",
+    "setp.lt.u32 %p1|%p2, %r1, %r2;",
+    "setp.lt.and.u32 %p1, %r1, %r2, !%p3;",
+    "selp.u32 %r1, %r2, %r3, %p1;",
+    "set.lt.u32.f32 %r1, %f1, %f2;",
+    "and.pred %p1, %p2, %p3;",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = g_strdup_printf (TYPES_KERNEL, cases[i]);
+      g_autoptr(KsPtxModule) m = NULL;
+
+      g_test_message ("%s", cases[i]);
+      m = parse_ok (text);
+      g_assert_cmpuint (function (m, "k")->n_insns, ==, 2);
+    }
+}
+
 static void
 test_variables (void)
 {
@@ -997,6 +1134,8 @@ main (int   argc,
   g_test_add_func ("/ptx/parser/performance-directives", test_performance_directives);
   g_test_add_func ("/ptx/parser/registers", test_registers);
   g_test_add_func ("/ptx/parser/register-errors", test_register_errors);
+  g_test_add_func ("/ptx/parser/operand-type-errors", test_operand_type_errors);
+  g_test_add_func ("/ptx/parser/operand-type-widths", test_operand_type_widths);
   g_test_add_func ("/ptx/parser/variables", test_variables);
   g_test_add_func ("/ptx/parser/operands", test_operands);
   g_test_add_func ("/ptx/parser/predicates-and-labels", test_predicates_and_labels);

@@ -2214,6 +2214,62 @@ test_bad_launch (void)
   g_assert_nonnull (strstr (error->message, "takes 4 parameters"));
 }
 
+/* Shared memory over the limit is blamed on what is too large: the static
+ * declaration when it alone is, else the launch's dynamic part */
+static void
+test_bad_launch_shared (void)
+{
+  static const char text[] =
+    ".version 8.0\n.target sm_80\n.address_size 64\n"
+    ".visible .entry k()\n"
+    "{\n"
+    "  .shared .align 4 .b8 small[512];\n"
+    "  .shared .align 4 %s;\n"                /* line 7 */
+    "  ret;\n"
+    "}\n";
+  static const struct
+  {
+    const char *big;
+    const char *dynamic;
+    const char *message;
+  } cases[] = {
+    { ".b8 big[1073741824]", "0",
+      "the static .shared variable 'big' (line 7) is 1073741824 bytes: the block's static "
+      "shared memory, 1073742336 bytes, is more than any GPU has (228 KiB)" },
+    /* past 4 GiB, where a 32-bit sum would wrap */
+    { ".b64 big[1073741824]", "0",
+      "the static .shared variable 'big' (line 7) is 8589934592 bytes: the block's static "
+      "shared memory, 8589935104 bytes, is more than any GPU has (228 KiB)" },
+    { ".b8 big[1024]", "232448",
+      "dynamic_shared_bytes: the block would need 233984 bytes of shared memory "
+      "(1536 static, 232448 dynamic), more than any GPU has (228 KiB)" },
+    /* 1536 + 4294966784 wraps to 1024 in 32 bits */
+    { ".b8 big[1024]", "4294966784",
+      "dynamic_shared_bytes: the block would need 4294968320 bytes of shared memory "
+      "(1536 static, 4294966784 dynamic), more than any GPU has (228 KiB)" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *ptx = g_strdup_printf (text, cases[i].big);
+      g_autofree char *spec = g_strdup_printf ("{\"ptx\": \"x.ptx\", \"kernel\": \"k\", "
+                                               "\"grid\": [1], \"block\": [1], \"params\": [], "
+                                               "\"dynamic_shared_bytes\": %s}", cases[i].dynamic);
+      g_autoptr(GBytes) bytes = g_bytes_new (ptx, strlen (ptx));
+      g_autoptr(KsPtxModule) m = ks_ptx_module_parse (bytes, "x.ptx");
+      g_autoptr(GError) error = NULL;
+      g_autoptr(KsLaunch) l = ks_launch_parse (spec, -1, NULL, &error);
+      KsSim *sim;
+
+      g_assert_no_error (error);
+      g_assert_cmpuint (m->n_errors, ==, 0);
+      sim = ks_sim_new (m, l, &error);
+      g_assert_null (sim);
+      g_assert_error (error, KS_SIM_ERROR, KS_SIM_ERROR_BAD_LAUNCH);
+      g_assert_cmpstr (error->message, ==, cases[i].message);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -2256,5 +2312,6 @@ main (int   argc,
   g_test_add_func ("/sim/api/threads-identical", test_threads_identical);
   g_test_add_func ("/sim/api/threads-progress", test_threads_progress);
   g_test_add_func ("/sim/launch/bad", test_bad_launch);
+  g_test_add_func ("/sim/launch/bad-shared", test_bad_launch_shared);
   return g_test_run ();
 }

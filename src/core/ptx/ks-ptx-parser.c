@@ -182,6 +182,12 @@ typedef struct
 
 typedef struct
 {
+  uint32_t line, column;
+  uint32_t off, len;
+} OperandPos;
+
+typedef struct
+{
   KsPtxModule *m;
   const char *text;
   KsPtxLexer lex;
@@ -214,6 +220,10 @@ typedef struct
   uint32_t n_elems;
   Fixup op_fixups[MAX_TOP_OPERANDS + MAX_ELEMENTS];
   uint32_t n_op_fixups;
+  /* Where each register operand is written, for the type check's messages
+   * (set for registers and predicates only) */
+  OperandPos top_pos[MAX_TOP_OPERANDS];
+  OperandPos elem_pos[MAX_ELEMENTS];
 
   uint32_t n_dropped_diagnostics;
 } Parser;
@@ -835,6 +845,28 @@ note_fixup (Parser   *p,
 
 static gboolean parse_operand (Parser *p, KsPtxOperand *op, gboolean top, uint32_t where, int depth);
 
+static inline OperandPos *
+operand_pos (Parser   *p,
+             gboolean  top,
+             uint32_t  where)
+{
+  return top ? &p->top_pos[where] : &p->elem_pos[where];
+}
+
+static inline void
+note_pos (Parser           *p,
+          gboolean          top,
+          uint32_t          where,
+          const KsPtxToken *t)
+{
+  OperandPos *pos = operand_pos (p, top, where);
+
+  pos->line = t->line;
+  pos->column = t->column;
+  pos->off = t->offset;
+  pos->len = t->len;
+}
+
 /* [reg], [reg+imm], [reg+-imm], [reg-imm], [name], [name+imm], [imm], or a
  * bracketed list [a, b, {c, d}] (texture and surface operands). */
 static gboolean
@@ -1028,6 +1060,7 @@ parse_group (Parser       *p,
 static gboolean
 parse_pipe (Parser       *p,
             KsPtxOperand *op,
+            uint32_t      where,
             int           depth)
 {
   KsPtxOperand *e;
@@ -1036,6 +1069,7 @@ parse_pipe (Parser       *p,
     return FALSE;
   e = &p->elems[p->n_elems];
   *e = *op;
+  p->elem_pos[p->n_elems] = p->top_pos[where];
   p->n_elems++;
   advance (p);
   e = &p->elems[p->n_elems];
@@ -1064,7 +1098,7 @@ parse_operand (Parser       *p,
         return FALSE;
       /* tex.3d.v4.s32.s32 {r1, r2, r3, r4}|p, [...] */
       if (top && is_punct (&p->tok, '|'))
-        return parse_pipe (p, op, depth);
+        return parse_pipe (p, op, where, depth);
       return TRUE;
     }
   if (is_punct (&p->tok, '('))
@@ -1113,6 +1147,7 @@ parse_operand (Parser       *p,
       gboolean needs_fix;
 
       resolve_operand_name (p, &name, op, &fix, &needs_fix);
+      note_pos (p, top, where, &name);
       advance (p);
 
       /* %tid.x, %v1.y */
@@ -1158,8 +1193,9 @@ parse_operand (Parser       *p,
               op->aux = (uint16_t) vec;
               for (uint32_t i = 0; i < vec; i++)
                 {
-                  KsPtxOperand *e = &p->elems[p->n_elems++];
+                  KsPtxOperand *e = &p->elems[p->n_elems];
 
+                  note_pos (p, FALSE, p->n_elems++, &name);
                   memset (e, 0, sizeof *e);
                   e->kind = KS_PTX_OPERAND_REG;
                   e->a = first_slot + i;
@@ -1233,7 +1269,7 @@ parse_operand (Parser       *p,
           /* move a pending fixup of this operand to its element */
           if (needs_fix && p->n_op_fixups > 0 && p->n_elems + 2 <= MAX_ELEMENTS)
             p->op_fixups[p->n_op_fixups - 1].index = p->n_elems | 0x80000000u;
-          return parse_pipe (p, op, depth);
+          return parse_pipe (p, op, where, depth);
         }
       return TRUE;
     }
@@ -1354,12 +1390,227 @@ decode_modifier (Parser           *p,
     }
 }
 
+/* ---- operand types ---------------------------------------------------------------------------- */
+
+/* The operand type check of "Operand Type Information" in the PTX ISA, as
+ * ptxas applies it (each rule below was tried on ptxas 13.0, which answers
+ * "Arguments mismatch for instruction" to a break of any of them):
+ *
+ *  - A .b type agrees with any type of its size but .pred; .u and .s agree
+ *    with each other and with .b; a float type agrees only with itself and
+ *    with .b.  A .pred register is a value of no other type, and only a
+ *    .pred register is a predicate.
+ *  - Sizes match exactly, except that ld, ldu, st and cvt take a wider
+ *    register for their data ("Operand Size Exceeding Instruction-Type
+ *    Size"): any wider one for a .b, .u or .s type, only a wider .b one for
+ *    a float type (ld.u8 into a .b32 register, st.f32 of a .b64 one).
+ *  - The .wide forms of mul and mad write (and mad adds) twice the size;
+ *    a shift amount is a 32-bit integer whatever the type.
+ *
+ * Only register and predicate operands are checked; immediates, special
+ * registers, addresses and vector groups (mov.b64 d, {a, b}) stay as they
+ * were.  Instructions not in the table are not checked. */
+
+enum
+{
+  CLS_NONE = 0,                 /* not checked */
+  CLS_B,
+  CLS_I,                        /* .u and .s */
+  CLS_F,
+  CLS_P,
+};
+
+static const uint8_t type_class[KS_PTX_N_TYPES] = {
+  [KS_PTX_TYPE_B8] = CLS_B, [KS_PTX_TYPE_B16] = CLS_B,
+  [KS_PTX_TYPE_B32] = CLS_B, [KS_PTX_TYPE_B64] = CLS_B,
+  [KS_PTX_TYPE_U8] = CLS_I, [KS_PTX_TYPE_U16] = CLS_I,
+  [KS_PTX_TYPE_U32] = CLS_I, [KS_PTX_TYPE_U64] = CLS_I,
+  [KS_PTX_TYPE_S8] = CLS_I, [KS_PTX_TYPE_S16] = CLS_I,
+  [KS_PTX_TYPE_S32] = CLS_I, [KS_PTX_TYPE_S64] = CLS_I,
+  [KS_PTX_TYPE_F16] = CLS_F, [KS_PTX_TYPE_F16X2] = CLS_F,
+  [KS_PTX_TYPE_BF16] = CLS_F, [KS_PTX_TYPE_BF16X2] = CLS_F,
+  [KS_PTX_TYPE_F32] = CLS_F, [KS_PTX_TYPE_F64] = CLS_F,
+  [KS_PTX_TYPE_PRED] = CLS_P,
+};
+
+/* What each operand of an instruction must be, one letter an operand:
+ *   T  a value of the first type, of its size
+ *   S  a value of the second type, of its size (set's sources)
+ *   R  a value of the first type, that size or a wider register (ld, st, cvt)
+ *   Q  a value of the second type, that size or wider (cvt's source)
+ *   W  a value of the first type's kind and twice its size (the .wide forms)
+ *   A  a 32-bit integer (a shift amount)
+ *   P  a predicate
+ *   -  not checked */
+static const char *const operand_roles[KS_PTX_N_OPCODES] = {
+  [KS_PTX_OPC_ADD] = "TTT", [KS_PTX_OPC_SUB] = "TTT", [KS_PTX_OPC_MUL] = "TTT",
+  [KS_PTX_OPC_MAD] = "TTTT", [KS_PTX_OPC_FMA] = "TTTT",
+  [KS_PTX_OPC_DIV] = "TTT", [KS_PTX_OPC_REM] = "TTT",
+  [KS_PTX_OPC_MIN] = "TTTT", [KS_PTX_OPC_MAX] = "TTTT",
+  [KS_PTX_OPC_NEG] = "TT", [KS_PTX_OPC_ABS] = "TT",
+  [KS_PTX_OPC_SQRT] = "TT", [KS_PTX_OPC_RCP] = "TT", [KS_PTX_OPC_RSQRT] = "TT",
+  [KS_PTX_OPC_SIN] = "TT", [KS_PTX_OPC_COS] = "TT", [KS_PTX_OPC_LG2] = "TT",
+  [KS_PTX_OPC_EX2] = "TT",
+  [KS_PTX_OPC_AND] = "TTT", [KS_PTX_OPC_OR] = "TTT", [KS_PTX_OPC_XOR] = "TTT",
+  [KS_PTX_OPC_NOT] = "TT", [KS_PTX_OPC_CNOT] = "TT",
+  [KS_PTX_OPC_SHL] = "TTA", [KS_PTX_OPC_SHR] = "TTA",
+  [KS_PTX_OPC_SETP] = "PTTP", [KS_PTX_OPC_SET] = "TSSP", [KS_PTX_OPC_SELP] = "TTTP",
+  [KS_PTX_OPC_MOV] = "TT", [KS_PTX_OPC_CVT] = "RQ",
+  [KS_PTX_OPC_LD] = "R-", [KS_PTX_OPC_LDU] = "R-", [KS_PTX_OPC_ST] = "-R",
+};
+
+/* One type's kind and size as a phrase: "a 64-bit .f64 or .b64 register" */
+static void
+describe_wanted (char       *buf,
+                 size_t      size,
+                 uint32_t    cls,
+                 KsPtxType   type,
+                 uint32_t    bits,
+                 gboolean    wider)
+{
+  const char *more = wider ? " or wider" : "";
+
+  switch (cls)
+    {
+    case CLS_F:
+      if (wider)
+        g_snprintf (buf, size, "a .%s register or a .b register of %u bits or more",
+                    ks_ptx_type_name (type), bits);
+      else
+        g_snprintf (buf, size, "a .%s or .b%u register", ks_ptx_type_name (type), bits);
+      break;
+    case CLS_I:
+      g_snprintf (buf, size, "a %u-bit%s .u, .s or .b register", bits, more);
+      break;
+    case CLS_P:
+      g_snprintf (buf, size, "a predicate");
+      break;
+    default:
+      g_snprintf (buf, size, "a %u-bit%s register", bits, more);
+      break;
+    }
+}
+
+/* Checks one register or predicate operand against what its role wants.
+ * Returns FALSE after reporting a mismatch. */
+static gboolean
+check_operand_type (Parser             *p,
+                    const KsPtxToken   *opname,
+                    uint32_t            opname_end,
+                    uint32_t            index,
+                    const KsPtxOperand *op,
+                    const OperandPos   *pos,
+                    char                role,
+                    const KsPtxInsn    *insn)
+{
+  const KsPtxFunction *f = &p->m->functions[p->fn];
+  KsPtxType want, have;
+  uint32_t want_cls, have_cls, want_size, have_size;
+  gboolean wider = role == 'R' || role == 'Q';
+  gboolean ok;
+  char wanted[96];
+
+  if (op->kind != KS_PTX_OPERAND_REG && op->kind != KS_PTX_OPERAND_PRED)
+    return TRUE;
+
+  switch (role)
+    {
+    case 'S': case 'Q': want = (KsPtxType) insn->types[1]; break;
+    case 'A': want = KS_PTX_TYPE_U32; break;
+    case 'P': want = KS_PTX_TYPE_PRED; break;
+    default: want = (KsPtxType) insn->types[0]; break;
+    }
+  want_cls = want < KS_PTX_N_TYPES ? type_class[want] : CLS_NONE;
+  if (want_cls == CLS_NONE)
+    return TRUE;
+  want_size = ks_ptx_type_size (want) * (role == 'W' ? 2 : 1);
+
+  if (op->kind == KS_PTX_OPERAND_PRED)
+    {
+      have = KS_PTX_TYPE_PRED;
+      ok = want_cls == CLS_P;
+    }
+  else
+    {
+      if (f->first_slot_type + op->a >= p->m->n_slot_types)
+        return TRUE;
+      have = (KsPtxType) p->m->slot_types[f->first_slot_type + op->a];
+      have_cls = have < KS_PTX_N_TYPES ? type_class[have] : CLS_NONE;
+      have_size = ks_ptx_type_size (have);
+      if (have_cls == CLS_NONE)
+        return TRUE;
+      if (want_cls == CLS_P)
+        ok = FALSE;
+      else if (want_cls == CLS_F && have_cls == CLS_F)
+        ok = role == 'W' ? have_size == want_size : have == want;
+      else if ((want_cls == CLS_F && have_cls == CLS_I) || (want_cls == CLS_I && have_cls == CLS_F))
+        ok = FALSE;
+      else if (wider && !(want_cls == CLS_F && have_cls != CLS_B))
+        ok = have_size >= want_size;
+      else
+        ok = have_size == want_size;
+    }
+  if (ok)
+    return TRUE;
+
+  describe_wanted (wanted, sizeof wanted, role == 'A' ? CLS_I : want_cls, want, want_size * 8,
+                   wider && want_cls != CLS_P);
+  diag (p, pos->line, pos->column, KS_PTX_SEVERITY_ERROR,
+        "operand %u of %.*s: '%.*s' is a .%s register, not %s", index + 1,
+        (int) (opname_end - opname->offset), p->text + opname->offset,
+        (int) pos->len, p->text + pos->off, ks_ptx_type_name (have), wanted);
+  return FALSE;
+}
+
+/* The operand type check of one parsed instruction, on p->top and
+ * p->elems before they are committed.  Returns FALSE after reporting. */
+static gboolean
+check_operand_types (Parser           *p,
+                     const KsPtxInsn  *insn,
+                     const KsPtxToken *opname,
+                     uint32_t          opname_end)
+{
+  const char *roles = insn->opcode < KS_PTX_N_OPCODES ? operand_roles[insn->opcode] : NULL;
+
+  if (roles == NULL || p->fn == KS_PTX_NONE)
+    return TRUE;
+  /* cvt's packing forms (cvt.rn.f16x2.f32 d, a, b) have other rules */
+  if (insn->opcode == KS_PTX_OPC_CVT && p->n_top != 2)
+    return TRUE;
+
+  for (uint32_t i = 0; i < p->n_top && roles[i] != '\0'; i++)
+    {
+      const KsPtxOperand *op = &p->top[i];
+      char role = roles[i];
+
+      if (role == '-')
+        continue;
+      if ((insn->flags & KS_PTX_FLAG_WIDE) && (i == 0 || (i == 3 && insn->opcode == KS_PTX_OPC_MAD)))
+        role = 'W';
+
+      if (op->kind == KS_PTX_OPERAND_VECTOR)
+        {
+          /* ld.v4 and st.v4 data, setp's p|q; a packing mov is not checked */
+          if (insn->opcode == KS_PTX_OPC_MOV)
+            continue;
+          for (uint32_t k = 0; k < op->aux && op->a + k < p->n_elems; k++)
+            if (!check_operand_type (p, opname, opname_end, i, &p->elems[op->a + k],
+                                     &p->elem_pos[op->a + k], role, insn))
+              return FALSE;
+          continue;
+        }
+      if (!check_operand_type (p, opname, opname_end, i, op, &p->top_pos[i], role, insn))
+        return FALSE;
+    }
+  return TRUE;
+}
+
 static void
 parse_instruction (Parser *p)
 {
   KsPtxInsn insn = { 0 };
   KsPtxToken opname;
-  uint32_t n_types = 0;
+  uint32_t n_types = 0, opname_end;
   uint64_t v;
 
   insn.pred = KS_PTX_NONE;
@@ -1425,6 +1676,7 @@ parse_instruction (Parser *p)
       decode_modifier (p, &insn, &n_types, &p->tok);
       advance (p);
     }
+  opname_end = p->prev_end;
 
   p->n_top = 0;
   p->n_elems = 0;
@@ -1482,6 +1734,9 @@ parse_instruction (Parser *p)
                 "(vadd, vshr, ...) only", i + 1);
           return;
         }
+
+  if (!check_operand_types (p, &insn, &opname, opname_end))
+    return;
 
   /* Commit: top-level operands, then the elements they refer to. */
   insn.first_operand = p->m->n_operands;

@@ -24,6 +24,8 @@
 G_DEFINE_QUARK (ks-sim-error-quark, ks_sim_error)
 
 #define BURST 256
+/* The most shared memory any GPU gives one block (sm_90, sm_100) */
+#define KS_SIM_MAX_SHARED (228u * 1024u)
 
 const char *
 ks_sim_fault_kind_name (KsSimFaultKind kind)
@@ -529,6 +531,25 @@ layout_module (KsSim   *sim,
   for (uint32_t i = 0; i < m->n_vars; i++)
     if (m->vars[i].space == KS_PTX_SPACE_SHARED && (m->vars[i].flags & KS_PTX_VAR_UNSIZED))
       sim->var_addr[i] = shared;
+  /* The static part alone over the limit is the declarations' fault, not
+   * the launch's: name the largest one (and keep the sum from wrapping) */
+  if (shared > KS_SIM_MAX_SHARED)
+    {
+      const KsPtxVar *big = NULL;
+      g_autofree char *name = NULL;
+
+      for (uint32_t i = 0; i < m->n_vars; i++)
+        if (m->vars[i].space == KS_PTX_SPACE_SHARED && !(m->vars[i].flags & KS_PTX_VAR_UNSIZED)
+            && (big == NULL || var_size (&m->vars[i]) > var_size (big)))
+          big = &m->vars[i];
+      g_assert (big != NULL);
+      name = ks_ptx_span_dup (m, big->name);
+      g_set_error (error, KS_SIM_ERROR, KS_SIM_ERROR_BAD_LAUNCH,
+                   "the static .shared variable '%s' (line %u) is %" G_GUINT64_FORMAT " bytes: "
+                   "the block's static shared memory, %" G_GUINT64_FORMAT " bytes, is more than "
+                   "any GPU has (228 KiB)", name, big->line, var_size (big), shared);
+      return FALSE;
+    }
   sim->static_shared = (uint32_t) shared;
   return TRUE;
 }
@@ -1637,16 +1658,19 @@ sim_new (const KsPtxModule *module,
   sim->access_samples = 16;
   sim->no_fast = g_getenv ("KS_SIM_NO_FAST") != NULL;
 
-  sim->shared_size = sim->static_shared + launch->dynamic_shared_bytes;
   if (ks_ptx_module_target_sm (module) >= 80)
     sim->reserved_smem = KS_SIM_RESERVED_SMEM_SIZE;
-  if (sim->shared_size > 228 * 1024)
+  /* In 64 bits: a dynamic size near 4 GiB must not wrap to a small sum */
+  if ((uint64_t) sim->static_shared + launch->dynamic_shared_bytes > KS_SIM_MAX_SHARED)
     {
       g_set_error (error, KS_SIM_ERROR, KS_SIM_ERROR_BAD_LAUNCH,
-                   "%sdynamic_shared_bytes: the block would need %u bytes of shared memory, "
-                   "more than any GPU has (228 KiB)", sim->where, sim->shared_size);
+                   "%sdynamic_shared_bytes: the block would need %" G_GUINT64_FORMAT " bytes of "
+                   "shared memory (%u static, %u dynamic), more than any GPU has (228 KiB)",
+                   sim->where, (uint64_t) sim->static_shared + launch->dynamic_shared_bytes,
+                   sim->static_shared, launch->dynamic_shared_bytes);
       return NULL;
     }
+  sim->shared_size = sim->static_shared + launch->dynamic_shared_bytes;
 
   return g_steal_pointer (&sim);
 }
