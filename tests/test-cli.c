@@ -1425,6 +1425,92 @@ test_hostile_long_names_and_plurals (void)
   g_rmdir (dir);
 }
 
+/* As run_cli_within, with the address space bounded to @mib MiB (not under
+ * ASan, whose shadow memory needs terabytes of it): what must not allocate
+ * its input's claimed size fails the test by running out, not by slowing
+ * the machine */
+static Result
+run_cli_bounded (guint              mib,
+                 const char *const *args)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autofree char *script = NULL;
+  g_autofree char *saved = cli;
+  Result r;
+
+#ifdef __SANITIZE_ADDRESS__
+  script = g_strdup ("exec timeout -k 5 120 \"$0\" \"$@\"");
+#else
+  script = g_strdup_printf ("ulimit -v %u && exec timeout -k 5 120 \"$0\" \"$@\"", mib * 1024);
+#endif
+  g_ptr_array_add (argv, (gpointer) "-c");
+  g_ptr_array_add (argv, script);
+  g_ptr_array_add (argv, saved);
+  for (guint i = 0; args[i]; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  cli = g_find_program_in_path ("sh");
+  g_assert_nonnull (cli);
+  r = run_cli ((const char *const *) argv->pdata);
+  g_free (cli);
+  cli = g_steal_pointer (&saved);
+  return r;
+}
+
+/* A kernel whose parameters are over CUDA's 32,764 bytes (issue 16): a
+ * 4 GiB .param array is refused by the parser at the kernel's name, before
+ * the simulator allocates its parameter bank; 32,764 bytes are accepted */
+static void
+test_hostile_param_limit (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ks-cli-XXXXXX", NULL);
+  g_autofree char *ptx = g_build_filename (dir, "big.ptx", NULL);
+  g_autofree char *spec = g_build_filename (dir, "big.json", NULL);
+  g_autofree char *want = g_strdup_printf ("%s:4:17: error: the parameters of kernel 'k' take "
+                                           "4294967288 bytes, over CUDA's limit of 32764 bytes",
+                                           ptx);
+  const char *parse[] = { "parse", ptx, NULL };
+  const char *run[] = { "run", spec, NULL };
+  const char *analyze[] = { "analyze", "--no-toolkit", ptx, NULL };
+  const char *const *each[] = { parse, run, analyze };
+  static const struct { guint64 bytes; int status; } edge[] = { { 32764, 0 }, { 32768, 1 } };
+  Result r;
+
+  g_assert_true (g_file_set_contents (ptx, ".version 8.0\n.target sm_80\n.address_size 64\n"
+                                           ".visible .entry k(.param .u32 n,\n"
+                                           "  .param .align 8 .b8 p[4294967280])\n{\n  ret;\n}\n",
+                                      -1, NULL));
+  g_assert_true (g_file_set_contents (spec, "{\"ptx\": \"big.ptx\", \"grid\": [1], \"block\": [1],"
+                                            " \"params\": [{\"type\": \"u32\", \"value\": 1},"
+                                            " {\"bytes_hex\": \"00\"}]}", -1, NULL));
+  for (guint i = 0; i < G_N_ELEMENTS (each); i++)
+    {
+      r = run_cli_bounded (1024, each[i]);
+      g_assert_cmpint (r.status, ==, 1);
+      g_assert_nonnull (strstr (r.err, want));
+      result_clear (&r);
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (edge); i++)
+    {
+      g_autofree char *text = g_strdup_printf (".version 8.1\n.target sm_80\n.address_size 64\n"
+                                               ".visible .entry k(.param .u32 n,\n"
+                                               "  .param .b8 p[%" G_GUINT64_FORMAT "])\n"
+                                               "{\n  ret;\n}\n", edge[i].bytes - 4);
+      gboolean said;
+
+      g_assert_true (g_file_set_contents (ptx, text, -1, NULL));
+      r = run_cli_bounded (1024, parse);
+      g_assert_cmpint (r.status, ==, edge[i].status);
+      said = strstr (r.err, "over CUDA's limit of 32764 bytes") != NULL;
+      g_assert_true (said == (edge[i].status != 0));
+      result_clear (&r);
+    }
+  g_unlink (ptx);
+  g_unlink (spec);
+  g_rmdir (dir);
+}
+
 /* A folder, a missing file and a pipe, as a user names them (issue 16):
  * the folder and the missing file said in those words, not as the system
  * call failed ("Failed to map DIR: mmap() failed: No such device"); a pipe
@@ -1510,5 +1596,6 @@ main (int   argc,
   g_test_add_func ("/cli/hostile/infinite-loop", test_hostile_infinite_loop);
   g_test_add_func ("/cli/hostile/long-names-and-plurals", test_hostile_long_names_and_plurals);
   g_test_add_func ("/cli/hostile/folders-and-pipes", test_hostile_folders_and_pipes);
+  g_test_add_func ("/cli/hostile/param-limit", test_hostile_param_limit);
   return g_test_run ();
 }

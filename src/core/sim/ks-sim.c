@@ -558,6 +558,15 @@ layout_params (KsSim   *sim,
       off = align_up (off, var_align (v));
       sim->var_addr[f->first_param + i] = off;
       off += var_size (v);
+      /* the parser refuses this; a module built otherwise must not make
+       * the bank allocate gigabytes */
+      if (off > KS_PTX_MAX_KERNEL_PARAM_BYTES)
+        {
+          g_set_error (error, KS_SIM_ERROR, KS_SIM_ERROR_BAD_LAUNCH,
+                       "%sthe parameters of kernel %s are over CUDA's limit of %u bytes",
+                       sim->where, kname, KS_PTX_MAX_KERNEL_PARAM_BYTES);
+          return FALSE;
+        }
     }
   sim->param_bank_size = (uint32_t) off;
   sim->param_bank = g_malloc0 (off ? off : 1);
