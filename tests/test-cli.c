@@ -1511,6 +1511,38 @@ test_hostile_param_limit (void)
   g_rmdir (dir);
 }
 
+/* A spec's buffer moves into the simulator's memory (issue 16): a 1 GiB
+ * buffer runs in an address space of 1.75 GiB, where a copy of it would
+ * not fit */
+static void
+test_hostile_buffer_moved (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ks-cli-XXXXXX", NULL);
+  g_autofree char *ptx = g_build_filename (dir, "k.ptx", NULL);
+  g_autofree char *spec = g_build_filename (dir, "k.json", NULL);
+  const char *run[] = { "run", spec, NULL };
+  Result r;
+
+  g_assert_true (g_file_set_contents (ptx, ".version 8.0\n.target sm_80\n.address_size 64\n"
+                                           ".visible .entry k(.param .u64 a)\n{\n"
+                                           "  .reg .b64 %rd<2>;\n  .reg .b32 %r<2>;\n"
+                                           "  ld.param.u64 %rd1, [a];\n  mov.u32 %r1, 7;\n"
+                                           "  st.global.u8 [%rd1+1073741823], %r1;\n  ret;\n}\n",
+                                      -1, NULL));
+  g_assert_true (g_file_set_contents (spec, "{\"ptx\": \"k.ptx\", \"grid\": [1], \"block\": [1],"
+                                            " \"buffers\": {\"a\": {\"type\": \"u8\","
+                                            " \"count\": 1073741824}},"
+                                            " \"params\": [{\"buffer\": \"a\"}], \"outputs\": [\"a\"]}",
+                                      -1, NULL));
+  r = run_cli_bounded (1792, run);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "a (u8 x 1073741824): "));
+  result_clear (&r);
+  g_unlink (ptx);
+  g_unlink (spec);
+  g_rmdir (dir);
+}
+
 /* A folder, a missing file and a pipe, as a user names them (issue 16):
  * the folder and the missing file said in those words, not as the system
  * call failed ("Failed to map DIR: mmap() failed: No such device"); a pipe
@@ -1597,5 +1629,6 @@ main (int   argc,
   g_test_add_func ("/cli/hostile/long-names-and-plurals", test_hostile_long_names_and_plurals);
   g_test_add_func ("/cli/hostile/folders-and-pipes", test_hostile_folders_and_pipes);
   g_test_add_func ("/cli/hostile/param-limit", test_hostile_param_limit);
+  g_test_add_func ("/cli/hostile/buffer-moved", test_hostile_buffer_moved);
   return g_test_run ();
 }

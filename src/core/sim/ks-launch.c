@@ -5,6 +5,7 @@
 #include <float.h>
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <json-glib/json-glib.h>
 
@@ -1982,6 +1983,23 @@ parse_steps (Ctx        *ctx,
   return TRUE;
 }
 
+/* The buffers are checked against this before any is filled: a spec
+ * that would push the machine into swap is refused instead.  The
+ * simulator holds them once more only for a sequence's launch and the
+ * next (kernelscope-cli run moves them). */
+static uint64_t
+max_total_bytes (void)
+{
+  long pages = sysconf (_SC_PHYS_PAGES);
+  long page_size = sysconf (_SC_PAGE_SIZE);
+  uint64_t half;
+
+  if (pages <= 0 || page_size <= 0)
+    return MAX_TOTAL_BYTES;
+  half = (uint64_t) pages / 2 * (uint64_t) page_size;
+  return MIN (half, MAX_TOTAL_BYTES);
+}
+
 static gboolean
 parse_buffers (Ctx        *ctx,
                JsonNode   *m,
@@ -1991,6 +2009,7 @@ parse_buffers (Ctx        *ctx,
   g_autoptr(GList) names = NULL;
   JsonObject *buffers = NULL;
   uint64_t total = 0;
+  uint64_t max_total = max_total_bytes ();
   guint i = 0;
 
   if (!get_object (ctx, m, "buffers", &buffers))
@@ -2018,9 +2037,15 @@ parse_buffers (Ctx        *ctx,
       launch->buffers[i].type = b->type;
       launch->buffers[i].count = b->count;
       total += b->count * b->esize;
-      if (total > MAX_TOTAL_BYTES)
-        return fail (ctx, b->path,
-                     "the buffers up to this one are over the 16 GiB all may hold");
+      if (total > max_total)
+        {
+          g_autofree char *size = g_format_size_full (total, G_FORMAT_SIZE_IEC_UNITS);
+          g_autofree char *limit = g_format_size_full (max_total, G_FORMAT_SIZE_IEC_UNITS);
+
+          return fail (ctx, b->path,
+                       "the buffers up to this one take %s, over the %s all may hold "
+                       "(half of this computer's memory, at most 16 GiB)", size, limit);
+        }
     }
   return TRUE;
 }

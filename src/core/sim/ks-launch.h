@@ -279,6 +279,12 @@ typedef struct
   /* which of "launches" the top level holds (ks_launch_select_step); 0
    * after parsing */
   uint32_t step;
+  /* set by an owner that runs the launch once (kernelscope-cli run, an
+   * analysis's own copy): the first simulation made from it takes the
+   * buffers' values instead of copying them, so a buffer is in memory
+   * once, not twice; their data is NULL after, and a later simulation
+   * would see zeros */
+  gboolean take_buffers;
 } KsLaunch;
 
 #define KS_LAUNCH_ERROR (ks_launch_error_quark ())

@@ -99,10 +99,13 @@ static void async_reset (KsSim *sim);
 
 /* ---- memory ------------------------------------------------------------------------- */
 
+/* An allocation of @size bytes whose values are @data (transfer full, at
+ * least @size bytes), or zeroed ones when @data is NULL */
 static KsSimAlloc *
-add_alloc (KsSim    *sim,
-           uint64_t  size,
-           uint64_t  align)
+add_alloc_taking (KsSim    *sim,
+                  uint64_t  size,
+                  uint64_t  align,
+                  uint8_t  *data)
 {
   KsSimAlloc *a;
   uint64_t base = KS_SIM_GLOBAL_BASE;
@@ -122,10 +125,18 @@ add_alloc (KsSim    *sim,
   memset (a, 0, sizeof *a);
   a->base = base;
   a->size = size;
-  a->data = g_malloc0 (size ? size : 1);
+  a->data = data != NULL ? data : g_malloc0 (size ? size : 1);
   a->buffer = -1;
   a->var = KS_PTX_NONE;
   return a;
+}
+
+static KsSimAlloc *
+add_alloc (KsSim    *sim,
+           uint64_t  size,
+           uint64_t  align)
+{
+  return add_alloc_taking (sim, size, align, NULL);
 }
 
 /* The allocation holding [addr, addr + size), or NULL. */
@@ -1577,10 +1588,21 @@ sim_new (const KsPtxModule *module,
   sim->buffer_alloc = g_new0 (uint32_t, MAX (launch->n_buffers, 1));
   for (uint32_t i = 0; i < launch->n_buffers; i++)
     {
-      const KsLaunchBuffer *b = &launch->buffers[i];
-      KsSimAlloc *a = add_alloc (sim, b->size, 256);
+      /* the array is the caller's (view is a shallow copy of spec) */
+      KsLaunchBuffer *b = &spec->buffers[i];
+      KsSimAlloc *a;
 
-      memcpy (a->data, b->data, b->size);
+      if (spec->take_buffers && prev == NULL && b->data != NULL)
+        {
+          a = add_alloc_taking (sim, b->size, 256, b->data);
+          b->data = NULL;
+        }
+      else
+        {
+          a = add_alloc (sim, b->size, 256);
+          if (prev == NULL && b->data != NULL)
+            memcpy (a->data, b->data, b->size);
+        }
       a->buffer = (int32_t) i;
       sim->buffer_alloc[i] = sim->n_allocs - 1;
     }
