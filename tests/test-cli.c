@@ -3,10 +3,12 @@
  * the exit statuses 0 (success), 1 (bad input), 2 (usage), 3 (a fault in
  * the kernel).  The expected values are read off the input files. */
 
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "ks-test-standin.h"
 
@@ -1543,6 +1545,50 @@ test_hostile_buffer_moved (void)
   g_rmdir (dir);
 }
 
+/* A SASS listing is text (issue 16): /dev/zero is refused at its first
+ * NUL, not after 256 MiB read (so it runs in 128 MiB of address space), a
+ * NUL on line 3 is placed there, and a regular file over 256 MiB is refused
+ * by its size before it is read */
+static void
+test_hostile_sass_binary (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ks-cli-XXXXXX", NULL);
+  g_autofree char *nul = g_build_filename (dir, "nul.sass", NULL);
+  g_autofree char *big = g_build_filename (dir, "big.sass", NULL);
+  g_autofree char *want_nul = g_strdup_printf ("%s:3:1: error: binary data, not a text listing", nul);
+  g_autofree char *want_big = g_strdup_printf ("%s is more than 256 MiB, too large for a listing", big);
+  const char *zero[] = { "sass", "/dev/zero", NULL };
+  const char *at_nul[] = { "sass", nul, NULL };
+  const char *too_big[] = { "sass", big, NULL };
+  int fd;
+  Result r;
+
+  r = run_cli_bounded (128, zero);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "/dev/zero:1:1: error: binary data, not a text listing"));
+  result_clear (&r);
+
+  g_assert_true (g_file_set_contents (nul, "line 1\nline 2\n\0line 3", 21, NULL));
+  r = run_cli_bounded (128, at_nul);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, want_nul));
+  result_clear (&r);
+
+  /* a sparse file: no disk used */
+  fd = g_open (big, O_WRONLY | O_CREAT, 0600);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (ftruncate (fd, (off_t) 300 << 20), ==, 0);
+  close (fd);
+  r = run_cli_bounded (128, too_big);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, want_big));
+  result_clear (&r);
+
+  g_unlink (nul);
+  g_unlink (big);
+  g_rmdir (dir);
+}
+
 /* A folder, a missing file and a pipe, as a user names them (issue 16):
  * the folder and the missing file said in those words, not as the system
  * call failed ("Failed to map DIR: mmap() failed: No such device"); a pipe
@@ -1630,5 +1676,6 @@ main (int   argc,
   g_test_add_func ("/cli/hostile/folders-and-pipes", test_hostile_folders_and_pipes);
   g_test_add_func ("/cli/hostile/param-limit", test_hostile_param_limit);
   g_test_add_func ("/cli/hostile/buffer-moved", test_hostile_buffer_moved);
+  g_test_add_func ("/cli/hostile/sass-binary", test_hostile_sass_binary);
   return g_test_run ();
 }
