@@ -1589,6 +1589,47 @@ test_hostile_sass_binary (void)
   g_rmdir (dir);
 }
 
+/* run --json writes the buffers' values as it goes (issue 16; it once
+ * built them all as a JSON tree first, 30x the buffer): a 256 MiB buffer
+ * moves into the simulator and streams out, in 400 MiB of address space,
+ * where two copies of it would not fit.  Hex, which is fast to write; the
+ * output is counted by wc, not held here. */
+static void
+test_hostile_run_json_streams (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ks-cli-XXXXXX", NULL);
+  g_autofree char *ptx = g_build_filename (dir, "k.ptx", NULL);
+  g_autofree char *spec = g_build_filename (dir, "k.json", NULL);
+  const char *script =
+#ifdef __SANITIZE_ADDRESS__
+    "{ timeout -k 5 120 \"$0\" run --json --encoding hex \"$1\"; echo \"status $?\" >&2; } | wc -c";
+#else
+    "ulimit -v 409600 && "
+    "{ timeout -k 5 120 \"$0\" run --json --encoding hex \"$1\"; echo \"status $?\" >&2; } | wc -c";
+#endif
+  const char *argv[] = { "sh", "-c", script, cli, spec, NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+
+  g_assert_true (g_file_set_contents (ptx, ".version 8.0\n.target sm_80\n.address_size 64\n"
+                                           ".visible .entry k(.param .u64 a)\n{\n  ret;\n}\n",
+                                      -1, NULL));
+  g_assert_true (g_file_set_contents (spec, "{\"ptx\": \"k.ptx\", \"grid\": [1], \"block\": [1],"
+                                            " \"buffers\": {\"a\": {\"type\": \"u8\","
+                                            " \"count\": 268435456}},"
+                                            " \"params\": [{\"buffer\": \"a\"}]}", -1, NULL));
+  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err, &status,
+                &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (err, "status 0"));
+  /* the hex digits of 256 MiB, and the rest of the object */
+  g_assert_cmpuint (g_ascii_strtoull (out, NULL, 10), >, (guint64) 512 << 20);
+  g_unlink (ptx);
+  g_unlink (spec);
+  g_rmdir (dir);
+}
+
 /* A folder, a missing file and a pipe, as a user names them (issue 16):
  * the folder and the missing file said in those words, not as the system
  * call failed ("Failed to map DIR: mmap() failed: No such device"); a pipe
@@ -1677,5 +1718,6 @@ main (int   argc,
   g_test_add_func ("/cli/hostile/param-limit", test_hostile_param_limit);
   g_test_add_func ("/cli/hostile/buffer-moved", test_hostile_buffer_moved);
   g_test_add_func ("/cli/hostile/sass-binary", test_hostile_sass_binary);
+  g_test_add_func ("/cli/hostile/run-json-streams", test_hostile_run_json_streams);
   return g_test_run ();
 }
