@@ -1513,9 +1513,9 @@ test_hostile_param_limit (void)
   g_rmdir (dir);
 }
 
-/* A spec's buffer moves into the simulator's memory (issue 16): a 1 GiB
- * buffer runs in an address space of 1.75 GiB, where a copy of it would
- * not fit */
+/* A spec's buffer moves into the simulator's memory (issue 16), and from
+ * one launch of a sequence into the next: a 1 GiB buffer runs in an
+ * address space of 1.75 GiB, where a copy of it would not fit */
 static void
 test_hostile_buffer_moved (void)
 {
@@ -1539,6 +1539,20 @@ test_hostile_buffer_moved (void)
   r = run_cli_bounded (1792, run);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.out, "a (u8 x 1073741824): "));
+  result_clear (&r);
+
+  /* a sequence: each launch's memory moves into the next */
+  g_assert_true (g_file_set_contents (spec, "{\"ptx\": \"k.ptx\","
+                                            " \"buffers\": {\"a\": {\"type\": \"u8\","
+                                            " \"count\": 1073741824}}, \"launches\": ["
+                                            " {\"kernel\": \"k\", \"grid\": [1], \"block\": [1],"
+                                            "  \"params\": [{\"buffer\": \"a\"}]},"
+                                            " {\"kernel\": \"k\", \"grid\": [1], \"block\": [1],"
+                                            "  \"params\": [{\"buffer\": \"a\"}]}],"
+                                            " \"outputs\": [\"a\"]}", -1, NULL));
+  r = run_cli_bounded (1792, run);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "2 of 2 launches run"));
   result_clear (&r);
   g_unlink (ptx);
   g_unlink (spec);

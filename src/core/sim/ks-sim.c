@@ -1490,11 +1490,14 @@ ks_sim_get_output_symbol (const KsSim *sim,
 
 /* ---- the public API ----------------------------------------------------------------------------- */
 
+/* @take, when given, is @prev, which the caller is about to free: its
+ * memory moves into the new simulation instead of being copied */
 static KsSim *
 sim_new (const KsPtxModule *module,
          const KsLaunch    *spec,
          uint32_t           step,
          const KsSim       *prev,
+         KsSim             *take,
          GError           **error)
 {
   g_autoptr(KsSim) sim = NULL;
@@ -1592,7 +1595,9 @@ sim_new (const KsPtxModule *module,
       KsLaunchBuffer *b = &spec->buffers[i];
       KsSimAlloc *a;
 
-      if (spec->take_buffers && prev == NULL && b->data != NULL)
+      if (take != NULL && i < take->n_allocs && take->allocs[i].buffer == (int32_t) i)
+        a = add_alloc_taking (sim, b->size, 256, g_steal_pointer (&take->allocs[i].data));
+      else if (spec->take_buffers && prev == NULL && b->data != NULL)
         {
           a = add_alloc_taking (sim, b->size, 256, b->data);
           b->data = NULL;
@@ -1616,7 +1621,14 @@ sim_new (const KsPtxModule *module,
       for (uint32_t i = 0; i < sim->n_allocs; i++)
         {
           g_assert (prev->allocs[i].size == sim->allocs[i].size);
-          memcpy (sim->allocs[i].data, prev->allocs[i].data, sim->allocs[i].size);
+          if (take == NULL)
+            memcpy (sim->allocs[i].data, prev->allocs[i].data, sim->allocs[i].size);
+          else if (take->allocs[i].data != NULL)
+            {
+              /* (the buffers' moved above) */
+              g_free (sim->allocs[i].data);
+              sim->allocs[i].data = g_steal_pointer (&take->allocs[i].data);
+            }
         }
     }
   else if (!fill_symbols (sim, error))
@@ -1696,7 +1708,7 @@ ks_sim_new (const KsPtxModule *module,
                    "'kernelscope-cli run' runs them all", launch->n_steps);
       return NULL;
     }
-  return sim_new (module, launch, 0, NULL, error);
+  return sim_new (module, launch, 0, NULL, NULL, error);
 }
 
 KsSim *
@@ -1711,7 +1723,19 @@ ks_sim_new_step (const KsPtxModule *module,
   g_return_val_if_fail ((step == 0) == (prev == NULL), NULL);
   g_return_val_if_fail (prev == NULL || (prev->module == module && prev->view.buffers == launch->buffers), NULL);
 
-  return sim_new (module, launch, step, prev, error);
+  return sim_new (module, launch, step, prev, NULL, error);
+}
+
+KsSim *
+ks_sim_new_step_taking (const KsPtxModule *module,
+                        const KsLaunch    *launch,
+                        uint32_t           step,
+                        KsSim             *prev,
+                        GError           **error)
+{
+  g_assert (step > 0 && prev != NULL && prev->module == module);
+
+  return sim_new (module, launch, step, prev, prev, error);
 }
 
 void
