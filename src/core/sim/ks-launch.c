@@ -5,8 +5,10 @@
 #include <float.h>
 #include <math.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
 #include "ks-file.h"
@@ -2378,6 +2380,17 @@ set_syntax_error (Ctx    *ctx,
     fail (ctx, NULL, "%s", message);
 }
 
+static gboolean
+spec_too_large (Ctx      *ctx,
+                uint64_t  size)
+{
+  g_autofree char *given = g_format_size_full (size, G_FORMAT_SIZE_IEC_UNITS);
+
+  return fail (ctx, NULL, "%s of JSON, over the %u MiB a launch spec may be; give a large "
+               "buffer an \"init\" (random or range) rather than its values",
+               given, KS_LAUNCH_MAX_SPEC_BYTES >> 20);
+}
+
 KsLaunch *
 ks_launch_parse (const char  *json,
                  gssize       length,
@@ -2403,6 +2416,11 @@ ks_launch_parse (const char  *json,
   ctx.member_counts = counts;
 
   len = length < 0 ? strlen (json) : (size_t) length;
+  if (len > KS_LAUNCH_MAX_SPEC_BYTES)
+    {
+      spec_too_large (&ctx, len);
+      return NULL;
+    }
   marked = ks_launch_mark_big_integers (json, len);
 
   parser = json_parser_new_immutable ();
@@ -2446,9 +2464,22 @@ ks_launch_load (const char  *path,
 {
   g_autofree char *contents = NULL;
   gsize length;
+  GStatBuf st;
 
   g_return_val_if_fail (path != NULL, NULL);
 
+  /* a regular file by its size, before reading it (a pipe is read, up to
+   * KS_FILE_STREAM_MAX, and refused by ks_launch_parse) */
+  if (g_stat (path, &st) == 0 && S_ISREG (st.st_mode)
+      && (uint64_t) st.st_size > KS_LAUNCH_MAX_SPEC_BYTES)
+    {
+      Ctx ctx = { 0 };
+
+      ctx.error = error;
+      ctx.spec_path = path;
+      spec_too_large (&ctx, (uint64_t) st.st_size);
+      return NULL;
+    }
   if (!ks_file_get_contents (path, &contents, &length, error))
     return NULL;
   return ks_launch_parse (contents, (gssize) length, path, error);
