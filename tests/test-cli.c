@@ -3,10 +3,12 @@
  * the exit statuses 0 (success), 1 (bad input), 2 (usage), 3 (a fault in
  * the kernel).  The expected values are read off the input files. */
 
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "ks-test-standin.h"
 
@@ -1425,6 +1427,223 @@ test_hostile_long_names_and_plurals (void)
   g_rmdir (dir);
 }
 
+/* As run_cli_within, with the address space bounded to @mib MiB (not under
+ * ASan, whose shadow memory needs terabytes of it): what must not allocate
+ * its input's claimed size fails the test by running out, not by slowing
+ * the machine */
+static Result
+run_cli_bounded (guint              mib,
+                 const char *const *args)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autofree char *script = NULL;
+  g_autofree char *saved = cli;
+  Result r;
+
+#ifdef __SANITIZE_ADDRESS__
+  script = g_strdup ("exec timeout -k 5 120 \"$0\" \"$@\"");
+#else
+  script = g_strdup_printf ("ulimit -v %u && exec timeout -k 5 120 \"$0\" \"$@\"", mib * 1024);
+#endif
+  g_ptr_array_add (argv, (gpointer) "-c");
+  g_ptr_array_add (argv, script);
+  g_ptr_array_add (argv, saved);
+  for (guint i = 0; args[i]; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  cli = g_find_program_in_path ("sh");
+  g_assert_nonnull (cli);
+  r = run_cli ((const char *const *) argv->pdata);
+  g_free (cli);
+  cli = g_steal_pointer (&saved);
+  return r;
+}
+
+/* A kernel whose parameters are over CUDA's 32,764 bytes (issue 16): a
+ * 4 GiB .param array is refused by the parser at the kernel's name, before
+ * the simulator allocates its parameter bank; 32,764 bytes are accepted */
+static void
+test_hostile_param_limit (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ks-cli-XXXXXX", NULL);
+  g_autofree char *ptx = g_build_filename (dir, "big.ptx", NULL);
+  g_autofree char *spec = g_build_filename (dir, "big.json", NULL);
+  g_autofree char *want = g_strdup_printf ("%s:4:17: error: the parameters of kernel 'k' take "
+                                           "4294967288 bytes, over CUDA's limit of 32764 bytes",
+                                           ptx);
+  const char *parse[] = { "parse", ptx, NULL };
+  const char *run[] = { "run", spec, NULL };
+  const char *analyze[] = { "analyze", "--no-toolkit", ptx, NULL };
+  const char *const *each[] = { parse, run, analyze };
+  static const struct { guint64 bytes; int status; } edge[] = { { 32764, 0 }, { 32768, 1 } };
+  Result r;
+
+  g_assert_true (g_file_set_contents (ptx, ".version 8.0\n.target sm_80\n.address_size 64\n"
+                                           ".visible .entry k(.param .u32 n,\n"
+                                           "  .param .align 8 .b8 p[4294967280])\n{\n  ret;\n}\n",
+                                      -1, NULL));
+  g_assert_true (g_file_set_contents (spec, "{\"ptx\": \"big.ptx\", \"grid\": [1], \"block\": [1],"
+                                            " \"params\": [{\"type\": \"u32\", \"value\": 1},"
+                                            " {\"bytes_hex\": \"00\"}]}", -1, NULL));
+  for (guint i = 0; i < G_N_ELEMENTS (each); i++)
+    {
+      r = run_cli_bounded (1024, each[i]);
+      g_assert_cmpint (r.status, ==, 1);
+      g_assert_nonnull (strstr (r.err, want));
+      result_clear (&r);
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (edge); i++)
+    {
+      g_autofree char *text = g_strdup_printf (".version 8.1\n.target sm_80\n.address_size 64\n"
+                                               ".visible .entry k(.param .u32 n,\n"
+                                               "  .param .b8 p[%" G_GUINT64_FORMAT "])\n"
+                                               "{\n  ret;\n}\n", edge[i].bytes - 4);
+      gboolean said;
+
+      g_assert_true (g_file_set_contents (ptx, text, -1, NULL));
+      r = run_cli_bounded (1024, parse);
+      g_assert_cmpint (r.status, ==, edge[i].status);
+      said = strstr (r.err, "over CUDA's limit of 32764 bytes") != NULL;
+      g_assert_true (said == (edge[i].status != 0));
+      result_clear (&r);
+    }
+  g_unlink (ptx);
+  g_unlink (spec);
+  g_rmdir (dir);
+}
+
+/* A spec's buffer moves into the simulator's memory (issue 16), and from
+ * one launch of a sequence into the next: a 1 GiB buffer runs in an
+ * address space of 1.75 GiB, where a copy of it would not fit */
+static void
+test_hostile_buffer_moved (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ks-cli-XXXXXX", NULL);
+  g_autofree char *ptx = g_build_filename (dir, "k.ptx", NULL);
+  g_autofree char *spec = g_build_filename (dir, "k.json", NULL);
+  const char *run[] = { "run", spec, NULL };
+  Result r;
+
+  g_assert_true (g_file_set_contents (ptx, ".version 8.0\n.target sm_80\n.address_size 64\n"
+                                           ".visible .entry k(.param .u64 a)\n{\n"
+                                           "  .reg .b64 %rd<2>;\n  .reg .b32 %r<2>;\n"
+                                           "  ld.param.u64 %rd1, [a];\n  mov.u32 %r1, 7;\n"
+                                           "  st.global.u8 [%rd1+1073741823], %r1;\n  ret;\n}\n",
+                                      -1, NULL));
+  g_assert_true (g_file_set_contents (spec, "{\"ptx\": \"k.ptx\", \"grid\": [1], \"block\": [1],"
+                                            " \"buffers\": {\"a\": {\"type\": \"u8\","
+                                            " \"count\": 1073741824}},"
+                                            " \"params\": [{\"buffer\": \"a\"}], \"outputs\": [\"a\"]}",
+                                      -1, NULL));
+  r = run_cli_bounded (1792, run);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "a (u8 x 1073741824): "));
+  result_clear (&r);
+
+  /* a sequence: each launch's memory moves into the next */
+  g_assert_true (g_file_set_contents (spec, "{\"ptx\": \"k.ptx\","
+                                            " \"buffers\": {\"a\": {\"type\": \"u8\","
+                                            " \"count\": 1073741824}}, \"launches\": ["
+                                            " {\"kernel\": \"k\", \"grid\": [1], \"block\": [1],"
+                                            "  \"params\": [{\"buffer\": \"a\"}]},"
+                                            " {\"kernel\": \"k\", \"grid\": [1], \"block\": [1],"
+                                            "  \"params\": [{\"buffer\": \"a\"}]}],"
+                                            " \"outputs\": [\"a\"]}", -1, NULL));
+  r = run_cli_bounded (1792, run);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "2 of 2 launches run"));
+  result_clear (&r);
+  g_unlink (ptx);
+  g_unlink (spec);
+  g_rmdir (dir);
+}
+
+/* A SASS listing is text (issue 16): /dev/zero is refused at its first
+ * NUL, not after 256 MiB read (so it runs in 128 MiB of address space), a
+ * NUL on line 3 is placed there, and a regular file over 256 MiB is refused
+ * by its size before it is read */
+static void
+test_hostile_sass_binary (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ks-cli-XXXXXX", NULL);
+  g_autofree char *nul = g_build_filename (dir, "nul.sass", NULL);
+  g_autofree char *big = g_build_filename (dir, "big.sass", NULL);
+  g_autofree char *want_nul = g_strdup_printf ("%s:3:1: error: binary data, not a text listing", nul);
+  g_autofree char *want_big = g_strdup_printf ("%s is more than 256 MiB, too large for a listing", big);
+  const char *zero[] = { "sass", "/dev/zero", NULL };
+  const char *at_nul[] = { "sass", nul, NULL };
+  const char *too_big[] = { "sass", big, NULL };
+  int fd;
+  Result r;
+
+  r = run_cli_bounded (128, zero);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "/dev/zero:1:1: error: binary data, not a text listing"));
+  result_clear (&r);
+
+  g_assert_true (g_file_set_contents (nul, "line 1\nline 2\n\0line 3", 21, NULL));
+  r = run_cli_bounded (128, at_nul);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, want_nul));
+  result_clear (&r);
+
+  /* a sparse file: no disk used */
+  fd = g_open (big, O_WRONLY | O_CREAT, 0600);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (ftruncate (fd, (off_t) 300 << 20), ==, 0);
+  close (fd);
+  r = run_cli_bounded (128, too_big);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, want_big));
+  result_clear (&r);
+
+  g_unlink (nul);
+  g_unlink (big);
+  g_rmdir (dir);
+}
+
+/* run --json writes the buffers' values as it goes (issue 16; it once
+ * built them all as a JSON tree first, 30x the buffer): a 256 MiB buffer
+ * moves into the simulator and streams out, in 400 MiB of address space,
+ * where two copies of it would not fit.  Hex, which is fast to write; the
+ * output is counted by wc, not held here. */
+static void
+test_hostile_run_json_streams (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ks-cli-XXXXXX", NULL);
+  g_autofree char *ptx = g_build_filename (dir, "k.ptx", NULL);
+  g_autofree char *spec = g_build_filename (dir, "k.json", NULL);
+  const char *script =
+#ifdef __SANITIZE_ADDRESS__
+    "{ timeout -k 5 120 \"$0\" run --json --encoding hex \"$1\"; echo \"status $?\" >&2; } | wc -c";
+#else
+    "ulimit -v 409600 && "
+    "{ timeout -k 5 120 \"$0\" run --json --encoding hex \"$1\"; echo \"status $?\" >&2; } | wc -c";
+#endif
+  const char *argv[] = { "sh", "-c", script, cli, spec, NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+
+  g_assert_true (g_file_set_contents (ptx, ".version 8.0\n.target sm_80\n.address_size 64\n"
+                                           ".visible .entry k(.param .u64 a)\n{\n  ret;\n}\n",
+                                      -1, NULL));
+  g_assert_true (g_file_set_contents (spec, "{\"ptx\": \"k.ptx\", \"grid\": [1], \"block\": [1],"
+                                            " \"buffers\": {\"a\": {\"type\": \"u8\","
+                                            " \"count\": 268435456}},"
+                                            " \"params\": [{\"buffer\": \"a\"}]}", -1, NULL));
+  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err, &status,
+                &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (err, "status 0"));
+  /* the hex digits of 256 MiB, and the rest of the object */
+  g_assert_cmpuint (g_ascii_strtoull (out, NULL, 10), >, (guint64) 512 << 20);
+  g_unlink (ptx);
+  g_unlink (spec);
+  g_rmdir (dir);
+}
+
 /* A folder, a missing file and a pipe, as a user names them (issue 16):
  * the folder and the missing file said in those words, not as the system
  * call failed ("Failed to map DIR: mmap() failed: No such device"); a pipe
@@ -1510,5 +1729,9 @@ main (int   argc,
   g_test_add_func ("/cli/hostile/infinite-loop", test_hostile_infinite_loop);
   g_test_add_func ("/cli/hostile/long-names-and-plurals", test_hostile_long_names_and_plurals);
   g_test_add_func ("/cli/hostile/folders-and-pipes", test_hostile_folders_and_pipes);
+  g_test_add_func ("/cli/hostile/param-limit", test_hostile_param_limit);
+  g_test_add_func ("/cli/hostile/buffer-moved", test_hostile_buffer_moved);
+  g_test_add_func ("/cli/hostile/sass-binary", test_hostile_sass_binary);
+  g_test_add_func ("/cli/hostile/run-json-streams", test_hostile_run_json_streams);
   return g_test_run ();
 }

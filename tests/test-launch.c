@@ -2,8 +2,10 @@
 /* Tests of launch specs: every field of a good one, the bytes its buffers
  * start with, and a message naming the field for each kind of bad one. */
 
+#include <fcntl.h>
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <glib/gstdio.h>
 
@@ -512,10 +514,6 @@ static const BadSpec bad_specs[] = {
     "buffers.a: give only one of 'init', 'data' and 'bytes_hex'" },
   { "{" HEAD ", \"buffers\": {\"a\": {\"type\": \"f32\", \"count\": 1073741825}}}",
     "buffers.a.count: 1073741825 f32 elements are over the 4 GiB a buffer may hold" },
-  { "{" HEAD ", \"buffers\": {\"a\": {\"type\": \"f32\", \"count\": 1073741824}, "
-    "\"b\": {\"type\": \"f32\", \"count\": 1073741824}, \"c\": {\"type\": \"f32\", \"count\": 1073741824}, "
-    "\"d\": {\"type\": \"f32\", \"count\": 1073741824}, \"e\": {\"type\": \"u8\", \"count\": 1}}}",
-    "buffers.e: the buffers up to this one are over the 16 GiB" },
   /* init */
   { "{" HEAD ", \"buffers\": {\"a\": {\"type\": \"f32\", \"count\": 4, \"init\": {\"rand\": {}}}}}",
     "buffers.a.init.rand: unknown key" },
@@ -963,6 +961,77 @@ test_messages (void)
 /* A spec nested 100,000 levels deep would exhaust the stack in json-glib's
  * recursive parser: it is refused before, at the bracket that went one
  * level too deep, and brackets in strings and comments do not count */
+/* A spec over 64 MiB is refused before it is parsed (issue 16: a 100 MB
+ * spec of values took 1 GB as a JSON tree): a sparse file by its size
+ * before it is read, the same text in memory by its length */
+static void
+test_spec_size (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("ks-launch-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "big.json", NULL);
+  g_autofree char *want = NULL, *hundred = NULL;
+  gsize size = KS_LAUNCH_MAX_SPEC_BYTES + 1;
+  g_autofree char *text = g_malloc (size + 1);
+  int fd;
+
+  fd = g_open (path, O_WRONLY | O_CREAT, 0600);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (ftruncate (fd, (off_t) 100 << 20), ==, 0);
+  close (fd);
+  g_assert_null (ks_launch_load (path, &error));
+  g_assert_error (error, KS_LAUNCH_ERROR, KS_LAUNCH_ERROR_INVALID);
+  /* (g_format_size puts a no-break space before the unit) */
+  hundred = g_format_size_full ((guint64) 100 << 20, G_FORMAT_SIZE_IEC_UNITS);
+  want = g_strdup_printf ("%s: %s of JSON, over the 64 MiB a launch spec may be; give a large "
+                          "buffer an \"init\" (random or range) rather than its values", path,
+                          hundred);
+  g_assert_cmpstr (error->message, ==, want);
+  g_clear_error (&error);
+
+  /* in memory: refused by its length, before the parser sees the spaces */
+  memset (text, ' ', size);
+  text[0] = '{';
+  text[size - 1] = '}';
+  text[size] = '\0';
+  g_assert_null (ks_launch_parse (text, (gssize) size, "spec.json", &error));
+  g_assert_error (error, KS_LAUNCH_ERROR, KS_LAUNCH_ERROR_INVALID);
+  g_assert_true (g_str_has_prefix (error->message, "spec.json: 64.0"));
+  g_assert_nonnull (strstr (error->message, "MiB of JSON, over the 64 MiB a launch spec may be"));
+
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* The buffers together are refused past half of the computer's memory (at
+ * most 16 GiB), at the first one past it, before any is filled (issue 16):
+ * 4 GiB buffers, one more than fit */
+static void
+test_buffer_total (void)
+{
+  const guint64 gib4 = G_GUINT64_CONSTANT (4) << 30;
+  guint64 limit = MIN ((guint64) sysconf (_SC_PHYS_PAGES) / 2 * (guint64) sysconf (_SC_PAGE_SIZE),
+                       G_GUINT64_CONSTANT (16) << 30);
+  guint n = (guint) (limit / gib4) + 1;
+  g_autoptr(GString) json = g_string_new ("{\"ptx\": \"k.ptx\", \"grid\": [1], \"block\": [1], "
+                                          "\"buffers\": {");
+  g_autoptr(GError) error = NULL;
+  g_autofree char *size = g_format_size_full (n * gib4, G_FORMAT_SIZE_IEC_UNITS);
+  g_autofree char *most = g_format_size_full (limit, G_FORMAT_SIZE_IEC_UNITS);
+  g_autofree char *want = NULL;
+
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (json, "%s\"%c\": {\"type\": \"u8\", \"count\": 4294967296}",
+                            i ? ", " : "", 'a' + i);
+  g_string_append (json, "}}");
+  g_assert_null (ks_launch_parse (json->str, -1, "spec.json", &error));
+  g_assert_error (error, KS_LAUNCH_ERROR, KS_LAUNCH_ERROR_INVALID);
+  want = g_strdup_printf ("spec.json: buffers.%c: the buffers up to this one take %s, over the %s "
+                          "all may hold (half of this computer's memory, at most 16 GiB)",
+                          'a' + n - 1, size, most);
+  g_assert_cmpstr (error->message, ==, want);
+}
+
 static void
 test_deep_nesting (void)
 {
@@ -1046,6 +1115,8 @@ main (int   argc,
   g_test_add_func ("/launch/errors/name-the-field", test_errors);
   g_test_add_func ("/launch/errors/locations", test_messages);
   g_test_add_func ("/launch/errors/deep-nesting", test_deep_nesting);
+  g_test_add_func ("/launch/errors/buffer-total", test_buffer_total);
+  g_test_add_func ("/launch/errors/spec-size", test_spec_size);
   g_test_add_func ("/launch/errors/nul-in-string", test_nul_in_string);
 
   return g_test_run ();

@@ -1123,6 +1123,8 @@ cmd_run (int    argc,
   run.no_trace = no_trace;
   run.threads = (uint32_t) threads;
   run.json = json;
+  /* the spec runs once: its buffers move into the simulator's memory */
+  launch->take_buffers = TRUE;
   sim = ks_sim_run_launches (module, launch, 0, n_steps, NULL, run_setup, run_done, &run, NULL,
                              &error);
   n_run = run.n_run;

@@ -39,7 +39,7 @@ read_resources (const char  *path,
   g_autofree char *text = NULL;
   gsize len;
 
-  if (!ks_file_get_contents (path, &text, &len, error))
+  if (!ks_file_get_text (path, &text, &len, error))
     return NULL;
   if (strstr (text, "ptxas") != NULL)
     return ks_resources_parse_ptxas (text, len, error);
@@ -195,7 +195,7 @@ ks_cli_sass (int    argc,
   if (arch != NULL || gpu != NULL)
     return sass_fail (json, KS_CLI_EXIT_USAGE, "--arch and --gpu are for a kernel (.cu, .ptx, .json)");
 
-  if (!ks_file_get_contents (argv[1], &text, &len, &error))
+  if (!ks_file_get_text (argv[1], &text, &len, &error))
     return sass_fail (json, KS_CLI_EXIT_BAD_INPUT, error->message);
   if (ks_sass_is_elf ((const guint8 *) text, len))
     {

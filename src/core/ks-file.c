@@ -157,3 +157,83 @@ ks_file_get_contents (const char  *path,
     *length = len;
   return TRUE;
 }
+
+static gboolean
+set_too_large_error (const char  *path,
+                     GError     **error)
+{
+  g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOSPC,
+               _("%s is more than %u MiB, too large for a listing"),
+               path, KS_FILE_STREAM_MAX >> 20);
+  return FALSE;
+}
+
+gboolean
+ks_file_get_text (const char  *path,
+                  char       **contents,
+                  gsize       *length,
+                  GError     **error)
+{
+  g_autoptr(GByteArray) data = NULL;
+  gboolean elf = FALSE;
+  GStatBuf st;
+  int fd;
+
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (contents != NULL, FALSE);
+
+  if (!ks_file_check_input (path, error))
+    return FALSE;
+  fd = g_open (path, O_RDONLY, 0);
+  if (fd < 0)
+    return set_errno_error (path, errno, error);
+  if (fstat (fd, &st) == 0 && S_ISREG (st.st_mode) && (guint64) st.st_size > KS_FILE_STREAM_MAX)
+    {
+      close (fd);
+      return set_too_large_error (path, error);
+    }
+  data = g_byte_array_sized_new (S_ISREG (st.st_mode) ? (guint) st.st_size + 1 : 65536);
+  for (;;)
+    {
+      guint8 buf[65536];
+      gssize n = read (fd, buf, sizeof buf);
+      const guint8 *nul;
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          int err = errno;
+
+          close (fd);
+          return set_errno_error (path, err, error);
+        }
+      if (n == 0)
+        break;
+      if (data->len + (gsize) n > KS_FILE_STREAM_MAX)
+        {
+          close (fd);
+          if (S_ISREG (st.st_mode))
+            return set_too_large_error (path, error);
+          g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOSPC,
+                       _("%s gives more than %u MiB (a pipe or a device, which has no size to "
+                         "check first): save it to a file"), path, KS_FILE_STREAM_MAX >> 20);
+          return FALSE;
+        }
+      if (data->len == 0)
+        elf = n >= 4 && memcmp (buf, "\x7f" "ELF", 4) == 0;
+      nul = elf ? NULL : memchr (buf, '\0', (size_t) n);
+      if (nul != NULL)
+        {
+          g_byte_array_append (data, buf, (guint) (nul - buf + 1));
+          break;
+        }
+      g_byte_array_append (data, buf, (guint) n);
+    }
+  close (fd);
+  if (length != NULL)
+    *length = data->len;
+  g_byte_array_append (data, (const guint8 *) "", 1);
+  *contents = (char *) g_byte_array_free (g_steal_pointer (&data), FALSE);
+  return TRUE;
+}

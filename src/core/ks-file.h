@@ -31,4 +31,15 @@ gboolean  ks_file_get_contents (const char  *path,
                                 gsize       *length,
                                 GError     **error);
 
+/* As ks_file_get_contents(), for text that may be large only by mistake
+ * (a SASS listing, ptxas output): refused past KS_FILE_STREAM_MAX bytes,
+ * a regular file by its size before anything is read, and the reading
+ * stops at the first NUL byte (kept as the last byte, for the reader to
+ * place in its message), so `sass /dev/zero` reads one buffer, not
+ * 256 MiB.  An ELF file (a cubin) is read whole: NULs are its nature. */
+gboolean  ks_file_get_text    (const char  *path,
+                               char       **contents,
+                               gsize       *length,
+                               GError     **error);
+
 G_END_DECLS

@@ -2860,6 +2860,44 @@ starts_module_statement (Parser *p)
     }
 }
 
+/* CUDA refuses a kernel whose parameters are over its limit, and the
+ * simulator lays them out in one bank: a 4 GiB array must be refused here,
+ * before anything is allocated for it.  The sum saturates, as arrays may
+ * have up to 2^64 elements. */
+static void
+check_kernel_param_bytes (Parser           *p,
+                          const KsPtxToken *name,
+                          uint32_t          first,
+                          uint32_t          n)
+{
+  uint64_t total = 0;
+
+  for (uint32_t i = 0; i < n; i++)
+    {
+      const KsPtxVar *v = &p->m->vars[first + i];
+      uint64_t esize = (uint64_t) ks_ptx_type_size (v->type) * (v->vec ? v->vec : 1);
+      uint64_t align = v->align ? v->align : esize;
+      uint64_t size;
+
+      if (esize != 0 && v->n_elements > G_MAXUINT64 / esize)
+        size = G_MAXUINT64;
+      else
+        size = esize * v->n_elements;
+      if (align > 1 && total <= G_MAXUINT64 - align)
+        total = (total + align - 1) / align * align;
+      total = size > G_MAXUINT64 - total ? G_MAXUINT64 : total + size;
+    }
+  if (total > KS_PTX_MAX_KERNEL_PARAM_BYTES)
+    {
+      g_autofree char *what = describe (p, name);
+
+      diag (p, name->line, name->column, KS_PTX_SEVERITY_ERROR,
+            "the parameters of kernel %s take %" G_GUINT64_FORMAT " bytes, over CUDA's limit "
+            "of %u bytes (4096 before CUDA 12.1 or on GPUs before Volta)",
+            what, total, KS_PTX_MAX_KERNEL_PARAM_BYTES);
+    }
+}
+
 static void
 parse_function (Parser  *p,
                 uint8_t  linkage)
@@ -2910,6 +2948,8 @@ parse_function (Parser  *p,
         }
       p->m->functions[fi].first_param = first;
       p->m->functions[fi].n_params = n;
+      if (entry)
+        check_kernel_param_bytes (p, &name, first, n);
     }
 
   while (parse_perf_directive (p, &p->m->functions[fi]))

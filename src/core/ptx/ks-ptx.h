@@ -16,6 +16,10 @@ G_BEGIN_DECLS
 
 #define KS_PTX_NONE ((uint32_t) 0xffffffffu)
 
+/* The most bytes of parameters a kernel may take: CUDA 12.1 and later on
+ * Volta and later GPUs (4,096 before) */
+#define KS_PTX_MAX_KERNEL_PARAM_BYTES 32764u
+
 typedef struct
 {
   uint32_t offset;

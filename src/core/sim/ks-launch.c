@@ -5,7 +5,10 @@
 #include <float.h>
 #include <math.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
 #include "ks-file.h"
@@ -1982,6 +1985,23 @@ parse_steps (Ctx        *ctx,
   return TRUE;
 }
 
+/* The buffers are checked against this before any is filled: a spec
+ * that would push the machine into swap is refused instead.  The
+ * simulator holds them once more only for a sequence's launch and the
+ * next (kernelscope-cli run moves them). */
+static uint64_t
+max_total_bytes (void)
+{
+  long pages = sysconf (_SC_PHYS_PAGES);
+  long page_size = sysconf (_SC_PAGE_SIZE);
+  uint64_t half;
+
+  if (pages <= 0 || page_size <= 0)
+    return MAX_TOTAL_BYTES;
+  half = (uint64_t) pages / 2 * (uint64_t) page_size;
+  return MIN (half, MAX_TOTAL_BYTES);
+}
+
 static gboolean
 parse_buffers (Ctx        *ctx,
                JsonNode   *m,
@@ -1991,6 +2011,7 @@ parse_buffers (Ctx        *ctx,
   g_autoptr(GList) names = NULL;
   JsonObject *buffers = NULL;
   uint64_t total = 0;
+  uint64_t max_total = max_total_bytes ();
   guint i = 0;
 
   if (!get_object (ctx, m, "buffers", &buffers))
@@ -2018,9 +2039,15 @@ parse_buffers (Ctx        *ctx,
       launch->buffers[i].type = b->type;
       launch->buffers[i].count = b->count;
       total += b->count * b->esize;
-      if (total > MAX_TOTAL_BYTES)
-        return fail (ctx, b->path,
-                     "the buffers up to this one are over the 16 GiB all may hold");
+      if (total > max_total)
+        {
+          g_autofree char *size = g_format_size_full (total, G_FORMAT_SIZE_IEC_UNITS);
+          g_autofree char *limit = g_format_size_full (max_total, G_FORMAT_SIZE_IEC_UNITS);
+
+          return fail (ctx, b->path,
+                       "the buffers up to this one take %s, over the %s all may hold "
+                       "(half of this computer's memory, at most 16 GiB)", size, limit);
+        }
     }
   return TRUE;
 }
@@ -2353,6 +2380,17 @@ set_syntax_error (Ctx    *ctx,
     fail (ctx, NULL, "%s", message);
 }
 
+static gboolean
+spec_too_large (Ctx      *ctx,
+                uint64_t  size)
+{
+  g_autofree char *given = g_format_size_full (size, G_FORMAT_SIZE_IEC_UNITS);
+
+  return fail (ctx, NULL, "%s of JSON, over the %u MiB a launch spec may be; give a large "
+               "buffer an \"init\" (random or range) rather than its values",
+               given, KS_LAUNCH_MAX_SPEC_BYTES >> 20);
+}
+
 KsLaunch *
 ks_launch_parse (const char  *json,
                  gssize       length,
@@ -2378,6 +2416,11 @@ ks_launch_parse (const char  *json,
   ctx.member_counts = counts;
 
   len = length < 0 ? strlen (json) : (size_t) length;
+  if (len > KS_LAUNCH_MAX_SPEC_BYTES)
+    {
+      spec_too_large (&ctx, len);
+      return NULL;
+    }
   marked = ks_launch_mark_big_integers (json, len);
 
   parser = json_parser_new_immutable ();
@@ -2421,9 +2464,22 @@ ks_launch_load (const char  *path,
 {
   g_autofree char *contents = NULL;
   gsize length;
+  GStatBuf st;
 
   g_return_val_if_fail (path != NULL, NULL);
 
+  /* a regular file by its size, before reading it (a pipe is read, up to
+   * KS_FILE_STREAM_MAX, and refused by ks_launch_parse) */
+  if (g_stat (path, &st) == 0 && S_ISREG (st.st_mode)
+      && (uint64_t) st.st_size > KS_LAUNCH_MAX_SPEC_BYTES)
+    {
+      Ctx ctx = { 0 };
+
+      ctx.error = error;
+      ctx.spec_path = path;
+      spec_too_large (&ctx, (uint64_t) st.st_size);
+      return NULL;
+    }
   if (!ks_file_get_contents (path, &contents, &length, error))
     return NULL;
   return ks_launch_parse (contents, (gssize) length, path, error);

@@ -55,8 +55,10 @@
  *   [MIN, MAX).  A spec where no value of the type lies in [MIN, MAX) is
  *   refused.
  *
- * Limits: one buffer at most 4 GiB, all of them at most 16 GiB; grid at
- * most (2^31-1, 65535, 65535); block at most (1024, 1024, 64) and 1024
+ * Limits: the spec's text at most 64 MiB (KS_LAUNCH_MAX_SPEC_BYTES; its
+ * JSON tree takes about 10x that); one buffer at most 4 GiB, all of them
+ * at most half of physical memory and at most 16 GiB; grid at most
+ * (2^31-1, 65535, 65535); block at most (1024, 1024, 64) and 1024
  * threads.
  *
  * Textures and surfaces (what the host sets up as CUDA arrays and texture
@@ -279,7 +281,18 @@ typedef struct
   /* which of "launches" the top level holds (ks_launch_select_step); 0
    * after parsing */
   uint32_t step;
+  /* set by an owner that runs the launch once (kernelscope-cli run, an
+   * analysis's own copy): the first simulation made from it takes the
+   * buffers' values instead of copying them, so a buffer is in memory
+   * once, not twice; their data is NULL after, and a later simulation
+   * would see zeros */
+  gboolean take_buffers;
 } KsLaunch;
+
+/* A spec's text is parsed whole into a JSON tree of about ten times its
+ * size, so it is refused past this before parsing; a large buffer is
+ * given an "init" rather than its values */
+#define KS_LAUNCH_MAX_SPEC_BYTES (64u << 20)
 
 #define KS_LAUNCH_ERROR (ks_launch_error_quark ())
 

@@ -26,7 +26,9 @@ ks_sim_run_launches (const KsPtxModule *module,
 
   for (uint32_t k = first; k < end; k++)
     {
-      KsSim *next = ks_sim_new_step (module, launch, k, sim ? sim : prev, error);
+      /* the last one, which is this loop's, gives its memory to the next */
+      KsSim *next = sim != NULL ? ks_sim_new_step_taking (module, launch, k, sim, error)
+                                : ks_sim_new_step (module, launch, k, prev, error);
       KsSimStatus status;
 
       /* the memory now lives in the next one */

@@ -644,4 +644,12 @@ void   ks_sim_record_texture (KsSim             *sim,
                               uint32_t           mask,
                               const KsTexAccess *tex);
 
+/* As ks_sim_new_step(), moving @prev's memory into the new simulation
+ * rather than copying it: @prev is left without it, to be freed */
+KsSim *ks_sim_new_step_taking (const KsPtxModule *module,
+                               const KsLaunch    *launch,
+                               uint32_t           step,
+                               KsSim             *prev,
+                               GError           **error);
+
 G_END_DECLS

@@ -101,10 +101,13 @@ static void async_reset (KsSim *sim);
 
 /* ---- memory ------------------------------------------------------------------------- */
 
+/* An allocation of @size bytes whose values are @data (transfer full, at
+ * least @size bytes), or zeroed ones when @data is NULL */
 static KsSimAlloc *
-add_alloc (KsSim    *sim,
-           uint64_t  size,
-           uint64_t  align)
+add_alloc_taking (KsSim    *sim,
+                  uint64_t  size,
+                  uint64_t  align,
+                  uint8_t  *data)
 {
   KsSimAlloc *a;
   uint64_t base = KS_SIM_GLOBAL_BASE;
@@ -124,10 +127,18 @@ add_alloc (KsSim    *sim,
   memset (a, 0, sizeof *a);
   a->base = base;
   a->size = size;
-  a->data = g_malloc0 (size ? size : 1);
+  a->data = data != NULL ? data : g_malloc0 (size ? size : 1);
   a->buffer = -1;
   a->var = KS_PTX_NONE;
   return a;
+}
+
+static KsSimAlloc *
+add_alloc (KsSim    *sim,
+           uint64_t  size,
+           uint64_t  align)
+{
+  return add_alloc_taking (sim, size, align, NULL);
 }
 
 /* The allocation holding [addr, addr + size), or NULL. */
@@ -579,6 +590,15 @@ layout_params (KsSim   *sim,
       off = align_up (off, var_align (v));
       sim->var_addr[f->first_param + i] = off;
       off += var_size (v);
+      /* the parser refuses this; a module built otherwise must not make
+       * the bank allocate gigabytes */
+      if (off > KS_PTX_MAX_KERNEL_PARAM_BYTES)
+        {
+          g_set_error (error, KS_SIM_ERROR, KS_SIM_ERROR_BAD_LAUNCH,
+                       "%sthe parameters of kernel %s are over CUDA's limit of %u bytes",
+                       sim->where, kname, KS_PTX_MAX_KERNEL_PARAM_BYTES);
+          return FALSE;
+        }
     }
   sim->param_bank_size = (uint32_t) off;
   sim->param_bank = g_malloc0 (off ? off : 1);
@@ -1491,11 +1511,14 @@ ks_sim_get_output_symbol (const KsSim *sim,
 
 /* ---- the public API ----------------------------------------------------------------------------- */
 
+/* @take, when given, is @prev, which the caller is about to free: its
+ * memory moves into the new simulation instead of being copied */
 static KsSim *
 sim_new (const KsPtxModule *module,
          const KsLaunch    *spec,
          uint32_t           step,
          const KsSim       *prev,
+         KsSim             *take,
          GError           **error)
 {
   g_autoptr(KsSim) sim = NULL;
@@ -1589,10 +1612,23 @@ sim_new (const KsPtxModule *module,
   sim->buffer_alloc = g_new0 (uint32_t, MAX (launch->n_buffers, 1));
   for (uint32_t i = 0; i < launch->n_buffers; i++)
     {
-      const KsLaunchBuffer *b = &launch->buffers[i];
-      KsSimAlloc *a = add_alloc (sim, b->size, 256);
+      /* the array is the caller's (view is a shallow copy of spec) */
+      KsLaunchBuffer *b = &spec->buffers[i];
+      KsSimAlloc *a;
 
-      memcpy (a->data, b->data, b->size);
+      if (take != NULL && i < take->n_allocs && take->allocs[i].buffer == (int32_t) i)
+        a = add_alloc_taking (sim, b->size, 256, g_steal_pointer (&take->allocs[i].data));
+      else if (spec->take_buffers && prev == NULL && b->data != NULL)
+        {
+          a = add_alloc_taking (sim, b->size, 256, b->data);
+          b->data = NULL;
+        }
+      else
+        {
+          a = add_alloc (sim, b->size, 256);
+          if (prev == NULL && b->data != NULL)
+            memcpy (a->data, b->data, b->size);
+        }
       a->buffer = (int32_t) i;
       sim->buffer_alloc[i] = sim->n_allocs - 1;
     }
@@ -1606,7 +1642,14 @@ sim_new (const KsPtxModule *module,
       for (uint32_t i = 0; i < sim->n_allocs; i++)
         {
           g_assert (prev->allocs[i].size == sim->allocs[i].size);
-          memcpy (sim->allocs[i].data, prev->allocs[i].data, sim->allocs[i].size);
+          if (take == NULL)
+            memcpy (sim->allocs[i].data, prev->allocs[i].data, sim->allocs[i].size);
+          else if (take->allocs[i].data != NULL)
+            {
+              /* (the buffers' moved above) */
+              g_free (sim->allocs[i].data);
+              sim->allocs[i].data = g_steal_pointer (&take->allocs[i].data);
+            }
         }
     }
   else if (!fill_symbols (sim, error))
@@ -1689,7 +1732,7 @@ ks_sim_new (const KsPtxModule *module,
                    "'kernelscope-cli run' runs them all", launch->n_steps);
       return NULL;
     }
-  return sim_new (module, launch, 0, NULL, error);
+  return sim_new (module, launch, 0, NULL, NULL, error);
 }
 
 KsSim *
@@ -1704,7 +1747,19 @@ ks_sim_new_step (const KsPtxModule *module,
   g_return_val_if_fail ((step == 0) == (prev == NULL), NULL);
   g_return_val_if_fail (prev == NULL || (prev->module == module && prev->view.buffers == launch->buffers), NULL);
 
-  return sim_new (module, launch, step, prev, error);
+  return sim_new (module, launch, step, prev, NULL, error);
+}
+
+KsSim *
+ks_sim_new_step_taking (const KsPtxModule *module,
+                        const KsLaunch    *launch,
+                        uint32_t           step,
+                        KsSim             *prev,
+                        GError           **error)
+{
+  g_assert (step > 0 && prev != NULL && prev->module == module);
+
+  return sim_new (module, launch, step, prev, prev, error);
 }
 
 void
