@@ -167,10 +167,7 @@ ptx_line_has_code (Heat  *heat,
 {
   const KsPtxModule *m = heat->analysis ? heat->analysis->module : NULL;
 
-  for (uint32_t i = 0; m != NULL && i < m->n_insns; i++)
-    if (m->insns[i].line == line)
-      return TRUE;
-  return FALSE;
+  return m != NULL && ks_ptx_module_insn_at_line (m, line) >= 0;
 }
 
 char *
