@@ -565,6 +565,47 @@ test_nvcc_no_host_compiler (Fixture       *f,
   (void) ptxas;
 }
 
+/* A tool runs with its data capped at half the machine's memory (from
+ * sysconf here, not from the code under test): ptxas on a hostile module
+ * otherwise grows without bound (24 GB for a kernel of 1M labels).  The
+ * stand-in ptxas reports the cap it was given (`ulimit -d`, KiB) in the
+ * line ptxas prints when it runs out, and the error says what happened. */
+static void
+test_tool_memory_cap (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autofree char *ptxas = tool (f, "kit/bin", "ptxas", PTXAS_13_0,
+                                 "echo \"ptxas fatal   : Memory allocation failure "
+                                 "(cap=$(ulimit -d))\" >&2\nexit 255");
+  g_autofree char *kit = under (f, "kit");
+  g_autofree char *empty = under (f, "empty");
+  g_autofree char *ptx = g_build_filename (f->root, "k.ptx", NULL);
+  g_autoptr(KsToolchain) tc = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) res = NULL;
+  uint64_t half = (uint64_t) sysconf (_SC_PHYS_PAGES) / 2 * (uint64_t) sysconf (_SC_PAGE_SIZE);
+  const char *cap;
+  guint64 cap_kib;
+
+  g_assert_true (g_file_set_contents (ptx, ".version 8.0\n.target sm_80\n.address_size 64\n"
+                                      ".visible .entry k () { ret; }\n", -1, NULL));
+  g_assert_cmpint (g_mkdir_with_parents (empty, 0700), ==, 0);
+  g_setenv ("PATH", empty, TRUE);
+  tc = _ks_toolchain_find_local (kit, f->root);
+  g_assert_cmpstr (ks_toolchain_get_path (tc, KS_TOOL_PTXAS), ==, ptxas);
+  res = ks_toolchain_ptxas_resources (tc, ptx, "sm_80", NULL, &error);
+  g_assert_null (res);
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "ptxas ran out of memory"));
+  cap = strstr (error->message, "cap=");
+  g_assert_nonnull (cap);
+  g_assert_false (g_str_has_prefix (cap, "cap=unlimited"));
+  cap_kib = g_ascii_strtoull (cap + 4, NULL, 10);
+  g_assert_cmpuint (cap_kib, >, 0);
+  g_assert_cmpuint (cap_kib * 1024, <=, half);
+  g_assert_cmpuint (cap_kib * 1024, ==, ks_toolchain_memory_limit () / 1024 * 1024);
+}
+
 /* --- live, with Debian's toolkit --- */
 
 static gboolean
@@ -836,6 +877,8 @@ main (int   argc,
   g_test_add ("/toolchain/nvcc/ccbin", Fixture, NULL, setup, test_nvcc_ccbin, teardown);
   g_test_add ("/toolchain/nvcc/no-host-compiler", Fixture, NULL, setup,
               test_nvcc_no_host_compiler, teardown);
+  g_test_add ("/toolchain/run/memory-cap", Fixture, NULL, setup, test_tool_memory_cap,
+              teardown);
   g_test_add_data_func ("/toolchain/live/cuda/sm_75", "sm_75", test_live_cuda);
   g_test_add_data_func ("/toolchain/live/cuda/sm_86", "sm_86", test_live_cuda);
   g_test_add_data_func ("/toolchain/live/cuda/sm_90", "sm_90", test_live_cuda);

@@ -6,6 +6,7 @@
 
 #include <glib/gstdio.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -74,13 +75,43 @@ ks_toolchain_parse_version (const char  *text,
   return TRUE;
 }
 
+uint64_t
+ks_toolchain_memory_limit (void)
+{
+  long pages = sysconf (_SC_PHYS_PAGES);
+  long page_size = sysconf (_SC_PAGE_SIZE);
+  uint64_t half = pages > 0 && page_size > 0 ? (uint64_t) pages / 2 * (uint64_t) page_size : 0;
+  struct rlimit r;
+
+  if (getrlimit (RLIMIT_DATA, &r) == 0 && r.rlim_cur != RLIM_INFINITY
+      && (half == 0 || (uint64_t) r.rlim_cur < half))
+    return (uint64_t) r.rlim_cur;
+  return half;
+}
+
 /* In the child, before exec: a process group of its own, so that a
  * cancelled tool can be ended with everything it started (nvcc runs
- * cudafe++, cicc and ptxas under it) */
+ * cudafe++, cicc and ptxas under it); and a cap on its data, which each
+ * program it starts inherits.  ptxas on a hostile module grows without
+ * bound (24 GB for 1M labels): capped, it fails with "Memory allocation
+ * failure" and the analysis goes on with estimates.  RLIMIT_DATA, not
+ * RLIMIT_AS: it counts what is written to (heap and private mappings),
+ * not the address space a program reserves and never touches. */
 static void
-own_process_group (gpointer user_data)
+child_setup (gpointer user_data)
 {
+  const uint64_t *limit = user_data;
+  struct rlimit r;
+
   setpgid (0, 0);
+  if (*limit > 0 && getrlimit (RLIMIT_DATA, &r) == 0
+      && (r.rlim_cur == RLIM_INFINITY || r.rlim_cur > *limit))
+    {
+      r.rlim_cur = *limit;
+      if (r.rlim_max != RLIM_INFINITY && r.rlim_cur > r.rlim_max)
+        r.rlim_cur = r.rlim_max;
+      setrlimit (RLIMIT_DATA, &r);
+    }
 }
 
 typedef struct
@@ -207,6 +238,7 @@ _ks_toolchain_run_full (const KsToolchain *tc,
   g_autoptr(GBytes) out_bytes = NULL, err_bytes = NULL;
   g_auto(GStrv) host_argv = NULL;
   g_autofree char *path_env = NULL;
+  uint64_t memory_limit;
 
   if (path_first != NULL)
     {
@@ -232,7 +264,10 @@ _ks_toolchain_run_full (const KsToolchain *tc,
     }
   /* Messages in English, which is what the parsers read */
   g_subprocess_launcher_setenv (launcher, "LC_ALL", "C", TRUE);
-  g_subprocess_launcher_set_child_setup (launcher, own_process_group, NULL, NULL);
+  /* On the host the tool is not our child: flatpak-spawn is, and a cap on
+   * it would not reach the tool */
+  memory_limit = tc != NULL && tc->on_host ? 0 : ks_toolchain_memory_limit ();
+  g_subprocess_launcher_set_child_setup (launcher, child_setup, &memory_limit, NULL);
 
   proc = g_subprocess_launcher_spawnv (launcher, argv, error);
   if (proc == NULL)
@@ -570,6 +605,13 @@ ks_toolchain_ptxas_resources (const KsToolchain *tc,
       if (lowered != NULL)
         g_prefix_error (error, "ptxas %u.%u refused the PTX with its %s, the newest it knows: ",
                         tc->version_major, tc->version_minor, lowered);
+      else if (err != NULL && strstr (err, "Memory allocation failure") != NULL)
+        {
+          g_autofree char *limit = g_format_size (ks_toolchain_memory_limit ());
+
+          g_prefix_error (error, "ptxas ran out of memory (a tool may use %s here, at most "
+                          "half the machine's memory): ", limit);
+        }
       return NULL;
     }
   if (res == NULL)

@@ -108,6 +108,11 @@ gboolean      ks_toolchain_in_flatpak    (void);
  *
  * Returns: (transfer full) */
 KsToolchain  *ks_toolchain_find          (const char        *preferred_dir);
+/* The most data (bytes) a tool run from here may write: half the
+ * machine's memory, or less where our own limit is lower; 0 if unknown.
+ * A tool over it fails as out of memory instead of pushing the machine
+ * into swap. */
+uint64_t      ks_toolchain_memory_limit  (void);
 void          ks_toolchain_free          (KsToolchain       *tc);
 
 /* (transfer none) (nullable): the program's path in the compiling toolkit */
