@@ -1513,6 +1513,59 @@ test_hostile_param_limit (void)
   g_rmdir (dir);
 }
 
+/* Every message about a launch spec has one form (issue 16),
+ * "SPEC:LINE:COL: FIELD: message", whether the spec's reader finds the
+ * fault or the check of the spec against its kernel does, in run and in
+ * analyze.  The places are counted by hand in the specs below. */
+static void
+test_run_spec_errors_placed (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ks-cli-XXXXXX", NULL);
+  g_autofree char *ptx = g_build_filename (dir, "k.ptx", NULL);
+  g_autofree char *spec = g_build_filename (dir, "k.json", NULL);
+  static const struct { const char *json; const char *want; } cases[] = {
+    { "{\n  \"ptx\": \"k.ptx\",\n  \"grid\": [1],\n  \"block\": [2048]\n}\n",
+      "4:13: block[0]: 2048 is over the limit of 1024" },
+    { "{\n  \"ptx\": \"k.ptx\",\n  \"grid\": [1], \"block\": [32],\n"
+      "  \"params\": [{\"type\": \"u32\", \"value\": 1}]\n}\n",
+      "4:3: params: kernel k takes 2 parameters, the launch gives 1" },
+    { "{\n  \"ptx\": \"k.ptx\", \"kernel\": \"nope\",\n  \"grid\": [1], \"block\": [32]\n}\n",
+      "2:19: kernel: " },
+  };
+
+  g_assert_true (g_file_set_contents (ptx, ".version 8.0\n.target sm_80\n.address_size 64\n"
+                                           ".visible .entry k(.param .u32 n, .param .u64 p)\n"
+                                           "{\n  ret;\n}\n", -1, NULL));
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *want = g_strdup_printf ("%s:%s", spec, cases[i].want);
+      const char *run[] = { "run", spec, NULL };
+      Result r;
+
+      g_assert_true (g_file_set_contents (spec, cases[i].json, -1, NULL));
+      r = run_cli (run);
+      g_test_message ("run: %s", r.err);
+      g_assert_cmpint (r.status, ==, 1);
+      g_assert_true (g_str_has_prefix (r.err, want));
+      g_assert_null (strstr (r.err, "error: "));
+      result_clear (&r);
+      /* analyze places the spec's own faults and the kernel's checks alike */
+      if (i < 2)
+        {
+          const char *analyze[] = { "analyze", "--no-toolkit", spec, NULL };
+
+          r = run_cli (analyze);
+          g_test_message ("analyze: %s", r.err);
+          g_assert_cmpint (r.status, ==, 1);
+          g_assert_true (g_str_has_prefix (r.err, want));
+          result_clear (&r);
+        }
+    }
+  g_unlink (ptx);
+  g_unlink (spec);
+  g_rmdir (dir);
+}
+
 /* A spec's buffer moves into the simulator's memory (issue 16), and from
  * one launch of a sequence into the next: a 1 GiB buffer runs in an
  * address space of 1.75 GiB, where a copy of it would not fit */
@@ -1717,6 +1770,7 @@ main (int   argc,
   g_test_add_func ("/cli/run/symbols", test_run_symbols);
   g_test_add_func ("/cli/run/options-and-line-stats", test_run_options);
   g_test_add_func ("/cli/run/texture", test_run_texture);
+  g_test_add_func ("/cli/run/spec-errors-placed", test_run_spec_errors_placed);
   g_test_add_func ("/cli/occupancy/json", test_occupancy_json);
   g_test_add_func ("/cli/analyze/json", test_analyze_json);
   g_test_add_func ("/cli/analyze/sass", test_analyze_sass);

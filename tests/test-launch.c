@@ -9,6 +9,7 @@
 
 #include <glib/gstdio.h>
 
+#include "ks-json.h"
 #include "ks-launch.h"
 
 static KsLaunch *
@@ -903,7 +904,8 @@ test_errors (void)
       g_assert_null (launch);
       g_assert_error (error, KS_LAUNCH_ERROR, KS_LAUNCH_ERROR_INVALID);
       g_test_message ("-> %s", error->message);
-      g_assert_true (g_str_has_prefix (error->message, syntax ? "spec.json:" : "spec.json: "));
+      g_assert_true (g_str_has_prefix (error->message, "spec.json:"));
+      (void) syntax;
       if (strstr (error->message, bad_specs[i].message) == NULL)
         g_error ("'%s' does not contain '%s'", error->message, bad_specs[i].message);
 
@@ -943,6 +945,53 @@ test_messages (void)
     g_assert_true (g_str_has_prefix (error->message, place));
     g_assert_cmpstr (where[1], ==, "1");
     g_clear_error (&error);
+  }
+
+  /* A field's message is placed at the field, as json-glib places its
+   * own: the line and byte column of its key (of the element, in an
+   * array), counted by hand in this text.  A missing member is placed at
+   * the object that lacks it; a message about the spec as a whole has no
+   * place. */
+  {
+    static const char text[] =
+      "{\n"                                                         /* 1 */
+      "  \"ptx\": \"k.ptx\", /* not \"grid\": [0] */\n"             /* 2 */
+      "  \"grid\": [1,\n"                                           /* 3 */
+      "           /* [0] */ 0],\n"                                  /* 4 */
+      "  \"block\": [32],\n"                                        /* 5 */
+      "  \"buffers\": {\"x\": {\"type\": \"f32\", \"count\": 4},\n"   /* 6 */
+      "              \"a b\": {\"type\": \"f32\", \"count\": -1}}\n"   /* 7 */
+      "}\n";
+    static const struct { const char *path; guint line, column; } where[] = {
+      { "grid[1]", 4, 22 },
+      { "grid", 3, 3 },
+      { "buffers[\"a b\"].count", 7, 38 },
+      { "buffers.x.type", 6, 21 },
+      { "buffers.x.init", 6, 15 },           /* missing: placed at x */
+      { "grid.x", 3, 3 },                   /* an array has no keys: at grid */
+      { "buffers[\"a b\"]", 7, 15 },
+    };
+
+    g_assert_null (ks_launch_parse (text, -1, "s.json", &error));
+    g_assert_cmpstr (error->message, ==, "s.json:4:22: grid[1]: must be positive");
+    g_clear_error (&error);
+    for (guint i = 0; i < G_N_ELEMENTS (where); i++)
+      {
+        guint line = 0, column = 0;
+
+        g_test_message ("%s", where[i].path);
+        g_assert_true (ks_json_locate (text, strlen (text), where[i].path, &line, &column));
+        g_assert_cmpuint (line, ==, where[i].line);
+        g_assert_cmpuint (column, ==, where[i].column);
+      }
+    g_assert_false (ks_json_locate (text, strlen (text), "nothing.here", NULL, NULL));
+    {
+      g_autofree char *whole = ks_launch_place ("s.json", text, strlen (text), NULL, "too big");
+      g_autofree char *lost = ks_launch_place ("s.json", text, strlen (text), "z", "unknown");
+
+      g_assert_cmpstr (whole, ==, "s.json: too big");
+      g_assert_cmpstr (lost, ==, "s.json: z: unknown");
+    }
   }
 
   /* An explicit length ends the text */
@@ -1026,9 +1075,16 @@ test_buffer_total (void)
   g_string_append (json, "}}");
   g_assert_null (ks_launch_parse (json->str, -1, "spec.json", &error));
   g_assert_error (error, KS_LAUNCH_ERROR, KS_LAUNCH_ERROR_INVALID);
-  want = g_strdup_printf ("spec.json: buffers.%c: the buffers up to this one take %s, over the %s "
-                          "all may hold (half of this computer's memory, at most 16 GiB)",
-                          'a' + n - 1, size, most);
+  {
+    /* placed at the last buffer's key, on the one line */
+    g_autofree char *key = g_strdup_printf ("\"%c\":", 'a' + n - 1);
+    const char *at = strstr (json->str, key);
+
+    g_assert_nonnull (at);
+    want = g_strdup_printf ("spec.json:1:%u: buffers.%c: the buffers up to this one take %s, over "
+                            "the %s all may hold (half of this computer's memory, at most 16 GiB)",
+                            (guint) (at - json->str) + 1, 'a' + n - 1, size, most);
+  }
   g_assert_cmpstr (error->message, ==, want);
 }
 

@@ -555,13 +555,43 @@ add_uint (JsonBuilder *b,
   json_builder_add_int_value (b, (gint64) v);
 }
 
+/* "FILE:LINE:COL: ..." with FILE a file that is there */
+static gboolean
+ks_cli_is_placed (const char *message)
+{
+  const char *p = message;
+
+  while ((p = strchr (p, ':')) != NULL)
+    {
+      const char *q = p + 1;
+
+      if (g_ascii_isdigit (*q))
+        {
+          q += strspn (q, "0123456789");
+          if (*q == ':' && g_ascii_isdigit (q[1]))
+            {
+              g_autofree char *file = g_strndup (message, (gsize) (p - message));
+
+              return g_file_test (file, G_FILE_TEST_IS_REGULAR);
+            }
+        }
+      p++;
+    }
+  return FALSE;
+}
+
 int
 ks_cli_fail (const char *command,
              gboolean    json,
              int         status,
              const char *message)
 {
-  g_printerr ("kernelscope-cli %s: %s\n", command, message);
+  /* A message placed in a file ("k.json:4:3: ...") leads with its place,
+   * as a compiler's does; others say which command failed */
+  if (status == KS_CLI_EXIT_BAD_INPUT && ks_cli_is_placed (message))
+    g_printerr ("%s\n", message);
+  else
+    g_printerr ("kernelscope-cli %s: %s\n", command, message);
   if (status == KS_CLI_EXIT_USAGE)
     g_printerr ("Try 'kernelscope-cli %s --help'.\n", command);
   if (json)
@@ -1132,9 +1162,13 @@ cmd_run (int    argc,
   fault_node = g_steal_pointer (&run.fault_node);
   if (sim == NULL)
     {
-      g_printerr ("%s: error: %s\n", argv[1], error->message);
+      /* The checks of the spec against its kernel name a field: placed
+       * as the spec's own messages are */
+      g_autofree char *placed = ks_launch_place_error (launch, error->message);
+
+      g_printerr ("%s\n", placed);
       if (json)
-        ks_cli_print_json_error (error->message);
+        ks_cli_print_json_error (placed);
       for (uint32_t i = 0; i < n_run; i++)
         run_step_clear (&steps[i]);
       return KS_CLI_EXIT_BAD_INPUT;

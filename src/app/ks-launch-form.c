@@ -1143,9 +1143,16 @@ ks_launch_form_parse (const KsLaunchForm *form,
       const char *message = local->message;
       size_t n = spec_path ? strlen (spec_path) : 0;
 
-      /* The form is not a file: the message starts at the field */
-      if (n > 0 && strncmp (message, spec_path, n) == 0 && strncmp (message + n, ": ", 2) == 0)
-        message += n + 2;
+      /* The form is not a file: the message starts at the field, without
+       * the place in the text made of the form ("SPEC:LINE:COL: ") */
+      if (n > 0 && strncmp (message, spec_path, n) == 0 && message[n] == ':')
+        {
+          const char *p = message + n + 1;
+
+          p += strspn (p, "0123456789:");
+          if (*p == ' ')
+            message = p + 1;
+        }
       g_set_error_literal (error, KS_LAUNCH_ERROR, KS_LAUNCH_ERROR_INVALID, message);
     }
   return launch;

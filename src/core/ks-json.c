@@ -168,3 +168,235 @@ ks_json_load_file (JsonParser  *parser,
     return FALSE;
   return ks_json_load_data (parser, contents, (gssize) length, path, error);
 }
+
+/* ------------------------------------------------------------ locating */
+
+static const char *
+skip_space (const char *p,
+            const char *end)
+{
+  while (p < end)
+    {
+      if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+        p++;
+      else if (*p == '/' && p + 1 < end && p[1] == '/')
+        {
+          p = memchr (p, '\n', (size_t) (end - p));
+          if (p == NULL)
+            return end;
+        }
+      else if (*p == '/' && p + 1 < end && p[1] == '*')
+        {
+          for (p += 2; p < end && !(p[0] == '*' && p + 1 < end && p[1] == '/'); p++)
+            ;
+          p = p < end ? p + 2 : end;
+        }
+      else
+        break;
+    }
+  return p;
+}
+
+/* Past the string that starts at p (its opening quote) */
+static const char *
+skip_string (const char *p,
+             const char *end)
+{
+  char quote = *p;
+
+  for (p++; p < end && *p != quote; p++)
+    if (*p == '\\' && quote == '"' && p + 1 < end)
+      p++;
+  return p < end ? p + 1 : end;
+}
+
+/* Past the value that starts at p: without recursion, as the depth of
+ * what is skipped is not bounded here */
+static const char *
+skip_value (const char *p,
+            const char *end)
+{
+  guint depth = 0;
+
+  if (p >= end)
+    return end;
+  if (*p == '"' || *p == '\'')
+    return skip_string (p, end);
+  if (*p != '{' && *p != '[')
+    {
+      while (p < end && strchr (",}] \t\r\n/", *p) == NULL)
+        p++;
+      return p;
+    }
+  while (p < end)
+    {
+      if (*p == '"' || *p == '\'')
+        {
+          p = skip_string (p, end);
+          continue;
+        }
+      if (*p == '/')
+        {
+          const char *q = skip_space (p, end);
+
+          if (q != p)
+            {
+              p = q;
+              continue;
+            }
+        }
+      if (*p == '{' || *p == '[')
+        depth++;
+      else if ((*p == '}' || *p == ']') && --depth == 0)
+        return p + 1;
+      p++;
+    }
+  return end;
+}
+
+/* The next step of a path ("buffers.a", "launches[1]", "x[\"a b\"]"):
+ * a key (allocated in *key) or an index; FALSE at the end or on a path
+ * that is not one */
+static gboolean
+next_step (const char **path,
+           char       **key,
+           guint64     *index)
+{
+  const char *s = *path;
+
+  *key = NULL;
+  if (*s == '.')
+    s++;
+  if (*s == '[' && s[1] == '"')
+    {
+      const char *q = s + 2;
+      g_autofree char *raw = NULL;
+
+      while (*q != '\0' && *q != '"')
+        q += (*q == '\\' && q[1] != '\0') ? 2 : 1;
+      if (*q != '"' || q[1] != ']')
+        return FALSE;
+      raw = g_strndup (s + 2, (gsize) (q - s - 2));
+      *key = g_strcompress (raw);
+      *path = q + 2;
+      return TRUE;
+    }
+  if (*s == '[')
+    {
+      char *stop = NULL;
+
+      if (!g_ascii_isdigit (s[1]))
+        return FALSE;
+      *index = g_ascii_strtoull (s + 1, &stop, 10);
+      if (stop == NULL || *stop != ']')
+        return FALSE;
+      *path = stop + 1;
+      return TRUE;
+    }
+  {
+    const char *q = s;
+
+    while (g_ascii_isalnum (*q) || *q == '_' || *q == '-')
+      q++;
+    if (q == s)
+      return FALSE;
+    *key = g_strndup (s, (gsize) (q - s));
+    *path = q;
+    return TRUE;
+  }
+}
+
+/* In the object or array at p: the start of the member's value, or NULL;
+ * with *at where the member starts (its key, in an object) */
+static const char *
+find_member (const char  *p,
+             const char  *end,
+             const char  *key,
+             guint64      index,
+             const char **at)
+{
+  guint64 i = 0;
+
+  if (p >= end || *p != (key != NULL ? '{' : '['))
+    return NULL;
+  p = skip_space (p + 1, end);
+  while (p < end && *p != '}' && *p != ']')
+    {
+      if (key != NULL)
+        {
+          const char *k = p;
+          gboolean same;
+
+          if (*p != '"' && *p != '\'')
+            return NULL;
+          p = skip_string (p, end);
+          {
+            g_autofree char *raw = g_strndup (k + 1, (gsize) MAX (p - k - 2, 0));
+            g_autofree char *name = memchr (raw, '\\', strlen (raw)) ? g_strcompress (raw) : NULL;
+
+            same = strcmp (name != NULL ? name : raw, key) == 0;
+          }
+          p = skip_space (p, end);
+          if (p >= end || *p != ':')
+            return NULL;
+          p = skip_space (p + 1, end);
+          if (same)
+            {
+              *at = k;
+              return p;
+            }
+        }
+      else if (i++ == index)
+        {
+          *at = p;
+          return p;
+        }
+      p = skip_space (skip_value (p, end), end);
+      if (p < end && *p == ',')
+        p = skip_space (p + 1, end);
+    }
+  return NULL;
+}
+
+gboolean
+ks_json_locate (const char *data,
+                gsize       length,
+                const char *path,
+                guint      *line,
+                guint      *column)
+{
+  const char *end = data + length, *at, *found = NULL, *line_start = data;
+  guint n_line = 1;
+
+  g_return_val_if_fail (data != NULL || length == 0, FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  at = skip_space (data, end);
+  while (*path != '\0')
+    {
+      g_autofree char *key = NULL;
+      guint64 index = 0;
+      const char *next, *member = NULL;
+
+      if (!next_step (&path, &key, &index))
+        break;
+      next = find_member (at, end, key, index, &member);
+      if (next == NULL)
+        break;
+      found = member;
+      at = next;
+    }
+  if (found == NULL)
+    return FALSE;
+  for (const char *p = data; p < found; p++)
+    if (*p == '\n')
+      {
+        n_line++;
+        line_start = p + 1;
+      }
+  if (line != NULL)
+    *line = n_line;
+  if (column != NULL)
+    *column = (guint) (found - line_start) + 1;
+  return TRUE;
+}

@@ -47,4 +47,17 @@ gboolean ks_json_load_file (JsonParser  *parser,
                             const char  *path,
                             GError     **error);
 
+/* Where the member a path names ("buffers.a.count", "launches[1].grid[0]",
+ * "buffers[\"a b\"]", as the launch spec's messages write them) starts in
+ * the JSON text (its key in an object, the element in an array): the
+ * 1-based line and byte column, as json-glib counts them.  A path that goes on past the text (a member that is missing)
+ * gives the deepest part found.  FALSE when not even the first step is
+ * there, or the text is not what the path says.  Linear, and it does not
+ * recurse, so it needs no nesting bound. */
+gboolean ks_json_locate    (const char  *data,
+                            gsize        length,
+                            const char  *path,
+                            guint       *line,
+                            guint       *column);
+
 G_END_DECLS

@@ -164,6 +164,19 @@ fail (KsAnalysis *a,
   return a;
 }
 
+/* A failure of the launch: when it was read from a spec file here, its
+ * checks against the kernel ("params: ...") are placed in that file as
+ * the spec's own messages are.  A launch from the window's editor is not
+ * the file's text, so its messages stay as they are. */
+static KsAnalysis *
+fail_launch (KsAnalysis *a,
+             gboolean    from_file,
+             GError     *error)
+{
+  return fail (a, from_file ? ks_launch_place_error (a->launch, error->message)
+                            : g_strdup (error->message));
+}
+
 static void
 add_diagnostic (KsAnalysis          *a,
                 const char          *file,
@@ -583,6 +596,7 @@ ks_analysis_run (const KsAnalysisRequest *r,
   Analysis *obj = g_new0 (Analysis, 1);
   KsAnalysis *a = &obj->pub;
   g_autoptr(KsLaunch) spec = NULL;
+  gboolean launch_from_file = FALSE;
   g_autoptr(KsSim) before = NULL;       /* a sequence's launch before the one analysed */
   g_autoptr(GError) error = NULL;
   g_autofree char *source_path = NULL, *ptx_path = NULL, *target = NULL;
@@ -692,6 +706,7 @@ ks_analysis_run (const KsAnalysisRequest *r,
   if (r->launch != NULL || spec != NULL)
     {
       /* a private copy: the request's launch may change in the UI */
+      launch_from_file = r->launch == NULL;
       a->launch = r->launch ? ks_launch_copy (r->launch) : g_steal_pointer (&spec);
     }
   else
@@ -723,7 +738,7 @@ ks_analysis_run (const KsAnalysisRequest *r,
           before = ks_sim_run_launches (a->module, a->launch, 0, a->launch->step, NULL,
                                         untraced_setup, untraced_done, &u, cancellable, &error);
           if (before == NULL)
-            return fail (a, g_strdup (error->message));
+            return fail_launch (a, launch_from_file, error);
           if (ks_sim_get_status (before) == KS_SIM_CANCELLED)
             {
               ks_analysis_unref (a);
@@ -791,7 +806,7 @@ ks_analysis_run (const KsAnalysisRequest *r,
         a->sim = ks_sim_new (a->module, a->launch, &error);
       g_clear_pointer (&before, ks_sim_free);
       if (a->sim == NULL)
-        return fail (a, g_strdup (error->message));
+        return fail_launch (a, launch_from_file, error);
       if (r->max_trace_events > 0)
         ks_sim_set_trace (a->sim, TRUE, r->max_trace_events);
       /* several threads give the results of one (ks_sim_set_threads) */
@@ -844,7 +859,7 @@ ks_analysis_run (const KsAnalysisRequest *r,
                                                             &u, cancellable, &error);
 
               if (after == NULL)
-                return fail (a, g_strdup (error->message));
+                return fail_launch (a, launch_from_file, error);
               if (ks_sim_get_status (after) == KS_SIM_CANCELLED)
                 {
                   ks_analysis_unref (a);

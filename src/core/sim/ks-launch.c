@@ -69,6 +69,8 @@ typedef struct
 {
   const char *spec_path;
   GError **error;               /* NULL for a quiet attempt */
+  const char *text;             /* the spec as written, to place messages in */
+  gsize text_len;
 
   /* json-glib keeps the last of duplicate keys without a word, so the
    * members each object was given are counted as they are parsed. */
@@ -78,13 +80,61 @@ typedef struct
   guint dup_line, dup_col;
 } Ctx;
 
+char *
+ks_launch_place (const char *spec_path,
+                 const char *text,
+                 gsize       text_len,
+                 const char *path,
+                 const char *message)
+{
+  guint line = 0, column = 0;
+
+  g_return_val_if_fail (message != NULL, NULL);
+
+  if (spec_path != NULL && path != NULL && text != NULL
+      && ks_json_locate (text, text_len, path, &line, &column))
+    return g_strdup_printf ("%s:%u:%u: %s: %s", spec_path, line, column, path, message);
+  return g_strdup_printf ("%s%s%s%s%s", spec_path ? spec_path : "", spec_path ? ": " : "",
+                          path ? path : "", path ? ": " : "", message);
+}
+
+char *
+ks_launch_place_error (const KsLaunch *launch,
+                       const char     *message)
+{
+  g_autofree char *path = NULL, *text = NULL;
+  const char *colon;
+  gsize len = 0;
+
+  g_return_val_if_fail (launch != NULL, NULL);
+  g_return_val_if_fail (message != NULL, NULL);
+
+  if (launch->spec_path == NULL)
+    return g_strdup (message);
+  /* "params[2]: ..." names a field; anything else the spec as a whole */
+  colon = strstr (message, ": ");
+  if (colon != NULL && colon > message)
+    {
+      const char *p = message;
+
+      while (p < colon && (g_ascii_isalnum (*p) || strchr ("_-.[]\"", *p) != NULL))
+        p++;
+      if (p == colon)
+        path = g_strndup (message, (gsize) (colon - message));
+    }
+  if (path != NULL && g_file_get_contents (launch->spec_path, &text, &len, NULL)
+      && len <= KS_LAUNCH_MAX_SPEC_BYTES)
+    return ks_launch_place (launch->spec_path, text, len, path, colon + 2);
+  return g_strdup_printf ("%s: %s", launch->spec_path, message);
+}
+
 static gboolean G_GNUC_PRINTF (3, 4)
 fail (Ctx        *ctx,
       const char *path,
       const char *format,
       ...)
 {
-  g_autofree char *message = NULL;
+  g_autofree char *message = NULL, *placed = NULL;
   va_list args;
 
   if (ctx->error == NULL || *ctx->error != NULL)
@@ -94,9 +144,8 @@ fail (Ctx        *ctx,
   message = g_strdup_vprintf (format, args);
   va_end (args);
 
-  g_set_error (ctx->error, KS_LAUNCH_ERROR, KS_LAUNCH_ERROR_INVALID, "%s%s%s%s%s",
-               ctx->spec_path ? ctx->spec_path : "", ctx->spec_path ? ": " : "",
-               path ? path : "", path ? ": " : "", message);
+  placed = ks_launch_place (ctx->spec_path, ctx->text, ctx->text_len, path, message);
+  g_set_error_literal (ctx->error, KS_LAUNCH_ERROR, KS_LAUNCH_ERROR_INVALID, placed);
   return FALSE;
 }
 
@@ -2412,10 +2461,12 @@ ks_launch_parse (const char  *json,
   /* Without an error to fill, failures are still detected: keep a local one */
   ctx.error = error ? error : &parse_error;
   ctx.spec_path = spec_path;
+  ctx.text = json;
   counts = g_hash_table_new (NULL, NULL);
   ctx.member_counts = counts;
 
   len = length < 0 ? strlen (json) : (size_t) length;
+  ctx.text_len = len;
   if (len > KS_LAUNCH_MAX_SPEC_BYTES)
     {
       spec_too_large (&ctx, len);

@@ -312,6 +312,20 @@ KsLaunch      *ks_launch_parse                (const char    *json,
                                                gssize         length,
                                                const char    *spec_path,
                                                GError       **error);
+/* A message about the field @path (NULL: the spec as a whole) of the spec
+ * @text, which is at @spec_path, in the one form every spec message has:
+ * "SPEC:LINE:COL: PATH: MESSAGE" where the field is in the text, else
+ * "SPEC: PATH: MESSAGE" (each part left out when NULL). */
+char          *ks_launch_place                (const char    *spec_path,
+                                               const char    *text,
+                                               gsize          text_len,
+                                               const char    *path,
+                                               const char    *message);
+/* The same for a message that starts with a field ("params[1]: ..."),
+ * such as the simulator's checks of a launch against its kernel give:
+ * placed in the spec file @launch was read from, which is read again. */
+char          *ks_launch_place_error          (const KsLaunch *launch,
+                                               const char    *message);
 /* Reads @path and parses it as ks_launch_parse() does. */
 KsLaunch      *ks_launch_load                 (const char    *path,
                                                GError       **error);
