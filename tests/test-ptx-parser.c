@@ -196,6 +196,62 @@ test_file_and_loc (void)
   g_assert_cmpuint (g_array_index (links, KsPtxSourceLink, 0).depth, ==, 0);
 }
 
+/* Inlined call sites are told apart by their whole file, line and column:
+ * file 65537's site must not stand for file 1's (a key that kept 16 bits
+ * of the file number chained them, and put file 65537's line 7 under an
+ * instruction inlined in k.cu only) */
+static void
+test_inline_sites_whole_numbers (void)
+{
+  static const char src[] =
+    HEADER
+    ".visible .entry k()\n"
+    "{\n"
+    "\t.reg .b32 %r<4>;\n"
+    "\t.loc 65537 7 3, function_name $L__s0, inlined_at 1 20 0\n"
+    "\tmov.u32 %r1, 1;\n"
+    "\t.loc 1 9 0, function_name $L__s1, inlined_at 1 7 3\n"
+    "\tmov.u32 %r2, 2;\n"
+    "\t.loc 1 9 0, function_name $L__s1, inlined_at 65537 7 3\n"
+    "\tmov.u32 %r3, 3;\n"
+    "\tret;\n"
+    "}\n"
+    ".file 1 \"/src/k.cu\"\n"
+    ".file 65537 \"/src/far.cuh\"\n"
+    ".section .debug_str\n{\n$L__s0:\n.b8 95,0\n$L__s1:\n.b8 95,0\n}\n";
+  g_autoptr(KsPtxModule) m = parse_ok (src);
+  const KsPtxFunction *f = function (m, "k");
+  uint32_t ln;
+
+  g_assert_cmpuint (f->n_insns, ==, 4);
+  /* k.cu:9 inlined at k.cu:7 col 3, which nothing inlined: far.cuh is not
+   * on its chain */
+  g_assert_false (ks_ptx_insn_source_in_file (m, insn (m, f, 1), 65537, &ln));
+  {
+    const KsPtxLoc *l = &m->locs[insn (m, f, 1)->loc];
+
+    g_assert_cmpuint (l->file, ==, 1);
+    g_assert_cmpuint (l->line, ==, 9);
+    l = &m->locs[l->inlined_at];
+    g_assert_cmpuint (l->file, ==, 1);
+    g_assert_cmpuint (l->line, ==, 7);
+    g_assert_cmpuint (l->inlined_at, ==, 0);
+  }
+  /* k.cu:9 inlined at far.cuh:7, itself inlined at k.cu:20 */
+  g_assert_true (ks_ptx_insn_source_in_file (m, insn (m, f, 2), 65537, &ln));
+  g_assert_cmpuint (ln, ==, 7);
+  {
+    const KsPtxLoc *l = &m->locs[insn (m, f, 2)->loc];
+
+    l = &m->locs[l->inlined_at];
+    g_assert_cmpuint (l->file, ==, 65537);
+    l = &m->locs[l->inlined_at];
+    g_assert_cmpuint (l->file, ==, 1);
+    g_assert_cmpuint (l->line, ==, 20);
+    g_assert_cmpuint (l->inlined_at, ==, 0);
+  }
+}
+
 static void
 test_linkage_and_params (void)
 {
@@ -1145,6 +1201,7 @@ main (int   argc,
   g_test_add_func ("/ptx/parser/comments", test_comments);
   g_test_add_func ("/ptx/parser/recovery", test_recovery);
   g_test_add_func ("/ptx/parser/hostile-input", test_hostile_input);
+  g_test_add_func ("/ptx/parser/inline-sites-whole-numbers", test_inline_sites_whole_numbers);
   g_test_add_func ("/ptx/parser/error-limit", test_error_limit);
   g_test_add_func ("/ptx/parser/unknown-version-target", test_unknown_version_target);
   return g_test_run ();
