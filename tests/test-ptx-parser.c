@@ -438,8 +438,8 @@ test_register_errors (void)
 static void
 test_operand_type_errors (void)
 {
-  /* Every one of these is "Arguments mismatch for instruction" to ptxas
-   * but setp's %p1|%r2 ("Predicate output expected") and the ld.v2
+  /* Every one of these (immediates included) is "Arguments mismatch for
+   * instruction" to ptxas but setp's %p1|%r2 ("Predicate output expected") and the ld.v2
    * ("Incompatible elements of vector expression"). */
   static const struct
   {
@@ -489,6 +489,23 @@ test_operand_type_errors (void)
     { "ld.global.v2.f32 {%f1, %fd2}, [%rd1];", 26,
       "operand 1 of ld.global.v2.f32: '%fd2' is a .f64 register, "
       "not a .f32 register or a .b register of 32 bits or more" },
+    /* immediates */
+    { "add.f32 %f1, %f2, 1;", 21, "operand 3 of add.f32: '1': .f32 takes no integer literal: "
+      "write it as a floating-point one (1.0, 0f3F800000)" },
+    { "fma.rn.f32 %f1, %f2, %f3, -1;", 29, "operand 4 of fma.rn.f32: '-1': .f32 takes no "
+      "integer literal: write it as a floating-point one (1.0, 0f3F800000)" },
+    { "st.global.f32 [%rd1], 1;", 25, "operand 2 of st.global.f32: '1': .f32 takes no integer "
+      "literal: write it as a floating-point one (1.0, 0f3F800000)" },
+    { "add.s32 %r1, %r2, 0f3F800000;", 21,
+      "operand 3 of add.s32: '0f3F800000': .s32 takes no floating-point literal" },
+    { "shl.b32 %r1, %r2, 1.0;", 21, "operand 3 of shl.b32: '1.0': .u32 takes no floating-point "
+      "literal" },
+    { "mov.b32 %r1, 1.0;", 16, "operand 2 of mov.b32: '1.0': .b32 takes an integer or a 32-bit "
+      "floating-point literal (0f...), not a 64-bit one" },
+    { "mov.b64 %rd1, 0f3F800000;", 17, "operand 2 of mov.b64: '0f3F800000': .b64 takes an "
+      "integer or a 64-bit floating-point literal (0d... or decimal), not a 32-bit one" },
+    { "add.f16 %h1, %h2, 1.0;", 21, "operand 3 of add.f16: '1.0': .f16 takes no immediate: give "
+      "a register (mov.b16 or mov.b32 of its bits)" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -540,6 +557,21 @@ test_operand_type_widths (void)
     "selp.u32 %r1, %r2, %r3, %p1;",
     "set.lt.u32.f32 %r1, %f1, %f2;",
     "and.pred %p1, %p2, %p3;",
+    /* immediates: a float type converts a literal of either size, a .b
+     * type takes an integer or a float literal of its own size */
+    "add.f32 %f1, %f2, 1.0;",
+    "add.f64 %fd1, %fd2, 0f3F800000;",
+    "add.f32 %f1, %f2, 0d3FF0000000000000;",
+    "add.u32 %r1, %r2, -1;",
+    "mov.b32 %r1, 0f3F800000;",
+    "mov.b64 %rd1, -2.5;",
+    "xor.b64 %rd1, %rd2, 1.0;",
+    "selp.b32 %r1, 0f3F800000, 1, %p1;",
+    "mul.wide.u32 %rd1, %r1, 4;",
+    "cvt.rn.f32.s32 %f1, 1;",
+    "st.global.b32 [%rd1], 1;",
+    "and.pred %p1, %p1, 1;",
+    "mov.b16 %rs1, 1;",
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)

@@ -1165,12 +1165,18 @@ parse_operand (Parser       *p,
           op->flags |= KS_PTX_OPERAND_NEGATED;
           return TRUE;
         }
+      /* the immediate's place, its sign included, for the type check */
+      note_pos (p, top, where, &p->tok);
+      operand_pos (p, top, where)->len = next->offset + next->len - p->tok.offset;
       return parse_immediate (p, op);
     }
 
   if (p->tok.kind == KS_PTX_TOK_INT || p->tok.kind == KS_PTX_TOK_FLOAT
       || p->tok.kind == KS_PTX_TOK_F32_BITS || p->tok.kind == KS_PTX_TOK_F64_BITS)
-    return parse_immediate (p, op);
+    {
+      note_pos (p, top, where, &p->tok);
+      return parse_immediate (p, op);
+    }
 
   if (p->tok.kind == KS_PTX_TOK_IDENT)
     {
@@ -1439,7 +1445,15 @@ decode_modifier (Parser           *p,
  *  - The .wide forms of mul and mad write (and mad adds) twice the size;
  *    a shift amount is a 32-bit integer whatever the type.
  *
- * Only register and predicate operands are checked; immediates, special
+ * Immediates, by the same ptxas:
+ *
+ *  - a float type takes no integer literal (add.f32 d, a, 1), and the
+ *    half types (.f16, .bf16 and their pairs) no literal at all;
+ *  - a .u or .s type takes no floating-point literal (0f, 0d or decimal);
+ *  - a .b type takes a floating-point literal of its own size only: 0f...
+ *    for .b32, 0d... or a decimal one (a double) for .b64.
+ *
+ * Register, predicate and immediate operands are checked; special
  * registers, addresses and vector groups (mov.b64 d, {a, b}) stay as they
  * were.  Instructions not in the table are not checked. */
 
@@ -1523,6 +1537,68 @@ describe_wanted (char       *buf,
     }
 }
 
+static KsPtxType
+role_type (char               role,
+           const KsPtxInsn   *insn)
+{
+  switch (role)
+    {
+    case 'S': case 'Q': return (KsPtxType) insn->types[1];
+    case 'A': return KS_PTX_TYPE_U32;
+    case 'P': return KS_PTX_TYPE_PRED;
+    default: return (KsPtxType) insn->types[0];
+    }
+}
+
+static gboolean
+is_half_type (KsPtxType type)
+{
+  return type == KS_PTX_TYPE_F16 || type == KS_PTX_TYPE_F16X2 || type == KS_PTX_TYPE_BF16
+         || type == KS_PTX_TYPE_BF16X2;
+}
+
+/* Checks one immediate operand against what its role wants (see above).
+ * Returns FALSE after reporting a mismatch. */
+static gboolean
+check_immediate (Parser             *p,
+                 const KsPtxToken   *opname,
+                 uint32_t            opname_end,
+                 uint32_t            index,
+                 const KsPtxOperand *op,
+                 const OperandPos   *pos,
+                 char                role,
+                 const KsPtxInsn    *insn)
+{
+  KsPtxType want = role_type (role, insn);
+  uint32_t cls = want < KS_PTX_N_TYPES ? type_class[want] : CLS_NONE;
+  gboolean is_float = op->kind != KS_PTX_OPERAND_IMM_INT;
+  uint32_t bits = ks_ptx_type_size (want) * 8 * (role == 'W' ? 2 : 1);
+  const char *why = NULL;
+  char wanted[96];
+
+  if (cls == CLS_NONE || cls == CLS_P)
+    return TRUE;
+  if (is_half_type (want))
+    why = "takes no immediate: give a register (mov.b16 or mov.b32 of its bits)";
+  else if (cls == CLS_F && !is_float)
+    why = "takes no integer literal: write it as a floating-point one (1.0, 0f3F800000)";
+  else if (cls == CLS_I && is_float)
+    why = "takes no floating-point literal";
+  else if (cls == CLS_B && is_float && bits != (op->kind == KS_PTX_OPERAND_IMM_F32 ? 32u : 64u))
+    {
+      g_snprintf (wanted, sizeof wanted, "takes an integer or a %u-bit floating-point literal "
+                  "(%s), not a %u-bit one", bits, bits == 32 ? "0f..." : "0d... or decimal",
+                  op->kind == KS_PTX_OPERAND_IMM_F32 ? 32u : 64u);
+      why = bits == 32 || bits == 64 ? wanted : "takes no floating-point literal";
+    }
+  if (why == NULL)
+    return TRUE;
+  diag (p, pos->line, pos->column, KS_PTX_SEVERITY_ERROR, "operand %u of %.*s: '%.*s': .%s %s",
+        index + 1, (int) (opname_end - opname->offset), p->text + opname->offset,
+        (int) pos->len, p->text + pos->off, ks_ptx_type_name (want), why);
+  return FALSE;
+}
+
 /* Checks one register or predicate operand against what its role wants.
  * Returns FALSE after reporting a mismatch. */
 static gboolean
@@ -1542,16 +1618,13 @@ check_operand_type (Parser             *p,
   gboolean ok;
   char wanted[96];
 
+  if (op->kind == KS_PTX_OPERAND_IMM_INT || op->kind == KS_PTX_OPERAND_IMM_F32
+      || op->kind == KS_PTX_OPERAND_IMM_F64)
+    return check_immediate (p, opname, opname_end, index, op, pos, role, insn);
   if (op->kind != KS_PTX_OPERAND_REG && op->kind != KS_PTX_OPERAND_PRED)
     return TRUE;
 
-  switch (role)
-    {
-    case 'S': case 'Q': want = (KsPtxType) insn->types[1]; break;
-    case 'A': want = KS_PTX_TYPE_U32; break;
-    case 'P': want = KS_PTX_TYPE_PRED; break;
-    default: want = (KsPtxType) insn->types[0]; break;
-    }
+  want = role_type (role, insn);
   want_cls = want < KS_PTX_N_TYPES ? type_class[want] : CLS_NONE;
   if (want_cls == CLS_NONE)
     return TRUE;
