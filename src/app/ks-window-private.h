@@ -208,6 +208,12 @@ void        _ks_window_set_sass            (KsWindow      *self,
                                             GFile         *file,
                                             const char    *text,
                                             KsSassListing *listing);
+/* The same with the text already laid out for the pane
+ * (ks_sass_display_text, transfer full), made off the main thread */
+void        _ks_window_set_sass_shown      (KsWindow      *self,
+                                            GFile         *file,
+                                            char          *shown,
+                                            KsSassListing *listing);
 void        _ks_window_update_titles       (KsWindow    *self);
 /* Opens @file here, or in a new window when this one has unsaved changes */
 void        _ks_window_open                (KsWindow    *self,
@@ -257,9 +263,20 @@ void        _ks_window_recent_add          (KsWindow    *self,
 /* ks-window-sass.c */
 void        _ks_window_sass_init           (KsWindow    *self);
 /* A run's SASS into the pane, unless the user opened a listing; without
- * it, the placeholder says how to get it, or why it failed */
+ * it, the placeholder says how to get it, or why it failed.  listing and
+ * shown (transfer full, either may be NULL) are the window's own copy of
+ * the result's listing and its text laid out for the pane, made by the
+ * run's worker (_ks_window_sass_prepare) */
 void        _ks_window_sass_show_analysis  (KsWindow         *self,
-                                            const KsAnalysis *result);
+                                            const KsAnalysis *result,
+                                            KsSassListing    *listing,
+                                            char             *shown);
+/* What the pane needs of a run's SASS, made on the worker's thread: the
+ * parsing and laying out would otherwise hold the main loop for
+ * milliseconds at the end of every run */
+void        _ks_window_sass_prepare        (const KsAnalysis *result,
+                                            KsSassListing   **listing,
+                                            char            **shown);
 /* Whether file starts with the ELF magic: a cubin, whatever its name */
 gboolean    _ks_window_file_is_cubin       (GFile       *file);
 /* Shows a cubin in the SASS pane as read by hand (offsets, words, control

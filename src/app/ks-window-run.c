@@ -118,6 +118,26 @@ run_data_free (RunData *data)
   g_free (data);
 }
 
+/* What the worker hands the main thread: the analysis, and what the panes
+ * need of it that takes a while to make */
+typedef struct
+{
+  KsAnalysis *analysis;
+  KsSassListing *sass_listing;  /* the window's own copy */
+  char *sass_shown;             /* the listing laid out for the pane */
+} RunOutcome;
+
+static void
+run_outcome_free (RunOutcome *outcome)
+{
+  g_clear_pointer (&outcome->analysis, ks_analysis_unref);
+  g_clear_pointer (&outcome->sass_listing, ks_sass_listing_free);
+  g_free (outcome->sass_shown);
+  g_free (outcome);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (RunOutcome, run_outcome_free)
+
 static void
 run_worker (GTask        *task,
             gpointer      source_object,
@@ -127,11 +147,18 @@ run_worker (GTask        *task,
   RunData *data = task_data;
   KsAnalysis *result = ks_engine_run (&data->request, cancellable, progress_update,
                                           data->progress);
+  RunOutcome *outcome;
 
   if (result == NULL)
-    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "%s", _("Stopped"));
-  else
-    g_task_return_pointer (task, result, (GDestroyNotify) ks_analysis_unref);
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "%s", _("Stopped"));
+      return;
+    }
+  outcome = g_new0 (RunOutcome, 1);
+  outcome->analysis = result;
+  if (result->status != KS_ANALYSIS_FAILED)
+    _ks_window_sass_prepare (result, &outcome->sass_listing, &outcome->sass_shown);
+  g_task_return_pointer (task, outcome, (GDestroyNotify) run_outcome_free);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -864,8 +891,9 @@ take_screenshot (gpointer data)
 
 static void
 show_result (KsWindow   *self,
-             KsAnalysis *result)
+             RunOutcome *outcome)
 {
+  KsAnalysis *result = outcome->analysis;
   /* the first run after opening, and only that one, opens on the lesson */
   gboolean lesson = self->lesson_pending;
 
@@ -878,7 +906,8 @@ show_result (KsWindow   *self,
   show_diagnostics (self, result);
   /* A failed run (its code does not compile) leaves the last SASS */
   if (result->status != KS_ANALYSIS_FAILED)
-    _ks_window_sass_show_analysis (self, result);
+    _ks_window_sass_show_analysis (self, result, g_steal_pointer (&outcome->sass_listing),
+                                   g_steal_pointer (&outcome->sass_shown));
   else if (self->sass_file == NULL && !self->sass_live)
     /* a kernel just opened that does not compile has no SASS: fold */
     _ks_window_update_sass_pane (self);
@@ -947,7 +976,7 @@ run_done_cb (GObject      *object,
   KsWindow *self = KS_WINDOW (object);
   guint serial = GPOINTER_TO_UINT (user_data);
   g_autoptr(GError) error = NULL;
-  g_autoptr(KsAnalysis) result = g_task_propagate_pointer (G_TASK (res), &error);
+  g_autoptr(RunOutcome) result = g_task_propagate_pointer (G_TASK (res), &error);
 
   /* A run that another replaced says nothing */
   if (serial != self->run_serial)
@@ -963,7 +992,7 @@ run_done_cb (GObject      *object,
     }
   else
     {
-      self->have_nvcc = ks_engine_have_nvcc (result);
+      self->have_nvcc = ks_engine_have_nvcc (result->analysis);
       _ks_window_show_toolchain (self);
       show_result (self, result);
     }

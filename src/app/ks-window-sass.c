@@ -319,19 +319,39 @@ offer_clicked (KsWindow  *self,
 }
 
 void
+_ks_window_sass_prepare (const KsAnalysis *result,
+                         KsSassListing   **listing,
+                         char            **shown)
+{
+  *listing = NULL;
+  *shown = NULL;
+  if (result->sass_text == NULL)
+    return;
+  /* The window keeps its own copy: the result is shared and immutable.
+   * (It parsed once already; a failure there is the result's sass_error.) */
+  if (result->sass != NULL)
+    *listing = ks_sass_parse (result->sass_text, strlen (result->sass_text), "SASS", NULL);
+  *shown = ks_sass_display_text (result->sass_text, -1);
+}
+
+void
 _ks_window_sass_show_analysis (KsWindow         *self,
-                               const KsAnalysis *result)
+                               const KsAnalysis *result,
+                               KsSassListing    *listing,
+                               char             *shown)
 {
   g_return_if_fail (result != NULL);
 
   /* A listing the user opened stays until another kernel is opened */
   if (self->sass_file != NULL)
-    return;
+    {
+      g_clear_pointer (&listing, ks_sass_listing_free);
+      g_free (shown);
+      return;
+    }
 
   if (result->sass_text != NULL)
     {
-      g_autoptr(GError) error = NULL;
-      KsSassListing *listing = NULL;
       gboolean shipped = result->sass_origin == KS_SASS_ORIGIN_SHIPPED;
 
       g_free (self->sass_live_label);
@@ -345,10 +365,9 @@ _ks_window_sass_show_analysis (KsWindow         *self,
       self->sass_live_how = result->sass_note != NULL
                             ? g_strconcat (result->sass_how, "\n", result->sass_note, NULL)
                             : g_strdup (result->sass_how);
-      /* The window keeps its own copy: the result is shared and immutable */
-      if (result->sass != NULL)
-        listing = ks_sass_parse (result->sass_text, strlen (result->sass_text), "SASS", &error);
-      _ks_window_set_sass (self, NULL, result->sass_text, listing);
+      if (shown == NULL)
+        shown = ks_sass_display_text (result->sass_text, -1);
+      _ks_window_set_sass_shown (self, NULL, shown, listing);
       if (result->sass_error != NULL)
         {
           g_autofree char *msg = g_strdup_printf (_("The SASS listing is shown but not linked: %s"),
@@ -359,6 +378,8 @@ _ks_window_sass_show_analysis (KsWindow         *self,
       return;
     }
 
+  g_clear_pointer (&listing, ks_sass_listing_free);
+  g_free (shown);
   _ks_window_set_sass (self, NULL, NULL, NULL);
   if (result->sass_shipped_archs != NULL)
     offer_shipped (self, result);

@@ -920,12 +920,23 @@ _ks_window_set_sass (KsWindow      *self,
                      const char    *text,
                      KsSassListing *listing)
 {
-  g_autofree char *old = _ks_window_dup_text (self->sass_buffer);
   /* laid out for the pane: the same lines, without the tools' wide blanks */
-  g_autofree char *shown = text != NULL ? ks_sass_display_text (text, -1) : NULL;
+  _ks_window_set_sass_shown (self, file, text != NULL ? ks_sass_display_text (text, -1) : NULL,
+                             listing);
+}
+
+void
+_ks_window_set_sass_shown (KsWindow      *self,
+                           GFile         *file,
+                           char          *shown_text,
+                           KsSassListing *listing)
+{
+  g_autofree char *old = _ks_window_dup_text (self->sass_buffer);
+  g_autofree char *shown = shown_text;
+  gboolean has_text = shown != NULL;
 
   g_set_object (&self->sass_file, file);
-  self->sass_live = file == NULL && text != NULL;
+  self->sass_live = file == NULL && has_text;
   /* The same listing again (a run for the same GPU) keeps its scrolling */
   if (g_strcmp0 (old, shown ? shown : "") != 0)
     {
@@ -945,10 +956,10 @@ _ks_window_set_sass (KsWindow      *self,
                  FALSE, FALSE);
     }
   _ks_window_sass_update_column (self);
-  if (text == NULL)
+  if (!has_text)
     _ks_window_sass_stop_scrolling (self);
-  gtk_stack_set_visible_child_name (self->sass_stack, text != NULL ? "listing" : "placeholder");
-  if (text != NULL)
+  gtk_stack_set_visible_child_name (self->sass_stack, has_text ? "listing" : "placeholder");
+  if (has_text)
     {
       self->sass_nothing = FALSE;
       g_clear_pointer (&self->sass_offer_gpu, g_free);
