@@ -606,6 +606,58 @@ test_tool_memory_cap (Fixture       *f,
   g_assert_cmpuint (cap_kib * 1024, ==, ks_toolchain_memory_limit () / 1024 * 1024);
 }
 
+/* Each tool runs with its CPU time capped: a stand-in ptxas that never
+ * ends is stopped by the kernel (SIGXCPU at KS_TOOL_CPU_SECONDS) and the
+ * error names the tool and the limit; nvcc, whose ptxas was stopped,
+ * reports it by the signal's description and the shell's status. */
+static void
+test_tool_cpu_cap (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autofree char *ptxas = tool (f, "kit/bin", "ptxas", PTXAS_13_0, "while :; do :; done");
+  g_autofree char *kit = under (f, "kit");
+  g_autofree char *empty = under (f, "empty");
+  g_autofree char *ptx = g_build_filename (f->root, "k.ptx", NULL);
+  g_autoptr(KsToolchain) tc = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) res = NULL;
+  gint64 started;
+  const char *const nvcc_argv[] = { "/bin/sh", "-c", "echo 'sh: 1: CPU time limit exceeded' >&2; "
+                                    "exit 152", NULL };
+  int status = 0;
+  g_autofree char *out = NULL, *err = NULL;
+
+  g_assert_true (g_file_set_contents (ptx, ".version 8.0\n.target sm_80\n.address_size 64\n"
+                                      ".visible .entry k () { ret; }\n", -1, NULL));
+  g_assert_cmpint (g_mkdir_with_parents (empty, 0700), ==, 0);
+  g_setenv ("PATH", empty, TRUE);
+  g_setenv ("KS_TOOL_CPU_SECONDS", "1", TRUE);
+  g_assert_cmpuint (ks_toolchain_cpu_limit (), ==, 1);
+  tc = _ks_toolchain_find_local (kit, f->root);
+  g_assert_cmpstr (ks_toolchain_get_path (tc, KS_TOOL_PTXAS), ==, ptxas);
+  started = g_get_monotonic_time ();
+  res = ks_toolchain_ptxas_resources (tc, ptx, "sm_80", NULL, &error);
+  g_assert_null (res);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT);
+  g_assert_cmpstr (error->message, ==, "ptxas was stopped after 1 s of CPU time, the most a "
+                   "CUDA tool may use here (KS_TOOL_CPU_SECONDS sets it)");
+  /* one second of CPU, whatever the machine's load: well under a minute */
+  g_assert_cmpint (g_get_monotonic_time () - started, <, 60 * G_USEC_PER_SEC);
+  g_clear_error (&error);
+
+  /* nvcc's way of saying it: a program it ran was stopped */
+  g_assert_false (_ks_toolchain_run (tc, nvcc_argv, NULL, NULL, &status, &out, &err, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT);
+  g_assert_true (g_str_has_prefix (error->message, "sh was stopped after 1 s of CPU time"));
+  g_clear_error (&error);
+
+  /* a number or nothing: anything else is the default, with a warning */
+  g_setenv ("KS_TOOL_CPU_SECONDS", "", TRUE);
+  g_assert_cmpuint (ks_toolchain_cpu_limit (), ==, 120);
+  g_unsetenv ("KS_TOOL_CPU_SECONDS");
+  g_assert_cmpuint (ks_toolchain_cpu_limit (), ==, 120);
+}
+
 /* --- live, with Debian's toolkit --- */
 
 static gboolean
@@ -877,6 +929,7 @@ main (int   argc,
   g_test_add ("/toolchain/nvcc/ccbin", Fixture, NULL, setup, test_nvcc_ccbin, teardown);
   g_test_add ("/toolchain/nvcc/no-host-compiler", Fixture, NULL, setup,
               test_nvcc_no_host_compiler, teardown);
+  g_test_add ("/toolchain/run/cpu-cap", Fixture, NULL, setup, test_tool_cpu_cap, teardown);
   g_test_add ("/toolchain/run/memory-cap", Fixture, NULL, setup, test_tool_memory_cap,
               teardown);
   g_test_add_data_func ("/toolchain/live/cuda/sm_75", "sm_75", test_live_cuda);

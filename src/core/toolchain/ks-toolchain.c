@@ -89,6 +89,34 @@ ks_toolchain_memory_limit (void)
   return half;
 }
 
+guint
+ks_toolchain_cpu_limit (void)
+{
+  const char *env = g_getenv ("KS_TOOL_CPU_SECONDS");
+  guint64 seconds = 120;
+  struct rlimit r;
+
+  if (env != NULL && *env != '\0')
+    {
+      guint64 v = 0;
+
+      if (g_ascii_string_to_unsigned (env, 10, 1, G_MAXUINT, &v, NULL))
+        seconds = v;
+      else
+        g_warning ("KS_TOOL_CPU_SECONDS=%s is not a number of seconds; using %" G_GUINT64_FORMAT,
+                   env, seconds);
+    }
+  if (getrlimit (RLIMIT_CPU, &r) == 0 && r.rlim_cur != RLIM_INFINITY && r.rlim_cur < seconds)
+    seconds = r.rlim_cur;
+  return (guint) seconds;
+}
+
+typedef struct
+{
+  uint64_t memory;      /* bytes, 0 for none */
+  guint cpu;            /* seconds, 0 for none */
+} ToolLimits;
+
 /* In the child, before exec: a process group of its own, so that a
  * cancelled tool can be ended with everything it started (nvcc runs
  * cudafe++, cicc and ptxas under it); and a cap on its data, which each
@@ -96,21 +124,31 @@ ks_toolchain_memory_limit (void)
  * bound (24 GB for 1M labels): capped, it fails with "Memory allocation
  * failure" and the analysis goes on with estimates.  RLIMIT_DATA, not
  * RLIMIT_AS: it counts what is written to (heap and private mappings),
- * not the address space a program reserves and never touches. */
+ * not the address space a program reserves and never touches.  And a cap
+ * on the CPU time of each program: SIGXCPU at the soft limit, which the
+ * tools do not catch (SIGKILL five seconds later if one did). */
 static void
 child_setup (gpointer user_data)
 {
-  const uint64_t *limit = user_data;
+  const ToolLimits *limits = user_data;
   struct rlimit r;
 
   setpgid (0, 0);
-  if (*limit > 0 && getrlimit (RLIMIT_DATA, &r) == 0
-      && (r.rlim_cur == RLIM_INFINITY || r.rlim_cur > *limit))
+  if (limits->memory > 0 && getrlimit (RLIMIT_DATA, &r) == 0
+      && (r.rlim_cur == RLIM_INFINITY || r.rlim_cur > limits->memory))
     {
-      r.rlim_cur = *limit;
+      r.rlim_cur = limits->memory;
       if (r.rlim_max != RLIM_INFINITY && r.rlim_cur > r.rlim_max)
         r.rlim_cur = r.rlim_max;
       setrlimit (RLIMIT_DATA, &r);
+    }
+  if (limits->cpu > 0 && getrlimit (RLIMIT_CPU, &r) == 0
+      && (r.rlim_cur == RLIM_INFINITY || r.rlim_cur > limits->cpu))
+    {
+      r.rlim_cur = limits->cpu;
+      if (r.rlim_max == RLIM_INFINITY || r.rlim_max > limits->cpu + 5)
+        r.rlim_max = limits->cpu + 5;
+      setrlimit (RLIMIT_CPU, &r);
     }
 }
 
@@ -238,7 +276,7 @@ _ks_toolchain_run_full (const KsToolchain *tc,
   g_autoptr(GBytes) out_bytes = NULL, err_bytes = NULL;
   g_auto(GStrv) host_argv = NULL;
   g_autofree char *path_env = NULL;
-  uint64_t memory_limit;
+  ToolLimits limits = { 0, 0 };
 
   if (path_first != NULL)
     {
@@ -266,8 +304,12 @@ _ks_toolchain_run_full (const KsToolchain *tc,
   g_subprocess_launcher_setenv (launcher, "LC_ALL", "C", TRUE);
   /* On the host the tool is not our child: flatpak-spawn is, and a cap on
    * it would not reach the tool */
-  memory_limit = tc != NULL && tc->on_host ? 0 : ks_toolchain_memory_limit ();
-  g_subprocess_launcher_set_child_setup (launcher, child_setup, &memory_limit, NULL);
+  if (tc == NULL || !tc->on_host)
+    {
+      limits.memory = ks_toolchain_memory_limit ();
+      limits.cpu = ks_toolchain_cpu_limit ();
+    }
+  g_subprocess_launcher_set_child_setup (launcher, child_setup, &limits, NULL);
 
   proc = g_subprocess_launcher_spawnv (launcher, argv, error);
   if (proc == NULL)
@@ -280,6 +322,24 @@ _ks_toolchain_run_full (const KsToolchain *tc,
     {
       kill_tool (tc, proc);
       g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  /* Over its CPU time: the tool itself (SIGXCPU), or a program nvcc ran,
+   * which nvcc reports by the signal's description (and exits with the
+   * shell's 128 + SIGXCPU) */
+  if (limits.cpu > 0
+      && ((g_subprocess_get_if_signaled (proc) && g_subprocess_get_term_sig (proc) == SIGXCPU)
+          || (g_subprocess_get_if_exited (proc)
+              && g_subprocess_get_exit_status (proc) == 128 + SIGXCPU)
+          || (g_subprocess_get_if_exited (proc) && g_subprocess_get_exit_status (proc) != 0
+              && err_bytes != NULL && g_bytes_get_size (err_bytes) > 0
+              && g_strstr_len (g_bytes_get_data (err_bytes, NULL), (gssize) g_bytes_get_size (err_bytes),
+                               "CPU time limit exceeded") != NULL)))
+    {
+      g_autofree char *name = g_path_get_basename (argv[0]);
+
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT, KS_TOOLCHAIN_CPU_LIMIT_MESSAGE,
+                   name, limits.cpu);
       return FALSE;
     }
   if (out != NULL)

@@ -113,6 +113,15 @@ KsToolchain  *ks_toolchain_find          (const char        *preferred_dir);
  * A tool over it fails as out of memory instead of pushing the machine
  * into swap. */
 uint64_t      ks_toolchain_memory_limit  (void);
+/* The most CPU time (seconds) each program a tool runs may use: 120, or
+ * KS_TOOL_CPU_SECONDS when that is a positive number, or less where our
+ * own limit is lower.  ptxas on a hostile module works for minutes before
+ * it runs out of memory; over this it is stopped, and the run says so
+ * (KS_TOOLCHAIN_CPU_LIMIT_MESSAGE) and goes on without it. */
+guint         ks_toolchain_cpu_limit     (void);
+#define KS_TOOLCHAIN_CPU_LIMIT_MESSAGE \
+  "%s was stopped after %u s of CPU time, the most a CUDA tool may use here " \
+  "(KS_TOOL_CPU_SECONDS sets it)"
 void          ks_toolchain_free          (KsToolchain       *tc);
 
 /* (transfer none) (nullable): the program's path in the compiling toolkit */
