@@ -572,6 +572,26 @@ test_operand_type_widths (void)
     "st.global.b32 [%rd1], 1;",
     "and.pred %p1, %p1, 1;",
     "mov.b16 %rs1, 1;",
+    /* special registers: mov of their size (16 bits too for the four of
+     * PTX 1.0, any size for %gridid), cvt between integer types whatever
+     * the source type, mov.v4 of a whole vector, any use inside a group */
+    "mov.u64 %rd1, %clock64;",
+    "mov.s64 %rd1, %globaltimer;",
+    "mov.u16 %rs1, %ntid.y;",
+    "mov.b16 %rs1, %tid.x;",
+    "mov.u32 %r1, %gridid;",
+    "mov.u16 %rs1, %gridid;",
+    "mov.u32 %r1, %tid.w;",
+    "mov.u32 %r1, %ctaid.r;",
+    "cvt.u32.u64 %r1, %clock64;",
+    "cvt.u32.u32 %r1, %clock64;",
+    "cvt.u64.u16 %rd1, %tid.x;",
+    "mov.v4.u32 {%r1, %r2, %r3, %r4}, %tid;",
+    "mov.b64 %rd1, {%tid.x, %tid.y};",
+    "st.global.v2.u32 [%rd1], {%tid.x, %tid.y};",
+    "mov.u32 %r1, %reserved_smem_offset_begin;",
+    "mov.u64 %rd1, %pm7_64;",
+    "mov.u32 %r1, %envreg31;",
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -582,6 +602,87 @@ test_operand_type_widths (void)
       g_test_message ("%s", cases[i]);
       m = parse_ok (text);
       g_assert_cmpuint (function (m, "k")->n_insns, ==, 2);
+    }
+}
+
+/* Special registers, each case given to ptxas 13.0 with TYPES_KERNEL's
+ * declarations (.version 8.0, sm_80) and refused by it: "Arguments
+ * mismatch for instruction 'mov'", "Argument vector size mismatch",
+ * "Special register argument not allowed for instruction 'add'", "Unknown
+ * field '.x'", "Read-only special register cannot be destination
+ * argument", "Feature '%clusterid' requires .target sm_90 or higher". */
+static void
+test_special_register_errors (void)
+{
+  static const struct
+  {
+    const char *insn;
+    uint32_t column;
+    const char *message;
+  } cases[] = {
+    { "mov.u32 %r1, %clock64;", 16, "operand 2 of mov.u32: '%clock64' is a 64-bit special "
+      "register: mov reads it with a 64-bit type, not .u32" },
+    { "mov.u64 %rd1, %tid.x;", 17, "operand 2 of mov.u64: '%tid.x' is a 32-bit special "
+      "register: mov reads it with a 32-bit type (or 16-bit), not .u64" },
+    { "mov.b16 %rs1, %laneid;", 17, "operand 2 of mov.b16: '%laneid' is a 32-bit special "
+      "register: mov reads it with a 32-bit type, not .b16" },
+    { "mov.u32 %r1, %tid;", 16, "operand 2 of mov.u32: '%tid' is a .v4.u32 vector: read one "
+      "element (.x, .y, .z or .w), or all four with mov.v4" },
+    { "mov.v2.u32 {%r1, %r2}, %ntid;", 26, "operand 2 of mov.v2.u32: '%ntid' is a .v4.u32 "
+      "vector: read one element (.x, .y, .z or .w), or all four with mov.v4" },
+    { "mov.u32 %r1, %laneid.x;", 16, "operand 2 of mov.u32: '%laneid.x' has no elements: it "
+      "is a scalar register" },
+    { "mov.f32 %f1, %tid.x;", 16, "operand 2 of mov.f32: '%tid.x' is an integer special "
+      "register: mov reads it as .u, .s or .b" },
+    { "add.u32 %r1, %tid.x, 1;", 16, "operand 2 of add.u32: '%tid.x' is a special register, "
+      "which only mov and cvt read: move it to a register with mov first" },
+    { "st.global.u32 [%rd1], %ctaid.y;", 25, "operand 2 of st.global.u32: '%ctaid.y' is a "
+      "special register, which only mov and cvt read: move it to a register with mov first" },
+    { "cvt.rn.f32.u32 %f1, %tid.x;", 23, "operand 2 of cvt.rn.f32.u32: '%tid.x' is a special "
+      "register, which cvt reads only between integer types" },
+    { "mov.u32 %tid.x, %r1;", 11, "operand 1 of mov.u32: '%tid.x' is a special register, "
+      "which is read only: it cannot be written" },
+    { "mov.u32 %r1, %clusterid.x;", 16, "operand 2 of mov.u32: '%clusterid.x' needs .target "
+      "sm_90 or later, and the module's is sm_80" },
+    { "mov.u32 %r1, %aggr_smem_size;", 16, "operand 2 of mov.u32: '%aggr_smem_size' needs PTX "
+      "ISA .version 8.1 or later, and the module is .version 8.0" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = g_strdup_printf (TYPES_KERNEL, cases[i].insn);
+      g_autoptr(KsPtxModule) m = parse (text);
+
+      g_test_message ("%s", cases[i].insn);
+      dump_diagnostics (m);
+      g_assert_cmpuint (m->n_errors, ==, 1);
+      g_assert_cmpuint (m->diagnostics[0].line, ==, 14);
+      g_assert_cmpuint (m->diagnostics[0].column, ==, cases[i].column);
+      g_assert_cmpstr (m->diagnostics[0].message, ==, cases[i].message);
+    }
+}
+
+/* mov.v4 of a whole vector register reads its four elements: the fourth
+ * is 0 (PTX ISA, "Special Registers: %ntid") */
+static void
+test_special_register_vector (void)
+{
+  g_autofree char *text = g_strdup_printf (TYPES_KERNEL,
+                                           "mov.v4.u32 {%r1, %r2, %r3, %r4}, %ntid;");
+  g_autoptr(KsPtxModule) m = parse_ok (text);
+  const KsPtxInsn *mov = insn (m, function (m, "k"), 0);
+  const KsPtxOperand *src = operand (m, mov, 1);
+
+  g_assert_cmpuint (mov->opcode, ==, KS_PTX_OPC_MOV);
+  g_assert_cmpuint (src->kind, ==, KS_PTX_OPERAND_VECTOR);
+  g_assert_cmpuint (src->aux, ==, 4);
+  for (uint32_t c = 0; c < 4; c++)
+    {
+      const KsPtxOperand *e = element (m, src, c);
+
+      g_assert_cmpuint (e->kind, ==, KS_PTX_OPERAND_SREG);
+      g_assert_cmpuint (e->a, ==, KS_PTX_SREG_NTID);
+      g_assert_cmpuint (e->aux, ==, c);
     }
 }
 
@@ -1224,6 +1325,8 @@ main (int   argc,
   g_test_add_func ("/ptx/parser/register-errors", test_register_errors);
   g_test_add_func ("/ptx/parser/operand-type-errors", test_operand_type_errors);
   g_test_add_func ("/ptx/parser/operand-type-widths", test_operand_type_widths);
+  g_test_add_func ("/ptx/parser/special-register-errors", test_special_register_errors);
+  g_test_add_func ("/ptx/parser/special-register-vector", test_special_register_vector);
   g_test_add_func ("/ptx/parser/variables", test_variables);
   g_test_add_func ("/ptx/parser/operands", test_operands);
   g_test_add_func ("/ptx/parser/predicates-and-labels", test_predicates_and_labels);

@@ -258,6 +258,8 @@ typedef struct
   OperandPos elem_pos[MAX_ELEMENTS];
 
   uint32_t n_dropped_diagnostics;
+  /* the first .target's SM number (sm_90, compute_90a: 90), 0 for none */
+  uint32_t target_sm;
 } Parser;
 
 #define PUSH(P, name) KS_PTX_PUSH ((P)->m->name, (P)->m->n_##name, (P)->cap_##name)
@@ -1207,6 +1209,8 @@ parse_operand (Parser       *p,
               if (op->kind == KS_PTX_OPERAND_REG)
                 op->a += (uint32_t) c;
             }
+          /* messages quote the operand with its element: '%tid.x' */
+          operand_pos (p, top, where)->len = p->tok.offset + p->tok.len - name.offset;
           advance (p);
         }
       else if (op->kind == KS_PTX_OPERAND_REG)
@@ -1667,6 +1671,234 @@ check_operand_type (Parser             *p,
   return FALSE;
 }
 
+/* Special registers, as ptxas 13.0 checks them (docs/PTX.md lists the
+ * cases compared):
+ *
+ *  - they are read by mov and by cvt between integer types only, and
+ *    never written; inside a vector group ({%tid.x, %tid.y}) any
+ *    instruction may read them;
+ *  - the four of PTX 1.0 that are vectors (%tid, %ntid, %ctaid, %nctaid)
+ *    and those of clusters are .v4.u32: one element (.x .y .z .w, or
+ *    .r .g .b .a) is read by a scalar mov or cvt, the whole by mov.v4;
+ *    the others have no elements;
+ *  - mov's type is a .u, .s or .b of the register's size (a .pred for
+ *    %is_explicit_cluster): 64 bits for %clock64, %globaltimer,
+ *    %pm0_64..%pm7_64 and %current_graph_exec, 32 for the rest; 16 bits
+ *    too for the elements of the four of PTX 1.0, and any of 16, 32 and 64
+ *    for %gridid (32 bits wide before PTX 3.0). */
+static uint32_t
+sreg_bits (KsPtxSreg sreg)
+{
+  switch (sreg)
+    {
+    case KS_PTX_SREG_CLOCK64: case KS_PTX_SREG_GLOBALTIMER: case KS_PTX_SREG_PM64:
+    case KS_PTX_SREG_CURRENT_GRAPH_EXEC: case KS_PTX_SREG_GRIDID:
+      return 64;
+    case KS_PTX_SREG_IS_EXPLICIT_CLUSTER:
+      return 1;
+    default:
+      return 32;
+    }
+}
+
+static gboolean
+sreg_is_vector (KsPtxSreg sreg)
+{
+  switch (sreg)
+    {
+    case KS_PTX_SREG_TID: case KS_PTX_SREG_NTID: case KS_PTX_SREG_CTAID: case KS_PTX_SREG_NCTAID:
+    case KS_PTX_SREG_CLUSTERID: case KS_PTX_SREG_NCLUSTERID: case KS_PTX_SREG_CLUSTER_CTAID:
+    case KS_PTX_SREG_CLUSTER_NCTAID:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+/* The PTX ISA version (major * 10 + minor) and SM a special register
+ * needs, as ptxas 13.0 says ("Feature '%clusterid' requires .target sm_90
+ * or higher"); 0 for none */
+static void
+sreg_needs (KsPtxSreg  sreg,
+            uint32_t   index,
+            uint32_t  *version,
+            uint32_t  *sm)
+{
+  *version = 0;
+  *sm = 0;
+  switch (sreg)
+    {
+    case KS_PTX_SREG_AGGR_SMEM_SIZE:
+      *version = 81, *sm = 90;
+      break;
+    case KS_PTX_SREG_CURRENT_GRAPH_EXEC:
+      *version = 80;
+      break;
+    case KS_PTX_SREG_RESERVED_SMEM_OFFSET_BEGIN: case KS_PTX_SREG_RESERVED_SMEM_OFFSET_END:
+    case KS_PTX_SREG_RESERVED_SMEM_OFFSET_CAP: case KS_PTX_SREG_RESERVED_SMEM_OFFSET_0:
+    case KS_PTX_SREG_RESERVED_SMEM_OFFSET_1:
+      *version = 76, *sm = 80;
+      break;
+    case KS_PTX_SREG_DYNAMIC_SMEM_SIZE: case KS_PTX_SREG_TOTAL_SMEM_SIZE:
+      *version = 41;
+      break;
+    case KS_PTX_SREG_CLUSTERID: case KS_PTX_SREG_NCLUSTERID: case KS_PTX_SREG_CLUSTER_CTAID:
+    case KS_PTX_SREG_CLUSTER_NCTAID: case KS_PTX_SREG_CLUSTER_CTARANK:
+    case KS_PTX_SREG_CLUSTER_NCTARANK: case KS_PTX_SREG_IS_EXPLICIT_CLUSTER:
+      *version = 78, *sm = 90;
+      break;
+    case KS_PTX_SREG_GLOBALTIMER: case KS_PTX_SREG_GLOBALTIMER_LO: case KS_PTX_SREG_GLOBALTIMER_HI:
+      *version = 31;
+      break;
+    case KS_PTX_SREG_CLOCK_HI:
+      *version = 50;
+      break;
+    case KS_PTX_SREG_PM64:
+      *version = 40;
+      break;
+    case KS_PTX_SREG_PM:
+      *version = index >= 4 ? 30 : 0;
+      break;
+    default:
+      break;
+    }
+}
+
+/* Whether mov may read sreg with a type of this many bits */
+static gboolean
+sreg_mov_size_ok (KsPtxSreg sreg,
+                  uint32_t  bits)
+{
+  gboolean legacy = sreg == KS_PTX_SREG_TID || sreg == KS_PTX_SREG_NTID
+                    || sreg == KS_PTX_SREG_CTAID || sreg == KS_PTX_SREG_NCTAID;
+
+  if (sreg == KS_PTX_SREG_GRIDID)
+    return bits == 16 || bits == 32 || bits == 64;
+  if (legacy && bits == 16)
+    return TRUE;
+  return bits == sreg_bits (sreg);
+}
+
+/* A whole vector register read by mov.v4 becomes the group of its four
+ * elements, {%tid.x, %tid.y, %tid.z, %tid.w}, which is how the simulator
+ * reads a vector source (the fourth element reads 0).  FALSE after
+ * reporting when there is no room. */
+static gboolean
+expand_vector_sreg (Parser   *p,
+                    uint32_t  i)
+{
+  KsPtxOperand sreg = p->top[i];
+  KsPtxOperand *op = &p->top[i];
+
+  if (p->n_elems + 4 > MAX_ELEMENTS)
+    {
+      diag (p, p->top_pos[i].line, p->top_pos[i].column, KS_PTX_SEVERITY_ERROR,
+            "too many operands");
+      return FALSE;
+    }
+  memset (op, 0, sizeof *op);
+  op->kind = KS_PTX_OPERAND_VECTOR;
+  op->a = p->n_elems;
+  op->aux = 4;
+  for (uint16_t c = 0; c < 4; c++)
+    {
+      KsPtxOperand *e = &p->elems[p->n_elems];
+
+      p->elem_pos[p->n_elems++] = p->top_pos[i];
+      *e = sreg;
+      e->aux = c;
+    }
+  return TRUE;
+}
+
+/* Checks the special registers among an instruction's operands (the
+ * rules above), and expands a whole one that mov.v4 reads.  FALSE after
+ * reporting. */
+static gboolean
+check_special_registers (Parser           *p,
+                         const KsPtxInsn  *insn,
+                         const KsPtxToken *opname,
+                         uint32_t          opname_end)
+{
+  int name_len = (int) (opname_end - opname->offset);
+  const char *name = p->text + opname->offset;
+
+  for (uint32_t i = 0; i < p->n_top; i++)
+    {
+      const KsPtxOperand *op = &p->top[i];
+      const OperandPos *pos = &p->top_pos[i];
+      KsPtxSreg sreg = (KsPtxSreg) op->a;
+      gboolean whole = op->aux == KS_PTX_NO_COMPONENT;
+      gboolean is_mov = insn->opcode == KS_PTX_OPC_MOV, is_cvt = insn->opcode == KS_PTX_OPC_CVT;
+      KsPtxType type = (KsPtxType) insn->types[0];
+      uint32_t cls = type < KS_PTX_N_TYPES ? type_class[type] : CLS_NONE;
+      uint32_t bits = ks_ptx_type_size (type) * 8;
+      const char *why = NULL;
+      char buf[160];
+
+      uint32_t need_version, need_sm;
+      uint32_t have_version = p->m->version_major * 10 + MIN (p->m->version_minor, 9u);
+
+      if (op->kind != KS_PTX_OPERAND_SREG)
+        continue;
+      sreg_needs (sreg, op->b, &need_version, &need_sm);
+      if (need_version != 0 && p->m->version_major != 0 && have_version < need_version)
+        {
+          g_snprintf (buf, sizeof buf, "needs PTX ISA .version %u.%u or later, and the module is "
+                      ".version %u.%u", need_version / 10, need_version % 10,
+                      p->m->version_major, p->m->version_minor);
+          why = buf;
+        }
+      else if (need_sm != 0 && p->target_sm != 0 && p->target_sm < need_sm)
+        {
+          g_snprintf (buf, sizeof buf, "needs .target sm_%u or later, and the module's is sm_%u",
+                      need_sm, p->target_sm);
+          why = buf;
+        }
+      else if (i == 0 && (is_mov || is_cvt))
+        why = "is a special register, which is read only: it cannot be written";
+      else if (!is_mov && !is_cvt)
+        why = "is a special register, which only mov and cvt read: move it to a register with "
+              "mov first";
+      else if (sreg_is_vector (sreg) && whole && !(is_mov && insn->vec == KS_PTX_VEC_V4))
+        why = "is a .v4.u32 vector: read one element (.x, .y, .z or .w), or all four with "
+              "mov.v4";
+      else if (!sreg_is_vector (sreg) && !whole)
+        why = "has no elements: it is a scalar register";
+      else if (is_cvt)
+        {
+          KsPtxType from = (KsPtxType) insn->types[1];
+
+          if (cls != CLS_I || from >= KS_PTX_N_TYPES || type_class[from] != CLS_I)
+            why = "is a special register, which cvt reads only between integer types";
+        }
+      else if (sreg == KS_PTX_SREG_IS_EXPLICIT_CLUSTER ? cls != CLS_P
+               : cls != CLS_I && cls != CLS_B)
+        why = sreg == KS_PTX_SREG_IS_EXPLICIT_CLUSTER
+              ? "is a predicate: mov.pred reads it"
+              : "is an integer special register: mov reads it as .u, .s or .b";
+      else if (cls != CLS_P && !sreg_mov_size_ok (sreg, bits))
+        {
+          g_snprintf (buf, sizeof buf, "is a %u-bit special register: mov reads it with a "
+                      "%u-bit type%s, not .%s", sreg_bits (sreg), sreg_bits (sreg),
+                      sreg == KS_PTX_SREG_TID || sreg == KS_PTX_SREG_NTID
+                      || sreg == KS_PTX_SREG_CTAID || sreg == KS_PTX_SREG_NCTAID
+                      ? " (or 16-bit)" : "", ks_ptx_type_name (type));
+          why = buf;
+        }
+      if (why == NULL)
+        {
+          if (sreg_is_vector (sreg) && whole && !expand_vector_sreg (p, i))
+            return FALSE;
+          continue;
+        }
+      diag (p, pos->line, pos->column, KS_PTX_SEVERITY_ERROR, "operand %u of %.*s: '%.*s' %s",
+            i + 1, name_len, name, (int) pos->len, p->text + pos->off, why);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /* The operand type check of one parsed instruction, on p->top and
  * p->elems before they are committed.  Returns FALSE after reporting. */
 static gboolean
@@ -1677,6 +1909,8 @@ check_operand_types (Parser           *p,
 {
   const char *roles = insn->opcode < KS_PTX_N_OPCODES ? operand_roles[insn->opcode] : NULL;
 
+  if (!check_special_registers (p, insn, opname, opname_end))
+    return FALSE;
   if (roles == NULL || p->fn == KS_PTX_NONE)
     return TRUE;
   /* cvt's packing forms (cvt.rn.f16x2.f32 d, a, b) have other rules */
@@ -3201,7 +3435,8 @@ static const uint16_t known_sms[] = {
  * a or f suffix) of a known architecture, or a target option */
 static gboolean
 known_target (const char *s,
-              uint32_t    len)
+              uint32_t    len,
+              uint32_t   *sm_out)
 {
   static const char *const options[] = {
     "texmode_unified", "texmode_independent", "debug", "map_f64_to_f32",
@@ -3225,7 +3460,10 @@ known_target (const char *s,
     return FALSE;
   for (i = 0; i < G_N_ELEMENTS (known_sms); i++)
     if (known_sms[i] == sm)
-      return TRUE;
+      {
+        *sm_out = sm;
+        return TRUE;
+      }
   return FALSE;
 }
 
@@ -3236,6 +3474,7 @@ parse_target (Parser *p)
   for (;;)
     {
       KsPtxSpan *w;
+      uint32_t sm = 0;
 
       if (p->tok.kind != KS_PTX_TOK_IDENT)
         {
@@ -3248,11 +3487,13 @@ parse_target (Parser *p)
       w = PUSH (p, words);
       *w = tok_span (&p->tok);
       p->m->n_targets++;
-      if (!known_target (p->text + p->tok.offset, p->tok.len))
+      if (!known_target (p->text + p->tok.offset, p->tok.len, &sm))
         diag (p, p->tok.line, p->tok.column, KS_PTX_SEVERITY_WARNING,
               ".target %.*s is not an architecture or target option this parser knows "
               "(sm_10 to sm_121, texmode_unified, texmode_independent, debug, map_f64_to_f32)",
               (int) MIN (p->tok.len, 64u), p->text + p->tok.offset);
+      else if (sm != 0 && p->target_sm == 0)
+        p->target_sm = sm;
       advance (p);
       if (is_punct (&p->tok, ','))
         {
