@@ -1506,6 +1506,49 @@ test_run_progress (Fixture       *f,
   g_assert_cmpuint (gtk_text_buffer_get_line_count (GTK_TEXT_BUFFER (f->window->sass_buffer)), >, 10);
 }
 
+/* A window that opens on a refused file shows the message unselected: GTK
+ * would give the first focusable widget, the banner's selectable label,
+ * the focus and select all its text (a highlight on a projector); the
+ * first editor takes it instead */
+static void
+test_message_not_selected (void)
+{
+  g_autofree char *tmp = NULL, *spec = NULL;
+  g_autoptr(GFile) file = NULL;
+  KsWindow *window;
+  int start = -1, end = -1;
+  gint64 until;
+
+  if (!have_display)
+    {
+      g_test_skip ("no display: run under Xvfb (xvfb-run) to test the window");
+      return;
+    }
+  reset_settings ();
+  tmp = g_dir_make_tmp ("ks-test-app-XXXXXX", NULL);
+  spec = g_build_filename (tmp, "bad.json", NULL);
+  g_assert_true (g_file_set_contents (spec, "{\"ptx\": \"k.ptx\", \"block\": [2048, 1, 1]}",
+                                      -1, NULL));
+  file = g_file_new_for_path (spec);
+  window = g_object_ref_sink (ks_window_new (NULL));
+  ks_window_open_file (window, file);
+  g_assert_true (gtk_revealer_get_reveal_child (window->message_revealer));
+  gtk_window_present (GTK_WINDOW (window));
+  until = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  while (!gtk_widget_get_mapped (GTK_WIDGET (window)) && g_get_monotonic_time () < until)
+    g_main_context_iteration (NULL, TRUE);
+  spin (200);
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (window)));
+  g_assert_nonnull (strstr (gtk_label_get_text (window->message_label), "bad.json"));
+  g_assert_false (gtk_label_get_selection_bounds (window->message_label, &start, &end));
+  g_assert_true (gtk_window_get_focus (GTK_WINDOW (window)) != GTK_WIDGET (window->message_label));
+  window->close_confirmed = TRUE;
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_object_unref (window);
+  g_unlink (spec);
+  g_rmdir (tmp);
+}
+
 static void
 test_hint_jumps (Fixture       *f,
                  gconstpointer  data)
@@ -6119,6 +6162,7 @@ main (int    argc,
               test_typing_debounced, fixture_teardown);
   g_test_add ("/app/window/run-progress", Fixture, NULL, fixture_setup_quick,
               test_run_progress, fixture_teardown);
+  g_test_add_func ("/app/window/message-not-selected", test_message_not_selected);
   g_test_add ("/app/window/hint-jumps", Fixture, NULL, fixture_setup_quick, test_hint_jumps,
               fixture_teardown);
   g_test_add ("/app/window/fault", Fixture, NULL, fixture_setup_quick, test_fault,

@@ -1886,6 +1886,33 @@ ks_window_finalize (GObject *object)
   G_OBJECT_CLASS (ks_window_parent_class)->finalize (object);
 }
 
+/* GTK gives a new window's focus to its first focusable widget: with a
+ * message showing, the banner's selectable label, which then shows all
+ * its text selected (on a projector, a highlight over the message).  The
+ * first editor shown takes the focus instead, as in any text editor. */
+static void
+ks_window_map (GtkWidget *widget)
+{
+  KsWindow *self = KS_WINDOW (widget);
+  GtkWidget *focus;
+
+  GTK_WIDGET_CLASS (ks_window_parent_class)->map (widget);
+  focus = gtk_window_get_focus (GTK_WINDOW (self));
+  if (focus != NULL && focus != GTK_WIDGET (self->message_label))
+    return;
+  gtk_label_select_region (self->message_label, 0, 0);
+  {
+    GtkSourceView *panes[] = { self->cuda_view, self->ptx_view, self->sass_view };
+
+    for (guint i = 0; i < G_N_ELEMENTS (panes); i++)
+      if (gtk_widget_is_visible (GTK_WIDGET (panes[i])))
+        {
+          gtk_widget_grab_focus (GTK_WIDGET (panes[i]));
+          return;
+        }
+  }
+}
+
 static void
 ks_window_class_init (KsWindowClass *klass)
 {
@@ -1898,6 +1925,7 @@ ks_window_class_init (KsWindowClass *klass)
   object_class->get_property = ks_window_get_property;
   object_class->set_property = ks_window_set_property;
   window_class->close_request = ks_window_close_request;
+  widget_class->map = ks_window_map;
 
   properties[PROP_PRESENTATION] =
     g_param_spec_boolean ("presentation", NULL, NULL, FALSE,
