@@ -3367,6 +3367,7 @@ test_launch_save (Fixture       *f,
   g_assert_false (gtk_revealer_get_reveal_child (f->window->message_revealer));
   saved = ks_launch_load (spec, &error);
   g_assert_no_error (error);
+  g_assert_true (ks_launch_materialize (saved));
   g_assert_cmpstr (saved->ptx_path, ==, ptx);
   g_assert_cmpuint (saved->grid[0], ==, 8);
   g_assert_cmpuint (saved->grid[1], ==, 1);

@@ -20,6 +20,9 @@ parse_ok (const char *json)
 
   g_assert_no_error (error);
   g_assert_nonnull (launch);
+  /* the tests read every buffer's bytes: zeros, ranges and random values
+   * are made here, as the simulator makes them (test_buffer_recipes) */
+  g_assert_true (ks_launch_materialize (launch));
   return launch;
 }
 
@@ -335,6 +338,79 @@ random_spec (const char *type,
     type, count, seed ? "\"seed\": " : "", seed ? seed : "", seed ? ", " : "", min, max);
 
   return parse_ok (json);
+}
+
+/* Zeros, ranges and random values stay recipes until the simulator
+ * allocates the buffer: a launch of gigabytes is not filled twice (once
+ * here, once in the simulator's memory), nor copied when the window hands
+ * a copy to its run.  The bytes they make are the spec's (a range by its
+ * formula; zeros). */
+static void
+test_buffer_recipes (void)
+{
+  static const char json[] =
+    "{\"ptx\": \"k.ptx\", \"grid\": [1], \"block\": [1], \"buffers\": {"
+    " \"zeros\": {\"type\": \"u32\", \"count\": 805306368},"
+    " \"r\": {\"type\": \"f32\", \"count\": 1000, \"init\": {\"range\": {\"start\": 2, \"step\": 0.25}}},"
+    " \"ri\": {\"type\": \"s16\", \"count\": 5, \"init\": {\"range\": {\"start\": 7, \"step\": -3}}},"
+    " \"noise\": {\"type\": \"u8\", \"count\": 64, \"init\": {\"random\": {\"seed\": 1, \"min\": 0, \"max\": 255}}},"
+    " \"d\": {\"type\": \"u32\", \"data\": [5, 6]}}}";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsLaunch) launch = NULL;
+  g_autoptr(KsLaunch) copy = NULL;
+  const KsLaunchBuffer *zeros, *r, *ri, *noise, *d;
+  g_autofree uint8_t *rb = NULL, *rib = NULL, *nb = NULL, *db = NULL;
+  static const int16_t want_ri[] = { 7, 4, 1, -2, -5 };
+
+  /* (buffers may take half the machine's memory together) */
+  if ((uint64_t) sysconf (_SC_PHYS_PAGES) * (uint64_t) sysconf (_SC_PAGE_SIZE) / 2
+      < (G_GUINT64_CONSTANT (3) << 30) + 4096)
+    {
+      g_test_skip ("less than 6 GiB of memory: a 3 GiB buffer is refused here");
+      return;
+    }
+  launch = ks_launch_parse (json, -1, "/specs/spec.json", &error);
+  g_assert_no_error (error);
+  zeros = buffer (launch, "zeros");
+  r = buffer (launch, "r");
+  ri = buffer (launch, "ri");
+  noise = buffer (launch, "noise");
+  d = buffer (launch, "d");
+  /* 3 GiB of zeros: a size, no memory (test-launch-recipes-4gib runs this
+   * in 4 GiB of address space, where the bytes and their copy would not
+   * fit) */
+  g_assert_cmpuint (zeros->size, ==, G_GUINT64_CONSTANT (3) << 30);
+  g_assert_null (zeros->data);
+  g_assert_cmpint (zeros->fill.kind, ==, KS_LAUNCH_FILL_ZERO);
+  g_assert_null (r->data);
+  g_assert_cmpint (r->fill.kind, ==, KS_LAUNCH_FILL_RANGE);
+  g_assert_cmpint (noise->fill.kind, ==, KS_LAUNCH_FILL_RANDOM);
+  g_assert_nonnull (d->data);
+  g_assert_cmpint (d->fill.kind, ==, KS_LAUNCH_FILL_BYTES);
+  copy = ks_launch_copy (launch);
+  g_assert_null (copy->buffers[0].data);
+  g_assert_cmpint (copy->buffers[0].fill.kind, ==, KS_LAUNCH_FILL_ZERO);
+
+  rb = ks_launch_buffer_dup (r);
+  for (uint32_t i = 0; i < 1000; i++)
+    {
+      float v;
+
+      memcpy (&v, rb + 4 * i, 4);
+      g_assert_cmpfloat (v, ==, 2.0f + 0.25f * (float) i);
+    }
+  rib = ks_launch_buffer_dup (ri);
+  g_assert_cmpmem (rib, ri->size, want_ri, sizeof want_ri);
+  /* the copy's recipe makes the same bytes */
+  nb = ks_launch_buffer_dup (noise);
+  {
+    g_autofree uint8_t *nc = ks_launch_buffer_dup (&copy->buffers[3]);
+
+    g_assert_cmpmem (nb, 64, nc, 64);
+  }
+  db = ks_launch_buffer_dup (d);
+  g_assert_cmpuint (db[0], ==, 5);
+  g_assert_cmpuint (db[4], ==, 6);
 }
 
 static void
@@ -1166,6 +1242,7 @@ main (int   argc,
   g_test_add_func ("/launch/parse/load-file", test_load);
   g_test_add_func ("/launch/values/f16-bf16-rounding", test_f16_conversion);
   g_test_add_func ("/launch/values/random-deterministic-in-range", test_random);
+  g_test_add_func ("/launch/values/buffer-recipes", test_buffer_recipes);
   g_test_add_func ("/launch/parse/textures-surfaces", test_textures);
   g_test_add_func ("/launch/parse/host-forms", test_host_forms);
   g_test_add_func ("/launch/errors/name-the-field", test_errors);

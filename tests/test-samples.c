@@ -72,6 +72,10 @@ input (Sample     *s,
   g_assert_cmpstr (ks_ptx_type_name (b->type), ==, ks_ptx_type_name (type));
   if (count != NULL)
     *count = b->count;
+  /* (a range or random values are a recipe until made; the simulator
+   * made its own copy as it allocated the buffer) */
+  if (b->data == NULL)
+    g_assert_true (ks_launch_materialize (s->launch));
   return b->data;
 }
 

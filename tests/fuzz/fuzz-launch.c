@@ -55,11 +55,14 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
 
       CHECK (b->name != NULL);
       CHECK (b->size == b->count * ks_ptx_type_size (b->type));
-      CHECK (b->size == 0 || b->data != NULL);
+      /* bytes, or the recipe the simulator makes them by */
+      CHECK (b->fill.kind <= KS_LAUNCH_FILL_RANDOM);
+      CHECK ((b->fill.kind == KS_LAUNCH_FILL_BYTES) == (b->data != NULL) || b->size == 0);
       CHECK (ks_launch_find_buffer (l, b->name) == (int) i);
       /* every byte is readable */
-      for (size_t k = 0; k < b->size; k += 4096)
-        (void) *(volatile uint8_t *) &b->data[k];
+      if (b->data != NULL)
+        for (size_t k = 0; k < b->size; k += 4096)
+          (void) *(volatile uint8_t *) &b->data[k];
     }
   for (uint32_t k = 0; k < 2; k++)
     for (uint32_t i = 0; i < (k ? l->n_surfaces : l->n_textures); i++)

@@ -1000,6 +1000,130 @@ parse_buffer (Ctx        *ctx,
   return TRUE;
 }
 
+/* The recipe of a buffer made of zeros, a range or random values */
+static void
+fill_of (const BufSpec *b,
+         KsLaunchFill  *f)
+{
+  memset (f, 0, sizeof *f);
+  f->kind = b->init == INIT_RANGE ? KS_LAUNCH_FILL_RANGE
+            : b->init == INIT_RANDOM ? KS_LAUNCH_FILL_RANDOM
+            : b->init == INIT_ZERO ? KS_LAUNCH_FILL_ZERO : KS_LAUNCH_FILL_BYTES;
+  f->is_float = b->kind == KIND_FLOAT;
+  f->seed = b->seed;
+  f->ia = b->ia.neg ? 0 - b->ia.mag : b->ia.mag;
+  f->ib = b->ib.neg ? 0 - b->ib.mag : b->ib.mag;
+  f->fa = b->fa;
+  f->fb = b->fb;
+}
+
+/* count elements of type made as f says, at data */
+static void
+generate (const KsLaunchFill *f,
+          KsPtxType           type,
+          uint64_t            count,
+          uint8_t            *data)
+{
+  uint32_t esize = ks_ptx_type_size (type);
+
+  switch (f->kind)
+    {
+    case KS_LAUNCH_FILL_ZERO:
+      memset (data, 0, count * esize);
+      break;
+
+    case KS_LAUNCH_FILL_RANGE:
+      if (f->is_float)
+        for (uint64_t i = 0; i < count; i++)
+          store (data + i * esize, esize, float_bits (type, f->fa + (double) i * f->fb));
+      else
+        /* Every element is in range (parse_buffer checked the last one), so
+         * arithmetic modulo 2^64 gives their bits. */
+        for (uint64_t i = 0; i < count; i++)
+          store (data + i * esize, esize, f->ia + i * f->ib);
+      break;
+
+    case KS_LAUNCH_FILL_RANDOM:
+      if (f->is_float)
+        for (uint64_t i = 0; i < count; i++)
+          {
+            double u = (double) (splitmix64 (f->seed, i) >> 11) * 0x1.0p-53;
+            uint64_t bits = float_bits (type, f->fa + (f->fb - f->fa) * u);
+            double x = float_value (type, bits);
+
+            if (x >= f->fb)
+              bits = float_step (bits, esize, FALSE);
+            else if (x < f->fa)
+              bits = float_step (bits, esize, TRUE);
+            store (data + i * esize, esize, bits);
+          }
+      else
+        {
+          uint64_t span = f->ib - f->ia + 1;    /* 0: all 2^64 values */
+
+          for (uint64_t i = 0; i < count; i++)
+            {
+              uint64_t z = splitmix64 (f->seed, i);
+
+              store (data + i * esize, esize, span == 0 ? z : f->ia + z % span);
+            }
+        }
+      break;
+
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+void
+ks_launch_buffer_fill (const KsLaunchBuffer *b,
+                       uint8_t              *dest,
+                       gboolean              dest_zeroed)
+{
+  g_return_if_fail (b != NULL && (dest != NULL || b->size == 0));
+
+  if (b->size == 0)
+    return;
+  if (b->fill.kind == KS_LAUNCH_FILL_BYTES)
+    memcpy (dest, b->data, b->size);
+  else if (b->fill.kind != KS_LAUNCH_FILL_ZERO || !dest_zeroed)
+    generate (&b->fill, b->type, b->count, dest);
+}
+
+uint8_t *
+ks_launch_buffer_dup (const KsLaunchBuffer *b)
+{
+  uint8_t *data = g_try_malloc0 (MAX (b->size, 1));
+
+  if (data != NULL)
+    ks_launch_buffer_fill (b, data, TRUE);
+  return data;
+}
+
+gboolean
+ks_launch_materialize (KsLaunch *launch)
+{
+  gboolean ok = TRUE;
+
+  g_return_val_if_fail (launch != NULL, FALSE);
+  for (uint32_t i = 0; i < launch->n_buffers; i++)
+    {
+      KsLaunchBuffer *b = &launch->buffers[i];
+      uint8_t *data;
+
+      if (b->fill.kind == KS_LAUNCH_FILL_BYTES)
+        continue;
+      if ((data = ks_launch_buffer_dup (b)) == NULL)
+        {
+          ok = FALSE;
+          continue;
+        }
+      b->data = data;
+      memset (&b->fill, 0, sizeof b->fill);
+    }
+  return ok;
+}
+
 static gboolean
 materialize_into (Ctx            *ctx,
                   const BufSpec  *b,
@@ -1049,48 +1173,13 @@ materialize_into (Ctx            *ctx,
       break;
 
     case INIT_RANGE:
-      if (b->kind == KIND_FLOAT)
-        for (uint64_t i = 0; i < b->count; i++)
-          store (data + i * b->esize, b->esize, float_bits (b->type, b->fa + (double) i * b->fb));
-      else
-        {
-          /* Every element is in range (parse_buffer checked the last one), so
-           * arithmetic modulo 2^64 gives their bits. */
-          uint64_t start = b->ia.neg ? 0 - b->ia.mag : b->ia.mag;
-          uint64_t step = b->ib.neg ? 0 - b->ib.mag : b->ib.mag;
-
-          for (uint64_t i = 0; i < b->count; i++)
-            store (data + i * b->esize, b->esize, start + i * step);
-        }
-      break;
-
     case INIT_RANDOM:
-      if (b->kind == KIND_FLOAT)
-        for (uint64_t i = 0; i < b->count; i++)
-          {
-            double u = (double) (splitmix64 (b->seed, i) >> 11) * 0x1.0p-53;
-            uint64_t bits = float_bits (b->type, b->fa + (b->fb - b->fa) * u);
-            double x = float_value (b->type, bits);
+      {
+        KsLaunchFill f;
 
-            if (x >= b->fb)
-              bits = float_step (bits, b->esize, FALSE);
-            else if (x < b->fa)
-              bits = float_step (bits, b->esize, TRUE);
-            store (data + i * b->esize, b->esize, bits);
-          }
-      else
-        {
-          uint64_t lo = b->ia.neg ? 0 - b->ia.mag : b->ia.mag;
-          uint64_t hi = b->ib.neg ? 0 - b->ib.mag : b->ib.mag;
-          uint64_t span = hi - lo + 1;  /* 0: all 2^64 values */
-
-          for (uint64_t i = 0; i < b->count; i++)
-            {
-              uint64_t z = splitmix64 (b->seed, i);
-
-              store (data + i * b->esize, b->esize, span == 0 ? z : lo + z % span);
-            }
-        }
+        fill_of (b, &f);
+        generate (&f, b->type, b->count, data);
+      }
       break;
 
     default:
@@ -1111,6 +1200,24 @@ materialize (Ctx            *ctx,
   g_clear_pointer (&out->data, g_free);
   out->size = 0;
   return FALSE;
+}
+
+/* A launch buffer as b says: its bytes for "data" and "bytes_hex", the
+ * recipe for the others (made when the simulator allocates it) */
+static gboolean
+describe (Ctx            *ctx,
+          const BufSpec  *b,
+          KsLaunchBuffer *out)
+{
+  if (b->init == INIT_DATA || b->init == INIT_HEX)
+    {
+      memset (&out->fill, 0, sizeof out->fill);
+      return materialize (ctx, b, out);
+    }
+  out->size = (size_t) (b->count * b->esize);
+  out->data = NULL;
+  fill_of (b, &out->fill);
+  return TRUE;
 }
 
 static gboolean
@@ -2249,9 +2356,9 @@ parse_root (Ctx        *ctx,
       && !parse_output_symbols (ctx, m, launch))
     return FALSE;
 
-  /* Last, so a mistake anywhere costs no time filling gigabytes */
+  /* Last, so a mistake anywhere costs no time filling megabytes */
   for (guint i = 0; i < specs->len; i++)
-    if (!materialize (ctx, &g_array_index (specs, BufSpec, i), &launch->buffers[i]))
+    if (!describe (ctx, &g_array_index (specs, BufSpec, i), &launch->buffers[i]))
       return FALSE;
   for (guint i = 0; i < symbol_specs->len; i++)
     {
@@ -2598,7 +2705,9 @@ ks_launch_copy (const KsLaunch *l)
     {
       c->buffers[i] = l->buffers[i];
       c->buffers[i].name = g_strdup (l->buffers[i].name);
-      c->buffers[i].data = g_memdup2 (l->buffers[i].data, l->buffers[i].size);
+      /* (a buffer made by a recipe has no bytes to copy) */
+      c->buffers[i].data = l->buffers[i].data != NULL
+                           ? g_memdup2 (l->buffers[i].data, l->buffers[i].size) : NULL;
     }
   c->textures = g_new0 (KsLaunchTexture, MAX (l->n_textures, 1));
   for (uint32_t i = 0; i < l->n_textures; i++)

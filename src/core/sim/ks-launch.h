@@ -134,13 +134,37 @@
 
 G_BEGIN_DECLS
 
+/* How a buffer's first contents are made.  Those of "data" and
+ * "bytes_hex" are kept as bytes (the spec's text bounds them); zeros, a
+ * range and random values as the recipe, so that the simulator writes them
+ * straight into its own memory and a buffer of gigabytes is in memory
+ * once, not twice. */
+typedef enum
+{
+  KS_LAUNCH_FILL_BYTES = 0,     /* KsLaunchBuffer.data holds them */
+  KS_LAUNCH_FILL_ZERO,
+  KS_LAUNCH_FILL_RANGE,         /* start + i * step */
+  KS_LAUNCH_FILL_RANDOM,        /* uniform in [min, max) (floats) or [min, max] (integers) */
+} KsLaunchFillKind;
+
+typedef struct
+{
+  uint8_t kind;                 /* KsLaunchFillKind */
+  uint8_t is_float;
+  uint64_t seed;
+  uint64_t ia, ib;              /* integers: start and step, or min and max (two's complement) */
+  double fa, fb;                /* floats: likewise */
+} KsLaunchFill;
+
 typedef struct
 {
   char *name;
   KsPtxType type;               /* element type; KS_PTX_TYPE_B8 for "bytes_hex" buffers */
   uint64_t count;               /* elements */
-  uint8_t *data;                /* count * ks_ptx_type_size (type) bytes, little-endian */
+  uint8_t *data;                /* count * ks_ptx_type_size (type) bytes, little-endian, for
+                                 * fill.kind BYTES; NULL otherwise (ks_launch_buffer_fill) */
   size_t size;                  /* bytes */
+  KsLaunchFill fill;
 } KsLaunchBuffer;
 
 /* Textures (and surfaces) a launch may describe: handles keep the index in
@@ -394,5 +418,18 @@ double         ks_launch_f16_to_double        (uint16_t       bits);
 double         ks_launch_bf16_to_double       (uint16_t       bits);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsLaunch, ks_launch_free)
+
+/* Writes the buffer's first contents (b->size bytes) to dest; with
+ * dest_zeroed, a buffer of zeros writes nothing (so that memory the
+ * kernel gives as zero pages stays untouched until used). */
+void            ks_launch_buffer_fill       (const KsLaunchBuffer *b,
+                                             uint8_t              *dest,
+                                             gboolean              dest_zeroed);
+/* The buffer's first contents in new memory (g_free), NULL if it cannot
+ * be allocated */
+uint8_t        *ks_launch_buffer_dup        (const KsLaunchBuffer *b);
+/* Makes every buffer's bytes (data, fill.kind BYTES), for a reader of
+ * them all; FALSE if one cannot be allocated (the others are made) */
+gboolean        ks_launch_materialize       (KsLaunch             *launch);
 
 G_END_DECLS

@@ -1625,9 +1625,11 @@ sim_new (const KsPtxModule *module,
         }
       else
         {
+          /* (zeroed: a buffer of zeros stays the kernel's zero pages
+           * until the kernel writes it) */
           a = add_alloc (sim, b->size, 256);
-          if (prev == NULL && b->data != NULL)
-            memcpy (a->data, b->data, b->size);
+          if (prev == NULL)
+            ks_launch_buffer_fill (b, a->data, TRUE);
         }
       a->buffer = (int32_t) i;
       sim->buffer_alloc[i] = sim->n_allocs - 1;
