@@ -231,6 +231,72 @@ test_reserved_smem_bounds (void)
     }
 }
 
+/* The functions a launch may run, as the call graph written here says:
+ * k1 calls f1, which calls f2; the table holds f3's address; k2 and f4
+ * are someone else's.  A kernel that calls through a register may run
+ * anything.  The launch still runs right (f1 + f2 + f3 = 1 + 2 + 3). */
+static const char reach_ptx[] =
+  ".version 8.0\n.target sm_80\n.address_size 64\n"
+  ".func (.param .b32 r) f2 () { st.param.b32 [r], 2; ret; }\n"
+  ".func (.param .b32 r) f3 () { st.param.b32 [r], 3; ret; }\n"
+  ".func (.param .b32 r) f4 () { st.param.b32 [r], 4; ret; }\n"
+  ".global .align 8 .u64 table[1] = {f3};\n"
+  ".func (.param .b32 r) f1 ()\n{\n  .reg .b32 %r<4>;\n"
+  "  { .param .b32 t; call.uni (t), f2, (); ld.param.b32 %r1, [t]; }\n"
+  "  add.u32 %r1, %r1, 1;\n  st.param.b32 [r], %r1;\n  ret;\n}\n"
+  ".visible .entry k1 (.param .u64 out)\n{\n  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n"
+  "  { .param .b32 t; call.uni (t), f1, (); ld.param.b32 %r1, [t]; }\n"
+  "  ld.global.u64 %rd1, [table];\n"
+  "  { .param .b32 t; prototype: .callprototype (.param .b32 _) _ ();\n"
+  "    call (t), %rd1, (), prototype; ld.param.b32 %r2, [t]; }\n"
+  "  add.u32 %r1, %r1, %r2;\n"
+  "  ld.param.u64 %rd2, [out];\n  cvta.to.global.u64 %rd2, %rd2;\n"
+  "  st.global.u32 [%rd2], %r1;\n  ret;\n}\n"
+  ".visible .entry k2 (.param .u64 out)\n{\n  .reg .b32 %r<4>;\n"
+  "  { .param .b32 t; call.uni (t), f4, (); ld.param.b32 %r1, [t]; }\n  ret;\n}\n"
+  ".visible .entry k3 (.param .u64 out)\n{\n  .reg .b32 %r<4>;\n"
+  "  { .param .b32 t; call.uni (t), f2, (); ld.param.b32 %r1, [t]; }\n  ret;\n}\n";
+
+static uint32_t
+function_named (const KsPtxModule *m,
+                const char        *name)
+{
+  for (uint32_t i = 0; i < m->n_functions; i++)
+    if (ks_ptx_span_equal (m, m->functions[i].name, name))
+      return i;
+  g_error ("no function %s", name);
+}
+
+static void
+test_reachable_functions (void)
+{
+  static const char *const names[] = { "f1", "f2", "f3", "f4", "k1", "k2", "k3" };
+  /* k1 through its table call reaches everything; k3 reaches f2 only */
+  static const gboolean by_k1[] = { TRUE, TRUE, TRUE, TRUE, TRUE, TRUE, TRUE };
+  static const gboolean by_k3[] = { FALSE, TRUE, TRUE, FALSE, FALSE, FALSE, TRUE };
+  Run r = { 0 };
+
+  r.module = text_module (reach_ptx);
+  g_assert_cmpint (run_start (&r, "{\"ptx\": \"x.ptx\", \"kernel\": \"k1\", \"grid\": [1], \"block\": [1], "
+                              "\"buffers\": {\"out\": {\"type\": \"u32\", \"count\": 1}}, "
+                              "\"params\": [{\"buffer\": \"out\"}]}"), ==, KS_SIM_DONE);
+  g_assert_cmpuint (*(const uint32_t *) buffer (&r, "out"), ==, 3 + 3);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    g_assert_cmpint (ks_sim_may_run_function (r.sim, function_named (r.module, names[i])), ==,
+                     by_k1[i]);
+  g_clear_pointer (&r.sim, ks_sim_free);
+  g_clear_pointer (&r.launch, ks_launch_free);
+
+  g_assert_cmpint (run_start (&r, "{\"ptx\": \"x.ptx\", \"kernel\": \"k3\", \"grid\": [1], \"block\": [1], "
+                              "\"buffers\": {\"out\": {\"type\": \"u32\", \"count\": 1}}, "
+                              "\"params\": [{\"buffer\": \"out\"}]}"), ==, KS_SIM_DONE);
+  /* (f3: the table's initializer names it, whichever kernel runs) */
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    g_assert_cmpint (ks_sim_may_run_function (r.sim, function_named (r.module, names[i])), ==,
+                     by_k3[i]);
+  run_clear (&r);
+}
+
 static void
 test_old_ptx (void)
 {
@@ -2277,6 +2343,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/sim/kernel/vector-add", test_vector_add);
   g_test_add_func ("/sim/kernel/old-ptx", test_old_ptx);
+  g_test_add_func ("/sim/kernel/reachable-functions", test_reachable_functions);
   g_test_add_func ("/sim/kernel/redux-partition", test_redux_partition);
   g_test_add_func ("/sim/kernel/cg-reserved-smem", test_cg_reserved_smem);
   g_test_add_func ("/sim/kernel/reserved-smem-bounds", test_reserved_smem_bounds);

@@ -496,29 +496,39 @@ ks_sim_fast_decode (KsSim *sim)
   g_autoptr(GArray) values = g_array_new (FALSE, FALSE, sizeof (uint64_t));
   g_autofree uint32_t *which = g_new (uint32_t, (size_t) MAX (m->n_insns, 1) * 3);
 
+  /* Only the instructions of the functions the launch may run: the rest
+   * of a module of many kernels stays zero pages (KS_FAST_NONE, which the
+   * general executor would run anyway) */
   sim->fast = g_new0 (KsFastInsn, MAX (m->n_insns, 1));
-  for (uint32_t i = 0; i < m->n_insns; i++)
+  for (uint32_t fn = 0; fn < m->n_functions; fn++)
     {
-      Immediates im = { { FALSE, FALSE, FALSE }, { 0, 0, 0 } };
-      KsFastInsn *f = &sim->fast[i];
+      uint32_t end = MIN (m->functions[fn].first_insn + m->functions[fn].n_insns, m->n_insns);
 
-      decode_one (sim, &m->insns[i], f, &im);
-      /* one row per distinct immediate */
-      for (int k = 0; k < 3; k++)
+      if (!sim->runs_fn[fn])
+        continue;
+      for (uint32_t i = m->functions[fn].first_insn; i < end; i++)
         {
-          gpointer found;
+          Immediates im = { { FALSE, FALSE, FALSE }, { 0, 0, 0 } };
+          KsFastInsn *f = &sim->fast[i];
 
-          which[i * 3 + k] = G_MAXUINT32;
-          if (f->kind == KS_FAST_NONE || !im.is_imm[k])
-            continue;
-          if (!g_hash_table_lookup_extended (rows, &im.imm[k], NULL, &found))
+          decode_one (sim, &m->insns[i], f, &im);
+          /* one row per distinct immediate */
+          for (int k = 0; k < 3; k++)
             {
-              g_array_append_val (values, im.imm[k]);
-              found = GUINT_TO_POINTER (values->len);
-              /* the key must outlive the loop: it points into a fresh copy */
-              g_hash_table_insert (rows, g_memdup2 (&im.imm[k], sizeof (uint64_t)), found);
+              gpointer found;
+
+              which[i * 3 + k] = G_MAXUINT32;
+              if (f->kind == KS_FAST_NONE || !im.is_imm[k])
+                continue;
+              if (!g_hash_table_lookup_extended (rows, &im.imm[k], NULL, &found))
+                {
+                  g_array_append_val (values, im.imm[k]);
+                  found = GUINT_TO_POINTER (values->len);
+                  /* the key must outlive the loop: it points into a fresh copy */
+                  g_hash_table_insert (rows, g_memdup2 (&im.imm[k], sizeof (uint64_t)), found);
+                }
+              which[i * 3 + k] = GPOINTER_TO_UINT (found) - 1;
             }
-          which[i * 3 + k] = GPOINTER_TO_UINT (found) - 1;
         }
     }
 
@@ -526,10 +536,15 @@ ks_sim_fast_decode (KsSim *sim)
   for (guint r = 0; r < values->len; r++)
     for (int l = 0; l < KS_WARP_SIZE; l++)
       sim->fast_imm[(size_t) r * KS_WARP_SIZE + l] = g_array_index (values, uint64_t, r);
-  for (uint32_t i = 0; i < m->n_insns; i++)
-    for (int k = 0; k < 3; k++)
-      sim->fast[i].row[k] = which[i * 3 + k] == G_MAXUINT32
-                            ? NULL : sim->fast_imm + (size_t) which[i * 3 + k] * KS_WARP_SIZE;
+  for (uint32_t fn = 0; fn < m->n_functions; fn++)
+    {
+      uint32_t end = MIN (m->functions[fn].first_insn + m->functions[fn].n_insns, m->n_insns);
+
+      for (uint32_t i = m->functions[fn].first_insn; sim->runs_fn[fn] && i < end; i++)
+        for (int k = 0; k < 3; k++)
+          sim->fast[i].row[k] = which[i * 3 + k] == G_MAXUINT32
+                                ? NULL : sim->fast_imm + (size_t) which[i * 3 + k] * KS_WARP_SIZE;
+    }
 
   {
     /* the keys were copied; free them with the table */

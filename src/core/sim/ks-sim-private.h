@@ -326,7 +326,9 @@ struct _KsSim
 
   uint64_t *var_addr;           /* per module variable: address in its space */
   uint32_t *insn_block;         /* per module instruction: its block within its function */
-  KsFastInsn *fast;             /* per module instruction: its fast form, if it has one */
+  KsFastInsn *fast;             /* per module instruction: its fast form, if it has one (those
+                                 * of functions the launch cannot run stay KS_FAST_NONE) */
+  uint8_t *runs_fn;             /* per function: the launch may run it (ks_sim_reachable) */
   uint64_t *fast_imm;           /* the fast forms' immediates, each spread over 32 lanes */
   gboolean fast_fma;            /* the processor has fused multiply-add instructions */
   gboolean no_fast;             /* run everything through the general executor */

@@ -476,6 +476,13 @@ const KsTexAccess  *ks_sim_get_tex_accesses (const KsSim   *sim,
                                              uint32_t      *n_accesses);
 /* Per-instruction statistics, module->n_insns of them */
 const KsSimInsnStats *ks_sim_get_insn_stats (const KsSim   *sim);
+/* Whether the launch may run the module's function (index into
+ * module->functions): the kernel, what it calls or takes the address of,
+ * and theirs; every function when it calls through a register.  The
+ * simulator prepares only those (a module of thousands of kernels runs
+ * one). */
+gboolean     ks_sim_may_run_function  (const KsSim   *sim,
+                                       uint32_t       function);
 uint32_t            ks_sim_get_warps_per_cta (const KsSim  *sim);
 /* The launch it runs: the spec given to ks_sim_new (or ks_sim_new_step),
  * with the kernel, grid, block, dynamic_shared_bytes and params of the
