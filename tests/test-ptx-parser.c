@@ -662,6 +662,77 @@ test_special_register_errors (void)
     }
 }
 
+/* Vector groups of mov, ld and st, each case given to ptxas 13.0 with
+ * TYPES_KERNEL's declarations and refused by it: "Argument vector size
+ * mismatch", "Illegal vector size: 3", "Incompatible elements of vector
+ * expression", "Arguments mismatch" (a packing mov of the wrong size or
+ * type), "Sink '_' not allowed as a source operand". */
+static void
+test_vector_group_errors (void)
+{
+  static const struct
+  {
+    const char *insn;
+    uint32_t column;
+    const char *message;
+  } cases[] = {
+    { "ld.global.v4.u32 {%r1, %r2}, [%rd1];", 20, "operand 1 of ld.global.v4.u32: '{%r1, %r2}' "
+      "is a group of 2, and .v4 takes 4" },
+    { "st.global.v2.u32 [%rd1], {%r1, %r2, %r3};", 28, "operand 2 of st.global.v2.u32: '{%r1, "
+      "%r2, %r3}' is a group of 3, and .v2 takes 2" },
+    { "ld.global.v2.u32 {%r1, %rd2}, [%rd1];", 26, "operand 1 of ld.global.v2.u32: '%rd2' is a "
+      "64-bit register, and the group's are 32-bit" },
+    { "mov.b64 %rd1, {%r1, %rd2};", 23, "operand 2 of mov.b64: '%rd2' is a 64-bit register, and "
+      "the group's are 32-bit" },
+    { "mov.b64 %rd1, {%r1, %r2, %r3};", 17, "operand 2 of mov.b64: '{%r1, %r2, %r3}' is a group "
+      "of 3: a packing mov takes 2 or 4" },
+    { "mov.b32 %r1, {%r1, %r2};", 17, "operand 2 of mov.b32: 2 registers of 32 bits make 64, not "
+      "the 32 of .b32" },
+    { "mov.b64 {%rs1, %rs2}, %rd1;", 12, "operand 1 of mov.b64: 2 registers of 16 bits make 32, "
+      "not the 64 of .b64" },
+    { "mov.u64 %rd1, {%r1, %r2};", 17, "operand 2 of mov.u64: '{%r1, %r2}' is a group: mov packs "
+      "and unpacks with a .b type (.b16, .b32, .b64), not .u64" },
+    { "mov.b64 %rd1, {%r1, _};", 23, "operand 2 of mov.b64: '_' is read here: only a "
+      "destination may be a sink" },
+    { "mov.v4.u32 {%r1, %r2, %r3, %r4}, {%r1, %r2};", 36, "operand 2 of mov.v4.u32: '{%r1, "
+      "%r2}' is a group of 2, and .v4 takes 4" },
+  };
+  /* and what it takes: a pack of halves, an unpack, a sink where it
+   * writes or among mov.b32's halves, wider registers for all of ld.v2's */
+  static const char *const accepted[] = {
+    "mov.b64 %rd1, {%r1, %r2};",
+    "mov.b64 %rd1, {%rs1, %rs2, %rs3, %rs0};",
+    "mov.b32 {%rs1, %rs2}, %r1;",
+    "mov.b64 {%r1, _}, %rd1;",
+    "mov.b32 %r1, {%rs1, _};",
+    "ld.global.v2.u32 {%rd1, %rd2}, [%rd1];",
+    "ld.global.v2.f32 {%f1, %r2}, [%rd1];",
+    "mov.v2.u32 {%r1, %r2}, {%r3, %r4};",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = g_strdup_printf (TYPES_KERNEL, cases[i].insn);
+      g_autoptr(KsPtxModule) m = parse (text);
+
+      g_test_message ("%s", cases[i].insn);
+      dump_diagnostics (m);
+      g_assert_cmpuint (m->n_errors, ==, 1);
+      g_assert_cmpuint (m->diagnostics[0].line, ==, 14);
+      g_assert_cmpuint (m->diagnostics[0].column, ==, cases[i].column);
+      g_assert_cmpstr (m->diagnostics[0].message, ==, cases[i].message);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (accepted); i++)
+    {
+      g_autofree char *text = g_strdup_printf (TYPES_KERNEL, accepted[i]);
+      g_autoptr(KsPtxModule) m = NULL;
+
+      g_test_message ("%s", accepted[i]);
+      m = parse_ok (text);
+      g_assert_cmpuint (function (m, "k")->n_insns, ==, 2);
+    }
+}
+
 /* mov.v4 of a whole vector register reads its four elements: the fourth
  * is 0 (PTX ISA, "Special Registers: %ntid") */
 static void
@@ -1327,6 +1398,7 @@ main (int   argc,
   g_test_add_func ("/ptx/parser/operand-type-widths", test_operand_type_widths);
   g_test_add_func ("/ptx/parser/special-register-errors", test_special_register_errors);
   g_test_add_func ("/ptx/parser/special-register-vector", test_special_register_vector);
+  g_test_add_func ("/ptx/parser/vector-group-errors", test_vector_group_errors);
   g_test_add_func ("/ptx/parser/variables", test_variables);
   g_test_add_func ("/ptx/parser/operands", test_operands);
   g_test_add_func ("/ptx/parser/predicates-and-labels", test_predicates_and_labels);

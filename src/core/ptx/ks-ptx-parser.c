@@ -260,6 +260,8 @@ typedef struct
   uint32_t n_dropped_diagnostics;
   /* the first .target's SM number (sm_90, compute_90a: 90), 0 for none */
   uint32_t target_sm;
+  /* where the last group parse_group read ends, after its } or ) */
+  uint32_t group_end;
 } Parser;
 
 #define PUSH(P, name) KS_PTX_PUSH ((P)->m->name, (P)->m->n_##name, (P)->cap_##name)
@@ -1081,6 +1083,7 @@ parse_group (Parser       *p,
           return FALSE;
         }
     }
+  p->group_end = p->tok.offset + p->tok.len;
   advance (p);
   op->kind = close == '}' ? KS_PTX_OPERAND_VECTOR : KS_PTX_OPERAND_LIST;
   op->a = first_elem;
@@ -1128,8 +1131,13 @@ parse_operand (Parser       *p,
 {
   if (is_punct (&p->tok, '{'))
     {
+      KsPtxToken open = p->tok;
+
       if (!parse_group (p, op, '}', depth))
         return FALSE;
+      /* messages about the group quote it whole: '{%r1, %r2}' */
+      note_pos (p, top, where, &open);
+      operand_pos (p, top, where)->len = p->group_end - open.offset;
       /* tex.3d.v4.s32.s32 {r1, r2, r3, r4}|p, [...] */
       if (top && is_punct (&p->tok, '|'))
         return parse_pipe (p, op, where, depth);
@@ -1899,6 +1907,102 @@ check_special_registers (Parser           *p,
   return TRUE;
 }
 
+/* The bits of a register element of a vector group, 0 for anything else
+ * (a sink, an immediate, a special register) */
+static uint32_t
+element_bits (Parser             *p,
+              const KsPtxOperand *e)
+{
+  const KsPtxFunction *f = &p->m->functions[p->fn];
+  KsPtxType t;
+
+  if (e->kind != KS_PTX_OPERAND_REG || f->first_slot_type + e->a >= p->m->n_slot_types)
+    return 0;
+  t = (KsPtxType) p->m->slot_types[f->first_slot_type + e->a];
+  return t < KS_PTX_N_TYPES && type_class[t] != CLS_NONE && type_class[t] != CLS_P
+         ? ks_ptx_type_size (t) * 8 : 0;
+}
+
+/* Vector groups of mov, ld, ldu and st, as ptxas 13.0 checks them:
+ *  - ld.vN, st.vN and mov.vN take groups of exactly N ("Argument vector
+ *    size mismatch");
+ *  - the registers of one group are all of one size ("Incompatible
+ *    elements of vector expression");
+ *  - a packing or unpacking mov (mov.b64 d, {a, b}; mov.b32 {h, l}, s) is
+ *    of a .b type, its group of 2 or 4 elements that together make the
+ *    type's size, and no sink among what it reads but for mov.b32's
+ *    halves ("Illegal vector size",
+ *    "Arguments mismatch", "Sink '_' not allowed as a source operand").
+ * Other instructions' groups (mma's fragments, texture coordinates) are
+ * not checked here. */
+static gboolean
+check_vector_groups (Parser           *p,
+                     const KsPtxInsn  *insn,
+                     const KsPtxToken *opname,
+                     uint32_t          opname_end)
+{
+  int name_len = (int) (opname_end - opname->offset);
+  const char *name = p->text + opname->offset;
+  uint32_t vec = insn->vec == KS_PTX_VEC_V2 ? 2 : insn->vec == KS_PTX_VEC_V4 ? 4
+                 : insn->vec == KS_PTX_VEC_V8 ? 8 : 0;
+  KsPtxType type = (KsPtxType) insn->types[0];
+  uint32_t type_bits = ks_ptx_type_size (type) * 8;
+  gboolean packing = insn->opcode == KS_PTX_OPC_MOV && insn->vec == KS_PTX_VEC_NONE;
+
+  if (insn->opcode != KS_PTX_OPC_MOV && insn->opcode != KS_PTX_OPC_LD
+      && insn->opcode != KS_PTX_OPC_LDU && insn->opcode != KS_PTX_OPC_ST)
+    return TRUE;
+  for (uint32_t i = 0; i < p->n_top; i++)
+    {
+      const KsPtxOperand *op = &p->top[i];
+      const OperandPos *pos = &p->top_pos[i];
+      uint32_t n = op->aux, bits = 0;
+      char why[160];
+
+      if (op->kind != KS_PTX_OPERAND_VECTOR || op->a + n > p->n_elems)
+        continue;
+      why[0] = '\0';
+      if (vec != 0 && n != vec)
+        g_snprintf (why, sizeof why, "is a group of %u, and .v%u takes %u", n, vec, vec);
+      else if (packing && n != 2 && n != 4)
+        g_snprintf (why, sizeof why, "is a group of %u: a packing mov takes 2 or 4", n);
+      else if (packing && (type >= KS_PTX_N_TYPES || type_class[type] != CLS_B))
+        g_snprintf (why, sizeof why, "is a group: mov packs and unpacks with a .b type "
+                    "(.b16, .b32, .b64), not .%s", ks_ptx_type_name (type));
+      if (why[0] != '\0')
+        {
+          diag (p, pos->line, pos->column, KS_PTX_SEVERITY_ERROR, "operand %u of %.*s: '%.*s' %s",
+                i + 1, name_len, name, (int) pos->len, p->text + pos->off, why);
+          return FALSE;
+        }
+      for (uint32_t k = 0; k < n; k++)
+        {
+          const KsPtxOperand *e = &p->elems[op->a + k];
+          const OperandPos *epos = &p->elem_pos[op->a + k];
+          uint32_t b = element_bits (p, e);
+
+          /* (ptxas takes a sink among the halves mov.b32 reads) */
+          if (packing && i > 0 && e->kind == KS_PTX_OPERAND_SINK && type_bits != 32)
+            g_snprintf (why, sizeof why, "'_' is read here: only a destination may be a sink");
+          else if (b != 0 && bits != 0 && b != bits)
+            g_snprintf (why, sizeof why, "'%.*s' is a %u-bit register, and the group's are "
+                        "%u-bit", (int) epos->len, p->text + epos->off, b, bits);
+          else if (b != 0 && packing && b * n != type_bits)
+            g_snprintf (why, sizeof why, "%u registers of %u bits make %u, not the %u of .%s",
+                        n, b, b * n, type_bits, ks_ptx_type_name (type));
+          if (why[0] != '\0')
+            {
+              diag (p, epos->line, epos->column, KS_PTX_SEVERITY_ERROR, "operand %u of %.*s: %s",
+                    i + 1, name_len, name, why);
+              return FALSE;
+            }
+          if (bits == 0)
+            bits = b;
+        }
+    }
+  return TRUE;
+}
+
 /* The operand type check of one parsed instruction, on p->top and
  * p->elems before they are committed.  Returns FALSE after reporting. */
 static gboolean
@@ -1941,7 +2045,8 @@ check_operand_types (Parser           *p,
       if (!check_operand_type (p, opname, opname_end, i, op, &p->top_pos[i], role, insn))
         return FALSE;
     }
-  return TRUE;
+  /* (after each element's own check, whose message is the more precise) */
+  return check_vector_groups (p, insn, opname, opname_end);
 }
 
 static void
