@@ -1772,17 +1772,22 @@ sreg_needs (KsPtxSreg  sreg,
     }
 }
 
+/* %tid, %ntid, %ctaid and %nctaid: 16-bit in PTX 1.x, still read so */
+static gboolean
+sreg_is_ptx1_vector (KsPtxSreg sreg)
+{
+  return sreg == KS_PTX_SREG_TID || sreg == KS_PTX_SREG_NTID || sreg == KS_PTX_SREG_CTAID
+         || sreg == KS_PTX_SREG_NCTAID;
+}
+
 /* Whether mov may read sreg with a type of this many bits */
 static gboolean
 sreg_mov_size_ok (KsPtxSreg sreg,
                   uint32_t  bits)
 {
-  gboolean legacy = sreg == KS_PTX_SREG_TID || sreg == KS_PTX_SREG_NTID
-                    || sreg == KS_PTX_SREG_CTAID || sreg == KS_PTX_SREG_NCTAID;
-
   if (sreg == KS_PTX_SREG_GRIDID)
     return bits == 16 || bits == 32 || bits == 64;
-  if (legacy && bits == 16)
+  if (sreg_is_ptx1_vector (sreg) && bits == 16)
     return TRUE;
   return bits == sreg_bits (sreg);
 }
@@ -1841,11 +1846,10 @@ check_special_registers (Parser           *p,
       KsPtxType type = (KsPtxType) insn->types[0];
       uint32_t cls = type < KS_PTX_N_TYPES ? type_class[type] : CLS_NONE;
       uint32_t bits = ks_ptx_type_size (type) * 8;
-      const char *why = NULL;
-      char buf[160];
-
       uint32_t need_version, need_sm;
       uint32_t have_version = p->m->version_major * 10 + MIN (p->m->version_minor, 9u);
+      const char *why = NULL;
+      char buf[160];
 
       if (op->kind != KS_PTX_OPERAND_SREG)
         continue;
@@ -1889,9 +1893,7 @@ check_special_registers (Parser           *p,
         {
           g_snprintf (buf, sizeof buf, "is a %u-bit special register: mov reads it with a "
                       "%u-bit type%s, not .%s", sreg_bits (sreg), sreg_bits (sreg),
-                      sreg == KS_PTX_SREG_TID || sreg == KS_PTX_SREG_NTID
-                      || sreg == KS_PTX_SREG_CTAID || sreg == KS_PTX_SREG_NCTAID
-                      ? " (or 16-bit)" : "", ks_ptx_type_name (type));
+                      sreg_is_ptx1_vector (sreg) ? " (or 16-bit)" : "", ks_ptx_type_name (type));
           why = buf;
         }
       if (why == NULL)
