@@ -696,6 +696,11 @@ test_vector_group_errors (void)
       "destination may be a sink" },
     { "mov.v4.u32 {%r1, %r2, %r3, %r4}, {%r1, %r2};", 36, "operand 2 of mov.v4.u32: '{%r1, "
       "%r2}' is a group of 2, and .v4 takes 4" },
+    /* mov.vN's elements are each of its type */
+    { "mov.v2.u32 {%r1, %r2}, {%f1, %f2};", 27, "operand 2 of mov.v2.u32: '%f1' is a .f32 "
+      "register, not a 32-bit .u, .s or .b register" },
+    { "mov.v2.u16 {%rs1, %rs2}, {%r1, %r2};", 29, "operand 2 of mov.v2.u16: '%r1' is a .b32 "
+      "register, not a 16-bit .u, .s or .b register" },
   };
   /* and what it takes: a pack of halves, an unpack, a sink where it
    * writes or among mov.b32's halves, wider registers for all of ld.v2's */
@@ -708,6 +713,8 @@ test_vector_group_errors (void)
     "ld.global.v2.u32 {%rd1, %rd2}, [%rd1];",
     "ld.global.v2.f32 {%f1, %r2}, [%rd1];",
     "mov.v2.u32 {%r1, %r2}, {%r3, %r4};",
+    "mov.v2.f32 {%f1, %f2}, {%r1, %r2};",
+    "mov.v2.b32 {%r1, %r2}, {%f1, %f2};",
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)

@@ -2035,8 +2035,10 @@ check_operand_types (Parser           *p,
 
       if (op->kind == KS_PTX_OPERAND_VECTOR)
         {
-          /* ld.v4 and st.v4 data, setp's p|q; a packing mov is not checked */
-          if (insn->opcode == KS_PTX_OPC_MOV)
+          /* ld.v4, st.v4 and mov.v4 data, setp's p|q, each element as the
+           * role says; a packing mov's (mov.b64 d, {a, b}) are of a part
+           * of the type (check_vector_groups) */
+          if (insn->opcode == KS_PTX_OPC_MOV && insn->vec == KS_PTX_VEC_NONE)
             continue;
           for (uint32_t k = 0; k < op->aux && op->a + k < p->n_elems; k++)
             if (!check_operand_type (p, opname, opname_end, i, &p->elems[op->a + k],
