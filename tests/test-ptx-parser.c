@@ -435,18 +435,55 @@ test_register_errors (void)
   "  ret;\n" \
   "}\n"
 
+/* One instruction on TYPES_KERNEL's line 14, and the one error it gets */
+typedef struct
+{
+  const char *insn;
+  uint32_t column;
+  const char *message;
+} TypeCase;
+
+static void
+assert_type_errors (const TypeCase *cases,
+                    guint           n)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *text = g_strdup_printf (TYPES_KERNEL, cases[i].insn);
+      g_autoptr(KsPtxModule) m = parse (text);
+
+      g_test_message ("%s", cases[i].insn);
+      dump_diagnostics (m);
+      g_assert_cmpuint (m->n_errors, ==, 1);
+      g_assert_cmpuint (m->diagnostics[0].line, ==, 14);
+      g_assert_cmpuint (m->diagnostics[0].column, ==, cases[i].column);
+      g_assert_cmpstr (m->diagnostics[0].message, ==, cases[i].message);
+    }
+}
+
+/* Instructions on TYPES_KERNEL's line 14 that parse without a word */
+static void
+assert_types_accepted (const char *const *insns,
+                       guint              n)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *text = g_strdup_printf (TYPES_KERNEL, insns[i]);
+      g_autoptr(KsPtxModule) m = NULL;
+
+      g_test_message ("%s", insns[i]);
+      m = parse_ok (text);
+      g_assert_cmpuint (function (m, "k")->n_insns, ==, 2);
+    }
+}
+
 static void
 test_operand_type_errors (void)
 {
   /* Every one of these (immediates included) is "Arguments mismatch for
    * instruction" to ptxas but setp's %p1|%r2 ("Predicate output expected") and the ld.v2
    * ("Incompatible elements of vector expression"). */
-  static const struct
-  {
-    const char *insn;
-    uint32_t column;
-    const char *message;
-  } cases[] = {
+  static const TypeCase cases[] = {
     { "add.f64 %r5, %rd1, %p1;", 11,
       "operand 1 of add.f64: '%r5' is a .b32 register, not a .f64 or .b64 register" },
     { "add.f64 %fd1, %fd2, %p1;", 23,
@@ -508,18 +545,7 @@ test_operand_type_errors (void)
       "a register (mov.b16 or mov.b32 of its bits)" },
   };
 
-  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
-    {
-      g_autofree char *text = g_strdup_printf (TYPES_KERNEL, cases[i].insn);
-      g_autoptr(KsPtxModule) m = parse (text);
-
-      g_test_message ("%s", cases[i].insn);
-      dump_diagnostics (m);
-      g_assert_cmpuint (m->n_errors, ==, 1);
-      g_assert_cmpuint (m->diagnostics[0].line, ==, 14);
-      g_assert_cmpuint (m->diagnostics[0].column, ==, cases[i].column);
-      g_assert_cmpstr (m->diagnostics[0].message, ==, cases[i].message);
-    }
+  assert_type_errors (cases, G_N_ELEMENTS (cases));
 }
 
 static void
@@ -594,15 +620,7 @@ test_operand_type_widths (void)
     "mov.u32 %r1, %envreg31;",
   };
 
-  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
-    {
-      g_autofree char *text = g_strdup_printf (TYPES_KERNEL, cases[i]);
-      g_autoptr(KsPtxModule) m = NULL;
-
-      g_test_message ("%s", cases[i]);
-      m = parse_ok (text);
-      g_assert_cmpuint (function (m, "k")->n_insns, ==, 2);
-    }
+  assert_types_accepted (cases, G_N_ELEMENTS (cases));
 }
 
 /* Special registers, each case given to ptxas 13.0 with TYPES_KERNEL's
@@ -614,12 +632,7 @@ test_operand_type_widths (void)
 static void
 test_special_register_errors (void)
 {
-  static const struct
-  {
-    const char *insn;
-    uint32_t column;
-    const char *message;
-  } cases[] = {
+  static const TypeCase cases[] = {
     { "mov.u32 %r1, %clock64;", 16, "operand 2 of mov.u32: '%clock64' is a 64-bit special "
       "register: mov reads it with a 64-bit type, not .u32" },
     { "mov.u64 %rd1, %tid.x;", 17, "operand 2 of mov.u64: '%tid.x' is a 32-bit special "
@@ -648,18 +661,7 @@ test_special_register_errors (void)
       "ISA .version 8.1 or later, and the module is .version 8.0" },
   };
 
-  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
-    {
-      g_autofree char *text = g_strdup_printf (TYPES_KERNEL, cases[i].insn);
-      g_autoptr(KsPtxModule) m = parse (text);
-
-      g_test_message ("%s", cases[i].insn);
-      dump_diagnostics (m);
-      g_assert_cmpuint (m->n_errors, ==, 1);
-      g_assert_cmpuint (m->diagnostics[0].line, ==, 14);
-      g_assert_cmpuint (m->diagnostics[0].column, ==, cases[i].column);
-      g_assert_cmpstr (m->diagnostics[0].message, ==, cases[i].message);
-    }
+  assert_type_errors (cases, G_N_ELEMENTS (cases));
 }
 
 /* Vector groups of mov, ld and st, each case given to ptxas 13.0 with
@@ -670,12 +672,7 @@ test_special_register_errors (void)
 static void
 test_vector_group_errors (void)
 {
-  static const struct
-  {
-    const char *insn;
-    uint32_t column;
-    const char *message;
-  } cases[] = {
+  static const TypeCase cases[] = {
     { "ld.global.v4.u32 {%r1, %r2}, [%rd1];", 20, "operand 1 of ld.global.v4.u32: '{%r1, %r2}' "
       "is a group of 2, and .v4 takes 4" },
     { "st.global.v2.u32 [%rd1], {%r1, %r2, %r3};", 28, "operand 2 of st.global.v2.u32: '{%r1, "
@@ -717,27 +714,8 @@ test_vector_group_errors (void)
     "mov.v2.b32 {%r1, %r2}, {%f1, %f2};",
   };
 
-  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
-    {
-      g_autofree char *text = g_strdup_printf (TYPES_KERNEL, cases[i].insn);
-      g_autoptr(KsPtxModule) m = parse (text);
-
-      g_test_message ("%s", cases[i].insn);
-      dump_diagnostics (m);
-      g_assert_cmpuint (m->n_errors, ==, 1);
-      g_assert_cmpuint (m->diagnostics[0].line, ==, 14);
-      g_assert_cmpuint (m->diagnostics[0].column, ==, cases[i].column);
-      g_assert_cmpstr (m->diagnostics[0].message, ==, cases[i].message);
-    }
-  for (guint i = 0; i < G_N_ELEMENTS (accepted); i++)
-    {
-      g_autofree char *text = g_strdup_printf (TYPES_KERNEL, accepted[i]);
-      g_autoptr(KsPtxModule) m = NULL;
-
-      g_test_message ("%s", accepted[i]);
-      m = parse_ok (text);
-      g_assert_cmpuint (function (m, "k")->n_insns, ==, 2);
-    }
+  assert_type_errors (cases, G_N_ELEMENTS (cases));
+  assert_types_accepted (accepted, G_N_ELEMENTS (accepted));
 }
 
 /* mov.v4 of a whole vector register reads its four elements: the fourth
