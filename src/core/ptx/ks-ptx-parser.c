@@ -1042,6 +1042,42 @@ parse_bracket (Parser       *p,
   }
 }
 
+/* A vector named whole becomes the group of its n elements, each at the
+ * whole's place: a vector register (.reg .v2 .u32 v: {v.x, v.y}, in
+ * consecutive slots) or a vector special register ({%tid.x, %tid.y,
+ * %tid.z, %tid.w}).  FALSE after reporting when there is no room. */
+static gboolean
+expand_to_elements (Parser       *p,
+                    KsPtxOperand *op,
+                    uint32_t      n,
+                    OperandPos    at)
+{
+  KsPtxOperand whole = *op;
+
+  if (p->n_elems + n > MAX_ELEMENTS)
+    {
+      diag (p, at.line, at.column, KS_PTX_SEVERITY_ERROR, "too many operands");
+      return FALSE;
+    }
+  memset (op, 0, sizeof *op);
+  op->kind = KS_PTX_OPERAND_VECTOR;
+  op->a = p->n_elems;
+  op->aux = (uint16_t) n;
+  for (uint32_t k = 0; k < n; k++)
+    {
+      KsPtxOperand *e = &p->elems[p->n_elems];
+
+      p->elem_pos[p->n_elems++] = at;
+      memset (e, 0, sizeof *e);
+      e->kind = whole.kind;
+      e->flags = whole.flags;
+      e->a = whole.kind == KS_PTX_OPERAND_REG ? whole.a + k : whole.a;
+      e->b = whole.b;
+      e->aux = k < 4 ? (uint16_t) k : KS_PTX_NO_COMPONENT;
+    }
+  return TRUE;
+}
+
 /* Parses { a, b, ... } or ( a, b, ... ) into elements. */
 static gboolean
 parse_group (Parser       *p,
@@ -1228,30 +1264,8 @@ parse_operand (Parser       *p,
           uint32_t idx, d = find_register (p, &name, &idx);
           uint32_t vec = d != KS_PTX_NONE ? p->m->reg_decls[d].vec : 1;
 
-          if (vec > 1)
-            {
-              uint32_t first_slot = op->a;
-
-              if (p->n_elems + vec > MAX_ELEMENTS)
-                {
-                  diag (p, name.line, name.column, KS_PTX_SEVERITY_ERROR, "too many operands");
-                  return FALSE;
-                }
-              memset (op, 0, sizeof *op);
-              op->kind = KS_PTX_OPERAND_VECTOR;
-              op->a = p->n_elems;
-              op->aux = (uint16_t) vec;
-              for (uint32_t i = 0; i < vec; i++)
-                {
-                  KsPtxOperand *e = &p->elems[p->n_elems];
-
-                  note_pos (p, FALSE, p->n_elems++, &name);
-                  memset (e, 0, sizeof *e);
-                  e->kind = KS_PTX_OPERAND_REG;
-                  e->a = first_slot + i;
-                  e->aux = i < 4 ? (uint16_t) i : KS_PTX_NO_COMPONENT;
-                }
-            }
+          if (vec > 1 && !expand_to_elements (p, op, vec, *operand_pos (p, top, where)))
+            return FALSE;
         }
 
       /* reg+imm as a value (st.u64 [x], temp + 1; mov.u32 r, s + -2):
@@ -1569,6 +1583,27 @@ is_half_type (KsPtxType type)
          || type == KS_PTX_TYPE_BF16X2;
 }
 
+/* An error at an operand of the instruction named opname, in one form:
+ * "operand 2 of mov.u32: ..." */
+static void G_GNUC_PRINTF (6, 7)
+operand_error (Parser           *p,
+               const KsPtxToken *opname,
+               uint32_t          opname_end,
+               uint32_t          index,
+               const OperandPos *at,
+               const char       *fmt,
+               ...)
+{
+  g_autofree char *what = NULL;
+  va_list args;
+
+  va_start (args, fmt);
+  what = g_strdup_vprintf (fmt, args);
+  va_end (args);
+  diag (p, at->line, at->column, KS_PTX_SEVERITY_ERROR, "operand %u of %.*s: %s", index + 1,
+        (int) (opname_end - opname->offset), p->text + opname->offset, what);
+}
+
 /* Checks one immediate operand against what its role wants (see above).
  * Returns FALSE after reporting a mismatch. */
 static gboolean
@@ -1605,9 +1640,8 @@ check_immediate (Parser             *p,
     }
   if (why == NULL)
     return TRUE;
-  diag (p, pos->line, pos->column, KS_PTX_SEVERITY_ERROR, "operand %u of %.*s: '%.*s': .%s %s",
-        index + 1, (int) (opname_end - opname->offset), p->text + opname->offset,
-        (int) pos->len, p->text + pos->off, ks_ptx_type_name (want), why);
+  operand_error (p, opname, opname_end, index, pos, "'%.*s': .%s %s", (int) pos->len,
+                 p->text + pos->off, ks_ptx_type_name (want), why);
   return FALSE;
 }
 
@@ -1672,10 +1706,8 @@ check_operand_type (Parser             *p,
 
   describe_wanted (wanted, sizeof wanted, role == 'A' ? CLS_I : want_cls, want, want_size * 8,
                    wider && want_cls != CLS_P);
-  diag (p, pos->line, pos->column, KS_PTX_SEVERITY_ERROR,
-        "operand %u of %.*s: '%.*s' is a .%s register, not %s", index + 1,
-        (int) (opname_end - opname->offset), p->text + opname->offset,
-        (int) pos->len, p->text + pos->off, ks_ptx_type_name (have), wanted);
+  operand_error (p, opname, opname_end, index, pos, "'%.*s' is a .%s register, not %s",
+                 (int) pos->len, p->text + pos->off, ks_ptx_type_name (have), wanted);
   return FALSE;
 }
 
@@ -1792,38 +1824,6 @@ sreg_mov_size_ok (KsPtxSreg sreg,
   return bits == sreg_bits (sreg);
 }
 
-/* A whole vector register read by mov.v4 becomes the group of its four
- * elements, {%tid.x, %tid.y, %tid.z, %tid.w}, which is how the simulator
- * reads a vector source (the fourth element reads 0).  FALSE after
- * reporting when there is no room. */
-static gboolean
-expand_vector_sreg (Parser   *p,
-                    uint32_t  i)
-{
-  KsPtxOperand sreg = p->top[i];
-  KsPtxOperand *op = &p->top[i];
-
-  if (p->n_elems + 4 > MAX_ELEMENTS)
-    {
-      diag (p, p->top_pos[i].line, p->top_pos[i].column, KS_PTX_SEVERITY_ERROR,
-            "too many operands");
-      return FALSE;
-    }
-  memset (op, 0, sizeof *op);
-  op->kind = KS_PTX_OPERAND_VECTOR;
-  op->a = p->n_elems;
-  op->aux = 4;
-  for (uint16_t c = 0; c < 4; c++)
-    {
-      KsPtxOperand *e = &p->elems[p->n_elems];
-
-      p->elem_pos[p->n_elems++] = p->top_pos[i];
-      *e = sreg;
-      e->aux = c;
-    }
-  return TRUE;
-}
-
 /* Checks the special registers among an instruction's operands (the
  * rules above), and expands a whole one that mov.v4 reads.  FALSE after
  * reporting. */
@@ -1833,9 +1833,6 @@ check_special_registers (Parser           *p,
                          const KsPtxToken *opname,
                          uint32_t          opname_end)
 {
-  int name_len = (int) (opname_end - opname->offset);
-  const char *name = p->text + opname->offset;
-
   for (uint32_t i = 0; i < p->n_top; i++)
     {
       const KsPtxOperand *op = &p->top[i];
@@ -1898,12 +1895,12 @@ check_special_registers (Parser           *p,
         }
       if (why == NULL)
         {
-          if (sreg_is_vector (sreg) && whole && !expand_vector_sreg (p, i))
+          if (sreg_is_vector (sreg) && whole && !expand_to_elements (p, &p->top[i], 4, *pos))
             return FALSE;
           continue;
         }
-      diag (p, pos->line, pos->column, KS_PTX_SEVERITY_ERROR, "operand %u of %.*s: '%.*s' %s",
-            i + 1, name_len, name, (int) pos->len, p->text + pos->off, why);
+      operand_error (p, opname, opname_end, i, pos, "'%.*s' %s", (int) pos->len,
+                     p->text + pos->off, why);
       return FALSE;
     }
   return TRUE;
@@ -1943,8 +1940,6 @@ check_vector_groups (Parser           *p,
                      const KsPtxToken *opname,
                      uint32_t          opname_end)
 {
-  int name_len = (int) (opname_end - opname->offset);
-  const char *name = p->text + opname->offset;
   uint32_t vec = insn->vec == KS_PTX_VEC_V2 ? 2 : insn->vec == KS_PTX_VEC_V4 ? 4
                  : insn->vec == KS_PTX_VEC_V8 ? 8 : 0;
   KsPtxType type = (KsPtxType) insn->types[0];
@@ -1973,8 +1968,8 @@ check_vector_groups (Parser           *p,
                     "(.b16, .b32, .b64), not .%s", ks_ptx_type_name (type));
       if (why[0] != '\0')
         {
-          diag (p, pos->line, pos->column, KS_PTX_SEVERITY_ERROR, "operand %u of %.*s: '%.*s' %s",
-                i + 1, name_len, name, (int) pos->len, p->text + pos->off, why);
+          operand_error (p, opname, opname_end, i, pos, "'%.*s' %s", (int) pos->len,
+                         p->text + pos->off, why);
           return FALSE;
         }
       for (uint32_t k = 0; k < n; k++)
@@ -1994,8 +1989,7 @@ check_vector_groups (Parser           *p,
                         n, b, b * n, type_bits, ks_ptx_type_name (type));
           if (why[0] != '\0')
             {
-              diag (p, epos->line, epos->column, KS_PTX_SEVERITY_ERROR, "operand %u of %.*s: %s",
-                    i + 1, name_len, name, why);
+              operand_error (p, opname, opname_end, i, epos, "%s", why);
               return FALSE;
             }
           if (bits == 0)
