@@ -565,6 +565,28 @@ test_nvcc_no_host_compiler (Fixture       *f,
   (void) ptxas;
 }
 
+/* A toolkit of one stand-in ptxas (its script's body), alone on PATH,
+ * and a kernel for it in *ptx */
+static KsToolchain *
+ptxas_only_kit (Fixture     *f,
+                const char  *body,
+                char       **ptx)
+{
+  g_autofree char *ptxas = tool (f, "kit/bin", "ptxas", PTXAS_13_0, body);
+  g_autofree char *kit = under (f, "kit");
+  g_autofree char *empty = under (f, "empty");
+  KsToolchain *tc;
+
+  *ptx = g_build_filename (f->root, "k.ptx", NULL);
+  g_assert_true (g_file_set_contents (*ptx, ".version 8.0\n.target sm_80\n.address_size 64\n"
+                                      ".visible .entry k () { ret; }\n", -1, NULL));
+  g_assert_cmpint (g_mkdir_with_parents (empty, 0700), ==, 0);
+  g_setenv ("PATH", empty, TRUE);
+  tc = _ks_toolchain_find_local (kit, f->root);
+  g_assert_cmpstr (ks_toolchain_get_path (tc, KS_TOOL_PTXAS), ==, ptxas);
+  return tc;
+}
+
 /* A tool runs with its data capped at half the machine's memory (from
  * sysconf here, not from the code under test): ptxas on a hostile module
  * otherwise grows without bound (24 GB for a kernel of 1M labels).  The
@@ -574,25 +596,15 @@ static void
 test_tool_memory_cap (Fixture       *f,
                       gconstpointer  data)
 {
-  g_autofree char *ptxas = tool (f, "kit/bin", "ptxas", PTXAS_13_0,
-                                 "echo \"ptxas fatal   : Memory allocation failure "
-                                 "(cap=$(ulimit -d))\" >&2\nexit 255");
-  g_autofree char *kit = under (f, "kit");
-  g_autofree char *empty = under (f, "empty");
-  g_autofree char *ptx = g_build_filename (f->root, "k.ptx", NULL);
-  g_autoptr(KsToolchain) tc = NULL;
+  g_autofree char *ptx = NULL;
+  g_autoptr(KsToolchain) tc = ptxas_only_kit (f, "echo \"ptxas fatal   : Memory allocation "
+                                              "failure (cap=$(ulimit -d))\" >&2\nexit 255", &ptx);
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) res = NULL;
   uint64_t half = (uint64_t) sysconf (_SC_PHYS_PAGES) / 2 * (uint64_t) sysconf (_SC_PAGE_SIZE);
   const char *cap;
   guint64 cap_kib;
 
-  g_assert_true (g_file_set_contents (ptx, ".version 8.0\n.target sm_80\n.address_size 64\n"
-                                      ".visible .entry k () { ret; }\n", -1, NULL));
-  g_assert_cmpint (g_mkdir_with_parents (empty, 0700), ==, 0);
-  g_setenv ("PATH", empty, TRUE);
-  tc = _ks_toolchain_find_local (kit, f->root);
-  g_assert_cmpstr (ks_toolchain_get_path (tc, KS_TOOL_PTXAS), ==, ptxas);
   res = ks_toolchain_ptxas_resources (tc, ptx, "sm_80", NULL, &error);
   g_assert_null (res);
   g_assert_nonnull (error);
@@ -614,11 +626,8 @@ static void
 test_tool_cpu_cap (Fixture       *f,
                    gconstpointer  data)
 {
-  g_autofree char *ptxas = tool (f, "kit/bin", "ptxas", PTXAS_13_0, "while :; do :; done");
-  g_autofree char *kit = under (f, "kit");
-  g_autofree char *empty = under (f, "empty");
-  g_autofree char *ptx = g_build_filename (f->root, "k.ptx", NULL);
-  g_autoptr(KsToolchain) tc = NULL;
+  g_autofree char *ptx = NULL;
+  g_autoptr(KsToolchain) tc = ptxas_only_kit (f, "while :; do :; done", &ptx);
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) res = NULL;
   gint64 started;
@@ -627,14 +636,8 @@ test_tool_cpu_cap (Fixture       *f,
   int status = 0;
   g_autofree char *out = NULL, *err = NULL;
 
-  g_assert_true (g_file_set_contents (ptx, ".version 8.0\n.target sm_80\n.address_size 64\n"
-                                      ".visible .entry k () { ret; }\n", -1, NULL));
-  g_assert_cmpint (g_mkdir_with_parents (empty, 0700), ==, 0);
-  g_setenv ("PATH", empty, TRUE);
   g_setenv ("KS_TOOL_CPU_SECONDS", "1", TRUE);
   g_assert_cmpuint (ks_toolchain_cpu_limit (), ==, 1);
-  tc = _ks_toolchain_find_local (kit, f->root);
-  g_assert_cmpstr (ks_toolchain_get_path (tc, KS_TOOL_PTXAS), ==, ptxas);
   started = g_get_monotonic_time ();
   res = ks_toolchain_ptxas_resources (tc, ptx, "sm_80", NULL, &error);
   g_assert_null (res);
