@@ -105,10 +105,11 @@ static void async_reset (KsSim *sim);
  * names (direct calls, function addresses it takes) and what those name,
  * and the functions a variable's initializer names (a table of function
  * pointers).  A call that names no function (through a register, with or
- * without .calltargets) is taken to reach any: then all are.  Those that cannot run keep
- * their per-instruction tables untouched (a module of thousands of
- * kernels runs one), and nothing depends on this for correctness: an
- * instruction without its fast form runs in the general executor. */
+ * without .calltargets) is taken to reach any: then all are.  Those that
+ * cannot run keep their per-instruction tables untouched (a module of
+ * thousands of kernels runs one), and nothing depends on this for
+ * correctness: an instruction without its fast form runs in the general
+ * executor. */
 static uint8_t *
 reachable_functions (const KsPtxModule *m,
                      uint32_t           entry)
