@@ -615,6 +615,68 @@ test_live_sass_ptx (void)
   g_assert_nonnull (a->timing);
 }
 
+static gboolean
+has_bytes (const char *data,
+           gsize       len,
+           const char *what)
+{
+  gsize n = strlen (what);
+
+  for (gsize i = 0; i + n <= len; i++)
+    if (memcmp (data + i, what, n) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* A module of more than 4 MiB is assembled for the kernel analysed and
+ * what it calls only: the cubin that real ptxas made for the disassembler
+ * holds `small` and not the 5 MB kernel beside it */
+static void
+test_live_sass_large_module (void)
+{
+  g_autoptr(StandIn) nvdisasm = NULL;
+  g_autoptr(GString) text = g_string_new (".version 8.0\n.target sm_80\n.address_size 64\n"
+                                          ".visible .entry small (.param .u64 p)\n{\n"
+                                          "  .reg .b64 %rd<2>;\n  ld.param.u64 %rd1, [p];\n"
+                                          "  cvta.to.global.u64 %rd1, %rd1;\n"
+                                          "  st.global.u32 [%rd1], 1;\n  ret;\n}\n"
+                                          ".visible .entry big_padding (.param .u64 p)\n{\n"
+                                          "  .reg .b32 %r<2>;\n  .reg .b64 %rd<2>;\n");
+  g_autofree char *ptx = NULL, *cubin = NULL;
+  g_autoptr(KsAnalysis) a = NULL;
+  KsAnalysisRequest req;
+  gsize cubin_len = 0;
+  gboolean noted = FALSE;
+
+  if (!have_nvcc ())
+    return;
+  while (text->len < (5u << 20))
+    g_string_append (text, "  add.u32 %r1, %r1, 1;\n");
+  g_string_append (text, "  ld.param.u64 %rd1, [p];\n  cvta.to.global.u64 %rd1, %rd1;\n"
+                         "  st.global.u32 [%rd1], %r1;\n  ret;\n}\n");
+  nvdisasm = standin_new ("10_celeritas_min.sm_70.nvdisasm_lineinfo.s", FALSE);
+  ptx = g_build_filename (nvdisasm->dir, "two.ptx", NULL);
+  g_assert_true (g_file_set_contents (ptx, text->str, (gssize) text->len, NULL));
+
+  ks_analysis_request_init (&req);
+  req.path = ptx;
+  req.kernel = "small";
+  req.toolkit_dir = nvdisasm->dir;
+  req.simulate = FALSE;
+  a = ks_analysis_run (&req, NULL, NULL, NULL);
+  g_unlink (ptx);
+  g_assert_cmpint (a->status, ==, KS_ANALYSIS_OK);
+  g_assert_cmpint (a->resources->source, ==, KS_RESOURCES_SOURCE_PTXAS);
+  g_assert_cmpstr (a->sass_tool, ==, "nvdisasm");
+  for (guint i = 0; i < a->diagnostics->len; i++)
+    noted |= strstr (g_array_index (a->diagnostics, KsDiagnostic, i).message,
+                     "1 other kernel or function of this large module is left out") != NULL;
+  g_assert_true (noted);
+  g_assert_true (g_file_get_contents (nvdisasm->cubin_copy, &cubin, &cubin_len, NULL));
+  g_assert_true (has_bytes (cubin, cubin_len, ".text.small"));
+  g_assert_false (has_bytes (cubin, cubin_len, "big_padding"));
+}
+
 /* A disassembler that fails is a message, never a failed analysis; a
  * sample then shows the listing that ships with it */
 static void
@@ -780,6 +842,7 @@ main (int    argc,
   g_test_add_func ("/analysis/sass/live-cuda", test_live_sass_cuda);
   g_test_add_func ("/analysis/sass/live-ptx", test_live_sass_ptx);
   g_test_add_func ("/analysis/sass/fails-calmly", test_live_sass_fails_calmly);
+  g_test_add_func ("/analysis/sass/large-module", test_live_sass_large_module);
   g_test_add_func ("/analysis/sass/none", test_no_sass);
   return g_test_run ();
 }

@@ -623,6 +623,204 @@ test_ptxas_run_reduce (void)
   g_assert_cmpuint (2 * est->registers, >=, real->registers);
 }
 
+/* A module of three kernels: `a` calls `helper` and indexes a table of
+ * function pointers (`pick`, named only by the initializer), `b` stands
+ * alone, `c` calls `helper` too.  Written by hand, so what each kernel
+ * reaches is known without the code under test. */
+static const char cut_ptx[] =
+  ".version 8.0\n"                                                        /* 1 */
+  ".target sm_80\n"
+  ".address_size 64\n"
+  ".func (.param .b32 r) helper (.param .b32 x);\n"
+  ".func (.param .b32 r) pick (.param .b32 x)\n"                          /* 5 */
+  "{\n  .reg .b32 %r<2>;\n  ld.param.b32 %r1, [x];\n  st.param.b32 [r], %r1;\n  ret;\n}\n"
+  ".global .align 8 .u64 table[1] = {pick};\n"                            /* 12 */
+  ".visible .entry b (.param .u64 p)\n"                                   /* 13 */
+  "{\n  .reg .b64 %rd<2>;\n  ld.param.u64 %rd1, [p];\n  st.global.u32 [%rd1], 7;\n  ret;\n}\n"
+  ".visible .entry a (.param .u64 p) { .reg .b32 %r<3>; .reg .b64 %rd<2>;\n"  /* 20 */
+  "  ld.param.u64 %rd1, [p];\n  ld.global.u32 %r1, [%rd1];\n"
+  "  { .param .b32 x0; .param .b32 r0; st.param.b32 [x0], %r1;\n"
+  "    call.uni (r0), helper, (x0); ld.param.b32 %r2, [r0]; }\n"
+  "  st.global.u32 [%rd1], %r2;\n  ret;\n}\n"                             /* 25-26 */
+  ".func (.param .b32 r) helper (.param .b32 x)\n"                        /* 27: the definition */
+  "{\n  .reg .b32 %r<3>;\n  ld.param.b32 %r1, [x];\n  add.s32 %r2, %r1, 1;\n"
+  "  st.param.b32 [r], %r2;\n  ret;\n}\n"
+  "  .visible .entry c () { ret; } // c\n";                                /* 35 */
+
+static guint
+count_lines (const char *text)
+{
+  guint n = 0;
+
+  for (const char *p = text; (p = strchr (p, '\n')) != NULL; p++)
+    n++;
+  return n;
+}
+
+static gboolean
+has_body (const KsPtxModule *m,
+          const char        *name)
+{
+  const KsPtxFunction *fn = ks_ptx_module_find_function (m, name);
+
+  return fn != NULL && (fn->flags & KS_PTX_FUNCTION_HAS_BODY) != 0;
+}
+
+static void
+test_one_kernel_text (void)
+{
+  g_autoptr(KsPtxModule) m = parse_text (cut_ptx);
+  struct { const char *root; gboolean a, b, c, helper, pick; uint32_t blanked; } cases[] = {
+    { "a", TRUE, FALSE, FALSE, TRUE, TRUE, 2 },
+    { "b", FALSE, TRUE, FALSE, FALSE, TRUE, 3 },
+    { "c", FALSE, FALSE, TRUE, FALSE, TRUE, 3 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      gsize len = 0;
+      uint32_t blanked = 0;
+      g_autofree char *text = ks_ptx_module_text_for_function (m, function_index (m, cases[i].root),
+                                                               &len, &blanked);
+      g_autoptr(KsPtxModule) part = NULL;
+
+      g_assert_nonnull (text);
+      g_assert_cmpuint (len, ==, strlen (text));
+      g_assert_cmpuint (blanked, ==, cases[i].blanked);
+      /* every line keeps its number: the same count of lines, and the
+       * kernel's own first line is where it was */
+      g_assert_cmpuint (count_lines (text), ==, count_lines (cut_ptx));
+      part = parse_text (text);
+      g_assert_cmpuint (has_body (part, "a"), ==, cases[i].a);
+      g_assert_cmpuint (has_body (part, "b"), ==, cases[i].b);
+      g_assert_cmpuint (has_body (part, "c"), ==, cases[i].c);
+      g_assert_cmpuint (has_body (part, "helper"), ==, cases[i].helper);
+      g_assert_cmpuint (has_body (part, "pick"), ==, cases[i].pick);
+      /* helper's declaration goes with its definition (ptxas wants every
+       * declared function defined); the table stays */
+      g_assert_cmpuint (ks_ptx_module_find_function (part, "helper") != NULL, ==, cases[i].helper);
+      g_assert_nonnull (strstr (text, ".global .align 8 .u64 table[1] = {pick};"));
+      g_assert_cmpuint (ks_ptx_module_find_function (part, cases[i].root)->line, ==,
+                        ks_ptx_module_find_function (m, cases[i].root)->line);
+    }
+
+  /* c is the last text of the module: the comment after it stays */
+  {
+    g_autofree char *text = ks_ptx_module_text_for_function (m, function_index (m, "a"), NULL, NULL);
+
+    g_assert_true (g_str_has_suffix (text, "\n   // c\n"));
+  }
+  /* nothing to leave out: a module of one kernel */
+  {
+    g_autoptr(KsPtxModule) one =
+      parse_text (".version 8.0\n.target sm_80\n.address_size 64\n.entry k () { ret; }\n");
+    gsize len = 1;
+
+    g_assert_null (ks_ptx_module_text_for_function (one, 0, &len, NULL));
+    g_assert_cmpuint (len, ==, 0);
+  }
+  /* DWARF sections name functions from outside them: not cut */
+  {
+    g_autofree char *with_dwarf =
+      g_strconcat (cut_ptx, ".section .debug_info { .b64 a }\n", NULL);
+    g_autoptr(KsPtxModule) dw = parse_text (with_dwarf);
+
+    g_assert_cmpuint (dw->n_sections, ==, 1);
+    g_assert_null (ks_ptx_module_text_for_function (dw, function_index (dw, "b"), NULL, NULL));
+  }
+}
+
+/* The same resources for each kernel whether ptxas assembles the whole
+ * module or only the kernel's part of it: ptxas itself is the reference,
+ * over the corpus's modules of several kernels (device functions,
+ * function pointers, extern and rdc code among them) */
+static void
+test_ptxas_one_kernel (void)
+{
+  g_autoptr(KsToolchain) tc = ks_toolchain_find (NULL);
+  g_autofree char *dir = g_test_build_filename (G_TEST_DIST, "ptx", "corpus", "sm_80", NULL);
+  g_autofree char *tmpdir = NULL;
+  g_autoptr(GDir) d = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *file;
+  guint n_kernels = 0, n_cut = 0;
+
+  if (ks_toolchain_get_path (tc, KS_TOOL_PTXAS) == NULL)
+    {
+      g_test_skip ("ptxas not found (PATH, $CUDA_HOME, $CUDA_PATH, /usr/local/cuda/bin)");
+      return;
+    }
+  tmpdir = g_dir_make_tmp ("ks-test-cut-XXXXXX", &error);
+  g_assert_no_error (error);
+  d = g_dir_open (dir, 0, &error);
+  g_assert_no_error (error);
+  while ((file = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, file, NULL);
+      g_autoptr(KsPtxModule) m = NULL;
+      g_autoptr(GPtrArray) whole = NULL;
+
+      if (!g_str_has_suffix (file, ".ptx"))
+        continue;
+      m = ks_ptx_module_parse_file (path, &error);
+      g_assert_no_error (error);
+      if (ks_ptx_module_has_errors (m) || ks_ptx_module_n_entries (m) < 2)
+        continue;
+      whole = ks_toolchain_ptxas_resources (tc, path, "sm_80", NULL, &error);
+      /* (dynamic parallelism's module is assembled with -c only) */
+      if (whole == NULL)
+        {
+          g_test_message ("%s: %s", file, error->message);
+          g_clear_error (&error);
+          continue;
+        }
+
+      for (uint32_t f = 0; f < m->n_functions; f++)
+        {
+          g_autofree char *name = NULL, *text = NULL, *part_path = NULL;
+          g_autoptr(GPtrArray) part = NULL;
+          const KsKernelResources *w, *p;
+          gsize len = 0;
+
+          if (m->functions[f].kind != KS_PTX_FUNCTION_ENTRY
+              || (m->functions[f].flags & KS_PTX_FUNCTION_HAS_BODY) == 0)
+            continue;
+          n_kernels++;
+          text = ks_ptx_module_text_for_function (m, f, &len, NULL);
+          if (text == NULL)
+            continue;
+          n_cut++;
+          name = ks_ptx_span_dup (m, m->functions[f].name);
+          part_path = g_build_filename (tmpdir, "part.ptx", NULL);
+          g_file_set_contents (part_path, text, (gssize) len, &error);
+          g_assert_no_error (error);
+          part = ks_toolchain_ptxas_resources (tc, part_path, "sm_80", NULL, &error);
+          g_assert_no_error (error);
+          g_unlink (part_path);
+
+          w = ks_resources_find (whole, name, "sm_80");
+          p = ks_resources_find (part, name, "sm_80");
+          g_assert_nonnull (w);
+          g_assert_nonnull (p);
+          g_test_message ("%s %s: %u registers", file, name, p->registers);
+          g_assert_cmpuint (p->registers, ==, w->registers);
+          g_assert_cmpuint (p->shared_static_bytes, ==, w->shared_static_bytes);
+          g_assert_cmpuint (p->local_bytes, ==, w->local_bytes);
+          g_assert_cmpuint (p->cumulative_stack_bytes, ==, w->cumulative_stack_bytes);
+          g_assert_cmpuint (p->spill_store_bytes, ==, w->spill_store_bytes);
+          g_assert_cmpuint (p->spill_load_bytes, ==, w->spill_load_bytes);
+          g_assert_cmpuint (p->barriers, ==, w->barriers);
+          g_assert_cmpmem (p->constant_bytes, sizeof p->constant_bytes,
+                           w->constant_bytes, sizeof w->constant_bytes);
+          /* and the other kernels were left out */
+          g_assert_cmpuint (part->len, <, whole->len);
+        }
+    }
+  g_rmdir (tmpdir);
+  g_test_message ("%u kernels, %u assembled alone", n_kernels, n_cut);
+  g_assert_cmpuint (n_cut, >=, 50);
+}
+
 static void
 test_ptxas_run_error (void)
 {
@@ -766,6 +964,8 @@ main (int   argc,
   g_test_add_func ("/resources/toolchain/fake-ptxas-argv-tmpdir", test_toolchain_fake);
   g_test_add_func ("/resources/toolchain/ptxas-reduce-shared-vs-estimate", test_ptxas_run_reduce);
   g_test_add_func ("/resources/toolchain/ptxas-errors", test_ptxas_run_error);
+  g_test_add_func ("/resources/toolchain/ptxas-one-kernel", test_ptxas_one_kernel);
+  g_test_add_func ("/resources/one-kernel-text", test_one_kernel_text);
 
   return g_test_run ();
 }

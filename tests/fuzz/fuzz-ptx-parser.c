@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ks-lower.h"
 #include "ks-ptx.h"
@@ -455,6 +456,62 @@ exercise_queries (const KsPtxModule *m)
     }
 }
 
+static uint32_t
+count_newlines (const char *text,
+                size_t      len)
+{
+  uint32_t n = 0;
+
+  for (size_t i = 0; i < len; i++)
+    n += text[i] == '\n';
+  return n;
+}
+
+/* One kernel's part of a module that parsed (what ptxas is given): every
+ * line keeps its number, the part parses without errors, and it has the
+ * kernel with the same body and fewer definitions than the whole */
+static void
+exercise_one_kernel_text (const KsPtxModule *m)
+{
+  for (uint32_t f = 0; f < m->n_functions; f++)
+    {
+      const KsPtxFunction *fn = &m->functions[f];
+      g_autofree char *text = NULL, *name = NULL;
+      g_autoptr(GBytes) bytes = NULL;
+      g_autoptr(KsPtxModule) part = NULL;
+      const KsPtxFunction *same;
+      uint32_t n_left_out = 0;
+      int64_t n_bodies = 0;
+      gsize len = 0;
+
+      if (fn->kind != KS_PTX_FUNCTION_ENTRY)
+        continue;
+      text = ks_ptx_module_text_for_function (m, f, &len, &n_left_out);
+      if (text == NULL)
+        {
+          CHECK (len == 0);
+          continue;
+        }
+      CHECK (m->n_errors == 0);
+      CHECK (n_left_out > 0);
+      CHECK (len <= m->text_len && strlen (text) == len);
+      CHECK (count_newlines (text, len) == count_newlines (m->text, m->text_len));
+      bytes = g_bytes_new_static (text, len);
+      part = ks_ptx_module_parse (bytes, "part.ptx");
+      CHECK (part->n_errors == 0);
+      name = ks_ptx_span_dup (m, fn->name);
+      same = ks_ptx_module_find_function (part, name);
+      CHECK (same != NULL && (same->flags & KS_PTX_FUNCTION_HAS_BODY));
+      CHECK (same->n_insns == fn->n_insns && same->line == fn->line);
+      for (uint32_t g = 0; g < part->n_functions; g++)
+        n_bodies += (part->functions[g].flags & KS_PTX_FUNCTION_HAS_BODY) != 0;
+      for (uint32_t g = 0; g < m->n_functions; g++)
+        n_bodies -= (m->functions[g].flags & KS_PTX_FUNCTION_HAS_BODY) != 0;
+      CHECK (n_bodies + (int64_t) n_left_out == 0);
+      break;                    /* one kernel is enough per input */
+    }
+}
+
 /* What the timing model says ptxas makes of a module that parsed
  * (ks-lower.h): every instruction has one kind, a vector access has 2 or 4
  * parts of one opcode and space in one function, the counts add up. */
@@ -517,6 +574,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   module = ks_ptx_module_parse (bytes, "fuzz.ptx");
   check_module (module, size);
   exercise_queries (module);
+  exercise_one_kernel_text (module);
   exercise_lowering (module);
   return 0;
 }

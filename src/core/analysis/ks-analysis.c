@@ -395,9 +395,25 @@ get_resources (KsAnalysis              *a,
       g_autofree char *tmpdir = g_dir_make_tmp ("kernelscope-ptx-XXXXXX", NULL);
       g_autofree char *tmp = tmpdir ? g_build_filename (tmpdir, "kernel.ptx", NULL) : NULL;
       g_autoptr(GPtrArray) all = NULL;
+      /* only the kernel and what it may call: ptxas takes minutes over a
+       * module of thousands of kernels, and reports this one the same */
+      gsize part_len = 0;
+      g_autofree char *part = ks_ptx_module_text_for_function (a->module, (uint32_t) a->kernel_index,
+                                                               &part_len, NULL);
 
-      if (tmp != NULL && g_file_set_contents (tmp, a->ptx_text, -1, &error))
+      if (tmp != NULL
+          && g_file_set_contents (tmp, part ? part : a->ptx_text, part ? (gssize) part_len : -1,
+                                  &error))
         all = ks_toolchain_ptxas_resources (a->toolchain, tmp, a->arch->id, cancellable, &error);
+      /* what ptxas refuses in the part it says of the whole module too,
+       * unless the part lacks something; then the whole module speaks */
+      if (all == NULL && part != NULL && !g_cancellable_is_cancelled (cancellable))
+        {
+          g_clear_error (&error);
+          if (g_file_set_contents (tmp, a->ptx_text, -1, &error))
+            all = ks_toolchain_ptxas_resources (a->toolchain, tmp, a->arch->id, cancellable,
+                                                &error);
+        }
       if (all != NULL)
         {
           const KsKernelResources *found = ks_resources_find (all, a->kernel_name, NULL);
@@ -528,6 +544,11 @@ use_shipped_sass (KsAnalysis *a)
   return TRUE;
 }
 
+/* PTX larger than this (about 40,000 instructions) has its SASS made for
+ * the analysed kernel only: ptxas and nvdisasm take minutes over a module
+ * of thousands of kernels */
+#define SASS_WHOLE_MODULE_BYTES (4u << 20)
+
 /* SASS of what was analysed: made now when a disassembler is there, else
  * (or when making it failed) the listing shipped for this architecture;
  * whatever goes wrong is a message, never a failed analysis */
@@ -542,6 +563,8 @@ get_sass (KsAnalysis              *a,
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *name = NULL;
+  g_autofree char *part = NULL;
+  uint32_t left_out = 0;
   KsTool tool;
 
   if (!r->make_sass)
@@ -556,9 +579,27 @@ get_sass (KsAnalysis              *a,
   report (prog, KS_ANALYSIS_STAGE_SASS, 0);
   a->sass_tool = ks_tool_name (tool);
   a->sass_arch = sass_arch_for (a, r, target);
+  /* A large module is assembled and disassembled for the kernel and what
+   * it calls only (ks_ptx_module_text_for_function: the lines keep their
+   * numbers, so the PTX and SASS panes stay linked) */
+  if (!cuda && strlen (a->ptx_text) > SASS_WHOLE_MODULE_BYTES
+      && (part = ks_ptx_module_text_for_function (a->module, (uint32_t) a->kernel_index, NULL,
+                                                  &left_out)) != NULL)
+    {
+      g_autofree char *msg =
+        g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                      "the SASS is made for %s and what it calls: %u other "
+                                      "kernel or function of this large module is left out",
+                                      "the SASS is made for %s and what it calls: %u other "
+                                      "kernels and functions of this large module are left out",
+                                      left_out),
+                         a->kernel_name, left_out);
+
+      add_diagnostic (a, a->path, 0, 0, KS_DIAGNOSTIC_NOTE, msg);
+    }
   a->sass_text = ks_toolchain_make_sass (a->toolchain, cuda ? source_path : NULL,
-                                         cuda ? a->cuda_text : a->ptx_text, cuda, a->sass_arch,
-                                         &tool, &a->sass_note, cancellable, &error);
+                                         cuda ? a->cuda_text : part ? part : a->ptx_text, cuda,
+                                         a->sass_arch, &tool, &a->sass_note, cancellable, &error);
   if (a->sass_text == NULL)
     {
       a->sass_error = g_strdup (error->message);

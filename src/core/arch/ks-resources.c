@@ -681,68 +681,6 @@ var_align (const KsPtxVar *var)
   return var->align != 0 ? var->align : MAX (var_element_size (var), 1);
 }
 
-typedef struct
-{
-  const KsPtxModule *m;
-  guint8 *fn_seen;              /* per function */
-  guint8 *var_seen;             /* per variable */
-  GArray *queue;                /* function indices to visit */
-  int32_t max_barrier;          /* highest id, -1 none; 15 when one is a register */
-} Reach;
-
-static void
-reach_function (Reach    *r,
-                uint32_t  f)
-{
-  if (f < r->m->n_functions && !r->fn_seen[f])
-    {
-      r->fn_seen[f] = 1;
-      g_array_append_val (r->queue, f);
-    }
-}
-
-static void
-reach_operand (Reach              *r,
-               const KsPtxOperand *op,
-               guint               depth)
-{
-  const KsPtxModule *m = r->m;
-
-  switch (op->kind)
-    {
-    case KS_PTX_OPERAND_VAR:
-      if (op->a < m->n_vars)
-        r->var_seen[op->a] = 1;
-      break;
-    case KS_PTX_OPERAND_FUNC:
-      reach_function (r, op->a);
-      break;
-    case KS_PTX_OPERAND_ADDRESS:
-      if (op->aux == KS_PTX_ADDRESS_VAR && op->a < m->n_vars)
-        r->var_seen[op->a] = 1;
-      else if (op->aux == KS_PTX_ADDRESS_FUNC)
-        reach_function (r, op->a);
-      break;
-    case KS_PTX_OPERAND_TARGETS:
-      if (op->a < m->n_target_lists && m->target_lists[op->a].is_calltargets)
-        {
-          const KsPtxTargetList *tl = &m->target_lists[op->a];
-
-          for (uint32_t i = 0; i < tl->n; i++)
-            reach_function (r, m->target_entries[tl->first + i]);
-        }
-      break;
-    case KS_PTX_OPERAND_VECTOR:
-    case KS_PTX_OPERAND_LIST:
-      if (depth < 4)
-        for (uint32_t i = 0; i < op->aux && op->a + i < m->n_operands; i++)
-          reach_operand (r, &m->operands[op->a + i], depth + 1);
-      break;
-    default:
-      break;
-    }
-}
-
 static gboolean
 is_named_barrier (const KsPtxInsn *in)
 {
@@ -751,25 +689,21 @@ is_named_barrier (const KsPtxInsn *in)
          && in->scope != KS_PTX_SCOPE_CLUSTER;
 }
 
-static void
-reach_insn (Reach           *r,
-            const KsPtxInsn *in)
+/* The number of named barriers an instruction needs: its highest id + 1,
+ * 16 when the id is a register; 0 when it is not a named barrier */
+static int32_t
+barriers_used (const KsPtxModule *m,
+               const KsPtxInsn   *in)
 {
-  const KsPtxOperand *ops = ks_ptx_insn_operands (r->m, in);
+  const KsPtxOperand *ops = ks_ptx_insn_operands (m, in);
+  /* bar.red has its destination first */
+  uint32_t idx = (in->flags & KS_PTX_FLAG_RED) ? 1 : 0;
 
-  for (uint32_t i = 0; i < in->n_operands; i++)
-    reach_operand (r, &ops[i], 0);
-
-  if (is_named_barrier (in))
-    {
-      /* bar.red has its destination first */
-      uint32_t idx = (in->flags & KS_PTX_FLAG_RED) ? 1 : 0;
-
-      if (idx < in->n_operands && ops[idx].kind == KS_PTX_OPERAND_IMM_INT)
-        r->max_barrier = MAX (r->max_barrier, (int32_t) MIN (ops[idx].a, 15));
-      else
-        r->max_barrier = 15;
-    }
+  if (!is_named_barrier (in))
+    return 0;
+  if (idx < in->n_operands && ops[idx].kind == KS_PTX_OPERAND_IMM_INT)
+    return (int32_t) MIN (ops[idx].a, 15) + 1;
+  return 16;
 }
 
 /* Frame of a set of variables laid out in declaration order */
@@ -1009,9 +943,9 @@ ks_resources_estimate (const KsPtxModule *m,
   g_autofree char *name = NULL;
   g_autofree char *arch = NULL;
   g_autofree guint8 *take = NULL;
-  g_autoptr(GArray) queue = NULL;
   KsKernelResources *res;
-  Reach r;
+  KsPtxReach r;
+  int32_t barriers = 0;
   uint32_t sm;
 
   g_return_val_if_fail (m != NULL, NULL);
@@ -1030,26 +964,20 @@ ks_resources_estimate (const KsPtxModule *m,
   res->is_entry = fn->kind == KS_PTX_FUNCTION_ENTRY;
 
   /* Everything the function and its callees name */
-  queue = g_array_new (FALSE, FALSE, sizeof (uint32_t));
-  r.m = m;
-  r.fn_seen = g_new0 (guint8, MAX (m->n_functions, 1));
-  r.var_seen = g_new0 (guint8, MAX (m->n_vars, 1));
-  r.queue = queue;
-  r.max_barrier = -1;
-  reach_function (&r, function_index);
-  for (guint q = 0; q < queue->len; q++)
+  ks_ptx_module_reach (m, function_index, 0, &r);
+  for (uint32_t f = 0; f < m->n_functions; f++)
     {
-      const KsPtxFunction *f = &m->functions[g_array_index (queue, uint32_t, q)];
+      const KsPtxFunction *rf = &m->functions[f];
 
-      if (f->first_insn + f->n_insns > m->n_insns)
+      if (!r.functions[f] || rf->first_insn + rf->n_insns > m->n_insns)
         continue;
-      for (uint32_t i = 0; i < f->n_insns; i++)
-        reach_insn (&r, &m->insns[f->first_insn + i]);
+      for (uint32_t i = 0; i < rf->n_insns; i++)
+        barriers = MAX (barriers, barriers_used (m, &m->insns[rf->first_insn + i]));
     }
 
   take = g_new0 (guint8, MAX (m->n_vars, 1));
   for (uint32_t v = 0; v < m->n_vars; v++)
-    take[v] = r.var_seen[v] && m->vars[v].space == KS_PTX_SPACE_SHARED
+    take[v] = r.vars[v] && m->vars[v].space == KS_PTX_SPACE_SHARED
               && (m->vars[v].flags & (KS_PTX_VAR_PARAM | KS_PTX_VAR_RETURN)) == 0;
   res->shared_static_bytes = layout_vars (m, take);
 
@@ -1060,10 +988,10 @@ ks_resources_estimate (const KsPtxModule *m,
     take[v] = m->vars[v].space == KS_PTX_SPACE_LOCAL
               && (m->vars[v].flags & (KS_PTX_VAR_PARAM | KS_PTX_VAR_RETURN)) == 0
               && (m->vars[v].function == function_index
-                  || (m->vars[v].function == KS_PTX_NONE && r.var_seen[v]));
+                  || (m->vars[v].function == KS_PTX_NONE && r.vars[v]));
   res->local_bytes = layout_vars (m, take);
 
-  res->barriers = (uint32_t) (r.max_barrier + 1);
+  res->barriers = (uint32_t) barriers;
   res->fields |= KS_RESOURCES_HAS_BARRIERS | KS_RESOURCES_HAS_REGISTERS;
   res->registers = estimate_registers (m, fn);
 
@@ -1084,7 +1012,6 @@ ks_resources_estimate (const KsPtxModule *m,
       res->constant_bytes[0] = (uint32_t) MIN (0x160 + off, G_MAXUINT32);
     }
 
-  g_free (r.fn_seen);
-  g_free (r.var_seen);
+  ks_ptx_reach_clear (&r);
   return res;
 }

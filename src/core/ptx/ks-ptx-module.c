@@ -353,3 +353,222 @@ ks_ptx_module_line_text (const KsPtxModule *m,
   text = g_strndup (s, eol ? (gsize) (eol - s) : (gsize) (end - s));
   return g_strstrip (g_strdelimit (text, "\t", ' '));
 }
+
+/* ---- what a function reaches --------------------------------------------------------- */
+
+typedef struct
+{
+  const KsPtxModule *m;
+  KsPtxReach *out;
+  GArray *queue;                /* function indices to visit */
+} ReachWalk;
+
+static void
+reach_function (ReachWalk *w,
+                uint32_t   f)
+{
+  if (f < w->m->n_functions && !w->out->functions[f])
+    {
+      w->out->functions[f] = 1;
+      g_array_append_val (w->queue, f);
+    }
+}
+
+static void
+reach_operand (ReachWalk          *w,
+               const KsPtxOperand *op,
+               guint               depth)
+{
+  const KsPtxModule *m = w->m;
+
+  switch (op->kind)
+    {
+    case KS_PTX_OPERAND_VAR:
+      if (op->a < m->n_vars)
+        w->out->vars[op->a] = 1;
+      break;
+    case KS_PTX_OPERAND_FUNC:
+      reach_function (w, op->a);
+      break;
+    case KS_PTX_OPERAND_ADDRESS:
+      if (op->aux == KS_PTX_ADDRESS_VAR && op->a < m->n_vars)
+        w->out->vars[op->a] = 1;
+      else if (op->aux == KS_PTX_ADDRESS_FUNC)
+        reach_function (w, op->a);
+      break;
+    case KS_PTX_OPERAND_TARGETS:
+      if (op->a < m->n_target_lists && m->target_lists[op->a].is_calltargets)
+        {
+          const KsPtxTargetList *tl = &m->target_lists[op->a];
+
+          for (uint32_t i = 0; i < tl->n && tl->first + i < m->n_target_entries; i++)
+            reach_function (w, m->target_entries[tl->first + i]);
+        }
+      break;
+    case KS_PTX_OPERAND_VECTOR:
+    case KS_PTX_OPERAND_LIST:
+      if (depth < 4)
+        for (uint32_t i = 0; i < op->aux && op->a + i < m->n_operands; i++)
+          reach_operand (w, &m->operands[op->a + i], depth + 1);
+      break;
+    default:
+      break;
+    }
+}
+
+void
+ks_ptx_module_reach (const KsPtxModule *m,
+                     uint32_t           root,
+                     guint              flags,
+                     KsPtxReach        *reach)
+{
+  g_autoptr(GArray) queue = g_array_new (FALSE, FALSE, sizeof (uint32_t));
+  ReachWalk w = { m, reach, queue };
+
+  g_return_if_fail (m != NULL);
+  g_return_if_fail (reach != NULL);
+
+  reach->functions = g_new0 (uint8_t, MAX (m->n_functions, 1));
+  reach->vars = g_new0 (uint8_t, MAX (m->n_vars, 1));
+  reach->indirect = FALSE;
+
+  reach_function (&w, root);
+  if (flags & KS_PTX_REACH_INITIALIZERS)
+    for (uint32_t v = 0; v < m->n_vars; v++)
+      for (uint32_t k = 0; k < m->vars[v].n_init && m->vars[v].first_init + k < m->n_inits; k++)
+        if (m->inits[m->vars[v].first_init + k].kind == KS_PTX_INIT_FUNC)
+          reach_function (&w, m->inits[m->vars[v].first_init + k].index);
+
+  for (guint q = 0; q < queue->len; q++)
+    {
+      const KsPtxFunction *f = &m->functions[g_array_index (queue, uint32_t, q)];
+
+      for (uint32_t i = f->first_insn; i < f->first_insn + f->n_insns && i < m->n_insns; i++)
+        {
+          const KsPtxInsn *in = &m->insns[i];
+          const KsPtxOperand *callee = NULL;
+
+          for (uint32_t k = 0; k < in->n_operands && in->first_operand + k < m->n_operands; k++)
+            {
+              const KsPtxOperand *op = &m->operands[in->first_operand + k];
+
+              reach_operand (&w, op, 0);
+              /* a call's callee is its first operand that is not a list */
+              if (callee == NULL && op->kind != KS_PTX_OPERAND_LIST)
+                callee = op;
+            }
+          if (in->opcode == KS_PTX_OPC_CALL && (callee == NULL || callee->kind != KS_PTX_OPERAND_FUNC))
+            reach->indirect = TRUE;
+        }
+    }
+}
+
+void
+ks_ptx_reach_clear (KsPtxReach *reach)
+{
+  g_clear_pointer (&reach->functions, g_free);
+  g_clear_pointer (&reach->vars, g_free);
+  reach->indirect = FALSE;
+}
+
+/* ---- one function's part of the module ----------------------------------------------- */
+
+static int
+compare_spans (gconstpointer a,
+               gconstpointer b)
+{
+  const KsPtxSpan *x = a, *y = b;
+
+  return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+static gboolean
+span_in_text (const KsPtxModule *m,
+              KsPtxSpan          span)
+{
+  return span.len > 0 && span.offset <= m->text_len && span.len <= m->text_len - span.offset;
+}
+
+char *
+ks_ptx_module_text_for_function (const KsPtxModule *m,
+                                 uint32_t           root,
+                                 gsize             *len,
+                                 uint32_t          *n_blanked)
+{
+  g_autoptr(GArray) drop = NULL;
+  KsPtxReach reach;
+  uint32_t n_functions = 0;
+  char *out, *w;
+  size_t pos = 0;
+
+  g_return_val_if_fail (m != NULL, NULL);
+
+  if (len != NULL)
+    *len = 0;
+  if (n_blanked != NULL)
+    *n_blanked = 0;
+  /* DWARF sections and aliases name functions from outside any of them;
+   * a module with errors may name what it lacks */
+  if (m->n_errors > 0 || m->n_sections > 0 || m->n_aliases > 0 || root >= m->n_functions
+      || (m->functions[root].flags & KS_PTX_FUNCTION_HAS_BODY) == 0)
+    return NULL;
+
+  ks_ptx_module_reach (m, root, KS_PTX_REACH_INITIALIZERS, &reach);
+  drop = g_array_new (FALSE, FALSE, sizeof (KsPtxSpan));
+  /* A call through a register: ptxas lays out the module's call targets
+   * for all its kernels together (a different register count, a bank 2
+   * of constants), so the kernel is assembled only in its whole module */
+  for (uint32_t f = 0; f < m->n_functions && !reach.indirect; f++)
+    {
+      const KsPtxFunction *fn = &m->functions[f];
+
+      if (reach.functions[f] || (fn->flags & KS_PTX_FUNCTION_HAS_BODY) == 0)
+        continue;
+      /* ptxas wants every function the module declares defined: its
+       * declaration goes too, or nothing */
+      if (!span_in_text (m, fn->definition)
+          || ((fn->flags & KS_PTX_FUNCTION_DECLARED) && !span_in_text (m, fn->declaration)))
+        {
+          g_array_set_size (drop, 0);
+          break;
+        }
+      g_array_append_val (drop, fn->definition);
+      if (fn->flags & KS_PTX_FUNCTION_DECLARED)
+        g_array_append_val (drop, fn->declaration);
+      n_functions++;
+    }
+  ks_ptx_reach_clear (&reach);
+  if (drop->len == 0)
+    return NULL;
+  g_array_sort (drop, compare_spans);
+
+  out = w = g_malloc (m->text_len + 1);
+  for (guint i = 0; i < drop->len; i++)
+    {
+      const KsPtxSpan *s = &g_array_index (drop, KsPtxSpan, i);
+      const char *p = m->text + s->offset, *end = p + s->len;
+
+      if (s->offset < pos)
+        {
+          g_free (out);
+          return NULL;
+        }
+      memcpy (w, m->text + pos, s->offset - pos);
+      w += s->offset - pos;
+      /* its lines stay, empty, so that every line keeps its number */
+      while ((p = memchr (p, '\n', (size_t) (end - p))) != NULL)
+        {
+          *w++ = '\n';
+          p++;
+        }
+      pos = (size_t) s->offset + s->len;
+    }
+  memcpy (w, m->text + pos, m->text_len - pos);
+  w += m->text_len - pos;
+  *w = '\0';
+  if (len != NULL)
+    *len = (gsize) (w - out);
+  if (n_blanked != NULL)
+    *n_blanked = n_functions;
+  return out;
+}

@@ -3206,10 +3206,17 @@ parse_body (Parser *p)
 
       if (is_punct (t, '}'))
         {
+          KsPtxSpan *def = &p->m->functions[p->fn].definition;
+          uint32_t end = t->offset + t->len;
+
           scope_pop (p);
           advance (p);
           if (p->scope_marks->len == 0)
-            break;
+            {
+              if (end > def->offset)
+                def->len = end - def->offset;
+              break;
+            }
           continue;
         }
       if (is_punct (t, '{'))
@@ -3340,9 +3347,28 @@ check_kernel_param_bytes (Parser           *p,
     }
 }
 
+/* A declaration without a body, of text [start, end): the function keeps
+ * the span of its only one (ks_ptx_module_text_for_function leaves it
+ * out with the definition) */
 static void
-parse_function (Parser  *p,
-                uint8_t  linkage)
+note_declaration (KsPtxFunction *f,
+                  uint32_t       start,
+                  uint32_t       end)
+{
+  if (f->flags & KS_PTX_FUNCTION_DECLARED)
+    f->declaration.len = 0;
+  else
+    {
+      f->declaration.offset = start;
+      f->declaration.len = end > start ? end - start : 0;
+    }
+  f->flags |= KS_PTX_FUNCTION_DECLARED;
+}
+
+static void
+parse_function (Parser   *p,
+                uint8_t   linkage,
+                uint32_t  start)
 {
   gboolean entry = directive_of (p, &p->tok) == KS_PTX_DIR_ENTRY;
   KsPtxToken name;
@@ -3357,6 +3383,7 @@ parse_function (Parser  *p,
   p->m->functions[fi].kind = entry ? KS_PTX_FUNCTION_ENTRY : KS_PTX_FUNCTION_FUNC;
   p->m->functions[fi].linkage = linkage;
   p->m->functions[fi].line = p->tok.line;
+  p->m->functions[fi].definition.offset = start;
 
   if (!entry && is_punct (&p->tok, '('))
     {
@@ -3419,7 +3446,8 @@ parse_function (Parser  *p,
             {
               KsPtxFunction def = p->m->functions[fi];
 
-              def.flags |= old->flags & KS_PTX_FUNCTION_NORETURN;
+              def.flags |= old->flags & (KS_PTX_FUNCTION_NORETURN | KS_PTX_FUNCTION_DECLARED);
+              def.declaration = old->declaration;
               if (!body)
                 def.line = old->line;
               *old = def;
@@ -3439,13 +3467,17 @@ parse_function (Parser  *p,
 
   if (is_punct (&p->tok, ';'))
     {
+      note_declaration (&p->m->functions[fi], start, p->tok.offset + 1);
       advance (p);
       return;
     }
   /* Old PTX (ISA 1.x-3.x, nvopencc) ends a declaration without ';' when the
    * next module-level directive follows; ptxas accepts it. */
   if (p->tok.kind == KS_PTX_TOK_EOF || starts_module_statement (p))
-    return;
+    {
+      note_declaration (&p->m->functions[fi], start, start);
+      return;
+    }
   if (!is_punct (&p->tok, '{'))
     {
       error_expected (p, "'{' or ';' after the function's signature");
@@ -3466,6 +3498,11 @@ static void
 skip_section (Parser *p)
 {
   advance (p);                  /* .section */
+  /* -lineinfo's .debug_str holds the names of inlined functions as bytes;
+   * the others (-G) name functions and their labels */
+  if (!(p->tok.kind == KS_PTX_TOK_DOTWORD && p->tok.len == 10
+        && memcmp (p->text + p->tok.offset, ".debug_str", 10) == 0))
+    p->m->n_sections++;
   while (p->tok.kind != KS_PTX_TOK_EOF && !is_punct (&p->tok, '{') && !is_punct (&p->tok, ';'))
     advance (p);
   if (!is_punct (&p->tok, '{'))
@@ -3662,6 +3699,7 @@ parse_module (Parser *p)
       uint32_t dir = directive_of (p, &p->tok);
       uint8_t linkage = KS_PTX_LINKAGE_NONE;
       uint8_t space;
+      uint32_t start;
 
       switch (dir)
         {
@@ -3696,6 +3734,7 @@ parse_module (Parser *p)
           }
           continue;
         case KS_PTX_DIR_ALIAS:
+          p->m->n_aliases++;
           advance (p);
           recover (p);
           continue;
@@ -3704,6 +3743,7 @@ parse_module (Parser *p)
         }
 
       /* [linkage] (.entry | .func | variable) */
+      start = p->tok.offset;
       while (dir == KS_PTX_DIR_VISIBLE || dir == KS_PTX_DIR_EXTERN || dir == KS_PTX_DIR_WEAK
              || dir == KS_PTX_DIR_COMMON)
         {
@@ -3715,7 +3755,7 @@ parse_module (Parser *p)
         }
       if (dir == KS_PTX_DIR_ENTRY || dir == KS_PTX_DIR_FUNC)
         {
-          parse_function (p, linkage);
+          parse_function (p, linkage, start);
           continue;
         }
       if (space_of_directive (dir, &space) && space != KS_PTX_SPACE_REG

@@ -400,6 +400,7 @@ typedef enum
 #define KS_PTX_FUNCTION_HAS_BODY        0x01u
 #define KS_PTX_FUNCTION_NORETURN        0x02u
 #define KS_PTX_FUNCTION_EXPLICITCLUSTER 0x04u
+#define KS_PTX_FUNCTION_DECLARED        0x08u   /* also declared without a body */
 
 typedef struct
 {
@@ -418,6 +419,10 @@ typedef struct
   uint32_t minnctapersm, maxnreg, maxclusterrank;
   uint32_t first_pragma, n_pragmas;     /* into module.words: the strings of .pragma */
   uint32_t line, end_line;
+  KsPtxSpan definition;         /* the definition's text, from its first directive (a linkage,
+                                 * .entry or .func) to its closing '}'; empty without a body */
+  KsPtxSpan declaration;        /* the text of its declaration without a body (DECLARED), to its
+                                 * ';'; empty when it has several, or one without ';' */
 } KsPtxFunction;
 
 typedef struct
@@ -500,6 +505,8 @@ typedef struct
 
   uint32_t n_errors, n_warnings;
   uint32_t n_lines;
+  uint32_t n_sections;          /* DWARF .section other than .debug_str, skipped */
+  uint32_t n_aliases;           /* .alias, skipped */
 } KsPtxModule;
 
 /* Parses PTX text.  Never fails: problems are in the module's diagnostics.
@@ -558,6 +565,44 @@ GArray        *ks_ptx_module_links_for_source (const KsPtxModule *module,
  * as spaces (for titles and tooltips).  (transfer full) */
 char          *ks_ptx_module_line_text        (const KsPtxModule *module,
                                                uint32_t           line);
+
+/* What a launch of one function may run and name: that function, the
+ * functions it names (direct calls, addresses it takes, .calltargets
+ * lists) and theirs, and the variables their instructions name.  With
+ * KS_PTX_REACH_INITIALIZERS the functions that variables' initializers
+ * name (tables of function pointers) are reached too.  A call that names
+ * no function (through a register) sets `indirect`: it may call any
+ * function whose address was taken, here or by another launch. */
+typedef struct
+{
+  uint8_t *functions;           /* per function: 1 when reached */
+  uint8_t *vars;                /* per variable: 1 when a reached instruction names it */
+  gboolean indirect;
+} KsPtxReach;
+
+#define KS_PTX_REACH_INITIALIZERS 0x1u
+
+void           ks_ptx_module_reach            (const KsPtxModule *module,
+                                               uint32_t           root,
+                                               guint              flags,
+                                               KsPtxReach        *reach);
+void           ks_ptx_reach_clear             (KsPtxReach        *reach);
+
+/* The module's text with the definitions of the functions that a launch
+ * of `root` cannot reach (ks_ptx_module_reach, with initializers)
+ * emptied: their lines stay, blank, so every other line keeps its number
+ * and column.  ptxas then assembles one kernel of a module of thousands,
+ * and reports it as it would in the whole module.  A function left out
+ * loses its declaration too (ptxas wants every declared function
+ * defined).  Returns NULL, with len 0, when there is nothing to leave out
+ * or the module cannot be cut safely: errors; DWARF sections other than
+ * .debug_str, or .alias directives (they name functions from outside
+ * them); a call through a register (ptxas lays out the call targets of
+ * all the kernels together); a function declared twice.  (transfer full) */
+char          *ks_ptx_module_text_for_function (const KsPtxModule *module,
+                                                uint32_t           root,
+                                                gsize             *len,
+                                                uint32_t          *n_blanked);
 
 /* The register and predicate slots an instruction reads and writes (the
  * slots of its function), for dependence and liveness.  Predicates are

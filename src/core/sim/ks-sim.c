@@ -101,66 +101,25 @@ static void async_reset (KsSim *sim);
 
 /* ---- the functions a launch runs --------------------------------------------------- */
 
-/* Per function, whether a launch of entry may run it: the entry, what it
- * names (direct calls, function addresses it takes) and what those name,
- * and the functions a variable's initializer names (a table of function
- * pointers).  A call that names no function (through a register, with or
- * without .calltargets) is taken to reach any: then all are.  Those that
- * cannot run keep their per-instruction tables untouched (a module of
- * thousands of kernels runs one), and nothing depends on this for
- * correctness: an instruction without its fast form runs in the general
- * executor. */
+/* Per function, whether a launch of entry may run it
+ * (ks_ptx_module_reach, with the functions variables' initializers name).
+ * A call through a register is taken to reach any function: then all
+ * are.  Those that cannot run keep their per-instruction tables untouched
+ * (a module of thousands of kernels runs one), and nothing depends on
+ * this for correctness: an instruction without its fast form runs in the
+ * general executor. */
 static uint8_t *
 reachable_functions (const KsPtxModule *m,
                      uint32_t           entry)
 {
-  uint8_t *runs = g_new0 (uint8_t, MAX (m->n_functions, 1));
-  g_autoptr(GArray) queue = g_array_new (FALSE, FALSE, sizeof (uint32_t));
+  KsPtxReach reach;
+  uint8_t *runs;
 
-#define REACH(fn) \
-  G_STMT_START { \
-    uint32_t fn_ = (fn); \
-    if (fn_ < m->n_functions && !runs[fn_]) \
-      { \
-        runs[fn_] = 1; \
-        g_array_append_val (queue, fn_); \
-      } \
-  } G_STMT_END
-
-  REACH (entry);
-  for (uint32_t v = 0; v < m->n_vars; v++)
-    for (uint32_t k = 0; k < m->vars[v].n_init && m->vars[v].first_init + k < m->n_inits; k++)
-      if (m->inits[m->vars[v].first_init + k].kind == KS_PTX_INIT_FUNC)
-        REACH (m->inits[m->vars[v].first_init + k].index);
-  for (guint q = 0; q < queue->len; q++)
-    {
-      const KsPtxFunction *f = &m->functions[g_array_index (queue, uint32_t, q)];
-
-      for (uint32_t i = f->first_insn; i < f->first_insn + f->n_insns && i < m->n_insns; i++)
-        {
-          const KsPtxInsn *in = &m->insns[i];
-          const KsPtxOperand *callee = NULL;
-
-          for (uint32_t k = 0; k < in->n_operands && in->first_operand + k < m->n_operands; k++)
-            {
-              const KsPtxOperand *op = &m->operands[in->first_operand + k];
-
-              if (op->kind == KS_PTX_OPERAND_FUNC)
-                REACH (op->a);
-              /* (a call's callee is its first operand that is not a list,
-               * as the executor reads it) */
-              if (callee == NULL && op->kind != KS_PTX_OPERAND_LIST)
-                callee = op;
-            }
-          if (in->opcode == KS_PTX_OPC_CALL
-              && (callee == NULL || callee->kind != KS_PTX_OPERAND_FUNC))
-            {
-              memset (runs, 1, MAX (m->n_functions, 1));
-              return runs;
-            }
-        }
-    }
-#undef REACH
+  ks_ptx_module_reach (m, entry, KS_PTX_REACH_INITIALIZERS, &reach);
+  runs = g_steal_pointer (&reach.functions);
+  if (reach.indirect)
+    memset (runs, 1, MAX (m->n_functions, 1));
+  ks_ptx_reach_clear (&reach);
   return runs;
 }
 
