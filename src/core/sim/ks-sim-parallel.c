@@ -114,6 +114,7 @@ block_free (KsSimBlock *b)
   g_free (b->fault.message);
   g_free (b->fault.cuda_file);
   g_clear_pointer (&b->insn_stats, g_array_unref);
+  g_clear_pointer (&b->insn_counts, g_array_unref);
   g_free (b->trace);
   g_free (b->trace_mem);
   g_free (b->cta_steps);
@@ -131,10 +132,25 @@ block_bytes (const KsSimBlock *b)
 {
   return sizeof *b + b->n_trace * sizeof (KsTraceEvent) + b->n_trace_mem * sizeof (KsTraceMemory)
          + (b->insn_stats ? b->insn_stats->len * sizeof (KsSimBlockStats) : 0)
+         + (b->insn_counts ? b->insn_counts->len * sizeof (KsSimBlockCounts) : 0)
          + (b->requests ? b->requests->len * sizeof (KsSimCacheRequest) : 0)
          + (b->sectors ? b->sectors->len * sizeof (uint64_t) : 0)
          + (b->samples ? b->samples->len * sizeof (KsSimBlockSample) : 0)
          + (b->tex_samples ? b->tex_samples->len * sizeof (KsTexAccess) : 0);
+}
+
+/* Whether an instruction's statistics are its three counts and nothing
+ * else (KsSimBlockCounts) */
+static gboolean
+counts_only (const KsSimInsnStats *st)
+{
+  KsSimInsnStats counts;
+
+  memset (&counts, 0, sizeof counts);
+  counts.warp_executions = st->warp_executions;
+  counts.thread_executions = st->thread_executions;
+  counts.active_lanes = st->active_lanes;
+  return memcmp (&counts, st, sizeof counts) == 0;
 }
 
 /* Runs blocks first to end - 1 on worker w and returns what they recorded */
@@ -193,16 +209,26 @@ run_block (KsSim    *w,
   w->n_trace = 0;
   w->n_trace_mem = 0;
 
-  b->insn_stats = g_array_sized_new (FALSE, FALSE, sizeof (KsSimBlockStats), w->touched->len);
-  g_array_set_size (b->insn_stats, w->touched->len);
+  b->insn_stats = g_array_new (FALSE, FALSE, sizeof (KsSimBlockStats));
+  b->insn_counts = g_array_sized_new (FALSE, FALSE, sizeof (KsSimBlockCounts), w->touched->len);
   for (guint i = 0; i < w->touched->len; i++)
     {
       uint32_t gi = g_array_index (w->touched, uint32_t, i);
-      KsSimBlockStats *e = &g_array_index (b->insn_stats, KsSimBlockStats, i);
+      const KsSimInsnStats *st = &w->insn_stats[gi];
 
-      e->insn = gi;
-      e->reserved = 0;
-      e->stats = w->insn_stats[gi];
+      if (counts_only (st))
+        {
+          KsSimBlockCounts c = { gi, 0, st->warp_executions, st->thread_executions,
+                                 st->active_lanes };
+
+          g_array_append_val (b->insn_counts, c);
+        }
+      else
+        {
+          KsSimBlockStats e = { gi, 0, *st };
+
+          g_array_append_val (b->insn_stats, e);
+        }
       memset (&w->insn_stats[gi], 0, sizeof w->insn_stats[gi]);
     }
   g_array_set_size (w->touched, 0);
@@ -378,6 +404,15 @@ commit_block (KsSimParallel *p,
       const KsSimBlockStats *e = &g_array_index (b->insn_stats, KsSimBlockStats, i);
 
       ks_sim_insn_stats_add (&run->insn_stats[e->insn], &e->stats);
+    }
+  for (guint i = 0; i < b->insn_counts->len; i++)
+    {
+      const KsSimBlockCounts *c = &g_array_index (b->insn_counts, KsSimBlockCounts, i);
+      KsSimInsnStats *to = &run->insn_stats[c->insn];
+
+      to->warp_executions += c->warp_executions;
+      to->thread_executions += c->thread_executions;
+      to->active_lanes += c->active_lanes;
     }
 
   /* samples: the first of each instruction's executions */

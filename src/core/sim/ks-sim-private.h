@@ -110,7 +110,9 @@ typedef struct
   KsSimStatus status;
   KsSimFault fault;
   KsSimStats stats;             /* trace_events: events kept here; trace_dropped: the rest */
-  GArray *insn_stats;           /* KsSimBlockStats of the instructions it ran */
+  GArray *insn_stats;           /* KsSimBlockStats of the instructions it ran that touched
+                                 * memory or diverged */
+  GArray *insn_counts;          /* KsSimBlockCounts of the others (most): a third the size */
   KsTraceEvent *trace;          /* the events of the blocks it traced, sampled as a run on
                                  * one thread samples them (ks_sim_trace_full) */
   uint64_t n_trace;
@@ -135,6 +137,19 @@ typedef struct
   uint32_t reserved;
   KsSimInsnStats stats;
 } KsSimBlockStats;
+
+/* What a block's run gave an instruction that touched no memory and did
+ * not diverge: the only counts of KsSimInsnStats it has (a kernel of
+ * millions of instructions keeps a block's worth of these while the block
+ * waits for its turn to join the run) */
+typedef struct
+{
+  uint32_t insn;
+  uint32_t reserved;
+  uint64_t warp_executions;
+  uint64_t thread_executions;
+  uint64_t active_lanes;
+} KsSimBlockCounts;
 
 /* The bank-conflict cost of a warp's shared access depends only on the
  * lanes' addresses relative to each other and on the first one's place

@@ -72,8 +72,9 @@ line_stats (const KsSim *sim,
             gboolean     cuda)
 {
   const KsPtxModule *m = sim->module;
-  GArray *out = g_array_new (FALSE, FALSE, sizeof (KsSimLineStats));
+  GArray *out;
   g_autoptr(GArray) items = g_array_new (FALSE, FALSE, sizeof (Item));
+  guint n_lines = 0;
 
   for (uint32_t i = 0; i < m->n_insns; i++)
     {
@@ -90,6 +91,11 @@ line_stats (const KsSim *sim,
     }
   g_array_sort (items, compare_items);
 
+  /* sized once: a kernel of millions of lines would leave a doubled
+   * array up to twice the size it needs */
+  for (uint32_t i = 0; i < items->len; i++)
+    n_lines += i == 0 || g_array_index (items, Item, i).key != g_array_index (items, Item, i - 1).key;
+  out = g_array_sized_new (FALSE, FALSE, sizeof (KsSimLineStats), n_lines);
   for (uint32_t i = 0; i < items->len; i++)
     {
       const Item *it = &g_array_index (items, Item, i);
