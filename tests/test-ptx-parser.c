@@ -718,6 +718,49 @@ test_vector_group_errors (void)
   assert_types_accepted (accepted, G_N_ELEMENTS (accepted));
 }
 
+/* mma.sync's groups hold its fragments' registers (the PTX ISA's "Matrix
+ * fragments for mma.mMnNkK"; ptxas 13.0 refuses each case below and takes
+ * each accepted one) */
+static void
+test_mma_fragment_errors (void)
+{
+  static const TypeCase cases[] = {
+    { "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f0, %f1, %f2}, {%r0, %r1, %r2, %r3}, "
+      "{%r4, %r5}, {%f0, %f1, %f2, %f3};", 53, "operand 1 of "
+      "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32: '{%f0, %f1, %f2}' is a group of 3: the D "
+      "fragment of mma.m16n8k16 with .f32 is 4 registers a thread" },
+    { "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f0, %f1, %f2, %f3}, {%r0, %r1}, "
+      "{%r4, %r5}, {%f0, %f1, %f2, %f3};", 75, "operand 2 of "
+      "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32: '{%r0, %r1}' is a group of 2: the A "
+      "fragment of mma.m16n8k16 is 4 registers a thread" },
+    /* an .f16 accumulator packs two a register */
+    { "mma.sync.aligned.m16n8k8.row.col.f16.f16.f16.f16 {%r0, %r1}, {%r0, %r1}, {%r4}, "
+      "{%r0, %r1, %r2, %r3};", 83, "operand 4 of mma.sync.aligned.m16n8k8.row.col.f16.f16.f16.f16: "
+      "'{%r0, %r1, %r2, %r3}' is a group of 4: the C fragment of mma.m16n8k8 with .f16 is 2 "
+      "registers a thread" },
+    { "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%r0, %r1, %r2, %r3}, {%r0, %r1, %r2, %r3}, "
+      "{%r4}, {%r0, %r1, %r2, %r3};", 95, "operand 3 of "
+      "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32: '{%r4}' is a group of 1: the B fragment "
+      "of mma.m16n8k32 is 2 registers a thread" },
+    { "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%fd0, %fd1}, %fd2, {%fd3}, {%fd0, %fd1};",
+      65, "operand 2 of mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64: '%fd2': the A fragment "
+      "of mma.m8n8k4 is a group in braces of 1 register" },
+  };
+  static const char *const accepted[] = {
+    "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f0, %f1, %f2, %f3}, {%r0, %r1, %r2, %r3}, "
+    "{%r4, %r5}, {%f0, %f1, %f2, %f3};",
+    "mma.sync.aligned.m16n8k8.row.col.f16.f16.f16.f16 {%r0, %r1}, {%r0, %r1}, {%r4}, {%r2, %r3};",
+    "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%f0, %f1, %f2, %f3}, "
+    "{%r0, %r1, %r2, %r3}, {%r4, %r5}, {%f0, %f1, %f2, %f3};",
+    "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%fd0, %fd1}, {%fd2}, {%fd3}, {%fd0, %fd1};",
+    "mma.sync.aligned.m16n8k256.row.col.s32.b1.b1.s32.and.popc {%r0, %r1, %r2, %r3}, "
+    "{%r0, %r1, %r2, %r3}, {%r4, %r5}, {%r0, %r1, %r2, %r3};",
+  };
+
+  assert_type_errors (cases, G_N_ELEMENTS (cases));
+  assert_types_accepted (accepted, G_N_ELEMENTS (accepted));
+}
+
 /* mov.v4 of a whole vector register reads its four elements: the fourth
  * is 0 (PTX ISA, "Special Registers: %ntid") */
 static void
@@ -1384,6 +1427,7 @@ main (int   argc,
   g_test_add_func ("/ptx/parser/special-register-errors", test_special_register_errors);
   g_test_add_func ("/ptx/parser/special-register-vector", test_special_register_vector);
   g_test_add_func ("/ptx/parser/vector-group-errors", test_vector_group_errors);
+  g_test_add_func ("/ptx/parser/mma-fragment-errors", test_mma_fragment_errors);
   g_test_add_func ("/ptx/parser/variables", test_variables);
   g_test_add_func ("/ptx/parser/operands", test_operands);
   g_test_add_func ("/ptx/parser/predicates-and-labels", test_predicates_and_labels);
