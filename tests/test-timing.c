@@ -510,6 +510,76 @@ test_schedulers (void)
   bench_clear (&lrr);
 }
 
+/* A launch too long to replay whole is extrapolated from the blocks the
+ * SM runs together, never from one: the replay of 2 of 16 blocks, with
+ * 8 resident at a time, gives the time of the replay of all 16 (within
+ * 5 %).  The kernel is a chain of dependent FMAs, whose latency the
+ * resident blocks hide for each other. */
+static void
+test_extrapolate_resident (void)
+{
+  static const char ptx[] =
+    ".version 8.0\n.target sm_80\n.address_size 64\n"
+    ".visible .entry k(.param .u64 p0)\n{\n"
+    ".reg .f32 %f<4>;\n.reg .b32 %r<4>;\n.reg .pred %p<2>;\n"
+    "mov.u32 %r1, 0;\nmov.f32 %f1, 0f3F800000;\n"
+    "LOOP:\nfma.rn.f32 %f1, %f1, %f1, %f1;\nfma.rn.f32 %f1, %f1, %f1, %f1;\n"
+    "add.u32 %r1, %r1, 1;\nsetp.lt.u32 %p1, %r1, 64;\n@%p1 bra LOOP;\nret;\n}\n";
+  const KsGpuInfo *gpu = ks_gpu_db_get_gpu (db, "a100-sxm4-80gb");
+  const KsArchInfo *arch;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = g_bytes_new_static (ptx, strlen (ptx));
+  g_autoptr(KsPtxModule) m = ks_ptx_module_parse (bytes, "resident.ptx");
+  g_autoptr(KsLaunch) l = NULL;
+  g_autoptr(KsSim) sim = NULL;
+  g_autofree char *spec = NULL;
+  KsOccupancyInput in;
+  KsOccupancyResult occ;
+  KsTimingOptions opt;
+  KsTiming *whole, *part;
+  uint32_t n_sms;
+
+  g_assert_nonnull (gpu);
+  arch = ks_gpu_db_get_arch (db, gpu->arch);
+  n_sms = gpu->sm_count;
+  g_assert_cmpuint (m->n_errors, ==, 0);
+  ks_occupancy_input_init (&in);
+  in.block_size = 256;
+  in.registers_per_thread = 32;
+  g_assert_true (ks_occupancy_compute (arch, &in, &occ, &error));
+  /* 2048 threads an SM: 8 blocks of 256 */
+  g_assert_cmpuint (occ.active_blocks_per_sm, ==, 8);
+
+  /* two waves on each SM; the busiest SM's 16 blocks run */
+  spec = g_strdup_printf ("{\"ptx\": \"resident.ptx\", \"grid\": [%u, 1, 1], "
+                          "\"block\": [256, 1, 1], \"buffers\": {\"a\": {\"type\": \"u32\", "
+                          "\"count\": 1}}, \"params\": [{\"buffer\": \"a\"}]}", 16 * n_sms);
+  l = ks_launch_parse (spec, -1, NULL, &error);
+  g_assert_no_error (error);
+  sim = ks_sim_new (m, l, &error);
+  g_assert_no_error (error);
+  ks_sim_set_block_sample (sim, n_sms, 16);
+  g_assert_cmpint (ks_sim_run (sim, 0, NULL), ==, KS_SIM_DONE);
+
+  ks_timing_options_init (&opt);
+  whole = ks_timing_compute (m, sim, arch, gpu, &occ, &opt, &error);
+  g_assert_no_error (error);
+  opt.max_events = 1;
+  part = ks_timing_compute (m, sim, arch, gpu, &occ, &opt, &error);
+  g_assert_no_error (error);
+
+  g_test_message ("whole: %" G_GUINT64_FORMAT " blocks, %.0f cycles; part: %" G_GUINT64_FORMAT
+                  " blocks, %.0f cycles",
+                  whole->ctas_modelled, whole->sm_cycles, part->ctas_modelled, part->sm_cycles);
+  g_assert_cmpuint (whole->ctas_modelled, ==, 16);
+  g_assert_false (whole->extrapolated);
+  g_assert_cmpuint (part->ctas_modelled, ==, 8);
+  g_assert_true (part->extrapolated);
+  g_assert_cmpfloat (fabs (part->sm_cycles - whole->sm_cycles), <=, 0.05 * whole->sm_cycles);
+  ks_timing_free (whole);
+  ks_timing_free (part);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -530,6 +600,7 @@ main (int    argc,
   g_test_add_func ("/timing/vadd-seed004", test_vadd_seed004);
   g_test_add_func ("/timing/barrier", test_barrier);
   g_test_add_func ("/timing/schedulers", test_schedulers);
+  g_test_add_func ("/timing/extrapolate-resident", test_extrapolate_resident);
   ret = g_test_run ();
   ks_gpu_db_free (db);
   return ret;

@@ -943,7 +943,11 @@ ks_timing_compute (const KsPtxModule       *m,
         continue;
       if (options->max_ctas && n_share >= options->max_ctas)
         break;
-      if (n_share > 0 && modelled_events + cta_events[k] > MAX_MODEL_EVENTS)
+      /* (the blocks resident together always: an SM that runs two blocks
+       * hides the latency of one with the other) */
+      if (n_share >= MAX (bps, 1)
+          && modelled_events + cta_events[k] > (options->max_events ? options->max_events
+                                                 : MAX_MODEL_EVENTS))
         break;
       share_ctas[n_share++] = (uint32_t) k;
       modelled_events += cta_events[k];

@@ -106,6 +106,8 @@ typedef struct
 {
   KsSchedulerPolicy policy;
   uint32_t max_ctas;            /* CTAs of the SM's share to model; 0 = all */
+  uint64_t max_events;          /* warp-instructions to replay before extrapolating (the blocks
+                                 * resident together are replayed whatever it says); 0 = 4 M */
   gboolean ptx_as_written;      /* charge every PTX instruction, not what ptxas makes of them
                                  * (ks-lower.h); for comparison */
 } KsTimingOptions;
