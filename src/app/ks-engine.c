@@ -139,6 +139,13 @@ ks_engine_have_nvcc (const KsAnalysis *analysis)
          && ks_toolchain_get_path (analysis->toolchain, KS_TOOL_NVCC) != NULL;
 }
 
+gboolean
+ks_engine_have_disassembler (const KsAnalysis *analysis)
+{
+  g_return_val_if_fail (analysis != NULL, FALSE);
+  return analysis->toolchain != NULL && ks_toolchain_sass_tool (analysis->toolchain) != KS_N_TOOLS;
+}
+
 const char *
 ks_engine_stage_label (KsAnalysisStage stage)
 {

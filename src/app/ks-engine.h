@@ -38,6 +38,8 @@ KsAnalysis   *ks_engine_run            (const KsEngineRequest  *request,
 /* Whether the analysis compiled the CUDA (its PTX is nvcc's, not the pane's) */
 gboolean      ks_engine_compiled       (const KsAnalysis       *analysis);
 gboolean      ks_engine_have_nvcc      (const KsAnalysis       *analysis);
+/* Whether the toolkit the analysis found has nvdisasm or cuobjdump */
+gboolean      ks_engine_have_disassembler (const KsAnalysis    *analysis);
 /* "Compiling", "Simulating", ...: for the progress bar */
 const char   *ks_engine_stage_label    (KsAnalysisStage         stage);
 

@@ -135,6 +135,7 @@ struct _KsWindow
   gboolean sass_unfolded;       /* the user opened the folded pane: it stays open */
   char *sass_offer_gpu;         /* the GPU the placeholder's button picks, or NULL */
   gboolean have_nvcc;           /* as the last run found it */
+  gboolean have_disassembler;   /* nvdisasm or cuobjdump, as the last run found them */
   gboolean toolkit_dismissed;
   gboolean launch_modified;     /* applied, not saved */
   gboolean launch_editor_loaded;/* the editor shows this file's launch: its edits stay */
@@ -387,6 +388,7 @@ void        _ks_window_run                 (KsWindow    *self);
 void        _ks_window_stop                (KsWindow    *self);
 void        _ks_window_screenshot_soon     (KsWindow    *self);
 void        _ks_window_show_toolchain      (KsWindow    *self);
+void        _ks_window_sass_update_folded_label (KsWindow *self);
 /* The no-toolkit banner's words, in a Flatpak sandbox or not */
 const char *_ks_window_toolkit_advice      (gboolean     sandboxed);
 /* Makes FOLDER (one holding nvcc, or bin/nvcc) the toolkit-path setting

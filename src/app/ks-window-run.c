@@ -993,6 +993,7 @@ run_done_cb (GObject      *object,
   else
     {
       self->have_nvcc = ks_engine_have_nvcc (result->analysis);
+      self->have_disassembler = ks_engine_have_disassembler (result->analysis);
       _ks_window_show_toolchain (self);
       show_result (self, result);
     }

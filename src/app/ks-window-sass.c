@@ -190,6 +190,16 @@ show_placeholder (KsWindow   *self,
 static void
 show_how_to_get_sass (KsWindow *self)
 {
+  if (self->have_disassembler)
+    {
+      show_placeholder (self, _("No SASS from this run"),
+                        _("The toolkit makes the SASS of the analysed kernel on every run; the "
+                          "last run stopped before it could (the Output tab says why). A listing "
+                          "saved with “cuobjdump -sass” or “nvdisasm -c -g -hex”, or a cubin, can "
+                          "still be opened or dropped on the window."));
+      self->sass_nothing = TRUE;
+      return;
+    }
   show_placeholder (self, _("No SASS listing"),
                     _("The machine code shows here. The samples ship with SASS for Volta to "
                       "Hopper GPUs. For your own kernels, install a CUDA toolkit with nvdisasm: "
@@ -200,6 +210,30 @@ show_how_to_get_sass (KsWindow *self)
                       "“cuobjdump -sass” or “nvdisasm -c -g -hex”, or a cubin, can be opened "
                       "or dropped on the window."));
   self->sass_nothing = TRUE;
+}
+
+/* The folded bar says why there is no SASS: no disassembler, or a run
+ * that made none (it stopped before: several kernels, errors) */
+void
+_ks_window_sass_update_folded_label (KsWindow *self)
+{
+  if (self->have_disassembler)
+    {
+      ks_vertical_label_set_text (KS_VERTICAL_LABEL (self->sass_folded_label),
+                                  _("SASS: none from this run"));
+      gtk_widget_set_tooltip_text (self->sass_folded_label,
+                                   _("No SASS listing: the last run stopped before the toolkit "
+                                     "made one (see the Output tab). Click the arrow for more."));
+    }
+  else
+    {
+      ks_vertical_label_set_text (KS_VERTICAL_LABEL (self->sass_folded_label),
+                                  _("SASS: none without a CUDA toolkit"));
+      gtk_widget_set_tooltip_text (self->sass_folded_label,
+                                   _("No SASS listing: the CUDA toolkit’s nvdisasm is not "
+                                     "installed and none ships with this kernel. Click the arrow "
+                                     "for how to get one."));
+    }
 }
 
 void
@@ -557,12 +591,7 @@ _ks_window_sass_init (KsWindow *self)
   gtk_widget_set_has_tooltip (GTK_WIDGET (self->sass_view), TRUE);
   g_signal_connect (self->sass_view, "query-tooltip", G_CALLBACK (sass_query_tooltip), self);
   show_how_to_get_sass (self);
-  ks_vertical_label_set_text (KS_VERTICAL_LABEL (self->sass_folded_label),
-                              _("SASS: none without a CUDA toolkit"));
-  gtk_widget_set_tooltip_text (self->sass_folded_label,
-                               _("No SASS listing: the CUDA toolkit’s nvdisasm is not installed "
-                                 "and none ships with this kernel. Click the arrow for how to get "
-                                 "one."));
+  _ks_window_sass_update_folded_label (self);
   g_signal_connect_object (self->sass_placeholder_button, "clicked", G_CALLBACK (offer_clicked),
                            self, G_CONNECT_SWAPPED);
 }

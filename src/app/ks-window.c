@@ -870,6 +870,7 @@ _ks_window_update_sass_pane (KsWindow *self)
     gtk_window_get_default_size (GTK_WINDOW (self), &width, &height);
   if (!show || folded)
     _ks_window_sass_stop_scrolling (self);
+  _ks_window_sass_update_folded_label (self);
   _ks_window_sass_update_column (self);
   gtk_widget_set_visible (self->sass_pane, show);
   _ks_window_sass_set_folded (self, show && folded);

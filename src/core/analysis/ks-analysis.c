@@ -729,7 +729,9 @@ ks_analysis_run (const KsAnalysisRequest *r,
 
   a->kernel_index = find_kernel (a->module, kernel);
   if (a->kernel_index == -2)
-    return fail (a, g_strdup (_("the module has several kernels: name the one to analyse")));
+    return fail (a, g_strdup_printf (_("the module has %u kernels: choose the one to analyse "
+                                        "(Kernel in the launch editor, or --kernel NAME)"),
+                                     ks_ptx_module_n_entries (a->module)));
   if (a->kernel_index < 0)
     {
       g_autofree char *name = ks_format_name (kernel, -1);
