@@ -1187,6 +1187,45 @@ run_cli_bounded (guint              mib,
   return run_cli_limited (120, mib, args);
 }
 
+/* A kernel of a million labels, each before an add (31 MB of PTX, issue
+ * 16): analysed whole in 2 GiB of address space and two minutes.  The
+ * default launch is 4 blocks of 256 threads, 32 warps, each running the
+ * mov, the million adds and the ret: 32 x 1,000,002 warp-instructions. */
+static void
+test_hostile_million_labels (void)
+{
+#ifdef __SANITIZE_ADDRESS__
+  g_test_skip ("a million labels under ASan take minutes; the parser's own tests cover it");
+#else
+  g_autofree char *dir = g_dir_make_tmp ("ks-cli-XXXXXX", NULL);
+  g_autofree char *ptx = g_build_filename (dir, "labels.ptx", NULL);
+  g_autoptr(GString) text = g_string_new (".version 8.0\n.target sm_80\n.address_size 64\n"
+                                          ".visible .entry k()\n{\n .reg .b32 %r<2>;\n"
+                                          " mov.u32 %r1, 0;\n");
+  const char *analyze[] = { "analyze", "--json", "--no-toolkit", ptx, NULL };
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonObject *sim;
+  Result r;
+
+  for (guint i = 0; i < 1000000; i++)
+    g_string_append_printf (text, "L%u:\n add.u32 %%r1, %%r1, 1;\n", i);
+  g_string_append (text, " ret;\n}\n");
+  g_assert_true (g_file_set_contents (ptx, text->str, (gssize) text->len, NULL));
+  r = run_cli_bounded (2048, analyze);
+  g_unlink (ptx);
+  g_rmdir (dir);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, r.out, -1, &error));
+  g_assert_no_error (error);
+  sim = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)),
+                                       "simulation");
+  g_assert_cmpstr (json_object_get_string_member (sim, "status"), ==, "ok");
+  g_assert_cmpint (json_object_get_int_member (sim, "warp_instructions"), ==, 32 * 1000002);
+  result_clear (&r);
+#endif
+}
+
 /* JSON nested 100,000 levels deep: refused with the place where the bound
  * was passed, by run and analyze alike, never a crash */
 static void
@@ -1772,6 +1811,7 @@ main (int   argc,
   g_test_add_func ("/cli/sass/kernel", test_sass_kernel);
   g_test_add_func ("/cli/sass/cubin-bad", test_sass_cubin_bad);
   g_test_add_func ("/cli/hostile/deep-json", test_hostile_deep_json);
+  g_test_add_func ("/cli/hostile/million-labels", test_hostile_million_labels);
   g_test_add_func ("/cli/hostile/analyze-exits", test_hostile_analyze_exits);
   g_test_add_func ("/cli/hostile/binary-cuda", test_hostile_binary_cuda);
   g_test_add_func ("/cli/hostile/infinite-loop", test_hostile_infinite_loop);
