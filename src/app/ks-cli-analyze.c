@@ -86,7 +86,7 @@ print_text (const KsAnalysis *a)
       const KsTiming *t = a->timing;
 
       g_print ("  timing (a model, not a measurement): %.0f cycles per SM, %.3g waves, "
-               "~%.2f us, %s-bound (memory floor %.2f us, compute floor %.2f us)\n",
+               "~%.2f us, %s-bound (memory floor %.2f us, floating-point floor %.2f us)\n",
                t->sm_cycles, t->waves_per_sm, t->estimated_duration_us, ks_bound_name (t->bound),
                t->memory_floor_us, t->compute_floor_us);
     }

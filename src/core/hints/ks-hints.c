@@ -749,7 +749,10 @@ rule_bound (const KsHintInput *in,
                 /* TRANSLATORS: "Compute-bound: the FP32 pipe is busy 87.5 % of the time" */
                 g_strdup_printf (_("Compute-bound: the %s pipe is busy %s %% of the time (model)"),
                                  pipe_label ((KsPipe) busiest), pct),
-                g_strdup_printf (_("compute floor %.2f µs, memory floor %.2f µs, model %.2f µs"),
+                /* (the floor of the grid's floating-point operations at the
+                 * GPU's peak: 0 for a kernel of integer work) */
+                g_strdup_printf (_("floating-point floor %.2f µs, memory floor %.2f µs, model "
+                                   "%.2f µs"),
                                  t->compute_floor_us, t->memory_floor_us, t->model_us),
                 g_strdup (advice));
     }
