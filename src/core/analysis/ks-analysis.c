@@ -19,6 +19,12 @@ typedef struct
   KsAnalysis pub;
   gatomicrefcount ref;
   KsShippedSass *shipped;       /* the SASS shipped beside the kernel, or NULL */
+  /* The kernel's part of the module, for ptxas -v and the SASS
+   * (kernel_part); freed once both are made */
+  gboolean part_made;
+  char *part;
+  gsize part_len;
+  uint32_t part_left_out;
 } Analysis;
 
 static const char *const stage_names[KS_ANALYSIS_N_STAGES] = {
@@ -92,6 +98,7 @@ ks_analysis_unref (KsAnalysis *analysis)
   g_free (p->sass_how);
   g_strfreev (p->sass_shipped_archs);
   g_clear_pointer (&a->shipped, ks_shipped_sass_free);
+  g_free (a->part);
   g_free (p->sass_note);
   g_free (a);
 }
@@ -350,6 +357,31 @@ report_resources (KsAnalysis *a,
   return ks_kernel_resources_copy (found);
 }
 
+/* The module's text with only the kernel and what it may call
+ * (ks_ptx_module_text_for_function): ptxas takes minutes over a module of
+ * thousands of kernels, and reports this one the same.  Made once, for
+ * the resources and the SASS; NULL when the module cannot be cut or there
+ * is nothing to leave out. */
+static const char *
+kernel_part (KsAnalysis *a,
+             gsize      *len,
+             uint32_t   *left_out)
+{
+  Analysis *obj = (Analysis *) a;
+
+  if (!obj->part_made)
+    {
+      obj->part = ks_ptx_module_text_for_function (a->module, (uint32_t) a->kernel_index,
+                                                   &obj->part_len, &obj->part_left_out);
+      obj->part_made = TRUE;
+    }
+  if (len != NULL)
+    *len = obj->part_len;
+  if (left_out != NULL)
+    *left_out = obj->part_left_out;
+  return obj->part;
+}
+
 /* A `ptxas -v` report kept beside a PTX file (NAME.ptxas.txt, as the
  * samples have), for the analysis without a toolkit */
 static KsKernelResources *
@@ -395,11 +427,8 @@ get_resources (KsAnalysis              *a,
       g_autofree char *tmpdir = g_dir_make_tmp ("kernelscope-ptx-XXXXXX", NULL);
       g_autofree char *tmp = tmpdir ? g_build_filename (tmpdir, "kernel.ptx", NULL) : NULL;
       g_autoptr(GPtrArray) all = NULL;
-      /* only the kernel and what it may call: ptxas takes minutes over a
-       * module of thousands of kernels, and reports this one the same */
       gsize part_len = 0;
-      g_autofree char *part = ks_ptx_module_text_for_function (a->module, (uint32_t) a->kernel_index,
-                                                               &part_len, NULL);
+      const char *part = kernel_part (a, &part_len, NULL);
 
       if (tmp != NULL
           && g_file_set_contents (tmp, part ? part : a->ptx_text, part ? (gssize) part_len : -1,
@@ -563,7 +592,7 @@ get_sass (KsAnalysis              *a,
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *name = NULL;
-  g_autofree char *part = NULL;
+  const char *part = NULL;
   uint32_t left_out = 0;
   KsTool tool;
 
@@ -582,9 +611,8 @@ get_sass (KsAnalysis              *a,
   /* A large module is assembled and disassembled for the kernel and what
    * it calls only (ks_ptx_module_text_for_function: the lines keep their
    * numbers, so the PTX and SASS panes stay linked) */
-  if (!cuda && strlen (a->ptx_text) > SASS_WHOLE_MODULE_BYTES
-      && (part = ks_ptx_module_text_for_function (a->module, (uint32_t) a->kernel_index, NULL,
-                                                  &left_out)) != NULL)
+  if (!cuda && a->module->text_len > SASS_WHOLE_MODULE_BYTES
+      && (part = kernel_part (a, NULL, &left_out)) != NULL)
     {
       g_autofree char *msg =
         g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
@@ -825,6 +853,7 @@ ks_analysis_run (const KsAnalysisRequest *r,
 
   get_sass (a, r, &prog, kind == KS_ANALYSIS_INPUT_CUDA && a->cuda_text != NULL, source_path,
             target, cancellable);
+  g_clear_pointer (&obj->part, g_free);
   if (g_cancellable_is_cancelled (cancellable))
     {
       ks_analysis_unref (a);

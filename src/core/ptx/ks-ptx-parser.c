@@ -2079,7 +2079,10 @@ check_mma_fragments (Parser           *p,
   for (gsize i = 0; i < G_N_ELEMENTS (mma_fragments); i++)
     if (mma_fragments[i].cls == cls && mma_fragments[i].m == x->shape_m
         && mma_fragments[i].n == x->shape_n && mma_fragments[i].k == x->shape_k)
-      f = &mma_fragments[i];
+      {
+        f = &mma_fragments[i];
+        break;
+      }
   if (f == NULL)
     return TRUE;
 
@@ -2090,7 +2093,6 @@ check_mma_fragments (Parser           *p,
       KsPtxType t = (KsPtxType) insn->types[i];
       uint32_t want = i == 1 ? f->a : i == 2 ? f->b
                       : t == KS_PTX_TYPE_F16 ? f->c / 2u : f->c;
-      uint32_t have = op->kind == KS_PTX_OPERAND_VECTOR ? op->aux : 1;
 
       if (op->kind != KS_PTX_OPERAND_VECTOR)
         {
@@ -2100,11 +2102,12 @@ check_mma_fragments (Parser           *p,
                          want == 1 ? "" : "s");
           return FALSE;
         }
-      if (have != want)
+      if (op->aux != want)
         {
           operand_error (p, opname, opname_end, i, pos, "'%.*s' is a group of %u: the %s "
                          "fragment of mma.m%un%uk%u%s%s is %u register%s a thread",
-                         (int) pos->len, p->text + pos->off, have, names[i], f->m, f->n, f->k,
+                         (int) pos->len, p->text + pos->off, (uint32_t) op->aux, names[i], f->m,
+                         f->n, f->k,
                          i == 0 || i == 3 ? " with ." : "",
                          i == 0 || i == 3 ? ks_ptx_type_name (t) : "", want,
                          want == 1 ? "" : "s");
