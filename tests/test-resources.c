@@ -623,10 +623,10 @@ test_ptxas_run_reduce (void)
   g_assert_cmpuint (2 * est->registers, >=, real->registers);
 }
 
-/* A module of three kernels: `a` calls `helper` and indexes a table of
- * function pointers (`pick`, named only by the initializer), `b` stands
- * alone, `c` calls `helper` too.  Written by hand, so what each kernel
- * reaches is known without the code under test. */
+/* A module of three kernels: `a` calls `helper`, `b` and `c` call
+ * nothing; `pick` is named only by the initializer of a table of function
+ * pointers, which every kernel's part keeps.  Written by hand, so what
+ * each kernel reaches is known without the code under test. */
 static const char cut_ptx[] =
   ".version 8.0\n"                                                        /* 1 */
   ".target sm_80\n"
@@ -641,7 +641,7 @@ static const char cut_ptx[] =
   "  ld.param.u64 %rd1, [p];\n  ld.global.u32 %r1, [%rd1];\n"
   "  { .param .b32 x0; .param .b32 r0; st.param.b32 [x0], %r1;\n"
   "    call.uni (r0), helper, (x0); ld.param.b32 %r2, [r0]; }\n"
-  "  st.global.u32 [%rd1], %r2;\n  ret;\n}\n"                             /* 25-26 */
+  "  st.global.u32 [%rd1], %r2;\n  ret;\n}\n"                             /* 24-26 */
   ".func (.param .b32 r) helper (.param .b32 x)\n"                        /* 27: the definition */
   "{\n  .reg .b32 %r<3>;\n  ld.param.b32 %r1, [x];\n  add.s32 %r2, %r1, 1;\n"
   "  st.param.b32 [r], %r2;\n  ret;\n}\n"
