@@ -1089,6 +1089,185 @@ test_messages (void)
 /* A spec over 64 MiB is refused before it is parsed (issue 16: a 100 MB
  * spec of values took 1 GB as a JSON tree): a sparse file by its size
  * before it is read, the same text in memory by its length */
+
+/* Long arrays of values are read from the text, not json-glib's tree
+ * (issue 16: a spec's tree took ten times its text).  json-glib is the
+ * reference: the same spec with a comment in each array, which the lift
+ * leaves to json-glib, gives the same bytes for every spelling of a
+ * value, and the same message for a wrong one. */
+static const struct
+{
+  const char *type;
+  const char *const spellings[20];
+} lift_cases[] = {
+  { "f32", { "1", "-2", "0", "-0", "0.5", "-1.25e3", "1E-3", "2.5e+2", "3.4028235e38", "1e39",
+             "123456789012345678901234", "\"inf\"", "\"-inf\"", "\"nan\"", "\"0.1\"", "1e-45",
+             "-9223372036854775808", "18446744073709551615", "0.1", NULL } },
+  { "f64", { "0.1", "-0.0", "1.7976931348623157e308", "4.9e-324", "3", "-7e-7", "\"1e30\"",
+             "9007199254740993", "-123456789012345678901", NULL } },
+  { "f16", { "0.1", "65504", "65520", "-1e-8", "6e-8", "1", "\"-inf\"", NULL } },
+  { "s64", { "0", "-1", "9223372036854775807", "-9223372036854775808", "\"0x7fffffffffffffff\"",
+             "\"-5\"", "1e3", "2.0", "-0", NULL } },
+  { "u64", { "18446744073709551615", "9223372036854775808", "0", "\"0xffffffffffffffff\"",
+             "12345678901234567890", "1.5e19", "\"18446744073709551615\"", NULL } },
+  { "u8", { "255", "0", "\"0x7f\"", "1e2", "\"200\"", NULL } },
+};
+
+/* A spec of the cases, each buffer N values long, one per line; each
+ * array opened with OPEN */
+static char *
+lift_spec (guint       n,
+           const char *open,
+           const char *symbol_open)
+{
+  GString *s = g_string_new ("{\"ptx\": \"k.ptx\", \"grid\": [1], \"block\": [1],\n\"buffers\": {");
+
+  for (guint c = 0; c < G_N_ELEMENTS (lift_cases); c++)
+    {
+      guint k = 0;
+
+      while (lift_cases[c].spellings[k] != NULL)
+        k++;
+      g_string_append_printf (s, "%s\n\"%s\": {\"type\": \"%s\", \"data\": %s\n", c ? "," : "",
+                              lift_cases[c].type, lift_cases[c].type, open);
+      for (guint i = 0; i < n; i++)
+        g_string_append_printf (s, "  %s%s\n", lift_cases[c].spellings[(i + c) % k],
+                                i + 1 < n ? "," : "");
+      g_string_append (s, "]}");
+    }
+  g_string_append_printf (s, "},\n\"symbols\": {\"table\": {\"type\": \"s32\", \"data\": %s", symbol_open);
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (s, "%s%d", i ? ", " : "", (int) i * 3 - 100);
+  g_string_append (s, "]}}}");
+  return g_string_free (s, FALSE);
+}
+
+static void
+test_lifted_values (void)
+{
+  const guint n = 300;
+  g_autofree char *lifted = lift_spec (n, "[", "[");
+  g_autofree char *tree = lift_spec (n, "[ /* read by json-glib */", "[/**/");
+  g_autoptr(KsLaunch) a = NULL, b = NULL;
+
+  /* The lift takes all seven arrays of the one spec and none of the other */
+  {
+    g_autoptr(KsJsonLift) lift = ks_json_lift_new (lifted, strlen (lifted), 256);
+    g_autoptr(KsJsonLift) none = ks_json_lift_new (tree, strlen (tree), 256);
+    g_autoptr(KsJsonLift) short_ = ks_json_lift_new (lifted, strlen (lifted), n + 1);
+    const char *text;
+    gsize len;
+    guint lines = 0;
+
+    g_assert_nonnull (lift);
+    g_assert_null (none);
+    g_assert_null (short_);
+    text = ks_json_lift_text (lift, &len);
+    g_assert_cmpuint (len, ==, strlen (lifted));
+    /* blanked, with every newline where it was */
+    for (gsize i = 0; i < len; i++)
+      {
+        g_assert_true (text[i] == lifted[i] || (text[i] == ' ' && lifted[i] != '\n'));
+        lines += text[i] == '\n';
+      }
+    g_assert_cmpuint (lines, ==, G_N_ELEMENTS (lift_cases) * (n + 2) + 2);
+    g_assert_null (strstr (text, "18446744073709551615"));
+  }
+
+  a = parse_ok (lifted);
+  b = parse_ok (tree);
+  g_assert_cmpuint (a->n_buffers, ==, G_N_ELEMENTS (lift_cases));
+  for (guint c = 0; c < G_N_ELEMENTS (lift_cases); c++)
+    {
+      const KsLaunchBuffer *x = buffer (a, lift_cases[c].type), *y = buffer (b, lift_cases[c].type);
+
+      g_assert_cmpuint (x->count, ==, n);
+      g_assert_cmpuint (y->count, ==, n);
+      g_assert_cmpmem (x->data, x->size, y->data, y->size);
+    }
+  /* and against values worked out by hand */
+  g_assert_cmphex (element (buffer (a, "f32"), 4), ==, f32_bits (0.5f));        /* 0.5 */
+  g_assert_cmphex (element (buffer (a, "f32"), 6), ==, f32_bits (1e-3f));       /* 1E-3 */
+  g_assert_cmphex (element (buffer (a, "f32"), 9), ==, f32_bits (INFINITY));    /* 1e39 */
+  g_assert_cmphex (element (buffer (a, "u64"), 3), ==, G_MAXUINT64);
+  g_assert_cmphex (element (buffer (a, "s64"), 0), ==, (guint64) G_MININT64);
+  g_assert_cmphex (element (buffer (a, "u8"), 0), ==, 255);
+  g_assert_cmphex (element (buffer (a, "u8"), 2), ==, 0x7f);
+
+  /* A symbol's values are read when the module is known, after the text
+   * is gone: they are kept */
+  for (guint which = 0; which < 2; which++)
+    {
+      KsLaunch *l = which ? b : a;
+      g_autoptr(GError) error = NULL;
+      g_autofree uint8_t *data = NULL;
+      size_t size = 0;
+      KsPtxType type;
+      int32_t v;
+
+      g_assert_true (ks_launch_symbol_fill (l, 0, KS_PTX_TYPE_S32, 4 * n, &data, &size, &type,
+                                            &error));
+      g_assert_no_error (error);
+      g_assert_cmpuint (size, ==, 4 * n);
+      memcpy (&v, data + 4 * 299, 4);
+      g_assert_cmpint (v, ==, 299 * 3 - 100);
+    }
+}
+
+/* A wrong value in a lifted array: the same message, at the same place,
+ * as json-glib's tree gives */
+static void
+test_lifted_errors (void)
+{
+  const char *const bad[] = { "1.5", "\"x\"", "256", "-1", "1e3" };
+
+  for (guint k = 0; k < G_N_ELEMENTS (bad); k++)
+    {
+      g_autofree char *messages[2] = { NULL, NULL };
+
+      for (guint which = 0; which < 2; which++)
+        {
+          g_autoptr(GString) s = g_string_new ("{\"ptx\": \"k.ptx\", \"grid\": [1], \"block\": [1],\n"
+                                               "\"buffers\": {\"a\": {\"type\": \"u8\", \"data\": ");
+          g_autoptr(GError) error = NULL;
+
+          g_string_append (s, which ? "[/**/\n" : "[\n");
+          for (guint i = 0; i < 400; i++)
+            g_string_append_printf (s, "  %s%s\n", i == 333 ? bad[k] : "7", i < 399 ? "," : "");
+          g_string_append (s, "]}}}");
+          g_assert_null (ks_launch_parse (s->str, -1, "spec.json", &error));
+          g_assert_error (error, KS_LAUNCH_ERROR, KS_LAUNCH_ERROR_INVALID);
+          messages[which] = g_strdup (error->message);
+        }
+      g_test_message ("%s", messages[0]);
+      g_assert_cmpstr (messages[0], ==, messages[1]);
+      g_assert_true (g_str_has_prefix (messages[0], "spec.json:336:3: buffers.a.data[333]: "));
+    }
+
+  /* A syntax error after a lifted array is placed where json-glib places
+   * it in the text as written */
+  {
+    g_autofree char *messages[2] = { NULL, NULL };
+
+    for (guint which = 0; which < 2; which++)
+      {
+        g_autoptr(GString) s = g_string_new ("{\"ptx\": \"k.ptx\", \"grid\": [1],\n\"buffers\": "
+                                             "{\"a\": {\"type\": \"u8\", \"data\": [");
+        g_autoptr(GError) error = NULL;
+
+        g_string_append (s, which ? "/**/\n" : "\n");
+        for (guint i = 0; i < 300; i++)
+          g_string_append_printf (s, "%u%s", i % 10, i % 20 == 19 ? ",\n" : ", ");
+        g_string_append (s, "1]}},\n  \"block\": [1] ]}");
+        g_assert_null (ks_launch_parse (s->str, -1, "spec.json", &error));
+        messages[which] = g_strdup (error->message);
+      }
+    g_test_message ("%s", messages[0]);
+    g_assert_cmpstr (messages[0], ==, messages[1]);
+    g_assert_true (g_str_has_prefix (messages[0], "spec.json:19:"));
+  }
+}
+
 static void
 test_spec_size (void)
 {
@@ -1251,6 +1430,8 @@ main (int   argc,
   g_test_add_func ("/launch/errors/buffer-total", test_buffer_total);
   g_test_add_func ("/launch/errors/spec-size", test_spec_size);
   g_test_add_func ("/launch/errors/nul-in-string", test_nul_in_string);
+  g_test_add_func ("/launch/lifted/values", test_lifted_values);
+  g_test_add_func ("/launch/lifted/errors", test_lifted_errors);
 
   return g_test_run ();
 }

@@ -400,3 +400,355 @@ ks_json_locate (const char *data,
     *column = (guint) (found - line_start) + 1;
   return TRUE;
 }
+
+/* ------------------------------------------------------------- lifting */
+
+struct _KsJsonLift
+{
+  char *text;                   /* the copy json-glib reads */
+  gsize length;
+  GArray *lifted;               /* KsJsonLifted, in the order of the text */
+  guint8 *seen;                 /* per lifted array: json-glib ended it */
+  guint n_seen;
+  gboolean clash;               /* json-glib ended one twice */
+  GHashTable *arrays;           /* JsonArray -> index + 1 in lifted */
+  JsonParser *parser;
+  gulong handler;
+};
+
+static inline gboolean
+is_space (char c)
+{
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* Past a number in JSON's own grammar that starts at p, or NULL */
+static const char *
+strict_number (const char *p,
+               const char *end)
+{
+  const char *digits;
+
+  if (p < end && *p == '-')
+    p++;
+  if (p >= end)
+    return NULL;
+  if (*p == '0')
+    p++;
+  else if (*p >= '1' && *p <= '9')
+    while (p < end && g_ascii_isdigit (*p))
+      p++;
+  else
+    return NULL;
+  if (p < end && *p == '.')
+    {
+      for (digits = ++p; p < end && g_ascii_isdigit (*p); p++)
+        ;
+      if (p == digits)
+        return NULL;
+    }
+  if (p < end && (*p == 'e' || *p == 'E'))
+    {
+      p++;
+      if (p < end && (*p == '+' || *p == '-'))
+        p++;
+      for (digits = p; p < end && g_ascii_isdigit (*p); p++)
+        ;
+      if (p == digits)
+        return NULL;
+    }
+  return p;
+}
+
+/* Past a double-quoted string without escapes or control characters that
+ * starts at p, or NULL */
+static const char *
+strict_string (const char *p,
+               const char *end)
+{
+  for (p++; p < end && *p != '"'; p++)
+    if (*p == '\\' || (guchar) *p < 0x20)
+      return NULL;
+  return p < end ? p + 1 : NULL;
+}
+
+/* Past the plain value at p, or NULL */
+static const char *
+plain_value (const char *p,
+             const char *end)
+{
+  const char *q = *p == '"' ? strict_string (p, end) : strict_number (p, end);
+
+  return q != NULL && q - p <= KS_JSON_LIFT_MAX_TOKEN ? q : NULL;
+}
+
+/* The array at p (its '[') when it is a flat one of plain values: its
+ * element count and its ']' */
+static gboolean
+flat_array (const char  *p,
+            const char  *end,
+            guint64     *n_elements,
+            const char **close)
+{
+  guint64 n = 0;
+
+  for (p++;; p++)
+    {
+      while (p < end && is_space (*p))
+        p++;
+      if (p >= end || (p = plain_value (p, end)) == NULL)
+        return FALSE;
+      n++;
+      while (p < end && is_space (*p))
+        p++;
+      if (p >= end)
+        return FALSE;
+      if (*p == ']')
+        {
+          *n_elements = n;
+          *close = p;
+          return TRUE;
+        }
+      if (*p != ',')
+        return FALSE;
+    }
+}
+
+KsJsonLift *
+ks_json_lift_new (const char *data,
+                  gsize       length,
+                  guint       min_elements)
+{
+  const char *p = data, *end = data + length, *line_start = data;
+  g_autoptr(GArray) lifted = g_array_new (FALSE, FALSE, sizeof (KsJsonLifted));
+  guint line = 1;
+  KsJsonLift *lift;
+
+  g_return_val_if_fail (data != NULL || length == 0, NULL);
+
+  /* Strings and comments are skipped as ks_json_check() skips them */
+  while (p < end)
+    {
+      char c = *p;
+
+      if (c == '\n')
+        {
+          line++;
+          line_start = ++p;
+          continue;
+        }
+      if (c == '"' || c == '\'')
+        {
+          for (p++; p < end && *p != c; p++)
+            {
+              if (*p == '\\' && c == '"' && p + 1 < end && p[1] != '\n')
+                p++;
+              else if (*p == '\n')
+                {
+                  line++;
+                  line_start = p + 1;
+                }
+            }
+          p++;
+          continue;
+        }
+      if (c == '/' && p + 1 < end && p[1] == '/')
+        {
+          p = memchr (p, '\n', (size_t) (end - p));
+          if (p == NULL)
+            p = end;
+          continue;
+        }
+      if (c == '/' && p + 1 < end && p[1] == '*')
+        {
+          for (p += 2; p < end && !(p[0] == '*' && p + 1 < end && p[1] == '/'); p++)
+            if (*p == '\n')
+              {
+                line++;
+                line_start = p + 1;
+              }
+          p += 2;
+          continue;
+        }
+      if (c == '[')
+        {
+          KsJsonLifted l = { 0 };
+          const char *close;
+
+          if (flat_array (p, end, &l.n_elements, &close) && l.n_elements >= MAX (min_elements, 1))
+            {
+              for (const char *q = p; q < close; q++)
+                if (*q == '\n')
+                  {
+                    line++;
+                    line_start = q + 1;
+                  }
+              l.open = (gsize) (p - data);
+              l.close = (gsize) (close - data);
+              l.line = line;
+              l.column = (guint) (close - line_start) + 1;
+              g_array_append_val (lifted, l);
+              p = close + 1;
+              continue;
+            }
+        }
+      p++;
+    }
+
+  if (lifted->len == 0)
+    return NULL;
+
+  lift = g_new0 (KsJsonLift, 1);
+  lift->length = length;
+  lift->text = g_malloc (length + 1);
+  memcpy (lift->text, data, length);
+  lift->text[length] = '\0';
+  for (guint i = 0; i < lifted->len; i++)
+    {
+      const KsJsonLifted *l = &g_array_index (lifted, KsJsonLifted, i);
+
+      for (gsize k = l->open + 1; k < l->close; k++)
+        if (lift->text[k] != '\n')
+          lift->text[k] = ' ';
+    }
+  lift->seen = g_new0 (guint8, lifted->len);
+  lift->arrays = g_hash_table_new (NULL, NULL);
+  lift->lifted = g_steal_pointer (&lifted);
+  return lift;
+}
+
+const char *
+ks_json_lift_text (KsJsonLift *lift,
+                   gsize      *length)
+{
+  g_return_val_if_fail (lift != NULL, NULL);
+
+  if (length != NULL)
+    *length = lift->length;
+  return lift->text;
+}
+
+static int
+compare_end (const void *key,
+             const void *element)
+{
+  const guint *at = key;
+  const KsJsonLifted *l = element;
+
+  if (at[0] != l->line)
+    return at[0] < l->line ? -1 : 1;
+  if (at[1] != l->column)
+    return at[1] < l->column ? -1 : 1;
+  return 0;
+}
+
+static void
+lift_array_end (JsonParser *parser,
+                JsonArray  *array,
+                gpointer    user_data)
+{
+  KsJsonLift *lift = user_data;
+  guint at[2];
+  const KsJsonLifted *l;
+  guint i;
+
+  if (json_array_get_length (array) != 0)
+    return;
+  /* json-glib is at the ']' that ended the array */
+  at[0] = json_parser_get_current_line (parser);
+  at[1] = json_parser_get_current_pos (parser);
+  l = bsearch (at, lift->lifted->data, lift->lifted->len, sizeof (KsJsonLifted), compare_end);
+  if (l == NULL)
+    return;
+  i = (guint) (l - &g_array_index (lift->lifted, KsJsonLifted, 0));
+  if (lift->seen[i])
+    {
+      lift->clash = TRUE;
+      return;
+    }
+  lift->seen[i] = 1;
+  lift->n_seen++;
+  g_hash_table_insert (lift->arrays, array, GUINT_TO_POINTER (i + 1));
+}
+
+void
+ks_json_lift_watch (KsJsonLift *lift,
+                    JsonParser *parser)
+{
+  g_return_if_fail (lift != NULL);
+  g_return_if_fail (JSON_IS_PARSER (parser));
+  g_return_if_fail (lift->parser == NULL);
+
+  lift->parser = g_object_ref (parser);
+  lift->handler = g_signal_connect (parser, "array-end", G_CALLBACK (lift_array_end), lift);
+}
+
+gboolean
+ks_json_lift_matched (KsJsonLift *lift)
+{
+  g_return_val_if_fail (lift != NULL, FALSE);
+
+  return !lift->clash && lift->n_seen == lift->lifted->len;
+}
+
+const KsJsonLifted *
+ks_json_lift_find (KsJsonLift *lift,
+                   JsonArray  *array)
+{
+  guint i;
+
+  if (lift == NULL || array == NULL || json_array_get_length (array) != 0)
+    return NULL;
+  i = GPOINTER_TO_UINT (g_hash_table_lookup (lift->arrays, array));
+  return i != 0 ? &g_array_index (lift->lifted, KsJsonLifted, i - 1) : NULL;
+}
+
+const KsJsonLifted *
+ks_json_lift_arrays (KsJsonLift *lift,
+                     guint      *n_arrays)
+{
+  g_return_val_if_fail (lift != NULL, NULL);
+
+  *n_arrays = lift->lifted->len;
+  return (const KsJsonLifted *) (gpointer) lift->lifted->data;
+}
+
+void
+ks_json_lift_free (KsJsonLift *lift)
+{
+  if (lift == NULL)
+    return;
+  if (lift->parser != NULL)
+    {
+      g_signal_handler_disconnect (lift->parser, lift->handler);
+      g_object_unref (lift->parser);
+    }
+  g_hash_table_unref (lift->arrays);
+  g_array_unref (lift->lifted);
+  g_free (lift->seen);
+  g_free (lift->text);
+  g_free (lift);
+}
+
+gboolean
+ks_json_lifted_next (const char         *data,
+                     const KsJsonLifted *lifted,
+                     gsize              *pos,
+                     const char        **token,
+                     gsize              *token_length)
+{
+  const char *p, *end, *q;
+
+  g_return_val_if_fail (data != NULL && lifted != NULL && pos != NULL, FALSE);
+
+  p = data + (*pos == 0 ? lifted->open + 1 : *pos);
+  end = data + lifted->close;
+  while (p < end && (is_space (*p) || *p == ','))
+    p++;
+  if (p >= end || (q = plain_value (p, end)) == NULL)
+    return FALSE;
+  *token = p;
+  *token_length = (gsize) (q - p);
+  *pos = (gsize) (q - data);
+  return TRUE;
+}

@@ -60,4 +60,65 @@ gboolean ks_json_locate    (const char  *data,
                             guint       *line,
                             guint       *column);
 
+/* ------------------------------------------------------------------ lifting
+ *
+ * json-glib keeps every value as its own node: about 100 bytes for a
+ * number written in 5 to 10, so a launch spec's 50 MB of buffer values
+ * would take half a gigabyte as a tree.  A lift takes the large flat
+ * arrays of plain values (numbers as JSON writes them, strings without
+ * escapes) out of the text json-glib reads: it hands json-glib a copy in
+ * which each such array is empty, its values blanked to spaces with the
+ * newlines kept (so every line and column json-glib reports is the
+ * text's), and the reader takes the values from the text as written.
+ *
+ *   KsJsonLift *lift = ks_json_lift_new (text, len, 256);
+ *   ks_json_lift_watch (lift, parser);    before loading ks_json_lift_text ()
+ *   ks_json_lift_matched (lift)           after: each lifted array was seen
+ *   ks_json_lift_find (lift, array)       the lifted array an empty one is
+ *
+ * An array is lifted when it has at least MIN_ELEMENTS elements, each a
+ * number in JSON's own grammar or a "string" of printable characters
+ * without a backslash, at most 64 bytes each, separated by commas and
+ * spaces, tabs and newlines only (no comments).  Anything else is left to
+ * json-glib.  ks_json_lift_new() returns NULL when there is nothing to
+ * lift; when ks_json_lift_matched() is FALSE (json-glib saw the arrays
+ * elsewhere than the scan did), the caller loads the text as written. */
+
+typedef struct
+{
+  gsize open, close;            /* offsets of the '[' and the ']' in the text */
+  guint line, column;           /* of the ']', 1-based, as json-glib counts */
+  guint64 n_elements;
+} KsJsonLifted;
+
+typedef struct _KsJsonLift KsJsonLift;
+
+#define KS_JSON_LIFT_MAX_TOKEN 64
+
+KsJsonLift         *ks_json_lift_new     (const char        *data,
+                                          gsize              length,
+                                          guint              min_elements);
+const char         *ks_json_lift_text    (KsJsonLift        *lift,
+                                          gsize             *length);
+void                ks_json_lift_watch   (KsJsonLift        *lift,
+                                          JsonParser        *parser);
+gboolean            ks_json_lift_matched (KsJsonLift        *lift);
+const KsJsonLifted *ks_json_lift_find    (KsJsonLift        *lift,
+                                          JsonArray         *array);
+void                ks_json_lift_free    (KsJsonLift        *lift);
+/* Every array lifted, in the order of the text */
+const KsJsonLifted *ks_json_lift_arrays  (KsJsonLift        *lift,
+                                          guint             *n_arrays);
+
+/* The elements of a lifted array, in order, from the text it was lifted
+ * from: start with *pos = 0; each call gives the next element's text (a
+ * string with its quotes) and FALSE after the last. */
+gboolean            ks_json_lifted_next  (const char         *data,
+                                          const KsJsonLifted *lifted,
+                                          gsize              *pos,
+                                          const char        **token,
+                                          gsize              *token_length);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsJsonLift, ks_json_lift_free)
+
 G_END_DECLS

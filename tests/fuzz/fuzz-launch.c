@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ks-json.h"
 #include "ks-launch.h"
 
 #define CHECK(cond) \
@@ -17,6 +18,51 @@
 
 int LLVMFuzzerTestOneInput (const uint8_t *data,
                             size_t         size);
+
+/* The long arrays of values the reader takes from the text give the bytes
+ * json-glib's tree gives: with a comment after each '[' the lift leaves
+ * the arrays to json-glib */
+static void
+check_lifted (const char     *text,
+              size_t          size,
+              const KsLaunch *l)
+{
+  KsJsonLift *lift = ks_json_lift_new (text, size, KS_LAUNCH_LIFT_MIN_ELEMENTS);
+  const KsJsonLifted *arrays;
+  GString *plain;
+  GError *error = NULL;
+  KsLaunch *p;
+  size_t from = 0;
+  guint n;
+
+  if (lift == NULL)
+    return;
+  arrays = ks_json_lift_arrays (lift, &n);
+  plain = g_string_sized_new (size + 4 * n);
+  for (guint i = 0; i < n; i++)
+    {
+      g_string_append_len (plain, text + from, (gssize) (arrays[i].open + 1 - from));
+      g_string_append (plain, "/**/");
+      from = arrays[i].open + 1;
+    }
+  g_string_append_len (plain, text + from, (gssize) (size - from));
+  ks_json_lift_free (lift);
+
+  p = ks_launch_parse (plain->str, (gssize) plain->len, "fuzz.json", &error);
+  if (p == NULL)
+    fprintf (stderr, "fuzz-launch: read as a tree: %s\n", error->message);
+  CHECK (p != NULL);
+  CHECK (p->n_buffers == l->n_buffers);
+  for (uint32_t i = 0; i < l->n_buffers; i++)
+    {
+      CHECK (p->buffers[i].size == l->buffers[i].size);
+      CHECK ((p->buffers[i].data == NULL) == (l->buffers[i].data == NULL));
+      CHECK (l->buffers[i].data == NULL
+             || memcmp (p->buffers[i].data, l->buffers[i].data, l->buffers[i].size) == 0);
+    }
+  ks_launch_free (p);
+  g_string_free (plain, TRUE);
+}
 
 int
 LLVMFuzzerTestOneInput (const uint8_t *data,
@@ -103,6 +149,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
       CHECK (ks_ptx_type_size (l->params[i].type) > 0);
   for (uint32_t i = 0; i < l->n_outputs; i++)
     CHECK (l->outputs[i] < l->n_buffers);
+  check_lifted ((const char *) data, size, l);
   ks_launch_free (l);
   return 0;
 }

@@ -57,6 +57,7 @@ typedef struct
   uint64_t count;
   InitKind init;
   JsonArray *data;              /* borrowed from the parser's tree */
+  const KsJsonLifted *lifted;   /* or the values are in the text, there */
   const char *hex;
   uint64_t seed;
   IntVal ia, ib;                /* min and max, or start and step: integer types */
@@ -71,6 +72,7 @@ typedef struct
   GError **error;               /* NULL for a quiet attempt */
   const char *text;             /* the spec as written, to place messages in */
   gsize text_len;
+  KsJsonLift *lift;             /* the long arrays of values json-glib did not see */
 
   /* json-glib keeps the last of duplicate keys without a word, so the
    * members each object was given are counted as they are parsed. */
@@ -932,7 +934,8 @@ parse_buffer (Ctx        *ctx,
       if (!get_array (ctx, n_data, pdata, &b->data))
         return FALSE;
       b->init = INIT_DATA;
-      given = json_array_get_length (b->data);
+      b->lifted = ks_json_lift_find (ctx->lift, b->data);
+      given = b->lifted != NULL ? b->lifted->n_elements : json_array_get_length (b->data);
       if (given == 0 && !has_count)
         return fail (ctx, pdata, "empty (give values, or a count for zeros)");
     }
@@ -1124,6 +1127,51 @@ ks_launch_materialize (KsLaunch *launch)
   return ok;
 }
 
+gpointer
+ks_launch_lifted_value (gpointer    scratch,
+                        const char *token,
+                        size_t      len)
+{
+  JsonNode *node = scratch;
+  char buf[KS_JSON_LIFT_MAX_TOKEN + 2];
+  IntVal v;
+
+  g_assert (len <= KS_JSON_LIFT_MAX_TOKEN);
+  if (token[0] == '"')
+    {
+      memcpy (buf, token + 1, len - 2);
+      buf[len - 2] = '\0';
+      json_node_set_string (node, buf);
+      return node;
+    }
+  buf[0] = BIG_MARK;
+  memcpy (buf + 1, token, len);
+  buf[len + 1] = '\0';
+  if (memchr (token, '.', len) != NULL || memchr (token, 'e', len) != NULL
+      || memchr (token, 'E', len) != NULL)
+    json_node_set_double (node, g_ascii_strtod (buf + 1, NULL));
+  else if (parse_int_text (buf + 1, &v) == 0 && v.mag <= (uint64_t) G_MAXINT64 + v.neg)
+    json_node_set_int (node, v.neg ? -(gint64) (v.mag - 1) - 1 : (gint64) v.mag);
+  else
+    json_node_set_string (node, buf);
+  return node;
+}
+
+/* A lifted array as json-glib would have read it, for a node kept past
+ * the parse */
+static JsonArray *
+lifted_array (const char         *text,
+              const KsJsonLifted *lifted)
+{
+  JsonArray *array = json_array_sized_new ((guint) lifted->n_elements);
+  const char *token;
+  gsize pos = 0, token_len;
+
+  while (ks_json_lifted_next (text, lifted, &pos, &token, &token_len))
+    json_array_add_element (array, ks_launch_lifted_value (json_node_new (JSON_NODE_VALUE), token, token_len));
+  return array;
+}
+
 static gboolean
 materialize_into (Ctx            *ctx,
                   const BufSpec  *b,
@@ -1147,15 +1195,29 @@ materialize_into (Ctx            *ctx,
     case INIT_DATA:
       {
         Ctx quiet = *ctx;
-        guint n = json_array_get_length (b->data);
+        guint n = b->lifted != NULL ? (guint) b->lifted->n_elements
+                                    : json_array_get_length (b->data);
+        g_autoptr(JsonNode) scratch = b->lifted != NULL ? json_node_new (JSON_NODE_VALUE) : NULL;
+        gsize pos = 0;
 
         /* Paths are only built for the value that is wrong */
         quiet.error = NULL;
         for (guint i = 0; i < n; i++)
           {
-            JsonNode *node = json_array_get_element (b->data, i);
+            JsonNode *node;
             uint64_t bits;
 
+            if (b->lifted != NULL)
+              {
+                const char *token;
+                gsize token_len;
+
+                if (!ks_json_lifted_next (ctx->text, b->lifted, &pos, &token, &token_len))
+                  g_assert_not_reached ();
+                node = ks_launch_lifted_value (scratch, token, token_len);
+              }
+            else
+              node = json_array_get_element (b->data, i);
             if (!value_bits (&quiet, node, NULL, b->type, b->kind, &bits))
               {
                 g_autofree char *pdata = member_path (b->path, "data");
@@ -2208,6 +2270,53 @@ parse_buffers (Ctx        *ctx,
   return TRUE;
 }
 
+gpointer
+ks_launch_unlift (gpointer    lift_,
+                  const char *text,
+                  gpointer    node_)
+{
+  KsJsonLift *lift = lift_;
+  JsonNode *node = node_;
+
+  if (lift == NULL)
+    return json_node_ref (node);
+  if (JSON_NODE_HOLDS_ARRAY (node))
+    {
+      JsonArray *array = json_node_get_array (node), *copy;
+      const KsJsonLifted *lifted = ks_json_lift_find (lift, array);
+      JsonNode *out;
+
+      if (lifted != NULL)
+        copy = lifted_array (text, lifted);
+      else
+        {
+          guint n = json_array_get_length (array);
+
+          copy = json_array_sized_new (n);
+          for (guint i = 0; i < n; i++)
+            json_array_add_element (copy, ks_launch_unlift (lift, text,
+                                                            json_array_get_element (array, i)));
+        }
+      out = json_node_init_array (json_node_alloc (), copy);
+      json_array_unref (copy);
+      return out;
+    }
+  if (JSON_NODE_HOLDS_OBJECT (node))
+    {
+      JsonObject *o = json_node_get_object (node), *copy = json_object_new ();
+      g_autoptr(GList) names = json_object_get_members (o);
+      JsonNode *out;
+
+      for (GList *l = names; l != NULL; l = l->next)
+        json_object_set_member (copy, l->data,
+                                ks_launch_unlift (lift, text, json_object_get_member (o, l->data)));
+      out = json_node_init_object (json_node_alloc (), copy);
+      json_object_unref (copy);
+      return out;
+    }
+  return json_node_copy (node);
+}
+
 /* "symbols": {NAME: {like a buffer, "type" defaulting to the variable's}} */
 static gboolean
 parse_symbols (Ctx        *ctx,
@@ -2245,7 +2354,8 @@ parse_symbols (Ctx        *ctx,
       launch->n_symbols = i + 1;
       if (!get_object (ctx, node, b->path, &o) || !check_keys (ctx, o, b->path, keys))
         return FALSE;
-      sym->spec = json_node_ref (node);
+      /* read again once the module is known, after the text is gone */
+      sym->spec = ks_launch_unlift (ctx->lift, ctx->text, node);
       /* the type to read it back as: one given, else the variable's */
       if (json_object_has_member (o, "type"))
         {
@@ -2547,6 +2657,70 @@ spec_too_large (Ctx      *ctx,
                given, KS_LAUNCH_MAX_SPEC_BYTES >> 20);
 }
 
+/* Each parser ks_launch_load_json() makes for ks_launch_parse() counts
+ * the members of each object afresh */
+static void
+setup_parser (gpointer parser,
+              gpointer user_data)
+{
+  Ctx *ctx = user_data;
+
+  g_hash_table_remove_all (ctx->member_counts);
+  g_clear_pointer (&ctx->dup_name, g_free);
+  ctx->dup_object = NULL;
+  g_signal_connect (parser, "object-member", G_CALLBACK (object_member_cb), ctx);
+}
+
+gpointer
+ks_launch_load_json (const char  *json,
+                     size_t       len,
+                     gpointer    *lift_out,
+                     void       (*setup) (gpointer parser, gpointer user_data),
+                     gpointer     user_data,
+                     GError     **error)
+{
+  /* The long arrays of values are read from the text (json-glib's tree
+   * would take ten times its size); should json-glib not see them where
+   * the scan did, the text as written is loaded instead */
+  g_autoptr(KsJsonLift) lift = ks_json_lift_new (json, len, KS_LAUNCH_LIFT_MIN_ELEMENTS);
+
+  for (;;)
+    {
+      const char *text = lift != NULL ? ks_json_lift_text (lift, NULL) : json;
+      g_autofree char *marked = ks_launch_mark_big_integers (text, len);
+      g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+      g_autoptr(GError) syntax = NULL;
+
+      if (setup != NULL)
+        setup (parser, user_data);
+      if (lift != NULL)
+        ks_json_lift_watch (lift, parser);
+      if (!ks_json_load_data (parser, marked ? marked : text, marked ? -1 : (gssize) len, NULL,
+                              &syntax))
+        {
+          /* Columns are those of the text as written, which the lift keeps
+           * and the marks do not */
+          if (marked != NULL)
+            {
+              g_autoptr(JsonParser) plain = json_parser_new_immutable ();
+
+              g_clear_error (&syntax);
+              if (ks_json_load_data (plain, text, (gssize) len, NULL, &syntax))
+                g_set_error_literal (&syntax, JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA,
+                                     "invalid JSON");
+            }
+          g_propagate_error (error, g_steal_pointer (&syntax));
+          return NULL;
+        }
+      if (lift == NULL || ks_json_lift_matched (lift))
+        {
+          *lift_out = g_steal_pointer (&lift);
+          return g_steal_pointer (&parser);
+        }
+      g_clear_pointer (&lift, ks_json_lift_free);
+    }
+}
+
 KsLaunch *
 ks_launch_parse (const char  *json,
                  gssize       length,
@@ -2557,7 +2731,8 @@ ks_launch_parse (const char  *json,
   g_autoptr(JsonParser) parser = NULL;
   g_autoptr(GError) parse_error = NULL;
   g_autoptr(GHashTable) counts = NULL;
-  g_autofree char *marked = NULL;
+  g_autoptr(KsJsonLift) lift = NULL;
+  g_autoptr(GError) syntax = NULL;
   size_t len;
   Ctx ctx = { 0 };
   gboolean ok;
@@ -2579,31 +2754,14 @@ ks_launch_parse (const char  *json,
       spec_too_large (&ctx, len);
       return NULL;
     }
-  marked = ks_launch_mark_big_integers (json, len);
-
-  parser = json_parser_new_immutable ();
-  g_signal_connect (parser, "object-member", G_CALLBACK (object_member_cb), &ctx);
-  {
-    g_autoptr(GError) syntax = NULL;
-
-    if (!ks_json_load_data (parser, marked ? marked : json, marked ? -1 : (gssize) len, NULL,
-                            &syntax))
-      {
-        /* Columns are those of the text as written */
-        if (marked != NULL)
-          {
-            g_autoptr(JsonParser) plain = json_parser_new_immutable ();
-
-            g_clear_error (&syntax);
-            if (ks_json_load_data (plain, json, (gssize) len, NULL, &syntax))
-              g_set_error_literal (&syntax, JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA,
-                                   "invalid JSON");
-          }
-        g_clear_pointer (&ctx.dup_name, g_free);
-        set_syntax_error (&ctx, syntax);
-        return NULL;
-      }
-  }
+  parser = ks_launch_load_json (json, len, (gpointer *) &lift, setup_parser, &ctx, &syntax);
+  if (parser == NULL)
+    {
+      g_clear_pointer (&ctx.dup_name, g_free);
+      set_syntax_error (&ctx, syntax);
+      return NULL;
+    }
+  ctx.lift = lift;
 
   launch = g_new0 (KsLaunch, 1);
   launch->spec_path = g_strdup (spec_path);

@@ -55,8 +55,9 @@
  *   [MIN, MAX).  A spec where no value of the type lies in [MIN, MAX) is
  *   refused.
  *
- * Limits: the spec's text at most 64 MiB (KS_LAUNCH_MAX_SPEC_BYTES; its
- * JSON tree takes about 10x that); one buffer at most 4 GiB, all of them
+ * Limits: the spec's text at most 64 MiB (KS_LAUNCH_MAX_SPEC_BYTES; arrays
+ * of KS_LAUNCH_LIFT_MIN_ELEMENTS values or more are read from the text,
+ * the rest through json-glib's tree at about 10x its text); one buffer at most 4 GiB, all of them
  * at most half of physical memory and at most 16 GiB; grid at most
  * (2^31-1, 65535, 65535); block at most (1024, 1024, 64) and 1024
  * threads.
@@ -313,9 +314,10 @@ typedef struct
   gboolean take_buffers;
 } KsLaunch;
 
-/* A spec's text is parsed whole into a JSON tree of about ten times its
- * size, so it is refused past this before parsing; a large buffer is
- * given an "init" rather than its values */
+/* A spec's text is read whole: its long arrays of values from the text (a
+ * copy of it, and the buffers' bytes), the rest into json-glib's tree of
+ * about ten times its size; so it is refused past this before parsing, and
+ * a large buffer is given an "init" rather than its values */
 #define KS_LAUNCH_MAX_SPEC_BYTES (64u << 20)
 
 #define KS_LAUNCH_ERROR (ks_launch_error_quark ())
@@ -383,6 +385,41 @@ char          *ks_launch_default_json         (const KsPtxModule *module,
 #define KS_LAUNCH_BIG_MARK '\001'
 char          *ks_launch_mark_big_integers    (const char    *json,
                                                size_t         length);
+
+/* Arrays of at least this many values are read from the spec's text, not
+ * json-glib's tree (ks_json_lift_new() in ks-json.h); for other readers. */
+#define KS_LAUNCH_LIFT_MIN_ELEMENTS 256
+
+/* Loads @json (@length bytes) into a new JsonParser as ks_launch_parse()
+ * does: arrays of KS_LAUNCH_LIFT_MIN_ELEMENTS values or more lifted (set
+ * in @lift, a KsJsonLift, or NULL when none were), integers past int64
+ * marked, nesting bounded.  @setup, when not NULL, is called on each
+ * parser made before it loads.  Errors are json-glib's, "<data>:LINE:COL:
+ * ..." with the line and column of the text as written.
+ * Returns: (transfer full): the parser, or NULL */
+gpointer       ks_launch_load_json            (const char    *json,
+                                               size_t         length,
+                                               gpointer      *lift,
+                                               void         (*setup) (gpointer parser,
+                                                                      gpointer user_data),
+                                               gpointer       user_data,
+                                               GError       **error);
+
+/* Sets @scratch (a JsonNode of type JSON_NODE_VALUE) to the node json-glib, behind
+ * ks_launch_mark_big_integers(), makes of @token, a value of a lifted
+ * array (@length bytes, at most KS_JSON_LIFT_MAX_TOKEN).
+ * Returns: @scratch */
+gpointer       ks_launch_lifted_value         (gpointer       scratch,
+                                               const char    *token,
+                                               size_t         length);
+
+/* A deep copy of @node (a JsonNode of the tree json-glib made from
+ * @lift's text) with each lifted array filled from @text, the text as
+ * written; a new reference to @node when @lift (a KsJsonLift) is NULL.
+ * Returns: (transfer full) */
+gpointer       ks_launch_unlift               (gpointer       lift,
+                                               const char    *text,
+                                               gpointer       node);
 
 /* The bytes of symbol @index for a variable of @type and @var_size bytes:
  * the spec's "type" when it gives one, else @type; as many elements as
