@@ -612,6 +612,55 @@ test_host_forms (void)
   g_assert_cmpuint (launch->n_output_symbols, ==, 1);
 }
 
+
+/* Long arrays of values, which the reader takes from the text rather than
+ * json-glib's tree (issue 16), reach the form, and from the form a launch,
+ * as json-glib reads them: the launch read straight from the spec is the
+ * reference, and the same spec with a comment in each array, which the
+ * lift leaves to json-glib, goes the other way; a symbol's values, kept as
+ * written, are kept whole.  A data field that long is written back as its
+ * text, not through json-glib's builder. */
+static void
+test_lifted (void)
+{
+  g_autofree char *forms[2] = { NULL, NULL }, *data[2] = { NULL, NULL };
+
+  for (guint which = 0; which < 2; which++)
+    {
+      const char *open = which ? "[/**/ " : "[";
+      g_autoptr(GString) s = g_string_new (NULL);
+      g_autoptr(KsLaunchForm) form = NULL;
+      g_autoptr(KsLaunch) direct = NULL, launch = NULL;
+      g_autoptr(GError) error = NULL;
+
+      g_string_printf (s, "{\"ptx\": \"k.ptx\", \"grid\": [1], \"block\": [32],\n"
+                       " \"buffers\": {\"a\": {\"type\": \"f32\", \"data\": %s", open);
+      for (guint i = 0; i < 500; i++)
+        g_string_append_printf (s, "%s%s", i ? ",\n " : "",
+                                (const char *[]) { "0.1", "1e30", "-2", "\"inf\"",
+                                                   "18446744073709551615" }[i % 5]);
+      g_string_append_printf (s, "]}},\n \"symbols\": {\"c\": {\"type\": \"u32\", \"data\": %s", open);
+      for (guint i = 0; i < 300; i++)
+        g_string_append_printf (s, "%s%u", i ? ", " : "", i * 11);
+      g_string_append (s, "]}},\n \"params\": [{\"buffer\": \"a\"}], \"outputs\": [\"a\"]}");
+
+      form = form_of (s->str);
+      data[which] = g_strdup (buffer_at (form, 0)->data);
+      forms[which] = ks_launch_form_to_json (form);
+      direct = ks_launch_parse (s->str, -1, "/some/where/spec.json", &error);
+      g_assert_no_error (error);
+      launch = ks_launch_form_parse (form, "/some/where/spec.json", &error);
+      g_assert_no_error (error);
+      assert_launch_equal (direct, launch);
+    }
+  /* the values as written when read from the text; each as json-glib
+   * reads it, printed back, when read from its tree */
+  g_assert_true (g_str_has_prefix (data[0], "0.1, 1e30, -2, inf, 18446744073709551615, 0.1"));
+  g_assert_true (g_str_has_prefix (data[1], "0.1, 1e+30, -2, inf, 18446744073709551615, 0.1"));
+  for (guint which = 0; which < 2; which++)
+    g_assert_nonnull (strstr (forms[which], "3289"));   /* the symbol's last value, 299 * 11 */
+}
+
 /* A spec of several launches: the form edits one of them and keeps the
  * others, and writes every launch back; a buffer removed or renamed
  * follows into every launch's parameters; a mistake in one launch is
@@ -750,5 +799,6 @@ main (int    argc,
   g_test_add_func ("/launch-form/textures", test_textures);
   g_test_add_func ("/launch-form/host-forms", test_host_forms);
   g_test_add_func ("/launch-form/launches", test_launches);
+  g_test_add_func ("/launch-form/lifted", test_lifted);
   return g_test_run ();
 }

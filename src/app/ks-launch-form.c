@@ -374,6 +374,24 @@ double_text (double d)
   return g_strdup (buf);
 }
 
+/* What a spec is read from: the tree json-glib made, and the long arrays
+ * of values it did not see (ks_json_lift_new()) in the text as written */
+typedef struct
+{
+  KsJsonLift *lift;
+  const char *text;
+} Reader;
+
+/* A kept member as the spec has it, its lifted arrays filled */
+static JsonNode *
+read_kept (const Reader *r,
+           JsonNode     *node)
+{
+  g_autoptr(JsonNode) whole = ks_launch_unlift (r->lift, r->text, node);
+
+  return copy_kept (whole);
+}
+
 /* A value as the user would type it */
 static char *
 node_text (JsonNode *node)
@@ -437,7 +455,8 @@ read_dims (JsonObject  *root,
 }
 
 static gboolean
-read_buffer (KsLaunchFormBuffer *b,
+read_buffer (const Reader       *r,
+             KsLaunchFormBuffer *b,
              JsonNode           *node,
              GError            **error)
 {
@@ -456,10 +475,29 @@ read_buffer (KsLaunchFormBuffer *b,
     {
       g_autoptr(GString) s = g_string_new (NULL);
       JsonArray *array;
+      const KsJsonLifted *lifted;
 
       if (!JSON_NODE_HOLDS_ARRAY (m))
         return shape_error (error, path, "'data' is not an array");
       array = json_node_get_array (m);
+      if ((lifted = ks_json_lift_find (r->lift, array)) != NULL)
+        {
+          const char *token;
+          gsize pos = 0, token_len;
+
+          /* As written (a string without its quotes): millions of values
+           * are not each read and printed again */
+          g_string_set_size (s, 0);
+          while (ks_json_lifted_next (r->text, lifted, &pos, &token, &token_len))
+            {
+              if (s->len > 0)
+                g_string_append (s, ", ");
+              if (token[0] == '"')
+                g_string_append_len (s, token + 1, (gssize) token_len - 2);
+              else
+                g_string_append_len (s, token, (gssize) token_len);
+            }
+        }
       for (guint i = 0; i < json_array_get_length (array); i++)
         {
           g_autofree char *t = node_text (json_array_get_element (array, i));
@@ -523,7 +561,8 @@ find_buffer (const KsLaunchForm *form,
 
 /* A launch's "params" (@m), at @path, into @into */
 static gboolean
-read_params (KsLaunchForm *form,
+read_params (const Reader *r,
+             KsLaunchForm *form,
              JsonNode     *m,
              const char   *path,
              GPtrArray    *into,
@@ -559,7 +598,7 @@ read_params (KsLaunchForm *form,
         }
       else if (json_object_get_member (po, "bytes_hex") != NULL
                || json_object_get_member (po, "fields") != NULL)
-        p->kept = copy_kept (e);
+        p->kept = read_kept (r, e);
       else if (json_object_get_member (po, "buffer") != NULL)
         {
           p->is_buffer = TRUE;
@@ -581,7 +620,8 @@ read_params (KsLaunchForm *form,
 }
 
 static gboolean
-read_root (KsLaunchForm *form,
+read_root (const Reader *r,
+           KsLaunchForm *form,
            JsonNode     *root,
            GError      **error)
 {
@@ -621,25 +661,25 @@ read_root (KsLaunchForm *form,
           KsLaunchFormBuffer *b = buffer_new (l->data);
 
           g_ptr_array_add (form->buffers, b);
-          if (!read_buffer (b, json_object_get_member (buffers, l->data), error))
+          if (!read_buffer (r, b, json_object_get_member (buffers, l->data), error))
             return FALSE;
         }
     }
 
   /* kept as written */
   if ((m = json_object_get_member (o, "textures")) != NULL)
-    form->textures = copy_kept (m);
+    form->textures = read_kept (r, m);
   if ((m = json_object_get_member (o, "surfaces")) != NULL)
-    form->surfaces = copy_kept (m);
+    form->surfaces = read_kept (r, m);
   if ((m = json_object_get_member (o, "bindings")) != NULL)
-    form->bindings = copy_kept (m);
+    form->bindings = read_kept (r, m);
   if ((m = json_object_get_member (o, "symbols")) != NULL)
-    form->symbols = copy_kept (m);
+    form->symbols = read_kept (r, m);
   if ((m = json_object_get_member (o, "output_symbols")) != NULL)
-    form->output_symbols = copy_kept (m);
+    form->output_symbols = read_kept (r, m);
 
   if ((m = json_object_get_member (o, "params")) != NULL
-      && !read_params (form, m, "params", form->params, error))
+      && !read_params (r, form, m, "params", form->params, error))
     return FALSE;
 
   /* a sequence: each launch's own fields, the first in the form's */
@@ -676,7 +716,7 @@ read_root (KsLaunchForm *form,
           g_free (l->dynamic_shared);
           l->dynamic_shared = member_text (lo, "dynamic_shared_bytes", "");
           if ((pm = json_object_get_member (lo, "params")) != NULL
-              && !read_params (form, pm, ppath, l->params, error))
+              && !read_params (r, form, pm, ppath, l->params, error))
             return FALSE;
         }
       form->step = 0;
@@ -715,19 +755,22 @@ ks_launch_form_from_json (const char *json,
                           gssize      length,
                           GError    **error)
 {
-  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+  g_autoptr(JsonParser) parser = NULL;
   g_autoptr(KsLaunchForm) form = ks_launch_form_new ();
-  g_autofree char *marked = NULL;
+  g_autoptr(KsJsonLift) lift = NULL;
   size_t len;
+  Reader r;
 
   g_return_val_if_fail (json != NULL, NULL);
 
   len = length < 0 ? strlen (json) : (size_t) length;
-  marked = ks_launch_mark_big_integers (json, len);
-  if (!ks_json_load_data (parser, marked ? marked : json, marked ? -1 : (gssize) len, NULL,
-                          error))
+  /* As ks_launch_parse() reads it: the long arrays of values from the text */
+  parser = ks_launch_load_json (json, len, (gpointer *) &lift, NULL, NULL, error);
+  if (parser == NULL)
     return NULL;
-  if (!read_root (form, json_parser_get_root (parser), error))
+  r.lift = lift;
+  r.text = json;
+  if (!read_root (&r, form, json_parser_get_root (parser), error))
     return NULL;
   return g_steal_pointer (&form);
 }
@@ -865,23 +908,96 @@ add_dims (JsonBuilder *b,
   json_builder_end_array (b);
 }
 
+/* The values of a buffer's data field, separated by commas and spaces.
+ * (Not g_regex_split: GLib 2.74's checks the whole text at each match,
+ * hours for a spec's 50 MB.)  Returns: past the next value, or NULL */
+static const char *
+next_word (const char  *p,
+           const char **start)
+{
+  while (*p == ',' || g_ascii_isspace (*p))
+    p++;
+  if (*p == '\0')
+    return NULL;
+  for (*start = p; *p != '\0' && *p != ',' && !g_ascii_isspace (*p); p++)
+    ;
+  return p;
+}
+
+/* A data field of this many values or more is written as its text (a
+ * number as typed, anything else as a string), not through json-glib's
+ * builder, which takes a node and a printf per value */
+#define SPLICE_MIN_VALUES KS_LAUNCH_LIFT_MIN_ELEMENTS
+#define SPLICE_MARK "\002ks-data "
+
+static void
+append_data (GString    *out,
+             const char *text)
+{
+  g_autoptr(GString) word = g_string_new (NULL);
+  const char *p = text, *start;
+  gboolean first = TRUE;
+
+  g_string_append_c (out, '[');
+  while ((p = next_word (p, &start)) != NULL)
+    {
+      g_string_append (out, first ? "\n      " : ",\n      ");
+      first = FALSE;
+      g_string_overwrite_len (word, 0, start, p - start);
+      g_string_truncate (word, (gsize) (p - start));
+      if (is_json_number (word->str))
+        {
+          g_string_append_len (out, word->str, (gssize) word->len);
+          continue;
+        }
+      g_string_append_c (out, '"');
+      for (const char *c = word->str; *c != '\0'; c++)
+        if (*c == '"' || *c == '\\')
+          g_string_append_printf (out, "\\%c", *c);
+        else if ((guchar) *c < 0x20)
+          g_string_append_printf (out, "\\u%04x", (guint) (guchar) *c);
+        else
+          g_string_append_c (out, *c);
+      g_string_append_c (out, '"');
+    }
+  g_string_append (out, "\n    ]");
+}
+
 static void
 add_data (JsonBuilder *b,
-          const char  *text)
+          const char  *text,
+          GPtrArray   *spliced)
 {
-  g_auto(GStrv) words = g_regex_split_simple ("[\\s,]+", text, 0, 0);
+  g_autoptr(GString) word = g_string_new (NULL);
+  const char *p = text != NULL ? text : "", *start;
+  guint n = 0;
 
   json_builder_set_member_name (b, "data");
+  for (const char *q = p; n < SPLICE_MIN_VALUES && (q = next_word (q, &start)) != NULL; )
+    n++;
+  if (n >= SPLICE_MIN_VALUES)
+    {
+      /* a mark, which ks_launch_form_to_json() replaces with the values */
+      g_autofree char *mark = g_strdup_printf (SPLICE_MARK "%u", spliced->len);
+
+      json_builder_add_string_value (b, mark);
+      g_ptr_array_add (spliced, (gpointer) p);
+      return;
+    }
   json_builder_begin_array (b);
-  for (guint i = 0; words[i] != NULL; i++)
-    if (words[i][0] != '\0')
-      add_value (b, words[i]);
+  while ((p = next_word (p, &start)) != NULL)
+    {
+      g_string_overwrite_len (word, 0, start, p - start);
+      g_string_truncate (word, (gsize) (p - start));
+      add_value (b, word->str);
+    }
   json_builder_end_array (b);
 }
 
 static void
 add_buffer (JsonBuilder              *b,
-            const KsLaunchFormBuffer *buf)
+            const KsLaunchFormBuffer *buf,
+            GPtrArray                *spliced)
 {
   json_builder_set_member_name (b, buf->name);
   json_builder_begin_object (b);
@@ -917,7 +1033,7 @@ add_buffer (JsonBuilder              *b,
       json_builder_end_object (b);
       break;
     case KS_LAUNCH_FORM_DATA:
-      add_data (b, buf->data);
+      add_data (b, buf->data, spliced);
       break;
     case KS_LAUNCH_FORM_HEX:
       {
@@ -1034,7 +1150,10 @@ ks_launch_form_to_json (const KsLaunchForm *form)
   g_autoptr(JsonBuilder) b = json_builder_new ();
   g_autoptr(JsonGenerator) gen = json_generator_new ();
   g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GPtrArray) spliced = g_ptr_array_new ();
   g_autofree char *text = NULL;
+  GString *out;
+  const char *from;
 
   g_return_val_if_fail (form != NULL, NULL);
 
@@ -1048,7 +1167,7 @@ ks_launch_form_to_json (const KsLaunchForm *form)
   json_builder_set_member_name (b, "buffers");
   json_builder_begin_object (b);
   for (guint i = 0; i < form->buffers->len; i++)
-    add_buffer (b, g_ptr_array_index (form->buffers, i));
+    add_buffer (b, g_ptr_array_index (form->buffers, i), spliced);
   json_builder_end_object (b);
   add_kept (b, "textures", form->textures);
   add_kept (b, "surfaces", form->surfaces);
@@ -1095,8 +1214,27 @@ ks_launch_form_to_json (const KsLaunchForm *form)
   json_generator_set_pretty (gen, TRUE);
   json_generator_set_indent (gen, 2);
   text = json_generator_to_data (gen, NULL);
+
+  /* The long data fields in place of their marks, in the order written */
+  out = g_string_sized_new (strlen (text) + 1);
+  from = text;
+  for (guint i = 0; i < spliced->len; i++)
+    {
+      g_autofree char *mark = g_strdup_printf (SPLICE_MARK "%u", i);
+      g_autoptr(JsonNode) node = json_node_init_string (json_node_alloc (), mark);
+      g_autofree char *written = json_to_string (node, FALSE);
+      const char *at = strstr (from, written);
+
+      if (at == NULL)
+        break;                  /* (not reached: each mark is written once) */
+      g_string_append_len (out, from, at - from);
+      append_data (out, g_ptr_array_index (spliced, i));
+      from = at + strlen (written);
+    }
+  g_string_append (out, from);
   /* A file ends with a newline */
-  return g_strconcat (text, "\n", NULL);
+  g_string_append_c (out, '\n');
+  return g_string_free (out, FALSE);
 }
 
 KsLaunch *
