@@ -718,6 +718,61 @@ test_vector_group_errors (void)
   assert_types_accepted (accepted, G_N_ELEMENTS (accepted));
 }
 
+
+/* tex and tld4 coordinate groups: each of tests/ptx/tex-coordinates.txt's
+ * forms, alone in a kernel, parses exactly when ptxas 13.0 takes it (a form
+ * ptxas dies on is refused), and each refusal names the instruction's line */
+static char *
+tex_coordinates_kernel (const char *insn)
+{
+  return g_strdup_printf (".version 8.0\n.target sm_80\n.address_size 64\n"
+                          ".global .texref t;\n"
+                          ".visible .entry k(.param .u64 p){\n"
+                          ".reg .f32 %%f<12>; .reg .s32 %%r<12>; .reg .b64 %%rd<4>;\n"
+                          "%s\nret;\n}\n", insn);
+}
+
+static void
+test_tex_coordinates (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "ptx", "tex-coordinates.txt", NULL);
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  guint n_ok = 0, n_refused = 0;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *tab = strchr (lines[i], '\t');
+      g_autofree char *verdict = NULL, *ptx = NULL;
+      KsPtxModule *m;
+
+      if (lines[i][0] == '#' || tab == NULL)
+        continue;
+      verdict = g_strndup (lines[i], (gsize) (tab - lines[i]));
+      ptx = tex_coordinates_kernel (tab + 1);
+      m = parse (ptx);
+      if (strcmp (verdict, "ok") == 0)
+        {
+          dump_diagnostics (m);
+          g_assert_cmpuint (m->n_errors, ==, 0);
+          n_ok++;
+        }
+      else
+        {
+          if (m->n_errors == 0)
+            g_error ("ptxas says %s, KernelScope takes it: %s", verdict, tab + 1);
+          g_assert_cmpuint (m->diagnostics[0].line, ==, 7);
+          n_refused++;
+        }
+      ks_ptx_module_free (m);
+    }
+  g_test_message ("%u taken, %u refused", n_ok, n_refused);
+  g_assert_cmpuint (n_ok, >=, 30);
+  g_assert_cmpuint (n_refused, >=, 140);
+}
+
 /* mma.sync's groups hold its fragments' registers (the PTX ISA's "Matrix
  * fragments for mma.mMnNkK"; ptxas 13.0 refuses each case below and takes
  * each accepted one) */
@@ -1428,6 +1483,7 @@ main (int   argc,
   g_test_add_func ("/ptx/parser/special-register-vector", test_special_register_vector);
   g_test_add_func ("/ptx/parser/vector-group-errors", test_vector_group_errors);
   g_test_add_func ("/ptx/parser/mma-fragment-errors", test_mma_fragment_errors);
+  g_test_add_func ("/ptx/parser/tex-coordinates", test_tex_coordinates);
   g_test_add_func ("/ptx/parser/variables", test_variables);
   g_test_add_func ("/ptx/parser/operands", test_operands);
   g_test_add_func ("/ptx/parser/predicates-and-labels", test_predicates_and_labels);

@@ -1932,8 +1932,8 @@ element_bits (Parser             *p,
  *    type's size, and no sink among what it reads but for mov.b32's
  *    halves ("Illegal vector size",
  *    "Arguments mismatch", "Sink '_' not allowed as a source operand").
- * mma's fragments are check_mma_fragments's; other instructions' groups
- * (texture coordinates) are not checked. */
+ * mma's fragments are check_mma_fragments's, texture coordinates
+ * check_tex_coordinates's; other instructions' groups are not checked. */
 static gboolean
 check_vector_groups (Parser           *p,
                      const KsPtxInsn  *insn,
@@ -2117,6 +2117,149 @@ check_mma_fragments (Parser           *p,
   return TRUE;
 }
 
+/* The coordinates of tex and tld4 ([tex, {x, y}] or [tex, sampler, {...}]),
+ * as ptxas 13.0 checks them (tests/ptx/tex-coordinates.txt, made with it):
+ *  - a group of 3 is refused whatever the geometry ("Illegal vector
+ *    size: 3");
+ *  - each geometry takes the groups below ("Operand vector size doesn't
+ *    match geometry"): 1d 1, 2 or 4; 2d 2 or 4; a1d 2 or 4; 3d, a2d, cube,
+ *    acube, 2dms and a2dms 4;
+ *  - one register without braces, which ptxas takes for 1d, 2d, 3d and
+ *    cube and crashes on for the others, is refused for the others;
+ *  - cube and acube take .f32 coordinates only ("Floating-point
+ *    coordinates required"), 2dms and a2dms .s32 ("Integer coordinates
+ *    require .s32");
+ *  - a layered geometry's array index, the group's first register, is a
+ *    32-bit integer one ("Array index ... Expecting type .u32");
+ *  - tld4 gathers from 2d, a2d, cube and acube only, with .f32
+ *    coordinates ("Illegal modifier", "Unexpected instruction types").
+ * The simulator runs the groups the PTX ISA gives (1d 1, 2d 2, the others
+ * 4) and refuses the others ptxas takes, whose meaning it does not know. */
+static const struct
+{
+  const char *geom;
+  uint8_t sizes;                /* bit n: a group of n */
+  gboolean scalar;
+} tex_coordinates[] = {
+  { "1d", 1u << 1 | 1u << 2 | 1u << 4, TRUE }, { "2d", 1u << 2 | 1u << 4, TRUE },
+  { "3d", 1u << 4, TRUE }, { "a1d", 1u << 2 | 1u << 4, FALSE }, { "a2d", 1u << 4, FALSE },
+  { "cube", 1u << 4, TRUE }, { "acube", 1u << 4, FALSE }, { "2dms", 1u << 4, FALSE },
+  { "a2dms", 1u << 4, FALSE },
+};
+
+static gboolean
+check_tex_coordinates (Parser           *p,
+                       const KsPtxInsn  *insn,
+                       const KsPtxToken *opname,
+                       uint32_t          opname_end)
+{
+  const KsPtxExtra *x;
+  int g = -1;
+
+  if ((insn->opcode != KS_PTX_OPC_TEX && insn->opcode != KS_PTX_OPC_TLD4) || insn->extra == 0
+      || insn->extra >= p->m->n_extras)
+    return TRUE;
+  x = &p->m->extras[insn->extra];
+  for (uint32_t w = 0; w < x->n_words && g < 0; w++)
+    {
+      KsPtxSpan span = p->m->words[x->first_word + w];
+
+      for (guint k = 0; k < G_N_ELEMENTS (tex_coordinates); k++)
+        if (span.len == strlen (tex_coordinates[k].geom)
+            && memcmp (p->text + span.offset, tex_coordinates[k].geom, span.len) == 0)
+          g = (int) k;
+    }
+  if (g < 0)
+    return TRUE;
+  if (insn->opcode == KS_PTX_OPC_TLD4)
+    {
+      const char *geom = tex_coordinates[g].geom;
+
+      if (strcmp (geom, "2d") != 0 && strcmp (geom, "a2d") != 0 && strcmp (geom, "cube") != 0
+          && strcmp (geom, "acube") != 0)
+        {
+          diag (p, opname->line, opname->column, KS_PTX_SEVERITY_ERROR,
+                "tld4.%s: tld4 gathers from .2d, .a2d, .cube and .acube textures only", geom);
+          return FALSE;
+        }
+      if ((KsPtxType) insn->types[1] != KS_PTX_TYPE_F32)
+        {
+          diag (p, opname->line, opname->column, KS_PTX_SEVERITY_ERROR,
+                "tld4's coordinates are .f32, not .%s",
+                ks_ptx_type_name ((KsPtxType) insn->types[1]));
+          return FALSE;
+        }
+    }
+
+  for (uint32_t i = 0; i < p->n_top; i++)
+    {
+      const KsPtxOperand *list = &p->top[i], *c;
+      const OperandPos *pos;
+      const char *geom = tex_coordinates[g].geom;
+      uint32_t n;
+
+      if (list->kind != KS_PTX_OPERAND_LIST || list->aux < 2 || list->a + list->aux > p->n_elems)
+        continue;
+      c = &p->elems[list->a + list->aux - 1];
+      pos = &p->elem_pos[list->a + list->aux - 1];
+      n = c->kind == KS_PTX_OPERAND_VECTOR ? c->aux : 0;
+      if (n == 3 || n > 4)
+        {
+          operand_error (p, opname, opname_end, i, pos, "a group of %u coordinates: ptxas "
+                         "takes groups of 1, 2 or 4 (\"Illegal vector size\")", n);
+          return FALSE;
+        }
+      if (n == 0 && !tex_coordinates[g].scalar)
+        {
+          operand_error (p, opname, opname_end, i, pos, "the coordinates of a .%s texture "
+                         "are a group in braces of %s", geom,
+                         tex_coordinates[g].sizes & (1u << 2) ? "2 or 4" : "4");
+          return FALSE;
+        }
+      if (n != 0 && !(tex_coordinates[g].sizes & (1u << n)))
+        {
+          const uint8_t s = tex_coordinates[g].sizes;
+
+          operand_error (p, opname, opname_end, i, pos, "a group of %u coordinate%s: a .%s "
+                         "texture takes %s", n, n == 1 ? "" : "s", geom,
+                         s & (1u << 1) ? "1, 2 or 4" : s & (1u << 2) ? "2 or 4" : "4");
+          return FALSE;
+        }
+      if ((strcmp (geom, "cube") == 0 || strcmp (geom, "acube") == 0)
+          && (KsPtxType) insn->types[1] != KS_PTX_TYPE_F32)
+        {
+          operand_error (p, opname, opname_end, i, pos, "the coordinates of a .%s texture are "
+                         ".f32, not .%s", geom, ks_ptx_type_name ((KsPtxType) insn->types[1]));
+          return FALSE;
+        }
+      if (strstr (geom, "ms") != NULL && (KsPtxType) insn->types[1] != KS_PTX_TYPE_S32)
+        {
+          operand_error (p, opname, opname_end, i, pos, "the coordinates of a .%s texture "
+                         "(a sample index and texel indices) are .s32, not .%s", geom,
+                         ks_ptx_type_name ((KsPtxType) insn->types[1]));
+          return FALSE;
+        }
+      if (geom[0] == 'a' && n >= 1 && p->elems[c->a].kind == KS_PTX_OPERAND_REG
+          && p->fn != KS_PTX_NONE)
+        {
+          const KsPtxFunction *f = &p->m->functions[p->fn];
+          uint32_t slot = f->first_slot_type + p->elems[c->a].a;
+          KsPtxType t = slot < p->m->n_slot_types ? (KsPtxType) p->m->slot_types[slot]
+                                                  : KS_PTX_TYPE_NONE;
+
+          if (t != KS_PTX_TYPE_NONE && t < KS_PTX_N_TYPES
+              && (type_class[t] == CLS_F || ks_ptx_type_size (t) != 4))
+            {
+              operand_error (p, opname, opname_end, i, pos, "the array index of a .%s texture, "
+                             "the group's first register, is a 32-bit integer, not .%s", geom,
+                             ks_ptx_type_name (t));
+              return FALSE;
+            }
+        }
+    }
+  return TRUE;
+}
+
 /* The operand type check of one parsed instruction, on p->top and
  * p->elems before they are committed.  Returns FALSE after reporting. */
 static gboolean
@@ -2128,7 +2271,8 @@ check_operand_types (Parser           *p,
   const char *roles = insn->opcode < KS_PTX_N_OPCODES ? operand_roles[insn->opcode] : NULL;
 
   if (!check_special_registers (p, insn, opname, opname_end)
-      || !check_mma_fragments (p, insn, opname, opname_end))
+      || !check_mma_fragments (p, insn, opname, opname_end)
+      || !check_tex_coordinates (p, insn, opname, opname_end))
     return FALSE;
   if (roles == NULL || p->fn == KS_PTX_NONE)
     return TRUE;

@@ -3725,6 +3725,27 @@ do_tex (Ctx *c)
       return;
     }
   coords = &c->m->operands[list->a + 1];
+  /* The groups the PTX ISA gives; ptxas also takes one register for 2d, 3d
+   * and cube and longer groups for 1d and 2d, which it does not document */
+  {
+    uint32_t have = coords->kind == KS_PTX_OPERAND_VECTOR ? coords->aux : 0;
+    uint32_t want = geom == KS_TEX_GEOM_1D ? 1 : geom == KS_TEX_GEOM_2D
+                    || geom == KS_TEX_GEOM_A1D ? 2 : 4;
+
+    if (have != want && !(have == 0 && want == 1))
+      {
+        char what[128];
+
+        if (have == 0)
+          g_snprintf (what, sizeof what, "with one register for the coordinates of a .%s "
+                      "texture (the PTX ISA's are a group of %u)", ks_tex_geom_name (geom), want);
+        else
+          g_snprintf (what, sizeof what, "with a group of %u coordinates for a .%s texture "
+                      "(the PTX ISA's is a group of %u)", have, ks_tex_geom_name (geom), want);
+        unsupported (c, what);
+        return;
+      }
+  }
   /* the level of detail or the gradients: every array has one level, which
    * any level of detail reads (they are clamped to the levels there are) */
   if (tf->lod == KS_TEX_LOD_LEVEL)
