@@ -1168,7 +1168,8 @@ lifted_array (const char         *text,
   gsize pos = 0, token_len;
 
   while (ks_json_lifted_next (text, lifted, &pos, &token, &token_len))
-    json_array_add_element (array, ks_launch_lifted_value (json_node_new (JSON_NODE_VALUE), token, token_len));
+    json_array_add_element (array, ks_launch_lifted_value (json_node_new (JSON_NODE_VALUE),
+                                                           token, token_len));
   return array;
 }
 
