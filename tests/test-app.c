@@ -630,6 +630,49 @@ test_junk (Fixture       *f,
   g_rmdir (tmp);
 }
 
+
+/* A module of several kernels and no spec: the run cannot choose, and the
+ * Output view offers each kernel; one click runs it with its default
+ * launch (the corpus's 05_templates.ptx, six template instances) */
+static void
+test_kernel_choice (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "ptx", "corpus", "sm_90",
+                                                 "05_templates.ptx", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  GtkWidget *chosen = NULL;
+  const char *kernel;
+  guint n = 0;
+
+  if (f->window == NULL)
+    return;
+  ks_window_open_file (f->window, file);
+  wait_for_run (f->window);
+  g_assert_true (gtk_widget_get_visible (f->window->kernel_choice));
+  for (GtkWidget *c = gtk_widget_get_first_child (GTK_WIDGET (f->window->kernel_choice_box));
+       c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *button = gtk_flow_box_child_get_child (GTK_FLOW_BOX_CHILD (c));
+      const char *k = g_object_get_data (G_OBJECT (button), "ks-kernel");
+
+      n++;
+      if (k != NULL && strstr (k, "fill") != NULL && chosen == NULL)
+        chosen = button;
+    }
+  /* the six .entry of the file */
+  g_assert_cmpuint (n, ==, 6);
+  g_assert_nonnull (chosen);
+  kernel = g_object_get_data (G_OBJECT (chosen), "ks-kernel");
+  g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (chosen), kernel));
+  g_signal_emit_by_name (chosen, "clicked");
+  wait_for_run (f->window);
+  g_assert_nonnull (f->window->analysis);
+  g_assert_cmpint (((KsAnalysis *) f->window->analysis)->status, ==, KS_ANALYSIS_OK);
+  g_assert_cmpstr (((KsAnalysis *) f->window->analysis)->kernel_name, ==, "_Z4fillIfEvPT_S0_m");
+  g_assert_false (gtk_widget_get_visible (f->window->kernel_choice));
+}
+
 /* Spins the main loop until the window has been laid out again */
 static void
 settle (KsWindow *window)
@@ -6144,6 +6187,8 @@ main (int    argc,
   g_test_add ("/app/window/open-filter", Fixture, NULL, fixture_setup_quick, test_open_filter,
               fixture_teardown);
   g_test_add ("/app/window/junk", Fixture, NULL, fixture_setup_quick, test_junk, fixture_teardown);
+  g_test_add ("/app/window/kernel-choice", Fixture, NULL, fixture_setup_quick, test_kernel_choice,
+              fixture_teardown);
   g_test_add ("/app/window/close-asks", Fixture, NULL, fixture_setup_quick, test_close_asks,
               fixture_teardown);
   g_test_add ("/app/window/presentation", Fixture, NULL, fixture_setup_quick, test_presentation,

@@ -824,6 +824,100 @@ _ks_window_launch_show_kernel (KsWindow         *self,
   _ks_window_show_line (self, FALSE, line);
 }
 
+/* A module of several kernels without a spec that chooses one: each
+ * kernel's button runs its default launch, as choosing it in the launch
+ * editor and applying would */
+static void
+choose_kernel (KsWindow   *self,
+               const char *kernel)
+{
+  g_autoptr(KsPtxModule) module = parse_pane (self);
+  g_autoptr(KsLaunchForm) form = NULL;
+  g_autoptr(GFile) spec = spec_target (self);
+  g_autofree char *spec_path = spec ? g_file_get_path (spec) : NULL;
+  g_autofree char *json = NULL, *written = NULL;
+  g_autoptr(GError) error = NULL;
+  uint32_t function = G_MAXUINT32;
+  KsLaunch *launch;
+
+  for (uint32_t i = 0; module != NULL && i < module->n_functions; i++)
+    if (module->functions[i].kind == KS_PTX_FUNCTION_ENTRY
+        && ks_ptx_span_equal (module, module->functions[i].name, kernel))
+      function = i;
+  if (function == G_MAXUINT32)
+    return;                     /* (the pane changed since: its run will say) */
+  json = ks_launch_default_json (module, function, NULL);
+  form = ks_launch_form_from_json (json, -1, &error);
+  if (form != NULL)
+    {
+      name_kernel_file (self, form, spec);
+      launch = ks_launch_form_parse (form, spec_path, &error);
+    }
+  else
+    launch = NULL;
+  if (launch == NULL)
+    {
+      _ks_window_show_message (self, error != NULL ? error->message : kernel);
+      return;
+    }
+  g_clear_pointer (&self->launch, ks_launch_free);
+  self->launch = launch;
+  g_clear_pointer (&self->launch_form, ks_launch_form_free);
+  self->launch_form = g_steal_pointer (&form);
+  written = ks_launch_form_to_json (self->launch_form);
+  self->launch_modified = g_strcmp0 (written, self->launch_saved_json) != 0;
+  self->launch_editor_loaded = FALSE;
+  _ks_window_show_launch (self, self->launch, FALSE);
+  _ks_window_update_titles (self);
+  _ks_window_run (self);
+}
+
+static void
+kernel_choice_clicked_cb (GtkButton *button,
+                          KsWindow  *self)
+{
+  const char *kernel = g_object_get_data (G_OBJECT (button), "ks-kernel");
+
+  if (kernel != NULL)
+    choose_kernel (self, kernel);
+}
+
+void
+_ks_window_update_kernel_choice (KsWindow         *self,
+                                 const KsAnalysis *result)
+{
+  GtkWidget *child;
+  gboolean needed = result->status == KS_ANALYSIS_FAILED && result->module != NULL
+                    && result->kernel_index == -2;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->kernel_choice_box))) != NULL)
+    gtk_flow_box_remove (self->kernel_choice_box, child);
+  gtk_widget_set_visible (self->kernel_choice, needed);
+  if (!needed)
+    return;
+  for (uint32_t i = 0; i < result->module->n_functions; i++)
+    {
+      const KsPtxFunction *f = &result->module->functions[i];
+      g_autofree char *name = NULL, *shown = NULL, *a11y = NULL;
+      GtkWidget *button;
+
+      if (f->kind != KS_PTX_FUNCTION_ENTRY)
+        continue;
+      name = ks_ptx_span_dup (result->module, f->name);
+      shown = _ks_window_short_kernel_name (name);
+      button = gtk_button_new_with_label (shown);
+      gtk_widget_set_halign (button, GTK_ALIGN_START);
+      gtk_widget_set_tooltip_text (button, name);
+      /* TRANSLATORS: a screen reader's name for a button that runs kernel %s */
+      a11y = g_strdup_printf (_("Analyse %s"), shown);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                      a11y, -1);
+      g_object_set_data_full (G_OBJECT (button), "ks-kernel", g_steal_pointer (&name), g_free);
+      g_signal_connect (button, "clicked", G_CALLBACK (kernel_choice_clicked_cb), self);
+      gtk_flow_box_append (self->kernel_choice_box, button);
+    }
+}
+
 /* ---------------------------------------------------------------------- */
 
 void

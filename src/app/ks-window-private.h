@@ -60,6 +60,8 @@ struct _KsWindow
   GtkListBox *hints_list;
   GtkLabel *hints_placeholder;  /* made in code */
   GtkLabel *output_label;
+  GtkWidget *kernel_choice;     /* the module's kernels, when the run needs one chosen */
+  GtkFlowBox *kernel_choice_box;
   GtkLabel *status_label;
   GtkLabel *stale_label;
   GtkProgressBar *progress_bar;
@@ -249,6 +251,8 @@ char       *_ks_window_short_kernel_name   (const char  *kernel);
 void        _ks_window_choose_launch_step  (KsWindow    *self,
                                             guint        step);
 /* After a run that shows a newly chosen launch: its kernel in the panes */
+void        _ks_window_update_kernel_choice (KsWindow        *self,
+                                            const KsAnalysis *result);
 void        _ks_window_launch_show_kernel  (KsWindow         *self,
                                             const KsAnalysis *result);
 /* Draws the launch editor where it shows over the window (screenshots) */

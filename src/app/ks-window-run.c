@@ -561,6 +561,8 @@ show_output (KsWindow             *self,
 {
   g_autoptr(GString) s = g_string_new (NULL);
 
+  _ks_window_update_kernel_choice (self, result);
+
   if (result->status == KS_ANALYSIS_FAILED)
     {
       g_string_append_printf (s, "%s\n", result->error ? result->error : _("The analysis failed"));

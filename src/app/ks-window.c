@@ -1975,6 +1975,8 @@ ks_window_class_init (KsWindowClass *klass)
   BIND (output_page);
   BIND (hints_list);
   BIND (output_label);
+  BIND (kernel_choice);
+  BIND (kernel_choice_box);
   BIND (status_label);
   BIND (stale_label);
   BIND (progress_bar);
