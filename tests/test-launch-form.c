@@ -623,7 +623,7 @@ test_host_forms (void)
 static void
 test_lifted (void)
 {
-  g_autofree char *forms[2] = { NULL, NULL }, *data[2] = { NULL, NULL };
+  char *forms[2] = { NULL, NULL }, *data[2] = { NULL, NULL };
 
   for (guint which = 0; which < 2; which++)
     {
@@ -659,6 +659,11 @@ test_lifted (void)
   g_assert_true (g_str_has_prefix (data[1], "0.1, 1e+30, -2, inf, 18446744073709551615, 0.1"));
   for (guint which = 0; which < 2; which++)
     g_assert_nonnull (strstr (forms[which], "3289"));   /* the symbol's last value, 299 * 11 */
+  for (guint which = 0; which < 2; which++)
+    {
+      g_free (forms[which]);
+      g_free (data[which]);
+    }
 }
 
 /* A spec of several launches: the form edits one of them and keeps the

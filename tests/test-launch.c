@@ -1223,7 +1223,7 @@ test_lifted_errors (void)
 
   for (guint k = 0; k < G_N_ELEMENTS (bad); k++)
     {
-      g_autofree char *messages[2] = { NULL, NULL };
+      char *messages[2] = { NULL, NULL };
 
       for (guint which = 0; which < 2; which++)
         {
@@ -1242,12 +1242,14 @@ test_lifted_errors (void)
       g_test_message ("%s", messages[0]);
       g_assert_cmpstr (messages[0], ==, messages[1]);
       g_assert_true (g_str_has_prefix (messages[0], "spec.json:336:3: buffers.a.data[333]: "));
+      g_free (messages[0]);
+      g_free (messages[1]);
     }
 
   /* A syntax error after a lifted array is placed where json-glib places
    * it in the text as written */
   {
-    g_autofree char *messages[2] = { NULL, NULL };
+    char *messages[2] = { NULL, NULL };
 
     for (guint which = 0; which < 2; which++)
       {
@@ -1265,6 +1267,8 @@ test_lifted_errors (void)
     g_test_message ("%s", messages[0]);
     g_assert_cmpstr (messages[0], ==, messages[1]);
     g_assert_true (g_str_has_prefix (messages[0], "spec.json:19:"));
+    g_free (messages[0]);
+    g_free (messages[1]);
   }
 }
 

@@ -449,6 +449,7 @@ test_coordinate_groups (void)
     assert_done (&r);
     run_clear (&r);
   }
+  g_free (t.data);
 }
 
 static float
