@@ -20,6 +20,58 @@ found (KsJsonProblem  problem,
   return problem;
 }
 
+/* Past the string or comment that starts at p, or p itself when none
+ * does, with *n_line and *line_start moved over its newlines: strings and
+ * comments as json-glib reads them (escapes in double-quoted strings only).
+ * With @nul, it stops at a \u0000 escape in a string, sets *nul there and
+ * returns it. */
+static const char *
+skip_text (const char  *p,
+           const char  *end,
+           guint       *n_line,
+           const char **line_start,
+           const char **nul)
+{
+  char c = *p;
+
+  if (c == '"' || c == '\'')
+    {
+      for (p++; p < end && *p != c; p++)
+        {
+          if (nul != NULL && *p == '\\' && c == '"' && p + 5 < end
+              && memcmp (p + 1, "u0000", 5) == 0)
+            {
+              *nul = p;
+              return p;
+            }
+          if (*p == '\\' && c == '"' && p + 1 < end && p[1] != '\n')
+            p++;
+          else if (*p == '\n')
+            {
+              (*n_line)++;
+              *line_start = p + 1;
+            }
+        }
+      return p + 1;
+    }
+  if (c == '/' && p + 1 < end && p[1] == '/')
+    {
+      p = memchr (p, '\n', (size_t) (end - p));
+      return p != NULL ? p : end;
+    }
+  if (c == '/' && p + 1 < end && p[1] == '*')
+    {
+      for (p += 2; p < end && !(p[0] == '*' && p + 1 < end && p[1] == '/'); p++)
+        if (*p == '\n')
+          {
+            (*n_line)++;
+            *line_start = p + 1;
+          }
+      return p + 2;
+    }
+  return p;
+}
+
 KsJsonProblem
 ks_json_check (const char *data,
                gsize       length,
@@ -45,42 +97,18 @@ ks_json_check (const char *data,
 
         case '"':
         case '\'':
-          /* A string, to its closing quote; json-glib reads escapes in
-           * double-quoted ones only */
-          for (p++; p < end && *p != c; p++)
-            {
-              if (*p == '\\' && c == '"' && p + 5 < end && memcmp (p + 1, "u0000", 5) == 0)
-                return found (KS_JSON_NUL, p, line_start, n_line, line, column);
-              if (*p == '\\' && c == '"' && p + 1 < end && p[1] != '\n')
-                p++;
-              else if (*p == '\n')
-                {
-                  n_line++;
-                  line_start = p + 1;
-                }
-            }
-          p++;
-          continue;
-
         case '/':
-          if (p + 1 < end && p[1] == '/')
-            {
-              p = memchr (p, '\n', (size_t) (end - p));
-              if (p == NULL)
-                p = end;
-              continue;
-            }
-          if (p + 1 < end && p[1] == '*')
-            {
-              for (p += 2; p < end && !(p[0] == '*' && p + 1 < end && p[1] == '/'); p++)
-                if (*p == '\n')
-                  {
-                    n_line++;
-                    line_start = p + 1;
-                  }
-              p += 2;
-              continue;
-            }
+          {
+            const char *nul = NULL, *next = skip_text (p, end, &n_line, &line_start, &nul);
+
+            if (nul != NULL)
+              return found (KS_JSON_NUL, nul, line_start, n_line, line, column);
+            if (next != p)
+              {
+                p = next;
+                continue;
+              }
+          }
           break;
 
         case '[':
@@ -526,7 +554,7 @@ ks_json_lift_new (const char *data,
 
   g_return_val_if_fail (data != NULL || length == 0, NULL);
 
-  /* Strings and comments are skipped as ks_json_check() skips them */
+  /* Strings and comments skipped as ks_json_check() skips them */
   while (p < end)
     {
       char c = *p;
@@ -537,38 +565,15 @@ ks_json_lift_new (const char *data,
           line_start = ++p;
           continue;
         }
-      if (c == '"' || c == '\'')
+      if (c == '"' || c == '\'' || c == '/')
         {
-          for (p++; p < end && *p != c; p++)
+          const char *next = skip_text (p, end, &line, &line_start, NULL);
+
+          if (next != p)
             {
-              if (*p == '\\' && c == '"' && p + 1 < end && p[1] != '\n')
-                p++;
-              else if (*p == '\n')
-                {
-                  line++;
-                  line_start = p + 1;
-                }
+              p = next;
+              continue;
             }
-          p++;
-          continue;
-        }
-      if (c == '/' && p + 1 < end && p[1] == '/')
-        {
-          p = memchr (p, '\n', (size_t) (end - p));
-          if (p == NULL)
-            p = end;
-          continue;
-        }
-      if (c == '/' && p + 1 < end && p[1] == '*')
-        {
-          for (p += 2; p < end && !(p[0] == '*' && p + 1 < end && p[1] == '/'); p++)
-            if (*p == '\n')
-              {
-                line++;
-                line_start = p + 1;
-              }
-          p += 2;
-          continue;
         }
       if (c == '[')
         {
