@@ -4,7 +4,9 @@
 # missing, then build and run every test three ways:
 #   1. _build:       the normal build, every suite (nvcc's skips without nvcc);
 #   2. _build-asan:  AddressSanitizer + UndefinedBehaviorSanitizer, every suite
-#                    but the slow nvcc one;
+#                    but the slow nvcc one and the published-figures one
+#                    (figures: the timing model on whole kernels, minutes
+#                    under the sanitizers; test-timing covers its code);
 #   3. the parser's fuzz target for FUZZ_SECONDS (default 60) seconds.
 set -euo pipefail
 
@@ -28,7 +30,7 @@ meson compile -C _build-asan
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 LSAN_OPTIONS=suppressions="$top/build-aux/lsan.supp" \
 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-  meson test -C _build-asan --print-errorlogs --no-suite nvcc --timeout-multiplier 3
+  meson test -C _build-asan --print-errorlogs --no-suite nvcc --no-suite figures --timeout-multiplier 3
 
 echo "== fuzz the PTX parser for ${FUZZ_SECONDS:-60} s"
 "$top/build-aux/fuzz.sh" "${FUZZ_SECONDS:-60}"

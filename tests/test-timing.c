@@ -449,6 +449,118 @@ test_vadd_seed004 (void)
   g_assert_cmpfloat (t->dram_throughput, <=, 1.0 + 1e-9);
 }
 
+/* Loads issued ahead, as ptxas schedules a loop.  The coalesced kernel of
+ * Simon Boehm's SGEMM ladder (tests/fixtures/lower) waits on two global
+ * loads per step of its K loop.  In the PTX (nvcc unrolled the loop four
+ * times) each FFMA follows its two loads; in ptxas's listing of the same
+ * PTX (CUDA 11.8, sm_86) the loop is unrolled four times more and 22 of
+ * its 32 LDGs issue before the first FFMA.  The model issues the PTX's
+ * order with `in_order`; by default it issues loads ahead as that listing
+ * does: many times the loads of one step before the first FMA, not more
+ * than the listing's unrolled body holds, and the warp finishes sooner. */
+static void
+test_issue_ahead (void)
+{
+  g_autofree char *ptx_path = g_test_build_filename (G_TEST_DIST, "fixtures", "lower",
+                                                     "sgemm_ladder.sm_86.ptx", NULL);
+  g_autofree char *sass_path = g_test_build_filename (G_TEST_DIST, "fixtures", "lower",
+                                                      "sgemm_ladder.sm_86.cuobjdump.sass", NULL);
+  const char *kernel = "_Z25sgemm_global_mem_coalesceILj32EEviiifPKfS1_fPf";
+  g_autofree char *listing = NULL, *spec = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsPtxModule) m = ks_ptx_module_parse_file (ptx_path, &error);
+  g_autoptr(KsLaunch) l = NULL;
+  g_autoptr(KsSim) sim = NULL;
+  const KsGpuInfo *gpu = ks_gpu_db_get_gpu (db, "rtx-3090");
+  const KsArchInfo *arch = ks_gpu_db_get_arch (db, gpu->arch);
+  KsOccupancyInput in;
+  KsOccupancyResult occ;
+  KsTimingOptions opt;
+  KsTiming *t[2];
+  uint32_t ahead[2], listing_ahead = 0, listing_loads = 0;
+  gboolean in_fn = FALSE, in_body = FALSE, seen_ffma = FALSE;
+
+  g_assert_no_error (error);
+
+  /* the listing's unrolled loop (from 0x250 to its back edge): its LDGs,
+   * and those before its first FFMA */
+  g_assert_true (g_file_get_contents (sass_path, &listing, NULL, &error));
+  lines = g_strsplit (listing, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      if (strstr (lines[i], "Function :") != NULL)
+        in_fn = strstr (lines[i], kernel) != NULL;
+      if (in_fn && strstr (lines[i], "/*0250*/") != NULL)
+        in_body = TRUE;
+      if (!in_body)
+        continue;
+      if (strstr (lines[i], " FFMA ") != NULL)
+        seen_ffma = TRUE;
+      if (strstr (lines[i], " LDG.E ") != NULL)
+        {
+          listing_loads++;
+          listing_ahead += !seen_ffma;
+        }
+      if (strstr (lines[i], "BRA 0x250") != NULL)
+        break;
+    }
+  /* the listing is read right */
+  g_assert_cmpuint (listing_ahead, ==, 22);
+  g_assert_cmpuint (listing_loads, ==, 32);
+
+  spec = g_strdup_printf ("{\"ptx\": \"ladder.ptx\", \"kernel\": \"%s\", \"grid\": [2, 2],"
+                          " \"block\": [1024], \"buffers\": {"
+                          " \"A\": {\"type\": \"f32\", \"count\": 4096, \"init\": {\"random\": {\"seed\": 1, \"min\": -1, \"max\": 1}}},"
+                          " \"B\": {\"type\": \"f32\", \"count\": 4096, \"init\": {\"random\": {\"seed\": 2, \"min\": -1, \"max\": 1}}},"
+                          " \"C\": {\"type\": \"f32\", \"count\": 4096}},"
+                          " \"params\": [{\"type\": \"s32\", \"value\": 64}, {\"type\": \"s32\", \"value\": 64},"
+                          " {\"type\": \"s32\", \"value\": 64}, {\"type\": \"f32\", \"value\": 1},"
+                          " {\"buffer\": \"A\"}, {\"buffer\": \"B\"}, {\"type\": \"f32\", \"value\": 0},"
+                          " {\"buffer\": \"C\"}]}", kernel);
+  l = ks_launch_parse (spec, -1, NULL, &error);
+  g_assert_no_error (error);
+  sim = ks_sim_new (m, l, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (ks_sim_run (sim, 0, NULL), ==, KS_SIM_DONE);
+  ks_occupancy_input_init (&in);
+  in.block_size = 1024;
+  in.registers_per_thread = 38;
+  g_assert_true (ks_occupancy_compute (arch, &in, &occ, &error));
+
+  for (guint k = 0; k < 2; k++)
+    {
+      const KsTimingWarp *w;
+
+      ks_timing_options_init (&opt);
+      opt.in_order = k == 1;
+      t[k] = ks_timing_compute (m, sim, arch, gpu, &occ, &opt, &error);
+      g_assert_no_error (error);
+      w = &t[k]->warps[0];
+      ahead[k] = 0;
+      for (uint64_t i = 0; i < w->n_events; i++)
+        {
+          const KsPtxInsn *pi = &m->insns[t[k]->events[w->first_event + i].insn];
+
+          if (pi->opcode == KS_PTX_OPC_FMA)
+            break;
+          if (pi->opcode == KS_PTX_OPC_LD && pi->space == KS_PTX_SPACE_GLOBAL)
+            ahead[k]++;
+        }
+    }
+  g_test_message ("global loads before the first FMA: %u issuing ahead, %u in order, "
+                  "%u in ptxas's listing; %u and %u cycles; %" G_GUINT64_FORMAT " issued ahead",
+                  ahead[0], ahead[1], listing_ahead, t[0]->cycles, t[1]->cycles,
+                  t[0]->issued_ahead);
+  g_assert_cmpuint (ahead[1], ==, 2);
+  g_assert_cmpuint (t[1]->issued_ahead, ==, 0);
+  g_assert_cmpuint (ahead[0], >=, listing_ahead / 2);
+  g_assert_cmpuint (ahead[0], <=, listing_loads);
+  g_assert_cmpuint (t[0]->cycles, <, t[1]->cycles);
+  ks_timing_free (t[0]);
+  ks_timing_free (t[1]);
+}
+
 /* A barrier: warp 0 does 64 dependent FFMAs before bar.sync, the other
  * warps nothing; they wait at the barrier for about 64 * 4 cycles, and
  * the model calls it a barrier stall */
@@ -598,6 +710,7 @@ main (int    argc,
   g_test_add_func ("/timing/global/chase", test_global_chase);
   g_test_add_func ("/timing/waves", test_waves);
   g_test_add_func ("/timing/vadd-seed004", test_vadd_seed004);
+  g_test_add_func ("/timing/issue-ahead", test_issue_ahead);
   g_test_add_func ("/timing/barrier", test_barrier);
   g_test_add_func ("/timing/schedulers", test_schedulers);
   g_test_add_func ("/timing/extrapolate-resident", test_extrapolate_resident);

@@ -109,7 +109,7 @@ int
 ks_cli_analyze (int    argc,
                 char **argv)
 {
-  gboolean json = FALSE, no_toolkit = FALSE, lrr = FALSE, as_written = FALSE;
+  gboolean json = FALSE, no_toolkit = FALSE, lrr = FALSE, as_written = FALSE, in_order = FALSE;
   gint64 sample_blocks = 0, launch_step = 0;
   double max_seconds_opt = NAN;
   g_autofree char *max_seconds_note = NULL;
@@ -128,6 +128,9 @@ ks_cli_analyze (int    argc,
       "Schedule warps loose round-robin (default: greedy-then-oldest)", NULL },
     { "ptx-as-written", 0, 0, G_OPTION_ARG_NONE, &as_written,
       "Time every PTX instruction, not what ptxas makes of them (for comparison)", NULL },
+    { "in-order", 0, 0, G_OPTION_ARG_NONE, &in_order,
+      "Issue in the PTX's order: no loads issued ahead as ptxas schedules a loop (for "
+      "comparison)", NULL },
     { "sample-blocks", 0, 0, G_OPTION_ARG_INT64, &sample_blocks,
       "Run only the busiest SM's first N blocks (0, S, 2S, ...; S the GPU's SMs): the timing of "
       "a launch too large to run whole; the kernel's results are not computed", "N" },
@@ -159,6 +162,7 @@ ks_cli_analyze (int    argc,
   req.use_toolkit = !no_toolkit;
   req.scheduler = lrr ? KS_SCHEDULER_LRR : KS_SCHEDULER_GTO;
   req.ptx_as_written = as_written;
+  req.in_order = in_order;
   if (sample_blocks < 0)
     return fail (json, KS_CLI_EXIT_USAGE, "--sample-blocks: expected a number of blocks >= 0");
   req.sample_blocks = (uint64_t) sample_blocks;

@@ -948,6 +948,7 @@ ks_analysis_run (const KsAnalysisRequest *r,
           ks_timing_options_init (&opt);
           opt.policy = r->scheduler;
           opt.ptx_as_written = r->ptx_as_written;
+          opt.in_order = r->in_order;
           a->timing = ks_timing_compute (a->module, a->sim, a->arch, a->gpu, &a->occupancy,
                                          &opt, &error);
           if (a->timing == NULL)
@@ -1063,6 +1064,7 @@ add_timing (JsonBuilder    *b,
   add_double (b, "issue_active", t->issue_active);
   add_double (b, "dram_throughput", t->dram_throughput);
   add_int (b, "lowered", (gint64) t->lowered);
+  add_int (b, "issued_ahead", (gint64) t->issued_ahead);
   add_double (b, "estimated_duration_us", t->estimated_duration_us);
   add_double (b, "model_us", t->model_us);
   add_double (b, "memory_floor_us", t->memory_floor_us);

@@ -15,6 +15,13 @@
 #define BARRIER_LATENCY       20        /* last arrival to the release of a CTA barrier */
 #define MAX_MODEL_EVENTS      (4u << 20)        /* warp-instructions replayed before extrapolating */
 #define BOUND_FRACTION        0.6       /* a floor this close to the estimate names the bound */
+/* ptxas's schedule of a loop (docs/TIMING.md, "Loads issued ahead"): it
+ * unrolls a loop about four times and issues the loads of the copies, with
+ * their address arithmetic, ahead of the arithmetic that waits on them, in
+ * registers of their own */
+#define HOIST_ITERATIONS      4         /* loop iterations a load is issued ahead across */
+#define HOIST_WINDOW          256       /* warp-instructions looked at ahead of a waiting one */
+#define HOIST_REGISTERS       32        /* registers in flight for instructions issued ahead */
 #define NEVER                 G_MAXUINT32
 
 typedef enum
@@ -48,6 +55,16 @@ typedef struct
   uint32_t first_ref;           /* into Model.refs: defs then uses, as model slots */
 } InsnInfo;
 
+/* A register an instruction issued ahead wrote: the instructions before it
+ * (trace event index below `before`) still read the value it had */
+typedef struct
+{
+  uint64_t before;
+  uint32_t slot;
+  uint32_t ready;
+  uint8_t kind;
+} Renamed;
+
 typedef struct
 {
   uint32_t trace_warp;
@@ -72,6 +89,15 @@ typedef struct
   uint64_t gap[KS_N_STALLS];    /* cycles of the current gap by reason */
   uint32_t *reg_ready;          /* per model slot */
   uint8_t *reg_kind;            /* ResultKind of the last writer */
+  /* Issue ahead (HOIST_*): the instruction warp_ready found ready ahead of
+   * the waiting one (events from `next`; 0: `next` itself), no look again
+   * before hoist_retry, and the values an instruction issued ahead replaced
+   * that the instructions it passed still read */
+  uint32_t cand;
+  uint32_t hoist_retry;
+  uint32_t *written;            /* per model slot: the look-ahead that saw it written */
+  uint32_t n_renamed;
+  Renamed renamed[HOIST_REGISTERS];
 } Warp;
 
 typedef struct
@@ -101,6 +127,8 @@ typedef struct
   double smem_free, l1_free, dram_free;
   double dram_cycles_per_sector;
   uint32_t tensor_fma_per_cycle;        /* per sub-partition, f16 */
+  uint32_t look_ahead;          /* look-aheads so far (Warp.written) */
+  gboolean hoist;               /* issue loads ahead (HOIST_*) */
 } Model;
 
 static const char *const pipe_names[KS_N_PIPES] = {
@@ -539,60 +567,44 @@ dependency_reason (ResultKind k)
     }
 }
 
-/* When warp w could issue its next instruction, given what the SM is doing
- * at `cycle`, and what holds it until then */
-static uint32_t
-warp_ready (Model         *mo,
-            Warp          *w,
-            uint32_t       cycle,
-            KsStallReason *reason)
+/* When the value of model slot s that trace event idx reads is ready: the
+ * register's, or the one it had before an instruction issued ahead of idx
+ * replaced it */
+static inline uint32_t
+slot_ready (const Warp *w,
+            uint32_t    s,
+            uint64_t    idx,
+            uint8_t    *kind)
 {
-  const KsTraceEvent *e;
-  const InsnInfo *ii;
-  const uint32_t *refs;
-  uint32_t ready = w->earliest;
-  double pipe;
+  uint32_t ready = w->reg_ready[s];
+  uint64_t first = G_MAXUINT64;
 
-  if (w->at_barrier)
+  *kind = w->reg_kind[s];
+  for (uint32_t i = 0; i < w->n_renamed; i++)
     {
-      if (w->barrier_release > cycle)
-        {
-          *reason = KS_STALL_BARRIER;
-          return w->barrier_release;
-        }
-      w->at_barrier = 0;
-      if (w->barrier_release > w->earliest)
-        {
-          w->earliest = w->barrier_release;
-          w->earliest_reason = KS_STALL_BARRIER;
-        }
-      ready = w->earliest;
-    }
-  *reason = (KsStallReason) w->earliest_reason;
-  e = &mo->ev[w->event_idx[w->next]];
-  ii = insn_info (mo, e->insn);
-  refs = &g_array_index (mo->refs, uint32_t, ii->first_ref);
-  for (uint32_t i = 0; i < ii->n_uses; i++)
-    {
-      uint32_t s = refs[ii->n_defs + i];
+      const Renamed *r = &w->renamed[i];
 
-      if (w->reg_ready[s] > ready)
+      if (r->slot == s && idx < r->before && r->before < first)
         {
-          ready = w->reg_ready[s];
-          *reason = dependency_reason ((ResultKind) w->reg_kind[s]);
+          first = r->before;
+          ready = r->ready;
+          *kind = r->kind;
         }
     }
-  /* a write after a pending write waits for it too */
-  for (uint32_t i = 0; i < ii->n_defs; i++)
-    if (w->reg_ready[refs[i]] > ready && w->reg_kind[refs[i]] != RESULT_FIXED)
-      {
-        ready = w->reg_ready[refs[i]];
-        *reason = dependency_reason ((ResultKind) w->reg_kind[refs[i]]);
-      }
-  if (ready > cycle)
-    return ready;
+  return ready;
+}
 
-  pipe = mo->pipe_free[w->sp][ii->pipe];
+/* When the SM's units take an instruction like ii from sub-partition sp,
+ * from `cycle` on; `cycle` when they can now */
+static uint32_t
+unit_ready (const Model    *mo,
+            const InsnInfo *ii,
+            uint32_t        sp,
+            uint32_t        cycle,
+            KsStallReason  *reason)
+{
+  double pipe = mo->pipe_free[sp][ii->pipe];
+
   if (pipe > cycle)
     {
       *reason = ii->pipe == KS_PIPE_MEM ? (ii->mem == MEM_SHARED ? KS_STALL_MIO_THROTTLE
@@ -611,7 +623,258 @@ warp_ready (Model         *mo,
       *reason = KS_STALL_LG_THROTTLE;
       return (uint32_t) ceil (mo->l1_free - LG_QUEUE_CYCLES);
     }
-  return ready;
+  return cycle;
+}
+
+/* A load ptxas may move: a plain weak load, not a texture, surface or
+ * volatile one */
+static gboolean
+is_plain_load (const KsPtxInsn *in)
+{
+  return (in->opcode == KS_PTX_OPC_LD || in->opcode == KS_PTX_OPC_LDU)
+         && (in->sem == KS_PTX_SEM_NONE || in->sem == KS_PTX_SEM_WEAK)
+         && !(in->flags & KS_PTX_FLAG_MMIO);
+}
+
+/* Whether an instruction ahead of the waiting one may issue before it, as
+ * ptxas's schedule would put it: a load, or integer arithmetic (a load's
+ * address), that issues an instruction of its own */
+static gboolean
+can_issue_ahead (const Model        *mo,
+                 const KsTraceEvent *e,
+                 const InsnInfo     *ii)
+{
+  const KsPtxInsn *in = &mo->m->insns[e->insn];
+
+  if (mo->lw != NULL && (mo->lw->insns[e->insn].kind != KS_LOWER_ISSUE
+                         || mo->lw->insns[e->insn].width > 1))
+    return FALSE;
+  if (ii->n_defs == 0 || ii->is_branch)
+    return FALSE;
+  return (ii->pipe == KS_PIPE_MEM && is_plain_load (in)) || ii->pipe == KS_PIPE_INT;
+}
+
+/* Whether an instruction issued ahead may pass this one: anything but a
+ * store, an atomic, a barrier, a fence, a call or a branch other than a
+ * loop's back edge */
+static gboolean
+can_pass (const Model        *mo,
+          const Warp         *w,
+          uint64_t            p,
+          const InsnInfo     *ii,
+          uint32_t           *iterations)
+{
+  const KsTraceEvent *e = &mo->ev[w->event_idx[p]];
+  const KsPtxInsn *in = &mo->m->insns[e->insn];
+
+  if (ii->pipe == KS_PIPE_MEM)
+    return is_plain_load (in);
+  if (ii->pipe != KS_PIPE_CTRL)
+    return TRUE;
+  if (in->opcode != KS_PTX_OPC_BRA || p + 1 >= w->n
+      || mo->ev[w->event_idx[p + 1]].insn > e->insn)
+    return FALSE;
+  /* a back edge: one more iteration of the loop */
+  return ++*iterations < HOIST_ITERATIONS;
+}
+
+/* The look-ahead: an instruction after w's waiting one that ptxas would
+ * have issued before it (a load of a later iteration, say) and that can
+ * issue at `cycle`.  Sets w->cand and returns `cycle` when there is one;
+ * else the first cycle one might, or NEVER. */
+static uint32_t
+look_ahead (Model   *mo,
+            Warp    *w,
+            uint32_t cycle)
+{
+  uint32_t head_exec = mo->ev[w->event_idx[w->next]].exec;
+  uint32_t retry = NEVER, iterations = 0, stamp;
+  uint64_t end = MIN (w->n, w->next + HOIST_WINDOW);
+
+  if (cycle < w->hoist_retry)
+    return w->hoist_retry;
+  stamp = ++mo->look_ahead;
+  for (uint64_t p = w->next; p < end; p++)
+    {
+      uint64_t idx = w->event_idx[p];
+      const KsTraceEvent *e = &mo->ev[idx];
+      const InsnInfo *ii = insn_info (mo, e->insn);
+      const uint32_t *refs = &g_array_index (mo->refs, uint32_t, ii->first_ref);
+
+      if (e->exec != head_exec
+          || (e->flags & (KS_TRACE_BARRIER | KS_TRACE_EXIT | KS_TRACE_DIVERGE
+                          | KS_TRACE_RECONVERGE | KS_TRACE_RELEASE)))
+        break;
+      if (p > w->next && can_issue_ahead (mo, e, ii))
+        {
+          /* it reads nothing the instructions it passes write, and
+           * writes nothing they write (a register of its own for what
+           * they read) */
+          gboolean blocked = w->n_renamed + ii->n_defs > HOIST_REGISTERS;
+          uint32_t ready = w->earliest;
+
+          for (uint32_t i = 0; i < ii->n_defs + ii->n_uses && !blocked; i++)
+            if (w->written[refs[i]] == stamp)
+              blocked = TRUE;
+          for (uint32_t i = 0; i < ii->n_uses && !blocked; i++)
+            {
+              uint8_t kind;
+
+              ready = MAX (ready, slot_ready (w, refs[ii->n_defs + i], idx, &kind));
+            }
+          if (!blocked)
+            {
+              if (ready <= cycle)
+                {
+                  KsStallReason why;
+
+                  ready = unit_ready (mo, ii, w->sp, cycle, &why);
+                }
+              if (ready <= cycle)
+                {
+                  w->cand = (uint32_t) (p - w->next);
+                  return cycle;
+                }
+              retry = MIN (retry, ready);
+            }
+        }
+      else if (!can_pass (mo, w, p, ii, &iterations))
+        break;
+      for (uint32_t i = 0; i < ii->n_defs; i++)
+        w->written[refs[i]] = stamp;
+    }
+  w->hoist_retry = retry;
+  return retry;
+}
+
+/* When warp w could issue its next instruction, given what the SM is doing
+ * at `cycle`, and what holds it until then */
+static uint32_t
+warp_ready (Model         *mo,
+            Warp          *w,
+            uint32_t       cycle,
+            KsStallReason *reason)
+{
+  const KsTraceEvent *e;
+  const InsnInfo *ii;
+  const uint32_t *refs;
+  uint32_t ready = w->earliest, unit;
+  uint64_t idx;
+  gboolean dependency = FALSE;
+
+  w->cand = 0;
+  if (w->at_barrier)
+    {
+      if (w->barrier_release > cycle)
+        {
+          *reason = KS_STALL_BARRIER;
+          return w->barrier_release;
+        }
+      w->at_barrier = 0;
+      if (w->barrier_release > w->earliest)
+        {
+          w->earliest = w->barrier_release;
+          w->earliest_reason = KS_STALL_BARRIER;
+        }
+      ready = w->earliest;
+    }
+  *reason = (KsStallReason) w->earliest_reason;
+  idx = w->event_idx[w->next];
+  e = &mo->ev[idx];
+  ii = insn_info (mo, e->insn);
+  refs = &g_array_index (mo->refs, uint32_t, ii->first_ref);
+  for (uint32_t i = 0; i < ii->n_uses; i++)
+    {
+      uint8_t kind;
+      uint32_t r = slot_ready (w, refs[ii->n_defs + i], idx, &kind);
+
+      if (r > ready)
+        {
+          ready = r;
+          *reason = dependency_reason ((ResultKind) kind);
+          dependency = TRUE;
+        }
+    }
+  /* a write after a pending write waits for it too */
+  for (uint32_t i = 0; i < ii->n_defs; i++)
+    {
+      uint8_t kind;
+      uint32_t r = slot_ready (w, refs[i], idx, &kind);
+
+      if (r > ready && kind != RESULT_FIXED)
+        {
+          ready = r;
+          *reason = dependency_reason ((ResultKind) kind);
+          dependency = TRUE;
+        }
+    }
+  if (ready > cycle)
+    {
+      /* ptxas would have put other work of the warp before this wait */
+      if (dependency && mo->hoist)
+        return MIN (ready, look_ahead (mo, w, cycle));
+      return ready;
+    }
+  unit = unit_ready (mo, ii, w->sp, cycle, reason);
+  return unit > cycle ? unit : ready;
+}
+
+/* w's stream has moved on: forget the renamed values no instruction left
+ * reads, and look ahead again */
+static void
+head_moved (Warp *w)
+{
+  uint64_t head = w->next < w->n ? w->event_idx[w->next] : G_MAXUINT64;
+  uint32_t kept = 0;
+
+  w->hoist_retry = 0;
+  for (uint32_t i = 0; i < w->n_renamed; i++)
+    if (w->renamed[i].before > head)
+      w->renamed[kept++] = w->renamed[i];
+  w->n_renamed = kept;
+}
+
+/* Puts the instruction look_ahead found at the head of w's stream, the
+ * values it replaces kept for the instructions it passes */
+static void
+bring_ahead (Model    *mo,
+             KsTiming *t,
+             Warp     *w)
+{
+  uint64_t p = w->next + w->cand, idx = w->event_idx[p];
+  KsTraceMemory rec = w->mem_rec[p];
+  const InsnInfo *ii = insn_info (mo, mo->ev[idx].insn);
+  const uint32_t *refs = &g_array_index (mo->refs, uint32_t, ii->first_ref);
+
+  for (uint32_t i = 0; i < ii->n_defs && w->n_renamed < HOIST_REGISTERS; i++)
+    {
+      gboolean read = FALSE;
+      Renamed *r;
+
+      /* a register of its own only where an instruction it passes reads
+       * the value it replaces */
+      for (uint64_t q = w->next; q < p && !read; q++)
+        {
+          const InsnInfo *qi = insn_info (mo, mo->ev[w->event_idx[q]].insn);
+          const uint32_t *qrefs = &g_array_index (mo->refs, uint32_t, qi->first_ref);
+
+          for (uint32_t u = 0; u < qi->n_uses && !read; u++)
+            read = qrefs[qi->n_defs + u] == refs[i];
+        }
+      if (!read)
+        continue;
+      r = &w->renamed[w->n_renamed++];
+      r->before = idx;
+      r->slot = refs[i];
+      r->ready = w->reg_ready[refs[i]];
+      r->kind = w->reg_kind[refs[i]];
+    }
+  memmove (w->event_idx + w->next + 1, w->event_idx + w->next, w->cand * sizeof *w->event_idx);
+  memmove (w->mem_rec + w->next + 1, w->mem_rec + w->next, w->cand * sizeof *w->mem_rec);
+  w->event_idx[w->next] = idx;
+  w->mem_rec[w->next] = rec;
+  w->cand = 0;
+  t->issued_ahead++;
 }
 
 /* Takes the instructions at the head of w's stream that issue nothing
@@ -641,12 +904,13 @@ absorb_lowered (Model    *mo,
       if (li->kind == KS_LOWER_FOLDED)
         for (uint32_t i = 0; i < ii->n_uses; i++)
           {
-            uint32_t s = refs[ii->n_defs + i];
+            uint8_t k;
+            uint32_t r = slot_ready (w, refs[ii->n_defs + i], w->event_idx[w->next], &k);
 
-            if (w->reg_ready[s] > ready)
+            if (r > ready)
               {
-                ready = w->reg_ready[s];
-                kind = w->reg_kind[s];
+                ready = r;
+                kind = k;
               }
           }
       else if (li->leader < e->insn)
@@ -655,12 +919,8 @@ absorb_lowered (Model    *mo,
           const InsnInfo *lead = insn_info (mo, li->leader);
 
           if (lead->n_defs > 0)
-            {
-              uint32_t s = g_array_index (mo->refs, uint32_t, lead->first_ref);
-
-              ready = w->reg_ready[s];
-              kind = w->reg_kind[s];
-            }
+            ready = slot_ready (w, g_array_index (mo->refs, uint32_t, lead->first_ref),
+                                w->event_idx[w->next], &kind);
         }
       for (uint32_t i = 0; i < ii->n_defs; i++)
         {
@@ -680,6 +940,7 @@ absorb_lowered (Model    *mo,
       te->lowered = li->kind;
       t->lowered++;
       w->next++;
+      head_moved (w);
     }
   return w->next >= w->n;
 }
@@ -788,6 +1049,7 @@ issue (Model    *mo,
       w->earliest_reason = KS_STALL_BRANCH_RESOLVING;
     }
   t->issued++;
+  head_moved (w);
   return latency;
 }
 
@@ -816,6 +1078,7 @@ ks_timing_compute (const KsPtxModule       *m,
   g_autofree KsTraceMemory *mem_pool = NULL;
   g_autofree uint32_t *ready_pool = NULL;
   g_autofree uint8_t *kind_pool = NULL;
+  g_autofree uint32_t *written_pool = NULL;
   g_autofree uint32_t *warp_of_trace = NULL;
   double fp32_flops = 0, fp64_flops = 0, tensor_flops = 0, dram_sectors = 0;
   uint32_t cycle = 0, next_cta, n_warps_model, ctas_done = 0, stuck = 0;
@@ -837,6 +1100,7 @@ ks_timing_compute (const KsPtxModule       *m,
     }
   mo.ev = ks_sim_get_trace (sim, &n_events);
   mo.lw = options->ptx_as_written ? NULL : ks_sim_get_lowering (sim);
+  mo.hoist = !options->ptx_as_written && !options->in_order;
   mo.mem = ks_sim_get_trace_memory (sim, &mo.n_mem);
   stats = ks_sim_get_stats (sim);
   if (mo.ev == NULL || n_events == 0)
@@ -1026,6 +1290,7 @@ ks_timing_compute (const KsPtxModule       *m,
 
     ready_pool = g_new0 (uint32_t, (size_t) resident * mo.n_slots);
     kind_pool = g_new0 (uint8_t, (size_t) resident * mo.n_slots);
+    written_pool = g_new0 (uint32_t, (size_t) resident * mo.n_slots);
   }
 
   /* The SM's share of DRAM bandwidth, in cycles per 32-byte sector */
@@ -1066,6 +1331,10 @@ ks_timing_compute (const KsPtxModule       *m,
         nw->pending = KS_STALL_NO_INSTRUCTION;                                  \
         nw->reg_ready = ready_pool + (size_t) nw->slot * mo.n_slots;            \
         nw->reg_kind = kind_pool + (size_t) nw->slot * mo.n_slots;              \
+        nw->written = written_pool + (size_t) nw->slot * mo.n_slots;            \
+        nw->n_renamed = 0;                                                      \
+        nw->cand = 0;                                                           \
+        nw->hoist_retry = 0;                                                    \
         memset (nw->reg_ready, 0, mo.n_slots * sizeof (uint32_t));              \
         memset (nw->reg_kind, 0, mo.n_slots);                                   \
         tw->sub_partition = nw->sp;                                             \
@@ -1140,8 +1409,11 @@ ks_timing_compute (const KsPtxModule       *m,
           if (chosen != NULL)
             {
               CtaSlot *cs = &slots[chosen->cta_slot];
-              const KsTraceEvent *e = &mo.ev[chosen->event_idx[chosen->next]];
+              const KsTraceEvent *e;
 
+              if (chosen->cand > 0)
+                bring_ahead (&mo, t, chosen);
+              e = &mo.ev[chosen->event_idx[chosen->next]];
               issue (&mo, t, chosen, cycle);
               chosen->pending = KS_STALL_SELECTED;
               last_issued[sp] = chosen->slot;

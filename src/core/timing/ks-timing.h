@@ -109,7 +109,9 @@ typedef struct
   uint64_t max_events;          /* warp-instructions to replay before extrapolating (the blocks
                                  * resident together are replayed whatever it says); 0 = 4 M */
   gboolean ptx_as_written;      /* charge every PTX instruction, not what ptxas makes of them
-                                 * (ks-lower.h); for comparison */
+                                 * (ks-lower.h), in the order written; for comparison */
+  gboolean in_order;            /* issue the PTX's order: no loads issued ahead as ptxas's
+                                 * schedule of an unrolled loop does (docs/TIMING.md) */
 } KsTimingOptions;
 
 typedef struct
@@ -123,6 +125,8 @@ typedef struct
   gboolean extrapolated;        /* the trace lacked some of the share; cycles scaled up */
   uint64_t issued;              /* warp-instructions issued */
   uint64_t lowered;             /* PTX warp-instructions folded or merged, not issued */
+  uint64_t issued_ahead;        /* of `issued`: issued before instructions the PTX puts first
+                                 * (loads and their address arithmetic, as ptxas schedules) */
   double ipc;                   /* issued / cycles */
   double warps_active;          /* resident warps per cycle / the SM's warp slots (Nsight
                                  * Compute's sm__warps_active.avg.pct_of_peak, as a fraction) */
