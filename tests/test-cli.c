@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
+#include <math.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -1784,6 +1785,65 @@ test_hostile_folders_and_pipes (void)
   g_rmdir (dir);
 }
 
+/* `probe list --json` and `probe run NAME --json`: the contract of
+ * docs/PROBES.md; the model's dependent FFMA chain at the published 4
+ * cycles (Jia et al. 2018, V100) */
+static void
+test_probe (void)
+{
+  const char *list[] = { "probe", "list", "--json", NULL };
+  const char *run[] = { "probe", "run", "ffma-count", "--gpu", "v100-sxm2", "--no-toolkit",
+                        "--json", NULL };
+  const char *bad[] = { "probe", "run", "no-such-probe", "--json", NULL };
+  const char *names[] = { "ffma-accumulators", "ffma-count", "shared-stride", "pointer-chase" };
+  Result r = run_cli (list);
+  JsonArray *a;
+  JsonObject *o, *fit;
+
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (r.json);
+  a = json_object_get_array_member (json_node_get_object (r.json), "templates");
+  for (guint k = 0; k < G_N_ELEMENTS (names); k++)
+    {
+      gboolean found = FALSE;
+
+      for (guint i = 0; i < json_array_get_length (a); i++)
+        {
+          JsonObject *t = json_array_get_object_element (a, i);
+
+          if (g_strcmp0 (json_object_get_string_member (t, "name"), names[k]) == 0)
+            found = json_object_has_member (t, "title") && json_object_has_member (t, "variable");
+        }
+      if (!found)
+        g_error ("probe list lacks %s", names[k]);
+    }
+  result_clear (&r);
+
+  r = run_cli (run);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (r.json);
+  o = json_node_get_object (r.json);
+  g_assert_cmpstr (json_object_get_string_member (o, "template"), ==, "ffma-count");
+  g_assert_cmpstr (json_object_get_string_member (o, "gpu"), ==, "v100-sxm2");
+  g_assert_cmpstr (json_object_get_string_member (o, "arch"), ==, "sm_70");
+  g_assert_cmpstr (json_object_get_string_member (o, "ran_on"), ==, "model");
+  g_assert_cmpstr (json_object_get_string_member (o, "evidence"), ==, "model");
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (o, "verification")), >=, 6);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (o, "points")), ==, 5);
+  fit = json_object_get_object_member (o, "fit");
+  g_assert_cmpfloat (fabs (json_object_get_double_member (fit, "slope") - 4.0), <=, 0.08);
+  g_assert_true (json_object_has_member (fit, "r2"));
+  g_assert_nonnull (strstr (json_object_get_string_member (o, "conclusion"), "model"));
+  result_clear (&r);
+
+  r = run_cli (bad);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (r.json);
+  g_assert_nonnull (strstr (json_object_get_string_member (json_node_get_object (r.json), "error"),
+                            "no-such-probe"));
+  result_clear (&r);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1793,6 +1853,7 @@ main (int   argc,
   if (cli == NULL)
     cli = g_build_filename (g_test_get_dir (G_TEST_BUILT), "..", "src", "app", "kernelscope-cli", NULL);
   g_test_add_func ("/cli/parse/json", test_parse_json);
+  g_test_add_func ("/cli/probe", test_probe);
   g_test_add_func ("/cli/analyze/default-launch", test_analyze_default_launch);
   g_test_add_func ("/cli/analyze/cuda-error", test_analyze_cuda_error);
   g_test_add_func ("/cli/parse/errors", test_parse_errors);

@@ -14,6 +14,7 @@
 
 #include "ks-cli-analyze.h"
 #include "ks-cli-occupancy.h"
+#include "ks-cli-probe.h"
 #include "ks-cli-sass.h"
 #include "ks-cli.h"
 #include "ks-analysis.h"
@@ -1360,6 +1361,8 @@ static const struct
     "SPEC.json|FILE.ptx [--arch sm_XX|--gpu ID]: resources, occupancy, simulation, hints" },
   { "occupancy", ks_cli_occupancy,
     "--arch sm_XX --block-size N --regs R: active blocks and warps per SM, occupancy, limiter" },
+  { "probe", ks_cli_probe,
+    "list | run TEMPLATE [--gpu ID] [--out DIR]: a hardware probe, verified, swept and fitted" },
   { "sass", ks_cli_sass,
     "FILE [--resources FILE]: a cuobjdump/nvdisasm listing with control codes, pipes, lines" },
 };

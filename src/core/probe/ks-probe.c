@@ -1,0 +1,1235 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-probe.c: the Probe Lab's templates, their probes, the model's runs of
+ * them, verification, fit and conclusion (ks-probe.h; docs/PROBES.md). */
+
+#include <errno.h>
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+
+#include "ks-probe.h"
+
+#include "ks-analysis.h"
+#include "ks-gpu-db.h"
+#include "ks-launch.h"
+#include "ks-lower.h"
+#include "ks-ptx.h"
+#include "ks-sim.h"
+#include "ks-timing.h"
+
+#define FFMA_PER_INNER  32      /* FFMAs of the CUDA's inner loop (seeds/002) */
+#define FFMA_UNROLL     4       /* nvcc unrolls the outer loop four times */
+#define FFMA_PER_BODY   (FFMA_PER_INNER * FFMA_UNROLL)  /* per iteration of the PTX loop */
+#define FFMA_TOTAL      32768   /* the accumulator sweep: FFMAs a point */
+#define SHARED_ITERATIONS 64
+#define SHARED_WORDS    8192
+#define CHASE_STEP      128     /* bytes between the chase's elements: one per cache line */
+#define CHASE_UNROLL    8
+
+typedef enum
+{
+  PROBE_FFMA_ACCUMULATORS,
+  PROBE_FFMA_COUNT,
+  PROBE_SHARED_STRIDE,
+  PROBE_POINTER_CHASE,
+} ProbeKind;
+
+struct _KsProbeTemplate
+{
+  ProbeKind kind;
+  const char *name;
+  const char *title;
+  const char *variable;
+  const char *hypothesis;
+  const double *values;
+  guint n_values;
+};
+
+static const double accumulators[] = { 1, 2, 4, 8, 16 };
+static const double ffma_counts[] = { 1024, 4096, 16384, 65536, 131072 };
+static const double strides[] = { 1, 2, 4, 8, 16, 32 };
+static const double working_sets[] = { 8192, 32768, 524288, 2097152, 33554432 };
+
+static const KsProbeTemplate templates[] = {
+  { PROBE_FFMA_ACCUMULATORS, "ffma-accumulators", N_("FFMA latency and throughput"),
+    "accumulators",
+    N_("With one accumulator every FFMA waits for the one before, so the time per FFMA is its "
+       "latency; with enough independent accumulators the warp issues one FFMA a cycle and the "
+       "latency is hidden."),
+    accumulators, G_N_ELEMENTS (accumulators) },
+  { PROBE_FFMA_COUNT, "ffma-count", N_("FFMA chain length: T(N) = L N + C"), "instructions",
+    N_("The cycles of a dependent FFMA chain grow by the FFMA latency L per instruction, over a "
+       "fixed cost C of the timer and the set-up."),
+    ffma_counts, G_N_ELEMENTS (ffma_counts) },
+  { PROBE_SHARED_STRIDE, "shared-stride", N_("Shared-memory bank conflicts"), "stride_words",
+    N_("A warp whose lanes read shared words s apart puts gcd(s, 32) lanes in one bank of 32, and "
+       "its load takes that many passes."),
+    strides, G_N_ELEMENTS (strides) },
+  { PROBE_POINTER_CHASE, "pointer-chase", N_("Cache hierarchy: L1, L2 and DRAM latency"),
+    "working_set_bytes",
+    N_("A chase of dependent loads over a working set that fits in L1 takes the L1 hit latency a "
+       "load; past L1 it takes L2's, past L2 DRAM's."),
+    working_sets, G_N_ELEMENTS (working_sets) },
+};
+
+static const KsProbeTemplate *const template_list[] = {
+  &templates[0], &templates[1], &templates[2], &templates[3],
+};
+
+const KsProbeTemplate *const *
+ks_probe_templates (guint *n)
+{
+  *n = G_N_ELEMENTS (template_list);
+  return template_list;
+}
+
+const KsProbeTemplate *
+ks_probe_find (const char *name)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (templates); i++)
+    if (g_strcmp0 (templates[i].name, name) == 0)
+      return &templates[i];
+  return NULL;
+}
+
+const char *
+ks_probe_template_name (const KsProbeTemplate *tmpl)
+{
+  return tmpl->name;
+}
+
+const char *
+ks_probe_template_title (const KsProbeTemplate *tmpl)
+{
+  return _(tmpl->title);
+}
+
+const char *
+ks_probe_template_variable (const KsProbeTemplate *tmpl)
+{
+  return tmpl->variable;
+}
+
+const char *
+ks_probe_template_hypothesis (const KsProbeTemplate *tmpl)
+{
+  return _(tmpl->hypothesis);
+}
+
+void
+ks_probe_options_init (KsProbeOptions *options)
+{
+  memset (options, 0, sizeof *options);
+}
+
+/* ---------------------------------------------------------------------- */
+/* The probes                                                             */
+
+typedef enum
+{
+  VARIANT_PROBE,                /* the target in the timed loop */
+  VARIANT_EMPTY_LOOP,           /* the same loop without it */
+  VARIANT_TIMER,                /* the two clock reads alone */
+} Variant;
+
+/* What a probe is made of, for one value of the variable */
+typedef struct
+{
+  ProbeKind kind;
+  uint32_t x;
+  uint32_t accumulators;        /* FFMA: independent chains */
+  uint32_t iterations;          /* of the timed loop */
+  uint32_t per_body;            /* target instructions per iteration */
+  uint32_t threads;
+  uint32_t chase_elements;      /* pointer chase: elements on the chain */
+  const char *target;           /* the GPU's architecture: the PTX's .target */
+} Shape;
+
+static Shape
+shape_of (ProbeKind kind,
+          double    x)
+{
+  Shape s = { .kind = kind, .x = (uint32_t) x, .threads = 32 };
+
+  switch (kind)
+    {
+    case PROBE_FFMA_ACCUMULATORS:
+      s.accumulators = s.x;
+      s.iterations = FFMA_TOTAL / FFMA_PER_BODY;
+      s.per_body = FFMA_PER_BODY;
+      break;
+    case PROBE_FFMA_COUNT:
+      s.accumulators = 1;
+      s.iterations = MAX (s.x / FFMA_PER_BODY, 1u);
+      s.per_body = FFMA_PER_BODY;
+      break;
+    case PROBE_SHARED_STRIDE:
+      s.iterations = SHARED_ITERATIONS;
+      s.per_body = 32;
+      break;
+    case PROBE_POINTER_CHASE:
+    default:
+      /* one thread; the second pass over the chain is timed */
+      s.threads = 1;
+      s.chase_elements = MAX (s.x / CHASE_STEP, (uint32_t) CHASE_UNROLL);
+      s.iterations = s.chase_elements / CHASE_UNROLL;
+      s.per_body = CHASE_UNROLL;
+      break;
+    }
+  return s;
+}
+
+/* The oldest PTX ISA that knows the architecture (PTX ISA, "Release
+ * History"), so that every toolkit that can make its code reads it */
+static const char *
+ptx_version (const char *target)
+{
+  static const struct
+  {
+    const char *arch, *version;
+  } table[] = {
+    { "sm_50", "4.0" }, { "sm_52", "4.1" }, { "sm_53", "4.2" }, { "sm_60", "5.0" },
+    { "sm_61", "5.0" }, { "sm_62", "5.0" }, { "sm_70", "6.0" }, { "sm_72", "6.1" },
+    { "sm_75", "6.3" }, { "sm_80", "7.0" }, { "sm_86", "7.1" }, { "sm_87", "7.4" },
+    { "sm_89", "7.8" }, { "sm_90", "7.8" }, { "sm_100", "8.6" }, { "sm_101", "8.6" },
+    { "sm_103", "8.8" }, { "sm_120", "8.7" }, { "sm_121", "8.8" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (table); i++)
+    if (g_strcmp0 (table[i].arch, target) == 0)
+      return table[i].version;
+  return "8.0";
+}
+
+/* The PTX of a probe: what the CUDA of probe_cuda() compiles to, written
+ * so that each instruction is the one the verification looks for */
+static char *
+probe_ptx (const Shape *s,
+           Variant      v)
+{
+  GString *p = g_string_new (NULL);
+  gboolean loop = v != VARIANT_TIMER, target = v == VARIANT_PROBE;
+
+  g_string_append_printf (p, "//\n// KernelScope probe (seeds/002): the timed region lies between "
+                             "the two reads of %%clock64\n//\n"
+                             ".version %s\n.target %s\n.address_size 64\n\n",
+                          ptx_version (s->target), s->target);
+  if (s->kind == PROBE_SHARED_STRIDE)
+    g_string_append_printf (p, ".shared .align 4 .b32 words[%u];\n\n", SHARED_WORDS);
+  g_string_append (p, ".visible .entry probe(\n\t.param .u64 out,\n\t.param .u64 cycles\n)\n{\n"
+                      "\t.reg .pred %p<2>;\n\t.reg .b32 %r<64>;\n\t.reg .b64 %rd<16>;\n"
+                      "\t.reg .f32 %f<48>;\n\n"
+                      "\tld.param.u64 %rd1, [out];\n\tld.param.u64 %rd2, [cycles];\n"
+                      "\tcvta.to.global.u64 %rd1, %rd1;\n\tcvta.to.global.u64 %rd2, %rd2;\n"
+                      "\tmov.u32 %r1, %tid.x;\n");
+  switch (s->kind)
+    {
+    case PROBE_FFMA_ACCUMULATORS:
+    case PROBE_FFMA_COUNT:
+      /* acc = acc * b + b: bounded, and never folded away */
+      g_string_append (p, "\tcvt.rn.f32.u32 %f1, %r1;\n\tmov.f32 %f2, 0f3F7FF972;\n");
+      for (uint32_t k = 0; k < s->accumulators; k++)
+        g_string_append_printf (p, "\tadd.f32 %%f%u, %%f1, 0f%08X;\n", 8 + k,
+                                (uint32_t) (k == 0 ? 0 : 0x3F800000u + (k << 16)));
+      break;
+    case PROBE_SHARED_STRIDE:
+      g_string_append_printf (p, "\tmul.lo.u32 %%r2, %%r1, %u;\n\trem.u32 %%r2, %%r2, %u;\n"
+                                 "\tmov.u32 %%r3, words;\n\tmad.lo.u32 %%r4, %%r2, 4, %%r3;\n"
+                                 "\tst.shared.u32 [%%r4], %%r1;\n", s->x, SHARED_WORDS);
+      break;
+    case PROBE_POINTER_CHASE:
+      /* the chain: each element holds the address of the next, CHASE_STEP
+       * bytes on, the last the first's; then one pass to warm the caches */
+      g_string_append_printf (p, "\tmov.u32 %%r2, 0;\n\tmov.u64 %%rd3, %%rd1;\n"
+                                 "$L_chain:\n"
+                                 "\tadd.u32 %%r2, %%r2, 1;\n"
+                                 "\tsetp.lt.u32 %%p1, %%r2, %u;\n"
+                                 "\tselp.b32 %%r3, %%r2, 0, %%p1;\n"
+                                 "\tmul.wide.u32 %%rd4, %%r3, %u;\n"
+                                 "\tadd.s64 %%rd5, %%rd1, %%rd4;\n"
+                                 "\tst.global.u64 [%%rd3], %%rd5;\n"
+                                 "\tmov.u64 %%rd3, %%rd5;\n"
+                                 "\t@%%p1 bra $L_chain;\n"
+                                 "\tmov.u64 %%rd6, %%rd1;\n\tmov.u32 %%r2, 0;\n"
+                                 "$L_warm:\n"
+                                 "\tld.global.u64 %%rd6, [%%rd6];\n"
+                                 "\tadd.u32 %%r2, %%r2, 1;\n"
+                                 "\tsetp.lt.u32 %%p1, %%r2, %u;\n"
+                                 "\t@%%p1 bra $L_warm;\n",
+                              s->chase_elements, CHASE_STEP, s->chase_elements);
+      break;
+    }
+  /* the set-up is over before the timer starts */
+  g_string_append (p, "\tmov.u32 %r50, 0;\n\tbar.sync 0;\n\tmov.u64 %rd10, %clock64;\n");
+  if (loop)
+    {
+      g_string_append (p, "$L_timed:\n");
+      for (uint32_t j = 0; target && j < s->per_body; j++)
+        switch (s->kind)
+          {
+          case PROBE_FFMA_ACCUMULATORS:
+          case PROBE_FFMA_COUNT:
+            {
+              uint32_t a = 8 + j % s->accumulators;
+
+              g_string_append_printf (p, "\tfma.rn.f32 %%f%u, %%f%u, %%f2, %%f2;\n", a, a);
+            }
+            break;
+          case PROBE_SHARED_STRIDE:
+            g_string_append_printf (p, "\tld.shared.u32 %%r%u, [%%r4];\n", 10 + j % 32);
+            break;
+          case PROBE_POINTER_CHASE:
+            g_string_append (p, "\tld.global.u64 %rd6, [%rd6];\n");
+            break;
+          }
+      g_string_append_printf (p, "\tadd.u32 %%r50, %%r50, 1;\n\tsetp.lt.u32 %%p1, %%r50, %u;\n"
+                                 "\t@%%p1 bra $L_timed;\n", s->iterations);
+    }
+  g_string_append (p, "\tmov.u64 %rd11, %clock64;\n\tsub.s64 %rd12, %rd11, %rd10;\n");
+  /* the results, after the timer: the checksum, and the cycles */
+  switch (s->kind)
+    {
+    case PROBE_FFMA_ACCUMULATORS:
+    case PROBE_FFMA_COUNT:
+      for (uint32_t k = 1; k < s->accumulators; k++)
+        g_string_append_printf (p, "\tadd.f32 %%f8, %%f8, %%f%u;\n", 8 + k);
+      g_string_append (p, "\tmul.wide.u32 %rd7, %r1, 4;\n\tadd.s64 %rd8, %rd1, %rd7;\n"
+                          "\tst.global.f32 [%rd8], %f8;\n");
+      break;
+    case PROBE_SHARED_STRIDE:
+      g_string_append (p, "\tmov.u32 %r5, 0;\n");
+      for (uint32_t k = 0; target && k < 32; k++)
+        g_string_append_printf (p, "\tadd.u32 %%r5, %%r5, %%r%u;\n", 10 + k);
+      g_string_append (p, "\tcvt.rn.f32.u32 %f8, %r5;\n\tmul.wide.u32 %rd7, %r1, 4;\n"
+                          "\tadd.s64 %rd8, %rd1, %rd7;\n\tst.global.f32 [%rd8], %f8;\n");
+      break;
+    case PROBE_POINTER_CHASE:
+      /* where the chase ended, after the chain's first element */
+      g_string_append (p, "\tsub.s64 %rd7, %rd6, %rd1;\n\tst.global.u64 [%rd1+8], %rd7;\n");
+      break;
+    }
+  g_string_append (p, "\tmul.wide.u32 %rd7, %r1, 8;\n\tadd.s64 %rd8, %rd2, %rd7;\n"
+                      "\tst.global.u64 [%rd8], %rd12;\n\tret;\n}\n");
+  return g_string_free (p, FALSE);
+}
+
+/* The CUDA a user compiles for a GPU: the same structure, the target as
+ * inline PTX so that nvcc cannot change it */
+static char *
+probe_cuda (const Shape *s)
+{
+  GString *c = g_string_new (NULL);
+
+  g_string_append (c, "// KernelScope probe (seeds/002).  Build:\n"
+                      "//   nvcc -O3 -lineinfo -Xptxas=-v -arch=sm_XX probe.cu -o probe\n"
+                      "#include <cstdio>\n#include <cstdint>\n\n");
+  switch (s->kind)
+    {
+    case PROBE_FFMA_ACCUMULATORS:
+    case PROBE_FFMA_COUNT:
+      g_string_append_printf (c, "#define ACCUMULATORS %u\n#define ITERATIONS %u\n\n",
+                              s->accumulators, s->iterations * FFMA_UNROLL);
+      g_string_append (c,
+        "__global__ void probe(float *out, long long *cycles)\n{\n"
+        "  float x = (float) threadIdx.x, b = 0.9999f, acc[ACCUMULATORS];\n"
+        "#pragma unroll\n"
+        "  for (int k = 0; k < ACCUMULATORS; k++)\n"
+        "    acc[k] = x + (k ? __int_as_float(0x3F800000 + (k << 16)) : 0.0f);\n"
+        "  __syncthreads();\n"
+        "  long long t0 = clock64();\n"
+        "#pragma unroll 4\n"
+        "  for (int i = 0; i < ITERATIONS; i++)\n"
+        "    {\n"
+        "#pragma unroll\n"
+        "      for (int j = 0; j < 32; j++)\n"
+        "        asm volatile(\"fma.rn.f32 %0, %0, %1, %1;\" : \"+f\"(acc[j % ACCUMULATORS]) : \"f\"(b));\n"
+        "    }\n"
+        "  long long t1 = clock64();\n"
+        "  float sum = acc[0];\n"
+        "#pragma unroll\n"
+        "  for (int k = 1; k < ACCUMULATORS; k++)\n"
+        "    sum += acc[k];\n"
+        "  out[threadIdx.x] = sum;\n"
+        "  cycles[threadIdx.x] = t1 - t0;\n}\n\n");
+      break;
+    case PROBE_SHARED_STRIDE:
+      g_string_append_printf (c, "#define STRIDE %u\n#define ITERATIONS %u\n#define WORDS %u\n\n",
+                              s->x, s->iterations, SHARED_WORDS);
+      g_string_append (c,
+        "__global__ void probe(float *out, long long *cycles)\n{\n"
+        "  __shared__ unsigned words[WORDS];\n"
+        "  unsigned *p = &words[threadIdx.x * STRIDE % WORDS], r[32];\n"
+        "  *p = threadIdx.x;\n"
+        "  __syncthreads();\n"
+        "  long long t0 = clock64();\n"
+        "#pragma unroll 1\n"
+        "  for (int i = 0; i < ITERATIONS; i++)\n"
+        "    {\n"
+        "#pragma unroll\n"
+        "      for (int j = 0; j < 32; j++)\n"
+        "        asm volatile(\"ld.shared.u32 %0, [%1];\" : \"=r\"(r[j]) : \"r\"((unsigned) __cvta_generic_to_shared(p)));\n"
+        "    }\n"
+        "  long long t1 = clock64();\n"
+        "  unsigned sum = 0;\n"
+        "#pragma unroll\n"
+        "  for (int j = 0; j < 32; j++)\n"
+        "    sum += r[j];\n"
+        "  out[threadIdx.x] = (float) sum;\n"
+        "  cycles[threadIdx.x] = t1 - t0;\n}\n\n");
+      break;
+    case PROBE_POINTER_CHASE:
+      g_string_append_printf (c, "#define ELEMENTS %u\n#define STEP %u\n#define UNROLL %u\n\n",
+                              s->chase_elements, CHASE_STEP, CHASE_UNROLL);
+      g_string_append (c,
+        "__global__ void probe(unsigned long long *out, long long *cycles)\n{\n"
+        "  char *base = (char *) out;\n"
+        "  for (unsigned i = 0; i < ELEMENTS; i++)\n"
+        "    *(char **) (base + (size_t) i * STEP) = base + (size_t) ((i + 1) % ELEMENTS) * STEP;\n"
+        "  char *q = base;\n"
+        "  for (unsigned i = 0; i < ELEMENTS; i++)\n"
+        "    q = *(char *volatile *) q;\n"
+        "  __syncthreads();\n"
+        "  long long t0 = clock64();\n"
+        "#pragma unroll 1\n"
+        "  for (unsigned i = 0; i < ELEMENTS / UNROLL; i++)\n"
+        "    {\n"
+        "#pragma unroll\n"
+        "      for (int j = 0; j < UNROLL; j++)\n"
+        "        asm volatile(\"ld.global.u64 %0, [%0];\" : \"+l\"(q));\n"
+        "    }\n"
+        "  long long t1 = clock64();\n"
+        "  out[1] = (unsigned long long) (q - base);\n"
+        "  cycles[0] = t1 - t0;\n}\n\n");
+      break;
+    }
+  g_string_append_printf (c,
+    "int main(void)\n{\n"
+    "  void *out; long long *cycles, host[32];\n"
+    "  cudaMalloc(&out, %u);\n"
+    "  cudaMalloc(&cycles, sizeof host);\n"
+    "  probe<<<1, %u>>>(%s, cycles);\n",
+    s->kind == PROBE_POINTER_CHASE ? s->x : 4096u, s->threads,
+    s->kind == PROBE_POINTER_CHASE ? "(unsigned long long *) out" : "(float *) out");
+  g_string_append (c,
+    "  cudaMemcpy(host, cycles, sizeof host, cudaMemcpyDeviceToHost);\n"
+    "  printf(\"cycles %lld\\n\", host[0]);\n"
+    "  return cudaDeviceSynchronize() != cudaSuccess;\n}\n");
+  return g_string_free (c, FALSE);
+}
+
+static char *
+probe_spec (const Shape *s,
+            const char  *ptx_name)
+{
+  uint64_t out_count = s->kind == PROBE_POINTER_CHASE ? MAX (s->x / 8, 2u) : 1024;
+
+  return g_strdup_printf ("{\n  \"ptx\": \"%s\",\n  \"kernel\": \"probe\",\n"
+                          "  \"grid\": [1, 1, 1],\n  \"block\": [%u, 1, 1],\n"
+                          "  \"buffers\": {\n"
+                          "    \"out\": {\"type\": \"%s\", \"count\": %" G_GUINT64_FORMAT "},\n"
+                          "    \"cycles\": {\"type\": \"s64\", \"count\": 32}\n  },\n"
+                          "  \"params\": [{\"buffer\": \"out\"}, {\"buffer\": \"cycles\"}],\n"
+                          "  \"outputs\": [\"out\", \"cycles\"]\n}\n",
+                          ptx_name, s->threads, s->kind == PROBE_POINTER_CHASE ? "u64" : "f32",
+                          out_count);
+}
+
+/* The probe's file in the folder's binary/ */
+static char *
+probe_file (const Shape *s,
+            const char  *ext)
+{
+  return g_strdup_printf ("probe_%u.%s", s->x, ext);
+}
+
+/* One probe through the analysis, as a sample runs */
+static KsAnalysis *
+analyse (const Shape          *s,
+         Variant               v,
+         const KsProbeOptions *options,
+         char                **ptx_out,
+         char                **spec_out,
+         GError              **error)
+{
+  g_autofree char *ptx = probe_ptx (s, v), *ptx_name = probe_file (s, "ptx");
+  g_autofree char *spec = probe_spec (s, ptx_name);
+  g_autoptr(KsLaunch) launch = NULL;
+  KsAnalysisRequest req;
+  KsAnalysis *a;
+
+  launch = ks_launch_parse (spec, -1, NULL, error);
+  if (launch == NULL)
+    return NULL;
+  ks_analysis_request_init (&req);
+  req.kind = KS_ANALYSIS_INPUT_PTX;
+  req.path = ptx_name;
+  req.text = ptx;
+  req.launch = launch;
+  req.gpu = options->gpu ? options->gpu : "rtx-3090";
+  req.kernel = "probe";
+  req.use_toolkit = options->use_toolkit;
+  req.make_sass = options->use_toolkit;
+  a = ks_analysis_run (&req, NULL, NULL, NULL);
+  if (a->status != KS_ANALYSIS_OK)
+    {
+      const KsSimFault *fault = a->sim ? ks_sim_get_fault (a->sim) : NULL;
+
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "the probe %s did not run: %s", ptx_name,
+                   a->error ? a->error : fault && fault->message ? fault->message
+                   : a->timing_error ? a->timing_error : "the simulator stopped");
+      ks_analysis_unref (a);
+      return NULL;
+    }
+  if (a->timing == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "the probe (x = %u) was not timed: %s",
+                   s->x, a->timing_error ? a->timing_error : "no trace");
+      ks_analysis_unref (a);
+      return NULL;
+    }
+  if (ptx_out)
+    *ptx_out = g_steal_pointer (&ptx);
+  if (spec_out)
+    *spec_out = g_steal_pointer (&spec);
+  return a;
+}
+
+static gboolean
+is_clock_read (const KsPtxModule *m,
+               const KsPtxInsn   *in)
+{
+  const KsPtxOperand *ops = ks_ptx_insn_operands (m, in);
+
+  return in->opcode == KS_PTX_OPC_MOV && in->n_operands >= 2
+         && ops[1].kind == KS_PTX_OPERAND_SREG && ops[1].a == KS_PTX_SREG_CLOCK64;
+}
+
+static gboolean
+is_target (const Shape       *s,
+           const KsPtxInsn   *in)
+{
+  switch (s->kind)
+    {
+    case PROBE_FFMA_ACCUMULATORS:
+    case PROBE_FFMA_COUNT:
+      return in->opcode == KS_PTX_OPC_FMA && in->types[0] == KS_PTX_TYPE_F32;
+    case PROBE_SHARED_STRIDE:
+      return in->opcode == KS_PTX_OPC_LD && in->space == KS_PTX_SPACE_SHARED;
+    case PROBE_POINTER_CHASE:
+    default:
+      return in->opcode == KS_PTX_OPC_LD && in->space == KS_PTX_SPACE_GLOBAL;
+    }
+}
+
+/* The cycles between warp 0's clock reads, and the target instructions it
+ * issued between them */
+static gboolean
+measure (const KsAnalysis *a,
+         const Shape      *s,
+         uint64_t         *cycles,
+         uint64_t         *targets)
+{
+  const KsTiming *t = a->timing;
+  const KsTimingWarp *w = &t->warps[0];
+  uint32_t n_clock = 0, c0 = 0;
+
+  *targets = 0;
+  for (uint64_t i = 0; i < w->n_events; i++)
+    {
+      const KsTimingEvent *e = &t->events[w->first_event + i];
+      const KsPtxInsn *in = &a->module->insns[e->insn];
+
+      if (is_clock_read (a->module, in))
+        {
+          if (n_clock++ == 0)
+            c0 = e->cycle;
+          else
+            {
+              *cycles = e->cycle - c0;
+              return TRUE;
+            }
+        }
+      else if (n_clock == 1 && is_target (s, in) && e->lowered == KS_LOWER_ISSUE)
+        (*targets)++;
+    }
+  return FALSE;
+}
+
+static void
+add_check (KsProbeResult *r,
+           const char    *item,
+           gboolean       checked,
+           gboolean       pass,
+           char          *detail)
+{
+  KsProbeCheck *c = g_new0 (KsProbeCheck, 1);
+
+  c->item = g_strdup (item);
+  c->checked = checked;
+  c->pass = checked && pass;
+  c->detail = detail;
+  g_ptr_array_add (r->checks, c);
+  if (checked && !pass)
+    r->verified = FALSE;
+}
+
+static uint32_t
+reg_of (const KsPtxModule *m,
+        const KsPtxInsn   *in,
+        guint              k)
+{
+  const KsPtxOperand *ops = ks_ptx_insn_operands (m, in);
+
+  if (k < in->n_operands && ops[k].kind == KS_PTX_OPERAND_REG)
+    return ops[k].a;
+  if (k < in->n_operands && ops[k].kind == KS_PTX_OPERAND_ADDRESS)
+    return ops[k].a;
+  return G_MAXUINT32;
+}
+
+static guint
+count_lines_with (const char *text,
+                  const char *token)
+{
+  guint n = 0;
+
+  for (const char *p = text; p && (p = strstr (p, token)) != NULL; p += strlen (token))
+    n++;
+  return n;
+}
+
+/* Seed sections 6-10, on the PTX analysed and what ptxas said of it */
+static void
+verify (KsProbeResult    *r,
+        const KsAnalysis *a,
+        const Shape      *s)
+{
+  const KsPtxModule *m = a->module;
+  const KsPtxFunction *f = &m->functions[a->kernel_index];
+  uint32_t clocks[3], n_clocks = 0, n_targets = 0, first_t = G_MAXUINT32, last_t = 0;
+  uint32_t other_mem = 0, cvts = 0, back_edges = 0, stores_before = 0, stores_after = 0;
+  g_autoptr(GHashTable) dests = g_hash_table_new (NULL, NULL);
+  gboolean chained = TRUE, distinct_addr = TRUE;
+  uint32_t addr_reg = G_MAXUINT32;
+
+  for (uint32_t i = 0; i < f->n_insns; i++)
+    if (is_clock_read (m, &m->insns[f->first_insn + i]) && n_clocks < 3)
+      clocks[n_clocks++] = i;
+  add_check (r, "timer", TRUE, n_clocks == 2,
+             g_strdup_printf ("%u reads of %%clock64 (want 2, around the timed loop)", n_clocks));
+  if (n_clocks != 2)
+    return;
+  for (uint32_t i = clocks[0] + 1; i < clocks[1]; i++)
+    {
+      const KsPtxInsn *in = &m->insns[f->first_insn + i];
+
+      if (is_target (s, in))
+        {
+          uint32_t d = reg_of (m, in, 0), src = reg_of (m, in, 1);
+
+          n_targets++;
+          first_t = MIN (first_t, i);
+          last_t = MAX (last_t, i);
+          g_hash_table_add (dests, GUINT_TO_POINTER (d + 1));
+          if (s->kind == PROBE_SHARED_STRIDE)
+            {
+              if (addr_reg == G_MAXUINT32)
+                addr_reg = src;
+              distinct_addr = distinct_addr && src == addr_reg;
+            }
+          else
+            chained = chained && d == src;
+        }
+      else if (in->opcode == KS_PTX_OPC_LD || in->opcode == KS_PTX_OPC_ST
+               || in->opcode == KS_PTX_OPC_ATOM || in->opcode == KS_PTX_OPC_RED
+               || in->opcode == KS_PTX_OPC_LDU)
+        other_mem++;
+      if (in->opcode == KS_PTX_OPC_CVT)
+        cvts++;
+      if (in->opcode == KS_PTX_OPC_BRA)
+        {
+          const KsPtxOperand *ops = ks_ptx_insn_operands (m, in);
+
+          if (in->n_operands >= 1 && ops[0].kind == KS_PTX_OPERAND_LABEL && ops[0].a <= i
+              && ops[0].a > clocks[0])
+            back_edges++;
+        }
+    }
+  for (uint32_t i = 0; i < f->n_insns; i++)
+    if (m->insns[f->first_insn + i].opcode == KS_PTX_OPC_ST
+        && m->insns[f->first_insn + i].space == KS_PTX_SPACE_GLOBAL)
+      {
+        if (i > clocks[1])
+          stores_after++;
+        else if (i > clocks[0])
+          stores_before++;
+      }
+
+  add_check (r, "target instruction", TRUE, n_targets == s->per_body,
+             g_strdup_printf ("%u %s per loop body (want %u)", n_targets,
+                              s->kind == PROBE_SHARED_STRIDE ? "ld.shared.u32"
+                              : s->kind == PROBE_POINTER_CHASE ? "ld.global.u64" : "fma.rn.f32",
+                              s->per_body));
+  if (s->kind == PROBE_SHARED_STRIDE)
+    add_check (r, "dependency chain", TRUE,
+               distinct_addr && g_hash_table_size (dests) == MIN (s->per_body, 32u),
+               g_strdup_printf ("independent loads: %u destination registers, one address "
+                                "register", g_hash_table_size (dests)));
+  else if (s->kind == PROBE_POINTER_CHASE)
+    add_check (r, "dependency chain", TRUE, chained,
+               g_strdup (chained ? "each load's address is the load before's result"
+                         : "a load does not take its address from the one before"));
+  else
+    add_check (r, "dependency chain", TRUE,
+               chained && g_hash_table_size (dests) == s->accumulators,
+               g_strdup_printf ("%u accumulator register(s) (want %u), each FFMA adding to its "
+                                "own result", g_hash_table_size (dests), s->accumulators));
+  add_check (r, "no other memory access in the timed region", TRUE, other_mem == 0 && stores_before == 0,
+             g_strdup_printf ("%u other loads or stores between the clock reads", other_mem + stores_before));
+  add_check (r, "no conversion in the timed region", TRUE, cvts == 0,
+             g_strdup_printf ("%u cvt between the clock reads", cvts));
+  add_check (r, "loop structure", TRUE, back_edges == 1 && first_t != G_MAXUINT32,
+             g_strdup_printf ("%u back edge(s) between the clock reads (want 1: the timed loop)",
+                              back_edges));
+  add_check (r, "result stored after the timer", TRUE, stores_after > 0,
+             g_strdup_printf ("%u global store(s) after the second clock read", stores_after));
+
+  /* ptxas -v */
+  if (a->resources != NULL && a->resources->source == KS_RESOURCES_SOURCE_PTXAS
+      && (a->resources->fields & KS_RESOURCES_HAS_STACK))
+    add_check (r, "no spills (ptxas -v)", TRUE,
+               a->resources->spill_store_bytes == 0 && a->resources->spill_load_bytes == 0,
+               g_strdup_printf ("%u registers, %u bytes spill stores, %u bytes spill loads",
+                                a->resources->registers, a->resources->spill_store_bytes,
+                                a->resources->spill_load_bytes));
+  else
+    add_check (r, "no spills (ptxas -v)", FALSE, FALSE,
+               g_strdup ("not checked: ptxas did not run (no CUDA toolkit); registers are an "
+                         "estimate"));
+
+  /* the SASS, when a disassembler named its opcodes */
+  if (a->sass_text != NULL && a->sass_tool != NULL)
+    {
+      const char *op = s->kind == PROBE_SHARED_STRIDE ? " LDS"
+                       : s->kind == PROBE_POINTER_CHASE ? " LDG" : " FFMA ";
+      guint n = count_lines_with (a->sass_text, op);
+      guint local = count_lines_with (a->sass_text, " LDL") + count_lines_with (a->sass_text, " STL");
+      guint timer = count_lines_with (a->sass_text, "SR_CLOCKLO");
+
+      add_check (r, "SASS target opcode", TRUE, n >= s->per_body,
+                 g_strdup_printf ("%u%s in the %s listing (want at least %u)", n, op,
+                                  a->sass_tool, s->per_body));
+      add_check (r, "SASS: no local memory, timer read twice", TRUE, local == 0 && timer >= 2,
+                 g_strdup_printf ("%u LDL/STL, %u reads of SR_CLOCKLO", local, timer));
+    }
+  else
+    add_check (r, "SASS target opcode", FALSE, FALSE,
+               g_strdup_printf ("not checked: %s", a->sass_error ? a->sass_error
+                                : "no disassembler (nvdisasm or cuobjdump) here"));
+}
+
+static void
+add_file (KsProbeResult *r,
+          char          *path,
+          char          *content)
+{
+  g_ptr_array_add (r->files, path);
+  g_ptr_array_add (r->files, content);
+}
+
+static double
+checksum_of (const KsAnalysis *a,
+             const Shape      *s)
+{
+  size_t size = 0;
+  const uint8_t *out = ks_sim_get_buffer (a->sim, 0, &size);
+
+  if (out == NULL || size < 16)
+    return NAN;
+  if (s->kind == PROBE_POINTER_CHASE)
+    {
+      uint64_t v;
+
+      memcpy (&v, out + 8, 8);
+      return (double) v;
+    }
+  {
+    float f;
+
+    memcpy (&f, out, 4);
+    return f;
+  }
+}
+
+static const char *
+gpu_name (const KsAnalysis *a)
+{
+  return a->gpu && a->gpu->name ? a->gpu->name : a->arch ? a->arch->name : "?";
+}
+
+/* The conclusion, worded as seed section 18 grades a model's run: what the
+ * model did, never what the hardware does */
+static char *
+conclude (const KsProbeResult *r,
+          const KsAnalysis    *a)
+{
+  GString *c = g_string_new (NULL);
+  const KsProbePoint *p = (const KsProbePoint *) r->points->data;
+  guint n = r->points->len;
+
+  if (!r->verified)
+    {
+      for (guint i = 0; i < r->checks->len; i++)
+        {
+          const KsProbeCheck *k = g_ptr_array_index (r->checks, i);
+
+          if (k->checked && !k->pass)
+            g_string_append_printf (c, "The probe failed verification (%s: %s), so it supports "
+                                       "no conclusion.", k->item, k->detail);
+        }
+      return g_string_free (c, FALSE);
+    }
+  g_string_append_printf (c, "On KernelScope's timing model of the %s (%s), not on a GPU: ",
+                          gpu_name (a), r->arch);
+  switch (r->tmpl->kind)
+    {
+    case PROBE_FFMA_ACCUMULATORS:
+      {
+        guint sat = n - 1;
+        double best = p[0].cycles_per_instruction;
+
+        for (guint i = 0; i < n; i++)
+          best = MIN (best, p[i].cycles_per_instruction);
+        for (guint i = n; i-- > 0;)
+          if (p[i].cycles_per_instruction <= best * 1.10)
+            sat = i;
+        g_string_append_printf (c, "a dependent FFMA chain took %.2f cycles per instruction; ",
+                                p[0].cycles_per_instruction);
+        for (guint i = 1; i < n; i++)
+          g_string_append_printf (c, "%g accumulators %.2f%s", p[i].x, p[i].cycles_per_instruction,
+                                  i + 1 < n ? ", " : ". ");
+        g_string_append_printf (c, "From %g independent accumulators on, the warp issued about "
+                                   "one FFMA every %.2f cycles: the chain's latency was hidden.",
+                                p[sat].x, p[sat].cycles_per_instruction);
+      }
+      break;
+    case PROBE_FFMA_COUNT:
+      g_string_append_printf (c, "over chains of %g to %g FFMAs, the cycles fit T(N) = %.3f N + "
+                                 "%.0f (R^2 = %.5f): the model's dependent FFMA latency is %.2f "
+                                 "cycles, with a fixed cost of %.0f cycles.",
+                              p[0].x, p[n - 1].x, r->slope, r->intercept, r->r2, r->slope,
+                              r->intercept);
+      break;
+    case PROBE_SHARED_STRIDE:
+      for (guint i = 0; i < n; i++)
+        g_string_append_printf (c, "stride %g took %.0f pass%s a load (%.2f cycles)%s", p[i].x,
+                                p[i].ways, p[i].ways == 1 ? "" : "es",
+                                p[i].cycles_per_instruction, i + 1 < n ? ", " : ". ");
+      g_string_append (c, "The passes are the lanes that share a bank, as the 32-bank layout "
+                          "predicts.");
+      break;
+    case PROBE_POINTER_CHASE:
+      for (guint i = 0; i < n; i++)
+        g_string_append_printf (c, "%g KiB: %.1f cycles a load%s", p[i].x / 1024,
+                                p[i].cycles_per_instruction, i + 1 < n ? ", " : ". ");
+      g_string_append (c, "The steps are where the working set outgrows L1 and then L2.");
+      break;
+    }
+  g_string_append (c, " Evidence: the model's figures, with the probe verified in its PTX; a GPU "
+                      "has not run it.");
+  return g_string_free (c, FALSE);
+}
+
+static void
+fit_line (KsProbeResult *r)
+{
+  const KsProbePoint *p = (const KsProbePoint *) r->points->data;
+  guint n = r->points->len;
+  double sx = 0, sy = 0, sxx = 0, sxy = 0, syy = 0;
+
+  if (n < 2)
+    return;
+  for (guint i = 0; i < n; i++)
+    {
+      double x = (double) p[i].instructions, y = (double) p[i].total_cycles;
+
+      sx += x;
+      sy += y;
+      sxx += x * x;
+      sxy += x * y;
+      syy += y * y;
+    }
+  {
+    double dx = n * sxx - sx * sx, dy = n * syy - sy * sy;
+
+    if (dx <= 0)
+      return;
+    r->slope = (n * sxy - sx * sy) / dx;
+    r->intercept = (sy - r->slope * sx) / n;
+    r->r2 = dy > 0 ? pow (n * sxy - sx * sy, 2) / (dx * dy) : 1.0;
+    r->have_fit = TRUE;
+  }
+}
+
+KsProbeResult *
+ks_probe_run (const KsProbeTemplate *tmpl,
+              const KsProbeOptions  *options,
+              GError               **error)
+{
+  g_autoptr(KsProbeResult) r = g_new0 (KsProbeResult, 1);
+  KsProbeOptions defaults;
+  g_autoptr(KsAnalysis) first = NULL;
+  GString *raw = g_string_new ("run,kernel,total_instructions,total_cycles,"
+                               "cycles_per_instruction,checksum\n");
+  GString *sweep = g_string_new (NULL);
+  g_autofree char *target = NULL;
+
+  if (options == NULL)
+    {
+      ks_probe_options_init (&defaults);
+      options = &defaults;
+    }
+  r->tmpl = tmpl;
+  r->points = g_array_new (FALSE, TRUE, sizeof (KsProbePoint));
+  r->checks = g_ptr_array_new ();
+  r->files = g_ptr_array_new_with_free_func (g_free);
+  r->verified = TRUE;
+  r->ran_on = g_strdup ("model");
+  r->evidence = g_strdup ("model");
+  g_string_append_printf (sweep, "%s,total_instructions,total_cycles,cycles_per_instruction,"
+                                 "corrected,registers,spill_loads,spill_stores,checksum%s\n",
+                          tmpl->variable, tmpl->kind == PROBE_SHARED_STRIDE ? ",ways" : "");
+
+  {
+    g_autoptr(KsGpuDb) db = ks_gpu_db_load_default (error);
+    const KsGpuInfo *g;
+
+    if (db == NULL)
+      goto fail;
+    g = ks_gpu_db_get_gpu (db, options->gpu ? options->gpu : "rtx-3090");
+    if (g == NULL)
+      {
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "no GPU '%s' in the GPU database",
+                     options->gpu);
+        goto fail;
+      }
+    target = g_strdup (g->arch);
+  }
+  for (guint i = 0; i < tmpl->n_values; i++)
+    {
+      Shape s = shape_of (tmpl->kind, tmpl->values[i]);
+      g_autoptr(KsAnalysis) a = NULL, empty = NULL;
+      g_autofree char *ptx = NULL, *spec = NULL;
+      KsProbePoint pt = { .x = tmpl->values[i], .corrected = NAN, .ways = NAN,
+                          .registers = -1, .spill_loads = -1, .spill_stores = -1 };
+      uint64_t empty_cycles = 0, empty_targets = 0;
+
+      s.target = target;
+
+      a = analyse (&s, VARIANT_PROBE, options, &ptx, &spec, error);
+      if (a == NULL)
+        goto fail;
+      if (!measure (a, &s, &pt.total_cycles, &pt.instructions) || pt.instructions == 0)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                       "the probe (%s = %g) has no timed instructions in warp 0",
+                       tmpl->variable, pt.x);
+          goto fail;
+        }
+      pt.cycles_per_instruction = (double) pt.total_cycles / (double) pt.instructions;
+      empty = analyse (&s, VARIANT_EMPTY_LOOP, options, NULL, NULL, error);
+      if (empty == NULL)
+        goto fail;
+      if (measure (empty, &s, &empty_cycles, &empty_targets) && empty_cycles <= pt.total_cycles)
+        pt.corrected = (double) (pt.total_cycles - empty_cycles) / (double) pt.instructions;
+      if (a->resources != NULL)
+        {
+          pt.registers = (int) a->resources->registers;
+          if (a->resources->fields & KS_RESOURCES_HAS_STACK)
+            {
+              pt.spill_loads = (int) a->resources->spill_load_bytes;
+              pt.spill_stores = (int) a->resources->spill_store_bytes;
+            }
+        }
+      pt.checksum = checksum_of (a, &s);
+      if (s.kind == PROBE_SHARED_STRIDE)
+        {
+          const KsSimInsnStats *st = ks_sim_get_insn_stats (a->sim);
+          uint64_t req = 0, wf = 0;
+
+          for (uint32_t k = 0; k < a->module->n_insns; k++)
+            if (is_target (&s, &a->module->insns[k]) && st[k].smem_requests > 0
+                && a->module->insns[k].opcode == KS_PTX_OPC_LD)
+              {
+                req += st[k].smem_requests;
+                wf += st[k].smem_wavefronts;
+              }
+          pt.ways = req ? (double) wf / (double) req : NAN;
+        }
+      if (i == 0)
+        {
+          g_autoptr(KsAnalysis) timer = NULL;
+          uint64_t tc = 0, tt = 0;
+
+          r->gpu = g_strdup (a->gpu ? a->gpu->id : options->gpu);
+          r->arch = g_strdup (a->arch ? a->arch->id : "");
+          verify (r, a, &s);
+          r->empty_loop_cycles = empty_cycles;
+          timer = analyse (&s, VARIANT_TIMER, options, NULL, NULL, error);
+          if (timer == NULL)
+            goto fail;
+          if (measure (timer, &s, &tc, &tt))
+            r->timer_cycles = tc;
+          first = ks_analysis_ref (a);
+        }
+      g_array_append_val (r->points, pt);
+      g_string_append_printf (raw, "0,%s_%g,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%.6f,%.9g\n",
+                              tmpl->name, pt.x, pt.instructions, pt.total_cycles,
+                              pt.cycles_per_instruction, pt.checksum);
+      g_string_append_printf (sweep, "%g,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%.6f,%.6f,%d,%d,%d,%.9g",
+                              pt.x, pt.instructions, pt.total_cycles, pt.cycles_per_instruction,
+                              pt.corrected, pt.registers, pt.spill_loads, pt.spill_stores,
+                              pt.checksum);
+      if (s.kind == PROBE_SHARED_STRIDE)
+        g_string_append_printf (sweep, ",%.3f", pt.ways);
+      g_string_append_c (sweep, '\n');
+      add_file (r, g_strdup_printf ("binary/probe_%u.cu", s.x), probe_cuda (&s));
+      add_file (r, g_strdup_printf ("binary/probe_%u.ptx", s.x),
+                g_steal_pointer (&ptx));
+      add_file (r, g_strdup_printf ("binary/probe_%u.json", s.x),
+                g_steal_pointer (&spec));
+      if (a->sass_text)
+        add_file (r, g_strdup_printf ("binary/probe_%u_full.sass.txt", s.x),
+                  g_strdup (a->sass_text));
+    }
+  fit_line (r);
+  r->conclusion = conclude (r, first);
+  add_file (r, g_strdup ("runtime/runtime_raw.csv"), g_string_free (raw, FALSE));
+  add_file (r, g_strdup_printf ("runtime/%s_sweep.csv", tmpl->variable), g_string_free (sweep, FALSE));
+  return g_steal_pointer (&r);
+
+fail:
+  g_string_free (raw, TRUE);
+  g_string_free (sweep, TRUE);
+  return NULL;
+}
+
+void
+ks_probe_result_free (KsProbeResult *r)
+{
+  if (r == NULL)
+    return;
+  for (guint i = 0; r->checks && i < r->checks->len; i++)
+    {
+      KsProbeCheck *c = g_ptr_array_index (r->checks, i);
+
+      g_free (c->item);
+      g_free (c->detail);
+      g_free (c);
+    }
+  if (r->checks)
+    g_ptr_array_unref (r->checks);
+  if (r->points)
+    g_array_unref (r->points);
+  if (r->files)
+    g_ptr_array_unref (r->files);
+  g_free (r->gpu);
+  g_free (r->arch);
+  g_free (r->ran_on);
+  g_free (r->evidence);
+  g_free (r->conclusion);
+  g_free (r);
+}
+
+static void
+set_double_or_null (JsonBuilder *b,
+                    const char  *name,
+                    double       v)
+{
+  json_builder_set_member_name (b, name);
+  if (isfinite (v))
+    json_builder_add_double_value (b, v);
+  else
+    json_builder_add_null_value (b);
+}
+
+static void
+set_int_or_null (JsonBuilder *b,
+                 const char  *name,
+                 int          v)
+{
+  json_builder_set_member_name (b, name);
+  if (v >= 0)
+    json_builder_add_int_value (b, v);
+  else
+    json_builder_add_null_value (b);
+}
+
+JsonNode *
+ks_probe_result_to_json (const KsProbeResult *r)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "template");
+  json_builder_add_string_value (b, r->tmpl->name);
+  json_builder_set_member_name (b, "variable");
+  json_builder_add_string_value (b, r->tmpl->variable);
+  json_builder_set_member_name (b, "hypothesis");
+  json_builder_add_string_value (b, r->tmpl->hypothesis);
+  json_builder_set_member_name (b, "gpu");
+  json_builder_add_string_value (b, r->gpu);
+  json_builder_set_member_name (b, "arch");
+  json_builder_add_string_value (b, r->arch);
+  json_builder_set_member_name (b, "ran_on");
+  json_builder_add_string_value (b, r->ran_on);
+  json_builder_set_member_name (b, "evidence");
+  json_builder_add_string_value (b, r->evidence);
+  json_builder_set_member_name (b, "verified");
+  json_builder_add_boolean_value (b, r->verified);
+  json_builder_set_member_name (b, "verification");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < r->checks->len; i++)
+    {
+      const KsProbeCheck *c = g_ptr_array_index (r->checks, i);
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "item");
+      json_builder_add_string_value (b, c->item);
+      json_builder_set_member_name (b, "pass");
+      if (c->checked)
+        json_builder_add_boolean_value (b, c->pass);
+      else
+        json_builder_add_null_value (b);
+      json_builder_set_member_name (b, "detail");
+      json_builder_add_string_value (b, c->detail);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "controls");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "empty_loop_cycles");
+  json_builder_add_int_value (b, (gint64) r->empty_loop_cycles);
+  json_builder_set_member_name (b, "timer_cycles");
+  json_builder_add_int_value (b, (gint64) r->timer_cycles);
+  json_builder_end_object (b);
+  json_builder_set_member_name (b, "points");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < r->points->len; i++)
+    {
+      const KsProbePoint *p = &g_array_index (r->points, KsProbePoint, i);
+
+      json_builder_begin_object (b);
+      set_double_or_null (b, "x", p->x);
+      json_builder_set_member_name (b, "total_instructions");
+      json_builder_add_int_value (b, (gint64) p->instructions);
+      json_builder_set_member_name (b, "total_cycles");
+      json_builder_add_int_value (b, (gint64) p->total_cycles);
+      set_double_or_null (b, "cycles_per_instruction", p->cycles_per_instruction);
+      set_double_or_null (b, "corrected_cycles_per_instruction", p->corrected);
+      if (r->tmpl->kind == PROBE_SHARED_STRIDE)
+        set_double_or_null (b, "ways", p->ways);
+      set_int_or_null (b, "registers", p->registers);
+      set_int_or_null (b, "spill_loads", p->spill_loads);
+      set_int_or_null (b, "spill_stores", p->spill_stores);
+      set_double_or_null (b, "checksum", p->checksum);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "fit");
+  if (r->have_fit)
+    {
+      json_builder_begin_object (b);
+      set_double_or_null (b, "slope", r->slope);
+      set_double_or_null (b, "intercept", r->intercept);
+      set_double_or_null (b, "r2", r->r2);
+      json_builder_end_object (b);
+    }
+  else
+    json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "conclusion");
+  json_builder_add_string_value (b, r->conclusion);
+  json_builder_end_object (b);
+  return json_builder_get_root (b);
+}
+
+static gboolean
+write_file (const char *dir,
+            const char *rel,
+            const char *content,
+            GError    **error)
+{
+  g_autofree char *path = g_build_filename (dir, rel, NULL);
+  g_autofree char *parent = g_path_get_dirname (path);
+
+  if (g_mkdir_with_parents (parent, 0755) != 0)
+    {
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errno), "%s: %s", parent,
+                   g_strerror (errno));
+      return FALSE;
+    }
+  return g_file_set_contents (path, content, -1, error);
+}
+
+gboolean
+ks_probe_write_folder (const KsProbeResult *r,
+                       const char          *dir,
+                       GError             **error)
+{
+  g_autoptr(JsonNode) root = ks_probe_result_to_json (r);
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autofree char *meta = NULL, *build = NULL, *run = NULL, *env = NULL, *concl = NULL;
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autofree char *stamp = g_date_time_format_iso8601 (now);
+  JsonObject *o = json_node_get_object (root);
+
+  json_object_set_string_member (o, "date", stamp);
+  json_object_set_string_member (o, "kernelscope_version", PACKAGE_VERSION);
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, TRUE);
+  meta = json_generator_to_data (gen, NULL);
+  build = g_strdup_printf ("# The probe as a GPU would run it, for each value X of %s:\n"
+                           "nvcc -O3 -lineinfo -Xptxas=-v -arch=%s binary/probe_X.cu "
+                           "-o binary/probe_X\n"
+                           "# On the model: binary/probe_X.json, the launch of the PTX beside "
+                           "it, as `kernelscope-cli analyze` runs it\n",
+                           r->tmpl->variable, r->arch);
+  run = g_strdup_printf ("kernelscope-cli probe run %s --gpu %s --out DIR\n", r->tmpl->name,
+                         r->gpu);
+  env = g_strdup_printf ("kernelscope %s\nran on: %s (KernelScope's timing model of %s, %s)\n"
+                         "date: %s\n", PACKAGE_VERSION, r->ran_on, r->gpu, r->arch, stamp);
+  {
+    GString *c = g_string_new (NULL);
+
+    g_string_append_printf (c, "# %s\n\n## Hypothesis\n\n%s\n\n## Verification\n\n",
+                            r->tmpl->title, r->tmpl->hypothesis);
+    for (guint i = 0; i < r->checks->len; i++)
+      {
+        const KsProbeCheck *k = g_ptr_array_index (r->checks, i);
+
+        g_string_append_printf (c, "- %s %s: %s\n", !k->checked ? "[not checked]"
+                                : k->pass ? "[pass]" : "[FAIL]", k->item, k->detail);
+      }
+    g_string_append_printf (c, "\n## Conclusion (evidence: %s)\n\n%s\n", r->evidence,
+                            r->conclusion);
+    concl = g_string_free (c, FALSE);
+  }
+  if (g_mkdir_with_parents (dir, 0755) != 0)
+    {
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errno), "%s: %s", dir,
+                   g_strerror (errno));
+      return FALSE;
+    }
+  if (!write_file (dir, "metadata.json", meta, error)
+      || !write_file (dir, "build_command.txt", build, error)
+      || !write_file (dir, "run_command.txt", run, error)
+      || !write_file (dir, "environment/kernelscope.txt", env, error)
+      || !write_file (dir, "conclusion.md", concl, error))
+    return FALSE;
+  for (guint i = 0; i + 1 < r->files->len; i += 2)
+    if (!write_file (dir, g_ptr_array_index (r->files, i), g_ptr_array_index (r->files, i + 1),
+                     error))
+      return FALSE;
+  return TRUE;
+}

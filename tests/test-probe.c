@@ -1,0 +1,247 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The Probe Lab (seeds/002) on the model, against the figures it must
+ * reproduce, each from its source:
+ *
+ * - the seed's accumulator sweep on an RTX 3060 (sm_86): 1 -> 4.00, 2 ->
+ *   2.02, 4 -> 1.03, 8 -> 1.01, 16 -> 1.02 cycles per FFMA, within 15 %;
+ * - the dependent FFMA latency of 4 cycles on V100 (Jia et al. 2018,
+ *   arXiv:1804.06826) and A100 (Abdelkhalik et al. 2022, arXiv:2208.11174),
+ *   as the slope of the instruction-count sweep;
+ * - gcd(s, 32) passes for a warp reading shared words s apart (CUDA C++
+ *   Programming Guide, "Shared Memory": 32 banks of 32 bits);
+ * - the pointer chase's L1 and L2 steps on V100: 28 and 193 cycles (Jia et
+ *   al. 2018, memory latencies), and DRAM slower than L2;
+ * - with ptxas here, its -v output: no spills, and more registers for 16
+ *   accumulators than for 1. */
+
+#include <math.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "ks-probe.h"
+#include "ks-toolchain.h"
+
+static KsProbeResult *
+run (const char *name,
+     const char *gpu,
+     gboolean    toolkit)
+{
+  g_autoptr(GError) error = NULL;
+  KsProbeOptions opt;
+  KsProbeResult *r;
+
+  ks_probe_options_init (&opt);
+  opt.gpu = gpu;
+  opt.use_toolkit = toolkit;
+  r = ks_probe_run (ks_probe_find (name), &opt, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (r);
+  g_assert_true (r->verified);
+  g_assert_cmpstr (r->ran_on, ==, "model");
+  g_assert_nonnull (strstr (r->conclusion, "model"));
+  return r;
+}
+
+static const KsProbePoint *
+point (const KsProbeResult *r,
+       guint                i)
+{
+  g_assert_cmpuint (i, <, r->points->len);
+  return &g_array_index (r->points, KsProbePoint, i);
+}
+
+static void
+test_templates (void)
+{
+  const char *names[] = { "ffma-accumulators", "ffma-count", "shared-stride", "pointer-chase" };
+  guint n;
+  const KsProbeTemplate *const *t = ks_probe_templates (&n);
+
+  g_assert_cmpuint (n, >=, G_N_ELEMENTS (names));
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      const KsProbeTemplate *f = ks_probe_find (names[i]);
+
+      g_assert_nonnull (f);
+      g_assert_cmpstr (ks_probe_template_name (f), ==, names[i]);
+      g_assert_nonnull (ks_probe_template_variable (f));
+    }
+  g_assert_true (t[0] == ks_probe_find ("ffma-accumulators"));
+  g_assert_null (ks_probe_find ("ffma"));
+}
+
+static void
+test_accumulators (void)
+{
+  /* seeds/002 section 14, measured on an RTX 3060 (sm_86) */
+  const double seed[] = { 4.00, 2.02, 1.03, 1.01, 1.02 };
+  g_autoptr(KsProbeResult) r = run ("ffma-accumulators", "rtx-3090", FALSE);
+
+  g_assert_cmpstr (r->arch, ==, "sm_86");
+  g_assert_cmpuint (r->points->len, ==, G_N_ELEMENTS (seed));
+  for (guint i = 0; i < G_N_ELEMENTS (seed); i++)
+    {
+      const KsProbePoint *p = point (r, i);
+
+      g_test_message ("%g accumulators: %.3f cycles per FFMA (seed %.2f)", p->x,
+                      p->cycles_per_instruction, seed[i]);
+      g_assert_cmpuint (p->instructions, ==, 32768);
+      g_assert_cmpfloat (fabs (p->cycles_per_instruction - seed[i]) / seed[i], <=, 0.15);
+      /* the simulator computed the kernel: acc = acc * b + b from tid 0 */
+      g_assert_true (isfinite (p->checksum) && p->checksum > 0);
+    }
+}
+
+static void
+test_ffma_latency (void)
+{
+  const char *gpus[] = { "v100-sxm2", "a100-sxm4-80gb" };
+
+  for (guint g = 0; g < G_N_ELEMENTS (gpus); g++)
+    {
+      g_autoptr(KsProbeResult) r = run ("ffma-count", gpus[g], FALSE);
+
+      g_assert_true (r->have_fit);
+      g_test_message ("%s: T(N) = %.4f N + %.1f, R^2 %.6f", gpus[g], r->slope, r->intercept,
+                      r->r2);
+      g_assert_cmpfloat (fabs (r->slope - 4.0) / 4.0, <=, 0.02);
+      g_assert_cmpfloat (r->r2, >=, 0.9999);
+      /* the sweep's counts are what was timed */
+      g_assert_cmpuint (point (r, 0)->instructions, ==, (uint64_t) point (r, 0)->x);
+    }
+}
+
+static guint
+gcd (guint a,
+     guint b)
+{
+  while (b)
+    {
+      guint t = a % b;
+
+      a = b;
+      b = t;
+    }
+  return a;
+}
+
+static void
+test_shared_stride (void)
+{
+  g_autoptr(KsProbeResult) r = run ("shared-stride", "a100-sxm4-80gb", FALSE);
+  double prev = 0;
+
+  for (guint i = 0; i < r->points->len; i++)
+    {
+      const KsProbePoint *p = point (r, i);
+      guint want = gcd ((guint) p->x, 32);
+
+      g_test_message ("stride %g: %.2f passes, %.2f cycles a load", p->x, p->ways,
+                      p->cycles_per_instruction);
+      g_assert_cmpfloat (p->ways, ==, (double) want);
+      g_assert_cmpfloat (p->cycles_per_instruction, >=, prev * 0.99);
+      prev = p->cycles_per_instruction;
+    }
+  /* 32-way: a pass a cycle at best */
+  g_assert_cmpfloat (point (r, r->points->len - 1)->cycles_per_instruction, >=, 32.0 * 0.95);
+}
+
+static void
+test_pointer_chase (void)
+{
+  g_autoptr(KsProbeResult) r = run ("pointer-chase", "v100-sxm2", FALSE);
+  const KsProbePoint *l1 = point (r, 0), *l2 = point (r, 2), *dram = point (r, r->points->len - 1);
+
+  for (guint i = 0; i < r->points->len; i++)
+    g_test_message ("%g bytes: %.1f cycles a load", point (r, i)->x,
+                    point (r, i)->cycles_per_instruction);
+  g_assert_cmpfloat (fabs (l1->cycles_per_instruction - 28) / 28, <=, 0.15);
+  g_assert_cmpfloat (fabs (l2->cycles_per_instruction - 193) / 193, <=, 0.15);
+  g_assert_cmpfloat (dram->cycles_per_instruction, >, 1.5 * l2->cycles_per_instruction);
+  /* the chase came back where the kernel's own arithmetic says: after
+   * 2 passes over n elements, at element 0 (the checksum is its offset) */
+  g_assert_cmpfloat (l1->checksum, ==, 0);
+}
+
+static void
+test_ptxas (void)
+{
+  g_autoptr(KsToolchain) tc = ks_toolchain_find (NULL);
+  g_autoptr(KsProbeResult) r = NULL;
+  const KsProbeCheck *spills = NULL;
+
+  if (tc == NULL || ks_toolchain_get_path (tc, KS_TOOL_PTXAS) == NULL)
+    {
+      g_test_skip ("no ptxas here: the probes' registers and spills are not checked");
+      return;
+    }
+  r = run ("ffma-accumulators", "a100-sxm4-80gb", TRUE);
+  for (guint i = 0; i < r->checks->len; i++)
+    {
+      const KsProbeCheck *c = g_ptr_array_index (r->checks, i);
+
+      if (strstr (c->item, "spills") != NULL)
+        spills = c;
+    }
+  g_assert_nonnull (spills);
+  g_test_message ("%s: %s", spills->item, spills->detail);
+  g_assert_true (spills->checked && spills->pass);
+  g_assert_cmpint (point (r, 0)->registers, >, 0);
+  g_assert_cmpint (point (r, 4)->registers, >, point (r, 0)->registers);
+  g_assert_cmpint (point (r, 4)->spill_stores, ==, 0);
+}
+
+static void
+test_folder (void)
+{
+  g_autoptr(KsProbeResult) r = run ("ffma-count", "rtx-3090", FALSE);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("ks-probe-XXXXXX", &error);
+  g_autofree char *raw = NULL, *meta = NULL, *concl = NULL, *p = NULL;
+  const char *files[] = { "metadata.json", "build_command.txt", "run_command.txt",
+                          "environment/kernelscope.txt", "conclusion.md",
+                          "runtime/runtime_raw.csv", "runtime/instructions_sweep.csv",
+                          "binary/probe_1024.cu", "binary/probe_1024.ptx",
+                          "binary/probe_1024.json" };
+
+  g_assert_no_error (error);
+  g_assert_true (ks_probe_write_folder (r, dir, &error));
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      g_autofree char *f = g_build_filename (dir, files[i], NULL);
+
+      if (!g_file_test (f, G_FILE_TEST_IS_REGULAR))
+        g_error ("the experiment folder lacks %s", files[i]);
+    }
+  p = g_build_filename (dir, "runtime", "runtime_raw.csv", NULL);
+  g_assert_true (g_file_get_contents (p, &raw, NULL, NULL));
+  /* seeds/002 section 11's columns */
+  g_assert_true (g_str_has_prefix (raw, "run,kernel,total_instructions,total_cycles,"
+                                        "cycles_per_instruction,checksum\n"));
+  g_free (p);
+  p = g_build_filename (dir, "conclusion.md", NULL);
+  g_assert_true (g_file_get_contents (p, &concl, NULL, NULL));
+  g_assert_nonnull (strstr (concl, "evidence: model"));
+  {
+    g_autofree char *cmd = g_strdup_printf ("rm -rf '%s'", dir);
+
+    g_assert_cmpint (system (cmd), ==, 0);
+  }
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/probe/templates", test_templates);
+  g_test_add_func ("/probe/ffma-accumulators", test_accumulators);
+  g_test_add_func ("/probe/ffma-latency", test_ffma_latency);
+  g_test_add_func ("/probe/shared-stride", test_shared_stride);
+  g_test_add_func ("/probe/pointer-chase", test_pointer_chase);
+  g_test_add_func ("/probe/ptxas", test_ptxas);
+  g_test_add_func ("/probe/folder", test_folder);
+  return g_test_run ();
+}
