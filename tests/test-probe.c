@@ -231,6 +231,84 @@ test_folder (void)
   }
 }
 
+static const char *
+file_of (const KsProbeResult *r,
+         const char          *name)
+{
+  for (guint i = 0; i + 1 < r->files->len; i += 2)
+    if (g_strcmp0 (g_ptr_array_index (r->files, i), name) == 0)
+      return g_ptr_array_index (r->files, i + 1);
+  g_error ("no file %s", name);
+  return NULL;
+}
+
+static char *
+replace_once (const char *text,
+              const char *what,
+              const char *with)
+{
+  const char *p = strstr (text, what);
+
+  g_assert_nonnull (p);
+  return g_strdup_printf ("%.*s%s%s", (int) (p - text), text, with, p + strlen (what));
+}
+
+/* A probe spoiled as seeds/002 section 8 warns: each change must fail the
+ * item that is about it, and the conclusion must then say so */
+static void
+test_verification_fails (void)
+{
+  g_autoptr(KsProbeResult) r = run ("ffma-count", "rtx-3090", FALSE);
+  const KsProbeTemplate *t = ks_probe_find ("ffma-count");
+  const char *ptx = file_of (r, "binary/probe_1024.ptx");
+  const struct
+  {
+    const char *what, *with, *item;
+  } spoil[] = {
+    /* a load in the timed loop (a spill would be one) */
+    { "$L_timed:\n", "$L_timed:\n\tld.global.f32 %f3, [%rd1];\n",
+      "no other memory access in the timed region" },
+    /* one FFMA writing another register: the chain is broken */
+    { "\tfma.rn.f32 %f8, %f8, %f2, %f2;\n", "\tfma.rn.f32 %f9, %f8, %f2, %f2;\n",
+      "dependency chain" },
+    /* one FFMA fewer per body */
+    { "\tfma.rn.f32 %f8, %f8, %f2, %f2;\n", "", "target instruction" },
+    /* a conversion in the timed loop */
+    { "$L_timed:\n", "$L_timed:\n\tcvt.rn.f32.u32 %f3, %r1;\n",
+      "no conversion in the timed region" },
+    /* the result stored before the second clock read */
+    { "\tmov.u64 %rd11, %clock64;\n", "\tst.global.f32 [%rd1], %f8;\n\tmov.u64 %rd11, %clock64;\n",
+      "no other memory access in the timed region" },
+    /* a third timer read */
+    { "\tsub.s64 %rd12", "\tmov.u64 %rd13, %clock64;\n\tsub.s64 %rd12", "timer" },
+  };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsProbeResult) clean = ks_probe_verify_ptx (t, 1024, ptx, &error);
+
+  g_assert_no_error (error);
+  g_assert_true (clean->verified);
+  for (guint i = 0; i < G_N_ELEMENTS (spoil); i++)
+    {
+      g_autofree char *bad = replace_once (ptx, spoil[i].what, spoil[i].with);
+      g_autoptr(KsProbeResult) v = ks_probe_verify_ptx (t, 1024, bad, &error);
+      gboolean failed = FALSE;
+
+      g_assert_no_error (error);
+      g_assert_false (v->verified);
+      for (guint k = 0; k < v->checks->len; k++)
+        {
+          const KsProbeCheck *c = g_ptr_array_index (v->checks, k);
+
+          if (g_strcmp0 (c->item, spoil[i].item) == 0 && c->checked && !c->pass)
+            failed = TRUE;
+        }
+      if (!failed)
+        g_error ("spoil %u: '%s' did not fail", i, spoil[i].item);
+      g_assert_nonnull (strstr (v->conclusion, "failed verification"));
+      g_assert_nonnull (strstr (v->conclusion, spoil[i].item));
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -243,5 +321,6 @@ main (int    argc,
   g_test_add_func ("/probe/pointer-chase", test_pointer_chase);
   g_test_add_func ("/probe/ptxas", test_ptxas);
   g_test_add_func ("/probe/folder", test_folder);
+  g_test_add_func ("/probe/verification-fails", test_verification_fails);
   return g_test_run ();
 }

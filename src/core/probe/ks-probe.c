@@ -435,6 +435,23 @@ probe_spec (const Shape *s,
                           out_count);
 }
 
+static KsAnalysis *analyse_text (const Shape *s, const char *text, gboolean simulate,
+                                 const KsProbeOptions *options, char **ptx_out, char **spec_out,
+                                 GError **error);
+
+static KsAnalysis *
+analyse (const Shape          *s,
+         Variant               v,
+         const KsProbeOptions *options,
+         char                **ptx_out,
+         char                **spec_out,
+         GError              **error)
+{
+  g_autofree char *ptx = probe_ptx (s, v);
+
+  return analyse_text (s, ptx, TRUE, options, ptx_out, spec_out, error);
+}
+
 /* The probe's file in the folder's binary/ */
 static char *
 probe_file (const Shape *s,
@@ -445,14 +462,15 @@ probe_file (const Shape *s,
 
 /* One probe through the analysis, as a sample runs */
 static KsAnalysis *
-analyse (const Shape          *s,
-         Variant               v,
-         const KsProbeOptions *options,
-         char                **ptx_out,
-         char                **spec_out,
-         GError              **error)
+analyse_text (const Shape          *s,
+              const char           *text,
+              gboolean              simulate,
+              const KsProbeOptions *options,
+              char                **ptx_out,
+              char                **spec_out,
+              GError              **error)
 {
-  g_autofree char *ptx = probe_ptx (s, v), *ptx_name = probe_file (s, "ptx");
+  g_autofree char *ptx = g_strdup (text), *ptx_name = probe_file (s, "ptx");
   g_autofree char *spec = probe_spec (s, ptx_name);
   g_autoptr(KsLaunch) launch = NULL;
   KsAnalysisRequest req;
@@ -470,7 +488,10 @@ analyse (const Shape          *s,
   req.kernel = "probe";
   req.use_toolkit = options->use_toolkit;
   req.make_sass = options->use_toolkit;
+  req.simulate = simulate;
   a = ks_analysis_run (&req, NULL, NULL, NULL);
+  if (!simulate && a->module != NULL && a->kernel_index >= 0)
+    return a;
   if (a->status != KS_ANALYSIS_OK)
     {
       const KsSimFault *fault = a->sim ? ks_sim_get_fault (a->sim) : NULL;
@@ -778,7 +799,7 @@ conclude (const KsProbeResult *r,
   const KsProbePoint *p = (const KsProbePoint *) r->points->data;
   guint n = r->points->len;
 
-  if (!r->verified)
+  if (!r->verified && r->checks->len > 0)
     {
       for (guint i = 0; i < r->checks->len; i++)
         {
@@ -788,6 +809,11 @@ conclude (const KsProbeResult *r,
             g_string_append_printf (c, "The probe failed verification (%s: %s), so it supports "
                                        "no conclusion.", k->item, k->detail);
         }
+      return g_string_free (c, FALSE);
+    }
+  if (n == 0)
+    {
+      g_string_append (c, "The probe passed verification; it has not run.");
       return g_string_free (c, FALSE);
     }
   g_string_append_printf (c, "On KernelScope's timing model of the %s (%s), not on a GPU: ",
@@ -872,6 +898,21 @@ fit_line (KsProbeResult *r)
   }
 }
 
+static void
+result_init (KsProbeResult         *r,
+             const KsProbeTemplate *tmpl,
+             const char            *ran_on,
+             const char            *evidence)
+{
+  r->tmpl = tmpl;
+  r->points = g_array_new (FALSE, TRUE, sizeof (KsProbePoint));
+  r->checks = g_ptr_array_new ();
+  r->files = g_ptr_array_new_with_free_func (g_free);
+  r->verified = TRUE;
+  r->ran_on = g_strdup (ran_on);
+  r->evidence = g_strdup (evidence);
+}
+
 KsProbeResult *
 ks_probe_run (const KsProbeTemplate *tmpl,
               const KsProbeOptions  *options,
@@ -890,13 +931,7 @@ ks_probe_run (const KsProbeTemplate *tmpl,
       ks_probe_options_init (&defaults);
       options = &defaults;
     }
-  r->tmpl = tmpl;
-  r->points = g_array_new (FALSE, TRUE, sizeof (KsProbePoint));
-  r->checks = g_ptr_array_new ();
-  r->files = g_ptr_array_new_with_free_func (g_free);
-  r->verified = TRUE;
-  r->ran_on = g_strdup ("model");
-  r->evidence = g_strdup ("model");
+  result_init (r, tmpl, "model", "model");
   g_string_append_printf (sweep, "%s,total_instructions,total_cycles,cycles_per_instruction,"
                                  "corrected,registers,spill_loads,spill_stores,checksum%s\n",
                           tmpl->variable, tmpl->kind == PROBE_SHARED_STRIDE ? ",ways" : "");
@@ -1013,6 +1048,35 @@ fail:
   g_string_free (raw, TRUE);
   g_string_free (sweep, TRUE);
   return NULL;
+}
+
+KsProbeResult *
+ks_probe_verify_ptx (const KsProbeTemplate *tmpl,
+                     double                 x,
+                     const char            *ptx,
+                     GError               **error)
+{
+  g_autoptr(KsProbeResult) r = g_new0 (KsProbeResult, 1);
+  g_autoptr(KsAnalysis) a = NULL;
+  Shape s = shape_of (tmpl->kind, x);
+  KsProbeOptions opt;
+
+  ks_probe_options_init (&opt);
+  result_init (r, tmpl, "nothing", "none");
+  a = analyse_text (&s, ptx, FALSE, &opt, NULL, NULL, error);
+  if (a == NULL)
+    return NULL;
+  if (a->module == NULL || a->kernel_index < 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "the probe's PTX has no kernel "
+                   "'probe': %s", a->error ? a->error : "it did not parse");
+      return NULL;
+    }
+  r->arch = g_strdup (a->arch ? a->arch->id : "");
+  r->gpu = g_strdup (a->gpu ? a->gpu->id : "");
+  verify (r, a, &s);
+  r->conclusion = conclude (r, a);
+  return g_steal_pointer (&r);
 }
 
 void

@@ -94,6 +94,14 @@ KsProbeResult       *ks_probe_run                      (const KsProbeTemplate  *
                                                         GError                **error);
 void                 ks_probe_result_free              (KsProbeResult          *result);
 
+/* Verifies a probe's PTX as the template would have made it for value x
+ * (a hand-edited or hand-written probe): the checks and the conclusion
+ * they allow, nothing run.  NULL with error when it has no kernel "probe". */
+KsProbeResult       *ks_probe_verify_ptx               (const KsProbeTemplate  *tmpl,
+                                                        double                  x,
+                                                        const char             *ptx,
+                                                        GError                **error);
+
 /* The command line's JSON (docs/PROBES.md) */
 JsonNode            *ks_probe_result_to_json           (const KsProbeResult    *result);
 

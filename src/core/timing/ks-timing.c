@@ -654,9 +654,23 @@ can_issue_ahead (const Model        *mo,
   return (ii->pipe == KS_PIPE_MEM && is_plain_load (in)) || ii->pipe == KS_PIPE_INT;
 }
 
+static gboolean
+reads_clock (const KsPtxModule *m,
+             const KsPtxInsn   *in)
+{
+  const KsPtxOperand *ops = ks_ptx_insn_operands (m, in);
+
+  for (guint i = 0; i < in->n_operands; i++)
+    if (ops[i].kind == KS_PTX_OPERAND_SREG
+        && (ops[i].a == KS_PTX_SREG_CLOCK || ops[i].a == KS_PTX_SREG_CLOCK_HI
+            || ops[i].a == KS_PTX_SREG_CLOCK64 || ops[i].a == KS_PTX_SREG_GLOBALTIMER))
+      return TRUE;
+  return FALSE;
+}
+
 /* Whether an instruction issued ahead may pass this one: anything but a
- * store, an atomic, a barrier, a fence, a call or a branch other than a
- * loop's back edge */
+ * store, an atomic, a barrier, a fence, a call, a timer read or a branch
+ * other than a loop's back edge */
 static gboolean
 can_pass (const Model        *mo,
           const Warp         *w,
@@ -669,6 +683,8 @@ can_pass (const Model        *mo,
 
   if (ii->pipe == KS_PIPE_MEM)
     return is_plain_load (in);
+  if (in->opcode == KS_PTX_OPC_MOV && reads_clock (mo->m, in))
+    return FALSE;               /* a timer read: what is timed stays after it */
   if (ii->pipe != KS_PIPE_CTRL)
     return TRUE;
   if (in->opcode != KS_PTX_OPC_BRA || p + 1 >= w->n
