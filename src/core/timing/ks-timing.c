@@ -38,6 +38,15 @@ typedef enum
   MEM_GLOBAL,                   /* global, local, generic: through L1TEX */
 } MemKind;
 
+/* What look_ahead may do with an instruction */
+typedef enum
+{
+  AHEAD_PASS = 0,               /* pass it */
+  AHEAD_ISSUE,                  /* issue it ahead (a load, integer arithmetic) */
+  AHEAD_BRANCH,                 /* pass it when it is a loop's back edge */
+  AHEAD_STOP,                   /* never pass it */
+} Ahead;
+
 /* What the model needs to know of a PTX instruction, computed once */
 typedef struct
 {
@@ -49,6 +58,7 @@ typedef struct
   uint8_t flops_per_lane;       /* FP32/FP64/half operations per lane (FMA = 2) */
   uint8_t fp64;
   uint8_t n_defs, n_uses;
+  uint8_t ahead;                /* Ahead: what the look-ahead may do with it */
   uint16_t latency;             /* fixed part of the result latency */
   float issue;                  /* cycles the pipe stays busy */
   uint32_t tensor_flops;        /* per warp-instruction */
@@ -383,6 +393,8 @@ model_slot (Model           *mo,
   return ref < fn->n_reg_slots ? base + ref : NEVER;
 }
 
+static Ahead ahead_class (const Model *mo, uint32_t insn, const InsnInfo *ii);
+
 static const InsnInfo *
 insn_info (Model   *mo,
            uint32_t insn)
@@ -549,7 +561,16 @@ insn_info (Model   *mo,
           ii->n_uses++;
         }
     }
+  ii->ahead = (uint8_t) ahead_class (mo, insn, ii);
   return ii;
+}
+
+/* insn_info, the computed case inline: the replay's hot path */
+static inline const InsnInfo *
+info_of (Model   *mo,
+         uint32_t insn)
+{
+  return G_LIKELY (mo->info[insn].ready) ? &mo->info[insn] : insn_info (mo, insn);
 }
 
 static KsStallReason
@@ -636,24 +657,6 @@ is_plain_load (const KsPtxInsn *in)
          && !(in->flags & KS_PTX_FLAG_MMIO);
 }
 
-/* Whether an instruction ahead of the waiting one may issue before it, as
- * ptxas's schedule would put it: a load, or integer arithmetic (a load's
- * address), that issues an instruction of its own */
-static gboolean
-can_issue_ahead (const Model        *mo,
-                 const KsTraceEvent *e,
-                 const InsnInfo     *ii)
-{
-  const KsPtxInsn *in = &mo->m->insns[e->insn];
-
-  if (mo->lw != NULL && (mo->lw->insns[e->insn].kind != KS_LOWER_ISSUE
-                         || mo->lw->insns[e->insn].width > 1))
-    return FALSE;
-  if (ii->n_defs == 0 || ii->is_branch)
-    return FALSE;
-  return (ii->pipe == KS_PIPE_MEM && is_plain_load (in)) || ii->pipe == KS_PIPE_INT;
-}
-
 static gboolean
 reads_clock (const KsPtxModule *m,
              const KsPtxInsn   *in)
@@ -668,30 +671,31 @@ reads_clock (const KsPtxModule *m,
   return FALSE;
 }
 
-/* Whether an instruction issued ahead may pass this one: anything but a
- * store, an atomic, a barrier, a fence, a call, a timer read or a branch
- * other than a loop's back edge */
-static gboolean
-can_pass (const Model        *mo,
-          const Warp         *w,
-          uint64_t            p,
-          const InsnInfo     *ii,
-          uint32_t           *iterations)
+/* What the look-ahead may do with an instruction.  Issue it before the
+ * waiting one, as ptxas's schedule would put it: a load, or integer
+ * arithmetic (a load's address), that issues an instruction of its own.
+ * Pass it: anything but a store, an atomic, a barrier, a fence, a call, a
+ * timer read (what is timed stays after it) or a branch other than a
+ * loop's back edge. */
+static Ahead
+ahead_class (const Model    *mo,
+             uint32_t        insn,
+             const InsnInfo *ii)
 {
-  const KsTraceEvent *e = &mo->ev[w->event_idx[p]];
-  const KsPtxInsn *in = &mo->m->insns[e->insn];
+  const KsPtxInsn *in = &mo->m->insns[insn];
+  gboolean issues = mo->lw == NULL || (mo->lw->insns[insn].kind == KS_LOWER_ISSUE
+                                       && mo->lw->insns[insn].width <= 1);
 
+  if (issues && ii->n_defs > 0 && !ii->is_branch
+      && ((ii->pipe == KS_PIPE_MEM && is_plain_load (in)) || ii->pipe == KS_PIPE_INT))
+    return AHEAD_ISSUE;
   if (ii->pipe == KS_PIPE_MEM)
-    return is_plain_load (in);
+    return is_plain_load (in) ? AHEAD_PASS : AHEAD_STOP;
   if (in->opcode == KS_PTX_OPC_MOV && reads_clock (mo->m, in))
-    return FALSE;               /* a timer read: what is timed stays after it */
+    return AHEAD_STOP;
   if (ii->pipe != KS_PIPE_CTRL)
-    return TRUE;
-  if (in->opcode != KS_PTX_OPC_BRA || p + 1 >= w->n
-      || mo->ev[w->event_idx[p + 1]].insn > e->insn)
-    return FALSE;
-  /* a back edge: one more iteration of the loop */
-  return ++*iterations < HOIST_ITERATIONS;
+    return AHEAD_PASS;
+  return in->opcode == KS_PTX_OPC_BRA ? AHEAD_BRANCH : AHEAD_STOP;
 }
 
 /* The look-ahead: an instruction after w's waiting one that ptxas would
@@ -714,14 +718,14 @@ look_ahead (Model   *mo,
     {
       uint64_t idx = w->event_idx[p];
       const KsTraceEvent *e = &mo->ev[idx];
-      const InsnInfo *ii = insn_info (mo, e->insn);
+      const InsnInfo *ii = info_of (mo, e->insn);
       const uint32_t *refs = &g_array_index (mo->refs, uint32_t, ii->first_ref);
 
       if (e->exec != head_exec
           || (e->flags & (KS_TRACE_BARRIER | KS_TRACE_EXIT | KS_TRACE_DIVERGE
                           | KS_TRACE_RECONVERGE | KS_TRACE_RELEASE)))
         break;
-      if (p > w->next && can_issue_ahead (mo, e, ii))
+      if (ii->ahead == AHEAD_ISSUE && p > w->next)
         {
           /* it reads nothing the instructions it passes write, and
            * writes nothing they write (a register of its own for what
@@ -754,8 +758,16 @@ look_ahead (Model   *mo,
               retry = MIN (retry, ready);
             }
         }
-      else if (!can_pass (mo, w, p, ii, &iterations))
+      else if (ii->ahead == AHEAD_STOP)
         break;
+      else if (ii->ahead == AHEAD_BRANCH)
+        {
+          /* a back edge (the next instruction is at or before it): one
+           * more iteration of the loop */
+          if (p + 1 >= w->n || mo->ev[w->event_idx[p + 1]].insn > e->insn
+              || ++iterations >= HOIST_ITERATIONS)
+            break;
+        }
       for (uint32_t i = 0; i < ii->n_defs; i++)
         w->written[refs[i]] = stamp;
     }
@@ -797,7 +809,7 @@ warp_ready (Model         *mo,
   *reason = (KsStallReason) w->earliest_reason;
   idx = w->event_idx[w->next];
   e = &mo->ev[idx];
-  ii = insn_info (mo, e->insn);
+  ii = info_of (mo, e->insn);
   refs = &g_array_index (mo->refs, uint32_t, ii->first_ref);
   for (uint32_t i = 0; i < ii->n_uses; i++)
     {
@@ -859,7 +871,7 @@ bring_ahead (Model    *mo,
 {
   uint64_t p = w->next + w->cand, idx = w->event_idx[p];
   KsTraceMemory rec = w->mem_rec[p];
-  const InsnInfo *ii = insn_info (mo, mo->ev[idx].insn);
+  const InsnInfo *ii = info_of (mo, mo->ev[idx].insn);
   const uint32_t *refs = &g_array_index (mo->refs, uint32_t, ii->first_ref);
 
   for (uint32_t i = 0; i < ii->n_defs && w->n_renamed < HOIST_REGISTERS; i++)
@@ -871,7 +883,7 @@ bring_ahead (Model    *mo,
        * the value it replaces */
       for (uint64_t q = w->next; q < p && !read; q++)
         {
-          const InsnInfo *qi = insn_info (mo, mo->ev[w->event_idx[q]].insn);
+          const InsnInfo *qi = info_of (mo, mo->ev[w->event_idx[q]].insn);
           const uint32_t *qrefs = &g_array_index (mo->refs, uint32_t, qi->first_ref);
 
           for (uint32_t u = 0; u < qi->n_uses && !read; u++)
@@ -915,7 +927,7 @@ absorb_lowered (Model    *mo,
 
       if (li->kind == KS_LOWER_ISSUE || (e->flags & KS_TRACE_BARRIER))
         return FALSE;
-      ii = insn_info (mo, e->insn);
+      ii = info_of (mo, e->insn);
       refs = &g_array_index (mo->refs, uint32_t, ii->first_ref);
       if (li->kind == KS_LOWER_FOLDED)
         for (uint32_t i = 0; i < ii->n_uses; i++)
@@ -932,7 +944,7 @@ absorb_lowered (Model    *mo,
       else if (li->leader < e->insn)
         {
           /* a load's part: its registers arrive with the leader's */
-          const InsnInfo *lead = insn_info (mo, li->leader);
+          const InsnInfo *lead = info_of (mo, li->leader);
 
           if (lead->n_defs > 0)
             ready = slot_ready (w, g_array_index (mo->refs, uint32_t, lead->first_ref),
@@ -970,7 +982,7 @@ issue (Model    *mo,
 {
   uint64_t idx = w->event_idx[w->next];
   const KsTraceEvent *e = &mo->ev[idx];
-  const InsnInfo *ii = insn_info (mo, e->insn);
+  const InsnInfo *ii = info_of (mo, e->insn);
   const uint32_t *refs = &g_array_index (mo->refs, uint32_t, ii->first_ref);
   const KsArchInfo *a = mo->arch;
   KsTimingEvent *te = &t->events[w->out++];
