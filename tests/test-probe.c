@@ -309,6 +309,96 @@ test_verification_fails (void)
     }
 }
 
+/* The lines of text (1-based) holding token, from line first to line last */
+static GArray *
+text_lines (const char *text,
+            const char *token,
+            guint32     first,
+            guint32     last)
+{
+  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  for (guint32 i = 0; lines[i] != NULL; i++)
+    if (i + 1 >= first && i + 1 <= last && strstr (lines[i], token) != NULL)
+      {
+        guint32 line = i + 1;
+
+        g_array_append_val (out, line);
+      }
+  return out;
+}
+
+static const KsProbeCheck *
+check_of (const KsProbeResult *r,
+          const char          *item)
+{
+  for (guint i = 0; i < r->checks->len; i++)
+    {
+      const KsProbeCheck *c = g_ptr_array_index (r->checks, i);
+
+      if (g_str_equal (c->item, item))
+        return c;
+    }
+  g_error ("no check '%s'", item);
+  return NULL;
+}
+
+static void
+assert_same_lines (const GArray *got,
+                   const GArray *want,
+                   const char   *what)
+{
+  g_test_message ("%s: %u lines, want %u", what, got->len, want->len);
+  g_assert_cmpuint (got->len, ==, want->len);
+  g_assert_cmpuint (want->len, >, 0);
+  for (guint i = 0; i < want->len; i++)
+    g_assert_cmpuint (g_array_index (got, guint32, i), ==, g_array_index (want, guint32, i));
+}
+
+/* Each check names the probe's lines it is about, so the lab can show them:
+ * the lines are found here by reading the PTX text the result carries */
+static void
+test_check_lines (void)
+{
+  g_autoptr(KsProbeResult) r = run ("ffma-accumulators", "rtx-3090", FALSE);
+  g_autoptr(GArray) clocks = NULL, fmas = NULL, branches = NULL, stores = NULL;
+  guint32 t0, t1;
+
+  g_assert_nonnull (r->ptx);
+  g_assert_nonnull (r->cuda);
+  g_assert_nonnull (strstr (r->cuda, "clock64()"));
+  /* (the first line, a comment, names %clock64 too) */
+  clocks = text_lines (r->ptx, ", %clock64;", 1, G_MAXUINT32);
+  g_assert_cmpuint (clocks->len, ==, 2);
+  t0 = g_array_index (clocks, guint32, 0);
+  t1 = g_array_index (clocks, guint32, 1);
+  assert_same_lines (check_of (r, "timer")->lines, clocks, "timer");
+  fmas = text_lines (r->ptx, "fma.rn.f32", t0, t1);
+  assert_same_lines (check_of (r, "target instruction")->lines, fmas, "target");
+  assert_same_lines (check_of (r, "dependency chain")->lines, fmas, "chain");
+  branches = text_lines (r->ptx, "bra", t0, t1);
+  assert_same_lines (check_of (r, "loop structure")->lines, branches, "loop");
+  stores = text_lines (r->ptx, "st.global", t1, G_MAXUINT32);
+  assert_same_lines (check_of (r, "result stored after the timer")->lines, stores, "stores");
+  g_assert_cmpuint (check_of (r, "no conversion in the timed region")->lines->len, ==, 0);
+
+  /* a conversion put into the loop: the failed check points at it */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autofree char *bad = replace_once (r->ptx, "$L_timed:\n",
+                                         "$L_timed:\n\tcvt.rn.f32.u32 %f3, %r1;\n");
+    g_autoptr(KsProbeResult) v = ks_probe_verify_ptx (r->tmpl, 1, bad, &error);
+    g_autoptr(GArray) cvt = text_lines (bad, "cvt.rn.f32.u32 %f3, %r1;", 1, G_MAXUINT32);
+    const KsProbeCheck *c;
+
+    g_assert_no_error (error);
+    c = check_of (v, "no conversion in the timed region");
+    g_assert_false (c->pass);
+    assert_same_lines (c->lines, cvt, "cvt");
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -322,5 +412,6 @@ main (int    argc,
   g_test_add_func ("/probe/ptxas", test_ptxas);
   g_test_add_func ("/probe/folder", test_folder);
   g_test_add_func ("/probe/verification-fails", test_verification_fails);
+  g_test_add_func ("/probe/check-lines", test_check_lines);
   return g_test_run ();
 }

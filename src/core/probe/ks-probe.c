@@ -435,23 +435,6 @@ probe_spec (const Shape *s,
                           out_count);
 }
 
-static KsAnalysis *analyse_text (const Shape *s, const char *text, gboolean simulate,
-                                 const KsProbeOptions *options, char **ptx_out, char **spec_out,
-                                 GError **error);
-
-static KsAnalysis *
-analyse (const Shape          *s,
-         Variant               v,
-         const KsProbeOptions *options,
-         char                **ptx_out,
-         char                **spec_out,
-         GError              **error)
-{
-  g_autofree char *ptx = probe_ptx (s, v);
-
-  return analyse_text (s, ptx, TRUE, options, ptx_out, spec_out, error);
-}
-
 /* The probe's file in the folder's binary/ */
 static char *
 probe_file (const Shape *s,
@@ -516,6 +499,19 @@ analyse_text (const Shape          *s,
   return a;
 }
 
+static KsAnalysis *
+analyse (const Shape          *s,
+         Variant               v,
+         const KsProbeOptions *options,
+         char                **ptx_out,
+         char                **spec_out,
+         GError              **error)
+{
+  g_autofree char *ptx = probe_ptx (s, v);
+
+  return analyse_text (s, ptx, TRUE, options, ptx_out, spec_out, error);
+}
+
 static gboolean
 is_clock_read (const KsPtxModule *m,
                const KsPtxInsn   *in)
@@ -577,12 +573,38 @@ measure (const KsAnalysis *a,
   return FALSE;
 }
 
+static GArray *
+lines_new (void)
+{
+  return g_array_new (FALSE, FALSE, sizeof (guint32));
+}
+
+static void
+lines_add (GArray   *lines,
+           guint32   line)
+{
+  if (lines->len == 0 || g_array_index (lines, guint32, lines->len - 1) != line)
+    g_array_append_val (lines, line);
+}
+
+static int
+compare_lines (gconstpointer a,
+               gconstpointer b)
+{
+  guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* lines and sass_lines: (transfer full) (nullable) */
 static void
 add_check (KsProbeResult *r,
            const char    *item,
            gboolean       checked,
            gboolean       pass,
-           char          *detail)
+           char          *detail,
+           GArray        *lines,
+           GArray        *sass_lines)
 {
   KsProbeCheck *c = g_new0 (KsProbeCheck, 1);
 
@@ -590,6 +612,8 @@ add_check (KsProbeResult *r,
   c->checked = checked;
   c->pass = checked && pass;
   c->detail = detail;
+  c->lines = lines ? lines : lines_new ();
+  c->sass_lines = sass_lines ? sass_lines : lines_new ();
   g_ptr_array_add (r->checks, c);
   if (checked && !pass)
     r->verified = FALSE;
@@ -609,14 +633,26 @@ reg_of (const KsPtxModule *m,
   return G_MAXUINT32;
 }
 
+/* The occurrences of token in text, and the 1-based lines they are on
+ * (lines may be NULL) */
 static guint
-count_lines_with (const char *text,
-                  const char *token)
+count_occurrences (const char *text,
+                   const char *token,
+                   GArray     *lines)
 {
   guint n = 0;
+  guint32 line = 1;
+  const char *from = text;
 
   for (const char *p = text; p && (p = strstr (p, token)) != NULL; p += strlen (token))
-    n++;
+    {
+      for (; from < p; from++)
+        if (*from == '\n')
+          line++;
+      if (lines != NULL)
+        lines_add (lines, line);
+      n++;
+    }
   return n;
 }
 
@@ -628,19 +664,30 @@ verify (KsProbeResult    *r,
 {
   const KsPtxModule *m = a->module;
   const KsPtxFunction *f = &m->functions[a->kernel_index];
-  uint32_t clocks[3], n_clocks = 0, n_targets = 0, first_t = G_MAXUINT32, last_t = 0;
+  uint32_t clocks[3], n_clocks = 0, n_targets = 0, first_t = G_MAXUINT32;
   uint32_t other_mem = 0, cvts = 0, back_edges = 0, stores_before = 0, stores_after = 0;
   g_autoptr(GHashTable) dests = g_hash_table_new (NULL, NULL);
-  gboolean chained = TRUE, distinct_addr = TRUE;
+  gboolean chained = TRUE, one_address_reg = TRUE;
   uint32_t addr_reg = G_MAXUINT32;
+  GArray *timer_lines = lines_new (), *target_lines, *mem_lines, *cvt_lines, *loop_lines;
+  GArray *store_lines;
 
   for (uint32_t i = 0; i < f->n_insns; i++)
     if (is_clock_read (m, &m->insns[f->first_insn + i]) && n_clocks < 3)
-      clocks[n_clocks++] = i;
+      {
+        clocks[n_clocks++] = i;
+        lines_add (timer_lines, m->insns[f->first_insn + i].line);
+      }
   add_check (r, "timer", TRUE, n_clocks == 2,
-             g_strdup_printf ("%u reads of %%clock64 (want 2, around the timed loop)", n_clocks));
+             g_strdup_printf ("%u reads of %%clock64 (want 2, around the timed loop)", n_clocks),
+             timer_lines, NULL);
   if (n_clocks != 2)
     return;
+  target_lines = lines_new ();
+  mem_lines = lines_new ();
+  cvt_lines = lines_new ();
+  loop_lines = lines_new ();
+  store_lines = lines_new ();
   for (uint32_t i = clocks[0] + 1; i < clocks[1]; i++)
     {
       const KsPtxInsn *in = &m->insns[f->first_insn + i];
@@ -651,13 +698,13 @@ verify (KsProbeResult    *r,
 
           n_targets++;
           first_t = MIN (first_t, i);
-          last_t = MAX (last_t, i);
+          lines_add (target_lines, in->line);
           g_hash_table_add (dests, GUINT_TO_POINTER (d + 1));
           if (s->kind == PROBE_SHARED_STRIDE)
             {
               if (addr_reg == G_MAXUINT32)
                 addr_reg = src;
-              distinct_addr = distinct_addr && src == addr_reg;
+              one_address_reg = one_address_reg && src == addr_reg;
             }
           else
             chained = chained && d == src;
@@ -665,16 +712,25 @@ verify (KsProbeResult    *r,
       else if (in->opcode == KS_PTX_OPC_LD || in->opcode == KS_PTX_OPC_ST
                || in->opcode == KS_PTX_OPC_ATOM || in->opcode == KS_PTX_OPC_RED
                || in->opcode == KS_PTX_OPC_LDU)
-        other_mem++;
+        {
+          other_mem++;
+          lines_add (mem_lines, in->line);
+        }
       if (in->opcode == KS_PTX_OPC_CVT)
-        cvts++;
+        {
+          cvts++;
+          lines_add (cvt_lines, in->line);
+        }
       if (in->opcode == KS_PTX_OPC_BRA)
         {
           const KsPtxOperand *ops = ks_ptx_insn_operands (m, in);
 
           if (in->n_operands >= 1 && ops[0].kind == KS_PTX_OPERAND_LABEL && ops[0].a <= i
               && ops[0].a > clocks[0])
-            back_edges++;
+            {
+              back_edges++;
+              lines_add (loop_lines, in->line);
+            }
         }
     }
   for (uint32_t i = 0; i < f->n_insns; i++)
@@ -682,7 +738,10 @@ verify (KsProbeResult    *r,
         && m->insns[f->first_insn + i].space == KS_PTX_SPACE_GLOBAL)
       {
         if (i > clocks[1])
-          stores_after++;
+          {
+            stores_after++;
+            lines_add (store_lines, m->insns[f->first_insn + i].line);
+          }
         else if (i > clocks[0])
           stores_before++;
       }
@@ -691,30 +750,39 @@ verify (KsProbeResult    *r,
              g_strdup_printf ("%u %s per loop body (want %u)", n_targets,
                               s->kind == PROBE_SHARED_STRIDE ? "ld.shared.u32"
                               : s->kind == PROBE_POINTER_CHASE ? "ld.global.u64" : "fma.rn.f32",
-                              s->per_body));
+                              s->per_body),
+             g_array_copy (target_lines), NULL);
   if (s->kind == PROBE_SHARED_STRIDE)
     add_check (r, "dependency chain", TRUE,
-               distinct_addr && g_hash_table_size (dests) == MIN (s->per_body, 32u),
+               one_address_reg && g_hash_table_size (dests) == MIN (s->per_body, 32u),
                g_strdup_printf ("independent loads: %u destination registers, one address "
-                                "register", g_hash_table_size (dests)));
+                                "register", g_hash_table_size (dests)),
+               target_lines, NULL);
   else if (s->kind == PROBE_POINTER_CHASE)
     add_check (r, "dependency chain", TRUE, chained,
                g_strdup (chained ? "each load's address is the load before's result"
-                         : "a load does not take its address from the one before"));
+                         : "a load does not take its address from the one before"),
+               target_lines, NULL);
   else
     add_check (r, "dependency chain", TRUE,
                chained && g_hash_table_size (dests) == s->accumulators,
                g_strdup_printf ("%u accumulator register(s) (want %u), each FFMA adding to its "
-                                "own result", g_hash_table_size (dests), s->accumulators));
-  add_check (r, "no other memory access in the timed region", TRUE, other_mem == 0 && stores_before == 0,
-             g_strdup_printf ("%u other loads or stores between the clock reads", other_mem + stores_before));
+                                "own result", g_hash_table_size (dests), s->accumulators),
+               target_lines, NULL);
+  add_check (r, "no other memory access in the timed region", TRUE,
+             other_mem == 0 && stores_before == 0,
+             g_strdup_printf ("%u other loads or stores between the clock reads",
+                              other_mem + stores_before),
+             mem_lines, NULL);
   add_check (r, "no conversion in the timed region", TRUE, cvts == 0,
-             g_strdup_printf ("%u cvt between the clock reads", cvts));
+             g_strdup_printf ("%u cvt between the clock reads", cvts), cvt_lines, NULL);
   add_check (r, "loop structure", TRUE, back_edges == 1 && first_t != G_MAXUINT32,
              g_strdup_printf ("%u back edge(s) between the clock reads (want 1: the timed loop)",
-                              back_edges));
+                              back_edges),
+             loop_lines, NULL);
   add_check (r, "result stored after the timer", TRUE, stores_after > 0,
-             g_strdup_printf ("%u global store(s) after the second clock read", stores_after));
+             g_strdup_printf ("%u global store(s) after the second clock read", stores_after),
+             store_lines, NULL);
 
   /* ptxas -v */
   if (a->resources != NULL && a->resources->source == KS_RESOURCES_SOURCE_PTXAS
@@ -723,31 +791,39 @@ verify (KsProbeResult    *r,
                a->resources->spill_store_bytes == 0 && a->resources->spill_load_bytes == 0,
                g_strdup_printf ("%u registers, %u bytes spill stores, %u bytes spill loads",
                                 a->resources->registers, a->resources->spill_store_bytes,
-                                a->resources->spill_load_bytes));
+                                a->resources->spill_load_bytes),
+               NULL, NULL);
   else
     add_check (r, "no spills (ptxas -v)", FALSE, FALSE,
                g_strdup ("not checked: ptxas did not run (no CUDA toolkit); registers are an "
-                         "estimate"));
+                         "estimate"),
+               NULL, NULL);
 
   /* the SASS, when a disassembler named its opcodes */
   if (a->sass_text != NULL && a->sass_tool != NULL)
     {
       const char *op = s->kind == PROBE_SHARED_STRIDE ? " LDS"
                        : s->kind == PROBE_POINTER_CHASE ? " LDG" : " FFMA ";
-      guint n = count_lines_with (a->sass_text, op);
-      guint local = count_lines_with (a->sass_text, " LDL") + count_lines_with (a->sass_text, " STL");
-      guint timer = count_lines_with (a->sass_text, "SR_CLOCKLO");
+      GArray *op_lines = lines_new (), *other_lines = lines_new ();
+      guint n = count_occurrences (a->sass_text, op, op_lines);
+      guint local = count_occurrences (a->sass_text, " LDL", other_lines)
+                    + count_occurrences (a->sass_text, " STL", other_lines);
+      guint timer = count_occurrences (a->sass_text, "SR_CLOCKLO", other_lines);
 
+      g_array_sort (other_lines, compare_lines);
       add_check (r, "SASS target opcode", TRUE, n >= s->per_body,
                  g_strdup_printf ("%u%s in the %s listing (want at least %u)", n, op,
-                                  a->sass_tool, s->per_body));
+                                  a->sass_tool, s->per_body),
+                 NULL, op_lines);
       add_check (r, "SASS: no local memory, timer read twice", TRUE, local == 0 && timer >= 2,
-                 g_strdup_printf ("%u LDL/STL, %u reads of SR_CLOCKLO", local, timer));
+                 g_strdup_printf ("%u LDL/STL, %u reads of SR_CLOCKLO", local, timer),
+                 NULL, other_lines);
     }
   else
     add_check (r, "SASS target opcode", FALSE, FALSE,
                g_strdup_printf ("not checked: %s", a->sass_error ? a->sass_error
-                                : "no disassembler (nvdisasm or cuobjdump) here"));
+                                : "no disassembler (nvdisasm or cuobjdump) here"),
+               NULL, NULL);
 }
 
 static void
@@ -1029,6 +1105,12 @@ ks_probe_run (const KsProbeTemplate *tmpl,
       if (s.kind == PROBE_SHARED_STRIDE)
         g_string_append_printf (sweep, ",%.3f", pt.ways);
       g_string_append_c (sweep, '\n');
+      if (i == 0)
+        {
+          r->ptx = g_strdup (ptx);
+          r->cuda = probe_cuda (&s);
+          r->sass = g_strdup (a->sass_text);
+        }
       add_file (r, g_strdup_printf ("binary/probe_%u.cu", s.x), probe_cuda (&s));
       add_file (r, g_strdup_printf ("binary/probe_%u.ptx", s.x),
                 g_steal_pointer (&ptx));
@@ -1074,6 +1156,7 @@ ks_probe_verify_ptx (const KsProbeTemplate *tmpl,
     }
   r->arch = g_strdup (a->arch ? a->arch->id : "");
   r->gpu = g_strdup (a->gpu ? a->gpu->id : "");
+  r->ptx = g_strdup (ptx);
   verify (r, a, &s);
   r->conclusion = conclude (r, a);
   return g_steal_pointer (&r);
@@ -1090,6 +1173,8 @@ ks_probe_result_free (KsProbeResult *r)
 
       g_free (c->item);
       g_free (c->detail);
+      g_array_unref (c->lines);
+      g_array_unref (c->sass_lines);
       g_free (c);
     }
   if (r->checks)
@@ -1103,6 +1188,9 @@ ks_probe_result_free (KsProbeResult *r)
   g_free (r->ran_on);
   g_free (r->evidence);
   g_free (r->conclusion);
+  g_free (r->ptx);
+  g_free (r->cuda);
+  g_free (r->sass);
   g_free (r);
 }
 
@@ -1128,6 +1216,18 @@ set_int_or_null (JsonBuilder *b,
     json_builder_add_int_value (b, v);
   else
     json_builder_add_null_value (b);
+}
+
+static void
+add_lines (JsonBuilder  *b,
+           const char   *name,
+           const GArray *lines)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_begin_array (b);
+  for (guint i = 0; i < lines->len; i++)
+    json_builder_add_int_value (b, g_array_index (lines, guint32, i));
+  json_builder_end_array (b);
 }
 
 JsonNode *
@@ -1168,6 +1268,8 @@ ks_probe_result_to_json (const KsProbeResult *r)
         json_builder_add_null_value (b);
       json_builder_set_member_name (b, "detail");
       json_builder_add_string_value (b, c->detail);
+      add_lines (b, "ptx_lines", c->lines);
+      add_lines (b, "sass_lines", c->sass_lines);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);

@@ -51,6 +51,8 @@ typedef struct
   gboolean pass;
   gboolean checked;             /* FALSE: could not be checked here (detail says why) */
   char *detail;
+  GArray *lines;                /* guint32: the probe PTX's lines it is about, 1-based */
+  GArray *sass_lines;           /* guint32: the SASS listing's lines it is about; empty without */
 } KsProbeCheck;
 
 typedef struct
@@ -68,6 +70,9 @@ typedef struct
   gboolean have_fit;
   double slope, intercept, r2;  /* total cycles = slope * instructions + intercept */
   char *conclusion;
+  char *ptx;                    /* the verified probe (the first point's): its PTX, */
+  char *cuda;                   /* its CUDA (NULL for a hand-written PTX probe) */
+  char *sass;                   /* and its SASS listing as the tool printed it, or NULL */
   GPtrArray *files;             /* char *: path in the folder, content, path, content, ... */
 } KsProbeResult;
 
