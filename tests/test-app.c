@@ -32,6 +32,7 @@
 #include "ks-lane-view.h"
 #include "ks-memory-view.h"
 #include "ks-preferences-private.h"
+#include "ks-probe-lab-private.h"
 #include "ks-ptx-docs.h"
 #include "ks-test-standin.h"
 #include "ks-vertical-label.h"
@@ -5107,6 +5108,183 @@ maybe_save_picture (GtkWidget  *widget,
   g_assert_true (gdk_texture_save_to_png (texture, path));
 }
 
+/* Removes dir and everything under it */
+static void
+rm_rf (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+
+      if (g_file_test (path, G_FILE_TEST_IS_DIR) && !g_file_test (path, G_FILE_TEST_IS_SYMLINK))
+        rm_rf (path);
+      else
+        g_unlink (path);
+    }
+  g_rmdir (dir);
+}
+
+static void
+wait_for_lab (KsProbeLab *lab)
+{
+  gint64 end = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+
+  while (ks_probe_lab_is_running (lab) && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (ks_probe_lab_is_running (lab));
+}
+
+static guint
+count_children (GtkWidget *w)
+{
+  guint n = 0;
+
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL; c = gtk_widget_get_next_sibling (c))
+    n++;
+  return n;
+}
+
+/* The 1-based line of text */
+static char *
+text_line (const char *text,
+           guint       line)
+{
+  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+
+  g_assert_cmpuint (line, >=, 1);
+  g_assert_cmpuint (line, <=, g_strv_length (lines));
+  return g_strdup (lines[line - 1]);
+}
+
+/* The Probe Lab (app.probe-lab, Ctrl+Shift+L): it opens on the FFMA
+ * experiment, run; a check shows the probe's lines it is about (found
+ * here by reading the PTX pane's text); another experiment runs when
+ * picked and the first one's result comes back without a run; the
+ * experiment folder is written */
+static void
+test_probe_lab (void)
+{
+  g_autoptr(KsApplication) app = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *tmp = NULL, *ptx = NULL;
+  g_autoptr(GFile) folder = NULL;
+  const KsProbeResult *r;
+  KsProbeLab *lab = NULL;
+  const GArray *lines;
+  GtkWidget *view = NULL;
+  guint target = G_MAXUINT, clock_lines[2], n_clocks = 0, want_fmas = 0;
+
+  if (!have_display)
+    {
+      g_test_skip ("no display: run under Xvfb (xvfb-run) to test the window");
+      return;
+    }
+  reset_settings ();
+  g_setenv ("KS_NO_TOOLKIT", "1", TRUE);
+  app = ks_application_new ();
+  g_application_set_application_id (G_APPLICATION (app), APP_ID ".TestProbeLab");
+  g_application_set_flags (G_APPLICATION (app),
+                           g_application_get_flags (G_APPLICATION (app)) | G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_assert_no_error (error);
+  {
+    g_auto(GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app),
+                                                                  "app.probe-lab");
+
+    g_assert_cmpstr (accels[0], ==, "<Shift><Control>l");
+  }
+  g_action_group_activate_action (G_ACTION_GROUP (app), "probe-lab", NULL);
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
+    if (KS_IS_PROBE_LAB (l->data))
+      lab = l->data;
+  g_assert_nonnull (lab);
+  wait_for_lab (lab);
+  r = ks_probe_lab_get_result (lab);
+  g_assert_nonnull (r);
+  g_assert_cmpstr (ks_probe_template_name (r->tmpl), ==, "ffma-accumulators");
+  g_assert_cmpstr (r->ran_on, ==, "model");
+  /* a row per check, a row per point (and the heading) in the figures */
+  g_assert_cmpuint (count_children (GTK_WIDGET (lab->check_list)), ==, r->checks->len);
+  g_assert_cmpuint (count_children (GTK_WIDGET (lab->points_grid)), ==, 8 * (r->points->len + 1));
+  g_assert_nonnull (strstr (gtk_label_get_text (lab->conclusion_label), r->conclusion));
+  g_assert_nonnull (strstr (gtk_label_get_text (lab->status_label), "model"));
+  spin (200);
+  maybe_save_picture (GTK_WIDGET (lab), "probe-lab");
+
+  /* the target check shows the FMAs between the two clock reads of the
+   * PTX pane, and only those */
+  for (guint i = 0; i < r->checks->len; i++)
+    if (g_str_equal (((KsProbeCheck *) g_ptr_array_index (r->checks, i))->item,
+                     "target instruction"))
+      target = i;
+  g_assert_cmpuint (target, !=, G_MAXUINT);
+  g_assert_true (ks_probe_lab_show_check (lab, target));
+  lines = ks_probe_lab_get_highlighted (lab, &view);
+  g_assert_true (view == GTK_WIDGET (lab->ptx_view));
+  g_assert_cmpint (gtk_notebook_get_current_page (lab->notebook), ==, 1);
+  ptx = buffer_text (GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (GTK_TEXT_VIEW (lab->ptx_view))));
+  {
+    g_auto(GStrv) all = g_strsplit (ptx, "\n", -1);
+
+    for (guint i = 0; all[i] != NULL; i++)
+      if (strstr (all[i], ", %clock64;") != NULL && n_clocks < 2)
+        clock_lines[n_clocks++] = i + 1;
+    g_assert_cmpuint (n_clocks, ==, 2);
+    for (guint i = clock_lines[0]; i < clock_lines[1]; i++)
+      want_fmas += strstr (all[i - 1], "fma.rn.f32") != NULL;
+  }
+  g_assert_cmpuint (lines->len, ==, want_fmas);
+  for (guint i = 0; i < lines->len; i++)
+    {
+      guint line = g_array_index (lines, guint32, i);
+      g_autofree char *text = text_line (ptx, line);
+
+      g_assert_nonnull (strstr (text, "fma.rn.f32"));
+      g_assert_cmpuint (line, >, clock_lines[0]);
+      g_assert_cmpuint (line, <, clock_lines[1]);
+    }
+
+  /* another experiment runs; the first comes back without a run */
+  g_assert_true (ks_probe_lab_select (lab, "shared-stride"));
+  g_assert_true (ks_probe_lab_is_running (lab));
+  wait_for_lab (lab);
+  r = ks_probe_lab_get_result (lab);
+  g_assert_cmpstr (ks_probe_template_name (r->tmpl), ==, "shared-stride");
+  /* (a column more: the passes per load) */
+  g_assert_cmpuint (count_children (GTK_WIDGET (lab->points_grid)), ==, 9 * (r->points->len + 1));
+  g_assert_true (ks_probe_lab_select (lab, "ffma-accumulators"));
+  g_assert_false (ks_probe_lab_is_running (lab));
+  g_assert_cmpstr (ks_probe_template_name (ks_probe_lab_get_result (lab)->tmpl), ==,
+                   "ffma-accumulators");
+  g_assert_false (ks_probe_lab_select (lab, "no-such-experiment"));
+
+  /* the folder of seeds/002 section 20 */
+  tmp = g_dir_make_tmp ("ks-lab-XXXXXX", &error);
+  g_assert_no_error (error);
+  folder = g_file_new_for_path (tmp);
+  g_assert_true (ks_probe_lab_save_to (lab, folder, &error));
+  g_assert_no_error (error);
+  {
+    g_autofree char *md = g_build_filename (tmp, "conclusion.md", NULL);
+    g_autofree char *meta = g_build_filename (tmp, "metadata.json", NULL);
+    g_autofree char *text = NULL;
+
+    g_assert_true (g_file_get_contents (md, &text, NULL, NULL));
+    g_assert_nonnull (strstr (text, "model"));
+    g_assert_true (g_file_test (meta, G_FILE_TEST_EXISTS));
+  }
+
+  /* presentation mode: the window's class, the plot's larger text */
+  ks_probe_lab_set_presentation (lab, TRUE);
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (lab), "presentation"));
+  gtk_window_destroy (GTK_WINDOW (lab));
+  spin (50);
+  rm_rf (tmp);
+}
+
 /* The Preferences window (app.preferences): a control for every key of the
  * schema but the window's remembered size, each named for a screen
  * reader; changing a control changes its key and the window follows at
@@ -6294,6 +6472,7 @@ main (int    argc,
   g_test_add_func ("/app/window/korean", test_korean_window);
   g_test_add_func ("/app/window/korean/subprocess", test_korean_window_child);
   g_test_add_func ("/app/korean-uninstalled", test_korean_uninstalled);
+  g_test_add_func ("/app/probe-lab", test_probe_lab);
   status = g_test_run ();
   {
     g_autofree char *xbel = g_build_filename (data_home, "recently-used.xbel", NULL);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "ks-preferences.h"
+#include "ks-probe-lab.h"
 #include "ks-samples.h"
 #include "ks-window.h"
 
@@ -24,6 +25,7 @@ struct _KsApplication
   GtkCssProvider *font_css;     /* font-size and presentation-scale */
   double presentation_scale;    /* the presentation-scale setting */
   GtkWidget *preferences;       /* the open Preferences window, or NULL */
+  GtkWidget *probe_lab;         /* the open Probe Lab, or NULL */
   gboolean system_dark;         /* the desktop's own prefer-dark, before the theme setting */
 
   char *screenshot;             /* --screenshot FILE.png */
@@ -34,6 +36,7 @@ struct _KsApplication
   char *gpu;                    /* --gpu ID */
   gboolean launch_editor;       /* --launch-editor */
   int steps;                    /* --step N */
+  char *probe_lab_name;         /* --probe-lab NAME */
   int exit_status;
 };
 
@@ -74,6 +77,10 @@ static const GOptionEntry options[] = {
   { "step", 0, 0, G_OPTION_ARG_INT, NULL,
     N_("Once the analysis is done, step through the launch this many warp-instructions"),
     N_("N") },
+  { "probe-lab", 0, 0, G_OPTION_ARG_STRING, NULL,
+    N_("Open the Probe Lab on this experiment and run it (ffma-accumulators, ffma-count, "
+       "shared-stride or pointer-chase); with --screenshot, the lab is in the picture"),
+    N_("NAME") },
   { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Print the version and exit"), NULL },
   { NULL }
 };
@@ -313,6 +320,20 @@ ks_application_handle_local_options (GApplication *app,
     if (g_variant_dict_lookup (dict, "gpu", "&s", &gpu))
       self->gpu = g_strdup (gpu);
   }
+  {
+    const char *name = NULL;
+
+    if (g_variant_dict_lookup (dict, "probe-lab", "&s", &name))
+      {
+        if (ks_probe_find (name) == NULL)
+          {
+            g_printerr (_("kernelscope: --probe-lab %s: no such experiment; "
+                          "`kernelscope-cli probe list` lists them\n"), name);
+            return 2;
+          }
+        self->probe_lab_name = g_strdup (name);
+      }
+  }
   if (!g_variant_dict_lookup (dict, "step", "i", &self->steps) || self->steps < 0)
     self->steps = 0;
   self->screenshot_width = 1600;
@@ -403,10 +424,44 @@ preferences_activated (GSimpleAction *action,
   gtk_window_present (GTK_WINDOW (self->preferences));
 }
 
+/* One Probe Lab for the application, in presentation mode when the
+ * window it is opened from is */
+static KsProbeLab *
+probe_lab (KsApplication *self)
+{
+  GtkWindow *from = gtk_application_get_active_window (GTK_APPLICATION (self));
+
+  if (self->probe_lab == NULL)
+    {
+      gboolean presentation = self->presentation;
+
+      self->probe_lab = GTK_WIDGET (ks_probe_lab_new (GTK_APPLICATION (self)));
+      g_object_add_weak_pointer (G_OBJECT (self->probe_lab), (gpointer *) &self->probe_lab);
+      if (from != NULL && g_object_class_find_property (G_OBJECT_GET_CLASS (from), "presentation"))
+        g_object_get (from, "presentation", &presentation, NULL);
+      ks_probe_lab_set_presentation (KS_PROBE_LAB (self->probe_lab), presentation);
+    }
+  return KS_PROBE_LAB (self->probe_lab);
+}
+
+static void
+probe_lab_activated (GSimpleAction *action,
+                     GVariant      *param,
+                     gpointer       user_data)
+{
+  KsProbeLab *lab = probe_lab (KS_APPLICATION (user_data));
+
+  /* the first experiment, run, so the lab never opens empty */
+  if (ks_probe_lab_get_result (lab) == NULL && !ks_probe_lab_is_running (lab))
+    ks_probe_lab_select (lab, "ffma-accumulators");
+  gtk_window_present (GTK_WINDOW (lab));
+}
+
 static const GActionEntry app_actions[] = {
   { "quit", quit_activated },
   { "about", about_activated },
   { "preferences", preferences_activated },
+  { "probe-lab", probe_lab_activated },
 };
 
 void
@@ -458,6 +513,7 @@ ks_application_startup (GApplication *app)
   static const struct { const char *action; const char *accels[3]; } accels[] = {
     { "app.quit", { "<Control>q", NULL } },
     { "app.preferences", { "<Control>comma", NULL } },
+    { "app.probe-lab", { "<Control><Shift>l", NULL } },
     { "win.open", { "<Control>o", NULL } },
     { "win.samples", { "<Control><Shift>o", NULL } },
     { "win.save", { "<Control>s", NULL } },
@@ -551,6 +607,19 @@ ks_application_activate (GApplication *app)
   KsApplication *self = KS_APPLICATION (app);
   GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (app));
 
+  if (window == NULL && self->probe_lab_name != NULL)
+    {
+      KsProbeLab *lab = probe_lab (self);
+
+      if (self->screenshot != NULL)
+        ks_probe_lab_set_screenshot (lab, self->screenshot, self->screenshot_width,
+                                     self->screenshot_height);
+      if (self->gpu != NULL && !ks_probe_lab_choose_gpu (lab, self->gpu))
+        g_printerr (_("kernelscope: --gpu %s: no such GPU in the GPU database\n"), self->gpu);
+      ks_probe_lab_select (lab, self->probe_lab_name);
+      gtk_window_present (GTK_WINDOW (lab));
+      return;
+    }
   if (window == NULL)
     {
       window = GTK_WINDOW (new_window (self));
@@ -597,6 +666,8 @@ ks_application_shutdown (GApplication *app)
 
   if (self->preferences != NULL)
     gtk_window_destroy (GTK_WINDOW (self->preferences));
+  if (self->probe_lab != NULL)
+    gtk_window_destroy (GTK_WINDOW (self->probe_lab));
   /* the desktop's own style again, for whatever else runs in this process */
   if (self->settings != NULL && g_settings_get_enum (self->settings, "theme") != 0
       && gtk_settings_get_default () != NULL)
@@ -633,6 +704,7 @@ ks_application_finalize (GObject *object)
   g_clear_object (&self->font_css);
   g_clear_pointer (&self->view, g_free);
   g_clear_pointer (&self->gpu, g_free);
+  g_clear_pointer (&self->probe_lab_name, g_free);
   G_OBJECT_CLASS (ks_application_parent_class)->finalize (object);
 }
 

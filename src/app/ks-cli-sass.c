@@ -80,14 +80,6 @@ print_text (const KsSassListing *l)
 
 /* KS_NO_TOOLKIT=1 runs as on a machine without the CUDA toolkit, as the
  * app does */
-static gboolean
-toolkit_disabled (void)
-{
-  const char *env = g_getenv ("KS_NO_TOOLKIT");
-
-  return env != NULL && env[0] != '\0' && strcmp (env, "0") != 0;
-}
-
 /* A kernel (.cu, .ptx or launch spec): the SASS the analysis gets for it,
  * made by the toolkit or shipped beside it, as the window shows it */
 static int
@@ -105,7 +97,7 @@ kernel_sass (const char *path,
   req.arch = arch;
   req.gpu = gpu;
   req.simulate = FALSE;
-  req.use_toolkit = !no_toolkit && !toolkit_disabled ();
+  req.use_toolkit = !no_toolkit && !ks_toolkit_disabled ();
   a = ks_analysis_run (&req, NULL, NULL, NULL);
   if (a->status == KS_ANALYSIS_FAILED)
     return sass_fail (json, KS_CLI_EXIT_BAD_INPUT, a->error);
@@ -199,7 +191,7 @@ ks_cli_sass (int    argc,
     return sass_fail (json, KS_CLI_EXIT_BAD_INPUT, error->message);
   if (ks_sass_is_elf ((const guint8 *) text, len))
     {
-      g_autoptr(KsToolchain) tc = no_toolkit || toolkit_disabled () ? NULL : ks_toolchain_find (NULL);
+      g_autoptr(KsToolchain) tc = no_toolkit || ks_toolkit_disabled () ? NULL : ks_toolchain_find (NULL);
 
       l = ks_cubin_open_bytes ((const guint8 *) text, len, argv[1], tc, NULL, &error);
     }

@@ -25,16 +25,6 @@ ks_engine_request_clear (KsEngineRequest *request)
   g_clear_pointer (&request->toolkit_dir, g_free);
 }
 
-/* KS_NO_TOOLKIT=1 runs as on a machine without the CUDA toolkit (tests,
- * screenshots of that mode) */
-static gboolean
-toolkit_disabled (void)
-{
-  const char *env = g_getenv ("KS_NO_TOOLKIT");
-
-  return env != NULL && env[0] != '\0' && strcmp (env, "0") != 0;
-}
-
 /* Looked for once per process: finding the toolkit runs ptxas --version */
 static gboolean
 nvcc_available (const char *toolkit_dir)
@@ -42,7 +32,7 @@ nvcc_available (const char *toolkit_dir)
   static gsize checked;
   static gboolean found;
 
-  if (toolkit_disabled ())
+  if (ks_toolkit_disabled ())
     return FALSE;
   /* A folder from the settings may change: looked at each time */
   if (toolkit_dir != NULL)
@@ -105,7 +95,7 @@ ks_engine_run (const KsEngineRequest  *request,
       if (pane_is_file (request))
         r.text = NULL;
     }
-  r.use_toolkit = !toolkit_disabled ();
+  r.use_toolkit = !ks_toolkit_disabled ();
   r.toolkit_dir = request->toolkit_dir;
   r.launch = request->launch;
   /* The spec's kernel, for a module with several (of a sequence, that of

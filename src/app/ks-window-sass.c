@@ -446,15 +446,6 @@ _ks_window_file_is_cubin (GFile *file)
   return ks_sass_is_elf (magic, got);
 }
 
-/* KS_NO_TOOLKIT=1 runs as on a machine without the CUDA toolkit */
-static gboolean
-toolkit_disabled (void)
-{
-  const char *env = g_getenv ("KS_NO_TOOLKIT");
-
-  return env != NULL && env[0] != '\0' && strcmp (env, "0") != 0;
-}
-
 typedef struct
 {
   GFile *file;
@@ -519,7 +510,7 @@ _ks_window_open_cubin (KsWindow *self,
   g_autofree char *path = g_file_get_path (file);
   gsize len = 0;
   KsSassListing *l;
-  gboolean disassemble = path != NULL && !toolkit_disabled ();
+  gboolean disassemble = path != NULL && !ks_toolkit_disabled ();
 
   if (!g_file_load_contents (file, NULL, &contents, &len, NULL, error))
     return FALSE;

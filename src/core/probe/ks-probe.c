@@ -42,6 +42,7 @@ struct _KsProbeTemplate
   const char *title;
   const char *variable;
   const char *hypothesis;
+  const char *axis;             /* the variable as the plot's x axis names it */
   const double *values;
   guint n_values;
 };
@@ -57,20 +58,20 @@ static const KsProbeTemplate templates[] = {
     N_("With one accumulator every FFMA waits for the one before, so the time per FFMA is its "
        "latency; with enough independent accumulators the warp issues one FFMA a cycle and the "
        "latency is hidden."),
-    accumulators, G_N_ELEMENTS (accumulators) },
+    N_("independent accumulators"), accumulators, G_N_ELEMENTS (accumulators) },
   { PROBE_FFMA_COUNT, "ffma-count", N_("FFMA chain length: T(N) = L N + C"), "instructions",
     N_("The cycles of a dependent FFMA chain grow by the FFMA latency L per instruction, over a "
        "fixed cost C of the timer and the set-up."),
-    ffma_counts, G_N_ELEMENTS (ffma_counts) },
+    N_("FFMAs timed in warp 0"), ffma_counts, G_N_ELEMENTS (ffma_counts) },
   { PROBE_SHARED_STRIDE, "shared-stride", N_("Shared-memory bank conflicts"), "stride_words",
     N_("A warp whose lanes read shared words s apart puts gcd(s, 32) lanes in one bank of 32, and "
        "its load takes that many passes."),
-    strides, G_N_ELEMENTS (strides) },
+    N_("stride between the lanes' words"), strides, G_N_ELEMENTS (strides) },
   { PROBE_POINTER_CHASE, "pointer-chase", N_("Cache hierarchy: L1, L2 and DRAM latency"),
     "working_set_bytes",
     N_("A chase of dependent loads over a working set that fits in L1 takes the L1 hit latency a "
        "load; past L1 it takes L2's, past L2 DRAM's."),
-    working_sets, G_N_ELEMENTS (working_sets) },
+    N_("working set"), working_sets, G_N_ELEMENTS (working_sets) },
 };
 
 static const KsProbeTemplate *const template_list[] = {
@@ -115,6 +116,18 @@ const char *
 ks_probe_template_hypothesis (const KsProbeTemplate *tmpl)
 {
   return _(tmpl->hypothesis);
+}
+
+const char *
+ks_probe_template_axis (const KsProbeTemplate *tmpl)
+{
+  return tmpl->axis;
+}
+
+gboolean
+ks_probe_template_x_is_bytes (const KsProbeTemplate *tmpl)
+{
+  return tmpl->kind == PROBE_POINTER_CHASE;
 }
 
 void
@@ -1120,7 +1133,10 @@ ks_probe_run (const KsProbeTemplate *tmpl,
         add_file (r, g_strdup_printf ("binary/probe_%u_full.sass.txt", s.x),
                   g_strdup (a->sass_text));
     }
-  fit_line (r);
+  /* T(N) = L N + C is the count sweep's hypothesis; a line through
+   * another sweep's points (the chase's working sets) would mean nothing */
+  if (tmpl->kind == PROBE_FFMA_COUNT)
+    fit_line (r);
   r->conclusion = conclude (r, first);
   add_file (r, g_strdup ("runtime/runtime_raw.csv"), g_string_free (raw, FALSE));
   add_file (r, g_strdup_printf ("runtime/%s_sweep.csv", tmpl->variable), g_string_free (sweep, FALSE));

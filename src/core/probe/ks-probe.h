@@ -89,6 +89,10 @@ const char          *ks_probe_template_name            (const KsProbeTemplate  *
 const char          *ks_probe_template_title           (const KsProbeTemplate  *tmpl);
 const char          *ks_probe_template_variable        (const KsProbeTemplate  *tmpl);
 const char          *ks_probe_template_hypothesis      (const KsProbeTemplate  *tmpl);
+/* The variable as a plot's axis names it (untranslated, N_()) */
+const char          *ks_probe_template_axis            (const KsProbeTemplate  *tmpl);
+/* Whether the variable is a size in bytes */
+gboolean             ks_probe_template_x_is_bytes      (const KsProbeTemplate  *tmpl);
 
 void                 ks_probe_options_init             (KsProbeOptions         *options);
 

@@ -468,6 +468,14 @@ _ks_toolchain_run_nvcc (const KsToolchain *tc,
   return TRUE;
 }
 
+gboolean
+ks_toolkit_disabled (void)
+{
+  const char *env = g_getenv ("KS_NO_TOOLKIT");
+
+  return env != NULL && env[0] != '\0' && strcmp (env, "0") != 0;
+}
+
 KsToolchain *
 ks_toolchain_find (const char *preferred_dir)
 {

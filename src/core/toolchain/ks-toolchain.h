@@ -108,6 +108,9 @@ gboolean      ks_toolchain_in_flatpak    (void);
  *
  * Returns: (transfer full) */
 KsToolchain  *ks_toolchain_find          (const char        *preferred_dir);
+/* KS_NO_TOOLKIT=1 (any value but empty or "0"): run as on a machine
+ * without the CUDA toolkit (tests, screenshots of that mode) */
+gboolean      ks_toolkit_disabled        (void);
 /* The most data (bytes) a tool run from here may write: half the
  * machine's memory, or less where our own limit is lower; 0 if unknown.
  * A tool over it fails as out of memory instead of pushing the machine

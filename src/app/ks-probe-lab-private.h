@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-probe-lab-private.h: the Probe Lab's fields, for its tests */
+#pragma once
+
+#include <gtksourceview/gtksource.h>
+
+#include "ks-gpu-db.h"
+#include "ks-probe-lab.h"
+#include "ks-probe-view.h"
+
+G_BEGIN_DECLS
+
+struct _KsProbeLab
+{
+  GtkWindow parent_instance;
+
+  /* Template widgets */
+  GtkListBox *template_list;
+  GtkListBox *check_list;
+  GtkLabel *hypothesis_label;
+  GtkLabel *status_label;
+  GtkLabel *conclusion_label;
+  GtkLabel *verification_heading;
+  GtkSpinner *spinner;
+  GtkDropDown *gpu_dropdown;
+  KsProbeView *plot;
+  GtkNotebook *notebook;
+  GtkSourceView *ptx_view;
+  GtkSourceView *cuda_view;
+  GtkSourceView *sass_view;
+  GtkGrid *points_grid;
+
+  /* Owned references */
+  GSettings *settings;
+  KsGpuDb *db;
+  char **gpu_ids;
+  GHashTable *results;          /* template name -> KsProbeResult *, its last run */
+  GArray *highlighted;          /* guint32 lines highlighted in highlighted_view */
+  char *screenshot;
+  char *run_error;
+
+  /* Borrowed references */
+  const KsProbeTemplate *tmpl;  /* the experiment selected */
+  const KsProbeResult *shown;   /* in results */
+  GtkWidget *highlighted_view;
+
+  guint run_serial;
+  gboolean running;
+  gboolean presentation;
+  int shot_width, shot_height, shot_waits;
+};
+
+G_END_DECLS

@@ -1,0 +1,1016 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-probe-lab.c: the Probe Lab window.
+ *
+ * Each experiment runs in a worker thread (ks_probe_run: the probes
+ * through the simulator and the timing model, a few seconds at most); a
+ * run that a newer one has replaced is dropped when it comes back.  The
+ * last result of each experiment stays, so going back to one shows it at
+ * once; a change of GPU runs it again. */
+
+#include "ks-probe-lab-private.h"
+
+#include <glib/gi18n.h>
+#include <gtksourceview/gtksource.h>
+#include <math.h>
+
+#include "ks-a11y.h"
+#include "ks-application.h"
+#include "ks-toolchain.h"
+#include "ks-gpu-db.h"
+#include "ks-probe-render.h"
+#include "ks-probe-view.h"
+#include "ks-widget-util.h"
+
+#define DEFAULT_GPU "rtx-3090"
+
+G_DEFINE_FINAL_TYPE (KsProbeLab, ks_probe_lab, GTK_TYPE_WINDOW)
+
+static void show_result (KsProbeLab *self);
+
+static const char *
+gpu_id (KsProbeLab *self)
+{
+  guint i = gtk_drop_down_get_selected (self->gpu_dropdown);
+
+  if (self->gpu_ids == NULL || i == GTK_INVALID_LIST_POSITION || self->gpu_ids[i] == NULL)
+    return DEFAULT_GPU;
+  return self->gpu_ids[i];
+}
+
+static void
+set_status (KsProbeLab *self,
+            const char *text)
+{
+  gtk_label_set_text (self->status_label, text);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->status_label),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, text, -1);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Running */
+
+typedef struct
+{
+  const KsProbeTemplate *tmpl;
+  char *gpu;
+  gboolean use_toolkit;
+  gint64 started;
+} RunData;
+
+static void
+run_data_free (RunData *d)
+{
+  g_free (d->gpu);
+  g_free (d);
+}
+
+static void
+run_thread (GTask        *task,
+            gpointer      source,
+            gpointer      task_data,
+            GCancellable *cancellable)
+{
+  RunData *d = task_data;
+  KsProbeOptions opt;
+  GError *error = NULL;
+  KsProbeResult *r;
+
+  ks_probe_options_init (&opt);
+  opt.gpu = d->gpu;
+  opt.use_toolkit = d->use_toolkit;
+  r = ks_probe_run (d->tmpl, &opt, &error);
+  if (r == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, r, (GDestroyNotify) ks_probe_result_free);
+}
+
+static gboolean take_screenshot (gpointer data);
+
+static void
+run_done_cb (GObject      *source,
+             GAsyncResult *res,
+             gpointer      user_data)
+{
+  KsProbeLab *self = KS_PROBE_LAB (source);
+  RunData *d = g_task_get_task_data (G_TASK (res));
+  g_autoptr(GError) error = NULL;
+  KsProbeResult *r = g_task_propagate_pointer (G_TASK (res), &error);
+  double seconds = (g_get_monotonic_time () - d->started) / 1e6;
+
+  /* a run that a newer one replaced, or a window that has gone */
+  if (GPOINTER_TO_UINT (user_data) != self->run_serial || self->results == NULL)
+    {
+      g_clear_pointer (&r, ks_probe_result_free);
+      return;
+    }
+  self->running = FALSE;
+  gtk_spinner_stop (self->spinner);
+  gtk_widget_set_visible (GTK_WIDGET (self->spinner), FALSE);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "lab.run", TRUE);
+  g_clear_pointer (&self->run_error, g_free);
+  if (r == NULL)
+    {
+      g_autofree char *text = NULL;
+
+      /* TRANSLATORS: %s is the experiment's title, then why its probes did not run */
+      text = g_strdup_printf (_("%s did not run: %s"), _(ks_probe_template_title (d->tmpl)),
+                              error->message);
+      self->run_error = g_strdup (text);
+      g_hash_table_remove (self->results, ks_probe_template_name (d->tmpl));
+      show_result (self);
+    }
+  else
+    {
+      g_autofree char *text = NULL;
+      const char *gpu_name = d->gpu;
+
+      for (uint32_t i = 0; self->db != NULL && i < self->db->n_gpus; i++)
+        if (g_str_equal (self->db->gpus[i].id, d->gpu))
+          gpu_name = self->db->gpus[i].name;
+      g_hash_table_replace (self->results, (gpointer) ks_probe_template_name (d->tmpl), r);
+      show_result (self);
+      /* TRANSLATORS: the GPU's name, its architecture, the run's seconds */
+      text = g_strdup_printf (_("Ran on KernelScope's timing model of the %s (%s) in %.1f s: "
+                                "every figure is the model's, not a measurement."),
+                              gpu_name, r->arch, seconds);
+      set_status (self, text);
+    }
+  if (self->screenshot != NULL)
+    g_timeout_add (300, take_screenshot, g_object_ref (self));
+}
+
+void
+ks_probe_lab_run (KsProbeLab *self)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autofree char *text = NULL;
+  RunData *d;
+
+  g_return_if_fail (KS_IS_PROBE_LAB (self));
+  if (self->tmpl == NULL)
+    return;
+  d = g_new0 (RunData, 1);
+  d->tmpl = self->tmpl;
+  d->gpu = g_strdup (gpu_id (self));
+  d->use_toolkit = !ks_toolkit_disabled ();
+  d->started = g_get_monotonic_time ();
+  self->run_serial++;
+  self->running = TRUE;
+  gtk_spinner_start (self->spinner);
+  gtk_widget_set_visible (GTK_WIDGET (self->spinner), TRUE);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "lab.run", FALSE);
+  /* TRANSLATORS: %s is the experiment's title */
+  text = g_strdup_printf (_("Running %s: each probe and its controls through the simulator and "
+                            "the timing model…"), _(ks_probe_template_title (self->tmpl)));
+  set_status (self, text);
+  task = g_task_new (self, NULL, run_done_cb, GUINT_TO_POINTER (self->run_serial));
+  g_task_set_source_tag (task, ks_probe_lab_run);
+  g_task_set_task_data (task, d, (GDestroyNotify) run_data_free);
+  g_task_run_in_thread (task, run_thread);
+}
+
+gboolean
+ks_probe_lab_is_running (KsProbeLab *self)
+{
+  g_return_val_if_fail (KS_IS_PROBE_LAB (self), FALSE);
+  return self->running;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Showing a result */
+
+static GtkSourceBuffer *
+buffer_of (GtkSourceView *view)
+{
+  return GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (GTK_TEXT_VIEW (view)));
+}
+
+static void
+clear_highlight (KsProbeLab *self)
+{
+  GtkSourceView *views[] = { self->ptx_view, self->sass_view };
+
+  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+    {
+      GtkTextBuffer *b = GTK_TEXT_BUFFER (buffer_of (views[i]));
+      GtkTextIter start, end;
+
+      gtk_text_buffer_get_bounds (b, &start, &end);
+      gtk_text_buffer_remove_tag_by_name (b, "ks-probe-check", &start, &end);
+    }
+  g_array_set_size (self->highlighted, 0);
+  self->highlighted_view = NULL;
+}
+
+static void
+highlight_lines (KsProbeLab    *self,
+                 GtkSourceView *view,
+                 const GArray  *lines)
+{
+  GtkTextBuffer *b = GTK_TEXT_BUFFER (buffer_of (view));
+  GtkTextIter first;
+  gboolean have_first = FALSE;
+
+  clear_highlight (self);
+  for (guint i = 0; i < lines->len; i++)
+    {
+      guint32 line = g_array_index (lines, guint32, i);
+      GtkTextIter start, end;
+
+      if (line == 0 || !gtk_text_buffer_get_iter_at_line (b, &start, (int) line - 1))
+        continue;
+      end = start;
+      if (!gtk_text_iter_ends_line (&end))
+        gtk_text_iter_forward_to_line_end (&end);
+      gtk_text_buffer_apply_tag_by_name (b, "ks-probe-check", &start, &end);
+      g_array_append_val (self->highlighted, line);
+      if (!have_first)
+        {
+          first = start;
+          have_first = TRUE;
+        }
+    }
+  self->highlighted_view = GTK_WIDGET (view);
+  if (have_first)
+    {
+      GtkTextMark *mark = gtk_text_buffer_get_mark (b, "ks-probe-first");
+
+      gtk_text_buffer_place_cursor (b, &first);
+      if (mark == NULL)
+        mark = gtk_text_buffer_create_mark (b, "ks-probe-first", &first, TRUE);
+      else
+        gtk_text_buffer_move_mark (b, mark, &first);
+      gtk_text_view_scroll_to_mark (GTK_TEXT_VIEW (view), mark, 0.1, TRUE, 0, 0.2);
+    }
+}
+
+gboolean
+ks_probe_lab_show_check (KsProbeLab *self,
+                         guint       index)
+{
+  const KsProbeCheck *c;
+  GtkSourceView *view;
+  const GArray *lines;
+
+  g_return_val_if_fail (KS_IS_PROBE_LAB (self), FALSE);
+  if (self->shown == NULL || index >= self->shown->checks->len)
+    return FALSE;
+  c = g_ptr_array_index (self->shown->checks, index);
+  view = c->lines->len > 0 || c->sass_lines->len == 0 ? self->ptx_view : self->sass_view;
+  lines = view == self->ptx_view ? c->lines : c->sass_lines;
+  if (lines->len == 0)
+    {
+      clear_highlight (self);
+      return FALSE;
+    }
+  gtk_notebook_set_current_page (self->notebook,
+                                 gtk_notebook_page_num (self->notebook,
+                                                        gtk_widget_get_parent (GTK_WIDGET (view))));
+  highlight_lines (self, view, lines);
+  return TRUE;
+}
+
+const GArray *
+ks_probe_lab_get_highlighted (KsProbeLab *self,
+                              GtkWidget **view)
+{
+  g_return_val_if_fail (KS_IS_PROBE_LAB (self), NULL);
+  if (view != NULL)
+    *view = self->highlighted_view;
+  return self->highlighted;
+}
+
+static void
+check_row_activated_cb (KsProbeLab    *self,
+                        GtkListBoxRow *row,
+                        GtkListBox    *box)
+{
+  if (row != NULL)
+    ks_probe_lab_show_check (self, (guint) gtk_list_box_row_get_index (row));
+}
+
+static void
+remove_children (GtkWidget *parent)
+{
+  GtkWidget *c;
+
+  while ((c = gtk_widget_get_first_child (parent)) != NULL)
+    {
+      if (GTK_IS_LIST_BOX (parent))
+        gtk_list_box_remove (GTK_LIST_BOX (parent), c);
+      else if (GTK_IS_GRID (parent))
+        gtk_grid_remove (GTK_GRID (parent), c);
+      else
+        gtk_widget_unparent (c);
+    }
+}
+
+static GtkWidget *
+check_row (const KsProbeCheck *c)
+{
+  GtkWidget *row = gtk_list_box_row_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+  GtkWidget *text = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  GtkWidget *icon, *item, *detail;
+  /* the state in words too: colour alone does not reach everyone */
+  const char *state = !c->checked ? _("Not checked") : c->pass ? _("Passed") : _("Failed");
+  g_autofree char *name = NULL;
+
+  icon = gtk_image_new_from_icon_name (!c->checked ? "dialog-question-symbolic"
+                                       : c->pass ? "emblem-ok-symbolic" : "dialog-error-symbolic");
+  gtk_widget_add_css_class (icon, !c->checked ? "dim-label" : c->pass ? "success" : "error");
+  gtk_widget_set_valign (icon, GTK_ALIGN_START);
+  item = gtk_label_new (NULL);
+  {
+    g_autofree char *markup = g_markup_printf_escaped ("<b>%s</b> · %s", _(c->item), state);
+
+    gtk_label_set_markup (GTK_LABEL (item), markup);
+  }
+  gtk_label_set_xalign (GTK_LABEL (item), 0);
+  gtk_label_set_wrap (GTK_LABEL (item), TRUE);
+  detail = gtk_label_new (c->detail);
+  gtk_label_set_xalign (GTK_LABEL (detail), 0);
+  gtk_label_set_wrap (GTK_LABEL (detail), TRUE);
+  gtk_widget_add_css_class (detail, "caption");
+  gtk_widget_add_css_class (detail, "dim-label");
+  gtk_box_append (GTK_BOX (text), item);
+  gtk_box_append (GTK_BOX (text), detail);
+  gtk_box_append (GTK_BOX (box), icon);
+  gtk_box_append (GTK_BOX (box), text);
+  gtk_widget_set_margin_start (box, 8);
+  gtk_widget_set_margin_end (box, 8);
+  gtk_widget_set_margin_top (box, 6);
+  gtk_widget_set_margin_bottom (box, 6);
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+  name = g_strdup_printf ("%s: %s. %s", state, _(c->item), c->detail);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
+  if (c->lines->len > 0 || c->sass_lines->len > 0)
+    gtk_widget_set_tooltip_text (row, _("Show the probe's lines this check is about"));
+  return row;
+}
+
+static void
+grid_cell (GtkGrid    *grid,
+           int         column,
+           int         row,
+           const char *text,
+           gboolean    heading)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_xalign (GTK_LABEL (label), heading ? 0 : 1);
+  gtk_label_set_selectable (GTK_LABEL (label), !heading);
+  if (heading)
+    gtk_widget_add_css_class (label, "heading");
+  else
+    gtk_widget_add_css_class (label, "numeric");
+  gtk_grid_attach (grid, label, column, row, 1, 1);
+}
+
+static char *
+int_or_dash (int v)
+{
+  return v < 0 ? g_strdup ("—") : g_strdup_printf ("%d", v);
+}
+
+static void
+fill_points (KsProbeLab          *self,
+             const KsProbeResult *r)
+{
+  gboolean ways = !isnan (g_array_index (r->points, KsProbePoint, 0).ways);
+  const char *heads[] = {
+    _(ks_probe_template_axis (r->tmpl)), _("instructions"), _("cycles"),
+    _("cycles per instruction"), _("less the empty loop"), _("registers"),
+    _("spill bytes (loads, stores)"), _("checksum"), ways ? _("passes per load") : NULL,
+  };
+  int n_heads = ways ? 9 : 8;
+
+  remove_children (GTK_WIDGET (self->points_grid));
+  for (int k = 0; k < n_heads; k++)
+    grid_cell (self->points_grid, k, 0, heads[k], TRUE);
+  for (guint i = 0; i < r->points->len; i++)
+    {
+      const KsProbePoint *p = &g_array_index (r->points, KsProbePoint, i);
+      g_autofree char *x = ks_probe_chart_format_x (r, p->x);
+      g_autofree char *n = g_strdup_printf ("%" G_GUINT64_FORMAT, p->instructions);
+      g_autofree char *cy = g_strdup_printf ("%" G_GUINT64_FORMAT, p->total_cycles);
+      g_autofree char *cpi = g_strdup_printf ("%.3f", p->cycles_per_instruction);
+      g_autofree char *cor = isnan (p->corrected) ? g_strdup ("—")
+                             : g_strdup_printf ("%.3f", p->corrected);
+      g_autofree char *regs = int_or_dash (p->registers);
+      g_autofree char *sl = int_or_dash (p->spill_loads), *ss = int_or_dash (p->spill_stores);
+      g_autofree char *spills = g_strdup_printf ("%s, %s", sl, ss);
+      g_autofree char *sum = g_strdup_printf ("%.9g", p->checksum);
+      g_autofree char *w = ways ? g_strdup_printf ("%.2f", p->ways) : NULL;
+      const char *cells[] = { x, n, cy, cpi, cor, regs, spills, sum, w };
+
+      for (int k = 0; k < n_heads; k++)
+        grid_cell (self->points_grid, k, (int) i + 1, cells[k], FALSE);
+    }
+}
+
+static void
+set_text (GtkSourceView *view,
+          const char    *text)
+{
+  GtkTextBuffer *b = GTK_TEXT_BUFFER (buffer_of (view));
+  GtkTextIter start;
+
+  gtk_text_buffer_set_text (b, text ? text : "", -1);
+  gtk_text_buffer_get_start_iter (b, &start);
+  gtk_text_buffer_place_cursor (b, &start);
+}
+
+/* The selected experiment's last result, or what stands in its place */
+static void
+show_result (KsProbeLab *self)
+{
+  const KsProbeResult *r = self->tmpl
+    ? g_hash_table_lookup (self->results, ks_probe_template_name (self->tmpl)) : NULL;
+  guint failed = 0, unchecked = 0;
+
+  self->shown = r;
+  clear_highlight (self);
+  ks_probe_view_set_result (self->plot, r);
+  remove_children (GTK_WIDGET (self->check_list));
+  remove_children (GTK_WIDGET (self->points_grid));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "lab.save", r != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "lab.export-plot", r != NULL);
+  if (r == NULL)
+    {
+      set_text (self->ptx_view, NULL);
+      set_text (self->cuda_view, NULL);
+      set_text (self->sass_view, NULL);
+      gtk_label_set_text (self->verification_heading, _("Verification"));
+      gtk_label_set_text (self->conclusion_label,
+                          self->run_error ? self->run_error
+                          : _("No result yet: run the experiment (Ctrl+R)."));
+      if (self->run_error != NULL)
+        set_status (self, self->run_error);
+      return;
+    }
+  for (guint i = 0; i < r->checks->len; i++)
+    {
+      const KsProbeCheck *c = g_ptr_array_index (r->checks, i);
+
+      gtk_list_box_append (self->check_list, check_row (c));
+      failed += c->checked && !c->pass;
+      unchecked += !c->checked;
+    }
+  {
+    g_autofree char *heading = NULL;
+
+    if (failed > 0)
+      heading = g_strdup_printf (ngettext ("Verification: %u check failed",
+                                           "Verification: %u checks failed", failed), failed);
+    else if (unchecked > 0)
+      heading = g_strdup_printf (ngettext ("Verification: passed, %u not checked here",
+                                           "Verification: passed, %u not checked here",
+                                           unchecked), unchecked);
+    else
+      heading = g_strdup (_("Verification: every check passed"));
+    gtk_label_set_text (self->verification_heading, heading);
+  }
+  {
+    g_autofree char *controls = NULL, *text = NULL;
+
+    /* TRANSLATORS: the controls' cycles, then the evidence level, then the conclusion */
+    controls = g_strdup_printf (_("Controls: the empty loop took %" G_GUINT64_FORMAT
+                                  " cycles, the timer alone %" G_GUINT64_FORMAT "."),
+                                r->empty_loop_cycles, r->timer_cycles);
+    text = g_strdup_printf (_("Evidence: %s\n\n%s\n\n%s"), r->evidence, r->conclusion, controls);
+    gtk_label_set_text (self->conclusion_label, text);
+  }
+  set_text (self->ptx_view, r->ptx);
+  set_text (self->cuda_view, r->cuda);
+  if (r->sass != NULL)
+    set_text (self->sass_view, r->sass);
+  else
+    {
+      const char *why = _("no disassembler here");
+
+      for (guint i = 0; i < r->checks->len; i++)
+        {
+          const KsProbeCheck *c = g_ptr_array_index (r->checks, i);
+
+          if (!c->checked && g_str_has_prefix (c->item, "SASS"))
+            why = c->detail;
+        }
+      {
+        g_autofree char *text = g_strdup_printf (_("// No SASS listing for this probe: %s\n"), why);
+
+        set_text (self->sass_view, text);
+      }
+    }
+  fill_points (self, r);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Experiments and GPUs */
+
+static void
+template_selected_cb (KsProbeLab    *self,
+                      GtkListBoxRow *row,
+                      GtkListBox    *box)
+{
+  guint n;
+  const KsProbeTemplate *const *all = ks_probe_templates (&n);
+  const KsProbeResult *r;
+  g_autofree char *hypothesis = NULL;
+
+  if (row == NULL)
+    return;
+  self->tmpl = all[gtk_list_box_row_get_index (row)];
+  /* TRANSLATORS: the experiment's hypothesis (seeds/002 section 1) */
+  hypothesis = g_strdup_printf (_("Hypothesis: %s"), _(ks_probe_template_hypothesis (self->tmpl)));
+  gtk_label_set_text (self->hypothesis_label, hypothesis);
+  g_clear_pointer (&self->run_error, g_free);
+  r = g_hash_table_lookup (self->results, ks_probe_template_name (self->tmpl));
+  show_result (self);
+  if (r == NULL || g_strcmp0 (r->gpu, gpu_id (self)) != 0)
+    ks_probe_lab_run (self);
+}
+
+gboolean
+ks_probe_lab_select (KsProbeLab *self,
+                     const char *name)
+{
+  guint n;
+  const KsProbeTemplate *const *all = ks_probe_templates (&n);
+
+  g_return_val_if_fail (KS_IS_PROBE_LAB (self), FALSE);
+  for (guint i = 0; i < n; i++)
+    if (g_str_equal (ks_probe_template_name (all[i]), name))
+      {
+        GtkListBoxRow *row = gtk_list_box_get_row_at_index (self->template_list, (int) i);
+
+        if (self->tmpl == all[i])
+          template_selected_cb (self, row, self->template_list);
+        else
+          gtk_list_box_select_row (self->template_list, row);
+        return TRUE;
+      }
+  return FALSE;
+}
+
+static void
+gpu_changed_cb (KsProbeLab *self)
+{
+  if (self->tmpl == NULL)
+    return;
+  if (self->settings != NULL)
+    g_settings_set_string (self->settings, "default-gpu", gpu_id (self));
+  ks_probe_lab_run (self);
+}
+
+gboolean
+ks_probe_lab_choose_gpu (KsProbeLab *self,
+                         const char *id)
+{
+  g_return_val_if_fail (KS_IS_PROBE_LAB (self), FALSE);
+  for (guint i = 0; self->gpu_ids != NULL && self->gpu_ids[i] != NULL; i++)
+    if (g_str_equal (self->gpu_ids[i], id))
+      {
+        gtk_drop_down_set_selected (self->gpu_dropdown, i);
+        return TRUE;
+      }
+  return FALSE;
+}
+
+static void
+fill_gpus (KsProbeLab *self)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GtkStringList) names = gtk_string_list_new (NULL);
+  g_autofree char *preferred = NULL;
+  guint selected = 0;
+
+  self->db = ks_gpu_db_load_default (&error);
+  if (self->db == NULL)
+    {
+      set_status (self, error->message);
+      gtk_widget_set_sensitive (GTK_WIDGET (self->gpu_dropdown), FALSE);
+      return;
+    }
+  preferred = self->settings ? g_settings_get_string (self->settings, "default-gpu")
+                             : g_strdup (DEFAULT_GPU);
+  self->gpu_ids = g_new0 (char *, self->db->n_gpus + 1);
+  for (uint32_t i = 0; i < self->db->n_gpus; i++)
+    {
+      const KsGpuInfo *g = &self->db->gpus[i];
+      g_autofree char *label = g_strdup_printf ("%s (%s)", g->name, g->arch);
+
+      self->gpu_ids[i] = g_strdup (g->id);
+      gtk_string_list_append (names, label);
+      if (g_str_equal (g->id, preferred) || (selected == 0 && g_str_equal (g->id, DEFAULT_GPU)))
+        selected = i;
+    }
+  gtk_drop_down_set_model (self->gpu_dropdown, G_LIST_MODEL (names));
+  gtk_drop_down_set_selected (self->gpu_dropdown, selected);
+}
+
+static void
+fill_templates (KsProbeLab *self)
+{
+  guint n;
+  const KsProbeTemplate *const *all = ks_probe_templates (&n);
+
+  for (guint i = 0; i < n; i++)
+    {
+      GtkWidget *row = gtk_list_box_row_new ();
+      GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+      GtkWidget *title = gtk_label_new (_(ks_probe_template_title (all[i])));
+      g_autofree char *var = g_strdup_printf (_("Sweeps: %s"), _(ks_probe_template_axis (all[i])));
+      GtkWidget *caption = gtk_label_new (var);
+
+      gtk_label_set_xalign (GTK_LABEL (title), 0);
+      gtk_label_set_wrap (GTK_LABEL (title), TRUE);
+      gtk_label_set_xalign (GTK_LABEL (caption), 0);
+      gtk_label_set_wrap (GTK_LABEL (caption), TRUE);
+      gtk_widget_add_css_class (caption, "caption");
+      gtk_widget_add_css_class (caption, "dim-label");
+      gtk_box_append (GTK_BOX (box), title);
+      gtk_box_append (GTK_BOX (box), caption);
+      gtk_widget_set_margin_top (box, 6);
+      gtk_widget_set_margin_bottom (box, 6);
+      gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                      _(ks_probe_template_title (all[i])),
+                                      GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                      _(ks_probe_template_hypothesis (all[i])), -1);
+      gtk_list_box_append (self->template_list, row);
+    }
+}
+
+/* ---------------------------------------------------------------------- */
+/* Saving and exporting */
+
+gboolean
+ks_probe_lab_save_to (KsProbeLab *self,
+                      GFile      *folder,
+                      GError    **error)
+{
+  g_autofree char *path = NULL;
+
+  g_return_val_if_fail (KS_IS_PROBE_LAB (self), FALSE);
+  if (self->shown == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("There is no result to save yet"));
+      return FALSE;
+    }
+  path = g_file_get_path (folder);
+  if (path == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                   _("The experiment can only be saved in a local folder"));
+      return FALSE;
+    }
+  return ks_probe_write_folder (self->shown, path, error);
+}
+
+static void
+save_response_cb (GtkNativeDialog *dialog,
+                  int              response,
+                  KsProbeLab      *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) folder = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autoptr(GError) error = NULL;
+      g_autofree char *text = NULL;
+      g_autofree char *name = g_file_get_parse_name (folder);
+
+      if (ks_probe_lab_save_to (self, folder, &error))
+        /* TRANSLATORS: %s is a folder */
+        text = g_strdup_printf (_("Saved the experiment in %s"), name);
+      else
+        /* TRANSLATORS: a folder, then why */
+        text = g_strdup_printf (_("Could not save the experiment in %s: %s"), name, error->message);
+      set_status (self, text);
+    }
+  g_object_unref (dialog);
+}
+
+static void
+save_action (GtkWidget  *widget,
+             const char *action,
+             GVariant   *param)
+{
+  KsProbeLab *self = KS_PROBE_LAB (widget);
+  GtkFileChooserNative *dialog;
+
+  if (self->shown == NULL)
+    return;
+  dialog = gtk_file_chooser_native_new (_("Save the Experiment in a Folder"), GTK_WINDOW (self),
+                                        GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, _("_Save"),
+                                        _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (save_response_cb), self, 0);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+static void
+export_response_cb (GtkNativeDialog *dialog,
+                    int              response,
+                    KsProbeLab      *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = g_file_get_path (file);
+      g_autoptr(GError) error = NULL;
+      g_autofree char *text = NULL;
+
+      if (path != NULL && ks_probe_view_export (self->plot, path, 1200, 720, &error))
+        /* TRANSLATORS: %s is a file */
+        text = g_strdup_printf (_("Exported the plot to %s"), path);
+      else
+        text = g_strdup_printf (_("Could not export the plot: %s"),
+                                error ? error->message : _("not a local file"));
+      set_status (self, text);
+    }
+  g_object_unref (dialog);
+}
+
+static void
+export_action (GtkWidget  *widget,
+               const char *action,
+               GVariant   *param)
+{
+  KsProbeLab *self = KS_PROBE_LAB (widget);
+  GtkFileChooserNative *dialog;
+  g_autofree char *name = NULL;
+
+  if (self->shown == NULL)
+    return;
+  dialog = gtk_file_chooser_native_new (_("Export the Plot"), GTK_WINDOW (self),
+                                        GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
+  name = g_strdup_printf ("%s.png", ks_probe_template_name (self->shown->tmpl));
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (export_response_cb), self, 0);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+static void
+run_action (GtkWidget  *widget,
+            const char *action,
+            GVariant   *param)
+{
+  ks_probe_lab_run (KS_PROBE_LAB (widget));
+}
+
+static void
+presentation_action (GtkWidget  *widget,
+                     const char *action,
+                     GVariant   *param)
+{
+  KsProbeLab *self = KS_PROBE_LAB (widget);
+
+  ks_probe_lab_set_presentation (self, !self->presentation);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Presentation mode and the code's colours */
+
+static void
+update_scheme (KsProbeLab *self)
+{
+  GtkSourceStyleSchemeManager *sm = gtk_source_style_scheme_manager_get_default ();
+  gboolean dark = ks_widget_is_dark (GTK_WIDGET (self));
+  const char *id = self->presentation ? "kernelscope-contrast" : dark ? "kernelscope-dark"
+                                                                      : "kernelscope";
+  GtkSourceStyleScheme *scheme = gtk_source_style_scheme_manager_get_scheme (sm, id);
+  GtkSourceView *views[] = { self->ptx_view, self->cuda_view, self->sass_view };
+
+  if (scheme == NULL)
+    scheme = gtk_source_style_scheme_manager_get_scheme (sm, dark ? "Adwaita-dark" : "Adwaita");
+  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+    {
+      GtkSourceBuffer *b = buffer_of (views[i]);
+      GtkTextTag *tag = gtk_text_tag_table_lookup (gtk_text_buffer_get_tag_table (GTK_TEXT_BUFFER (b)),
+                                                   "ks-probe-check");
+      GdkRGBA rgba;
+
+      gtk_source_buffer_set_style_scheme (b, scheme);
+      /* Okabe-Ito orange, strong enough on a projector */
+      gdk_rgba_parse (&rgba, dark || self->presentation ? "rgba(230,159,0,0.45)"
+                                                        : "rgba(230,159,0,0.30)");
+      if (tag == NULL)
+        tag = gtk_text_buffer_create_tag (GTK_TEXT_BUFFER (b), "ks-probe-check", NULL);
+      g_object_set (tag, "paragraph-background-rgba", &rgba, NULL);
+    }
+}
+
+void
+ks_probe_lab_set_presentation (KsProbeLab *self,
+                               gboolean    presentation)
+{
+  g_return_if_fail (KS_IS_PROBE_LAB (self));
+  self->presentation = presentation;
+  if (presentation)
+    gtk_widget_add_css_class (GTK_WIDGET (self), "presentation");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self), "presentation");
+  ks_probe_view_set_presentation (self->plot, presentation);
+  update_scheme (self);
+}
+
+/* ---------------------------------------------------------------------- */
+/* The screenshot mode */
+
+static gboolean
+take_screenshot (gpointer data)
+{
+  KsProbeLab *self = KS_PROBE_LAB (data);
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+  int w = gtk_widget_get_width (GTK_WIDGET (self)), h = gtk_widget_get_height (GTK_WIDGET (self));
+  g_autoptr(GdkPaintable) paintable = NULL;
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  GtkSnapshot *snapshot;
+  gboolean ok = FALSE;
+
+  if (self->screenshot == NULL)
+    {
+      g_object_unref (self);
+      return G_SOURCE_REMOVE;
+    }
+  /* the size asked for, drawn; a window manager may take a while */
+  if ((w != self->shot_width || h != self->shot_height) && self->shot_waits++ < 40)
+    {
+      int dw, dh;
+
+      /* the default size holds the frame (client-side decorations' shadow) */
+      gtk_window_get_default_size (GTK_WINDOW (self), &dw, &dh);
+      if (w > 0 && h > 0)
+        gtk_window_set_default_size (GTK_WINDOW (self), self->shot_width + MAX (dw - w, 0),
+                                     self->shot_height + MAX (dh - h, 0));
+      g_timeout_add (250, take_screenshot, self);
+      return G_SOURCE_REMOVE;
+    }
+  paintable = gtk_widget_paintable_new (GTK_WIDGET (self));
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, snapshot, w, h);
+  node = gtk_snapshot_free_to_node (snapshot);
+  if (node != NULL)
+    {
+      texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (self)), node,
+                                             &GRAPHENE_RECT_INIT (0, 0, w, h));
+      ok = texture != NULL && gdk_texture_save_to_png (texture, self->screenshot);
+    }
+  if (!ok)
+    g_printerr (_("kernelscope: could not write the screenshot %s\n"), self->screenshot);
+  else if (w != self->shot_width || h != self->shot_height)
+    g_printerr (_("kernelscope: the window did not become %dx%d: it stayed %dx%d\n"),
+                self->shot_width, self->shot_height, w, h);
+  g_clear_pointer (&self->screenshot, g_free);
+  if (KS_IS_APPLICATION (app))
+    ks_application_screenshot_done (KS_APPLICATION (app),
+                                     ok && self->shown != NULL && w == self->shot_width
+                                     && h == self->shot_height);
+  g_object_unref (self);
+  return G_SOURCE_REMOVE;
+}
+
+void
+ks_probe_lab_set_screenshot (KsProbeLab *self,
+                             const char *path,
+                             int         width,
+                             int         height)
+{
+  g_return_if_fail (KS_IS_PROBE_LAB (self));
+  g_free (self->screenshot);
+  self->screenshot = g_strdup (path);
+  self->shot_width = width;
+  self->shot_height = height;
+  self->shot_waits = 0;
+  gtk_window_set_default_size (GTK_WINDOW (self), width, height);
+}
+
+/* ---------------------------------------------------------------------- */
+
+const KsProbeResult *
+ks_probe_lab_get_result (KsProbeLab *self)
+{
+  g_return_val_if_fail (KS_IS_PROBE_LAB (self), NULL);
+  return self->shown;
+}
+
+static void
+ks_probe_lab_dispose (GObject *object)
+{
+  KsProbeLab *self = KS_PROBE_LAB (object);
+
+  /* a run still going finds no results to keep */
+  self->shown = NULL;
+  if (self->plot != NULL)
+    ks_probe_view_set_result (self->plot, NULL);
+  g_clear_pointer (&self->results, g_hash_table_unref);
+  gtk_widget_dispose_template (GTK_WIDGET (self), KS_TYPE_PROBE_LAB);
+  G_OBJECT_CLASS (ks_probe_lab_parent_class)->dispose (object);
+}
+
+static void
+ks_probe_lab_finalize (GObject *object)
+{
+  KsProbeLab *self = KS_PROBE_LAB (object);
+
+  g_clear_object (&self->settings);
+  g_clear_pointer (&self->db, ks_gpu_db_free);
+  g_strfreev (self->gpu_ids);
+  g_clear_pointer (&self->highlighted, g_array_unref);
+  g_free (self->screenshot);
+  g_free (self->run_error);
+  G_OBJECT_CLASS (ks_probe_lab_parent_class)->finalize (object);
+}
+
+static void
+ks_probe_lab_class_init (KsProbeLabClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = ks_probe_lab_dispose;
+  object_class->finalize = ks_probe_lab_finalize;
+
+  g_type_ensure (KS_TYPE_PROBE_VIEW);
+  g_type_ensure (GTK_SOURCE_TYPE_VIEW);
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/kernelscope/KernelScope/ks-probe-lab.ui");
+#define BIND(name) gtk_widget_class_bind_template_child (widget_class, KsProbeLab, name)
+  BIND (template_list);
+  BIND (check_list);
+  BIND (hypothesis_label);
+  BIND (status_label);
+  BIND (conclusion_label);
+  BIND (verification_heading);
+  BIND (spinner);
+  BIND (gpu_dropdown);
+  BIND (plot);
+  BIND (notebook);
+  BIND (ptx_view);
+  BIND (cuda_view);
+  BIND (sass_view);
+  BIND (points_grid);
+#undef BIND
+
+  gtk_widget_class_install_action (widget_class, "lab.run", NULL, run_action);
+  gtk_widget_class_install_action (widget_class, "lab.save", NULL, save_action);
+  gtk_widget_class_install_action (widget_class, "lab.export-plot", NULL, export_action);
+  gtk_widget_class_install_action (widget_class, "lab.presentation", NULL, presentation_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_r, GDK_CONTROL_MASK, "lab.run", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, GDK_CONTROL_MASK, "lab.save", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK,
+                                       "lab.export-plot", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F5, 0, "lab.presentation", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK,
+                                       "window.close", NULL);
+}
+
+static void
+set_language (GtkSourceView *view,
+              const char    *id)
+{
+  GtkSourceLanguageManager *lm = gtk_source_language_manager_get_default ();
+  GtkSourceLanguage *lang = gtk_source_language_manager_get_language (lm, id);
+
+  if (lang != NULL)
+    gtk_source_buffer_set_language (buffer_of (view), lang);
+}
+
+static void
+ks_probe_lab_init (KsProbeLab *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+  self->results = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
+                                         (GDestroyNotify) ks_probe_result_free);
+  self->highlighted = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->settings = ks_settings_new ();
+  set_language (self->ptx_view, "ptx");
+  set_language (self->cuda_view, "cuda");
+  set_language (self->sass_view, "sass");
+  update_scheme (self);
+  fill_gpus (self);
+  fill_templates (self);
+  ks_a11y_name_drop_down_buttons (GTK_WIDGET (self->gpu_dropdown));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "lab.save", FALSE);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "lab.export-plot", FALSE);
+  g_signal_connect_object (self->template_list, "row-selected",
+                           G_CALLBACK (template_selected_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->check_list, "row-activated",
+                           G_CALLBACK (check_row_activated_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->check_list, "row-selected",
+                           G_CALLBACK (check_row_activated_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->gpu_dropdown, "notify::selected",
+                           G_CALLBACK (gpu_changed_cb), self, G_CONNECT_SWAPPED);
+  gtk_label_set_text (self->conclusion_label, _("Pick an experiment on the left: it runs on the "
+                                                "timing model at once, without a GPU."));
+}
+
+KsProbeLab *
+ks_probe_lab_new (GtkApplication *app)
+{
+  return g_object_new (KS_TYPE_PROBE_LAB, "application", app, NULL);
+}

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-probe-lab.h: the Probe Lab window (app.probe-lab, Ctrl+Shift+L;
+ * docs/PROBES.md).  Pick an experiment and it runs on the timing model:
+ * the sweep plot with its fit, the verification checklist (a check shows
+ * the probe's lines it is about), the conclusion worded by its evidence,
+ * the probe's PTX, CUDA and SASS, and the figures; the experiment folder
+ * is written as `kernelscope-cli probe run --out` writes it. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "ks-probe.h"
+
+G_BEGIN_DECLS
+
+#define KS_TYPE_PROBE_LAB (ks_probe_lab_get_type ())
+
+G_DECLARE_FINAL_TYPE (KsProbeLab, ks_probe_lab, KS, PROBE_LAB, GtkWindow)
+
+KsProbeLab          *ks_probe_lab_new              (GtkApplication *app);
+/* Selects the experiment named name (ks_probe_find's names) and runs it
+ * unless it has run for the GPU chosen; FALSE for an unknown name */
+gboolean             ks_probe_lab_select           (KsProbeLab     *self,
+                                                    const char     *name);
+/* Picks the GPU of data/gpus.json's id; FALSE when there is none */
+gboolean             ks_probe_lab_choose_gpu       (KsProbeLab     *self,
+                                                    const char     *id);
+/* Runs the selected experiment again */
+void                 ks_probe_lab_run              (KsProbeLab     *self);
+gboolean             ks_probe_lab_is_running       (KsProbeLab     *self);
+/* The result shown, or NULL.  (transfer none) */
+const KsProbeResult *ks_probe_lab_get_result       (KsProbeLab     *self);
+/* Shows check index's lines in the probe (its SASS lines when it has
+ * only those), as a click on its row does; FALSE when it names none */
+gboolean             ks_probe_lab_show_check       (KsProbeLab     *self,
+                                                    guint           index);
+/* The lines highlighted, 1-based, and the view they are in.
+ * Returns: (transfer none) */
+const GArray        *ks_probe_lab_get_highlighted  (KsProbeLab     *self,
+                                                    GtkWidget     **view);
+void                 ks_probe_lab_set_presentation (KsProbeLab     *self,
+                                                    gboolean        presentation);
+/* Writes the experiment folder into folder; FALSE with error */
+gboolean             ks_probe_lab_save_to          (KsProbeLab     *self,
+                                                    GFile          *folder,
+                                                    GError        **error);
+/* Once the experiment has run, the window's picture goes to path at
+ * width x height and the application quits (kernelscope --probe-lab NAME
+ * --screenshot FILE) */
+void                 ks_probe_lab_set_screenshot   (KsProbeLab     *self,
+                                                    const char     *path,
+                                                    int             width,
+                                                    int             height);
+
+G_END_DECLS
