@@ -255,6 +255,8 @@ font_size_changed_cb (KsApplication *self,
     { "popover.ks-launch-popover.presentation .caption, "
       "popover.ks-launch-popover.presentation .caption-heading", 12 },
     { "window.presentation .ks-statusbar", 14 },
+    { "window.presentation.ks-probe-lab .caption", 12 },
+    { "window.presentation.ks-probe-lab .heading", 16 },
     { "window.presentation .ks-preferences .heading", 16 },
     { "window.presentation .ks-preferences .caption", 12 },
   };

@@ -476,9 +476,10 @@ show_result (KsProbeLab *self)
     g_autofree char *controls = NULL, *text = NULL;
 
     /* TRANSLATORS: the controls' cycles, then the evidence level, then the conclusion */
-    controls = g_strdup_printf (_("Controls: the empty loop took %" G_GUINT64_FORMAT
-                                  " cycles, the timer alone %" G_GUINT64_FORMAT "."),
-                                r->empty_loop_cycles, r->timer_cycles);
+    controls = g_strdup_printf (_("Controls: the empty loop took %llu cycles, the timer alone "
+                                  "%llu."),
+                                (unsigned long long) r->empty_loop_cycles,
+                                (unsigned long long) r->timer_cycles);
     text = g_strdup_printf (_("Evidence: %s\n\n%s\n\n%s"), r->evidence, r->conclusion, controls);
     gtk_label_set_text (self->conclusion_label, text);
   }

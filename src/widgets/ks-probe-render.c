@@ -74,6 +74,8 @@ nice_step (double span,
   return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
 }
 
+static char *y_label (const KsProbeResult *r, double v);
+
 /* The width of text in the title's font (bold) or the labels' */
 static double
 text_width (double      px,
@@ -134,16 +136,30 @@ frame_of (const KsProbeChart *c,
       f->x0 = 0;
       f->x1 = xmax > 0 ? xmax * 1.05 : 1;
     }
-  f->y0 = 0;
-  f->y1 = ymax > 0 ? ymax * 1.18 : 1;
-  f->left = f->px * 5.5;
-  f->width = width - f->left - f->px * 1.5;
   f->note_row = model_note (r) != NULL
                 && text_width (f->px, TRUE, _(ks_probe_template_title (r->tmpl)))
-                   + text_width (f->px, FALSE, model_note (r)) + f->px * 2 > f->width;
+                   + text_width (f->px, FALSE, model_note (r)) + f->px * 2 > width - f->px;
   f->top = f->px * (f->note_row ? 4.8 : 3.4);
   f->height = height - f->top - f->px * 3.6;
-  return f->width > 10 && f->height > 10;
+  if (f->height <= f->px * 4)
+    return FALSE;
+  /* room above the highest point for its figure */
+  f->y0 = 0;
+  f->y1 = ymax > 0 ? ymax * f->height / (f->height - f->px * 2) : 1;
+  /* room at the left for the widest label of the y axis */
+  {
+    double step = nice_step (f->y1 - f->y0, 5), widest = 0;
+
+    for (double v = 0; v <= f->y1 + step * 1e-9; v += step)
+      {
+        g_autofree char *label = y_label (r, v);
+
+        widest = MAX (widest, text_width (f->px, FALSE, label));
+      }
+    f->left = widest + f->px * 1.2;
+  }
+  f->width = width - f->left - f->px * 1.5;
+  return f->width > f->px * 4;
 }
 
 static double
@@ -238,6 +254,13 @@ ks_probe_chart_format_x (const KsProbeResult *r,
   return g_strdup_printf ("%g", x);
 }
 
+static char *
+y_label (const KsProbeResult *r,
+         double               v)
+{
+  return r->have_fit ? format_count (v) : g_strdup_printf ("%g", v);
+}
+
 static void
 text_right (cairo_t    *cr,
             double      x,
@@ -265,7 +288,7 @@ draw_axes (cairo_t            *cr,
   for (double v = 0; v <= f->y1 + step * 1e-9; v += step)
     {
       double y = round (to_y (f, v)) + 0.5;
-      g_autofree char *label = r->have_fit ? format_count (v) : g_strdup_printf ("%g", v);
+      g_autofree char *label = y_label (r, v);
 
       ks_render_set_rgb (cr, fg, 0.12);
       cairo_move_to (cr, f->left, y);
@@ -310,6 +333,31 @@ draw_axes (cairo_t            *cr,
                    : _("cycles per target instruction"));
 }
 
+/* text, cut short with an ellipsis to fit in width with cr's font */
+static char *
+fit_text (cairo_t    *cr,
+          const char *text,
+          double      width)
+{
+  cairo_text_extents_t e;
+  glong n = g_utf8_strlen (text, -1);
+
+  cairo_text_extents (cr, text, &e);
+  if (e.x_advance <= width)
+    return g_strdup (text);
+  while (n-- > 1)
+    {
+      g_autofree char *head = g_utf8_substring (text, 0, n);
+      char *candidate = g_strconcat (head, "…", NULL);
+
+      cairo_text_extents (cr, candidate, &e);
+      if (e.x_advance <= width)
+        return candidate;
+      g_free (candidate);
+    }
+  return g_strdup ("…");
+}
+
 void
 ks_probe_chart_render (cairo_t            *cr,
                        const KsProbeChart *c,
@@ -329,8 +377,13 @@ ks_probe_chart_render (cairo_t            *cr,
   cairo_select_font_face (cr, "Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
   cairo_set_font_size (cr, f.px * 1.1);
   ks_render_set_rgb (cr, fg, 1);
-  cairo_move_to (cr, f.left, f.px * 1.4);
-  cairo_show_text (cr, _(ks_probe_template_title (r->tmpl)));
+  {
+    g_autofree char *title = fit_text (cr, _(ks_probe_template_title (r->tmpl)),
+                                       width - f.px * 1.0);
+
+    cairo_move_to (cr, f.px * 0.5, f.px * 1.4);
+    cairo_show_text (cr, title);
+  }
   cairo_select_font_face (cr, "Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
   cairo_set_font_size (cr, f.px);
   /* whose figures these are, where the eye lands first */
@@ -339,7 +392,7 @@ ks_probe_chart_render (cairo_t            *cr,
       ks_render_set_rgb (cr, fit_rgb, 1);
       if (f.note_row)
         {
-          cairo_move_to (cr, f.left, f.px * 2.8);
+          cairo_move_to (cr, f.px * 0.5, f.px * 2.8);
           cairo_show_text (cr, model_note (r));
         }
       else
@@ -405,9 +458,11 @@ ks_probe_chart_render (cairo_t            *cr,
       g_autofree char *fit = g_strdup_printf (_("fit: T = %.3f N + %.0f, R² = %.6f"),
                                               r->slope, r->intercept, r->r2);
 
+      g_autofree char *shown = fit_text (cr, fit, f.width - f.px * 1.2);
+
       ks_render_set_rgb (cr, fit_rgb, 1);
       cairo_move_to (cr, f.left + f.px * 0.6, f.top + f.px * 1.4);
-      cairo_show_text (cr, fit);
+      cairo_show_text (cr, shown);
     }
   cairo_restore (cr);
 }

@@ -45,8 +45,8 @@ ks_probe_view_measure (GtkWidget      *widget,
   double px = self->chart.font_size * 96.0 / 72.0;
 
   /* room for the title, the axes' labels and a plot that still shows its steps */
-  *minimum = orientation == GTK_ORIENTATION_HORIZONTAL ? (int) MAX (280, px * 26)
-             : (int) MAX (160, px * 13);
+  *minimum = orientation == GTK_ORIENTATION_HORIZONTAL ? (int) MAX (240, px * 17)
+             : (int) MAX (160, px * 11);
   *natural = orientation == GTK_ORIENTATION_HORIZONTAL ? (int) MAX (560, px * 48)
              : (int) MAX (300, px * 22);
 }
@@ -106,9 +106,9 @@ on_query_tooltip (GtkWidget  *widget,
   xs = ks_probe_chart_format_x (r, p->x);
   s = g_string_new (NULL);
   g_string_append_printf (s, "%s: %s\n", _(ks_probe_template_axis (r->tmpl)), xs);
-  g_string_append_printf (s, _("%.3f cycles per instruction (%" G_GUINT64_FORMAT " cycles, %"
-                               G_GUINT64_FORMAT " instructions)"),
-                          p->cycles_per_instruction, p->total_cycles, p->instructions);
+  g_string_append_printf (s, _("%.3f cycles per instruction (%llu cycles, %llu instructions)"),
+                          p->cycles_per_instruction, (unsigned long long) p->total_cycles,
+                          (unsigned long long) p->instructions);
   if (p->corrected == p->corrected)
     g_string_append_printf (s, _("\n%.3f less the empty loop"), p->corrected);
   if (p->ways == p->ways)

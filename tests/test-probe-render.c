@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The Probe Lab's sweep plot: where its points go (a doubling variable
+ * evenly spaced on its log axis, cycles proportional up the linear one,
+ * the count sweep's points on one straight line as T = L N + C puts
+ * them), that a point is drawn in the points' colour where the layout
+ * says, that the pointer finds it, and the sweep in words. */
+
+#include <math.h>
+#include <string.h>
+
+#include "ks-test-pixels.h"
+
+#include "ks-probe-render.h"
+
+/* A result as ks_probe_run makes one: the template, its points, a model's */
+static KsProbeResult *
+fake_result (const char   *name,
+             const double *x,
+             const double *cycles,
+             guint         n)
+{
+  KsProbeResult *r = g_new0 (KsProbeResult, 1);
+
+  r->tmpl = ks_probe_find (name);
+  g_assert_nonnull (r->tmpl);
+  r->points = g_array_new (FALSE, TRUE, sizeof (KsProbePoint));
+  r->checks = g_ptr_array_new ();
+  r->ran_on = g_strdup ("model");
+  r->evidence = g_strdup ("model");
+  for (guint i = 0; i < n; i++)
+    {
+      KsProbePoint p = { .x = x[i], .instructions = (uint64_t) x[i], .corrected = NAN,
+                         .ways = NAN, .registers = -1, .spill_loads = -1, .spill_stores = -1 };
+
+      p.total_cycles = (uint64_t) cycles[i];
+      p.cycles_per_instruction = cycles[i] / x[i];
+      g_array_append_val (r->points, p);
+    }
+  return r;
+}
+
+static void
+test_log_axis (void)
+{
+  /* the shared stride sweep: gcd(s, 32) passes a load for s = 1 .. 32 */
+  const double x[] = { 1, 2, 4, 8, 16, 32 };
+  double cycles[G_N_ELEMENTS (x)];
+  g_autoptr(KsProbeResult) r = NULL;
+  double px[G_N_ELEMENTS (x)], py[G_N_ELEMENTS (x)];
+  const int widths[] = { 900, 420 };
+
+  /* cycles per instruction = x: the total is x * x */
+  for (guint i = 0; i < G_N_ELEMENTS (x); i++)
+    cycles[i] = x[i] * x[i];
+  r = fake_result ("shared-stride", x, cycles, G_N_ELEMENTS (x));
+  for (guint w = 0; w < G_N_ELEMENTS (widths); w++)
+    {
+      cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_RGB24, widths[w], 360);
+      cairo_t *cr = cairo_create (s);
+      KsProbeChart c;
+      g_autofree char *words = NULL;
+
+      ks_probe_chart_init (&c);
+      c.result = r;
+      cairo_set_source_rgb (cr, 1, 1, 1);
+      cairo_paint (cr);
+      ks_probe_chart_render (cr, &c, widths[w], 360);
+      for (guint i = 0; i < G_N_ELEMENTS (x); i++)
+        {
+          g_assert_true (ks_probe_chart_point (&c, widths[w], 360, i, &px[i], &py[i]));
+          /* inside the picture, in the points' colour (Okabe-Ito blue) */
+          g_assert_cmpfloat (px[i], >, 0);
+          g_assert_cmpfloat (px[i], <, widths[w]);
+          g_assert_true (ks_test_pixel_is (s, px[i], py[i], 0, 0x72 / 255.0, 0xb2 / 255.0));
+          g_assert_cmpint (ks_probe_chart_point_at (&c, widths[w], 360, px[i] + 1, py[i] - 1), ==,
+                           (int) i);
+        }
+      for (guint i = 1; i + 1 < G_N_ELEMENTS (x); i++)
+        {
+          /* each doubling the same step along x */
+          g_assert_cmpfloat (fabs ((px[i + 1] - px[i]) - (px[i] - px[i - 1])), <, 0.01);
+          /* up y in proportion: (y(2s) - y(s)) = 2 (y(s) - y(s/2)) */
+          g_assert_cmpfloat (fabs ((py[i] - py[i + 1]) - 2 * (py[i - 1] - py[i])), <, 0.01);
+        }
+      g_assert_cmpint (ks_probe_chart_point_at (&c, widths[w], 360, 2, 2), ==, -1);
+      g_assert_false (ks_probe_chart_point (&c, widths[w], 360, G_N_ELEMENTS (x), &px[0], &py[0]));
+
+      words = ks_probe_chart_describe (r);
+      g_assert_nonnull (strstr (words, "model"));
+      g_assert_nonnull (strstr (words, "32: 32.00"));
+      g_assert_nonnull (strstr (words, "1: 1.00"));
+      cairo_destroy (cr);
+      cairo_surface_destroy (s);
+    }
+}
+
+static void
+test_fit_line (void)
+{
+  /* T(N) = 4 N + 2054 for the count sweep's N */
+  const double n[] = { 1024, 4096, 16384, 65536, 131072 };
+  double cycles[G_N_ELEMENTS (n)], px[G_N_ELEMENTS (n)], py[G_N_ELEMENTS (n)];
+  g_autoptr(KsProbeResult) r = NULL;
+  KsProbeChart c;
+
+  for (guint i = 0; i < G_N_ELEMENTS (n); i++)
+    cycles[i] = 4 * n[i] + 2054;
+  r = fake_result ("ffma-count", n, cycles, G_N_ELEMENTS (n));
+  r->have_fit = TRUE;
+  r->slope = 4;
+  r->intercept = 2054;
+  r->r2 = 1;
+  ks_probe_chart_init (&c);
+  c.result = r;
+  for (guint i = 0; i < G_N_ELEMENTS (n); i++)
+    g_assert_true (ks_probe_chart_point (&c, 800, 400, i, &px[i], &py[i]));
+  /* linear axes: the points of a line are on one line, spaced as N is */
+  for (guint i = 1; i + 1 < G_N_ELEMENTS (n); i++)
+    {
+      double cross = (px[i] - px[0]) * (py[4] - py[0]) - (py[i] - py[0]) * (px[4] - px[0]);
+
+      g_assert_cmpfloat (fabs (cross) / hypot (px[4] - px[0], py[4] - py[0]), <, 0.01);
+    }
+  g_assert_cmpfloat (fabs ((px[2] - px[1]) / (px[4] - px[3]) - (16384.0 - 4096) / (131072 - 65536)),
+                     <, 1e-6);
+  /* and the picture draws at a projector's size and at a narrow one */
+  {
+    cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 300, 200);
+    cairo_t *cr = cairo_create (s);
+
+    c.font_size = 9.0 * 1.7;
+    ks_probe_chart_render (cr, &c, 300, 200);
+    ks_probe_chart_render (cr, &c, 10, 10);
+    cairo_destroy (cr);
+    cairo_surface_destroy (s);
+  }
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/probe-render/log-axis", test_log_axis);
+  g_test_add_func ("/probe-render/fit-line", test_fit_line);
+  return g_test_run ();
+}
