@@ -54,7 +54,8 @@ point (const KsProbeResult *r,
 static void
 test_templates (void)
 {
-  const char *names[] = { "ffma-accumulators", "ffma-count", "shared-stride", "pointer-chase" };
+  const char *names[] = { "ffma-accumulators", "ffma-count", "warp-count", "shared-stride",
+                          "pointer-chase" };
   guint n;
   const KsProbeTemplate *const *t = ks_probe_templates (&n);
 
@@ -311,6 +312,58 @@ test_verification_fails (void)
     }
 }
 
+/* Warps hide latency: with one dependent FFMA chain a warp, the SM's
+ * cycles per FFMA fall as warps are added until every scheduler issues
+ * every cycle.  The CUDA C++ Programming Guide ("Multiprocessor Level"):
+ * with a latency of about 4 cycles and four schedulers issuing one
+ * instruction a cycle, 16 warps (4L) hide it; on sm_86 each scheduler's
+ * 32 FP32 lanes take an FFMA a cycle, so 0.25 cycles per FFMA.  On V100
+ * (Volta whitepaper: 16 FP32 lanes a partition) an FFMA takes its pipe two
+ * cycles, so 8 warps saturate it at 0.5. */
+static void
+test_warp_count (void)
+{
+  const struct
+  {
+    const char *gpu;
+    double saturated_at, cycles;
+  } cases[] = {
+    { "rtx-3090", 16, 0.25 },
+    { "v100-sxm2", 8, 0.5 },
+  };
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_autoptr(KsProbeResult) r = run ("warp-count", cases[c].gpu, FALSE);
+      double best = INFINITY;
+      guint sat = 0;
+
+      for (guint i = 0; i < r->points->len; i++)
+        {
+          const KsProbePoint *p = point (r, i);
+
+          g_test_message ("%s, %g warps: %.3f cycles per FFMA of the SM", cases[c].gpu, p->x,
+                          p->cycles_per_instruction);
+          /* every warp's 4096 FFMAs were timed */
+          g_assert_cmpuint (p->instructions, ==, 4096 * (guint64) p->x);
+          best = MIN (best, p->cycles_per_instruction);
+        }
+      /* one warp: the latency, 4 cycles (the FFMA figures above) */
+      g_assert_cmpfloat (fabs (point (r, 0)->cycles_per_instruction - 4) / 4, <=, 0.05);
+      for (guint i = r->points->len; i-- > 0;)
+        if (point (r, i)->cycles_per_instruction <= best * 1.10)
+          sat = i;
+      g_assert_cmpfloat (point (r, sat)->x, ==, cases[c].saturated_at);
+      g_assert_cmpfloat (fabs (best - cases[c].cycles) / cases[c].cycles, <=, 0.10);
+      /* up to the saturation, each doubling halves the cycles */
+      for (guint i = 1; point (r, i)->x <= cases[c].saturated_at / 2; i++)
+        g_assert_cmpfloat (fabs (point (r, i)->cycles_per_instruction * 2
+                                 - point (r, i - 1)->cycles_per_instruction),
+                           <=, 0.05 * point (r, i - 1)->cycles_per_instruction);
+      g_assert_nonnull (strstr (r->conclusion, "warps"));
+    }
+}
+
 /* The lines of text (1-based) holding token, from line first to line last */
 static GArray *
 text_lines (const char *text,
@@ -415,5 +468,6 @@ main (int    argc,
   g_test_add_func ("/probe/folder", test_folder);
   g_test_add_func ("/probe/verification-fails", test_verification_fails);
   g_test_add_func ("/probe/check-lines", test_check_lines);
+  g_test_add_func ("/probe/warp-count", test_warp_count);
   return g_test_run ();
 }

@@ -22,6 +22,7 @@
 #define FFMA_UNROLL     4       /* nvcc unrolls the outer loop four times */
 #define FFMA_PER_BODY   (FFMA_PER_INNER * FFMA_UNROLL)  /* per iteration of the PTX loop */
 #define FFMA_TOTAL      32768   /* the accumulator sweep: FFMAs a point */
+#define WARP_FFMAS      4096    /* the warp-count sweep: FFMAs a warp */
 #define SHARED_ITERATIONS 64
 #define SHARED_WORDS    8192
 #define CHASE_STEP      128     /* bytes between the chase's elements: one per cache line */
@@ -31,6 +32,7 @@ typedef enum
 {
   PROBE_FFMA_ACCUMULATORS,
   PROBE_FFMA_COUNT,
+  PROBE_WARP_COUNT,
   PROBE_SHARED_STRIDE,
   PROBE_POINTER_CHASE,
 } ProbeKind;
@@ -49,6 +51,7 @@ struct _KsProbeTemplate
 
 static const double accumulators[] = { 1, 2, 4, 8, 16 };
 static const double ffma_counts[] = { 1024, 4096, 16384, 65536, 131072 };
+static const double warp_counts[] = { 1, 2, 4, 8, 16, 32 };
 static const double strides[] = { 1, 2, 4, 8, 16, 32 };
 static const double working_sets[] = { 8192, 32768, 524288, 2097152, 33554432 };
 
@@ -63,6 +66,11 @@ static const KsProbeTemplate templates[] = {
     N_("The cycles of a dependent FFMA chain grow by the FFMA latency L per instruction, over a "
        "fixed cost C of the timer and the set-up."),
     N_("FFMAs timed in warp 0"), ffma_counts, G_N_ELEMENTS (ffma_counts) },
+  { PROBE_WARP_COUNT, "warp-count", N_("Hiding latency with warps"), "warps",
+    N_("One warp with a dependent FFMA chain issues an FFMA once per latency; with about four "
+       "warps on each of the SM's four schedulers, some warp is ready every cycle and the "
+       "latency is hidden (CUDA C++ Programming Guide, \"Multiprocessor Level\")."),
+    N_("warps in the block"), warp_counts, G_N_ELEMENTS (warp_counts) },
   { PROBE_SHARED_STRIDE, "shared-stride", N_("Shared-memory bank conflicts"), "stride_words",
     N_("A warp whose lanes read shared words s apart puts gcd(s, 32) lanes in one bank of 32, and "
        "its load takes that many passes."),
@@ -75,7 +83,7 @@ static const KsProbeTemplate templates[] = {
 };
 
 static const KsProbeTemplate *const template_list[] = {
-  &templates[0], &templates[1], &templates[2], &templates[3],
+  &templates[0], &templates[1], &templates[2], &templates[3], &templates[4],
 };
 
 const KsProbeTemplate *const *
@@ -177,6 +185,12 @@ shape_of (ProbeKind kind,
       s.iterations = MAX (s.x / FFMA_PER_BODY, 1u);
       s.per_body = FFMA_PER_BODY;
       break;
+    case PROBE_WARP_COUNT:
+      s.accumulators = 1;
+      s.iterations = WARP_FFMAS / FFMA_PER_BODY;
+      s.per_body = FFMA_PER_BODY;
+      s.threads = 32 * s.x;
+      break;
     case PROBE_SHARED_STRIDE:
       s.iterations = SHARED_ITERATIONS;
       s.per_body = 32;
@@ -240,6 +254,7 @@ probe_ptx (const Shape *s,
     {
     case PROBE_FFMA_ACCUMULATORS:
     case PROBE_FFMA_COUNT:
+    case PROBE_WARP_COUNT:
       /* acc = acc * b + b: bounded, and never folded away */
       g_string_append (p, "\tcvt.rn.f32.u32 %f1, %r1;\n\tmov.f32 %f2, 0f3F7FF972;\n");
       for (uint32_t k = 0; k < s->accumulators; k++)
@@ -283,6 +298,7 @@ probe_ptx (const Shape *s,
           {
           case PROBE_FFMA_ACCUMULATORS:
           case PROBE_FFMA_COUNT:
+          case PROBE_WARP_COUNT:
             {
               uint32_t a = 8 + j % s->accumulators;
 
@@ -305,6 +321,7 @@ probe_ptx (const Shape *s,
     {
     case PROBE_FFMA_ACCUMULATORS:
     case PROBE_FFMA_COUNT:
+    case PROBE_WARP_COUNT:
       for (uint32_t k = 1; k < s->accumulators; k++)
         g_string_append_printf (p, "\tadd.f32 %%f8, %%f8, %%f%u;\n", 8 + k);
       g_string_append (p, "\tmul.wide.u32 %rd7, %r1, 4;\n\tadd.s64 %rd8, %rd1, %rd7;\n"
@@ -341,6 +358,7 @@ probe_cuda (const Shape *s)
     {
     case PROBE_FFMA_ACCUMULATORS:
     case PROBE_FFMA_COUNT:
+    case PROBE_WARP_COUNT:
       g_string_append_printf (c, "#define ACCUMULATORS %u\n#define ITERATIONS %u\n\n",
                               s->accumulators, s->iterations * FFMA_UNROLL);
       g_string_append (c,
@@ -418,11 +436,11 @@ probe_cuda (const Shape *s)
     }
   g_string_append_printf (c,
     "int main(void)\n{\n"
-    "  void *out; long long *cycles, host[32];\n"
+    "  void *out; long long *cycles, host[1];\n"
     "  cudaMalloc(&out, %u);\n"
-    "  cudaMalloc(&cycles, sizeof host);\n"
+    "  cudaMalloc(&cycles, %u * sizeof (long long));\n"
     "  probe<<<1, %u>>>(%s, cycles);\n",
-    s->kind == PROBE_POINTER_CHASE ? s->x : 4096u, s->threads,
+    s->kind == PROBE_POINTER_CHASE ? s->x : 4096u, s->threads, s->threads,
     s->kind == PROBE_POINTER_CHASE ? "(unsigned long long *) out" : "(float *) out");
   g_string_append (c,
     "  cudaMemcpy(host, cycles, sizeof host, cudaMemcpyDeviceToHost);\n"
@@ -441,11 +459,11 @@ probe_spec (const Shape *s,
                           "  \"grid\": [1, 1, 1],\n  \"block\": [%u, 1, 1],\n"
                           "  \"buffers\": {\n"
                           "    \"out\": {\"type\": \"%s\", \"count\": %" G_GUINT64_FORMAT "},\n"
-                          "    \"cycles\": {\"type\": \"s64\", \"count\": 32}\n  },\n"
+                          "    \"cycles\": {\"type\": \"s64\", \"count\": %u}\n  },\n"
                           "  \"params\": [{\"buffer\": \"out\"}, {\"buffer\": \"cycles\"}],\n"
                           "  \"outputs\": [\"out\", \"cycles\"]\n}\n",
                           ptx_name, s->threads, s->kind == PROBE_POINTER_CHASE ? "u64" : "f32",
-                          out_count);
+                          out_count, MAX (s->threads, 32u));
 }
 
 /* The probe's file in the folder's binary/ */
@@ -543,6 +561,7 @@ is_target (const Shape       *s,
     {
     case PROBE_FFMA_ACCUMULATORS:
     case PROBE_FFMA_COUNT:
+    case PROBE_WARP_COUNT:
       return in->opcode == KS_PTX_OPC_FMA && in->types[0] == KS_PTX_TYPE_F32;
     case PROBE_SHARED_STRIDE:
       return in->opcode == KS_PTX_OPC_LD && in->space == KS_PTX_SPACE_SHARED;
@@ -561,29 +580,41 @@ measure (const KsAnalysis *a,
          uint64_t         *targets)
 {
   const KsTiming *t = a->timing;
-  const KsTimingWarp *w = &t->warps[0];
-  uint32_t n_clock = 0, c0 = 0;
+  uint64_t first = G_MAXUINT64, last = 0;
+  gboolean found = FALSE;
 
+  /* from the first warp's first clock read to the last warp's second: the
+   * region every warp's timed loop lies in (one warp but in the warp-count
+   * sweep), with the target instructions of them all */
   *targets = 0;
-  for (uint64_t i = 0; i < w->n_events; i++)
+  for (uint32_t k = 0; k < t->n_warps; k++)
     {
-      const KsTimingEvent *e = &t->events[w->first_event + i];
-      const KsPtxInsn *in = &a->module->insns[e->insn];
+      const KsTimingWarp *w = &t->warps[k];
+      uint32_t n_clock = 0;
 
-      if (is_clock_read (a->module, in))
+      for (uint64_t i = 0; i < w->n_events && n_clock < 2; i++)
         {
-          if (n_clock++ == 0)
-            c0 = e->cycle;
-          else
+          const KsTimingEvent *e = &t->events[w->first_event + i];
+          const KsPtxInsn *in = &a->module->insns[e->insn];
+
+          if (is_clock_read (a->module, in))
             {
-              *cycles = e->cycle - c0;
-              return TRUE;
+              if (n_clock++ == 0)
+                first = MIN (first, e->cycle);
+              else
+                {
+                  last = MAX (last, e->cycle);
+                  found = TRUE;
+                }
             }
+          else if (n_clock == 1 && is_target (s, in) && e->lowered == KS_LOWER_ISSUE)
+            (*targets)++;
         }
-      else if (n_clock == 1 && is_target (s, in) && e->lowered == KS_LOWER_ISSUE)
-        (*targets)++;
+      if (n_clock != 2)
+        return FALSE;
     }
-  return FALSE;
+  *cycles = found ? last - first : 0;
+  return found;
 }
 
 static GArray *
@@ -935,6 +966,27 @@ conclude (const KsProbeResult *r,
                                  "cycles, with a fixed cost of %.0f cycles.",
                               p[0].x, p[n - 1].x, r->slope, r->intercept, r->r2, r->slope,
                               r->intercept);
+      break;
+    case PROBE_WARP_COUNT:
+      {
+        guint sat = n - 1;
+        double best = p[0].cycles_per_instruction;
+
+        for (guint i = 0; i < n; i++)
+          best = MIN (best, p[i].cycles_per_instruction);
+        for (guint i = n; i-- > 0;)
+          if (p[i].cycles_per_instruction <= best * 1.10)
+            sat = i;
+        g_string_append_printf (c, "one warp's dependent FFMA chain took %.2f cycles per FFMA; ",
+                                p[0].cycles_per_instruction);
+        for (guint i = 1; i < n; i++)
+          g_string_append_printf (c, "%g warps %.2f%s", p[i].x, p[i].cycles_per_instruction,
+                                  i + 1 < n ? ", " : " cycles per FFMA of the SM. ");
+        g_string_append_printf (c, "From %g warps on the SM issued an FFMA every %.2f cycles "
+                                   "(%.1f a cycle): enough warps were ready to hide the latency.",
+                                p[sat].x, p[sat].cycles_per_instruction,
+                                1.0 / p[sat].cycles_per_instruction);
+      }
       break;
     case PROBE_SHARED_STRIDE:
       for (guint i = 0; i < n; i++)
