@@ -480,7 +480,14 @@ show_result (KsProbeLab *self)
                                   "%llu."),
                                 (unsigned long long) r->empty_loop_cycles,
                                 (unsigned long long) r->timer_cycles);
-    text = g_strdup_printf (_("Evidence: %s\n\n%s\n\n%s"), r->evidence, r->conclusion, controls);
+    /* TRANSLATORS: the evidence level (seeds/002 section 18), then the
+     * conclusion, which stays in English as the command line and the
+     * experiment folder give it, then the controls */
+    text = g_strdup_printf (_("Evidence: %s\n\n%s\n\n%s"),
+                            g_str_equal (r->evidence, "model")
+                            ? _("the timing model's figures; no GPU ran the probe")
+                            : r->evidence,
+                            r->conclusion, controls);
     gtk_label_set_text (self->conclusion_label, text);
   }
   set_text (self->ptx_view, r->ptx);

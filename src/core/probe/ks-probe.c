@@ -722,7 +722,7 @@ verify (KsProbeResult    *r,
         clocks[n_clocks++] = i;
         lines_add (timer_lines, m->insns[f->first_insn + i].line);
       }
-  add_check (r, "timer", TRUE, n_clocks == 2,
+  add_check (r, N_("timer"), TRUE, n_clocks == 2,
              g_strdup_printf ("%u reads of %%clock64 (want 2, around the timed loop)", n_clocks),
              timer_lines, NULL);
   if (n_clocks != 2)
@@ -790,55 +790,55 @@ verify (KsProbeResult    *r,
           stores_before++;
       }
 
-  add_check (r, "target instruction", TRUE, n_targets == s->per_body,
+  add_check (r, N_("target instruction"), TRUE, n_targets == s->per_body,
              g_strdup_printf ("%u %s per loop body (want %u)", n_targets,
                               s->kind == PROBE_SHARED_STRIDE ? "ld.shared.u32"
                               : s->kind == PROBE_POINTER_CHASE ? "ld.global.u64" : "fma.rn.f32",
                               s->per_body),
              g_array_copy (target_lines), NULL);
   if (s->kind == PROBE_SHARED_STRIDE)
-    add_check (r, "dependency chain", TRUE,
+    add_check (r, N_("dependency chain"), TRUE,
                one_address_reg && g_hash_table_size (dests) == MIN (s->per_body, 32u),
                g_strdup_printf ("independent loads: %u destination registers, one address "
                                 "register", g_hash_table_size (dests)),
                target_lines, NULL);
   else if (s->kind == PROBE_POINTER_CHASE)
-    add_check (r, "dependency chain", TRUE, chained,
+    add_check (r, N_("dependency chain"), TRUE, chained,
                g_strdup (chained ? "each load's address is the load before's result"
                          : "a load does not take its address from the one before"),
                target_lines, NULL);
   else
-    add_check (r, "dependency chain", TRUE,
+    add_check (r, N_("dependency chain"), TRUE,
                chained && g_hash_table_size (dests) == s->accumulators,
                g_strdup_printf ("%u accumulator register(s) (want %u), each FFMA adding to its "
                                 "own result", g_hash_table_size (dests), s->accumulators),
                target_lines, NULL);
-  add_check (r, "no other memory access in the timed region", TRUE,
+  add_check (r, N_("no other memory access in the timed region"), TRUE,
              other_mem == 0 && stores_before == 0,
              g_strdup_printf ("%u other loads or stores between the clock reads",
                               other_mem + stores_before),
              mem_lines, NULL);
-  add_check (r, "no conversion in the timed region", TRUE, cvts == 0,
+  add_check (r, N_("no conversion in the timed region"), TRUE, cvts == 0,
              g_strdup_printf ("%u cvt between the clock reads", cvts), cvt_lines, NULL);
-  add_check (r, "loop structure", TRUE, back_edges == 1 && first_t != G_MAXUINT32,
+  add_check (r, N_("loop structure"), TRUE, back_edges == 1 && first_t != G_MAXUINT32,
              g_strdup_printf ("%u back edge(s) between the clock reads (want 1: the timed loop)",
                               back_edges),
              loop_lines, NULL);
-  add_check (r, "result stored after the timer", TRUE, stores_after > 0,
+  add_check (r, N_("result stored after the timer"), TRUE, stores_after > 0,
              g_strdup_printf ("%u global store(s) after the second clock read", stores_after),
              store_lines, NULL);
 
   /* ptxas -v */
   if (a->resources != NULL && a->resources->source == KS_RESOURCES_SOURCE_PTXAS
       && (a->resources->fields & KS_RESOURCES_HAS_STACK))
-    add_check (r, "no spills (ptxas -v)", TRUE,
+    add_check (r, N_("no spills (ptxas -v)"), TRUE,
                a->resources->spill_store_bytes == 0 && a->resources->spill_load_bytes == 0,
                g_strdup_printf ("%u registers, %u bytes spill stores, %u bytes spill loads",
                                 a->resources->registers, a->resources->spill_store_bytes,
                                 a->resources->spill_load_bytes),
                NULL, NULL);
   else
-    add_check (r, "no spills (ptxas -v)", FALSE, FALSE,
+    add_check (r, N_("no spills (ptxas -v)"), FALSE, FALSE,
                g_strdup ("not checked: ptxas did not run (no CUDA toolkit); registers are an "
                          "estimate"),
                NULL, NULL);
@@ -855,16 +855,16 @@ verify (KsProbeResult    *r,
       guint timer = count_occurrences (a->sass_text, "SR_CLOCKLO", other_lines);
 
       g_array_sort (other_lines, compare_lines);
-      add_check (r, "SASS target opcode", TRUE, n >= s->per_body,
+      add_check (r, N_("SASS target opcode"), TRUE, n >= s->per_body,
                  g_strdup_printf ("%u%s in the %s listing (want at least %u)", n, op,
                                   a->sass_tool, s->per_body),
                  NULL, op_lines);
-      add_check (r, "SASS: no local memory, timer read twice", TRUE, local == 0 && timer >= 2,
+      add_check (r, N_("SASS: no local memory, timer read twice"), TRUE, local == 0 && timer >= 2,
                  g_strdup_printf ("%u LDL/STL, %u reads of SR_CLOCKLO", local, timer),
                  NULL, other_lines);
     }
   else
-    add_check (r, "SASS target opcode", FALSE, FALSE,
+    add_check (r, N_("SASS target opcode"), FALSE, FALSE,
                g_strdup_printf ("not checked: %s", a->sass_error ? a->sass_error
                                 : "no disassembler (nvdisasm or cuobjdump) here"),
                NULL, NULL);
