@@ -22,6 +22,7 @@
 #include <sys/wait.h>
 #include <time.h>
 
+#include "ks-test-files.h"
 #include "ks-application.h"
 #include "ks-analysis.h"
 #include "ks-engine.h"
@@ -5108,25 +5109,6 @@ maybe_save_picture (GtkWidget  *widget,
   g_assert_true (gdk_texture_save_to_png (texture, path));
 }
 
-/* Removes dir and everything under it */
-static void
-rm_rf (const char *dir)
-{
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-
-      if (g_file_test (path, G_FILE_TEST_IS_DIR) && !g_file_test (path, G_FILE_TEST_IS_SYMLINK))
-        rm_rf (path);
-      else
-        g_unlink (path);
-    }
-  g_rmdir (dir);
-}
-
 static void
 wait_for_lab (KsProbeLab *lab)
 {
@@ -5282,7 +5264,7 @@ test_probe_lab (void)
   g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (lab), "presentation"));
   gtk_window_destroy (GTK_WINDOW (lab));
   spin (50);
-  rm_rf (tmp);
+  ks_test_remove_tree (tmp);
 }
 
 /* The Preferences window (app.preferences): a control for every key of the

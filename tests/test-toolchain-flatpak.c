@@ -23,6 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ks-test-files.h"
 #include "ks-resources.h"
 #include "ks-toolchain.h"
 
@@ -69,24 +70,6 @@ restore_env (const char *name,
     g_setenv (name, value, TRUE);
   else
     g_unsetenv (name);
-}
-
-static void
-remove_tree (const char *dir)
-{
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-
-      if (g_file_test (path, G_FILE_TEST_IS_DIR) && !g_file_test (path, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (path);
-      else
-        g_unlink (path);
-    }
-  g_rmdir (dir);
 }
 
 static void
@@ -177,7 +160,7 @@ teardown (Fixture       *f,
   g_unsetenv ("KS_STANDIN_SPAWN_LOG");
   g_unsetenv ("KS_STANDIN_HOST_PATH");
   g_unsetenv ("KS_STANDIN_SPAWN_DENY");
-  remove_tree (f->root);
+  ks_test_remove_tree (f->root);
   g_free (f->root);
   g_free (f->sandbox_bin);
   g_free (f->host_bin);
@@ -695,6 +678,6 @@ main (int    argc,
 
   status = g_test_run ();
   /* the private folders are removed as they go: only kernelscope/ is left */
-  remove_tree (cache);
+  ks_test_remove_tree (cache);
   return status;
 }

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ks-test-files.h"
 #include "ks-analysis.h"
 #include "ks-resources.h"
 #include "ks-sass.h"
@@ -52,24 +53,6 @@ typedef struct
 } Fixture;
 
 static void
-remove_tree (const char *dir)
-{
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-
-      if (g_file_test (path, G_FILE_TEST_IS_DIR) && !g_file_test (path, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (path);
-      else
-        g_unlink (path);
-    }
-  g_rmdir (dir);
-}
-
-static void
 restore_env (const char *name,
              const char *value)
 {
@@ -99,7 +82,7 @@ teardown (Fixture       *f,
   restore_env ("PATH", f->old_path);
   restore_env ("CUDA_HOME", f->old_home);
   restore_env ("CUDA_PATH", f->old_cpath);
-  remove_tree (f->root);
+  ks_test_remove_tree (f->root);
   g_free (f->root);
   g_free (f->old_path);
   g_free (f->old_home);

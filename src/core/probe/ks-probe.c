@@ -911,6 +911,23 @@ gpu_name (const KsAnalysis *a)
 
 /* The conclusion, worded as seed section 18 grades a model's run: what the
  * model did, never what the hardware does */
+/* The first point of a sweep within 10 % of its best (lowest) figure:
+ * where adding more stopped paying */
+static guint
+saturation_point (const KsProbePoint *p,
+                  guint               n)
+{
+  guint sat = n - 1;
+  double best = p[0].cycles_per_instruction;
+
+  for (guint i = 0; i < n; i++)
+    best = MIN (best, p[i].cycles_per_instruction);
+  for (guint i = n; i-- > 0;)
+    if (p[i].cycles_per_instruction <= best * 1.10)
+      sat = i;
+  return sat;
+}
+
 static char *
 conclude (const KsProbeResult *r,
           const KsAnalysis    *a)
@@ -942,14 +959,8 @@ conclude (const KsProbeResult *r,
     {
     case PROBE_FFMA_ACCUMULATORS:
       {
-        guint sat = n - 1;
-        double best = p[0].cycles_per_instruction;
+        guint sat = saturation_point (p, n);
 
-        for (guint i = 0; i < n; i++)
-          best = MIN (best, p[i].cycles_per_instruction);
-        for (guint i = n; i-- > 0;)
-          if (p[i].cycles_per_instruction <= best * 1.10)
-            sat = i;
         g_string_append_printf (c, "a dependent FFMA chain took %.2f cycles per instruction; ",
                                 p[0].cycles_per_instruction);
         for (guint i = 1; i < n; i++)
@@ -969,14 +980,8 @@ conclude (const KsProbeResult *r,
       break;
     case PROBE_WARP_COUNT:
       {
-        guint sat = n - 1;
-        double best = p[0].cycles_per_instruction;
+        guint sat = saturation_point (p, n);
 
-        for (guint i = 0; i < n; i++)
-          best = MIN (best, p[i].cycles_per_instruction);
-        for (guint i = n; i-- > 0;)
-          if (p[i].cycles_per_instruction <= best * 1.10)
-            sat = i;
         g_string_append_printf (c, "one warp's dependent FFMA chain took %.2f cycles per FFMA; ",
                                 p[0].cycles_per_instruction);
         for (guint i = 1; i < n; i++)
