@@ -480,9 +480,13 @@ insn_info (Model   *mo,
         }
       break;
     case KS_PIPE_SHFL:
+      /* 32 shuffle results a clock per SM on every architecture (CUDA C++
+       * Programming Guide, "Arithmetic Instructions"): a warp's shuffle
+       * takes its sub-partition as many cycles as the SM has partitions.
+       * Its latency is taken as a shared-memory load's (an estimate). */
       ii->result = RESULT_SHORT;
       ii->latency = (uint16_t) a->latencies[KS_LATENCY_LDS].latency;
-      ii->issue = (float) a->latencies[KS_LATENCY_LDS].issue;
+      ii->issue = (float) MAX (a->sub_partitions, 1u);
       break;
     case KS_PIPE_TENSOR:
       {
