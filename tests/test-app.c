@@ -34,6 +34,7 @@
 #include "ks-memory-view.h"
 #include "ks-preferences-private.h"
 #include "ks-probe-lab-private.h"
+#include "ks-probe-render.h"
 #include "ks-ptx-docs.h"
 #include "ks-test-standin.h"
 #include "ks-vertical-label.h"
@@ -5186,7 +5187,7 @@ test_probe_lab (void)
   wait_for_lab (lab);
   r = ks_probe_lab_get_result (lab);
   g_assert_nonnull (r);
-  g_assert_cmpstr (ks_probe_template_name (r->tmpl), ==, "ffma-accumulators");
+  g_assert_cmpstr (ks_probe_template_name (r->tmpl), ==, "accumulators");
   g_assert_cmpstr (r->ran_on, ==, "model");
   /* a row per check, a row per point (and the heading) in the figures */
   g_assert_cmpuint (count_children (GTK_WIDGET (lab->check_list)), ==, r->checks->len);
@@ -5237,11 +5238,38 @@ test_probe_lab (void)
   g_assert_cmpstr (ks_probe_template_name (r->tmpl), ==, "shared-stride");
   /* (a column more: the passes per load) */
   g_assert_cmpuint (count_children (GTK_WIDGET (lab->points_grid)), ==, 9 * (r->points->len + 1));
-  g_assert_true (ks_probe_lab_select (lab, "ffma-accumulators"));
+  g_assert_true (ks_probe_lab_select (lab, "accumulators"));
   g_assert_false (ks_probe_lab_is_running (lab));
   g_assert_cmpstr (ks_probe_template_name (ks_probe_lab_get_result (lab)->tmpl), ==,
-                   "ffma-accumulators");
+                   "accumulators");
   g_assert_false (ks_probe_lab_select (lab, "no-such-experiment"));
+  /* the old name still selects it */
+  g_assert_true (ks_probe_lab_select (lab, "ffma-accumulators"));
+  g_assert_false (ks_probe_lab_is_running (lab));
+
+  /* a chain times the instruction chosen: its own run, its own result,
+   * and the chooser only for the experiments that time one */
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (lab->instruction_dropdown)));
+  g_assert_false (ks_probe_lab_choose_instruction (lab, "fmul"));
+  g_assert_true (ks_probe_lab_choose_instruction (lab, "dfma"));
+  g_assert_true (ks_probe_lab_is_running (lab));
+  wait_for_lab (lab);
+  r = ks_probe_lab_get_result (lab);
+  g_assert_cmpstr (r->instruction, ==, "dfma");
+  g_assert_true (r->verified);
+  g_assert_nonnull (strstr (r->ptx, "fma.rn.f64"));
+  {
+    g_autofree char *desc = ks_probe_chart_describe (r);
+
+    g_assert_nonnull (strstr (desc, "DFMA"));
+  }
+  /* back to FFMA: kept from its first run */
+  g_assert_true (ks_probe_lab_choose_instruction (lab, "ffma"));
+  g_assert_false (ks_probe_lab_is_running (lab));
+  g_assert_cmpstr (ks_probe_lab_get_result (lab)->instruction, ==, "ffma");
+  g_assert_true (ks_probe_lab_select (lab, "shared-stride"));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (lab->instruction_dropdown)));
+  g_assert_true (ks_probe_lab_select (lab, "accumulators"));
 
   /* the folder of seeds/002 section 20 */
   tmp = g_dir_make_tmp ("ks-lab-XXXXXX", &error);

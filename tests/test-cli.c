@@ -1792,10 +1792,10 @@ static void
 test_probe (void)
 {
   const char *list[] = { "probe", "list", "--json", NULL };
-  const char *run[] = { "probe", "run", "ffma-count", "--gpu", "v100-sxm2", "--no-toolkit",
+  const char *run[] = { "probe", "run", "chain-length", "--gpu", "v100-sxm2", "--no-toolkit",
                         "--json", NULL };
   const char *bad[] = { "probe", "run", "no-such-probe", "--json", NULL };
-  const char *names[] = { "ffma-accumulators", "ffma-count", "shared-stride", "pointer-chase" };
+  const char *names[] = { "accumulators", "chain-length", "shared-stride", "pointer-chase" };
   Result r = run_cli (list);
   JsonArray *a;
   JsonObject *o, *fit;
@@ -1812,7 +1812,9 @@ test_probe (void)
           JsonObject *t = json_array_get_object_element (a, i);
 
           if (g_strcmp0 (json_object_get_string_member (t, "name"), names[k]) == 0)
-            found = json_object_has_member (t, "title") && json_object_has_member (t, "variable");
+            found = json_object_has_member (t, "title") && json_object_has_member (t, "variable")
+                    /* the chains list the instructions they time */
+                    && json_object_has_member (t, "instructions") == (k < 2);
         }
       if (!found)
         g_error ("probe list lacks %s", names[k]);
@@ -1823,7 +1825,7 @@ test_probe (void)
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (r.json);
   o = json_node_get_object (r.json);
-  g_assert_cmpstr (json_object_get_string_member (o, "template"), ==, "ffma-count");
+  g_assert_cmpstr (json_object_get_string_member (o, "template"), ==, "chain-length");
   g_assert_cmpstr (json_object_get_string_member (o, "gpu"), ==, "v100-sxm2");
   g_assert_cmpstr (json_object_get_string_member (o, "arch"), ==, "sm_70");
   g_assert_cmpstr (json_object_get_string_member (o, "ran_on"), ==, "model");
@@ -1842,6 +1844,43 @@ test_probe (void)
   g_assert_nonnull (strstr (json_object_get_string_member (json_node_get_object (r.json), "error"),
                             "no-such-probe"));
   result_clear (&r);
+
+  /* another instruction's chain: DFMA on V100 issues one every 4 cycles
+   * with 16 accumulators (32 FP64 results a clock per SM, CUDA C++
+   * Programming Guide); the old name of the template still runs */
+  {
+    const char *dfma[] = { "probe", "run", "ffma-accumulators", "--instruction", "dfma", "--gpu",
+                           "v100-sxm2", "--no-toolkit", "--json", NULL };
+    const char *wrong[] = { "probe", "run", "shared-stride", "--instruction", "dfma", "--json",
+                            NULL };
+    const char *unknown[] = { "probe", "run", "accumulators", "--instruction", "fmul", "--json",
+                              NULL };
+    JsonArray *points;
+    double last;
+
+    r = run_cli (dfma);
+    g_assert_cmpint (r.status, ==, 0);
+    o = json_node_get_object (r.json);
+    g_assert_cmpstr (json_object_get_string_member (o, "template"), ==, "accumulators");
+    g_assert_cmpstr (json_object_get_string_member (o, "instruction"), ==, "dfma");
+    g_assert_cmpstr (json_object_get_string_member (o, "title"), ==, "DFMA latency and throughput");
+    g_assert_true (json_object_get_boolean_member (o, "verified"));
+    points = json_object_get_array_member (o, "points");
+    last = json_object_get_double_member (json_array_get_object_element (points, 4),
+                                          "cycles_per_instruction");
+    g_assert_cmpfloat (fabs (last - 4.0) / 4.0, <=, 0.05);
+    result_clear (&r);
+    r = run_cli (wrong);
+    g_assert_cmpint (r.status, ==, 2);
+    g_assert_nonnull (strstr (json_object_get_string_member (json_node_get_object (r.json),
+                                                             "error"), "--instruction"));
+    result_clear (&r);
+    r = run_cli (unknown);
+    g_assert_cmpint (r.status, ==, 2);
+    g_assert_nonnull (strstr (json_object_get_string_member (json_node_get_object (r.json),
+                                                             "error"), "fmul"));
+    result_clear (&r);
+  }
 }
 
 int

@@ -105,7 +105,7 @@ test_fit_line (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (n); i++)
     cycles[i] = 4 * n[i] + 2054;
-  r = fake_result ("ffma-count", n, cycles, G_N_ELEMENTS (n));
+  r = fake_result ("chain-length", n, cycles, G_N_ELEMENTS (n));
   r->have_fit = TRUE;
   r->slope = 4;
   r->intercept = 2054;

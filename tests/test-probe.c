@@ -19,6 +19,7 @@
 
 #include <glib/gstdio.h>
 
+#include "ks-gpu-db.h"
 #include "ks-probe.h"
 #include "ks-toolchain.h"
 
@@ -54,7 +55,7 @@ point (const KsProbeResult *r,
 static void
 test_templates (void)
 {
-  const char *names[] = { "ffma-accumulators", "ffma-count", "warp-count", "shared-stride",
+  const char *names[] = { "accumulators", "chain-length", "warp-count", "shared-stride",
                           "pointer-chase" };
   guint n;
   const KsProbeTemplate *const *t = ks_probe_templates (&n);
@@ -68,8 +69,11 @@ test_templates (void)
       g_assert_cmpstr (ks_probe_template_name (f), ==, names[i]);
       g_assert_nonnull (ks_probe_template_variable (f));
     }
-  g_assert_true (t[0] == ks_probe_find ("ffma-accumulators"));
+  g_assert_true (t[0] == ks_probe_find ("accumulators"));
   g_assert_null (ks_probe_find ("ffma"));
+  /* the names the chains had when they timed FFMA alone */
+  g_assert_true (ks_probe_find ("ffma-accumulators") == ks_probe_find ("accumulators"));
+  g_assert_true (ks_probe_find ("ffma-count") == ks_probe_find ("chain-length"));
 }
 
 static void
@@ -77,7 +81,7 @@ test_accumulators (void)
 {
   /* seeds/002 section 14, measured on an RTX 3060 (sm_86) */
   const double seed[] = { 4.00, 2.02, 1.03, 1.01, 1.02 };
-  g_autoptr(KsProbeResult) r = run ("ffma-accumulators", "rtx-3090", FALSE);
+  g_autoptr(KsProbeResult) r = run ("accumulators", "rtx-3090", FALSE);
 
   g_assert_cmpstr (r->arch, ==, "sm_86");
   g_assert_cmpuint (r->points->len, ==, G_N_ELEMENTS (seed));
@@ -101,7 +105,7 @@ test_ffma_latency (void)
 
   for (guint g = 0; g < G_N_ELEMENTS (gpus); g++)
     {
-      g_autoptr(KsProbeResult) r = run ("ffma-count", gpus[g], FALSE);
+      g_autoptr(KsProbeResult) r = run ("chain-length", gpus[g], FALSE);
 
       g_assert_true (r->have_fit);
       g_test_message ("%s: T(N) = %.4f N + %.1f, R^2 %.6f", gpus[g], r->slope, r->intercept,
@@ -111,6 +115,114 @@ test_ffma_latency (void)
       /* the sweep's counts are what was timed */
       g_assert_cmpuint (point (r, 0)->instructions, ==, (uint64_t) point (r, 0)->x);
     }
+}
+
+/* The chains of every instruction against the CUDA C++ Programming Guide's
+ * throughput table ("Arithmetic Instructions": results per clock per SM),
+ * the FP32 and integer latencies against Jia et al. 2018 (Volta: 4
+ * cycles), and each instruction's dependent latency against the figure the
+ * model was given for its class (data/gpus.json), which the probe must
+ * recover through the simulator and the timing model. */
+static void
+test_instructions (void)
+{
+  static const struct
+  {
+    const char *gpu, *op, *sass;
+    double results_per_clock;   /* per SM, the Programming Guide's table */
+    double results_per_insn;    /* results of one lane's instruction */
+    const char *latency_class;  /* data/gpus.json "latencies" */
+    double published_latency;   /* 0: none published; the class's figure is checked */
+  } cases[] = {
+    /* compute capability 7.x column */
+    { "v100-sxm2", "ffma", "FFMA", 64, 1, "ffma", 4 },
+    { "v100-sxm2", "fadd", "FADD", 64, 1, "ffma", 4 },
+    { "v100-sxm2", "iadd3", "IADD3", 64, 1, "iadd3", 4 },
+    { "v100-sxm2", "imad", "IMAD", 64, 1, "imad", 0 },
+    { "v100-sxm2", "mufu", "MUFU.RSQ", 16, 1, "mufu", 0 },
+    { "v100-sxm2", "dfma", "DFMA", 32, 1, "dfma", 0 },
+    { "v100-sxm2", "hfma2", "HFMA2", 128, 2, "ffma", 0 },
+    { "v100-sxm2", "shfl", "SHFL.BFLY", 32, 1, "lds", 0 },
+    /* compute capability 8.6 column */
+    { "rtx-3090", "ffma", "FFMA", 128, 1, "ffma", 0 },
+    { "rtx-3090", "iadd3", "IADD3", 64, 1, "iadd3", 0 },
+    { "rtx-3090", "imad", "IMAD", 64, 1, "imad", 0 },
+    { "rtx-3090", "mufu", "MUFU.RSQ", 16, 1, "mufu", 0 },
+    { "rtx-3090", "dfma", "DFMA", 2, 1, "dfma", 0 },
+    { "rtx-3090", "shfl", "SHFL.BFLY", 32, 1, "lds", 0 },
+  };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsGpuDb) db = ks_gpu_db_load_default (&error);
+  guint n;
+  const char *const *names = ks_probe_instructions (&n);
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (n, ==, 8);
+  g_assert_cmpstr (names[0], ==, "ffma");
+  g_assert_true (ks_probe_template_takes_instruction (ks_probe_find ("accumulators")));
+  g_assert_true (ks_probe_template_takes_instruction (ks_probe_find ("warp-count")));
+  g_assert_false (ks_probe_template_takes_instruction (ks_probe_find ("shared-stride")));
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const KsGpuInfo *g = ks_gpu_db_get_gpu (db, cases[i].gpu);
+      const KsArchInfo *arch = ks_gpu_db_get_arch (db, g->arch);
+      KsProbeOptions opt;
+      g_autoptr(KsProbeResult) r = NULL;
+      const KsProbePoint *dep, *ind;
+      /* a warp's instruction on one of the SM's partitions, at the table's rate */
+      double issue = 32.0 / (cases[i].results_per_clock / cases[i].results_per_insn
+                             / arch->sub_partitions);
+      double latency = cases[i].published_latency;
+      g_autofree char *title = NULL;
+
+      if (latency == 0)
+        for (guint k = 0; k < KS_N_LATENCIES; k++)
+          if (g_strcmp0 (ks_latency_class_name ((KsLatencyClass) k), cases[i].latency_class) == 0)
+            latency = arch->latencies[k].latency;
+      g_assert_cmpfloat (latency, >, 0);
+      ks_probe_options_init (&opt);
+      opt.gpu = cases[i].gpu;
+      opt.instruction = cases[i].op;
+      r = ks_probe_run (ks_probe_find ("accumulators"), &opt, &error);
+      g_assert_no_error (error);
+      g_assert_true (r->verified);
+      g_assert_cmpstr (r->instruction, ==, cases[i].op);
+      g_assert_cmpstr (ks_probe_instruction_sass (cases[i].op), ==, cases[i].sass);
+      title = ks_probe_title (r->tmpl, r->instruction);
+      g_assert_nonnull (strstr (title, cases[i].sass));
+      g_assert_nonnull (strstr (r->conclusion, cases[i].sass));
+      dep = point (r, 0);
+      ind = point (r, r->points->len - 1);
+      g_test_message ("%s %s: dependent %.3f cycles (latency %g), 16 accumulators %.3f "
+                      "(table: %.2f)", cases[i].gpu, cases[i].sass, dep->cycles_per_instruction,
+                      latency, ind->cycles_per_instruction, issue);
+      g_assert_cmpuint (dep->instructions, ==, 32768);
+      g_assert_true (isfinite (dep->checksum));
+      /* one accumulator: the latency, or the pipe's rate where that is slower */
+      g_assert_cmpfloat (fabs (dep->cycles_per_instruction - MAX (latency, issue))
+                         / MAX (latency, issue), <=, 0.05);
+      /* sixteen: as fast as the pipe accepts them (the loop's own counter
+       * and branch cost a few percent) */
+      g_assert_cmpfloat (fabs (ind->cycles_per_instruction - issue) / issue, <=, 0.08);
+    }
+
+  /* the templates that time no instruction of a chain refuse one */
+  {
+    KsProbeOptions opt;
+    KsProbeResult *r;
+
+    ks_probe_options_init (&opt);
+    opt.instruction = "dfma";
+    r = ks_probe_run (ks_probe_find ("shared-stride"), &opt, &error);
+    g_assert_null (r);
+    g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+    g_clear_error (&error);
+    opt.instruction = "fmul";
+    r = ks_probe_run (ks_probe_find ("accumulators"), &opt, &error);
+    g_assert_null (r);
+    g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+    g_assert_nonnull (strstr (error->message, "fmul"));
+  }
 }
 
 static guint
@@ -179,7 +291,7 @@ test_ptxas (void)
       g_test_skip ("no ptxas here: the probes' registers and spills are not checked");
       return;
     }
-  r = run ("ffma-accumulators", "a100-sxm4-80gb", TRUE);
+  r = run ("accumulators", "a100-sxm4-80gb", TRUE);
   for (guint i = 0; i < r->checks->len; i++)
     {
       const KsProbeCheck *c = g_ptr_array_index (r->checks, i);
@@ -198,7 +310,7 @@ test_ptxas (void)
 static void
 test_folder (void)
 {
-  g_autoptr(KsProbeResult) r = run ("ffma-count", "rtx-3090", FALSE);
+  g_autoptr(KsProbeResult) r = run ("chain-length", "rtx-3090", FALSE);
   g_autoptr(GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("ks-probe-XXXXXX", &error);
   g_autofree char *raw = NULL, *meta = NULL, *concl = NULL, *p = NULL;
@@ -261,8 +373,8 @@ replace_once (const char *text,
 static void
 test_verification_fails (void)
 {
-  g_autoptr(KsProbeResult) r = run ("ffma-count", "rtx-3090", FALSE);
-  const KsProbeTemplate *t = ks_probe_find ("ffma-count");
+  g_autoptr(KsProbeResult) r = run ("chain-length", "rtx-3090", FALSE);
+  const KsProbeTemplate *t = ks_probe_find ("chain-length");
   const char *ptx = file_of (r, "binary/probe_1024.ptx");
   const struct
   {
@@ -286,14 +398,14 @@ test_verification_fails (void)
     { "\tsub.s64 %rd12", "\tmov.u64 %rd13, %clock64;\n\tsub.s64 %rd12", "timer" },
   };
   g_autoptr(GError) error = NULL;
-  g_autoptr(KsProbeResult) clean = ks_probe_verify_ptx (t, 1024, ptx, &error);
+  g_autoptr(KsProbeResult) clean = ks_probe_verify_ptx (t, NULL, 1024, ptx, &error);
 
   g_assert_no_error (error);
   g_assert_true (clean->verified);
   for (guint i = 0; i < G_N_ELEMENTS (spoil); i++)
     {
       g_autofree char *bad = replace_once (ptx, spoil[i].what, spoil[i].with);
-      g_autoptr(KsProbeResult) v = ks_probe_verify_ptx (t, 1024, bad, &error);
+      g_autoptr(KsProbeResult) v = ks_probe_verify_ptx (t, NULL, 1024, bad, &error);
       gboolean failed = FALSE;
 
       g_assert_no_error (error);
@@ -416,7 +528,7 @@ assert_same_lines (const GArray *got,
 static void
 test_check_lines (void)
 {
-  g_autoptr(KsProbeResult) r = run ("ffma-accumulators", "rtx-3090", FALSE);
+  g_autoptr(KsProbeResult) r = run ("accumulators", "rtx-3090", FALSE);
   g_autoptr(GArray) clocks = NULL, fmas = NULL, branches = NULL, stores = NULL;
   guint32 t0, t1;
 
@@ -443,7 +555,7 @@ test_check_lines (void)
     g_autoptr(GError) error = NULL;
     g_autofree char *bad = replace_once (r->ptx, "$L_timed:\n",
                                          "$L_timed:\n\tcvt.rn.f32.u32 %f3, %r1;\n");
-    g_autoptr(KsProbeResult) v = ks_probe_verify_ptx (r->tmpl, 1, bad, &error);
+    g_autoptr(KsProbeResult) v = ks_probe_verify_ptx (r->tmpl, NULL, 1, bad, &error);
     g_autoptr(GArray) cvt = text_lines (bad, "cvt.rn.f32.u32 %f3, %r1;", 1, G_MAXUINT32);
     const KsProbeCheck *c;
 
@@ -469,5 +581,6 @@ main (int    argc,
   g_test_add_func ("/probe/verification-fails", test_verification_fails);
   g_test_add_func ("/probe/check-lines", test_check_lines);
   g_test_add_func ("/probe/warp-count", test_warp_count);
+  g_test_add_func ("/probe/instructions", test_instructions);
   return g_test_run ();
 }

@@ -37,6 +37,7 @@ struct _KsApplication
   gboolean launch_editor;       /* --launch-editor */
   int steps;                    /* --step N */
   char *probe_lab_name;         /* --probe-lab NAME */
+  char *probe_instruction;      /* --instruction OP */
   int exit_status;
 };
 
@@ -78,9 +79,14 @@ static const GOptionEntry options[] = {
     N_("Once the analysis is done, step through the launch this many warp-instructions"),
     N_("N") },
   { "probe-lab", 0, 0, G_OPTION_ARG_STRING, NULL,
-    N_("Open the Probe Lab on this experiment and run it (ffma-accumulators, ffma-count, "
-       "shared-stride or pointer-chase); with --screenshot, the lab is in the picture"),
+    N_("Open the Probe Lab on this experiment and run it (accumulators, chain-length, "
+       "warp-count, shared-stride or pointer-chase); with --screenshot, the lab is in the "
+       "picture"),
     N_("NAME") },
+  { "instruction", 0, 0, G_OPTION_ARG_STRING, NULL,
+    N_("With --probe-lab: the instruction a chain experiment times (ffma, fadd, iadd3, imad, "
+       "mufu, dfma, hfma2 or shfl)"),
+    N_("OP") },
   { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Print the version and exit"), NULL },
   { NULL }
 };
@@ -336,6 +342,20 @@ ks_application_handle_local_options (GApplication *app,
         self->probe_lab_name = g_strdup (name);
       }
   }
+  {
+    const char *op = NULL;
+
+    if (g_variant_dict_lookup (dict, "instruction", "&s", &op))
+      {
+        if (ks_probe_instruction_sass (op) == NULL)
+          {
+            g_printerr (_("kernelscope: --instruction %s: no such instruction; "
+                          "`kernelscope-cli probe list` lists them\n"), op);
+            return 2;
+          }
+        self->probe_instruction = g_strdup (op);
+      }
+  }
   if (!g_variant_dict_lookup (dict, "step", "i", &self->steps) || self->steps < 0)
     self->steps = 0;
   self->screenshot_width = 1600;
@@ -455,7 +475,7 @@ probe_lab_activated (GSimpleAction *action,
 
   /* the first experiment, run, so the lab never opens empty */
   if (ks_probe_lab_get_result (lab) == NULL && !ks_probe_lab_is_running (lab))
-    ks_probe_lab_select (lab, "ffma-accumulators");
+    ks_probe_lab_select (lab, "accumulators");
   gtk_window_present (GTK_WINDOW (lab));
 }
 
@@ -618,6 +638,8 @@ ks_application_activate (GApplication *app)
                                      self->screenshot_height);
       if (self->gpu != NULL && !ks_probe_lab_choose_gpu (lab, self->gpu))
         g_printerr (_("kernelscope: --gpu %s: no such GPU in the GPU database\n"), self->gpu);
+      if (self->probe_instruction != NULL)
+        ks_probe_lab_choose_instruction (lab, self->probe_instruction);
       ks_probe_lab_select (lab, self->probe_lab_name);
       gtk_window_present (GTK_WINDOW (lab));
       return;
@@ -707,6 +729,7 @@ ks_application_finalize (GObject *object)
   g_clear_pointer (&self->view, g_free);
   g_clear_pointer (&self->gpu, g_free);
   g_clear_pointer (&self->probe_lab_name, g_free);
+  g_clear_pointer (&self->probe_instruction, g_free);
   G_OBJECT_CLASS (ks_application_parent_class)->finalize (object);
 }
 

@@ -45,6 +45,17 @@ probe_list (gboolean json)
           json_builder_add_string_value (b, ks_probe_template_variable (t[i]));
           json_builder_set_member_name (b, "hypothesis");
           json_builder_add_string_value (b, ks_probe_template_hypothesis (t[i]));
+          if (ks_probe_template_takes_instruction (t[i]))
+            {
+              guint n_ops;
+              const char *const *ops = ks_probe_instructions (&n_ops);
+
+              json_builder_set_member_name (b, "instructions");
+              json_builder_begin_array (b);
+              for (guint k = 0; k < n_ops; k++)
+                json_builder_add_string_value (b, ops[k]);
+              json_builder_end_array (b);
+            }
           json_builder_end_object (b);
         }
       json_builder_end_array (b);
@@ -56,14 +67,22 @@ probe_list (gboolean json)
   for (guint i = 0; i < n; i++)
     printf ("%-18s %s (sweeps %s)\n", ks_probe_template_name (t[i]),
             ks_probe_template_title (t[i]), ks_probe_template_variable (t[i]));
+  {
+    guint n_ops;
+    g_autofree char *ops = g_strjoinv (", ", (char **) ks_probe_instructions (&n_ops));
+
+    printf ("\nThe chains (accumulators, chain-length, warp-count) time one instruction, "
+            "--instruction:\n  %s (default ffma)\n", ops);
+  }
   return KS_CLI_EXIT_OK;
 }
 
 static void
 print_result (const KsProbeResult *r)
 {
-  printf ("%s on %s (%s), ran on: %s\n\n", ks_probe_template_title (r->tmpl), r->gpu, r->arch,
-          r->ran_on);
+  g_autofree char *title = ks_probe_title (r->tmpl, r->instruction);
+
+  printf ("%s on %s (%s), ran on: %s\n\n", title, r->gpu, r->arch, r->ran_on);
   printf ("Hypothesis: %s\n\nVerification:\n", ks_probe_template_hypothesis (r->tmpl));
   for (guint i = 0; i < r->checks->len; i++)
     {
@@ -94,12 +113,14 @@ ks_cli_probe (int    argc,
               char **argv)
 {
   gboolean json = FALSE, no_toolkit = FALSE;
-  g_autofree char *gpu = NULL, *out = NULL;
+  g_autofree char *gpu = NULL, *out = NULL, *instruction = NULL;
   GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print one JSON object (docs/PROBES.md)", NULL },
     { "gpu", 0, 0, G_OPTION_ARG_STRING, &gpu, "Run the probe on the model of this GPU (default "
       "rtx-3090)", "ID" },
     { "out", 0, 0, G_OPTION_ARG_FILENAME, &out, "Write the experiment folder here", "DIR" },
+    { "instruction", 0, 0, G_OPTION_ARG_STRING, &instruction, "The instruction a chain template "
+      "times: ffma (default), fadd, iadd3, imad, mufu, dfma, hfma2 or shfl", "OP" },
     { "no-toolkit", 0, 0, G_OPTION_ARG_NONE, &no_toolkit,
       "Never run ptxas (registers are then an estimate, spills unchecked)", NULL },
     { NULL }
@@ -127,8 +148,26 @@ ks_cli_probe (int    argc,
 
       return probe_fail (json, KS_CLI_EXIT_USAGE, msg);
     }
+  if (instruction != NULL && !ks_probe_template_takes_instruction (tmpl))
+    {
+      g_autofree char *msg = g_strdup_printf ("the template '%s' takes no --instruction (only "
+                                              "the chains: accumulators, chain-length, "
+                                              "warp-count)", argv[2]);
+
+      return probe_fail (json, KS_CLI_EXIT_USAGE, msg);
+    }
+  if (instruction != NULL && ks_probe_instruction_sass (instruction) == NULL)
+    {
+      guint n_ops;
+      g_autofree char *ops = g_strjoinv (", ", (char **) ks_probe_instructions (&n_ops));
+      g_autofree char *msg = g_strdup_printf ("unknown instruction '%s' (known: %s)",
+                                              instruction, ops);
+
+      return probe_fail (json, KS_CLI_EXIT_USAGE, msg);
+    }
   ks_probe_options_init (&opt);
   opt.gpu = gpu;
+  opt.instruction = instruction;
   opt.use_toolkit = !no_toolkit;
   r = ks_probe_run (tmpl, &opt, &error);
   if (r == NULL)

@@ -23,6 +23,7 @@ struct _KsProbeLab
   GtkLabel *verification_heading;
   GtkSpinner *spinner;
   GtkDropDown *gpu_dropdown;
+  GtkDropDown *instruction_dropdown;
   KsProbeView *plot;
   GtkNotebook *notebook;
   GtkSourceView *ptx_view;
@@ -34,7 +35,7 @@ struct _KsProbeLab
   GSettings *settings;
   KsGpuDb *db;
   char **gpu_ids;
-  GHashTable *results;          /* template name -> KsProbeResult *, its last run */
+  GHashTable *results;          /* "template/instruction" -> KsProbeResult *, its last run */
   GArray *highlighted;          /* guint32 lines highlighted in highlighted_view */
   char *screenshot;
   char *run_error;

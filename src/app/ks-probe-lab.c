@@ -37,6 +37,37 @@ gpu_id (KsProbeLab *self)
   return self->gpu_ids[i];
 }
 
+/* The instruction chosen, for an experiment that times one; else NULL */
+static const char *
+instruction_id (KsProbeLab *self)
+{
+  guint n, i = gtk_drop_down_get_selected (self->instruction_dropdown);
+  const char *const *ops = ks_probe_instructions (&n);
+
+  if (self->tmpl == NULL || !ks_probe_template_takes_instruction (self->tmpl))
+    return NULL;
+  return i < n ? ops[i] : ops[0];
+}
+
+/* The results' key: the experiment, and its instruction */
+static char *
+result_key (const KsProbeTemplate *tmpl,
+            const char            *instruction)
+{
+  return g_strdup_printf ("%s/%s", ks_probe_template_name (tmpl), instruction ? instruction : "");
+}
+
+static const KsProbeResult *
+cached_result (KsProbeLab *self)
+{
+  g_autofree char *key = NULL;
+
+  if (self->tmpl == NULL)
+    return NULL;
+  key = result_key (self->tmpl, instruction_id (self));
+  return g_hash_table_lookup (self->results, key);
+}
+
 static void
 set_status (KsProbeLab *self,
             const char *text)
@@ -52,6 +83,7 @@ set_status (KsProbeLab *self,
 typedef struct
 {
   const KsProbeTemplate *tmpl;
+  char *instruction;
   char *gpu;
   gboolean use_toolkit;
   gint64 started;
@@ -61,6 +93,7 @@ static void
 run_data_free (RunData *d)
 {
   g_free (d->gpu);
+  g_free (d->instruction);
   g_free (d);
 }
 
@@ -77,6 +110,7 @@ run_thread (GTask        *task,
 
   ks_probe_options_init (&opt);
   opt.gpu = d->gpu;
+  opt.instruction = d->instruction;
   opt.use_toolkit = d->use_toolkit;
   r = ks_probe_run (d->tmpl, &opt, &error);
   if (r == NULL)
@@ -97,6 +131,7 @@ run_done_cb (GObject      *source,
   g_autoptr(GError) error = NULL;
   KsProbeResult *r = g_task_propagate_pointer (G_TASK (res), &error);
   double seconds = (g_get_monotonic_time () - d->started) / 1e6;
+  g_autofree char *key = result_key (d->tmpl, d->instruction);
 
   /* a run that a newer one replaced, or a window that has gone */
   if (GPOINTER_TO_UINT (user_data) != self->run_serial || self->results == NULL)
@@ -113,11 +148,12 @@ run_done_cb (GObject      *source,
     {
       g_autofree char *text = NULL;
 
+      g_autofree char *title = ks_probe_title (d->tmpl, d->instruction);
+
       /* TRANSLATORS: %s is the experiment's title, then why its probes did not run */
-      text = g_strdup_printf (_("%s did not run: %s"), _(ks_probe_template_title (d->tmpl)),
-                              error->message);
+      text = g_strdup_printf (_("%s did not run: %s"), title, error->message);
       self->run_error = g_strdup (text);
-      g_hash_table_remove (self->results, ks_probe_template_name (d->tmpl));
+      g_hash_table_remove (self->results, key);
       show_result (self);
     }
   else
@@ -128,7 +164,7 @@ run_done_cb (GObject      *source,
       for (uint32_t i = 0; self->db != NULL && i < self->db->n_gpus; i++)
         if (g_str_equal (self->db->gpus[i].id, d->gpu))
           gpu_name = self->db->gpus[i].name;
-      g_hash_table_replace (self->results, (gpointer) ks_probe_template_name (d->tmpl), r);
+      g_hash_table_replace (self->results, g_steal_pointer (&key), r);
       show_result (self);
       /* TRANSLATORS: the GPU's name, its architecture, the run's seconds */
       text = g_strdup_printf (_("Ran on KernelScope's timing model of the %s (%s) in %.1f s: "
@@ -144,7 +180,7 @@ void
 ks_probe_lab_run (KsProbeLab *self)
 {
   g_autoptr(GTask) task = NULL;
-  g_autofree char *text = NULL;
+  g_autofree char *text = NULL, *title = NULL;
   RunData *d;
 
   g_return_if_fail (KS_IS_PROBE_LAB (self));
@@ -152,6 +188,7 @@ ks_probe_lab_run (KsProbeLab *self)
     return;
   d = g_new0 (RunData, 1);
   d->tmpl = self->tmpl;
+  d->instruction = g_strdup (instruction_id (self));
   d->gpu = g_strdup (gpu_id (self));
   d->use_toolkit = !ks_toolkit_disabled ();
   d->started = g_get_monotonic_time ();
@@ -160,9 +197,10 @@ ks_probe_lab_run (KsProbeLab *self)
   gtk_spinner_start (self->spinner);
   gtk_widget_set_visible (GTK_WIDGET (self->spinner), TRUE);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "lab.run", FALSE);
+  title = ks_probe_title (self->tmpl, d->instruction);
   /* TRANSLATORS: %s is the experiment's title */
   text = g_strdup_printf (_("Running %s: each probe and its controls through the simulator and "
-                            "the timing model…"), _(ks_probe_template_title (self->tmpl)));
+                            "the timing model…"), title);
   set_status (self, text);
   task = g_task_new (self, NULL, run_done_cb, GUINT_TO_POINTER (self->run_serial));
   g_task_set_source_tag (task, ks_probe_lab_run);
@@ -426,8 +464,7 @@ set_text (GtkSourceView *view,
 static void
 show_result (KsProbeLab *self)
 {
-  const KsProbeResult *r = self->tmpl
-    ? g_hash_table_lookup (self->results, ks_probe_template_name (self->tmpl)) : NULL;
+  const KsProbeResult *r = cached_result (self);
   guint failed = 0, unchecked = 0;
 
   self->shown = r;
@@ -530,14 +567,60 @@ template_selected_cb (KsProbeLab    *self,
   if (row == NULL)
     return;
   self->tmpl = all[gtk_list_box_row_get_index (row)];
+  gtk_widget_set_visible (GTK_WIDGET (self->instruction_dropdown),
+                          ks_probe_template_takes_instruction (self->tmpl));
   /* TRANSLATORS: the experiment's hypothesis (seeds/002 section 1) */
   hypothesis = g_strdup_printf (_("Hypothesis: %s"), _(ks_probe_template_hypothesis (self->tmpl)));
   gtk_label_set_text (self->hypothesis_label, hypothesis);
   g_clear_pointer (&self->run_error, g_free);
-  r = g_hash_table_lookup (self->results, ks_probe_template_name (self->tmpl));
+  r = cached_result (self);
   show_result (self);
   if (r == NULL || g_strcmp0 (r->gpu, gpu_id (self)) != 0)
     ks_probe_lab_run (self);
+}
+
+static void
+instruction_changed_cb (KsProbeLab *self)
+{
+  const KsProbeResult *r;
+
+  if (self->tmpl == NULL || !ks_probe_template_takes_instruction (self->tmpl))
+    return;
+  g_clear_pointer (&self->run_error, g_free);
+  r = cached_result (self);
+  show_result (self);
+  if (r == NULL || g_strcmp0 (r->gpu, gpu_id (self)) != 0)
+    ks_probe_lab_run (self);
+}
+
+gboolean
+ks_probe_lab_choose_instruction (KsProbeLab *self,
+                                 const char *instruction)
+{
+  guint n;
+  const char *const *ops = ks_probe_instructions (&n);
+
+  g_return_val_if_fail (KS_IS_PROBE_LAB (self), FALSE);
+  for (guint i = 0; i < n; i++)
+    if (g_ascii_strcasecmp (ops[i], instruction) == 0)
+      {
+        gtk_drop_down_set_selected (self->instruction_dropdown, i);
+        return TRUE;
+      }
+  return FALSE;
+}
+
+static void
+fill_instructions (KsProbeLab *self)
+{
+  guint n;
+  const char *const *ops = ks_probe_instructions (&n);
+  g_autoptr(GtkStringList) names = gtk_string_list_new (NULL);
+
+  for (guint i = 0; i < n; i++)
+    gtk_string_list_append (names, ks_probe_instruction_sass (ops[i]));
+  gtk_drop_down_set_model (self->instruction_dropdown, G_LIST_MODEL (names));
+  gtk_drop_down_set_selected (self->instruction_dropdown, 0);
 }
 
 gboolean
@@ -546,10 +629,11 @@ ks_probe_lab_select (KsProbeLab *self,
 {
   guint n;
   const KsProbeTemplate *const *all = ks_probe_templates (&n);
+  const KsProbeTemplate *wanted = ks_probe_find (name);
 
   g_return_val_if_fail (KS_IS_PROBE_LAB (self), FALSE);
-  for (guint i = 0; i < n; i++)
-    if (g_str_equal (ks_probe_template_name (all[i]), name))
+  for (guint i = 0; wanted != NULL && i < n; i++)
+    if (all[i] == wanted)
       {
         GtkListBoxRow *row = gtk_list_box_get_row_at_index (self->template_list, (int) i);
 
@@ -956,6 +1040,7 @@ ks_probe_lab_class_init (KsProbeLabClass *klass)
   BIND (verification_heading);
   BIND (spinner);
   BIND (gpu_dropdown);
+  BIND (instruction_dropdown);
   BIND (plot);
   BIND (notebook);
   BIND (ptx_view);
@@ -992,7 +1077,7 @@ static void
 ks_probe_lab_init (KsProbeLab *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
-  self->results = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
+  self->results = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                          (GDestroyNotify) ks_probe_result_free);
   self->highlighted = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->settings = ks_settings_new ();
@@ -1002,7 +1087,9 @@ ks_probe_lab_init (KsProbeLab *self)
   update_scheme (self);
   fill_gpus (self);
   fill_templates (self);
+  fill_instructions (self);
   ks_a11y_name_drop_down_buttons (GTK_WIDGET (self->gpu_dropdown));
+  ks_a11y_name_drop_down_buttons (GTK_WIDGET (self->instruction_dropdown));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "lab.save", FALSE);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "lab.export-plot", FALSE);
   g_signal_connect_object (self->template_list, "row-selected",
@@ -1013,6 +1100,8 @@ ks_probe_lab_init (KsProbeLab *self)
                            G_CALLBACK (check_row_activated_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->gpu_dropdown, "notify::selected",
                            G_CALLBACK (gpu_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->instruction_dropdown, "notify::selected",
+                           G_CALLBACK (instruction_changed_cb), self, G_CONNECT_SWAPPED);
   gtk_label_set_text (self->conclusion_label, _("Pick an experiment on the left: it runs on the "
                                                 "timing model at once, without a GPU."));
 }

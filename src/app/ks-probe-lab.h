@@ -25,6 +25,10 @@ gboolean             ks_probe_lab_select           (KsProbeLab     *self,
 /* Picks the GPU of data/gpus.json's id; FALSE when there is none */
 gboolean             ks_probe_lab_choose_gpu       (KsProbeLab     *self,
                                                     const char     *id);
+/* Picks the instruction a chain experiment times (ks_probe_instructions());
+ * FALSE when there is none of that name */
+gboolean             ks_probe_lab_choose_instruction (KsProbeLab   *self,
+                                                    const char     *instruction);
 /* Runs the selected experiment again */
 void                 ks_probe_lab_run              (KsProbeLab     *self);
 gboolean             ks_probe_lab_is_running       (KsProbeLab     *self);

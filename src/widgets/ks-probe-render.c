@@ -136,9 +136,13 @@ frame_of (const KsProbeChart *c,
       f->x0 = 0;
       f->x1 = xmax > 0 ? xmax * 1.05 : 1;
     }
-  f->note_row = model_note (r) != NULL
-                && text_width (f->px, TRUE, _(ks_probe_template_title (r->tmpl)))
-                   + text_width (f->px, FALSE, model_note (r)) + f->px * 2 > width - f->px;
+  {
+    g_autofree char *title = ks_probe_title (r->tmpl, r->instruction);
+
+    f->note_row = model_note (r) != NULL
+                  && text_width (f->px, TRUE, title)
+                     + text_width (f->px, FALSE, model_note (r)) + f->px * 2 > width - f->px;
+  }
   f->top = f->px * (f->note_row ? 4.8 : 3.4);
   f->height = height - f->top - f->px * 3.6;
   if (f->height <= f->px * 4)
@@ -378,8 +382,8 @@ ks_probe_chart_render (cairo_t            *cr,
   cairo_set_font_size (cr, f.px * 1.1);
   ks_render_set_rgb (cr, fg, 1);
   {
-    g_autofree char *title = fit_text (cr, _(ks_probe_template_title (r->tmpl)),
-                                       width - f.px * 1.0);
+    g_autofree char *full = ks_probe_title (r->tmpl, r->instruction);
+    g_autofree char *title = fit_text (cr, full, width - f.px * 1.0);
 
     cairo_move_to (cr, f.px * 0.5, f.px * 1.4);
     cairo_show_text (cr, title);
@@ -471,11 +475,12 @@ char *
 ks_probe_chart_describe (const KsProbeResult *r)
 {
   GString *s;
+  g_autofree char *title = NULL;
 
   g_return_val_if_fail (r != NULL, NULL);
   s = g_string_new (NULL);
-  g_string_append_printf (s, _("%s: cycles per target instruction against %s"),
-                          _(ks_probe_template_title (r->tmpl)),
+  title = ks_probe_title (r->tmpl, r->instruction);
+  g_string_append_printf (s, _("%s: cycles per target instruction against %s"), title,
                           _(ks_probe_template_axis (r->tmpl)));
   if (g_strcmp0 (r->ran_on, "model") == 0)
     g_string_append_printf (s, " (%s)", _("model, not a measurement"));

@@ -37,6 +37,74 @@ typedef enum
   PROBE_POINTER_CHASE,
 } ProbeKind;
 
+/* An instruction a chain template times (--instruction): its PTX, the SASS
+ * ptxas makes of it, and how the probe's CUDA writes it as inline PTX */
+typedef enum
+{
+  REG_F32,
+  REG_F64,
+  REG_B32,
+} RegClass;
+
+typedef struct
+{
+  const char *name;             /* "ffma": --instruction's value */
+  const char *sass;             /* "FFMA": the opcode ptxas makes of it */
+  const char *ptx;              /* "fma.rn.f32": what the verification counts */
+  KsPtxOpcode opcode;
+  KsPtxType type;
+  RegClass reg;
+  const char *body;             /* the timed instruction: printf of (accumulator, accumulator) */
+  const char *b;                /* the PTX that sets the operand b (%f2, %fd2 or %r2) */
+  uint32_t zero;                /* the first accumulator's start: f32 bits added to tid */
+  const char *cuda_type, *cuda_constraint, *cuda_asm, *cuda_b, *cuda_init;
+} ProbeOp;
+
+static const ProbeOp probe_ops[] = {
+  { "ffma", "FFMA", "fma.rn.f32", KS_PTX_OPC_FMA, KS_PTX_TYPE_F32, REG_F32,
+    "\tfma.rn.f32 %%f%u, %%f%u, %%f2, %%f2;\n", "\tmov.f32 %f2, 0f3F7FF972;\n", 0,
+    "float", "f", "fma.rn.f32 %0, %0, %1, %1;", "0.9999f",
+    "(float) threadIdx.x + (k ? __int_as_float(0x3F800000 + (k << 16)) : 0.0f)" },
+  { "fadd", "FADD", "add.f32", KS_PTX_OPC_ADD, KS_PTX_TYPE_F32, REG_F32,
+    "\tadd.f32 %%f%u, %%f%u, %%f2;\n", "\tmov.f32 %f2, 0f3F7FF972;\n", 0,
+    "float", "f", "add.f32 %0, %0, %1;", "0.9999f",
+    "(float) threadIdx.x + (k ? __int_as_float(0x3F800000 + (k << 16)) : 0.0f)" },
+  { "iadd3", "IADD3", "add.u32", KS_PTX_OPC_ADD, KS_PTX_TYPE_U32, REG_B32,
+    "\tadd.u32 %%r%u, %%r%u, %%r2;\n", "\tor.b32 %r2, %r1, 1;\n", 0,
+    "unsigned", "r", "add.u32 %0, %0, %1;", "threadIdx.x | 1", "threadIdx.x + k" },
+  { "imad", "IMAD", "mad.lo.u32", KS_PTX_OPC_MAD, KS_PTX_TYPE_U32, REG_B32,
+    "\tmad.lo.u32 %%r%u, %%r%u, %%r2, %%r2;\n", "\tor.b32 %r2, %r1, 1;\n", 0,
+    "unsigned", "r", "mad.lo.u32 %0, %0, %1, %1;", "threadIdx.x | 1", "threadIdx.x + k" },
+  /* rsqrt converges to 1 from any positive start; .ftz keeps it one MUFU.RSQ */
+  { "mufu", "MUFU.RSQ", "rsqrt.approx.ftz.f32", KS_PTX_OPC_RSQRT, KS_PTX_TYPE_F32, REG_F32,
+    "\trsqrt.approx.ftz.f32 %%f%u, %%f%u;\n", "\tmov.f32 %f2, 0f3F7FF972;\n", 0x3F800000u,
+    "float", "f", "rsqrt.approx.ftz.f32 %0, %0;", "0.9999f",
+    "(float) threadIdx.x + (k ? __int_as_float(0x3F800000 + (k << 16)) : 1.0f)" },
+  { "dfma", "DFMA", "fma.rn.f64", KS_PTX_OPC_FMA, KS_PTX_TYPE_F64, REG_F64,
+    "\tfma.rn.f64 %%fd%u, %%fd%u, %%fd2, %%fd2;\n", "\tmov.f64 %fd2, 0d3FEFFF2E48E8A71E;\n", 0,
+    "double", "d", "fma.rn.f64 %0, %0, %1, %1;", "0.9999",
+    "(double) threadIdx.x + (k ? 1.0 + k / 16.0 : 0.0)" },
+  /* two halves of 0.9995 (0x3BFF) a lane */
+  { "hfma2", "HFMA2", "fma.rn.f16x2", KS_PTX_OPC_FMA, KS_PTX_TYPE_F16X2, REG_B32,
+    "\tfma.rn.f16x2 %%r%u, %%r%u, %%r2, %%r2;\n", "\tmov.b32 %r2, 0x3BFF3BFF;\n", 0,
+    "unsigned", "r", "fma.rn.f16x2 %0, %0, %1, %1;", "0x3BFF3BFFu", "0x3C003C00u + k" },
+  /* each lane's value goes to its neighbour and back: a chain through the
+   * crossbar */
+  { "shfl", "SHFL.BFLY", "shfl.sync.bfly.b32", KS_PTX_OPC_SHFL, KS_PTX_TYPE_B32, REG_B32,
+    "\tshfl.sync.bfly.b32 %%r%u, %%r%u, 1, 31, -1;\n", "\tor.b32 %r2, %r1, 1;\n", 0,
+    "unsigned", "r", "shfl.sync.bfly.b32 %0, %0, 1, 31, -1;", "threadIdx.x | 1",
+    "threadIdx.x + k" },
+};
+
+static const ProbeOp *
+find_op (const char *name)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (probe_ops); i++)
+    if (g_ascii_strcasecmp (probe_ops[i].name, name) == 0)
+      return &probe_ops[i];
+  return NULL;
+}
+
 struct _KsProbeTemplate
 {
   ProbeKind kind;
@@ -56,18 +124,18 @@ static const double strides[] = { 1, 2, 4, 8, 16, 32 };
 static const double working_sets[] = { 8192, 32768, 524288, 2097152, 33554432 };
 
 static const KsProbeTemplate templates[] = {
-  { PROBE_FFMA_ACCUMULATORS, "ffma-accumulators", N_("FFMA latency and throughput"),
+  { PROBE_FFMA_ACCUMULATORS, "accumulators", N_("Instruction latency and throughput"),
     "accumulators",
-    N_("With one accumulator every FFMA waits for the one before, so the time per FFMA is its "
-       "latency; with enough independent accumulators the warp issues one FFMA a cycle and the "
-       "latency is hidden."),
+    N_("With one accumulator every instruction waits for the one before, so the time per "
+       "instruction is its latency; with enough independent accumulators the warp issues as "
+       "fast as the instruction's pipe accepts them and the latency is hidden."),
     N_("independent accumulators"), accumulators, G_N_ELEMENTS (accumulators) },
-  { PROBE_FFMA_COUNT, "ffma-count", N_("FFMA chain length: T(N) = L N + C"), "instructions",
-    N_("The cycles of a dependent FFMA chain grow by the FFMA latency L per instruction, over a "
-       "fixed cost C of the timer and the set-up."),
-    N_("FFMAs timed in warp 0"), ffma_counts, G_N_ELEMENTS (ffma_counts) },
+  { PROBE_FFMA_COUNT, "chain-length", N_("Chain length: T(N) = L N + C"), "instructions",
+    N_("The cycles of a dependent chain grow by the instruction's latency L per instruction, "
+       "over a fixed cost C of the timer and the set-up."),
+    N_("instructions timed in warp 0"), ffma_counts, G_N_ELEMENTS (ffma_counts) },
   { PROBE_WARP_COUNT, "warp-count", N_("Hiding latency with warps"), "warps",
-    N_("One warp with a dependent FFMA chain issues an FFMA once per latency; with about four "
+    N_("One warp with a dependent chain issues an instruction once per latency; with enough "
        "warps on each of the SM's four schedulers, some warp is ready every cycle and the "
        "latency is hidden (CUDA C++ Programming Guide, \"Multiprocessor Level\")."),
     N_("warps in the block"), warp_counts, G_N_ELEMENTS (warp_counts) },
@@ -80,6 +148,16 @@ static const KsProbeTemplate templates[] = {
     N_("A chase of dependent loads over a working set that fits in L1 takes the L1 hit latency a "
        "load; past L1 it takes L2's, past L2 DRAM's."),
     N_("working set"), working_sets, G_N_ELEMENTS (working_sets) },
+};
+
+/* The names the first two templates had when they timed FFMA alone; they
+ * still run, with --instruction ffma */
+static const struct
+{
+  const char *alias, *name;
+} aliases[] = {
+  { "ffma-accumulators", "accumulators" },
+  { "ffma-count", "chain-length" },
 };
 
 static const KsProbeTemplate *const template_list[] = {
@@ -96,6 +174,9 @@ ks_probe_templates (guint *n)
 const KsProbeTemplate *
 ks_probe_find (const char *name)
 {
+  for (guint i = 0; i < G_N_ELEMENTS (aliases); i++)
+    if (g_strcmp0 (aliases[i].alias, name) == 0)
+      name = aliases[i].name;
   for (guint i = 0; i < G_N_ELEMENTS (templates); i++)
     if (g_strcmp0 (templates[i].name, name) == 0)
       return &templates[i];
@@ -138,6 +219,62 @@ ks_probe_template_x_is_bytes (const KsProbeTemplate *tmpl)
   return tmpl->kind == PROBE_POINTER_CHASE;
 }
 
+static gboolean
+is_chain (ProbeKind kind)
+{
+  return kind == PROBE_FFMA_ACCUMULATORS || kind == PROBE_FFMA_COUNT || kind == PROBE_WARP_COUNT;
+}
+
+gboolean
+ks_probe_template_takes_instruction (const KsProbeTemplate *tmpl)
+{
+  return is_chain (tmpl->kind);
+}
+
+const char *const *
+ks_probe_instructions (guint *n)
+{
+  static const char *names[G_N_ELEMENTS (probe_ops) + 1];
+
+  for (guint i = 0; i < G_N_ELEMENTS (probe_ops); i++)
+    names[i] = probe_ops[i].name;
+  *n = G_N_ELEMENTS (probe_ops);
+  return names;
+}
+
+const char *
+ks_probe_instruction_sass (const char *instruction)
+{
+  const ProbeOp *op = find_op (instruction);
+
+  return op ? op->sass : NULL;
+}
+
+char *
+ks_probe_title (const KsProbeTemplate *tmpl,
+                const char            *instruction)
+{
+  const ProbeOp *op = instruction ? find_op (instruction) : &probe_ops[0];
+  const char *sass = op ? op->sass : "?";
+
+  switch (tmpl->kind)
+    {
+    case PROBE_FFMA_ACCUMULATORS:
+      /* TRANSLATORS: %s is a GPU instruction's name, as FFMA */
+      return g_strdup_printf (_("%s latency and throughput"), sass);
+    case PROBE_FFMA_COUNT:
+      /* TRANSLATORS: %s is a GPU instruction's name, as FFMA */
+      return g_strdup_printf (_("%s chain length: T(N) = L N + C"), sass);
+    case PROBE_WARP_COUNT:
+      /* TRANSLATORS: %s is a GPU instruction's name, as FFMA */
+      return g_strdup_printf (_("Hiding %s latency with warps"), sass);
+    case PROBE_SHARED_STRIDE:
+    case PROBE_POINTER_CHASE:
+    default:
+      return g_strdup (_(tmpl->title));
+    }
+}
+
 void
 ks_probe_options_init (KsProbeOptions *options)
 {
@@ -165,13 +302,15 @@ typedef struct
   uint32_t threads;
   uint32_t chase_elements;      /* pointer chase: elements on the chain */
   const char *target;           /* the GPU's architecture: the PTX's .target */
+  const ProbeOp *op;            /* the chains' instruction */
 } Shape;
 
 static Shape
-shape_of (ProbeKind kind,
-          double    x)
+shape_of (ProbeKind      kind,
+          double         x,
+          const ProbeOp *op)
 {
-  Shape s = { .kind = kind, .x = (uint32_t) x, .threads = 32 };
+  Shape s = { .kind = kind, .x = (uint32_t) x, .threads = 32, .op = op ? op : &probe_ops[0] };
 
   switch (kind)
     {
@@ -246,7 +385,7 @@ probe_ptx (const Shape *s,
     g_string_append_printf (p, ".shared .align 4 .b32 words[%u];\n\n", SHARED_WORDS);
   g_string_append (p, ".visible .entry probe(\n\t.param .u64 out,\n\t.param .u64 cycles\n)\n{\n"
                       "\t.reg .pred %p<2>;\n\t.reg .b32 %r<64>;\n\t.reg .b64 %rd<16>;\n"
-                      "\t.reg .f32 %f<48>;\n\n"
+                      "\t.reg .f32 %f<48>;\n\t.reg .f64 %fd<24>;\n\n"
                       "\tld.param.u64 %rd1, [out];\n\tld.param.u64 %rd2, [cycles];\n"
                       "\tcvta.to.global.u64 %rd1, %rd1;\n\tcvta.to.global.u64 %rd2, %rd2;\n"
                       "\tmov.u32 %r1, %tid.x;\n");
@@ -255,11 +394,32 @@ probe_ptx (const Shape *s,
     case PROBE_FFMA_ACCUMULATORS:
     case PROBE_FFMA_COUNT:
     case PROBE_WARP_COUNT:
-      /* acc = acc * b + b: bounded, and never folded away */
-      g_string_append (p, "\tcvt.rn.f32.u32 %f1, %r1;\n\tmov.f32 %f2, 0f3F7FF972;\n");
+      /* acc = acc * b + b (FFMA): bounded, and never folded away; each
+       * accumulator starts apart from the others */
+      g_string_append (p, "\tcvt.rn.f32.u32 %f1, %r1;\n");
+      g_string_append (p, s->op->b);
       for (uint32_t k = 0; k < s->accumulators; k++)
-        g_string_append_printf (p, "\tadd.f32 %%f%u, %%f1, 0f%08X;\n", 8 + k,
-                                (uint32_t) (k == 0 ? 0 : 0x3F800000u + (k << 16)));
+        switch (s->op->reg)
+          {
+          case REG_F32:
+            g_string_append_printf (p, "\tadd.f32 %%f%u, %%f1, 0f%08X;\n", 8 + k,
+                                    (uint32_t) (k == 0 ? s->op->zero : 0x3F800000u + (k << 16)));
+            break;
+          case REG_F64:
+            if (k == 0)
+              g_string_append (p, "\tcvt.rn.f64.u32 %fd1, %r1;\n");
+            g_string_append_printf (p, "\tadd.f64 %%fd%u, %%fd1, 0d%016" G_GINT64_MODIFIER "X;\n",
+                                    8 + k, k == 0 ? (guint64) 0
+                                    : G_GUINT64_CONSTANT (0x3FF0000000000000) + ((guint64) k << 48));
+            break;
+          case REG_B32:
+          default:
+            if (s->op->type == KS_PTX_TYPE_F16X2)
+              g_string_append_printf (p, "\tmov.b32 %%r%u, %u;\n", 8 + k, 0x3C003C00u + k);
+            else
+              g_string_append_printf (p, "\tadd.u32 %%r%u, %%r1, %u;\n", 8 + k, k);
+            break;
+          }
       break;
     case PROBE_SHARED_STRIDE:
       g_string_append_printf (p, "\tmul.lo.u32 %%r2, %%r1, %u;\n\trem.u32 %%r2, %%r2, %u;\n"
@@ -302,7 +462,10 @@ probe_ptx (const Shape *s,
             {
               uint32_t a = 8 + j % s->accumulators;
 
-              g_string_append_printf (p, "\tfma.rn.f32 %%f%u, %%f%u, %%f2, %%f2;\n", a, a);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+              g_string_append_printf (p, s->op->body, a, a);
+#pragma GCC diagnostic pop
             }
             break;
           case PROBE_SHARED_STRIDE:
@@ -312,7 +475,8 @@ probe_ptx (const Shape *s,
             g_string_append (p, "\tld.global.u64 %rd6, [%rd6];\n");
             break;
           }
-      g_string_append_printf (p, "\tadd.u32 %%r50, %%r50, 1;\n\tsetp.lt.u32 %%p1, %%r50, %u;\n"
+      /* the counter is signed, so that an add.u32 chain does not count it */
+      g_string_append_printf (p, "\tadd.s32 %%r50, %%r50, 1;\n\tsetp.lt.u32 %%p1, %%r50, %u;\n"
                                  "\t@%%p1 bra $L_timed;\n", s->iterations);
     }
   g_string_append (p, "\tmov.u64 %rd11, %clock64;\n\tsub.s64 %rd12, %rd11, %rd10;\n");
@@ -322,10 +486,17 @@ probe_ptx (const Shape *s,
     case PROBE_FFMA_ACCUMULATORS:
     case PROBE_FFMA_COUNT:
     case PROBE_WARP_COUNT:
+      /* the sum of the accumulators (their exclusive or for the 32-bit
+       * ones), one word a thread */
       for (uint32_t k = 1; k < s->accumulators; k++)
-        g_string_append_printf (p, "\tadd.f32 %%f8, %%f8, %%f%u;\n", 8 + k);
-      g_string_append (p, "\tmul.wide.u32 %rd7, %r1, 4;\n\tadd.s64 %rd8, %rd1, %rd7;\n"
-                          "\tst.global.f32 [%rd8], %f8;\n");
+        g_string_append_printf (p, s->op->reg == REG_F32 ? "\tadd.f32 %%f8, %%f8, %%f%u;\n"
+                                   : s->op->reg == REG_F64 ? "\tadd.f64 %%fd8, %%fd8, %%fd%u;\n"
+                                   : "\txor.b32 %%r8, %%r8, %%r%u;\n", 8 + k);
+      if (s->op->reg == REG_F64)
+        g_string_append (p, "\tcvt.rn.f32.f64 %f8, %fd8;\n");
+      g_string_append (p, "\tmul.wide.u32 %rd7, %r1, 4;\n\tadd.s64 %rd8, %rd1, %rd7;\n");
+      g_string_append (p, s->op->reg == REG_B32 ? "\tst.global.b32 [%rd8], %r8;\n"
+                                                : "\tst.global.f32 [%rd8], %f8;\n");
       break;
     case PROBE_SHARED_STRIDE:
       g_string_append (p, "\tmov.u32 %r5, 0;\n");
@@ -359,30 +530,38 @@ probe_cuda (const Shape *s)
     case PROBE_FFMA_ACCUMULATORS:
     case PROBE_FFMA_COUNT:
     case PROBE_WARP_COUNT:
-      g_string_append_printf (c, "#define ACCUMULATORS %u\n#define ITERATIONS %u\n\n",
-                              s->accumulators, s->iterations * FFMA_UNROLL);
-      g_string_append (c,
-        "__global__ void probe(float *out, long long *cycles)\n{\n"
-        "  float x = (float) threadIdx.x, b = 0.9999f, acc[ACCUMULATORS];\n"
-        "#pragma unroll\n"
-        "  for (int k = 0; k < ACCUMULATORS; k++)\n"
-        "    acc[k] = x + (k ? __int_as_float(0x3F800000 + (k << 16)) : 0.0f);\n"
-        "  __syncthreads();\n"
-        "  long long t0 = clock64();\n"
-        "#pragma unroll 4\n"
-        "  for (int i = 0; i < ITERATIONS; i++)\n"
-        "    {\n"
-        "#pragma unroll\n"
-        "      for (int j = 0; j < 32; j++)\n"
-        "        asm volatile(\"fma.rn.f32 %0, %0, %1, %1;\" : \"+f\"(acc[j % ACCUMULATORS]) : \"f\"(b));\n"
-        "    }\n"
-        "  long long t1 = clock64();\n"
-        "  float sum = acc[0];\n"
-        "#pragma unroll\n"
-        "  for (int k = 1; k < ACCUMULATORS; k++)\n"
-        "    sum += acc[k];\n"
-        "  out[threadIdx.x] = sum;\n"
-        "  cycles[threadIdx.x] = t1 - t0;\n}\n\n");
+      {
+        const ProbeOp *op = s->op;
+        gboolean integer = op->reg == REG_B32;
+
+        g_string_append_printf (c, "#define ACCUMULATORS %u\n#define ITERATIONS %u\n\n",
+                                s->accumulators, s->iterations * FFMA_UNROLL);
+        g_string_append_printf (c,
+          "__global__ void probe(float *out, long long *cycles)\n{\n"
+          "  %s b = %s, acc[ACCUMULATORS];\n"
+          "#pragma unroll\n"
+          "  for (int k = 0; k < ACCUMULATORS; k++)\n"
+          "    acc[k] = %s;\n"
+          "  __syncthreads();\n"
+          "  long long t0 = clock64();\n"
+          "#pragma unroll 4\n"
+          "  for (int i = 0; i < ITERATIONS; i++)\n"
+          "    {\n"
+          "#pragma unroll\n"
+          "      for (int j = 0; j < 32; j++)\n"
+          "        asm volatile(\"%s\" : \"+%s\"(acc[j %% ACCUMULATORS]) : \"%s\"(b));\n"
+          "    }\n"
+          "  long long t1 = clock64();\n"
+          "  %s sum = acc[0];\n"
+          "#pragma unroll\n"
+          "  for (int k = 1; k < ACCUMULATORS; k++)\n"
+          "    sum %s= acc[k];\n"
+          "  out[threadIdx.x] = %s;\n"
+          "  cycles[threadIdx.x] = t1 - t0;\n}\n\n",
+          op->cuda_type, op->cuda_b, op->cuda_init, op->cuda_asm, op->cuda_constraint,
+          op->cuda_constraint, op->cuda_type, integer ? "^" : "+",
+          integer ? "__uint_as_float(sum)" : op->reg == REG_F64 ? "(float) sum" : "sum");
+      }
       break;
     case PROBE_SHARED_STRIDE:
       g_string_append_printf (c, "#define STRIDE %u\n#define ITERATIONS %u\n#define WORDS %u\n\n",
@@ -562,7 +741,7 @@ is_target (const Shape       *s,
     case PROBE_FFMA_ACCUMULATORS:
     case PROBE_FFMA_COUNT:
     case PROBE_WARP_COUNT:
-      return in->opcode == KS_PTX_OPC_FMA && in->types[0] == KS_PTX_TYPE_F32;
+      return in->opcode == s->op->opcode && in->types[0] == s->op->type;
     case PROBE_SHARED_STRIDE:
       return in->opcode == KS_PTX_OPC_LD && in->space == KS_PTX_SPACE_SHARED;
     case PROBE_POINTER_CHASE:
@@ -793,7 +972,7 @@ verify (KsProbeResult    *r,
   add_check (r, N_("target instruction"), TRUE, n_targets == s->per_body,
              g_strdup_printf ("%u %s per loop body (want %u)", n_targets,
                               s->kind == PROBE_SHARED_STRIDE ? "ld.shared.u32"
-                              : s->kind == PROBE_POINTER_CHASE ? "ld.global.u64" : "fma.rn.f32",
+                              : s->kind == PROBE_POINTER_CHASE ? "ld.global.u64" : s->op->ptx,
                               s->per_body),
              g_array_copy (target_lines), NULL);
   if (s->kind == PROBE_SHARED_STRIDE)
@@ -810,8 +989,8 @@ verify (KsProbeResult    *r,
   else
     add_check (r, N_("dependency chain"), TRUE,
                chained && g_hash_table_size (dests) == s->accumulators,
-               g_strdup_printf ("%u accumulator register(s) (want %u), each FFMA adding to its "
-                                "own result", g_hash_table_size (dests), s->accumulators),
+               g_strdup_printf ("%u accumulator register(s) (want %u), each %s taking its own "
+                                "result", g_hash_table_size (dests), s->accumulators, s->op->sass),
                target_lines, NULL);
   add_check (r, N_("no other memory access in the timed region"), TRUE,
              other_mem == 0 && stores_before == 0,
@@ -846,8 +1025,9 @@ verify (KsProbeResult    *r,
   /* the SASS, when a disassembler named its opcodes */
   if (a->sass_text != NULL && a->sass_tool != NULL)
     {
+      g_autofree char *chain_op = g_strdup_printf (" %s ", s->op->sass);
       const char *op = s->kind == PROBE_SHARED_STRIDE ? " LDS"
-                       : s->kind == PROBE_POINTER_CHASE ? " LDG" : " FFMA ";
+                       : s->kind == PROBE_POINTER_CHASE ? " LDG" : chain_op;
       GArray *op_lines = lines_new (), *other_lines = lines_new ();
       guint n = count_occurrences (a->sass_text, op, op_lines);
       guint local = count_occurrences (a->sass_text, " LDL", other_lines)
@@ -895,6 +1075,13 @@ checksum_of (const KsAnalysis *a,
       memcpy (&v, out + 8, 8);
       return (double) v;
     }
+  if (s->op->reg == REG_B32)
+    {
+      uint32_t v;
+
+      memcpy (&v, out, 4);
+      return v;
+    }
   {
     float f;
 
@@ -935,6 +1122,7 @@ conclude (const KsProbeResult *r,
   GString *c = g_string_new (NULL);
   const KsProbePoint *p = (const KsProbePoint *) r->points->data;
   guint n = r->points->len;
+  const char *op = r->instruction ? ks_probe_instruction_sass (r->instruction) : NULL;
 
   if (!r->verified && r->checks->len > 0)
     {
@@ -961,35 +1149,45 @@ conclude (const KsProbeResult *r,
       {
         guint sat = saturation_point (p, n);
 
-        g_string_append_printf (c, "a dependent FFMA chain took %.2f cycles per instruction; ",
-                                p[0].cycles_per_instruction);
+        g_string_append_printf (c, "a dependent %s chain took %.2f cycles per instruction; ",
+                                op, p[0].cycles_per_instruction);
         for (guint i = 1; i < n; i++)
           g_string_append_printf (c, "%g accumulators %.2f%s", p[i].x, p[i].cycles_per_instruction,
                                   i + 1 < n ? ", " : ". ");
-        g_string_append_printf (c, "From %g independent accumulators on, the warp issued about "
-                                   "one FFMA every %.2f cycles: the chain's latency was hidden.",
-                                p[sat].x, p[sat].cycles_per_instruction);
+        if (sat == 0)
+          g_string_append_printf (c, "Every point issued about one %s every %.2f cycles: the "
+                                     "pipe's rate, not the chain's latency, limited the warp.",
+                                  op, p[0].cycles_per_instruction);
+        else
+          g_string_append_printf (c, "From %g independent accumulators on, the warp issued "
+                                     "about one %s every %.2f cycles: the chain's latency was "
+                                     "hidden.", p[sat].x, op, p[sat].cycles_per_instruction);
       }
       break;
     case PROBE_FFMA_COUNT:
-      g_string_append_printf (c, "over chains of %g to %g FFMAs, the cycles fit T(N) = %.3f N + "
-                                 "%.0f (R^2 = %.5f): the model's dependent FFMA latency is %.2f "
-                                 "cycles, with a fixed cost of %.0f cycles.",
-                              p[0].x, p[n - 1].x, r->slope, r->intercept, r->r2, r->slope,
-                              r->intercept);
+      g_string_append_printf (c, "over chains of %g to %g %s instructions, the cycles fit "
+                                 "T(N) = %.3f N + %.0f (R^2 = %.5f): the model's dependent %s "
+                                 "latency is %.2f cycles, with a fixed cost of %.0f cycles.",
+                              p[0].x, p[n - 1].x, op, r->slope, r->intercept, r->r2, op,
+                              r->slope, r->intercept);
       break;
     case PROBE_WARP_COUNT:
       {
         guint sat = saturation_point (p, n);
 
-        g_string_append_printf (c, "one warp's dependent FFMA chain took %.2f cycles per FFMA; ",
-                                p[0].cycles_per_instruction);
+        g_string_append_printf (c, "one warp's dependent %s chain took %.2f cycles per %s; ",
+                                op, p[0].cycles_per_instruction, op);
         for (guint i = 1; i < n; i++)
-          g_string_append_printf (c, "%g warps %.2f%s", p[i].x, p[i].cycles_per_instruction,
-                                  i + 1 < n ? ", " : " cycles per FFMA of the SM. ");
-        g_string_append_printf (c, "From %g warps on the SM issued an FFMA every %.2f cycles "
-                                   "(%.1f a cycle): enough warps were ready to hide the latency.",
-                                p[sat].x, p[sat].cycles_per_instruction,
+          {
+            g_string_append_printf (c, "%g warps %.2f", p[i].x, p[i].cycles_per_instruction);
+            if (i + 1 < n)
+              g_string_append (c, ", ");
+            else
+              g_string_append_printf (c, " cycles per %s of the SM. ", op);
+          }
+        g_string_append_printf (c, "From %g warps on the SM issued one %s every %.2f cycles "
+                                   "(%.2f a cycle): enough warps were ready to hide the latency.",
+                                p[sat].x, op, p[sat].cycles_per_instruction,
                                 1.0 / p[sat].cycles_per_instruction);
       }
       break;
@@ -1071,6 +1269,8 @@ ks_probe_run (const KsProbeTemplate *tmpl,
                                "cycles_per_instruction,checksum\n");
   GString *sweep = g_string_new (NULL);
   g_autofree char *target = NULL;
+  const ProbeOp *op = NULL;
+  guint n_ops;
 
   if (options == NULL)
     {
@@ -1078,6 +1278,26 @@ ks_probe_run (const KsProbeTemplate *tmpl,
       options = &defaults;
     }
   result_init (r, tmpl, "model", "model");
+  if (options->instruction != NULL && !is_chain (tmpl->kind))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "the template '%s' takes no "
+                   "instruction: it times %s", tmpl->name,
+                   tmpl->kind == PROBE_SHARED_STRIDE ? "shared-memory loads" : "global loads");
+      goto fail;
+    }
+  if (is_chain (tmpl->kind))
+    {
+      op = find_op (options->instruction ? options->instruction : "ffma");
+      if (op == NULL)
+        {
+          g_autofree char *known = g_strjoinv (", ", (char **) ks_probe_instructions (&n_ops));
+
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "unknown instruction "
+                       "'%s' (the chains time %s)", options->instruction, known);
+          goto fail;
+        }
+      r->instruction = g_strdup (op->name);
+    }
   g_string_append_printf (sweep, "%s,total_instructions,total_cycles,cycles_per_instruction,"
                                  "corrected,registers,spill_loads,spill_stores,checksum%s\n",
                           tmpl->variable, tmpl->kind == PROBE_SHARED_STRIDE ? ",ways" : "");
@@ -1099,7 +1319,7 @@ ks_probe_run (const KsProbeTemplate *tmpl,
   }
   for (guint i = 0; i < tmpl->n_values; i++)
     {
-      Shape s = shape_of (tmpl->kind, tmpl->values[i]);
+      Shape s = shape_of (tmpl->kind, tmpl->values[i], op);
       g_autoptr(KsAnalysis) a = NULL, empty = NULL;
       g_autofree char *ptx = NULL, *spec = NULL;
       KsProbePoint pt = { .x = tmpl->values[i], .corrected = NAN, .ways = NAN,
@@ -1165,8 +1385,8 @@ ks_probe_run (const KsProbeTemplate *tmpl,
           first = ks_analysis_ref (a);
         }
       g_array_append_val (r->points, pt);
-      g_string_append_printf (raw, "0,%s_%g,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%.6f,%.9g\n",
-                              tmpl->name, pt.x, pt.instructions, pt.total_cycles,
+      g_string_append_printf (raw, "0,%s%s%s_%g,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%.6f,%.9g\n",
+                              tmpl->name, op ? "_" : "", op ? op->name : "", pt.x, pt.instructions, pt.total_cycles,
                               pt.cycles_per_instruction, pt.checksum);
       g_string_append_printf (sweep, "%g,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%.6f,%.6f,%d,%d,%d,%.9g",
                               pt.x, pt.instructions, pt.total_cycles, pt.cycles_per_instruction,
@@ -1207,17 +1427,27 @@ fail:
 
 KsProbeResult *
 ks_probe_verify_ptx (const KsProbeTemplate *tmpl,
+                     const char            *instruction,
                      double                 x,
                      const char            *ptx,
                      GError               **error)
 {
   g_autoptr(KsProbeResult) r = g_new0 (KsProbeResult, 1);
   g_autoptr(KsAnalysis) a = NULL;
-  Shape s = shape_of (tmpl->kind, x);
+  const ProbeOp *op = find_op (instruction ? instruction : "ffma");
+  Shape s = shape_of (tmpl->kind, x, op);
   KsProbeOptions opt;
 
+  if (op == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "unknown instruction '%s'",
+                   instruction);
+      return NULL;
+    }
   ks_probe_options_init (&opt);
   result_init (r, tmpl, "nothing", "none");
+  if (is_chain (tmpl->kind))
+    r->instruction = g_strdup (op->name);
   a = analyse_text (&s, ptx, FALSE, &opt, NULL, NULL, error);
   if (a == NULL)
     return NULL;
@@ -1258,6 +1488,7 @@ ks_probe_result_free (KsProbeResult *r)
     g_ptr_array_unref (r->files);
   g_free (r->gpu);
   g_free (r->arch);
+  g_free (r->instruction);
   g_free (r->ran_on);
   g_free (r->evidence);
   g_free (r->conclusion);
@@ -1303,16 +1534,45 @@ add_lines (JsonBuilder  *b,
   json_builder_end_array (b);
 }
 
+/* The files and the JSON are English, as the conclusion is */
+static char *
+title_in_english (const KsProbeResult *r)
+{
+  const char *sass = r->instruction ? ks_probe_instruction_sass (r->instruction) : NULL;
+
+  switch (r->tmpl->kind)
+    {
+    case PROBE_FFMA_ACCUMULATORS:
+      return g_strdup_printf ("%s latency and throughput", sass);
+    case PROBE_FFMA_COUNT:
+      return g_strdup_printf ("%s chain length: T(N) = L N + C", sass);
+    case PROBE_WARP_COUNT:
+      return g_strdup_printf ("Hiding %s latency with warps", sass);
+    case PROBE_SHARED_STRIDE:
+    case PROBE_POINTER_CHASE:
+    default:
+      return g_strdup (r->tmpl->title);
+    }
+}
+
 JsonNode *
 ks_probe_result_to_json (const KsProbeResult *r)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autofree char *title = title_in_english (r);
 
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "template");
   json_builder_add_string_value (b, r->tmpl->name);
+  json_builder_set_member_name (b, "title");
+  json_builder_add_string_value (b, title);
   json_builder_set_member_name (b, "variable");
   json_builder_add_string_value (b, r->tmpl->variable);
+  json_builder_set_member_name (b, "instruction");
+  if (r->instruction)
+    json_builder_add_string_value (b, r->instruction);
+  else
+    json_builder_add_null_value (b);
   json_builder_set_member_name (b, "hypothesis");
   json_builder_add_string_value (b, r->tmpl->hypothesis);
   json_builder_set_member_name (b, "gpu");
@@ -1434,15 +1694,18 @@ ks_probe_write_folder (const KsProbeResult *r,
                            "# On the model: binary/probe_X.json, the launch of the PTX beside "
                            "it, as `kernelscope-cli analyze` runs it\n",
                            r->tmpl->variable, r->arch);
-  run = g_strdup_printf ("kernelscope-cli probe run %s --gpu %s --out DIR\n", r->tmpl->name,
-                         r->gpu);
+  run = g_strdup_printf ("kernelscope-cli probe run %s%s%s --gpu %s --out DIR\n", r->tmpl->name,
+                         r->instruction ? " --instruction " : "",
+                         r->instruction ? r->instruction : "", r->gpu);
   env = g_strdup_printf ("kernelscope %s\nran on: %s (KernelScope's timing model of %s, %s)\n"
                          "date: %s\n", PACKAGE_VERSION, r->ran_on, r->gpu, r->arch, stamp);
   {
     GString *c = g_string_new (NULL);
 
+    g_autofree char *title = title_in_english (r);
+
     g_string_append_printf (c, "# %s\n\n## Hypothesis\n\n%s\n\n## Verification\n\n",
-                            r->tmpl->title, r->tmpl->hypothesis);
+                            title, r->tmpl->hypothesis);
     for (guint i = 0; i < r->checks->len; i++)
       {
         const KsProbeCheck *k = g_ptr_array_index (r->checks, i);

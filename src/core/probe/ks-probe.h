@@ -60,6 +60,7 @@ typedef struct
   const KsProbeTemplate *tmpl;
   char *gpu;                    /* "rtx-3090" */
   char *arch;                   /* "sm_86" */
+  char *instruction;            /* the chain's instruction ("ffma"); NULL for the other templates */
   char *ran_on;                 /* "model" */
   char *evidence;               /* "model" on the model; seed section 18's levels on a GPU */
   GArray *points;               /* KsProbePoint */
@@ -80,6 +81,8 @@ typedef struct
 {
   const char *gpu;              /* data/gpus.json id; NULL: rtx-3090 */
   gboolean use_toolkit;         /* let the analysis run ptxas (registers, spills, SASS) */
+  const char *instruction;      /* the chain templates' instruction (ks_probe_instructions());
+                                 * NULL: ffma.  An error for the other templates. */
 } KsProbeOptions;
 
 /* The templates, in the order the lab lists them */
@@ -94,6 +97,17 @@ const char          *ks_probe_template_axis            (const KsProbeTemplate  *
 /* Whether the variable is a size in bytes */
 gboolean             ks_probe_template_x_is_bytes      (const KsProbeTemplate  *tmpl);
 
+/* Whether the template times a chain of a chosen instruction */
+gboolean             ks_probe_template_takes_instruction (const KsProbeTemplate *tmpl);
+/* The instructions a chain can time ("ffma", "fadd", ...), in the lab's order */
+const char *const   *ks_probe_instructions             (guint                  *n);
+/* The SASS opcode ptxas makes of one ("FFMA", "MUFU.RSQ"); NULL if unknown */
+const char          *ks_probe_instruction_sass         (const char             *instruction);
+/* The experiment's title in the user's language, with the chain's
+ * instruction named ("DFMA latency and throughput") */
+char                *ks_probe_title                    (const KsProbeTemplate  *tmpl,
+                                                        const char             *instruction);
+
 void                 ks_probe_options_init             (KsProbeOptions         *options);
 
 /* Runs the template's sweep on the model; NULL with error when a probe
@@ -104,9 +118,11 @@ KsProbeResult       *ks_probe_run                      (const KsProbeTemplate  *
 void                 ks_probe_result_free              (KsProbeResult          *result);
 
 /* Verifies a probe's PTX as the template would have made it for value x
- * (a hand-edited or hand-written probe): the checks and the conclusion
+ * (a hand-edited or hand-written probe; instruction: the chain's, NULL for
+ * ffma): the checks and the conclusion
  * they allow, nothing run.  NULL with error when it has no kernel "probe". */
 KsProbeResult       *ks_probe_verify_ptx               (const KsProbeTemplate  *tmpl,
+                                                        const char             *instruction,
                                                         double                  x,
                                                         const char             *ptx,
                                                         GError                **error);
