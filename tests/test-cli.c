@@ -1795,7 +1795,8 @@ test_probe (void)
   const char *run[] = { "probe", "run", "chain-length", "--gpu", "v100-sxm2", "--no-toolkit",
                         "--json", NULL };
   const char *bad[] = { "probe", "run", "no-such-probe", "--json", NULL };
-  const char *names[] = { "accumulators", "chain-length", "shared-stride", "pointer-chase" };
+  const char *names[] = { "accumulators", "chain-length", "shared-stride", "pointer-chase",
+                          "mixed-pipe" };
   Result r = run_cli (list);
   JsonArray *a;
   JsonObject *o, *fit;

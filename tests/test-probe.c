@@ -55,8 +55,8 @@ point (const KsProbeResult *r,
 static void
 test_templates (void)
 {
-  const char *names[] = { "accumulators", "chain-length", "warp-count", "shared-stride",
-                          "pointer-chase" };
+  const char *names[] = { "accumulators", "chain-length", "warp-count", "mixed-pipe",
+                          "shared-stride", "pointer-chase" };
   guint n;
   const KsProbeTemplate *const *t = ks_probe_templates (&n);
 
@@ -223,6 +223,50 @@ test_instructions (void)
     g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
     g_assert_nonnull (strstr (error->message, "fmul"));
   }
+}
+
+/* FFMA and IADD3 mixed in one warp, every instruction independent: the
+ * cycles per instruction follow from the partitions' lanes in the
+ * architecture whitepapers, a warp issuing one instruction a cycle in
+ * order.  Volta and Turing: 16 FP32 and 16 INT32 lanes, separate (an FFMA
+ * or an IADD3 every 2 cycles, both at once): 2, 1.5, 1, 1.5, 2 from 0 to 100 %
+ * IADD3.  GA10x: 16 FP32 and 16 FP32/INT32 lanes (an FFMA a cycle alone,
+ * an IADD3 every 2 on the shared half while the FFMAs take the other):
+ * 1, 1, 1, 1.5, 2. */
+static void
+test_mixed_pipe (void)
+{
+  static const struct
+  {
+    const char *gpu;
+    double want[5];
+  } cases[] = {
+    { "v100-sxm2", { 2, 1.5, 1, 1.5, 2 } },
+    { "t4", { 2, 1.5, 1, 1.5, 2 } },
+    { "rtx-3090", { 1, 1, 1, 1.5, 2 } },
+  };
+
+  for (guint g = 0; g < G_N_ELEMENTS (cases); g++)
+    {
+      g_autoptr(KsProbeResult) r = run ("mixed-pipe", cases[g].gpu, FALSE);
+
+      g_assert_null (r->instruction);
+      g_assert_cmpuint (r->points->len, ==, 5);
+      for (guint i = 0; i < 5; i++)
+        {
+          const KsProbePoint *p = point (r, i);
+
+          g_test_message ("%s, %g %% IADD3: %.3f cycles per instruction, %.3f less the empty "
+                          "loop (whitepaper lanes: %g)", cases[g].gpu, p->x,
+                          p->cycles_per_instruction, p->corrected, cases[g].want[i]);
+          g_assert_cmpuint (p->instructions, ==, 32768);
+          /* less the loop's own counter, compare and branch, which take
+           * the integer pipe too */
+          g_assert_cmpfloat (fabs (p->corrected - cases[g].want[i]) / cases[g].want[i], <=, 0.08);
+        }
+      /* half and half beats one unit shared by both */
+      g_assert_nonnull (strstr (r->conclusion, "separate pipes"));
+    }
 }
 
 static guint
@@ -582,5 +626,6 @@ main (int    argc,
   g_test_add_func ("/probe/check-lines", test_check_lines);
   g_test_add_func ("/probe/warp-count", test_warp_count);
   g_test_add_func ("/probe/instructions", test_instructions);
+  g_test_add_func ("/probe/mixed-pipe", test_mixed_pipe);
   return g_test_run ();
 }

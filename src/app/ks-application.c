@@ -80,8 +80,8 @@ static const GOptionEntry options[] = {
     N_("N") },
   { "probe-lab", 0, 0, G_OPTION_ARG_STRING, NULL,
     N_("Open the Probe Lab on this experiment and run it (accumulators, chain-length, "
-       "warp-count, shared-stride or pointer-chase); with --screenshot, the lab is in the "
-       "picture"),
+       "warp-count, mixed-pipe, shared-stride or pointer-chase); with --screenshot, the lab is "
+       "in the picture"),
     N_("NAME") },
   { "instruction", 0, 0, G_OPTION_ARG_STRING, NULL,
     N_("With --probe-lab: the instruction a chain experiment times (ffma, fadd, iadd3, imad, "

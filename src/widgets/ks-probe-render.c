@@ -131,10 +131,19 @@ frame_of (const KsProbeChart *c,
       f->x0 = log2 (xmin) - 0.5;
       f->x1 = log2 (xmax) + 0.5;
     }
-  else
+  else if (r->have_fit)
     {
+      /* from 0, where the fitted line meets the axis at its intercept */
       f->x0 = 0;
       f->x1 = xmax > 0 ? xmax * 1.05 : 1;
+    }
+  else
+    {
+      /* a linear sweep (shares in percent): its ends off the frame */
+      double span = xmax > xmin ? xmax - xmin : 1;
+
+      f->x0 = xmin - span * 0.08;
+      f->x1 = xmax + span * 0.08;
     }
   {
     g_autofree char *title = ks_probe_title (r->tmpl, r->instruction);
@@ -301,8 +310,8 @@ draw_axes (cairo_t            *cr,
       ks_render_set_rgb (cr, fg, 0.85);
       text_right (cr, f->left - f->px * 0.4, y + f->px * 0.35, label);
     }
-  /* x: the sweep's own values on a log axis, round ticks on a linear one */
-  if (f->log_x)
+  /* x: the sweep's own values, but round ticks along a fitted line */
+  if (!r->have_fit)
     for (guint i = 0; i < r->points->len; i++)
       {
         g_autofree char *label = ks_probe_chart_format_x (r, point_of (r, i)->x);

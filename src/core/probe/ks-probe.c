@@ -27,12 +27,14 @@
 #define SHARED_WORDS    8192
 #define CHASE_STEP      128     /* bytes between the chase's elements: one per cache line */
 #define CHASE_UNROLL    8
+#define MIXED_ACCUMULATORS 8    /* of each instruction, in the mixed-pipe probe */
 
 typedef enum
 {
   PROBE_FFMA_ACCUMULATORS,
   PROBE_FFMA_COUNT,
   PROBE_WARP_COUNT,
+  PROBE_MIXED_PIPE,
   PROBE_SHARED_STRIDE,
   PROBE_POINTER_CHASE,
 } ProbeKind;
@@ -120,6 +122,7 @@ struct _KsProbeTemplate
 static const double accumulators[] = { 1, 2, 4, 8, 16 };
 static const double ffma_counts[] = { 1024, 4096, 16384, 65536, 131072 };
 static const double warp_counts[] = { 1, 2, 4, 8, 16, 32 };
+static const double iadd3_shares[] = { 0, 25, 50, 75, 100 };
 static const double strides[] = { 1, 2, 4, 8, 16, 32 };
 static const double working_sets[] = { 8192, 32768, 524288, 2097152, 33554432 };
 
@@ -139,6 +142,11 @@ static const KsProbeTemplate templates[] = {
        "warps on each of the SM's four schedulers, some warp is ready every cycle and the "
        "latency is hidden (CUDA C++ Programming Guide, \"Multiprocessor Level\")."),
     N_("warps in the block"), warp_counts, G_N_ELEMENTS (warp_counts) },
+  { PROBE_MIXED_PIPE, "mixed-pipe", N_("FFMA and IADD3: one pipe or two?"), "iadd3_percent",
+    N_("If FFMA and IADD3 run on separate pipes, a warp mixing independent FFMAs and IADD3s "
+       "issues faster than one unit for both would (the mean of the two alone); if they share "
+       "one unit, the mix is no faster than that."),
+    N_("IADD3 share of the instructions (%)"), iadd3_shares, G_N_ELEMENTS (iadd3_shares) },
   { PROBE_SHARED_STRIDE, "shared-stride", N_("Shared-memory bank conflicts"), "stride_words",
     N_("A warp whose lanes read shared words s apart puts gcd(s, 32) lanes in one bank of 32, and "
        "its load takes that many passes."),
@@ -161,7 +169,7 @@ static const struct
 };
 
 static const KsProbeTemplate *const template_list[] = {
-  &templates[0], &templates[1], &templates[2], &templates[3], &templates[4],
+  &templates[0], &templates[1], &templates[2], &templates[3], &templates[4], &templates[5],
 };
 
 const KsProbeTemplate *const *
@@ -330,6 +338,13 @@ shape_of (ProbeKind      kind,
       s.per_body = FFMA_PER_BODY;
       s.threads = 32 * s.x;
       break;
+    case PROBE_MIXED_PIPE:
+      /* eight FFMA and eight IADD3 accumulators: more chains than either
+       * pipe's latency over its rate, so that only the pipes limit it */
+      s.accumulators = MIXED_ACCUMULATORS;
+      s.iterations = FFMA_TOTAL / FFMA_PER_BODY;
+      s.per_body = FFMA_PER_BODY;
+      break;
     case PROBE_SHARED_STRIDE:
       s.iterations = SHARED_ITERATIONS;
       s.per_body = 32;
@@ -344,6 +359,31 @@ shape_of (ProbeKind      kind,
       break;
     }
   return s;
+}
+
+/* Whether the mixed-pipe probe's j-th instruction of a body is an IADD3:
+ * x/25 of every four, spread among the FFMAs (F I F I at half and half), so
+ * that a warp issuing in order can keep both pipes busy */
+static gboolean
+mixed_is_iadd3 (const Shape *s,
+                uint32_t     j)
+{
+  uint32_t k = s->x / 25, pos = j % 4;
+
+  return (pos + 1) * k / 4 > pos * k / 4;
+}
+
+/* The distinct accumulators of one kind the mixed-pipe body uses */
+static uint32_t
+mixed_accumulators (const Shape *s,
+                    gboolean     iadd3)
+{
+  uint32_t n = 0;
+
+  for (uint32_t j = 0; j < MIXED_ACCUMULATORS; j++)
+    if (mixed_is_iadd3 (s, j) == iadd3)
+      n++;
+  return n;
 }
 
 /* The oldest PTX ISA that knows the architecture (PTX ISA, "Release
@@ -421,6 +461,14 @@ probe_ptx (const Shape *s,
             break;
           }
       break;
+    case PROBE_MIXED_PIPE:
+      g_string_append (p, "\tcvt.rn.f32.u32 %f1, %r1;\n\tmov.f32 %f2, 0f3F7FF972;\n"
+                          "\tor.b32 %r2, %r1, 1;\n");
+      for (uint32_t k = 0; k < MIXED_ACCUMULATORS; k++)
+        g_string_append_printf (p, "\tadd.f32 %%f%u, %%f1, 0f%08X;\n\tadd.u32 %%r%u, %%r1, %u;\n",
+                                8 + k, (uint32_t) (k == 0 ? 0 : 0x3F800000u + (k << 16)),
+                                8 + k, k);
+      break;
     case PROBE_SHARED_STRIDE:
       g_string_append_printf (p, "\tmul.lo.u32 %%r2, %%r1, %u;\n\trem.u32 %%r2, %%r2, %u;\n"
                                  "\tmov.u32 %%r3, words;\n\tmad.lo.u32 %%r4, %%r2, 4, %%r3;\n"
@@ -468,6 +516,16 @@ probe_ptx (const Shape *s,
 #pragma GCC diagnostic pop
             }
             break;
+          case PROBE_MIXED_PIPE:
+            {
+              uint32_t a = 8 + j % MIXED_ACCUMULATORS;
+
+              if (mixed_is_iadd3 (s, j))
+                g_string_append_printf (p, "\tadd.u32 %%r%u, %%r%u, %%r2;\n", a, a);
+              else
+                g_string_append_printf (p, "\tfma.rn.f32 %%f%u, %%f%u, %%f2, %%f2;\n", a, a);
+            }
+            break;
           case PROBE_SHARED_STRIDE:
             g_string_append_printf (p, "\tld.shared.u32 %%r%u, [%%r4];\n", 10 + j % 32);
             break;
@@ -497,6 +555,14 @@ probe_ptx (const Shape *s,
       g_string_append (p, "\tmul.wide.u32 %rd7, %r1, 4;\n\tadd.s64 %rd8, %rd1, %rd7;\n");
       g_string_append (p, s->op->reg == REG_B32 ? "\tst.global.b32 [%rd8], %r8;\n"
                                                 : "\tst.global.f32 [%rd8], %f8;\n");
+      break;
+    case PROBE_MIXED_PIPE:
+      /* the FFMAs' sum, and the IADD3s' exclusive or beside it */
+      for (uint32_t k = 1; k < MIXED_ACCUMULATORS; k++)
+        g_string_append_printf (p, "\tadd.f32 %%f8, %%f8, %%f%u;\n\txor.b32 %%r8, %%r8, %%r%u;\n",
+                                8 + k, 8 + k);
+      g_string_append (p, "\tmul.wide.u32 %rd7, %r1, 8;\n\tadd.s64 %rd8, %rd1, %rd7;\n"
+                          "\tst.global.f32 [%rd8], %f8;\n\tst.global.b32 [%rd8+4], %r8;\n");
       break;
     case PROBE_SHARED_STRIDE:
       g_string_append (p, "\tmov.u32 %r5, 0;\n");
@@ -562,6 +628,45 @@ probe_cuda (const Shape *s)
           op->cuda_constraint, op->cuda_type, integer ? "^" : "+",
           integer ? "__uint_as_float(sum)" : op->reg == REG_F64 ? "(float) sum" : "sum");
       }
+      break;
+    case PROBE_MIXED_PIPE:
+      g_string_append_printf (c, "#define IADD3_PER_4 %u   /* of every four instructions */\n"
+                                 "#define ITERATIONS %u\n\n", s->x / 25,
+                              s->iterations * FFMA_UNROLL);
+      g_string_append (c,
+        "__global__ void probe(float *out, long long *cycles)\n{\n"
+        "  float b = 0.9999f, f[8];\n"
+        "  unsigned c = threadIdx.x | 1, n[8];\n"
+        "#pragma unroll\n"
+        "  for (int k = 0; k < 8; k++)\n"
+        "    {\n"
+        "      f[k] = (float) threadIdx.x + (k ? __int_as_float(0x3F800000 + (k << 16)) : 0.0f);\n"
+        "      n[k] = threadIdx.x + k;\n"
+        "    }\n"
+        "  __syncthreads();\n"
+        "  long long t0 = clock64();\n"
+        "#pragma unroll 4\n"
+        "  for (int i = 0; i < ITERATIONS; i++)\n"
+        "    {\n"
+        "#pragma unroll\n"
+        "      for (int j = 0; j < 32; j++)\n"
+        "        if ((j % 4 + 1) * IADD3_PER_4 / 4 > j % 4 * IADD3_PER_4 / 4)\n"
+        "          asm volatile(\"add.u32 %0, %0, %1;\" : \"+r\"(n[j % 8]) : \"r\"(c));\n"
+        "        else\n"
+        "          asm volatile(\"fma.rn.f32 %0, %0, %1, %1;\" : \"+f\"(f[j % 8]) : \"f\"(b));\n"
+        "    }\n"
+        "  long long t1 = clock64();\n"
+        "  float sum = f[0];\n"
+        "  unsigned x = n[0];\n"
+        "#pragma unroll\n"
+        "  for (int k = 1; k < 8; k++)\n"
+        "    {\n"
+        "      sum += f[k];\n"
+        "      x ^= n[k];\n"
+        "    }\n"
+        "  out[2 * threadIdx.x] = sum;\n"
+        "  out[2 * threadIdx.x + 1] = __uint_as_float(x);\n"
+        "  cycles[threadIdx.x] = t1 - t0;\n}\n\n");
       break;
     case PROBE_SHARED_STRIDE:
       g_string_append_printf (c, "#define STRIDE %u\n#define ITERATIONS %u\n#define WORDS %u\n\n",
@@ -742,6 +847,9 @@ is_target (const Shape       *s,
     case PROBE_FFMA_COUNT:
     case PROBE_WARP_COUNT:
       return in->opcode == s->op->opcode && in->types[0] == s->op->type;
+    case PROBE_MIXED_PIPE:
+      return (in->opcode == KS_PTX_OPC_FMA && in->types[0] == KS_PTX_TYPE_F32)
+             || (in->opcode == KS_PTX_OPC_ADD && in->types[0] == KS_PTX_TYPE_U32);
     case PROBE_SHARED_STRIDE:
       return in->opcode == KS_PTX_OPC_LD && in->space == KS_PTX_SPACE_SHARED;
     case PROBE_POINTER_CHASE:
@@ -972,7 +1080,9 @@ verify (KsProbeResult    *r,
   add_check (r, N_("target instruction"), TRUE, n_targets == s->per_body,
              g_strdup_printf ("%u %s per loop body (want %u)", n_targets,
                               s->kind == PROBE_SHARED_STRIDE ? "ld.shared.u32"
-                              : s->kind == PROBE_POINTER_CHASE ? "ld.global.u64" : s->op->ptx,
+                              : s->kind == PROBE_POINTER_CHASE ? "ld.global.u64"
+                              : s->kind == PROBE_MIXED_PIPE ? "fma.rn.f32 and add.u32"
+                              : s->op->ptx,
                               s->per_body),
              g_array_copy (target_lines), NULL);
   if (s->kind == PROBE_SHARED_STRIDE)
@@ -981,6 +1091,18 @@ verify (KsProbeResult    *r,
                g_strdup_printf ("independent loads: %u destination registers, one address "
                                 "register", g_hash_table_size (dests)),
                target_lines, NULL);
+  else if (s->kind == PROBE_MIXED_PIPE)
+    {
+      uint32_t want = mixed_accumulators (s, TRUE) + mixed_accumulators (s, FALSE);
+
+      add_check (r, N_("dependency chain"), TRUE,
+                 chained && g_hash_table_size (dests) == want,
+                 g_strdup_printf ("%u accumulator register(s) (want %u: %u IADD3, %u FFMA), each "
+                                  "instruction taking its own result", g_hash_table_size (dests),
+                                  want, mixed_accumulators (s, TRUE),
+                                  mixed_accumulators (s, FALSE)),
+                 target_lines, NULL);
+    }
   else if (s->kind == PROBE_POINTER_CHASE)
     add_check (r, N_("dependency chain"), TRUE, chained,
                g_strdup (chained ? "each load's address is the load before's result"
@@ -1029,11 +1151,14 @@ verify (KsProbeResult    *r,
       const char *op = s->kind == PROBE_SHARED_STRIDE ? " LDS"
                        : s->kind == PROBE_POINTER_CHASE ? " LDG" : chain_op;
       GArray *op_lines = lines_new (), *other_lines = lines_new ();
-      guint n = count_occurrences (a->sass_text, op, op_lines);
+      guint n = count_occurrences (a->sass_text, op, op_lines)
+                + (s->kind == PROBE_MIXED_PIPE
+                   ? count_occurrences (a->sass_text, " IADD3 ", op_lines) : 0);
       guint local = count_occurrences (a->sass_text, " LDL", other_lines)
                     + count_occurrences (a->sass_text, " STL", other_lines);
       guint timer = count_occurrences (a->sass_text, "SR_CLOCKLO", other_lines);
 
+      g_array_sort (op_lines, compare_lines);
       g_array_sort (other_lines, compare_lines);
       add_check (r, N_("SASS target opcode"), TRUE, n >= s->per_body,
                  g_strdup_printf ("%u%s in the %s listing (want at least %u)", n, op,
@@ -1189,6 +1314,31 @@ conclude (const KsProbeResult *r,
                                    "(%.2f a cycle): enough warps were ready to hide the latency.",
                                 p[sat].x, op, p[sat].cycles_per_instruction,
                                 1.0 / p[sat].cycles_per_instruction);
+      }
+      break;
+    case PROBE_MIXED_PIPE:
+      {
+        /* one unit for both would take the mean of the two alone */
+        double shared = (p[0].cycles_per_instruction + p[n - 1].cycles_per_instruction) / 2;
+        guint half = n / 2;
+
+        g_string_append_printf (c, "FFMA alone took %.2f cycles per instruction, IADD3 alone "
+                                   "%.2f; mixed, ", p[0].cycles_per_instruction,
+                                p[n - 1].cycles_per_instruction);
+        for (guint i = 1; i + 1 < n; i++)
+          g_string_append_printf (c, "%g %% IADD3 %.2f%s", p[i].x, p[i].cycles_per_instruction,
+                                  i + 2 < n ? ", " : ". ");
+        if (p[half].cycles_per_instruction < 0.8 * shared)
+          g_string_append_printf (c, "Half and half, the warp issued an instruction every %.2f "
+                                     "cycles, faster than the %.2f one unit for both would take "
+                                     "(the mean of the two alone): FFMA and IADD3 ran on "
+                                     "separate pipes, at the same time.",
+                                  p[half].cycles_per_instruction, shared);
+        else
+          g_string_append_printf (c, "Half and half, the warp issued an instruction every %.2f "
+                                     "cycles, no faster than the %.2f one unit for both would "
+                                     "take (the mean of the two alone): FFMA and IADD3 shared "
+                                     "one unit.", p[half].cycles_per_instruction, shared);
       }
       break;
     case PROBE_SHARED_STRIDE:
