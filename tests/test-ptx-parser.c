@@ -1466,6 +1466,32 @@ test_unknown_version_target (void)
   ks_ptx_module_free (m);
 }
 
+/* The special registers whose value is the time read (PTX ISA, "Special
+ * Registers": %clock, %clock_hi, %clock64, %globaltimer and its 32-bit
+ * halves), which both the simulator (one thread for a kernel that reads
+ * one) and the timing model (never issued ahead) must know; the two
+ * halves of %globaltimer were once missing from both lists */
+static void
+test_timer_sregs (void)
+{
+  static const char *const timers[] = { "%clock", "%clock_hi", "%clock64", "%globaltimer",
+                                        "%globaltimer_lo", "%globaltimer_hi" };
+  guint n_timers = 0;
+
+  for (int s = 0; s < KS_PTX_N_SREGS; s++)
+    {
+      const char *name = ks_ptx_sreg_name ((KsPtxSreg) s);
+      gboolean want = FALSE;
+
+      for (guint k = 0; k < G_N_ELEMENTS (timers); k++)
+        want = want || g_str_equal (name, timers[k]);
+      if (ks_ptx_sreg_is_timer ((KsPtxSreg) s) != want)
+        g_error ("%s: ks_ptx_sreg_is_timer says %d", name, !want);
+      n_timers += want;
+    }
+  g_assert_cmpuint (n_timers, ==, G_N_ELEMENTS (timers));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1496,5 +1522,6 @@ main (int   argc,
   g_test_add_func ("/ptx/parser/inline-sites-whole-numbers", test_inline_sites_whole_numbers);
   g_test_add_func ("/ptx/parser/error-limit", test_error_limit);
   g_test_add_func ("/ptx/parser/unknown-version-target", test_unknown_version_target);
+  g_test_add_func ("/ptx/parser/timer-sregs", test_timer_sregs);
   return g_test_run ();
 }

@@ -142,6 +142,23 @@ ks_ptx_sreg_name (KsPtxSreg sreg)
   return sreg_names[sreg];
 }
 
+gboolean
+ks_ptx_sreg_is_timer (KsPtxSreg sreg)
+{
+  switch (sreg)
+    {
+    case KS_PTX_SREG_CLOCK:
+    case KS_PTX_SREG_CLOCK_HI:
+    case KS_PTX_SREG_CLOCK64:
+    case KS_PTX_SREG_GLOBALTIMER:
+    case KS_PTX_SREG_GLOBALTIMER_LO:
+    case KS_PTX_SREG_GLOBALTIMER_HI:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
 /* An open-addressing table of static words.  Built once; read-only after. */
 typedef struct
 {

@@ -629,6 +629,10 @@ KsPtxType      ks_ptx_type_from_name          (const char   *name,
                                                size_t        len);
 const char    *ks_ptx_space_name              (KsPtxSpace    space);
 const char    *ks_ptx_sreg_name               (KsPtxSreg     sreg);
+/* %clock, %clock_hi, %clock64, %globaltimer and its _lo and _hi halves:
+ * the registers whose value is the time read (PTX ISA, "Special
+ * Registers") */
+gboolean       ks_ptx_sreg_is_timer           (KsPtxSreg     sreg);
 
 static inline uint64_t
 ks_ptx_operand_u64 (const KsPtxOperand *op)

@@ -1718,9 +1718,7 @@ sim_new (const KsPtxModule *module,
    * of the blocks before included: such a kernel runs on one thread */
   for (uint32_t i = 0; i < module->n_operands; i++)
     if (module->operands[i].kind == KS_PTX_OPERAND_SREG
-        && (module->operands[i].a == KS_PTX_SREG_CLOCK || module->operands[i].a == KS_PTX_SREG_CLOCK_HI
-            || module->operands[i].a == KS_PTX_SREG_CLOCK64
-            || module->operands[i].a == KS_PTX_SREG_GLOBALTIMER))
+        && ks_ptx_sreg_is_timer ((KsPtxSreg) module->operands[i].a))
       sim->reads_clock = TRUE;
   sim->insn_stats = g_new0 (KsSimInsnStats, MAX (module->n_insns, 1));
   sim->trace_enabled = TRUE;

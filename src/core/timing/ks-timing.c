@@ -668,9 +668,7 @@ reads_clock (const KsPtxModule *m,
   const KsPtxOperand *ops = ks_ptx_insn_operands (m, in);
 
   for (guint i = 0; i < in->n_operands; i++)
-    if (ops[i].kind == KS_PTX_OPERAND_SREG
-        && (ops[i].a == KS_PTX_SREG_CLOCK || ops[i].a == KS_PTX_SREG_CLOCK_HI
-            || ops[i].a == KS_PTX_SREG_CLOCK64 || ops[i].a == KS_PTX_SREG_GLOBALTIMER))
+    if (ops[i].kind == KS_PTX_OPERAND_SREG && ks_ptx_sreg_is_timer ((KsPtxSreg) ops[i].a))
       return TRUE;
   return FALSE;
 }
