@@ -159,6 +159,10 @@ test_instructions (void)
   g_assert_no_error (error);
   g_assert_cmpuint (n, ==, 8);
   g_assert_cmpstr (names[0], ==, "ffma");
+  g_assert_null (names[n]);
+  /* each name is an instruction the probes know */
+  for (guint i = 0; i < n; i++)
+    g_assert_nonnull (ks_probe_instruction_sass (names[i]));
   g_assert_true (ks_probe_template_takes_instruction (ks_probe_find ("accumulators")));
   g_assert_true (ks_probe_template_takes_instruction (ks_probe_find ("warp-count")));
   g_assert_false (ks_probe_template_takes_instruction (ks_probe_find ("shared-stride")));
