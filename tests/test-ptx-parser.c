@@ -659,6 +659,9 @@ test_special_register_errors (void)
       "sm_90 or later, and the module's is sm_80" },
     { "mov.u32 %r1, %aggr_smem_size;", 16, "operand 2 of mov.u32: '%aggr_smem_size' needs PTX "
       "ISA .version 8.1 or later, and the module is .version 8.0" },
+    /* an element of a register that is not a vector (a fuzzer's find: it
+     * used to name the slot after the register's) */
+    { "add.u32 %r1.z, %r2, 1;", 14, "'%r1' has no element .z: it is not a vector register" },
   };
 
   assert_type_errors (cases, G_N_ELEMENTS (cases));

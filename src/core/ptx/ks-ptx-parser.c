@@ -1247,12 +1247,28 @@ parse_operand (Parser       *p,
               error_expected (p, "an operand component .x, .y, .z or .w");
               return FALSE;
             }
-          else
+          else if (op->kind == KS_PTX_OPERAND_REG)
             {
+              /* an element of a vector register: one of its slots */
+              uint32_t idx, d = find_register (p, &name, &idx);
+              uint32_t vec = d != KS_PTX_NONE ? p->m->reg_decls[d].vec : 1;
+
+              if (d != KS_PTX_NONE && (uint32_t) c >= vec)
+                {
+                  g_autofree char *what = describe (p, &name);
+
+                  diag (p, p->tok.line, p->tok.column, KS_PTX_SEVERITY_ERROR,
+                        "%s has no element %.*s: %s", what, (int) p->tok.len,
+                        p->text + p->tok.offset,
+                        vec > 1 ? "its vector has fewer elements" : "it is not a vector register");
+                  return FALSE;
+                }
               op->aux = (uint16_t) c;
-              if (op->kind == KS_PTX_OPERAND_REG)
+              if (d != KS_PTX_NONE)
                 op->a += (uint32_t) c;
             }
+          else
+            op->aux = (uint16_t) c;
           /* messages quote the operand with its element: '%tid.x' */
           operand_pos (p, top, where)->len = p->tok.offset + p->tok.len - name.offset;
           advance (p);
