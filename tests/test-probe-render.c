@@ -94,6 +94,56 @@ test_log_axis (void)
     }
 }
 
+/* The register-pressure sweep: a linear axis of the values held, the
+ * warps an SM under them, and in words */
+static void
+test_warps (void)
+{
+  const double x[] = { 0, 32, 64, 96, 128, 160, 192, 224 };
+  const int warps[] = { 48, 40, 24, 16, 12, 8, 8, 8 };
+  double cycles[G_N_ELEMENTS (x)], px[G_N_ELEMENTS (x)], py[G_N_ELEMENTS (x)];
+  g_autoptr(KsProbeResult) r = NULL;
+  g_autofree char *words = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (x); i++)
+    cycles[i] = 0;
+  r = fake_result ("register-pressure", x, cycles, G_N_ELEMENTS (x));
+  for (guint i = 0; i < G_N_ELEMENTS (x); i++)
+    {
+      KsProbePoint *p = &g_array_index (r->points, KsProbePoint, i);
+
+      p->resident_warps = warps[i];
+      p->cycles_per_instruction = MAX (4.0 / warps[i], 0.25);
+    }
+  for (int w = 420; w <= 900; w += 480)
+    {
+      cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_RGB24, w, 360);
+      cairo_t *cr = cairo_create (s);
+      KsProbeChart c;
+
+      ks_probe_chart_init (&c);
+      c.result = r;
+      cairo_set_source_rgb (cr, 1, 1, 1);
+      cairo_paint (cr);
+      ks_probe_chart_render (cr, &c, w, 360);
+      for (guint i = 0; i < G_N_ELEMENTS (x); i++)
+        {
+          g_assert_true (ks_probe_chart_point (&c, w, 360, i, &px[i], &py[i]));
+          g_assert_true (ks_test_pixel_is (s, px[i], py[i], 0, 0x72 / 255.0, 0xb2 / 255.0));
+        }
+      /* equal steps of 32 values, equal steps along x; the row of warps
+       * under the axis leaves the frame above it */
+      for (guint i = 1; i + 1 < G_N_ELEMENTS (x); i++)
+        g_assert_cmpfloat (fabs ((px[i + 1] - px[i]) - (px[i] - px[i - 1])), <, 0.01);
+      g_assert_cmpfloat (py[0], <, 360 - 4 * c.font_size * 96.0 / 72.0);
+      cairo_destroy (cr);
+      cairo_surface_destroy (s);
+    }
+  words = ks_probe_chart_describe (r);
+  g_assert_nonnull (strstr (words, "0: 0.25 (48 warps an SM)"));
+  g_assert_nonnull (strstr (words, "128: 0.33 (12 warps an SM)"));
+}
+
 static void
 test_fit_line (void)
 {
@@ -143,5 +193,6 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/probe-render/log-axis", test_log_axis);
   g_test_add_func ("/probe-render/fit-line", test_fit_line);
+  g_test_add_func ("/probe-render/warps", test_warps);
   return g_test_run ();
 }

@@ -55,8 +55,8 @@ point (const KsProbeResult *r,
 static void
 test_templates (void)
 {
-  const char *names[] = { "accumulators", "chain-length", "warp-count", "mixed-pipe",
-                          "shared-stride", "pointer-chase" };
+  const char *names[] = { "accumulators", "chain-length", "warp-count", "register-pressure",
+                          "mixed-pipe", "shared-stride", "pointer-chase" };
   guint n;
   const KsProbeTemplate *const *t = ks_probe_templates (&n);
 
@@ -524,6 +524,132 @@ test_warp_count (void)
     }
 }
 
+/* The warps an SM holds with registers a thread, in 128-thread blocks, by
+ * the CUDA occupancy calculator's register rule (cuda_occupancy.h,
+ * cudaOccMaxBlocksPerSMRegsLimit): a warp's registers are allocated in
+ * units of 256, and each of the SM's four sub-partitions holds 16384 of
+ * them (65536 an SM, 7.x to 9.0); then the SM's warp and block limits. */
+static guint
+warps_by_registers (guint registers,
+                    guint max_warps,
+                    guint max_blocks)
+{
+  guint per_warp = (32 * registers + 255) / 256 * 256;
+  guint warps = 4 * (16384 / per_warp);
+
+  return MIN (MIN (warps, max_warps) / 4, max_blocks) * 4;
+}
+
+/* Register pressure: with one dependent FFMA chain a warp (4 cycles, Jia
+ * et al. 2018; seeds/002) and every scheduler issuing at most one FFMA a
+ * cycle on sm_86 (the Guide: 128 results a clock an SM), the SM takes
+ * max(4 / W, 0.25) cycles per FFMA with W warps resident; on V100 (16
+ * FP32 lanes a partition, the Volta whitepaper) max(4 / W, 0.5), so that
+ * the 8 warps of 255 registers still saturate it. */
+static void
+test_register_pressure (void)
+{
+  const struct
+  {
+    const char *gpu;
+    guint max_warps, max_blocks;
+    double rate;
+  } cases[] = {
+    { "rtx-3090", 48, 16, 0.25 },
+    { "v100-sxm2", 64, 32, 0.5 },
+  };
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_autoptr(KsProbeResult) r = run ("register-pressure", cases[c].gpu, FALSE);
+      const KsProbePoint *first_slow = NULL;
+      gboolean held = FALSE;
+
+      g_assert_null (r->instruction);
+      for (guint i = 0; i < r->points->len; i++)
+        {
+          const KsProbePoint *p = point (r, i);
+          double want;
+
+          g_test_message ("%s, %g values: %d registers, %d warps, %.3f cycles per FFMA of the SM",
+                          cases[c].gpu, p->x, p->registers, p->resident_warps,
+                          p->cycles_per_instruction);
+          /* the values are held in registers, the more the more */
+          g_assert_cmpint (p->registers, >=, (int) p->x);
+          if (i > 0)
+            g_assert_cmpint (p->registers, >, point (r, i - 1)->registers);
+          g_assert_cmpint (p->resident_warps, ==,
+                           (int) warps_by_registers ((guint) p->registers, cases[c].max_warps,
+                                                     cases[c].max_blocks));
+          want = MAX (4.0 / p->resident_warps, cases[c].rate);
+          g_assert_cmpfloat (fabs (p->cycles_per_instruction - want) / want, <=, 0.05);
+          if (first_slow == NULL && 4.0 / p->resident_warps > cases[c].rate * 1.10)
+            first_slow = p;
+        }
+      /* the conclusion names the transition where the warps stop hiding
+       * the latency, or none */
+      if (first_slow != NULL)
+        {
+          g_autofree char *from = g_strdup_printf ("From %d registers a thread on, the SM held %d "
+                                                   "warps", first_slow->registers,
+                                                   first_slow->resident_warps);
+
+          g_assert_nonnull (strstr (r->conclusion, from));
+        }
+      else
+        g_assert_nonnull (strstr (r->conclusion, "Every point was within 10 %"));
+      g_assert_true ((first_slow != NULL) == (g_strcmp0 (cases[c].gpu, "rtx-3090") == 0));
+      for (guint i = 0; i < r->checks->len; i++)
+        {
+          const KsProbeCheck *k = g_ptr_array_index (r->checks, i);
+
+          if (g_strcmp0 (k->item, "values held across the loop") == 0)
+            held = k->checked && k->pass && strstr (k->detail, "224 values") != NULL;
+        }
+      g_assert_true (held);
+    }
+
+  /* a value not used after the timer is not held: the check fails */
+  {
+    g_autoptr(KsProbeResult) r = run ("register-pressure", "rtx-3090", FALSE);
+    const KsProbeTemplate *t = ks_probe_find ("register-pressure");
+    g_autofree char *bad = replace_once (file_of (r, "binary/probe_224.ptx"),
+                                         "\tadd.u32 %r9, %r9, %k223;\n", "");
+    g_autoptr(GError) error = NULL;
+    g_autoptr(KsProbeResult) v = ks_probe_verify_ptx (t, NULL, 224, bad, &error);
+
+    g_assert_no_error (error);
+    g_assert_false (v->verified);
+    g_assert_nonnull (strstr (v->conclusion, "values held across the loop"));
+  }
+
+  /* ptxas holds them too, without spilling, and its count decides the
+   * warps */
+  {
+    g_autoptr(KsToolchain) tc = ks_toolchain_find (NULL);
+    g_autoptr(KsProbeResult) r = NULL;
+
+    if (tc == NULL || ks_toolchain_get_path (tc, KS_TOOL_PTXAS) == NULL)
+      {
+        g_test_message ("no ptxas here: the register-pressure probes' registers are estimates");
+        return;
+      }
+    r = run ("register-pressure", "rtx-3090", TRUE);
+    for (guint i = 0; i < r->points->len; i++)
+      {
+        const KsProbePoint *p = point (r, i);
+
+        g_test_message ("ptxas, %g values: %d registers, %d warps", p->x, p->registers,
+                        p->resident_warps);
+        g_assert_cmpint (p->registers, >=, (int) p->x);
+        g_assert_cmpint (p->spill_loads, ==, 0);
+        g_assert_cmpint (p->spill_stores, ==, 0);
+        g_assert_cmpint (p->resident_warps, ==,
+                         (int) warps_by_registers ((guint) p->registers, 48, 16));
+      }
+  }
+}
+
 /* The lines of text (1-based) holding token, from line first to line last */
 static GArray *
 text_lines (const char *text,
@@ -631,5 +757,6 @@ main (int    argc,
   g_test_add_func ("/probe/warp-count", test_warp_count);
   g_test_add_func ("/probe/instructions", test_instructions);
   g_test_add_func ("/probe/mixed-pipe", test_mixed_pipe);
+  g_test_add_func ("/probe/register-pressure", test_register_pressure);
   return g_test_run ();
 }

@@ -14,6 +14,7 @@
 #include <math.h>
 
 #include "ks-a11y.h"
+#include "ks-occupancy.h"
 #include "ks-application.h"
 #include "ks-toolchain.h"
 #include "ks-gpu-db.h"
@@ -417,12 +418,14 @@ fill_points (KsProbeLab          *self,
              const KsProbeResult *r)
 {
   gboolean ways = !isnan (g_array_index (r->points, KsProbePoint, 0).ways);
+  gboolean warps = g_array_index (r->points, KsProbePoint, 0).resident_warps >= 0;
   const char *heads[] = {
     _(ks_probe_template_axis (r->tmpl)), _("instructions"), _("cycles"),
     _("cycles per instruction"), _("less the empty loop"), _("registers"),
-    _("spill bytes (loads, stores)"), _("checksum"), ways ? _("passes per load") : NULL,
+    _("spill bytes (loads, stores)"), _("checksum"),
+    ways ? _("passes per load") : warps ? _("warps an SM (occupancy)") : NULL,
   };
-  int n_heads = ways ? 9 : 8;
+  int n_heads = ways || warps ? 9 : 8;
 
   remove_children (GTK_WIDGET (self->points_grid));
   for (int k = 0; k < n_heads; k++)
@@ -440,7 +443,10 @@ fill_points (KsProbeLab          *self,
       g_autofree char *sl = int_or_dash (p->spill_loads), *ss = int_or_dash (p->spill_stores);
       g_autofree char *spills = g_strdup_printf ("%s, %s", sl, ss);
       g_autofree char *sum = g_strdup_printf ("%.9g", p->checksum);
-      g_autofree char *w = ways ? g_strdup_printf ("%.2f", p->ways) : NULL;
+      g_autofree char *w = ways ? g_strdup_printf ("%.2f", p->ways)
+                           : warps ? g_strdup_printf ("%d (%s)", p->resident_warps,
+                                                      ks_occupancy_limiter_label (p->limiter))
+                           : NULL;
       const char *cells[] = { x, n, cy, cpi, cor, regs, spills, sum, w };
 
       for (int k = 0; k < n_heads; k++)

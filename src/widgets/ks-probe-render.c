@@ -101,6 +101,14 @@ model_note (const KsProbeResult *r)
   return g_strcmp0 (r->ran_on, "model") == 0 ? _("Model, not a measurement") : NULL;
 }
 
+/* Whether the sweep's points carry the warps an SM holds (register
+ * pressure), written under the x values */
+static gboolean
+has_warps (const KsProbeResult *r)
+{
+  return r->points->len > 0 && point_of (r, 0)->resident_warps >= 0;
+}
+
 static gboolean
 frame_of (const KsProbeChart *c,
           double              width,
@@ -153,7 +161,9 @@ frame_of (const KsProbeChart *c,
                      + text_width (f->px, FALSE, model_note (r)) + f->px * 2 > width - f->px;
   }
   f->top = f->px * (f->note_row ? 4.8 : 3.4);
-  f->height = height - f->top - f->px * 3.6;
+  /* room below for the x values, the warps under them (register
+   * pressure) and the axis's name */
+  f->height = height - f->top - f->px * (has_warps (r) ? 4.8 : 3.6);
   if (f->height <= f->px * 4)
     return FALSE;
   /* room above the highest point for its figure */
@@ -287,6 +297,8 @@ text_right (cairo_t    *cr,
   cairo_show_text (cr, text);
 }
 
+static char *fit_text (cairo_t *cr, const char *text, double width);
+
 static void
 draw_axes (cairo_t            *cr,
            const KsProbeChart *c,
@@ -319,6 +331,15 @@ draw_axes (cairo_t            *cr,
         ks_render_set_rgb (cr, fg, 0.85);
         ks_render_text_centred (cr, to_x (f, point_of (r, i)->x), f->top + f->height + f->px * 1.2,
                                 label);
+        /* the warps an SM holds, under the value (register pressure) */
+        if (has_warps (r))
+          {
+            g_autofree char *w = g_strdup_printf ("%d", point_of (r, i)->resident_warps);
+
+            ks_render_set_rgb (cr, fg, 0.65);
+            ks_render_text_centred (cr, to_x (f, point_of (r, i)->x),
+                                    f->top + f->height + f->px * 2.4, w);
+          }
       }
   else
     {
@@ -339,11 +360,54 @@ draw_axes (cairo_t            *cr,
 
   /* the axes' names */
   ks_render_set_rgb (cr, fg, 0.85);
-  ks_render_text_centred (cr, f->left + f->width / 2, f->top + f->height + f->px * 2.6,
-                          _(ks_probe_template_axis (r->tmpl)));
+  if (has_warps (r))
+    {
+      /* TRANSLATORS: the register-pressure plot's x axis: a row of the
+       * values each thread holds in registers, and under each the warps an
+       * SM holds with them; keep it short */
+      g_autofree char *name = fit_text (cr, _("values held / warps an SM"),
+                                        f->width);
+
+      ks_render_text_centred (cr, f->left + f->width / 2, f->top + f->height + f->px * 3.8,
+                              name);
+    }
+  else
+    ks_render_text_centred (cr, f->left + f->width / 2, f->top + f->height + f->px * 2.6,
+                            _(ks_probe_template_axis (r->tmpl)));
   cairo_move_to (cr, f->left, f->top - f->px * 0.5);
   cairo_show_text (cr, r->have_fit ? _("cycles between the clock reads")
                    : _("cycles per target instruction"));
+}
+
+/* A point's figure, as the plot writes it above the point */
+static char *
+point_figure (const KsProbeResult *r,
+              guint                i)
+{
+  return r->have_fit ? g_strdup_printf ("%" G_GUINT64_FORMAT, point_of (r, i)->total_cycles)
+                     : g_strdup_printf ("%.2f", point_of (r, i)->cycles_per_instruction);
+}
+
+/* Every how many points a figure has room: 1 when each point's fits
+ * between it and the next */
+static guint
+label_step (const Frame         *f,
+            const KsProbeResult *r)
+{
+  double widest = 0, gap = G_MAXDOUBLE;
+  guint n = r->points->len;
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *figure = point_figure (r, i);
+
+      widest = MAX (widest, text_width (f->px, FALSE, figure));
+      if (i > 0)
+        gap = MIN (gap, fabs (to_x (f, point_of (r, i)->x) - to_x (f, point_of (r, i - 1)->x)));
+    }
+  if (n < 2 || gap <= 0 || widest + f->px * 0.5 <= gap)
+    return 1;
+  return (guint) MIN (ceil ((widest + f->px * 0.5) / gap), (double) n);
 }
 
 /* text, cut short with an ellipsis to fit in width with cr's font */
@@ -443,27 +507,33 @@ ks_probe_chart_render (cairo_t            *cr,
         cairo_line_to (cr, x, y);
     }
   cairo_stroke (cr);
-  for (guint i = 0; i < r->points->len; i++)
-    {
-      double x, y, rad = f.px * ((int) i == c->hover ? 0.55 : 0.38);
+  {
+    guint n = r->points->len, step = label_step (&f, r);
+    g_autofree char **figures = g_new0 (char *, n + 1);
 
-      if (!ks_probe_chart_point (c, width, height, i, &x, &y))
-        continue;
-      ks_render_set_rgb (cr, point_rgb, 1);
-      cairo_arc (cr, x, y, rad, 0, 2 * G_PI);
-      cairo_fill (cr);
-      /* each point's figure above it; the count sweep's are crowded at
-       * the left, so it names the hovered one only */
-      if (!r->have_fit || (int) i == c->hover)
-        {
-          g_autofree char *label = r->have_fit
-            ? g_strdup_printf ("%" G_GUINT64_FORMAT, point_of (r, i)->total_cycles)
-            : g_strdup_printf ("%.2f", point_of (r, i)->cycles_per_instruction);
+    for (guint i = 0; i < n; i++)
+      {
+        double x, y, rad = f.px * ((int) i == c->hover ? 0.55 : 0.38);
+        gboolean named = i % step == 0 || (int) i == c->hover;
 
-          ks_render_set_rgb (cr, fg, 1);
-          ks_render_text_centred (cr, x, y - f.px * 0.8, label);
-        }
-    }
+        figures[i] = point_figure (r, i);
+        if (!ks_probe_chart_point (c, width, height, i, &x, &y))
+          continue;
+        ks_render_set_rgb (cr, point_rgb, 1);
+        cairo_arc (cr, x, y, rad, 0, 2 * G_PI);
+        cairo_fill (cr);
+        /* each point's figure above it, as many as have room; the count
+         * sweep's are crowded at the left, so it names the hovered one
+         * only */
+        if ((!r->have_fit && named) || (int) i == c->hover)
+          {
+            ks_render_set_rgb (cr, fg, 1);
+            ks_render_text_centred (cr, x, y - f.px * 0.8, figures[i]);
+          }
+      }
+    for (guint i = 0; i < n; i++)
+      g_free (figures[i]);
+  }
   cairo_restore (cr);
 
   if (r->have_fit)
@@ -500,6 +570,11 @@ ks_probe_chart_describe (const KsProbeResult *r)
 
       g_string_append_printf (s, i ? "; %s: %.2f" : "%s: %.2f", x,
                               point_of (r, i)->cycles_per_instruction);
+      if (point_of (r, i)->resident_warps >= 0)
+        g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, " (%d warp an SM)",
+                                                " (%d warps an SM)",
+                                                (gulong) point_of (r, i)->resident_warps),
+                                point_of (r, i)->resident_warps);
     }
   g_string_append_c (s, '.');
   if (r->have_fit)

@@ -3,6 +3,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "ks-occupancy.h"
 #include "ks-probe-render.h"
 #include "ks-probe-view.h"
 #include "ks-render-export.h"
@@ -113,6 +114,11 @@ on_query_tooltip (GtkWidget  *widget,
     g_string_append_printf (s, _("\n%.3f less the empty loop"), p->corrected);
   if (p->ways == p->ways)
     g_string_append_printf (s, _("\n%.2f passes per shared-memory load"), p->ways);
+  if (p->resident_warps >= 0 && p->registers >= 0)
+    /* TRANSLATORS: "137 registers a thread: 12 warps an SM (registers limit them)" */
+    g_string_append_printf (s, _("\n%d registers a thread: %d warps an SM (%s limit them)"),
+                            p->registers, p->resident_warps,
+                            ks_occupancy_limiter_label (p->limiter));
   if (g_strcmp0 (r->ran_on, "model") == 0)
     g_string_append_printf (s, "\n%s", _("The timing model's figure, not a measurement"));
   text = g_string_free (s, FALSE);

@@ -28,12 +28,15 @@
 #define CHASE_STEP      128     /* bytes between the chase's elements: one per cache line */
 #define CHASE_UNROLL    8
 #define MIXED_ACCUMULATORS 8    /* of each instruction, in the mixed-pipe probe */
+#define PRESSURE_THREADS 128    /* the register-pressure sweep's block */
+#define PRESSURE_BLOCKS_PER_SM 16       /* its grid, a multiple of the SMs: more than fit */
 
 typedef enum
 {
   PROBE_FFMA_ACCUMULATORS,
   PROBE_FFMA_COUNT,
   PROBE_WARP_COUNT,
+  PROBE_REGISTER_PRESSURE,
   PROBE_MIXED_PIPE,
   PROBE_SHARED_STRIDE,
   PROBE_POINTER_CHASE,
@@ -122,6 +125,9 @@ struct _KsProbeTemplate
 static const double accumulators[] = { 1, 2, 4, 8, 16 };
 static const double ffma_counts[] = { 1024, 4096, 16384, 65536, 131072 };
 static const double warp_counts[] = { 1, 2, 4, 8, 16, 32 };
+/* ptxas 13 gives x + 9 registers for x >= 64 (sm_86), far from the 255
+ * where it would spill */
+static const double live_values[] = { 0, 32, 64, 96, 128, 160, 192, 224 };
 static const double iadd3_shares[] = { 0, 25, 50, 75, 100 };
 static const double strides[] = { 1, 2, 4, 8, 16, 32 };
 static const double working_sets[] = { 8192, 32768, 524288, 2097152, 33554432 };
@@ -142,6 +148,12 @@ static const KsProbeTemplate templates[] = {
        "warps on each of the SM's four schedulers, some warp is ready every cycle and the "
        "latency is hidden (CUDA C++ Programming Guide, \"Multiprocessor Level\")."),
     N_("warps in the block"), warp_counts, G_N_ELEMENTS (warp_counts) },
+  { PROBE_REGISTER_PRESSURE, "register-pressure", N_("Register pressure and occupancy"),
+    "live_values",
+    N_("The SM's registers are shared by its warps: past a point, more registers a thread leave "
+       "room for fewer warps, and once too few warps are resident to hide a dependent chain's "
+       "latency, the SM issues more slowly."),
+    N_("values each thread holds in registers"), live_values, G_N_ELEMENTS (live_values) },
   { PROBE_MIXED_PIPE, "mixed-pipe", N_("FFMA and IADD3: one pipe or two?"), "iadd3_percent",
     N_("If FFMA and IADD3 run on separate pipes, a warp mixing independent FFMAs and IADD3s "
        "issues faster than one unit for both would (the mean of the two alone); if they share "
@@ -170,6 +182,7 @@ static const struct
 
 static const KsProbeTemplate *const template_list[] = {
   &templates[0], &templates[1], &templates[2], &templates[3], &templates[4], &templates[5],
+  &templates[6],
 };
 
 const KsProbeTemplate *const *
@@ -261,29 +274,50 @@ ks_probe_instruction_sass (const char *instruction)
   return op ? op->sass : NULL;
 }
 
+/* A chain's title, untranslated, with %s for its instruction; NULL for
+ * the templates that keep their own title */
+static const char *
+chain_title (ProbeKind kind)
+{
+  switch (kind)
+    {
+    case PROBE_FFMA_ACCUMULATORS:
+      /* TRANSLATORS: %s is a GPU instruction's name, as FFMA */
+      return N_("%s latency and throughput");
+    case PROBE_FFMA_COUNT:
+      /* TRANSLATORS: %s is a GPU instruction's name, as FFMA */
+      return N_("%s chain length: T(N) = L N + C");
+    case PROBE_WARP_COUNT:
+      /* TRANSLATORS: %s is a GPU instruction's name, as FFMA */
+      return N_("Hiding %s latency with warps");
+    default:
+      return NULL;
+    }
+}
+
+/* The title in the user's language, or in English (the files and the
+ * JSON are English, as the conclusion is) */
+static char *
+title_of (const KsProbeTemplate *tmpl,
+          const char            *instruction,
+          gboolean               translate)
+{
+  const ProbeOp *op = instruction ? find_op (instruction) : &probe_ops[0];
+  const char *format = chain_title (tmpl->kind);
+
+  if (format == NULL)
+    return g_strdup (translate ? _(tmpl->title) : tmpl->title);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+  return g_strdup_printf (translate ? _(format) : format, op ? op->sass : "?");
+#pragma GCC diagnostic pop
+}
+
 char *
 ks_probe_title (const KsProbeTemplate *tmpl,
                 const char            *instruction)
 {
-  const ProbeOp *op = instruction ? find_op (instruction) : &probe_ops[0];
-  const char *sass = op ? op->sass : "?";
-
-  switch (tmpl->kind)
-    {
-    case PROBE_FFMA_ACCUMULATORS:
-      /* TRANSLATORS: %s is a GPU instruction's name, as FFMA */
-      return g_strdup_printf (_("%s latency and throughput"), sass);
-    case PROBE_FFMA_COUNT:
-      /* TRANSLATORS: %s is a GPU instruction's name, as FFMA */
-      return g_strdup_printf (_("%s chain length: T(N) = L N + C"), sass);
-    case PROBE_WARP_COUNT:
-      /* TRANSLATORS: %s is a GPU instruction's name, as FFMA */
-      return g_strdup_printf (_("Hiding %s latency with warps"), sass);
-    case PROBE_SHARED_STRIDE:
-    case PROBE_POINTER_CHASE:
-    default:
-      return g_strdup (_(tmpl->title));
-    }
+  return title_of (tmpl, instruction, TRUE);
 }
 
 void
@@ -311,6 +345,9 @@ typedef struct
   uint32_t iterations;          /* of the timed loop */
   uint32_t per_body;            /* target instructions per iteration */
   uint32_t threads;
+  uint32_t blocks;              /* of the grid; the register-pressure sweep runs one wave of
+                                 * the SM's of them (the analysis's block sample) */
+  uint32_t live;                /* register pressure: values held across the timed loop */
   uint32_t chase_elements;      /* pointer chase: elements on the chain */
   const char *target;           /* the GPU's architecture: the PTX's .target */
   const ProbeOp *op;            /* the chains' instruction */
@@ -321,7 +358,8 @@ shape_of (ProbeKind      kind,
           double         x,
           const ProbeOp *op)
 {
-  Shape s = { .kind = kind, .x = (uint32_t) x, .threads = 32, .op = op ? op : &probe_ops[0] };
+  Shape s = { .kind = kind, .x = (uint32_t) x, .threads = 32, .blocks = 1,
+              .op = op ? op : &probe_ops[0] };
 
   switch (kind)
     {
@@ -340,6 +378,15 @@ shape_of (ProbeKind      kind,
       s.iterations = WARP_FFMAS / FFMA_PER_BODY;
       s.per_body = FFMA_PER_BODY;
       s.threads = 32 * s.x;
+      break;
+    case PROBE_REGISTER_PRESSURE:
+      /* one dependent FFMA chain a warp, so that the warps resident hide
+       * its latency or not; the grid fills every SM (the run sets it) */
+      s.accumulators = 1;
+      s.iterations = WARP_FFMAS / FFMA_PER_BODY;
+      s.per_body = FFMA_PER_BODY;
+      s.threads = PRESSURE_THREADS;
+      s.live = s.x;
       break;
     case PROBE_MIXED_PIPE:
       /* eight FFMA and eight IADD3 accumulators: more chains than either
@@ -419,6 +466,8 @@ probe_ptx (const Shape *s,
 {
   GString *p = g_string_new (NULL);
   gboolean loop = v != VARIANT_TIMER, target = v == VARIANT_PROBE;
+  gboolean pressure = s->kind == PROBE_REGISTER_PRESSURE;
+  const char *index = pressure ? "%r49" : "%r1";
 
   g_string_append_printf (p, "//\n// KernelScope probe (seeds/002): the timed region lies between "
                              "the two reads of %%clock64\n//\n"
@@ -426,17 +475,26 @@ probe_ptx (const Shape *s,
                           ptx_version (s->target), s->target);
   if (s->kind == PROBE_SHARED_STRIDE)
     g_string_append_printf (p, ".shared .align 4 .b32 words[%u];\n\n", SHARED_WORDS);
-  g_string_append (p, ".visible .entry probe(\n\t.param .u64 out,\n\t.param .u64 cycles\n)\n{\n"
-                      "\t.reg .pred %p<2>;\n\t.reg .b32 %r<64>;\n\t.reg .b64 %rd<16>;\n"
-                      "\t.reg .f32 %f<48>;\n\t.reg .f64 %fd<24>;\n\n"
-                      "\tld.param.u64 %rd1, [out];\n\tld.param.u64 %rd2, [cycles];\n"
+  g_string_append_printf (p, ".visible .entry probe(\n\t.param .u64 out,\n\t.param .u64 cycles%s\n)\n"
+                             "{\n\t.reg .pred %%p<2>;\n\t.reg .b32 %%r<64>;\n\t.reg .b64 %%rd<16>;\n"
+                             "\t.reg .f32 %%f<48>;\n\t.reg .f64 %%fd<24>;\n",
+                          pressure ? ",\n\t.param .u64 keep" : "");
+  if (pressure)
+    g_string_append_printf (p, "\t.reg .b32 %%k<%u>;\n", MAX (s->live, 1u));
+  g_string_append (p, "\n\tld.param.u64 %rd1, [out];\n\tld.param.u64 %rd2, [cycles];\n"
                       "\tcvta.to.global.u64 %rd1, %rd1;\n\tcvta.to.global.u64 %rd2, %rd2;\n"
                       "\tmov.u32 %r1, %tid.x;\n");
+  /* the thread's word in out and cycles: its index in the grid */
+  if (pressure)
+    g_string_append (p, "\tld.param.u64 %rd3, [keep];\n\tcvta.to.global.u64 %rd3, %rd3;\n"
+                        "\tmov.u32 %r3, %ctaid.x;\n\tmov.u32 %r4, %ntid.x;\n"
+                        "\tmad.lo.u32 %r49, %r3, %r4, %r1;\n");
   switch (s->kind)
     {
     case PROBE_FFMA_ACCUMULATORS:
     case PROBE_FFMA_COUNT:
     case PROBE_WARP_COUNT:
+    case PROBE_REGISTER_PRESSURE:
       /* acc = acc * b + b (FFMA): bounded, and never folded away; each
        * accumulator starts apart from the others */
       g_string_append (p, "\tcvt.rn.f32.u32 %f1, %r1;\n");
@@ -463,6 +521,10 @@ probe_ptx (const Shape *s,
               g_string_append_printf (p, "\tadd.u32 %%r%u, %%r1, %u;\n", 8 + k, k);
             break;
           }
+      /* the values held: loaded once (volatile: ptxas can neither drop,
+       * repeat nor move them) before the timer, used after it */
+      for (uint32_t k = 0; k < s->live; k++)
+        g_string_append_printf (p, "\tld.volatile.global.u32 %%k%u, [%%rd3+%u];\n", k, 4 * k);
       break;
     case PROBE_MIXED_PIPE:
       g_string_append (p, "\tcvt.rn.f32.u32 %f1, %r1;\n\tmov.f32 %f2, 0f3F7FF972;\n"
@@ -510,6 +572,7 @@ probe_ptx (const Shape *s,
           case PROBE_FFMA_ACCUMULATORS:
           case PROBE_FFMA_COUNT:
           case PROBE_WARP_COUNT:
+          case PROBE_REGISTER_PRESSURE:
             {
               uint32_t a = 8 + j % s->accumulators;
 
@@ -547,6 +610,7 @@ probe_ptx (const Shape *s,
     case PROBE_FFMA_ACCUMULATORS:
     case PROBE_FFMA_COUNT:
     case PROBE_WARP_COUNT:
+    case PROBE_REGISTER_PRESSURE:
       /* the sum of the accumulators (their exclusive or for the 32-bit
        * ones), one word a thread */
       for (uint32_t k = 1; k < s->accumulators; k++)
@@ -555,7 +619,14 @@ probe_ptx (const Shape *s,
                                    : "\txor.b32 %%r8, %%r8, %%r%u;\n", 8 + k);
       if (s->op->reg == REG_F64)
         g_string_append (p, "\tcvt.rn.f32.f64 %f8, %fd8;\n");
-      g_string_append (p, "\tmul.wide.u32 %rd7, %r1, 4;\n\tadd.s64 %rd8, %rd1, %rd7;\n");
+      /* and the values held (zeros: the chain's sum stays the checksum) */
+      for (uint32_t k = 0; k < s->live; k++)
+        g_string_append_printf (p, k == 0 ? "\tmov.u32 %%r9, %%k0;\n"
+                                          : "\tadd.u32 %%r9, %%r9, %%k%u;\n", k);
+      if (s->live > 0)
+        g_string_append (p, "\tcvt.rn.f32.u32 %f3, %r9;\n\tadd.f32 %f8, %f8, %f3;\n");
+      g_string_append_printf (p, "\tmul.wide.u32 %%rd7, %s, 4;\n\tadd.s64 %%rd8, %%rd1, %%rd7;\n",
+                              index);
       g_string_append (p, s->op->reg == REG_B32 ? "\tst.global.b32 [%rd8], %r8;\n"
                                                 : "\tst.global.f32 [%rd8], %f8;\n");
       break;
@@ -579,8 +650,8 @@ probe_ptx (const Shape *s,
       g_string_append (p, "\tsub.s64 %rd7, %rd6, %rd1;\n\tst.global.u64 [%rd1+8], %rd7;\n");
       break;
     }
-  g_string_append (p, "\tmul.wide.u32 %rd7, %r1, 8;\n\tadd.s64 %rd8, %rd2, %rd7;\n"
-                      "\tst.global.u64 [%rd8], %rd12;\n\tret;\n}\n");
+  g_string_append_printf (p, "\tmul.wide.u32 %%rd7, %s, 8;\n\tadd.s64 %%rd8, %%rd2, %%rd7;\n"
+                             "\tst.global.u64 [%%rd8], %%rd12;\n\tret;\n}\n", index);
   return g_string_free (p, FALSE);
 }
 
@@ -632,6 +703,50 @@ probe_cuda (const Shape *s)
           integer ? "__uint_as_float(sum)" : op->reg == REG_F64 ? "(float) sum" : "sum");
       }
       break;
+    case PROBE_REGISTER_PRESSURE:
+      g_string_append_printf (c, "#define LIVE %u   /* values each thread holds in registers */\n"
+                                 "#define ITERATIONS %u\n#define THREADS %u\n\n",
+                              s->live, s->iterations * FFMA_UNROLL, s->threads);
+      g_string_append (c,
+        "__global__ void probe(float *out, long long *cycles, const unsigned *keep)\n{\n"
+        "  float b = 0.9999f, acc = (float) threadIdx.x;\n"
+        "  unsigned live[LIVE > 0 ? LIVE : 1], i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "  /* loaded once, before the timer, and used after it: held in registers */\n"
+        "#pragma unroll\n"
+        "  for (int k = 0; k < LIVE; k++)\n"
+        "    live[k] = ((const volatile unsigned *) keep)[k];\n"
+        "  __syncthreads();\n"
+        "  long long t0 = clock64();\n"
+        "#pragma unroll 4\n"
+        "  for (int n = 0; n < ITERATIONS; n++)\n"
+        "    {\n"
+        "#pragma unroll\n"
+        "      for (int j = 0; j < 32; j++)\n"
+        "        asm volatile(\"fma.rn.f32 %0, %0, %1, %1;\" : \"+f\"(acc) : \"f\"(b));\n"
+        "    }\n"
+        "  long long t1 = clock64();\n"
+        "  unsigned sum = 0;\n"
+        "#pragma unroll\n"
+        "  for (int k = 0; k < LIVE; k++)\n"
+        "    sum += live[k];\n"
+        "  out[i] = acc + (float) sum;\n"
+        "  cycles[i] = t1 - t0;\n}\n\n"
+        "/* One wave: as many blocks as every SM holds at once */\n"
+        "int main(void)\n{\n"
+        "  int sms = 0, per_sm = 0;\n"
+        "  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);\n"
+        "  cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, probe, THREADS, 0);\n"
+        "  size_t n = (size_t) sms * per_sm * THREADS;\n"
+        "  float *out; long long *cycles, host[1]; unsigned *keep;\n"
+        "  cudaMalloc(&out, n * sizeof (float));\n"
+        "  cudaMalloc(&cycles, n * sizeof (long long));\n"
+        "  cudaMalloc(&keep, (LIVE + 1) * sizeof (unsigned));\n"
+        "  cudaMemset(keep, 0, (LIVE + 1) * sizeof (unsigned));\n"
+        "  probe<<<sms * per_sm, THREADS>>>(out, cycles, keep);\n"
+        "  cudaMemcpy(host, cycles, sizeof host, cudaMemcpyDeviceToHost);\n"
+        "  printf(\"blocks per SM %d, cycles %lld\\n\", per_sm, host[0]);\n"
+        "  return cudaDeviceSynchronize() != cudaSuccess;\n}\n");
+      return g_string_free (c, FALSE);
     case PROBE_MIXED_PIPE:
       g_string_append_printf (c, "#define IADD3_PER_4 %u   /* of every four instructions */\n"
                                  "#define ITERATIONS %u\n\n", s->x / 25,
@@ -740,17 +855,24 @@ static char *
 probe_spec (const Shape *s,
             const char  *ptx_name)
 {
-  uint64_t out_count = s->kind == PROBE_POINTER_CHASE ? MAX (s->x / 8, 2u) : 1024;
+  uint64_t threads = (uint64_t) s->threads * s->blocks;
+  uint64_t out_count = s->kind == PROBE_POINTER_CHASE ? MAX (s->x / 8, 2u) : MAX (threads, 1024);
+  gboolean pressure = s->kind == PROBE_REGISTER_PRESSURE;
+  g_autofree char *keep = pressure ? g_strdup_printf (",\n    \"keep\": {\"type\": \"u32\", "
+                                                      "\"count\": %u}", MAX (s->live, 1u))
+                                   : g_strdup ("");
 
   return g_strdup_printf ("{\n  \"ptx\": \"%s\",\n  \"kernel\": \"probe\",\n"
-                          "  \"grid\": [1, 1, 1],\n  \"block\": [%u, 1, 1],\n"
+                          "  \"grid\": [%u, 1, 1],\n  \"block\": [%u, 1, 1],\n"
                           "  \"buffers\": {\n"
                           "    \"out\": {\"type\": \"%s\", \"count\": %" G_GUINT64_FORMAT "},\n"
-                          "    \"cycles\": {\"type\": \"s64\", \"count\": %u}\n  },\n"
-                          "  \"params\": [{\"buffer\": \"out\"}, {\"buffer\": \"cycles\"}],\n"
+                          "    \"cycles\": {\"type\": \"s64\", \"count\": %" G_GUINT64_FORMAT "}%s\n"
+                          "  },\n"
+                          "  \"params\": [{\"buffer\": \"out\"}, {\"buffer\": \"cycles\"}%s],\n"
                           "  \"outputs\": [\"out\", \"cycles\"]\n}\n",
-                          ptx_name, s->threads, s->kind == PROBE_POINTER_CHASE ? "u64" : "f32",
-                          out_count, MAX (s->threads, 32u));
+                          ptx_name, s->blocks, s->threads,
+                          s->kind == PROBE_POINTER_CHASE ? "u64" : "f32", out_count,
+                          MAX (threads, 32), keep, pressure ? ", {\"buffer\": \"keep\"}" : "");
 }
 
 /* The probe's file in the folder's binary/ */
@@ -790,6 +912,17 @@ analyse_text (const Shape          *s,
   req.use_toolkit = options->use_toolkit;
   req.make_sass = options->use_toolkit;
   req.simulate = simulate;
+  /* one wave of the busiest SM: its first block, rounded up to the blocks
+   * resident at once */
+  if (s->blocks > 1)
+    req.sample_blocks = 1;
+  /* round-robin, so that every warp of the SM advances together and the
+   * steady state with all of them is what is timed (measure()): under
+   * greedy-then-oldest the model would run the oldest warps first and the
+   * last few alone, a tail that depends on the warps over a multiple of
+   * four a scheduler, not on whether they hide the latency */
+  if (s->kind == PROBE_REGISTER_PRESSURE)
+    req.scheduler = KS_SCHEDULER_LRR;
   a = ks_analysis_run (&req, NULL, NULL, NULL);
   if (!simulate && a->module != NULL && a->kernel_index >= 0)
     return a;
@@ -849,6 +982,7 @@ is_target (const Shape       *s,
     case PROBE_FFMA_ACCUMULATORS:
     case PROBE_FFMA_COUNT:
     case PROBE_WARP_COUNT:
+    case PROBE_REGISTER_PRESSURE:
       return in->opcode == s->op->opcode && in->types[0] == s->op->type;
     case PROBE_MIXED_PIPE:
       return (in->opcode == KS_PTX_OPC_FMA && in->types[0] == KS_PTX_TYPE_F32)
@@ -861,16 +995,19 @@ is_target (const Shape       *s,
     }
 }
 
-/* The cycles between warp 0's clock reads, and the target instructions it
- * issued between them */
+/* The cycles between the warps' clock reads, and the target instructions
+ * they issued between them; window: only while every warp was between its
+ * two (a full SM's steady state) */
 static gboolean
 measure (const KsAnalysis *a,
          const Shape      *s,
+         gboolean          window,
          uint64_t         *cycles,
          uint64_t         *targets)
 {
   const KsTiming *t = a->timing;
   uint64_t first = G_MAXUINT64, last = 0;
+  uint64_t all_in = 0, first_out = G_MAXUINT64;
   gboolean found = FALSE;
 
   /* from the first warp's first clock read to the last warp's second: the
@@ -890,10 +1027,14 @@ measure (const KsAnalysis *a,
           if (is_clock_read (a->module, in))
             {
               if (n_clock++ == 0)
-                first = MIN (first, e->cycle);
+                {
+                  first = MIN (first, e->cycle);
+                  all_in = MAX (all_in, e->cycle);
+                }
               else
                 {
                   last = MAX (last, e->cycle);
+                  first_out = MIN (first_out, e->cycle);
                   found = TRUE;
                 }
             }
@@ -902,6 +1043,33 @@ measure (const KsAnalysis *a,
         }
       if (n_clock != 2)
         return FALSE;
+    }
+  /* A full SM (the register-pressure sweep): its blocks start their timed
+   * loops apart, as their loads before the timer come back, and a span
+   * over them all would count their start and their tail, when fewer warps
+   * run.  What the sweep asks is the SM's rate with all its warps, so it
+   * times the cycles when every warp was in its loop, and the target
+   * instructions issued then. */
+  if (found && window)
+    {
+      if (first_out <= all_in)
+        return FALSE;
+      *targets = 0;
+      for (uint32_t k = 0; k < t->n_warps; k++)
+        {
+          const KsTimingWarp *w = &t->warps[k];
+
+          for (uint64_t i = 0; i < w->n_events; i++)
+            {
+              const KsTimingEvent *e = &t->events[w->first_event + i];
+
+              if (e->cycle > all_in && e->cycle <= first_out && e->lowered == KS_LOWER_ISSUE
+                  && is_target (s, &a->module->insns[e->insn]))
+                (*targets)++;
+            }
+        }
+      *cycles = first_out - all_in;
+      return TRUE;
     }
   *cycles = found ? last - first : 0;
   return found;
@@ -991,6 +1159,54 @@ count_occurrences (const char *text,
 }
 
 /* Seed sections 6-10, on the PTX analysed and what ptxas said of it */
+/* The register-pressure probe's values: each loaded once (volatile)
+ * before the timer and used after it, so that a thread holds them all in
+ * registers across the timed loop; and registers for them all */
+static gboolean
+live_values_held (const KsAnalysis *a,
+                  const Shape      *s,
+                  GArray           *lines,
+                  char            **detail)
+{
+  const KsPtxModule *m = a->module;
+  const KsPtxFunction *f = &m->functions[a->kernel_index];
+  g_autoptr(GHashTable) loaded = g_hash_table_new (NULL, NULL);
+  uint32_t held = 0, registers = a->resources ? a->resources->registers : 0;
+  uint32_t clock0 = G_MAXUINT32, clock1 = G_MAXUINT32;
+
+  for (uint32_t i = 0; i < f->n_insns; i++)
+    if (is_clock_read (m, &m->insns[f->first_insn + i]))
+      {
+        clock1 = clock0 == G_MAXUINT32 ? clock1 : i;
+        clock0 = MIN (clock0, i);
+      }
+  for (uint32_t i = 0; clock1 != G_MAXUINT32 && i < clock0; i++)
+    {
+      const KsPtxInsn *in = &m->insns[f->first_insn + i];
+
+      if (in->opcode == KS_PTX_OPC_LD && in->space == KS_PTX_SPACE_GLOBAL
+          && in->sem == KS_PTX_SEM_VOLATILE && reg_of (m, in, 0) != G_MAXUINT32)
+        {
+          g_hash_table_add (loaded, GUINT_TO_POINTER (reg_of (m, in, 0) + 1));
+          lines_add (lines, in->line);
+        }
+    }
+  for (uint32_t i = clock1 + 1; clock1 != G_MAXUINT32 && i < f->n_insns; i++)
+    {
+      const KsPtxInsn *in = &m->insns[f->first_insn + i];
+
+      for (guint k = 1; k < in->n_operands; k++)
+        if (ks_ptx_insn_operands (m, in)[k].kind == KS_PTX_OPERAND_REG
+            && g_hash_table_remove (loaded, GUINT_TO_POINTER (reg_of (m, in, k) + 1)))
+          held++;
+    }
+  *detail = g_strdup_printf ("%u values loaded before the timer and used after it (want %u); "
+                             "%u registers a thread (%s)", held, s->live, registers,
+                             a->resources && a->resources->source == KS_RESOURCES_SOURCE_PTXAS
+                             ? "ptxas -v" : "estimated from the PTX");
+  return held == s->live && registers >= s->live;
+}
+
 static void
 verify (KsProbeResult    *r,
         const KsAnalysis *a,
@@ -1131,6 +1347,14 @@ verify (KsProbeResult    *r,
   add_check (r, N_("result stored after the timer"), TRUE, stores_after > 0,
              g_strdup_printf ("%u global store(s) after the second clock read", stores_after),
              store_lines, NULL);
+  if (s->kind == PROBE_REGISTER_PRESSURE)
+    {
+      GArray *live_lines = lines_new ();
+      char *detail = NULL;
+      gboolean held = live_values_held (a, s, live_lines, &detail);
+
+      add_check (r, N_("values held across the loop"), TRUE, held, detail, live_lines, NULL);
+    }
 
   /* ptxas -v */
   if (a->resources != NULL && a->resources->source == KS_RESOURCES_SOURCE_PTXAS
@@ -1319,6 +1543,45 @@ conclude (const KsProbeResult *r,
                                 1.0 / p[sat].cycles_per_instruction);
       }
       break;
+    case PROBE_REGISTER_PRESSURE:
+      {
+        /* the transition: the first point more than 10 % above the best */
+        double best = p[0].cycles_per_instruction;
+        guint t = n;
+
+        for (guint i = 0; i < n; i++)
+          best = MIN (best, p[i].cycles_per_instruction);
+        for (guint i = 0; i < n && t == n; i++)
+          if (p[i].cycles_per_instruction > best * 1.10)
+            t = i;
+        g_string_append_printf (c, "with one dependent FFMA chain a warp and every SM full of "
+                                   "%u-thread blocks, the values each thread held, its registers "
+                                   "(%s), the warps an SM held and the cycles per FFMA of the SM "
+                                   "were ", PRESSURE_THREADS,
+                                p[0].spill_loads >= 0 ? "ptxas -v" : "estimated from the PTX");
+        for (guint i = 0; i < n; i++)
+          g_string_append_printf (c, "%g, %d, %d, %.2f%s", p[i].x, p[i].registers,
+                                  p[i].resident_warps, p[i].cycles_per_instruction,
+                                  i + 1 < n ? "; " : ". ");
+        if (t == n)
+          g_string_append_printf (c, "Every point was within 10 %% of the best, %.2f cycles: "
+                                     "even %d warps, with %d registers a thread, hid the chain's "
+                                     "latency at this GPU's FFMA rate, so the registers did not "
+                                     "slow the SM.", best, p[n - 1].resident_warps,
+                                  p[n - 1].registers);
+        else
+          g_string_append_printf (c, "From %d registers a thread on, the SM held %d warps (%s "
+                                     "limited them) and took %.2f cycles per FFMA, %.0f %% more "
+                                     "than its best %.2f: too few warps to hide the chain's "
+                                     "latency. With more warps than that, the fewer warps cost "
+                                     "nothing: registers slow a kernel once the warps they leave "
+                                     "cannot hide its latencies.", p[t].registers,
+                                  p[t].resident_warps,
+                                  p[t].limiter ? ks_occupancy_limiter_name (p[t].limiter) : "?",
+                                  p[t].cycles_per_instruction,
+                                  100.0 * (p[t].cycles_per_instruction / best - 1), best);
+      }
+      break;
     case PROBE_MIXED_PIPE:
       {
         /* one unit for both would take the mean of the two alone */
@@ -1423,7 +1686,10 @@ ks_probe_run (const KsProbeTemplate *tmpl,
   GString *sweep = g_string_new (NULL);
   g_autofree char *target = NULL;
   const ProbeOp *op = NULL;
-  guint n_ops;
+  guint n_ops, sm_count = 1;
+  /* the point whose probe is verified and shown: the first, or for the
+   * register-pressure sweep the one that holds the most */
+  guint shown = tmpl->kind == PROBE_REGISTER_PRESSURE ? tmpl->n_values - 1 : 0;
 
   if (options == NULL)
     {
@@ -1435,7 +1701,10 @@ ks_probe_run (const KsProbeTemplate *tmpl,
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "the template '%s' takes no "
                    "instruction: it times %s", tmpl->name,
-                   tmpl->kind == PROBE_SHARED_STRIDE ? "shared-memory loads" : "global loads");
+                   tmpl->kind == PROBE_SHARED_STRIDE ? "shared-memory loads"
+                   : tmpl->kind == PROBE_POINTER_CHASE ? "global loads"
+                   : tmpl->kind == PROBE_MIXED_PIPE ? "FFMA and IADD3 together"
+                   : "FFMA chains against the registers held");
       goto fail;
     }
   if (is_chain (tmpl->kind))
@@ -1453,7 +1722,8 @@ ks_probe_run (const KsProbeTemplate *tmpl,
     }
   g_string_append_printf (sweep, "%s,total_instructions,total_cycles,cycles_per_instruction,"
                                  "corrected,registers,spill_loads,spill_stores,checksum%s\n",
-                          tmpl->variable, tmpl->kind == PROBE_SHARED_STRIDE ? ",ways" : "");
+                          tmpl->variable, tmpl->kind == PROBE_SHARED_STRIDE ? ",ways"
+                          : tmpl->kind == PROBE_REGISTER_PRESSURE ? ",resident_warps,limiter" : "");
 
   {
     g_autoptr(KsGpuDb) db = ks_gpu_db_load_default (error);
@@ -1469,6 +1739,7 @@ ks_probe_run (const KsProbeTemplate *tmpl,
         goto fail;
       }
     target = g_strdup (g->arch);
+    sm_count = MAX (g->sm_count, 1u);
   }
   for (guint i = 0; i < tmpl->n_values; i++)
     {
@@ -1476,15 +1747,20 @@ ks_probe_run (const KsProbeTemplate *tmpl,
       g_autoptr(KsAnalysis) a = NULL, empty = NULL;
       g_autofree char *ptx = NULL, *spec = NULL;
       KsProbePoint pt = { .x = tmpl->values[i], .corrected = NAN, .ways = NAN,
-                          .registers = -1, .spill_loads = -1, .spill_stores = -1 };
+                          .registers = -1, .spill_loads = -1, .spill_stores = -1,
+                          .resident_warps = -1 };
       uint64_t empty_cycles = 0, empty_targets = 0;
 
       s.target = target;
+      /* more blocks than every SM holds: the run times one wave of them */
+      if (s.kind == PROBE_REGISTER_PRESSURE)
+        s.blocks = sm_count * PRESSURE_BLOCKS_PER_SM;
 
       a = analyse (&s, VARIANT_PROBE, options, &ptx, &spec, error);
       if (a == NULL)
         goto fail;
-      if (!measure (a, &s, &pt.total_cycles, &pt.instructions) || pt.instructions == 0)
+      if (!measure (a, &s, s.kind == PROBE_REGISTER_PRESSURE, &pt.total_cycles, &pt.instructions)
+          || pt.instructions == 0)
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
                        "the probe (%s = %g) has no timed instructions in warp 0",
@@ -1495,7 +1771,11 @@ ks_probe_run (const KsProbeTemplate *tmpl,
       empty = analyse (&s, VARIANT_EMPTY_LOOP, options, NULL, NULL, error);
       if (empty == NULL)
         goto fail;
-      if (measure (empty, &s, &empty_cycles, &empty_targets) && empty_cycles <= pt.total_cycles)
+      /* (the register-pressure sweep times a window of its loops, which
+       * the empty loop's span cannot be taken from) */
+      if (measure (empty, &s, FALSE, &empty_cycles, &empty_targets)
+          && empty_cycles <= pt.total_cycles
+          && s.kind != PROBE_REGISTER_PRESSURE)
         pt.corrected = (double) (pt.total_cycles - empty_cycles) / (double) pt.instructions;
       if (a->resources != NULL)
         {
@@ -1507,6 +1787,21 @@ ks_probe_run (const KsProbeTemplate *tmpl,
             }
         }
       pt.checksum = checksum_of (a, &s);
+      if (s.kind == PROBE_REGISTER_PRESSURE && a->have_occupancy)
+        {
+          pt.resident_warps = (int) a->occupancy.active_warps_per_sm;
+          pt.limiter = (int) a->occupancy.limiter;
+        }
+      /* every point's probe holds its values, not only the one shown */
+      if (s.kind == PROBE_REGISTER_PRESSURE && i != shown)
+        {
+          g_autoptr(GArray) lines = lines_new ();
+          g_autofree char *detail = NULL;
+
+          if (!live_values_held (a, &s, lines, &detail))
+            add_check (r, N_("values held across the loop"), TRUE, FALSE,
+                       g_strdup_printf ("the probe for %g values: %s", pt.x, detail), NULL, NULL);
+        }
       if (s.kind == PROBE_SHARED_STRIDE)
         {
           const KsSimInsnStats *st = ks_sim_get_insn_stats (a->sim);
@@ -1521,7 +1816,7 @@ ks_probe_run (const KsProbeTemplate *tmpl,
               }
           pt.ways = req ? (double) wf / (double) req : NAN;
         }
-      if (i == 0)
+      if (i == shown)
         {
           g_autoptr(KsAnalysis) timer = NULL;
           uint64_t tc = 0, tt = 0;
@@ -1533,7 +1828,7 @@ ks_probe_run (const KsProbeTemplate *tmpl,
           timer = analyse (&s, VARIANT_TIMER, options, NULL, NULL, error);
           if (timer == NULL)
             goto fail;
-          if (measure (timer, &s, &tc, &tt))
+          if (measure (timer, &s, FALSE, &tc, &tt))
             r->timer_cycles = tc;
           first = ks_analysis_ref (a);
         }
@@ -1547,8 +1842,11 @@ ks_probe_run (const KsProbeTemplate *tmpl,
                               pt.checksum);
       if (s.kind == PROBE_SHARED_STRIDE)
         g_string_append_printf (sweep, ",%.3f", pt.ways);
+      if (s.kind == PROBE_REGISTER_PRESSURE)
+        g_string_append_printf (sweep, ",%d,%s", pt.resident_warps,
+                                pt.limiter ? ks_occupancy_limiter_name (pt.limiter) : "");
       g_string_append_c (sweep, '\n');
-      if (i == 0)
+      if (i == shown)
         {
           r->ptx = g_strdup (ptx);
           r->cuda = probe_cuda (&s);
@@ -1567,6 +1865,18 @@ ks_probe_run (const KsProbeTemplate *tmpl,
    * another sweep's points (the chase's working sets) would mean nothing */
   if (tmpl->kind == PROBE_FFMA_COUNT)
     fit_line (r);
+  /* a spilling probe is contaminated (seed section 8.6), at any point; the
+   * model, which times the PTX, would not even see the spills */
+  for (guint i = 0; tmpl->kind == PROBE_REGISTER_PRESSURE && i < r->points->len; i++)
+    {
+      const KsProbePoint *p = &g_array_index (r->points, KsProbePoint, i);
+
+      if (i != shown && (p->spill_loads > 0 || p->spill_stores > 0))
+        add_check (r, N_("no spills (ptxas -v)"), TRUE, FALSE,
+                   g_strdup_printf ("the probe for %g values: %d registers, %d bytes spill "
+                                    "stores, %d bytes spill loads", p->x, p->registers,
+                                    p->spill_stores, p->spill_loads), NULL, NULL);
+    }
   r->conclusion = conclude (r, first);
   add_file (r, g_strdup ("runtime/runtime_raw.csv"), g_string_free (raw, FALSE));
   add_file (r, g_strdup_printf ("runtime/%s_sweep.csv", tmpl->variable), g_string_free (sweep, FALSE));
@@ -1687,32 +1997,11 @@ add_lines (JsonBuilder  *b,
   json_builder_end_array (b);
 }
 
-/* The files and the JSON are English, as the conclusion is */
-static char *
-title_in_english (const KsProbeResult *r)
-{
-  const char *sass = r->instruction ? ks_probe_instruction_sass (r->instruction) : NULL;
-
-  switch (r->tmpl->kind)
-    {
-    case PROBE_FFMA_ACCUMULATORS:
-      return g_strdup_printf ("%s latency and throughput", sass);
-    case PROBE_FFMA_COUNT:
-      return g_strdup_printf ("%s chain length: T(N) = L N + C", sass);
-    case PROBE_WARP_COUNT:
-      return g_strdup_printf ("Hiding %s latency with warps", sass);
-    case PROBE_SHARED_STRIDE:
-    case PROBE_POINTER_CHASE:
-    default:
-      return g_strdup (r->tmpl->title);
-    }
-}
-
 JsonNode *
 ks_probe_result_to_json (const KsProbeResult *r)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
-  g_autofree char *title = title_in_english (r);
+  g_autofree char *title = title_of (r->tmpl, r->instruction, FALSE);
 
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "template");
@@ -1785,6 +2074,15 @@ ks_probe_result_to_json (const KsProbeResult *r)
       set_int_or_null (b, "registers", p->registers);
       set_int_or_null (b, "spill_loads", p->spill_loads);
       set_int_or_null (b, "spill_stores", p->spill_stores);
+      if (r->tmpl->kind == PROBE_REGISTER_PRESSURE)
+        {
+          set_int_or_null (b, "resident_warps", p->resident_warps);
+          json_builder_set_member_name (b, "occupancy_limiter");
+          if (p->limiter)
+            json_builder_add_string_value (b, ks_occupancy_limiter_name (p->limiter));
+          else
+            json_builder_add_null_value (b);
+        }
       set_double_or_null (b, "checksum", p->checksum);
       json_builder_end_object (b);
     }
@@ -1855,7 +2153,7 @@ ks_probe_write_folder (const KsProbeResult *r,
   {
     GString *c = g_string_new (NULL);
 
-    g_autofree char *title = title_in_english (r);
+    g_autofree char *title = title_of (r->tmpl, r->instruction, FALSE);
 
     g_string_append_printf (c, "# %s\n\n## Hypothesis\n\n%s\n\n## Verification\n\n",
                             title, r->tmpl->hypothesis);

@@ -42,6 +42,10 @@ typedef struct
   double ways;                  /* shared-memory wavefronts per request (shared-stride); else NAN */
   int registers;                /* ptxas -v, or the estimate; -1 unknown */
   int spill_loads, spill_stores;        /* bytes, ptxas -v; -1 unknown */
+  int resident_warps;           /* register-pressure: the warps an SM holds at once with these
+                                 * registers (the occupancy calculator); -1 for the others */
+  int limiter;                  /* register-pressure: what limits them (a KsOccupancyLimiter:
+                                 * ks_occupancy_limiter_name(), _label()); 0 for the others */
   double checksum;              /* the kernel's stored result, as computed by the simulator */
 } KsProbePoint;
 
