@@ -436,6 +436,15 @@ mixed_accumulators (const Shape *s,
   return n;
 }
 
+/* The k-th f32 accumulator's start, added to the thread's index: apart
+ * from the others, so that no two chains compute the same */
+static uint32_t
+f32_start (const ProbeOp *op,
+           uint32_t       k)
+{
+  return k == 0 ? op->zero : 0x3F800000u + (k << 16);
+}
+
 /* The oldest PTX ISA that knows the architecture (PTX ISA, "Release
  * History"), so that every toolkit that can make its code reads it */
 static const char *
@@ -504,7 +513,7 @@ probe_ptx (const Shape *s,
           {
           case REG_F32:
             g_string_append_printf (p, "\tadd.f32 %%f%u, %%f1, 0f%08X;\n", 8 + k,
-                                    (uint32_t) (k == 0 ? s->op->zero : 0x3F800000u + (k << 16)));
+                                    f32_start (s->op, k));
             break;
           case REG_F64:
             if (k == 0)
@@ -527,12 +536,13 @@ probe_ptx (const Shape *s,
         g_string_append_printf (p, "\tld.volatile.global.u32 %%k%u, [%%rd3+%u];\n", k, 4 * k);
       break;
     case PROBE_MIXED_PIPE:
-      g_string_append (p, "\tcvt.rn.f32.u32 %f1, %r1;\n\tmov.f32 %f2, 0f3F7FF972;\n"
-                          "\tor.b32 %r2, %r1, 1;\n");
+      /* the FFMA and IADD3 chains' own operands and starts */
+      g_string_append (p, "\tcvt.rn.f32.u32 %f1, %r1;\n");
+      g_string_append (p, find_op ("ffma")->b);
+      g_string_append (p, find_op ("iadd3")->b);
       for (uint32_t k = 0; k < MIXED_ACCUMULATORS; k++)
         g_string_append_printf (p, "\tadd.f32 %%f%u, %%f1, 0f%08X;\n\tadd.u32 %%r%u, %%r1, %u;\n",
-                                8 + k, (uint32_t) (k == 0 ? 0 : 0x3F800000u + (k << 16)),
-                                8 + k, k);
+                                8 + k, f32_start (find_op ("ffma"), k), 8 + k, k);
       break;
     case PROBE_SHARED_STRIDE:
       g_string_append_printf (p, "\tmul.lo.u32 %%r2, %%r1, %u;\n\trem.u32 %%r2, %%r2, %u;\n"
@@ -751,16 +761,19 @@ probe_cuda (const Shape *s)
       g_string_append_printf (c, "#define IADD3_PER_4 %u   /* of every four instructions */\n"
                                  "#define ITERATIONS %u\n\n", s->x / 25,
                               s->iterations * FFMA_UNROLL);
-      g_string_append (c,
-        "__global__ void probe(float *out, long long *cycles)\n{\n"
-        "  float b = 0.9999f, f[8];\n"
-        "  unsigned c = threadIdx.x | 1, n[8];\n"
+      g_string_append (c, "__global__ void probe(float *out, long long *cycles)\n{\n");
+      /* the FFMA and IADD3 chains' own operands and starts */
+      g_string_append_printf (c,
+        "  float b = %s, f[8];\n"
+        "  unsigned c = %s, n[8];\n"
         "#pragma unroll\n"
         "  for (int k = 0; k < 8; k++)\n"
         "    {\n"
-        "      f[k] = (float) threadIdx.x + (k ? __int_as_float(0x3F800000 + (k << 16)) : 0.0f);\n"
-        "      n[k] = threadIdx.x + k;\n"
-        "    }\n"
+        "      f[k] = %s;\n"
+        "      n[k] = %s;\n"
+        "    }\n", find_op ("ffma")->cuda_b, find_op ("iadd3")->cuda_b,
+        find_op ("ffma")->cuda_init, find_op ("iadd3")->cuda_init);
+      g_string_append (c,
         "  __syncthreads();\n"
         "  long long t0 = clock64();\n"
         "#pragma unroll 4\n"
