@@ -240,6 +240,15 @@ ks_probe_template_x_is_bytes (const KsProbeTemplate *tmpl)
   return tmpl->kind == PROBE_POINTER_CHASE;
 }
 
+/* The sweeps of many warps on one SM (warp-count, register-pressure):
+ * timed under the round-robin scheduler, over the cycles every warp was in
+ * its loop (analyse_text(), measure()) */
+static gboolean
+many_warps (ProbeKind kind)
+{
+  return kind == PROBE_WARP_COUNT || kind == PROBE_REGISTER_PRESSURE;
+}
+
 static gboolean
 is_chain (ProbeKind kind)
 {
@@ -931,10 +940,11 @@ analyse_text (const Shape          *s,
     req.sample_blocks = 1;
   /* round-robin, so that every warp of the SM advances together and the
    * steady state with all of them is what is timed (measure()): under
-   * greedy-then-oldest the model would run the oldest warps first and the
-   * last few alone, a tail that depends on the warps over a multiple of
-   * four a scheduler, not on whether they hide the latency */
-  if (s->kind == PROBE_REGISTER_PRESSURE)
+   * greedy-then-oldest the model runs the oldest warps first and the last
+   * few alone at the chain's latency, a tail that depends on how many
+   * warps the unit's rate leaves waiting, not on whether they hide the
+   * latency (docs/PROBES.md, "Many warps") */
+  if (many_warps (s->kind))
     req.scheduler = KS_SCHEDULER_LRR;
   a = ks_analysis_run (&req, NULL, NULL, NULL);
   if (!simulate && a->module != NULL && a->kernel_index >= 0)
@@ -1772,7 +1782,7 @@ ks_probe_run (const KsProbeTemplate *tmpl,
       a = analyse (&s, VARIANT_PROBE, options, &ptx, &spec, error);
       if (a == NULL)
         goto fail;
-      if (!measure (a, &s, s.kind == PROBE_REGISTER_PRESSURE, &pt.total_cycles, &pt.instructions)
+      if (!measure (a, &s, many_warps (s.kind), &pt.total_cycles, &pt.instructions)
           || pt.instructions == 0)
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
@@ -1784,11 +1794,10 @@ ks_probe_run (const KsProbeTemplate *tmpl,
       empty = analyse (&s, VARIANT_EMPTY_LOOP, options, NULL, NULL, error);
       if (empty == NULL)
         goto fail;
-      /* (the register-pressure sweep times a window of its loops, which
-       * the empty loop's span cannot be taken from) */
+      /* (the sweeps of many warps time a window of their loops, which the
+       * empty loop's span cannot be taken from) */
       if (measure (empty, &s, FALSE, &empty_cycles, &empty_targets)
-          && empty_cycles <= pt.total_cycles
-          && s.kind != PROBE_REGISTER_PRESSURE)
+          && empty_cycles <= pt.total_cycles && !many_warps (s.kind))
         pt.corrected = (double) (pt.total_cycles - empty_cycles) / (double) pt.instructions;
       if (a->resources != NULL)
         {
