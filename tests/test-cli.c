@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "ks-test-files.h"
 #include "ks-test-standin.h"
 
 static char *cli;
@@ -1788,6 +1789,84 @@ test_hostile_folders_and_pipes (void)
 /* `probe list --json` and `probe run NAME --json`: the contract of
  * docs/PROBES.md; the model's dependent FFMA chain at the published 4
  * cycles (Jia et al. 2018, V100) */
+/* `probe rerun DIR`: a saved experiment run again, its figures against
+ * the saved ones: the same build gives the same figures, and a saved
+ * figure changed by hand is the change it reports */
+static void
+test_probe_rerun (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ks-cli-XXXXXX", NULL);
+  g_autofree char *meta = g_build_filename (dir, "metadata.json", NULL);
+  const char *run[] = { "probe", "run", "accumulators", "--instruction", "dfma", "--gpu",
+                        "v100-sxm2", "--no-toolkit", "--out", dir, "--json", NULL };
+  const char *rerun[] = { "probe", "rerun", dir, "--no-toolkit", "--json", NULL };
+  const char *with_gpu[] = { "probe", "rerun", dir, "--gpu", "t4", NULL };
+  const char *missing[] = { "probe", "rerun", "/nonexistent/experiment", NULL };
+  g_autofree char *text = NULL, *spoilt = NULL, *broken = NULL;
+  JsonArray *points;
+  JsonObject *o;
+  Result r = run_cli (run);
+  char *at;
+
+  g_assert_cmpint (r.status, ==, 0);
+  result_clear (&r);
+
+  r = run_cli (rerun);
+  g_assert_cmpint (r.status, ==, 0);
+  o = json_node_get_object (r.json);
+  g_assert_true (json_object_get_boolean_member (o, "same"));
+  points = json_object_get_array_member (o, "points");
+  g_assert_cmpuint (json_array_get_length (points), ==, 5);
+  for (guint i = 0; i < 5; i++)
+    g_assert_cmpfloat (json_object_get_double_member (json_array_get_object_element (points, i),
+                                                      "change"), ==, 0);
+  /* it ran what was saved: DFMA on V100 */
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (o, "now"),
+                                                  "instruction"), ==, "dfma");
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (o, "now"),
+                                                  "gpu"), ==, "v100-sxm2");
+  result_clear (&r);
+
+  /* the first point's saved figure made twice what the model gives */
+  g_assert_true (g_file_get_contents (meta, &text, NULL, NULL));
+  at = strstr (text, "\"cycles_per_instruction\" : ");
+  g_assert_nonnull (at);
+  {
+    double was = g_ascii_strtod (at + strlen ("\"cycles_per_instruction\" : "), NULL);
+    g_autofree char *head = g_strndup (text, at - text);
+    char *end = strchr (at, ',');
+
+    spoilt = g_strdup_printf ("%s\"cycles_per_instruction\" : %.6f%s", head, 2 * was, end);
+  }
+  g_assert_true (g_file_set_contents (meta, spoilt, -1, NULL));
+  r = run_cli (rerun);
+  g_assert_cmpint (r.status, ==, 0);
+  o = json_node_get_object (r.json);
+  g_assert_false (json_object_get_boolean_member (o, "same"));
+  points = json_object_get_array_member (o, "points");
+  g_assert_cmpfloat (fabs (json_object_get_double_member (json_array_get_object_element (points, 0),
+                                                          "change") + 0.5), <, 1e-4);
+  result_clear (&r);
+
+  /* the saved experiment is run as it was */
+  r = run_cli (with_gpu);
+  g_assert_cmpint (r.status, ==, 2);
+  result_clear (&r);
+  /* no folder, and a folder whose metadata is not an experiment's: the
+   * path in the message */
+  r = run_cli (missing);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "/nonexistent/experiment/metadata.json"));
+  result_clear (&r);
+  broken = g_strdup ("{\"template\": \"accumulators\", \"gpu\": 3}");
+  g_assert_true (g_file_set_contents (meta, broken, -1, NULL));
+  r = run_cli (rerun);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "metadata.json: \"gpu\" is missing or not a string"));
+  result_clear (&r);
+  ks_test_remove_tree (dir);
+}
+
 static void
 test_probe (void)
 {
@@ -1894,6 +1973,7 @@ main (int   argc,
     cli = g_build_filename (g_test_get_dir (G_TEST_BUILT), "..", "src", "app", "kernelscope-cli", NULL);
   g_test_add_func ("/cli/parse/json", test_parse_json);
   g_test_add_func ("/cli/probe", test_probe);
+  g_test_add_func ("/cli/probe-rerun", test_probe_rerun);
   g_test_add_func ("/cli/analyze/default-launch", test_analyze_default_launch);
   g_test_add_func ("/cli/analyze/cuda-error", test_analyze_cuda_error);
   g_test_add_func ("/cli/parse/errors", test_parse_errors);

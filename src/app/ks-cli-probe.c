@@ -1,16 +1,24 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* ks-cli-probe.c: `kernelscope-cli probe list` and `probe run NAME`: the
- * Probe Lab's templates, and one template's sweep on the model with its
- * verification, fit and conclusion, written as an experiment folder
- * (docs/PROBES.md).  Exit status: 0 success, 1 a probe that could not run,
- * 2 usage. */
+/* ks-cli-probe.c: `kernelscope-cli probe list`, `probe run NAME` and
+ * `probe rerun DIR`: the Probe Lab's templates, one template's sweep on
+ * the model with its verification, fit and conclusion, written as an
+ * experiment folder (docs/PROBES.md), and a saved experiment run again and
+ * compared with what it saved.  Exit status: 0 success, 1 a probe that
+ * could not run or a folder that could not be read, 2 usage. */
 
 #include "ks-cli-probe.h"
 #include "ks-cli.h"
 
+#include <math.h>
 #include <stdio.h>
 
+#include "ks-json.h"
+#include "ks-occupancy.h"
 #include "ks-probe.h"
+
+/* A change of more than this fraction is a change (the model is
+ * deterministic: the same build gives the same figures) */
+#define RERUN_TOLERANCE 0.005
 
 static int
 probe_fail (gboolean    json,
@@ -97,8 +105,12 @@ print_result (const KsProbeResult *r)
     {
       const KsProbePoint *p = &g_array_index (r->points, KsProbePoint, i);
 
-      printf ("%14g %14" G_GUINT64_FORMAT " %12" G_GUINT64_FORMAT " %10.3f %10.3f\n", p->x,
+      printf ("%14g %14" G_GUINT64_FORMAT " %12" G_GUINT64_FORMAT " %10.3f %10.3f", p->x,
               p->instructions, p->total_cycles, p->cycles_per_instruction, p->corrected);
+      if (p->resident_warps >= 0)
+        printf ("   %d registers, %d warps an SM (%s)", p->registers, p->resident_warps,
+                ks_occupancy_limiter_name (p->limiter));
+      printf ("\n");
     }
   if (r->have_fit)
     printf ("\nFit: cycles = %.4f x instructions + %.1f (R^2 %.6f)\n", r->slope, r->intercept,
@@ -106,6 +118,178 @@ print_result (const KsProbeResult *r)
   printf ("\nControls (model): empty loop %" G_GUINT64_FORMAT " cycles, timer alone %"
           G_GUINT64_FORMAT " cycles\n", r->empty_loop_cycles, r->timer_cycles);
   printf ("\nConclusion (evidence: %s): %s\n", r->evidence, r->conclusion);
+}
+
+/* A string member of the saved metadata; NULL when nullable and it is
+ * null or absent (folders from before the chains took an instruction) */
+static gboolean
+saved_string (JsonObject  *o,
+              const char  *member,
+              gboolean     nullable,
+              const char  *path,
+              const char **value,
+              char       **message)
+{
+  JsonNode *n = json_object_get_member (o, member);
+
+  *value = NULL;
+  if (nullable && (n == NULL || JSON_NODE_HOLDS_NULL (n)))
+    return TRUE;
+  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_STRING)
+    {
+      *message = g_strdup_printf ("%s: \"%s\" is missing or not a string: not an experiment "
+                                  "folder that 'probe run --out' wrote", path, member);
+      return FALSE;
+    }
+  *value = json_node_get_string (n);
+  return TRUE;
+}
+
+/* `probe rerun DIR`: the saved experiment's template, instruction and GPU
+ * run again, each point's cycles per instruction against the saved one */
+static int
+probe_rerun (const char *dir,
+             gboolean    json,
+             gboolean    no_toolkit)
+{
+  g_autofree char *path = g_build_filename (dir, "metadata.json", NULL);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsProbeResult) r = NULL;
+  g_autofree char *message = NULL;
+  const char *name, *instruction, *gpu, *date = NULL;
+  const KsProbeTemplate *tmpl;
+  JsonNode *root;
+  JsonObject *o;
+  JsonArray *saved;
+  KsProbeOptions opt;
+  guint changed = 0;
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+
+  if (!ks_json_load_file (parser, path, &error))
+    return probe_fail (json, KS_CLI_EXIT_BAD_INPUT, error->message);
+  root = json_parser_get_root (parser);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    {
+      message = g_strdup_printf ("%s:1:1: not a JSON object", path);
+      return probe_fail (json, KS_CLI_EXIT_BAD_INPUT, message);
+    }
+  o = json_node_get_object (root);
+  if (!saved_string (o, "template", FALSE, path, &name, &message)
+      || !saved_string (o, "instruction", TRUE, path, &instruction, &message)
+      || !saved_string (o, "gpu", FALSE, path, &gpu, &message))
+    return probe_fail (json, KS_CLI_EXIT_BAD_INPUT, message);
+  if (json_object_has_member (o, "date")
+      && JSON_NODE_HOLDS_VALUE (json_object_get_member (o, "date")))
+    date = json_object_get_string_member (o, "date");
+  if (!json_object_has_member (o, "points")
+      || !JSON_NODE_HOLDS_ARRAY (json_object_get_member (o, "points")))
+    {
+      message = g_strdup_printf ("%s: \"points\" is missing or not an array", path);
+      return probe_fail (json, KS_CLI_EXIT_BAD_INPUT, message);
+    }
+  saved = json_object_get_array_member (o, "points");
+  tmpl = ks_probe_find (name);
+  if (tmpl == NULL)
+    {
+      message = g_strdup_printf ("%s: the experiment's template '%s' is not one this "
+                                 "KernelScope knows ('kernelscope-cli probe list')", path, name);
+      return probe_fail (json, KS_CLI_EXIT_BAD_INPUT, message);
+    }
+
+  ks_probe_options_init (&opt);
+  opt.gpu = gpu;
+  opt.instruction = ks_probe_template_takes_instruction (tmpl) ? instruction : NULL;
+  opt.use_toolkit = !no_toolkit;
+  r = ks_probe_run (tmpl, &opt, &error);
+  if (r == NULL)
+    return probe_fail (json, KS_CLI_EXIT_BAD_INPUT, error->message);
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "folder");
+  json_builder_add_string_value (b, dir);
+  json_builder_set_member_name (b, "saved_date");
+  if (date)
+    json_builder_add_string_value (b, date);
+  else
+    json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "points");
+  json_builder_begin_array (b);
+  if (!json)
+    {
+      g_autofree char *title = ks_probe_title (tmpl, r->instruction);
+
+      printf ("%s on %s (%s), saved %s, run again on the model:\n\n%14s %10s %10s %8s\n",
+              title, r->gpu, r->arch, date ? date : "(no date)",
+              ks_probe_template_variable (tmpl), "saved", "now", "change");
+    }
+  for (guint i = 0; i < json_array_get_length (saved); i++)
+    {
+      JsonNode *pn = json_array_get_element (saved, i);
+      JsonObject *p = JSON_NODE_HOLDS_OBJECT (pn) ? json_node_get_object (pn) : NULL;
+      double x, was, now = NAN, change = NAN;
+
+      if (p == NULL || !json_object_has_member (p, "x")
+          || !json_object_has_member (p, "cycles_per_instruction")
+          || json_node_get_value_type (json_object_get_member (p, "x")) != G_TYPE_DOUBLE
+          || json_node_get_value_type (json_object_get_member (p, "cycles_per_instruction"))
+             != G_TYPE_DOUBLE)
+        {
+          message = g_strdup_printf ("%s: points[%u] has no number \"x\" and "
+                                     "\"cycles_per_instruction\"", path, i);
+          return probe_fail (json, KS_CLI_EXIT_BAD_INPUT, message);
+        }
+      x = json_object_get_double_member (p, "x");
+      was = json_object_get_double_member (p, "cycles_per_instruction");
+      for (guint k = 0; k < r->points->len; k++)
+        if (g_array_index (r->points, KsProbePoint, k).x == x)
+          now = g_array_index (r->points, KsProbePoint, k).cycles_per_instruction;
+      if (isfinite (now) && was > 0)
+        change = now / was - 1;
+      if (!(fabs (change) <= RERUN_TOLERANCE))
+        changed++;
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "x");
+      json_builder_add_double_value (b, x);
+      json_builder_set_member_name (b, "saved");
+      json_builder_add_double_value (b, was);
+      json_builder_set_member_name (b, "now");
+      if (isfinite (now))
+        json_builder_add_double_value (b, now);
+      else
+        json_builder_add_null_value (b);
+      json_builder_set_member_name (b, "change");
+      if (isfinite (change))
+        json_builder_add_double_value (b, change);
+      else
+        json_builder_add_null_value (b);
+      json_builder_end_object (b);
+      if (!json)
+        {
+          g_autofree char *c = isfinite (change) ? g_strdup_printf ("%+.1f %%", 100 * change)
+                                                 : g_strdup (isfinite (now) ? "?" : "no point");
+
+          printf ("%14g %10.3f %10.3f %8s\n", x, was, now, c);
+        }
+    }
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "same");
+  json_builder_add_boolean_value (b, changed == 0);
+  json_builder_set_member_name (b, "now");
+  json_builder_add_value (b, ks_probe_result_to_json (r));
+  json_builder_end_object (b);
+  if (json)
+    {
+      g_autoptr(JsonNode) out = json_builder_get_root (b);
+
+      ks_cli_print_json (out);
+    }
+  else if (changed == 0)
+    printf ("\nEvery point within %.1f %% of the saved figure.\n", 100 * RERUN_TOLERANCE);
+  else
+    printf ("\n%u point%s moved by more than %.1f %% from the saved figure%s.\n", changed,
+            changed == 1 ? "" : "s", 100 * RERUN_TOLERANCE, changed == 1 ? "" : "s");
+  return KS_CLI_EXIT_OK;
 }
 
 int
@@ -126,8 +310,9 @@ ks_cli_probe (int    argc,
     { NULL }
   };
   g_autoptr(GOptionContext) ctx =
-    g_option_context_new ("list | run TEMPLATE - the Probe Lab: a hardware hypothesis, its "
-                          "probe, verification, sweep, fit and conclusion (seeds/002)");
+    g_option_context_new ("list | run TEMPLATE | rerun DIR - the Probe Lab: a hardware "
+                          "hypothesis, its probe, verification, sweep, fit and conclusion "
+                          "(seeds/002)");
   g_autoptr(GError) error = NULL;
   g_autoptr(KsProbeResult) r = NULL;
   const KsProbeTemplate *tmpl;
@@ -138,8 +323,16 @@ ks_cli_probe (int    argc,
     return probe_fail (json, KS_CLI_EXIT_USAGE, error->message);
   if (argc >= 2 && g_strcmp0 (argv[1], "list") == 0 && argc == 2)
     return probe_list (json);
+  if (argc == 3 && g_strcmp0 (argv[1], "rerun") == 0)
+    {
+      if (gpu != NULL || instruction != NULL || out != NULL)
+        return probe_fail (json, KS_CLI_EXIT_USAGE, "'rerun DIR' runs the saved experiment as "
+                           "it was: its GPU and instruction (no --gpu, --instruction or --out)");
+      return probe_rerun (argv[2], json, no_toolkit);
+    }
   if (argc != 3 || g_strcmp0 (argv[1], "run") != 0)
-    return probe_fail (json, KS_CLI_EXIT_USAGE, "expected 'list' or 'run TEMPLATE'");
+    return probe_fail (json, KS_CLI_EXIT_USAGE,
+                       "expected 'list', 'run TEMPLATE' or 'rerun DIR'");
   tmpl = ks_probe_find (argv[2]);
   if (tmpl == NULL)
     {
