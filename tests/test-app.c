@@ -5271,6 +5271,79 @@ test_probe_lab (void)
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (lab->instruction_dropdown)));
   g_assert_true (ks_probe_lab_select (lab, "accumulators"));
 
+  /* a probe edited by hand: verified as the experiment's probe is, its
+   * failed check's lines found in the edited text; the edit outlives
+   * another experiment, and Revert puts the experiment's probe back */
+  {
+    GtkTextBuffer *b = gtk_text_view_get_buffer (GTK_TEXT_VIEW (lab->ptx_view));
+    g_autofree char *orig = buffer_text (GTK_SOURCE_BUFFER (b));
+    g_autofree char *edited = NULL, *now = NULL, *back = NULL;
+    const char *fma = "\tfma.rn.f32 %f8, %f8, %f2, %f2;\n";
+    const char *at = strstr (orig, fma);
+    guint chain = G_MAXUINT;
+
+    g_assert_true (gtk_text_view_get_editable (GTK_TEXT_VIEW (lab->ptx_view)));
+    g_assert_nonnull (at);
+    /* one FFMA writes another register: the chain is broken */
+    edited = g_strdup_printf ("%.*s\tfma.rn.f32 %%f9, %%f8, %%f2, %%f2;\n%s", (int) (at - orig),
+                              orig, at + strlen (fma));
+    gtk_text_buffer_set_text (b, edited, -1);
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (lab), "lab.verify-edit", NULL));
+    g_assert_nonnull (lab->edited);
+    g_assert_false (lab->edited->verified);
+    g_assert_nonnull (strstr (gtk_label_get_text (lab->verification_heading), "Your edit"));
+    g_assert_nonnull (strstr (gtk_label_get_text (lab->conclusion_label), "dependency chain"));
+    g_assert_cmpuint (count_children (GTK_WIDGET (lab->check_list)), ==,
+                      lab->edited->checks->len);
+    for (guint i = 0; i < lab->edited->checks->len; i++)
+      {
+        const KsProbeCheck *c = g_ptr_array_index (lab->edited->checks, i);
+
+        if (g_str_equal (c->item, "dependency chain"))
+          {
+            chain = i;
+            g_assert_true (c->checked && !c->pass);
+          }
+      }
+    g_assert_cmpuint (chain, !=, G_MAXUINT);
+    g_assert_true (ks_probe_lab_show_check (lab, chain));
+    lines = ks_probe_lab_get_highlighted (lab, &view);
+    g_assert_true (view == GTK_WIDGET (lab->ptx_view));
+    g_assert_cmpint (gtk_notebook_get_current_page (lab->notebook), ==, 1);
+    g_assert_cmpuint (lines->len, >, 0);
+    {
+      g_autofree char *first = text_line (edited, g_array_index (lines, guint32, 0));
+
+      g_assert_nonnull (strstr (first, "fma.rn.f32"));
+    }
+    spin (200);
+    maybe_save_picture (GTK_WIDGET (lab), "probe-lab-edit");
+    /* another experiment, and back: the edit is there, checked again */
+    g_assert_true (ks_probe_lab_select (lab, "shared-stride"));
+    g_assert_false (ks_probe_lab_is_running (lab));
+    g_assert_null (lab->edited);
+    g_assert_true (ks_probe_lab_select (lab, "accumulators"));
+    now = buffer_text (GTK_SOURCE_BUFFER (b));
+    g_assert_cmpstr (now, ==, edited);
+    g_assert_nonnull (lab->edited);
+    g_assert_false (lab->edited->verified);
+    /* text that is no probe: not verified, and the label says why */
+    gtk_text_buffer_set_text (b, ".version 7.1\n.target sm_86\n.address_size 64\n"
+                                 ".visible .entry probe()\n{\n\tmov.u32 %r1 1;\n}\n", -1);
+    g_assert_false (ks_probe_lab_verify_edit (lab));
+    g_test_message ("not a probe: %s", gtk_label_get_text (lab->edit_label));
+    g_assert_true (g_str_has_prefix (gtk_label_get_text (lab->edit_label), "Not verified: "));
+    /* at the place in the pane: line 6, column 14 */
+    g_assert_nonnull (strstr (gtk_label_get_text (lab->edit_label), ".ptx:6:14: "));
+    /* Revert: the experiment's probe and checks */
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (lab), "lab.revert-edit", NULL));
+    g_assert_null (lab->edited);
+    back = buffer_text (GTK_SOURCE_BUFFER (b));
+    g_assert_cmpstr (back, ==, orig);
+    g_assert_true (g_str_has_prefix (gtk_label_get_text (lab->verification_heading),
+                                     "Verification"));
+  }
+
   /* the folder of seeds/002 section 20 */
   tmp = g_dir_make_tmp ("ks-lab-XXXXXX", &error);
   g_assert_no_error (error);

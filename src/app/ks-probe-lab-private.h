@@ -27,6 +27,7 @@ struct _KsProbeLab
   KsProbeView *plot;
   GtkNotebook *notebook;
   GtkSourceView *ptx_view;
+  GtkLabel *edit_label;
   GtkSourceView *cuda_view;
   GtkSourceView *sass_view;
   GtkGrid *points_grid;
@@ -39,6 +40,10 @@ struct _KsProbeLab
   GArray *highlighted;          /* guint32 lines highlighted in highlighted_view */
   char *screenshot;
   char *run_error;
+  KsProbeResult *edited;        /* the checks of the PTX as edited (lab.verify-edit), or NULL */
+  GHashTable *edits;            /* result key -> the probe PTX as the user left it, edited */
+  char *edit_key;               /* the result key whose probe the PTX pane shows */
+  char *pane_ptx;               /* that probe as the experiment made it; NULL without */
 
   /* Borrowed references */
   const KsProbeTemplate *tmpl;  /* the experiment selected */

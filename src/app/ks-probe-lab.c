@@ -292,10 +292,15 @@ ks_probe_lab_show_check (KsProbeLab *self,
   GtkSourceView *view;
   const GArray *lines;
 
+  const KsProbeResult *r;
+  GtkWidget *page;
+
   g_return_val_if_fail (KS_IS_PROBE_LAB (self), FALSE);
-  if (self->shown == NULL || index >= self->shown->checks->len)
+  /* the rows are the edit's checks while it is verified */
+  r = self->edited ? self->edited : self->shown;
+  if (r == NULL || index >= r->checks->len)
     return FALSE;
-  c = g_ptr_array_index (self->shown->checks, index);
+  c = g_ptr_array_index (r->checks, index);
   view = c->lines->len > 0 || c->sass_lines->len == 0 ? self->ptx_view : self->sass_view;
   lines = view == self->ptx_view ? c->lines : c->sass_lines;
   if (lines->len == 0)
@@ -303,9 +308,12 @@ ks_probe_lab_show_check (KsProbeLab *self,
       clear_highlight (self);
       return FALSE;
     }
-  gtk_notebook_set_current_page (self->notebook,
-                                 gtk_notebook_page_num (self->notebook,
-                                                        gtk_widget_get_parent (GTK_WIDGET (view))));
+  /* the notebook's page that holds the view */
+  page = GTK_WIDGET (view);
+  while (page != NULL && gtk_notebook_page_num (self->notebook, page) < 0)
+    page = gtk_widget_get_parent (page);
+  if (page != NULL)
+    gtk_notebook_set_current_page (self->notebook, gtk_notebook_page_num (self->notebook, page));
   highlight_lines (self, view, lines);
   return TRUE;
 }
@@ -462,8 +470,72 @@ set_text (GtkSourceView *view,
   GtkTextIter start;
 
   gtk_text_buffer_set_text (b, text ? text : "", -1);
+  gtk_text_buffer_set_modified (b, FALSE);
   gtk_text_buffer_get_start_iter (b, &start);
   gtk_text_buffer_place_cursor (b, &start);
+}
+
+/* The checklist of r, the experiment's or the edited probe's */
+static void
+fill_checks (KsProbeLab          *self,
+             const KsProbeResult *r,
+             gboolean             edited)
+{
+  guint failed = 0, unchecked = 0;
+  g_autofree char *heading = NULL;
+
+  remove_children (GTK_WIDGET (self->check_list));
+  for (guint i = 0; i < r->checks->len; i++)
+    {
+      const KsProbeCheck *c = g_ptr_array_index (r->checks, i);
+
+      gtk_list_box_append (self->check_list, check_row (c));
+      failed += c->checked && !c->pass;
+      unchecked += !c->checked;
+    }
+  if (edited && failed > 0)
+    heading = g_strdup_printf (ngettext ("Your edit: %u check failed",
+                                         "Your edit: %u checks failed", failed), failed);
+  else if (edited && unchecked > 0)
+    heading = g_strdup_printf (ngettext ("Your edit: passed, %u not checked here",
+                                         "Your edit: passed, %u not checked here",
+                                         unchecked), unchecked);
+  else if (edited)
+    heading = g_strdup (_("Your edit: every check passed"));
+  else if (failed > 0)
+    heading = g_strdup_printf (ngettext ("Verification: %u check failed",
+                                         "Verification: %u checks failed", failed), failed);
+  else if (unchecked > 0)
+    heading = g_strdup_printf (ngettext ("Verification: passed, %u not checked here",
+                                         "Verification: passed, %u not checked here",
+                                         unchecked), unchecked);
+  else
+    heading = g_strdup (_("Verification: every check passed"));
+  gtk_label_set_text (self->verification_heading, heading);
+}
+
+/* Keeps the PTX pane's text when the user edited it, under the result
+ * key it was the probe of, so that no edit is lost when another
+ * experiment, instruction or GPU is shown: going back shows it again */
+static void
+keep_edit (KsProbeLab *self)
+{
+  GtkTextBuffer *b = GTK_TEXT_BUFFER (buffer_of (self->ptx_view));
+  GtkTextIter start, end;
+  char *text;
+
+  if (self->edit_key == NULL || self->pane_ptx == NULL)
+    return;
+  gtk_text_buffer_get_bounds (b, &start, &end);
+  text = gtk_text_buffer_get_text (b, &start, &end, FALSE);
+  if (g_strcmp0 (text, self->pane_ptx) != 0)
+    g_hash_table_replace (self->edits, g_strdup (self->edit_key), text);
+  else
+    {
+      /* edited back to the experiment's own */
+      g_hash_table_remove (self->edits, self->edit_key);
+      g_free (text);
+    }
 }
 
 /* The selected experiment's last result, or what stands in its place */
@@ -471,9 +543,18 @@ static void
 show_result (KsProbeLab *self)
 {
   const KsProbeResult *r = cached_result (self);
-  guint failed = 0, unchecked = 0;
+  const char *edit = NULL;
 
+  keep_edit (self);
+  g_clear_pointer (&self->edit_key, g_free);
+  if (self->tmpl != NULL)
+    {
+      self->edit_key = result_key (self->tmpl, instruction_id (self));
+      edit = g_hash_table_lookup (self->edits, self->edit_key);
+    }
   self->shown = r;
+  g_clear_pointer (&self->edited, ks_probe_result_free);
+  gtk_label_set_text (self->edit_label, _("Edit the probe, then verify it"));
   clear_highlight (self);
   ks_probe_view_set_result (self->plot, r);
   remove_children (GTK_WIDGET (self->check_list));
@@ -483,6 +564,7 @@ show_result (KsProbeLab *self)
   if (r == NULL)
     {
       set_text (self->ptx_view, NULL);
+      g_clear_pointer (&self->pane_ptx, g_free);
       set_text (self->cuda_view, NULL);
       set_text (self->sass_view, NULL);
       gtk_label_set_text (self->verification_heading, _("Verification"));
@@ -493,28 +575,7 @@ show_result (KsProbeLab *self)
         set_status (self, self->run_error);
       return;
     }
-  for (guint i = 0; i < r->checks->len; i++)
-    {
-      const KsProbeCheck *c = g_ptr_array_index (r->checks, i);
-
-      gtk_list_box_append (self->check_list, check_row (c));
-      failed += c->checked && !c->pass;
-      unchecked += !c->checked;
-    }
-  {
-    g_autofree char *heading = NULL;
-
-    if (failed > 0)
-      heading = g_strdup_printf (ngettext ("Verification: %u check failed",
-                                           "Verification: %u checks failed", failed), failed);
-    else if (unchecked > 0)
-      heading = g_strdup_printf (ngettext ("Verification: passed, %u not checked here",
-                                           "Verification: passed, %u not checked here",
-                                           unchecked), unchecked);
-    else
-      heading = g_strdup (_("Verification: every check passed"));
-    gtk_label_set_text (self->verification_heading, heading);
-  }
+  fill_checks (self, r, FALSE);
   {
     g_autofree char *controls = NULL, *text = NULL;
 
@@ -533,7 +594,9 @@ show_result (KsProbeLab *self)
                             r->conclusion, controls);
     gtk_label_set_text (self->conclusion_label, text);
   }
-  set_text (self->ptx_view, r->ptx);
+  set_text (self->ptx_view, edit ? edit : r->ptx);
+  g_free (self->pane_ptx);
+  self->pane_ptx = g_strdup (r->ptx);
   set_text (self->cuda_view, r->cuda);
   if (r->sass != NULL)
     set_text (self->sass_view, r->sass);
@@ -555,6 +618,9 @@ show_result (KsProbeLab *self)
       }
     }
   fill_points (self, r);
+  /* an edit kept from before: shown, and checked again */
+  if (edit != NULL)
+    ks_probe_lab_verify_edit (self);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -739,6 +805,81 @@ fill_templates (KsProbeLab *self)
                                       _(ks_probe_template_hypothesis (all[i])), -1);
       gtk_list_box_append (self->template_list, row);
     }
+}
+
+/* ---------------------------------------------------------------------- */
+/* A probe edited by hand */
+
+gboolean
+ks_probe_lab_verify_edit (KsProbeLab *self)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL, *conclusion = NULL;
+  GtkTextBuffer *b;
+  GtkTextIter start, end;
+  KsProbeResult *v;
+
+  g_return_val_if_fail (KS_IS_PROBE_LAB (self), FALSE);
+  if (self->shown == NULL)
+    {
+      gtk_label_set_text (self->edit_label,
+                          _("Run the experiment first: its probe is what you edit"));
+      return FALSE;
+    }
+  b = GTK_TEXT_BUFFER (buffer_of (self->ptx_view));
+  gtk_text_buffer_get_bounds (b, &start, &end);
+  text = gtk_text_buffer_get_text (b, &start, &end, FALSE);
+  v = ks_probe_verify_ptx (self->shown->tmpl, self->shown->instruction, self->shown->shown_x,
+                           text, &error);
+  if (v == NULL)
+    {
+      /* TRANSLATORS: %s says why the edited probe could not be checked
+       * (a parse error with its line and column) */
+      g_autofree char *why = g_strdup_printf (_("Not verified: %s"), error->message);
+
+      gtk_label_set_text (self->edit_label, why);
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->edit_label), why);
+      return FALSE;
+    }
+  clear_highlight (self);
+  g_clear_pointer (&self->edited, ks_probe_result_free);
+  self->edited = v;
+  fill_checks (self, v, TRUE);
+  /* TRANSLATORS: the edited probe's conclusion follows, in English as the
+   * command line gives it */
+  conclusion = g_strdup_printf (_("Your edited probe, verified, not run:\n\n%s"), v->conclusion);
+  gtk_label_set_text (self->conclusion_label, conclusion);
+  gtk_label_set_text (self->edit_label, v->verified
+                      ? _("The edit passes the checks; the plot is still the experiment's")
+                      : _("The edit fails a check: pick it to see its lines"));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->edit_label), NULL);
+  return TRUE;
+}
+
+void
+ks_probe_lab_revert_edit (KsProbeLab *self)
+{
+  g_return_if_fail (KS_IS_PROBE_LAB (self));
+  if (self->edit_key != NULL)
+    g_hash_table_remove (self->edits, self->edit_key);
+  set_text (self->ptx_view, self->pane_ptx);
+  show_result (self);
+}
+
+static void
+verify_edit_action (GtkWidget  *widget,
+                    const char *action,
+                    GVariant   *param)
+{
+  ks_probe_lab_verify_edit (KS_PROBE_LAB (widget));
+}
+
+static void
+revert_edit_action (GtkWidget  *widget,
+                    const char *action,
+                    GVariant   *param)
+{
+  ks_probe_lab_revert_edit (KS_PROBE_LAB (widget));
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1021,6 +1162,10 @@ ks_probe_lab_finalize (GObject *object)
   g_clear_pointer (&self->highlighted, g_array_unref);
   g_free (self->screenshot);
   g_free (self->run_error);
+  g_clear_pointer (&self->edited, ks_probe_result_free);
+  g_clear_pointer (&self->edits, g_hash_table_unref);
+  g_free (self->edit_key);
+  g_free (self->pane_ptx);
   G_OBJECT_CLASS (ks_probe_lab_parent_class)->finalize (object);
 }
 
@@ -1039,6 +1184,7 @@ ks_probe_lab_class_init (KsProbeLabClass *klass)
                                                "/io/github/kernelscope/KernelScope/ks-probe-lab.ui");
 #define BIND(name) gtk_widget_class_bind_template_child (widget_class, KsProbeLab, name)
   BIND (template_list);
+  BIND (edit_label);
   BIND (check_list);
   BIND (hypothesis_label);
   BIND (status_label);
@@ -1056,6 +1202,8 @@ ks_probe_lab_class_init (KsProbeLabClass *klass)
 #undef BIND
 
   gtk_widget_class_install_action (widget_class, "lab.run", NULL, run_action);
+  gtk_widget_class_install_action (widget_class, "lab.verify-edit", NULL, verify_edit_action);
+  gtk_widget_class_install_action (widget_class, "lab.revert-edit", NULL, revert_edit_action);
   gtk_widget_class_install_action (widget_class, "lab.save", NULL, save_action);
   gtk_widget_class_install_action (widget_class, "lab.export-plot", NULL, export_action);
   gtk_widget_class_install_action (widget_class, "lab.presentation", NULL, presentation_action);
@@ -1086,6 +1234,7 @@ ks_probe_lab_init (KsProbeLab *self)
   self->results = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                          (GDestroyNotify) ks_probe_result_free);
   self->highlighted = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->edits = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->settings = ks_settings_new ();
   set_language (self->ptx_view, "ptx");
   set_language (self->cuda_view, "cuda");

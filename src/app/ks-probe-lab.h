@@ -38,6 +38,12 @@ const KsProbeResult *ks_probe_lab_get_result       (KsProbeLab     *self);
  * only those), as a click on its row does; FALSE when it names none */
 gboolean             ks_probe_lab_show_check       (KsProbeLab     *self,
                                                     guint           index);
+/* Verifies the probe PTX as edited in its pane, as the experiment's own
+ * probe is verified, and shows those checks; FALSE (and says why) when
+ * there is no experiment's result yet or the text is no probe.  Revert
+ * puts the experiment's probe and checks back. */
+gboolean             ks_probe_lab_verify_edit      (KsProbeLab     *self);
+void                 ks_probe_lab_revert_edit      (KsProbeLab     *self);
 /* The lines highlighted, 1-based, and the view they are in.
  * Returns: (transfer none) */
 const GArray        *ks_probe_lab_get_highlighted  (KsProbeLab     *self,

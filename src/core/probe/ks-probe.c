@@ -949,6 +949,21 @@ analyse_text (const Shape          *s,
   a = ks_analysis_run (&req, NULL, NULL, NULL);
   if (!simulate && a->module != NULL && a->kernel_index >= 0)
     return a;
+  /* a probe that does not parse (one edited by hand): its first error, at
+   * its place */
+  for (guint i = 0; (a->module == NULL || a->module->n_errors > 0) && a->diagnostics
+                    && i < a->diagnostics->len; i++)
+    {
+      const KsDiagnostic *d = &g_array_index (a->diagnostics, KsDiagnostic, i);
+
+      if (d->severity == KS_DIAGNOSTIC_ERROR)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s:%u:%u: %s", ptx_name,
+                       d->line, d->column, d->message);
+          ks_analysis_unref (a);
+          return NULL;
+        }
+    }
   if (a->status != KS_ANALYSIS_OK)
     {
       const KsSimFault *fault = a->sim ? ks_sim_get_fault (a->sim) : NULL;
@@ -1714,6 +1729,8 @@ ks_probe_run (const KsProbeTemplate *tmpl,
    * register-pressure sweep the one that holds the most */
   guint shown = tmpl->kind == PROBE_REGISTER_PRESSURE ? tmpl->n_values - 1 : 0;
 
+  r->shown_x = tmpl->values[shown];
+
   if (options == NULL)
     {
       ks_probe_options_init (&defaults);
@@ -1944,6 +1961,7 @@ ks_probe_verify_ptx (const KsProbeTemplate *tmpl,
     }
   r->arch = g_strdup (a->arch ? a->arch->id : "");
   r->gpu = g_strdup (a->gpu ? a->gpu->id : "");
+  r->shown_x = x;
   r->ptx = g_strdup (ptx);
   verify (r, a, &s);
   r->conclusion = conclude (r, a);

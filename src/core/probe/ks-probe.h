@@ -75,7 +75,9 @@ typedef struct
   gboolean have_fit;
   double slope, intercept, r2;  /* total cycles = slope * instructions + intercept */
   char *conclusion;
-  char *ptx;                    /* the verified probe (the first point's): its PTX, */
+  double shown_x;               /* the point whose probe is verified and shown (the first;
+                                 * register-pressure: the last) */
+  char *ptx;                    /* the verified probe (that point's): its PTX, */
   char *cuda;                   /* its CUDA (NULL for a hand-written PTX probe) */
   char *sass;                   /* and its SASS listing as the tool printed it, or NULL */
   GPtrArray *files;             /* char *: path in the folder, content, path, content, ... */
