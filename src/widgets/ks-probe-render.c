@@ -388,20 +388,19 @@ point_figure (const KsProbeResult *r,
                      : g_strdup_printf ("%.2f", point_of (r, i)->cycles_per_instruction);
 }
 
-/* Every how many points a figure has room: 1 when each point's fits
- * between it and the next */
+/* Every how many points a figure has room: 1 when each point's (figures,
+ * as point_figure() writes them) fits between it and the next */
 static guint
 label_step (const Frame         *f,
-            const KsProbeResult *r)
+            const KsProbeResult *r,
+            char *const         *figures)
 {
   double widest = 0, gap = G_MAXDOUBLE;
   guint n = r->points->len;
 
   for (guint i = 0; i < n; i++)
     {
-      g_autofree char *figure = point_figure (r, i);
-
-      widest = MAX (widest, text_width (f->px, FALSE, figure));
+      widest = MAX (widest, text_width (f->px, FALSE, figures[i]));
       if (i > 0)
         gap = MIN (gap, fabs (to_x (f, point_of (r, i)->x) - to_x (f, point_of (r, i - 1)->x)));
     }
@@ -508,15 +507,17 @@ ks_probe_chart_render (cairo_t            *cr,
     }
   cairo_stroke (cr);
   {
-    guint n = r->points->len, step = label_step (&f, r);
-    g_autofree char **figures = g_new0 (char *, n + 1);
+    guint n = r->points->len, step;
+    g_auto(GStrv) figures = g_new0 (char *, n + 1);
 
+    for (guint i = 0; i < n; i++)
+      figures[i] = point_figure (r, i);
+    step = label_step (&f, r, figures);
     for (guint i = 0; i < n; i++)
       {
         double x, y, rad = f.px * ((int) i == c->hover ? 0.55 : 0.38);
         gboolean named = i % step == 0 || (int) i == c->hover;
 
-        figures[i] = point_figure (r, i);
         if (!ks_probe_chart_point (c, width, height, i, &x, &y))
           continue;
         ks_render_set_rgb (cr, point_rgb, 1);
@@ -531,8 +532,6 @@ ks_probe_chart_render (cairo_t            *cr,
             ks_render_text_centred (cr, x, y - f.px * 0.8, figures[i]);
           }
       }
-    for (guint i = 0; i < n; i++)
-      g_free (figures[i]);
   }
   cairo_restore (cr);
 

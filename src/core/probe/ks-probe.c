@@ -1082,12 +1082,12 @@ measure (const KsAnalysis *a,
       if (n_clock != 2)
         return FALSE;
     }
-  /* A full SM (the register-pressure sweep): its blocks start their timed
-   * loops apart, as their loads before the timer come back, and a span
-   * over them all would count their start and their tail, when fewer warps
-   * run.  What the sweep asks is the SM's rate with all its warps, so it
-   * times the cycles when every warp was in its loop, and the target
-   * instructions issued then. */
+  /* The sweeps of many warps (many_warps()): the warps start their timed
+   * loops apart (the register-pressure sweep's blocks as their loads
+   * before the timer come back), and a span over them all would count
+   * their start and their tail, when fewer warps run.  What these sweeps
+   * ask is the SM's rate with all its warps, so they time the cycles when
+   * every warp was in its loop, and the target instructions issued then. */
   if (found && window)
     {
       if (first_out <= all_in)
@@ -1490,15 +1490,25 @@ gpu_name (const KsAnalysis *a)
  * model did, never what the hardware does */
 /* The first point of a sweep within 10 % of its best (lowest) figure:
  * where adding more stopped paying */
+/* The sweep's best (lowest) cycles per instruction */
+static double
+lowest_cycles (const KsProbePoint *p,
+               guint               n)
+{
+  double best = p[0].cycles_per_instruction;
+
+  for (guint i = 1; i < n; i++)
+    best = MIN (best, p[i].cycles_per_instruction);
+  return best;
+}
+
 static guint
 saturation_point (const KsProbePoint *p,
                   guint               n)
 {
   guint sat = n - 1;
-  double best = p[0].cycles_per_instruction;
+  double best = lowest_cycles (p, n);
 
-  for (guint i = 0; i < n; i++)
-    best = MIN (best, p[i].cycles_per_instruction);
   for (guint i = n; i-- > 0;)
     if (p[i].cycles_per_instruction <= best * 1.10)
       sat = i;
@@ -1584,11 +1594,9 @@ conclude (const KsProbeResult *r,
     case PROBE_REGISTER_PRESSURE:
       {
         /* the transition: the first point more than 10 % above the best */
-        double best = p[0].cycles_per_instruction;
+        double best = lowest_cycles (p, n);
         guint t = n;
 
-        for (guint i = 0; i < n; i++)
-          best = MIN (best, p[i].cycles_per_instruction);
         for (guint i = 0; i < n && t == n; i++)
           if (p[i].cycles_per_instruction > best * 1.10)
             t = i;
@@ -1808,14 +1816,19 @@ ks_probe_run (const KsProbeTemplate *tmpl,
           goto fail;
         }
       pt.cycles_per_instruction = (double) pt.total_cycles / (double) pt.instructions;
-      empty = analyse (&s, VARIANT_EMPTY_LOOP, options, NULL, NULL, error);
-      if (empty == NULL)
-        goto fail;
-      /* (the sweeps of many warps time a window of their loops, which the
-       * empty loop's span cannot be taken from) */
-      if (measure (empty, &s, FALSE, &empty_cycles, &empty_targets)
-          && empty_cycles <= pt.total_cycles && !many_warps (s.kind))
-        pt.corrected = (double) (pt.total_cycles - empty_cycles) / (double) pt.instructions;
+      /* The empty loop: each point's corrected figure.  The sweeps of
+       * many warps time a window of their loops, which the empty loop's
+       * span cannot be taken from: they run it for the shown point's
+       * control alone. */
+      if (!many_warps (s.kind) || i == shown)
+        {
+          empty = analyse (&s, VARIANT_EMPTY_LOOP, options, NULL, NULL, error);
+          if (empty == NULL)
+            goto fail;
+          if (measure (empty, &s, FALSE, &empty_cycles, &empty_targets)
+              && empty_cycles <= pt.total_cycles && !many_warps (s.kind))
+            pt.corrected = (double) (pt.total_cycles - empty_cycles) / (double) pt.instructions;
+        }
       if (a->resources != NULL)
         {
           pt.registers = (int) a->resources->registers;
