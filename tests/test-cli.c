@@ -1862,7 +1862,74 @@ test_probe_rerun (void)
   g_assert_true (g_file_set_contents (meta, broken, -1, NULL));
   r = run_cli (rerun);
   g_assert_cmpint (r.status, ==, 1);
-  g_assert_nonnull (strstr (r.err, "metadata.json: \"gpu\" is missing or not a string"));
+  /* at the member: line 1, the column of its key */
+  g_assert_nonnull (strstr (r.err, "metadata.json:1:30: \"gpu\" is not a string"));
+  g_assert_cmpint (strstr (broken, "\"gpu\"") - broken + 1, ==, 30);
+  result_clear (&r);
+  ks_test_remove_tree (dir);
+}
+
+/* `probe run NAME --ptx FILE`: a probe edited by hand, one point; its
+ * errors name the user's file */
+static void
+test_probe_run_ptx (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ks-cli-XXXXXX", NULL);
+  g_autofree char *probe = g_build_filename (dir, "binary", "probe_4.ptx", NULL);
+  g_autofree char *mine = g_build_filename (dir, "mine.ptx", NULL);
+  g_autofree char *text = NULL, *edited = NULL, *place = NULL;
+  const char *run[] = { "probe", "run", "accumulators", "--no-toolkit", "--out", dir, NULL };
+  const char *edit[] = { "probe", "run", "accumulators", "--no-toolkit", "--ptx", mine, "--x",
+                         "4", "--json", NULL };
+  const char *x_alone[] = { "probe", "run", "accumulators", "--x", "4", NULL };
+  const char *x_wrong[] = { "probe", "run", "accumulators", "--ptx", mine, "--x", "5", NULL };
+  JsonObject *o, *p;
+  Result r = run_cli (run);
+  char *at;
+
+  g_assert_cmpint (r.status, ==, 0);
+  result_clear (&r);
+  g_assert_true (g_file_get_contents (probe, &text, NULL, NULL));
+  /* half the loop's trips: 128 of 128 FFMA, four chains */
+  at = strstr (text, "%r50, 256;");
+  g_assert_nonnull (at);
+  edited = g_strdup_printf ("%.*s%%r50, 128;%s", (int) (at - text), text,
+                            at + strlen ("%r50, 256;"));
+  g_assert_true (g_file_set_contents (mine, edited, -1, NULL));
+  r = run_cli (edit);
+  g_assert_cmpint (r.status, ==, 0);
+  o = json_node_get_object (r.json);
+  g_assert_true (json_object_get_boolean_member (o, "edited"));
+  g_assert_true (json_object_get_boolean_member (o, "verified"));
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (o, "points")), ==, 1);
+  p = json_array_get_object_element (json_object_get_array_member (o, "points"), 0);
+  g_assert_cmpfloat (json_object_get_double_member (p, "x"), ==, 4);
+  g_assert_cmpint (json_object_get_int_member (p, "total_instructions"), ==, 128 * 128);
+  result_clear (&r);
+
+  r = run_cli (x_alone);
+  g_assert_cmpint (r.status, ==, 2);
+  result_clear (&r);
+  r = run_cli (x_wrong);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "1, 2, 4, 8, 16"));
+  result_clear (&r);
+  /* a typo on the loop's line: the user's file, its line */
+  g_free (edited);
+  edited = g_strdup_printf ("%.*s%%r50 128;%s", (int) (at - text), text,
+                            at + strlen ("%r50, 256;"));
+  g_assert_true (g_file_set_contents (mine, edited, -1, NULL));
+  r = run_cli (edit);
+  g_assert_cmpint (r.status, ==, 1);
+  {
+    guint line = 1;
+
+    for (const char *c = text; c < at; c++)
+      line += *c == '\n';
+    place = g_strdup_printf ("%s:%u:", mine, line);
+  }
+  if (!strstr (r.err, place))
+    g_error ("'%s' does not name %s", r.err, place);
   result_clear (&r);
   ks_test_remove_tree (dir);
 }
@@ -1974,6 +2041,7 @@ main (int   argc,
   g_test_add_func ("/cli/parse/json", test_parse_json);
   g_test_add_func ("/cli/probe", test_probe);
   g_test_add_func ("/cli/probe-rerun", test_probe_rerun);
+  g_test_add_func ("/cli/probe-run-ptx", test_probe_run_ptx);
   g_test_add_func ("/cli/analyze/default-launch", test_analyze_default_launch);
   g_test_add_func ("/cli/analyze/cuda-error", test_analyze_cuda_error);
   g_test_add_func ("/cli/parse/errors", test_parse_errors);

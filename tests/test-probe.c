@@ -472,6 +472,180 @@ test_verification_fails (void)
     }
 }
 
+/* A probe edited by hand runs: the seed's accumulator probe with a
+ * quarter of its loop's trips issues exactly that many FFMA (64 trips of
+ * 128), still at the dependent latency the seed measured on sm_86 (4.00
+ * cycles; 15 %, the issue's margin); a spoiled edit runs but concludes
+ * nothing; an edit without the target, one that does not parse and a
+ * value the template has not are refused with their reason. */
+static void
+test_run_edit (void)
+{
+  g_autoptr(KsProbeResult) r = run ("accumulators", "rtx-3090", FALSE);
+  const KsProbeTemplate *t = ks_probe_find ("accumulators");
+  const char *ptx = file_of (r, "binary/probe_1.ptx");
+  g_autofree char *quarter = replace_once (ptx, "%r50, 256;", "%r50, 64;");
+  g_autofree char *spoiled = replace_once (quarter, "$L_timed:\n",
+                                           "$L_timed:\n\tld.global.f32 %f3, [%rd1];\n");
+  g_autofree char *no_target = g_strdup (ptx);
+  g_autofree char *broken = replace_once (ptx, "\tfma.rn.f32 %f8, %f8, %f2, %f2;\n",
+                                          "\tfma.rn.f32 %f8, %f8 %f2, %f2;\n");
+  g_autoptr(GError) error = NULL;
+  KsProbeOptions opt;
+  guint fma_line = 0;
+
+  ks_probe_options_init (&opt);
+  opt.use_toolkit = FALSE;
+  {
+    g_autoptr(KsProbeResult) e = ks_probe_run_ptx (t, &opt, 1, quarter, &error);
+    const KsProbePoint *p;
+
+    g_assert_no_error (error);
+    g_assert_true (e->edited);
+    g_assert_true (e->verified);
+    g_assert_cmpstr (e->ran_on, ==, "model");
+    g_assert_cmpuint (e->points->len, ==, 1);
+    p = point (e, 0);
+    g_assert_cmpuint (p->instructions, ==, 64 * 128);
+    g_assert_cmpfloat (fabs (p->cycles_per_instruction / 4.00 - 1), <=, 0.15);
+    g_assert_true (isnan (p->corrected));
+    g_assert_nonnull (strstr (e->conclusion, "edited"));
+    g_assert_cmpstr (file_of (e, "binary/probe_1.ptx"), ==, quarter);
+  }
+  {
+    g_autoptr(KsProbeResult) e = ks_probe_run_ptx (t, &opt, 1, spoiled, &error);
+
+    g_assert_no_error (error);
+    g_assert_false (e->verified);
+    g_assert_cmpuint (e->points->len, ==, 1);
+    g_assert_nonnull (strstr (e->conclusion, "failed verification"));
+  }
+  /* every FFMA of the body gone */
+  for (char *f; (f = strstr (no_target, "\tfma.rn.f32")) != NULL;)
+    memcpy (f, "\t// ", 4);
+  g_assert_null (ks_probe_run_ptx (t, &opt, 1, no_target, &error));
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "times nothing"));
+  g_clear_error (&error);
+  /* the first FFMA's line, where the missing comma is */
+  for (const char *c = ptx; c < strstr (ptx, "\tfma.rn.f32"); c++)
+    fma_line += *c == '\n';
+  g_assert_null (ks_probe_run_ptx (t, &opt, 1, broken, &error));
+  g_assert_nonnull (error);
+  {
+    g_autofree char *place = g_strdup_printf ("probe_1.ptx:%u:", fma_line + 1);
+
+    if (!g_str_has_prefix (error->message, place))
+      g_error ("'%s' does not start with %s", error->message, place);
+  }
+  g_clear_error (&error);
+  g_assert_null (ks_probe_run_ptx (t, &opt, 3, ptx, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+}
+
+/* The line of the n-th (0-based) occurrence of what in text, 1-based */
+static guint
+line_of (const char *text,
+         const char *what,
+         guint       n)
+{
+  const char *at = text;
+  guint line = 1;
+
+  for (guint i = 0; i <= n; i++)
+    {
+      at = strstr (i ? at + 1 : at, what);
+      g_assert_nonnull (at);
+    }
+  for (const char *c = text; c < at; c++)
+    line += *c == '\n';
+  return line;
+}
+
+/* A saved folder reads back as it was written, a probe edited by hand
+ * with it; a broken metadata.json is refused at the member's line */
+static void
+test_load (void)
+{
+  g_autoptr(KsProbeResult) r = run ("chain-length", "rtx-3090", FALSE);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("ks-probe-XXXXXX", &error);
+  g_autofree char *meta_path = NULL, *meta = NULL, *bad = NULL, *place = NULL;
+  g_autoptr(KsProbeResult) back = NULL;
+
+  g_assert_no_error (error);
+  g_assert_true (ks_probe_write_folder (r, dir, &error));
+  back = ks_probe_result_load (dir, &error);
+  g_assert_no_error (error);
+  g_assert_true (back->tmpl == r->tmpl);
+  g_assert_cmpstr (back->instruction, ==, "ffma");
+  g_assert_cmpstr (back->gpu, ==, "rtx-3090");
+  g_assert_cmpstr (back->arch, ==, "sm_86");
+  g_assert_nonnull (back->saved_date);
+  g_assert_false (back->edited);
+  g_assert_true (back->verified);
+  g_assert_cmpuint (back->checks->len, ==, r->checks->len);
+  g_assert_cmpuint (back->points->len, ==, r->points->len);
+  for (guint i = 0; i < r->points->len; i++)
+    {
+      g_assert_cmpfloat (point (back, i)->x, ==, point (r, i)->x);
+      g_assert_cmpuint (point (back, i)->instructions, ==, point (r, i)->instructions);
+      g_assert_cmpuint (point (back, i)->total_cycles, ==, point (r, i)->total_cycles);
+      g_assert_cmpfloat_with_epsilon (point (back, i)->cycles_per_instruction,
+                                      point (r, i)->cycles_per_instruction, 1e-9);
+    }
+  g_assert_true (back->have_fit);
+  g_assert_cmpfloat_with_epsilon (back->slope, r->slope, 1e-9);
+  g_assert_cmpstr (back->conclusion, ==, r->conclusion);
+
+  /* the second point's x a string: refused where it is */
+  meta_path = g_build_filename (dir, "metadata.json", NULL);
+  g_assert_true (g_file_get_contents (meta_path, &meta, NULL, NULL));
+  {
+    const char *x = strstr (strstr (strstr (meta, "\"points\""), "\"x\"") + 1, "\"x\"");
+    const char *end = strchr (x, ',');
+
+    bad = g_strdup_printf ("%.*s\"x\" : \"4096\"%s", (int) (x - meta), meta, end);
+  }
+  g_assert_true (g_file_set_contents (meta_path, bad, -1, NULL));
+  g_clear_pointer (&back, ks_probe_result_free);
+  g_assert_null (ks_probe_result_load (dir, &error));
+  g_assert_nonnull (error);
+  place = g_strdup_printf ("%s:%u:", meta_path, line_of (bad, "\"x\"", 1));
+  if (!g_str_has_prefix (error->message, place) || !strstr (error->message, "points[1].x"))
+    g_error ("'%s' is not at %s", error->message, place);
+  g_clear_error (&error);
+
+  /* an edited probe's folder */
+  {
+    const KsProbeTemplate *t = ks_probe_find ("accumulators");
+    g_autoptr(KsProbeResult) a = run ("accumulators", "rtx-3090", FALSE);
+    g_autofree char *quarter = replace_once (file_of (a, "binary/probe_2.ptx"), "%r50, 256;",
+                                             "%r50, 64;");
+    g_autoptr(KsProbeResult) e = ks_probe_run_ptx (t, NULL, 2, quarter, &error);
+    g_autoptr(KsProbeResult) eb = NULL;
+    g_autofree char *run_cmd = NULL, *p = NULL;
+
+    g_assert_no_error (error);
+    g_assert_true (ks_probe_write_folder (e, dir, &error));
+    eb = ks_probe_result_load (dir, &error);
+    g_assert_no_error (error);
+    g_assert_true (eb->edited);
+    g_assert_cmpfloat (eb->shown_x, ==, 2);
+    g_assert_cmpuint (eb->points->len, ==, 1);
+    p = g_build_filename (dir, "run_command.txt", NULL);
+    g_assert_true (g_file_get_contents (p, &run_cmd, NULL, NULL));
+    g_assert_nonnull (strstr (run_cmd, "--ptx binary/probe_2.ptx --x 2"));
+  }
+  {
+    g_autofree char *cmd = g_strdup_printf ("rm -rf '%s'", dir);
+
+    g_assert_cmpint (system (cmd), ==, 0);
+  }
+  g_assert_null (ks_probe_result_load ("/nonexistent/experiment", &error));
+  g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT);
+}
+
 /* Warps hide latency: with one dependent FFMA chain a warp, the SM's
  * cycles per FFMA fall as warps are added until every scheduler issues
  * every cycle.  The CUDA C++ Programming Guide ("Multiprocessor Level"):
@@ -773,6 +947,8 @@ main (int    argc,
   g_test_add_func ("/probe/pointer-chase", test_pointer_chase);
   g_test_add_func ("/probe/ptxas", test_ptxas);
   g_test_add_func ("/probe/folder", test_folder);
+  g_test_add_func ("/probe/run-edit", test_run_edit);
+  g_test_add_func ("/probe/load", test_load);
   g_test_add_func ("/probe/verification-fails", test_verification_fails);
   g_test_add_func ("/probe/check-lines", test_check_lines);
   g_test_add_func ("/probe/warp-count", test_warp_count);

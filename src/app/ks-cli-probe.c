@@ -11,6 +11,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "ks-json.h"
 #include "ks-occupancy.h"
@@ -115,34 +116,12 @@ print_result (const KsProbeResult *r)
   if (r->have_fit)
     printf ("\nFit: cycles = %.4f x instructions + %.1f (R^2 %.6f)\n", r->slope, r->intercept,
             r->r2);
-  printf ("\nControls (model): empty loop %" G_GUINT64_FORMAT " cycles, timer alone %"
-          G_GUINT64_FORMAT " cycles\n", r->empty_loop_cycles, r->timer_cycles);
+  if (r->edited)
+    printf ("\nControls: not run (the template's time its own loop, not the edit's)\n");
+  else
+    printf ("\nControls (model): empty loop %" G_GUINT64_FORMAT " cycles, timer alone %"
+            G_GUINT64_FORMAT " cycles\n", r->empty_loop_cycles, r->timer_cycles);
   printf ("\nConclusion (evidence: %s): %s\n", r->evidence, r->conclusion);
-}
-
-/* A string member of the saved metadata; NULL when nullable and it is
- * null or absent (folders from before the chains took an instruction) */
-static gboolean
-saved_string (JsonObject  *o,
-              const char  *member,
-              gboolean     nullable,
-              const char  *path,
-              const char **value,
-              char       **message)
-{
-  JsonNode *n = json_object_get_member (o, member);
-
-  *value = NULL;
-  if (nullable && (n == NULL || JSON_NODE_HOLDS_NULL (n)))
-    return TRUE;
-  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_STRING)
-    {
-      *message = g_strdup_printf ("%s: \"%s\" is missing or not a string: not an experiment "
-                                  "folder that 'probe run --out' wrote", path, member);
-      return FALSE;
-    }
-  *value = json_node_get_string (n);
-  return TRUE;
 }
 
 /* `probe rerun DIR`: the saved experiment's template, instruction and GPU
@@ -152,56 +131,32 @@ probe_rerun (const char *dir,
              gboolean    json,
              gboolean    no_toolkit)
 {
-  g_autofree char *path = g_build_filename (dir, "metadata.json", NULL);
-  g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) error = NULL;
+  g_autoptr(KsProbeResult) saved = ks_probe_result_load (dir, &error);
   g_autoptr(KsProbeResult) r = NULL;
-  g_autofree char *message = NULL;
-  const char *name, *instruction, *gpu, *date = NULL;
-  const KsProbeTemplate *tmpl;
-  JsonNode *root;
-  JsonObject *o;
-  JsonArray *saved;
+  g_autoptr(JsonBuilder) b = json_builder_new ();
   KsProbeOptions opt;
   guint changed = 0;
-  g_autoptr(JsonBuilder) b = json_builder_new ();
 
-  if (!ks_json_load_file (parser, path, &error))
+  if (saved == NULL)
     return probe_fail (json, KS_CLI_EXIT_BAD_INPUT, error->message);
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
-    {
-      message = g_strdup_printf ("%s:1:1: not a JSON object", path);
-      return probe_fail (json, KS_CLI_EXIT_BAD_INPUT, message);
-    }
-  o = json_node_get_object (root);
-  if (!saved_string (o, "template", FALSE, path, &name, &message)
-      || !saved_string (o, "instruction", TRUE, path, &instruction, &message)
-      || !saved_string (o, "gpu", FALSE, path, &gpu, &message))
-    return probe_fail (json, KS_CLI_EXIT_BAD_INPUT, message);
-  if (json_object_has_member (o, "date")
-      && JSON_NODE_HOLDS_VALUE (json_object_get_member (o, "date")))
-    date = json_object_get_string_member (o, "date");
-  if (!json_object_has_member (o, "points")
-      || !JSON_NODE_HOLDS_ARRAY (json_object_get_member (o, "points")))
-    {
-      message = g_strdup_printf ("%s: \"points\" is missing or not an array", path);
-      return probe_fail (json, KS_CLI_EXIT_BAD_INPUT, message);
-    }
-  saved = json_object_get_array_member (o, "points");
-  tmpl = ks_probe_find (name);
-  if (tmpl == NULL)
-    {
-      message = g_strdup_printf ("%s: the experiment's template '%s' is not one this "
-                                 "KernelScope knows ('kernelscope-cli probe list')", path, name);
-      return probe_fail (json, KS_CLI_EXIT_BAD_INPUT, message);
-    }
-
   ks_probe_options_init (&opt);
-  opt.gpu = gpu;
-  opt.instruction = ks_probe_template_takes_instruction (tmpl) ? instruction : NULL;
+  opt.gpu = saved->gpu;
+  opt.instruction = saved->instruction;
   opt.use_toolkit = !no_toolkit;
-  r = ks_probe_run (tmpl, &opt, &error);
+  if (saved->edited)
+    {
+      /* a probe edited by hand: its PTX, kept in the folder, run again */
+      g_autofree char *file = g_strdup_printf ("probe_%g.ptx", saved->shown_x);
+      g_autofree char *ptx_path = g_build_filename (dir, "binary", file, NULL);
+      g_autofree char *ptx = NULL;
+
+      if (!g_file_get_contents (ptx_path, &ptx, NULL, &error))
+        return probe_fail (json, KS_CLI_EXIT_BAD_INPUT, error->message);
+      r = ks_probe_run_ptx (saved->tmpl, &opt, saved->shown_x, ptx, &error);
+    }
+  else
+    r = ks_probe_run (saved->tmpl, &opt, &error);
   if (r == NULL)
     return probe_fail (json, KS_CLI_EXIT_BAD_INPUT, error->message);
 
@@ -209,38 +164,26 @@ probe_rerun (const char *dir,
   json_builder_set_member_name (b, "folder");
   json_builder_add_string_value (b, dir);
   json_builder_set_member_name (b, "saved_date");
-  if (date)
-    json_builder_add_string_value (b, date);
+  if (saved->saved_date)
+    json_builder_add_string_value (b, saved->saved_date);
   else
     json_builder_add_null_value (b);
   json_builder_set_member_name (b, "points");
   json_builder_begin_array (b);
   if (!json)
     {
-      g_autofree char *title = ks_probe_title (tmpl, r->instruction);
+      g_autofree char *title = ks_probe_title (saved->tmpl, r->instruction);
 
-      printf ("%s on %s (%s), saved %s, run again on the model:\n\n%14s %10s %10s %8s\n",
-              title, r->gpu, r->arch, date ? date : "(no date)",
-              ks_probe_template_variable (tmpl), "saved", "now", "change");
+      printf ("%s%s on %s (%s), saved %s, run again on the model:\n\n%14s %10s %10s %8s\n",
+              title, saved->edited ? " (a probe edited by hand)" : "", r->gpu, r->arch,
+              saved->saved_date ? saved->saved_date : "(no date)",
+              ks_probe_template_variable (saved->tmpl), "saved", "now", "change");
     }
-  for (guint i = 0; i < json_array_get_length (saved); i++)
+  for (guint i = 0; i < saved->points->len; i++)
     {
-      JsonNode *pn = json_array_get_element (saved, i);
-      JsonObject *p = JSON_NODE_HOLDS_OBJECT (pn) ? json_node_get_object (pn) : NULL;
-      double x, was, now = NAN, change = NAN;
+      const KsProbePoint *p = &g_array_index (saved->points, KsProbePoint, i);
+      double x = p->x, was = p->cycles_per_instruction, now = NAN, change = NAN;
 
-      if (p == NULL || !json_object_has_member (p, "x")
-          || !json_object_has_member (p, "cycles_per_instruction")
-          || json_node_get_value_type (json_object_get_member (p, "x")) != G_TYPE_DOUBLE
-          || json_node_get_value_type (json_object_get_member (p, "cycles_per_instruction"))
-             != G_TYPE_DOUBLE)
-        {
-          message = g_strdup_printf ("%s: points[%u] has no number \"x\" and "
-                                     "\"cycles_per_instruction\"", path, i);
-          return probe_fail (json, KS_CLI_EXIT_BAD_INPUT, message);
-        }
-      x = json_object_get_double_member (p, "x");
-      was = json_object_get_double_member (p, "cycles_per_instruction");
       for (guint k = 0; k < r->points->len; k++)
         if (g_array_index (r->points, KsProbePoint, k).x == x)
           now = g_array_index (r->points, KsProbePoint, k).cycles_per_instruction;
@@ -297,7 +240,8 @@ ks_cli_probe (int    argc,
               char **argv)
 {
   gboolean json = FALSE, no_toolkit = FALSE;
-  g_autofree char *gpu = NULL, *out = NULL, *instruction = NULL;
+  g_autofree char *gpu = NULL, *out = NULL, *instruction = NULL, *ptx_path = NULL;
+  double x = NAN;
   GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print one JSON object (docs/PROBES.md)", NULL },
     { "gpu", 0, 0, G_OPTION_ARG_STRING, &gpu, "Run the probe on the model of this GPU (default "
@@ -305,6 +249,10 @@ ks_cli_probe (int    argc,
     { "out", 0, 0, G_OPTION_ARG_FILENAME, &out, "Write the experiment folder here", "DIR" },
     { "instruction", 0, 0, G_OPTION_ARG_STRING, &instruction, "The instruction a chain template "
       "times: ffma (default), fadd, iadd3, imad, mufu, dfma, hfma2 or shfl", "OP" },
+    { "ptx", 0, 0, G_OPTION_ARG_FILENAME, &ptx_path, "Run this PTX, edited or written by hand, "
+      "as the template's probe (one point, verified, no controls)", "FILE" },
+    { "x", 0, 0, G_OPTION_ARG_DOUBLE, &x, "With --ptx: the value of the template's variable the "
+      "probe stands for (default: the value the lab shows)", "X" },
     { "no-toolkit", 0, 0, G_OPTION_ARG_NONE, &no_toolkit,
       "Never run ptxas (registers are then an estimate, spills unchecked)", NULL },
     { NULL }
@@ -325,9 +273,10 @@ ks_cli_probe (int    argc,
     return probe_list (json);
   if (argc == 3 && g_strcmp0 (argv[1], "rerun") == 0)
     {
-      if (gpu != NULL || instruction != NULL || out != NULL)
+      if (gpu != NULL || instruction != NULL || out != NULL || ptx_path != NULL || !isnan (x))
         return probe_fail (json, KS_CLI_EXIT_USAGE, "'rerun DIR' runs the saved experiment as "
-                           "it was: its GPU and instruction (no --gpu, --instruction or --out)");
+                           "it was: its GPU, instruction and probe (no --gpu, --instruction, "
+                           "--out, --ptx or --x)");
       return probe_rerun (argv[2], json, no_toolkit);
     }
   if (argc != 3 || g_strcmp0 (argv[1], "run") != 0)
@@ -358,11 +307,35 @@ ks_cli_probe (int    argc,
 
       return probe_fail (json, KS_CLI_EXIT_USAGE, msg);
     }
+  if (!isnan (x) && ptx_path == NULL)
+    return probe_fail (json, KS_CLI_EXIT_USAGE, "--x goes with --ptx: a template's own run "
+                       "sweeps every value");
   ks_probe_options_init (&opt);
   opt.gpu = gpu;
   opt.instruction = instruction;
   opt.use_toolkit = !no_toolkit;
-  r = ks_probe_run (tmpl, &opt, &error);
+  if (ptx_path != NULL)
+    {
+      g_autofree char *ptx = NULL;
+
+      if (!g_file_get_contents (ptx_path, &ptx, NULL, &error))
+        return probe_fail (json, KS_CLI_EXIT_BAD_INPUT, error->message);
+      r = ks_probe_run_ptx (tmpl, &opt, isnan (x) ? ks_probe_template_shown_x (tmpl) : x, ptx,
+                            &error);
+      /* a parse error is placed in the probe as the lab names it: name the
+       * user's file instead */
+      if (r == NULL && g_str_has_prefix (error->message, "probe_")
+          && strstr (error->message, ".ptx:") != NULL)
+        {
+          char *rest = strstr (error->message, ".ptx:") + 4;
+          char *msg = g_strconcat (ptx_path, rest, NULL);
+
+          g_free (error->message);
+          error->message = msg;
+        }
+    }
+  else
+    r = ks_probe_run (tmpl, &opt, &error);
   if (r == NULL)
     return probe_fail (json, KS_CLI_EXIT_BAD_INPUT, error->message);
   if (out != NULL && !ks_probe_write_folder (r, out, &error))

@@ -12,6 +12,7 @@
 
 #include "ks-analysis.h"
 #include "ks-gpu-db.h"
+#include "ks-json.h"
 #include "ks-launch.h"
 #include "ks-lower.h"
 #include "ks-ptx.h"
@@ -1719,6 +1720,84 @@ result_init (KsProbeResult         *r,
   r->evidence = g_strdup (evidence);
 }
 
+/* A point's figures that the probe's analysis gives (its cycles are
+ * measure()'s): registers and spills, the stored result, the warps an SM
+ * holds, the shared-memory passes */
+static void
+fill_point (KsProbePoint     *pt,
+            const KsAnalysis *a,
+            const Shape      *s)
+{
+  if (a->resources != NULL)
+    {
+      pt->registers = (int) a->resources->registers;
+      if (a->resources->fields & KS_RESOURCES_HAS_STACK)
+        {
+          pt->spill_loads = (int) a->resources->spill_load_bytes;
+          pt->spill_stores = (int) a->resources->spill_store_bytes;
+        }
+    }
+  pt->checksum = checksum_of (a, s);
+  if (s->kind == PROBE_REGISTER_PRESSURE && a->have_occupancy)
+    {
+      pt->resident_warps = (int) a->occupancy.active_warps_per_sm;
+      pt->limiter = (int) a->occupancy.limiter;
+    }
+  if (s->kind == PROBE_SHARED_STRIDE)
+    {
+      const KsSimInsnStats *st = ks_sim_get_insn_stats (a->sim);
+      uint64_t req = 0, wf = 0;
+
+      for (uint32_t k = 0; k < a->module->n_insns; k++)
+        if (is_target (s, &a->module->insns[k]) && st[k].smem_requests > 0
+            && a->module->insns[k].opcode == KS_PTX_OPC_LD)
+          {
+            req += st[k].smem_requests;
+            wf += st[k].smem_wavefronts;
+          }
+      pt->ways = req ? (double) wf / (double) req : NAN;
+    }
+}
+
+/* The GPU's architecture and SMs, from the database */
+static gboolean
+gpu_of (const KsProbeOptions *options,
+        char                **target,
+        guint                *sm_count,
+        GError              **error)
+{
+  g_autoptr(KsGpuDb) db = ks_gpu_db_load_default (error);
+  const KsGpuInfo *g;
+
+  if (db == NULL)
+    return FALSE;
+  g = ks_gpu_db_get_gpu (db, options->gpu ? options->gpu : "rtx-3090");
+  if (g == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "no GPU '%s' in the GPU database",
+                   options->gpu);
+      return FALSE;
+    }
+  *target = g_strdup (g->arch);
+  *sm_count = MAX (g->sm_count, 1u);
+  return TRUE;
+}
+
+/* The value a template's probe is verified and shown at: the first, or
+ * for the register-pressure sweep the one that holds the most */
+static guint
+shown_index (const KsProbeTemplate *tmpl)
+{
+  return tmpl->kind == PROBE_REGISTER_PRESSURE ? tmpl->n_values - 1 : 0;
+}
+
+double
+ks_probe_template_shown_x (const KsProbeTemplate *tmpl)
+{
+  g_return_val_if_fail (tmpl != NULL, 0);
+  return tmpl->values[shown_index (tmpl)];
+}
+
 KsProbeResult *
 ks_probe_run (const KsProbeTemplate *tmpl,
               const KsProbeOptions  *options,
@@ -1733,9 +1812,7 @@ ks_probe_run (const KsProbeTemplate *tmpl,
   g_autofree char *target = NULL;
   const ProbeOp *op = NULL;
   guint n_ops, sm_count = 1;
-  /* the point whose probe is verified and shown: the first, or for the
-   * register-pressure sweep the one that holds the most */
-  guint shown = tmpl->kind == PROBE_REGISTER_PRESSURE ? tmpl->n_values - 1 : 0;
+  guint shown = shown_index (tmpl);
 
   r->shown_x = tmpl->values[shown];
 
@@ -1773,22 +1850,8 @@ ks_probe_run (const KsProbeTemplate *tmpl,
                           tmpl->variable, tmpl->kind == PROBE_SHARED_STRIDE ? ",ways"
                           : tmpl->kind == PROBE_REGISTER_PRESSURE ? ",resident_warps,limiter" : "");
 
-  {
-    g_autoptr(KsGpuDb) db = ks_gpu_db_load_default (error);
-    const KsGpuInfo *g;
-
-    if (db == NULL)
-      goto fail;
-    g = ks_gpu_db_get_gpu (db, options->gpu ? options->gpu : "rtx-3090");
-    if (g == NULL)
-      {
-        g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "no GPU '%s' in the GPU database",
-                     options->gpu);
-        goto fail;
-      }
-    target = g_strdup (g->arch);
-    sm_count = MAX (g->sm_count, 1u);
-  }
+  if (!gpu_of (options, &target, &sm_count, error))
+    goto fail;
   for (guint i = 0; i < tmpl->n_values; i++)
     {
       Shape s = shape_of (tmpl->kind, tmpl->values[i], op);
@@ -1829,21 +1892,7 @@ ks_probe_run (const KsProbeTemplate *tmpl,
               && empty_cycles <= pt.total_cycles && !many_warps (s.kind))
             pt.corrected = (double) (pt.total_cycles - empty_cycles) / (double) pt.instructions;
         }
-      if (a->resources != NULL)
-        {
-          pt.registers = (int) a->resources->registers;
-          if (a->resources->fields & KS_RESOURCES_HAS_STACK)
-            {
-              pt.spill_loads = (int) a->resources->spill_load_bytes;
-              pt.spill_stores = (int) a->resources->spill_store_bytes;
-            }
-        }
-      pt.checksum = checksum_of (a, &s);
-      if (s.kind == PROBE_REGISTER_PRESSURE && a->have_occupancy)
-        {
-          pt.resident_warps = (int) a->occupancy.active_warps_per_sm;
-          pt.limiter = (int) a->occupancy.limiter;
-        }
+      fill_point (&pt, a, &s);
       /* every point's probe holds its values, not only the one shown */
       if (s.kind == PROBE_REGISTER_PRESSURE && i != shown)
         {
@@ -1853,20 +1902,6 @@ ks_probe_run (const KsProbeTemplate *tmpl,
           if (!live_values_held (a, &s, lines, &detail))
             add_check (r, N_("values held across the loop"), TRUE, FALSE,
                        g_strdup_printf ("the probe for %g values: %s", pt.x, detail), NULL, NULL);
-        }
-      if (s.kind == PROBE_SHARED_STRIDE)
-        {
-          const KsSimInsnStats *st = ks_sim_get_insn_stats (a->sim);
-          uint64_t req = 0, wf = 0;
-
-          for (uint32_t k = 0; k < a->module->n_insns; k++)
-            if (is_target (&s, &a->module->insns[k]) && st[k].smem_requests > 0
-                && a->module->insns[k].opcode == KS_PTX_OPC_LD)
-              {
-                req += st[k].smem_requests;
-                wf += st[k].smem_wavefronts;
-              }
-          pt.ways = req ? (double) wf / (double) req : NAN;
         }
       if (i == shown)
         {
@@ -1981,6 +2016,123 @@ ks_probe_verify_ptx (const KsProbeTemplate *tmpl,
   return g_steal_pointer (&r);
 }
 
+KsProbeResult *
+ks_probe_run_ptx (const KsProbeTemplate *tmpl,
+                  const KsProbeOptions  *options,
+                  double                 x,
+                  const char            *ptx,
+                  GError               **error)
+{
+  g_autoptr(KsProbeResult) r = g_new0 (KsProbeResult, 1);
+  g_autoptr(KsAnalysis) a = NULL;
+  g_autofree char *target = NULL, *spec = NULL, *name = NULL;
+  KsProbeOptions defaults;
+  KsProbePoint pt = { .x = x, .corrected = NAN, .ways = NAN, .registers = -1,
+                      .spill_loads = -1, .spill_stores = -1, .resident_warps = -1 };
+  const ProbeOp *op;
+  guint sm_count = 1;
+  Shape s;
+  GString *c;
+
+  if (options == NULL)
+    {
+      ks_probe_options_init (&defaults);
+      options = &defaults;
+    }
+  op = find_op (options->instruction ? options->instruction : "ffma");
+  if (op == NULL || (options->instruction != NULL && !is_chain (tmpl->kind)))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "the template '%s' takes no "
+                   "instruction '%s'", tmpl->name, options->instruction);
+      return NULL;
+    }
+  {
+    gboolean known = FALSE;
+    GString *values = g_string_new (NULL);
+
+    for (guint i = 0; i < tmpl->n_values; i++)
+      {
+        known |= tmpl->values[i] == x;
+        g_string_append_printf (values, i ? ", %g" : "%g", tmpl->values[i]);
+      }
+    if (!known)
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "%s = %g is not a point of "
+                   "the template '%s' (%s)", tmpl->variable, x, tmpl->name, values->str);
+    g_string_free (values, TRUE);
+    if (!known)
+      return NULL;
+  }
+  if (!gpu_of (options, &target, &sm_count, error))
+    return NULL;
+  s = shape_of (tmpl->kind, x, op);
+  s.target = target;
+  if (s.kind == PROBE_REGISTER_PRESSURE)
+    s.blocks = sm_count * PRESSURE_BLOCKS_PER_SM;
+  result_init (r, tmpl, "model", "model");
+  r->edited = TRUE;
+  r->shown_x = x;
+  if (is_chain (tmpl->kind))
+    r->instruction = g_strdup (op->name);
+  a = analyse_text (&s, ptx, TRUE, options, NULL, &spec, error);
+  if (a == NULL)
+    return NULL;
+  if (a->module == NULL || a->kernel_index < 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "the probe's PTX has no kernel "
+                   "'probe': %s", a->error ? a->error : "it did not parse");
+      return NULL;
+    }
+  r->gpu = g_strdup (a->gpu ? a->gpu->id : options->gpu);
+  r->arch = g_strdup (a->arch ? a->arch->id : "");
+  r->ptx = g_strdup (ptx);
+  r->sass = g_strdup (a->sass_text);
+  verify (r, a, &s);
+  if (!measure (a, &s, many_warps (s.kind), &pt.total_cycles, &pt.instructions)
+      || pt.instructions == 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "the edited probe issued no %s between "
+                   "two clock reads of every warp (mov.u64 %%rd, %%clock64), so it times nothing",
+                   is_chain (tmpl->kind) ? op->ptx : "target instruction");
+      return NULL;
+    }
+  pt.cycles_per_instruction = (double) pt.total_cycles / (double) pt.instructions;
+  fill_point (&pt, a, &s);
+  g_array_append_val (r->points, pt);
+
+  /* its conclusion: the figure, no more than one point and no controls allow */
+  if (!r->verified)
+    r->conclusion = conclude (r, a);
+  else
+    {
+      c = g_string_new (NULL);
+      g_string_append_printf (c, "On KernelScope's timing model of the %s (%s), not on a GPU: "
+                                 "your edited probe (%s = %g) issued %" G_GUINT64_FORMAT " %s "
+                                 "in %" G_GUINT64_FORMAT " cycles between the clock reads%s: "
+                                 "%.2f cycles per instruction.", gpu_name (a), r->arch,
+                              tmpl->variable, x, pt.instructions,
+                              is_chain (tmpl->kind) ? ks_probe_instruction_sass (op->name)
+                              : "target instructions", pt.total_cycles,
+                              many_warps (s.kind) ? " while every warp was in its loop" : "",
+                              pt.cycles_per_instruction);
+      g_string_append (c, " Evidence: the model's figure for one probe edited by hand, verified "
+                          "in its PTX; its controls did not run (the template's time the "
+                          "template's loop, not the edit's), so the figure includes the loop's "
+                          "own instructions; a GPU has not run it.");
+      r->conclusion = g_string_free (c, FALSE);
+    }
+  name = probe_file (&s, "ptx");
+  add_file (r, g_strdup_printf ("binary/%s", name), g_strdup (ptx));
+  add_file (r, g_strdup_printf ("binary/probe_%u.json", s.x), g_steal_pointer (&spec));
+  if (a->sass_text)
+    add_file (r, g_strdup_printf ("binary/probe_%u_full.sass.txt", s.x), g_strdup (a->sass_text));
+  add_file (r, g_strdup ("runtime/runtime_raw.csv"),
+            g_strdup_printf ("run,kernel,total_instructions,total_cycles,cycles_per_instruction,"
+                             "checksum\n0,%s_edited_%g,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT
+                             ",%.6f,%.9g\n", tmpl->name, x, pt.instructions, pt.total_cycles,
+                             pt.cycles_per_instruction, pt.checksum));
+  return g_steal_pointer (&r);
+}
+
 void
 ks_probe_result_free (KsProbeResult *r)
 {
@@ -2011,6 +2163,7 @@ ks_probe_result_free (KsProbeResult *r)
   g_free (r->ptx);
   g_free (r->cuda);
   g_free (r->sass);
+  g_free (r->saved_date);
   g_free (r);
 }
 
@@ -2080,6 +2233,8 @@ ks_probe_result_to_json (const KsProbeResult *r)
   json_builder_add_string_value (b, r->evidence);
   json_builder_set_member_name (b, "verified");
   json_builder_add_boolean_value (b, r->verified);
+  json_builder_set_member_name (b, "edited");
+  json_builder_add_boolean_value (b, r->edited);
   json_builder_set_member_name (b, "verification");
   json_builder_begin_array (b);
   for (guint i = 0; i < r->checks->len; i++)
@@ -2198,9 +2353,15 @@ ks_probe_write_folder (const KsProbeResult *r,
                            "# On the model: binary/probe_X.json, the launch of the PTX beside "
                            "it, as `kernelscope-cli analyze` runs it\n",
                            r->tmpl->variable, r->arch);
-  run = g_strdup_printf ("kernelscope-cli probe run %s%s%s --gpu %s --out DIR\n", r->tmpl->name,
-                         r->instruction ? " --instruction " : "",
-                         r->instruction ? r->instruction : "", r->gpu);
+  if (r->edited)
+    run = g_strdup_printf ("kernelscope-cli probe run %s%s%s --gpu %s --ptx binary/probe_%g.ptx "
+                           "--x %g --out DIR\n", r->tmpl->name,
+                           r->instruction ? " --instruction " : "",
+                           r->instruction ? r->instruction : "", r->gpu, r->shown_x, r->shown_x);
+  else
+    run = g_strdup_printf ("kernelscope-cli probe run %s%s%s --gpu %s --out DIR\n", r->tmpl->name,
+                           r->instruction ? " --instruction " : "",
+                           r->instruction ? r->instruction : "", r->gpu);
   env = g_strdup_printf ("kernelscope %s\nran on: %s (KernelScope's timing model of %s, %s)\n"
                          "date: %s\n", PACKAGE_VERSION, r->ran_on, r->gpu, r->arch, stamp);
   {
@@ -2238,4 +2399,280 @@ ks_probe_write_folder (const KsProbeResult *r,
                      error))
       return FALSE;
   return TRUE;
+}
+
+/* ---------------------------------------------------------------------- */
+/* A saved folder read back */
+
+typedef struct
+{
+  const char *path;             /* DIR/metadata.json */
+  const char *text;
+  gsize length;
+} Saved;
+
+/* "PATH:LINE:COL: message" at the member (a ks_json_locate() path) */
+static gboolean G_GNUC_PRINTF (4, 5)
+saved_fail (const Saved *s,
+            GError     **error,
+            const char  *member,
+            const char  *format,
+            ...)
+{
+  g_autofree char *message = NULL;
+  guint line = 1, column = 1;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  if (member == NULL || !ks_json_locate (s->text, s->length, member, &line, &column))
+    line = column = 1;
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s:%u:%u: %s", s->path, line,
+               column, message);
+  return FALSE;
+}
+
+/* A member of o that is a string; NULL when absent or null and nullable */
+static gboolean
+saved_string (const Saved *s,
+              JsonObject  *o,
+              const char  *prefix,
+              const char  *member,
+              gboolean     nullable,
+              const char **value,
+              GError     **error)
+{
+  JsonNode *n = json_object_get_member (o, member);
+  g_autofree char *where = g_strconcat (prefix, member, NULL);
+
+  *value = NULL;
+  if (nullable && (n == NULL || JSON_NODE_HOLDS_NULL (n)))
+    return TRUE;
+  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_STRING)
+    return saved_fail (s, error, n ? where : NULL, "\"%s\" is %s: not an experiment folder "
+                       "that 'probe run --out' wrote", where, n ? "not a string" : "missing");
+  *value = json_node_get_string (n);
+  return TRUE;
+}
+
+/* A member of o that is a number; def when absent or null and nullable */
+static gboolean
+saved_number (const Saved *s,
+              JsonObject  *o,
+              const char  *prefix,
+              const char  *member,
+              gboolean     nullable,
+              double       def,
+              double      *value,
+              GError     **error)
+{
+  JsonNode *n = json_object_get_member (o, member);
+  g_autofree char *where = g_strconcat (prefix, member, NULL);
+  GType type = n && JSON_NODE_HOLDS_VALUE (n) ? json_node_get_value_type (n) : G_TYPE_INVALID;
+
+  *value = def;
+  if (nullable && (n == NULL || JSON_NODE_HOLDS_NULL (n)))
+    return TRUE;
+  if (type == G_TYPE_DOUBLE)
+    *value = json_node_get_double (n);
+  else if (type == G_TYPE_INT64)
+    *value = (double) json_node_get_int (n);
+  else
+    return saved_fail (s, error, n ? where : NULL, "\"%s\" is %s", where,
+                       n ? "not a number" : "missing");
+  return TRUE;
+}
+
+static GArray *
+saved_lines (JsonObject *o,
+             const char *member)
+{
+  GArray *lines = lines_new ();
+  JsonNode *n = json_object_get_member (o, member);
+  JsonArray *a = n && JSON_NODE_HOLDS_ARRAY (n) ? json_node_get_array (n) : NULL;
+
+  for (guint i = 0; a && i < json_array_get_length (a); i++)
+    {
+      JsonNode *e = json_array_get_element (a, i);
+
+      if (JSON_NODE_HOLDS_VALUE (e) && json_node_get_value_type (e) == G_TYPE_INT64
+          && json_node_get_int (e) > 0 && json_node_get_int (e) <= G_MAXUINT32)
+        lines_add (lines, (guint32) json_node_get_int (e));
+    }
+  return lines;
+}
+
+static gboolean
+saved_point (const Saved   *s,
+             JsonNode      *node,
+             guint          i,
+             KsProbePoint  *p,
+             GError       **error)
+{
+  g_autofree char *prefix = g_strdup_printf ("points[%u].", i);
+  g_autofree char *where = g_strdup_printf ("points[%u]", i);
+  JsonObject *o = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+  double v[9];
+  const char *limiter = NULL;
+
+  if (o == NULL)
+    return saved_fail (s, error, where, "\"%s\" is not an object", where);
+  if (!saved_number (s, o, prefix, "x", FALSE, 0, &p->x, error)
+      || !saved_number (s, o, prefix, "cycles_per_instruction", FALSE, 0,
+                        &p->cycles_per_instruction, error)
+      || !saved_number (s, o, prefix, "total_instructions", TRUE, 0, &v[0], error)
+      || !saved_number (s, o, prefix, "total_cycles", TRUE, 0, &v[1], error)
+      || !saved_number (s, o, prefix, "corrected_cycles_per_instruction", TRUE, NAN, &p->corrected,
+                        error)
+      || !saved_number (s, o, prefix, "ways", TRUE, NAN, &p->ways, error)
+      || !saved_number (s, o, prefix, "registers", TRUE, -1, &v[2], error)
+      || !saved_number (s, o, prefix, "spill_loads", TRUE, -1, &v[3], error)
+      || !saved_number (s, o, prefix, "spill_stores", TRUE, -1, &v[4], error)
+      || !saved_number (s, o, prefix, "resident_warps", TRUE, -1, &v[5], error)
+      || !saved_number (s, o, prefix, "checksum", TRUE, NAN, &p->checksum, error)
+      || !saved_string (s, o, prefix, "occupancy_limiter", TRUE, &limiter, error))
+    return FALSE;
+  if (!(v[0] >= 0 && v[1] >= 0 && p->cycles_per_instruction >= 0))
+    return saved_fail (s, error, where, "\"%s\" has a negative count or figure", where);
+  p->instructions = (uint64_t) v[0];
+  p->total_cycles = (uint64_t) v[1];
+  p->registers = (int) CLAMP (v[2], -1, G_MAXINT);
+  p->spill_loads = (int) CLAMP (v[3], -1, G_MAXINT);
+  p->spill_stores = (int) CLAMP (v[4], -1, G_MAXINT);
+  p->resident_warps = (int) CLAMP (v[5], -1, G_MAXINT);
+  for (int bit = 1; limiter != NULL && bit <= KS_OCCUPANCY_LIMIT_BARRIERS; bit <<= 1)
+    if (g_strcmp0 (ks_occupancy_limiter_name ((KsOccupancyLimiter) bit), limiter) == 0)
+      p->limiter = bit;
+  return TRUE;
+}
+
+KsProbeResult *
+ks_probe_result_load (const char *dir,
+                      GError    **error)
+{
+  g_autoptr(KsProbeResult) r = g_new0 (KsProbeResult, 1);
+  g_autofree char *path = g_build_filename (dir, "metadata.json", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  const char *name, *instruction, *gpu, *arch, *ran_on, *evidence, *conclusion, *date;
+  JsonNode *root, *n;
+  JsonObject *o;
+  JsonArray *points;
+  gsize length = 0;
+  Saved s;
+
+  if (!g_file_get_contents (path, &text, &length, error))
+    return NULL;
+  s = (Saved) { path, text, length };
+  if (!ks_json_load_data (parser, text, (gssize) length, path, error))
+    return NULL;
+  root = json_parser_get_root (parser);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    {
+      saved_fail (&s, error, NULL, "not a JSON object: not an experiment folder's metadata");
+      return NULL;
+    }
+  o = json_node_get_object (root);
+  if (!saved_string (&s, o, "", "template", FALSE, &name, error)
+      || !saved_string (&s, o, "", "instruction", TRUE, &instruction, error)
+      || !saved_string (&s, o, "", "gpu", FALSE, &gpu, error)
+      || !saved_string (&s, o, "", "arch", TRUE, &arch, error)
+      || !saved_string (&s, o, "", "ran_on", TRUE, &ran_on, error)
+      || !saved_string (&s, o, "", "evidence", TRUE, &evidence, error)
+      || !saved_string (&s, o, "", "conclusion", TRUE, &conclusion, error)
+      || !saved_string (&s, o, "", "date", TRUE, &date, error))
+    return NULL;
+  r->tmpl = ks_probe_find (name);
+  if (r->tmpl == NULL)
+    {
+      saved_fail (&s, error, "template", "the experiment's template '%s' is not one this "
+                  "KernelScope knows ('kernelscope-cli probe list')", name);
+      return NULL;
+    }
+  if (instruction != NULL && (!is_chain (r->tmpl->kind) || find_op (instruction) == NULL))
+    {
+      saved_fail (&s, error, "instruction", "the template '%s' times no instruction '%s'", name,
+                  instruction);
+      return NULL;
+    }
+  result_init (r, r->tmpl, ran_on ? ran_on : "model", evidence ? evidence : "model");
+  r->instruction = g_strdup (instruction);
+  r->gpu = g_strdup (gpu);
+  r->arch = g_strdup (arch ? arch : "");
+  r->conclusion = g_strdup (conclusion ? conclusion : "");
+  r->saved_date = g_strdup (date);
+  n = json_object_get_member (o, "edited");
+  r->edited = n && JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == G_TYPE_BOOLEAN
+              && json_node_get_boolean (n);
+
+  n = json_object_get_member (o, "verification");
+  for (guint i = 0; n && JSON_NODE_HOLDS_ARRAY (n) && i < json_array_get_length (json_node_get_array (n)); i++)
+    {
+      JsonNode *e = json_array_get_element (json_node_get_array (n), i);
+      JsonObject *c = JSON_NODE_HOLDS_OBJECT (e) ? json_node_get_object (e) : NULL;
+      g_autofree char *prefix = g_strdup_printf ("verification[%u].", i);
+      const char *item, *detail;
+      JsonNode *pass;
+
+      if (c == NULL)
+        continue;
+      if (!saved_string (&s, c, prefix, "item", FALSE, &item, error)
+          || !saved_string (&s, c, prefix, "detail", TRUE, &detail, error))
+        return NULL;
+      pass = json_object_get_member (c, "pass");
+      if (pass && !(JSON_NODE_HOLDS_VALUE (pass)
+                    && json_node_get_value_type (pass) == G_TYPE_BOOLEAN))
+        pass = NULL;
+      add_check (r, item, pass != NULL, pass != NULL && json_node_get_boolean (pass),
+                 g_strdup (detail ? detail : ""), saved_lines (c, "ptx_lines"),
+                 saved_lines (c, "sass_lines"));
+    }
+
+  n = json_object_get_member (o, "controls");
+  if (n && JSON_NODE_HOLDS_OBJECT (n))
+    {
+      double empty, timer;
+
+      if (!saved_number (&s, json_node_get_object (n), "controls.", "empty_loop_cycles", TRUE, 0,
+                         &empty, error)
+          || !saved_number (&s, json_node_get_object (n), "controls.", "timer_cycles", TRUE, 0,
+                            &timer, error))
+        return NULL;
+      r->empty_loop_cycles = empty > 0 ? (uint64_t) empty : 0;
+      r->timer_cycles = timer > 0 ? (uint64_t) timer : 0;
+    }
+
+  n = json_object_get_member (o, "points");
+  if (n == NULL || !JSON_NODE_HOLDS_ARRAY (n))
+    {
+      saved_fail (&s, error, n ? "points" : NULL, "\"points\" is %s",
+                  n ? "not an array" : "missing");
+      return NULL;
+    }
+  points = json_node_get_array (n);
+  for (guint i = 0; i < json_array_get_length (points); i++)
+    {
+      KsProbePoint p = { 0 };
+
+      if (!saved_point (&s, json_array_get_element (points, i), i, &p, error))
+        return NULL;
+      g_array_append_val (r->points, p);
+    }
+
+  n = json_object_get_member (o, "fit");
+  if (n && JSON_NODE_HOLDS_OBJECT (n))
+    {
+      JsonObject *f = json_node_get_object (n);
+
+      if (!saved_number (&s, f, "fit.", "slope", FALSE, 0, &r->slope, error)
+          || !saved_number (&s, f, "fit.", "intercept", FALSE, 0, &r->intercept, error)
+          || !saved_number (&s, f, "fit.", "r2", FALSE, 0, &r->r2, error))
+        return NULL;
+      r->have_fit = TRUE;
+    }
+  r->shown_x = r->edited && r->points->len == 1
+               ? g_array_index (r->points, KsProbePoint, 0).x
+               : r->tmpl->values[shown_index (r->tmpl)];
+  return g_steal_pointer (&r);
 }

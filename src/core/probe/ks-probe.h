@@ -81,6 +81,8 @@ typedef struct
   char *cuda;                   /* its CUDA (NULL for a hand-written PTX probe) */
   char *sass;                   /* and its SASS listing as the tool printed it, or NULL */
   GPtrArray *files;             /* char *: path in the folder, content, path, content, ... */
+  gboolean edited;              /* one probe edited or written by hand (ks_probe_run_ptx()) */
+  char *saved_date;             /* a folder's (ks_probe_result_load()): when it was written */
 } KsProbeResult;
 
 typedef struct
@@ -102,6 +104,10 @@ const char          *ks_probe_template_hypothesis      (const KsProbeTemplate  *
 const char          *ks_probe_template_axis            (const KsProbeTemplate  *tmpl);
 /* Whether the variable is a size in bytes */
 gboolean             ks_probe_template_x_is_bytes      (const KsProbeTemplate  *tmpl);
+
+/* The value whose probe a run verifies and shows (the first; for the
+ * register-pressure sweep the last) */
+double               ks_probe_template_shown_x         (const KsProbeTemplate  *tmpl);
 
 /* Whether the template times a chain of a chosen instruction */
 gboolean             ks_probe_template_takes_instruction (const KsProbeTemplate *tmpl);
@@ -131,6 +137,26 @@ KsProbeResult       *ks_probe_verify_ptx               (const KsProbeTemplate  *
                                                         const char             *instruction,
                                                         double                  x,
                                                         const char             *ptx,
+                                                        GError                **error);
+
+/* Runs a probe's PTX, edited or written by hand, as the template's probe
+ * for value x (one of the template's; options->instruction: a chain's):
+ * verified as ks_probe_verify_ptx() does, then simulated and timed once on
+ * the model.  One point, edited set, no controls: the template's time the
+ * template's loop, not the edit's.  NULL with error when it does not
+ * parse, faults, or issues no target between its clock reads. */
+KsProbeResult       *ks_probe_run_ptx                  (const KsProbeTemplate  *tmpl,
+                                                        const KsProbeOptions   *options,
+                                                        double                  x,
+                                                        const char             *ptx,
+                                                        GError                **error);
+
+/* Reads a saved experiment folder's metadata.json back (what
+ * ks_probe_write_folder() wrote, any version since): its template,
+ * instruction, GPU, checks, points, fit, conclusion and date; no files.
+ * NULL with error "DIR/metadata.json:LINE:COL: message" when it is not
+ * one. */
+KsProbeResult       *ks_probe_result_load              (const char             *dir,
                                                         GError                **error);
 
 /* The command line's JSON (docs/PROBES.md) */
