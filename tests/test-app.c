@@ -5342,6 +5342,47 @@ test_probe_lab (void)
     g_assert_cmpstr (back, ==, orig);
     g_assert_true (g_str_has_prefix (gtk_label_get_text (lab->verification_heading),
                                      "Verification"));
+
+    /* run an edit: a quarter of the loop's trips issues 64 x 128 FFMA,
+     * at the dependent latency the seed measured (4.00 cycles on sm_86,
+     * 15 %); its point is drawn and added under the sweep's figures */
+    g_free (edited);
+    at = strstr (orig, "%r50, 256;");
+    g_assert_nonnull (at);
+    edited = g_strdup_printf ("%.*s%%r50, 64;%s", (int) (at - orig), orig,
+                              at + strlen ("%r50, 256;"));
+    gtk_text_buffer_set_text (b, edited, -1);
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (lab), "lab.run-edit", NULL));
+    g_assert_true (ks_probe_lab_is_running (lab));
+    wait_for_lab (lab);
+    g_assert_nonnull (ks_probe_lab_get_edited (lab));
+    g_assert_true (ks_probe_lab_get_edited (lab)->edited);
+    g_assert_true (ks_probe_lab_get_edited (lab)->verified);
+    {
+      const KsProbePoint *p = &g_array_index (ks_probe_lab_get_edited (lab)->points,
+                                              KsProbePoint, 0);
+
+      g_assert_cmpuint (p->instructions, ==, 64 * 128);
+      g_assert_cmpfloat (fabs (p->cycles_per_instruction / 4.00 - 1), <=, 0.15);
+    }
+    g_test_message ("edit run: %s", gtk_label_get_text (lab->edit_label));
+    g_assert_true (g_str_has_prefix (gtk_label_get_text (lab->edit_label), "Your edit: "));
+    g_assert_nonnull (strstr (gtk_label_get_text (lab->conclusion_label), "edited probe"));
+    /* 8 columns: the heading row, the sweep's points and the edit's row */
+    g_assert_cmpuint (count_children (GTK_WIDGET (lab->points_grid)), ==,
+                      8 * (ks_probe_lab_get_result (lab)->points->len + 2));
+    spin (200);
+    maybe_save_picture (GTK_WIDGET (lab), "probe-lab-run-edit");
+    /* an edit that does not parse: the reason, at its place */
+    gtk_text_buffer_set_text (b, ".version 7.1\n.target sm_86\n.address_size 64\n"
+                                 ".visible .entry probe()\n{\n\tmov.u32 %r1 1;\n}\n", -1);
+    g_assert_true (ks_probe_lab_run_edit (lab));
+    wait_for_lab (lab);
+    g_assert_true (g_str_has_prefix (gtk_label_get_text (lab->edit_label),
+                                     "Your edit did not run: "));
+    g_assert_nonnull (strstr (gtk_label_get_text (lab->edit_label), ".ptx:6:14: "));
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (lab), "lab.revert-edit", NULL));
+    g_assert_null (ks_probe_lab_get_edited (lab));
   }
 
   /* the folder of seeds/002 section 20 */
@@ -5359,6 +5400,35 @@ test_probe_lab (void)
     g_assert_nonnull (strstr (text, "model"));
     g_assert_true (g_file_test (meta, G_FILE_TEST_EXISTS));
   }
+
+  /* the saved experiment opened again from another: selected, run, and
+   * compared point by point (the model gives the same figures) */
+  g_assert_true (ks_probe_lab_select (lab, "shared-stride"));
+  wait_for_lab (lab);
+  g_assert_true (ks_probe_lab_open_saved (lab, tmp, &error));
+  g_assert_no_error (error);
+  wait_for_lab (lab);
+  g_assert_nonnull (ks_probe_lab_get_compare (lab));
+  g_assert_cmpstr (ks_probe_template_name (ks_probe_lab_get_result (lab)->tmpl), ==,
+                   "accumulators");
+  g_test_message ("compared: %s", gtk_label_get_text (lab->conclusion_label));
+  g_assert_nonnull (strstr (gtk_label_get_text (lab->conclusion_label),
+                            "5 of its 5 points are within 0.5 %"));
+  /* a ninth column: the saved figures */
+  g_assert_cmpuint (count_children (GTK_WIDGET (lab->points_grid)), ==,
+                    9 * (ks_probe_lab_get_result (lab)->points->len + 1));
+  spin (200);
+  maybe_save_picture (GTK_WIDGET (lab), "probe-lab-compare");
+  /* another experiment drops the comparison's column; not a folder: why */
+  g_assert_true (ks_probe_lab_select (lab, "shared-stride"));
+  wait_for_lab (lab);
+  /* (its eight columns and the passes per load) */
+  g_assert_cmpuint (count_children (GTK_WIDGET (lab->points_grid)), ==,
+                    9 * (ks_probe_lab_get_result (lab)->points->len + 1));
+  g_assert_false (ks_probe_lab_open_saved (lab, "/nonexistent/experiment", &error));
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "metadata.json"));
+  g_clear_error (&error);
 
   /* presentation mode: the window's class, the plot's larger text */
   ks_probe_lab_set_presentation (lab, TRUE);

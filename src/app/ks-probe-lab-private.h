@@ -44,6 +44,8 @@ struct _KsProbeLab
   GHashTable *edits;            /* result key -> the probe PTX as the user left it, edited */
   char *edit_key;               /* the result key whose probe the PTX pane shows */
   char *pane_ptx;               /* that probe as the experiment made it; NULL without */
+  KsProbeResult *compare;       /* a saved experiment opened to compare with, or NULL */
+  char *compare_label;          /* its name in the plot's legend ("saved 2026-12-04") */
 
   /* Borrowed references */
   const KsProbeTemplate *tmpl;  /* the experiment selected */
@@ -51,7 +53,9 @@ struct _KsProbeLab
   GtkWidget *highlighted_view;
 
   guint run_serial;
+  guint edit_serial;
   gboolean running;
+  gboolean edit_running;        /* an edited probe running (lab.run-edit) */
   gboolean presentation;
   int shot_width, shot_height, shot_waits;
 };

@@ -88,6 +88,9 @@ typedef struct
   char *gpu;
   gboolean use_toolkit;
   gint64 started;
+  char *ptx;                    /* an edited probe's (lab.run-edit), or NULL: the sweep */
+  double x;                     /* the value it stands for */
+  char *key;                    /* the result key it was edited under */
 } RunData;
 
 static void
@@ -95,7 +98,24 @@ run_data_free (RunData *d)
 {
   g_free (d->gpu);
   g_free (d->instruction);
+  g_free (d->ptx);
+  g_free (d->key);
   g_free (d);
+}
+
+/* The spinner turns while the sweep or an edited probe runs */
+static void
+update_busy (KsProbeLab *self)
+{
+  gboolean busy = self->running || self->edit_running;
+
+  if (busy)
+    gtk_spinner_start (self->spinner);
+  else
+    gtk_spinner_stop (self->spinner);
+  gtk_widget_set_visible (GTK_WIDGET (self->spinner), busy);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "lab.run", !self->running);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "lab.run-edit", !self->edit_running);
 }
 
 static void
@@ -113,7 +133,8 @@ run_thread (GTask        *task,
   opt.gpu = d->gpu;
   opt.instruction = d->instruction;
   opt.use_toolkit = d->use_toolkit;
-  r = ks_probe_run (d->tmpl, &opt, &error);
+  r = d->ptx ? ks_probe_run_ptx (d->tmpl, &opt, d->x, d->ptx, &error)
+             : ks_probe_run (d->tmpl, &opt, &error);
   if (r == NULL)
     g_task_return_error (task, error);
   else
@@ -141,9 +162,7 @@ run_done_cb (GObject      *source,
       return;
     }
   self->running = FALSE;
-  gtk_spinner_stop (self->spinner);
-  gtk_widget_set_visible (GTK_WIDGET (self->spinner), FALSE);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "lab.run", TRUE);
+  update_busy (self);
   g_clear_pointer (&self->run_error, g_free);
   if (r == NULL)
     {
@@ -195,9 +214,7 @@ ks_probe_lab_run (KsProbeLab *self)
   d->started = g_get_monotonic_time ();
   self->run_serial++;
   self->running = TRUE;
-  gtk_spinner_start (self->spinner);
-  gtk_widget_set_visible (GTK_WIDGET (self->spinner), TRUE);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "lab.run", FALSE);
+  update_busy (self);
   title = ks_probe_title (self->tmpl, d->instruction);
   /* TRANSLATORS: %s is the experiment's title */
   text = g_strdup_printf (_("Running %s: each probe and its controls through the simulator and "
@@ -213,7 +230,7 @@ gboolean
 ks_probe_lab_is_running (KsProbeLab *self)
 {
   g_return_val_if_fail (KS_IS_PROBE_LAB (self), FALSE);
-  return self->running;
+  return self->running || self->edit_running;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -421,10 +438,44 @@ int_or_dash (int v)
   return v < 0 ? g_strdup ("—") : g_strdup_printf ("%d", v);
 }
 
+/* Whether the saved experiment opened is one of r's experiment,
+ * instruction and GPU: what it can be compared with */
+static gboolean
+compare_matches (KsProbeLab          *self,
+                 const KsProbeResult *r)
+{
+  const KsProbeResult *c = self->compare;
+
+  return c != NULL && r != NULL && c->tmpl == r->tmpl
+         && g_strcmp0 (c->instruction, r->instruction) == 0 && g_strcmp0 (c->gpu, r->gpu) == 0;
+}
+
+/* The saved point at x, or NULL */
+static const KsProbePoint *
+compare_point (KsProbeLab *self,
+               double      x)
+{
+  for (guint i = 0; self->compare != NULL && i < self->compare->points->len; i++)
+    if (g_array_index (self->compare->points, KsProbePoint, i).x == x)
+      return &g_array_index (self->compare->points, KsProbePoint, i);
+  return NULL;
+}
+
+/* The second series on the plot: the saved experiment when it matches */
+static void
+show_other (KsProbeLab *self)
+{
+  if (compare_matches (self, self->shown))
+    ks_probe_view_set_other (self->plot, self->compare, self->compare_label);
+  else
+    ks_probe_view_set_other (self->plot, NULL, NULL);
+}
+
 static void
 fill_points (KsProbeLab          *self,
              const KsProbeResult *r)
 {
+  gboolean compare = compare_matches (self, r);
   gboolean ways = !isnan (g_array_index (r->points, KsProbePoint, 0).ways);
   gboolean warps = g_array_index (r->points, KsProbePoint, 0).resident_warps >= 0;
   const char *heads[] = {
@@ -459,7 +510,48 @@ fill_points (KsProbeLab          *self,
 
       for (int k = 0; k < n_heads; k++)
         grid_cell (self->points_grid, k, (int) i + 1, cells[k], FALSE);
+      if (compare)
+        {
+          const KsProbePoint *c = compare_point (self, p->x);
+          g_autofree char *saved = c ? g_strdup_printf ("%.3f", c->cycles_per_instruction)
+                                     : g_strdup ("—");
+
+          grid_cell (self->points_grid, n_heads, (int) i + 1, saved, FALSE);
+        }
     }
+  if (compare)
+    {
+      /* TRANSLATORS: the figures' column of a saved experiment's cycles
+       * per instruction; %s is its legend name ("saved 2026-12-04") */
+      g_autofree char *head = g_strdup_printf (_("cycles per instruction, %s"),
+                                               self->compare_label);
+
+      grid_cell (self->points_grid, n_heads, 0, head, TRUE);
+    }
+}
+
+/* A row under the sweep's for the edited probe's one point */
+static void
+add_edit_row (KsProbeLab          *self,
+              const KsProbeResult *e)
+{
+  const KsProbePoint *p = &g_array_index (e->points, KsProbePoint, 0);
+  g_autofree char *x = ks_probe_chart_format_x (e, p->x);
+  /* TRANSLATORS: the figures' row of the probe edited by hand; %s is the
+   * value of the experiment's variable it stands for */
+  g_autofree char *name = g_strdup_printf (_("%s, your edit"), x);
+  g_autofree char *n = g_strdup_printf ("%" G_GUINT64_FORMAT, p->instructions);
+  g_autofree char *cy = g_strdup_printf ("%" G_GUINT64_FORMAT, p->total_cycles);
+  g_autofree char *cpi = g_strdup_printf ("%.3f", p->cycles_per_instruction);
+  g_autofree char *regs = int_or_dash (p->registers);
+  g_autofree char *sl = int_or_dash (p->spill_loads), *ss = int_or_dash (p->spill_stores);
+  g_autofree char *spills = g_strdup_printf ("%s, %s", sl, ss);
+  g_autofree char *sum = g_strdup_printf ("%.9g", p->checksum);
+  const char *cells[] = { name, n, cy, cpi, "—", regs, spills, sum };
+  int row = (int) (self->shown ? self->shown->points->len : 0) + 1;
+
+  for (int k = 0; k < (int) G_N_ELEMENTS (cells); k++)
+    grid_cell (self->points_grid, k, row, cells[k], FALSE);
 }
 
 static void
@@ -554,9 +646,14 @@ show_result (KsProbeLab *self)
     }
   self->shown = r;
   g_clear_pointer (&self->edited, ks_probe_result_free);
-  gtk_label_set_text (self->edit_label, _("Edit the probe, then verify it"));
+  /* an edited probe still running was of what was shown before */
+  self->edit_serial++;
+  self->edit_running = FALSE;
+  update_busy (self);
+  gtk_label_set_text (self->edit_label, _("Edit the probe, then verify or run it"));
   clear_highlight (self);
   ks_probe_view_set_result (self->plot, r);
+  show_other (self);
   remove_children (GTK_WIDGET (self->check_list));
   remove_children (GTK_WIDGET (self->points_grid));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "lab.save", r != NULL);
@@ -592,6 +689,29 @@ show_result (KsProbeLab *self)
                             ? _("the timing model's figures; no GPU ran the probe")
                             : r->evidence,
                             r->conclusion, controls);
+    if (compare_matches (self, r))
+      {
+        guint same = 0, n = self->compare->points->len;
+        char *more;
+
+        for (guint i = 0; i < r->points->len; i++)
+          {
+            const KsProbePoint *p = &g_array_index (r->points, KsProbePoint, i);
+            const KsProbePoint *c = compare_point (self, p->x);
+
+            same += c != NULL && fabs (p->cycles_per_instruction / c->cycles_per_instruction - 1)
+                                 <= 0.005;
+          }
+        /* TRANSLATORS: the conclusion, then the saved experiment's legend
+         * name, the points within 0.5 % and the saved points */
+        more = g_strdup_printf (ngettext ("%s\n\nCompared with the experiment %s: %u of its %u "
+                                          "point is within 0.5 %% of this run's.",
+                                          "%s\n\nCompared with the experiment %s: %u of its %u "
+                                          "points are within 0.5 %% of this run's.", n),
+                                text, self->compare_label, same, n);
+        g_free (text);
+        text = more;
+      }
     gtk_label_set_text (self->conclusion_label, text);
   }
   set_text (self->ptx_view, edit ? edit : r->ptx);
@@ -844,6 +964,11 @@ ks_probe_lab_verify_edit (KsProbeLab *self)
   clear_highlight (self);
   g_clear_pointer (&self->edited, ks_probe_result_free);
   self->edited = v;
+  self->edit_serial++;
+  self->edit_running = FALSE;
+  update_busy (self);
+  show_other (self);
+  fill_points (self, self->shown);
   fill_checks (self, v, TRUE);
   /* TRANSLATORS: the edited probe's conclusion follows, in English as the
    * command line gives it */
@@ -864,6 +989,224 @@ ks_probe_lab_revert_edit (KsProbeLab *self)
     g_hash_table_remove (self->edits, self->edit_key);
   set_text (self->ptx_view, self->pane_ptx);
   show_result (self);
+}
+
+static void
+edit_done_cb (GObject      *source,
+              GAsyncResult *res,
+              gpointer      user_data)
+{
+  KsProbeLab *self = KS_PROBE_LAB (source);
+  RunData *d = g_task_get_task_data (G_TASK (res));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsProbeResult) r = g_task_propagate_pointer (G_TASK (res), &error);
+  g_autofree char *text = NULL, *conclusion = NULL;
+  const KsProbePoint *p, *own = NULL;
+
+  /* an edit run that a newer one, another experiment or a closed window
+   * replaced */
+  if (GPOINTER_TO_UINT (user_data) != self->edit_serial || self->results == NULL
+      || g_strcmp0 (d->key, self->edit_key) != 0 || self->shown == NULL)
+    return;
+  self->edit_running = FALSE;
+  update_busy (self);
+  if (r == NULL)
+    {
+      /* TRANSLATORS: %s says why the edited probe did not run (a parse
+       * error with its line and column, a fault, no target timed) */
+      text = g_strdup_printf (_("Your edit did not run: %s"), error->message);
+      gtk_label_set_text (self->edit_label, text);
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->edit_label), text);
+      return;
+    }
+  clear_highlight (self);
+  g_clear_pointer (&self->edited, ks_probe_result_free);
+  self->edited = g_steal_pointer (&r);
+  fill_checks (self, self->edited, TRUE);
+  p = &g_array_index (self->edited->points, KsProbePoint, 0);
+  for (guint i = 0; i < self->shown->points->len; i++)
+    if (g_array_index (self->shown->points, KsProbePoint, i).x == p->x)
+      own = &g_array_index (self->shown->points, KsProbePoint, i);
+  /* TRANSLATORS: the edited probe's conclusion follows, in English as the
+   * command line gives it */
+  conclusion = g_strdup_printf (_("Your edited probe, run on the timing model:\n\n%s"),
+                                self->edited->conclusion);
+  gtk_label_set_text (self->conclusion_label, conclusion);
+  if (own != NULL)
+    /* TRANSLATORS: the edited probe's cycles per instruction, then the
+     * experiment's own probe's for the same value */
+    text = g_strdup_printf (_("Your edit: %.2f cycles per instruction; the experiment's probe: "
+                              "%.2f (model)"), p->cycles_per_instruction,
+                            own->cycles_per_instruction);
+  else
+    text = g_strdup_printf (_("Your edit: %.2f cycles per instruction (model)"),
+                            p->cycles_per_instruction);
+  gtk_label_set_text (self->edit_label, text);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->edit_label), text);
+  ks_probe_view_set_other (self->plot, self->edited, _("your edit"));
+  fill_points (self, self->shown);
+  add_edit_row (self, self->edited);
+}
+
+gboolean
+ks_probe_lab_run_edit (KsProbeLab *self)
+{
+  g_autoptr(GTask) task = NULL;
+  GtkTextBuffer *b;
+  GtkTextIter start, end;
+  RunData *d;
+
+  g_return_val_if_fail (KS_IS_PROBE_LAB (self), FALSE);
+  if (self->shown == NULL || self->edit_key == NULL)
+    {
+      gtk_label_set_text (self->edit_label,
+                          _("Run the experiment first: its probe is what you edit"));
+      return FALSE;
+    }
+  b = GTK_TEXT_BUFFER (buffer_of (self->ptx_view));
+  gtk_text_buffer_get_bounds (b, &start, &end);
+  d = g_new0 (RunData, 1);
+  d->tmpl = self->shown->tmpl;
+  d->instruction = g_strdup (self->shown->instruction);
+  d->gpu = g_strdup (self->shown->gpu);
+  d->use_toolkit = !ks_toolkit_disabled ();
+  d->started = g_get_monotonic_time ();
+  d->ptx = gtk_text_buffer_get_text (b, &start, &end, FALSE);
+  d->x = self->shown->shown_x;
+  d->key = g_strdup (self->edit_key);
+  keep_edit (self);
+  self->edit_serial++;
+  self->edit_running = TRUE;
+  update_busy (self);
+  gtk_label_set_text (self->edit_label, _("Running your edit on the timing model…"));
+  task = g_task_new (self, NULL, edit_done_cb, GUINT_TO_POINTER (self->edit_serial));
+  g_task_set_source_tag (task, ks_probe_lab_run_edit);
+  g_task_set_task_data (task, d, (GDestroyNotify) run_data_free);
+  g_task_run_in_thread (task, run_thread);
+  return TRUE;
+}
+
+static void
+run_edit_action (GtkWidget  *widget,
+                 const char *action,
+                 GVariant   *param)
+{
+  ks_probe_lab_run_edit (KS_PROBE_LAB (widget));
+}
+
+const KsProbeResult *
+ks_probe_lab_get_edited (KsProbeLab *self)
+{
+  g_return_val_if_fail (KS_IS_PROBE_LAB (self), NULL);
+  return self->edited;
+}
+
+/* ---------------------------------------------------------------------- */
+/* A saved experiment, to compare with */
+
+gboolean
+ks_probe_lab_open_saved (KsProbeLab *self,
+                         const char *dir,
+                         GError    **error)
+{
+  g_autoptr(KsProbeResult) saved = NULL;
+  g_autofree char *key = NULL, *day = NULL;
+
+  g_return_val_if_fail (KS_IS_PROBE_LAB (self), FALSE);
+  saved = ks_probe_result_load (dir, error);
+  if (saved == NULL)
+    return FALSE;
+  if (!ks_probe_lab_choose_gpu (self, saved->gpu))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                   _("The experiment ran on the model of a GPU this KernelScope does not know: "
+                     "%s"), saved->gpu);
+      return FALSE;
+    }
+  /* a probe edited by hand comes back into the PTX pane, as it was */
+  key = result_key (saved->tmpl, saved->instruction);
+  if (saved->edited)
+    {
+      g_autofree char *file = g_strdup_printf ("probe_%g.ptx", saved->shown_x);
+      g_autofree char *path = g_build_filename (dir, "binary", file, NULL);
+      char *ptx = NULL;
+
+      if (!g_file_get_contents (path, &ptx, NULL, error))
+        return FALSE;
+      g_hash_table_replace (self->edits, g_strdup (key), ptx);
+    }
+  day = saved->saved_date ? g_strndup (saved->saved_date, 10) : NULL;
+  g_free (self->compare_label);
+  /* TRANSLATORS: the plot's legend for a saved experiment; %s is its date */
+  self->compare_label = day ? g_strdup_printf (_("saved %s"), day) : g_strdup (_("saved"));
+  if (saved->edited)
+    {
+      char *label = g_strdup_printf (_("%s, edited"), self->compare_label);
+
+      g_free (self->compare_label);
+      self->compare_label = label;
+    }
+  g_clear_pointer (&self->compare, ks_probe_result_free);
+  self->compare = g_steal_pointer (&saved);
+  if (self->compare->instruction != NULL)
+    ks_probe_lab_choose_instruction (self, self->compare->instruction);
+  ks_probe_lab_select (self, ks_probe_template_name (self->compare->tmpl));
+  {
+    g_autofree char *name = g_filename_display_name (dir);
+    /* TRANSLATORS: %s is the folder opened */
+    g_autofree char *text = g_strdup_printf (_("Opened the experiment in %s: its figures are "
+                                               "drawn hollow over this run's"), name);
+
+    set_status (self, text);
+  }
+  return TRUE;
+}
+
+const KsProbeResult *
+ks_probe_lab_get_compare (KsProbeLab *self)
+{
+  g_return_val_if_fail (KS_IS_PROBE_LAB (self), NULL);
+  return self->compare;
+}
+
+static void
+open_response_cb (GtkNativeDialog *dialog,
+                  int              response,
+                  KsProbeLab      *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) folder = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = g_file_get_path (folder);
+      g_autoptr(GError) error = NULL;
+
+      if (path == NULL || !ks_probe_lab_open_saved (self, path, &error))
+        {
+          /* TRANSLATORS: why a saved experiment could not be opened */
+          g_autofree char *text = g_strdup_printf (_("Could not open the experiment: %s"),
+                                                   error ? error->message
+                                                   : _("not a local folder"));
+
+          set_status (self, text);
+        }
+    }
+  g_object_unref (dialog);
+}
+
+static void
+open_action (GtkWidget  *widget,
+             const char *action,
+             GVariant   *param)
+{
+  KsProbeLab *self = KS_PROBE_LAB (widget);
+  GtkFileChooserNative *dialog;
+
+  dialog = gtk_file_chooser_native_new (_("Open a Saved Experiment"), GTK_WINDOW (self),
+                                        GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, _("_Open"),
+                                        _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (open_response_cb), self, 0);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
 
 static void
@@ -1163,6 +1506,8 @@ ks_probe_lab_finalize (GObject *object)
   g_free (self->screenshot);
   g_free (self->run_error);
   g_clear_pointer (&self->edited, ks_probe_result_free);
+  g_clear_pointer (&self->compare, ks_probe_result_free);
+  g_free (self->compare_label);
   g_clear_pointer (&self->edits, g_hash_table_unref);
   g_free (self->edit_key);
   g_free (self->pane_ptx);
@@ -1204,11 +1549,15 @@ ks_probe_lab_class_init (KsProbeLabClass *klass)
   gtk_widget_class_install_action (widget_class, "lab.run", NULL, run_action);
   gtk_widget_class_install_action (widget_class, "lab.verify-edit", NULL, verify_edit_action);
   gtk_widget_class_install_action (widget_class, "lab.revert-edit", NULL, revert_edit_action);
+  gtk_widget_class_install_action (widget_class, "lab.run-edit", NULL, run_edit_action);
+  gtk_widget_class_install_action (widget_class, "lab.open-saved", NULL, open_action);
   gtk_widget_class_install_action (widget_class, "lab.save", NULL, save_action);
   gtk_widget_class_install_action (widget_class, "lab.export-plot", NULL, export_action);
   gtk_widget_class_install_action (widget_class, "lab.presentation", NULL, presentation_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_r, GDK_CONTROL_MASK, "lab.run", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, GDK_CONTROL_MASK, "lab.save", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK,
+                                       "lab.open-saved", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK,
                                        "lab.export-plot", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F5, 0, "lab.presentation", NULL);

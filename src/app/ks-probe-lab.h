@@ -44,6 +44,23 @@ gboolean             ks_probe_lab_show_check       (KsProbeLab     *self,
  * puts the experiment's probe and checks back. */
 gboolean             ks_probe_lab_verify_edit      (KsProbeLab     *self);
 void                 ks_probe_lab_revert_edit      (KsProbeLab     *self);
+/* Runs the probe as edited in its pane on the model, as the shown
+ * experiment's probe for the value it shows (ks_probe_run_ptx()): its
+ * checks, its one point drawn over the sweep and added to the figures.
+ * FALSE (and says why) when there is no experiment's result yet. */
+gboolean             ks_probe_lab_run_edit         (KsProbeLab     *self);
+/* Opens a saved experiment folder to compare with: selects its
+ * experiment, instruction and GPU (running it when it has not run), and
+ * draws the saved figures hollow over the run's, with a column of them in
+ * the figures; a saved edited probe comes back into the PTX pane.  FALSE
+ * with error when the folder is not an experiment or its GPU is unknown. */
+gboolean             ks_probe_lab_open_saved       (KsProbeLab     *self,
+                                                    const char     *dir,
+                                                    GError        **error);
+/* The saved experiment compared with, or NULL.  (transfer none) */
+const KsProbeResult *ks_probe_lab_get_compare      (KsProbeLab     *self);
+/* The edited probe's last run or verification, or NULL.  (transfer none) */
+const KsProbeResult *ks_probe_lab_get_edited       (KsProbeLab     *self);
 /* The lines highlighted, 1-based, and the view they are in.
  * Returns: (transfer none) */
 const GArray        *ks_probe_lab_get_highlighted  (KsProbeLab     *self,

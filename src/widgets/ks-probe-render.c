@@ -11,6 +11,8 @@
 /* Okabe-Ito: the points blue, the fitted line vermillion */
 static const double point_rgb[3] = { 0.0, 0x72 / 255.0, 0xb2 / 255.0 };
 static const double fit_rgb[3] = { 0xd5 / 255.0, 0x5e / 255.0, 0.0 };
+/* the second series: reddish purple */
+static const double other_rgb[3] = { 0xcc / 255.0, 0x79 / 255.0, 0xa7 / 255.0 };
 
 typedef struct
 {
@@ -37,18 +39,20 @@ point_of (const KsProbeResult *r,
   return &g_array_index (r->points, KsProbePoint, i);
 }
 
-/* What the plot puts along x and up y for point i: for the count sweep,
- * the instructions timed and the cycles (the fit's own terms), else the
- * variable and the cycles per instruction */
+/* What the plot puts along x and up y for point i: for the count sweep
+ * (fit: the plot's main series has a fitted line), the instructions timed
+ * and the cycles (the fit's own terms), else the variable and the cycles
+ * per instruction */
 static void
 values_of (const KsProbeResult *r,
+           gboolean             fit,
            guint                i,
            double              *x,
            double              *y)
 {
   const KsProbePoint *p = point_of (r, i);
 
-  if (r->have_fit)
+  if (fit)
     {
       *x = (double) p->instructions;
       *y = (double) p->total_cycles;
@@ -109,6 +113,17 @@ has_warps (const KsProbeResult *r)
   return r->points->len > 0 && point_of (r, 0)->resident_warps >= 0;
 }
 
+/* The second series, when it is one the plot can draw: the same
+ * template's, with points */
+static const KsProbeResult *
+other_of (const KsProbeChart *c)
+{
+  const KsProbeResult *o = c->other;
+
+  return o != NULL && c->result != NULL && o->tmpl == c->result->tmpl && o->points != NULL
+         && o->points->len > 0 ? o : NULL;
+}
+
 static gboolean
 frame_of (const KsProbeChart *c,
           double              width,
@@ -121,15 +136,20 @@ frame_of (const KsProbeChart *c,
   if (r == NULL || r->points == NULL || r->points->len == 0)
     return FALSE;
   f->px = c->font_size * 96.0 / 72.0;
-  for (guint i = 0; i < r->points->len; i++)
+  for (guint k = 0; k < 2; k++)
     {
-      double x, y;
+      const KsProbeResult *s = k == 0 ? r : other_of (c);
 
-      values_of (r, i, &x, &y);
-      xmin = MIN (xmin, x);
-      xmax = MAX (xmax, x);
-      if (isfinite (y))
-        ymax = MAX (ymax, y);
+      for (guint i = 0; s != NULL && i < s->points->len; i++)
+        {
+          double x, y;
+
+          values_of (s, r->have_fit, i, &x, &y);
+          xmin = MIN (xmin, x);
+          xmax = MAX (xmax, x);
+          if (isfinite (y))
+            ymax = MAX (ymax, y);
+        }
     }
   /* a sweep over powers (1, 2, 4 ... or 8 KiB ... 32 MiB) spaces its
    * points evenly on a log axis; the fit's terms are linear */
@@ -215,7 +235,7 @@ ks_probe_chart_point (const KsProbeChart *c,
   g_return_val_if_fail (c != NULL, FALSE);
   if (!frame_of (c, width, height, &f) || i >= c->result->points->len)
     return FALSE;
-  values_of (c->result, i, &vx, &vy);
+  values_of (c->result, c->result->have_fit, i, &vx, &vy);
   if (!isfinite (vy))
     return FALSE;
   *x = to_x (&f, vx);
@@ -434,6 +454,104 @@ fit_text (cairo_t    *cr,
   return g_strdup ("…");
 }
 
+/* The second series: hollow diamonds joined by a dashed line, and an
+ * edited probe's one figure beside its point */
+static void
+draw_other (cairo_t            *cr,
+            const KsProbeChart *c,
+            const Frame        *f)
+{
+  const KsProbeResult *o = other_of (c);
+  double rad = f->px * 0.5;
+  guint n = 0;
+
+  ks_render_set_rgb (cr, other_rgb, 1);
+  cairo_set_line_width (cr, MAX (1.5, f->px * 0.15));
+  cairo_set_dash (cr, (double[]) { f->px * 0.5, f->px * 0.35 }, 2, 0);
+  for (guint i = 0; i < o->points->len; i++)
+    {
+      double x, y;
+
+      values_of (o, c->result->have_fit, i, &x, &y);
+      if (!isfinite (y))
+        continue;
+      if (n++ == 0)
+        cairo_move_to (cr, to_x (f, x), to_y (f, y));
+      else
+        cairo_line_to (cr, to_x (f, x), to_y (f, y));
+    }
+  cairo_stroke (cr);
+  cairo_set_dash (cr, NULL, 0, 0);
+  for (guint i = 0; i < o->points->len; i++)
+    {
+      double x, y, px, py;
+
+      values_of (o, c->result->have_fit, i, &x, &y);
+      if (!isfinite (y))
+        continue;
+      px = to_x (f, x);
+      py = to_y (f, y);
+      cairo_move_to (cr, px, py - rad);
+      cairo_line_to (cr, px + rad, py);
+      cairo_line_to (cr, px, py + rad);
+      cairo_line_to (cr, px - rad, py);
+      cairo_close_path (cr);
+      cairo_stroke (cr);
+      if (o->points->len == 1)
+        {
+          g_autofree char *figure = c->result->have_fit
+            ? g_strdup_printf ("%" G_GUINT64_FORMAT, point_of (o, i)->total_cycles)
+            : g_strdup_printf ("%.2f", point_of (o, i)->cycles_per_instruction);
+
+          cairo_move_to (cr, px + rad + f->px * 0.4, py + f->px * 1.2);
+          cairo_show_text (cr, figure);
+        }
+    }
+}
+
+/* The legend: the run's dot and the second series' diamond, named, at the
+ * plot's top right */
+static void
+draw_legend (cairo_t            *cr,
+             const KsProbeChart *c,
+             const Frame        *f,
+             const double       *fg)
+{
+  /* TRANSLATORS: the plot's legend for the experiment's own sweep, beside
+   * a second series (an edited probe, a saved run) */
+  const char *mine = _("this run");
+  const char *theirs = c->other_label ? c->other_label : _("other");
+  /* under the fitted line's equation, which takes the top row */
+  double rad = f->px * 0.38, y = f->top + f->px * (c->result->have_fit ? 2.9 : 1.4);
+  double gap = f->px * 1.2;
+  g_autofree char *shown = fit_text (cr, theirs, f->width / 2);
+  double w1 = text_width (f->px, FALSE, mine), w2 = text_width (f->px, FALSE, shown);
+  double right = f->left + f->width - f->px * 0.6;
+  double x2 = right - w2, x1 = x2 - gap - rad * 2 - f->px * 0.4 - w1;
+
+  ks_render_set_rgb (cr, point_rgb, 1);
+  cairo_arc (cr, x1 - f->px * 0.4 - rad, y - f->px * 0.35, rad, 0, 2 * G_PI);
+  cairo_fill (cr);
+  ks_render_set_rgb (cr, fg, 0.9);
+  cairo_move_to (cr, x1, y);
+  cairo_show_text (cr, mine);
+  ks_render_set_rgb (cr, other_rgb, 1);
+  cairo_set_line_width (cr, MAX (1.5, f->px * 0.15));
+  {
+    double cx = x2 - f->px * 0.4 - rad, cy = y - f->px * 0.35, d = f->px * 0.5;
+
+    cairo_move_to (cr, cx, cy - d);
+    cairo_line_to (cr, cx + d, cy);
+    cairo_line_to (cr, cx, cy + d);
+    cairo_line_to (cr, cx - d, cy);
+    cairo_close_path (cr);
+    cairo_stroke (cr);
+  }
+  ks_render_set_rgb (cr, fg, 0.9);
+  cairo_move_to (cr, x2, y);
+  cairo_show_text (cr, shown);
+}
+
 void
 ks_probe_chart_render (cairo_t            *cr,
                        const KsProbeChart *c,
@@ -533,8 +651,12 @@ ks_probe_chart_render (cairo_t            *cr,
           }
       }
   }
+  if (other_of (c) != NULL)
+    draw_other (cr, c, &f);
   cairo_restore (cr);
 
+  if (other_of (c) != NULL)
+    draw_legend (cr, c, &f, fg);
   if (r->have_fit)
     {
       g_autofree char *fit = g_strdup_printf (_("fit: T = %.3f N + %.0f, R² = %.6f"),

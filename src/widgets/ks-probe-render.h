@@ -5,7 +5,9 @@
  * y, one point per probe; for the instruction-count sweep, the cycles
  * between the clock reads against the instructions timed, with the fitted
  * line T = L N + C over them.  A sweep the timing model ran says so in
- * its title: its figures are the model's. */
+ * its title: its figures are the model's.  A second series (an edited
+ * probe's one point, a saved experiment's sweep) is drawn hollow over it,
+ * named in a legend. */
 #pragma once
 
 #include <cairo.h>
@@ -18,6 +20,9 @@ G_BEGIN_DECLS
 typedef struct
 {
   const KsProbeResult *result;  /* NULL: nothing drawn */
+  const KsProbeResult *other;   /* NULL, or a second series of the same template drawn
+                                 * hollow beside it: a probe edited by hand, a saved run */
+  const char *other_label;      /* the legend's name for it ("your edit", "saved 4 Dec") */
   gboolean dark;
   double font_size;             /* points */
   int hover;                    /* the point under the pointer, or -1 */

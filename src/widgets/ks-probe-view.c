@@ -13,6 +13,7 @@ struct _KsProbeView
 {
   GtkWidget parent_instance;
   KsProbeChart chart;
+  char *other_label;            /* chart.other_label's */
 };
 
 G_DEFINE_FINAL_TYPE (KsProbeView, ks_probe_view, GTK_TYPE_WIDGET)
@@ -127,10 +128,18 @@ on_query_tooltip (GtkWidget  *widget,
 }
 
 static void
+ks_probe_view_finalize (GObject *object)
+{
+  g_free (KS_PROBE_VIEW (object)->other_label);
+  G_OBJECT_CLASS (ks_probe_view_parent_class)->finalize (object);
+}
+
+static void
 ks_probe_view_class_init (KsProbeViewClass *klass)
 {
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
+  G_OBJECT_CLASS (klass)->finalize = ks_probe_view_finalize;
   widget_class->snapshot = ks_probe_view_snapshot;
   widget_class->measure = ks_probe_view_measure;
   gtk_widget_class_set_css_name (widget_class, "probeplot");
@@ -158,20 +167,51 @@ ks_probe_view_new (void)
   return g_object_new (KS_TYPE_PROBE_VIEW, NULL);
 }
 
-void
-ks_probe_view_set_result (KsProbeView         *self,
-                          const KsProbeResult *result)
+/* The plot in words: the sweep, and the second series after it */
+static void
+update_description (KsProbeView *self)
 {
+  const KsProbeResult *result = self->chart.result, *other = self->chart.other;
   g_autofree char *description = NULL;
 
-  g_return_if_fail (KS_IS_PROBE_VIEW (self));
-  self->chart.result = result != NULL && result->points->len > 0 ? result : NULL;
-  self->chart.hover = -1;
-  description = self->chart.result ? ks_probe_chart_describe (result) : NULL;
+  description = result ? ks_probe_chart_describe (result) : NULL;
+  if (description != NULL && other != NULL && other->tmpl == result->tmpl
+      && other->points->len > 0)
+    {
+      g_autofree char *more = ks_probe_chart_describe (other);
+      char *both = g_strdup_printf ("%s %s: %s", description, self->chart.other_label, more);
+
+      g_free (description);
+      description = both;
+    }
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Sweep plot"), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
                                   description ? description : _("No sweep: run an experiment"),
                                   -1);
+}
+
+void
+ks_probe_view_set_result (KsProbeView         *self,
+                          const KsProbeResult *result)
+{
+  g_return_if_fail (KS_IS_PROBE_VIEW (self));
+  self->chart.result = result != NULL && result->points->len > 0 ? result : NULL;
+  self->chart.hover = -1;
+  update_description (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+ks_probe_view_set_other (KsProbeView         *self,
+                         const KsProbeResult *other,
+                         const char          *label)
+{
+  g_return_if_fail (KS_IS_PROBE_VIEW (self));
+  g_free (self->other_label);
+  self->other_label = g_strdup (label ? label : "");
+  self->chart.other = other;
+  self->chart.other_label = self->other_label;
+  update_description (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 

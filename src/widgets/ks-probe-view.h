@@ -19,6 +19,12 @@ GtkWidget  *ks_probe_view_new              (void);
  * sets another one or NULL */
 void        ks_probe_view_set_result       (KsProbeView         *self,
                                             const KsProbeResult *result);
+/* other: (transfer none) (nullable): a second series of the same
+ * template drawn hollow over the result (an edited probe, a saved run),
+ * named label in the legend; kept alive by the caller like the result */
+void        ks_probe_view_set_other        (KsProbeView         *self,
+                                            const KsProbeResult *other,
+                                            const char          *label);
 void        ks_probe_view_set_presentation (KsProbeView         *self,
                                             gboolean             presentation);
 gboolean    ks_probe_view_export           (KsProbeView         *self,
