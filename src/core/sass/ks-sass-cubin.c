@@ -1048,8 +1048,18 @@ make_text (KsSassListing *l)
   if (c->disassembler != NULL)
     g_string_append_printf (s, "// instructions named by %s\n", c->disassembler);
   else
-    g_string_append_printf (s, "// offsets, control codes and words only: %s\n",
-                            c->note != NULL ? c->note : "no disassembler named the instructions");
+    {
+      gboolean any = FALSE;
+
+      for (uint32_t i = 0; i < l->n_insns && !any; i++)
+        any = ks_sass_decode_opcode (c->arch_number, &l->insns[i]) != NULL;
+      g_string_append_printf (s, "// offsets, control codes and words only: %s\n",
+                              c->note != NULL ? c->note : "no disassembler named the instructions");
+      if (any)
+        g_string_append (s, "// opcodes read from the words by KernelScope (sm_70 to sm_90): the "
+                            "opcode alone; \"…\" stands for the modifiers and operands a "
+                            "disassembler would print\n");
+    }
   g_string_append (s, "// control code: barriers waited on, read and write barrier set, yield, stall\n");
 
   for (uint32_t f = 0; f < l->n_functions; f++)
@@ -1089,6 +1099,18 @@ make_text (KsSassListing *l)
               for (uint32_t k = 0; k < in->n_operands; k++)
                 g_string_append_printf (s, "%s%s", k ? ", " : " ", l->operands[in->first_operand + k]);
               g_string_append (s, " ;");
+            }
+          else if (c->disassembler == NULL
+                   && ks_sass_decode_opcode (c->arch_number, in) != NULL)
+            {
+              const char *sr = ks_sass_decode_sreg (c->arch_number, in);
+              char pred[8];
+              const char *p = ks_sass_decode_predicate (c->arch_number, in, pred);
+
+              if (p != NULL)
+                g_string_append_printf (s, "%s ", p);
+              g_string_append_printf (s, "%s …%s%s ;", ks_sass_decode_opcode (c->arch_number, in),
+                                      sr ? " " : "", sr ? sr : "");
             }
           g_string_append_printf (s, " /* %s */\n", ks_sass_insn_hex (in, hex));
         }

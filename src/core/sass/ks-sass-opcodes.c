@@ -28,6 +28,9 @@ static const OpcodeInfo opcodes[] = {
   { "ACQBULK", KS_PIPE_CTRL,
     "Hopper and later: wait until earlier bulk copies have released the warp" },
   { "ACQSHMINIT", KS_PIPE_CTRL, "Blackwell: wait until shared memory has been initialised" },
+  { "ARRIVES", KS_PIPE_MEM,
+    "Hopper and later: arrive on a shared-memory barrier once the warp's asynchronous copies "
+    "land" },
   { "ATOM", KS_PIPE_MEM, "Atomic operation on generic memory" },
   { "ATOMG", KS_PIPE_MEM, "Atomic operation on global memory" },
   { "ATOMS", KS_PIPE_MEM, "Atomic operation on shared memory" },

@@ -229,6 +229,27 @@ guint           ks_sass_opcode_pipe      (const char          *opcode,
                                           const char          *modifiers);
 const char     *ks_sass_opcode_description (const char        *opcode);
 
+/* The opcode ("FFMA", no modifiers) of a Volta-to-Hopper instruction read
+ * from its low word (ks-sass-decode.c: a table checked against nvdisasm's
+ * listings), for a cubin no disassembler named; NULL for a code the table
+ * does not hold for the architecture's family, and for any architecture
+ * outside sm_70..sm_90.  arch_number: 86 for sm_86. */
+const char     *ks_sass_decode_opcode    (guint                arch_number,
+                                          const KsSassInsn    *insn);
+/* The special register ("SR_CLOCKLO", "SR_TID.X", "SRZ") an S2R, S2UR or
+ * CS2R reads, from its high word; NULL for another instruction or a
+ * register the table does not know */
+const char     *ks_sass_decode_sreg      (guint                arch_number,
+                                          const KsSassInsn    *insn);
+/* The guard predicate ("@P0", "@!P2") of an instruction
+ * ks_sass_decode_opcode() names, written into buf; NULL when it has none
+ * (PT) or is not decoded */
+const char     *ks_sass_decode_predicate (guint                arch_number,
+                                          const KsSassInsn    *insn,
+                                          char                 buf[8]);
+/* For the tests: whether the table is sorted for its binary search */
+gboolean        ks_sass_decode_table_sorted (void);
+
 /* The source line of instruction index (the record before it in the
  * listing), or NULL. (transfer none) */
 const KsSassSource *ks_sass_insn_source  (const KsSassListing *listing,

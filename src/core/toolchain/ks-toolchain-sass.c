@@ -583,3 +583,58 @@ ks_toolchain_make_sass (const KsToolchain *tc,
     }
   return g_steal_pointer (&listing);
 }
+
+char *
+ks_toolchain_assemble (const KsToolchain *tc,
+                       const char        *text,
+                       const char        *arch,
+                       char             **version,
+                       gsize             *length,
+                       GCancellable      *cancellable,
+                       GError           **error)
+{
+  g_autofree char *tmpdir = NULL, *src = NULL, *cubin = NULL, *arch_opt = NULL;
+  g_autofree char *fitted = NULL, *lowered = NULL;
+  const KsToolkit *kit;
+  char *bytes = NULL;
+  gboolean ok;
+
+  g_return_val_if_fail (tc != NULL && text != NULL && arch != NULL && length != NULL, NULL);
+
+  kit = _ks_toolchain_compiling (tc);
+  if (kit == NULL || kit->paths[KS_TOOL_PTXAS] == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "no ptxas (no CUDA toolkit found)");
+      return NULL;
+    }
+  if (!g_str_has_prefix (arch, "sm_") || !_ks_toolchain_arch_is_valid (arch))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   "“%s” is not an architecture such as sm_86", arch);
+      return NULL;
+    }
+  fitted = ks_toolchain_fit_ptx (kit->version_major, kit->version_minor, text, arch, &lowered,
+                                 error);
+  if (fitted == NULL)
+    return NULL;
+  tmpdir = _ks_toolchain_make_tmp (tc, "kernelscope-cubin-XXXXXX", error);
+  if (tmpdir == NULL)
+    return NULL;
+  src = g_build_filename (tmpdir, "kernel.ptx", NULL);
+  cubin = g_build_filename (tmpdir, "kernel.cubin", NULL);
+  arch_opt = g_strconcat ("-arch=", arch, NULL);
+  ok = g_file_set_contents (src, fitted, -1, error);
+  if (ok)
+    {
+      const char *argv[] = { kit->paths[KS_TOOL_PTXAS], "-lineinfo", arch_opt, "-o", cubin, src,
+                             NULL };
+
+      ok = run_step (tc, NULL, argv, tmpdir, NULL, cancellable, error);
+    }
+  if (ok)
+    ok = g_file_get_contents (cubin, &bytes, length, error);
+  _ks_toolchain_remove_tree (tmpdir);
+  if (ok && version != NULL)
+    *version = release_of (kit);
+  return ok ? bytes : NULL;
+}

@@ -250,6 +250,22 @@ char         *ks_toolchain_make_sass     (const KsToolchain *tc,
                                           GCancellable      *cancellable,
                                           GError           **error);
 
+/* Assembles PTX text into a cubin for arch (sm_XX) with the compiling
+ * toolkit's ptxas (`ptxas -lineinfo -arch=ARCH`, the PTX fitted to it), in
+ * a private temporary directory: the cubin's bytes, and that ptxas's
+ * release ("13.0") in version.  No disassembler is needed: the cubin is
+ * read by ks_sass_cubin_read().  NULL with G_IO_ERROR_NOT_FOUND without
+ * ptxas, or ptxas's message.
+ *
+ * Returns: (transfer full) (nullable) */
+char         *ks_toolchain_assemble      (const KsToolchain *tc,
+                                          const char        *text,
+                                          const char        *arch,
+                                          char             **version,
+                                          gsize             *length,
+                                          GCancellable      *cancellable,
+                                          GError           **error);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsToolchain, ks_toolchain_free)
 
 G_END_DECLS
