@@ -355,6 +355,82 @@ test_ptxas (void)
   g_assert_cmpint (point (r, 4)->spill_stores, ==, 0);
 }
 
+static const char *file_of (const KsProbeResult *r, const char *name);
+
+static const KsProbeCheck *
+find_check (const KsProbeResult *r,
+            const char          *item)
+{
+  for (guint i = 0; i < r->checks->len; i++)
+    {
+      const KsProbeCheck *c = g_ptr_array_index (r->checks, i);
+
+      if (g_str_equal (c->item, item))
+        return c;
+    }
+  g_error ("no check '%s'", item);
+  return NULL;
+}
+
+/* The SASS checks where ptxas is the only tool (CUDA 13 has no
+ * disassembler here): the probe assembled into a cubin and its opcodes read
+ * from the words.  The FFMA chain has its 128 FFMA a loop body between the
+ * two reads of SR_CLOCKLO, on sm_80 and sm_90; the shared-stride probe its
+ * 32 LDS a body (ptxas loaded the same address once for the whole loop
+ * before its loads were volatile); each line the target check names in the
+ * SASS shown is one of the target. */
+static void
+test_sass_from_cubin (void)
+{
+  g_autoptr(KsToolchain) tc = ks_toolchain_find (NULL);
+  const struct
+  {
+    const char *name, *gpu, *opcode;
+    guint want;
+  } cases[] = {
+    { "accumulators", "a100-sxm4-80gb", "FFMA", 128 },
+    { "accumulators", "h100-sxm", "FFMA", 128 },
+    { "shared-stride", "rtx-3090", "LDS", 32 },
+  };
+
+  if (tc == NULL || ks_toolchain_get_path (tc, KS_TOOL_PTXAS) == NULL)
+    {
+      g_test_skip ("no ptxas here: the probes' SASS is not made");
+      return;
+    }
+  for (guint k = 0; k < G_N_ELEMENTS (cases); k++)
+    {
+      g_autoptr(KsProbeResult) r = run (cases[k].name, cases[k].gpu, TRUE);
+      const KsProbeCheck *target = find_check (r, "SASS target opcode");
+      const KsProbeCheck *local = find_check (r, "SASS: no local memory, timer read twice");
+      g_auto(GStrv) lines = NULL;
+      guint n = 0;
+
+      g_test_message ("%s on %s: %s", cases[k].name, cases[k].gpu, target->detail);
+      g_assert_true (target->checked && target->pass);
+      g_assert_true (local->checked && local->pass);
+      g_assert_nonnull (strstr (local->detail, "0 LDL/STL"));
+      g_assert_nonnull (r->sass);
+      n = (guint) g_ascii_strtoull (target->detail, NULL, 10);
+      g_assert_cmpuint (n, >=, cases[k].want);
+      lines = g_strsplit (r->sass, "\n", -1);
+      if (ks_toolchain_sass_tool (tc) == KS_N_TOOLS)
+        {
+          /* from the cubin: every line named is one of the target */
+          g_assert_nonnull (strstr (target->detail, "cubin's words"));
+          g_assert_cmpuint (target->sass_lines->len, ==, n);
+          for (guint i = 0; i < target->sass_lines->len; i++)
+            {
+              guint line = g_array_index (target->sass_lines, guint32, i);
+
+              g_assert_cmpuint (line, <=, g_strv_length (lines));
+              g_assert_nonnull (strstr (lines[line - 1], cases[k].opcode));
+            }
+          g_assert_nonnull (file_of (r, "binary/probe_1_sass_from_cubin.txt"));
+        }
+    }
+}
+
 static void
 test_folder (void)
 {
@@ -947,6 +1023,7 @@ main (int    argc,
   g_test_add_func ("/probe/pointer-chase", test_pointer_chase);
   g_test_add_func ("/probe/ptxas", test_ptxas);
   g_test_add_func ("/probe/folder", test_folder);
+  g_test_add_func ("/probe/sass-from-cubin", test_sass_from_cubin);
   g_test_add_func ("/probe/run-edit", test_run_edit);
   g_test_add_func ("/probe/load", test_load);
   g_test_add_func ("/probe/verification-fails", test_verification_fails);

@@ -16,7 +16,10 @@
 #include "ks-launch.h"
 #include "ks-lower.h"
 #include "ks-ptx.h"
+#include "ks-sass-cubin.h"
+#include "ks-sass.h"
 #include "ks-sim.h"
+#include "ks-toolchain.h"
 #include "ks-timing.h"
 
 #define FFMA_PER_INNER  32      /* FFMAs of the CUDA's inner loop (seeds/002) */
@@ -613,7 +616,10 @@ probe_ptx (const Shape *s,
             }
             break;
           case PROBE_SHARED_STRIDE:
-            g_string_append_printf (p, "\tld.shared.u32 %%r%u, [%%r4];\n", 10 + j % 32);
+            /* volatile: the same address every time, which ptxas would
+             * otherwise load once for the whole loop (seen in its SASS:
+             * one LDS between the clock reads) */
+            g_string_append_printf (p, "\tld.volatile.shared.u32 %%r%u, [%%r4];\n", 10 + j % 32);
             break;
           case PROBE_POINTER_CHASE:
             g_string_append (p, "\tld.global.u64 %rd6, [%rd6];\n");
@@ -824,7 +830,7 @@ probe_cuda (const Shape *s)
         "    {\n"
         "#pragma unroll\n"
         "      for (int j = 0; j < 32; j++)\n"
-        "        asm volatile(\"ld.shared.u32 %0, [%1];\" : \"=r\"(r[j]) : \"r\"((unsigned) __cvta_generic_to_shared(p)));\n"
+        "        asm volatile(\"ld.volatile.shared.u32 %0, [%1];\" : \"=r\"(r[j]) : \"r\"((unsigned) __cvta_generic_to_shared(p)));\n"
         "    }\n"
         "  long long t1 = clock64();\n"
         "  unsigned sum = 0;\n"
@@ -1246,6 +1252,97 @@ live_values_held (const KsAnalysis *a,
   return held == s->live && registers >= s->live;
 }
 
+/* The SASS checks without a disassembler: the probe assembled by ptxas
+ * into a cubin, its opcodes read from the instruction words
+ * (ks_sass_decode_opcode()).  FALSE when that cannot be done here (no
+ * ptxas, an architecture the decoder does not know): the caller says the
+ * checks did not run. */
+static gboolean
+verify_cubin (KsProbeResult    *r,
+              const KsAnalysis *a,
+              const Shape      *s)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsSassListing) l = NULL;
+  g_autofree char *bytes = NULL, *version = NULL, *want = NULL;
+  const char *text;
+  GArray *op_lines, *other_lines;
+  guint sm, n = 0, local = 0, timer = 0, decoded = 0;
+  uint64_t first_clock = G_MAXUINT64, last_clock = 0;
+  gsize len = 0;
+
+  if (a->toolchain == NULL || a->arch == NULL || a->ptx_text == NULL)
+    return FALSE;
+  sm = ks_sass_arch_number (a->arch->id);
+  if (sm < 70 || sm > 90)
+    return FALSE;
+  bytes = ks_toolchain_assemble (a->toolchain, a->ptx_text, a->arch->id, &version, &len, NULL,
+                                 &error);
+  if (bytes == NULL)
+    return FALSE;
+  l = ks_sass_cubin_read ((const guint8 *) bytes, len, "probe.cubin", &error);
+  if (l == NULL || l->n_functions == 0)
+    return FALSE;
+  ks_sass_cubin_set_note (l, "no disassembler here");
+  text = ks_sass_cubin_text (l);
+  /* the target's opcode without its modifiers ("MUFU" of MUFU.RSQ) */
+  want = g_strdup (s->kind == PROBE_SHARED_STRIDE ? "LDS"
+                   : s->kind == PROBE_POINTER_CHASE ? "LDG" : s->op->sass);
+  if (strchr (want, '.') != NULL)
+    *strchr (want, '.') = '\0';
+  for (uint32_t i = 0; i < l->n_insns; i++)
+    {
+      const char *sr = ks_sass_decode_sreg (sm, &l->insns[i]);
+
+      if (g_strcmp0 (sr, "SR_CLOCKLO") == 0)
+        {
+          first_clock = MIN (first_clock, l->insns[i].offset);
+          last_clock = MAX (last_clock, l->insns[i].offset);
+        }
+    }
+  op_lines = lines_new ();
+  other_lines = lines_new ();
+  for (uint32_t i = 0; i < l->n_insns; i++)
+    {
+      const KsSassInsn *in = &l->insns[i];
+      const char *op = ks_sass_decode_opcode (sm, in);
+      gboolean timed = in->offset > first_clock && in->offset < last_clock;
+
+      decoded += op != NULL;
+      if (op == NULL)
+        continue;
+      if (timed && (g_str_equal (op, want)
+                    || (s->kind == PROBE_MIXED_PIPE && g_str_equal (op, "IADD3"))))
+        {
+          n++;
+          lines_add (op_lines, in->line);
+        }
+      if (g_str_equal (op, "LDL") || g_str_equal (op, "STL"))
+        {
+          local++;
+          lines_add (other_lines, in->line);
+        }
+      if (g_strcmp0 (ks_sass_decode_sreg (sm, in), "SR_CLOCKLO") == 0)
+        {
+          timer++;
+          lines_add (other_lines, in->line);
+        }
+    }
+  g_array_sort (other_lines, compare_lines);
+  add_check (r, N_("SASS target opcode"), TRUE, n >= s->per_body,
+             g_strdup_printf ("%u %s between the clock reads in the SASS of ptxas %s (want at "
+                              "least %u); opcodes read from the cubin's words, %u of %u "
+                              "instructions named, as no disassembler is here", n, want, version,
+                              s->per_body, decoded, l->n_insns),
+             NULL, op_lines);
+  add_check (r, N_("SASS: no local memory, timer read twice"), TRUE, local == 0 && timer >= 2,
+             g_strdup_printf ("%u LDL/STL, %u reads of SR_CLOCKLO", local, timer),
+             NULL, other_lines);
+  if (r->sass == NULL)
+    r->sass = g_strdup (text);
+  return TRUE;
+}
+
 static void
 verify (KsProbeResult    *r,
         const KsAnalysis *a,
@@ -1337,7 +1434,7 @@ verify (KsProbeResult    *r,
 
   add_check (r, N_("target instruction"), TRUE, n_targets == s->per_body,
              g_strdup_printf ("%u %s per loop body (want %u)", n_targets,
-                              s->kind == PROBE_SHARED_STRIDE ? "ld.shared.u32"
+                              s->kind == PROBE_SHARED_STRIDE ? "ld.volatile.shared.u32"
                               : s->kind == PROBE_POINTER_CHASE ? "ld.global.u64"
                               : s->kind == PROBE_MIXED_PIPE ? "fma.rn.f32 and add.u32"
                               : s->op->ptx,
@@ -1434,7 +1531,7 @@ verify (KsProbeResult    *r,
                  g_strdup_printf ("%u LDL/STL, %u reads of SR_CLOCKLO", local, timer),
                  NULL, other_lines);
     }
-  else
+  else if (!verify_cubin (r, a, s))
     add_check (r, N_("SASS target opcode"), FALSE, FALSE,
                g_strdup_printf ("not checked: %s", a->sass_error ? a->sass_error
                                 : "no disassembler (nvdisasm or cuobjdump) here"),
@@ -1937,7 +2034,15 @@ ks_probe_run (const KsProbeTemplate *tmpl,
         {
           r->ptx = g_strdup (ptx);
           r->cuda = probe_cuda (&s);
-          r->sass = g_strdup (a->sass_text);
+          /* the disassembler's listing, else the cubin's (verify_cubin()) */
+          if (a->sass_text != NULL)
+            {
+              g_free (r->sass);
+              r->sass = g_strdup (a->sass_text);
+            }
+          if (r->sass != NULL && a->sass_text == NULL)
+            add_file (r, g_strdup_printf ("binary/probe_%u_sass_from_cubin.txt", s.x),
+                      g_strdup (r->sass));
         }
       add_file (r, g_strdup_printf ("binary/probe_%u.cu", s.x), probe_cuda (&s));
       add_file (r, g_strdup_printf ("binary/probe_%u.ptx", s.x),
@@ -2087,6 +2192,8 @@ ks_probe_run_ptx (const KsProbeTemplate *tmpl,
   r->ptx = g_strdup (ptx);
   r->sass = g_strdup (a->sass_text);
   verify (r, a, &s);
+  if (r->sass != NULL && a->sass_text == NULL)
+    add_file (r, g_strdup_printf ("binary/probe_%u_sass_from_cubin.txt", s.x), g_strdup (r->sass));
   if (!measure (a, &s, many_warps (s.kind), &pt.total_cycles, &pt.instructions)
       || pt.instructions == 0)
     {
