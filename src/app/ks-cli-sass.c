@@ -119,7 +119,10 @@ kernel_sass (const char *path,
   if (!json)
     {
       g_print ("# %s\n", a->sass_how);
-      print_text (a->sass);
+      if (a->sass->format == KS_SASS_FORMAT_CUBIN)
+        g_print ("%s", ks_sass_cubin_text (a->sass));
+      else
+        print_text (a->sass);
       return KS_CLI_EXIT_OK;
     }
   {

@@ -363,7 +363,7 @@ _ks_window_sass_prepare (const KsAnalysis *result,
     return;
   /* The window keeps its own copy: the result is shared and immutable.
    * (It parsed once already; a failure there is the result's sass_error.) */
-  if (result->sass != NULL)
+  if (result->sass != NULL && result->sass->format != KS_SASS_FORMAT_CUBIN)
     *listing = ks_sass_parse (result->sass_text, strlen (result->sass_text), "SASS", NULL);
   *shown = ks_sass_display_text (result->sass_text, -1);
 }

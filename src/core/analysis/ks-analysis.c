@@ -9,6 +9,7 @@
 #include "ks-analysis.h"
 #include "ks-file.h"
 #include "ks-format.h"
+#include "ks-sass-cubin.h"
 #include "ks-sass-json.h"
 #include "ks-shipped-sass.h"
 
@@ -578,8 +579,47 @@ use_shipped_sass (KsAnalysis *a)
  * of thousands of kernels */
 #define SASS_WHOLE_MODULE_BYTES (4u << 20)
 
+/* Without a disassembler but with ptxas, and no listing shipped: the PTX
+ * assembled into a cubin, its opcodes read from the words (sm_70 to
+ * sm_90, ks-sass-decode.c).  Quiet when it cannot: there is then no SASS,
+ * as before. */
+static void
+decoded_sass (KsAnalysis              *a,
+              const KsAnalysisRequest *r,
+              const char              *target,
+              GCancellable            *cancellable)
+{
+  g_autofree char *arch = sass_arch_for (a, r, target), *bytes = NULL, *version = NULL;
+  g_autoptr(GError) error = NULL;
+  KsSassListing *l;
+  guint sm = ks_sass_arch_number (arch);
+  gsize len = 0;
+
+  if (a->toolchain == NULL || a->ptx_text == NULL || sm < 70 || sm > 90
+      || ks_toolchain_get_path (a->toolchain, KS_TOOL_PTXAS) == NULL)
+    return;
+  bytes = ks_toolchain_assemble (a->toolchain, a->ptx_text, arch, &version, &len, cancellable,
+                                 &error);
+  if (bytes == NULL)
+    return;
+  l = ks_sass_cubin_read ((const guint8 *) bytes, len, "kernel.cubin", &error);
+  if (l == NULL)
+    return;
+  ks_sass_cubin_set_note (l, "no disassembler here");
+  a->sass = l;
+  a->sass_text = g_strdup (ks_sass_cubin_text (l));
+  a->sass_tool = "ptxas";
+  a->sass_arch = g_steal_pointer (&arch);
+  a->sass_origin = KS_SASS_ORIGIN_TOOLKIT;
+  a->sass_how = g_strdup_printf (_("Assembled by ptxas %s (-arch=%s); with no disassembler here, "
+                                   "the opcodes, predicates and control codes are read from the "
+                                   "instruction words: no modifiers or operands"),
+                                 version, a->sass_arch);
+}
+
 /* SASS of what was analysed: made now when a disassembler is there, else
- * (or when making it failed) the listing shipped for this architecture;
+ * (or when making it failed) the listing shipped for this architecture,
+ * else one read from ptxas's cubin (decoded_sass());
  * whatever goes wrong is a message, never a failed analysis */
 static void
 get_sass (KsAnalysis              *a,
@@ -601,7 +641,8 @@ get_sass (KsAnalysis              *a,
   tool = r->use_toolkit ? ks_toolchain_sass_tool (a->toolchain) : KS_N_TOOLS;
   if (tool == KS_N_TOOLS)
     {
-      use_shipped_sass (a);
+      if (!use_shipped_sass (a) && r->use_toolkit && a->sass_shipped_archs == NULL)
+        decoded_sass (a, r, target, cancellable);
       return;
     }
   /* (a stage only when there is something to do) */

@@ -1271,40 +1271,54 @@ verify_cubin (KsProbeResult    *r,
   uint64_t first_clock = G_MAXUINT64, last_clock = 0;
   gsize len = 0;
 
+  const KsSassListing *use;
+
   if (a->toolchain == NULL || a->arch == NULL || a->ptx_text == NULL)
     return FALSE;
   sm = ks_sass_arch_number (a->arch->id);
   if (sm < 70 || sm > 90)
     return FALSE;
-  bytes = ks_toolchain_assemble (a->toolchain, a->ptx_text, a->arch->id, &version, &len, NULL,
-                                 &error);
-  if (bytes == NULL)
+  /* the analysis's own, when it read ptxas's cubin (the probe's simulate
+   * run); else assembled here (a verification that made no SASS) */
+  if (a->sass != NULL && a->sass->format == KS_SASS_FORMAT_CUBIN)
+    {
+      use = a->sass;
+    }
+  else
+    {
+      bytes = ks_toolchain_assemble (a->toolchain, a->ptx_text, a->arch->id, &version, &len,
+                                     NULL, &error);
+      if (bytes == NULL)
+        return FALSE;
+      l = ks_sass_cubin_read ((const guint8 *) bytes, len, "probe.cubin", &error);
+      if (l == NULL)
+        return FALSE;
+      ks_sass_cubin_set_note (l, "no disassembler here");
+      use = l;
+    }
+  if (use->n_functions == 0)
     return FALSE;
-  l = ks_sass_cubin_read ((const guint8 *) bytes, len, "probe.cubin", &error);
-  if (l == NULL || l->n_functions == 0)
-    return FALSE;
-  ks_sass_cubin_set_note (l, "no disassembler here");
-  text = ks_sass_cubin_text (l);
+  text = ks_sass_cubin_text (use);
   /* the target's opcode without its modifiers ("MUFU" of MUFU.RSQ) */
   want = g_strdup (s->kind == PROBE_SHARED_STRIDE ? "LDS"
                    : s->kind == PROBE_POINTER_CHASE ? "LDG" : s->op->sass);
   if (strchr (want, '.') != NULL)
     *strchr (want, '.') = '\0';
-  for (uint32_t i = 0; i < l->n_insns; i++)
+  for (uint32_t i = 0; i < use->n_insns; i++)
     {
-      const char *sr = ks_sass_decode_sreg (sm, &l->insns[i]);
+      const char *sr = ks_sass_decode_sreg (sm, &use->insns[i]);
 
       if (g_strcmp0 (sr, "SR_CLOCKLO") == 0)
         {
-          first_clock = MIN (first_clock, l->insns[i].offset);
-          last_clock = MAX (last_clock, l->insns[i].offset);
+          first_clock = MIN (first_clock, use->insns[i].offset);
+          last_clock = MAX (last_clock, use->insns[i].offset);
         }
     }
   op_lines = lines_new ();
   other_lines = lines_new ();
-  for (uint32_t i = 0; i < l->n_insns; i++)
+  for (uint32_t i = 0; i < use->n_insns; i++)
     {
-      const KsSassInsn *in = &l->insns[i];
+      const KsSassInsn *in = &use->insns[i];
       const char *op = ks_sass_decode_opcode (sm, in);
       gboolean timed = in->offset > first_clock && in->offset < last_clock;
 
@@ -1330,10 +1344,11 @@ verify_cubin (KsProbeResult    *r,
     }
   g_array_sort (other_lines, compare_lines);
   add_check (r, N_("SASS target opcode"), TRUE, n >= s->per_body,
-             g_strdup_printf ("%u %s between the clock reads in the SASS of ptxas %s (want at "
+             g_strdup_printf ("%u %s between the clock reads in the SASS of ptxas%s%s (want at "
                               "least %u); opcodes read from the cubin's words, %u of %u "
-                              "instructions named, as no disassembler is here", n, want, version,
-                              s->per_body, decoded, l->n_insns),
+                              "instructions named, as no disassembler is here", n, want,
+                              version ? " " : "", version ? version : "", s->per_body, decoded,
+                              use->n_insns),
              NULL, op_lines);
   add_check (r, N_("SASS: no local memory, timer read twice"), TRUE, local == 0 && timer >= 2,
              g_strdup_printf ("%u LDL/STL, %u reads of SR_CLOCKLO", local, timer),
@@ -1508,7 +1523,8 @@ verify (KsProbeResult    *r,
                NULL, NULL);
 
   /* the SASS, when a disassembler named its opcodes */
-  if (a->sass_text != NULL && a->sass_tool != NULL)
+  if (a->sass_text != NULL && a->sass_tool != NULL
+      && (a->sass == NULL || a->sass->format != KS_SASS_FORMAT_CUBIN))
     {
       g_autofree char *chain_op = g_strdup_printf (" %s ", s->op->sass);
       const char *op = s->kind == PROBE_SHARED_STRIDE ? " LDS"
@@ -1536,6 +1552,17 @@ verify (KsProbeResult    *r,
                g_strdup_printf ("not checked: %s", a->sass_error ? a->sass_error
                                 : "no disassembler (nvdisasm or cuobjdump) here"),
                NULL, NULL);
+}
+
+/* The probe's SASS in the folder: a disassembler's listing, or the one
+ * read from ptxas's cubin */
+static char *
+sass_file_name (const KsAnalysis *a,
+                uint32_t          x)
+{
+  return g_strdup_printf (a->sass != NULL && a->sass->format == KS_SASS_FORMAT_CUBIN
+                          ? "binary/probe_%u_sass_from_cubin.txt" : "binary/probe_%u_full.sass.txt",
+                          x);
 }
 
 static void
@@ -2050,8 +2077,7 @@ ks_probe_run (const KsProbeTemplate *tmpl,
       add_file (r, g_strdup_printf ("binary/probe_%u.json", s.x),
                 g_steal_pointer (&spec));
       if (a->sass_text)
-        add_file (r, g_strdup_printf ("binary/probe_%u_full.sass.txt", s.x),
-                  g_strdup (a->sass_text));
+        add_file (r, sass_file_name (a, s.x), g_strdup (a->sass_text));
     }
   /* T(N) = L N + C is the count sweep's hypothesis; a line through
    * another sweep's points (the chase's working sets) would mean nothing */
@@ -2231,7 +2257,7 @@ ks_probe_run_ptx (const KsProbeTemplate *tmpl,
   add_file (r, g_strdup_printf ("binary/%s", name), g_strdup (ptx));
   add_file (r, g_strdup_printf ("binary/probe_%u.json", s.x), g_steal_pointer (&spec));
   if (a->sass_text)
-    add_file (r, g_strdup_printf ("binary/probe_%u_full.sass.txt", s.x), g_strdup (a->sass_text));
+    add_file (r, sass_file_name (a, s.x), g_strdup (a->sass_text));
   add_file (r, g_strdup ("runtime/runtime_raw.csv"),
             g_strdup_printf ("run,kernel,total_instructions,total_cycles,cycles_per_instruction,"
                              "checksum\n0,%s_edited_%g,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT

@@ -1053,12 +1053,16 @@ make_text (KsSassListing *l)
 
       for (uint32_t i = 0; i < l->n_insns && !any; i++)
         any = ks_sass_decode_opcode (c->arch_number, &l->insns[i]) != NULL;
-      g_string_append_printf (s, "// offsets, control codes and words only: %s\n",
-                              c->note != NULL ? c->note : "no disassembler named the instructions");
       if (any)
-        g_string_append (s, "// opcodes read from the words by KernelScope (sm_70 to sm_90): the "
-                            "opcode alone; \"…\" stands for the modifiers and operands a "
-                            "disassembler would print\n");
+        g_string_append_printf (s, "// %s: opcodes, predicates and special registers read from "
+                                   "the words by KernelScope (sm_70 to sm_90); \"…\" stands for "
+                                   "the modifiers and operands a disassembler would print\n",
+                                c->note != NULL ? c->note : "no disassembler named the "
+                                                            "instructions");
+      else
+        g_string_append_printf (s, "// offsets, control codes and words only: %s\n",
+                                c->note != NULL ? c->note : "no disassembler named the "
+                                                            "instructions");
     }
   g_string_append (s, "// control code: barriers waited on, read and write barrier set, yield, stall\n");
 
