@@ -1079,6 +1079,7 @@ make_text (KsSassListing *l)
         {
           KsSassInsn *in = &l->insns[i];
           char ctl[KS_SASS_CONTROL_TEXT_SIZE], hex[KS_SASS_HEX_TEXT_SIZE];
+          gboolean decoded;
 
           for (; label < fn->first_label + fn->n_labels && l->labels[label].insn <= i; label++)
             g_string_append_printf (s, "%s:\n", l->labels[label].name);
@@ -1095,7 +1096,14 @@ make_text (KsSassListing *l)
           last_source = in->source;
           in->line = current_line (&lines, s);
           ks_sass_control_to_string (&in->control, ctl);
-          g_string_append_printf (s, "    [%s] /*%04" G_GINT64_MODIFIER "x*/ ", ctl, in->offset);
+          /* an opcode read from the words comes first, then its control
+           * code: a narrow pane shows what the instruction is */
+          decoded = in->opcode == NULL && c->disassembler == NULL
+                    && ks_sass_decode_opcode (c->arch_number, in) != NULL;
+          if (decoded)
+            g_string_append_printf (s, "    /*%04" G_GINT64_MODIFIER "x*/ ", in->offset);
+          else
+            g_string_append_printf (s, "    [%s] /*%04" G_GINT64_MODIFIER "x*/ ", ctl, in->offset);
           if (in->opcode != NULL)
             {
               g_string_append_printf (s, "%s%s%s%s", in->predicate ? in->predicate : "",
@@ -1104,8 +1112,7 @@ make_text (KsSassListing *l)
                 g_string_append_printf (s, "%s%s", k ? ", " : " ", l->operands[in->first_operand + k]);
               g_string_append (s, " ;");
             }
-          else if (c->disassembler == NULL
-                   && ks_sass_decode_opcode (c->arch_number, in) != NULL)
+          else if (decoded)
             {
               const char *sr = ks_sass_decode_sreg (c->arch_number, in);
               char pred[8];
@@ -1113,8 +1120,9 @@ make_text (KsSassListing *l)
 
               if (p != NULL)
                 g_string_append_printf (s, "%s ", p);
-              g_string_append_printf (s, "%s …%s%s ;", ks_sass_decode_opcode (c->arch_number, in),
-                                      sr ? " " : "", sr ? sr : "");
+              g_string_append_printf (s, "%s …%s%s ; [%s]",
+                                      ks_sass_decode_opcode (c->arch_number, in), sr ? " " : "",
+                                      sr ? sr : "", ctl);
             }
           g_string_append_printf (s, " /* %s */\n", ks_sass_insn_hex (in, hex));
         }
