@@ -454,6 +454,21 @@ fit_text (cairo_t    *cr,
   return g_strdup ("…");
 }
 
+/* The second series' marker: a hollow diamond of half-width r at (x, y) */
+static void
+stroke_diamond (cairo_t *cr,
+                double   x,
+                double   y,
+                double   r)
+{
+  cairo_move_to (cr, x, y - r);
+  cairo_line_to (cr, x + r, y);
+  cairo_line_to (cr, x, y + r);
+  cairo_line_to (cr, x - r, y);
+  cairo_close_path (cr);
+  cairo_stroke (cr);
+}
+
 /* The second series: hollow diamonds joined by a dashed line, and an
  * edited probe's one figure beside its point */
 static void
@@ -491,12 +506,7 @@ draw_other (cairo_t            *cr,
         continue;
       px = to_x (f, x);
       py = to_y (f, y);
-      cairo_move_to (cr, px, py - rad);
-      cairo_line_to (cr, px + rad, py);
-      cairo_line_to (cr, px, py + rad);
-      cairo_line_to (cr, px - rad, py);
-      cairo_close_path (cr);
-      cairo_stroke (cr);
+      stroke_diamond (cr, px, py, rad);
       if (o->points->len == 1)
         {
           g_autofree char *figure = c->result->have_fit
@@ -537,16 +547,7 @@ draw_legend (cairo_t            *cr,
   cairo_show_text (cr, mine);
   ks_render_set_rgb (cr, other_rgb, 1);
   cairo_set_line_width (cr, MAX (1.5, f->px * 0.15));
-  {
-    double cx = x2 - f->px * 0.4 - rad, cy = y - f->px * 0.35, d = f->px * 0.5;
-
-    cairo_move_to (cr, cx, cy - d);
-    cairo_line_to (cr, cx + d, cy);
-    cairo_line_to (cr, cx, cy + d);
-    cairo_line_to (cr, cx - d, cy);
-    cairo_close_path (cr);
-    cairo_stroke (cr);
-  }
+  stroke_diamond (cr, x2 - f->px * 0.4 - rad, y - f->px * 0.35, f->px * 0.5);
   ks_render_set_rgb (cr, fg, 0.9);
   cairo_move_to (cr, x2, y);
   cairo_show_text (cr, shown);
