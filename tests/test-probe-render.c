@@ -94,6 +94,54 @@ test_log_axis (void)
     }
 }
 
+/* A second series (an edited probe's point, a saved run): the axes grow to
+ * hold it, its diamond's outline is drawn in reddish purple where the
+ * sweep's scale puts it, and another template's series is not drawn */
+static void
+test_other_series (void)
+{
+  const double x[] = { 1, 2, 4, 8, 16 };
+  const double cycles[] = { 4, 4, 4, 8, 16 };   /* 4, 2, 1, 1, 1 a instruction */
+  const double ex[] = { 1 }, ecycles[] = { 8 };  /* the edit: 8 cycles a instruction */
+  g_autoptr(KsProbeResult) r = fake_result ("accumulators", x, cycles, G_N_ELEMENTS (x));
+  g_autoptr(KsProbeResult) e = fake_result ("accumulators", ex, ecycles, 1);
+  g_autoptr(KsProbeResult) other = fake_result ("shared-stride", ex, ecycles, 1);
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 900, 400);
+  cairo_t *cr = cairo_create (s);
+  KsProbeChart c;
+  double x0, y0, x4, y4, alone_y0, px, top_y, dy;
+  gboolean found = FALSE;
+
+  ks_probe_chart_init (&c);
+  c.result = r;
+  g_assert_true (ks_probe_chart_point (&c, 900, 400, 0, &x0, &alone_y0));
+  c.other = other;
+  c.other_label = "saved";
+  g_assert_true (ks_probe_chart_point (&c, 900, 400, 0, &x0, &y0));
+  /* another template's: no effect on the scale */
+  g_assert_cmpfloat (y0, ==, alone_y0);
+  c.other = e;
+  c.other_label = "your edit";
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_paint (cr);
+  ks_probe_chart_render (cr, &c, 900, 400);
+  g_assert_true (ks_probe_chart_point (&c, 900, 400, 0, &x0, &y0));
+  g_assert_true (ks_probe_chart_point (&c, 900, 400, 4, &x4, &y4));
+  /* the scale grew for the edit's 8: the 4 sits lower than alone */
+  g_assert_cmpfloat (y0, >, alone_y0);
+  /* the edit at (1, 8): twice as far above the axis (at y4's 1, then 0)
+   * as the 4 ... found by its outline: reddish purple on the column of
+   * x = 1, above the sweep's point */
+  dy = (y4 - y0) / 3;           /* one cycle a instruction, in pixels */
+  top_y = y0 - 4 * dy;
+  for (double yy = top_y - 12; yy <= top_y + 12 && !found; yy += 1)
+    for (px = x0 - 12; px <= x0 + 12 && !found; px += 1)
+      found = ks_test_pixel_is (s, px, yy, 0xcc / 255.0, 0x79 / 255.0, 0xa7 / 255.0);
+  g_assert_true (found);
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
+}
+
 /* The register-pressure sweep: a linear axis of the values held, the
  * warps an SM under them, and in words */
 static void
@@ -194,5 +242,6 @@ main (int    argc,
   g_test_add_func ("/probe-render/log-axis", test_log_axis);
   g_test_add_func ("/probe-render/fit-line", test_fit_line);
   g_test_add_func ("/probe-render/warps", test_warps);
+  g_test_add_func ("/probe-render/other-series", test_other_series);
   return g_test_run ();
 }
