@@ -10,8 +10,8 @@
  * families in which the pair was seen: it was read off nvdisasm 11.8's
  * listings of 257,105 instructions (every PTX of this repository and the
  * Probe Lab's probes, assembled by ptxas 11.8 for sm_70, 75, 80, 86, 87, 89
- * and 90), and tests/test-cubin.c and tests/test-sass.c hold it to every
- * committed listing.  A code not in the table for the instruction's family,
+ * and 90; build-aux/make-sass-decode-table.py remakes it), and
+ * tests/test-sass.c holds it to every committed listing.  A code not in the table for the instruction's family,
  * or an architecture outside sm_70..sm_90, decodes to NULL: never a guess.
  * It names the opcode only: the modifiers and operands need a
  * disassembler.  The one code whose name changed within the families is
