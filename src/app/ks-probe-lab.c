@@ -645,6 +645,10 @@ show_result (KsProbeLab *self)
       edit = g_hash_table_lookup (self->edits, self->edit_key);
     }
   self->shown = r;
+  /* the plot may draw the edit, and may still hold a result a run just
+   * replaced (freed): let go of both before anything reads them */
+  ks_probe_view_set_result (self->plot, NULL);
+  ks_probe_view_set_other (self->plot, NULL, NULL);
   g_clear_pointer (&self->edited, ks_probe_result_free);
   /* an edited probe still running was of what was shown before */
   self->edit_serial++;
@@ -962,6 +966,8 @@ ks_probe_lab_verify_edit (KsProbeLab *self)
       return FALSE;
     }
   clear_highlight (self);
+  /* the plot may draw it: not after it is freed */
+  ks_probe_view_set_other (self->plot, NULL, NULL);
   g_clear_pointer (&self->edited, ks_probe_result_free);
   self->edited = v;
   self->edit_serial++;
@@ -1020,6 +1026,8 @@ edit_done_cb (GObject      *source,
       return;
     }
   clear_highlight (self);
+  /* the plot may draw it: not after it is freed */
+  ks_probe_view_set_other (self->plot, NULL, NULL);
   g_clear_pointer (&self->edited, ks_probe_result_free);
   self->edited = g_steal_pointer (&r);
   fill_checks (self, self->edited, TRUE);
@@ -1146,6 +1154,8 @@ ks_probe_lab_open_saved (KsProbeLab *self,
       g_free (self->compare_label);
       self->compare_label = label;
     }
+  /* the plot may draw it: not after it is freed */
+  ks_probe_view_set_other (self->plot, NULL, NULL);
   g_clear_pointer (&self->compare, ks_probe_result_free);
   self->compare = g_steal_pointer (&saved);
   if (self->compare->instruction != NULL)
@@ -1488,7 +1498,10 @@ ks_probe_lab_dispose (GObject *object)
   /* a run still going finds no results to keep */
   self->shown = NULL;
   if (self->plot != NULL)
-    ks_probe_view_set_result (self->plot, NULL);
+    {
+      ks_probe_view_set_other (self->plot, NULL, NULL);
+      ks_probe_view_set_result (self->plot, NULL);
+    }
   g_clear_pointer (&self->results, g_hash_table_unref);
   gtk_widget_dispose_template (GTK_WIDGET (self), KS_TYPE_PROBE_LAB);
   G_OBJECT_CLASS (ks_probe_lab_parent_class)->dispose (object);
