@@ -16,10 +16,8 @@
 #include "ks-launch.h"
 #include "ks-lower.h"
 #include "ks-ptx.h"
-#include "ks-sass-cubin.h"
 #include "ks-sass.h"
 #include "ks-sim.h"
-#include "ks-toolchain.h"
 #include "ks-timing.h"
 
 #define FFMA_PER_INNER  32      /* FFMAs of the CUDA's inner loop (seeds/002) */
@@ -1252,53 +1250,26 @@ live_values_held (const KsAnalysis *a,
   return held == s->live && registers >= s->live;
 }
 
-/* The SASS checks without a disassembler: the probe assembled by ptxas
- * into a cubin, its opcodes read from the instruction words
- * (ks_sass_decode_opcode()).  FALSE when that cannot be done here (no
- * ptxas, an architecture the decoder does not know): the caller says the
- * checks did not run. */
+/* The SASS checks without a disassembler: the listing the analysis read
+ * from ptxas's cubin (its decoded_sass()), opcodes read from the
+ * instruction words (ks_sass_decode_opcode()).  FALSE when there is none
+ * (no ptxas, an architecture the decoder does not know): the caller says
+ * the checks did not run. */
 static gboolean
 verify_cubin (KsProbeResult    *r,
               const KsAnalysis *a,
               const Shape      *s)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(KsSassListing) l = NULL;
-  g_autofree char *bytes = NULL, *version = NULL, *want = NULL;
-  const char *text;
+  const KsSassListing *use = a->sass;
+  g_autofree char *want = NULL;
   GArray *op_lines, *other_lines;
   guint sm, n = 0, local = 0, timer = 0, decoded = 0;
   uint64_t first_clock = G_MAXUINT64, last_clock = 0;
-  gsize len = 0;
 
-  const KsSassListing *use;
-
-  if (a->toolchain == NULL || a->arch == NULL || a->ptx_text == NULL)
+  if (use == NULL || use->format != KS_SASS_FORMAT_CUBIN || use->n_functions == 0
+      || a->sass_arch == NULL)
     return FALSE;
-  sm = ks_sass_arch_number (a->arch->id);
-  if (sm < 70 || sm > 90)
-    return FALSE;
-  /* the analysis's own, when it read ptxas's cubin (the probe's simulate
-   * run); else assembled here (a verification that made no SASS) */
-  if (a->sass != NULL && a->sass->format == KS_SASS_FORMAT_CUBIN)
-    {
-      use = a->sass;
-    }
-  else
-    {
-      bytes = ks_toolchain_assemble (a->toolchain, a->ptx_text, a->arch->id, &version, &len,
-                                     NULL, &error);
-      if (bytes == NULL)
-        return FALSE;
-      l = ks_sass_cubin_read ((const guint8 *) bytes, len, "probe.cubin", &error);
-      if (l == NULL)
-        return FALSE;
-      ks_sass_cubin_set_note (l, "no disassembler here");
-      use = l;
-    }
-  if (use->n_functions == 0)
-    return FALSE;
-  text = ks_sass_cubin_text (use);
+  sm = ks_sass_arch_number (a->sass_arch);
   /* the target's opcode without its modifiers ("MUFU" of MUFU.RSQ) */
   want = g_strdup (s->kind == PROBE_SHARED_STRIDE ? "LDS"
                    : s->kind == PROBE_POINTER_CHASE ? "LDG" : s->op->sass);
@@ -1344,17 +1315,14 @@ verify_cubin (KsProbeResult    *r,
     }
   g_array_sort (other_lines, compare_lines);
   add_check (r, N_("SASS target opcode"), TRUE, n >= s->per_body,
-             g_strdup_printf ("%u %s between the clock reads in the SASS of ptxas%s%s (want at "
+             g_strdup_printf ("%u %s between the clock reads in the SASS of ptxas (want at "
                               "least %u); opcodes read from the cubin's words, %u of %u "
                               "instructions named, as no disassembler is here", n, want,
-                              version ? " " : "", version ? version : "", s->per_body, decoded,
-                              use->n_insns),
+                              s->per_body, decoded, use->n_insns),
              NULL, op_lines);
   add_check (r, N_("SASS: no local memory, timer read twice"), TRUE, local == 0 && timer >= 2,
              g_strdup_printf ("%u LDL/STL, %u reads of SR_CLOCKLO", local, timer),
              NULL, other_lines);
-  if (r->sass == NULL)
-    r->sass = g_strdup (text);
   return TRUE;
 }
 
@@ -2061,15 +2029,7 @@ ks_probe_run (const KsProbeTemplate *tmpl,
         {
           r->ptx = g_strdup (ptx);
           r->cuda = probe_cuda (&s);
-          /* the disassembler's listing, else the cubin's (verify_cubin()) */
-          if (a->sass_text != NULL)
-            {
-              g_free (r->sass);
-              r->sass = g_strdup (a->sass_text);
-            }
-          if (r->sass != NULL && a->sass_text == NULL)
-            add_file (r, g_strdup_printf ("binary/probe_%u_sass_from_cubin.txt", s.x),
-                      g_strdup (r->sass));
+          r->sass = g_strdup (a->sass_text);
         }
       add_file (r, g_strdup_printf ("binary/probe_%u.cu", s.x), probe_cuda (&s));
       add_file (r, g_strdup_printf ("binary/probe_%u.ptx", s.x),
@@ -2218,8 +2178,6 @@ ks_probe_run_ptx (const KsProbeTemplate *tmpl,
   r->ptx = g_strdup (ptx);
   r->sass = g_strdup (a->sass_text);
   verify (r, a, &s);
-  if (r->sass != NULL && a->sass_text == NULL)
-    add_file (r, g_strdup_printf ("binary/probe_%u_sass_from_cubin.txt", s.x), g_strdup (r->sass));
   if (!measure (a, &s, many_warps (s.kind), &pt.total_cycles, &pt.instructions)
       || pt.instructions == 0)
     {
