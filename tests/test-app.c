@@ -5438,6 +5438,81 @@ test_probe_lab (void)
   ks_test_remove_tree (tmp);
 }
 
+/* The lab with a GPU here (tests/fake-libcuda.c as the driver, an H200 whose
+ * every probe loop takes 4096 cycles): the model times the H200, the
+ * probes run on the "GPU" too, and the plot's second series is its
+ * figures, 4096 cycles over the accumulator probes' 32768 FFMA */
+static void
+test_probe_lab_gpu (void)
+{
+  const char *fake = g_getenv ("KS_FAKE_LIBCUDA");
+  g_autoptr(KsApplication) app = NULL;
+  g_autoptr(GError) error = NULL;
+  const KsProbeResult *r;
+  KsProbeLab *lab = NULL;
+  gboolean checked = FALSE;
+
+  if (!have_display)
+    {
+      g_test_skip ("no display: run under Xvfb (xvfb-run) to test the window");
+      return;
+    }
+  if (fake == NULL || !g_file_test (fake, G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("KS_FAKE_LIBCUDA names no fake driver (meson test sets it)");
+      return;
+    }
+  reset_settings ();
+  g_setenv ("KS_NO_TOOLKIT", "1", TRUE);
+  g_setenv ("KS_LIBCUDA", fake, TRUE);
+  g_setenv ("KS_FAKE_CUDA_CYCLES", "4096", TRUE);
+  app = ks_application_new ();
+  g_application_set_application_id (G_APPLICATION (app), APP_ID ".TestProbeLabGpu");
+  g_application_set_flags (G_APPLICATION (app),
+                           g_application_get_flags (G_APPLICATION (app)) | G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_assert_no_error (error);
+  g_action_group_activate_action (G_ACTION_GROUP (app), "probe-lab", NULL);
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
+    if (KS_IS_PROBE_LAB (l->data))
+      lab = l->data;
+  g_assert_nonnull (lab);
+  wait_for_lab (lab);
+  r = ks_probe_lab_get_result (lab);
+  g_assert_nonnull (r);
+  g_assert_cmpstr (r->ran_on, ==, "gpu");
+  g_assert_cmpstr (r->gpu, ==, "h200");
+  g_assert_cmpstr (r->device, ==, "NVIDIA H200 (sm_90, 132 SMs)");
+  g_assert_nonnull (lab->measured);
+  g_assert_cmpuint (lab->measured->points->len, ==, r->points->len);
+  for (guint i = 0; i < r->points->len; i++)
+    g_assert_cmpfloat (g_array_index (lab->measured->points, KsProbePoint, i)
+                       .cycles_per_instruction, ==, 4096.0 / 32768);
+  g_assert_nonnull (strstr (gtk_label_get_text (lab->status_label),
+                            "Measured on the NVIDIA H200 (sm_90, 132 SMs) (100 runs a point)"));
+  /* the figures gain the GPU's median, spread and corrected columns */
+  g_assert_cmpuint (count_children (GTK_WIDGET (lab->points_grid)), ==,
+                    11 * (r->points->len + 1));
+  /* the fake stores no result: the simulator's is not the GPU's */
+  for (guint i = 0; i < r->checks->len; i++)
+    {
+      const KsProbeCheck *c = g_ptr_array_index (r->checks, i);
+
+      if (g_str_equal (c->item, "the GPU's result is the simulator's"))
+        {
+          g_assert_true (c->checked && !c->pass);
+          checked = TRUE;
+        }
+    }
+  g_assert_true (checked);
+  spin (200);
+  maybe_save_picture (GTK_WIDGET (lab), "probe-lab-gpu");
+  gtk_window_destroy (GTK_WINDOW (lab));
+  spin (50);
+  g_setenv ("KS_LIBCUDA", "/nonexistent/libcuda.so.1", TRUE);
+  g_unsetenv ("KS_FAKE_CUDA_CYCLES");
+}
+
 /* The Preferences window (app.preferences): a control for every key of the
  * schema but the window's remembered size, each named for a screen
  * reader; changing a control changes its key and the window follows at
@@ -6626,6 +6701,7 @@ main (int    argc,
   g_test_add_func ("/app/window/korean/subprocess", test_korean_window_child);
   g_test_add_func ("/app/korean-uninstalled", test_korean_uninstalled);
   g_test_add_func ("/app/probe-lab", test_probe_lab);
+  g_test_add_func ("/app/probe-lab-gpu", test_probe_lab_gpu);
   status = g_test_run ();
   {
     g_autofree char *xbel = g_build_filename (data_home, "recently-used.xbel", NULL);

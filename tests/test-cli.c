@@ -1871,6 +1871,81 @@ test_probe_rerun (void)
 
 /* `probe run NAME --ptx FILE`: a probe edited by hand, one point; its
  * errors name the user's file */
+/* probe run on a GPU: without a driver --on gpu fails and --on auto (the
+ * default) says why in its JSON; with tests/fake-libcuda.c as the driver
+ * (every clock delta 4096 cycles over the chain-length probes' 1024 to
+ * 131072 FFMA) the points are its figures and the model times the GPU the
+ * driver names */
+static void
+test_probe_gpu (void)
+{
+  const char *fake = g_getenv ("KS_FAKE_LIBCUDA");
+  const char *on_gpu[] = { "probe", "run", "chain-length", "--no-toolkit", "--on", "gpu",
+                           "--warmup", "1", "--runs", "3", "--json", NULL };
+  const char *automatic[] = { "probe", "run", "chain-length", "--no-toolkit", "--json", NULL };
+  const char *bad_on[] = { "probe", "run", "chain-length", "--on", "tpu", NULL };
+  const char *bad_runs[] = { "probe", "run", "chain-length", "--runs", "0", NULL };
+  g_auto(GStrv) envp = g_get_environ ();
+  JsonObject *o;
+  JsonArray *points;
+  Result r;
+
+  envp = g_environ_setenv (envp, "KS_LIBCUDA", "/nonexistent/libcuda.so.1", TRUE);
+  r = run_cli_env (on_gpu, envp);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.out, "no NVIDIA GPU driver here"));
+  result_clear (&r);
+  r = run_cli_env (automatic, envp);
+  g_assert_cmpint (r.status, ==, 0);
+  o = json_node_get_object (r.json);
+  g_assert_cmpstr (json_object_get_string_member (o, "ran_on"), ==, "model");
+  g_assert_nonnull (strstr (json_object_get_string_member (o, "gpu_note"),
+                            "no NVIDIA GPU driver here"));
+  result_clear (&r);
+  r = run_cli (bad_on);
+  g_assert_cmpint (r.status, ==, 2);
+  result_clear (&r);
+  r = run_cli (bad_runs);
+  g_assert_cmpint (r.status, ==, 2);
+  result_clear (&r);
+
+  if (fake == NULL || !g_file_test (fake, G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("KS_FAKE_LIBCUDA names no fake driver (meson test sets it)");
+      return;
+    }
+  envp = g_environ_setenv (envp, "KS_LIBCUDA", fake, TRUE);
+  envp = g_environ_setenv (envp, "KS_FAKE_CUDA_CYCLES", "4096", TRUE);
+  envp = g_environ_setenv (envp, "KS_FAKE_CUDA_NAME", "NVIDIA GeForce RTX 3090", TRUE);
+  envp = g_environ_setenv (envp, "KS_FAKE_CUDA_CC", "8.6", TRUE);
+  envp = g_environ_setenv (envp, "KS_FAKE_CUDA_SMS", "82", TRUE);
+  r = run_cli_env (on_gpu, envp);
+  g_assert_cmpint (r.status, ==, 0);
+  o = json_node_get_object (r.json);
+  g_assert_cmpstr (json_object_get_string_member (o, "ran_on"), ==, "gpu");
+  g_assert_cmpstr (json_object_get_string_member (o, "gpu"), ==, "rtx-3090");
+  g_assert_cmpstr (json_object_get_string_member (o, "arch"), ==, "sm_86");
+  g_assert_false (json_object_has_member (o, "gpu_note"));
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (o, "device"),
+                                                  "name"), ==,
+                   "NVIDIA GeForce RTX 3090 (sm_86, 82 SMs)");
+  points = json_object_get_array_member (o, "points");
+  g_assert_cmpuint (json_array_get_length (points), ==, 5);
+  for (guint i = 0; i < 5; i++)
+    {
+      JsonObject *p = json_array_get_object_element (points, i);
+      double n = json_object_get_double_member (p, "x");
+
+      g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (p, "gpu"),
+                                                   "count"), ==, 3);
+      /* N FFMA in 4096 cycles */
+      g_assert_cmpfloat_with_epsilon (json_object_get_double_member (p,
+                                                                     "cycles_per_instruction"),
+                                      4096 / n, 1e-9);
+    }
+  result_clear (&r);
+}
+
 static void
 test_probe_run_ptx (void)
 {
@@ -2042,6 +2117,7 @@ main (int   argc,
   g_test_add_func ("/cli/probe", test_probe);
   g_test_add_func ("/cli/probe-rerun", test_probe_rerun);
   g_test_add_func ("/cli/probe-run-ptx", test_probe_run_ptx);
+  g_test_add_func ("/cli/probe-gpu", test_probe_gpu);
   g_test_add_func ("/cli/analyze/default-launch", test_analyze_default_launch);
   g_test_add_func ("/cli/analyze/cuda-error", test_analyze_cuda_error);
   g_test_add_func ("/cli/parse/errors", test_parse_errors);

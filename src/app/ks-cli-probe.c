@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ks-cuda.h"
 #include "ks-json.h"
 #include "ks-occupancy.h"
 #include "ks-probe.h"
@@ -114,8 +115,29 @@ print_result (const KsProbeResult *r)
       printf ("\n");
     }
   if (r->have_fit)
-    printf ("\nFit: cycles = %.4f x instructions + %.1f (R^2 %.6f)\n", r->slope, r->intercept,
-            r->r2);
+    printf ("\nFit%s: cycles = %.4f x instructions + %.1f (R^2 %.6f)\n",
+            r->device ? " (model)" : "", r->slope, r->intercept, r->r2);
+  if (r->device != NULL)
+    {
+      printf ("\nOn the GPU, %s: cycles per instruction over %u runs after %u warm-up runs\n"
+              "%14s %10s %10s %10s %10s %10s %10s %10s\n", r->device, r->measured_runs,
+              r->warmup_runs, ks_probe_template_variable (r->tmpl), "min", "median", "mean",
+              "max", "std", "corrected", "model");
+      for (guint i = 0; i < r->points->len; i++)
+        {
+          const KsProbePoint *p = &g_array_index (r->points, KsProbePoint, i);
+
+          printf ("%14g %10.3f %10.3f %10.3f %10.3f %10.3f %10.3f %10.3f\n", p->x, p->gpu.min,
+                  p->gpu.median, p->gpu.mean, p->gpu.max, p->gpu.std, p->gpu_corrected,
+                  p->cycles_per_instruction);
+        }
+      if (r->have_gpu_fit)
+        printf ("Fit (GPU): cycles = %.4f x instructions + %.1f (R^2 %.6f)\n", r->gpu_slope,
+                r->gpu_intercept, r->gpu_r2);
+      if (!r->edited)
+        printf ("Controls (GPU, medians): empty loop %.0f cycles, timer alone %.0f cycles\n",
+                r->gpu_empty_loop_cycles, r->gpu_timer_cycles);
+    }
   if (r->edited)
     printf ("\nControls: not run (the template's time its own loop, not the edit's)\n");
   else
@@ -241,6 +263,10 @@ ks_cli_probe (int    argc,
 {
   gboolean json = FALSE, no_toolkit = FALSE;
   g_autofree char *gpu = NULL, *out = NULL, *instruction = NULL, *ptx_path = NULL;
+  g_autofree char *on = NULL;
+  int device = 0, warmup = 10, runs = 100;
+  g_autoptr(KsCuda) cuda = NULL;
+  g_autofree char *model_gpu = NULL, *gpu_note = NULL;
   double x = NAN;
   GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print one JSON object (docs/PROBES.md)", NULL },
@@ -255,6 +281,13 @@ ks_cli_probe (int    argc,
       "probe stands for (default: the value the lab shows)", "X" },
     { "no-toolkit", 0, 0, G_OPTION_ARG_NONE, &no_toolkit,
       "Never run ptxas (registers are then an estimate, spills unchecked)", NULL },
+    { "on", 0, 0, G_OPTION_ARG_STRING, &on, "Where the probes run besides the model: auto (a "
+      "GPU when the CUDA driver sees one; the default), gpu (fail without one) or model",
+      "WHERE" },
+    { "device", 0, 0, G_OPTION_ARG_INT, &device, "The GPU to run on (default 0)", "N" },
+    { "warmup", 0, 0, G_OPTION_ARG_INT, &warmup, "Warm-up launches on the GPU, not kept "
+      "(default 10)", "N" },
+    { "runs", 0, 0, G_OPTION_ARG_INT, &runs, "Measured launches on the GPU (default 100)", "N" },
     { NULL }
   };
   g_autoptr(GOptionContext) ctx =
@@ -310,8 +343,38 @@ ks_cli_probe (int    argc,
   if (!isnan (x) && ptx_path == NULL)
     return probe_fail (json, KS_CLI_EXIT_USAGE, "--x goes with --ptx: a template's own run "
                        "sweeps every value");
+  if (on != NULL && g_strcmp0 (on, "auto") != 0 && g_strcmp0 (on, "gpu") != 0
+      && g_strcmp0 (on, "model") != 0)
+    return probe_fail (json, KS_CLI_EXIT_USAGE, "--on takes auto, gpu or model");
+  if (device < 0 || warmup < 0 || runs < 1 || runs > 100000 || warmup > 100000)
+    return probe_fail (json, KS_CLI_EXIT_USAGE, "--device and --warmup take 0 or more, --runs "
+                       "1 to 100000");
+  /* the GPU first: the model then times the same GPU unless --gpu says */
+  if (g_strcmp0 (on, "model") != 0)
+    {
+      g_autoptr(GError) why = NULL;
+
+      cuda = ks_cuda_open (&why);
+      if (cuda == NULL && g_strcmp0 (on, "gpu") == 0)
+        return probe_fail (json, KS_CLI_EXIT_BAD_INPUT, why->message);
+      if (cuda == NULL)
+        gpu_note = g_strdup_printf ("%s; the figures are the model's", why->message);
+      if (cuda != NULL && gpu == NULL)
+        {
+          KsCudaDevice d;
+          g_autofree char *arch = NULL;
+
+          if (!ks_cuda_device (cuda, device, &d, &why))
+            return probe_fail (json, KS_CLI_EXIT_BAD_INPUT, why->message);
+          arch = ks_cuda_device_arch (&d);
+          model_gpu = ks_probe_model_gpu_for (d.name, arch, d.sms);
+          if (model_gpu == NULL && !json)
+            fprintf (stderr, "kernelscope-cli probe: the GPU database has no %s GPU; the model "
+                     "times the default one (--gpu chooses)\n", arch);
+        }
+    }
   ks_probe_options_init (&opt);
-  opt.gpu = gpu;
+  opt.gpu = gpu ? gpu : model_gpu;
   opt.instruction = instruction;
   opt.use_toolkit = !no_toolkit;
   if (ptx_path != NULL)
@@ -338,15 +401,31 @@ ks_cli_probe (int    argc,
     r = ks_probe_run (tmpl, &opt, &error);
   if (r == NULL)
     return probe_fail (json, KS_CLI_EXIT_BAD_INPUT, error->message);
+  if (cuda != NULL && !ks_probe_run_on_gpu (r, cuda, device, (guint) warmup, (guint) runs,
+                                            &error))
+    {
+      if (g_strcmp0 (on, "gpu") == 0)
+        return probe_fail (json, KS_CLI_EXIT_BAD_INPUT, error->message);
+      gpu_note = g_strdup_printf ("the GPU did not run the probes: %s; the figures are the "
+                                  "model's", error->message);
+      g_clear_error (&error);
+    }
   if (out != NULL && !ks_probe_write_folder (r, out, &error))
     return probe_fail (json, KS_CLI_EXIT_BAD_INPUT, error->message);
   if (json)
     {
       g_autoptr(JsonNode) root = ks_probe_result_to_json (r);
 
+      /* why no GPU ran it, when --on auto found none or it failed */
+      if (gpu_note != NULL)
+        json_object_set_string_member (json_node_get_object (root), "gpu_note", gpu_note);
       ks_cli_print_json (root);
     }
   else
-    print_result (r);
+    {
+      if (gpu_note != NULL)
+        fprintf (stderr, "kernelscope-cli probe: %s\n", gpu_note);
+      print_result (r);
+    }
   return KS_CLI_EXIT_OK;
 }

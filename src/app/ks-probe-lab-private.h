@@ -46,6 +46,9 @@ struct _KsProbeLab
   char *pane_ptx;               /* that probe as the experiment made it; NULL without */
   KsProbeResult *compare;       /* a saved experiment opened to compare with, or NULL */
   char *compare_label;          /* its name in the plot's legend ("saved 2026-12-04") */
+  KsProbeResult *measured;      /* the shown result's GPU figures (ks_probe_result_measured()),
+                                 * or NULL when no GPU ran it */
+  char *measured_label;         /* "measured on NVIDIA H200 (sm_90, 132 SMs)" */
 
   /* Borrowed references */
   const KsProbeTemplate *tmpl;  /* the experiment selected */

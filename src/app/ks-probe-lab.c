@@ -16,6 +16,7 @@
 #include "ks-a11y.h"
 #include "ks-occupancy.h"
 #include "ks-application.h"
+#include "ks-cuda.h"
 #include "ks-toolchain.h"
 #include "ks-gpu-db.h"
 #include "ks-probe-render.h"
@@ -91,6 +92,7 @@ typedef struct
   char *ptx;                    /* an edited probe's (lab.run-edit), or NULL: the sweep */
   double x;                     /* the value it stands for */
   char *key;                    /* the result key it was edited under */
+  char *gpu_note;               /* set by the thread: why a GPU that is here did not run it */
 } RunData;
 
 static void
@@ -100,6 +102,7 @@ run_data_free (RunData *d)
   g_free (d->instruction);
   g_free (d->ptx);
   g_free (d->key);
+  g_free (d->gpu_note);
   g_free (d);
 }
 
@@ -135,6 +138,16 @@ run_thread (GTask        *task,
   opt.use_toolkit = d->use_toolkit;
   r = d->ptx ? ks_probe_run_ptx (d->tmpl, &opt, d->x, d->ptx, &error)
              : ks_probe_run (d->tmpl, &opt, &error);
+  /* on the GPU too when the driver sees one (seed section 11's 10 warm-up
+   * and 100 measured runs); without one the model's figures stand alone */
+  if (r != NULL)
+    {
+      g_autoptr(KsCuda) cuda = ks_cuda_open (NULL);
+      g_autoptr(GError) why = NULL;
+
+      if (cuda != NULL && !ks_probe_run_on_gpu (r, cuda, 0, 10, 100, &why))
+        d->gpu_note = g_strdup (why->message);
+    }
   if (r == NULL)
     g_task_return_error (task, error);
   else
@@ -186,10 +199,23 @@ run_done_cb (GObject      *source,
           gpu_name = self->db->gpus[i].name;
       g_hash_table_replace (self->results, g_steal_pointer (&key), r);
       show_result (self);
-      /* TRANSLATORS: the GPU's name, its architecture, the run's seconds */
-      text = g_strdup_printf (_("Ran on KernelScope's timing model of the %s (%s) in %.1f s: "
-                                "every figure is the model's, not a measurement."),
-                              gpu_name, r->arch, seconds);
+      if (r->device != NULL)
+        /* TRANSLATORS: the GPU that ran the probes, its runs a point, then
+         * the model's GPU, its architecture and the run's seconds */
+        text = g_strdup_printf (_("Measured on the %s (%u runs a point) and ran on KernelScope's "
+                                  "timing model of the %s (%s) in %.1f s: the plot shows both."),
+                                r->device, r->measured_runs, gpu_name, r->arch, seconds);
+      else if (d->gpu_note != NULL)
+        /* TRANSLATORS: the GPU's name, its architecture, the run's seconds,
+         * then why the GPU that is here did not run the probes */
+        text = g_strdup_printf (_("Ran on KernelScope's timing model of the %s (%s) in %.1f s; "
+                                  "the GPU did not run it: %s"),
+                                gpu_name, r->arch, seconds, d->gpu_note);
+      else
+        /* TRANSLATORS: the GPU's name, its architecture, the run's seconds */
+        text = g_strdup_printf (_("Ran on KernelScope's timing model of the %s (%s) in %.1f s: "
+                                  "every figure is the model's, not a measurement."),
+                                gpu_name, r->arch, seconds);
       set_status (self, text);
     }
   if (self->screenshot != NULL)
@@ -467,6 +493,8 @@ show_other (KsProbeLab *self)
 {
   if (compare_matches (self, self->shown))
     ks_probe_view_set_other (self->plot, self->compare, self->compare_label);
+  else if (self->measured != NULL)
+    ks_probe_view_set_other (self->plot, self->measured, self->measured_label);
   else
     ks_probe_view_set_other (self->plot, NULL, NULL);
 }
@@ -485,6 +513,8 @@ fill_points (KsProbeLab          *self,
     ways ? _("passes per load") : warps ? _("warps an SM (occupancy)") : NULL,
   };
   int n_heads = ways || warps ? 9 : 8;
+  gboolean gpu = r->device != NULL;
+  int extra = n_heads;
 
   remove_children (GTK_WIDGET (self->points_grid));
   for (int k = 0; k < n_heads; k++)
@@ -510,14 +540,37 @@ fill_points (KsProbeLab          *self,
 
       for (int k = 0; k < n_heads; k++)
         grid_cell (self->points_grid, k, (int) i + 1, cells[k], FALSE);
+      if (gpu)
+        {
+          /* the GPU's runs: median, its spread (p5 to p95), corrected */
+          g_autofree char *med = p->gpu.count ? g_strdup_printf ("%.3f", p->gpu.median)
+                                              : g_strdup ("—");
+          g_autofree char *spread = p->gpu.count ? g_strdup_printf ("%.3f – %.3f", p->gpu.p5,
+                                                                    p->gpu.p95)
+                                                 : g_strdup ("—");
+          g_autofree char *gcor = isnan (p->gpu_corrected) ? g_strdup ("—")
+                                  : g_strdup_printf ("%.3f", p->gpu_corrected);
+
+          grid_cell (self->points_grid, n_heads, (int) i + 1, med, FALSE);
+          grid_cell (self->points_grid, n_heads + 1, (int) i + 1, spread, FALSE);
+          grid_cell (self->points_grid, n_heads + 2, (int) i + 1, gcor, FALSE);
+        }
       if (compare)
         {
           const KsProbePoint *c = compare_point (self, p->x);
           g_autofree char *saved = c ? g_strdup_printf ("%.3f", c->cycles_per_instruction)
                                      : g_strdup ("—");
 
-          grid_cell (self->points_grid, n_heads, (int) i + 1, saved, FALSE);
+          grid_cell (self->points_grid, n_heads + (gpu ? 3 : 0), (int) i + 1, saved, FALSE);
         }
+    }
+  if (gpu)
+    {
+      /* TRANSLATORS: the figures' columns of a GPU's runs */
+      grid_cell (self->points_grid, n_heads, 0, _("measured, median"), TRUE);
+      grid_cell (self->points_grid, n_heads + 1, 0, _("measured, 5th to 95th percentile"), TRUE);
+      grid_cell (self->points_grid, n_heads + 2, 0, _("measured, less the empty loop"), TRUE);
+      extra += 3;
     }
   if (compare)
     {
@@ -526,7 +579,7 @@ fill_points (KsProbeLab          *self,
       g_autofree char *head = g_strdup_printf (_("cycles per instruction, %s"),
                                                self->compare_label);
 
-      grid_cell (self->points_grid, n_heads, 0, head, TRUE);
+      grid_cell (self->points_grid, extra, 0, head, TRUE);
     }
 }
 
@@ -650,6 +703,14 @@ show_result (KsProbeLab *self)
   ks_probe_view_set_result (self->plot, NULL);
   ks_probe_view_set_other (self->plot, NULL, NULL);
   g_clear_pointer (&self->edited, ks_probe_result_free);
+  g_clear_pointer (&self->measured, ks_probe_result_free);
+  g_clear_pointer (&self->measured_label, g_free);
+  if (r != NULL && r->device != NULL)
+    {
+      self->measured = ks_probe_result_measured (r);
+      /* TRANSLATORS: the plot's legend for a GPU's figures; %s is the GPU */
+      self->measured_label = g_strdup_printf (_("measured on %s"), r->device);
+    }
   /* an edited probe still running was of what was shown before */
   self->edit_serial++;
   self->edit_running = FALSE;
@@ -685,12 +746,26 @@ show_result (KsProbeLab *self)
                                   "%llu."),
                                 (unsigned long long) r->empty_loop_cycles,
                                 (unsigned long long) r->timer_cycles);
+    if (r->device != NULL && !isnan (r->gpu_empty_loop_cycles))
+      {
+        /* TRANSLATORS: the model's controls, then the GPU's medians */
+        char *both = g_strdup_printf (_("%s On the GPU (medians): the empty loop took %.0f "
+                                        "cycles, the timer alone %.0f."), controls,
+                                      r->gpu_empty_loop_cycles, r->gpu_timer_cycles);
+
+        g_free (controls);
+        controls = both;
+      }
     /* TRANSLATORS: the evidence level (seeds/002 section 18), then the
      * conclusion, which stays in English as the command line and the
      * experiment folder give it, then the controls */
     text = g_strdup_printf (_("Evidence: %s\n\n%s\n\n%s"),
                             g_str_equal (r->evidence, "model")
                             ? _("the timing model's figures; no GPU ran the probe")
+                            : g_str_equal (r->evidence, "controls-and-sweeps")
+                            ? _("measured on the GPU, with its controls and the sweep")
+                            : g_str_equal (r->evidence, "measured")
+                            ? _("measured on the GPU, one probe without controls")
                             : r->evidence,
                             r->conclusion, controls);
     if (compare_matches (self, r))
@@ -883,6 +958,24 @@ fill_gpus (KsProbeLab *self)
     }
   preferred = self->settings ? g_settings_get_string (self->settings, "default-gpu")
                              : g_strdup (DEFAULT_GPU);
+  /* a GPU here: the model times that one, so the plot's two series are
+   * of the same GPU */
+  {
+    g_autoptr(KsCuda) cuda = ks_cuda_open (NULL);
+    KsCudaDevice d;
+
+    if (cuda != NULL && ks_cuda_device (cuda, 0, &d, NULL))
+      {
+        g_autofree char *arch = ks_cuda_device_arch (&d);
+        char *id = ks_probe_model_gpu_for (d.name, arch, d.sms);
+
+        if (id != NULL)
+          {
+            g_free (preferred);
+            preferred = id;
+          }
+      }
+  }
   self->gpu_ids = g_new0 (char *, self->db->n_gpus + 1);
   for (uint32_t i = 0; i < self->db->n_gpus; i++)
     {
@@ -1521,6 +1614,8 @@ ks_probe_lab_finalize (GObject *object)
   g_clear_pointer (&self->edited, ks_probe_result_free);
   g_clear_pointer (&self->compare, ks_probe_result_free);
   g_free (self->compare_label);
+  g_clear_pointer (&self->measured, ks_probe_result_free);
+  g_free (self->measured_label);
   g_clear_pointer (&self->edits, g_hash_table_unref);
   g_free (self->edit_key);
   g_free (self->pane_ptx);

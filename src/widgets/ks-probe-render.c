@@ -102,6 +102,8 @@ text_width (double      px,
 static const char *
 model_note (const KsProbeResult *r)
 {
+  /* a run on a GPU too: the legend tells the model's dots from the
+   * measured diamonds */
   return g_strcmp0 (r->ran_on, "model") == 0 ? _("Model, not a measurement") : NULL;
 }
 
@@ -529,7 +531,10 @@ draw_legend (cairo_t            *cr,
 {
   /* TRANSLATORS: the plot's legend for the experiment's own sweep, beside
    * a second series (an edited probe, a saved run) */
-  const char *mine = _("this run");
+  const char *mine = c->result->device != NULL && !c->result->gpu_view
+                     /* TRANSLATORS: the plot's legend for the model's figures, beside a
+                      * GPU's measured ones */
+                     ? _("model") : _("this run");
   const char *theirs = c->other_label ? c->other_label : _("other");
   /* under the fitted line's equation, which takes the top row */
   double rad = f->px * 0.38, y = f->top + f->px * (c->result->have_fit ? 2.9 : 1.4);
@@ -683,8 +688,10 @@ ks_probe_chart_describe (const KsProbeResult *r)
   title = ks_probe_title (r->tmpl, r->instruction);
   g_string_append_printf (s, _("%s: cycles per target instruction against %s"), title,
                           _(ks_probe_template_axis (r->tmpl)));
-  if (g_strcmp0 (r->ran_on, "model") == 0)
+  if (g_strcmp0 (r->ran_on, "model") == 0 || !r->gpu_view)
     g_string_append_printf (s, " (%s)", _("model, not a measurement"));
+  else
+    g_string_append_printf (s, " (%s)", _("measured on a GPU, medians"));
   g_string_append (s, ": ");
   for (guint i = 0; i < r->points->len; i++)
     {

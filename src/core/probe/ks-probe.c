@@ -11,6 +11,7 @@
 #include "ks-probe.h"
 
 #include "ks-analysis.h"
+#include "ks-cuda.h"
 #include "ks-gpu-db.h"
 #include "ks-json.h"
 #include "ks-launch.h"
@@ -1542,13 +1543,12 @@ add_file (KsProbeResult *r,
   g_ptr_array_add (r->files, content);
 }
 
+/* The probe's stored result, from its first buffer's bytes */
 static double
-checksum_of (const KsAnalysis *a,
-             const Shape      *s)
+checksum_bytes (const uint8_t *out,
+                size_t         size,
+                const Shape   *s)
 {
-  size_t size = 0;
-  const uint8_t *out = ks_sim_get_buffer (a->sim, 0, &size);
-
   if (out == NULL || size < 16)
     return NAN;
   if (s->kind == PROBE_POINTER_CHASE)
@@ -1571,6 +1571,16 @@ checksum_of (const KsAnalysis *a,
     memcpy (&f, out, 4);
     return f;
   }
+}
+
+static double
+checksum_of (const KsAnalysis *a,
+             const Shape      *s)
+{
+  size_t size = 0;
+  const uint8_t *out = ks_sim_get_buffer (a->sim, 0, &size);
+
+  return checksum_bytes (out, size, s);
 }
 
 static const char *
@@ -1608,9 +1618,12 @@ saturation_point (const KsProbePoint *p,
   return sat;
 }
 
+/* device: the GPU whose figures the points' gpu summaries are (their
+ * medians in the points' cycles, a copy), or NULL for the model's */
 static char *
-conclude (const KsProbeResult *r,
-          const KsAnalysis    *a)
+conclude_as (const KsProbeResult *r,
+             const KsAnalysis    *a,
+             const char          *device)
 {
   GString *c = g_string_new (NULL);
   const KsProbePoint *p = (const KsProbePoint *) r->points->data;
@@ -1634,8 +1647,12 @@ conclude (const KsProbeResult *r,
       g_string_append (c, "The probe passed verification; it has not run.");
       return g_string_free (c, FALSE);
     }
-  g_string_append_printf (c, "On KernelScope's timing model of the %s (%s), not on a GPU: ",
-                          gpu_name (a), r->arch);
+  if (device != NULL)
+    g_string_append_printf (c, "On the %s, the median of %u runs after %u warm-up runs: ",
+                            device, r->measured_runs, r->warmup_runs);
+  else
+    g_string_append_printf (c, "On KernelScope's timing model of the %s (%s), not on a GPU: ",
+                            gpu_name (a), r->arch);
   switch (r->tmpl->kind)
     {
     case PROBE_FFMA_ACCUMULATORS:
@@ -1659,9 +1676,10 @@ conclude (const KsProbeResult *r,
       break;
     case PROBE_FFMA_COUNT:
       g_string_append_printf (c, "over chains of %g to %g %s instructions, the cycles fit "
-                                 "T(N) = %.3f N + %.0f (R^2 = %.5f): the model's dependent %s "
+                                 "T(N) = %.3f N + %.0f (R^2 = %.5f): the %s dependent %s "
                                  "latency is %.2f cycles, with a fixed cost of %.0f cycles.",
-                              p[0].x, p[n - 1].x, op, r->slope, r->intercept, r->r2, op,
+                              p[0].x, p[n - 1].x, op, r->slope, r->intercept, r->r2,
+                              device ? "observed" : "model's", op,
                               r->slope, r->intercept);
       break;
     case PROBE_WARP_COUNT:
@@ -1761,9 +1779,24 @@ conclude (const KsProbeResult *r,
       g_string_append (c, "The steps are where the working set outgrows L1 and then L2.");
       break;
     }
-  g_string_append (c, " Evidence: the model's figures, with the probe verified in its PTX; a GPU "
-                      "has not run it.");
+  if (device != NULL)
+    g_string_append_printf (c, " Evidence: measured on the GPU, %u runs a point, with the probe "
+                               "verified%s%s; observed on this GPU under these conditions, not "
+                               "the circuit's absolute figure (seed section 18).",
+                            r->measured_runs, r->edited ? "" : ", its controls (the empty loop "
+                            "and the timer alone) run and the sweep fitted",
+                            r->edited ? "; one edited probe without controls" : "");
+  else
+    g_string_append (c, " Evidence: the model's figures, with the probe verified in its PTX; a GPU "
+                        "has not run it.");
   return g_string_free (c, FALSE);
+}
+
+static char *
+conclude (const KsProbeResult *r,
+          const KsAnalysis    *a)
+{
+  return conclude_as (r, a, NULL);
 }
 
 static void
@@ -1810,6 +1843,8 @@ result_init (KsProbeResult         *r,
   r->verified = TRUE;
   r->ran_on = g_strdup (ran_on);
   r->evidence = g_strdup (evidence);
+  r->gpu_empty_loop_cycles = NAN;
+  r->gpu_timer_cycles = NAN;
 }
 
 /* A point's figures that the probe's analysis gives (its cycles are
@@ -2224,6 +2259,488 @@ ks_probe_run_ptx (const KsProbeTemplate *tmpl,
   return g_steal_pointer (&r);
 }
 
+/* ---------------------------------------------------------------------- */
+/* On a real GPU (seed sections 11 and 12)                                */
+
+static int
+compare_double (gconstpointer a,
+                gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+static double
+rank (const double *sorted,
+      guint         n,
+      double        q)
+{
+  double h = q * (n - 1);
+  guint lo = (guint) floor (h);
+
+  return lo + 1 < n ? sorted[lo] + (h - lo) * (sorted[lo + 1] - sorted[lo]) : sorted[n - 1];
+}
+
+void
+ks_probe_summarise (double         *v,
+                    guint           n,
+                    KsProbeSummary *s)
+{
+  double sum = 0, ss = 0;
+
+  memset (s, 0, sizeof *s);
+  if (n == 0)
+    return;
+  qsort (v, n, sizeof *v, compare_double);
+  for (guint i = 0; i < n; i++)
+    sum += v[i];
+  s->count = n;
+  s->mean = sum / n;
+  for (guint i = 0; i < n; i++)
+    ss += (v[i] - s->mean) * (v[i] - s->mean);
+  s->std = n > 1 ? sqrt (ss / (n - 1)) : 0;
+  s->min = v[0];
+  s->max = v[n - 1];
+  s->median = rank (v, n, 0.5);
+  s->p5 = rank (v, n, 0.05);
+  s->p95 = rank (v, n, 0.95);
+}
+
+char *
+ks_probe_model_gpu_for (const char *name,
+                        const char *arch,
+                        int         sms)
+{
+  g_autoptr(KsGpuDb) db = ks_gpu_db_load_default (NULL);
+  const KsGpuInfo *best = NULL;
+  const KsArchInfo *ai;
+
+  if (db == NULL)
+    return NULL;
+  /* "NVIDIA H200" is the driver's name of the "NVIDIA H200 SXM 141GB" */
+  for (uint32_t i = 0; best == NULL && i < db->n_gpus; i++)
+    if (g_strcmp0 (db->gpus[i].arch, arch) == 0 && name && *name
+        && (g_str_has_prefix (db->gpus[i].name, name)
+            || g_strcmp0 (db->gpus[i].name, name) == 0))
+      best = &db->gpus[i];
+  for (uint32_t i = 0; best == NULL && i < db->n_gpus; i++)
+    if (g_strcmp0 (db->gpus[i].arch, arch) == 0 && (int) db->gpus[i].sm_count == sms)
+      best = &db->gpus[i];
+  ai = best == NULL ? ks_gpu_db_get_arch (db, arch) : NULL;
+  if (ai != NULL)
+    best = ks_gpu_db_representative_gpu (db, ai);
+  return best ? g_strdup (best->id) : NULL;
+}
+
+KsProbeResult *
+ks_probe_result_measured (const KsProbeResult *r)
+{
+  KsProbeResult *m = g_new0 (KsProbeResult, 1);
+
+  g_return_val_if_fail (r != NULL, NULL);
+  result_init (m, r->tmpl, r->ran_on, r->evidence);
+  m->instruction = g_strdup (r->instruction);
+  m->gpu = g_strdup (r->gpu);
+  m->arch = g_strdup (r->arch);
+  m->device = g_strdup (r->device);
+  m->device_arch = g_strdup (r->device_arch);
+  m->edited = r->edited;
+  m->gpu_view = TRUE;
+  m->shown_x = r->shown_x;
+  m->warmup_runs = r->warmup_runs;
+  m->measured_runs = r->measured_runs;
+  m->have_fit = r->have_gpu_fit;
+  m->slope = r->gpu_slope;
+  m->intercept = r->gpu_intercept;
+  m->r2 = r->gpu_r2;
+  for (guint i = 0; i < r->points->len; i++)
+    {
+      KsProbePoint p = g_array_index (r->points, KsProbePoint, i);
+
+      if (p.gpu.count == 0)
+        continue;
+      p.cycles_per_instruction = p.gpu.median;
+      p.corrected = p.gpu_corrected;
+      p.total_cycles = (uint64_t) llround (p.gpu.median * (double) p.instructions);
+      p.checksum = p.gpu_checksum;
+      g_array_append_val (m->points, p);
+    }
+  return m;
+}
+
+/* One probe's (or control's) runs on the GPU.  A warp's cycles are its
+ * first thread's clock64 delta; one warp's probe is timed by warp 0, the
+ * sweeps of many warps by the median warp over the instructions of the
+ * warps the SM holds at once (resident): a warp's loop lasts as long as
+ * the SM takes to issue all of theirs. */
+typedef struct
+{
+  uint64_t cycles, instructions;
+  double checksum;
+} GpuSample;
+
+static gboolean
+gpu_runs (KsCuda       *cuda,
+          int           ordinal,
+          const Shape  *s,
+          const char   *ptx,
+          uint64_t      instructions,
+          guint         resident,
+          guint         warmup,
+          guint         runs,
+          GArray       *samples,
+          GError      **error)
+{
+  g_autofree char *name = probe_file (s, "ptx");
+  g_autofree char *spec = probe_spec (s, name);
+  g_autoptr(KsLaunch) launch = ks_launch_parse (spec, -1, NULL, error);
+  g_autoptr(KsCudaKernel) k = NULL;
+  uint64_t threads = (uint64_t) s->threads * s->blocks, warps = (threads + 31) / 32;
+  g_autofree int64_t *deltas = g_new (int64_t, warps);
+
+  if (launch == NULL)
+    return FALSE;
+  k = ks_cuda_kernel_new (cuda, ordinal, ptx, launch, error);
+  if (k == NULL)
+    return FALSE;
+  for (guint i = 0; i < warmup + runs; i++)
+    {
+      const uint8_t *bytes;
+      size_t size = 0;
+      GpuSample g = { 0 };
+
+      if (!ks_cuda_kernel_launch (k, error))
+        {
+          g_prefix_error (error, "%s, run %u: ", name, i);
+          return FALSE;
+        }
+      if (i < warmup)
+        continue;
+      bytes = ks_cuda_kernel_read (k, 1, &size, error);
+      if (bytes == NULL)
+        return FALSE;
+      if (size < warps * 32 * 8 - 31 * 8)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: the cycles buffer holds %"
+                       G_GSIZE_FORMAT " bytes, not a delta for each of %" G_GUINT64_FORMAT
+                       " warps", name, size, warps);
+          return FALSE;
+        }
+      for (uint64_t w = 0; w < warps; w++)
+        memcpy (&deltas[w], bytes + w * 32 * 8, 8);
+      if (warps > 1 && many_warps (s->kind))
+        {
+          double *sorted = g_new (double, warps);
+          KsProbeSummary sum;
+
+          for (uint64_t w = 0; w < warps; w++)
+            sorted[w] = (double) deltas[w];
+          ks_probe_summarise (sorted, (guint) warps, &sum);
+          g_free (sorted);
+          if (sum.min <= 0)
+            deltas[0] = (int64_t) sum.min;
+          else
+            deltas[0] = (int64_t) llround (sum.median);
+        }
+      if (deltas[0] <= 0)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s, run %u: a warp's clock reads "
+                       "gave %" G_GINT64_FORMAT " cycles; the probe did not time its loop on "
+                       "the GPU", name, i, deltas[0]);
+          return FALSE;
+        }
+      g.cycles = (uint64_t) deltas[0];
+      g.instructions = instructions * MAX (resident, 1u);
+      bytes = ks_cuda_kernel_read (k, 0, &size, error);
+      if (bytes == NULL)
+        return FALSE;
+      g.checksum = checksum_bytes (bytes, size, s);
+      g_array_append_val (samples, g);
+    }
+  return TRUE;
+}
+
+static double
+median_cycles (const GArray *samples)
+{
+  g_autofree double *v = g_new (double, MAX (samples->len, 1));
+  KsProbeSummary sum;
+
+  for (guint i = 0; i < samples->len; i++)
+    v[i] = (double) g_array_index (samples, GpuSample, i).cycles;
+  ks_probe_summarise (v, samples->len, &sum);
+  return sum.count ? sum.median : NAN;
+}
+
+/* Replaces a file of the folder's, or adds it */
+static void
+set_file (KsProbeResult *r,
+          const char    *path,
+          char          *content)
+{
+  for (guint i = 0; i + 1 < r->files->len; i += 2)
+    if (g_strcmp0 (g_ptr_array_index (r->files, i), path) == 0)
+      {
+        g_free (r->files->pdata[i + 1]);
+        r->files->pdata[i + 1] = content;
+        return;
+      }
+  add_file (r, g_strdup (path), content);
+}
+
+static void
+rename_file (KsProbeResult *r,
+             const char    *from,
+             const char    *to)
+{
+  for (guint i = 0; i + 1 < r->files->len; i += 2)
+    if (g_strcmp0 (g_ptr_array_index (r->files, i), from) == 0)
+      {
+        g_free (r->files->pdata[i]);
+        r->files->pdata[i] = g_strdup (to);
+      }
+}
+
+static const char *
+point_label (const KsProbeResult *r,
+             GString             *s,
+             double               x)
+{
+  g_string_printf (s, "%s%s%s%s_%g", r->tmpl->name, r->instruction ? "_" : "",
+                   r->instruction ? r->instruction : "", r->edited ? "_edited" : "", x);
+  return s->str;
+}
+
+gboolean
+ks_probe_run_on_gpu (KsProbeResult *r,
+                     KsCuda        *cuda,
+                     int            ordinal,
+                     guint          warmup,
+                     guint          runs,
+                     GError       **error)
+{
+  const ProbeOp *op = find_op (r->instruction ? r->instruction : "ffma");
+  g_autofree char *arch = NULL, *device = NULL;
+  g_autoptr(GArray) points = NULL, all = NULL;
+  g_autoptr(GString) label = g_string_new (NULL);
+  GString *raw, *summary, *env;
+  double empty_median = NAN, timer_median = NAN;
+  gboolean same = TRUE;
+  guint mismatch = G_MAXUINT;
+  KsCudaDevice dev;
+
+  g_return_val_if_fail (r != NULL && cuda != NULL, FALSE);
+  if (r->points->len == 0 || (r->edited && r->ptx == NULL))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   "the experiment has no probe to run: run it on the model first");
+      return FALSE;
+    }
+  if (r->edited && many_warps (r->tmpl->kind))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, "an edited probe of the '%s' "
+                   "sweep runs on the model only: its warps' instructions on the GPU are "
+                   "counted from the template's loop, which the edit may not keep",
+                   r->tmpl->name);
+      return FALSE;
+    }
+  if (!ks_cuda_device (cuda, ordinal, &dev, error))
+    return FALSE;
+  runs = CLAMP (runs, 1u, 100000u);
+  warmup = MIN (warmup, 100000u);
+  arch = ks_cuda_device_arch (&dev);
+  device = g_strdup_printf ("%s (%s, %d SMs)", dev.name, arch, dev.sms);
+  points = g_array_copy (r->points);
+  all = g_array_new (FALSE, FALSE, sizeof (KsProbeGpuRun));
+  for (guint i = 0; i < points->len; i++)
+    {
+      KsProbePoint *p = &g_array_index (points, KsProbePoint, i);
+      Shape s = shape_of (r->tmpl->kind, p->x, op);
+      g_autofree char *ptx = NULL;
+      g_autoptr(GArray) samples = g_array_new (FALSE, FALSE, sizeof (GpuSample));
+      g_autofree double *cpi = g_new (double, runs);
+      guint resident = 1;
+      uint64_t per_warp = p->instructions;
+
+      s.target = arch;
+      if (s.kind == PROBE_REGISTER_PRESSURE)
+        s.blocks = (uint32_t) MAX (dev.sms, 1) * PRESSURE_BLOCKS_PER_SM;
+      if (many_warps (s.kind))
+        {
+          /* the model's figure is the window's; the GPU's the median warp's */
+          per_warp = (uint64_t) s.iterations * s.per_body;
+          resident = s.kind == PROBE_WARP_COUNT ? s.x : (guint) MAX (p->resident_warps, 1);
+        }
+      ptx = r->edited ? g_strdup (r->ptx) : probe_ptx (&s, VARIANT_PROBE);
+      if (!gpu_runs (cuda, ordinal, &s, ptx, per_warp, resident, warmup, runs, samples, error))
+        return FALSE;
+      for (guint k = 0; k < samples->len; k++)
+        {
+          const GpuSample *g = &g_array_index (samples, GpuSample, k);
+          KsProbeGpuRun run = { i, k, g->instructions, g->cycles,
+                                (double) g->cycles / (double) g->instructions, g->checksum };
+
+          cpi[k] = run.cycles_per_instruction;
+          g_array_append_val (all, run);
+          /* the same bits as the simulator's (NAN for neither) */
+          if (!(g->checksum == p->checksum || (isnan (g->checksum) && isnan (p->checksum))))
+            {
+              same = FALSE;
+              mismatch = MIN (mismatch, i);
+            }
+        }
+      p->gpu_checksum = g_array_index (samples, GpuSample, 0).checksum;
+      ks_probe_summarise (cpi, samples->len, &p->gpu);
+      p->gpu_corrected = NAN;
+      /* the controls: each one-warp point's empty loop; the timer alone once */
+      if (!r->edited && (!many_warps (s.kind) || i == shown_index (r->tmpl)))
+        {
+          g_autofree char *empty = probe_ptx (&s, VARIANT_EMPTY_LOOP);
+          g_autoptr(GArray) control = g_array_new (FALSE, FALSE, sizeof (GpuSample));
+          double median;
+
+          if (!gpu_runs (cuda, ordinal, &s, empty, 1, 1, warmup, runs, control, error))
+            return FALSE;
+          median = median_cycles (control);
+          if (!many_warps (s.kind) && median <= p->gpu.median * per_warp)
+            p->gpu_corrected = (p->gpu.median * per_warp - median) / per_warp;
+          if (i == shown_index (r->tmpl))
+            empty_median = median;
+        }
+      if (!r->edited && i == shown_index (r->tmpl))
+        {
+          g_autofree char *timer = probe_ptx (&s, VARIANT_TIMER);
+          g_autoptr(GArray) control = g_array_new (FALSE, FALSE, sizeof (GpuSample));
+
+          if (!gpu_runs (cuda, ordinal, &s, timer, 1, 1, warmup, runs, control, error))
+            return FALSE;
+          timer_median = median_cycles (control);
+        }
+    }
+
+  /* every run succeeded: the result takes them */
+  g_array_unref (r->points);
+  r->points = g_steal_pointer (&points);
+  if (r->gpu_runs)
+    g_array_unref (r->gpu_runs);
+  r->gpu_runs = g_steal_pointer (&all);
+  r->warmup_runs = warmup;
+  r->measured_runs = runs;
+  r->gpu_empty_loop_cycles = empty_median;
+  r->gpu_timer_cycles = timer_median;
+  g_free (r->device);
+  r->device = g_strdup (device);
+  g_free (r->device_arch);
+  r->device_arch = g_strdup (arch);
+  r->device_ordinal = ordinal;
+  g_free (r->ran_on);
+  r->ran_on = g_strdup ("gpu");
+  g_free (r->evidence);
+  r->evidence = g_strdup (r->edited || r->points->len < 2 ? "measured" : "controls-and-sweeps");
+  {
+    const KsProbePoint *p = &g_array_index (r->points, KsProbePoint,
+                                            mismatch < r->points->len ? mismatch : 0);
+    g_autofree char *detail = NULL;
+
+    if (same)
+      detail = g_strdup_printf ("every measured run stored what the simulator computed (%.9g "
+                                "for %s = %g)", p->checksum, r->tmpl->variable, p->x);
+    else
+      detail = g_strdup_printf ("for %s = %g the GPU stored %.9g, the simulator %.9g",
+                                r->tmpl->variable, p->x, p->gpu_checksum, p->checksum);
+    add_check (r, N_("the GPU's result is the simulator's"), TRUE, same, g_steal_pointer (&detail),
+               NULL, NULL);
+  }
+
+  /* the fit and the conclusion of the GPU's figures: a copy of the points
+   * with the medians in the places the model's figures are read from */
+  if (r->tmpl->kind == PROBE_FFMA_COUNT && !r->edited)
+    {
+      g_autoptr(KsProbeResult) fitted = ks_probe_result_measured (r);
+
+      fit_line (fitted);
+      r->have_gpu_fit = fitted->have_fit;
+      r->gpu_slope = fitted->slope;
+      r->gpu_intercept = fitted->intercept;
+      r->gpu_r2 = fitted->r2;
+    }
+  {
+    g_autoptr(KsProbeResult) view = ks_probe_result_measured (r);
+    GArray *medians = view->points;
+
+    view->verified = r->verified;
+    g_free (r->conclusion);
+    if (r->edited && r->verified)
+      {
+        const KsProbePoint *p = &g_array_index (medians, KsProbePoint, 0);
+
+        r->conclusion = g_strdup_printf ("On the %s, the median of %u runs after %u warm-up "
+                                         "runs: your edited probe (%s = %g) took %.2f cycles per "
+                                         "instruction (min %.2f, max %.2f); the model gave %.2f. "
+                                         "Evidence: measured on the GPU, one probe edited by "
+                                         "hand, verified in its PTX, without controls, so the "
+                                         "figure includes the loop's own instructions.",
+                                         device, runs, warmup, r->tmpl->variable, p->x,
+                                         p->gpu.median, p->gpu.min, p->gpu.max,
+                                         g_array_index (r->points, KsProbePoint, 0)
+                                         .cycles_per_instruction);
+      }
+    else
+      {
+        /* r's checks, for the words of a failed one, lent to the view */
+        GPtrArray *own = view->checks;
+
+        view->checks = r->checks;
+        r->conclusion = conclude_as (view, NULL, device);
+        view->checks = own;
+      }
+  }
+
+  /* the folder: the seed's runtime files are the GPU's now */
+  rename_file (r, "runtime/runtime_raw.csv", "runtime/model_raw.csv");
+  raw = g_string_new ("run,kernel,total_instructions,total_cycles,cycles_per_instruction,"
+                      "checksum\n");
+  for (guint i = 0; i < r->gpu_runs->len; i++)
+    {
+      const KsProbeGpuRun *g = &g_array_index (r->gpu_runs, KsProbeGpuRun, i);
+
+      g_string_append_printf (raw, "%u,%s,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%.6f,%.9g\n",
+                              g->run, point_label (r, label, g_array_index (r->points,
+                                                                            KsProbePoint,
+                                                                            g->point).x),
+                              g->total_instructions, g->total_cycles, g->cycles_per_instruction,
+                              g->checksum);
+    }
+  set_file (r, "runtime/runtime_raw.csv", g_string_free (raw, FALSE));
+  summary = g_string_new (NULL);
+  g_string_append_printf (summary, "# %s: cycles per instruction over %u measured runs after %u "
+                                   "warm-up runs\nkernel,count,min,median,mean,max,std,p5,p95,"
+                                   "corrected_median,model\n", device, runs, warmup);
+  for (guint i = 0; i < r->points->len; i++)
+    {
+      const KsProbePoint *p = &g_array_index (r->points, KsProbePoint, i);
+
+      g_string_append_printf (summary, "%s,%u,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f\n",
+                              point_label (r, label, p->x), p->gpu.count, p->gpu.min,
+                              p->gpu.median, p->gpu.mean, p->gpu.max, p->gpu.std, p->gpu.p5,
+                              p->gpu.p95, p->gpu_corrected, p->cycles_per_instruction);
+    }
+  if (!r->edited)
+    g_string_append_printf (summary, "# controls (median cycles): empty loop %.0f, timer %.0f\n",
+                            empty_median, timer_median);
+  set_file (r, "runtime/runtime_summary.txt", g_string_free (summary, FALSE));
+  env = g_string_new (NULL);
+  g_string_append_printf (env, "device %d: %s\ncompute capability: %d.%d\nmultiprocessors: %d\n"
+                               "clock (the driver's typical): %d MHz\ndriver: CUDA %d.%d (%s)\n"
+                               "the probes: PTX for %s, compiled by the driver's JIT\n",
+                          dev.ordinal, dev.name, dev.major, dev.minor, dev.sms,
+                          dev.clock_khz / 1000, dev.driver_version / 1000,
+                          dev.driver_version % 1000 / 10, ks_cuda_library (cuda), arch);
+  set_file (r, "environment/gpu_environment.txt", g_string_free (env, FALSE));
+  return TRUE;
+}
+
 void
 ks_probe_result_free (KsProbeResult *r)
 {
@@ -2255,6 +2772,10 @@ ks_probe_result_free (KsProbeResult *r)
   g_free (r->cuda);
   g_free (r->sass);
   g_free (r->saved_date);
+  g_free (r->device);
+  g_free (r->device_arch);
+  if (r->gpu_runs)
+    g_array_unref (r->gpu_runs);
   g_free (r);
 }
 
@@ -2294,6 +2815,27 @@ add_lines (JsonBuilder  *b,
   json_builder_end_array (b);
 }
 
+static void
+add_fit (JsonBuilder *b,
+         const char  *name,
+         gboolean     have,
+         double       slope,
+         double       intercept,
+         double       r2)
+{
+  json_builder_set_member_name (b, name);
+  if (!have)
+    {
+      json_builder_add_null_value (b);
+      return;
+    }
+  json_builder_begin_object (b);
+  set_double_or_null (b, "slope", slope);
+  set_double_or_null (b, "intercept", intercept);
+  set_double_or_null (b, "r2", r2);
+  json_builder_end_object (b);
+}
+
 JsonNode *
 ks_probe_result_to_json (const KsProbeResult *r)
 {
@@ -2322,6 +2864,20 @@ ks_probe_result_to_json (const KsProbeResult *r)
   json_builder_add_string_value (b, r->ran_on);
   json_builder_set_member_name (b, "evidence");
   json_builder_add_string_value (b, r->evidence);
+  if (r->device != NULL)
+    {
+      json_builder_set_member_name (b, "device");
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "name");
+      json_builder_add_string_value (b, r->device);
+      json_builder_set_member_name (b, "arch");
+      json_builder_add_string_value (b, r->device_arch);
+      json_builder_set_member_name (b, "warmup_runs");
+      json_builder_add_int_value (b, r->warmup_runs);
+      json_builder_set_member_name (b, "measured_runs");
+      json_builder_add_int_value (b, r->measured_runs);
+      json_builder_end_object (b);
+    }
   json_builder_set_member_name (b, "verified");
   json_builder_add_boolean_value (b, r->verified);
   json_builder_set_member_name (b, "edited");
@@ -2353,12 +2909,20 @@ ks_probe_result_to_json (const KsProbeResult *r)
   json_builder_add_int_value (b, (gint64) r->empty_loop_cycles);
   json_builder_set_member_name (b, "timer_cycles");
   json_builder_add_int_value (b, (gint64) r->timer_cycles);
+  if (r->device != NULL)
+    {
+      set_double_or_null (b, "gpu_empty_loop_cycles", r->gpu_empty_loop_cycles);
+      set_double_or_null (b, "gpu_timer_cycles", r->gpu_timer_cycles);
+    }
   json_builder_end_object (b);
   json_builder_set_member_name (b, "points");
   json_builder_begin_array (b);
   for (guint i = 0; i < r->points->len; i++)
     {
       const KsProbePoint *p = &g_array_index (r->points, KsProbePoint, i);
+      /* the figures are those of where it ran: a GPU's medians, the
+       * model's beside them */
+      gboolean gpu = p->gpu.count > 0;
 
       json_builder_begin_object (b);
       set_double_or_null (b, "x", p->x);
@@ -2366,8 +2930,28 @@ ks_probe_result_to_json (const KsProbeResult *r)
       json_builder_add_int_value (b, (gint64) p->instructions);
       json_builder_set_member_name (b, "total_cycles");
       json_builder_add_int_value (b, (gint64) p->total_cycles);
-      set_double_or_null (b, "cycles_per_instruction", p->cycles_per_instruction);
-      set_double_or_null (b, "corrected_cycles_per_instruction", p->corrected);
+      set_double_or_null (b, "cycles_per_instruction",
+                          gpu ? p->gpu.median : p->cycles_per_instruction);
+      set_double_or_null (b, "corrected_cycles_per_instruction",
+                          gpu ? p->gpu_corrected : p->corrected);
+      if (gpu)
+        {
+          set_double_or_null (b, "model_cycles_per_instruction", p->cycles_per_instruction);
+          set_double_or_null (b, "model_corrected_cycles_per_instruction", p->corrected);
+          json_builder_set_member_name (b, "gpu");
+          json_builder_begin_object (b);
+          json_builder_set_member_name (b, "count");
+          json_builder_add_int_value (b, p->gpu.count);
+          set_double_or_null (b, "min", p->gpu.min);
+          set_double_or_null (b, "median", p->gpu.median);
+          set_double_or_null (b, "mean", p->gpu.mean);
+          set_double_or_null (b, "max", p->gpu.max);
+          set_double_or_null (b, "std", p->gpu.std);
+          set_double_or_null (b, "p5", p->gpu.p5);
+          set_double_or_null (b, "p95", p->gpu.p95);
+          set_double_or_null (b, "checksum", p->gpu_checksum);
+          json_builder_end_object (b);
+        }
       if (r->tmpl->kind == PROBE_SHARED_STRIDE)
         set_double_or_null (b, "ways", p->ways);
       set_int_or_null (b, "registers", p->registers);
@@ -2386,17 +2970,11 @@ ks_probe_result_to_json (const KsProbeResult *r)
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
-  json_builder_set_member_name (b, "fit");
-  if (r->have_fit)
-    {
-      json_builder_begin_object (b);
-      set_double_or_null (b, "slope", r->slope);
-      set_double_or_null (b, "intercept", r->intercept);
-      set_double_or_null (b, "r2", r->r2);
-      json_builder_end_object (b);
-    }
-  else
-    json_builder_add_null_value (b);
+  add_fit (b, "fit", r->device ? r->have_gpu_fit : r->have_fit,
+           r->device ? r->gpu_slope : r->slope, r->device ? r->gpu_intercept : r->intercept,
+           r->device ? r->gpu_r2 : r->r2);
+  if (r->device)
+    add_fit (b, "model_fit", r->have_fit, r->slope, r->intercept, r->r2);
   json_builder_set_member_name (b, "conclusion");
   json_builder_add_string_value (b, r->conclusion);
   json_builder_end_object (b);
@@ -2453,8 +3031,23 @@ ks_probe_write_folder (const KsProbeResult *r,
     run = g_strdup_printf ("kernelscope-cli probe run %s%s%s --gpu %s --out DIR\n", r->tmpl->name,
                            r->instruction ? " --instruction " : "",
                            r->instruction ? r->instruction : "", r->gpu);
-  env = g_strdup_printf ("kernelscope %s\nran on: %s (KernelScope's timing model of %s, %s)\n"
-                         "date: %s\n", PACKAGE_VERSION, r->ran_on, r->gpu, r->arch, stamp);
+  if (r->device != NULL)
+    {
+      /* the same command, on the GPU (the line ends in "--out DIR\n") */
+      char *on = g_strdup_printf ("%.*s--on gpu --device %d --warmup %u --runs %u --out DIR\n",
+                                  (int) (strlen (run) - strlen ("--out DIR\n")), run,
+                                  r->device_ordinal, r->warmup_runs, r->measured_runs);
+
+      g_free (run);
+      run = on;
+      env = g_strdup_printf ("kernelscope %s\nran on: gpu (%s, device %d; see "
+                             "gpu_environment.txt) and KernelScope's timing model of %s, %s\n"
+                             "date: %s\n", PACKAGE_VERSION, r->device, r->device_ordinal,
+                             r->gpu, r->arch, stamp);
+    }
+  else
+    env = g_strdup_printf ("kernelscope %s\nran on: %s (KernelScope's timing model of %s, %s)\n"
+                           "date: %s\n", PACKAGE_VERSION, r->ran_on, r->gpu, r->arch, stamp);
   {
     GString *c = g_string_new (NULL);
 
@@ -2626,6 +3219,39 @@ saved_point (const Saved   *s,
     return FALSE;
   if (!(v[0] >= 0 && v[1] >= 0 && p->cycles_per_instruction >= 0))
     return saved_fail (s, error, where, "\"%s\" has a negative count or figure", where);
+  p->gpu_corrected = NAN;
+  p->gpu_checksum = NAN;
+  /* a GPU's run: its medians are the point's figures, the model's beside */
+  if (json_object_has_member (o, "model_cycles_per_instruction"))
+    {
+      JsonNode *g = json_object_get_member (o, "gpu");
+      JsonObject *go = g && JSON_NODE_HOLDS_OBJECT (g) ? json_node_get_object (g) : NULL;
+      g_autofree char *gprefix = g_strdup_printf ("points[%u].gpu.", i);
+      double count = 0, model = 0;
+
+      if (go == NULL)
+        return saved_fail (s, error, where, "\"%s\" has the model's figure but no \"gpu\" "
+                           "object", where);
+      p->gpu_corrected = p->corrected;
+      if (!saved_number (s, o, prefix, "model_cycles_per_instruction", FALSE, 0, &model, error)
+          || !saved_number (s, o, prefix, "model_corrected_cycles_per_instruction", TRUE, NAN,
+                            &p->corrected, error)
+          || !saved_number (s, go, gprefix, "count", FALSE, 0, &count, error)
+          || !saved_number (s, go, gprefix, "min", FALSE, 0, &p->gpu.min, error)
+          || !saved_number (s, go, gprefix, "median", FALSE, 0, &p->gpu.median, error)
+          || !saved_number (s, go, gprefix, "mean", FALSE, 0, &p->gpu.mean, error)
+          || !saved_number (s, go, gprefix, "max", FALSE, 0, &p->gpu.max, error)
+          || !saved_number (s, go, gprefix, "std", FALSE, 0, &p->gpu.std, error)
+          || !saved_number (s, go, gprefix, "p5", FALSE, 0, &p->gpu.p5, error)
+          || !saved_number (s, go, gprefix, "p95", FALSE, 0, &p->gpu.p95, error)
+          || !saved_number (s, go, gprefix, "checksum", TRUE, NAN, &p->gpu_checksum, error))
+        return FALSE;
+      if (!(count >= 1 && count <= G_MAXUINT && model >= 0))
+        return saved_fail (s, error, where, "\"%s\" has a GPU count or a model figure out of "
+                           "range", where);
+      p->gpu.count = (guint) count;
+      p->cycles_per_instruction = model;
+    }
   p->instructions = (uint64_t) v[0];
   p->total_cycles = (uint64_t) v[1];
   p->registers = (int) CLAMP (v[2], -1, G_MAXINT);
@@ -2697,6 +3323,24 @@ ks_probe_result_load (const char *dir,
   r->edited = n && JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == G_TYPE_BOOLEAN
               && json_node_get_boolean (n);
 
+  n = json_object_get_member (o, "device");
+  if (n && JSON_NODE_HOLDS_OBJECT (n))
+    {
+      JsonObject *d = json_node_get_object (n);
+      const char *dname, *darch;
+      double warm, runs;
+
+      if (!saved_string (&s, d, "device.", "name", FALSE, &dname, error)
+          || !saved_string (&s, d, "device.", "arch", TRUE, &darch, error)
+          || !saved_number (&s, d, "device.", "warmup_runs", TRUE, 0, &warm, error)
+          || !saved_number (&s, d, "device.", "measured_runs", TRUE, 0, &runs, error))
+        return NULL;
+      r->device = g_strdup (dname);
+      r->device_arch = g_strdup (darch);
+      r->warmup_runs = (guint) CLAMP (warm, 0, G_MAXUINT);
+      r->measured_runs = (guint) CLAMP (runs, 0, G_MAXUINT);
+    }
+
   n = json_object_get_member (o, "verification");
   for (guint i = 0; n && JSON_NODE_HOLDS_ARRAY (n) && i < json_array_get_length (json_node_get_array (n)); i++)
     {
@@ -2751,16 +3395,29 @@ ks_probe_result_load (const char *dir,
       g_array_append_val (r->points, p);
     }
 
-  n = json_object_get_member (o, "fit");
-  if (n && JSON_NODE_HOLDS_OBJECT (n))
+  /* "fit" is where it ran; a GPU's folder has the model's as "model_fit" */
+  for (guint k = 0; k < 2; k++)
     {
-      JsonObject *f = json_node_get_object (n);
+      gboolean on_gpu = r->device != NULL && k == 0;
+      const char *member = k == 0 ? "fit" : "model_fit";
+      g_autofree char *prefix = g_strconcat (member, ".", NULL);
 
-      if (!saved_number (&s, f, "fit.", "slope", FALSE, 0, &r->slope, error)
-          || !saved_number (&s, f, "fit.", "intercept", FALSE, 0, &r->intercept, error)
-          || !saved_number (&s, f, "fit.", "r2", FALSE, 0, &r->r2, error))
-        return NULL;
-      r->have_fit = TRUE;
+      n = json_object_get_member (o, member);
+      if (n && JSON_NODE_HOLDS_OBJECT (n) && (k == 0 || r->device != NULL))
+        {
+          JsonObject *f = json_node_get_object (n);
+
+          if (!saved_number (&s, f, prefix, "slope", FALSE, 0, on_gpu ? &r->gpu_slope : &r->slope,
+                             error)
+              || !saved_number (&s, f, prefix, "intercept", FALSE, 0,
+                                on_gpu ? &r->gpu_intercept : &r->intercept, error)
+              || !saved_number (&s, f, prefix, "r2", FALSE, 0, on_gpu ? &r->gpu_r2 : &r->r2, error))
+            return NULL;
+          if (on_gpu)
+            r->have_gpu_fit = TRUE;
+          else
+            r->have_fit = TRUE;
+        }
     }
   r->shown_x = r->edited && r->points->len == 1
                ? g_array_index (r->points, KsProbePoint, 0).x

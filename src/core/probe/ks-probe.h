@@ -32,6 +32,15 @@ G_BEGIN_DECLS
 
 typedef struct _KsProbeTemplate KsProbeTemplate;
 
+/* Seed section 11's summary of repeated runs */
+typedef struct
+{
+  guint count;                  /* 0: none ran */
+  double min, median, mean, max;
+  double std;                   /* the sample's (n - 1) */
+  double p5, p95;               /* linear between the closest ranks */
+} KsProbeSummary;
+
 typedef struct
 {
   double x;                     /* the variable's value */
@@ -47,7 +56,24 @@ typedef struct
   int limiter;                  /* register-pressure: what limits them (a KsOccupancyLimiter:
                                  * ks_occupancy_limiter_name(), _label()); 0 for the others */
   double checksum;              /* the kernel's stored result, as computed by the simulator */
+  /* On a GPU (ks_probe_run_on_gpu()): the measured runs' cycles per
+   * instruction, the median's less the empty loop's (NAN without), and the
+   * stored result of the first measured run */
+  KsProbeSummary gpu;
+  double gpu_corrected;
+  double gpu_checksum;
 } KsProbePoint;
+
+/* One measured run on a GPU: a row of runtime/runtime_raw.csv */
+typedef struct
+{
+  guint point;                  /* index into points */
+  guint run;
+  uint64_t total_instructions;
+  uint64_t total_cycles;
+  double cycles_per_instruction;
+  double checksum;
+} KsProbeGpuRun;
 
 typedef struct
 {
@@ -83,6 +109,19 @@ typedef struct
   GPtrArray *files;             /* char *: path in the folder, content, path, content, ... */
   gboolean edited;              /* one probe edited or written by hand (ks_probe_run_ptx()) */
   char *saved_date;             /* a folder's (ks_probe_result_load()): when it was written */
+  /* ks_probe_run_on_gpu(): the GPU that ran the probes ("NVIDIA H200,
+   * sm_90, 132 SMs, 1980 MHz, driver 13.0"), NULL until one has; its runs */
+  char *device;
+  char *device_arch;
+  int device_ordinal;
+  guint warmup_runs, measured_runs;
+  GArray *gpu_runs;             /* KsProbeGpuRun; NULL before */
+  double gpu_empty_loop_cycles; /* the controls' medians on the GPU; NAN without */
+  double gpu_timer_cycles;
+  gboolean have_gpu_fit;        /* the count sweep's line through the GPU's medians */
+  gboolean gpu_view;            /* ks_probe_result_measured()'s: the points are the GPU's;
+                                 * else they are always the model's */
+  double gpu_slope, gpu_intercept, gpu_r2;
 } KsProbeResult;
 
 typedef struct
@@ -150,6 +189,42 @@ KsProbeResult       *ks_probe_run_ptx                  (const KsProbeTemplate  *
                                                         double                  x,
                                                         const char             *ptx,
                                                         GError                **error);
+
+/* Runs a result's probes (every point's, after ks_probe_run() or
+ * ks_probe_run_ptx()) on a real GPU through the CUDA driver (ks-cuda.h):
+ * each made for the device's architecture, @warmup launches then @runs
+ * measured, its clock64 deltas and stored result read back; the controls
+ * likewise.  Fills the points' gpu figures, gpu_runs, the folder's
+ * runtime/runtime_raw.csv (the model's becomes runtime/model_raw.csv),
+ * runtime/runtime_summary.txt and environment/gpu_environment.txt, a check
+ * that the GPU's results are the simulator's, and the conclusion, worded
+ * by what ran (seed section 18).  FALSE with error when a probe cannot
+ * run there; the result is then as it was. */
+struct _KsCuda;
+gboolean             ks_probe_run_on_gpu               (KsProbeResult          *result,
+                                                        struct _KsCuda         *cuda,
+                                                        int                     device,
+                                                        guint                   warmup,
+                                                        guint                   runs,
+                                                        GError                **error);
+/* The GPU's figures of a result that ran on one, as a result of their own
+ * (ks_probe_result_free()): each point's median cycles per instruction
+ * (and its total cycles, corrected figure and stored result) in the
+ * model's places, the GPU's fit as the fit; no checks, files or
+ * conclusion.  For a plot's second series.  Points no GPU ran are left
+ * out. */
+KsProbeResult       *ks_probe_result_measured          (const KsProbeResult    *result);
+
+/* The GPU database's entry the model should time a device as: the one of
+ * its name, else of its architecture and SMs, else its architecture's
+ * representative; NULL when the database knows none of its architecture */
+char                *ks_probe_model_gpu_for            (const char             *device_name,
+                                                        const char             *device_arch,
+                                                        int                     sms);
+/* Seed section 11's summary of @n values (sorted in place) */
+void                 ks_probe_summarise                (double                 *values,
+                                                        guint                   n,
+                                                        KsProbeSummary         *summary);
 
 /* Reads a saved experiment folder's metadata.json back (what
  * ks_probe_write_folder() wrote, any version since): its template,
