@@ -19,6 +19,9 @@
  *                             (default "fma.rn.f32")
  *   KS_FAKE_CUDA_OTHER_CYCLES the delta for the other modules (the controls)
  *   KS_FAKE_CUDA_OUT          hex bytes written at the first buffer's start
+ *   KS_FAKE_CUDA_OUTS         "hex,hex,...": the n-th module holding the
+ *                             target writes the n-th instead (counted
+ *                             from when the variable last changed)
  *   KS_FAKE_CUDA_JIT_ERROR    a module load fails with this as the JIT's log
  *   KS_FAKE_CUDA_LOG          a file each module load and launch is noted in
  */
@@ -60,6 +63,7 @@ struct _Module
   char *ptx;
   unsigned launches;
   int is_target;
+  unsigned target_index;        /* among the modules holding the target */
   Function function;            /* the one a test gets */
 };
 
@@ -90,6 +94,8 @@ EXPORT CUresult cuGetErrorName (CUresult rc, const char **name);
 EXPORT CUresult cuGetErrorString (CUresult rc, const char **text);
 
 static int context_tag;
+static unsigned target_loads;
+static char outs_seen[4096];
 
 static const char *
 env (const char *name,
@@ -215,6 +221,17 @@ cuModuleLoadDataEx (void      **module,
   m = calloc (1, sizeof *m);
   m->ptx = strdup (ptx);
   m->is_target = strstr (ptx, env ("KS_FAKE_CUDA_TARGET", "fma.rn.f32")) != NULL;
+  if (m->is_target)
+    {
+      const char *outs = env ("KS_FAKE_CUDA_OUTS", "");
+
+      if (strcmp (outs, outs_seen) != 0)
+        {
+          snprintf (outs_seen, sizeof outs_seen, "%s", outs);
+          target_loads = 0;
+        }
+      m->target_index = target_loads++;
+    }
   {
     char arch[32] = "";
 
@@ -337,10 +354,21 @@ cuLaunchKernel (void      *function,
       uint64_t size = ((uint64_t *) cycles)[-2];
       int64_t delta = delta_of (m, m->launches);
       const char *hex = getenv ("KS_FAKE_CUDA_OUT");
+      const char *outs = getenv ("KS_FAKE_CUDA_OUTS");
 
+      /* the module's entry of the list */
+      if (outs != NULL && m->is_target)
+        {
+          hex = outs;
+          for (unsigned k = 0; k < m->target_index && hex != NULL; k++)
+            {
+              hex = strchr (hex, ',');
+              hex = hex ? hex + 1 : NULL;
+            }
+        }
       for (uint64_t i = 0; i < size / 8; i++)
         cycles[i] = delta;
-      for (unsigned i = 0; hex && hex[2 * i] && hex[2 * i + 1]; i++)
+      for (unsigned i = 0; hex && hex[2 * i] && hex[2 * i] != ',' && hex[2 * i + 1]; i++)
         {
           unsigned byte;
 

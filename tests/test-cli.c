@@ -1944,6 +1944,69 @@ test_probe_gpu (void)
                                       4096 / n, 1e-9);
     }
   result_clear (&r);
+
+  /* calibrate: a verified H200 run whose one-accumulator FFMA loop takes 5
+   * cycles an FFMA over its empty loop, written to a private config */
+  {
+    g_autofree char *config = g_dir_make_tmp ("ks-cli-config-XXXXXX", NULL);
+    g_autofree char *dir = g_build_filename (config, "experiment", NULL);
+    const char *model[] = { "probe", "run", "accumulators", "--no-toolkit", "--on", "model",
+                            "--gpu", "h200", "--json", NULL };
+    const char *measure[] = { "probe", "run", "accumulators", "--no-toolkit", "--on", "gpu",
+                              "--warmup", "1", "--runs", "2", "--out", dir, NULL };
+    const char *calibrate[] = { "probe", "calibrate", dir, "--json", NULL };
+    const char *model_dir[] = { "probe", "calibrate", config, NULL };
+    g_autoptr(GString) outs = g_string_new (NULL);
+    JsonObject *c;
+
+    envp = g_environ_setenv (envp, "XDG_CONFIG_HOME", config, TRUE);
+    envp = g_environ_setenv (envp, "KS_FAKE_CUDA_NAME", "NVIDIA H200", TRUE);
+    envp = g_environ_setenv (envp, "KS_FAKE_CUDA_CC", "9.0", TRUE);
+    envp = g_environ_setenv (envp, "KS_FAKE_CUDA_SMS", "132", TRUE);
+    envp = g_environ_setenv (envp, "KS_FAKE_CUDA_CYCLES", "164880", TRUE);
+    envp = g_environ_setenv (envp, "KS_FAKE_CUDA_OTHER_CYCLES", "1040", TRUE);
+    r = run_cli_env (model, envp);
+    g_assert_cmpint (r.status, ==, 0);
+    points = json_object_get_array_member (json_node_get_object (r.json), "points");
+    g_assert_cmpfloat (json_object_get_double_member (json_array_get_object_element (points, 0),
+                                                      "cycles_per_instruction"), <, 4.2);
+    /* the GPU stores what the simulator computed, point by point */
+    for (guint i = 0; i < json_array_get_length (points); i++)
+      {
+        float f = (float) json_object_get_double_member (json_array_get_object_element (points, i),
+                                                         "checksum");
+        guint8 b[4];
+
+        memcpy (b, &f, 4);
+        g_string_append_printf (outs, "%s%02x%02x%02x%02x", i ? "," : "", b[0], b[1], b[2], b[3]);
+      }
+    result_clear (&r);
+    envp = g_environ_setenv (envp, "KS_FAKE_CUDA_OUTS", outs->str, TRUE);
+    r = run_cli_env (measure, envp);
+    g_assert_cmpint (r.status, ==, 0);
+    result_clear (&r);
+    r = run_cli_env (calibrate, envp);
+    g_assert_cmpint (r.status, ==, 0);
+    c = json_node_get_object (r.json);
+    g_assert_cmpstr (json_object_get_string_member (c, "arch"), ==, "sm_90");
+    g_assert_cmpstr (json_object_get_string_member (c, "class"), ==, "ffma");
+    g_assert_cmpint (json_object_get_int_member (c, "latency"), ==, 5);
+    g_assert_cmpint (json_object_get_int_member (c, "was"), ==, 4);
+    g_assert_true (g_str_has_prefix (json_object_get_string_member (c, "file"), config));
+    result_clear (&r);
+    /* the model times sm_90's FFMA chain with it now */
+    r = run_cli_env (model, envp);
+    points = json_object_get_array_member (json_node_get_object (r.json), "points");
+    g_assert_cmpfloat (fabs (json_object_get_double_member (json_array_get_object_element (points, 0),
+                                                            "cycles_per_instruction") - 5), <, 0.1);
+    result_clear (&r);
+    /* a folder that is none: exit 1, named */
+    r = run_cli_env (model_dir, envp);
+    g_assert_cmpint (r.status, ==, 1);
+    g_assert_nonnull (strstr (r.err, "metadata.json"));
+    result_clear (&r);
+    ks_test_remove_tree (config);
+  }
 }
 
 static void

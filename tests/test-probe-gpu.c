@@ -15,6 +15,7 @@
 #include <glib/gstdio.h>
 
 #include "ks-cuda.h"
+#include "ks-gpu-db.h"
 #include "ks-probe.h"
 
 /* The fake driver, or skip: it is built beside the tests */
@@ -409,11 +410,137 @@ test_warp_count (void)
   g_assert_cmpfloat (first, >, 0);
 }
 
+/* A measured latency as the model's (issue 17's calibration override):
+ * the fake H200's one-accumulator FFMA loop takes 5 x 32768 cycles over an
+ * empty loop of 1040, so its dependent FFMA latency is 5 cycles; written
+ * into the user's GPU database (each test has its own XDG dirs), the
+ * model's dependent chain on an sm_90 GPU then takes 5 cycles, not the
+ * built-in 4 */
+static void
+test_calibrate (void)
+{
+  g_autoptr(KsProbeResult) r = NULL, back = NULL, before = NULL, after = NULL, edited = NULL;
+  g_autoptr(KsCuda) cuda = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) outs = g_string_new (NULL);
+  g_autoptr(KsGpuDb) builtin = NULL, db = NULL;
+  g_autofree char *arch = NULL, *arch2 = NULL, *file = NULL, *dir = NULL, *text = NULL;
+  const KsArchInfo *sm90, *old90;
+  int klass = -1, klass2 = -1;
+  guint latency = 0, latency2 = 0;
+  double measured = 0, measured2 = 0;
+
+  if (!use_fake ())
+    return;
+  builtin = ks_gpu_db_load_default (&error);
+  g_assert_no_error (error);
+  old90 = ks_gpu_db_get_arch (builtin, "sm_90");
+  g_assert_cmpuint (old90->latencies[KS_LATENCY_FFMA].latency, ==, 4);
+  r = model_run ("accumulators", "h200");
+  before = model_run ("accumulators", "h200");
+  /* a model run cannot calibrate the model */
+  g_assert_false (ks_probe_calibration (before, &arch, &klass, &latency, &measured, &error));
+  g_assert_nonnull (strstr (error->message, "model alone"));
+  g_clear_error (&error);
+  for (guint i = 0; i < r->points->len; i++)
+    {
+      g_autofree char *hex = float_hex (g_array_index (r->points, KsProbePoint, i).checksum);
+
+      g_string_append_printf (outs, "%s%s", i ? "," : "", hex);
+    }
+  g_setenv ("KS_FAKE_CUDA_OUTS", outs->str, TRUE);
+  g_setenv ("KS_FAKE_CUDA_CYCLES", "164880", TRUE);
+  g_setenv ("KS_FAKE_CUDA_OTHER_CYCLES", "1040", TRUE);
+  cuda = ks_cuda_open (&error);
+  g_assert_no_error (error);
+  g_assert_true (ks_probe_run_on_gpu (r, cuda, 0, 1, 3, &error));
+  g_assert_no_error (error);
+  g_unsetenv ("KS_FAKE_CUDA_OUTS");
+  /* every point stored what the simulator computed: verified, concluded */
+  g_assert_true (r->verified);
+  g_assert_true (g_str_has_prefix (r->conclusion, "On the NVIDIA H200 (sm_90, 132 SMs), the "
+                                   "median of 3 runs after 1 warm-up runs: a dependent FFMA "
+                                   "chain took 5.03 cycles per instruction"));
+  g_assert_nonnull (strstr (r->conclusion, "Evidence: measured on the GPU"));
+
+  g_assert_true (ks_probe_calibration (r, &arch, &klass, &latency, &measured, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (arch, ==, "sm_90");
+  g_assert_cmpint (klass, ==, KS_LATENCY_FFMA);
+  g_assert_cmpfloat_with_epsilon (measured, 5.0, 1e-12);
+  g_assert_cmpuint (latency, ==, 5);
+  /* the folder read back says the same */
+  dir = g_dir_make_tmp ("ks-calibrate-XXXXXX", &error);
+  g_assert_true (ks_probe_write_folder (r, dir, &error));
+  back = ks_probe_result_load (dir, &error);
+  g_assert_no_error (error);
+  g_assert_true (ks_probe_calibration (back, &arch2, &klass2, &latency2, &measured2, &error));
+  g_assert_cmpstr (arch2, ==, arch);
+  g_assert_cmpint (klass2, ==, klass);
+  g_assert_cmpuint (latency2, ==, latency);
+
+  file = ks_gpu_db_set_user_latency (arch, (KsLatencyClass) klass, latency, "measured: test",
+                                     &error);
+  g_assert_no_error (error);
+  g_assert_true (g_str_has_prefix (file, g_get_user_config_dir ()));
+  db = ks_gpu_db_load_default (&error);
+  g_assert_no_error (error);
+  sm90 = ks_gpu_db_get_arch (db, "sm_90");
+  g_assert_cmpuint (sm90->latencies[KS_LATENCY_FFMA].latency, ==, 5);
+  g_assert_cmpstr (sm90->latencies[KS_LATENCY_FFMA].source, ==, "measured: test");
+  /* the rest of the entry, and the other classes, stay as built in */
+  g_assert_cmpfloat (sm90->latencies[KS_LATENCY_FFMA].issue, ==,
+                     old90->latencies[KS_LATENCY_FFMA].issue);
+  g_assert_cmpuint (sm90->latencies[KS_LATENCY_IADD3].latency, ==,
+                    old90->latencies[KS_LATENCY_IADD3].latency);
+
+  /* the model now times FFMA chains on sm_90 with it */
+  after = model_run ("accumulators", "h200");
+  g_assert_cmpfloat (g_array_index (before->points, KsProbePoint, 0).cycles_per_instruction, <,
+                     4.2);
+  g_assert_cmpfloat (fabs (g_array_index (after->points, KsProbePoint, 0).cycles_per_instruction
+                           - 5.0), <, 0.1);
+
+  /* a second class keeps the first */
+  g_free (file);
+  file = ks_gpu_db_set_user_latency ("sm_90", KS_LATENCY_IADD3, 7, "measured: iadd3", &error);
+  g_assert_no_error (error);
+  g_clear_pointer (&db, ks_gpu_db_free);
+  db = ks_gpu_db_load_default (&error);
+  sm90 = ks_gpu_db_get_arch (db, "sm_90");
+  g_assert_cmpuint (sm90->latencies[KS_LATENCY_FFMA].latency, ==, 5);
+  g_assert_cmpuint (sm90->latencies[KS_LATENCY_IADD3].latency, ==, 7);
+
+  /* a user file that is not JSON is named, with its place, and kept */
+  g_assert_true (g_file_set_contents (file, "{\"archs\": [1,\n", -1, NULL));
+  g_free (ks_gpu_db_set_user_latency ("sm_90", KS_LATENCY_FFMA, 4, "x", &error));
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "gpus.json:"));
+  g_clear_error (&error);
+  g_assert_true (g_file_get_contents (file, &text, NULL, NULL));
+  g_assert_cmpstr (text, ==, "{\"archs\": [1,\n");
+  g_unlink (file);
+
+  /* an edited probe has no controls: no calibration */
+  edited = ks_probe_run_ptx (ks_probe_find ("accumulators"), NULL, 1, before->ptx, &error);
+  g_assert_no_error (error);
+  g_free (g_steal_pointer (&arch));
+  g_assert_false (ks_probe_calibration (edited, &arch, &klass, &latency, &measured, &error));
+  g_assert_nonnull (error);
+  {
+    g_autofree char *cmd = g_strdup_printf ("rm -rf '%s'", dir);
+
+    g_assert_true (g_spawn_command_line_sync (cmd, NULL, NULL, NULL, NULL));
+  }
+}
+
 int
 main (int    argc,
       char **argv)
 {
-  g_test_init (&argc, &argv, NULL);
+  /* each test its own XDG folders: the calibration writes the user's GPU
+   * database there */
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
   g_test_add_func ("/probe-gpu/no-driver", test_no_driver);
   g_test_add_func ("/probe-gpu/summary", test_summary);
   g_test_add_func ("/probe-gpu/model-gpu-for", test_model_gpu_for);
@@ -421,5 +548,6 @@ main (int    argc,
   g_test_add_func ("/probe-gpu/edited", test_edited);
   g_test_add_func ("/probe-gpu/jit-error", test_jit_error);
   g_test_add_func ("/probe-gpu/warp-count", test_warp_count);
+  g_test_add_func ("/probe-gpu/calibrate", test_calibrate);
   return g_test_run ();
 }

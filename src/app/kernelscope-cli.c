@@ -1362,7 +1362,8 @@ static const struct
   { "occupancy", ks_cli_occupancy,
     "--arch sm_XX --block-size N --regs R: active blocks and warps per SM, occupancy, limiter" },
   { "probe", ks_cli_probe,
-    "list | run TEMPLATE [--gpu ID] [--out DIR]: a hardware probe, verified, swept and fitted" },
+    "list | run TEMPLATE [--gpu ID] [--on gpu] [--out DIR] | rerun DIR | calibrate DIR: a "
+    "hardware probe, verified, swept and fitted, on the model and a GPU" },
   { "sass", ks_cli_sass,
     "FILE [--resources FILE]: a cuobjdump/nvdisasm listing with control codes, pipes, lines" },
 };

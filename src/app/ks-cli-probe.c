@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "ks-cuda.h"
+#include "ks-gpu-db.h"
 #include "ks-json.h"
 #include "ks-occupancy.h"
 #include "ks-probe.h"
@@ -257,6 +258,75 @@ probe_rerun (const char *dir,
   return KS_CLI_EXIT_OK;
 }
 
+/* `probe calibrate DIR`: a GPU's measured latency into the user's GPU
+ * database, which the timing model then uses */
+static int
+probe_calibrate (const char *dir,
+                 gboolean    json)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsProbeResult) r = ks_probe_result_load (dir, &error);
+  g_autoptr(KsGpuDb) db = NULL;
+  g_autofree char *arch = NULL, *source = NULL, *file = NULL;
+  const KsArchInfo *ai;
+  int klass = 0;
+  guint latency = 0, was = 0;
+  double measured = 0;
+
+  if (r == NULL || !ks_probe_calibration (r, &arch, &klass, &latency, &measured, &error))
+    return probe_fail (json, KS_CLI_EXIT_BAD_INPUT, error->message);
+  db = ks_gpu_db_load_default (&error);
+  if (db == NULL)
+    return probe_fail (json, KS_CLI_EXIT_BAD_INPUT, error->message);
+  ai = ks_gpu_db_get_arch (db, arch);
+  if (ai == NULL)
+    {
+      g_autofree char *msg = g_strdup_printf ("the GPU database has no %s for the measured "
+                                              "GPU (%s)", arch, r->device);
+
+      return probe_fail (json, KS_CLI_EXIT_BAD_INPUT, msg);
+    }
+  was = ai->latencies[klass].latency;
+  source = g_strdup_printf ("measured: %.3f cycles, KernelScope's Probe Lab (%s, %s) on the "
+                            "%s, median of %u runs, saved %s", measured,
+                            ks_probe_template_name (r->tmpl),
+                            r->instruction ? r->instruction : "ffma", r->device,
+                            r->measured_runs, r->saved_date ? r->saved_date : "?");
+  file = ks_gpu_db_set_user_latency (arch, (KsLatencyClass) klass, latency, source, &error);
+  if (file == NULL)
+    return probe_fail (json, KS_CLI_EXIT_BAD_INPUT, error->message);
+  if (json)
+    {
+      g_autoptr(JsonBuilder) b = json_builder_new ();
+      g_autoptr(JsonNode) root = NULL;
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "folder");
+      json_builder_add_string_value (b, dir);
+      json_builder_set_member_name (b, "arch");
+      json_builder_add_string_value (b, arch);
+      json_builder_set_member_name (b, "class");
+      json_builder_add_string_value (b, ks_latency_class_name ((KsLatencyClass) klass));
+      json_builder_set_member_name (b, "measured");
+      json_builder_add_double_value (b, measured);
+      json_builder_set_member_name (b, "latency");
+      json_builder_add_int_value (b, latency);
+      json_builder_set_member_name (b, "was");
+      json_builder_add_int_value (b, was);
+      json_builder_set_member_name (b, "file");
+      json_builder_add_string_value (b, file);
+      json_builder_end_object (b);
+      root = json_builder_get_root (b);
+      ks_cli_print_json (root);
+    }
+  else
+    printf ("%s's %s latency: %u cycles (measured %.3f on the %s; it was %u). Written to %s: "
+            "the timing model uses it for every %s GPU from now on.\n", arch,
+            ks_latency_class_name ((KsLatencyClass) klass), latency, measured, r->device, was,
+            file, arch);
+  return KS_CLI_EXIT_OK;
+}
+
 int
 ks_cli_probe (int    argc,
               char **argv)
@@ -291,7 +361,7 @@ ks_cli_probe (int    argc,
     { NULL }
   };
   g_autoptr(GOptionContext) ctx =
-    g_option_context_new ("list | run TEMPLATE | rerun DIR - the Probe Lab: a hardware "
+    g_option_context_new ("list | run TEMPLATE | rerun DIR | calibrate DIR - the Probe Lab: a hardware "
                           "hypothesis, its probe, verification, sweep, fit and conclusion "
                           "(seeds/002)");
   g_autoptr(GError) error = NULL;
@@ -312,9 +382,11 @@ ks_cli_probe (int    argc,
                            "--out, --ptx or --x)");
       return probe_rerun (argv[2], json, no_toolkit);
     }
+  if (argc == 3 && g_strcmp0 (argv[1], "calibrate") == 0)
+    return probe_calibrate (argv[2], json);
   if (argc != 3 || g_strcmp0 (argv[1], "run") != 0)
     return probe_fail (json, KS_CLI_EXIT_USAGE,
-                       "expected 'list', 'run TEMPLATE' or 'rerun DIR'");
+                       "expected 'list', 'run TEMPLATE', 'rerun DIR' or 'calibrate DIR'");
   tmpl = ks_probe_find (argv[2]);
   if (tmpl == NULL)
     {

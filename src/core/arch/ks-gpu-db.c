@@ -9,6 +9,8 @@
 #include "ks-gpu-db.h"
 #include "ks-json.h"
 
+#include <errno.h>
+#include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -910,6 +912,117 @@ ks_gpu_db_load_default (GError **error)
   if (g_file_test (user, G_FILE_TEST_IS_REGULAR))
     paths[1] = user;
   return ks_gpu_db_load_files (paths, error);
+}
+
+/* The object member @name of @o, made when missing; NULL when it is there
+ * and not an object */
+static JsonObject *
+object_member (JsonObject *o,
+               const char *name)
+{
+  JsonNode *n = json_object_get_member (o, name);
+
+  if (n == NULL)
+    {
+      json_object_set_object_member (o, name, json_object_new ());
+      n = json_object_get_member (o, name);
+    }
+  return JSON_NODE_HOLDS_OBJECT (n) ? json_node_get_object (n) : NULL;
+}
+
+/**
+ * ks_gpu_db_set_user_latency:
+ *
+ * Writes one latency into the user's file (ks_gpu_db_user_file(): made if
+ * missing, its other members kept): archs.@arch.latencies.@klass's
+ * "latency" and "source", merged over the built-in entry as every user
+ * override is.  The file is written only when the database loads with it.
+ *
+ * Returns: the file's path (g_free), or %NULL with @error set
+ */
+char *
+ks_gpu_db_set_user_latency (const char     *arch,
+                            KsLatencyClass  klass,
+                            guint           latency,
+                            const char     *source,
+                            GError        **error)
+{
+  g_autofree char *path = ks_gpu_db_user_file ();
+  g_autofree char *builtin = ks_gpu_db_find_builtin ();
+  g_autofree char *display = g_filename_display_name (path);
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *text = NULL, *temp = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(JsonGenerator) gen = NULL;
+  g_autoptr(KsGpuDb) db = NULL;
+  JsonObject *o, *entry;
+  gsize len = 0;
+
+  g_return_val_if_fail (arch != NULL && klass < KS_N_LATENCIES && source != NULL, NULL);
+  if (builtin == NULL)
+    {
+      g_set_error (error, KS_GPU_DB_ERROR, KS_GPU_DB_ERROR_NOT_FOUND,
+                   "the built-in GPU database (gpus.json) was not found");
+      return NULL;
+    }
+  if (g_file_get_contents (path, &text, &len, NULL))
+    {
+      root = parse_text (text, (gssize) len, display, error);
+      if (root == NULL)
+        return NULL;
+    }
+  else
+    root = json_node_init_object (json_node_alloc (), json_object_new ());
+  if (!JSON_NODE_HOLDS_OBJECT (root)
+      || (o = object_member (json_node_get_object (root), "archs")) == NULL
+      || (o = object_member (o, arch)) == NULL
+      || (o = object_member (o, "latencies")) == NULL
+      || (entry = object_member (o, latency_names[klass])) == NULL)
+    {
+      g_set_error (error, KS_GPU_DB_ERROR, KS_GPU_DB_ERROR_INVALID,
+                   "%s: archs.%s.latencies.%s is not where an object can go", display, arch,
+                   latency_names[klass]);
+      return NULL;
+    }
+  json_object_set_int_member (entry, "latency", latency);
+  json_object_set_string_member (entry, "source", source);
+
+  gen = json_generator_new ();
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, TRUE);
+  g_free (text);
+  text = json_generator_to_data (gen, NULL);
+  if (g_mkdir_with_parents (dir, 0755) != 0)
+    {
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno), "%s: %s", dir,
+                   g_strerror (errno));
+      return NULL;
+    }
+  /* the database must load with it before it replaces the file */
+  temp = g_strconcat (path, ".new", NULL);
+  if (!g_file_set_contents (temp, text, -1, error))
+    return NULL;
+  {
+    const char *paths[] = { builtin, temp, NULL };
+
+    db = ks_gpu_db_load_files (paths, error);
+  }
+  if (db == NULL || ks_gpu_db_get_arch (db, arch) == NULL)
+    {
+      if (db != NULL)
+        g_set_error (error, KS_GPU_DB_ERROR, KS_GPU_DB_ERROR_INVALID,
+                     "the GPU database has no architecture %s", arch);
+      g_unlink (temp);
+      return NULL;
+    }
+  if (g_rename (temp, path) != 0)
+    {
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno), "%s: %s", display,
+                   g_strerror (errno));
+      g_unlink (temp);
+      return NULL;
+    }
+  return g_steal_pointer (&path);
 }
 
 void

@@ -161,6 +161,11 @@ const char         *ks_arch_info_source          (const KsArchInfo  *arch,
 const char         *ks_gpu_info_source           (const KsGpuInfo   *gpu,
                                                   const char        *field);
 const char         *ks_latency_class_name        (KsLatencyClass     klass);
+char               *ks_gpu_db_set_user_latency   (const char        *arch,
+                                                  KsLatencyClass     klass,
+                                                  guint              latency,
+                                                  const char        *source,
+                                                  GError           **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsGpuDb, ks_gpu_db_free)
 

@@ -2333,6 +2333,73 @@ ks_probe_model_gpu_for (const char *name,
   return best ? g_strdup (best->id) : NULL;
 }
 
+gboolean
+ks_probe_calibration (const KsProbeResult *r,
+                      char               **arch,
+                      int                 *klass,
+                      guint               *latency,
+                      double              *measured,
+                      GError             **error)
+{
+  static const struct
+  {
+    const char *instruction;
+    KsLatencyClass klass;
+  } classes[] = {
+    { "ffma", KS_LATENCY_FFMA }, { "iadd3", KS_LATENCY_IADD3 }, { "imad", KS_LATENCY_IMAD },
+    { "dfma", KS_LATENCY_DFMA }, { "mufu", KS_LATENCY_MUFU },
+  };
+  const char *instruction = r->instruction ? r->instruction : "ffma";
+  int k = -1;
+  double v = NAN;
+
+  if (r->device == NULL || r->device_arch == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "the experiment ran on the "
+                   "model alone: only a GPU's measurement can calibrate the model");
+      return FALSE;
+    }
+  if (!r->verified || r->edited)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "the experiment %s: it "
+                   "supports no calibration", r->edited ? "is one probe edited by hand, "
+                   "without controls" : "failed verification");
+      return FALSE;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (classes); i++)
+    if (g_str_equal (classes[i].instruction, instruction))
+      k = (int) classes[i].klass;
+  if (k < 0 || (r->tmpl->kind != PROBE_FFMA_COUNT && r->tmpl->kind != PROBE_FFMA_ACCUMULATORS))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "a calibration is a "
+                   "dependent chain's latency: a chain-length or accumulators experiment of "
+                   "ffma, iadd3, imad, dfma or mufu (this is %s of %s)", r->tmpl->name,
+                   instruction);
+      return FALSE;
+    }
+  if (r->tmpl->kind == PROBE_FFMA_COUNT)
+    v = r->have_gpu_fit ? r->gpu_slope : NAN;
+  else
+    for (guint i = 0; i < r->points->len; i++)
+      {
+        const KsProbePoint *p = &g_array_index (r->points, KsProbePoint, i);
+
+        if (p->x == 1 && p->gpu.count > 0)
+          v = isnan (p->gpu_corrected) ? p->gpu.median : p->gpu_corrected;
+      }
+  if (!(v >= 1) || v > 100000)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "the measured latency (%g "
+                   "cycles) is not one a GPU has", v);
+      return FALSE;
+    }
+  *arch = g_strdup (r->device_arch);
+  *klass = k;
+  *latency = (guint) lround (v);
+  *measured = v;
+  return TRUE;
+}
+
 KsProbeResult *
 ks_probe_result_measured (const KsProbeResult *r)
 {

@@ -221,6 +221,21 @@ KsProbeResult       *ks_probe_result_measured          (const KsProbeResult    *
 char                *ks_probe_model_gpu_for            (const char             *device_name,
                                                         const char             *device_arch,
                                                         int                     sms);
+/* What a result measured on a GPU says of one latency of the GPU
+ * database (issue 17's calibration override): the dependent-chain latency
+ * of ffma, iadd3, imad, dfma or mufu, as the chain-length sweep's slope
+ * through the GPU's medians, or the accumulators sweep's one-accumulator
+ * point less its empty loop; rounded to whole cycles, for the device's
+ * architecture.  FALSE with error for a result the model alone ran, one
+ * that failed verification, an edited probe, another template or
+ * instruction, or a figure under one cycle. */
+gboolean             ks_probe_calibration              (const KsProbeResult    *result,
+                                                        char                  **arch,
+                                                        int                    *latency_class,
+                                                        guint                  *latency,
+                                                        double                 *measured,
+                                                        GError                **error);
+
 /* Seed section 11's summary of @n values (sorted in place) */
 void                 ks_probe_summarise                (double                 *values,
                                                         guint                   n,
