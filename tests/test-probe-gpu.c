@@ -538,9 +538,16 @@ int
 main (int    argc,
       char **argv)
 {
-  /* each test its own XDG folders: the calibration writes the user's GPU
-   * database there */
-  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  /* a config folder of the tests' own, before GLib reads the variable:
+   * the calibration writes the user's GPU database there (GLib 2.74's
+   * G_TEST_OPTION_ISOLATE_DIRS leaks the names it makes) */
+  g_autofree char *config = g_dir_make_tmp ("ks-probe-gpu-config-XXXXXX", NULL);
+  g_autofree char *cleanup = g_strdup_printf ("rm -rf '%s'", config);
+  int status;
+
+  g_assert_nonnull (config);
+  g_setenv ("XDG_CONFIG_HOME", config, TRUE);
+  g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/probe-gpu/no-driver", test_no_driver);
   g_test_add_func ("/probe-gpu/summary", test_summary);
   g_test_add_func ("/probe-gpu/model-gpu-for", test_model_gpu_for);
@@ -549,5 +556,7 @@ main (int    argc,
   g_test_add_func ("/probe-gpu/jit-error", test_jit_error);
   g_test_add_func ("/probe-gpu/warp-count", test_warp_count);
   g_test_add_func ("/probe-gpu/calibrate", test_calibrate);
-  return g_test_run ();
+  status = g_test_run ();
+  g_spawn_command_line_sync (cleanup, NULL, NULL, NULL, NULL);
+  return status;
 }

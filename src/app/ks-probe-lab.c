@@ -707,9 +707,14 @@ show_result (KsProbeLab *self)
   g_clear_pointer (&self->measured_label, g_free);
   if (r != NULL && r->device != NULL)
     {
+      /* the legend names the GPU without its architecture and SMs */
+      const char *paren = strstr (r->device, " (");
+      g_autofree char *name = paren ? g_strndup (r->device, paren - r->device)
+                                    : g_strdup (r->device);
+
       self->measured = ks_probe_result_measured (r);
       /* TRANSLATORS: the plot's legend for a GPU's figures; %s is the GPU */
-      self->measured_label = g_strdup_printf (_("measured on %s"), r->device);
+      self->measured_label = g_strdup_printf (_("measured on %s"), name);
     }
   /* an edited probe still running was of what was shown before */
   self->edit_serial++;
