@@ -2009,6 +2009,57 @@ test_probe_gpu (void)
   }
 }
 
+/* anatomy: the sample's four parameters where nvdisasm's sm_89 listing
+ * reads them (c[0x0][0x160] ...), its eight stages; usage and bad input */
+static void
+test_anatomy (void)
+{
+  g_autofree char *spec = dist ("..", "data", "samples", "01-vector-add", "vector_add.json",
+                                NULL);
+  const char *ok[] = { "anatomy", spec, "--gpu", "rtx-4090", "--no-toolkit", "--json", NULL };
+  const char *text[] = { "anatomy", spec, "--gpu", "rtx-4090", "--no-toolkit", NULL };
+  const char *none[] = { "anatomy", NULL };
+  const char *missing[] = { "anatomy", "/nonexistent/spec.json", NULL };
+  const char *bad_gpu[] = { "anatomy", spec, "--gpu", "no-such-gpu", NULL };
+  Result r = run_cli (ok);
+  JsonObject *o;
+  JsonArray *params;
+
+  g_assert_cmpint (r.status, ==, 0);
+  o = json_node_get_object (r.json);
+  params = json_object_get_array_member (o, "params");
+  g_assert_cmpuint (json_array_get_length (params), ==, 4);
+  for (guint i = 0; i < 4; i++)
+    {
+      JsonObject *p = json_array_get_object_element (params, i);
+
+      g_assert_cmpint (json_object_get_int_member (p, "offset"), ==, 8 * i);
+      g_assert_cmpint (json_object_get_int_member (p, "cbank_offset"), ==, 0x160 + 8 * i);
+      g_assert_true (json_object_get_boolean_member (p, "in_sass"));
+    }
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (o, "stages")), ==, 8);
+  /* 4 blocks of the sample on 128 SMs of 6 */
+  g_assert_cmpint (json_object_get_int_member (o, "blocks_per_sm"), ==, 6);
+  result_clear (&r);
+  r = run_cli (text);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "c[0x0][0x178] (read in the SASS)"));
+  g_assert_nonnull (strstr (r.out, "not a measurement"));
+  result_clear (&r);
+  r = run_cli (none);
+  g_assert_cmpint (r.status, ==, 2);
+  result_clear (&r);
+  r = run_cli (missing);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "/nonexistent/spec.json"));
+  result_clear (&r);
+  /* as analyze: an unknown GPU is named */
+  r = run_cli (bad_gpu);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "no-such-gpu"));
+  result_clear (&r);
+}
+
 static void
 test_probe_run_ptx (void)
 {
@@ -2181,6 +2232,7 @@ main (int   argc,
   g_test_add_func ("/cli/probe-rerun", test_probe_rerun);
   g_test_add_func ("/cli/probe-run-ptx", test_probe_run_ptx);
   g_test_add_func ("/cli/probe-gpu", test_probe_gpu);
+  g_test_add_func ("/cli/anatomy", test_anatomy);
   g_test_add_func ("/cli/analyze/default-launch", test_analyze_default_launch);
   g_test_add_func ("/cli/analyze/cuda-error", test_analyze_cuda_error);
   g_test_add_func ("/cli/parse/errors", test_parse_errors);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "ks-cli-analyze.h"
+#include "ks-cli-anatomy.h"
 #include "ks-cli-occupancy.h"
 #include "ks-cli-probe.h"
 #include "ks-cli-sass.h"
@@ -1359,6 +1360,8 @@ static const struct
   { "run", cmd_run, "SPEC.json: run a kernel launch in the simulator and print its buffers" },
   { "analyze", ks_cli_analyze,
     "SPEC.json|FILE.ptx [--arch sm_XX|--gpu ID]: resources, occupancy, simulation, hints" },
+  { "anatomy", ks_cli_anatomy,
+    "SPEC.json|FILE [--gpu ID]: the launch's stages (seeds/004) with this kernel's figures" },
   { "occupancy", ks_cli_occupancy,
     "--arch sm_XX --block-size N --regs R: active blocks and warps per SM, occupancy, limiter" },
   { "probe", ks_cli_probe,

@@ -1,0 +1,374 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-anatomy.c: a launch's anatomy from a finished analysis (ks-anatomy.h). */
+#include "ks-anatomy.h"
+
+#include <gio/gio.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ks-gpu-db.h"
+#include "ks-occupancy.h"
+#include "ks-ptx.h"
+#include "ks-sass.h"
+#include "ks-sass-cubin.h"
+#include "ks-sim.h"
+#include "ks-timing.h"
+
+uint32_t
+ks_anatomy_cbank_base (const char *arch)
+{
+  unsigned sm = 0;
+
+  if (arch == NULL || sscanf (arch, "sm_%u", &sm) != 1 || sm < 50)
+    return KS_ANATOMY_NONE;
+  /* where ptxas puts a kernel's first parameter in constant bank 0 (the
+   * listings' c[0x0][...] operands: data/samples/ and shared/fixtures/) */
+  return sm < 70 ? 0x140 : sm < 90 ? 0x160 : 0x210;
+}
+
+/* Whether the listing reads c[0x0][offset] (any size of read) */
+static int
+read_in_sass (const char *sass,
+              uint32_t    offset)
+{
+  g_autofree char *operand = NULL;
+
+  if (sass == NULL || offset == KS_ANATOMY_NONE)
+    return -1;
+  operand = g_strdup_printf ("c[0x0][0x%x]", offset);
+  return strstr (sass, operand) != NULL;
+}
+
+KsAnatomy *
+ks_anatomy_new (const KsAnalysis *a,
+                GError          **error)
+{
+  g_autoptr(KsAnatomy) an = NULL;
+  const KsPtxModule *m = a->module;
+  const KsPtxFunction *f;
+  const KsLaunch *l = a->launch;
+  uint32_t at = 0;
+
+  if (m == NULL || a->kernel_index < 0 || l == NULL || a->arch == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "no kernel to show the launch of%s%s",
+                   a->error ? ": " : "", a->error ? a->error : "");
+      return NULL;
+    }
+  f = &m->functions[a->kernel_index];
+  an = g_new0 (KsAnatomy, 1);
+  an->kernel = g_strdup (a->kernel_name);
+  an->arch = g_strdup (a->arch->id);
+  an->gpu = g_strdup (a->gpu ? a->gpu->id : NULL);
+  an->gpu_name = g_strdup (a->gpu ? a->gpu->name : NULL);
+
+  /* 2. the argument buffer: each parameter at the next multiple of its
+   * alignment (.align N, else its element's size), as the ABI lays out
+   * a kernel's .param space */
+  an->cbank_base = ks_anatomy_cbank_base (an->arch);
+  an->sass_arch = a->sass_text ? a->sass_arch : NULL;
+  an->params = g_new0 (KsAnatomyParam, MAX (f->n_params, 1));
+  an->n_params = f->n_params;
+  for (uint32_t i = 0; i < f->n_params; i++)
+    {
+      const KsPtxVar *v = &m->vars[f->first_param + i];
+      KsAnatomyParam *p = &an->params[i];
+      uint32_t element = ks_ptx_type_size ((KsPtxType) v->type) * MAX (v->vec, 1);
+
+      p->name = ks_ptx_span_dup (m, v->name);
+      p->size = (uint32_t) (element * MAX (v->n_elements, 1));
+      p->align = v->align ? v->align : MAX (element, 1);
+      p->offset = (at + p->align - 1) / p->align * p->align;
+      at = p->offset + p->size;
+      p->cbank_offset = an->cbank_base == KS_ANATOMY_NONE ? KS_ANATOMY_NONE
+                        : an->cbank_base + p->offset;
+      /* a listing of the same architecture only: another's bank differs */
+      p->in_sass = a->sass_arch && g_strcmp0 (a->sass_arch, an->arch) == 0
+                   ? read_in_sass (a->sass_text, p->cbank_offset) : -1;
+    }
+  an->param_bytes = at;
+
+  /* a cubin's .nv.info records where ptxas put each one: they win */
+  if (a->sass != NULL && a->sass->cubin != NULL && a->sass->cubin->functions != NULL
+      && g_strcmp0 (a->sass->cubin->arch, an->arch) == 0)
+    {
+      const KsSassFunction *sf = ks_sass_find_function (a->sass, a->kernel_name, NULL);
+      const KsSassCubin *c = a->sass->cubin;
+
+      if (sf != NULL)
+        {
+          const KsCubinFunction *cf = &c->functions[sf - a->sass->functions];
+
+          for (uint32_t k = 0; k < cf->n_params; k++)
+            {
+              const KsCubinParam *cp = &c->params[cf->first_param + k];
+
+              if (cp->index < an->n_params && cp->cbank_offset != KS_SASS_NONE)
+                {
+                  an->params[cp->index].offset = cp->offset;
+                  an->params[cp->index].cbank_offset = cp->cbank_offset;
+                  an->params_from_cubin = TRUE;
+                }
+            }
+          if (cf->param_cbank_offset != KS_SASS_NONE)
+            an->cbank_base = cf->param_cbank_offset;
+        }
+    }
+
+  /* 3. the launch record's fields */
+  memcpy (an->grid, l->grid, sizeof an->grid);
+  memcpy (an->block, l->block, sizeof an->block);
+  an->blocks = (uint64_t) l->grid[0] * l->grid[1] * l->grid[2];
+  an->threads = an->blocks * l->block[0] * l->block[1] * l->block[2];
+  an->registers = a->resources ? a->resources->registers : 0;
+
+  /* 4. distribution */
+  an->sms = a->gpu ? a->gpu->sm_count : 0;
+  an->schedulers = a->arch->sub_partitions;
+  if (a->have_occupancy)
+    {
+      const KsOccupancyResult *o = &a->occupancy;
+
+      an->have_occupancy = TRUE;
+      an->shared_bytes = o->shared_bytes_per_block;
+      an->blocks_per_sm = o->active_blocks_per_sm;
+      an->limiter = ks_occupancy_limiter_name (o->limiter);
+      an->warps_per_sm = o->active_warps_per_sm;
+      an->max_warps_per_sm = o->max_warps_per_sm;
+      if (an->schedulers > 0)
+        {
+          an->warps_per_scheduler = (an->warps_per_sm + an->schedulers - 1) / an->schedulers;
+          an->max_warps_per_scheduler = an->max_warps_per_sm / an->schedulers;
+        }
+      if (an->blocks_per_sm > 0 && an->sms > 0)
+        an->waves_per_sm = (double) an->blocks / ((double) an->blocks_per_sm * an->sms);
+    }
+
+  /* 7. the model's figures */
+  if (a->timing != NULL)
+    {
+      const KsTiming *t = a->timing;
+
+      an->have_timing = TRUE;
+      an->warps_active = t->warps_active;
+      an->issue_active = t->issue_active;
+      an->dram_throughput = t->dram_throughput;
+      an->duration_us = t->estimated_duration_us;
+      an->dram_bytes = t->dram_bytes;
+      an->flops = t->flops;
+      an->arithmetic_intensity = t->arithmetic_intensity;
+      if (t->waves_per_sm > 0)
+        an->waves_per_sm = t->waves_per_sm;
+    }
+  return g_steal_pointer (&an);
+}
+
+void
+ks_anatomy_free (KsAnatomy *an)
+{
+  if (an == NULL)
+    return;
+  for (uint32_t i = 0; an->params && i < an->n_params; i++)
+    g_free (an->params[i].name);
+  g_free (an->params);
+  g_free (an->kernel);
+  g_free (an->gpu);
+  g_free (an->gpu_name);
+  g_free (an->arch);
+  g_free (an);
+}
+
+static void
+add_uint3 (JsonBuilder    *b,
+           const char     *name,
+           const uint32_t *v)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_begin_array (b);
+  for (int i = 0; i < 3; i++)
+    json_builder_add_int_value (b, v[i]);
+  json_builder_end_array (b);
+}
+
+static void
+add_stage (JsonBuilder *b,
+           int          number,
+           const char  *name,
+           char        *summary)
+{
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "stage");
+  json_builder_add_int_value (b, number);
+  json_builder_set_member_name (b, "name");
+  json_builder_add_string_value (b, name);
+  json_builder_set_member_name (b, "summary");
+  json_builder_add_string_value (b, summary);
+  json_builder_end_object (b);
+  g_free (summary);
+}
+
+JsonNode *
+ks_anatomy_to_json (const KsAnatomy *an)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autofree char *first = NULL;
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "kernel");
+  json_builder_add_string_value (b, an->kernel);
+  json_builder_set_member_name (b, "gpu");
+  json_builder_add_string_value (b, an->gpu);
+  json_builder_set_member_name (b, "arch");
+  json_builder_add_string_value (b, an->arch);
+
+  json_builder_set_member_name (b, "params");
+  json_builder_begin_array (b);
+  for (uint32_t i = 0; i < an->n_params; i++)
+    {
+      const KsAnatomyParam *p = &an->params[i];
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "name");
+      json_builder_add_string_value (b, p->name);
+      json_builder_set_member_name (b, "offset");
+      json_builder_add_int_value (b, p->offset);
+      json_builder_set_member_name (b, "size");
+      json_builder_add_int_value (b, p->size);
+      json_builder_set_member_name (b, "align");
+      json_builder_add_int_value (b, p->align);
+      json_builder_set_member_name (b, "cbank_offset");
+      if (p->cbank_offset != KS_ANATOMY_NONE)
+        json_builder_add_int_value (b, p->cbank_offset);
+      else
+        json_builder_add_null_value (b);
+      json_builder_set_member_name (b, "in_sass");
+      if (p->in_sass >= 0)
+        json_builder_add_boolean_value (b, p->in_sass);
+      else
+        json_builder_add_null_value (b);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "param_bytes");
+  json_builder_add_int_value (b, an->param_bytes);
+  json_builder_set_member_name (b, "params_from");
+  json_builder_add_string_value (b, an->params_from_cubin ? "cubin" : "ptx");
+
+  /* the record's fields for this launch: reconstructed, not a layout */
+  json_builder_set_member_name (b, "qmd");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "reconstructed");
+  json_builder_add_boolean_value (b, TRUE);
+  add_uint3 (b, "grid", an->grid);
+  add_uint3 (b, "block", an->block);
+  json_builder_set_member_name (b, "registers_per_thread");
+  json_builder_add_int_value (b, an->registers);
+  json_builder_set_member_name (b, "shared_memory_bytes");
+  json_builder_add_int_value (b, an->shared_bytes);
+  json_builder_set_member_name (b, "constant_bank0_bytes");
+  if (an->cbank_base != KS_ANATOMY_NONE)
+    json_builder_add_int_value (b, an->cbank_base + an->param_bytes);
+  else
+    json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "program");
+  json_builder_add_string_value (b, an->kernel);
+  json_builder_end_object (b);
+
+  json_builder_set_member_name (b, "blocks_per_sm");
+  json_builder_add_int_value (b, an->blocks_per_sm);
+  json_builder_set_member_name (b, "limiter");
+  if (an->limiter)
+    json_builder_add_string_value (b, an->limiter);
+  else
+    json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "sms");
+  json_builder_add_int_value (b, an->sms);
+  json_builder_set_member_name (b, "waves_per_sm");
+  json_builder_add_double_value (b, an->waves_per_sm);
+  json_builder_set_member_name (b, "warps_per_scheduler");
+  json_builder_add_int_value (b, an->warps_per_scheduler);
+  json_builder_set_member_name (b, "max_warps_per_scheduler");
+  json_builder_add_int_value (b, an->max_warps_per_scheduler);
+
+  /* Nsight Compute's metric names, its units; the model's values */
+  json_builder_set_member_name (b, "nsight");
+  if (an->have_timing)
+    {
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "source");
+      json_builder_add_string_value (b, "model");
+      json_builder_set_member_name (b, "launch__grid_size");
+      json_builder_add_int_value (b, (gint64) an->blocks);
+      json_builder_set_member_name (b, "launch__block_size");
+      json_builder_add_int_value (b, an->block[0] * an->block[1] * an->block[2]);
+      json_builder_set_member_name (b, "launch__registers_per_thread");
+      json_builder_add_int_value (b, an->registers);
+      json_builder_set_member_name (b, "launch__waves_per_multiprocessor");
+      json_builder_add_double_value (b, an->waves_per_sm);
+      json_builder_set_member_name (b, "sm__warps_active.avg.pct_of_peak");
+      json_builder_add_double_value (b, 100 * an->warps_active);
+      json_builder_set_member_name (b, "smsp__issue_active.avg.pct_of_peak");
+      json_builder_add_double_value (b, 100 * an->issue_active);
+      json_builder_set_member_name (b, "dram__throughput.avg.pct_of_peak");
+      json_builder_add_double_value (b, 100 * an->dram_throughput);
+      json_builder_set_member_name (b, "gpu__time_duration.sum");
+      json_builder_add_double_value (b, an->duration_us);
+      json_builder_end_object (b);
+    }
+  else
+    json_builder_add_null_value (b);
+
+  json_builder_set_member_name (b, "stages");
+  json_builder_begin_array (b);
+  add_stage (b, 1, "compile", g_strdup_printf ("%s: PTX, the virtual ISA, made for %s; SASS, "
+                                               "%s's machine code, %s", an->kernel, an->arch,
+                                               an->arch, an->sass_arch
+                                               ? "read from its listing"
+                                               : "not made here (no listing or toolkit)"));
+  if (an->n_params > 0 && an->cbank_base != KS_ANATOMY_NONE)
+    first = g_strdup_printf ("c[0x0][0x%x] to c[0x0][0x%x]", an->cbank_base,
+                             an->cbank_base + an->param_bytes - 1);
+  add_stage (b, 2, "arguments", g_strdup_printf ("%u parameter%s, %u bytes, packed by the host "
+                                                 "stub and read by the SASS from constant bank "
+                                                 "0%s%s", an->n_params,
+                                                 an->n_params == 1 ? "" : "s", an->param_bytes,
+                                                 first ? " at " : "", first ? first : ""));
+  add_stage (b, 3, "submission", g_strdup_printf ("cuLaunchKernel writes a launch record (QMD): "
+                                                  "grid %ux%ux%u, block %ux%ux%u, %u registers "
+                                                  "a thread, %u bytes of shared memory a block",
+                                                  an->grid[0], an->grid[1], an->grid[2],
+                                                  an->block[0], an->block[1], an->block[2],
+                                                  an->registers, an->shared_bytes));
+  add_stage (b, 4, "distribution",
+             an->have_occupancy
+             ? g_strdup_printf ("%u block%s an SM (limited by %s) on %u SMs: %" G_GUINT64_FORMAT
+                                " blocks in %.2f waves", an->blocks_per_sm,
+                                an->blocks_per_sm == 1 ? "" : "s", an->limiter, an->sms,
+                                an->blocks, an->waves_per_sm)
+             : g_strdup ("the configuration cannot launch"));
+  add_stage (b, 5, "issue", g_strdup_printf ("%u warps an SM, %u of %u slots on each of its %u "
+                                             "schedulers", an->warps_per_sm,
+                                             an->warps_per_scheduler,
+                                             an->max_warps_per_scheduler, an->schedulers));
+  add_stage (b, 6, "memory",
+             an->have_timing
+             ? g_strdup_printf ("%.0f bytes from DRAM, %.3g flops: %.3g flops a byte (model)",
+                                an->dram_bytes, an->flops, an->arithmetic_intensity)
+             : g_strdup ("not timed"));
+  add_stage (b, 7, "figures",
+             an->have_timing
+             ? g_strdup_printf ("the model: warps active %.2f %% of peak, issue active %.2f %%, "
+                                "DRAM throughput %.2f %%, %.2f us", 100 * an->warps_active,
+                                100 * an->issue_active, 100 * an->dram_throughput,
+                                an->duration_us)
+             : g_strdup ("not timed"));
+  add_stage (b, 8, "completion",
+             an->have_timing
+             ? g_strdup_printf ("the last block retires after %.2f us (model); the completion "
+                                "semaphore releases and the results can be copied back",
+                                an->duration_us)
+             : g_strdup ("the last block retires; the completion semaphore releases"));
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+  return json_builder_get_root (b);
+}

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-anatomy.h: the launch's anatomy (seeds/004): what happens between
+ * kernel<<<grid, block>>> and the result, with the figures of one
+ * analysed kernel on one GPU.  Plain C over a finished KsAnalysis.
+ *
+ * - The arguments: each parameter's offset, size and alignment in the
+ *   argument buffer, from the PTX's .param list as the ABI lays it out, and
+ *   where the SASS reads it in constant bank 0 (the architecture's base:
+ *   0x140 on sm_5x/6x, 0x160 on sm_7x/8x, 0x210 on sm_90 and later, as the
+ *   committed listings show), checked against the listing's c[0x0][...]
+ *   operands when there is one.
+ * - The launch record (QMD) the driver fills: its fields for this launch,
+ *   reconstructed from the launch and the resources, not a bit layout.
+ * - Distribution: blocks an SM holds and what limits them, the waves, the
+ *   warps each scheduler (sub-partition) holds.
+ * - The figures Nsight Compute would give, from the timing model, under
+ *   its metric names; marked as the model's. */
+#pragma once
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+#include <stdint.h>
+
+#include "ks-analysis.h"
+
+G_BEGIN_DECLS
+
+#define KS_ANATOMY_NONE G_MAXUINT32
+
+typedef struct
+{
+  char *name;
+  uint32_t offset, size, align; /* in the argument buffer, bytes */
+  uint32_t cbank_offset;        /* c[0x0][cbank_offset]; KS_ANATOMY_NONE if unknown */
+  int in_sass;                  /* the SASS reads c[0x0][cbank_offset]: 1, 0, or -1 (no SASS) */
+} KsAnatomyParam;
+
+typedef struct
+{
+  char *kernel;
+  char *gpu, *gpu_name, *arch;
+  /* 2. the arguments */
+  KsAnatomyParam *params;
+  uint32_t n_params;
+  uint32_t param_bytes;         /* the buffer's size: the last parameter's end */
+  uint32_t cbank_base;          /* KS_ANATOMY_NONE for an architecture not known */
+  gboolean params_from_cubin;   /* the offsets are the cubin's .nv.info records' */
+  const char *sass_arch;        /* the listing checked against, or NULL */
+  /* 3. the launch record */
+  uint32_t grid[3], block[3];
+  uint64_t blocks, threads;
+  uint32_t registers;
+  uint32_t shared_bytes;        /* static + dynamic, per block */
+  /* 4. distribution */
+  gboolean have_occupancy;
+  uint32_t sms;
+  uint32_t blocks_per_sm;
+  const char *limiter;          /* ks_occupancy_limiter_name() */
+  uint32_t warps_per_sm, max_warps_per_sm;
+  uint32_t schedulers;          /* sub-partitions an SM */
+  uint32_t warps_per_scheduler, max_warps_per_scheduler;
+  double waves_per_sm;
+  /* 7. the model's Nsight Compute figures; have_timing FALSE without them */
+  gboolean have_timing;
+  double warps_active, issue_active, dram_throughput;   /* fractions of peak */
+  double duration_us;
+  double dram_bytes, flops, arithmetic_intensity;
+} KsAnatomy;
+
+/* The anatomy of the analysed launch; NULL with error when the analysis
+ * has no kernel (it failed) */
+KsAnatomy *ks_anatomy_new     (const KsAnalysis *analysis,
+                               GError          **error);
+void       ks_anatomy_free    (KsAnatomy        *anatomy);
+/* The constant bank 0 offset of the first parameter on an architecture
+ * ("sm_86"), or KS_ANATOMY_NONE */
+uint32_t   ks_anatomy_cbank_base (const char    *arch);
+/* `kernelscope-cli anatomy --json`'s object (docs/ANATOMY.md) */
+JsonNode  *ks_anatomy_to_json (const KsAnatomy  *anatomy);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsAnatomy, ks_anatomy_free)
+
+G_END_DECLS

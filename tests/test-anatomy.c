@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The launch's anatomy (seeds/004, issue 18) against references nobody
+ * here wrote:
+ *
+ * - the seed's vadd<<<4096, 256>>> on an RTX 4090: 6 blocks an SM, 5.33
+ *   waves, 12 of 48 warps a scheduler, and its Nsight Compute figures
+ *   (warps active 82.77 % of peak, 10.78 us) within the timing tests'
+ *   tolerances;
+ * - where the SASS reads each parameter: the c[0x0][...] operands of the
+ *   sample's listings made by nvdisasm 11.8 (data/samples/01-vector-add/
+ *   sass), 0x160 on sm_89 and 0x210 on sm_90;
+ * - with ptxas here, the offsets and constant-bank places ptxas records in
+ *   a cubin's .nv.info (EIATTR_KPARAM_INFO, EIATTR_PARAM_CBANK) for a
+ *   kernel with an aligned struct parameter. */
+
+#include <math.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "ks-anatomy.h"
+#include "ks-analysis.h"
+#include "ks-sass.h"
+#include "ks-sass-cubin.h"
+#include "ks-toolchain.h"
+
+static KsAnalysis *
+analyse_vadd (const char *gpu,
+              guint       blocks)
+{
+  g_autofree char *ptx = g_test_build_filename (G_TEST_DIST, "..", "data", "samples",
+                                                "01-vector-add", "vector_add.ptx", NULL);
+  g_autofree char *dir = g_dir_make_tmp ("ks-anatomy-XXXXXX", NULL);
+  g_autofree char *spec = g_build_filename (dir, "vadd.json", NULL);
+  g_autofree char *text = NULL;
+  guint n = blocks * 256;
+  KsAnalysisRequest req;
+  KsAnalysis *a;
+
+  text = g_strdup_printf ("{\"ptx\": \"%s\", \"kernel\": \"_Z10vector_addPKfS0_Pfi\", "
+                          "\"grid\": [%u], \"block\": [256], \"buffers\": {"
+                          "\"a\": {\"type\": \"f32\", \"count\": %u},"
+                          "\"b\": {\"type\": \"f32\", \"count\": %u},"
+                          "\"c\": {\"type\": \"f32\", \"count\": %u}},"
+                          "\"params\": [{\"buffer\": \"a\"}, {\"buffer\": \"b\"}, "
+                          "{\"buffer\": \"c\"}, {\"type\": \"s32\", \"value\": %u}]}",
+                          ptx, blocks, n, n, n, n);
+  g_assert_true (g_file_set_contents (spec, text, -1, NULL));
+  ks_analysis_request_init (&req);
+  req.path = spec;
+  req.gpu = gpu;
+  req.use_toolkit = FALSE;
+  a = ks_analysis_run (&req, NULL, NULL, NULL);
+  g_assert_cmpint (a->status, ==, KS_ANALYSIS_OK);
+  g_unlink (spec);
+  g_rmdir (dir);
+  return a;
+}
+
+static void
+test_vadd_seed004 (void)
+{
+  g_autoptr(KsAnalysis) a = analyse_vadd ("rtx-4090", 4096);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsAnatomy) an = ks_anatomy_new (a, &error);
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *o, *nsight;
+  const uint32_t offsets[] = { 0, 8, 16, 24 }, sizes[] = { 8, 8, 8, 4 };
+
+  g_assert_no_error (error);
+  /* (const float *a, const float *b, float *c, int n) */
+  g_assert_cmpuint (an->n_params, ==, 4);
+  for (guint i = 0; i < 4; i++)
+    {
+      g_assert_cmpuint (an->params[i].offset, ==, offsets[i]);
+      g_assert_cmpuint (an->params[i].size, ==, sizes[i]);
+      /* nvdisasm's listing reads each at c[0x0][0x160 + offset] */
+      g_assert_cmpuint (an->params[i].cbank_offset, ==, 0x160 + offsets[i]);
+      g_assert_cmpint (an->params[i].in_sass, ==, 1);
+    }
+  g_assert_cmpuint (an->param_bytes, ==, 28);
+  g_assert_cmpstr (an->sass_arch, ==, "sm_89");
+  /* the seed: 1536 threads an SM / 256 = 6 blocks, 128 SMs, 4096 / 768 =
+   * 5.33 waves, 48 warps over 4 schedulers */
+  g_assert_cmpuint (an->blocks_per_sm, ==, 6);
+  g_assert_cmpuint (an->sms, ==, 128);
+  g_assert_cmpfloat_with_epsilon (an->waves_per_sm, 5.33, 0.01);
+  g_assert_cmpuint (an->warps_per_scheduler, ==, 12);
+  g_assert_cmpuint (an->max_warps_per_scheduler, ==, 12);
+  g_assert_cmpuint (an->blocks, ==, 4096);
+  g_assert_cmpuint (an->threads, ==, 1048576);
+
+  root = ks_anatomy_to_json (an);
+  o = json_node_get_object (root);
+  nsight = json_object_get_object_member (o, "nsight");
+  g_assert_cmpstr (json_object_get_string_member (nsight, "source"), ==, "model");
+  g_assert_cmpint (json_object_get_int_member (nsight, "launch__grid_size"), ==, 4096);
+  g_assert_cmpint (json_object_get_int_member (nsight, "launch__block_size"), ==, 256);
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (nsight,
+                                                                 "launch__waves_per_multiprocessor"),
+                                  5.33, 0.01);
+  /* the measured 82.77 % and 10.78 us, to the timing tests' tolerances */
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (nsight,
+                                                                 "sm__warps_active.avg.pct_of_peak"),
+                                  82.77, 10);
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (nsight,
+                                                                 "gpu__time_duration.sum")
+                                  / 10.78, 1.0, 0.30);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (o, "stages")), ==, 8);
+  g_assert_cmpstr (json_object_get_string_member (o, "limiter"), ==, "warps");
+  g_assert_true (json_object_get_boolean_member (json_object_get_object_member (o, "qmd"),
+                                                 "reconstructed"));
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (o, "qmd"),
+                                               "constant_bank0_bytes"), ==, 0x160 + 28);
+}
+
+static void
+test_sm90 (void)
+{
+  g_autoptr(KsAnalysis) a = analyse_vadd ("h200", 4);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsAnatomy) an = ks_anatomy_new (a, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpstr (an->arch, ==, "sm_90");
+  g_assert_cmpstr (an->sass_arch, ==, "sm_90");
+  /* nvdisasm's sm_90 listing: c[0x0][0x210] to c[0x0][0x228] */
+  for (guint i = 0; i < 4; i++)
+    {
+      g_assert_cmpuint (an->params[i].cbank_offset, ==, 0x210 + 8 * i);
+      g_assert_cmpint (an->params[i].in_sass, ==, 1);
+    }
+}
+
+static void
+test_cbank_base (void)
+{
+  g_assert_cmpuint (ks_anatomy_cbank_base ("sm_52"), ==, 0x140);
+  g_assert_cmpuint (ks_anatomy_cbank_base ("sm_61"), ==, 0x140);
+  g_assert_cmpuint (ks_anatomy_cbank_base ("sm_70"), ==, 0x160);
+  g_assert_cmpuint (ks_anatomy_cbank_base ("sm_89"), ==, 0x160);
+  g_assert_cmpuint (ks_anatomy_cbank_base ("sm_90"), ==, 0x210);
+  g_assert_cmpuint (ks_anatomy_cbank_base ("sm_120"), ==, 0x210);
+  g_assert_cmpuint (ks_anatomy_cbank_base ("sm_35"), ==, KS_ANATOMY_NONE);
+  g_assert_cmpuint (ks_anatomy_cbank_base ("bogus"), ==, KS_ANATOMY_NONE);
+}
+
+/* ptxas's own records for a struct passed by value between two scalars:
+ * a u32 at 0, the 16-aligned 32-byte struct at 16, a u64 at 48 */
+static void
+test_struct_param_ptxas (void)
+{
+  static const char ptx[] =
+    ".version 7.8\n.target sm_86\n.address_size 64\n"
+    ".visible .entry k(\n\t.param .u32 k_a,\n\t.param .align 16 .b8 k_s[32],\n"
+    "\t.param .u64 k_p\n)\n{\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<4>;\n"
+    "\tld.param.u32 %r1, [k_a];\n\tld.param.u32 %r2, [k_s+20];\n\tld.param.u64 %rd1, [k_p];\n"
+    "\tcvta.to.global.u64 %rd2, %rd1;\n\tadd.s32 %r3, %r1, %r2;\n"
+    "\tst.global.u32 [%rd2], %r3;\n\tret;\n}\n";
+  const char *archs[] = { "sm_86", "sm_90" };
+  g_autoptr(KsToolchain) tc = ks_toolchain_find (NULL);
+
+  if (tc == NULL || ks_toolchain_get_path (tc, KS_TOOL_PTXAS) == NULL)
+    {
+      g_test_skip ("no ptxas here: the offsets are not checked against a cubin's records");
+      return;
+    }
+  for (guint k = 0; k < G_N_ELEMENTS (archs); k++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autofree char *version = NULL, *cubin = NULL, *text = NULL;
+      g_autoptr(KsSassListing) listing = NULL;
+      g_autoptr(KsAnalysis) a = NULL;
+      g_autoptr(KsAnatomy) an = NULL;
+      const KsCubinFunction *cf;
+      KsAnalysisRequest req;
+      gsize len = 0;
+      const uint32_t want[] = { 0, 16, 48 };
+
+      text = g_strdup (ptx);
+      memcpy (strstr (text, "sm_86"), archs[k], 5);
+      cubin = ks_toolchain_assemble (tc, text, archs[k], &version, &len, NULL, &error);
+      g_assert_no_error (error);
+      listing = ks_sass_cubin_read ((const guint8 *) cubin, len, "k.cubin", &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (listing->n_functions, ==, 1);
+      cf = &listing->cubin->functions[0];
+      g_assert_cmpuint (cf->n_params, ==, 3);
+
+      ks_analysis_request_init (&req);
+      req.kind = KS_ANALYSIS_INPUT_PTX;
+      req.path = "k.ptx";
+      req.text = text;
+      req.arch = archs[k];
+      req.use_toolkit = FALSE;
+      req.simulate = FALSE;
+      a = ks_analysis_run (&req, NULL, NULL, NULL);
+      an = ks_anatomy_new (a, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (an->n_params, ==, 3);
+      g_assert_cmpuint (an->param_bytes, ==, 56);
+      for (uint32_t i = 0; i < cf->n_params; i++)
+        {
+          const KsCubinParam *cp = &listing->cubin->params[cf->first_param + i];
+
+          g_assert_cmpuint (cp->index, <, 3);
+          g_assert_cmpuint (an->params[cp->index].offset, ==, cp->offset);
+          g_assert_cmpuint (an->params[cp->index].size, ==, cp->size);
+          g_assert_cmpuint (an->params[cp->index].offset, ==, want[cp->index]);
+          if (cp->cbank_offset != KS_SASS_NONE)
+            g_assert_cmpuint (an->params[cp->index].cbank_offset, ==, cp->cbank_offset);
+        }
+      if (cf->param_cbank_offset != KS_SASS_NONE)
+        g_assert_cmpuint (an->cbank_base, ==, cf->param_cbank_offset);
+    }
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/anatomy/vadd-seed004", test_vadd_seed004);
+  g_test_add_func ("/anatomy/sm90", test_sm90);
+  g_test_add_func ("/anatomy/cbank-base", test_cbank_base);
+  g_test_add_func ("/anatomy/struct-param-ptxas", test_struct_param_ptxas);
+  return g_test_run ();
+}
