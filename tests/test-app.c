@@ -34,6 +34,7 @@
 #include "ks-memory-view.h"
 #include "ks-preferences-private.h"
 #include "ks-probe-lab-private.h"
+#include "ks-anatomy-window.h"
 #include "ks-probe-render.h"
 #include "ks-ptx-docs.h"
 #include "ks-test-standin.h"
@@ -5438,6 +5439,65 @@ test_probe_lab (void)
   ks_test_remove_tree (tmp);
 }
 
+/* The Launch Anatomy window (issue 18) on sample 1: its parameters where
+ * the architecture's listings read them (c[0x0][base + 8 i]), the stages
+ * stepped through as a presenter would */
+static void
+test_launch_anatomy (void)
+{
+  KsWindow *window;
+  KsAnatomyWindow *view = NULL;
+  const KsAnatomy *an;
+  GList *toplevels;
+
+  if (!have_display)
+    {
+      g_test_skip ("no display: run under Xvfb (xvfb-run) to test the window");
+      return;
+    }
+  reset_settings ();
+  g_setenv ("KS_NO_TOOLKIT", "1", TRUE);
+  window = g_object_ref_sink (ks_window_new (NULL));
+  /* nothing has run: the action says what to do instead */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.launch-anatomy", NULL);
+  g_assert_nonnull (strstr (gtk_label_get_text (window->status_label), "Run the kernel first"));
+  open_sample (window, "01-vector-add", "vector_add.json");
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.launch-anatomy", NULL);
+  toplevels = gtk_window_list_toplevels ();
+  for (GList *l = toplevels; l != NULL; l = l->next)
+    if (KS_IS_ANATOMY_WINDOW (l->data))
+      view = l->data;
+  g_list_free (toplevels);
+  g_assert_nonnull (view);
+  g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (view)) == GTK_WINDOW (window));
+  an = ks_anatomy_window_get_anatomy (view);
+  g_assert_cmpuint (an->n_params, ==, 4);
+  for (guint i = 0; i < 4; i++)
+    g_assert_cmpuint (an->params[i].cbank_offset, ==, ks_anatomy_cbank_base (an->arch) + 8 * i);
+  g_assert_cmpuint (ks_anatomy_window_get_stage (view), ==, 0);
+  gtk_widget_activate_action (GTK_WIDGET (view), "anatomy.next", NULL);
+  g_assert_cmpuint (ks_anatomy_window_get_stage (view), ==, 1);
+  gtk_widget_activate_action (GTK_WIDGET (view), "anatomy.previous", NULL);
+  gtk_widget_activate_action (GTK_WIDGET (view), "anatomy.previous", NULL);
+  g_assert_cmpuint (ks_anatomy_window_get_stage (view), ==, 0);
+  for (guint i = 0; i < 10; i++)
+    gtk_widget_activate_action (GTK_WIDGET (view), "anatomy.next", NULL);
+  g_assert_cmpuint (ks_anatomy_window_get_stage (view), ==, KS_ANATOMY_STAGES - 1);
+  ks_anatomy_window_set_stage (view, 1);
+  spin (300);
+  maybe_save_picture (GTK_WIDGET (view), "launch-anatomy");
+  ks_anatomy_window_set_presentation (view, TRUE);
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (view), "presentation"));
+  ks_anatomy_window_set_stage (view, 6);
+  spin (300);
+  maybe_save_picture (GTK_WIDGET (view), "launch-anatomy-figures");
+  gtk_window_destroy (GTK_WINDOW (view));
+  window->close_confirmed = TRUE;
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_object_unref (window);
+  spin (50);
+}
+
 /* The lab with a GPU here (tests/fake-libcuda.c as the driver, an H200 whose
  * every probe loop takes 4096 cycles): the model times the H200, the
  * probes run on the "GPU" too, and the plot's second series is its
@@ -6701,6 +6761,7 @@ main (int    argc,
   g_test_add_func ("/app/window/korean/subprocess", test_korean_window_child);
   g_test_add_func ("/app/korean-uninstalled", test_korean_uninstalled);
   g_test_add_func ("/app/probe-lab", test_probe_lab);
+  g_test_add_func ("/app/launch-anatomy", test_launch_anatomy);
   g_test_add_func ("/app/probe-lab-gpu", test_probe_lab_gpu);
   status = g_test_run ();
   {

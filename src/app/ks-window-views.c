@@ -16,6 +16,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "ks-anatomy-window.h"
 #include "ks-cfg-view.h"
 #include "ks-lane-view.h"
 #include "ks-memory-view.h"
@@ -368,9 +369,36 @@ show_view_action (GtkWidget  *widget,
     gtk_stack_set_visible_child_name (self->results_stack, name);
 }
 
+/* The Launch Anatomy window for the last results (seeds/004) */
+static void
+launch_anatomy_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  KsWindow *self = KS_WINDOW (widget);
+  g_autoptr(GError) error = NULL;
+  KsAnatomyWindow *anatomy;
+
+  if (self->analysis == NULL)
+    {
+      gtk_label_set_text (self->status_label, _("Run the kernel first: the launch's anatomy "
+                                                "shows its figures."));
+      return;
+    }
+  anatomy = ks_anatomy_window_new (GTK_WINDOW (self), self->analysis, &error);
+  if (anatomy == NULL)
+    {
+      gtk_label_set_text (self->status_label, error->message);
+      return;
+    }
+  ks_anatomy_window_set_presentation (anatomy, self->presentation);
+  gtk_window_present (GTK_WINDOW (anatomy));
+}
+
 void
 _ks_window_views_class_init (GtkWidgetClass *klass)
 {
+  gtk_widget_class_install_action (klass, "win.launch-anatomy", NULL, launch_anatomy_action);
   gtk_widget_class_install_action (klass, "win.export-view", NULL, export_view_action);
   gtk_widget_class_install_action (klass, "win.show-view", "s", show_view_action);
 }

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-anatomy-window.h: the Launch Anatomy window (seeds/004, issue 18):
+ * the eight stages of a launch with the analysed kernel's figures, one
+ * stage a page, next and previous with the arrow keys or a clicker's Page
+ * Up/Down. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "ks-anatomy.h"
+#include "ks-analysis.h"
+
+G_BEGIN_DECLS
+
+#define KS_ANATOMY_STAGES 8
+
+#define KS_TYPE_ANATOMY_WINDOW (ks_anatomy_window_get_type ())
+G_DECLARE_FINAL_TYPE (KsAnatomyWindow, ks_anatomy_window, KS, ANATOMY_WINDOW, GtkWindow)
+
+/* The window for @analysis's launch (its figures are copied: the analysis
+ * may go); NULL with error when the analysis has no kernel */
+KsAnatomyWindow *ks_anatomy_window_new       (GtkWindow        *parent,
+                                              const KsAnalysis *analysis,
+                                              GError          **error);
+const KsAnatomy *ks_anatomy_window_get_anatomy (KsAnatomyWindow *self);
+/* 0-based */
+guint            ks_anatomy_window_get_stage  (KsAnatomyWindow *self);
+void             ks_anatomy_window_set_stage  (KsAnatomyWindow *self,
+                                               guint            stage);
+void             ks_anatomy_window_set_presentation (KsAnatomyWindow *self,
+                                                     gboolean         presentation);
+
+G_END_DECLS
