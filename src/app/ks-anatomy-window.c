@@ -185,9 +185,10 @@ stage_page (KsAnatomyWindow *self,
         /* TRANSLATORS: blocks an SM, the limiter, SMs, blocks, waves */
         text = g_strdup_printf (_("The work distributor hands blocks to the SMs as they have "
                                   "room: %u blocks an SM at once (limited by %s) on %u SMs, so "
-                                  "the grid's %" G_GUINT64_FORMAT " blocks run in %.2f waves."),
-                                an->blocks_per_sm, an->limiter ? an->limiter : "?", an->sms,
-                                an->blocks, an->waves_per_sm);
+                                  "the grid's %llu blocks run in %.3g waves."),
+                                an->blocks_per_sm,
+                                ks_occupancy_limiter_label ((KsOccupancyLimiter) an->limiter_id),
+                                an->sms, (unsigned long long) an->blocks, an->waves_per_sm);
       else
         text = g_strdup (_("This configuration cannot launch: see the Occupancy view."));
       break;
@@ -226,7 +227,7 @@ stage_page (KsAnatomyWindow *self,
           figure (grid, &row, "launch__registers_per_thread", g_strdup_printf ("%u",
                                                                                an->registers));
           figure (grid, &row, "launch__waves_per_multiprocessor",
-                  g_strdup_printf ("%.2f", an->waves_per_sm));
+                  g_strdup_printf ("%.3g", an->waves_per_sm));
           figure (grid, &row, "sm__warps_active.avg.pct_of_peak",
                   g_strdup_printf ("%.2f %%", 100 * an->warps_active));
           figure (grid, &row, "smsp__issue_active.avg.pct_of_peak",

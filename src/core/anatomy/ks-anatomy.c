@@ -133,6 +133,7 @@ ks_anatomy_new (const KsAnalysis *a,
       an->shared_bytes = o->shared_bytes_per_block;
       an->blocks_per_sm = o->active_blocks_per_sm;
       an->limiter = ks_occupancy_limiter_name (o->limiter);
+      an->limiter_id = (int) o->limiter;
       an->warps_per_sm = o->active_warps_per_sm;
       an->max_warps_per_sm = o->max_warps_per_sm;
       if (an->schedulers > 0)
@@ -342,7 +343,7 @@ ks_anatomy_to_json (const KsAnatomy *an)
   add_stage (b, 4, "distribution",
              an->have_occupancy
              ? g_strdup_printf ("%u block%s an SM (limited by %s) on %u SMs: %" G_GUINT64_FORMAT
-                                " blocks in %.2f waves", an->blocks_per_sm,
+                                " blocks in %.3g waves", an->blocks_per_sm,
                                 an->blocks_per_sm == 1 ? "" : "s", an->limiter, an->sms,
                                 an->blocks, an->waves_per_sm)
              : g_strdup ("the configuration cannot launch"));

@@ -56,6 +56,7 @@ typedef struct
   uint32_t sms;
   uint32_t blocks_per_sm;
   const char *limiter;          /* ks_occupancy_limiter_name() */
+  int limiter_id;               /* the KsOccupancyLimiter */
   uint32_t warps_per_sm, max_warps_per_sm;
   uint32_t schedulers;          /* sub-partitions an SM */
   uint32_t warps_per_scheduler, max_warps_per_scheduler;
