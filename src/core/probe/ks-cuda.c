@@ -127,7 +127,9 @@ ks_cuda_open (GError **error)
   if (path == NULL || *path == '\0')
     path = "libcuda.so.1";
   cuda->library = g_strdup (path);
-  cuda->handle = dlopen (path, RTLD_NOW | RTLD_LOCAL);
+  /* never unloaded: the driver keeps threads and exit handlers of its own
+   * that must outlive a dlclose() */
+  cuda->handle = dlopen (path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
   if (cuda->handle == NULL)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
