@@ -206,6 +206,11 @@ test_accumulators (void)
     }
   g_assert_cmpfloat (r->gpu_empty_loop_cycles, ==, 1040);
   g_assert_cmpfloat (r->gpu_timer_cycles, ==, 1040);
+  /* once: a second run would mix two GPUs' figures in one result */
+  g_assert_false (ks_probe_run_on_gpu (r, cuda, 0, 2, 5, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS);
+  g_clear_error (&error);
+  g_assert_cmpuint (r->gpu_runs->len, ==, 25);
   /* the GPU's figures as a series of their own: the medians */
   {
     g_autoptr(KsProbeResult) m = ks_probe_result_measured (r);

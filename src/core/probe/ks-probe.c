@@ -2604,6 +2604,12 @@ ks_probe_run_on_gpu (KsProbeResult *r,
                    "the experiment has no probe to run: run it on the model first");
       return FALSE;
     }
+  if (r->gpu_runs != NULL || r->device != NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS, "the experiment has run on a GPU "
+                   "already (%s): run it again from the model", r->device);
+      return FALSE;
+    }
   if (r->edited && many_warps (r->tmpl->kind))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, "an edited probe of the '%s' "
