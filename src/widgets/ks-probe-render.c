@@ -688,7 +688,8 @@ ks_probe_chart_describe (const KsProbeResult *r)
   title = ks_probe_title (r->tmpl, r->instruction);
   g_string_append_printf (s, _("%s: cycles per target instruction against %s"), title,
                           _(ks_probe_template_axis (r->tmpl)));
-  if (g_strcmp0 (r->ran_on, "model") == 0 || !r->gpu_view)
+  /* the points are the model's unless they are a GPU's (ks_probe_result_measured()) */
+  if (!r->gpu_view)
     g_string_append_printf (s, " (%s)", _("model, not a measurement"));
   else
     g_string_append_printf (s, " (%s)", _("measured on a GPU, medians"));

@@ -2321,8 +2321,7 @@ ks_probe_model_gpu_for (const char *name,
   /* "NVIDIA H200" is the driver's name of the "NVIDIA H200 SXM 141GB" */
   for (uint32_t i = 0; best == NULL && i < db->n_gpus; i++)
     if (g_strcmp0 (db->gpus[i].arch, arch) == 0 && name && *name
-        && (g_str_has_prefix (db->gpus[i].name, name)
-            || g_strcmp0 (db->gpus[i].name, name) == 0))
+        && g_str_has_prefix (db->gpus[i].name, name))
       best = &db->gpus[i];
   for (uint32_t i = 0; best == NULL && i < db->n_gpus; i++)
     if (g_strcmp0 (db->gpus[i].arch, arch) == 0 && (int) db->gpus[i].sm_count == sms)
@@ -2695,16 +2694,12 @@ ks_probe_run_on_gpu (KsProbeResult *r,
   /* every run succeeded: the result takes them */
   g_array_unref (r->points);
   r->points = g_steal_pointer (&points);
-  if (r->gpu_runs)
-    g_array_unref (r->gpu_runs);
   r->gpu_runs = g_steal_pointer (&all);
   r->warmup_runs = warmup;
   r->measured_runs = runs;
   r->gpu_empty_loop_cycles = empty_median;
   r->gpu_timer_cycles = timer_median;
-  g_free (r->device);
   r->device = g_strdup (device);
-  g_free (r->device_arch);
   r->device_arch = g_strdup (arch);
   r->device_ordinal = ordinal;
   g_free (r->ran_on);
@@ -2728,25 +2723,22 @@ ks_probe_run_on_gpu (KsProbeResult *r,
 
   /* the fit and the conclusion of the GPU's figures: a copy of the points
    * with the medians in the places the model's figures are read from */
-  if (r->tmpl->kind == PROBE_FFMA_COUNT && !r->edited)
-    {
-      g_autoptr(KsProbeResult) fitted = ks_probe_result_measured (r);
-
-      fit_line (fitted);
-      r->have_gpu_fit = fitted->have_fit;
-      r->gpu_slope = fitted->slope;
-      r->gpu_intercept = fitted->intercept;
-      r->gpu_r2 = fitted->r2;
-    }
   {
     g_autoptr(KsProbeResult) view = ks_probe_result_measured (r);
-    GArray *medians = view->points;
 
+    if (r->tmpl->kind == PROBE_FFMA_COUNT && !r->edited)
+      {
+        fit_line (view);
+        r->have_gpu_fit = view->have_fit;
+        r->gpu_slope = view->slope;
+        r->gpu_intercept = view->intercept;
+        r->gpu_r2 = view->r2;
+      }
     view->verified = r->verified;
     g_free (r->conclusion);
     if (r->edited && r->verified)
       {
-        const KsProbePoint *p = &g_array_index (medians, KsProbePoint, 0);
+        const KsProbePoint *p = &g_array_index (view->points, KsProbePoint, 0);
 
         r->conclusion = g_strdup_printf ("On the %s, the median of %u runs after %u warm-up "
                                          "runs: your edited probe (%s = %g) took %.2f cycles per "
