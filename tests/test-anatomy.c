@@ -90,6 +90,29 @@ test_vadd_seed004 (void)
   g_assert_cmpuint (an->blocks, ==, 4096);
   g_assert_cmpuint (an->threads, ==, 1048576);
 
+  /* The record as QMD 03_00 (open-gpu-doc clc9c0qmd.h): the seed's dump
+   * has word 12 = 0x1000 (CTA_RASTER_WIDTH, MW(415:384)) and 256 in word
+   * 18 (CTA_THREAD_DIMENSION0, MW(607:592): its upper half); the
+   * registers (REGISTER_COUNT_V, MW(656:648)) are ptxas's "Used 12
+   * registers", the bank's size (CONSTANT_BUFFER_SIZE_SHIFTED4(0),
+   * MW(1087:1075)) its "380 bytes cmem[0]" in 16-byte units, and
+   * SASS_VERSION (MW(1663:1656)) 0x89 as the open drivers write it */
+  g_assert_cmpstr (an->qmd_version, ==, "03_00");
+  g_assert_cmphex (an->qmd_words[12], ==, 0x1000);
+  g_assert_cmphex (an->qmd_words[13], ==, 1);
+  g_assert_cmphex (an->qmd_words[18] >> 16, ==, 0x100);
+  g_assert_cmphex (an->qmd_words[18] >> 4 & 0xf, ==, 3);
+  g_assert_cmphex (an->qmd_words[20] >> 8 & 0x1ff, ==, 12);
+  g_assert_cmphex (an->qmd_words[20] & 1, ==, 1);
+  g_assert_cmphex (an->qmd_words[33] >> 19, ==, (380 + 15) / 16);
+  g_assert_cmphex (an->qmd_words[51] >> 24, ==, 0x89);
+  /* the addresses are the driver's: not in the words */
+  g_assert_cmphex (an->qmd_words[24], ==, 0);
+  g_assert_cmphex (an->qmd_words[48], ==, 0);
+  for (guint i = 0; i < an->n_qmd_fields; i++)
+    if (g_str_has_prefix (an->qmd_fields[i].name, "PROGRAM_ADDRESS"))
+      g_assert_false (an->qmd_fields[i].known);
+
   root = ks_anatomy_to_json (an);
   o = json_node_get_object (root);
   nsight = json_object_get_object_member (o, "nsight");
@@ -124,6 +147,10 @@ test_sm90 (void)
   g_assert_no_error (error);
   g_assert_cmpstr (an->arch, ==, "sm_90");
   g_assert_cmpstr (an->sass_arch, ==, "sm_90");
+  /* Hopper's class (clcbc0qmd.h) documents 03_00 at the same places */
+  g_assert_cmpstr (an->qmd_version, ==, "03_00");
+  g_assert_cmphex (an->qmd_words[12], ==, 4);
+  g_assert_cmphex (an->qmd_words[51] >> 24, ==, 0x90);
   /* nvdisasm's sm_90 listing: c[0x0][0x210] to c[0x0][0x228] */
   for (guint i = 0; i < 4; i++)
     {

@@ -39,6 +39,100 @@ read_in_sass (const char *sass,
   return strstr (sass, operand) != NULL;
 }
 
+/* QMD version 03_00's fields a launch fills, at their documented places
+ * (open-gpu-doc classes/compute/clc6c0qmd.h, clc9c0qmd.h, clcbc0qmd.h:
+ * the Ampere, Ada and Hopper compute classes).  The values are the
+ * launch's; the addresses and the semaphore's payload are the driver's. */
+typedef enum
+{
+  QMD_GRID_X, QMD_GRID_Y, QMD_GRID_Z, QMD_SHARED, QMD_VERSION_MINOR, QMD_VERSION_MAJOR,
+  QMD_BLOCK_X, QMD_BLOCK_Y, QMD_BLOCK_Z, QMD_CBANK0_VALID, QMD_REGISTERS, QMD_LOCAL,
+  QMD_BARRIERS, QMD_UNKNOWN, QMD_ONE, QMD_CBANK0_SIZE, QMD_SASS_VERSION,
+} QmdValue;
+
+static const struct
+{
+  const char *name;
+  uint16_t hi, lo;
+  QmdValue value;
+} qmd_v03_00[] = {
+  { "CTA_RASTER_WIDTH", 415, 384, QMD_GRID_X },
+  { "CTA_RASTER_HEIGHT", 431, 416, QMD_GRID_Y },
+  { "CTA_RASTER_DEPTH", 463, 448, QMD_GRID_Z },
+  { "SHARED_MEMORY_SIZE", 561, 544, QMD_SHARED },
+  { "QMD_VERSION", 579, 576, QMD_VERSION_MINOR },
+  { "QMD_MAJOR_VERSION", 583, 580, QMD_VERSION_MAJOR },
+  { "CTA_THREAD_DIMENSION0", 607, 592, QMD_BLOCK_X },
+  { "CTA_THREAD_DIMENSION1", 623, 608, QMD_BLOCK_Y },
+  { "CTA_THREAD_DIMENSION2", 639, 624, QMD_BLOCK_Z },
+  { "CONSTANT_BUFFER_VALID(0)", 640, 640, QMD_CBANK0_VALID },
+  { "REGISTER_COUNT_V", 656, 648, QMD_REGISTERS },
+  { "SHADER_LOCAL_MEMORY_LOW_SIZE", 759, 736, QMD_LOCAL },
+  { "BARRIER_COUNT", 767, 763, QMD_BARRIERS },
+  { "RELEASE0_ADDRESS_LOWER", 799, 768, QMD_UNKNOWN },
+  { "RELEASE0_ADDRESS_UPPER", 807, 800, QMD_UNKNOWN },
+  { "RELEASE0_ENABLE", 823, 823, QMD_ONE },
+  { "RELEASE0_PAYLOAD_LOWER", 863, 832, QMD_UNKNOWN },
+  { "CONSTANT_BUFFER_ADDR_LOWER(0)", 1055, 1024, QMD_UNKNOWN },
+  { "CONSTANT_BUFFER_ADDR_UPPER(0)", 1072, 1056, QMD_UNKNOWN },
+  { "CONSTANT_BUFFER_SIZE_SHIFTED4(0)", 1087, 1075, QMD_CBANK0_SIZE },
+  { "PROGRAM_ADDRESS_LOWER", 1567, 1536, QMD_UNKNOWN },
+  { "PROGRAM_ADDRESS_UPPER", 1584, 1568, QMD_UNKNOWN },
+  { "SASS_VERSION", 1663, 1656, QMD_SASS_VERSION },
+};
+
+static void
+fill_qmd (KsAnatomy *an)
+{
+  unsigned sm = 0;
+
+  if (sscanf (an->arch, "sm_%u", &sm) != 1 || sm < 80)
+    return;
+  an->qmd_version = "03_00";
+  an->n_qmd_fields = G_N_ELEMENTS (qmd_v03_00);
+  an->qmd_fields = g_new0 (KsAnatomyQmdField, an->n_qmd_fields);
+  for (uint32_t i = 0; i < an->n_qmd_fields; i++)
+    {
+      KsAnatomyQmdField *f = &an->qmd_fields[i];
+      uint64_t v = 0;
+
+      f->name = qmd_v03_00[i].name;
+      f->hi = qmd_v03_00[i].hi;
+      f->lo = qmd_v03_00[i].lo;
+      f->known = TRUE;
+      switch (qmd_v03_00[i].value)
+        {
+        case QMD_GRID_X: case QMD_GRID_Y: case QMD_GRID_Z:
+          v = an->grid[qmd_v03_00[i].value - QMD_GRID_X];
+          break;
+        case QMD_BLOCK_X: case QMD_BLOCK_Y: case QMD_BLOCK_Z:
+          v = an->block[qmd_v03_00[i].value - QMD_BLOCK_X];
+          break;
+        case QMD_SHARED: v = an->shared_bytes; break;
+        case QMD_VERSION_MINOR: v = 0; break;
+        case QMD_VERSION_MAJOR: v = 3; break;
+        case QMD_CBANK0_VALID: case QMD_ONE: v = 1; break;
+        case QMD_REGISTERS: v = an->registers; break;
+        case QMD_LOCAL: v = an->local_bytes; break;
+        case QMD_BARRIERS: v = an->barriers; break;
+        case QMD_CBANK0_SIZE:
+          f->known = an->cbank_base != KS_ANATOMY_NONE;
+          v = f->known ? (an->cbank_base + an->param_bytes + 15) / 16 : 0;
+          break;
+        /* sm_89 is 0x89: the major and minor version as hex digits */
+        case QMD_SASS_VERSION: v = (sm / 10) << 4 | sm % 10; break;
+        case QMD_UNKNOWN: default: f->known = FALSE; break;
+        }
+      f->value = v;
+      if (!f->known)
+        continue;
+      /* into the words: a field may cross a word's edge */
+      for (uint32_t bit = f->lo; bit <= f->hi; bit++)
+        if (v >> (bit - f->lo) & 1)
+          an->qmd_words[bit / 32] |= 1u << (bit % 32);
+    }
+}
+
 KsAnatomy *
 ks_anatomy_new (const KsAnalysis *a,
                 GError          **error)
@@ -121,6 +215,8 @@ ks_anatomy_new (const KsAnalysis *a,
   an->blocks = (uint64_t) l->grid[0] * l->grid[1] * l->grid[2];
   an->threads = an->blocks * l->block[0] * l->block[1] * l->block[2];
   an->registers = a->resources ? a->resources->registers : 0;
+  an->local_bytes = a->resources ? a->resources->local_bytes : 0;
+  an->barriers = a->resources ? a->resources->barriers : 0;
 
   /* 4. distribution */
   an->sms = a->gpu ? a->gpu->sm_count : 0;
@@ -144,6 +240,8 @@ ks_anatomy_new (const KsAnalysis *a,
       if (an->blocks_per_sm > 0 && an->sms > 0)
         an->waves_per_sm = (double) an->blocks / ((double) an->blocks_per_sm * an->sms);
     }
+
+  fill_qmd (an);
 
   /* 7. the model's figures */
   if (a->timing != NULL)
@@ -172,6 +270,7 @@ ks_anatomy_free (KsAnatomy *an)
   for (uint32_t i = 0; an->params && i < an->n_params; i++)
     g_free (an->params[i].name);
   g_free (an->params);
+  g_free (an->qmd_fields);
   g_free (an->kernel);
   g_free (an->gpu);
   g_free (an->gpu_name);
@@ -273,6 +372,46 @@ ks_anatomy_to_json (const KsAnatomy *an)
     json_builder_add_null_value (b);
   json_builder_set_member_name (b, "program");
   json_builder_add_string_value (b, an->kernel);
+  /* the documented layout, where there is one: the 64 words with the
+   * launch's fields in them, and each field's place */
+  json_builder_set_member_name (b, "version");
+  if (an->qmd_version != NULL)
+    json_builder_add_string_value (b, an->qmd_version);
+  else
+    json_builder_add_null_value (b);
+  if (an->qmd_version != NULL)
+    {
+      json_builder_set_member_name (b, "documented_in");
+      json_builder_add_string_value (b, "NVIDIA open-gpu-doc, classes/compute/clc9c0qmd.h");
+      json_builder_set_member_name (b, "words");
+      json_builder_begin_array (b);
+      for (uint32_t w = 0; w < KS_ANATOMY_QMD_WORDS; w++)
+        json_builder_add_int_value (b, an->qmd_words[w]);
+      json_builder_end_array (b);
+      json_builder_set_member_name (b, "fields");
+      json_builder_begin_array (b);
+      for (uint32_t i = 0; i < an->n_qmd_fields; i++)
+        {
+          const KsAnatomyQmdField *f = &an->qmd_fields[i];
+
+          json_builder_begin_object (b);
+          json_builder_set_member_name (b, "name");
+          json_builder_add_string_value (b, f->name);
+          json_builder_set_member_name (b, "word");
+          json_builder_add_int_value (b, f->lo / 32);
+          json_builder_set_member_name (b, "hi");
+          json_builder_add_int_value (b, f->hi);
+          json_builder_set_member_name (b, "lo");
+          json_builder_add_int_value (b, f->lo);
+          json_builder_set_member_name (b, "value");
+          if (f->known)
+            json_builder_add_int_value (b, (gint64) f->value);
+          else
+            json_builder_add_null_value (b);
+          json_builder_end_object (b);
+        }
+      json_builder_end_array (b);
+    }
   json_builder_end_object (b);
 
   json_builder_set_member_name (b, "blocks_per_sm");

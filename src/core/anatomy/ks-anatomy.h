@@ -10,7 +10,9 @@
  *   committed listings show), checked against the listing's c[0x0][...]
  *   operands when there is one.
  * - The launch record (QMD) the driver fills: its fields for this launch,
- *   reconstructed from the launch and the resources, not a bit layout.
+ *   reconstructed from the launch and the resources, placed in the 64
+ *   words where NVIDIA's class headers (open-gpu-doc) document them for
+ *   sm_80 and later; the addresses the driver picks are marked unknown.
  * - Distribution: blocks an SM holds and what limits them, the waves, the
  *   warps each scheduler (sub-partition) holds.
  * - The figures Nsight Compute would give, from the timing model, under
@@ -35,6 +37,19 @@ typedef struct
   int in_sass;                  /* the SASS reads c[0x0][cbank_offset]: 1, 0, or -1 (no SASS) */
 } KsAnatomyParam;
 
+/* One field of the launch record, at its place in NVIDIA's documented
+ * layout (open-gpu-doc, classes/compute/clc9c0qmd.h, QMD version 03_00:
+ * MW(hi:lo) bit numbers over the record's 64 words) */
+typedef struct
+{
+  const char *name;             /* NVIDIA's field name, e.g. "CTA_RASTER_WIDTH" */
+  uint16_t hi, lo;              /* bits hi..lo of the 2048-bit record */
+  uint64_t value;               /* the launch's value, when known */
+  gboolean known;               /* FALSE: an address or payload the driver picks at run time */
+} KsAnatomyQmdField;
+
+#define KS_ANATOMY_QMD_WORDS 64
+
 typedef struct
 {
   char *kernel;
@@ -51,6 +66,15 @@ typedef struct
   uint64_t blocks, threads;
   uint32_t registers;
   uint32_t shared_bytes;        /* static + dynamic, per block */
+  uint32_t local_bytes;         /* local memory a thread (the stack frame) */
+  uint32_t barriers;            /* named barriers a block */
+  /* the record laid out as QMD 03_00 (sm_80 and later: the Ampere, Ada
+   * and Hopper compute classes document it); qmd_version NULL where no
+   * documented layout is drawn */
+  const char *qmd_version;
+  KsAnatomyQmdField *qmd_fields;
+  uint32_t n_qmd_fields;
+  uint32_t qmd_words[KS_ANATOMY_QMD_WORDS]; /* the known fields' bits; zero elsewhere */
   /* 4. distribution */
   gboolean have_occupancy;
   uint32_t sms;
