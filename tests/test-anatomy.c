@@ -89,6 +89,15 @@ test_vadd_seed004 (void)
   g_assert_cmpuint (an->max_warps_per_scheduler, ==, 12);
   g_assert_cmpuint (an->blocks, ==, 4096);
   g_assert_cmpuint (an->threads, ==, 1048576);
+  /* the seed: registers would allow 16 blocks, threads 6 */
+  g_assert_cmpuint (an->blocks_by_threads, ==, 6);
+  g_assert_cmpuint (an->blocks_by_registers, >=, 16);
+  /* NVIDIA's RTX 4090 figures: 82.6 TFLOPS FP32, 1008 GB/s; the seed's
+   * kernel does 1 flop for 12 bytes */
+  g_assert_cmpfloat_with_epsilon (an->peak_gflops / 1e3, 82.6, 0.1);
+  g_assert_cmpfloat_with_epsilon (an->bandwidth_gbs, 1008, 1);
+  g_assert_cmpfloat_with_epsilon (an->global_intensity, 1.0 / 12, 1e-6);
+  g_assert_cmpfloat_with_epsilon (an->global_bytes, 12.0 * 1048576, 1);
 
   /* The record as QMD 03_00 (open-gpu-doc clc9c0qmd.h): the seed's dump
    * has word 12 = 0x1000 (CTA_RASTER_WIDTH, MW(415:384)) and 256 in word

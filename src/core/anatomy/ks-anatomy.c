@@ -14,6 +14,20 @@
 #include "ks-sim.h"
 #include "ks-timing.h"
 
+G_STATIC_ASSERT (KS_OCCUPANCY_UNLIMITED == KS_ANATOMY_NONE);
+
+static void
+add_limit (JsonBuilder *b,
+           const char  *name,
+           uint32_t     blocks)
+{
+  json_builder_set_member_name (b, name);
+  if (blocks != KS_ANATOMY_NONE)
+    json_builder_add_int_value (b, blocks);
+  else
+    json_builder_add_null_value (b);
+}
+
 uint32_t
 ks_anatomy_cbank_base (const char *arch)
 {
@@ -221,6 +235,15 @@ ks_anatomy_new (const KsAnalysis *a,
   /* 4. distribution */
   an->sms = a->gpu ? a->gpu->sm_count : 0;
   an->schedulers = a->arch->sub_partitions;
+  an->max_threads_per_sm = a->arch->max_threads_per_sm;
+  an->registers_per_sm = a->arch->registers_per_sm;
+  an->max_blocks_per_sm = a->arch->max_blocks_per_sm;
+  if (a->gpu != NULL)
+    {
+      an->peak_gflops = 2.0 * a->arch->fp32_lanes * a->arch->sub_partitions * a->gpu->sm_count
+                        * a->gpu->boost_clock_mhz / 1e3;
+      an->bandwidth_gbs = a->gpu->memory_bandwidth_gbs;
+    }
   if (a->have_occupancy)
     {
       const KsOccupancyResult *o = &a->occupancy;
@@ -232,6 +255,15 @@ ks_anatomy_new (const KsAnalysis *a,
       an->limiter_id = (int) o->limiter;
       an->warps_per_sm = o->active_warps_per_sm;
       an->max_warps_per_sm = o->max_warps_per_sm;
+      /* (KS_OCCUPANCY_UNLIMITED is KS_ANATOMY_NONE) */
+      an->blocks_by_threads = o->blocks_by_warps;
+      an->blocks_by_registers = o->blocks_by_registers;
+      an->blocks_by_shared = o->blocks_by_shared_memory;
+      an->blocks_by_blocks = o->blocks_by_blocks;
+      an->warps_per_block = o->warps_per_block;
+      an->registers_per_block = o->registers_per_block;
+      an->shared_allocated_per_block = o->shared_allocated_per_block;
+      an->shared_per_sm = o->shared_pool_bytes;
       if (an->schedulers > 0)
         {
           an->warps_per_scheduler = (an->warps_per_sm + an->schedulers - 1) / an->schedulers;
@@ -256,6 +288,22 @@ ks_anatomy_new (const KsAnalysis *a,
       an->dram_bytes = t->dram_bytes;
       an->flops = t->flops;
       an->arithmetic_intensity = t->arithmetic_intensity;
+      if (t->estimated_duration_us > 0)
+        an->achieved_gflops = t->flops / (t->estimated_duration_us * 1e3);
+      if (a->sim != NULL)
+        {
+          const KsSimStats *s = ks_sim_get_stats (a->sim);
+          const KsSimInsnStats *st = ks_sim_get_insn_stats (a->sim);
+          /* a run of a sample of blocks: the grid's bytes are theirs scaled */
+          double scale = s->sampled_blocks > 0 ? (double) an->blocks / s->sampled_blocks : 1;
+          uint64_t bytes = 0;
+
+          /* every function's: a callee's loads are the kernel's */
+          for (uint32_t k = 0; st != NULL && k < m->n_insns; k++)
+            bytes += st[k].gmem_requested_bytes;
+          an->global_bytes = (double) bytes * scale;
+          an->global_intensity = an->global_bytes > 0 ? t->flops / an->global_bytes : 0;
+        }
       if (t->waves_per_sm > 0)
         an->waves_per_sm = t->waves_per_sm;
     }
@@ -429,6 +477,29 @@ ks_anatomy_to_json (const KsAnatomy *an)
   json_builder_add_int_value (b, an->warps_per_scheduler);
   json_builder_set_member_name (b, "max_warps_per_scheduler");
   json_builder_add_int_value (b, an->max_warps_per_scheduler);
+  /* what each resource allows: null where it does not limit */
+  json_builder_set_member_name (b, "blocks_per_sm_by");
+  json_builder_begin_object (b);
+  add_limit (b, "threads", an->blocks_by_threads);
+  add_limit (b, "registers", an->blocks_by_registers);
+  add_limit (b, "shared_memory", an->blocks_by_shared);
+  add_limit (b, "blocks", an->blocks_by_blocks);
+  json_builder_end_object (b);
+  json_builder_set_member_name (b, "roofline");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "peak_gflops");
+  json_builder_add_double_value (b, an->peak_gflops);
+  json_builder_set_member_name (b, "bandwidth_gbs");
+  json_builder_add_double_value (b, an->bandwidth_gbs);
+  json_builder_set_member_name (b, "arithmetic_intensity");
+  json_builder_add_double_value (b, an->global_intensity);
+  json_builder_set_member_name (b, "dram_arithmetic_intensity");
+  json_builder_add_double_value (b, an->arithmetic_intensity);
+  json_builder_set_member_name (b, "achieved_gflops");
+  json_builder_add_double_value (b, an->achieved_gflops);
+  json_builder_set_member_name (b, "source");
+  json_builder_add_string_value (b, "model");
+  json_builder_end_object (b);
 
   /* Nsight Compute's metric names, its units; the model's values */
   json_builder_set_member_name (b, "nsight");

@@ -85,11 +85,23 @@ typedef struct
   uint32_t schedulers;          /* sub-partitions an SM */
   uint32_t warps_per_scheduler, max_warps_per_scheduler;
   double waves_per_sm;
+  /* blocks an SM each resource allows; KS_ANATOMY_NONE where it does not limit */
+  uint32_t blocks_by_threads, blocks_by_registers, blocks_by_shared, blocks_by_blocks;
+  uint32_t max_threads_per_sm, registers_per_sm, shared_per_sm, max_blocks_per_sm;
+  uint32_t warps_per_block, registers_per_block, shared_allocated_per_block;
+  /* the roofs: the GPU's FP32 peak (2 flops an FMA lane a cycle at the
+   * boost clock) and its memory bandwidth; 0 where not known */
+  double peak_gflops, bandwidth_gbs;
   /* 7. the model's Nsight Compute figures; have_timing FALSE without them */
   gboolean have_timing;
   double warps_active, issue_active, dram_throughput;   /* fractions of peak */
   double duration_us;
   double dram_bytes, flops, arithmetic_intensity;
+  double achieved_gflops;        /* flops over the duration */
+  /* bytes the lanes load and store in global memory, over the grid, and
+   * the flops a byte of them (the roofline's x: 1/12 for vadd); the DRAM
+   * figures above count only what reaches DRAM */
+  double global_bytes, global_intensity;
 } KsAnatomy;
 
 /* The anatomy of the analysed launch; NULL with error when the analysis
