@@ -86,6 +86,17 @@ test_vadd_seed004 (void)
   g_assert_cmpuint (an->sms, ==, 128);
   g_assert_cmpfloat_with_epsilon (an->waves_per_sm, 5.33, 0.01);
   g_assert_cmpuint (an->warps_per_scheduler, ==, 12);
+  /* 4096 / 768 = 5.33: five full waves and a tail of 256 blocks, two on
+   * each of the 128 SMs */
+  g_assert_cmpuint (ks_anatomy_wave_count (an), ==, 6);
+  for (guint sm = 0; sm < 128; sm++)
+    {
+      g_assert_cmpuint (ks_anatomy_wave_blocks (an, 0, sm), ==, 6);
+      g_assert_cmpuint (ks_anatomy_wave_blocks (an, 4, sm), ==, 6);
+      g_assert_cmpuint (ks_anatomy_wave_blocks (an, 5, sm), ==, 2);
+      g_assert_cmpuint (ks_anatomy_wave_blocks (an, 6, sm), ==, 0);
+    }
+  g_assert_cmpuint (ks_anatomy_wave_blocks (an, 0, 128), ==, 0);
   g_assert_cmpuint (an->max_warps_per_scheduler, ==, 12);
   g_assert_cmpuint (an->blocks, ==, 4096);
   g_assert_cmpuint (an->threads, ==, 1048576);
@@ -159,6 +170,10 @@ test_sm90 (void)
   /* Hopper's class (clcbc0qmd.h) documents 03_00 at the same places */
   g_assert_cmpstr (an->qmd_version, ==, "03_00");
   g_assert_cmphex (an->qmd_words[12], ==, 4);
+  /* 4 blocks on 132 SMs: one wave, the first four SMs a block each */
+  g_assert_cmpuint (ks_anatomy_wave_count (an), ==, 1);
+  g_assert_cmpuint (ks_anatomy_wave_blocks (an, 0, 3), ==, 1);
+  g_assert_cmpuint (ks_anatomy_wave_blocks (an, 0, 4), ==, 0);
   g_assert_cmphex (an->qmd_words[51] >> 24, ==, 0x90);
   /* nvdisasm's sm_90 listing: c[0x0][0x210] to c[0x0][0x228] */
   for (guint i = 0; i < 4; i++)

@@ -3756,16 +3756,17 @@ png_size (const char *contents,
             | (guint8) contents[22] << 8 | (guint8) contents[23];
 }
 
-/* Runs `kernelscope [presentation] --screenshot PNG [--size SIZE] SPEC`;
- * returns its exit status and the picture's size (0 x 0 without one) and
- * what it printed on stderr */
+/* Runs `kernelscope [presentation] --screenshot PNG [--size SIZE] [EXTRA]
+ * SPEC`; returns its exit status and the picture's size (0 x 0 without
+ * one) and what it printed on stderr */
 static int
-shoot (const char *spec,
-       gboolean    presentation,
-       const char *size,
-       guint      *width,
-       guint      *height,
-       char      **err_out)
+shoot_with (const char *const *extra,
+            const char        *spec,
+            gboolean           presentation,
+            const char        *size,
+            guint             *width,
+            guint             *height,
+            char             **err_out)
 {
   const char *exe = g_getenv ("KS_KERNELSCOPE");
   g_autofree char *tmp = g_dir_make_tmp ("ks-test-shot-XXXXXX", NULL);
@@ -3790,6 +3791,8 @@ shoot (const char *spec,
       g_ptr_array_add (argv, (char *) "--size");
       g_ptr_array_add (argv, (char *) size);
     }
+  for (guint i = 0; extra != NULL && extra[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) extra[i]);
   g_ptr_array_add (argv, (char *) spec);
   g_ptr_array_add (argv, NULL);
   g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_SEARCH_PATH,
@@ -3804,6 +3807,17 @@ shoot (const char *spec,
   if (err_out != NULL)
     *err_out = g_steal_pointer (&err);
   return WEXITSTATUS (status);
+}
+
+static int
+shoot (const char *spec,
+       gboolean    presentation,
+       const char *size,
+       guint      *width,
+       guint      *height,
+       char      **err_out)
+{
+  return shoot_with (NULL, spec, presentation, size, width, height, err_out);
 }
 
 static gboolean
@@ -3833,6 +3847,54 @@ test_screenshot (void)
   g_assert_cmpint (shoot (spec, TRUE, NULL, &w, &h, NULL), ==, 0);
   g_assert_cmpuint (w, ==, 1600);
   g_assert_cmpuint (h, ==, 1000);
+}
+
+/* --anatomy N: the picture is of the Launch Anatomy at that stage, for
+ * the seed's vadd<<<4096, 256>>> on an RTX 4090, and the stages with
+ * pictures fit the classroom's screens; a stage out of range is refused */
+static void
+test_screenshot_anatomy (void)
+{
+  static const struct { const char *stage, *size; gboolean presentation; guint w, h; } cases[] = {
+    { "3", "1024x768", TRUE, 1024, 768 },
+    { "4", "1280x720", TRUE, 1280, 720 },
+    { "6", "683x740", FALSE, 683, 740 },
+  };
+  g_autofree char *ptx = sample_path ("vector_add.ptx");
+  g_autofree char *tmp = g_dir_make_tmp ("ks-test-anatomy-XXXXXX", NULL);
+  g_autofree char *spec = g_build_filename (tmp, "vadd.json", NULL);
+  g_autofree char *text = NULL, *err = NULL;
+  guint w, h;
+
+  if (!can_shoot ())
+    return;
+  text = g_strdup_printf ("{\"ptx\": \"%s\", \"kernel\": \"_Z10vector_addPKfS0_Pfi\", "
+                          "\"grid\": [4096], \"block\": [256], \"buffers\": {"
+                          "\"a\": {\"type\": \"f32\", \"count\": 1048576},"
+                          "\"b\": {\"type\": \"f32\", \"count\": 1048576},"
+                          "\"c\": {\"type\": \"f32\", \"count\": 1048576}},"
+                          "\"params\": [{\"buffer\": \"a\"}, {\"buffer\": \"b\"}, "
+                          "{\"buffer\": \"c\"}, {\"type\": \"s32\", \"value\": 1048576}]}",
+                          ptx);
+  g_assert_true (g_file_set_contents (spec, text, -1, NULL));
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const char *extra[] = { "--gpu", "rtx-4090", "--anatomy", cases[i].stage, NULL };
+
+      g_test_message ("--anatomy %s at %s", cases[i].stage, cases[i].size);
+      g_assert_cmpint (shoot_with (extra, spec, cases[i].presentation, cases[i].size, &w, &h,
+                                   NULL), ==, 0);
+      g_assert_cmpuint (w, ==, cases[i].w);
+      g_assert_cmpuint (h, ==, cases[i].h);
+    }
+  {
+    const char *extra[] = { "--anatomy", "9", NULL };
+
+    g_assert_cmpint (shoot_with (extra, spec, FALSE, NULL, &w, &h, &err), ==, 2);
+    g_assert_nonnull (strstr (err, "--anatomy 9"));
+  }
+  g_unlink (spec);
+  g_rmdir (tmp);
 }
 
 /* The window fits the screens of a classroom: half a 1366 x 768 laptop
@@ -5486,6 +5548,32 @@ test_launch_anatomy (void)
   ks_anatomy_window_set_stage (view, 1);
   spin (300);
   maybe_save_picture (GTK_WIDGET (view), "launch-anatomy");
+  /* the vector add's 4 blocks: one wave, the first 4 SMs a block each */
+  g_assert_cmpuint (ks_anatomy_wave_count (an), ==, 1);
+  g_assert_cmpuint (ks_anatomy_wave_blocks (an, 0, 0), ==, 1);
+  /* each later stage opens its view in the main window */
+  {
+    const struct { guint stage; const char *label, *view; } links[] = {
+      { 3, "Show the _Occupancy view", "occupancy" },
+      { 4, "Show the _Timeline view", "timeline" },
+      { 5, "Show the _Memory view", "memory" },
+      { 7, "Show the _Output", "output" },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (links); i++)
+      {
+        GtkWidget *button;
+
+        ks_anatomy_window_set_stage (view, links[i].stage);
+        button = find_button (GTK_WIDGET (view), links[i].label);
+        g_assert_nonnull (button);
+        g_assert_true (gtk_widget_get_sensitive (button));
+        gtk_stack_set_visible_child_name (window->results_stack, "hints");
+        g_signal_emit_by_name (button, "clicked");
+        g_assert_cmpstr (gtk_stack_get_visible_child_name (window->results_stack), ==,
+                         links[i].view);
+      }
+  }
   ks_anatomy_window_set_presentation (view, TRUE);
   g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (view), "presentation"));
   ks_anatomy_window_set_stage (view, 6);
@@ -6762,6 +6850,7 @@ main (int    argc,
   g_test_add_func ("/app/korean-uninstalled", test_korean_uninstalled);
   g_test_add_func ("/app/probe-lab", test_probe_lab);
   g_test_add_func ("/app/launch-anatomy", test_launch_anatomy);
+  g_test_add_func ("/app/screenshot-anatomy", test_screenshot_anatomy);
   g_test_add_func ("/app/probe-lab-gpu", test_probe_lab_gpu);
   status = g_test_run ();
   {

@@ -6,8 +6,14 @@
 #include "ks-anatomy-window.h"
 
 #include <glib/gi18n.h>
+#include <math.h>
 
+#include "ks-anatomy-render.h"
+#include "ks-application.h"
 #include "ks-occupancy.h"
+#include "ks-render-export.h"
+#include "ks-shot.h"
+#include "ks-widget-util.h"
 
 struct _KsAnatomyWindow
 {
@@ -17,6 +23,15 @@ struct _KsAnatomyWindow
   GtkStack *stack;
   GtkWidget *previous, *next;
   guint stage;
+  gboolean presentation;
+  /* the pictures */
+  GtkWidget *qmd, *waves, *roofline;
+  /* distribution: the wave shown, and the animation */
+  GtkAdjustment *wave;
+  GtkLabel *wave_label;
+  GtkWidget *play;
+  guint play_source;
+  KsShot shot;                  /* --screenshot with --anatomy */
 };
 
 G_DEFINE_FINAL_TYPE (KsAnatomyWindow, ks_anatomy_window, GTK_TYPE_WINDOW)
@@ -95,6 +110,294 @@ figure (GtkGrid    *grid,
   g_free (value);
 }
 
+static double
+font_px (KsAnatomyWindow *self)
+{
+  return KS_RENDER_FONT_SIZE_FOR (self->presentation) * 96.0 / 72.0;
+}
+
+static void
+draw_qmd (GtkDrawingArea *area,
+          cairo_t        *cr,
+          int             width,
+          int             height,
+          gpointer        data)
+{
+  KsAnatomyWindow *self = data;
+
+  ks_anatomy_render_qmd (cr, self->anatomy, ks_widget_is_dark (GTK_WIDGET (area)),
+                         font_px (self), width, height);
+}
+
+static void
+draw_waves (GtkDrawingArea *area,
+            cairo_t        *cr,
+            int             width,
+            int             height,
+            gpointer        data)
+{
+  KsAnatomyWindow *self = data;
+
+  ks_anatomy_render_waves (cr, self->anatomy, (uint32_t) gtk_adjustment_get_value (self->wave),
+                           ks_widget_is_dark (GTK_WIDGET (area)), font_px (self), width, height);
+}
+
+static void
+draw_roofline (GtkDrawingArea *area,
+               cairo_t        *cr,
+               int             width,
+               int             height,
+               gpointer        data)
+{
+  KsAnatomyWindow *self = data;
+
+  ks_anatomy_render_roofline (cr, self->anatomy, ks_widget_is_dark (GTK_WIDGET (area)),
+                              font_px (self), width, height);
+}
+
+static void
+draw_swatch (GtkDrawingArea *area,
+             cairo_t        *cr,
+             int             width,
+             int             height,
+             gpointer        data)
+{
+  double rgb[3];
+
+  ks_anatomy_qmd_kind_rgb ((KsQmdKind) GPOINTER_TO_INT (data),
+                           ks_widget_is_dark (GTK_WIDGET (area)), rgb);
+  cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
+  cairo_rectangle (cr, 0, 0, width, height);
+  cairo_fill (cr);
+}
+
+/* A picture: named for a screen reader by what it shows */
+static GtkWidget *
+picture (KsAnatomyWindow       *self,
+         GtkDrawingAreaDrawFunc draw,
+         const char            *description,
+         int                    height)
+{
+  GtkWidget *area = gtk_drawing_area_new ();
+
+  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (area), draw, self, NULL);
+  gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (area), height);
+  gtk_widget_set_hexpand (area, TRUE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (area), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  description, -1);
+  return area;
+}
+
+static void
+sizes_changed (KsAnatomyWindow *self)
+{
+  double px = font_px (self);
+
+  if (self->qmd != NULL)
+    gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (self->qmd),
+                                         (int) ceil (ks_anatomy_qmd_height (px)));
+  if (self->waves != NULL)
+    gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (self->waves),
+                                         self->presentation ? 300 : 240);
+  if (self->roofline != NULL)
+    gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (self->roofline), (int) (px * 26));
+  if (self->qmd != NULL)
+    gtk_widget_queue_draw (self->qmd);
+  if (self->waves != NULL)
+    gtk_widget_queue_draw (self->waves);
+  if (self->roofline != NULL)
+    gtk_widget_queue_draw (self->roofline);
+}
+
+/* The stage's view in the main window */
+static void
+show_view_clicked (GtkButton       *button,
+                   KsAnatomyWindow *self)
+{
+  GtkWindow *parent = gtk_window_get_transient_for (GTK_WINDOW (self));
+  const char *view = g_object_get_data (G_OBJECT (button), "view");
+
+  if (parent == NULL)
+    return;
+  gtk_widget_activate_action (GTK_WIDGET (parent), "win.show-view", "s", view);
+  gtk_window_present (parent);
+}
+
+static GtkWidget *
+view_link (KsAnatomyWindow *self,
+           const char      *label,
+           const char      *view)
+{
+  GtkWidget *b = gtk_button_new_with_mnemonic (label);
+
+  g_object_set_data (G_OBJECT (b), "view", (gpointer) view);
+  gtk_widget_set_halign (b, GTK_ALIGN_START);
+  gtk_widget_set_sensitive (b, gtk_window_get_transient_for (GTK_WINDOW (self)) != NULL);
+  g_signal_connect (b, "clicked", G_CALLBACK (show_view_clicked), self);
+  return b;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Distribution's waves */
+
+static void
+wave_changed (KsAnatomyWindow *self)
+{
+  const KsAnatomy *an = self->anatomy;
+  uint32_t wave = (uint32_t) gtk_adjustment_get_value (self->wave);
+  uint32_t n = ks_anatomy_wave_count (an);
+  uint64_t per_wave = (uint64_t) an->blocks_per_sm * an->sms;
+  uint64_t first = (uint64_t) wave * per_wave;
+  uint64_t last = MIN (first + per_wave, an->blocks);
+  g_autofree char *text = NULL;
+
+  if (n == 0)
+    return;
+  if (last - first < per_wave)
+    /* TRANSLATORS: the wave, the waves, the first and last block, then the
+     * blocks the tail gives each SM */
+    text = g_strdup_printf (_("Wave %u of %u: blocks %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT
+                              ", the tail: %" G_GUINT64_FORMAT " blocks, so the SMs run %.3g "
+                              "of their %u slots each on average"), wave + 1, n, first, last - 1,
+                            last - first, (double) (last - first) / an->sms, an->blocks_per_sm);
+  else
+    /* TRANSLATORS: the wave, the waves, the first and last block */
+    text = g_strdup_printf (_("Wave %u of %u: blocks %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT
+                              ", every slot full"), wave + 1, n, first, last - 1);
+  gtk_label_set_text (self->wave_label, text);
+  if (self->waves != NULL)
+    gtk_widget_queue_draw (self->waves);
+}
+
+static gboolean
+play_tick (gpointer data)
+{
+  KsAnatomyWindow *self = data;
+  double v = gtk_adjustment_get_value (self->wave);
+
+  if (v + 1 > gtk_adjustment_get_upper (self->wave) - 1)
+    {
+      self->play_source = 0;
+      gtk_button_set_icon_name (GTK_BUTTON (self->play), "media-playback-start-symbolic");
+      return G_SOURCE_REMOVE;
+    }
+  gtk_adjustment_set_value (self->wave, v + 1);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+play_clicked (KsAnatomyWindow *self)
+{
+  if (self->play_source != 0)
+    {
+      g_clear_handle_id (&self->play_source, g_source_remove);
+      gtk_button_set_icon_name (GTK_BUTTON (self->play), "media-playback-start-symbolic");
+      return;
+    }
+  /* from the first wave, one a second */
+  gtk_adjustment_set_value (self->wave, 0);
+  self->play_source = g_timeout_add (1000, play_tick, self);
+  gtk_button_set_icon_name (GTK_BUTTON (self->play), "media-playback-pause-symbolic");
+}
+
+static char *
+blocks_text (uint32_t blocks)
+{
+  return blocks == KS_ANATOMY_NONE ? g_strdup ("—") : g_strdup_printf ("%u", blocks);
+}
+
+/* Why so many blocks an SM: what each resource allows */
+static GtkWidget *
+residency_grid (const KsAnatomy *an)
+{
+  GtkGrid *grid = new_grid ();
+  const struct
+  {
+    const char *name;
+    uint32_t per_sm, per_block, blocks;
+    int limiter;
+  } rows[] = {
+    { N_("threads"), an->max_threads_per_sm, an->block[0] * an->block[1] * an->block[2],
+      an->blocks_by_threads, KS_OCCUPANCY_LIMIT_WARPS },
+    { N_("registers"), an->registers_per_sm, an->registers_per_block, an->blocks_by_registers,
+      KS_OCCUPANCY_LIMIT_REGISTERS },
+    { N_("shared memory (bytes)"), an->shared_per_sm, an->shared_allocated_per_block,
+      an->blocks_by_shared, KS_OCCUPANCY_LIMIT_SHARED_MEMORY },
+    { N_("block slots"), an->max_blocks_per_sm, 1, an->blocks_by_blocks,
+      KS_OCCUPANCY_LIMIT_BLOCKS },
+  };
+
+  cell (grid, 0, 0, _("resource"), TRUE);
+  cell (grid, 1, 0, _("an SM has"), TRUE);
+  cell (grid, 2, 0, _("a block takes"), TRUE);
+  cell (grid, 3, 0, _("blocks an SM"), TRUE);
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+    {
+      g_autofree char *has = g_strdup_printf ("%u", rows[i].per_sm);
+      g_autofree char *takes = g_strdup_printf ("%u", rows[i].per_block);
+      g_autofree char *allows = blocks_text (rows[i].blocks);
+
+      cell (grid, 0, i + 1, _(rows[i].name), FALSE);
+      cell (grid, 1, i + 1, has, FALSE);
+      cell (grid, 2, i + 1, takes, FALSE);
+      cell (grid, 3, i + 1, allows, FALSE);
+      if (rows[i].limiter == an->limiter_id)
+        cell (grid, 4, i + 1, _("← the limit"), TRUE);
+    }
+  return GTK_WIDGET (grid);
+}
+
+/* The record's fields: colour, name, place, value */
+static GtkWidget *
+qmd_fields_grid (const KsAnatomy *an)
+{
+  GtkGrid *grid = new_grid ();
+
+  cell (grid, 1, 0, _("field"), TRUE);
+  cell (grid, 2, 0, _("word"), TRUE);
+  cell (grid, 3, 0, _("bits"), TRUE);
+  cell (grid, 4, 0, _("value"), TRUE);
+  for (uint32_t i = 0; i < an->n_qmd_fields; i++)
+    {
+      const KsAnatomyQmdField *f = &an->qmd_fields[i];
+      GtkWidget *swatch = gtk_drawing_area_new ();
+      g_autofree char *word = g_strdup_printf ("%u", f->lo / 32);
+      g_autofree char *bits = g_strdup_printf ("%u:%u", f->hi, f->lo);
+      g_autofree char *value = f->known ? g_strdup_printf ("%" G_GUINT64_FORMAT " (0x%"
+                                                           G_GINT64_MODIFIER "x)", f->value,
+                                                           f->value)
+                                        : g_strdup (_("the driver's"));
+
+      gtk_drawing_area_set_content_width (GTK_DRAWING_AREA (swatch), 12);
+      gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (swatch), 12);
+      gtk_widget_set_valign (swatch, GTK_ALIGN_CENTER);
+      gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (swatch), draw_swatch,
+                                      GINT_TO_POINTER (ks_anatomy_qmd_kind (f)), NULL);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (swatch), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                      f->name, -1);
+      gtk_grid_attach (grid, swatch, 0, i + 1, 1, 1);
+      cell (grid, 1, i + 1, f->name, FALSE);
+      cell (grid, 2, i + 1, word, FALSE);
+      cell (grid, 3, i + 1, bits, FALSE);
+      cell (grid, 4, i + 1, value, FALSE);
+    }
+  return GTK_WIDGET (grid);
+}
+
+/* A part of a page that scrolls across when wider than the window: the
+ * pages' words wrap, but a table or a picture may want more */
+static GtkWidget *
+wide (GtkWidget *child)
+{
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_AUTOMATIC,
+                                  GTK_POLICY_NEVER);
+  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scroller), TRUE);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), child);
+  return scroller;
+}
+
 static GtkWidget *
 stage_page (KsAnatomyWindow *self,
             guint            i)
@@ -104,6 +407,7 @@ stage_page (KsAnatomyWindow *self,
   GtkWidget *scroller = gtk_scrolled_window_new ();
   g_autofree char *text = NULL;
   GtkGrid *grid = NULL;
+  GtkWidget *extra = NULL, *link = NULL;
   int row = 0;
 
   gtk_widget_set_margin_start (box, 24);
@@ -167,6 +471,26 @@ stage_page (KsAnatomyWindow *self,
                          "a GPFIFO entry at it and rings the doorbell; the GPU reads a launch "
                          "record (QMD) with these fields. The fields are reconstructed from "
                          "the launch, not read from the hardware."));
+      if (an->qmd_version != NULL)
+        {
+          /* TRANSLATORS: the QMD's version, as NVIDIA's headers number it */
+          g_autofree char *layout = g_strdup_printf (
+            _("The 64 words of the record, as QMD version %s of NVIDIA's class headers "
+              "(open-gpu-doc) lays them out: each word's 32 bits with bit 31 on the left, the "
+              "launch's fields coloured where the headers put them, and the addresses the "
+              "driver picks at run time hatched."), an->qmd_version);
+
+          extra = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
+          gtk_box_append (GTK_BOX (extra), text_label (layout, NULL));
+          self->qmd = picture (self, draw_qmd, _("The launch record's 64 words, with the "
+                                                 "launch's fields coloured"), 300);
+          gtk_box_append (GTK_BOX (extra), self->qmd);
+          gtk_box_append (GTK_BOX (extra), wide (qmd_fields_grid (an)));
+        }
+      else
+        extra = text_label (_("NVIDIA's headers document the record's layout for sm_80 and "
+                              "later; for this architecture only its fields are listed."),
+                            "dim-label");
       grid = new_grid ();
       figure (grid, &row, _("grid"), g_strdup_printf ("%u × %u × %u", an->grid[0], an->grid[1],
                                                       an->grid[2]));
@@ -191,6 +515,41 @@ stage_page (KsAnatomyWindow *self,
                                 an->sms, (unsigned long long) an->blocks, an->waves_per_sm);
       else
         text = g_strdup (_("This configuration cannot launch: see the Occupancy view."));
+      if (an->have_occupancy && ks_anatomy_wave_count (an) > 0)
+        {
+          GtkWidget *controls = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8), *scale;
+          uint32_t n = ks_anatomy_wave_count (an);
+
+          extra = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
+          self->waves = picture (self, draw_waves, _("The SMs and their block slots in the "
+                                                     "wave shown"), 260);
+          gtk_box_append (GTK_BOX (extra), self->waves);
+          self->wave = g_object_ref_sink (gtk_adjustment_new (n - 1, 0, n, 1, 1, 1));
+          self->play = gtk_button_new_from_icon_name ("media-playback-start-symbolic");
+          gtk_widget_set_valign (self->play, GTK_ALIGN_CENTER);
+          gtk_widget_set_tooltip_text (self->play, _("Play the waves"));
+          gtk_accessible_update_property (GTK_ACCESSIBLE (self->play),
+                                          GTK_ACCESSIBLE_PROPERTY_LABEL, _("Play the waves"),
+                                          -1);
+          g_signal_connect_swapped (self->play, "clicked", G_CALLBACK (play_clicked), self);
+          scale = gtk_scale_new (GTK_ORIENTATION_HORIZONTAL, self->wave);
+          gtk_scale_set_digits (GTK_SCALE (scale), 0);
+          gtk_scale_set_draw_value (GTK_SCALE (scale), FALSE);
+          gtk_widget_set_size_request (scale, 160, -1);
+          gtk_accessible_update_property (GTK_ACCESSIBLE (scale), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                          _("Wave"), -1);
+          self->wave_label = GTK_LABEL (text_label ("", NULL));
+          gtk_widget_set_hexpand (GTK_WIDGET (self->wave_label), TRUE);
+          gtk_box_append (GTK_BOX (controls), self->play);
+          gtk_box_append (GTK_BOX (controls), scale);
+          gtk_box_append (GTK_BOX (controls), GTK_WIDGET (self->wave_label));
+          gtk_box_append (GTK_BOX (extra), controls);
+          g_signal_connect_swapped (self->wave, "value-changed", G_CALLBACK (wave_changed), self);
+          wave_changed (self);
+          gtk_box_append (GTK_BOX (extra), wide (residency_grid (an)));
+          gtk_box_append (GTK_BOX (extra), view_link (self, _("Show the _Occupancy view"),
+                                                      "occupancy"));
+        }
       break;
     case 4:
       /* TRANSLATORS: warps an SM, then each scheduler's warps of its slots, then schedulers */
@@ -200,17 +559,27 @@ stage_page (KsAnatomyWindow *self,
                                 "control codes and scoreboards say. The Timeline view shows "
                                 "them."), an->warps_per_sm, an->warps_per_scheduler,
                               an->max_warps_per_scheduler, an->schedulers);
+      link = view_link (self, _("Show the _Timeline view"), "timeline");
       break;
     case 5:
       text = an->have_timing
-             /* TRANSLATORS: DRAM bytes, flops, flops a byte */
+             /* TRANSLATORS: bytes loaded and stored, of them the DRAM's, flops, flops a
+              * byte of the loads and stores, then the same of DRAM's */
              ? g_strdup_printf (_("The warps' accesses are coalesced into 32-byte sectors and "
-                                  "go through L1 and L2 to DRAM: %.0f bytes from DRAM, %.3g "
-                                  "floating-point operations, %.3g operations a byte "
-                                  "(KernelScope's model). The Memory view shows one warp's "
-                                  "sectors."), an->dram_bytes, an->flops,
-                                an->arithmetic_intensity)
+                                  "go through L1 and L2 to DRAM. The lanes load and store %.0f "
+                                  "bytes, and %.0f bytes move to or from DRAM (KernelScope's "
+                                  "model: what L2 holds stays there); %.0f floating-point "
+                                  "operations make %.3g operations a byte loaded or stored, "
+                                  "%.3g a byte of DRAM's. The roofline puts the launch against "
+                                  "the GPU's memory bandwidth and FP32 peak."),
+                                an->global_bytes, an->dram_bytes, an->flops,
+                                an->global_intensity, an->arithmetic_intensity)
              : g_strdup (_("The launch was not timed."));
+      if (an->have_timing && an->peak_gflops > 0)
+        extra = self->roofline = picture (self, draw_roofline,
+                                          _("The roofline: the GPU's roofs and the launch's "
+                                            "point"), 300);
+      link = view_link (self, _("Show the _Memory view"), "memory");
       break;
     case 6:
       text = g_strdup (an->have_timing
@@ -237,6 +606,7 @@ stage_page (KsAnatomyWindow *self,
           figure (grid, &row, "gpu__time_duration.sum", g_strdup_printf ("%.2f µs",
                                                                          an->duration_us));
         }
+      link = view_link (self, _("Show the _Timeline view"), "timeline");
       break;
     default:
       text = an->have_timing
@@ -247,28 +617,20 @@ stage_page (KsAnatomyWindow *self,
                                 an->duration_us)
              : g_strdup (_("The last block retires; the GPU releases the completion "
                            "semaphore, and the copy back to the host reads the results."));
+      link = view_link (self, _("Show the _Output"), "output");
       break;
     }
   gtk_box_append (GTK_BOX (box), text_label (text, NULL));
-  if (grid != NULL)
-    gtk_box_append (GTK_BOX (box), GTK_WIDGET (grid));
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), box);
   /* the words wrap to the page's width; only a table wider than it scrolls */
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER,
                                   GTK_POLICY_AUTOMATIC);
   if (grid != NULL)
-    {
-      GtkWidget *wide = gtk_scrolled_window_new ();
-
-      gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (wide), GTK_POLICY_AUTOMATIC,
-                                      GTK_POLICY_NEVER);
-      gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (wide), TRUE);
-      g_object_ref (grid);
-      gtk_box_remove (GTK_BOX (box), GTK_WIDGET (grid));
-      gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (wide), GTK_WIDGET (grid));
-      g_object_unref (grid);
-      gtk_box_append (GTK_BOX (box), wide);
-    }
+    gtk_box_append (GTK_BOX (box), wide (GTK_WIDGET (grid)));
+  if (extra != NULL)
+    gtk_box_append (GTK_BOX (box), extra);
+  if (link != NULL)
+    gtk_box_append (GTK_BOX (box), link);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), box);
   return scroller;
 }
 
@@ -323,6 +685,38 @@ ks_anatomy_window_set_presentation (KsAnatomyWindow *self,
     gtk_widget_add_css_class (GTK_WIDGET (self), "presentation");
   else
     gtk_widget_remove_css_class (GTK_WIDGET (self), "presentation");
+  self->presentation = presentation;
+  sizes_changed (self);
+}
+
+static gboolean
+take_screenshot (gpointer data)
+{
+  KsAnatomyWindow *self = data;
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+  gboolean ok = FALSE;
+
+  if (!ks_shot_try (&self->shot, GTK_WINDOW (self), &ok))
+    {
+      g_timeout_add (250, take_screenshot, self);
+      return G_SOURCE_REMOVE;
+    }
+  if (KS_IS_APPLICATION (app))
+    ks_application_screenshot_done (KS_APPLICATION (app), ok);
+  g_object_unref (self);
+  return G_SOURCE_REMOVE;
+}
+
+void
+ks_anatomy_window_set_screenshot (KsAnatomyWindow *self,
+                                  const char      *path,
+                                  int              width,
+                                  int              height)
+{
+  g_return_if_fail (KS_IS_ANATOMY_WINDOW (self));
+  ks_shot_set (&self->shot, GTK_WINDOW (self), path, width, height);
+  /* a few frames to lay the stage out */
+  g_timeout_add (800, take_screenshot, g_object_ref (self));
 }
 
 static void
@@ -339,9 +733,22 @@ step_action (GtkWidget  *widget,
 }
 
 static void
+ks_anatomy_window_dispose (GObject *object)
+{
+  KsAnatomyWindow *self = KS_ANATOMY_WINDOW (object);
+
+  g_clear_handle_id (&self->play_source, g_source_remove);
+  G_OBJECT_CLASS (ks_anatomy_window_parent_class)->dispose (object);
+}
+
+static void
 ks_anatomy_window_finalize (GObject *object)
 {
-  ks_anatomy_free (KS_ANATOMY_WINDOW (object)->anatomy);
+  KsAnatomyWindow *self = KS_ANATOMY_WINDOW (object);
+
+  g_clear_object (&self->wave);
+  ks_shot_clear (&self->shot);
+  ks_anatomy_free (self->anatomy);
   G_OBJECT_CLASS (ks_anatomy_window_parent_class)->finalize (object);
 }
 
@@ -350,6 +757,7 @@ ks_anatomy_window_class_init (KsAnatomyWindowClass *klass)
 {
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
+  G_OBJECT_CLASS (klass)->dispose = ks_anatomy_window_dispose;
   G_OBJECT_CLASS (klass)->finalize = ks_anatomy_window_finalize;
   gtk_widget_class_install_action (widget_class, "anatomy.next", NULL, step_action);
   gtk_widget_class_install_action (widget_class, "anatomy.previous", NULL, step_action);
@@ -429,6 +837,7 @@ ks_anatomy_window_new (GtkWindow        *parent,
   gtk_box_append (GTK_BOX (paned), stack);
   gtk_window_set_child (GTK_WINDOW (self), paned);
   g_signal_connect_swapped (stack, "notify::visible-child", G_CALLBACK (visible_child_cb), self);
+  sizes_changed (self);
   ks_anatomy_window_set_stage (self, 0);
   return self;
 }

@@ -27,6 +27,11 @@ const KsAnatomy *ks_anatomy_window_get_anatomy (KsAnatomyWindow *self);
 guint            ks_anatomy_window_get_stage  (KsAnatomyWindow *self);
 void             ks_anatomy_window_set_stage  (KsAnatomyWindow *self,
                                                guint            stage);
+/* --screenshot: the window's picture at WIDTHxHEIGHT, then the application ends */
+void             ks_anatomy_window_set_screenshot (KsAnatomyWindow *self,
+                                                   const char      *path,
+                                                   int              width,
+                                                   int              height);
 void             ks_anatomy_window_set_presentation (KsAnatomyWindow *self,
                                                      gboolean         presentation);
 

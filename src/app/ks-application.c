@@ -12,6 +12,7 @@
 #include <gtksourceview/gtksource.h>
 #include <string.h>
 
+#include "ks-anatomy-window.h"
 #include "ks-preferences.h"
 #include "ks-probe-lab.h"
 #include "ks-samples.h"
@@ -36,6 +37,7 @@ struct _KsApplication
   char *gpu;                    /* --gpu ID */
   gboolean launch_editor;       /* --launch-editor */
   int steps;                    /* --step N */
+  int anatomy;                  /* --anatomy STAGE, 1-based; 0: not asked */
   char *probe_lab_name;         /* --probe-lab NAME */
   char *probe_instruction;      /* --instruction OP */
   int exit_status;
@@ -78,6 +80,9 @@ static const GOptionEntry options[] = {
   { "step", 0, 0, G_OPTION_ARG_INT, NULL,
     N_("Once the analysis is done, step through the launch this many warp-instructions"),
     N_("N") },
+  { "anatomy", 0, 0, G_OPTION_ARG_INT, NULL,
+    N_("Once the analysis is done, open the Launch Anatomy at this stage (1 to 8); with "
+       "--screenshot, the picture is of it"), N_("STAGE") },
   { "probe-lab", 0, 0, G_OPTION_ARG_STRING, NULL,
     N_("Open the Probe Lab on this experiment and run it (accumulators, chain-length, "
        "warp-count, mixed-pipe, shared-stride or pointer-chase); with --screenshot, the lab is "
@@ -361,6 +366,13 @@ ks_application_handle_local_options (GApplication *app,
   }
   if (!g_variant_dict_lookup (dict, "step", "i", &self->steps) || self->steps < 0)
     self->steps = 0;
+  if (g_variant_dict_lookup (dict, "anatomy", "i", &self->anatomy)
+      && (self->anatomy < 1 || self->anatomy > KS_ANATOMY_STAGES))
+    {
+      g_printerr (_("kernelscope: --anatomy %d: give a stage from 1 to %d\n"), self->anatomy,
+                  KS_ANATOMY_STAGES);
+      return 2;
+    }
   self->screenshot_width = 1600;
   self->screenshot_height = 1000;
   {
@@ -624,6 +636,8 @@ new_window (KsApplication *self)
     ks_window_show_launch_editor (window);
   if (self->steps > 0)
     ks_window_set_initial_steps (window, (guint) self->steps);
+  if (self->anatomy > 0)
+    ks_window_set_initial_anatomy (window, (guint) self->anatomy);
   return window;
 }
 

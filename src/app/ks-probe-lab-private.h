@@ -7,6 +7,7 @@
 #include "ks-gpu-db.h"
 #include "ks-probe-lab.h"
 #include "ks-probe-view.h"
+#include "ks-shot.h"
 
 G_BEGIN_DECLS
 
@@ -38,7 +39,7 @@ struct _KsProbeLab
   char **gpu_ids;
   GHashTable *results;          /* "template/instruction" -> KsProbeResult *, its last run */
   GArray *highlighted;          /* guint32 lines highlighted in highlighted_view */
-  char *screenshot;
+  KsShot shot;                  /* --screenshot */
   char *run_error;
   KsProbeResult *edited;        /* the checks of the PTX as edited (lab.verify-edit), or NULL */
   GHashTable *edits;            /* result key -> the probe PTX as the user left it, edited */
@@ -60,7 +61,6 @@ struct _KsProbeLab
   gboolean running;
   gboolean edit_running;        /* an edited probe running (lab.run-edit) */
   gboolean presentation;
-  int shot_width, shot_height, shot_waits;
 };
 
 G_END_DECLS

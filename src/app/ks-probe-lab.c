@@ -218,7 +218,7 @@ run_done_cb (GObject      *source,
                                 gpu_name, r->arch, seconds);
       set_status (self, text);
     }
-  if (self->screenshot != NULL)
+  if (self->shot.path != NULL)
     g_timeout_add (300, take_screenshot, g_object_ref (self));
 }
 
@@ -1515,51 +1515,15 @@ take_screenshot (gpointer data)
 {
   KsProbeLab *self = KS_PROBE_LAB (data);
   GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
-  int w = gtk_widget_get_width (GTK_WIDGET (self)), h = gtk_widget_get_height (GTK_WIDGET (self));
-  g_autoptr(GdkPaintable) paintable = NULL;
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-  GtkSnapshot *snapshot;
   gboolean ok = FALSE;
 
-  if (self->screenshot == NULL)
+  if (!ks_shot_try (&self->shot, GTK_WINDOW (self), &ok))
     {
-      g_object_unref (self);
-      return G_SOURCE_REMOVE;
-    }
-  /* the size asked for, drawn; a window manager may take a while */
-  if ((w != self->shot_width || h != self->shot_height) && self->shot_waits++ < 40)
-    {
-      int dw, dh;
-
-      /* the default size holds the frame (client-side decorations' shadow) */
-      gtk_window_get_default_size (GTK_WINDOW (self), &dw, &dh);
-      if (w > 0 && h > 0)
-        gtk_window_set_default_size (GTK_WINDOW (self), self->shot_width + MAX (dw - w, 0),
-                                     self->shot_height + MAX (dh - h, 0));
       g_timeout_add (250, take_screenshot, self);
       return G_SOURCE_REMOVE;
     }
-  paintable = gtk_widget_paintable_new (GTK_WIDGET (self));
-  snapshot = gtk_snapshot_new ();
-  gdk_paintable_snapshot (paintable, snapshot, w, h);
-  node = gtk_snapshot_free_to_node (snapshot);
-  if (node != NULL)
-    {
-      texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (self)), node,
-                                             &GRAPHENE_RECT_INIT (0, 0, w, h));
-      ok = texture != NULL && gdk_texture_save_to_png (texture, self->screenshot);
-    }
-  if (!ok)
-    g_printerr (_("kernelscope: could not write the screenshot %s\n"), self->screenshot);
-  else if (w != self->shot_width || h != self->shot_height)
-    g_printerr (_("kernelscope: the window did not become %dx%d: it stayed %dx%d\n"),
-                self->shot_width, self->shot_height, w, h);
-  g_clear_pointer (&self->screenshot, g_free);
   if (KS_IS_APPLICATION (app))
-    ks_application_screenshot_done (KS_APPLICATION (app),
-                                     ok && self->shown != NULL && w == self->shot_width
-                                     && h == self->shot_height);
+    ks_application_screenshot_done (KS_APPLICATION (app), ok && self->shown != NULL);
   g_object_unref (self);
   return G_SOURCE_REMOVE;
 }
@@ -1571,12 +1535,7 @@ ks_probe_lab_set_screenshot (KsProbeLab *self,
                              int         height)
 {
   g_return_if_fail (KS_IS_PROBE_LAB (self));
-  g_free (self->screenshot);
-  self->screenshot = g_strdup (path);
-  self->shot_width = width;
-  self->shot_height = height;
-  self->shot_waits = 0;
-  gtk_window_set_default_size (GTK_WINDOW (self), width, height);
+  ks_shot_set (&self->shot, GTK_WINDOW (self), path, width, height);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1614,7 +1573,7 @@ ks_probe_lab_finalize (GObject *object)
   g_clear_pointer (&self->db, ks_gpu_db_free);
   g_strfreev (self->gpu_ids);
   g_clear_pointer (&self->highlighted, g_array_unref);
-  g_free (self->screenshot);
+  ks_shot_clear (&self->shot);
   g_free (self->run_error);
   g_clear_pointer (&self->edited, ks_probe_result_free);
   g_clear_pointer (&self->compare, ks_probe_result_free);

@@ -6,6 +6,7 @@
 #include <gtksourceview/gtksource.h>
 
 #include "ks-analysis.h"
+#include "ks-anatomy-window.h"
 #include "ks-gpu-db.h"
 #include "ks-launch.h"
 #include "ks-launch-form.h"
@@ -157,6 +158,7 @@ struct _KsWindow
   gboolean screenshot_scheduled;/* the picture is on its way: once only */
   gboolean screenshot_refused;  /* the file asked for was refused: the picture is of the
                                  * message, and the exit status 1 */
+  guint anatomy_stage;          /* --anatomy N: open it at stage N (1-based) after the run */
   int screenshot_width;         /* the picture's size (--size) */
   int screenshot_height;
 };
@@ -391,6 +393,8 @@ void        _ks_window_run_dispose         (KsWindow    *self);
 void        _ks_window_run                 (KsWindow    *self);
 void        _ks_window_stop                (KsWindow    *self);
 void        _ks_window_screenshot_soon     (KsWindow    *self);
+KsAnatomyWindow *_ks_window_open_anatomy   (KsWindow    *self,
+                                            guint        stage);
 void        _ks_window_show_toolchain      (KsWindow    *self);
 void        _ks_window_sass_update_folded_label (KsWindow *self);
 /* The no-toolkit banner's words, in a Flatpak sandbox or not */

@@ -1000,6 +1000,19 @@ run_done_cb (GObject      *object,
       show_result (self, result);
     }
   _ks_window_step_update (self);
+  /* --anatomy: the launch's anatomy, once; a screenshot is of it */
+  if (self->anatomy_stage > 0 && self->analysis != NULL && result != NULL)
+    {
+      KsAnatomyWindow *anatomy = _ks_window_open_anatomy (self, self->anatomy_stage - 1);
+
+      self->anatomy_stage = 0;
+      if (anatomy != NULL && self->screenshot_path != NULL)
+        {
+          ks_anatomy_window_set_screenshot (anatomy, self->screenshot_path,
+                                            self->screenshot_width, self->screenshot_height);
+          g_clear_pointer (&self->screenshot_path, g_free);
+        }
+    }
   _ks_window_screenshot_soon (self);
 }
 

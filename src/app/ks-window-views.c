@@ -369,13 +369,12 @@ show_view_action (GtkWidget  *widget,
     gtk_stack_set_visible_child_name (self->results_stack, name);
 }
 
-/* The Launch Anatomy window for the last results (seeds/004) */
-static void
-launch_anatomy_action (GtkWidget  *widget,
-                       const char *action_name,
-                       GVariant   *parameter)
+/* The Launch Anatomy window for the last results (seeds/004), at a
+ * stage (0-based); NULL, said in the status line, without results */
+KsAnatomyWindow *
+_ks_window_open_anatomy (KsWindow *self,
+                         guint     stage)
 {
-  KsWindow *self = KS_WINDOW (widget);
   g_autoptr(GError) error = NULL;
   KsAnatomyWindow *anatomy;
 
@@ -383,16 +382,34 @@ launch_anatomy_action (GtkWidget  *widget,
     {
       gtk_label_set_text (self->status_label, _("Run the kernel first: the launch's anatomy "
                                                 "shows its figures."));
-      return;
+      return NULL;
     }
   anatomy = ks_anatomy_window_new (GTK_WINDOW (self), self->analysis, &error);
   if (anatomy == NULL)
     {
       gtk_label_set_text (self->status_label, error->message);
-      return;
+      return NULL;
     }
   ks_anatomy_window_set_presentation (anatomy, self->presentation);
+  ks_anatomy_window_set_stage (anatomy, stage);
   gtk_window_present (GTK_WINDOW (anatomy));
+  return anatomy;
+}
+
+void
+ks_window_set_initial_anatomy (KsWindow *self,
+                               guint     stage)
+{
+  g_return_if_fail (KS_IS_WINDOW (self));
+  self->anatomy_stage = MIN (stage, KS_ANATOMY_STAGES);
+}
+
+static void
+launch_anatomy_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  _ks_window_open_anatomy (KS_WINDOW (widget), 0);
 }
 
 void

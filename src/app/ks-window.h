@@ -42,5 +42,9 @@ void        ks_window_show_launch_editor   (KsWindow       *self);
  * steps this many warp-instructions (ks-window-step.c) */
 void        ks_window_set_initial_steps    (KsWindow       *self,
                                             guint           steps);
+/* Once the next analysis is done, opens the Launch Anatomy at this stage
+ * (1 to 8); with a screenshot, the picture is of it */
+void        ks_window_set_initial_anatomy  (KsWindow       *self,
+                                            guint           stage);
 
 G_END_DECLS

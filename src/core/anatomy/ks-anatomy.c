@@ -310,6 +310,29 @@ ks_anatomy_new (const KsAnalysis *a,
   return g_steal_pointer (&an);
 }
 
+uint32_t
+ks_anatomy_wave_count (const KsAnatomy *an)
+{
+  uint64_t per_wave = (uint64_t) an->blocks_per_sm * an->sms;
+
+  if (per_wave == 0)
+    return 0;
+  return (uint32_t) ((an->blocks + per_wave - 1) / per_wave);
+}
+
+uint32_t
+ks_anatomy_wave_blocks (const KsAnatomy *an,
+                        uint32_t         wave,
+                        uint32_t         sm)
+{
+  uint64_t per_wave = (uint64_t) an->blocks_per_sm * an->sms, left;
+
+  if (per_wave == 0 || sm >= an->sms || (uint64_t) wave * per_wave >= an->blocks)
+    return 0;
+  left = MIN (an->blocks - (uint64_t) wave * per_wave, per_wave);
+  return (uint32_t) (left / an->sms + (sm < left % an->sms ? 1 : 0));
+}
+
 void
 ks_anatomy_free (KsAnatomy *an)
 {

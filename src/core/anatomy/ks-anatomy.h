@@ -109,6 +109,15 @@ typedef struct
 KsAnatomy *ks_anatomy_new     (const KsAnalysis *analysis,
                                GError          **error);
 void       ks_anatomy_free    (KsAnatomy        *anatomy);
+/* The waves the grid takes (the last may be a partial one: the tail), and
+ * the blocks SM `sm` runs in wave `wave` (0-based): the distributor gives
+ * each SM a block in turn, so a tail of R blocks puts R / SMs on each and
+ * one more on the first R % SMs */
+uint32_t   ks_anatomy_wave_count  (const KsAnatomy *anatomy);
+uint32_t   ks_anatomy_wave_blocks (const KsAnatomy *anatomy,
+                                   uint32_t         wave,
+                                   uint32_t         sm);
+
 /* The constant bank 0 offset of the first parameter on an architecture
  * ("sm_86"), or KS_ANATOMY_NONE */
 uint32_t   ks_anatomy_cbank_base (const char    *arch);
