@@ -79,6 +79,11 @@ test_vadd_seed004 (void)
       g_assert_cmpint (an->params[i].in_sass, ==, 1);
     }
   g_assert_cmpuint (an->param_bytes, ==, 28);
+  /* c++filt: vector_add(float const*, float const*, float*, int) */
+  g_assert_cmpstr (an->params[0].type, ==, "float const*");
+  g_assert_cmpstr (an->params[1].type, ==, "float const*");
+  g_assert_cmpstr (an->params[2].type, ==, "float*");
+  g_assert_cmpstr (an->params[3].type, ==, "int");
   g_assert_cmpstr (an->sass_arch, ==, "sm_89");
   /* the seed: 1536 threads an SM / 256 = 6 blocks, 128 SMs, 4096 / 768 =
    * 5.33 waves, 48 warps over 4 schedulers */
@@ -183,6 +188,33 @@ test_sm90 (void)
     }
 }
 
+/* c++filt's signatures split into their arguments */
+static void
+test_signature_types (void)
+{
+  static const struct { const char *sig; guint n; const char *want[3]; } cases[] = {
+    { "void reduce<256>(float*, float*)", 2, { "float*", "float*" } },
+    { "k(std::pair<int, float>, int)", 2, { "std::pair<int, float>", "int" } },
+    { "f(void (*)(int, int), int)", 2, { "void (*)(int, int)", "int" } },
+    { "g(float (&) [4])", 1, { "float (&) [4]" } },
+    { "h()", 0, { NULL } },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(GStrv) t = ks_anatomy_signature_types (cases[i].sig, cases[i].n);
+
+      g_assert_nonnull (t);
+      g_assert_cmpuint (g_strv_length (t), ==, cases[i].n);
+      for (guint k = 0; k < cases[i].n; k++)
+        g_assert_cmpstr (t[k], ==, cases[i].want[k]);
+    }
+  /* a count that differs, and a name that is not a signature */
+  g_assert_null (ks_anatomy_signature_types ("k(int, int)", 3));
+  g_assert_null (ks_anatomy_signature_types ("vector_add", 0));
+  g_assert_null (ks_anatomy_signature_types (NULL, 0));
+}
+
 static void
 test_cbank_base (void)
 {
@@ -273,6 +305,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/anatomy/vadd-seed004", test_vadd_seed004);
   g_test_add_func ("/anatomy/sm90", test_sm90);
+  g_test_add_func ("/anatomy/signature-types", test_signature_types);
   g_test_add_func ("/anatomy/cbank-base", test_cbank_base);
   g_test_add_func ("/anatomy/struct-param-ptxas", test_struct_param_ptxas);
   return g_test_run ();

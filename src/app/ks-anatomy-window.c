@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 #include <math.h>
+#include <string.h>
 
 #include "ks-anatomy-render.h"
 #include "ks-application.h"
@@ -83,6 +84,19 @@ cell (GtkGrid    *grid,
 
   gtk_label_set_xalign (GTK_LABEL (l), heading || column == 0 ? 0 : 1);
   gtk_widget_add_css_class (l, heading ? "heading" : "numeric");
+  gtk_grid_attach (grid, l, column, row, 1, 1);
+}
+
+/* A cell of words, not a figure: aligned at the start */
+static void
+cell_start (GtkGrid    *grid,
+            int         column,
+            int         row,
+            const char *text)
+{
+  GtkWidget *l = gtk_label_new (text);
+
+  gtk_label_set_xalign (GTK_LABEL (l), 0);
   gtk_grid_attach (grid, l, column, row, 1, 1);
 }
 
@@ -256,14 +270,15 @@ wave_changed (KsAnatomyWindow *self)
   if (last - first < per_wave)
     /* TRANSLATORS: the wave, the waves, the first and last block, then the
      * blocks the tail gives each SM */
-    text = g_strdup_printf (_("Wave %u of %u: blocks %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT
-                              ", the tail: %" G_GUINT64_FORMAT " blocks, so the SMs run %.3g "
-                              "of their %u slots each on average"), wave + 1, n, first, last - 1,
-                            last - first, (double) (last - first) / an->sms, an->blocks_per_sm);
+    text = g_strdup_printf (_("Wave %u of %u: blocks %llu to %llu, the tail: %llu blocks, so the "
+                              "SMs run %.3g of their %u slots each on average"), wave + 1, n,
+                            (unsigned long long) first, (unsigned long long) (last - 1),
+                            (unsigned long long) (last - first),
+                            (double) (last - first) / an->sms, an->blocks_per_sm);
   else
     /* TRANSLATORS: the wave, the waves, the first and last block */
-    text = g_strdup_printf (_("Wave %u of %u: blocks %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT
-                              ", every slot full"), wave + 1, n, first, last - 1);
+    text = g_strdup_printf (_("Wave %u of %u: blocks %llu to %llu, every slot full"), wave + 1, n,
+                            (unsigned long long) first, (unsigned long long) (last - 1));
   gtk_label_set_text (self->wave_label, text);
   if (self->waves != NULL)
     gtk_widget_queue_draw (self->waves);
@@ -376,7 +391,7 @@ qmd_fields_grid (const KsAnatomy *an)
       gtk_accessible_update_property (GTK_ACCESSIBLE (swatch), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                       f->name, -1);
       gtk_grid_attach (grid, swatch, 0, i + 1, 1, 1);
-      cell (grid, 1, i + 1, f->name, FALSE);
+      cell_start (grid, 1, i + 1, f->name);
       cell (grid, 2, i + 1, word, FALSE);
       cell (grid, 3, i + 1, bits, FALSE);
       cell (grid, 4, i + 1, value, FALSE);
@@ -442,11 +457,12 @@ stage_page (KsAnatomyWindow *self,
                               : "");
       grid = new_grid ();
       cell (grid, 0, 0, _("parameter"), TRUE);
-      cell (grid, 1, 0, _("offset"), TRUE);
-      cell (grid, 2, 0, _("size"), TRUE);
-      cell (grid, 3, 0, _("alignment"), TRUE);
-      cell (grid, 4, 0, _("constant bank 0"), TRUE);
-      cell (grid, 5, 0, _("read in the SASS"), TRUE);
+      cell (grid, 1, 0, _("type"), TRUE);
+      cell (grid, 2, 0, _("offset"), TRUE);
+      cell (grid, 3, 0, _("size"), TRUE);
+      cell (grid, 4, 0, _("alignment"), TRUE);
+      cell (grid, 5, 0, _("constant bank 0"), TRUE);
+      cell (grid, 6, 0, _("read in the SASS"), TRUE);
       for (uint32_t k = 0; k < an->n_params; k++)
         {
           const KsAnatomyParam *p = &an->params[k];
@@ -457,12 +473,18 @@ stage_page (KsAnatomyWindow *self,
                                ? g_strdup_printf ("c[0x0][0x%x]", p->cbank_offset)
                                : g_strdup ("—");
 
-          cell (grid, 0, k + 1, p->name, FALSE);
-          cell (grid, 1, k + 1, o, FALSE);
-          cell (grid, 2, k + 1, s, FALSE);
-          cell (grid, 3, k + 1, a, FALSE);
-          cell (grid, 4, k + 1, c, FALSE);
-          cell (grid, 5, k + 1, p->in_sass == 1 ? _("yes") : p->in_sass == 0 ? _("no") : "—",
+          size_t kl = strlen (an->kernel);
+          /* "_Z10vector_addPKfS0_Pfi_param_0" is the kernel's "param_0" */
+          const char *name = strncmp (p->name, an->kernel, kl) == 0 && p->name[kl] == '_'
+                             ? p->name + kl + 1 : p->name;
+
+          cell (grid, 0, k + 1, name, FALSE);
+          cell_start (grid, 1, k + 1, p->type ? p->type : "—");
+          cell (grid, 2, k + 1, o, FALSE);
+          cell (grid, 3, k + 1, s, FALSE);
+          cell (grid, 4, k + 1, a, FALSE);
+          cell (grid, 5, k + 1, c, FALSE);
+          cell (grid, 6, k + 1, p->in_sass == 1 ? _("yes") : p->in_sass == 0 ? _("no") : "—",
                 FALSE);
         }
       break;

@@ -40,6 +40,54 @@ ks_anatomy_cbank_base (const char *arch)
   return sm < 70 ? 0x140 : sm < 90 ? 0x160 : 0x210;
 }
 
+char **
+ks_anatomy_signature_types (const char *signature,
+                            uint32_t    n)
+{
+  g_autoptr(GPtrArray) types = g_ptr_array_new_with_free_func (g_free);
+  size_t len = signature ? strlen (signature) : 0;
+  const char *open = NULL, *start;
+  int depth = 0;
+
+  if (len < 2 || signature[len - 1] != ')')
+    return NULL;
+  for (const char *s = signature + len - 1; s >= signature; s--)
+    {
+      depth += *s == ')' || *s == '>' ? 1 : *s == '(' || *s == '<' ? -1 : 0;
+      if (depth == 0)
+        {
+          open = s;
+          break;
+        }
+    }
+  if (open == NULL)
+    return NULL;
+  start = open + 1;
+  depth = 0;
+  for (const char *s = start; s < signature + len; s++)
+    {
+      if (*s == '(' || *s == '<' || *s == '[')
+        depth++;
+      else if ((*s == ')' || *s == '>' || *s == ']') && depth > 0)
+        depth--;
+      else if ((*s == ',' && depth == 0) || s == signature + len - 1)
+        {
+          g_autofree char *t = g_strndup (start, s - start);
+
+          g_ptr_array_add (types, g_strdup (g_strstrip (t)));
+          start = s + 1;
+        }
+    }
+  /* "k()" has no arguments; "k(void)" neither */
+  if (types->len == 1 && (*(char *) types->pdata[0] == '\0'
+                          || g_str_equal (types->pdata[0], "void")))
+    g_ptr_array_set_size (types, 0);
+  if (types->len != n)
+    return NULL;
+  g_ptr_array_add (types, NULL);
+  return (char **) g_ptr_array_free (g_steal_pointer (&types), FALSE);
+}
+
 /* Whether the listing reads c[0x0][offset] (any size of read) */
 static int
 read_in_sass (const char *sass,
@@ -155,6 +203,7 @@ ks_anatomy_new (const KsAnalysis *a,
   const KsPtxModule *m = a->module;
   const KsPtxFunction *f;
   const KsLaunch *l = a->launch;
+  g_auto(GStrv) types = NULL;
   uint32_t at = 0;
 
   if (m == NULL || a->kernel_index < 0 || l == NULL || a->arch == NULL)
@@ -177,6 +226,11 @@ ks_anatomy_new (const KsAnalysis *a,
   an->sass_arch = a->sass_text ? a->sass_arch : NULL;
   an->params = g_new0 (KsAnatomyParam, MAX (f->n_params, 1));
   an->n_params = f->n_params;
+  {
+    g_autofree char *signature = ks_sass_demangle (an->kernel);
+
+    types = ks_anatomy_signature_types (signature, f->n_params);
+  }
   for (uint32_t i = 0; i < f->n_params; i++)
     {
       const KsPtxVar *v = &m->vars[f->first_param + i];
@@ -184,6 +238,7 @@ ks_anatomy_new (const KsAnalysis *a,
       uint32_t element = ks_ptx_type_size ((KsPtxType) v->type) * MAX (v->vec, 1);
 
       p->name = ks_ptx_span_dup (m, v->name);
+      p->type = types ? g_strdup (types[i]) : NULL;
       p->size = (uint32_t) (element * MAX (v->n_elements, 1));
       p->align = v->align ? v->align : MAX (element, 1);
       p->offset = (at + p->align - 1) / p->align * p->align;
@@ -339,7 +394,10 @@ ks_anatomy_free (KsAnatomy *an)
   if (an == NULL)
     return;
   for (uint32_t i = 0; an->params && i < an->n_params; i++)
-    g_free (an->params[i].name);
+    {
+      g_free (an->params[i].name);
+      g_free (an->params[i].type);
+    }
   g_free (an->params);
   g_free (an->qmd_fields);
   g_free (an->kernel);
@@ -401,6 +459,11 @@ ks_anatomy_to_json (const KsAnatomy *an)
       json_builder_begin_object (b);
       json_builder_set_member_name (b, "name");
       json_builder_add_string_value (b, p->name);
+      json_builder_set_member_name (b, "type");
+      if (p->type != NULL)
+        json_builder_add_string_value (b, p->type);
+      else
+        json_builder_add_null_value (b);
       json_builder_set_member_name (b, "offset");
       json_builder_add_int_value (b, p->offset);
       json_builder_set_member_name (b, "size");

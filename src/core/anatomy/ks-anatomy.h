@@ -32,6 +32,7 @@ G_BEGIN_DECLS
 typedef struct
 {
   char *name;
+  char *type;                   /* the C++ type from the demangled kernel name, or NULL */
   uint32_t offset, size, align; /* in the argument buffer, bytes */
   uint32_t cbank_offset;        /* c[0x0][cbank_offset]; KS_ANATOMY_NONE if unknown */
   int in_sass;                  /* the SASS reads c[0x0][cbank_offset]: 1, 0, or -1 (no SASS) */
@@ -121,6 +122,11 @@ uint32_t   ks_anatomy_wave_blocks (const KsAnatomy *anatomy,
 /* The constant bank 0 offset of the first parameter on an architecture
  * ("sm_86"), or KS_ANATOMY_NONE */
 uint32_t   ks_anatomy_cbank_base (const char    *arch);
+/* The argument types of a demangled signature ("vector_add(float const*,
+ * float const*, float*, int)"): the list in the last parentheses, split
+ * at the commas outside brackets; NULL when there are not n of them */
+char     **ks_anatomy_signature_types (const char *signature,
+                                       uint32_t    n);
 /* `kernelscope-cli anatomy --json`'s object (docs/ANATOMY.md) */
 JsonNode  *ks_anatomy_to_json (const KsAnatomy  *anatomy);
 
