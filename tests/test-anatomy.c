@@ -85,6 +85,27 @@ test_vadd_seed004 (void)
   g_assert_cmpstr (an->params[2].type, ==, "float*");
   g_assert_cmpstr (an->params[3].type, ==, "int");
   g_assert_cmpstr (an->sass_arch, ==, "sm_89");
+  /* the seed's control codes: the two LDG.E set scoreboard 2 and the FADD
+   * waits on it, with a stall of 5 before the STG */
+  {
+    const KsAnatomyInsn *w;
+    guint loads = 0;
+
+    g_assert_cmpuint (an->waiter, !=, KS_ANATOMY_NONE);
+    w = &an->insns[an->waiter];
+    g_assert_true (g_str_has_prefix (w->text, "FADD "));
+    g_assert_cmpuint (an->waiter_barrier, ==, 2);
+    g_assert_cmphex (w->control.wait_mask, ==, 1u << 2);
+    g_assert_cmpuint (w->control.stall, ==, 5);
+    g_assert_cmpuint (an->n_setters, ==, 2);
+    for (guint i = 0; i < an->waiter; i++)
+      if (g_str_has_prefix (an->insns[i].text, "LDG.E "))
+        {
+          g_assert_cmpuint (an->insns[i].control.write_barrier, ==, 2);
+          loads++;
+        }
+    g_assert_cmpuint (loads, ==, 2);
+  }
   /* the seed: 1536 threads an SM / 256 = 6 blocks, 128 SMs, 4096 / 768 =
    * 5.33 waves, 48 warps over 4 schedulers */
   g_assert_cmpuint (an->blocks_per_sm, ==, 6);

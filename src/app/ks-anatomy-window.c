@@ -13,6 +13,7 @@
 #include "ks-application.h"
 #include "ks-occupancy.h"
 #include "ks-render-export.h"
+#include "ks-sass.h"
 #include "ks-shot.h"
 #include "ks-widget-util.h"
 
@@ -362,6 +363,115 @@ residency_grid (const KsAnatomy *an)
   return GTK_WIDGET (grid);
 }
 
+static GtkWidget *wide (GtkWidget *child);
+
+static void
+sass_cell (GtkGrid    *grid,
+           int         column,
+           int         row,
+           const char *text,
+           gboolean    marked)
+{
+  GtkWidget *l = gtk_label_new (text);
+
+  gtk_label_set_xalign (GTK_LABEL (l), 0);
+  gtk_widget_add_css_class (l, "ks-sass-row");
+  if (marked)
+    gtk_widget_add_css_class (l, "ks-marked");
+  gtk_grid_attach (grid, l, column, row, 1, 1);
+}
+
+/* Issue: the kernel's first instructions with their control codes, up to
+ * a little past the first wait on a scoreboard, which the words explain */
+static GtkWidget *
+control_codes (const KsAnatomy *an)
+{
+  GtkWidget *box;
+  GtkGrid *grid;
+  g_autofree char *words = NULL;
+  uint32_t shown;
+
+  if (an->n_insns == 0)
+    return text_label (_("There is no SASS listing of this architecture here to read the "
+                         "control codes from: the SASS pane says why."), "dim-label");
+  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
+  if (an->waiter != KS_ANATOMY_NONE)
+    {
+      const char *text = an->insns[an->waiter].text;
+      g_autofree char *op = g_strndup (text, strcspn (text, " "));
+
+      /* TRANSLATORS: the waiting instruction's opcode, its offset, the
+       * scoreboard, then how many instructions before it set it */
+      words = g_strdup_printf (_("The control codes ptxas wrote into each instruction: %s at "
+                                 "%04llx waits on scoreboard %u, which the %u instruction(s) "
+                                 "marked before it set when they issued; until they complete "
+                                 "the warp is not eligible, and its scheduler issues another "
+                                 "warp's instruction instead. The stall is how many cycles the "
+                                 "warp waits before its next instruction; Y lets the scheduler "
+                                 "switch warps after it."),
+                               op, (unsigned long long) an->insns[an->waiter].offset,
+                               an->waiter_barrier, an->n_setters);
+    }
+  else
+    words = g_strdup (_("The control codes ptxas wrote into each instruction: the stall is how "
+                        "many cycles the warp waits before its next instruction; Y lets the "
+                        "scheduler switch warps after it; no instruction here waits on a "
+                        "scoreboard."));
+  gtk_box_append (GTK_BOX (box), text_label (words, NULL));
+  grid = new_grid ();
+  gtk_grid_set_row_spacing (grid, 2);
+  cell (grid, 0, 0, _("offset"), TRUE);
+  cell (grid, 1, 0, _("waits on"), TRUE);
+  cell (grid, 2, 0, _("sets"), TRUE);
+  cell (grid, 3, 0, _("yield"), TRUE);
+  cell (grid, 4, 0, _("stall"), TRUE);
+  cell (grid, 5, 0, _("instruction"), TRUE);
+  shown = an->waiter != KS_ANATOMY_NONE ? MIN (an->waiter + 3, an->n_insns) : an->n_insns;
+  shown = MIN (shown, 40);
+  for (uint32_t i = 0; i < shown; i++)
+    {
+      const KsAnatomyInsn *in = &an->insns[i];
+      const KsSassControl *c = &in->control;
+      gboolean marked = an->waiter != KS_ANATOMY_NONE
+                        && (i == an->waiter
+                            || (i < an->waiter && c->write_barrier == an->waiter_barrier));
+      g_autofree char *offset = g_strdup_printf ("%04llx", (unsigned long long) in->offset);
+      g_autofree char *waits = NULL, *sets = NULL, *stall = NULL;
+      GString *w = g_string_new (NULL);
+
+      for (int b = 0; b < 6; b++)
+        if (c->wait_mask & (1u << b))
+          g_string_append_printf (w, "%sSB%d", w->len ? " " : "", b);
+      waits = g_string_free (w, FALSE);
+      if (c->write_barrier != KS_SASS_NO_BARRIER && c->read_barrier != KS_SASS_NO_BARRIER)
+        sets = g_strdup_printf ("SB%u (W) SB%u (R)", c->write_barrier, c->read_barrier);
+      else if (c->write_barrier != KS_SASS_NO_BARRIER)
+        sets = g_strdup_printf ("SB%u (W)", c->write_barrier);
+      else if (c->read_barrier != KS_SASS_NO_BARRIER)
+        sets = g_strdup_printf ("SB%u (R)", c->read_barrier);
+      else
+        sets = g_strdup ("");
+      stall = g_strdup_printf ("%u", c->stall);
+      sass_cell (grid, 0, i + 1, offset, marked);
+      sass_cell (grid, 1, i + 1, in->has_control ? waits : "?", marked);
+      sass_cell (grid, 2, i + 1, in->has_control ? sets : "?", marked);
+      sass_cell (grid, 3, i + 1, in->has_control && c->yield ? "Y" : "", marked);
+      sass_cell (grid, 4, i + 1, in->has_control ? stall : "?", marked);
+      sass_cell (grid, 5, i + 1, in->text, marked);
+    }
+  gtk_box_append (GTK_BOX (box), wide (GTK_WIDGET (grid)));
+  if (shown < an->n_insns_total)
+    {
+      /* TRANSLATORS: instructions shown, then in the kernel */
+      g_autofree char *more = g_strdup_printf (_("%u of the kernel's %u instructions; the SASS "
+                                                 "pane shows them all."), shown,
+                                               an->n_insns_total);
+
+      gtk_box_append (GTK_BOX (box), text_label (more, "dim-label"));
+    }
+  return box;
+}
+
 /* The record's fields: colour, name, place, value */
 static GtkWidget *
 qmd_fields_grid (const KsAnatomy *an)
@@ -581,6 +691,7 @@ stage_page (KsAnatomyWindow *self,
                                 "control codes and scoreboards say. The Timeline view shows "
                                 "them."), an->warps_per_sm, an->warps_per_scheduler,
                               an->max_warps_per_scheduler, an->schedulers);
+      extra = control_codes (an);
       link = view_link (self, _("Show the _Timeline view"), "timeline");
       break;
     case 5:
@@ -821,9 +932,16 @@ ks_anatomy_window_new (GtkWindow        *parent,
       gtk_window_set_transient_for (GTK_WINDOW (self), parent);
       gtk_window_set_application (GTK_WINDOW (self), gtk_window_get_application (parent));
     }
-  /* TRANSLATORS: the window's title: the kernel, then the GPU */
-  title = g_strdup_printf (_("Launch Anatomy: %s on the %s"), an->kernel,
-                           an->gpu_name ? an->gpu_name : an->arch);
+  /* the kernel as its source names it: "vector_add", not "_Z10vector_addPKfS0_Pfi" */
+  {
+    g_autofree char *signature = ks_sass_demangle (an->kernel);
+    g_autofree char *name = signature ? g_strndup (signature, strcspn (signature, "("))
+                                      : g_strdup (an->kernel);
+
+    /* TRANSLATORS: the window's title: the kernel, then the GPU */
+    title = g_strdup_printf (_("Launch Anatomy: %s on the %s"), name,
+                             an->gpu_name ? an->gpu_name : an->arch);
+  }
   gtk_window_set_title (GTK_WINDOW (self), title);
   gtk_window_set_default_size (GTK_WINDOW (self), 1100, 640);
 

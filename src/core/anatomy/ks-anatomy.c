@@ -17,6 +17,73 @@
 G_STATIC_ASSERT (KS_OCCUPANCY_UNLIMITED == KS_ANATOMY_NONE);
 
 static void
+fill_insns (KsAnatomy            *an,
+            const KsSassListing  *listing,
+            const KsSassFunction *fn)
+{
+  if (fn == NULL || fn->n_insns == 0)
+    return;
+  an->n_insns_total = fn->n_insns;
+  an->n_insns = MIN (fn->n_insns, KS_ANATOMY_MAX_INSNS);
+  an->insns = g_new0 (KsAnatomyInsn, an->n_insns);
+  for (uint32_t i = 0; i < an->n_insns; i++)
+    {
+      const KsSassInsn *in = &listing->insns[fn->first_insn + i];
+      KsAnatomyInsn *o = &an->insns[i];
+      GString *s = g_string_new (NULL);
+
+      if (in->predicate != NULL)
+        g_string_append_printf (s, "%s ", in->predicate);
+      g_string_append_printf (s, "%s%s", in->opcode ? in->opcode : "?", in->modifiers);
+      for (uint32_t k = 0; k < in->n_operands; k++)
+        g_string_append_printf (s, "%s%s", k ? ", " : " ",
+                                listing->operands[in->first_operand + k]);
+      o->offset = in->offset;
+      o->text = g_string_free (s, FALSE);
+      o->control = in->control;
+      o->has_control = (in->flags & KS_SASS_HAS_CONTROL) != 0;
+    }
+  /* a wait on a scoreboard that instructions before it set: the first
+   * that waits on a load (the seed's FADD on its two LDGs), else the
+   * first of any */
+  for (uint32_t i = 0; i < an->n_insns; i++)
+    {
+      const KsAnatomyInsn *w = &an->insns[i];
+
+      if (!w->has_control || w->control.wait_mask == 0)
+        continue;
+      for (uint32_t b = 0; b < 6; b++)
+        {
+          uint32_t setters = 0;
+          gboolean load = FALSE;
+
+          if (!(w->control.wait_mask & (1u << b)))
+            continue;
+          /* back to the last wait on it: those before were waited for */
+          for (uint32_t k = i; k-- > 0 && !(an->insns[k].control.wait_mask & (1u << b));)
+            if (an->insns[k].has_control && an->insns[k].control.write_barrier == b)
+              {
+                const char *t = an->insns[k].text;
+
+                setters++;
+                /* past a predicate */
+                if (*t == '@' && strchr (t, ' ') != NULL)
+                  t = strchr (t, ' ') + 1;
+                load |= g_str_has_prefix (t, "LD");
+              }
+          if (setters > 0 && (an->waiter == KS_ANATOMY_NONE || load))
+            {
+              an->waiter = i;
+              an->waiter_barrier = b;
+              an->n_setters = setters;
+              if (load)
+                return;
+            }
+        }
+    }
+}
+
+static void
 add_limit (JsonBuilder *b,
            const char  *name,
            uint32_t     blocks)
@@ -278,6 +345,11 @@ ks_anatomy_new (const KsAnalysis *a,
         }
     }
 
+  /* 5. the control codes, from this architecture's listing */
+  an->waiter = an->waiter_barrier = KS_ANATOMY_NONE;
+  if (a->sass != NULL && g_strcmp0 (a->sass_arch, an->arch) == 0)
+    fill_insns (an, a->sass, ks_sass_find_function (a->sass, a->kernel_name, NULL));
+
   /* 3. the launch record's fields */
   memcpy (an->grid, l->grid, sizeof an->grid);
   memcpy (an->block, l->block, sizeof an->block);
@@ -400,6 +472,9 @@ ks_anatomy_free (KsAnatomy *an)
     }
   g_free (an->params);
   g_free (an->qmd_fields);
+  for (uint32_t i = 0; an->insns && i < an->n_insns; i++)
+    g_free (an->insns[i].text);
+  g_free (an->insns);
   g_free (an->kernel);
   g_free (an->gpu);
   g_free (an->gpu_name);
@@ -546,6 +621,49 @@ ks_anatomy_to_json (const KsAnatomy *an)
         }
       json_builder_end_array (b);
     }
+  json_builder_end_object (b);
+
+  /* the SASS's control codes (CuAssembler's notation as text too) */
+  json_builder_set_member_name (b, "control_codes");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "instructions");
+  json_builder_begin_array (b);
+  for (uint32_t i = 0; i < an->n_insns; i++)
+    {
+      const KsAnatomyInsn *in = &an->insns[i];
+      char code[KS_SASS_CONTROL_TEXT_SIZE];
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "offset");
+      json_builder_add_int_value (b, (gint64) in->offset);
+      json_builder_set_member_name (b, "text");
+      json_builder_add_string_value (b, in->text);
+      if (in->has_control)
+        {
+          json_builder_set_member_name (b, "control");
+          json_builder_add_string_value (b, ks_sass_control_to_string (&in->control, code));
+          json_builder_set_member_name (b, "stall");
+          json_builder_add_int_value (b, in->control.stall);
+          json_builder_set_member_name (b, "yield");
+          json_builder_add_boolean_value (b, in->control.yield);
+          add_limit (b, "sets_on_write", in->control.write_barrier == KS_SASS_NO_BARRIER
+                                         ? KS_ANATOMY_NONE : in->control.write_barrier);
+          add_limit (b, "sets_on_read", in->control.read_barrier == KS_SASS_NO_BARRIER
+                                        ? KS_ANATOMY_NONE : in->control.read_barrier);
+          json_builder_set_member_name (b, "waits_on");
+          json_builder_begin_array (b);
+          for (int k = 0; k < 6; k++)
+            if (in->control.wait_mask & (1u << k))
+              json_builder_add_int_value (b, k);
+          json_builder_end_array (b);
+        }
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "instructions_in_kernel");
+  json_builder_add_int_value (b, an->n_insns_total);
+  add_limit (b, "first_wait", an->waiter);
+  add_limit (b, "first_wait_scoreboard", an->waiter_barrier);
   json_builder_end_object (b);
 
   json_builder_set_member_name (b, "blocks_per_sm");

@@ -51,6 +51,17 @@ typedef struct
 
 #define KS_ANATOMY_QMD_WORDS 64
 
+/* One SASS instruction of the kernel with its control code (stage 5) */
+typedef struct
+{
+  uint64_t offset;
+  char *text;                   /* "@P0 LDG.E R4, [R4.64]" */
+  KsSassControl control;
+  gboolean has_control;
+} KsAnatomyInsn;
+
+#define KS_ANATOMY_MAX_INSNS 256
+
 typedef struct
 {
   char *kernel;
@@ -93,6 +104,13 @@ typedef struct
   /* the roofs: the GPU's FP32 peak (2 flops an FMA lane a cycle at the
    * boost clock) and its memory bandwidth; 0 where not known */
   double peak_gflops, bandwidth_gbs;
+  /* 5. the kernel's SASS with its control codes (the listing of this
+   * architecture; none without one), at most KS_ANATOMY_MAX_INSNS; and the
+   * first instruction that waits on a scoreboard, the scoreboard, and the
+   * instructions before it that set it (KS_ANATOMY_NONE: none waits) */
+  KsAnatomyInsn *insns;
+  uint32_t n_insns, n_insns_total;
+  uint32_t waiter, waiter_barrier, n_setters;
   /* 7. the model's Nsight Compute figures; have_timing FALSE without them */
   gboolean have_timing;
   double warps_active, issue_active, dram_throughput;   /* fractions of peak */
