@@ -57,6 +57,83 @@ analyse_vadd (const char *gpu,
   return a;
 }
 
+/* The sample carries the seed's measurement (its sample.json, copied
+ * beside a spec): shown for vadd<<<4096, 256>>> with n = 1 << 20 on the
+ * RTX 4090, not for another n, another GPU or another grid */
+static void
+test_measured (void)
+{
+  g_autofree char *ptx = g_test_build_filename (G_TEST_DIST, "..", "data", "samples",
+                                                "01-vector-add", "vector_add.ptx", NULL);
+  g_autofree char *meta = g_test_build_filename (G_TEST_DIST, "..", "data", "samples",
+                                                 "01-vector-add", "sample.json", NULL);
+  g_autofree char *dir = g_dir_make_tmp ("ks-anatomy-XXXXXX", NULL);
+  g_autofree char *spec = g_build_filename (dir, "vadd.json", NULL);
+  g_autofree char *copy = g_build_filename (dir, "sample.json", NULL);
+  g_autofree char *contents = NULL;
+  const struct { const char *gpu; guint blocks, n; gboolean shown; } cases[] = {
+    { "rtx-4090", 4096, 1048576, TRUE },
+    { "rtx-4090", 4096, 1000, FALSE },
+    { "rtx-3090", 4096, 1048576, FALSE },
+    { "rtx-4090", 2048, 1048576, FALSE },
+  };
+
+  g_assert_true (g_file_get_contents (meta, &contents, NULL, NULL));
+  g_assert_true (g_file_set_contents (copy, contents, -1, NULL));
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = NULL;
+      g_autoptr(KsAnalysis) a = NULL;
+      g_autoptr(KsAnatomy) an = NULL;
+      g_autoptr(JsonNode) root = NULL;
+      KsAnalysisRequest req;
+
+      text = g_strdup_printf ("{\"ptx\": \"%s\", \"kernel\": \"_Z10vector_addPKfS0_Pfi\", "
+                              "\"grid\": [%u], \"block\": [256], \"buffers\": {"
+                              "\"a\": {\"type\": \"f32\", \"count\": %u},"
+                              "\"b\": {\"type\": \"f32\", \"count\": %u},"
+                              "\"c\": {\"type\": \"f32\", \"count\": %u}},"
+                              "\"params\": [{\"buffer\": \"a\"}, {\"buffer\": \"b\"}, "
+                              "{\"buffer\": \"c\"}, {\"type\": \"s32\", \"value\": %u}]}",
+                              ptx, cases[i].blocks, cases[i].n, cases[i].n, cases[i].n,
+                              cases[i].n);
+      g_assert_true (g_file_set_contents (spec, text, -1, NULL));
+      ks_analysis_request_init (&req);
+      req.path = spec;
+      req.gpu = cases[i].gpu;
+      req.use_toolkit = FALSE;
+      a = ks_analysis_run (&req, NULL, NULL, NULL);
+      g_assert_cmpint (a->status, ==, KS_ANALYSIS_OK);
+      an = ks_anatomy_new (a, NULL);
+      g_assert_nonnull (an);
+      root = ks_anatomy_to_json (an);
+      if (cases[i].shown)
+        {
+          JsonObject *m = json_object_get_object_member (json_node_get_object (root),
+                                                         "nsight_measured");
+
+          g_assert_nonnull (an->measured.source);
+          g_assert_null (an->other.source);
+          /* the seed's figures, as the sample carries them */
+          g_assert_cmpfloat (an->measured.warps_active, ==, 82.77);
+          g_assert_cmpfloat (an->measured.duration_us, ==, 10.78);
+          g_assert_cmpfloat (json_object_get_double_member (m, "dram__throughput.avg.pct_of_peak"),
+                             ==, 79.65);
+        }
+      else
+        {
+          g_assert_null (an->measured.source);
+          g_assert_nonnull (an->other.source);
+          g_assert_false (an->other_is_edited);
+          g_assert_true (json_node_is_null (json_object_get_member (json_node_get_object (root),
+                                                                    "nsight_measured")));
+        }
+    }
+  g_unlink (spec);
+  g_unlink (copy);
+  g_rmdir (dir);
+}
+
 static void
 test_vadd_seed004 (void)
 {
@@ -326,6 +403,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/anatomy/vadd-seed004", test_vadd_seed004);
   g_test_add_func ("/anatomy/sm90", test_sm90);
+  g_test_add_func ("/anatomy/measured", test_measured);
   g_test_add_func ("/anatomy/signature-types", test_signature_types);
   g_test_add_func ("/anatomy/cbank-base", test_cbank_base);
   g_test_add_func ("/anatomy/struct-param-ptxas", test_struct_param_ptxas);

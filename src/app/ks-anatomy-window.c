@@ -472,6 +472,91 @@ control_codes (const KsAnatomy *an)
   return box;
 }
 
+/* The profiler's figures: the model's, and a sample's measurement of this
+ * launch beside them */
+static GtkGrid *
+figures_grid (const KsAnatomy *an)
+{
+  const KsAnatomyMeasured *m = an->measured.source ? &an->measured : NULL;
+  const struct { const char *name, *format; double model, measured; } rows[] = {
+    { "launch__grid_size", "%.0f", (double) an->blocks, m ? m->grid_size : NAN },
+    { "launch__block_size", "%.0f", (double) an->block[0] * an->block[1] * an->block[2],
+      m ? m->block_size : NAN },
+    { "launch__registers_per_thread", "%.0f", an->registers, m ? m->registers : NAN },
+    { "launch__waves_per_multiprocessor", "%.3g", an->waves_per_sm, m ? m->waves : NAN },
+    { "sm__warps_active.avg.pct_of_peak", "%.2f %%", 100 * an->warps_active,
+      m ? m->warps_active : NAN },
+    { "smsp__issue_active.avg.pct_of_peak", "%.2f %%", 100 * an->issue_active,
+      m ? m->issue_active : NAN },
+    { "dram__throughput.avg.pct_of_peak", "%.2f %%", 100 * an->dram_throughput,
+      m ? m->dram_throughput : NAN },
+    { "gpu__time_duration.sum", "%.2f µs", an->duration_us, m ? m->duration_us : NAN },
+  };
+  GtkGrid *grid = new_grid ();
+
+  cell (grid, 0, 0, _("metric"), TRUE);
+  cell (grid, 1, 0, _("model"), TRUE);
+  if (m != NULL)
+    cell (grid, 2, 0, _("measured"), TRUE);
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+    {
+      g_autofree char *model = NULL, *measured = NULL;
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+      model = g_strdup_printf (rows[i].format, rows[i].model);
+      if (m != NULL)
+        measured = isnan (rows[i].measured) ? g_strdup ("—")
+                                            : g_strdup_printf (rows[i].format, rows[i].measured);
+#pragma GCC diagnostic pop
+      cell_start (grid, 0, i + 1, rows[i].name);
+      cell (grid, 1, i + 1, model, FALSE);
+      if (m != NULL)
+        cell (grid, 2, i + 1, measured, FALSE);
+    }
+  return grid;
+}
+
+/* Where the measurement is from, and why it differs from the model */
+static GtkWidget *
+measured_words (const KsAnatomy *an)
+{
+  const KsAnatomyMeasured *m = &an->measured, *o = &an->other;
+  g_autofree char *text = NULL;
+
+  if (m->source != NULL)
+    {
+      double model_dram = 100 * an->dram_throughput;
+
+      /* TRANSLATORS: who measured, then the model's and the measured duration */
+      text = g_strdup_printf (_("Measured: %s. The model takes %.2f µs, the hardware %.2f µs. "
+                                "%s"), m->source, an->duration_us, m->duration_us,
+                              !isnan (m->dram_throughput) && m->dram_throughput < model_dram
+                              ? _("The model streams DRAM at its nominal bandwidth; real DRAM "
+                                  "delivers less (refresh, row switches, turns between reads "
+                                  "and writes), so a kernel bound by memory, as this one is, "
+                                  "takes longer on the hardware and its DRAM throughput stays "
+                                  "below the model's. The model also fills every warp slot the "
+                                  "moment a block retires, where the hardware loses a little to "
+                                  "launching blocks: its warps active is the lower.")
+                              : _("Where the two differ, the model's assumptions are in "
+                                  "docs/TIMING.md."));
+    }
+  else if (o->source != NULL && an->other_is_edited)
+    text = g_strdup_printf (_("This sample carries a measurement (%s), of its own kernel: the "
+                              "kernel has been edited since."), o->source);
+  else if (o->source != NULL)
+    /* TRANSLATORS: who measured, then the grid and block, then the GPU's id */
+    text = g_strdup_printf (_("This sample carries a measurement (%s) of the launch with grid "
+                              "%u × %u × %u and block %u × %u × %u on the %s: run that launch "
+                              "on that GPU to see it beside the model's."), o->source,
+                            o->grid[0], o->grid[1], o->grid[2], o->block[0], o->block[1],
+                            o->block[2], o->gpu);
+  else
+    return NULL;
+  return text_label (text, NULL);
+}
+
 /* The record's fields: colour, name, place, value */
 static GtkWidget *
 qmd_fields_grid (const KsAnatomy *an)
@@ -721,23 +806,8 @@ stage_page (KsAnatomyWindow *self,
                        : _("The launch was not timed."));
       if (an->have_timing)
         {
-          grid = new_grid ();
-          figure (grid, &row, "launch__grid_size", g_strdup_printf ("%" G_GUINT64_FORMAT,
-                                                                    an->blocks));
-          figure (grid, &row, "launch__block_size",
-                  g_strdup_printf ("%u", an->block[0] * an->block[1] * an->block[2]));
-          figure (grid, &row, "launch__registers_per_thread", g_strdup_printf ("%u",
-                                                                               an->registers));
-          figure (grid, &row, "launch__waves_per_multiprocessor",
-                  g_strdup_printf ("%.3g", an->waves_per_sm));
-          figure (grid, &row, "sm__warps_active.avg.pct_of_peak",
-                  g_strdup_printf ("%.2f %%", 100 * an->warps_active));
-          figure (grid, &row, "smsp__issue_active.avg.pct_of_peak",
-                  g_strdup_printf ("%.2f %%", 100 * an->issue_active));
-          figure (grid, &row, "dram__throughput.avg.pct_of_peak",
-                  g_strdup_printf ("%.2f %%", 100 * an->dram_throughput));
-          figure (grid, &row, "gpu__time_duration.sum", g_strdup_printf ("%.2f µs",
-                                                                         an->duration_us));
+          grid = figures_grid (an);
+          extra = measured_words (an);
         }
       link = view_link (self, _("Show the _Timeline view"), "timeline");
       break;

@@ -3,6 +3,7 @@
 #include "ks-anatomy.h"
 
 #include <gio/gio.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -15,6 +16,153 @@
 #include "ks-timing.h"
 
 G_STATIC_ASSERT (KS_OCCUPANCY_UNLIMITED == KS_ANATOMY_NONE);
+
+static void
+measured_clear (KsAnatomyMeasured *m)
+{
+  g_clear_pointer (&m->source, g_free);
+  g_clear_pointer (&m->gpu, g_free);
+}
+
+static double
+metric (JsonObject *o,
+        const char *name)
+{
+  JsonNode *n = o ? json_object_get_member (o, name) : NULL;
+
+  return n != NULL && JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) != G_TYPE_STRING
+         ? json_node_get_double (n) : NAN;
+}
+
+static void
+uint3 (JsonObject *o,
+       const char *name,
+       uint32_t   *v)
+{
+  JsonArray *a = json_object_has_member (o, name) ? json_object_get_array_member (o, name)
+                                                   : NULL;
+
+  for (guint i = 0; i < 3; i++)
+    v[i] = a != NULL && i < json_array_get_length (a)
+           ? (uint32_t) json_array_get_int_element (a, i) : 1;
+}
+
+/* Whether the analysis ran the sample's own kernel: its CUDA or its PTX as
+ * the files in the sample's folder have them, not an edit */
+static gboolean
+sample_kernel_unedited (const KsAnalysis *a,
+                        const char       *dir)
+{
+  g_autofree char *text = NULL;
+
+  if (a->launch != NULL && a->launch->ptx_path != NULL && a->ptx_text != NULL
+      && g_file_get_contents (a->launch->ptx_path, &text, NULL, NULL)
+      && g_str_equal (text, a->ptx_text))
+    return TRUE;
+  if (a->cuda_text != NULL)
+    {
+      g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+      const char *name;
+
+      while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+        if (g_str_has_suffix (name, ".cu"))
+          {
+            g_autofree char *path = g_build_filename (dir, name, NULL);
+            g_autofree char *cu = NULL;
+
+            if (g_file_get_contents (path, &cu, NULL, NULL) && g_str_equal (cu, a->cuda_text))
+              return TRUE;
+          }
+    }
+  return FALSE;
+}
+
+/* The entry's "params": null for a buffer, an integer for a scalar of the
+ * launch that must have that value (vadd's n) */
+static gboolean
+params_match (JsonObject     *e,
+              const KsLaunch *l)
+{
+  JsonArray *p = json_object_has_member (e, "params") ? json_object_get_array_member (e, "params")
+                                                      : NULL;
+
+  for (guint i = 0; p != NULL && i < json_array_get_length (p); i++)
+    {
+      JsonNode *n = json_array_get_element (p, i);
+
+      if (JSON_NODE_HOLDS_NULL (n))
+        continue;
+      if (l == NULL || i >= l->n_params || l->params[i].is_buffer
+          || l->params[i].bits != (uint64_t) json_node_get_int (n))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* A sample's "measured" entries (the sample.json beside a spec): the one
+ * of this launch on this GPU, else the first, as the other */
+static void
+load_measured (KsAnatomy        *an,
+               const KsAnalysis *a)
+{
+  g_autofree char *dir = NULL, *path = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonNode *root;
+  JsonArray *entries;
+
+  /* the spec the launch was read from (the window analyses its PTX or
+   * CUDA, with the launch); the command line's path is the spec */
+  const char *spec = a->launch && a->launch->spec_path ? a->launch->spec_path : a->path;
+
+  if (spec == NULL || !g_str_has_suffix (spec, ".json"))
+    return;
+  dir = g_path_get_dirname (spec);
+  path = g_build_filename (dir, "sample.json", NULL);
+  if (!json_parser_load_from_file (parser, path, NULL)
+      || !JSON_NODE_HOLDS_OBJECT (root = json_parser_get_root (parser))
+      || !json_object_has_member (json_node_get_object (root), "measured"))
+    return;
+  entries = json_object_get_array_member (json_node_get_object (root), "measured");
+  for (guint i = 0; entries != NULL && i < json_array_get_length (entries); i++)
+    {
+      JsonNode *en = json_array_get_element (entries, i);
+      JsonObject *e = JSON_NODE_HOLDS_OBJECT (en) ? json_node_get_object (en) : NULL;
+      JsonObject *nsight;
+      KsAnatomyMeasured m = { 0 };
+      gboolean here;
+
+      if (e == NULL || !json_object_has_member (e, "source") || !json_object_has_member (e, "gpu"))
+        continue;
+      nsight = json_object_has_member (e, "nsight") ? json_object_get_object_member (e, "nsight")
+                                                    : NULL;
+      m.source = g_strdup (json_object_get_string_member (e, "source"));
+      m.gpu = g_strdup (json_object_get_string_member (e, "gpu"));
+      uint3 (e, "grid", m.grid);
+      uint3 (e, "block", m.block);
+      m.grid_size = metric (nsight, "launch__grid_size");
+      m.block_size = metric (nsight, "launch__block_size");
+      m.registers = metric (nsight, "launch__registers_per_thread");
+      m.waves = metric (nsight, "launch__waves_per_multiprocessor");
+      m.warps_active = metric (nsight, "sm__warps_active.avg.pct_of_peak");
+      m.issue_active = metric (nsight, "smsp__issue_active.avg.pct_of_peak");
+      m.dram_throughput = metric (nsight, "dram__throughput.avg.pct_of_peak");
+      m.duration_us = metric (nsight, "gpu__time_duration.sum");
+      here = g_strcmp0 (m.gpu, an->gpu) == 0 && memcmp (m.grid, an->grid, sizeof m.grid) == 0
+             && memcmp (m.block, an->block, sizeof m.block) == 0 && params_match (e, a->launch);
+      if (here && an->measured.source == NULL && sample_kernel_unedited (a, dir))
+        an->measured = m;
+      else if (an->other.source == NULL)
+        {
+          an->other = m;
+          an->other_is_edited = here;
+        }
+      else
+        measured_clear (&m);
+    }
+  /* the other is for a launch not shown: none when this one is */
+  if (an->measured.source != NULL)
+    measured_clear (&an->other);
+}
 
 static void
 fill_insns (KsAnatomy            *an,
@@ -401,6 +549,7 @@ ks_anatomy_new (const KsAnalysis *a,
     }
 
   fill_qmd (an);
+  load_measured (an, a);
 
   /* 7. the model's figures */
   if (a->timing != NULL)
@@ -472,6 +621,8 @@ ks_anatomy_free (KsAnatomy *an)
     }
   g_free (an->params);
   g_free (an->qmd_fields);
+  measured_clear (&an->measured);
+  measured_clear (&an->other);
   for (uint32_t i = 0; an->insns && i < an->n_insns; i++)
     g_free (an->insns[i].text);
   g_free (an->insns);
@@ -728,6 +879,36 @@ ks_anatomy_to_json (const KsAnatomy *an)
       json_builder_add_double_value (b, 100 * an->dram_throughput);
       json_builder_set_member_name (b, "gpu__time_duration.sum");
       json_builder_add_double_value (b, an->duration_us);
+      json_builder_end_object (b);
+    }
+  else
+    json_builder_add_null_value (b);
+
+  /* a sample's measurement of this launch, beside the model's */
+  json_builder_set_member_name (b, "nsight_measured");
+  if (an->measured.source != NULL)
+    {
+      const KsAnatomyMeasured *m = &an->measured;
+      const struct { const char *name; double v; } ms[] = {
+        { "launch__grid_size", m->grid_size },
+        { "launch__block_size", m->block_size },
+        { "launch__registers_per_thread", m->registers },
+        { "launch__waves_per_multiprocessor", m->waves },
+        { "sm__warps_active.avg.pct_of_peak", m->warps_active },
+        { "smsp__issue_active.avg.pct_of_peak", m->issue_active },
+        { "dram__throughput.avg.pct_of_peak", m->dram_throughput },
+        { "gpu__time_duration.sum", m->duration_us },
+      };
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "source");
+      json_builder_add_string_value (b, m->source);
+      for (guint i = 0; i < G_N_ELEMENTS (ms); i++)
+        if (!isnan (ms[i].v))
+          {
+            json_builder_set_member_name (b, ms[i].name);
+            json_builder_add_double_value (b, ms[i].v);
+          }
       json_builder_end_object (b);
     }
   else

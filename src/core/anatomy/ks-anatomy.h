@@ -62,6 +62,19 @@ typedef struct
 
 #define KS_ANATOMY_MAX_INSNS 256
 
+/* Figures measured on hardware that a sample carries (its sample.json's
+ * "measured", docs/ANATOMY.md), for one launch on one GPU; NAN where the
+ * measurement does not give one */
+typedef struct
+{
+  char *source;                 /* who measured, with what, on what */
+  char *gpu;                    /* data/gpus.json's id */
+  uint32_t grid[3], block[3];
+  double grid_size, block_size, registers, waves;
+  double warps_active, issue_active, dram_throughput;   /* % of peak */
+  double duration_us;
+} KsAnatomyMeasured;
+
 typedef struct
 {
   char *kernel;
@@ -111,6 +124,11 @@ typedef struct
   KsAnatomyInsn *insns;
   uint32_t n_insns, n_insns_total;
   uint32_t waiter, waiter_barrier, n_setters;
+  /* 7. a sample's measurement of this launch of its unedited kernel on
+   * this GPU (measured.source NULL: none), or of another launch of it
+   * (other.source: the one it carries, for the words) */
+  KsAnatomyMeasured measured, other;
+  gboolean other_is_edited;     /* other is of this launch, but the kernel was edited */
   /* 7. the model's Nsight Compute figures; have_timing FALSE without them */
   gboolean have_timing;
   double warps_active, issue_active, dram_throughput;   /* fractions of peak */
