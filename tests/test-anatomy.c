@@ -24,6 +24,22 @@
 #include "ks-sass-cubin.h"
 #include "ks-toolchain.h"
 
+/* The sample's vector add over n elements in blocks of 256 */
+static char *
+vadd_spec (const char *ptx,
+           guint       blocks,
+           guint       n)
+{
+  return g_strdup_printf ("{\"ptx\": \"%s\", \"kernel\": \"_Z10vector_addPKfS0_Pfi\", "
+                          "\"grid\": [%u], \"block\": [256], \"buffers\": {"
+                          "\"a\": {\"type\": \"f32\", \"count\": %u},"
+                          "\"b\": {\"type\": \"f32\", \"count\": %u},"
+                          "\"c\": {\"type\": \"f32\", \"count\": %u}},"
+                          "\"params\": [{\"buffer\": \"a\"}, {\"buffer\": \"b\"}, "
+                          "{\"buffer\": \"c\"}, {\"type\": \"s32\", \"value\": %u}]}",
+                          ptx, blocks, n, n, n, n);
+}
+
 static KsAnalysis *
 analyse_vadd (const char *gpu,
               guint       blocks)
@@ -37,14 +53,7 @@ analyse_vadd (const char *gpu,
   KsAnalysisRequest req;
   KsAnalysis *a;
 
-  text = g_strdup_printf ("{\"ptx\": \"%s\", \"kernel\": \"_Z10vector_addPKfS0_Pfi\", "
-                          "\"grid\": [%u], \"block\": [256], \"buffers\": {"
-                          "\"a\": {\"type\": \"f32\", \"count\": %u},"
-                          "\"b\": {\"type\": \"f32\", \"count\": %u},"
-                          "\"c\": {\"type\": \"f32\", \"count\": %u}},"
-                          "\"params\": [{\"buffer\": \"a\"}, {\"buffer\": \"b\"}, "
-                          "{\"buffer\": \"c\"}, {\"type\": \"s32\", \"value\": %u}]}",
-                          ptx, blocks, n, n, n, n);
+  text = vadd_spec (ptx, blocks, n);
   g_assert_true (g_file_set_contents (spec, text, -1, NULL));
   ks_analysis_request_init (&req);
   req.path = spec;
@@ -88,15 +97,7 @@ test_measured (void)
       g_autoptr(JsonNode) root = NULL;
       KsAnalysisRequest req;
 
-      text = g_strdup_printf ("{\"ptx\": \"%s\", \"kernel\": \"_Z10vector_addPKfS0_Pfi\", "
-                              "\"grid\": [%u], \"block\": [256], \"buffers\": {"
-                              "\"a\": {\"type\": \"f32\", \"count\": %u},"
-                              "\"b\": {\"type\": \"f32\", \"count\": %u},"
-                              "\"c\": {\"type\": \"f32\", \"count\": %u}},"
-                              "\"params\": [{\"buffer\": \"a\"}, {\"buffer\": \"b\"}, "
-                              "{\"buffer\": \"c\"}, {\"type\": \"s32\", \"value\": %u}]}",
-                              ptx, cases[i].blocks, cases[i].n, cases[i].n, cases[i].n,
-                              cases[i].n);
+      text = vadd_spec (ptx, cases[i].blocks, cases[i].n);
       g_assert_true (g_file_set_contents (spec, text, -1, NULL));
       ks_analysis_request_init (&req);
       req.path = spec;

@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "ks-anatomy-render.h"
-#include "ks-application.h"
 #include "ks-occupancy.h"
 #include "ks-render-export.h"
 #include "ks-sass.h"
@@ -892,24 +891,6 @@ ks_anatomy_window_set_presentation (KsAnatomyWindow *self,
   sizes_changed (self);
 }
 
-static gboolean
-take_screenshot (gpointer data)
-{
-  KsAnatomyWindow *self = data;
-  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
-  gboolean ok = FALSE;
-
-  if (!ks_shot_try (&self->shot, GTK_WINDOW (self), &ok))
-    {
-      g_timeout_add (250, take_screenshot, self);
-      return G_SOURCE_REMOVE;
-    }
-  if (KS_IS_APPLICATION (app))
-    ks_application_screenshot_done (KS_APPLICATION (app), ok);
-  g_object_unref (self);
-  return G_SOURCE_REMOVE;
-}
-
 void
 ks_anatomy_window_set_screenshot (KsAnatomyWindow *self,
                                   const char      *path,
@@ -919,7 +900,7 @@ ks_anatomy_window_set_screenshot (KsAnatomyWindow *self,
   g_return_if_fail (KS_IS_ANATOMY_WINDOW (self));
   ks_shot_set (&self->shot, GTK_WINDOW (self), path, width, height);
   /* a few frames to lay the stage out */
-  g_timeout_add (800, take_screenshot, g_object_ref (self));
+  ks_shot_start (&self->shot, GTK_WINDOW (self), 800, NULL);
 }
 
 static void

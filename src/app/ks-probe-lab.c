@@ -154,7 +154,12 @@ run_thread (GTask        *task,
     g_task_return_pointer (task, r, (GDestroyNotify) ks_probe_result_free);
 }
 
-static gboolean take_screenshot (gpointer data);
+/* --screenshot: the picture is of a result */
+static gboolean
+lab_shows_result (GtkWindow *window)
+{
+  return KS_PROBE_LAB (window)->shown != NULL;
+}
 
 static void
 run_done_cb (GObject      *source,
@@ -218,8 +223,7 @@ run_done_cb (GObject      *source,
                                 gpu_name, r->arch, seconds);
       set_status (self, text);
     }
-  if (self->shot.path != NULL)
-    g_timeout_add (300, take_screenshot, g_object_ref (self));
+  ks_shot_start (&self->shot, GTK_WINDOW (self), 300, lab_shows_result);
 }
 
 void
@@ -1509,24 +1513,6 @@ ks_probe_lab_set_presentation (KsProbeLab *self,
 
 /* ---------------------------------------------------------------------- */
 /* The screenshot mode */
-
-static gboolean
-take_screenshot (gpointer data)
-{
-  KsProbeLab *self = KS_PROBE_LAB (data);
-  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
-  gboolean ok = FALSE;
-
-  if (!ks_shot_try (&self->shot, GTK_WINDOW (self), &ok))
-    {
-      g_timeout_add (250, take_screenshot, self);
-      return G_SOURCE_REMOVE;
-    }
-  if (KS_IS_APPLICATION (app))
-    ks_application_screenshot_done (KS_APPLICATION (app), ok && self->shown != NULL);
-  g_object_unref (self);
-  return G_SOURCE_REMOVE;
-}
 
 void
 ks_probe_lab_set_screenshot (KsProbeLab *self,

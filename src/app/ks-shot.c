@@ -4,6 +4,8 @@
 
 #include <glib/gi18n.h>
 
+#include "ks-application.h"
+
 void
 ks_shot_set (KsShot     *shot,
              GtkWindow  *window,
@@ -66,6 +68,40 @@ ks_shot_try (KsShot    *shot,
     }
   g_clear_pointer (&shot->path, g_free);
   return TRUE;
+}
+
+static gboolean
+shot_cb (gpointer data)
+{
+  KsShot *shot = data;
+  GtkWindow *window = shot->window;
+  GtkApplication *app = gtk_window_get_application (window);
+  gboolean ok = FALSE;
+
+  if (!ks_shot_try (shot, window, &ok))
+    {
+      g_timeout_add (250, shot_cb, shot);
+      return G_SOURCE_REMOVE;
+    }
+  if (KS_IS_APPLICATION (app))
+    ks_application_screenshot_done (KS_APPLICATION (app),
+                                    ok && (shot->ready == NULL || shot->ready (window)));
+  shot->window = NULL;
+  g_object_unref (window);
+  return G_SOURCE_REMOVE;
+}
+
+void
+ks_shot_start (KsShot     *shot,
+               GtkWindow  *window,
+               guint       delay_ms,
+               KsShotReady ready)
+{
+  if (shot->path == NULL || shot->window != NULL)
+    return;
+  shot->window = g_object_ref (window);
+  shot->ready = ready;
+  g_timeout_add (delay_ms, shot_cb, shot);
 }
 
 void

@@ -8,11 +8,16 @@
 
 G_BEGIN_DECLS
 
+/* Whether the window shows what the picture is for (the lab: a result) */
+typedef gboolean (*KsShotReady) (GtkWindow *window);
+
 typedef struct
 {
   char *path;                   /* NULL: no picture to take */
   int width, height;
   guint waits;                  /* looks at a window not yet the size asked */
+  GtkWindow *window;            /* while the picture is on its way: a reference */
+  KsShotReady ready;
 } KsShot;
 
 /* Asks the window for the picture's size */
@@ -28,6 +33,14 @@ void      ks_shot_set    (KsShot    *shot,
 gboolean  ks_shot_try    (KsShot    *shot,
                           GtkWindow *window,
                           gboolean  *ok);
+/* Takes the picture in `delay_ms` (the window's stage laid out), trying
+ * again until ks_shot_try is done, then tells the application whether it
+ * was written and `ready` (may be NULL) said the window was ready; the
+ * shot must live as long as the window (a member of it) */
+void      ks_shot_start  (KsShot     *shot,
+                          GtkWindow  *window,
+                          guint       delay_ms,
+                          KsShotReady ready);
 void      ks_shot_clear  (KsShot    *shot);
 
 G_END_DECLS
