@@ -593,6 +593,16 @@ qmd_fields_grid (const KsAnatomy *an)
   return GTK_WIDGET (grid);
 }
 
+/* The kernel as its source names it: "vector_add", not
+ * "_Z10vector_addPKfS0_Pfi" */
+static char *
+kernel_name (const KsAnatomy *an)
+{
+  g_autofree char *signature = ks_sass_demangle (an->kernel);
+
+  return signature ? g_strndup (signature, strcspn (signature, "(")) : g_strdup (an->kernel);
+}
+
 /* A part of a page that scrolls across when wider than the window: the
  * pages' words wrap, but a table or a picture may want more */
 static GtkWidget *
@@ -691,10 +701,9 @@ stage_page (KsAnatomyWindow *self,
         {
           /* TRANSLATORS: the QMD's version, as NVIDIA's headers number it */
           g_autofree char *layout = g_strdup_printf (
-            _("The 64 words of the record, as QMD version %s of NVIDIA's class headers "
-              "(open-gpu-doc) lays them out: each word's 32 bits with bit 31 on the left, the "
-              "launch's fields coloured where the headers put them, and the addresses the "
-              "driver picks at run time hatched."), an->qmd_version);
+            _("Its 64 words as QMD version %s of NVIDIA's class headers (open-gpu-doc) lays "
+              "them out, bit 31 on the left: the launch's fields coloured, the addresses the "
+              "driver picks hatched."), an->qmd_version);
 
           extra = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
           gtk_box_append (GTK_BOX (extra), text_label (layout, NULL));
@@ -707,6 +716,9 @@ stage_page (KsAnatomyWindow *self,
         extra = text_label (_("NVIDIA's headers document the record's layout for sm_80 and "
                               "later; for this architecture only its fields are listed."),
                             "dim-label");
+      /* the fields' table says the same where the words are drawn */
+      if (an->qmd_version != NULL)
+        break;
       grid = new_grid ();
       figure (grid, &row, _("grid"), g_strdup_printf ("%u × %u × %u", an->grid[0], an->grid[1],
                                                       an->grid[2]));
@@ -718,7 +730,7 @@ stage_page (KsAnatomyWindow *self,
       if (an->cbank_base != KS_ANATOMY_NONE)
         figure (grid, &row, _("constant bank 0"),
                 g_strdup_printf (_("%u bytes"), an->cbank_base + an->param_bytes));
-      figure (grid, &row, _("program"), g_strdup (an->kernel));
+      figure (grid, &row, _("program"), kernel_name (an));
       break;
     case 3:
       if (an->have_occupancy)
@@ -983,11 +995,8 @@ ks_anatomy_window_new (GtkWindow        *parent,
       gtk_window_set_transient_for (GTK_WINDOW (self), parent);
       gtk_window_set_application (GTK_WINDOW (self), gtk_window_get_application (parent));
     }
-  /* the kernel as its source names it: "vector_add", not "_Z10vector_addPKfS0_Pfi" */
   {
-    g_autofree char *signature = ks_sass_demangle (an->kernel);
-    g_autofree char *name = signature ? g_strndup (signature, strcspn (signature, "("))
-                                      : g_strdup (an->kernel);
+    g_autofree char *name = kernel_name (an);
 
     /* TRANSLATORS: the window's title: the kernel, then the GPU */
     title = g_strdup_printf (_("Launch Anatomy: %s on the %s"), name,
