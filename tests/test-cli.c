@@ -2040,10 +2040,24 @@ test_anatomy (void)
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (o, "stages")), ==, 8);
   /* 4 blocks of the sample on 128 SMs of 6 */
   g_assert_cmpint (json_object_get_int_member (o, "blocks_per_sm"), ==, 6);
+  /* the record's word 12 is the grid's width (QMD 03_00's CTA_RASTER_WIDTH) */
+  {
+    JsonObject *qmd = json_object_get_object_member (o, "qmd");
+
+    g_assert_cmpstr (json_object_get_string_member (qmd, "version"), ==, "03_00");
+    g_assert_cmpint (json_array_get_int_element (json_object_get_array_member (qmd, "words"),
+                                                 12), ==, 4);
+  }
+  /* the listing's FADD waits on the loads' scoreboard 2 */
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (o, "control_codes"),
+                                               "first_wait_scoreboard"), ==, 2);
+  /* the sample's measurement is of another launch: not shown for this one */
+  g_assert_true (json_node_is_null (json_object_get_member (o, "nsight_measured")));
   result_clear (&r);
   r = run_cli (text);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.out, "c[0x0][0x178] (read in the SASS)"));
+  g_assert_nonnull (strstr (r.out, "FADD at 00d0 waits on scoreboard 2, set by 2 instructions"));
   g_assert_nonnull (strstr (r.out, "not a measurement"));
   result_clear (&r);
   r = run_cli (none);

@@ -942,10 +942,27 @@ ks_anatomy_to_json (const KsAnatomy *an)
                                 an->blocks_per_sm == 1 ? "" : "s", an->limiter, an->sms,
                                 an->blocks, an->waves_per_sm)
              : g_strdup ("the configuration cannot launch"));
-  add_stage (b, 5, "issue", g_strdup_printf ("%u warps an SM, %u of %u slots on each of its %u "
-                                             "schedulers", an->warps_per_sm,
-                                             an->warps_per_scheduler,
-                                             an->max_warps_per_scheduler, an->schedulers));
+  {
+    g_autofree char *wait = NULL;
+
+    if (an->waiter != KS_ANATOMY_NONE)
+      {
+        const char *t = an->insns[an->waiter].text;
+
+        /* the opcode, past a predicate */
+        if (*t == '@' && strchr (t, ' ') != NULL)
+          t = strchr (t, ' ') + 1;
+        wait = g_strdup_printf ("; %.*s at %04llx waits on scoreboard %u, set by %u "
+                                "instruction%s before it", (int) strcspn (t, " "), t,
+                                (unsigned long long) an->insns[an->waiter].offset,
+                                an->waiter_barrier, an->n_setters, an->n_setters == 1 ? "" : "s");
+      }
+    add_stage (b, 5, "issue", g_strdup_printf ("%u warps an SM, %u of %u slots on each of its %u "
+                                               "schedulers%s", an->warps_per_sm,
+                                               an->warps_per_scheduler,
+                                               an->max_warps_per_scheduler, an->schedulers,
+                                               wait ? wait : ""));
+  }
   add_stage (b, 6, "memory",
              an->have_timing
              ? g_strdup_printf ("%.0f bytes from DRAM, %.3g flops: %.3g flops a byte (model)",
