@@ -213,6 +213,14 @@ test_vadd_seed004 (void)
   g_assert_cmpfloat_with_epsilon (an->bandwidth_gbs, 1008, 1);
   g_assert_cmpfloat_with_epsilon (an->global_intensity, 1.0 / 12, 1e-6);
   g_assert_cmpfloat_with_epsilon (an->global_bytes, 12.0 * 1048576, 1);
+  /* a warp's 32 consecutive floats are 128 bytes, 4 sectors: two loads and
+   * a store for each of the 32768 warps, 4 sectors each, none wasted; each
+   * sector is new to L1 (no element is read twice) */
+  g_assert_cmpfloat_with_epsilon (an->gmem_requests, 3.0 * 32768, 1);
+  g_assert_cmpfloat_with_epsilon (an->gmem_sectors, 4 * an->gmem_requests, 1);
+  g_assert_cmpfloat_with_epsilon (an->gmem_ideal_sectors, an->gmem_sectors, 1);
+  /* L1 serves none of them: all 12 MiB reach L2 */
+  g_assert_cmpfloat_with_epsilon (an->l2_sectors * 32, 12.0 * 1048576, 1);
 
   /* The record as QMD 03_00 (open-gpu-doc clc9c0qmd.h): the seed's dump
    * has word 12 = 0x1000 (CTA_RASTER_WIDTH, MW(415:384)) and 256 in word

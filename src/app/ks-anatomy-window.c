@@ -804,6 +804,24 @@ stage_page (KsAnatomyWindow *self,
                                 an->global_bytes, an->dram_bytes, an->flops,
                                 an->global_intensity, an->arithmetic_intensity)
              : g_strdup (_("The launch was not timed."));
+      if (an->gmem_requests > 0)
+        {
+          grid = new_grid ();
+          cell (grid, 0, 0, _("level"), TRUE);
+          cell (grid, 1, 0, _("bytes"), TRUE);
+          row = 1;
+          figure (grid, &row, _("the lanes ask for"), g_strdup_printf ("%.0f", an->global_bytes));
+          /* TRANSLATORS: sectors a warp's request touches, then the fewest its bytes need */
+          figure (grid, &row, _("L1: the requests' 32-byte sectors"),
+                  g_strdup_printf (_("%.0f (%.2f sectors a request, %.2f at best)"),
+                                   32 * an->gmem_sectors, an->gmem_sectors / an->gmem_requests,
+                                   an->gmem_ideal_sectors / an->gmem_requests));
+          figure (grid, &row, _("L2: the loads L1 missed, and the stores"),
+                  g_strdup_printf ("%.0f", 32 * an->l2_sectors));
+          if (an->have_timing)
+            figure (grid, &row, _("DRAM (the timing model)"),
+                    g_strdup_printf ("%.0f", an->dram_bytes));
+        }
       if (an->have_timing && an->peak_gflops > 0)
         extra = self->roofline = picture (self, draw_roofline,
                                           _("The roofline: the GPU's roofs and the launch's "

@@ -572,12 +572,26 @@ ks_anatomy_new (const KsAnalysis *a,
           const KsSimInsnStats *st = ks_sim_get_insn_stats (a->sim);
           /* a run of a sample of blocks: the grid's bytes are theirs scaled */
           double scale = s->sampled_blocks > 0 ? (double) an->blocks / s->sampled_blocks : 1;
-          uint64_t bytes = 0;
+          uint64_t bytes = 0, req = 0, sec = 0, ideal = 0, l1_hits = 0, l2 = 0;
 
           /* every function's: a callee's loads are the kernel's */
           for (uint32_t k = 0; st != NULL && k < m->n_insns; k++)
-            bytes += st[k].gmem_requested_bytes;
+            {
+              bytes += st[k].gmem_requested_bytes;
+              req += st[k].gmem_requests;
+              sec += st[k].gmem_sectors;
+              ideal += st[k].gmem_ideal_sectors;
+              l1_hits += st[k].l1_hits;
+              l2 += st[k].l2_misses;
+            }
           an->global_bytes = (double) bytes * scale;
+          an->gmem_requests = (double) req * scale;
+          an->gmem_sectors = (double) sec * scale;
+          an->gmem_ideal_sectors = (double) ideal * scale;
+          /* the loads' sectors are L1's hits and misses: what L1 does not
+           * serve goes on to L2 */
+          an->l2_sectors = (double) (sec - MIN (l1_hits, sec)) * scale;
+          an->l2_miss_sectors = (double) l2 * scale;
           an->global_intensity = an->global_bytes > 0 ? t->flops / an->global_bytes : 0;
         }
       if (t->waves_per_sm > 0)
@@ -852,6 +866,24 @@ ks_anatomy_to_json (const KsAnatomy *an)
   json_builder_add_double_value (b, an->arithmetic_intensity);
   json_builder_set_member_name (b, "achieved_gflops");
   json_builder_add_double_value (b, an->achieved_gflops);
+  json_builder_set_member_name (b, "source");
+  json_builder_add_string_value (b, "model");
+  json_builder_end_object (b);
+  /* the caches' path, from the simulator's counts and its cache model */
+  json_builder_set_member_name (b, "memory_path");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "requests");
+  json_builder_add_double_value (b, an->gmem_requests);
+  json_builder_set_member_name (b, "bytes_requested");
+  json_builder_add_double_value (b, an->global_bytes);
+  json_builder_set_member_name (b, "sectors");
+  json_builder_add_double_value (b, an->gmem_sectors);
+  json_builder_set_member_name (b, "ideal_sectors");
+  json_builder_add_double_value (b, an->gmem_ideal_sectors);
+  json_builder_set_member_name (b, "l2_sectors");
+  json_builder_add_double_value (b, an->l2_sectors);
+  json_builder_set_member_name (b, "l2_miss_sectors");
+  json_builder_add_double_value (b, an->l2_miss_sectors);
   json_builder_set_member_name (b, "source");
   json_builder_add_string_value (b, "model");
   json_builder_end_object (b);

@@ -139,6 +139,13 @@ typedef struct
    * the flops a byte of them (the roofline's x: 1/12 for vadd); the DRAM
    * figures above count only what reaches DRAM */
   double global_bytes, global_intensity;
+  /* the path through the caches, over the grid (the simulator's counts
+   * and cache model, scaled up from a sample of blocks): the warps' global
+   * requests, the 32-byte sectors they touch (and as few as their bytes
+   * would need), the sectors that reach L2 (the loads L1 missed, and the
+   * stores and atomics, which go through), and those L2 missed (stores
+   * included: L2 allocates them without reading DRAM) */
+  double gmem_requests, gmem_sectors, gmem_ideal_sectors, l2_sectors, l2_miss_sectors;
 } KsAnatomy;
 
 /* The anatomy of the analysed launch; NULL with error when the analysis
