@@ -60,20 +60,17 @@ print_text (const KsSassListing *l)
       for (uint32_t i = fn->first_insn; i < fn->first_insn + fn->n_insns; i++)
         {
           const KsSassInsn *in = &l->insns[i];
-          g_autoptr(GString) ops = g_string_new (NULL);
+          g_autoptr(GString) text = g_string_new (NULL);
           char ctl[KS_SASS_CONTROL_TEXT_SIZE] = "";
 
           if (in->source != last_source && in->source != KS_SASS_NONE)
             g_print ("  // %s:%u\n", l->sources[in->source].file, l->sources[in->source].line);
           last_source = in->source;
-          for (uint32_t k = 0; k < in->n_operands; k++)
-            g_string_append_printf (ops, "%s%s", k ? ", " : " ", l->operands[in->first_operand + k]);
+          ks_sass_insn_append_text (text, l, in, "(not disassembled)");
           if (in->flags & KS_SASS_HAS_CONTROL)
             ks_sass_control_to_string (&in->control, ctl);
-          g_print ("  %04" G_GINT64_MODIFIER "x %-21s %-6s %s%s%s%s%s\n", in->offset, ctl,
-                   in->opcode != NULL ? ks_pipe_name (in->pipe) : "-",
-                   in->predicate ? in->predicate : "", in->predicate ? " " : "",
-                   in->opcode != NULL ? in->opcode : "(not disassembled)", in->modifiers, ops->str);
+          g_print ("  %04" G_GINT64_MODIFIER "x %-21s %-6s %s\n", in->offset, ctl,
+                   in->opcode != NULL ? ks_pipe_name (in->pipe) : "-", text->str);
         }
     }
 }

@@ -1106,10 +1106,7 @@ make_text (KsSassListing *l)
             g_string_append_printf (s, "    [%s] /*%04" G_GINT64_MODIFIER "x*/ ", ctl, in->offset);
           if (in->opcode != NULL)
             {
-              g_string_append_printf (s, "%s%s%s%s", in->predicate ? in->predicate : "",
-                                      in->predicate ? " " : "", in->opcode, in->modifiers);
-              for (uint32_t k = 0; k < in->n_operands; k++)
-                g_string_append_printf (s, "%s%s", k ? ", " : " ", l->operands[in->first_operand + k]);
+              ks_sass_insn_append_text (s, l, in, "");
               g_string_append (s, " ;");
             }
           else if (decoded)

@@ -966,6 +966,24 @@ ks_sass_decode_control_volta (uint64_t       w,
   out->reuse = (uint8_t) ((w >> 58) & 0xf);
 }
 
+void
+ks_sass_insn_append_text (GString             *out,
+                          const KsSassListing *l,
+                          const KsSassInsn    *in,
+                          const char          *unnamed)
+{
+  if (in->opcode == NULL)
+    {
+      g_string_append (out, unnamed);
+      return;
+    }
+  if (in->predicate != NULL)
+    g_string_append_printf (out, "%s ", in->predicate);
+  g_string_append_printf (out, "%s%s", in->opcode, in->modifiers);
+  for (uint32_t k = 0; k < in->n_operands; k++)
+    g_string_append_printf (out, "%s%s", k ? ", " : " ", l->operands[in->first_operand + k]);
+}
+
 char *
 ks_sass_control_to_string (const KsSassControl *c,
                            char                *buf)

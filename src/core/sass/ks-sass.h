@@ -219,6 +219,13 @@ void            ks_sass_decode_control_maxwell (uint64_t        control_word,
 char           *ks_sass_control_to_string      (const KsSassControl *control,
                                                 char                *buf);
 
+/* Appends the instruction as a listing writes it, "@P0 LDG.E R4, [R4.64]";
+ * one no disassembler named (its opcode NULL) appends `unnamed` */
+void            ks_sass_insn_append_text       (GString             *out,
+                                                const KsSassListing *listing,
+                                                const KsSassInsn    *insn,
+                                                const char          *unnamed);
+
 /* The numeric part of "sm_86" (86), 0 when it is not of that form */
 guint           ks_sass_arch_number      (const char          *arch);
 
