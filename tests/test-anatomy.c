@@ -116,8 +116,8 @@ test_measured (void)
           g_assert_nonnull (an->measured.source);
           g_assert_null (an->other.source);
           /* the seed's figures, as the sample carries them */
-          g_assert_cmpfloat (an->measured.warps_active, ==, 82.77);
-          g_assert_cmpfloat (an->measured.duration_us, ==, 10.78);
+          g_assert_cmpfloat (an->measured.nsight[KS_ANATOMY_WARPS_ACTIVE], ==, 82.77);
+          g_assert_cmpfloat (an->measured.nsight[KS_ANATOMY_DURATION], ==, 10.78);
           g_assert_cmpfloat (json_object_get_double_member (m, "dram__throughput.avg.pct_of_peak"),
                              ==, 79.65);
         }
@@ -172,6 +172,7 @@ test_vadd_seed004 (void)
     g_assert_cmpuint (an->waiter, !=, KS_ANATOMY_NONE);
     w = &an->insns[an->waiter];
     g_assert_true (g_str_has_prefix (w->text, "FADD "));
+    g_assert_cmpstr (w->opcode, ==, "FADD");
     g_assert_cmpuint (an->waiter_barrier, ==, 2);
     g_assert_cmphex (w->control.wait_mask, ==, 1u << 2);
     g_assert_cmpuint (w->control.stall, ==, 5);

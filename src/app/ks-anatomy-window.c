@@ -88,7 +88,7 @@ cell (GtkGrid    *grid,
 }
 
 /* A cell of words, not a figure: aligned at the start */
-static void
+static GtkWidget *
 cell_start (GtkGrid    *grid,
             int         column,
             int         row,
@@ -98,6 +98,7 @@ cell_start (GtkGrid    *grid,
 
   gtk_label_set_xalign (GTK_LABEL (l), 0);
   gtk_grid_attach (grid, l, column, row, 1, 1);
+  return l;
 }
 
 static GtkGrid *
@@ -109,6 +110,20 @@ new_grid (void)
   gtk_grid_set_row_spacing (GTK_GRID (g), 6);
   gtk_widget_set_halign (g, GTK_ALIGN_START);
   return GTK_GRID (g);
+}
+
+/* A part of a page that scrolls across when wider than the window: the
+ * pages' words wrap, but a table or a picture may want more */
+static GtkWidget *
+wide (GtkWidget *child)
+{
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_AUTOMATIC,
+                                  GTK_POLICY_NEVER);
+  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scroller), TRUE);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), child);
+  return scroller;
 }
 
 /* A row of figure and value */
@@ -362,8 +377,6 @@ residency_grid (const KsAnatomy *an)
   return GTK_WIDGET (grid);
 }
 
-static GtkWidget *wide (GtkWidget *child);
-
 static void
 sass_cell (GtkGrid    *grid,
            int         column,
@@ -371,13 +384,11 @@ sass_cell (GtkGrid    *grid,
            const char *text,
            gboolean    marked)
 {
-  GtkWidget *l = gtk_label_new (text);
+  GtkWidget *l = cell_start (grid, column, row, text);
 
-  gtk_label_set_xalign (GTK_LABEL (l), 0);
   gtk_widget_add_css_class (l, "ks-sass-row");
   if (marked)
     gtk_widget_add_css_class (l, "ks-marked");
-  gtk_grid_attach (grid, l, column, row, 1, 1);
 }
 
 /* Issue: the kernel's first instructions with their control codes, up to
@@ -396,9 +407,6 @@ control_codes (const KsAnatomy *an)
   box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
   if (an->waiter != KS_ANATOMY_NONE)
     {
-      const char *text = an->insns[an->waiter].text;
-      g_autofree char *op = g_strndup (text, strcspn (text, " "));
-
       /* TRANSLATORS: the waiting instruction's opcode, its offset, the
        * scoreboard, then how many instructions before it set it */
       words = g_strdup_printf (_("The control codes ptxas wrote into each instruction: %s at "
@@ -408,7 +416,8 @@ control_codes (const KsAnatomy *an)
                                  "warp's instruction instead. The stall is how many cycles the "
                                  "warp waits before its next instruction; Y lets the scheduler "
                                  "switch warps after it."),
-                               op, (unsigned long long) an->insns[an->waiter].offset,
+                               an->insns[an->waiter].opcode,
+                               (unsigned long long) an->insns[an->waiter].offset,
                                an->waiter_barrier, an->n_setters);
     }
   else
@@ -471,47 +480,50 @@ control_codes (const KsAnatomy *an)
   return box;
 }
 
+/* A metric as Nsight Compute prints it; "—" where a measurement lacks it */
+static char *
+metric_text (KsAnatomyMetric metric,
+             double          v)
+{
+  if (isnan (v))
+    return g_strdup ("—");
+  switch (metric)
+    {
+    case KS_ANATOMY_WAVES: return g_strdup_printf ("%.3g", v);
+    case KS_ANATOMY_WARPS_ACTIVE:
+    case KS_ANATOMY_ISSUE_ACTIVE:
+    case KS_ANATOMY_DRAM_THROUGHPUT: return g_strdup_printf ("%.2f %%", v);
+    case KS_ANATOMY_DURATION: return g_strdup_printf ("%.2f µs", v);
+    case KS_ANATOMY_GRID_SIZE: case KS_ANATOMY_BLOCK_SIZE: case KS_ANATOMY_REGISTERS:
+    case KS_ANATOMY_N_METRICS: default: return g_strdup_printf ("%.0f", v);
+    }
+}
+
 /* The profiler's figures: the model's, and a sample's measurement of this
  * launch beside them */
 static GtkGrid *
 figures_grid (const KsAnatomy *an)
 {
   const KsAnatomyMeasured *m = an->measured.source ? &an->measured : NULL;
-  const struct { const char *name, *format; double model, measured; } rows[] = {
-    { "launch__grid_size", "%.0f", (double) an->blocks, m ? m->grid_size : NAN },
-    { "launch__block_size", "%.0f", (double) an->block[0] * an->block[1] * an->block[2],
-      m ? m->block_size : NAN },
-    { "launch__registers_per_thread", "%.0f", an->registers, m ? m->registers : NAN },
-    { "launch__waves_per_multiprocessor", "%.3g", an->waves_per_sm, m ? m->waves : NAN },
-    { "sm__warps_active.avg.pct_of_peak", "%.2f %%", 100 * an->warps_active,
-      m ? m->warps_active : NAN },
-    { "smsp__issue_active.avg.pct_of_peak", "%.2f %%", 100 * an->issue_active,
-      m ? m->issue_active : NAN },
-    { "dram__throughput.avg.pct_of_peak", "%.2f %%", 100 * an->dram_throughput,
-      m ? m->dram_throughput : NAN },
-    { "gpu__time_duration.sum", "%.2f µs", an->duration_us, m ? m->duration_us : NAN },
-  };
   GtkGrid *grid = new_grid ();
 
   cell (grid, 0, 0, _("metric"), TRUE);
   cell (grid, 1, 0, _("model"), TRUE);
   if (m != NULL)
     cell (grid, 2, 0, _("measured"), TRUE);
-  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+  for (guint i = 0; i < KS_ANATOMY_N_METRICS; i++)
     {
-      g_autofree char *model = NULL, *measured = NULL;
+      g_autofree char *model = metric_text ((KsAnatomyMetric) i,
+                                            ks_anatomy_model_metric (an, (KsAnatomyMetric) i));
 
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
-      model = g_strdup_printf (rows[i].format, rows[i].model);
-      if (m != NULL)
-        measured = isnan (rows[i].measured) ? g_strdup ("—")
-                                            : g_strdup_printf (rows[i].format, rows[i].measured);
-#pragma GCC diagnostic pop
-      cell_start (grid, 0, i + 1, rows[i].name);
+      cell_start (grid, 0, i + 1, ks_anatomy_metric_name ((KsAnatomyMetric) i));
       cell (grid, 1, i + 1, model, FALSE);
       if (m != NULL)
-        cell (grid, 2, i + 1, measured, FALSE);
+        {
+          g_autofree char *measured = metric_text ((KsAnatomyMetric) i, m->nsight[i]);
+
+          cell (grid, 2, i + 1, measured, FALSE);
+        }
     }
   return grid;
 }
@@ -525,12 +537,14 @@ measured_words (const KsAnatomy *an)
 
   if (m->source != NULL)
     {
-      double model_dram = 100 * an->dram_throughput;
+      double model_dram = ks_anatomy_model_metric (an, KS_ANATOMY_DRAM_THROUGHPUT);
+      double dram = m->nsight[KS_ANATOMY_DRAM_THROUGHPUT];
 
       /* TRANSLATORS: who measured, then the model's and the measured duration */
       text = g_strdup_printf (_("Measured: %s. The model takes %.2f µs, the hardware %.2f µs. "
-                                "%s"), m->source, an->duration_us, m->duration_us,
-                              !isnan (m->dram_throughput) && m->dram_throughput < model_dram
+                                "%s"), m->source, an->duration_us,
+                              m->nsight[KS_ANATOMY_DURATION],
+                              !isnan (dram) && dram < model_dram
                               ? _("The model streams DRAM at its nominal bandwidth; real DRAM "
                                   "delivers less (refresh, row switches, turns between reads "
                                   "and writes), so a kernel bound by memory, as this one is, "
@@ -601,20 +615,6 @@ kernel_name (const KsAnatomy *an)
   g_autofree char *signature = ks_sass_demangle (an->kernel);
 
   return signature ? g_strndup (signature, strcspn (signature, "(")) : g_strdup (an->kernel);
-}
-
-/* A part of a page that scrolls across when wider than the window: the
- * pages' words wrap, but a table or a picture may want more */
-static GtkWidget *
-wide (GtkWidget *child)
-{
-  GtkWidget *scroller = gtk_scrolled_window_new ();
-
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_AUTOMATIC,
-                                  GTK_POLICY_NEVER);
-  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scroller), TRUE);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), child);
-  return scroller;
 }
 
 static GtkWidget *

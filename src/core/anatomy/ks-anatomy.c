@@ -17,6 +17,64 @@
 
 G_STATIC_ASSERT (KS_OCCUPANCY_UNLIMITED == KS_ANATOMY_NONE);
 
+static const struct
+{
+  const char *name;
+  gboolean integral;            /* a count: an integer in the JSON */
+} metrics[KS_ANATOMY_N_METRICS] = {
+  [KS_ANATOMY_GRID_SIZE] = { "launch__grid_size", TRUE },
+  [KS_ANATOMY_BLOCK_SIZE] = { "launch__block_size", TRUE },
+  [KS_ANATOMY_REGISTERS] = { "launch__registers_per_thread", TRUE },
+  [KS_ANATOMY_WAVES] = { "launch__waves_per_multiprocessor", FALSE },
+  [KS_ANATOMY_WARPS_ACTIVE] = { "sm__warps_active.avg.pct_of_peak", FALSE },
+  [KS_ANATOMY_ISSUE_ACTIVE] = { "smsp__issue_active.avg.pct_of_peak", FALSE },
+  [KS_ANATOMY_DRAM_THROUGHPUT] = { "dram__throughput.avg.pct_of_peak", FALSE },
+  [KS_ANATOMY_DURATION] = { "gpu__time_duration.sum", FALSE },
+};
+
+const char *
+ks_anatomy_metric_name (KsAnatomyMetric metric)
+{
+  g_return_val_if_fail (metric < KS_ANATOMY_N_METRICS, NULL);
+  return metrics[metric].name;
+}
+
+double
+ks_anatomy_model_metric (const KsAnatomy *an,
+                         KsAnatomyMetric  metric)
+{
+  switch (metric)
+    {
+    case KS_ANATOMY_GRID_SIZE: return (double) an->blocks;
+    case KS_ANATOMY_BLOCK_SIZE: return (double) an->block[0] * an->block[1] * an->block[2];
+    case KS_ANATOMY_REGISTERS: return an->registers;
+    case KS_ANATOMY_WAVES: return an->waves_per_sm;
+    case KS_ANATOMY_WARPS_ACTIVE: return 100 * an->warps_active;
+    case KS_ANATOMY_ISSUE_ACTIVE: return 100 * an->issue_active;
+    case KS_ANATOMY_DRAM_THROUGHPUT: return 100 * an->dram_throughput;
+    case KS_ANATOMY_DURATION: return an->duration_us;
+    case KS_ANATOMY_N_METRICS: default: break;
+    }
+  g_return_val_if_reached (NAN);
+}
+
+/* The metrics under their names; the counts as integers, and none of those
+ * `m` leaves NAN */
+static void
+add_metrics (JsonBuilder  *b,
+             const double *m)
+{
+  for (guint i = 0; i < KS_ANATOMY_N_METRICS; i++)
+    if (!isnan (m[i]))
+      {
+        json_builder_set_member_name (b, metrics[i].name);
+        if (metrics[i].integral)
+          json_builder_add_int_value (b, (gint64) m[i]);
+        else
+          json_builder_add_double_value (b, m[i]);
+      }
+}
+
 static void
 measured_clear (KsAnatomyMeasured *m)
 {
@@ -139,14 +197,8 @@ load_measured (KsAnatomy        *an,
       m.gpu = g_strdup (json_object_get_string_member (e, "gpu"));
       uint3 (e, "grid", m.grid);
       uint3 (e, "block", m.block);
-      m.grid_size = metric (nsight, "launch__grid_size");
-      m.block_size = metric (nsight, "launch__block_size");
-      m.registers = metric (nsight, "launch__registers_per_thread");
-      m.waves = metric (nsight, "launch__waves_per_multiprocessor");
-      m.warps_active = metric (nsight, "sm__warps_active.avg.pct_of_peak");
-      m.issue_active = metric (nsight, "smsp__issue_active.avg.pct_of_peak");
-      m.dram_throughput = metric (nsight, "dram__throughput.avg.pct_of_peak");
-      m.duration_us = metric (nsight, "gpu__time_duration.sum");
+      for (guint k = 0; k < KS_ANATOMY_N_METRICS; k++)
+        m.nsight[k] = metric (nsight, metrics[k].name);
       here = g_strcmp0 (m.gpu, an->gpu) == 0 && memcmp (m.grid, an->grid, sizeof m.grid) == 0
              && memcmp (m.block, an->block, sizeof m.block) == 0 && params_match (e, a->launch);
       if (here && an->measured.source == NULL && sample_kernel_unedited (a, dir))
@@ -180,14 +232,10 @@ fill_insns (KsAnatomy            *an,
       KsAnatomyInsn *o = &an->insns[i];
       GString *s = g_string_new (NULL);
 
-      if (in->predicate != NULL)
-        g_string_append_printf (s, "%s ", in->predicate);
-      g_string_append_printf (s, "%s%s", in->opcode ? in->opcode : "?", in->modifiers);
-      for (uint32_t k = 0; k < in->n_operands; k++)
-        g_string_append_printf (s, "%s%s", k ? ", " : " ",
-                                listing->operands[in->first_operand + k]);
+      ks_sass_insn_append_text (s, listing, in, "?");
       o->offset = in->offset;
       o->text = g_string_free (s, FALSE);
+      o->opcode = in->opcode ? g_strconcat (in->opcode, in->modifiers, NULL) : g_strdup ("?");
       o->control = in->control;
       o->has_control = (in->flags & KS_SASS_HAS_CONTROL) != 0;
     }
@@ -211,13 +259,8 @@ fill_insns (KsAnatomy            *an,
           for (uint32_t k = i; k-- > 0 && !(an->insns[k].control.wait_mask & (1u << b));)
             if (an->insns[k].has_control && an->insns[k].control.write_barrier == b)
               {
-                const char *t = an->insns[k].text;
-
                 setters++;
-                /* past a predicate */
-                if (*t == '@' && strchr (t, ' ') != NULL)
-                  t = strchr (t, ' ') + 1;
-                load |= g_str_has_prefix (t, "LD");
+                load |= g_str_has_prefix (an->insns[k].opcode, "LD");
               }
           if (setters > 0 && (an->waiter == KS_ANATOMY_NONE || load))
             {
@@ -638,7 +681,10 @@ ks_anatomy_free (KsAnatomy *an)
   measured_clear (&an->measured);
   measured_clear (&an->other);
   for (uint32_t i = 0; an->insns && i < an->n_insns; i++)
-    g_free (an->insns[i].text);
+    {
+      g_free (an->insns[i].text);
+      g_free (an->insns[i].opcode);
+    }
   g_free (an->insns);
   g_free (an->kernel);
   g_free (an->gpu);
@@ -892,25 +938,14 @@ ks_anatomy_to_json (const KsAnatomy *an)
   json_builder_set_member_name (b, "nsight");
   if (an->have_timing)
     {
+      double model[KS_ANATOMY_N_METRICS];
+
+      for (guint k = 0; k < KS_ANATOMY_N_METRICS; k++)
+        model[k] = ks_anatomy_model_metric (an, (KsAnatomyMetric) k);
       json_builder_begin_object (b);
       json_builder_set_member_name (b, "source");
       json_builder_add_string_value (b, "model");
-      json_builder_set_member_name (b, "launch__grid_size");
-      json_builder_add_int_value (b, (gint64) an->blocks);
-      json_builder_set_member_name (b, "launch__block_size");
-      json_builder_add_int_value (b, an->block[0] * an->block[1] * an->block[2]);
-      json_builder_set_member_name (b, "launch__registers_per_thread");
-      json_builder_add_int_value (b, an->registers);
-      json_builder_set_member_name (b, "launch__waves_per_multiprocessor");
-      json_builder_add_double_value (b, an->waves_per_sm);
-      json_builder_set_member_name (b, "sm__warps_active.avg.pct_of_peak");
-      json_builder_add_double_value (b, 100 * an->warps_active);
-      json_builder_set_member_name (b, "smsp__issue_active.avg.pct_of_peak");
-      json_builder_add_double_value (b, 100 * an->issue_active);
-      json_builder_set_member_name (b, "dram__throughput.avg.pct_of_peak");
-      json_builder_add_double_value (b, 100 * an->dram_throughput);
-      json_builder_set_member_name (b, "gpu__time_duration.sum");
-      json_builder_add_double_value (b, an->duration_us);
+      add_metrics (b, model);
       json_builder_end_object (b);
     }
   else
@@ -920,27 +955,10 @@ ks_anatomy_to_json (const KsAnatomy *an)
   json_builder_set_member_name (b, "nsight_measured");
   if (an->measured.source != NULL)
     {
-      const KsAnatomyMeasured *m = &an->measured;
-      const struct { const char *name; double v; } ms[] = {
-        { "launch__grid_size", m->grid_size },
-        { "launch__block_size", m->block_size },
-        { "launch__registers_per_thread", m->registers },
-        { "launch__waves_per_multiprocessor", m->waves },
-        { "sm__warps_active.avg.pct_of_peak", m->warps_active },
-        { "smsp__issue_active.avg.pct_of_peak", m->issue_active },
-        { "dram__throughput.avg.pct_of_peak", m->dram_throughput },
-        { "gpu__time_duration.sum", m->duration_us },
-      };
-
       json_builder_begin_object (b);
       json_builder_set_member_name (b, "source");
-      json_builder_add_string_value (b, m->source);
-      for (guint i = 0; i < G_N_ELEMENTS (ms); i++)
-        if (!isnan (ms[i].v))
-          {
-            json_builder_set_member_name (b, ms[i].name);
-            json_builder_add_double_value (b, ms[i].v);
-          }
+      json_builder_add_string_value (b, an->measured.source);
+      add_metrics (b, an->measured.nsight);
       json_builder_end_object (b);
     }
   else
@@ -979,13 +997,8 @@ ks_anatomy_to_json (const KsAnatomy *an)
 
     if (an->waiter != KS_ANATOMY_NONE)
       {
-        const char *t = an->insns[an->waiter].text;
-
-        /* the opcode, past a predicate */
-        if (*t == '@' && strchr (t, ' ') != NULL)
-          t = strchr (t, ' ') + 1;
-        wait = g_strdup_printf ("; %.*s at %04llx waits on scoreboard %u, set by %u "
-                                "instruction%s before it", (int) strcspn (t, " "), t,
+        wait = g_strdup_printf ("; %s at %04llx waits on scoreboard %u, set by %u "
+                                "instruction%s before it", an->insns[an->waiter].opcode,
                                 (unsigned long long) an->insns[an->waiter].offset,
                                 an->waiter_barrier, an->n_setters, an->n_setters == 1 ? "" : "s");
       }

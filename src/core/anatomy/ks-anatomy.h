@@ -56,23 +56,36 @@ typedef struct
 {
   uint64_t offset;
   char *text;                   /* "@P0 LDG.E R4, [R4.64]" */
+  char *opcode;                 /* "LDG.E", with its modifiers; "?" where no disassembler
+                                 * named it */
   KsSassControl control;
   gboolean has_control;
 } KsAnatomyInsn;
 
 #define KS_ANATOMY_MAX_INSNS 256
 
+/* The Nsight Compute metrics of stage 7, in the order they are shown */
+typedef enum
+{
+  KS_ANATOMY_GRID_SIZE = 0,     /* launch__grid_size */
+  KS_ANATOMY_BLOCK_SIZE,        /* launch__block_size */
+  KS_ANATOMY_REGISTERS,         /* launch__registers_per_thread */
+  KS_ANATOMY_WAVES,             /* launch__waves_per_multiprocessor */
+  KS_ANATOMY_WARPS_ACTIVE,      /* sm__warps_active.avg.pct_of_peak */
+  KS_ANATOMY_ISSUE_ACTIVE,      /* smsp__issue_active.avg.pct_of_peak */
+  KS_ANATOMY_DRAM_THROUGHPUT,   /* dram__throughput.avg.pct_of_peak */
+  KS_ANATOMY_DURATION,          /* gpu__time_duration.sum, in microseconds */
+  KS_ANATOMY_N_METRICS
+} KsAnatomyMetric;
+
 /* Figures measured on hardware that a sample carries (its sample.json's
- * "measured", docs/ANATOMY.md), for one launch on one GPU; NAN where the
- * measurement does not give one */
+ * "measured", docs/ANATOMY.md), for one launch on one GPU */
 typedef struct
 {
   char *source;                 /* who measured, with what, on what */
   char *gpu;                    /* data/gpus.json's id */
   uint32_t grid[3], block[3];
-  double grid_size, block_size, registers, waves;
-  double warps_active, issue_active, dram_throughput;   /* % of peak */
-  double duration_us;
+  double nsight[KS_ANATOMY_N_METRICS];  /* in Nsight's units; NAN where not given */
 } KsAnatomyMeasured;
 
 typedef struct
@@ -170,6 +183,12 @@ uint32_t   ks_anatomy_cbank_base (const char    *arch);
  * at the commas outside brackets; NULL when there are not n of them */
 char     **ks_anatomy_signature_types (const char *signature,
                                        uint32_t    n);
+/* A metric's Nsight Compute name ("sm__warps_active.avg.pct_of_peak") */
+const char *ks_anatomy_metric_name (KsAnatomyMetric  metric);
+/* The model's value of a metric, in Nsight's units (percentages of peak,
+ * microseconds) */
+double     ks_anatomy_model_metric (const KsAnatomy *anatomy,
+                                    KsAnatomyMetric  metric);
 /* `kernelscope-cli anatomy --json`'s object (docs/ANATOMY.md) */
 JsonNode  *ks_anatomy_to_json (const KsAnatomy  *anatomy);
 
