@@ -406,6 +406,79 @@ test_struct_param_ptxas (void)
     }
 }
 
+/* Every sample's kernel opened as the app opens it without a toolkit (its
+ * spec, its PTX): the sample's record of nvcc --keep stands in, and the
+ * offsets its host stub notes (cicc's, tests/test-artifacts.c) are the
+ * ones the anatomy lays the PTX's .param list out at; an edit of the PTX
+ * in the editor drops the record */
+static void
+test_stub_offsets (void)
+{
+  g_autofree char *samples = g_test_build_filename (G_TEST_DIST, "..", "data", "samples", NULL);
+  g_autoptr(GDir) d = g_dir_open (samples, 0, NULL);
+  const char *name;
+  guint n = 0, n_params = 0;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *dir = g_build_filename (samples, name, NULL);
+      g_autofree char *meta = g_build_filename (dir, "sample.json", NULL);
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      g_autofree char *spec = NULL;
+      g_autoptr(KsAnalysis) a = NULL;
+      g_autoptr(KsAnatomy) an = NULL;
+      KsAnalysisRequest req;
+
+      if (!json_parser_load_from_file (parser, meta, NULL))
+        continue;
+      spec = g_build_filename (dir, json_object_get_string_member (
+                                 json_node_get_object (json_parser_get_root (parser)), "spec"),
+                               NULL);
+      ks_analysis_request_init (&req);
+      req.path = spec;
+      req.use_toolkit = FALSE;
+      req.simulate = FALSE;
+      a = ks_analysis_run (&req, NULL, NULL, NULL);
+      g_assert_nonnull (a->module);
+      an = ks_anatomy_new (a, NULL);
+      g_assert_nonnull (an);
+      g_assert_nonnull (an->artifacts);
+      g_assert_true (an->artifacts->recorded);
+      g_test_message ("%s: %s, %u parameters", name, an->kernel, an->n_params);
+      for (uint32_t i = 0; i < an->n_params; i++)
+        g_assert_cmpuint (an->params[i].stub_offset, ==, an->params[i].offset);
+      n_params += an->n_params;
+      n++;
+
+      /* the editor's text of the PTX file, with the spec's launch, as the
+       * window runs it: unedited, then edited */
+      for (guint edit = 0; edit < 2; edit++)
+        {
+          g_autofree char *ptx = g_strconcat (a->ptx_text, edit ? "\n// edited\n" : "", NULL);
+          g_autoptr(KsAnalysis) e = NULL;
+          g_autoptr(KsAnatomy) ean = NULL;
+          KsAnalysisRequest er;
+
+          ks_analysis_request_init (&er);
+          er.path = a->launch->ptx_path;
+          er.text = ptx;
+          er.kind = KS_ANALYSIS_INPUT_PTX;
+          er.launch = a->launch;
+          er.use_toolkit = FALSE;
+          er.simulate = FALSE;
+          e = ks_analysis_run (&er, NULL, NULL, NULL);
+          ean = ks_anatomy_new (e, NULL);
+          g_assert_nonnull (ean);
+          g_assert_true ((ean->artifacts != NULL) == (edit == 0));
+          if (ean->n_params > 0)
+            g_assert_cmpuint (ean->params[0].stub_offset, ==,
+                              edit ? KS_ANATOMY_NONE : an->params[0].offset);
+        }
+    }
+  g_assert_cmpuint (n, >=, 26);
+  g_assert_cmpuint (n_params, >=, 60);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -417,5 +490,6 @@ main (int    argc,
   g_test_add_func ("/anatomy/signature-types", test_signature_types);
   g_test_add_func ("/anatomy/cbank-base", test_cbank_base);
   g_test_add_func ("/anatomy/struct-param-ptxas", test_struct_param_ptxas);
+  g_test_add_func ("/anatomy/stub-offsets", test_stub_offsets);
   return g_test_run ();
 }

@@ -35,6 +35,16 @@ print_text (const KsAnatomy *an)
       printf ("%" G_GINT64_FORMAT ". %s: %s\n", json_object_get_int_member (s, "stage"),
               json_object_get_string_member (s, "name"),
               json_object_get_string_member (s, "summary"));
+      if (json_object_get_int_member (s, "stage") == 1 && an->artifacts != NULL)
+        {
+          const KsArtifacts *k = an->artifacts;
+
+          printf ("     %s (%s, %s%s):\n", k->command, k->toolkit ? k->toolkit : "CUDA",
+                  k->arch, k->recorded ? ", the sample's record" : "");
+          for (uint32_t f = 0; f < k->n_items; f++)
+            printf ("     %-32s %10" G_GUINT64_FORMAT " bytes  %s\n", k->items[f].name,
+                    k->items[f].size, k->items[f].tool ? k->items[f].tool : "");
+        }
       if (json_object_get_int_member (s, "stage") == 2)
         for (uint32_t k = 0; k < an->n_params; k++)
           {
@@ -46,6 +56,8 @@ print_text (const KsAnatomy *an)
               printf (", c[0x0][0x%x]%s", p->cbank_offset,
                       p->in_sass == 1 ? " (read in the SASS)"
                       : p->in_sass == 0 ? " (not read in the SASS)" : "");
+            if (p->stub_offset != KS_ANATOMY_NONE)
+              printf (", the stub notes %u", p->stub_offset);
             printf ("\n");
           }
     }
@@ -58,7 +70,7 @@ int
 ks_cli_anatomy (int    argc,
                 char **argv)
 {
-  gboolean json = FALSE, no_toolkit = FALSE;
+  gboolean json = FALSE, no_toolkit = FALSE, keep = FALSE;
   g_autofree char *arch_opt = NULL, *gpu_opt = NULL, *kernel_opt = NULL;
   const GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print one JSON object (docs/ANATOMY.md)", NULL },
@@ -66,6 +78,8 @@ ks_cli_anatomy (int    argc,
     { "gpu", 0, 0, G_OPTION_ARG_STRING, &gpu_opt, "For this GPU (see data/gpus.json)", "ID" },
     { "kernel", 0, 0, G_OPTION_ARG_STRING, &kernel_opt, "The kernel of a file with several",
       "NAME" },
+    { "keep", 0, 0, G_OPTION_ARG_NONE, &keep,
+      "Compile the CUDA with nvcc --keep and list the files it leaves (stage 1)", NULL },
     { "no-toolkit", 0, 0, G_OPTION_ARG_NONE, &no_toolkit,
       "Never run nvcc or ptxas (resources are estimated)", NULL },
     { NULL }
@@ -85,6 +99,8 @@ ks_cli_anatomy (int    argc,
     return anatomy_fail (json, KS_CLI_EXIT_USAGE, "expected one launch spec, PTX or CUDA file");
   if (arch_opt && gpu_opt)
     return anatomy_fail (json, KS_CLI_EXIT_USAGE, "give --arch or --gpu, not both");
+  if (keep && no_toolkit)
+    return anatomy_fail (json, KS_CLI_EXIT_USAGE, "--keep runs nvcc: not with --no-toolkit");
   ks_analysis_request_init (&req);
   req.path = argv[1];
   req.arch = arch_opt;
@@ -98,6 +114,18 @@ ks_cli_anatomy (int    argc,
   an = ks_anatomy_new (a, &error);
   if (an == NULL)
     return anatomy_fail (json, KS_CLI_EXIT_BAD_INPUT, error->message);
+  if (keep)
+    {
+      KsArtifacts *made;
+
+      if (a->cuda_text == NULL)
+        return anatomy_fail (json, KS_CLI_EXIT_USAGE, "--keep compiles CUDA: give a .cu file, "
+                             "or a spec that names one");
+      made = ks_artifacts_make (a->toolchain, a->path, a->cuda_text, an->arch, NULL, &error);
+      if (made == NULL)
+        return anatomy_fail (json, KS_CLI_EXIT_BAD_INPUT, error->message);
+      ks_anatomy_set_artifacts (an, made);
+    }
   if (json)
     {
       g_autoptr(JsonNode) root = ks_anatomy_to_json (an);

@@ -757,3 +757,23 @@ ks_json_lifted_next (const char         *data,
   *pos = (gsize) (q - data);
   return TRUE;
 }
+
+const char *
+ks_json_member_string (JsonObject *o,
+                       const char *name)
+{
+  JsonNode *n = o ? json_object_get_member (o, name) : NULL;
+
+  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_STRING)
+    return NULL;
+  return json_node_get_string (n);
+}
+
+JsonArray *
+ks_json_member_array (JsonObject *o,
+                      const char *name)
+{
+  JsonNode *n = o ? json_object_get_member (o, name) : NULL;
+
+  return n != NULL && JSON_NODE_HOLDS_ARRAY (n) ? json_node_get_array (n) : NULL;
+}

@@ -121,4 +121,11 @@ gboolean            ks_json_lifted_next  (const char         *data,
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsJsonLift, ks_json_lift_free)
 
+/* An object's member when it is a string (an array), else NULL; o may be
+ * NULL */
+const char         *ks_json_member_string (JsonObject *o,
+                                           const char *name);
+JsonArray          *ks_json_member_array  (JsonObject *o,
+                                           const char *name);
+
 G_END_DECLS

@@ -23,17 +23,6 @@ ks_shipped_sass_free (KsShippedSass *shipped)
   g_free (shipped);
 }
 
-static const char *
-member_string (JsonObject *o,
-               const char *name)
-{
-  JsonNode *n = json_object_get_member (o, name);
-
-  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_STRING)
-    return NULL;
-  return json_node_get_string (n);
-}
-
 /* An architecture name as the index writes it: "sm_" and digits, with an
  * optional letter ("sm_90a"); nothing that could climb out of the folder */
 static gboolean
@@ -90,9 +79,9 @@ ks_shipped_sass_find (const char *file,
 
   /* The listings are those of this file's text, or of nothing here */
   key = cuda ? "cuda" : "ptx";
-  if (g_strcmp0 (member_string (o, key), base) != 0)
+  if (g_strcmp0 (ks_json_member_string (o, key), base) != 0)
     return s;
-  want_sha = member_string (o, cuda ? "cuda_sha256" : "ptx_sha256");
+  want_sha = ks_json_member_string (o, cuda ? "cuda_sha256" : "ptx_sha256");
   sha = g_compute_checksum_for_string (G_CHECKSUM_SHA256, text, -1);
   if (want_sha == NULL || g_ascii_strcasecmp (want_sha, sha) != 0)
     {
@@ -100,9 +89,9 @@ ks_shipped_sass_find (const char *file,
       return s;
     }
 
-  s->toolkit = g_strdup (member_string (o, "toolkit"));
-  s->compile = g_strdup (member_string (o, "compile"));
-  s->disassemble = g_strdup (member_string (o, "disassemble"));
+  s->toolkit = g_strdup (ks_json_member_string (o, "toolkit"));
+  s->compile = g_strdup (ks_json_member_string (o, "compile"));
+  s->disassemble = g_strdup (ks_json_member_string (o, "disassemble"));
   archs = g_strv_builder_new ();
   list = json_object_has_member (o, "archs") && JSON_NODE_HOLDS_ARRAY (json_object_get_member (o, "archs"))
          ? json_object_get_array_member (o, "archs") : NULL;

@@ -105,18 +105,18 @@ uint3 (JsonObject *o,
            ? (uint32_t) json_array_get_int_element (a, i) : 1;
 }
 
-/* Whether the analysis ran the sample's own kernel: its CUDA or its PTX as
- * the files in the sample's folder have them, not an edit */
-static gboolean
-sample_kernel_unedited (const KsAnalysis *a,
-                        const char       *dir)
+/* The CUDA file of the sample folder `dir` whose kernel the analysis ran,
+ * unedited: the file whose text is the analysed CUDA, or for the folder's
+ * own PTX file, as analysed, the CUDA file of the same name; NULL when
+ * the kernel is not the sample's or was edited.  text: (out) (optional)
+ * its contents */
+static char *
+sample_cuda (const KsAnalysis *a,
+             const char       *dir,
+             char            **text)
 {
-  g_autofree char *text = NULL;
+  g_autofree char *ptx = NULL;
 
-  if (a->launch != NULL && a->launch->ptx_path != NULL && a->ptx_text != NULL
-      && g_file_get_contents (a->launch->ptx_path, &text, NULL, NULL)
-      && g_str_equal (text, a->ptx_text))
-    return TRUE;
   if (a->cuda_text != NULL)
     {
       g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
@@ -129,10 +129,61 @@ sample_kernel_unedited (const KsAnalysis *a,
             g_autofree char *cu = NULL;
 
             if (g_file_get_contents (path, &cu, NULL, NULL) && g_str_equal (cu, a->cuda_text))
-              return TRUE;
+              {
+                if (text != NULL)
+                  *text = g_steal_pointer (&cu);
+                return g_steal_pointer (&path);
+              }
           }
     }
-  return FALSE;
+  else if (a->launch != NULL && a->launch->ptx_path != NULL && a->ptx_text != NULL
+           && g_file_get_contents (a->launch->ptx_path, &ptx, NULL, NULL)
+           && g_str_equal (ptx, a->ptx_text))
+    {
+      g_autofree char *base = g_path_get_basename (a->launch->ptx_path);
+      g_autofree char *stem = g_str_has_suffix (base, ".ptx")
+                              ? g_strndup (base, strlen (base) - 4) : g_strdup (base);
+      g_autofree char *cu = g_strconcat (stem, ".cu", NULL);
+      g_autofree char *path = g_build_filename (dir, cu, NULL);
+
+      if (text == NULL ? g_file_test (path, G_FILE_TEST_EXISTS)
+                       : g_file_get_contents (path, text, NULL, NULL))
+        return g_steal_pointer (&path);
+    }
+  return NULL;
+}
+
+/* Whether the analysis ran the sample's own kernel: its CUDA or its PTX as
+ * the files in the sample's folder have them, not an edit */
+static gboolean
+sample_kernel_unedited (const KsAnalysis *a,
+                        const char       *dir)
+{
+  g_autofree char *path = sample_cuda (a, dir, NULL);
+  g_autofree char *ptx = NULL;
+
+  /* a PTX-only sample */
+  return path != NULL || (a->launch != NULL && a->launch->ptx_path != NULL && a->ptx_text != NULL
+                          && g_file_get_contents (a->launch->ptx_path, &ptx, NULL, NULL)
+                          && g_str_equal (ptx, a->ptx_text));
+}
+
+/* The sample's record of nvcc --keep (ks-artifacts.h), for its unedited
+ * kernel */
+static KsArtifacts *
+sample_artifacts (const KsAnalysis *a)
+{
+  const char *from = a->launch && a->launch->spec_path ? a->launch->spec_path : a->path;
+  g_autofree char *dir = NULL, *text = NULL, *cuda = NULL, *record = NULL;
+
+  if (from == NULL)
+    return NULL;
+  dir = g_path_get_dirname (from);
+  cuda = sample_cuda (a, dir, &text);
+  if (cuda == NULL)
+    return NULL;
+  record = ks_artifacts_record_path (dir, cuda);
+  return ks_artifacts_load (record, text, NULL);
 }
 
 /* The entry's "params": null for a buffer, an integer for a scalar of the
@@ -503,6 +554,7 @@ ks_anatomy_new (const KsAnalysis *a,
       at = p->offset + p->size;
       p->cbank_offset = an->cbank_base == KS_ANATOMY_NONE ? KS_ANATOMY_NONE
                         : an->cbank_base + p->offset;
+      p->stub_offset = KS_ANATOMY_NONE;
       /* a listing of the same architecture only: another's bank differs */
       p->in_sass = a->sass_arch && g_strcmp0 (a->sass_arch, an->arch) == 0
                    ? read_in_sass (a->sass_text, p->cbank_offset) : -1;
@@ -535,6 +587,9 @@ ks_anatomy_new (const KsAnalysis *a,
             an->cbank_base = cf->param_cbank_offset;
         }
     }
+
+  /* 1. a sample's record of nvcc --keep stands in until one is made */
+  ks_anatomy_set_artifacts (an, sample_artifacts (a));
 
   /* 5. the control codes, from this architecture's listing */
   an->waiter = an->waiter_barrier = KS_ANATOMY_NONE;
@@ -643,6 +698,27 @@ ks_anatomy_new (const KsAnalysis *a,
   return g_steal_pointer (&an);
 }
 
+void
+ks_anatomy_set_artifacts (KsAnatomy   *an,
+                          KsArtifacts *artifacts)
+{
+  const KsArtifact *stub;
+  g_autofree uint32_t *offsets = NULL;
+  int n = -1;
+
+  g_return_if_fail (an != NULL);
+  g_clear_pointer (&an->artifacts, ks_artifacts_free);
+  an->artifacts = artifacts;
+  stub = ks_artifacts_find (artifacts, ".cudafe1.stub.c");
+  offsets = g_new (uint32_t, MAX (an->n_params, 1));
+  for (uint32_t i = 0; i < an->n_params; i++)
+    offsets[i] = KS_ANATOMY_NONE;
+  if (stub != NULL && stub->text != NULL)
+    n = ks_artifacts_stub_offsets (stub->text, an->kernel, offsets, an->n_params);
+  for (uint32_t i = 0; i < an->n_params; i++)
+    an->params[i].stub_offset = (int) i < n ? offsets[i] : KS_ANATOMY_NONE;
+}
+
 uint32_t
 ks_anatomy_wave_count (const KsAnatomy *an)
 {
@@ -677,6 +753,7 @@ ks_anatomy_free (KsAnatomy *an)
       g_free (an->params[i].type);
     }
   g_free (an->params);
+  ks_artifacts_free (an->artifacts);
   g_free (an->qmd_fields);
   measured_clear (&an->measured);
   measured_clear (&an->other);
@@ -726,7 +803,7 @@ JsonNode *
 ks_anatomy_to_json (const KsAnatomy *an)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
-  g_autofree char *first = NULL;
+  g_autofree char *first = NULL, *files = NULL;
 
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "kernel");
@@ -764,6 +841,11 @@ ks_anatomy_to_json (const KsAnatomy *an)
       json_builder_set_member_name (b, "in_sass");
       if (p->in_sass >= 0)
         json_builder_add_boolean_value (b, p->in_sass);
+      else
+        json_builder_add_null_value (b);
+      json_builder_set_member_name (b, "stub_offset");
+      if (p->stub_offset != KS_ANATOMY_NONE)
+        json_builder_add_int_value (b, p->stub_offset);
       else
         json_builder_add_null_value (b);
       json_builder_end_object (b);
@@ -964,13 +1046,25 @@ ks_anatomy_to_json (const KsAnatomy *an)
   else
     json_builder_add_null_value (b);
 
+  json_builder_set_member_name (b, "artifacts");
+  if (an->artifacts != NULL)
+    {
+      json_builder_add_value (b, ks_artifacts_to_json (an->artifacts));
+      files = g_strdup_printf ("; nvcc --keep leaves %u file%s%s", an->artifacts->n_items,
+                               an->artifacts->n_items == 1 ? "" : "s",
+                               an->artifacts->recorded ? " (the sample's record)" : "");
+    }
+  else
+    json_builder_add_null_value (b);
+
   json_builder_set_member_name (b, "stages");
   json_builder_begin_array (b);
   add_stage (b, 1, "compile", g_strdup_printf ("%s: PTX, the virtual ISA, made for %s; SASS, "
-                                               "%s's machine code, %s", an->kernel, an->arch,
-                                               an->arch, an->sass_arch
+                                               "%s's machine code, %s%s", an->kernel,
+                                               an->arch, an->arch, an->sass_arch
                                                ? "read from its listing"
-                                               : "not made here (no listing or toolkit)"));
+                                               : "not made here (no listing or toolkit)",
+                                               files ? files : ""));
   if (an->n_params > 0 && an->cbank_base != KS_ANATOMY_NONE)
     first = g_strdup_printf ("c[0x0][0x%x] to c[0x0][0x%x]", an->cbank_base,
                              an->cbank_base + an->param_bytes - 1);

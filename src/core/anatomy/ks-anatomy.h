@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "ks-analysis.h"
+#include "ks-artifacts.h"
 
 G_BEGIN_DECLS
 
@@ -36,6 +37,8 @@ typedef struct
   uint32_t offset, size, align; /* in the argument buffer, bytes */
   uint32_t cbank_offset;        /* c[0x0][cbank_offset]; KS_ANATOMY_NONE if unknown */
   int in_sass;                  /* the SASS reads c[0x0][cbank_offset]: 1, 0, or -1 (no SASS) */
+  uint32_t stub_offset;         /* the offset the host stub notes beside it
+                                 * (__cudaSetupArg); KS_ANATOMY_NONE without a stub */
 } KsAnatomyParam;
 
 /* One field of the launch record, at its place in NVIDIA's documented
@@ -92,6 +95,9 @@ typedef struct
 {
   char *kernel;
   char *gpu, *gpu_name, *arch;
+  /* 1. what nvcc --keep leaves (ks-artifacts.h): made here, or a sample's
+   * record; NULL without either */
+  KsArtifacts *artifacts;
   /* 2. the arguments */
   KsAnatomyParam *params;
   uint32_t n_params;
@@ -166,6 +172,10 @@ typedef struct
 KsAnatomy *ks_anatomy_new     (const KsAnalysis *analysis,
                                GError          **error);
 void       ks_anatomy_free    (KsAnatomy        *anatomy);
+/* Replaces the anatomy's artifacts (transfer full; may be NULL) and reads
+ * the offsets its launch stub notes for the kernel's parameters */
+void       ks_anatomy_set_artifacts (KsAnatomy   *anatomy,
+                                     KsArtifacts *artifacts);
 /* The waves the grid takes (the last may be a partial one: the tail), and
  * the blocks SM `sm` runs in wave `wave` (0-based): the distributor gives
  * each SM a block in turn, so a tail of R blocks puts R / SMs on each and

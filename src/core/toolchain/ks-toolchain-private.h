@@ -103,6 +103,24 @@ char      **_ks_toolchain_host_argv        (const KsToolchain *tc,
                                             const char *const *argv,
                                             const char        *cwd,
                                             const char        *path_env);
+/* The name nvcc is given for the CUDA file at path: its base name, with
+ * ".cu" added when it has another ending (nvcc goes by it); abs_path and
+ * dir: (out) the file's absolute path and its folder
+ * (transfer full) */
+char       *_ks_toolchain_cuda_name        (const char        *path,
+                                            char             **abs_path,
+                                            char             **dir);
+/* A private temporary directory (_ks_toolchain_make_tmp(tmpl)) holding
+ * the source as `name`: text, or the file at abs_path when text is NULL;
+ * src: (out) its path there.  NULL with error (nothing left behind).
+ * (transfer full) */
+char       *_ks_toolchain_stage_source     (const KsToolchain *tc,
+                                            const char        *tmpl,
+                                            const char        *abs_path,
+                                            const char        *name,
+                                            const char        *text,
+                                            char             **src,
+                                            GError           **error);
 /* Removes a private temporary directory and what is in it */
 void        _ks_toolchain_remove_tree      (const char        *dir);
 

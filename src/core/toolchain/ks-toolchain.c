@@ -403,6 +403,52 @@ suggested_clang (const char *err)
   return g_strndup (s, n);
 }
 
+char *
+_ks_toolchain_cuda_name (const char  *path,
+                         char       **abs_path,
+                         char       **dir)
+{
+  char *base;
+
+  *abs_path = g_canonicalize_filename (path, NULL);
+  *dir = g_path_get_dirname (*abs_path);
+  base = g_path_get_basename (*abs_path);
+  if (!g_str_has_suffix (base, ".cu"))
+    {
+      char *b = g_strconcat (base, ".cu", NULL);
+
+      g_free (base);
+      base = b;
+    }
+  return base;
+}
+
+char *
+_ks_toolchain_stage_source (const KsToolchain *tc,
+                            const char        *tmpl,
+                            const char        *abs_path,
+                            const char        *name,
+                            const char        *text,
+                            char             **src,
+                            GError           **error)
+{
+  g_autofree char *tmpdir = _ks_toolchain_make_tmp (tc, tmpl, error);
+  g_autofree char *contents = NULL;
+  gsize len = 0;
+
+  if (tmpdir == NULL)
+    return NULL;
+  *src = g_build_filename (tmpdir, name, NULL);
+  if ((text == NULL && !g_file_get_contents (abs_path, &contents, &len, error))
+      || !g_file_set_contents (*src, text ? text : contents, text ? -1 : (gssize) len, error))
+    {
+      _ks_toolchain_remove_tree (tmpdir);
+      g_clear_pointer (src, g_free);
+      return NULL;
+    }
+  return g_steal_pointer (&tmpdir);
+}
+
 gboolean
 _ks_toolchain_run_nvcc (const KsToolchain *tc,
                         const KsToolkit   *kit,
@@ -873,43 +919,12 @@ ks_toolchain_compile_ptx (const KsToolchain *tc,
       return NULL;
     }
 
-  abs_path = g_canonicalize_filename (path, NULL);
-  base = g_path_get_basename (abs_path);
-  dir = g_path_get_dirname (abs_path);
-  if (!g_str_has_suffix (base, ".cu"))
-    {
-      /* nvcc goes by the extension */
-      char *b = g_strconcat (base, ".cu", NULL);
-
-      g_free (base);
-      base = b;
-    }
-
-  tmpdir = _ks_toolchain_make_tmp (tc, "kernelscope-nvcc-XXXXXX", error);
+  base = _ks_toolchain_cuda_name (path, &abs_path, &dir);
+  tmpdir = _ks_toolchain_stage_source (tc, "kernelscope-nvcc-XXXXXX", abs_path, base, text, &src,
+                                       error);
   if (tmpdir == NULL)
     return NULL;
-  src = g_build_filename (tmpdir, base, NULL);
   ptx = g_build_filename (tmpdir, "out.ptx", NULL);
-  if (text != NULL)
-    {
-      if (!g_file_set_contents (src, text, -1, error))
-        {
-          _ks_toolchain_remove_tree (tmpdir);
-          return NULL;
-        }
-    }
-  else
-    {
-      g_autofree char *contents = NULL;
-      gsize len;
-
-      if (!g_file_get_contents (abs_path, &contents, &len, error)
-          || !g_file_set_contents (src, contents, (gssize) len, error))
-        {
-          _ks_toolchain_remove_tree (tmpdir);
-          return NULL;
-        }
-    }
 
   inc = g_strconcat ("-I", dir, NULL);
   arch_opt = g_strconcat ("-arch=", arch, NULL);
