@@ -5535,8 +5535,31 @@ test_launch_anatomy (void)
   an = ks_anatomy_window_get_anatomy (view);
   g_assert_cmpuint (an->n_params, ==, 4);
   for (guint i = 0; i < 4; i++)
-    g_assert_cmpuint (an->params[i].cbank_offset, ==, ks_anatomy_cbank_base (an->arch) + 8 * i);
+    {
+      g_assert_cmpuint (an->params[i].cbank_offset, ==, ks_anatomy_cbank_base (an->arch) + 8 * i);
+      /* the stub nvcc wrote for the sample (its record: no toolkit here) */
+      g_assert_cmpuint (an->params[i].stub_offset, ==, 8 * i);
+    }
   g_assert_cmpuint (ks_anatomy_window_get_stage (view), ==, 0);
+  /* stage 1: the record's files; a text one opens in a window of its own */
+  g_assert_nonnull (an->artifacts);
+  g_assert_true (an->artifacts->recorded);
+  g_assert_cmpuint (an->artifacts->n_items, ==, 12);
+  {
+    GtkWidget *show = find_button (GTK_WIDGET (view), "Show");
+    GtkWindow *text = NULL;
+
+    g_assert_nonnull (show);
+    g_signal_emit_by_name (show, "clicked");
+    toplevels = gtk_window_list_toplevels ();
+    for (GList *l = toplevels; l != NULL; l = l->next)
+      if (gtk_window_get_transient_for (l->data) == GTK_WINDOW (view))
+        text = l->data;
+    g_list_free (toplevels);
+    g_assert_nonnull (text);
+    g_assert_true (g_str_has_prefix (gtk_window_get_title (text), "vector_add."));
+    gtk_window_destroy (text);
+  }
   gtk_widget_activate_action (GTK_WIDGET (view), "anatomy.next", NULL);
   g_assert_cmpuint (ks_anatomy_window_get_stage (view), ==, 1);
   gtk_widget_activate_action (GTK_WIDGET (view), "anatomy.previous", NULL);

@@ -6,6 +6,7 @@
 #include "ks-anatomy-window.h"
 
 #include <glib/gi18n.h>
+#include <gtksourceview/gtksource.h>
 #include <math.h>
 #include <string.h>
 
@@ -22,6 +23,11 @@ struct _KsAnatomyWindow
 
   KsAnatomy *anatomy;
   GtkStack *stack;
+  GtkWidget *pages[KS_ANATOMY_STAGES]; /* each stage's scroller */
+  /* 1. nvcc --keep, run for the window's CUDA when a toolkit is here */
+  GCancellable *keep_cancel;
+  gboolean keep_running;
+  char *keep_error;
   GtkWidget *previous, *next;
   guint stage;
   gboolean presentation;
@@ -617,13 +623,155 @@ kernel_name (const KsAnatomy *an)
   return signature ? g_strndup (signature, strcspn (signature, "(")) : g_strdup (an->kernel);
 }
 
+/* ---------------------------------------------------------------------- */
+/* 1. Compile: what nvcc --keep leaves */
+
+static const char *
+artifact_label (const char *kind)
+{
+  static const struct { const char *kind, *label; } labels[] = {
+    { "device-preprocessed", N_("the source, preprocessed for the device side") },
+    { "host-preprocessed", N_("the source, preprocessed for the host side") },
+    { "stub", N_("the host stub: hands each argument's address to the runtime") },
+    { "host", N_("the host code, each kernel's body replaced by a call to its stub") },
+    { "device-c", N_("the device side's C output") },
+    { "device-gpu", N_("the device code's declarations, as C") },
+    { "module-id", N_("the module's unique name, which ties the host's registration to the "
+                      "device code") },
+    { "fatbin-c", N_("the fat binary as a C array, for the host object") },
+    { "fatbin", N_("the fat binary: the cubin and the PTX in one file") },
+    { "cubin", N_("SASS, the machine code, in an ELF file (a cubin)") },
+    { "ptx", N_("PTX, the virtual instruction set") },
+    { "object", N_("the host object, with the fat binary in it") },
+    { "registration", N_("the registration code") },
+  };
+
+  for (guint i = 0; kind != NULL && i < G_N_ELEMENTS (labels); i++)
+    if (g_str_equal (kind, labels[i].kind))
+      return _(labels[i].label);
+  return "—";
+}
+
+/* An artifact's text in a window of its own, read-only */
+static void
+show_artifact_clicked (GtkButton       *button,
+                       KsAnatomyWindow *self)
+{
+  guint i = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (button), "artifact"));
+  const KsArtifacts *k = self->anatomy->artifacts;
+  const KsArtifact *a;
+  GtkSourceLanguageManager *lm = gtk_source_language_manager_get_default ();
+  GtkSourceLanguage *lang;
+  GtkSourceBuffer *buffer;
+  GtkWidget *window, *view, *scroller;
+  const char *kind;
+
+  if (k == NULL || i >= k->n_items || k->items[i].text == NULL)
+    return;
+  a = &k->items[i];
+  kind = ks_artifact_kind (a->name);
+  lang = gtk_source_language_manager_get_language (lm, g_strcmp0 (kind, "ptx") == 0 ? "ptx"
+                                                   : g_str_has_suffix (a->name, ".cpp")
+                                                   ? "cpp" : "c");
+  buffer = gtk_source_buffer_new_with_language (lang);
+  gtk_text_buffer_set_text (GTK_TEXT_BUFFER (buffer), a->text, -1);
+  view = gtk_source_view_new_with_buffer (buffer);
+  g_object_unref (buffer);
+  gtk_text_view_set_editable (GTK_TEXT_VIEW (view), FALSE);
+  gtk_text_view_set_monospace (GTK_TEXT_VIEW (view), TRUE);
+  gtk_source_view_set_show_line_numbers (GTK_SOURCE_VIEW (view), TRUE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (view), GTK_ACCESSIBLE_PROPERTY_LABEL, a->name,
+                                  -1);
+  scroller = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), view);
+  window = gtk_window_new ();
+  gtk_window_set_title (GTK_WINDOW (window), a->name);
+  gtk_window_set_transient_for (GTK_WINDOW (window), GTK_WINDOW (self));
+  gtk_window_set_destroy_with_parent (GTK_WINDOW (window), TRUE);
+  gtk_window_set_default_size (GTK_WINDOW (window), 900, 600);
+  if (self->presentation)
+    gtk_widget_add_css_class (window, "presentation");
+  gtk_window_set_child (GTK_WINDOW (window), scroller);
+  gtk_window_present (GTK_WINDOW (window));
+}
+
+/* The files nvcc --keep left, with what each is and who wrote it */
+static GtkWidget *
+artifacts_grid (KsAnatomyWindow *self)
+{
+  const KsArtifacts *k = self->anatomy->artifacts;
+  GtkGrid *grid = new_grid ();
+
+  cell (grid, 0, 0, _("file"), TRUE);
+  cell (grid, 1, 0, _("what it is"), TRUE);
+  cell (grid, 2, 0, _("written by"), TRUE);
+  cell (grid, 3, 0, _("bytes"), TRUE);
+  for (uint32_t i = 0; i < k->n_items; i++)
+    {
+      const KsArtifact *a = &k->items[i];
+      g_autofree char *size = g_strdup_printf ("%" G_GUINT64_FORMAT, a->size);
+      GtkWidget *what;
+
+      cell_start (grid, 0, i + 1, a->name);
+      what = cell_start (grid, 1, i + 1, artifact_label (ks_artifact_kind (a->name)));
+      gtk_label_set_wrap (GTK_LABEL (what), TRUE);
+      gtk_label_set_max_width_chars (GTK_LABEL (what), 44);
+      cell_start (grid, 2, i + 1, a->tool ? a->tool : "nvcc");
+      cell (grid, 3, i + 1, size, FALSE);
+      if (a->text != NULL)
+        {
+          GtkWidget *b = gtk_button_new_with_label (_("Show"));
+          /* TRANSLATORS: a button's name for a screen reader: the file */
+          g_autofree char *name = g_strdup_printf (_("Show %s"), a->name);
+
+          gtk_widget_set_valign (b, GTK_ALIGN_CENTER);
+          gtk_widget_add_css_class (b, "flat");
+          gtk_accessible_update_property (GTK_ACCESSIBLE (b), GTK_ACCESSIBLE_PROPERTY_LABEL, name,
+                                          -1);
+          g_object_set_data (G_OBJECT (b), "artifact", GUINT_TO_POINTER (i));
+          g_signal_connect (b, "clicked", G_CALLBACK (show_artifact_clicked), self);
+          gtk_grid_attach (grid, b, 4, i + 1, 1, 1);
+        }
+    }
+  return GTK_WIDGET (grid);
+}
+
+/* Where the files come from, or why there are none */
+static char *
+artifacts_note (KsAnatomyWindow *self)
+{
+  const KsAnatomy *an = self->anatomy;
+  const KsArtifacts *k = an->artifacts;
+
+  if (self->keep_running)
+    return g_strdup (_("Compiling with nvcc --keep…"));
+  if (self->keep_error != NULL)
+    /* TRANSLATORS: nvcc's message */
+    return g_strdup_printf (_("nvcc --keep failed: %s"), self->keep_error);
+  if (k == NULL)
+    return g_strdup (_("The files nvcc --keep leaves are listed when the CUDA is compiled here "
+                       "(a CUDA toolkit is needed), or for a sample's unedited kernel."));
+  if (!k->recorded)
+    /* TRANSLATORS: the command, then the toolkit */
+    return g_strdup_printf (_("Made here: %s, with %s."), k->command,
+                            k->toolkit ? k->toolkit : "CUDA");
+  if (g_strcmp0 (k->arch, an->arch) != 0)
+    /* TRANSLATORS: the command, the toolkit, then the architecture of the
+     * launch */
+    return g_strdup_printf (_("No compilation here: the sample's record stands in, made by %s "
+                              "with %s; its cubin is not %s's."), k->command,
+                            k->toolkit ? k->toolkit : "CUDA", an->arch);
+  /* TRANSLATORS: the command, then the toolkit */
+  return g_strdup_printf (_("No compilation here: the sample's record stands in, made by %s "
+                            "with %s."), k->command, k->toolkit ? k->toolkit : "CUDA");
+}
+
 static GtkWidget *
 stage_page (KsAnatomyWindow *self,
             guint            i)
 {
   const KsAnatomy *an = self->anatomy;
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
-  GtkWidget *scroller = gtk_scrolled_window_new ();
   g_autofree char *text = NULL;
   GtkGrid *grid = NULL;
   GtkWidget *extra = NULL, *link = NULL;
@@ -643,6 +791,26 @@ stage_page (KsAnatomyWindow *self,
   switch (i)
     {
     case 0:
+      if (an->artifacts != NULL || self->keep_running || self->keep_error != NULL)
+        {
+          g_autofree char *name = kernel_name (an);
+          g_autofree char *note = artifacts_note (self);
+
+          /* TRANSLATORS: the kernel */
+          text = g_strdup_printf (_("nvcc compiles %s in steps, each by a program of its own: "
+                                    "the host compiler preprocesses the file twice, for the "
+                                    "device and for the host; cicc compiles the device code to "
+                                    "PTX, the virtual instruction set; ptxas assembles the PTX "
+                                    "into SASS, the GPU's machine code, in a cubin; fatbinary "
+                                    "puts the cubin and the PTX into one fat binary, which the "
+                                    "host object carries. These are the files nvcc --keep "
+                                    "leaves:"), name);
+          extra = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
+          gtk_box_append (GTK_BOX (extra), text_label (note, "dim-label"));
+          if (an->artifacts != NULL)
+            gtk_box_append (GTK_BOX (extra), wide (artifacts_grid (self)));
+          break;
+        }
       /* TRANSLATORS: the kernel, then the architecture twice */
       text = g_strdup_printf (_("nvcc compiles %s to PTX, the virtual instruction set, and ptxas "
                                 "compiles the PTX to SASS, %s's machine code. %s"),
@@ -652,13 +820,25 @@ stage_page (KsAnatomyWindow *self,
                                   "PTX stands in."));
       break;
     case 1:
-      /* TRANSLATORS: parameters, bytes, then where they lie in constant bank 0 */
-      text = g_strdup_printf (_("The host stub packs %u parameters, %u bytes, into the argument "
-                                "buffer; the driver copies it into constant bank 0, where the "
-                                "SASS reads each one (c[0x0][offset]). Offsets are from the "
-                                "PTX's .param list%s."), an->n_params, an->param_bytes,
-                              an->params_from_cubin ? _(", as the cubin's .nv.info records them")
-                              : "");
+      if (an->n_params > 0 && an->params[0].stub_offset != KS_ANATOMY_NONE)
+        /* TRANSLATORS: parameters, bytes, then where the offsets come from */
+        text = g_strdup_printf (_("The host stub hands the runtime the address of each of the "
+                                  "%u arguments, noting each one's offset; the driver copies "
+                                  "them into the %u-byte argument buffer in constant bank 0, "
+                                  "where the SASS reads each one (c[0x0][offset]). Offsets are "
+                                  "from the PTX's .param list%s; the last column is what the "
+                                  "stub that nvcc wrote notes."), an->n_params, an->param_bytes,
+                                an->params_from_cubin
+                                ? _(", as the cubin's .nv.info records them") : "");
+      else
+        /* TRANSLATORS: parameters, bytes, then where they lie in constant bank 0 */
+        text = g_strdup_printf (_("The host stub hands the runtime the address of each of the "
+                                  "%u arguments; the driver copies them into the %u-byte "
+                                  "argument buffer in constant bank 0, where the SASS reads "
+                                  "each one (c[0x0][offset]). Offsets are from the PTX's .param "
+                                  "list%s."), an->n_params, an->param_bytes,
+                                an->params_from_cubin
+                                ? _(", as the cubin's .nv.info records them") : "");
       grid = new_grid ();
       cell (grid, 0, 0, _("parameter"), TRUE);
       cell (grid, 1, 0, _("type"), TRUE);
@@ -667,6 +847,8 @@ stage_page (KsAnatomyWindow *self,
       cell (grid, 4, 0, _("alignment"), TRUE);
       cell (grid, 5, 0, _("constant bank 0"), TRUE);
       cell (grid, 6, 0, _("read in the SASS"), TRUE);
+      if (an->n_params > 0 && an->params[0].stub_offset != KS_ANATOMY_NONE)
+        cell (grid, 7, 0, _("the stub notes"), TRUE);
       for (uint32_t k = 0; k < an->n_params; k++)
         {
           const KsAnatomyParam *p = &an->params[k];
@@ -690,6 +872,12 @@ stage_page (KsAnatomyWindow *self,
           cell (grid, 5, k + 1, c, FALSE);
           cell (grid, 6, k + 1, p->in_sass == 1 ? _("yes") : p->in_sass == 0 ? _("no") : "—",
                 FALSE);
+          if (p->stub_offset != KS_ANATOMY_NONE)
+            {
+              g_autofree char *n = g_strdup_printf ("%u", p->stub_offset);
+
+              cell (grid, 7, k + 1, n, FALSE);
+            }
         }
       break;
     case 2:
@@ -853,17 +1041,110 @@ stage_page (KsAnatomyWindow *self,
       break;
     }
   gtk_box_append (GTK_BOX (box), text_label (text, NULL));
-  /* the words wrap to the page's width; only a table wider than it scrolls */
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER,
-                                  GTK_POLICY_AUTOMATIC);
   if (grid != NULL)
     gtk_box_append (GTK_BOX (box), wide (GTK_WIDGET (grid)));
   if (extra != NULL)
     gtk_box_append (GTK_BOX (box), extra);
   if (link != NULL)
     gtk_box_append (GTK_BOX (box), link);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), box);
-  return scroller;
+  return box;
+}
+
+/* Makes stage i's page again (its figures changed) */
+static void
+fill_page (KsAnatomyWindow *self,
+           guint            i)
+{
+  if (self->pages[i] == NULL)
+    {
+      self->pages[i] = gtk_scrolled_window_new ();
+      /* the words wrap to the page's width; only a table wider than it scrolls */
+      gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->pages[i]), GTK_POLICY_NEVER,
+                                      GTK_POLICY_AUTOMATIC);
+    }
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->pages[i]), stage_page (self, i));
+}
+
+static void
+keep_done (GObject      *source,
+           GAsyncResult *result,
+           gpointer      data)
+{
+  g_autoptr(GError) error = NULL;
+  KsArtifacts *made = g_task_propagate_pointer (G_TASK (result), &error);
+  KsAnatomyWindow *self;
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  self = KS_ANATOMY_WINDOW (source);
+  self->keep_running = FALSE;
+  if (made != NULL)
+    ks_anatomy_set_artifacts (self->anatomy, made);
+  else
+    self->keep_error = g_strdup (error->message);
+  fill_page (self, 0);
+  fill_page (self, 1);
+}
+
+typedef struct
+{
+  KsAnalysis *analysis;         /* its toolchain */
+  char *path, *text, *arch;
+} KeepData;
+
+static void
+keep_data_free (KeepData *k)
+{
+  ks_analysis_unref (k->analysis);
+  g_free (k->path);
+  g_free (k->text);
+  g_free (k->arch);
+  g_free (k);
+}
+
+static void
+keep_thread (GTask        *task,
+             gpointer      source,
+             gpointer      data,
+             GCancellable *cancellable)
+{
+  KeepData *k = data;
+  GError *error = NULL;
+  KsArtifacts *made = ks_artifacts_make (k->analysis->toolchain, k->path, k->text, k->arch,
+                                         cancellable, &error);
+
+  if (made != NULL)
+    g_task_return_pointer (task, made, (GDestroyNotify) ks_artifacts_free);
+  else
+    g_task_return_error (task, error);
+}
+
+void
+ks_anatomy_window_compile (KsAnatomyWindow *self,
+                           KsAnalysis      *analysis,
+                           const char      *cuda_path,
+                           const char      *cuda_text)
+{
+  g_autoptr(GTask) task = NULL;
+  KeepData *k;
+
+  g_return_if_fail (KS_IS_ANATOMY_WINDOW (self));
+  g_return_if_fail (analysis != NULL && cuda_path != NULL);
+
+  if (self->keep_cancel != NULL || analysis->toolchain == NULL || ks_toolkit_disabled ()
+      || ks_toolchain_get_path (analysis->toolchain, KS_TOOL_NVCC) == NULL)
+    return;
+  self->keep_cancel = g_cancellable_new ();
+  self->keep_running = TRUE;
+  k = g_new0 (KeepData, 1);
+  k->analysis = ks_analysis_ref (analysis);
+  k->path = g_strdup (cuda_path);
+  k->text = g_strdup (cuda_text);
+  k->arch = g_strdup (self->anatomy->arch);
+  task = g_task_new (self, self->keep_cancel, keep_done, NULL);
+  g_task_set_task_data (task, k, (GDestroyNotify) keep_data_free);
+  g_task_run_in_thread (task, keep_thread);
+  fill_page (self, 0);
 }
 
 static void
@@ -921,6 +1202,13 @@ ks_anatomy_window_set_presentation (KsAnatomyWindow *self,
   sizes_changed (self);
 }
 
+/* nvcc --keep is under way: the picture waits for its files */
+static gboolean
+compiling (GtkWindow *window)
+{
+  return KS_ANATOMY_WINDOW (window)->keep_running;
+}
+
 void
 ks_anatomy_window_set_screenshot (KsAnatomyWindow *self,
                                   const char      *path,
@@ -929,6 +1217,7 @@ ks_anatomy_window_set_screenshot (KsAnatomyWindow *self,
 {
   g_return_if_fail (KS_IS_ANATOMY_WINDOW (self));
   ks_shot_set (&self->shot, GTK_WINDOW (self), path, width, height);
+  self->shot.busy = compiling;
   /* a few frames to lay the stage out */
   ks_shot_start (&self->shot, GTK_WINDOW (self), 800, NULL);
 }
@@ -952,6 +1241,7 @@ ks_anatomy_window_dispose (GObject *object)
   KsAnatomyWindow *self = KS_ANATOMY_WINDOW (object);
 
   g_clear_handle_id (&self->play_source, g_source_remove);
+  g_cancellable_cancel (self->keep_cancel);
   G_OBJECT_CLASS (ks_anatomy_window_parent_class)->dispose (object);
 }
 
@@ -961,6 +1251,8 @@ ks_anatomy_window_finalize (GObject *object)
   KsAnatomyWindow *self = KS_ANATOMY_WINDOW (object);
 
   g_clear_object (&self->wave);
+  g_clear_object (&self->keep_cancel);
+  g_free (self->keep_error);
   ks_shot_clear (&self->shot);
   ks_anatomy_free (self->anatomy);
   G_OBJECT_CLASS (ks_anatomy_window_parent_class)->finalize (object);
@@ -1042,7 +1334,10 @@ ks_anatomy_window_new (GtkWindow        *parent,
   self->stack = GTK_STACK (stack);
   gtk_stack_set_transition_type (self->stack, GTK_STACK_TRANSITION_TYPE_SLIDE_LEFT_RIGHT);
   for (guint i = 0; i < KS_ANATOMY_STAGES; i++)
-    gtk_stack_add_titled (self->stack, stage_page (self, i), stage_ids[i], stage_title (i));
+    {
+      fill_page (self, i);
+      gtk_stack_add_titled (self->stack, self->pages[i], stage_ids[i], stage_title (i));
+    }
   sidebar = gtk_stack_sidebar_new ();
   gtk_stack_sidebar_set_stack (GTK_STACK_SIDEBAR (sidebar), self->stack);
   gtk_widget_set_size_request (sidebar, 200, -1);

@@ -35,4 +35,12 @@ void             ks_anatomy_window_set_screenshot (KsAnatomyWindow *self,
 void             ks_anatomy_window_set_presentation (KsAnatomyWindow *self,
                                                      gboolean         presentation);
 
+/* Compiles the CUDA (cuda_text, or the file at cuda_path when NULL) with
+ * nvcc --keep in a worker thread, with the analysis's toolkit, for stage
+ * 1's files; nothing without a toolkit (a sample's record stays) */
+void              ks_anatomy_window_compile      (KsAnatomyWindow  *self,
+                                                  KsAnalysis       *analysis,
+                                                  const char       *cuda_path,
+                                                  const char       *cuda_text);
+
 G_END_DECLS

@@ -36,6 +36,8 @@ ks_shot_try (KsShot    *shot,
   *ok = FALSE;
   if (shot->path == NULL)
     return TRUE;
+  if (shot->busy != NULL && shot->busy (window) && shot->waits++ < 40)
+    return FALSE;
   /* the size asked for, drawn; a window manager may take a while */
   if ((w != shot->width || h != shot->height) && shot->waits++ < 40)
     {

@@ -18,6 +18,8 @@ typedef struct
   guint waits;                  /* looks at a window not yet the size asked */
   GtkWindow *window;            /* while the picture is on its way: a reference */
   KsShotReady ready;
+  KsShotReady busy;             /* (nullable) TRUE: wait (work under way that the picture
+                                 * shows), up to the ten seconds of looks */
 } KsShot;
 
 /* Asks the window for the picture's size */

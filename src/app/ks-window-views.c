@@ -390,6 +390,14 @@ _ks_window_open_anatomy (KsWindow *self,
       gtk_label_set_text (self->status_label, error->message);
       return NULL;
     }
+  if (self->cuda_file != NULL)
+    {
+      g_autofree char *path = g_file_get_path (self->cuda_file);
+      g_autofree char *text = _ks_window_dup_text (self->cuda_buffer);
+
+      if (path != NULL)
+        ks_anatomy_window_compile (anatomy, self->analysis, path, text);
+    }
   ks_anatomy_window_set_presentation (anatomy, self->presentation);
   ks_anatomy_window_set_stage (anatomy, stage);
   gtk_window_present (GTK_WINDOW (anatomy));
