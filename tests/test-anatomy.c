@@ -222,6 +222,20 @@ test_vadd_seed004 (void)
   g_assert_cmpfloat_with_epsilon (an->gmem_ideal_sectors, an->gmem_sectors, 1);
   /* L1 serves none of them: all 12 MiB reach L2 */
   g_assert_cmpfloat_with_epsilon (an->l2_sectors * 32, 12.0 * 1048576, 1);
+  /* stage 6's warp: block 0's warp 0 loads a[0..31], lane i 4 bytes at
+   * a + 4 i: one 128-byte line, its 4 sectors, none in a cache yet */
+  g_assert_true (an->have_warp_access);
+  g_assert_cmpuint (an->warp_access_block, ==, 0);
+  g_assert_cmpuint (an->warp_access_warp, ==, 0);
+  g_assert_cmpuint (an->warp_access.mask, ==, 0xffffffffu);
+  g_assert_cmpuint (an->warp_access.size, ==, 4);
+  g_assert_true (strstr (an->warp_access_text, "ld.global") != NULL);
+  for (guint l = 0; l < 32; l++)
+    g_assert_cmpuint (an->warp_access.addr[l], ==, an->warp_access.addr[0] + 4 * l);
+  g_assert_cmpuint (an->warp_access.addr[0] % 128, ==, 0);
+  g_assert_cmpuint (an->warp_access.n_levels, ==, 4);
+  for (guint s = 0; s < 4; s++)
+    g_assert_cmpuint (an->warp_access.level[s], ==, 3);
 
   /* The record as QMD 03_00 (open-gpu-doc clc9c0qmd.h): the seed's dump
    * has word 12 = 0x1000 (CTA_RASTER_WIDTH, MW(415:384)) and 256 in word

@@ -2036,7 +2036,24 @@ test_anatomy (void)
       g_assert_cmpint (json_object_get_int_member (p, "offset"), ==, 8 * i);
       g_assert_cmpint (json_object_get_int_member (p, "cbank_offset"), ==, 0x160 + 8 * i);
       g_assert_true (json_object_get_boolean_member (p, "in_sass"));
+      /* what the stub nvcc wrote for the sample notes (its record) */
+      g_assert_cmpint (json_object_get_int_member (p, "stub_offset"), ==, 8 * i);
     }
+  /* stage 1: the sample's record of nvcc --keep (no toolkit is run) */
+  {
+    JsonObject *k = json_object_get_object_member (o, "artifacts");
+
+    g_assert_true (json_object_get_boolean_member (k, "recorded"));
+    g_assert_cmpuint (json_array_get_length (json_object_get_array_member (k, "files")), ==, 12);
+  }
+  /* stage 6: warp 0 loads a[0..31]: 4 sectors of one line */
+  {
+    JsonObject *w = json_object_get_object_member (o, "warp_request");
+
+    g_assert_cmpint (json_object_get_int_member (w, "lanes"), ==, 32);
+    g_assert_cmpuint (json_array_get_length (json_object_get_array_member (w, "sectors")), ==, 4);
+    g_assert_cmpint (json_object_get_int_member (w, "lines"), ==, 1);
+  }
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (o, "stages")), ==, 8);
   /* 4 blocks of the sample on 128 SMs of 6 */
   g_assert_cmpint (json_object_get_int_member (o, "blocks_per_sm"), ==, 6);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ks-anatomy-render.h"
+#include "ks-memory-render.h"
 #include "ks-occupancy.h"
 #include "ks-render-export.h"
 #include "ks-sass.h"
@@ -32,7 +33,7 @@ struct _KsAnatomyWindow
   guint stage;
   gboolean presentation;
   /* the pictures */
-  GtkWidget *qmd, *waves, *roofline;
+  GtkWidget *qmd, *waves, *roofline, *warp;
   /* distribution: the wave shown, and the animation */
   GtkAdjustment *wave;
   GtkLabel *wave_label;
@@ -191,6 +192,37 @@ draw_roofline (GtkDrawingArea *area,
 }
 
 static void
+warp_style (KsAnatomyWindow *self,
+            GtkWidget       *area,
+            KsMemoryStyle   *style)
+{
+  ks_memory_style_init (style);
+  style->dark = ks_widget_is_dark (area);
+  style->font_size = KS_RENDER_FONT_SIZE_FOR (self->presentation);
+  style->projector = self->presentation;
+}
+
+/* One warp's first global load: its lanes over the sectors they touch */
+static void
+draw_warp (GtkDrawingArea *area,
+           cairo_t        *cr,
+           int             width,
+           int             height,
+           gpointer        data)
+{
+  KsAnatomyWindow *self = data;
+  const KsAnatomy *an = self->anatomy;
+  KsMemoryStyle style;
+  g_autofree char *title = NULL;
+
+  warp_style (self, GTK_WIDGET (area), &style);
+  /* TRANSLATORS: the PTX instruction, its line, then the block and warp */
+  title = g_strdup_printf (_("%s  (PTX line %u): block %u, warp %u"), an->warp_access_text,
+                           an->warp_access_line, an->warp_access_block, an->warp_access_warp);
+  ks_memory_render (cr, &an->warp_access, title, &style, width, height);
+}
+
+static void
 draw_swatch (GtkDrawingArea *area,
              cairo_t        *cr,
              int             width,
@@ -236,6 +268,18 @@ sizes_changed (KsAnatomyWindow *self)
                                          self->presentation ? 300 : 240);
   if (self->roofline != NULL)
     gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (self->roofline), (int) (px * 26));
+  if (self->warp != NULL)
+    {
+      KsMemoryStyle style;
+      int width = gtk_widget_get_width (self->warp);
+
+      warp_style (self, self->warp, &style);
+      gtk_drawing_area_set_content_height (
+        GTK_DRAWING_AREA (self->warp),
+        (int) ceil (ks_memory_content_height (&self->anatomy->warp_access, &style,
+                                              width > 0 ? width : 900)));
+      gtk_widget_queue_draw (self->warp);
+    }
   if (self->qmd != NULL)
     gtk_widget_queue_draw (self->qmd);
   if (self->waves != NULL)
@@ -1010,10 +1054,28 @@ stage_page (KsAnatomyWindow *self,
             figure (grid, &row, _("DRAM (the timing model)"),
                     g_strdup_printf ("%.0f", an->dram_bytes));
         }
+      extra = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
+      if (an->have_warp_access)
+        {
+          g_autofree char *described = ks_memory_describe (&an->warp_access);
+          /* TRANSLATORS: a picture's name for a screen reader, then what it shows */
+          g_autofree char *name = g_strdup_printf (_("One warp's load: %s"), described);
+
+          gtk_box_append (GTK_BOX (extra),
+                          text_label (_("One warp's load, the first the simulator kept: each "
+                                        "lane's address over the 128-byte lines and their "
+                                        "32-byte sectors, coloured by where each sector came "
+                                        "from."), NULL));
+          self->warp = picture (self, draw_warp, name, 200);
+          gtk_box_append (GTK_BOX (extra), self->warp);
+        }
       if (an->have_timing && an->peak_gflops > 0)
-        extra = self->roofline = picture (self, draw_roofline,
-                                          _("The roofline: the GPU's roofs and the launch's "
-                                            "point"), 300);
+        {
+          self->roofline = picture (self, draw_roofline,
+                                    _("The roofline: the GPU's roofs and the launch's point"),
+                                    300);
+          gtk_box_append (GTK_BOX (extra), self->roofline);
+        }
       link = view_link (self, _("Show the _Memory view"), "memory");
       break;
     case 6:

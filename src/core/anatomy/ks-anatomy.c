@@ -13,6 +13,7 @@
 #include "ks-sass.h"
 #include "ks-sass-cubin.h"
 #include "ks-sim.h"
+#include "ks-sim-memory.h"
 #include "ks-timing.h"
 
 G_STATIC_ASSERT (KS_OCCUPANCY_UNLIMITED == KS_ANATOMY_NONE);
@@ -588,6 +589,25 @@ ks_anatomy_new (const KsAnalysis *a,
         }
     }
 
+  /* 6. one warp's first global load */
+  if (a->sim != NULL)
+    for (uint32_t i = f->first_insn; i < f->first_insn + f->n_insns && !an->have_warp_access;
+         i++)
+      {
+        uint32_t n = 0;
+        const KsMemAccess *acc = ks_sim_get_accesses (a->sim, i, &n);
+        uint32_t wpc = MAX (ks_sim_get_warps_per_cta (a->sim), 1);
+
+        if (n == 0 || acc[0].space != KS_PTX_SPACE_GLOBAL || acc[0].store)
+          continue;
+        an->have_warp_access = TRUE;
+        an->warp_access = acc[0];
+        an->warp_access_line = m->insns[i].line;
+        an->warp_access_text = ks_ptx_module_line_text (m, m->insns[i].line);
+        an->warp_access_block = acc[0].warp / wpc;
+        an->warp_access_warp = acc[0].warp % wpc;
+      }
+
   /* 1. a sample's record of nvcc --keep stands in until one is made */
   ks_anatomy_set_artifacts (an, sample_artifacts (a));
 
@@ -753,6 +773,7 @@ ks_anatomy_free (KsAnatomy *an)
       g_free (an->params[i].type);
     }
   g_free (an->params);
+  g_free (an->warp_access_text);
   ks_artifacts_free (an->artifacts);
   g_free (an->qmd_fields);
   measured_clear (&an->measured);
@@ -1015,6 +1036,49 @@ ks_anatomy_to_json (const KsAnatomy *an)
   json_builder_set_member_name (b, "source");
   json_builder_add_string_value (b, "model");
   json_builder_end_object (b);
+
+  /* one warp's first global load: its lanes, sectors and lines */
+  json_builder_set_member_name (b, "warp_request");
+  if (an->have_warp_access)
+    {
+      const KsMemAccess *w = &an->warp_access;
+      KsGmemAnalysis g = ks_gmem_analyze (w->addr, w->size, w->mask);
+      static const char *const levels[] = { "?", "l1", "l2", "dram", "store" };
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "ptx_line");
+      json_builder_add_int_value (b, an->warp_access_line);
+      json_builder_set_member_name (b, "instruction");
+      json_builder_add_string_value (b, an->warp_access_text);
+      json_builder_set_member_name (b, "block");
+      json_builder_add_int_value (b, an->warp_access_block);
+      json_builder_set_member_name (b, "warp");
+      json_builder_add_int_value (b, an->warp_access_warp);
+      json_builder_set_member_name (b, "lanes");
+      json_builder_add_int_value (b, __builtin_popcount (w->mask));
+      json_builder_set_member_name (b, "bytes_a_lane");
+      json_builder_add_int_value (b, w->size);
+      json_builder_set_member_name (b, "sectors");
+      json_builder_begin_array (b);
+      for (uint32_t s = 0; s < g.n_sectors; s++)
+        {
+          json_builder_begin_object (b);
+          json_builder_set_member_name (b, "address");
+          json_builder_add_int_value (b, (gint64) g.sectors[s]);
+          json_builder_set_member_name (b, "from");
+          json_builder_add_string_value (b, s < w->n_levels && w->level[s] < G_N_ELEMENTS (levels)
+                                            ? levels[w->level[s]] : "?");
+          json_builder_end_object (b);
+        }
+      json_builder_end_array (b);
+      json_builder_set_member_name (b, "ideal_sectors");
+      json_builder_add_int_value (b, g.ideal_sectors);
+      json_builder_set_member_name (b, "lines");
+      json_builder_add_int_value (b, g.n_lines);
+      json_builder_end_object (b);
+    }
+  else
+    json_builder_add_null_value (b);
 
   /* Nsight Compute's metric names, its units; the model's values */
   json_builder_set_member_name (b, "nsight");

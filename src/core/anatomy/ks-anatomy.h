@@ -165,6 +165,14 @@ typedef struct
    * stores and atomics, which go through), and those L2 missed (stores
    * included: L2 allocates them without reading DRAM) */
   double gmem_requests, gmem_sectors, gmem_ideal_sectors, l2_sectors, l2_miss_sectors;
+  /* 6. one warp's request: the first execution the simulator kept of the
+   * kernel's first global load (its lanes' addresses, and where each
+   * sector came from); have_warp_access FALSE without one */
+  gboolean have_warp_access;
+  KsMemAccess warp_access;
+  uint32_t warp_access_line;     /* the load's PTX line */
+  char *warp_access_text;        /* its text */
+  uint32_t warp_access_block, warp_access_warp;
 } KsAnatomy;
 
 /* The anatomy of the analysed launch; NULL with error when the analysis
