@@ -222,6 +222,32 @@ test_vadd_seed004 (void)
   g_assert_cmpfloat_with_epsilon (an->gmem_ideal_sectors, an->gmem_sectors, 1);
   /* L1 serves none of them: all 12 MiB reach L2 */
   g_assert_cmpfloat_with_epsilon (an->l2_sectors * 32, 12.0 * 1048576, 1);
+  /* stage 5's scheduler: the seed's 12 warps a scheduler; one issue a
+   * cycle at most (a sub-partition issues one instruction a cycle); each
+   * warp's add waits on its loads (the seed's FADD on scoreboard 2: a
+   * long scoreboard stall, as Nsight names it) */
+  g_assert_cmpuint (an->n_sched_warps, ==, 12);
+  {
+    g_autoptr(GHashTable) cycles = g_hash_table_new (NULL, NULL);
+    guint adds = 0;
+
+    for (uint32_t e = 0; e < an->n_sched_events; e++)
+      {
+        const KsTimingEvent *ev = &an->sched_events[e];
+        g_autofree char *text = ks_ptx_module_line_text (a->module, a->module->insns[ev->insn].line);
+
+        g_assert_true (g_hash_table_add (cycles, GUINT_TO_POINTER (ev->cycle + 1)));
+        g_assert_cmpuint (ev->cycle, <, an->sched_cycles);
+        g_assert_cmpuint (ev->stall_start, <=, ev->ready);
+        g_assert_cmpuint (ev->ready, <=, ev->cycle);
+        if (strstr (text, "add.f32") != NULL)
+          {
+            g_assert_cmpint (ev->stall, ==, KS_STALL_LONG_SCOREBOARD);
+            adds++;
+          }
+      }
+    g_assert_cmpuint (adds, ==, 12);
+  }
   /* stage 6's warp: block 0's warp 0 loads a[0..31], lane i 4 bytes at
    * a + 4 i: one 128-byte line, its 4 sectors, none in a cache yet */
   g_assert_true (an->have_warp_access);

@@ -33,7 +33,7 @@ struct _KsAnatomyWindow
   guint stage;
   gboolean presentation;
   /* the pictures */
-  GtkWidget *qmd, *waves, *roofline, *warp;
+  GtkWidget *qmd, *waves, *roofline, *warp, *scheduler;
   /* distribution: the wave shown, and the animation */
   GtkAdjustment *wave;
   GtkLabel *wave_label;
@@ -223,6 +223,19 @@ draw_warp (GtkDrawingArea *area,
 }
 
 static void
+draw_scheduler (GtkDrawingArea *area,
+                cairo_t        *cr,
+                int             width,
+                int             height,
+                gpointer        data)
+{
+  KsAnatomyWindow *self = data;
+
+  ks_anatomy_render_scheduler (cr, self->anatomy, ks_widget_is_dark (GTK_WIDGET (area)),
+                               self->presentation, font_px (self), width, height);
+}
+
+static void
 draw_swatch (GtkDrawingArea *area,
              cairo_t        *cr,
              int             width,
@@ -268,6 +281,13 @@ sizes_changed (KsAnatomyWindow *self)
                                          self->presentation ? 300 : 240);
   if (self->roofline != NULL)
     gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (self->roofline), (int) (px * 26));
+  if (self->scheduler != NULL)
+    {
+      gtk_drawing_area_set_content_height (
+        GTK_DRAWING_AREA (self->scheduler),
+        (int) ceil (ks_anatomy_scheduler_height (self->anatomy, px)));
+      gtk_widget_queue_draw (self->scheduler);
+    }
   if (self->warp != NULL)
     {
       KsMemoryStyle style;
@@ -1019,7 +1039,24 @@ stage_page (KsAnatomyWindow *self,
                                 "control codes and scoreboards say. The Timeline view shows "
                                 "them."), an->warps_per_sm, an->warps_per_scheduler,
                               an->max_warps_per_scheduler, an->schedulers);
-      extra = control_codes (an);
+      extra = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
+      gtk_box_append (GTK_BOX (extra), control_codes (an));
+      if (an->n_sched_warps > 0)
+        {
+          /* TRANSLATORS: warps, cycles, then the issues in them and their share */
+          g_autofree char *words = g_strdup_printf (
+            _("The first scheduler's %u warps in KernelScope's timing model, over the first %u "
+              "cycles: each issue a tick in its pipe's colour, the wait before it a band in "
+              "its reason's. The scheduler issues in %u of those cycles (%.1f %%); in the "
+              "others no warp it holds is eligible."), an->n_sched_warps, an->sched_cycles,
+            an->n_sched_events, 100.0 * an->n_sched_events / MAX (an->sched_cycles, 1));
+
+          gtk_box_append (GTK_BOX (extra), text_label (words, NULL));
+          self->scheduler = picture (self, draw_scheduler,
+                                     _("One scheduler's warps over the first cycles, from the "
+                                       "timing model"), 200);
+          gtk_box_append (GTK_BOX (extra), self->scheduler);
+        }
       link = view_link (self, _("Show the _Timeline view"), "timeline");
       break;
     case 5:

@@ -2,10 +2,12 @@
 /* ks-anatomy-render.c: the Launch Anatomy's pictures (ks-anatomy-render.h). */
 #include "ks-anatomy-render.h"
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
 
 #include "ks-render-export.h"
+#include "ks-timeline-render.h"
 
 typedef struct
 {
@@ -409,5 +411,160 @@ ks_anatomy_render_roofline (cairo_t         *cr,
     }
 #undef PX
 #undef PY
+  cairo_restore (cr);
+}
+
+/* ---------------------------------------------------------------------- */
+/* One scheduler's warps */
+
+double
+ks_anatomy_scheduler_height (const KsAnatomy *an,
+                             double           font_px)
+{
+  /* the ruler, the rows, two rows of legend */
+  return font_px * (2.4 + 1.6 * MAX (an->n_sched_warps, 1) + 4.4);
+}
+
+/* A step of 1, 2 or 5 times a power of ten that puts about n ticks over
+ * `span` */
+static double
+nice_step (double span,
+           double n)
+{
+  double raw = span / MAX (n, 1), p = pow (10, floor (log10 (MAX (raw, 1e-9))));
+
+  return raw <= p ? p : raw <= 2 * p ? 2 * p : raw <= 5 * p ? 5 * p : 10 * p;
+}
+
+void
+ks_anatomy_render_scheduler (cairo_t         *cr,
+                             const KsAnatomy *an,
+                             gboolean         dark,
+                             gboolean         projector,
+                             double           font_px,
+                             double           width,
+                             double           height)
+{
+  Colors co;
+  double left, top = font_px * 2.4, row_h = font_px * 1.6, pw, cycles = MAX (an->sched_cycles, 1);
+  double x = 0, y;
+  gboolean pipes[KS_N_PIPES] = { FALSE }, stalls[KS_N_STALLS] = { FALSE };
+  char buf[64];
+
+  colors_of (dark, &co);
+  cairo_save (cr);
+  clear (cr, &co);
+  if (an->n_sched_warps == 0)
+    {
+      cairo_restore (cr);
+      return;
+    }
+  cairo_select_font_face (cr, "Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+  cairo_set_font_size (cr, font_px * 0.9);
+  {
+    cairo_text_extents_t ext;
+
+    /* the timeline's row names: b0 w4 (block 0, warp 4) */
+    cairo_text_extents (cr, "b000 w00", &ext);
+    left = ext.x_advance + font_px;
+  }
+  pw = width - left - font_px;
+  if (pw < 40)
+    {
+      cairo_restore (cr);
+      return;
+    }
+#define CX(c) (left + (c) / cycles * pw)
+  /* the cycle ruler */
+  {
+    double step = nice_step (cycles, pw / (font_px * 7));
+
+    cairo_set_line_width (cr, 1);
+    for (double c = 0; c <= cycles; c += step)
+      {
+        ks_render_set_rgb (cr, co.grid, 1);
+        cairo_move_to (cr, floor (CX (c)) + 0.5, top - font_px * 0.3);
+        cairo_line_to (cr, floor (CX (c)) + 0.5, top + row_h * an->n_sched_warps);
+        cairo_stroke (cr);
+        g_snprintf (buf, sizeof buf, "%.0f", c);
+        ks_render_set_rgb (cr, co.dim, 1);
+        ks_render_text_centred (cr, CX (c), top - font_px * 0.6, buf);
+      }
+    ks_render_set_rgb (cr, co.dim, 1);
+    cairo_move_to (cr, font_px * 0.3, top - font_px * 0.6);
+    cairo_show_text (cr, _("cycle"));
+  }
+  for (uint32_t w = 0; w < an->n_sched_warps; w++)
+    {
+      const KsAnatomySchedWarp *sw = &an->sched_warps[w];
+      double ry = top + w * row_h, bh = row_h * 0.7, by = ry + (row_h - bh) / 2;
+
+      g_snprintf (buf, sizeof buf, "b%u w%u", sw->cta, sw->warp_in_cta);
+      ks_render_set_rgb (cr, co.fg, 1);
+      cairo_move_to (cr, font_px * 0.3, ry + row_h * 0.5 + font_px * 0.33);
+      cairo_show_text (cr, buf);
+      for (uint32_t e = sw->first_event; e < sw->first_event + sw->n_events; e++)
+        {
+          const KsTimingEvent *ev = &an->sched_events[e];
+          KsRgb c;
+
+          if (ev->ready > ev->stall_start && ev->stall < KS_N_STALLS)
+            {
+              c = ks_timeline_stall_color ((KsStallReason) ev->stall);
+              cairo_set_source_rgba (cr, c.r, c.g, c.b, projector ? 0.6 : 0.35);
+              cairo_rectangle (cr, CX (ev->stall_start), by, CX (ev->ready) - CX (ev->stall_start),
+                               bh);
+              cairo_fill (cr);
+              stalls[ev->stall] = TRUE;
+            }
+          if (ev->cycle > ev->ready)
+            {
+              c = ks_timeline_stall_color (KS_STALL_NOT_SELECTED);
+              cairo_set_source_rgba (cr, c.r, c.g, c.b, projector ? 0.4 : 0.18);
+              cairo_rectangle (cr, CX (ev->ready), by, CX (ev->cycle) - CX (ev->ready), bh);
+              cairo_fill (cr);
+              stalls[KS_STALL_NOT_SELECTED] = TRUE;
+            }
+          if (ev->pipe < KS_N_PIPES)
+            {
+              c = ks_timeline_pipe_color ((KsPipe) ev->pipe);
+              cairo_set_source_rgb (cr, c.r, c.g, c.b);
+              cairo_rectangle (cr, CX (ev->cycle), ry + 1, MAX (CX (ev->cycle + 1) - CX (ev->cycle),
+                                                                2), row_h - 2);
+              cairo_fill (cr);
+              pipes[ev->pipe] = TRUE;
+            }
+        }
+    }
+#undef CX
+  /* the legend: the pipes issued to and the reasons waited for */
+  y = top + row_h * an->n_sched_warps + font_px * 1.8;
+  for (guint k = 0; k < KS_N_PIPES + KS_N_STALLS; k++)
+    {
+      gboolean pipe = k < KS_N_PIPES;
+      guint i = pipe ? k : k - KS_N_PIPES;
+      const char *name;
+      KsRgb c;
+      cairo_text_extents_t ext;
+
+      if (pipe ? !pipes[i] : !stalls[i] || i == KS_STALL_SELECTED)
+        continue;
+      name = pipe ? ks_pipe_name ((KsPipe) i) : ks_timeline_stall_label ((KsStallReason) i);
+      c = pipe ? ks_timeline_pipe_color ((KsPipe) i) : ks_timeline_stall_color ((KsStallReason) i);
+      cairo_text_extents (cr, name, &ext);
+      /* wrap at the picture's width */
+      if (x > 0 && x + font_px * 1.5 + ext.x_advance > width)
+        {
+          x = 0;
+          y += font_px * 1.6;
+        }
+      cairo_set_source_rgba (cr, c.r, c.g, c.b, pipe ? 1 : projector ? 0.6 : 0.35);
+      cairo_rectangle (cr, x + font_px * 0.3, y - font_px * 0.75, font_px * 0.9, font_px * 0.9);
+      cairo_fill (cr);
+      ks_render_set_rgb (cr, co.fg, 1);
+      cairo_move_to (cr, x + font_px * 1.5, y);
+      cairo_show_text (cr, name);
+      x += font_px * 2.6 + ext.x_advance;
+    }
   cairo_restore (cr);
 }

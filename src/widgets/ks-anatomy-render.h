@@ -53,6 +53,18 @@ void      ks_anatomy_render_waves     (cairo_t                 *cr,
                                        double                   font_px,
                                        double                   width,
                                        double                   height);
+/* Scheduler 0's warps over the first cycles (ks-anatomy.h's sched_*): a
+ * row a warp, each issue a tick in its pipe's colour, the wait before it
+ * a band in its reason's, as the Timeline view draws them */
+void      ks_anatomy_render_scheduler (cairo_t                 *cr,
+                                       const KsAnatomy         *anatomy,
+                                       gboolean                 dark,
+                                       gboolean                 projector,
+                                       double                   font_px,
+                                       double                   width,
+                                       double                   height);
+double    ks_anatomy_scheduler_height (const KsAnatomy         *anatomy,
+                                       double                   font_px);
 void      ks_anatomy_render_roofline  (cairo_t                 *cr,
                                        const KsAnatomy         *anatomy,
                                        gboolean                 dark,

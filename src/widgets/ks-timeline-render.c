@@ -75,6 +75,15 @@ static const char *const legend_stall_labels[] = {
   N_("not selected"),
 };
 
+const char *
+ks_timeline_stall_label (KsStallReason reason)
+{
+  for (guint k = 0; k < G_N_ELEMENTS (legend_stalls); k++)
+    if (legend_stalls[k] == reason)
+      return _(legend_stall_labels[k]);
+  return ks_stall_reason_name (reason);
+}
+
 /* The legend is a row of entries that wraps at the picture's width: every
  * colour and mark the rows draw, and what a row's name means */
 typedef enum
@@ -105,7 +114,8 @@ legend_items (LegendItem *items)
     items[n++] = (LegendItem) { ITEM_PIPE, p, ks_pipe_name ((KsPipe) p) };
   items[n++] = (LegendItem) { ITEM_LABEL, 0, _("stall:") };
   for (guint k = 0; k < G_N_ELEMENTS (legend_stalls); k++)
-    items[n++] = (LegendItem) { ITEM_STALL, legend_stalls[k], _(legend_stall_labels[k]) };
+    items[n++] = (LegendItem) { ITEM_STALL, legend_stalls[k],
+                                ks_timeline_stall_label (legend_stalls[k]) };
   items[n++] = (LegendItem) { ITEM_SPLIT, 0, _("warp splits") };
   items[n++] = (LegendItem) { ITEM_REJOIN, 0, _("rejoins") };
   items[n++] = (LegendItem) { ITEM_BARRIER, 0, _("barrier") };

@@ -128,6 +128,9 @@ gboolean      ks_timeline_hit            (const KsTiming         *timing,
  * reasons' */
 KsRgb         ks_timeline_pipe_color     (KsPipe                  pipe);
 KsRgb         ks_timeline_stall_color    (KsStallReason           reason);
+/* A stall reason in the legend's words ("memory" for long_scoreboard),
+ * translated; Nsight Compute's name for those the legend does not show */
+const char   *ks_timeline_stall_label    (KsStallReason           reason);
 
 /* Exports to a file; the format comes from the extension (.png, .svg,
  * .pdf). */

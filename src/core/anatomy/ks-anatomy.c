@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ks-gpu-db.h"
+#include "ks-lower.h"
 #include "ks-occupancy.h"
 #include "ks-ptx.h"
 #include "ks-sass.h"
@@ -266,6 +267,61 @@ load_measured (KsAnatomy        *an,
   /* the other is for a launch not shown: none when this one is */
   if (an->measured.source != NULL)
     measured_clear (&an->other);
+}
+
+/* The first sub-partition's warps of the blocks launched first (the
+ * model's warps are in launch order), and their issues over the window:
+ * up to the last of them retiring, at most KS_ANATOMY_SCHEDULER_CYCLES */
+static void
+fill_scheduler (KsAnatomy      *an,
+                const KsTiming *t)
+{
+  uint32_t first = G_MAXUINT32, end = 0, n = 0;
+  g_autoptr(GArray) events = g_array_new (FALSE, FALSE, sizeof (KsTimingEvent));
+
+  for (uint32_t w = 0; w < t->n_warps; w++)
+    first = MIN (first, t->warps[w].start_cycle);
+  for (uint32_t w = 0; w < t->n_warps; w++)
+    if (t->warps[w].sub_partition == 0 && t->warps[w].start_cycle == first)
+      {
+        end = MAX (end, t->warps[w].end_cycle);
+        n++;
+      }
+  if (n == 0)
+    return;
+  an->sched_cycles = MIN (end - first + 1, KS_ANATOMY_SCHEDULER_CYCLES);
+  an->sched_warps = g_new0 (KsAnatomySchedWarp, n);
+  for (uint32_t w = 0; w < t->n_warps; w++)
+    {
+      const KsTimingWarp *tw = &t->warps[w];
+      KsAnatomySchedWarp *sw;
+
+      if (tw->sub_partition != 0 || tw->start_cycle != first)
+        continue;
+      sw = &an->sched_warps[an->n_sched_warps++];
+      sw->cta = tw->cta;
+      sw->warp_in_cta = tw->warp_in_cta;
+      sw->start_cycle = tw->start_cycle - first;
+      sw->end_cycle = tw->end_cycle - first;
+      sw->first_event = events->len;
+      for (uint64_t e = tw->first_event; e < tw->first_event + tw->n_events; e++)
+        {
+          KsTimingEvent ev = t->events[e];
+
+          /* the issues: not what ptxas folds into another */
+          if (ev.lowered != KS_LOWER_ISSUE)
+            continue;
+          if (ev.cycle - first >= an->sched_cycles || events->len >= KS_ANATOMY_SCHEDULER_EVENTS)
+            break;
+          ev.cycle -= first;
+          ev.ready -= first;
+          ev.stall_start = ev.stall_start > first ? ev.stall_start - first : 0;
+          g_array_append_val (events, ev);
+        }
+      sw->n_events = events->len - sw->first_event;
+    }
+  an->n_sched_events = events->len;
+  an->sched_events = (KsTimingEvent *) (void *) g_array_free (g_steal_pointer (&events), FALSE);
 }
 
 static void
@@ -669,6 +725,10 @@ ks_anatomy_new (const KsAnalysis *a,
   fill_qmd (an);
   load_measured (an, a);
 
+  /* 5. scheduler 0's warps and issues */
+  if (a->timing != NULL)
+    fill_scheduler (an, a->timing);
+
   /* 7. the model's figures */
   if (a->timing != NULL)
     {
@@ -773,6 +833,8 @@ ks_anatomy_free (KsAnatomy *an)
       g_free (an->params[i].type);
     }
   g_free (an->params);
+  g_free (an->sched_warps);
+  g_free (an->sched_events);
   g_free (an->warp_access_text);
   ks_artifacts_free (an->artifacts);
   g_free (an->qmd_fields);
@@ -1036,6 +1098,46 @@ ks_anatomy_to_json (const KsAnatomy *an)
   json_builder_set_member_name (b, "source");
   json_builder_add_string_value (b, "model");
   json_builder_end_object (b);
+
+  /* scheduler 0's warps in the model: issues and the cycles they waited */
+  json_builder_set_member_name (b, "scheduler");
+  if (an->n_sched_warps > 0)
+    {
+      uint64_t waited[KS_N_STALLS] = { 0 };
+
+      for (uint32_t e = 0; e < an->n_sched_events; e++)
+        {
+          const KsTimingEvent *ev = &an->sched_events[e];
+
+          if (ev->stall < KS_N_STALLS && ev->ready > ev->stall_start)
+            waited[ev->stall] += ev->ready - ev->stall_start;
+          if (ev->cycle > ev->ready)
+            waited[KS_STALL_NOT_SELECTED] += ev->cycle - ev->ready;
+        }
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "sub_partition");
+      json_builder_add_int_value (b, 0);
+      json_builder_set_member_name (b, "warps");
+      json_builder_add_int_value (b, an->n_sched_warps);
+      json_builder_set_member_name (b, "cycles");
+      json_builder_add_int_value (b, an->sched_cycles);
+      json_builder_set_member_name (b, "issues");
+      json_builder_add_int_value (b, an->n_sched_events);
+      json_builder_set_member_name (b, "waited");
+      json_builder_begin_object (b);
+      for (guint r = 1; r < KS_N_STALLS; r++)
+        if (waited[r] > 0)
+          {
+            json_builder_set_member_name (b, ks_stall_reason_name ((KsStallReason) r));
+            json_builder_add_int_value (b, (gint64) waited[r]);
+          }
+      json_builder_end_object (b);
+      json_builder_set_member_name (b, "source");
+      json_builder_add_string_value (b, "model");
+      json_builder_end_object (b);
+    }
+  else
+    json_builder_add_null_value (b);
 
   /* one warp's first global load: its lanes, sectors and lines */
   json_builder_set_member_name (b, "warp_request");

@@ -67,6 +67,19 @@ typedef struct
 
 #define KS_ANATOMY_MAX_INSNS 256
 
+/* 5. one scheduler's warps in the timing model: at most this many cycles
+ * from the first block's launch, and this many issues */
+#define KS_ANATOMY_SCHEDULER_CYCLES 6000
+#define KS_ANATOMY_SCHEDULER_EVENTS 8192
+
+/* A warp the scheduler holds, and its issues (into sched_events) */
+typedef struct
+{
+  uint32_t cta, warp_in_cta;
+  uint32_t start_cycle, end_cycle;
+  uint32_t first_event, n_events;
+} KsAnatomySchedWarp;
+
 /* The Nsight Compute metrics of stage 7, in the order they are shown */
 typedef enum
 {
@@ -143,6 +156,15 @@ typedef struct
   KsAnatomyInsn *insns;
   uint32_t n_insns, n_insns_total;
   uint32_t waiter, waiter_barrier, n_setters;
+  /* 5. the timing model's first sub-partition (scheduler 0) of the
+   * modelled SM: the warps of the first blocks it holds, their issues in
+   * the first sched_cycles cycles (each event's stall band and issue
+   * cycle; the pipe and reason as KsTiming has them) */
+  KsAnatomySchedWarp *sched_warps;
+  uint32_t n_sched_warps;
+  KsTimingEvent *sched_events;
+  uint32_t n_sched_events;
+  uint32_t sched_cycles;
   /* 7. a sample's measurement of this launch of its unedited kernel on
    * this GPU (measured.source NULL: none), or of another launch of it
    * (other.source: the one it carries, for the words) */
