@@ -779,6 +779,8 @@ artifacts_grid (KsAnatomyWindow *self)
       cell_start (grid, 0, i + 1, a->name);
       what = cell_start (grid, 1, i + 1, artifact_label (ks_artifact_kind (a->name)));
       gtk_label_set_wrap (GTK_LABEL (what), TRUE);
+      /* wrapped, but never to a column of single words: the table scrolls */
+      gtk_label_set_width_chars (GTK_LABEL (what), 28);
       gtk_label_set_max_width_chars (GTK_LABEL (what), 44);
       cell_start (grid, 2, i + 1, a->tool ? a->tool : "nvcc");
       cell (grid, 3, i + 1, size, FALSE);
@@ -875,13 +877,17 @@ stage_page (KsAnatomyWindow *self,
             gtk_box_append (GTK_BOX (extra), wide (artifacts_grid (self)));
           break;
         }
-      /* TRANSLATORS: the kernel, then the architecture twice */
-      text = g_strdup_printf (_("nvcc compiles %s to PTX, the virtual instruction set, and ptxas "
-                                "compiles the PTX to SASS, %s's machine code. %s"),
-                              an->kernel, an->arch,
-                              an->sass_arch ? _("The SASS pane shows the listing read here.")
-                              : _("No SASS was made or shipped for this architecture here: the "
-                                  "PTX stands in."));
+      {
+        g_autofree char *name = kernel_name (an);
+
+        /* TRANSLATORS: the kernel, then the architecture twice */
+        text = g_strdup_printf (_("nvcc compiles %s to PTX, the virtual instruction set, and ptxas "
+                                  "compiles the PTX to SASS, %s's machine code. %s"),
+                                name, an->arch,
+                                an->sass_arch ? _("The SASS pane shows the listing read here.")
+                                : _("No SASS was made or shipped for this architecture here: the "
+                                    "PTX stands in."));
+      }
       break;
     case 1:
       if (an->n_params > 0 && an->params[0].stub_offset != KS_ANATOMY_NONE)

@@ -107,11 +107,11 @@ uint3 (JsonObject *o,
            ? (uint32_t) json_array_get_int_element (a, i) : 1;
 }
 
-/* The CUDA file of the sample folder `dir` whose kernel the analysis ran,
- * unedited: the file whose text is the analysed CUDA, or for the folder's
- * own PTX file, as analysed, the CUDA file of the same name; NULL when
- * the kernel is not the sample's or was edited.  text: (out) (optional)
- * its contents */
+/* The CUDA file whose kernel the analysis ran, unedited: the file of the
+ * folder `dir` whose text is the analysed CUDA, or, for a PTX file
+ * analysed as it is on disk, the CUDA file of the same name beside it;
+ * NULL when the kernel is not a sample's or was edited.  text: (out)
+ * (optional) its contents */
 static char *
 sample_cuda (const KsAnalysis *a,
              const char       *dir,
@@ -142,11 +142,13 @@ sample_cuda (const KsAnalysis *a,
            && g_file_get_contents (a->launch->ptx_path, &ptx, NULL, NULL)
            && g_str_equal (ptx, a->ptx_text))
     {
+      /* beside the PTX file, wherever the spec is */
       g_autofree char *base = g_path_get_basename (a->launch->ptx_path);
+      g_autofree char *folder = g_path_get_dirname (a->launch->ptx_path);
       g_autofree char *stem = g_str_has_suffix (base, ".ptx")
                               ? g_strndup (base, strlen (base) - 4) : g_strdup (base);
       g_autofree char *cu = g_strconcat (stem, ".cu", NULL);
-      g_autofree char *path = g_build_filename (dir, cu, NULL);
+      g_autofree char *path = g_build_filename (folder, cu, NULL);
 
       if (text == NULL ? g_file_test (path, G_FILE_TEST_EXISTS)
                        : g_file_get_contents (path, text, NULL, NULL))
@@ -184,6 +186,8 @@ sample_artifacts (const KsAnalysis *a)
   cuda = sample_cuda (a, dir, &text);
   if (cuda == NULL)
     return NULL;
+  g_free (dir);
+  dir = g_path_get_dirname (cuda);
   record = ks_artifacts_record_path (dir, cuda);
   return ks_artifacts_load (record, text, NULL);
 }
