@@ -230,14 +230,10 @@ ks_artifacts_make (const KsToolchain *tc,
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (arch != NULL, NULL);
 
-  if (tc->paths[KS_TOOL_NVCC] == NULL)
-    {
-      g_autofree char *where = _ks_toolchain_where (tc);
-
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "nvcc was not found (%s)", where);
-      return NULL;
-    }
-  if (!_ks_toolchain_arch_is_valid (arch) || !g_str_has_prefix (arch, "sm_"))
+  if (!_ks_toolchain_can_compile (tc, arch, error))
+    return NULL;
+  /* a real architecture: the cubin is of one */
+  if (!g_str_has_prefix (arch, "sm_"))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
                    "“%s” is not an architecture such as sm_86", arch);

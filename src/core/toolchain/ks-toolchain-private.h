@@ -103,6 +103,12 @@ char      **_ks_toolchain_host_argv        (const KsToolchain *tc,
                                             const char *const *argv,
                                             const char        *cwd,
                                             const char        *path_env);
+/* Whether nvcc is there and arch is an architecture: FALSE with
+ * G_IO_ERROR_NOT_FOUND or G_IO_ERROR_INVALID_ARGUMENT, a message that
+ * says so */
+gboolean    _ks_toolchain_can_compile      (const KsToolchain *tc,
+                                            const char        *arch,
+                                            GError           **error);
 /* The name nvcc is given for the CUDA file at path: its base name, with
  * ".cu" added when it has another ending (nvcc goes by it); abs_path and
  * dir: (out) the file's absolute path and its folder

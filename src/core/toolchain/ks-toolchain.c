@@ -403,6 +403,29 @@ suggested_clang (const char *err)
   return g_strndup (s, n);
 }
 
+gboolean
+_ks_toolchain_can_compile (const KsToolchain *tc,
+                           const char        *arch,
+                           GError           **error)
+{
+  if (tc->paths[KS_TOOL_NVCC] == NULL)
+    {
+      g_autofree char *where = _ks_toolchain_where (tc);
+
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                   "nvcc was not found (%s): install the CUDA toolkit to compile CUDA, or open PTX",
+                   where);
+      return FALSE;
+    }
+  if (!_ks_toolchain_arch_is_valid (arch))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   "“%s” is not an architecture such as sm_86", arch);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 char *
 _ks_toolchain_cuda_name (const char  *path,
                          char       **abs_path,
@@ -903,22 +926,8 @@ ks_toolchain_compile_ptx (const KsToolchain *tc,
   g_return_val_if_fail (arch != NULL, NULL);
   g_return_val_if_fail (diagnostics != NULL, NULL);
 
-  if (tc->paths[KS_TOOL_NVCC] == NULL)
-    {
-      g_autofree char *where = _ks_toolchain_where (tc);
-
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                   "nvcc was not found (%s): install the CUDA toolkit to compile CUDA, or open PTX",
-                   where);
-      return NULL;
-    }
-  if (!_ks_toolchain_arch_is_valid (arch))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   "“%s” is not an architecture such as sm_86", arch);
-      return NULL;
-    }
-
+  if (!_ks_toolchain_can_compile (tc, arch, error))
+    return NULL;
   base = _ks_toolchain_cuda_name (path, &abs_path, &dir);
   tmpdir = _ks_toolchain_stage_source (tc, "kernelscope-nvcc-XXXXXX", abs_path, base, text, &src,
                                        error);
