@@ -310,6 +310,59 @@ test_vadd_seed004 (void)
                                                "constant_bank0_bytes"), ==, 0x160 + 28);
 }
 
+/* A pushbuffer method header read as clc76f.h lays it out (SEC_OP 31:29,
+ * COUNT 28:16, SUBCHANNEL 15:13, ADDRESS 11:0 in words) */
+static void
+check_header (uint32_t header,
+              uint32_t method,
+              uint32_t count)
+{
+  g_assert_cmpuint (header >> 29, ==, 1);               /* NVC76F_DMA_SEC_OP_INC_METHOD */
+  g_assert_cmpuint (header >> 16 & 0x1fff, ==, count);
+  g_assert_cmpuint (header >> 13 & 7, ==, 1);
+  g_assert_cmphex ((header & 0xfff) * 4, ==, method);
+}
+
+/* The submission as data: SET_INLINE_QMD_ADDRESS_A (0x0318 in clc9c0.h
+ * and clcbc0.h) with its two words, LOAD_INLINE_QMD_DATA(0) (0x0320) with
+ * the 64 words of the record, and a GPFIFO entry of 68 words (LENGTH
+ * 30:10, LEVEL 9:9 main); none for Ampere, whose class open-gpu-doc lacks */
+static void
+test_submission (void)
+{
+  const struct { const char *gpu, *cls; uint32_t id; } cases[] = {
+    { "rtx-4090", "ADA_COMPUTE_A", 0xC9C0 }, { "h200", "HOPPER_COMPUTE_A", 0xCBC0 },
+    { "rtx-3090", NULL, 0 },
+  };
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_autoptr(KsAnalysis) a = analyse_vadd (cases[c].gpu, 4);
+      g_autoptr(KsAnatomy) an = ks_anatomy_new (a, NULL);
+      g_autoptr(JsonNode) root = ks_anatomy_to_json (an);
+      JsonNode *s = json_object_get_member (json_node_get_object (root), "submission");
+
+      g_assert_cmpstr (an->compute_class, ==, cases[c].cls);
+      if (cases[c].cls == NULL)
+        {
+          g_assert_true (JSON_NODE_HOLDS_NULL (s));
+          continue;
+        }
+      g_assert_cmphex (an->compute_class_id, ==, cases[c].id);
+      check_header (an->pushbuffer[0], 0x0318, 2);
+      check_header (an->pushbuffer[3], 0x0320, 64);
+      for (guint i = 0; i < 64; i++)
+        g_assert_cmphex (an->pushbuffer[4 + i], ==, an->qmd_words[i]);
+      /* the grid's width in the record's word 12, inline */
+      g_assert_cmphex (an->pushbuffer[4 + 12], ==, 4);
+      g_assert_cmpuint (an->gp_entry1 >> 10 & 0x1fffff, ==, 68);
+      g_assert_cmpuint (an->gp_entry1 >> 9 & 1, ==, 0);
+      g_assert_true (json_object_get_boolean_member (json_node_get_object (s), "reconstructed"));
+      g_assert_cmpuint (json_array_get_length (json_object_get_array_member (
+                          json_node_get_object (s), "pushbuffer")), ==, 68);
+    }
+}
+
 static void
 test_sm90 (void)
 {
@@ -531,5 +584,6 @@ main (int    argc,
   g_test_add_func ("/anatomy/cbank-base", test_cbank_base);
   g_test_add_func ("/anatomy/struct-param-ptxas", test_struct_param_ptxas);
   g_test_add_func ("/anatomy/stub-offsets", test_stub_offsets);
+  g_test_add_func ("/anatomy/submission", test_submission);
   return g_test_run ();
 }

@@ -677,6 +677,54 @@ qmd_fields_grid (const KsAnatomy *an)
   return GTK_WIDGET (grid);
 }
 
+/* The submission as data: the pushbuffer segment with the QMD inline, the
+ * GPFIFO entry, GP_PUT, the doorbell */
+static GtkWidget *
+submission_box (const KsAnatomy *an)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
+  GtkGrid *grid = new_grid ();
+  /* TRANSLATORS: the compute class's name and number */
+  g_autofree char *words = g_strdup_printf (
+    _("The pushbuffer segment, reconstructed from the methods NVIDIA documents for %s (0x%04X) "
+      "and the channel's formats (open-gpu-doc); CUDA's driver is closed, and may send more "
+      "methods or put the record elsewhere. Each method's header says how many words follow "
+      "(the subchannel, 1, is the one the open drivers bind compute to):"),
+    an->compute_class, an->compute_class_id);
+  g_autofree char *h0 = g_strdup_printf ("0x%08X", an->pushbuffer[0]);
+  g_autofree char *h3 = g_strdup_printf ("0x%08X", an->pushbuffer[3]);
+  g_autofree char *entry = NULL;
+  g_autofree char *last = g_strdup_printf ("4–%u", KS_ANATOMY_PB_WORDS - 1);
+
+  gtk_box_append (GTK_BOX (box), text_label (words, NULL));
+  cell (grid, 0, 0, _("word"), TRUE);
+  cell (grid, 1, 0, _("value"), TRUE);
+  cell (grid, 2, 0, _("what"), TRUE);
+  cell (grid, 0, 1, "0", FALSE);
+  cell (grid, 1, 1, h0, FALSE);
+  cell_start (grid, 2, 1, _("header: SET_INLINE_QMD_ADDRESS_A (0x0318), 2 words"));
+  cell (grid, 0, 2, "1–2", FALSE);
+  cell (grid, 1, 2, _("the driver's"), FALSE);
+  cell_start (grid, 2, 2, _("the record's address, shifted right by 8: upper and lower bits"));
+  cell (grid, 0, 3, "3", FALSE);
+  cell (grid, 1, 3, h3, FALSE);
+  cell_start (grid, 2, 3, _("header: LOAD_INLINE_QMD_DATA (0x0320), 64 words"));
+  cell (grid, 0, 4, last, FALSE);
+  cell (grid, 1, 4, _("above"), FALSE);
+  cell_start (grid, 2, 4, _("the launch record's 64 words"));
+  gtk_box_append (GTK_BOX (box), wide (GTK_WIDGET (grid)));
+  /* TRANSLATORS: the entry's second word, then the segment's length in words */
+  entry = g_strdup_printf (_("A GPFIFO entry points at the segment: its address (the "
+                             "driver's) and, in its second word 0x%08X, the length, %u words. "
+                             "The driver then moves GP_PUT in the channel's USERD (offset 0x8c) "
+                             "past the entry and rings the doorbell: it writes the channel's "
+                             "handle to NOTIFY_CHANNEL_PENDING (0x00810090). The GPU's host "
+                             "reads the entry, then the segment, and hands the record to the "
+                             "compute engine."), an->gp_entry1, KS_ANATOMY_PB_WORDS);
+  gtk_box_append (GTK_BOX (box), text_label (entry, NULL));
+  return box;
+}
+
 /* The kernel as its source names it: "vector_add", not
  * "_Z10vector_addPKfS0_Pfi" */
 static char *
@@ -969,6 +1017,8 @@ stage_page (KsAnatomyWindow *self,
                                                  "launch's fields coloured"), 300);
           gtk_box_append (GTK_BOX (extra), self->qmd);
           gtk_box_append (GTK_BOX (extra), wide (qmd_fields_grid (an)));
+          if (an->compute_class != NULL)
+            gtk_box_append (GTK_BOX (extra), submission_box (an));
         }
       else
         extra = text_label (_("NVIDIA's headers document the record's layout for sm_80 and "

@@ -565,6 +565,41 @@ fill_qmd (KsAnatomy *an)
     }
 }
 
+uint32_t
+ks_anatomy_pb_header (uint32_t method,
+                      uint32_t count,
+                      uint32_t subchannel)
+{
+  return 1u << 29 | (count & 0x1fff) << 16 | (subchannel & 7) << 13 | (method >> 2 & 0xfff);
+}
+
+/* The compute class's methods (open-gpu-doc classes/compute/clc9c0.h and
+ * clcbc0.h: the same offsets in both) */
+#define SET_INLINE_QMD_ADDRESS_A 0x0318
+#define LOAD_INLINE_QMD_DATA_0 0x0320
+
+/* The pushbuffer segment, for the architectures whose compute class NVIDIA
+ * documents; after the QMD's words (fill_qmd) */
+static void
+fill_submission (KsAnatomy *an)
+{
+  unsigned sm = 0;
+
+  if (an->qmd_version == NULL || sscanf (an->arch, "sm_%u", &sm) != 1 || (sm != 89 && sm < 90))
+    return;
+  an->compute_class = sm == 89 ? "ADA_COMPUTE_A" : "HOPPER_COMPUTE_A";
+  an->compute_class_id = sm == 89 ? 0xC9C0 : 0xCBC0;
+  /* the QMD's address (A: its upper bits, B: its lower, both >> 8): the
+   * driver's; then the record itself */
+  an->pushbuffer[0] = ks_anatomy_pb_header (SET_INLINE_QMD_ADDRESS_A, 2,
+                                            KS_ANATOMY_PB_SUBCHANNEL);
+  an->pushbuffer[3] = ks_anatomy_pb_header (LOAD_INLINE_QMD_DATA_0, KS_ANATOMY_QMD_WORDS,
+                                            KS_ANATOMY_PB_SUBCHANNEL);
+  memcpy (an->pushbuffer + 4, an->qmd_words, sizeof an->qmd_words);
+  /* NVC76F_GP_ENTRY1_LENGTH 30:10, LEVEL 9:9 = MAIN (0) */
+  an->gp_entry1 = (uint32_t) KS_ANATOMY_PB_WORDS << 10;
+}
+
 KsAnatomy *
 ks_anatomy_new (const KsAnalysis *a,
                 GError          **error)
@@ -727,6 +762,7 @@ ks_anatomy_new (const KsAnalysis *a,
     }
 
   fill_qmd (an);
+  fill_submission (an);
   load_measured (an, a);
 
   /* 5. scheduler 0's warps and issues */
@@ -1102,6 +1138,49 @@ ks_anatomy_to_json (const KsAnatomy *an)
   json_builder_set_member_name (b, "source");
   json_builder_add_string_value (b, "model");
   json_builder_end_object (b);
+
+  /* the submission: the pushbuffer segment, its GPFIFO entry, the doorbell */
+  json_builder_set_member_name (b, "submission");
+  if (an->compute_class != NULL)
+    {
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "reconstructed");
+      json_builder_add_boolean_value (b, TRUE);
+      json_builder_set_member_name (b, "class");
+      json_builder_add_string_value (b, an->compute_class);
+      json_builder_set_member_name (b, "class_id");
+      json_builder_add_int_value (b, an->compute_class_id);
+      json_builder_set_member_name (b, "subchannel");
+      json_builder_add_int_value (b, KS_ANATOMY_PB_SUBCHANNEL);
+      json_builder_set_member_name (b, "pushbuffer");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < KS_ANATOMY_PB_WORDS; i++)
+        if (i == 1 || i == 2)
+          json_builder_add_null_value (b);
+        else
+          json_builder_add_int_value (b, an->pushbuffer[i]);
+      json_builder_end_array (b);
+      json_builder_set_member_name (b, "gpfifo_entry");
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "length");
+      json_builder_add_int_value (b, KS_ANATOMY_PB_WORDS);
+      json_builder_set_member_name (b, "level");
+      json_builder_add_string_value (b, "main");
+      json_builder_set_member_name (b, "address");
+      json_builder_add_null_value (b);
+      json_builder_end_object (b);
+      json_builder_set_member_name (b, "gp_put");
+      json_builder_add_string_value (b, "USERD + 0x8c");
+      json_builder_set_member_name (b, "doorbell");
+      json_builder_add_string_value (b, "NV_USERMODE_NOTIFY_CHANNEL_PENDING (0x00810090)");
+      json_builder_set_member_name (b, "documented_in");
+      json_builder_add_string_value (b, "open-gpu-doc: classes/compute/clc9c0.h, clcbc0.h; "
+                                        "classes/host/clc76f.h; "
+                                        "manuals/turing/tu104/dev_usermode.ref.txt");
+      json_builder_end_object (b);
+    }
+  else
+    json_builder_add_null_value (b);
 
   /* scheduler 0's warps in the model: issues and the cycles they waited */
   json_builder_set_member_name (b, "scheduler");

@@ -54,6 +54,20 @@ typedef struct
 
 #define KS_ANATOMY_QMD_WORDS 64
 
+/* 3. the submission: a pushbuffer segment that hands the GPU this launch's
+ * QMD inline (SET_INLINE_QMD_ADDRESS_A/B, then LOAD_INLINE_QMD_DATA(0..63)
+ * of the compute class), each method behind a header in the channel's
+ * format; the GPFIFO entry that points at it; GP_PUT; the doorbell */
+#define KS_ANATOMY_PB_WORDS (4 + KS_ANATOMY_QMD_WORDS)
+#define KS_ANATOMY_PB_SUBCHANNEL 1      /* compute, as the open drivers bind it */
+
+/* A pushbuffer method header (clc76f.h's NVC76F_DMA_INCR_*: SEC_OP 31:29 =
+ * 1, increasing, COUNT 28:16, SUBCHANNEL 15:13, ADDRESS 11:0 = the
+ * method's byte offset / 4) */
+uint32_t ks_anatomy_pb_header (uint32_t method,
+                               uint32_t count,
+                               uint32_t subchannel);
+
 /* One SASS instruction of the kernel with its control code (stage 5) */
 typedef struct
 {
@@ -129,6 +143,15 @@ typedef struct
    * and Hopper compute classes document it); qmd_version NULL where no
    * documented layout is drawn */
   const char *qmd_version;
+  /* the submission, where the compute class is documented (sm_89: Ada's
+   * ADA_COMPUTE_A 0xC9C0, clc9c0.h; sm_90 and later: HOPPER_COMPUTE_A
+   * 0xCBC0, clcbc0.h); compute_class NULL elsewhere.  pushbuffer[1] and
+   * [2], the QMD's address, are the driver's (not known) */
+  const char *compute_class;
+  uint32_t compute_class_id;
+  uint32_t pushbuffer[KS_ANATOMY_PB_WORDS];
+  uint32_t gp_entry1;           /* the GPFIFO entry's second word: LENGTH (30:10) in words,
+                                 * LEVEL main; GET_HI (the address's) not known */
   KsAnatomyQmdField *qmd_fields;
   uint32_t n_qmd_fields;
   uint32_t qmd_words[KS_ANATOMY_QMD_WORDS]; /* the known fields' bits; zero elsewhere */
