@@ -2,16 +2,18 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # fuzz.sh: builds the fuzzers and runs each for a while.
 #
-# Usage: build-aux/fuzz.sh [SECONDS [LAUNCH_SECONDS [SASS_SECONDS]]]
+# Usage: build-aux/fuzz.sh [SECONDS [LAUNCH_SECONDS [SASS_SECONDS [KEEP_SECONDS]]]]
 #   SECONDS for the PTX parser (default 60), LAUNCH_SECONDS for the
 #   launch-spec reader (default 20), SASS_SECONDS for the SASS listing
-#   reader (default 20); run from anywhere.
+#   reader (default 20), KEEP_SECONDS for what the anatomy reads of nvcc
+#   --keep (default 10); run from anywhere.
 #
 # The build lives in _build-fuzz at the top of the source tree, apart from
 # any normal build, because it is made with clang and sanitizers.  A failing
 # input is copied into tests/fuzz/regressions/ (parser),
 # tests/fuzz/launch-regressions/ (launch specs) or
-# tests/fuzz/sass-regressions/ (SASS listings) so that `meson test --suite
+# tests/fuzz/sass-regressions/ (SASS listings) or
+# tests/fuzz/artifacts-seeds/ (nvcc's steps, launch stubs) so that `meson test --suite
 # fuzz` replays it from then on; minimize it first with
 #   _build-fuzz/tests/fuzz/fuzz-ptx-parser -minimize_crash=1 -runs=10000 CRASH
 #
@@ -23,7 +25,8 @@ set -eu
 seconds=${1:-60}
 launch_seconds=${2:-20}
 sass_seconds=${3:-20}
-for s in "$seconds" "$launch_seconds" "$sass_seconds"; do
+keep_seconds=${4:-10}
+for s in "$seconds" "$launch_seconds" "$sass_seconds" "$keep_seconds"; do
   case $s in
     ''|*[!0-9]*) echo "fuzz.sh: seconds must be a number, not '$s'" >&2; exit 2 ;;
   esac
@@ -36,7 +39,7 @@ if [ ! -f "$builddir/build.ninja" ]; then
   (cd "$srcdir" && CC=clang meson setup _build-fuzz -Dfuzzing=true \
      -Db_sanitize=address,undefined -Db_lundef=false -Db_lto=false)
 fi
-meson compile -C "$builddir" fuzz-ptx-parser fuzz-launch fuzz-sass
+meson compile -C "$builddir" fuzz-ptx-parser fuzz-launch fuzz-sass fuzz-artifacts
 
 : "${ASAN_OPTIONS:=detect_leaks=1:allocator_may_return_null=1}"
 : "${UBSAN_OPTIONS:=halt_on_error=1:print_stacktrace=1}"
@@ -103,3 +106,5 @@ run fuzz-launch "$launch_seconds" "$srcdir/tests/fuzz/launch-regressions" "" \
 run fuzz-sass "$sass_seconds" "$srcdir/tests/fuzz/sass-regressions" "" \
   "$srcdir"/tests/fixtures/sass/*.sass "$srcdir"/tests/fixtures/sass/*.s \
   "$srcdir"/tests/fixtures/sass/*.asm
+run fuzz-artifacts "$keep_seconds" "$srcdir/tests/fuzz/artifacts-seeds" "" \
+  "$srcdir"/tests/fixtures/keep/* "$srcdir"/data/samples/*/keep/*.json
