@@ -323,16 +323,20 @@ check_header (uint32_t header,
   g_assert_cmphex ((header & 0xfff) * 4, ==, method);
 }
 
-/* The submission as data: SET_INLINE_QMD_ADDRESS_A (0x0318 in clc9c0.h
- * and clcbc0.h) with its two words, LOAD_INLINE_QMD_DATA(0) (0x0320) with
- * the 64 words of the record, and a GPFIFO entry of 68 words (LENGTH
- * 30:10, LEVEL 9:9 main); none for Ampere, whose class open-gpu-doc lacks */
+/* The submission as data: SET_INLINE_QMD_ADDRESS_A (0x0318 in clc6c0.h,
+ * clc7c0.h, clc9c0.h and clcbc0.h) with its two words,
+ * LOAD_INLINE_QMD_DATA(0) (0x0320) with the 64 words of the record, and a
+ * GPFIFO entry of 68 words (LENGTH 30:10, LEVEL 9:9 main); none where the
+ * class or the record's layout is not documented (Blackwell's headers
+ * have QMD 04_01 and 05_xx only: no 03_00 words are drawn there) */
 static void
 test_submission (void)
 {
   const struct { const char *gpu, *cls; uint32_t id; } cases[] = {
     { "rtx-4090", "ADA_COMPUTE_A", 0xC9C0 }, { "h200", "HOPPER_COMPUTE_A", 0xCBC0 },
-    { "rtx-3090", NULL, 0 },
+    { "rtx-3090", "AMPERE_COMPUTE_B", 0xC7C0 }, { "a100-sxm4-80gb", "AMPERE_COMPUTE_A", 0xC6C0 },
+    /* Orin's class is not said; Blackwell's records are not QMD 03_00 */
+    { "jetson-agx-orin", NULL, 0 }, { "b200", NULL, 0 }, { "rtx-5090", NULL, 0 },
   };
 
   for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
@@ -343,6 +347,8 @@ test_submission (void)
       JsonNode *s = json_object_get_member (json_node_get_object (root), "submission");
 
       g_assert_cmpstr (an->compute_class, ==, cases[c].cls);
+      if (g_str_equal (cases[c].gpu, "b200") || g_str_equal (cases[c].gpu, "rtx-5090"))
+        g_assert_null (an->qmd_version);
       if (cases[c].cls == NULL)
         {
           g_assert_true (JSON_NODE_HOLDS_NULL (s));

@@ -518,7 +518,10 @@ fill_qmd (KsAnatomy *an)
 {
   unsigned sm = 0;
 
-  if (sscanf (an->arch, "sm_%u", &sm) != 1 || sm < 80)
+  /* 03_00 is in the Ampere, Ada and Hopper classes' headers; Blackwell's
+   * (clcdc0qmd.h, clcec0qmd.h) have only 04_01 and 05_xx, laid out
+   * otherwise */
+  if (sscanf (an->arch, "sm_%u", &sm) != 1 || sm < 80 || sm >= 100)
     return;
   an->qmd_version = "03_00";
   an->n_qmd_fields = G_N_ELEMENTS (qmd_v03_00);
@@ -573,8 +576,8 @@ ks_anatomy_pb_header (uint32_t method,
   return 1u << 29 | (count & 0x1fff) << 16 | (subchannel & 7) << 13 | (method >> 2 & 0xfff);
 }
 
-/* The compute class's methods (open-gpu-doc classes/compute/clc9c0.h and
- * clcbc0.h: the same offsets in both) */
+/* The compute class's methods (open-gpu-doc classes/compute/clc6c0.h,
+ * clc7c0.h, clc9c0.h and clcbc0.h: the same offsets in all four) */
 #define SET_INLINE_QMD_ADDRESS_A 0x0318
 #define LOAD_INLINE_QMD_DATA_0 0x0320
 
@@ -585,10 +588,17 @@ fill_submission (KsAnatomy *an)
 {
   unsigned sm = 0;
 
-  if (an->qmd_version == NULL || sscanf (an->arch, "sm_%u", &sm) != 1 || (sm != 89 && sm < 90))
+  if (an->qmd_version == NULL || sscanf (an->arch, "sm_%u", &sm) != 1)
     return;
-  an->compute_class = sm == 89 ? "ADA_COMPUTE_A" : "HOPPER_COMPUTE_A";
-  an->compute_class_id = sm == 89 ? 0xC9C0 : 0xCBC0;
+  /* GA100; GA10x; AD10x; GH100 (Orin's sm_87: its class is not said) */
+  switch (sm)
+    {
+    case 80: an->compute_class = "AMPERE_COMPUTE_A"; an->compute_class_id = 0xC6C0; break;
+    case 86: an->compute_class = "AMPERE_COMPUTE_B"; an->compute_class_id = 0xC7C0; break;
+    case 89: an->compute_class = "ADA_COMPUTE_A"; an->compute_class_id = 0xC9C0; break;
+    case 90: an->compute_class = "HOPPER_COMPUTE_A"; an->compute_class_id = 0xCBC0; break;
+    default: return;
+    }
   /* the QMD's address (A: its upper bits, B: its lower, both >> 8): the
    * driver's; then the record itself */
   an->pushbuffer[0] = ks_anatomy_pb_header (SET_INLINE_QMD_ADDRESS_A, 2,
@@ -1174,8 +1184,8 @@ ks_anatomy_to_json (const KsAnatomy *an)
       json_builder_set_member_name (b, "doorbell");
       json_builder_add_string_value (b, "NV_USERMODE_NOTIFY_CHANNEL_PENDING (0x00810090)");
       json_builder_set_member_name (b, "documented_in");
-      json_builder_add_string_value (b, "open-gpu-doc: classes/compute/clc9c0.h, clcbc0.h; "
-                                        "classes/host/clc76f.h; "
+      json_builder_add_string_value (b, "open-gpu-doc: classes/compute/clc6c0.h, clc7c0.h, "
+                                        "clc9c0.h, clcbc0.h; classes/host/clc76f.h; "
                                         "manuals/turing/tu104/dev_usermode.ref.txt");
       json_builder_end_object (b);
     }
