@@ -335,6 +335,7 @@ test_submission (void)
   const struct { const char *gpu, *cls; uint32_t id; } cases[] = {
     { "rtx-4090", "ADA_COMPUTE_A", 0xC9C0 }, { "h200", "HOPPER_COMPUTE_A", 0xCBC0 },
     { "rtx-3090", "AMPERE_COMPUTE_B", 0xC7C0 }, { "a100-sxm4-80gb", "AMPERE_COMPUTE_A", 0xC6C0 },
+    { "t4", "TURING_COMPUTE_A", 0xC5C0 }, { "v100-sxm2", "VOLTA_COMPUTE_A", 0xC3C0 },
     /* Orin's class is not said; Blackwell's records are not QMD 03_00 */
     { "jetson-agx-orin", NULL, 0 }, { "b200", NULL, 0 }, { "rtx-5090", NULL, 0 },
   };
@@ -366,6 +367,37 @@ test_submission (void)
       g_assert_true (json_object_get_boolean_member (json_node_get_object (s), "reconstructed"));
       g_assert_cmpuint (json_array_get_length (json_object_get_array_member (
                           json_node_get_object (s), "pushbuffer")), ==, 68);
+    }
+}
+
+/* QMD 02_03 (Turing, clc5c0qmd.h) and 02_02 (Volta, clc3c0qmd.h): the
+ * grid at CTA_RASTER_WIDTH MW(415:384) (word 12) as in 03_00, the version
+ * at MW(583:576) (word 18's low byte: major 2, minor 3 or 2),
+ * SEMAPHORE_RELEASE_ENABLE0 at MW(138:138) (word 4, bit 10),
+ * REGISTER_COUNT_V at MW(656:648), SASS_VERSION at MW(1023:1016) (word
+ * 31's top byte, 0x75 or 0x70 as the open drivers write it) */
+static void
+test_qmd_v02 (void)
+{
+  const struct { const char *gpu, *version; uint32_t minor, sass; } cases[] = {
+    { "t4", "02_03", 3, 0x75 }, { "v100-sxm2", "02_02", 2, 0x70 },
+  };
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_autoptr(KsAnalysis) a = analyse_vadd (cases[c].gpu, 4);
+      g_autoptr(KsAnatomy) an = ks_anatomy_new (a, NULL);
+
+      g_assert_cmpstr (an->qmd_version, ==, cases[c].version);
+      g_assert_cmphex (an->qmd_words[12], ==, 4);
+      g_assert_cmphex (an->qmd_words[18] & 0xff, ==, 0x20 | cases[c].minor);
+      g_assert_cmphex (an->qmd_words[18] >> 16, ==, 256);
+      g_assert_cmphex (an->qmd_words[4] >> 10 & 1, ==, 1);
+      g_assert_cmpuint (an->qmd_words[20] >> 8 & 0x1ff, ==, an->registers);
+      g_assert_cmphex (an->qmd_words[31] >> 24, ==, cases[c].sass);
+      /* the 03_00 places of the semaphore and SASS_VERSION are empty */
+      g_assert_cmphex (an->qmd_words[51], ==, 0);
+      g_assert_cmphex (an->qmd_words[25] >> 23 & 1, ==, 0);
     }
 }
 
@@ -591,5 +623,6 @@ main (int    argc,
   g_test_add_func ("/anatomy/struct-param-ptxas", test_struct_param_ptxas);
   g_test_add_func ("/anatomy/stub-offsets", test_stub_offsets);
   g_test_add_func ("/anatomy/submission", test_submission);
+  g_test_add_func ("/anatomy/qmd-v02", test_qmd_v02);
   return g_test_run ();
 }

@@ -1021,9 +1021,9 @@ stage_page (KsAnatomyWindow *self,
             gtk_box_append (GTK_BOX (extra), submission_box (an));
         }
       else
-        extra = text_label (_("KernelScope draws the record's words in the layout NVIDIA's "
-                              "headers document for sm_80 to sm_90 (QMD 03_00); for this "
-                              "architecture only its fields are listed."),
+        extra = text_label (_("KernelScope draws the record's words in the layouts NVIDIA's "
+                              "headers document for sm_70 to sm_90 (QMD 02_02, 02_03 and "
+                              "03_00); for this architecture only its fields are listed."),
                             "dim-label");
       /* the fields' table says the same where the words are drawn */
       if (an->qmd_version != NULL)

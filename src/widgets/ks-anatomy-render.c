@@ -55,7 +55,7 @@ ks_anatomy_qmd_kind (const KsAnatomyQmdField *f)
     return KS_QMD_KIND_CONSTANTS;
   if (g_str_has_prefix (n, "PROGRAM") || g_str_has_prefix (n, "SASS"))
     return KS_QMD_KIND_PROGRAM;
-  if (g_str_has_prefix (n, "RELEASE"))
+  if (g_str_has_prefix (n, "RELEASE") || g_str_has_prefix (n, "SEMAPHORE_RELEASE"))
     return KS_QMD_KIND_COMPLETION;
   if (g_str_has_prefix (n, "QMD_"))
     return KS_QMD_KIND_VERSION;

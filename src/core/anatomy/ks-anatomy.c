@@ -471,10 +471,14 @@ read_in_sass (const char *sass,
   return strstr (sass, operand) != NULL;
 }
 
-/* QMD version 03_00's fields a launch fills, at their documented places
- * (open-gpu-doc classes/compute/clc6c0qmd.h, clc9c0qmd.h, clcbc0qmd.h:
- * the Ampere, Ada and Hopper compute classes).  The values are the
- * launch's; the addresses and the semaphore's payload are the driver's. */
+/* The QMD's fields a launch fills, at their documented places: version
+ * 03_00 (open-gpu-doc classes/compute/clc6c0qmd.h, clc7c0qmd.h,
+ * clc9c0qmd.h, clcbc0qmd.h: the Ampere, Ada and Hopper compute classes),
+ * and versions 02_02 (Volta, clc3c0qmd.h) and 02_03 (Turing,
+ * clc5c0qmd.h), whose fields lie at the same places but for the release
+ * semaphore's, the local memory's, the barriers' and SASS_VERSION.  The
+ * values are the launch's; the addresses and the semaphore's payload are
+ * the driver's. */
 typedef enum
 {
   QMD_GRID_X, QMD_GRID_Y, QMD_GRID_Z, QMD_SHARED, QMD_VERSION_MINOR, QMD_VERSION_MAJOR,
@@ -482,12 +486,14 @@ typedef enum
   QMD_BARRIERS, QMD_UNKNOWN, QMD_ONE, QMD_CBANK0_SIZE, QMD_SASS_VERSION,
 } QmdValue;
 
-static const struct
+typedef struct
 {
   const char *name;
   uint16_t hi, lo;
   QmdValue value;
-} qmd_v03_00[] = {
+} QmdPlace;
+
+static const QmdPlace qmd_v03_00[] = {
   { "CTA_RASTER_WIDTH", 415, 384, QMD_GRID_X },
   { "CTA_RASTER_HEIGHT", 431, 416, QMD_GRID_Y },
   { "CTA_RASTER_DEPTH", 463, 448, QMD_GRID_Z },
@@ -513,39 +519,81 @@ static const struct
   { "SASS_VERSION", 1663, 1656, QMD_SASS_VERSION },
 };
 
+static const QmdPlace qmd_v02[] = {
+  { "SEMAPHORE_RELEASE_ENABLE0", 138, 138, QMD_ONE },
+  { "CTA_RASTER_WIDTH", 415, 384, QMD_GRID_X },
+  { "CTA_RASTER_HEIGHT", 431, 416, QMD_GRID_Y },
+  { "CTA_RASTER_DEPTH", 463, 448, QMD_GRID_Z },
+  { "SHARED_MEMORY_SIZE", 561, 544, QMD_SHARED },
+  { "QMD_VERSION", 579, 576, QMD_VERSION_MINOR },
+  { "QMD_MAJOR_VERSION", 583, 580, QMD_VERSION_MAJOR },
+  { "CTA_THREAD_DIMENSION0", 607, 592, QMD_BLOCK_X },
+  { "CTA_THREAD_DIMENSION1", 623, 608, QMD_BLOCK_Y },
+  { "CTA_THREAD_DIMENSION2", 639, 624, QMD_BLOCK_Z },
+  { "CONSTANT_BUFFER_VALID(0)", 640, 640, QMD_CBANK0_VALID },
+  { "REGISTER_COUNT_V", 656, 648, QMD_REGISTERS },
+  { "RELEASE0_ADDRESS_LOWER", 767, 736, QMD_UNKNOWN },
+  { "RELEASE0_ADDRESS_UPPER", 775, 768, QMD_UNKNOWN },
+  { "RELEASE0_PAYLOAD", 831, 800, QMD_UNKNOWN },
+  { "SHADER_LOCAL_MEMORY_LOW_SIZE", 951, 928, QMD_LOCAL },
+  { "BARRIER_COUNT", 959, 955, QMD_BARRIERS },
+  { "SASS_VERSION", 1023, 1016, QMD_SASS_VERSION },
+  { "CONSTANT_BUFFER_ADDR_LOWER(0)", 1055, 1024, QMD_UNKNOWN },
+  { "CONSTANT_BUFFER_ADDR_UPPER(0)", 1072, 1056, QMD_UNKNOWN },
+  { "CONSTANT_BUFFER_SIZE_SHIFTED4(0)", 1087, 1075, QMD_CBANK0_SIZE },
+  { "PROGRAM_ADDRESS_LOWER", 1567, 1536, QMD_UNKNOWN },
+  { "PROGRAM_ADDRESS_UPPER", 1584, 1568, QMD_UNKNOWN },
+};
+
 static void
 fill_qmd (KsAnatomy *an)
 {
-  unsigned sm = 0;
+  unsigned sm = 0, major = 0, minor = 0;
+  const QmdPlace *places;
 
-  /* 03_00 is in the Ampere, Ada and Hopper classes' headers; Blackwell's
-   * (clcdc0qmd.h, clcec0qmd.h) have only 04_01 and 05_xx, laid out
-   * otherwise */
-  if (sscanf (an->arch, "sm_%u", &sm) != 1 || sm < 80 || sm >= 100)
+  /* 03_00 is in the Ampere, Ada and Hopper classes' headers, 02_02 in
+   * Volta's, 02_03 in Turing's; Blackwell's (clcdc0qmd.h, clcec0qmd.h)
+   * have only 04_01 and 05_xx, laid out otherwise */
+  if (sscanf (an->arch, "sm_%u", &sm) != 1 || sm < 70 || sm >= 100)
     return;
-  an->qmd_version = "03_00";
-  an->n_qmd_fields = G_N_ELEMENTS (qmd_v03_00);
+  if (sm >= 80)
+    {
+      an->qmd_version = "03_00";
+      an->qmd_documented_in = "NVIDIA open-gpu-doc, classes/compute/clc9c0qmd.h (and clc6c0qmd.h, "
+                              "clc7c0qmd.h, clcbc0qmd.h)";
+      places = qmd_v03_00;
+      an->n_qmd_fields = G_N_ELEMENTS (qmd_v03_00);
+    }
+  else
+    {
+      an->qmd_version = sm >= 75 ? "02_03" : "02_02";
+      an->qmd_documented_in = sm >= 75 ? "NVIDIA open-gpu-doc, classes/compute/clc5c0qmd.h"
+                                       : "NVIDIA open-gpu-doc, classes/compute/clc3c0qmd.h";
+      places = qmd_v02;
+      an->n_qmd_fields = G_N_ELEMENTS (qmd_v02);
+    }
+  sscanf (an->qmd_version, "%u_%u", &major, &minor);
   an->qmd_fields = g_new0 (KsAnatomyQmdField, an->n_qmd_fields);
   for (uint32_t i = 0; i < an->n_qmd_fields; i++)
     {
       KsAnatomyQmdField *f = &an->qmd_fields[i];
       uint64_t v = 0;
 
-      f->name = qmd_v03_00[i].name;
-      f->hi = qmd_v03_00[i].hi;
-      f->lo = qmd_v03_00[i].lo;
+      f->name = places[i].name;
+      f->hi = places[i].hi;
+      f->lo = places[i].lo;
       f->known = TRUE;
-      switch (qmd_v03_00[i].value)
+      switch (places[i].value)
         {
         case QMD_GRID_X: case QMD_GRID_Y: case QMD_GRID_Z:
-          v = an->grid[qmd_v03_00[i].value - QMD_GRID_X];
+          v = an->grid[places[i].value - QMD_GRID_X];
           break;
         case QMD_BLOCK_X: case QMD_BLOCK_Y: case QMD_BLOCK_Z:
-          v = an->block[qmd_v03_00[i].value - QMD_BLOCK_X];
+          v = an->block[places[i].value - QMD_BLOCK_X];
           break;
         case QMD_SHARED: v = an->shared_bytes; break;
-        case QMD_VERSION_MINOR: v = 0; break;
-        case QMD_VERSION_MAJOR: v = 3; break;
+        case QMD_VERSION_MINOR: v = minor; break;
+        case QMD_VERSION_MAJOR: v = major; break;
         case QMD_CBANK0_VALID: case QMD_ONE: v = 1; break;
         case QMD_REGISTERS: v = an->registers; break;
         case QMD_LOCAL: v = an->local_bytes; break;
@@ -576,8 +624,9 @@ ks_anatomy_pb_header (uint32_t method,
   return 1u << 29 | (count & 0x1fff) << 16 | (subchannel & 7) << 13 | (method >> 2 & 0xfff);
 }
 
-/* The compute class's methods (open-gpu-doc classes/compute/clc6c0.h,
- * clc7c0.h, clc9c0.h and clcbc0.h: the same offsets in all four) */
+/* The compute class's methods (open-gpu-doc classes/compute/clc3c0.h,
+ * clc5c0.h, clc6c0.h, clc7c0.h, clc9c0.h and clcbc0.h: the same offsets
+ * in all six) */
 #define SET_INLINE_QMD_ADDRESS_A 0x0318
 #define LOAD_INLINE_QMD_DATA_0 0x0320
 
@@ -590,9 +639,12 @@ fill_submission (KsAnatomy *an)
 
   if (an->qmd_version == NULL || sscanf (an->arch, "sm_%u", &sm) != 1)
     return;
-  /* GA100; GA10x; AD10x; GH100 (Orin's sm_87: its class is not said) */
+  /* GV100; TU10x; GA100; GA10x; AD10x; GH100 (Orin's sm_87: its class
+   * is not said) */
   switch (sm)
     {
+    case 70: an->compute_class = "VOLTA_COMPUTE_A"; an->compute_class_id = 0xC3C0; break;
+    case 75: an->compute_class = "TURING_COMPUTE_A"; an->compute_class_id = 0xC5C0; break;
     case 80: an->compute_class = "AMPERE_COMPUTE_A"; an->compute_class_id = 0xC6C0; break;
     case 86: an->compute_class = "AMPERE_COMPUTE_B"; an->compute_class_id = 0xC7C0; break;
     case 89: an->compute_class = "ADA_COMPUTE_A"; an->compute_class_id = 0xC9C0; break;
@@ -1017,7 +1069,7 @@ ks_anatomy_to_json (const KsAnatomy *an)
   if (an->qmd_version != NULL)
     {
       json_builder_set_member_name (b, "documented_in");
-      json_builder_add_string_value (b, "NVIDIA open-gpu-doc, classes/compute/clc9c0qmd.h");
+      json_builder_add_string_value (b, an->qmd_documented_in);
       json_builder_set_member_name (b, "words");
       json_builder_begin_array (b);
       for (uint32_t w = 0; w < KS_ANATOMY_QMD_WORDS; w++)

@@ -12,7 +12,7 @@
  * - The launch record (QMD) the driver fills: its fields for this launch,
  *   reconstructed from the launch and the resources, placed in the 64
  *   words where NVIDIA's class headers (open-gpu-doc) document them for
- *   sm_80 to sm_90; the addresses the driver picks are marked unknown.
+ *   sm_70 to sm_90; the addresses the driver picks are marked unknown.
  * - Distribution: blocks an SM holds and what limits them, the waves, the
  *   warps each scheduler (sub-partition) holds.
  * - The figures Nsight Compute would give, from the timing model, under
@@ -139,14 +139,17 @@ typedef struct
   uint32_t shared_bytes;        /* static + dynamic, per block */
   uint32_t local_bytes;         /* local memory a thread (the stack frame) */
   uint32_t barriers;            /* named barriers a block */
-  /* the record laid out as QMD 03_00 (sm_80 to sm_90: the Ampere, Ada
-   * and Hopper compute classes document it; Blackwell's have other
-   * versions); qmd_version NULL where no documented layout is drawn */
+  /* the record laid out as NVIDIA's class headers document it: QMD 02_02
+   * on sm_70 (Volta), 02_03 on sm_75 (Turing), 03_00 on sm_80 to sm_90
+   * (Ampere, Ada, Hopper); Blackwell's headers have other versions, not
+   * drawn; qmd_version NULL where no documented layout is drawn */
   const char *qmd_version;
+  const char *qmd_documented_in;        /* the header of that layout */
   /* the submission, where the record is laid out and the compute class is
-   * documented (sm_80 AMPERE_COMPUTE_A 0xC6C0, sm_86 AMPERE_COMPUTE_B
-   * 0xC7C0, sm_89 ADA_COMPUTE_A 0xC9C0, sm_90 HOPPER_COMPUTE_A 0xCBC0:
-   * open-gpu-doc's clc6c0.h ... clcbc0.h); compute_class NULL elsewhere.
+   * documented (sm_70 VOLTA_COMPUTE_A 0xC3C0, sm_75 TURING_COMPUTE_A
+   * 0xC5C0, sm_80 AMPERE_COMPUTE_A 0xC6C0, sm_86 AMPERE_COMPUTE_B 0xC7C0,
+   * sm_89 ADA_COMPUTE_A 0xC9C0, sm_90 HOPPER_COMPUTE_A 0xCBC0:
+   * open-gpu-doc's clc3c0.h ... clcbc0.h); compute_class NULL elsewhere.
    * pushbuffer[1] and [2], the QMD's address, are the driver's (not
    * known) */
   const char *compute_class;
