@@ -40,7 +40,9 @@ shot window-presentation --presentation "$s/05-divergence/divergence.json"
 shot window-projector-1024 --presentation --size 1024x768 "$s/05-divergence/divergence.json"
 # the Launch Anatomy (docs/ANATOMY.md): the control codes, and the launch
 # record's words on a 1280x720 projector
+shot anatomy-compile --size 1366x768 --gpu rtx-4090 --anatomy 1 "$s/01-vector-add/vector_add.json"
 shot anatomy-issue --size 1366x768 --gpu rtx-4090 --anatomy 5 "$s/01-vector-add/vector_add.json"
+shot anatomy-memory --size 1366x768 --gpu rtx-4090 --anatomy 6 "$s/01-vector-add/vector_add.json"
 shot anatomy-record --presentation --size 1280x720 --gpu rtx-4090 --anatomy 3 "$s/01-vector-add/vector_add.json"
 shot window-half-laptop --size 683x740 "$s/12-transpose-padded/transpose_padded.json"
 shot window-texture --view memory "$s/26-texture-upscale/texture_upscale.json"
