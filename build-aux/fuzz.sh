@@ -6,7 +6,8 @@
 #   SECONDS for the PTX parser (default 60), LAUNCH_SECONDS for the
 #   launch-spec reader (default 20), SASS_SECONDS for the SASS listing
 #   reader (default 20), KEEP_SECONDS for what the anatomy reads of nvcc
-#   --keep (default 10); run from anywhere.
+#   --keep and for the fat binary reader (default 10 each); run from
+#   anywhere.
 #
 # The build lives in _build-fuzz at the top of the source tree, apart from
 # any normal build, because it is made with clang and sanitizers.  A failing
@@ -39,7 +40,7 @@ if [ ! -f "$builddir/build.ninja" ]; then
   (cd "$srcdir" && CC=clang meson setup _build-fuzz -Dfuzzing=true \
      -Db_sanitize=address,undefined -Db_lundef=false -Db_lto=false)
 fi
-meson compile -C "$builddir" fuzz-ptx-parser fuzz-launch fuzz-sass fuzz-artifacts
+meson compile -C "$builddir" fuzz-ptx-parser fuzz-launch fuzz-sass fuzz-artifacts fuzz-fatbin
 
 : "${ASAN_OPTIONS:=detect_leaks=1:allocator_may_return_null=1}"
 : "${UBSAN_OPTIONS:=halt_on_error=1:print_stacktrace=1}"
@@ -108,3 +109,5 @@ run fuzz-sass "$sass_seconds" "$srcdir/tests/fuzz/sass-regressions" "" \
   "$srcdir"/tests/fixtures/sass/*.asm
 run fuzz-artifacts "$keep_seconds" "$srcdir/tests/fuzz/artifacts-seeds" "" \
   "$srcdir"/tests/fixtures/keep/* "$srcdir"/data/samples/*/keep/*.json
+run fuzz-fatbin "$keep_seconds" "$srcdir/tests/fuzz/fatbin-regressions" "" \
+  "$srcdir"/tests/fixtures/fatbin/*.fatbin

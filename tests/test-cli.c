@@ -2091,6 +2091,42 @@ test_anatomy (void)
   result_clear (&r);
 }
 
+/* fatbin: the entries of nvcc's fat binary (tests/fixtures/fatbin), the
+ * cubin written out byte for byte as `nvcc -cubin` made it */
+static void
+test_fatbin (void)
+{
+  g_autofree char *fb = dist ("fixtures", "fatbin", "vector_add.sm_89.speed.fatbin", NULL);
+  g_autofree char *cubin = dist ("fixtures", "fatbin", "vector_add.sm_89.cubin", NULL);
+  g_autofree char *cu = dist ("..", "data", "samples", "01-vector-add", "vector_add.cu", NULL);
+  g_autofree char *dir = g_dir_make_tmp ("ks-cli-XXXXXX", NULL);
+  g_autofree char *out = g_build_filename (dir, "x", NULL);
+  g_autofree char *written = g_build_filename (out, "vector_add.sm_89.speed.0.sm_89.cubin", NULL);
+  g_autofree char *a = NULL, *b = NULL;
+  gsize la, lb;
+  const char *list[] = { "fatbin", fb, "--json", "--extract", out, NULL };
+  const char *bad[] = { "fatbin", cu, NULL };
+  Result r = run_cli (list);
+  JsonArray *entries;
+
+  g_assert_cmpint (r.status, ==, 0);
+  entries = json_object_get_array_member (json_node_get_object (r.json), "entries");
+  g_assert_cmpuint (json_array_get_length (entries), ==, 2);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (entries, 1),
+                                                  "compression"), ==, "lz4");
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (entries, 1),
+                                                  "ptx_version"), ==, "9.0");
+  result_clear (&r);
+  g_assert_true (g_file_get_contents (written, &a, &la, NULL));
+  g_assert_true (g_file_get_contents (cubin, &b, &lb, NULL));
+  g_assert_cmpmem (a, la, b, lb);
+  r = run_cli (bad);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "not a CUDA fat binary"));
+  result_clear (&r);
+  ks_test_remove_tree (dir);
+}
+
 static void
 test_probe_run_ptx (void)
 {
@@ -2264,6 +2300,7 @@ main (int   argc,
   g_test_add_func ("/cli/probe-run-ptx", test_probe_run_ptx);
   g_test_add_func ("/cli/probe-gpu", test_probe_gpu);
   g_test_add_func ("/cli/anatomy", test_anatomy);
+  g_test_add_func ("/cli/fatbin", test_fatbin);
   g_test_add_func ("/cli/analyze/default-launch", test_analyze_default_launch);
   g_test_add_func ("/cli/analyze/cuda-error", test_analyze_cuda_error);
   g_test_add_func ("/cli/parse/errors", test_parse_errors);

@@ -14,6 +14,7 @@
 
 #include "ks-cli-analyze.h"
 #include "ks-cli-anatomy.h"
+#include "ks-cli-fatbin.h"
 #include "ks-cli-occupancy.h"
 #include "ks-cli-probe.h"
 #include "ks-cli-sass.h"
@@ -1362,6 +1363,8 @@ static const struct
     "SPEC.json|FILE.ptx [--arch sm_XX|--gpu ID]: resources, occupancy, simulation, hints" },
   { "anatomy", ks_cli_anatomy,
     "SPEC.json|FILE [--gpu ID]: the launch's stages (seeds/004) with this kernel's figures" },
+  { "fatbin", ks_cli_fatbin,
+    "FILE [--extract DIR]: the PTX and cubins of a fat binary, host object or program" },
   { "occupancy", ks_cli_occupancy,
     "--arch sm_XX --block-size N --regs R: active blocks and warps per SM, occupancy, limiter" },
   { "probe", ks_cli_probe,
