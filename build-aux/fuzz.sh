@@ -40,6 +40,8 @@ if [ ! -f "$builddir/build.ninja" ]; then
   (cd "$srcdir" && CC=clang meson setup _build-fuzz -Dfuzzing=true \
      -Db_sanitize=address,undefined -Db_lundef=false -Db_lto=false)
 fi
+# an existing build learns of new targets first
+ninja -C "$builddir" build.ninja
 meson compile -C "$builddir" fuzz-ptx-parser fuzz-launch fuzz-sass fuzz-artifacts fuzz-fatbin
 
 : "${ASAN_OPTIONS:=detect_leaks=1:allocator_may_return_null=1}"

@@ -189,7 +189,9 @@ compare_written (const void *a,
 static void
 sort_items (KsArtifacts *artifacts)
 {
-  qsort (artifacts->items, artifacts->n_items, sizeof (KsArtifact), compare_written);
+  /* a record may list no files (items NULL) */
+  if (artifacts->n_items > 1)
+    qsort (artifacts->items, artifacts->n_items, sizeof (KsArtifact), compare_written);
 }
 
 /* The text of a small text file, when it is UTF-8 */
