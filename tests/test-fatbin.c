@@ -12,6 +12,7 @@
  *   damaged frame: refused with the offset, never a crash. */
 
 #include <gio/gio.h>
+#include <glib/gstdio.h>
 #include <string.h>
 
 #include "ks-fatbin.h"
@@ -149,6 +150,81 @@ test_object (void)
   g_assert_nonnull (strstr (error->message, ".nv_fatbin"));
 }
 
+/* What a program hands __cudaRegisterFatBinary: fatbinary_section.h's
+ * wrapper (magic 0x466243B1, version 1) around the fat binary */
+static void
+test_wrapper (void)
+{
+  g_autoptr(GBytes) bytes = fixture ("vector_add.sm_89.size.fatbin");
+  g_autofree uint64_t *data = g_malloc (g_bytes_get_size (bytes) + 8);
+  struct { int magic, version; const unsigned long long *data; void *other; } w;
+  g_autoptr(GError) error = NULL;
+  KsFatbin *fb;
+
+  memcpy (data, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+  w.magic = 0x466243B1;
+  w.version = 1;
+  w.data = (const unsigned long long *) data;
+  w.other = NULL;
+  fb = ks_fatbin_read_wrapper (&w, &error);
+  g_assert_no_error (error);
+  check_vadd (fb, KS_FATBIN_ZSTD, KS_FATBIN_ZSTD);
+  ks_fatbin_free (fb);
+  w.version = 2;
+  g_assert_null (ks_fatbin_read_wrapper (&w, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED);
+  g_assert_nonnull (strstr (error->message, "prelinked"));
+  g_clear_error (&error);
+  w.version = 1;
+  w.magic = 0x12345678;
+  g_assert_null (ks_fatbin_read_wrapper (&w, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+}
+
+/* A whole program: with nvcc here, one built from a kernel and a main()
+ * carries the kernel's PTX in its .nv_fatbin section */
+static void
+test_program (void)
+{
+  g_autofree char *nvcc = g_find_program_in_path ("nvcc");
+  g_autofree char *dir = NULL, *src = NULL, *exe = NULL, *err = NULL;
+  const char *text = "__global__ void twice (float *p) { p[threadIdx.x] *= 2; }\n"
+                     "int main (void) { twice<<<1, 32>>> (0); return 0; }\n";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsFatbin) fb = NULL;
+  int status = 0;
+  gboolean found = FALSE;
+
+  if (nvcc == NULL || g_getenv ("KS_NO_TOOLKIT") != NULL)
+    {
+      g_test_skip ("no nvcc on PATH: no program is built");
+      return;
+    }
+  dir = g_dir_make_tmp ("ks-fatbin-XXXXXX", NULL);
+  src = g_build_filename (dir, "twice.cu", NULL);
+  exe = g_build_filename (dir, "twice", NULL);
+  g_assert_true (g_file_set_contents (src, text, -1, NULL));
+  {
+    const char *argv[] = { nvcc, "-arch=sm_86", "-o", exe, src, NULL };
+
+    if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL,
+                       &err, &status, NULL) || status != 0)
+      {
+        g_test_skip_printf ("nvcc could not build a program here: %s", err ? err : "");
+        return;
+      }
+  }
+  fb = ks_fatbin_read_file (exe, &error);
+  g_assert_no_error (error);
+  for (uint32_t i = 0; i < fb->n_entries; i++)
+    if (fb->entries[i].kind == KS_FATBIN_PTX && fb->entries[i].arch == 86)
+      found = strstr ((const char *) fb->entries[i].data, ".entry _Z5twicePf") != NULL;
+  g_assert_true (found);
+  g_unlink (exe);
+  g_unlink (src);
+  g_rmdir (dir);
+}
+
 static void
 test_damage (void)
 {
@@ -216,5 +292,7 @@ main (int   argc,
   g_test_add_func ("/fatbin/compressions", test_compressions);
   g_test_add_func ("/fatbin/object", test_object);
   g_test_add_func ("/fatbin/damage", test_damage);
+  g_test_add_func ("/fatbin/wrapper", test_wrapper);
+  g_test_add_func ("/fatbin/program", test_program);
   return g_test_run ();
 }

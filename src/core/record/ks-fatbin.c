@@ -296,6 +296,56 @@ ks_fatbin_read (const uint8_t  *data,
   return g_steal_pointer (&fb);
 }
 
+#define WRAPPER_MAGIC 0x466243B1u
+
+KsFatbin *
+ks_fatbin_read_wrapper (const void  *wrapper,
+                        GError     **error)
+{
+  /* fatbinary_section.h's __fatBinC_Wrapper_t: int magic, int version, a
+   * pointer to the data, a pointer we do not need */
+  const struct
+  {
+    int magic;
+    int version;
+    const unsigned long long *data;
+    void *filename_or_fatbins;
+  } *w = wrapper;
+  const uint8_t *d;
+
+  g_return_val_if_fail (wrapper != NULL, NULL);
+
+  if ((uint32_t) w->magic != WRAPPER_MAGIC)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "not a fat binary wrapper "
+                   "(magic 0x%08X, not 0x%08X)", (uint32_t) w->magic, WRAPPER_MAGIC);
+      return NULL;
+    }
+  if (w->version != 1)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, "a fat binary wrapper of "
+                   "version %d: %s", w->version, w->version == 2
+                   ? "prelinked fat binaries (relocatable device code, -rdc) are not read yet"
+                   : "only version 1 is known");
+      return NULL;
+    }
+  d = (const uint8_t *) w->data;
+  if (d == NULL || u32_at (d) != KS_FATBIN_MAGIC)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "the wrapper's data is not a "
+                   "CUDA fat binary");
+      return NULL;
+    }
+  /* the binary's own header says how far it goes */
+  if (u64_at (d + 8) > G_MAXSIZE - 64)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "a fat binary of %"
+                   G_GUINT64_FORMAT " bytes", u64_at (d + 8));
+      return NULL;
+    }
+  return ks_fatbin_read (d, (size_t) (u16_at (d + 6) + u64_at (d + 8)), error);
+}
+
 /* The .nv_fatbin section of a 64-bit little-endian ELF file: its place in
  * *offset and *size; FALSE with an error when there is none */
 static gboolean

@@ -65,6 +65,14 @@ KsFatbin   *ks_fatbin_read        (const uint8_t  *data,
  * section), or a fat binary file itself */
 KsFatbin   *ks_fatbin_read_file   (const char     *path,
                                    GError        **error);
+/* What a program registers at start-up (__cudaRegisterFatBinary's
+ * argument): a __fatBinC_Wrapper_t of fatbinary_section.h (magic
+ * 0x466243B1, version 1 or 2, a pointer to the fat binary).  The fat
+ * binary is read as far as its own header says, no further.  NULL with an
+ * error for another magic or version (version 2, prelinked for relocatable
+ * device code, is refused with a message that says so). */
+KsFatbin   *ks_fatbin_read_wrapper (const void    *wrapper,
+                                    GError       **error);
 void        ks_fatbin_free        (KsFatbin       *fatbin);
 const char *ks_fatbin_compression_name (KsFatbinCompression compression);
 
