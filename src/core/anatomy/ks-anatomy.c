@@ -107,6 +107,17 @@ uint3 (JsonObject *o,
            ? (uint32_t) json_array_get_int_element (a, i) : 1;
 }
 
+/* Whether the analysis ran the launch's PTX file as it is on disk */
+static gboolean
+ptx_unedited (const KsAnalysis *a)
+{
+  g_autofree char *ptx = NULL;
+
+  return a->launch != NULL && a->launch->ptx_path != NULL && a->ptx_text != NULL
+         && g_file_get_contents (a->launch->ptx_path, &ptx, NULL, NULL)
+         && g_str_equal (ptx, a->ptx_text);
+}
+
 /* The CUDA file whose kernel the analysis ran, unedited: the file of the
  * folder `dir` whose text is the analysed CUDA, or, for a PTX file
  * analysed as it is on disk, the CUDA file of the same name beside it;
@@ -117,8 +128,6 @@ sample_cuda (const KsAnalysis *a,
              const char       *dir,
              char            **text)
 {
-  g_autofree char *ptx = NULL;
-
   if (a->cuda_text != NULL)
     {
       g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
@@ -138,9 +147,7 @@ sample_cuda (const KsAnalysis *a,
               }
           }
     }
-  else if (a->launch != NULL && a->launch->ptx_path != NULL && a->ptx_text != NULL
-           && g_file_get_contents (a->launch->ptx_path, &ptx, NULL, NULL)
-           && g_str_equal (ptx, a->ptx_text))
+  else if (ptx_unedited (a))
     {
       /* beside the PTX file, wherever the spec is */
       g_autofree char *base = g_path_get_basename (a->launch->ptx_path);
@@ -163,13 +170,14 @@ static gboolean
 sample_kernel_unedited (const KsAnalysis *a,
                         const char       *dir)
 {
-  g_autofree char *path = sample_cuda (a, dir, NULL);
-  g_autofree char *ptx = NULL;
+  g_autofree char *path = NULL;
 
-  /* a PTX-only sample */
-  return path != NULL || (a->launch != NULL && a->launch->ptx_path != NULL && a->ptx_text != NULL
-                          && g_file_get_contents (a->launch->ptx_path, &ptx, NULL, NULL)
-                          && g_str_equal (ptx, a->ptx_text));
+  /* the PTX as its file has it, whether or not a CUDA file is beside it
+   * (a PTX-only sample) */
+  if (a->cuda_text == NULL)
+    return ptx_unedited (a);
+  path = sample_cuda (a, dir, NULL);
+  return path != NULL;
 }
 
 /* The sample's record of nvcc --keep (ks-artifacts.h), for its unedited
