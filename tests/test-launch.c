@@ -588,7 +588,7 @@ static const BadSpec bad_specs[] = {
   { "{" HEAD ", \"buffers\": {\"a\": {\"type\": \"u32\", \"bytes_hex\": \"010203\"}}}",
     "buffers.a.bytes_hex: 3 bytes is not a whole number of u32 elements" },
   { "{" HEAD ", \"buffers\": {\"a\": {\"type\": \"u8\", \"data\": [1], \"bytes_hex\": \"01\"}}}",
-    "buffers.a: give only one of 'init', 'data' and 'bytes_hex'" },
+    "buffers.a: give only one of 'init', 'data', 'bytes_hex' and 'bytes_file'" },
   { "{" HEAD ", \"buffers\": {\"a\": {\"type\": \"f32\", \"count\": 1073741825}}}",
     "buffers.a.count: 1073741825 f32 elements are over the 4 GiB a buffer may hold" },
   /* init */

@@ -15,6 +15,7 @@
 #include "ks-cli-analyze.h"
 #include "ks-cli-anatomy.h"
 #include "ks-cli-fatbin.h"
+#include "ks-cli-record.h"
 #include "ks-cli-occupancy.h"
 #include "ks-cli-probe.h"
 #include "ks-cli-sass.h"
@@ -1367,6 +1368,9 @@ static const struct
     "FILE [--extract DIR]: the PTX and cubins of a fat binary, host object or program" },
   { "occupancy", ks_cli_occupancy,
     "--arch sm_XX --block-size N --regs R: active blocks and warps per SM, occupancy, limiter" },
+  { "record", ks_cli_record,
+    "[--gpu ID] [--out DIR] -- PROGRAM ARGS...: run a CUDA program (nvcc -cudart shared) on the "
+    "simulator, recording each launch" },
   { "probe", ks_cli_probe,
     "list | run TEMPLATE [--gpu ID] [--on gpu] [--out DIR] | rerun DIR | calibrate DIR: a "
     "hardware probe, verified, swept and fitted, on the model and a GPU" },

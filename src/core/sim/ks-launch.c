@@ -44,6 +44,7 @@ typedef enum
   INIT_ZERO,
   INIT_DATA,
   INIT_HEX,
+  INIT_FILE,
   INIT_RANGE,
   INIT_RANDOM,
 } InitKind;
@@ -64,6 +65,9 @@ typedef struct
   double fa, fb;                /* likewise for float types */
   KsPtxType default_type;       /* symbols: the variable's type when "type" is not given */
   uint64_t default_bytes;       /* and its size, for the count when none is given */
+  GBytes *file;                 /* "bytes_file": the file's bytes */
+  gboolean is_buffer;           /* a launch buffer, which may have an "address" */
+  uint64_t address;
 } BufSpec;
 
 typedef struct
@@ -866,6 +870,9 @@ parse_init (Ctx        *ctx,
   return TRUE;
 }
 
+static char *resolve_path (const char *spec_path,
+                           const char *path);
+
 /* Reads everything about a buffer but its values, which materialize()
  * checks as it writes them. */
 static gboolean
@@ -874,34 +881,56 @@ parse_buffer (Ctx        *ctx,
               JsonNode   *node,
               BufSpec    *b)
 {
-  static const char *const keys[] = { "type", "count", "init", "data", "bytes_hex", NULL };
-  g_autofree char *ptype = NULL, *pcount = NULL, *pdata = NULL, *phex = NULL;
+  static const char *const keys[] = { "type", "count", "init", "data", "bytes_hex",
+                                      "bytes_file", NULL };
+  static const char *const buffer_keys[] = { "type", "count", "init", "data", "bytes_hex",
+                                             "bytes_file", "address", NULL };
+  g_autofree char *ptype = NULL, *pcount = NULL, *pdata = NULL, *phex = NULL, *pfile = NULL;
   JsonObject *o = NULL;
-  JsonNode *n_type, *n_count, *n_init, *n_data, *n_hex;
+  JsonNode *n_type, *n_count, *n_init, *n_data, *n_hex, *n_file, *n_address;
   uint64_t given = 0;           /* values written in data or bytes_hex */
   gboolean has_count = FALSE;
 
-  if (!get_object (ctx, node, b->path, &o) || !check_keys (ctx, o, b->path, keys))
+  if (!get_object (ctx, node, b->path, &o)
+      || !check_keys (ctx, o, b->path, b->is_buffer ? buffer_keys : keys))
     return FALSE;
   ptype = member_path (b->path, "type");
   pcount = member_path (b->path, "count");
   pdata = member_path (b->path, "data");
   phex = member_path (b->path, "bytes_hex");
+  pfile = member_path (b->path, "bytes_file");
   n_type = json_object_get_member (o, "type");
   n_count = json_object_get_member (o, "count");
   n_init = json_object_get_member (o, "init");
   n_data = json_object_get_member (o, "data");
   n_hex = json_object_get_member (o, "bytes_hex");
+  n_file = json_object_get_member (o, "bytes_file");
+  n_address = json_object_get_member (o, "address");
 
-  if ((n_init != NULL) + (n_data != NULL) + (n_hex != NULL) > 1)
-    return fail (ctx, b->path, "give only one of 'init', 'data' and 'bytes_hex'");
+  if ((n_init != NULL) + (n_data != NULL) + (n_hex != NULL) + (n_file != NULL) > 1)
+    return fail (ctx, b->path, "give only one of 'init', 'data', 'bytes_hex' and 'bytes_file'");
+
+  if (n_address != NULL)
+    {
+      g_autofree char *paddr = member_path (b->path, "address");
+      IntVal a;
+
+      if (!get_int (ctx, n_address, paddr, TRUE, &a))
+        return FALSE;
+      if (a.neg || a.mag < KS_LAUNCH_MIN_ADDRESS || a.mag % 256 != 0
+          || a.mag >= G_GUINT64_CONSTANT (1) << 56)
+        return fail (ctx, paddr, "must be a multiple of 256 from 0x%" G_GINT64_MODIFIER "x "
+                     "below 2^56 (the simulator keeps its own windows below it)",
+                     KS_LAUNCH_MIN_ADDRESS);
+      b->address = a.mag;
+    }
 
   if (n_type != NULL)
     {
       if (!get_type (ctx, n_type, ptype, &b->type, &b->kind))
         return FALSE;
     }
-  else if (n_hex != NULL)
+  else if (n_hex != NULL || n_file != NULL)
     {
       b->type = KS_PTX_TYPE_B8;
       b->kind = KIND_BITS;
@@ -959,6 +988,29 @@ parse_buffer (Ctx        *ctx,
       if (given == 0 && !has_count)
         return fail (ctx, phex, "empty (give bytes, or a count for zeros)");
     }
+  else if (n_file != NULL)
+    {
+      g_autoptr(GError) local = NULL;
+      g_autofree char *path = NULL, *contents = NULL;
+      const char *file_name;
+      gsize len = 0;
+
+      if (!get_string (ctx, n_file, pfile, &file_name))
+        return FALSE;
+      path = resolve_path (ctx->spec_path, file_name);
+      if (g_file_test (path, G_FILE_TEST_IS_DIR))
+        return fail (ctx, pfile, "%s is a folder", path);
+      if (!g_file_get_contents (path, &contents, &len, &local))
+        return fail (ctx, pfile, "%s", local->message);
+      if (len % b->esize != 0)
+        return fail (ctx, pfile, "%s: %zu bytes is not a whole number of %s elements",
+                     path, (size_t) len, ks_ptx_type_name (b->type));
+      b->file = g_bytes_new_take (g_steal_pointer (&contents), len);
+      b->init = INIT_FILE;
+      given = len / b->esize;
+      if (given == 0 && !has_count)
+        return fail (ctx, pfile, "%s is empty (give bytes, or a count for zeros)", path);
+    }
   else if (n_init != NULL)
     {
       if (!parse_init (ctx, n_init, b))
@@ -967,7 +1019,7 @@ parse_buffer (Ctx        *ctx,
 
   if (!has_count)
     {
-      if (b->init == INIT_DATA || b->init == INIT_HEX)
+      if (b->init == INIT_DATA || b->init == INIT_HEX || b->init == INIT_FILE)
         b->count = given;
       else if (b->default_bytes >= b->esize)
         b->count = b->default_bytes / b->esize;
@@ -976,7 +1028,8 @@ parse_buffer (Ctx        *ctx,
     }
   else if (b->count < given)
     return fail (ctx, pcount, "%" G_GUINT64_FORMAT " is less than the %" G_GUINT64_FORMAT
-                 " values given in '%s'", b->count, given, n_data ? "data" : "bytes_hex");
+                 " values given in '%s'", b->count, given,
+                 n_data ? "data" : n_hex ? "bytes_hex" : "bytes_file");
 
   if (b->count > MAX_BUFFER_BYTES / b->esize)
     return fail (ctx, pcount,
@@ -1235,6 +1288,16 @@ materialize_into (Ctx            *ctx,
         data[i] = (uint8_t) (hex_digit (b->hex[2 * i]) << 4 | hex_digit (b->hex[2 * i + 1]));
       break;
 
+    case INIT_FILE:
+      {
+        gsize len;
+        const void *bytes = g_bytes_get_data (b->file, &len);
+
+        if (len > 0)
+          memcpy (data, bytes, len);
+      }
+      break;
+
     case INIT_RANGE:
     case INIT_RANDOM:
       {
@@ -1272,7 +1335,8 @@ describe (Ctx            *ctx,
           const BufSpec  *b,
           KsLaunchBuffer *out)
 {
-  if (b->init == INIT_DATA || b->init == INIT_HEX)
+  out->address = b->address;
+  if (b->init == INIT_DATA || b->init == INIT_HEX || b->init == INIT_FILE)
     {
       memset (&out->fill, 0, sizeof out->fill);
       return materialize (ctx, b, out);
@@ -2106,6 +2170,7 @@ clear_spec (gpointer data)
   BufSpec *b = data;
 
   g_free (b->path);
+  g_clear_pointer (&b->file, g_bytes_unref);
 }
 
 /* kernel, grid, block and dynamic_shared_bytes of the spec (@prefix NULL)
@@ -2249,6 +2314,7 @@ parse_buffers (Ctx        *ctx,
       const char *name = l->data;
 
       b->path = member_path ("buffers", name);
+      b->is_buffer = TRUE;
       if (*name == '\0')
         return fail (ctx, b->path, "a buffer needs a name");
       launch->buffers[i].name = g_strdup (name);
@@ -2266,6 +2332,19 @@ parse_buffers (Ctx        *ctx,
           return fail (ctx, b->path,
                        "the buffers up to this one take %s, over the %s all may hold "
                        "(half of this computer's memory, at most 16 GiB)", size, limit);
+        }
+      /* placed buffers: all or none, in order, apart (the simulator's
+       * memory is sorted by address) */
+      if (i > 0)
+        {
+          const BufSpec *prev = &g_array_index (specs, BufSpec, i - 1);
+
+          if ((prev->address != 0) != (b->address != 0))
+            return fail (ctx, b->path, "give every buffer an 'address', or none");
+          if (b->address != 0 && b->address < prev->address + prev->count * prev->esize)
+            return fail (ctx, b->path, "'address' 0x%" G_GINT64_MODIFIER "x is inside the "
+                         "buffer before it, or below it (placed buffers are listed in "
+                         "ascending order)", b->address);
         }
     }
   return TRUE;
@@ -2325,7 +2404,8 @@ parse_symbols (Ctx        *ctx,
                KsLaunch   *launch,
                GArray     *specs)
 {
-  static const char *const keys[] = { "type", "count", "init", "data", "bytes_hex", NULL };
+  static const char *const keys[] = { "type", "count", "init", "data", "bytes_hex",
+                                      "bytes_file", NULL };
   g_autoptr(GList) names = NULL;
   JsonObject *symbols = NULL;
   guint i = 0;
@@ -2366,7 +2446,7 @@ parse_symbols (Ctx        *ctx,
           if (!get_type (ctx, json_object_get_member (o, "type"), ptype, &sym->type, &kind))
             return FALSE;
         }
-      if (json_object_has_member (o, "bytes_hex")
+      if (json_object_has_member (o, "bytes_hex") || json_object_has_member (o, "bytes_file")
           || (json_object_has_member (o, "type")
               && (json_object_has_member (o, "count") || json_object_has_member (o, "data"))))
         {
@@ -2375,7 +2455,7 @@ parse_symbols (Ctx        *ctx,
             return FALSE;
         }
       else if (json_object_has_member (o, "init") + json_object_has_member (o, "data") > 1)
-        return fail (ctx, b->path, "give only one of 'init', 'data' and 'bytes_hex'");
+        return fail (ctx, b->path, "give only one of 'init', 'data', 'bytes_hex' and 'bytes_file'");
       else
         b->count = 0;           /* the variable's type or size: ks_launch_symbol_fill() */
     }
@@ -2520,6 +2600,7 @@ ks_launch_symbol_fill (const KsLaunch *launch,
   b.default_bytes = var_size;
   ok = parse_buffer (&ctx, sym->name, sym->spec, &b) && materialize (&ctx, &b, &tmp);
   g_free (b.path);
+  g_clear_pointer (&b.file, g_bytes_unref);
   if (!ok)
     return FALSE;
   *data = tmp.data;

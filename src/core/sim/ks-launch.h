@@ -106,6 +106,16 @@
  *   The simulator checks the size against the parameter's (.param .align A
  *   .b8 NAME[SIZE]).
  *
+ *   "bytes_file": "PATH" gives the bytes as a file's (relative to the
+ *   spec's folder), as "bytes_hex" does: what a recording (docs/RECORD.md)
+ *   writes, the contents of a program's memory.
+ *
+ *   "address": "0x7000000000000" places a buffer at that device address,
+ *   so that pointers kept in memory by a recorded program stay right: every
+ *   buffer gets one or none does, 256-byte aligned, at or above
+ *   KS_LAUNCH_MIN_ADDRESS (the simulator keeps its windows below), in
+ *   ascending order without overlapping.
+ *
  *   "symbols": {VAR: CONTENTS} fills a module-scope .global or .const
  *   variable before the first launch (cudaMemcpyToSymbol).  CONTENTS are a
  *   buffer's ("type", "count", "data", "bytes_hex", "init"), "type"
@@ -166,6 +176,7 @@ typedef struct
                                  * fill.kind BYTES; NULL otherwise (ks_launch_buffer_fill) */
   size_t size;                  /* bytes */
   KsLaunchFill fill;
+  uint64_t address;             /* where the simulator places it ("address"); 0: it chooses */
 } KsLaunchBuffer;
 
 /* Textures (and surfaces) a launch may describe: handles keep the index in
@@ -319,6 +330,10 @@ typedef struct
  * about ten times its size; so it is refused past this before parsing, and
  * a large buffer is given an "init" rather than its values */
 #define KS_LAUNCH_MAX_SPEC_BYTES (64u << 20)
+
+/* The lowest "address" a buffer may be given: the simulator's shared,
+ * local, parameter and function windows lie below (ks-sim-private.h) */
+#define KS_LAUNCH_MIN_ADDRESS G_GUINT64_CONSTANT (0x0000500000000000)
 
 #define KS_LAUNCH_ERROR (ks_launch_error_quark ())
 

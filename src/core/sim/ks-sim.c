@@ -153,6 +153,13 @@ add_alloc_taking (KsSim    *sim,
   if (align < 256)
     align = 256;
   base = (base + align - 1) & ~(align - 1);
+  if (sim->next_base != 0)
+    {
+      /* a buffer the spec placed ("address"): ks_launch_parse checked that
+       * the spec's buffers do not overlap, and they come in address order */
+      base = sim->next_base;
+      sim->next_base = 0;
+    }
 
   sim->allocs = g_renew (KsSimAlloc, sim->allocs, sim->n_allocs + 1);
   a = &sim->allocs[sim->n_allocs++];
@@ -1648,6 +1655,8 @@ sim_new (const KsPtxModule *module,
       KsLaunchBuffer *b = &spec->buffers[i];
       KsSimAlloc *a;
 
+      if (b->address != 0)
+        sim->next_base = b->address;
       if (take != NULL && i < take->n_allocs && take->allocs[i].buffer == (int32_t) i)
         a = add_alloc_taking (sim, b->size, 256, g_steal_pointer (&take->allocs[i].data));
       else if (spec->take_buffers && prev == NULL && b->data != NULL)
@@ -2200,6 +2209,24 @@ ks_sim_get_buffer (const KsSim *sim,
   if (size)
     *size = a->size;
   return a->data;
+}
+
+uint8_t *
+ks_sim_take_buffer (KsSim  *sim,
+                    uint32_t index,
+                    size_t *size)
+{
+  KsSimAlloc *a;
+  uint8_t *data;
+
+  g_return_val_if_fail (index < sim->launch->n_buffers, NULL);
+  a = &sim->allocs[sim->buffer_alloc[index]];
+  if (size)
+    *size = a->size;
+  data = g_steal_pointer (&a->data);
+  /* what stays is a buffer of no bytes, which nothing can reach */
+  a->size = 0;
+  return data;
 }
 
 void

@@ -425,6 +425,13 @@ const char         *ks_sim_get_printf   (const KsSim       *sim);
 const uint8_t      *ks_sim_get_buffer   (const KsSim       *sim,
                                          uint32_t           index,
                                          size_t            *size);
+/* The same, handed to the caller (g_free) without a copy: for a host that
+ * keeps the memory between launches (the runtime stand-in).  The buffer
+ * is then empty: call it after the run, before ks_sim_free, and nothing
+ * else on the simulation after it but other buffers' taking. */
+uint8_t            *ks_sim_take_buffer  (KsSim             *sim,
+                                         uint32_t           index,
+                                         size_t            *size);
 /* The current contents of the module variable "output_symbols"[@index]
  * names, read as @type (the type "symbols" gives it, else the variable's;
  * b8 when that is not a plain type) in @count elements. */

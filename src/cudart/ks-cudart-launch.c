@@ -1,0 +1,1424 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-cudart-launch.c: registration of a program's kernels and variables,
+ * and each launch run in the simulator on the program's memory, with its
+ * recording (ks-cudart-private.h). */
+#include "ks-cudart-private.h"
+
+#include <json-glib/json-glib.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ks-gpu-db.h"
+#include "ks-launch.h"
+#include "ks-occupancy.h"
+#include "ks-recording.h"
+#include "ks-resources.h"
+#include "ks-sass.h"
+#include "ks-sass-cubin.h"
+#include "ks-sim.h"
+#include "ks-timing.h"
+
+#define CUDART_API __attribute__ ((visibility ("default")))
+
+/* ---- state --------------------------------------------------------------------------- */
+
+typedef struct
+{
+  dim3 grid, block;
+  size_t shared;
+  cudaStream_t stream;
+} CallConfig;
+
+static GPtrArray *modules;              /* KsCudartModule */
+static GHashTable *kernels_by_host;     /* host function -> KsCudartKernel */
+static GHashTable *kernels;             /* the set of KsCudartKernel, for cudaKernel_t */
+static GHashTable *vars_by_host;        /* shadow variable -> KsCudartVar */
+static GHashTable *var_modules;         /* KsCudartVar -> KsCudartModule */
+static GArray *config_stack;            /* CallConfig */
+static uint32_t n_launches;
+static double model_clock_us;
+static gboolean timing_note_said;
+
+/* the recording */
+static KsRecording *recording;
+static gboolean recording_tried;
+static char **record_only;              /* kernel names, or NULL: all */
+static GArray *record_ranges;           /* pairs of launch indices [first, last], or NULL */
+static uint64_t record_budget;          /* bytes of blobs; 0: no limit */
+
+static void
+ensure_tables (void)
+{
+  if (modules != NULL)
+    return;
+  modules = g_ptr_array_new ();
+  kernels_by_host = g_hash_table_new (NULL, NULL);
+  kernels = g_hash_table_new (NULL, NULL);
+  vars_by_host = g_hash_table_new (NULL, NULL);
+  var_modules = g_hash_table_new (NULL, NULL);
+  config_stack = g_array_new (FALSE, TRUE, sizeof (CallConfig));
+}
+
+double
+ks_cudart_model_clock (void)
+{
+  return model_clock_us;
+}
+
+/* ---- registration (host_runtime.h) ----------------------------------------------------- */
+
+/* The PTX entry to run: the newest one the GPU can run, else the oldest */
+static const KsFatbinEntry *
+choose_ptx (const KsFatbin *fb,
+            uint32_t        gpu_arch)
+{
+  const KsFatbinEntry *best = NULL, *oldest = NULL;
+
+  for (uint32_t i = 0; i < fb->n_entries; i++)
+    {
+      const KsFatbinEntry *e = &fb->entries[i];
+
+      if (e->kind != KS_FATBIN_PTX)
+        continue;
+      if (oldest == NULL || e->arch < oldest->arch)
+        oldest = e;
+      if (e->arch <= gpu_arch && (best == NULL || e->arch > best->arch))
+        best = e;
+    }
+  return best != NULL ? best : oldest;
+}
+
+CUDART_API void **
+__cudaRegisterFatBinary (void *fat_cubin)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsFatbin) fb = NULL;
+  KsCudartModule *m;
+  const KsFatbinEntry *e;
+
+  ks_cudart_lock ();
+  ensure_tables ();
+  m = g_new0 (KsCudartModule, 1);
+  m->index = modules->len;
+  m->vars = g_ptr_array_new ();
+  g_ptr_array_add (modules, m);
+
+  fb = ks_fatbin_read_wrapper (fat_cubin, &error);
+  if (fb == NULL)
+    m->error = g_strdup_printf ("its fat binary cannot be read: %s", error->message);
+  else if ((e = choose_ptx (fb, (uint32_t) (ks_cudart_props ()->major * 10
+                                            + ks_cudart_props ()->minor))) == NULL)
+    m->error = g_strdup ("its fat binary holds no PTX, only machine code, which KernelScope "
+                         "does not run: build it with -arch=sm_XX (which keeps compute_XX's "
+                         "PTX) or add -gencode arch=compute_XX,code=compute_XX");
+  else
+    {
+      uint32_t gpu_arch = (uint32_t) (ks_cudart_props ()->major * 10 + ks_cudart_props ()->minor);
+
+      m->ptx = g_strndup ((const char *) e->data, e->size);
+      m->ptx_len = strlen (m->ptx);
+      m->ptx_arch = e->arch;
+      m->source_name = g_strdup (e->name);
+      for (uint32_t i = 0; i < fb->n_entries; i++)
+        if (fb->entries[i].kind == KS_FATBIN_ELF && fb->entries[i].arch == gpu_arch)
+          {
+            m->cubin = g_memdup2 (fb->entries[i].data, fb->entries[i].size);
+            m->cubin_len = fb->entries[i].size;
+          }
+    }
+  ks_cudart_unlock ();
+  return &m->handle_slot;
+}
+
+static KsCudartModule *
+module_of (void **handle)
+{
+  return (KsCudartModule *) (void *) ((char *) handle - offsetof (KsCudartModule, handle_slot));
+}
+
+CUDART_API void
+__cudaRegisterFatBinaryEnd (void **handle)
+{
+  (void) handle;
+}
+
+CUDART_API void
+__cudaUnregisterFatBinary (void **handle)
+{
+  /* The program is ending: the recording is written whole */
+  (void) handle;
+  ks_cudart_lock ();
+  if (recording != NULL)
+    ks_recording_flush (recording, NULL);
+  ks_cudart_unlock ();
+}
+
+CUDART_API char
+__cudaInitModule (void **handle)
+{
+  (void) handle;
+  return 1;
+}
+
+CUDART_API void
+__cudaRegisterFunction (void       **handle,
+                        const char  *host_fun,
+                        char        *device_fun,
+                        const char  *device_name,
+                        int          thread_limit,
+                        void        *tid,
+                        void        *bid,
+                        dim3        *block_dim,
+                        dim3        *grid_dim,
+                        int         *warp_size)
+{
+  KsCudartKernel *k = g_new0 (KsCudartKernel, 1);
+
+  (void) device_fun; (void) thread_limit; (void) tid; (void) bid;
+  (void) block_dim; (void) grid_dim; (void) warp_size;
+  ks_cudart_lock ();
+  ensure_tables ();
+  k->module = module_of (handle);
+  k->host_fun = host_fun;
+  k->name = g_strdup (device_name);
+  g_hash_table_insert (kernels_by_host, (gpointer) host_fun, k);
+  g_hash_table_add (kernels, k);
+  ks_cudart_unlock ();
+}
+
+CUDART_API void
+__cudaRegisterVar (void       **handle,
+                   char        *host_var,
+                   char        *device_address,
+                   const char  *device_name,
+                   int          ext,
+                   size_t       size,
+                   int          constant,
+                   int          global)
+{
+  KsCudartModule *m = module_of (handle);
+  KsCudartVar *v = g_new0 (KsCudartVar, 1);
+
+  (void) device_address; (void) ext; (void) global;
+  ks_cudart_lock ();
+  ensure_tables ();
+  v->name = g_strdup (device_name);
+  v->size = size;
+  v->constant = constant != 0;
+  v->host = host_var;
+  g_ptr_array_add (m->vars, v);
+  g_hash_table_insert (vars_by_host, host_var, v);
+  g_hash_table_insert (var_modules, v, m);
+  ks_cudart_unlock ();
+}
+
+CUDART_API void
+__cudaRegisterManagedVar (void       **handle,
+                          void       **host_var_ptr,
+                          char        *device_address,
+                          const char  *device_name,
+                          int          ext,
+                          size_t       size,
+                          int          constant,
+                          int          global)
+{
+  (void) handle; (void) host_var_ptr; (void) device_address; (void) ext;
+  (void) size; (void) constant; (void) global;
+  ks_cudart_note ("__managed__ variable %s: not supported (use cudaMallocManaged)", device_name);
+}
+
+CUDART_API unsigned
+__cudaPushCallConfiguration (dim3          grid,
+                             dim3          block,
+                             size_t        shared,
+                             cudaStream_t  stream)
+{
+  CallConfig c = { grid, block, shared, stream };
+
+  ks_cudart_lock ();
+  ensure_tables ();
+  g_array_append_val (config_stack, c);
+  ks_cudart_unlock ();
+  return 0;
+}
+
+CUDART_API cudaError_t
+__cudaPopCallConfiguration (dim3         *grid,
+                            dim3         *block,
+                            size_t       *shared,
+                            void         *stream)
+{
+  CallConfig c;
+
+  ks_cudart_lock ();
+  ensure_tables ();
+  if (config_stack->len == 0)
+    {
+      ks_cudart_unlock ();
+      return cudaErrorInvalidConfiguration;
+    }
+  c = g_array_index (config_stack, CallConfig, config_stack->len - 1);
+  g_array_set_size (config_stack, config_stack->len - 1);
+  ks_cudart_unlock ();
+  *grid = c.grid;
+  *block = c.block;
+  *shared = c.shared;
+  *(cudaStream_t *) stream = c.stream;
+  return cudaSuccess;
+}
+
+KsCudartKernel *
+ks_cudart_find_kernel (const void *fun)
+{
+  KsCudartKernel *k;
+
+  ensure_tables ();
+  k = g_hash_table_lookup (kernels_by_host, fun);
+  if (k == NULL && g_hash_table_contains (kernels, fun))
+    k = (KsCudartKernel *) fun;
+  return k;
+}
+
+KsCudartVar *
+ks_cudart_find_var (const void      *symbol,
+                    KsCudartModule **module)
+{
+  KsCudartVar *v;
+
+  ensure_tables ();
+  v = g_hash_table_lookup (vars_by_host, symbol);
+  if (v != NULL && module != NULL)
+    *module = g_hash_table_lookup (var_modules, v);
+  return v;
+}
+
+CUDART_API cudaError_t
+__cudaGetKernel (cudaKernel_t *kernel,
+                 const void   *fun)
+{
+  KsCudartKernel *k;
+
+  ks_cudart_lock ();
+  k = ks_cudart_find_kernel (fun);
+  ks_cudart_unlock ();
+  if (k == NULL)
+    return ks_cudart_return (cudaErrorInvalidDeviceFunction);
+  *kernel = k;
+  return cudaSuccess;
+}
+
+/* ---- modules ---------------------------------------------------------------------------- */
+
+static gboolean
+module_ready (KsCudartModule *m)
+{
+  if (m->module != NULL)
+    return TRUE;
+  if (m->error != NULL)
+    return FALSE;
+  m->module = ks_ptx_module_parse (g_bytes_new_static (m->ptx, m->ptx_len),
+                                   m->source_name != NULL ? m->source_name : "module.ptx");
+  if (ks_ptx_module_has_errors (m->module))
+    {
+      const KsPtxDiagnostic *d = NULL;
+
+      for (uint32_t i = 0; i < m->module->n_diagnostics; i++)
+        if (m->module->diagnostics[i].severity == KS_PTX_SEVERITY_ERROR)
+          {
+            d = &m->module->diagnostics[i];
+            break;
+          }
+      m->error = g_strdup_printf ("its PTX (compute_%u) does not parse: line %u:%u: %s",
+                                  m->ptx_arch, d ? d->line : 0, d ? d->column : 0,
+                                  d ? d->message : "error");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static uint32_t
+type_bytes (const KsPtxVar *v)
+{
+  return (uint32_t) (ks_ptx_type_size ((KsPtxType) v->type) * MAX (v->vec, 1) * v->n_elements);
+}
+
+gboolean
+ks_cudart_kernel_resources (KsCudartKernel *k,
+                            uint32_t       *registers,
+                            uint32_t       *static_shared,
+                            uint32_t       *barriers,
+                            gboolean       *exact)
+{
+  KsCudartModule *m = k->module;
+  const KsPtxFunction *f;
+  g_autoptr(KsKernelResources) res = NULL;
+
+  if (m->cubin != NULL)
+    {
+      g_autoptr(KsSassListing) listing = ks_sass_cubin_read (m->cubin, m->cubin_len, "cubin",
+                                                             NULL);
+
+      for (uint32_t i = 0; listing != NULL && i < listing->n_functions; i++)
+        if (g_strcmp0 (listing->functions[i].name, k->name) == 0)
+          {
+            const KsCubinFunction *cf = &listing->cubin->functions[i];
+
+            *registers = cf->registers;
+            *static_shared = (uint32_t) cf->shared_bytes;
+            *barriers = cf->barriers;
+            *exact = TRUE;
+            return TRUE;
+          }
+    }
+  if (!module_ready (m) || (f = ks_ptx_module_find_function (m->module, k->name)) == NULL)
+    return FALSE;
+  res = ks_resources_estimate (m->module, (uint32_t) (f - m->module->functions));
+  if (res == NULL)
+    return FALSE;
+  *registers = res->registers;
+  *static_shared = res->shared_static_bytes;
+  *barriers = res->barriers;
+  *exact = FALSE;
+  return TRUE;
+}
+
+/* ---- a launch as the simulator takes it ------------------------------------------------- */
+
+typedef struct
+{
+  KsLaunch launch;
+  uint32_t function;            /* in the module */
+} Built;
+
+static void
+built_clear (Built *b)
+{
+  KsLaunch *l = &b->launch;
+
+  for (uint32_t i = 0; i < l->n_buffers; i++)
+    {
+      g_free (l->buffers[i].name);
+      g_free (l->buffers[i].data);
+    }
+  g_free (l->buffers);
+  for (uint32_t i = 0; i < l->n_params; i++)
+    g_free (l->params[i].bytes);
+  g_free (l->params);
+  for (uint32_t i = 0; i < l->n_symbols; i++)
+    {
+      g_free (l->symbols[i].name);
+      g_free (l->symbols[i].data);
+    }
+  g_free (l->symbols);
+  g_strfreev (l->output_symbols);
+  g_free (l->kernel);
+}
+
+static char *
+buffer_name (const KsCudartAlloc *a)
+{
+  return g_strdup_printf ("m%u", a->id);
+}
+
+/* Every live allocation, placed where the program sees it; the kernel's
+ * parameters from the program's argument values; the module's variables
+ * as the program left them */
+static gboolean
+build_launch (KsCudartModule  *m,
+              const char      *kernel,
+              dim3             grid,
+              dim3             block,
+              uint32_t         shared,
+              void           **args,
+              gboolean         zero_params,
+              Built           *out,
+              char           **message)
+{
+  KsLaunch *l = &out->launch;
+  GArray *allocs = ks_cudart_allocs ();
+  const KsPtxFunction *f = ks_ptx_module_find_function (m->module, kernel);
+  uint32_t n_out = 0;
+
+  memset (out, 0, sizeof *out);
+  if (f == NULL || f->kind != KS_PTX_FUNCTION_ENTRY)
+    {
+      *message = g_strdup_printf ("its PTX has no kernel %s", kernel);
+      return FALSE;
+    }
+  out->function = (uint32_t) (f - m->module->functions);
+  l->kernel = g_strdup (kernel);
+  l->grid[0] = grid.x; l->grid[1] = grid.y; l->grid[2] = grid.z;
+  l->block[0] = block.x; l->block[1] = block.y; l->block[2] = block.z;
+  l->dynamic_shared_bytes = shared;
+
+  l->buffers = g_new0 (KsLaunchBuffer, MAX (allocs->len, 1));
+  l->n_buffers = allocs->len;
+  for (guint i = 0; i < allocs->len; i++)
+    {
+      const KsCudartAlloc *a = &g_array_index (allocs, KsCudartAlloc, i);
+      KsLaunchBuffer *b = &l->buffers[i];
+
+      b->name = buffer_name (a);
+      b->type = KS_PTX_TYPE_B8;
+      b->count = a->size;
+      b->size = a->size;
+      b->address = a->addr;
+      b->fill.kind = KS_LAUNCH_FILL_BYTES;
+      /* (copied: a launch that cannot start must leave the memory as it was) */
+      b->data = g_memdup2 (a->data, a->size);
+    }
+
+  l->params = g_new0 (KsLaunchParam, MAX (f->n_params, 1));
+  l->n_params = f->n_params;
+  for (uint32_t p = 0; p < f->n_params; p++)
+    {
+      const KsPtxVar *v = &m->module->vars[f->first_param + p];
+      KsLaunchParam *lp = &l->params[p];
+      uint32_t size = type_bytes (v);
+      const uint8_t *src = zero_params ? NULL : args[p];
+
+      if (v->n_elements == 1 && v->vec <= 1 && size <= 8 && size > 0)
+        {
+          uint64_t bits = 0;
+          const KsCudartAlloc *a;
+
+          if (src != NULL)
+            memcpy (&bits, src, size);
+          lp->type = (KsPtxType) v->type;
+          lp->bits = bits;
+          if (size == 8 && bits != 0 && (a = ks_cudart_find_alloc (bits, 0)) != NULL)
+            {
+              lp->is_buffer = TRUE;
+              lp->buffer = (uint32_t) (a - &g_array_index (allocs, KsCudartAlloc, 0));
+              lp->offset = (int64_t) (bits - a->addr);
+            }
+        }
+      else
+        {
+          /* a struct or array by value: its bytes, pointers included (the
+           * buffers are where the program put them) */
+          lp->bytes = src != NULL ? g_memdup2 (src, size) : g_malloc0 (MAX (size, 1));
+          lp->n_bytes = size;
+        }
+    }
+
+  l->symbols = g_new0 (KsLaunchSymbol, MAX (m->vars->len, 1));
+  l->output_symbols = g_new0 (char *, m->vars->len + 1);
+  for (guint i = 0; i < m->vars->len; i++)
+    {
+      const KsCudartVar *v = g_ptr_array_index (m->vars, i);
+
+      if (v->data != NULL)
+        {
+          KsLaunchSymbol *s = &l->symbols[l->n_symbols++];
+
+          s->name = g_strdup (v->name);
+          s->type = KS_PTX_TYPE_B8;
+          s->data = g_memdup2 (v->data, v->size);
+          s->size = v->size;
+        }
+      l->output_symbols[n_out++] = g_strdup (v->name);
+    }
+  l->n_output_symbols = n_out;
+  return TRUE;
+}
+
+gboolean
+ks_cudart_var_contents (KsCudartModule *m,
+                        KsCudartVar    *var)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *message = NULL;
+  const KsPtxFunction *entry = NULL;
+  g_autofree char *name = NULL;
+  dim3 one = { 1, 1, 1 };
+  Built built;
+  KsSim *sim;
+
+  if (var->data != NULL)
+    return TRUE;
+  if (!module_ready (m))
+    {
+      ks_cudart_note ("variable %s: the module %s", var->name, m->error);
+      return FALSE;
+    }
+  /* The initial values are what the simulator lays out: a simulation of
+   * any kernel of the module, not run, holds them */
+  for (uint32_t i = 0; i < m->module->n_functions && entry == NULL; i++)
+    if (m->module->functions[i].kind == KS_PTX_FUNCTION_ENTRY)
+      entry = &m->module->functions[i];
+  if (entry == NULL)
+    {
+      var->data = g_malloc0 (MAX (var->size, 1));
+      return TRUE;
+    }
+  name = ks_ptx_span_dup (m->module, entry->name);
+  if (!build_launch (m, name, one, one, 0, NULL, TRUE, &built, &message))
+    {
+      ks_cudart_note ("variable %s: %s", var->name, message);
+      return FALSE;
+    }
+  sim = ks_sim_new (m->module, &built.launch, &error);
+  if (sim == NULL)
+    {
+      ks_cudart_note ("variable %s: %s", var->name, error->message);
+      built_clear (&built);
+      return FALSE;
+    }
+  for (guint i = 0; i < m->vars->len; i++)
+    {
+      KsCudartVar *v = g_ptr_array_index (m->vars, i);
+      size_t size = 0;
+      const uint8_t *data = ks_sim_get_output_symbol (sim, i, NULL, NULL, &size);
+
+      if (v->data == NULL)
+        {
+          v->data = g_malloc0 (MAX (v->size, 1));
+          memcpy (v->data, data, MIN (size, v->size));
+        }
+    }
+  ks_sim_free (sim);
+  built_clear (&built);
+  return TRUE;
+}
+
+/* ---- the recording ---------------------------------------------------------------------- */
+
+static void
+read_cmdline (GPtrArray *argv)
+{
+  g_autofree char *text = NULL;
+  gsize len = 0;
+
+  if (!g_file_get_contents ("/proc/self/cmdline", &text, &len, NULL))
+    return;
+  for (gsize i = 0; i < len; i += strlen (text + i) + 1)
+    g_ptr_array_add (argv, g_strdup (text + i));
+}
+
+static void
+recording_start (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
+  const char *dir = g_getenv ("KS_RECORD_DIR");
+  const char *only = g_getenv ("KS_RECORD_ONLY");
+  const char *ranges = g_getenv ("KS_RECORD_LAUNCHES");
+  const char *budget = g_getenv ("KS_RECORD_MAX_BYTES");
+
+  recording_tried = TRUE;
+  if (dir == NULL || *dir == '\0')
+    return;
+  read_cmdline (argv);
+  g_ptr_array_add (argv, NULL);
+  recording = ks_recording_new (dir, (const char *const *) argv->pdata, ks_cudart_gpu_id (),
+                                &error);
+  if (recording == NULL)
+    {
+      ks_cudart_note ("nothing is recorded: %s", error->message);
+      return;
+    }
+  if (only != NULL && *only != '\0')
+    record_only = g_strsplit (only, ",", -1);
+  if (ranges != NULL && *ranges != '\0')
+    {
+      g_auto(GStrv) parts = g_strsplit (ranges, ",", -1);
+
+      record_ranges = g_array_new (FALSE, FALSE, sizeof (uint64_t));
+      for (guint i = 0; parts[i] != NULL; i++)
+        {
+          uint64_t lo = 0, hi = 0;
+          char *end = NULL;
+
+          lo = g_ascii_strtoull (parts[i], &end, 10);
+          hi = lo;
+          if (end != NULL && *end == '-')
+            hi = g_ascii_strtoull (end + 1, NULL, 10);
+          g_array_append_val (record_ranges, lo);
+          g_array_append_val (record_ranges, hi);
+        }
+    }
+  if (budget != NULL)
+    record_budget = g_ascii_strtoull (budget, NULL, 10);
+}
+
+static gboolean
+name_matches (const char *ptx_name,
+              const char *pattern)
+{
+  g_autofree char *demangled = NULL;
+  size_t n;
+
+  if (strcmp (ptx_name, pattern) == 0)
+    return TRUE;
+  demangled = ks_sass_demangle (ptx_name);
+  if (demangled == NULL)
+    return FALSE;
+  n = strlen (pattern);
+  /* "vadd" matches "vadd(float const*, ...)" and "ns::vadd<float>(...)" */
+  return strcmp (demangled, pattern) == 0
+         || (strncmp (demangled, pattern, n) == 0 && (demangled[n] == '(' || demangled[n] == '<'));
+}
+
+/* Whether launch @index of @kernel is to be saved; @why says why not */
+static gboolean
+record_wanted (uint32_t     index,
+               const char  *kernel,
+               const char **why)
+{
+  if (!recording_tried)
+    recording_start ();
+  if (recording == NULL)
+    return FALSE;
+  if (record_only != NULL)
+    {
+      gboolean hit = FALSE;
+
+      for (guint i = 0; record_only[i] != NULL && !hit; i++)
+        hit = name_matches (kernel, record_only[i]);
+      if (!hit)
+        {
+          *why = "--only";
+          return FALSE;
+        }
+    }
+  if (record_ranges != NULL)
+    {
+      gboolean hit = FALSE;
+
+      for (guint i = 0; i + 1 < record_ranges->len && !hit; i += 2)
+        hit = index >= g_array_index (record_ranges, uint64_t, i)
+              && index <= g_array_index (record_ranges, uint64_t, i + 1);
+      if (!hit)
+        {
+          *why = "--launches";
+          return FALSE;
+        }
+    }
+  if (record_budget > 0 && ks_recording_blob_bytes (recording) >= record_budget)
+    {
+      *why = "--max-bytes: the recording's budget was spent";
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+add_dims (JsonBuilder    *b,
+          const char     *name,
+          const uint32_t  v[3])
+{
+  json_builder_set_member_name (b, name);
+  json_builder_begin_array (b);
+  for (int d = 0; d < 3; d++)
+    json_builder_add_int_value (b, v[d]);
+  json_builder_end_array (b);
+}
+
+static char *
+hex_of (const uint8_t *data,
+        size_t         n)
+{
+  static const char digits[] = "0123456789abcdef";
+  char *s = g_malloc (2 * n + 1);
+
+  for (size_t i = 0; i < n; i++)
+    {
+      s[2 * i] = digits[data[i] >> 4];
+      s[2 * i + 1] = digits[data[i] & 15];
+    }
+  s[2 * n] = '\0';
+  return s;
+}
+
+static gboolean
+all_zero (const uint8_t *data,
+          size_t         n)
+{
+  for (size_t i = 0; i < n; i++)
+    if (data[i] != 0)
+      return FALSE;
+  return TRUE;
+}
+
+static char *
+json_text (JsonBuilder *b,
+           gboolean     pretty)
+{
+  g_autoptr(JsonNode) root = json_builder_get_root (b);
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, pretty);
+  return json_generator_to_data (gen, NULL);
+}
+
+/* The spec of the launch as it started (the buffers before it), its
+ * outputs the buffers it changed (@changed) */
+static char *
+spec_json (KsCudartModule *m,
+           const Built    *built,
+           const gboolean *changed,
+           GError        **error)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  const KsLaunch *l = &built->launch;
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "ptx");
+  json_builder_add_string_value (b, m->record_path);
+  json_builder_set_member_name (b, "kernel");
+  json_builder_add_string_value (b, l->kernel);
+  add_dims (b, "grid", l->grid);
+  add_dims (b, "block", l->block);
+  json_builder_set_member_name (b, "dynamic_shared_bytes");
+  json_builder_add_int_value (b, l->dynamic_shared_bytes);
+
+  json_builder_set_member_name (b, "buffers");
+  json_builder_begin_object (b);
+  for (uint32_t i = 0; i < l->n_buffers; i++)
+    {
+      const KsLaunchBuffer *buf = &l->buffers[i];
+      g_autofree char *addr = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", buf->address);
+
+      json_builder_set_member_name (b, buf->name);
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "type");
+      json_builder_add_string_value (b, "b8");
+      json_builder_set_member_name (b, "count");
+      json_builder_add_int_value (b, (gint64) buf->size);
+      json_builder_set_member_name (b, "address");
+      json_builder_add_string_value (b, addr);
+      if (!all_zero (buf->data, buf->size))
+        {
+          g_autofree char *blob = ks_recording_add_blob (recording, buf->data, buf->size, error);
+
+          if (blob == NULL)
+            return NULL;
+          json_builder_set_member_name (b, "bytes_file");
+          json_builder_add_string_value (b, blob);
+        }
+      json_builder_end_object (b);
+    }
+  json_builder_end_object (b);
+
+  json_builder_set_member_name (b, "params");
+  json_builder_begin_array (b);
+  for (uint32_t i = 0; i < l->n_params; i++)
+    {
+      const KsLaunchParam *p = &l->params[i];
+
+      json_builder_begin_object (b);
+      if (p->is_buffer)
+        {
+          json_builder_set_member_name (b, "buffer");
+          json_builder_add_string_value (b, l->buffers[p->buffer].name);
+          if (p->offset != 0)
+            {
+              json_builder_set_member_name (b, "offset");
+              json_builder_add_int_value (b, p->offset);
+            }
+        }
+      else if (p->bytes != NULL)
+        {
+          g_autofree char *hex = hex_of (p->bytes, p->n_bytes);
+
+          json_builder_set_member_name (b, "bytes_hex");
+          json_builder_add_string_value (b, hex);
+        }
+      else
+        {
+          g_autofree char *v = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", p->bits);
+          g_autofree char *bits = g_strdup_printf ("b%u", 8 * ks_ptx_type_size (p->type));
+
+          /* as the bits the program passed, exactly (a float's too: a b
+           * type of its size takes them) */
+          json_builder_set_member_name (b, "type");
+          json_builder_add_string_value (b, bits);
+          json_builder_set_member_name (b, "value");
+          json_builder_add_string_value (b, v);
+        }
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+
+  if (l->n_symbols > 0)
+    {
+      json_builder_set_member_name (b, "symbols");
+      json_builder_begin_object (b);
+      for (uint32_t i = 0; i < l->n_symbols; i++)
+        {
+          g_autofree char *hex = hex_of (l->symbols[i].data, l->symbols[i].size);
+
+          json_builder_set_member_name (b, l->symbols[i].name);
+          json_builder_begin_object (b);
+          json_builder_set_member_name (b, "bytes_hex");
+          json_builder_add_string_value (b, hex);
+          json_builder_end_object (b);
+        }
+      json_builder_end_object (b);
+    }
+  json_builder_set_member_name (b, "outputs");
+  json_builder_begin_array (b);
+  for (uint32_t i = 0; i < l->n_buffers; i++)
+    if (changed[i])
+      json_builder_add_string_value (b, l->buffers[i].name);
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+  return json_text (b, TRUE);
+}
+
+/* ---- launching ---------------------------------------------------------------------------- */
+
+static cudaError_t
+fault_error (const KsSimFault *f)
+{
+  switch (f->kind)
+    {
+    case KS_SIM_FAULT_OUT_OF_BOUNDS: return cudaErrorIllegalAddress;
+    case KS_SIM_FAULT_MISALIGNED: return cudaErrorMisalignedAddress;
+    case KS_SIM_FAULT_TRAP:
+      return f->message != NULL && strstr (f->message, "assert") != NULL
+             ? cudaErrorAssert : cudaErrorLaunchFailure;
+    case KS_SIM_FAULT_DEADLOCK:
+    case KS_SIM_FAULT_STEP_LIMIT:
+    case KS_SIM_FAULT_TIME_LIMIT: return cudaErrorLaunchTimeout;
+    case KS_SIM_FAULT_STACK_OVERFLOW: return cudaErrorHardwareStackError;
+    case KS_SIM_FAULT_UNSUPPORTED: return cudaErrorNotSupported;
+    default: return cudaErrorLaunchFailure;
+    }
+}
+
+static const char *
+error_name (cudaError_t e)
+{
+  switch (e)
+    {
+    case cudaErrorIllegalAddress: return "cudaErrorIllegalAddress";
+    case cudaErrorMisalignedAddress: return "cudaErrorMisalignedAddress";
+    case cudaErrorAssert: return "cudaErrorAssert";
+    case cudaErrorLaunchTimeout: return "cudaErrorLaunchTimeout";
+    case cudaErrorHardwareStackError: return "cudaErrorHardwareStackError";
+    case cudaErrorNotSupported: return "cudaErrorNotSupported";
+    default: return "cudaErrorLaunchFailure";
+    }
+}
+
+/* The model's duration of a finished launch, in microseconds, or a
+ * negative number when the model cannot give one */
+static double
+model_duration (KsCudartKernel *k,
+                const Built    *built,
+                KsSim          *sim)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsGpuDb) db = ks_gpu_db_load_default (&error);
+  KsCudartModule *m = k->module;
+  uint32_t registers, static_shared, barriers;
+  gboolean exact;
+  const KsGpuInfo *gpu;
+  const KsArchInfo *arch;
+  KsOccupancyInput in;
+  KsOccupancyResult occ;
+  KsTimingOptions opt;
+  KsTiming *t;
+  double us;
+
+  if (db == NULL || (gpu = ks_gpu_db_get_gpu (db, ks_cudart_gpu_id ())) == NULL
+      || (arch = ks_gpu_db_get_arch (db, gpu->arch)) == NULL)
+    return -1;
+  if (!ks_cudart_kernel_resources (k, &registers, &static_shared, &barriers, &exact))
+    return -1;
+  ks_occupancy_input_init (&in);
+  in.block_size = built->launch.block[0] * built->launch.block[1] * built->launch.block[2];
+  in.registers_per_thread = registers;
+  in.static_shared_bytes = static_shared;
+  in.dynamic_shared_bytes = built->launch.dynamic_shared_bytes;
+  in.barriers = barriers;
+  in.shared_opt_in_set = TRUE;
+  if (!ks_occupancy_compute (arch, &in, &occ, NULL))
+    return -1;
+  ks_timing_options_init (&opt);
+  t = ks_timing_compute (m->module, sim, arch, gpu, &occ, &opt, &error);
+  if (t == NULL)
+    {
+      if (!timing_note_said)
+        ks_cudart_note ("no model time for %s: %s (events count it as 0)",
+                        built->launch.kernel, error->message);
+      timing_note_said = TRUE;
+      return -1;
+    }
+  us = t->estimated_duration_us;
+  ks_timing_free (t);
+  return us;
+}
+
+static char *
+display_name (const char *ptx_name)
+{
+  char *d = ks_sass_demangle (ptx_name);
+  char *paren;
+
+  if (d == NULL)
+    return g_strdup (ptx_name);
+  /* "vadd(float const*, ...)": the name is enough in a message */
+  if ((paren = strchr (d, '(')) != NULL)
+    *paren = '\0';
+  return d;
+}
+
+static void
+record_launch (KsCudartModule *m,
+               uint32_t        index,
+               const Built    *built,
+               KsSim          *sim,
+               cudaError_t     result,
+               const char     *fault_text,
+               double          model_us)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autofree gboolean *changed = g_new0 (gboolean, MAX (built->launch.n_buffers, 1));
+  g_autofree char *spec = NULL, *entry = NULL;
+  GArray *allocs = ks_cudart_allocs ();
+
+  if (m->record_path == NULL)
+    {
+      m->record_path = ks_recording_add_module (recording, m->index, m->ptx, m->ptx_len, &error);
+      if (m->record_path == NULL)
+        goto fail;
+    }
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "index");
+  json_builder_add_int_value (b, index);
+  json_builder_set_member_name (b, "kernel");
+  json_builder_add_string_value (b, built->launch.kernel);
+  add_dims (b, "grid", built->launch.grid);
+  add_dims (b, "block", built->launch.block);
+  json_builder_set_member_name (b, "dynamic_shared_bytes");
+  json_builder_add_int_value (b, built->launch.dynamic_shared_bytes);
+  json_builder_set_member_name (b, "fault");
+  if (fault_text != NULL)
+    json_builder_add_string_value (b, fault_text);
+  else
+    json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "error");
+  json_builder_add_int_value (b, result);
+  json_builder_set_member_name (b, "model_us");
+  if (model_us >= 0)
+    json_builder_add_double_value (b, model_us);
+  else
+    json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "after");
+  json_builder_begin_object (b);
+  for (uint32_t i = 0; sim != NULL && i < built->launch.n_buffers; i++)
+    {
+      const KsCudartAlloc *a = &g_array_index (allocs, KsCudartAlloc, i);
+      const KsLaunchBuffer *before = &built->launch.buffers[i];
+
+      changed[i] = memcmp (a->data, before->data, a->size) != 0;
+      if (changed[i])
+        {
+          g_autofree char *blob = ks_recording_add_blob (recording, a->data, a->size, &error);
+
+          if (blob == NULL)
+            goto fail;
+          json_builder_set_member_name (b, before->name);
+          json_builder_add_string_value (b, blob);
+        }
+    }
+  json_builder_end_object (b);
+  json_builder_end_object (b);
+  spec = spec_json (m, built, changed, &error);
+  if (spec == NULL)
+    goto fail;
+  entry = json_text (b, FALSE);
+  if (ks_recording_add_launch (recording, index, spec, entry, &error))
+    return;
+
+fail:
+  ks_cudart_note ("the recording stops: %s", error->message);
+  ks_recording_free (g_steal_pointer (&recording));
+}
+
+cudaError_t
+ks_cudart_launch (KsCudartKernel *k,
+                  dim3            grid,
+                  dim3            block,
+                  void          **args,
+                  size_t          shared,
+                  gboolean        cooperative)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *message = NULL, *name = display_name (k->name);
+  g_autofree char *fault_text = NULL;
+  const struct cudaDeviceProp *props = ks_cudart_props ();
+  KsCudartModule *m = k->module;
+  uint32_t index = n_launches++;
+  const char *why = NULL;
+  gboolean save;
+  GArray *allocs;
+  Built built;
+  KsSim *sim;
+  KsSimStatus status;
+  cudaError_t result = cudaSuccess;
+  double model_us = -1;
+
+  (void) cooperative;
+  if (ks_cudart_sticky () != cudaSuccess)
+    return ks_cudart_sticky ();
+  if (block.x == 0 || block.y == 0 || block.z == 0 || grid.x == 0 || grid.y == 0 || grid.z == 0
+      || (uint64_t) block.x * block.y * block.z > (uint64_t) props->maxThreadsPerBlock
+      || block.x > 1024 || block.y > 1024 || block.z > 64
+      || grid.x > 2147483647u || grid.y > 65535 || grid.z > 65535)
+    {
+      ks_cudart_note ("%s<<<(%u,%u,%u), (%u,%u,%u)>>> (launch %u): invalid configuration "
+                      "argument (cudaErrorInvalidConfiguration)", name, grid.x, grid.y, grid.z,
+                      block.x, block.y, block.z, index);
+      return ks_cudart_return (cudaErrorInvalidConfiguration);
+    }
+  if (shared > (size_t) MAX (props->sharedMemPerBlock, (size_t) k->max_dynamic_shared)
+      || shared > props->sharedMemPerBlockOptin)
+    {
+      ks_cudart_note ("%s (launch %u): %zu bytes of dynamic shared memory: more than the %zu a "
+                      "block may have without cudaFuncSetAttribute "
+                      "(cudaFuncAttributeMaxDynamicSharedMemorySize), at most %zu with it",
+                      name, index, shared, props->sharedMemPerBlock,
+                      props->sharedMemPerBlockOptin);
+      return ks_cudart_return (cudaErrorInvalidValue);
+    }
+  if (!module_ready (m))
+    {
+      ks_cudart_note ("%s (launch %u) cannot run: %s", name, index, m->error);
+      return ks_cudart_return (cudaErrorNoKernelImageForDevice);
+    }
+  if (!build_launch (m, k->name, grid, block, (uint32_t) shared, args, FALSE, &built, &message))
+    {
+      ks_cudart_note ("%s (launch %u) cannot run: %s", name, index, message);
+      return ks_cudart_return (cudaErrorInvalidDeviceFunction);
+    }
+
+  sim = ks_sim_new (m->module, &built.launch, &error);
+  if (sim == NULL)
+    {
+      ks_cudart_note ("%s (launch %u) cannot run: %s", name, index, error->message);
+      built_clear (&built);
+      return ks_cudart_return (g_error_matches (error, KS_SIM_ERROR, KS_SIM_ERROR_BAD_LAUNCH)
+                               ? cudaErrorInvalidConfiguration : cudaErrorInvalidValue);
+    }
+  ks_sim_set_threads (sim, 0);
+  status = ks_sim_run (sim, 0, NULL);
+
+  {
+    const char *out = ks_sim_get_printf (sim);
+
+    if (out != NULL && *out != '\0')
+      {
+        fputs (out, stdout);
+        fflush (stdout);
+      }
+  }
+
+  /* The memory as the kernel left it: the program's from now on */
+  allocs = ks_cudart_allocs ();
+  for (guint i = 0; i < allocs->len; i++)
+    {
+      KsCudartAlloc *a = &g_array_index (allocs, KsCudartAlloc, i);
+      size_t size = 0;
+      uint8_t *data = ks_sim_take_buffer (sim, i, &size);
+
+      g_assert (size == a->size);
+      if (a->host_visible)
+        {
+          memcpy (a->data, data, size);
+          g_free (data);
+        }
+      else
+        {
+          g_free (a->data);
+          a->data = data;
+        }
+    }
+  for (guint i = 0; i < m->vars->len; i++)
+    {
+      KsCudartVar *v = g_ptr_array_index (m->vars, i);
+      size_t size = 0;
+      const uint8_t *data = ks_sim_get_output_symbol (sim, i, NULL, NULL, &size);
+
+      if (v->data == NULL)
+        v->data = g_malloc0 (MAX (v->size, 1));
+      memcpy (v->data, data, MIN (size, v->size));
+    }
+
+  if (status == KS_SIM_DONE)
+    {
+      model_us = model_duration (k, &built, sim);
+      if (model_us > 0)
+        model_clock_us += model_us;
+    }
+  else
+    {
+      const KsSimFault *f = ks_sim_get_fault (sim);
+      g_autoptr(GString) s = g_string_new (NULL);
+
+      result = status == KS_SIM_FAULTED ? fault_error (f) : cudaErrorLaunchFailure;
+      g_string_printf (s, "%s", f->message != NULL ? f->message : "the kernel stopped");
+      if (status == KS_SIM_FAULTED && f->kind != KS_SIM_FAULT_UNSUPPORTED)
+        g_string_append_printf (s, " (block [%u,%u,%u], thread [%u,%u,%u])",
+                                f->block[0], f->block[1], f->block[2],
+                                f->thread[0], f->thread[1], f->thread[2]);
+      if (f->cuda_file != NULL)
+        g_string_append_printf (s, " at %s:%u", f->cuda_file, f->cuda_line);
+      else if (f->ptx_line > 0)
+        g_string_append_printf (s, " at PTX line %u", f->ptx_line);
+      fault_text = g_strdup (s->str);
+      ks_cudart_note ("%s<<<(%u,%u,%u), (%u,%u,%u)>>> (launch %u) faulted: %s; the program "
+                      "gets %s (%d)", name, grid.x, grid.y, grid.z, block.x, block.y, block.z,
+                      index, fault_text, error_name (result), result);
+      ks_cudart_set_sticky (result);
+    }
+
+  save = record_wanted (index, k->name, &why);
+  if (save)
+    record_launch (m, index, &built, sim, result, fault_text, model_us);
+  else if (recording != NULL)
+    ks_recording_skip_launch (recording, why);
+
+  ks_sim_free (sim);
+  built_clear (&built);
+  return result == cudaSuccess ? cudaSuccess : ks_cudart_return (result);
+}
+
+CUDART_API cudaError_t
+__cudaLaunchKernel (cudaKernel_t  kernel,
+                    dim3          grid,
+                    dim3          block,
+                    void        **args,
+                    size_t        shared,
+                    cudaStream_t  stream)
+{
+  cudaError_t e;
+
+  (void) stream;
+  ks_cudart_lock ();
+  if (!g_hash_table_contains (kernels, kernel))
+    e = ks_cudart_return (cudaErrorInvalidDeviceFunction);
+  else
+    e = ks_cudart_launch (kernel, grid, block, args, shared, FALSE);
+  ks_cudart_unlock ();
+  return e;
+}
+
+CUDART_API cudaError_t
+__cudaLaunchKernel_ptsz (cudaKernel_t  kernel,
+                         dim3          grid,
+                         dim3          block,
+                         void        **args,
+                         size_t        shared,
+                         cudaStream_t  stream)
+{
+  return __cudaLaunchKernel (kernel, grid, block, args, shared, stream);
+}
+
+static cudaError_t
+launch_by_function (const void  *func,
+                    dim3         grid,
+                    dim3         block,
+                    void       **args,
+                    size_t       shared,
+                    gboolean     cooperative)
+{
+  KsCudartKernel *k;
+  cudaError_t e;
+
+  ks_cudart_lock ();
+  k = ks_cudart_find_kernel (func);
+  e = k == NULL ? ks_cudart_return (cudaErrorInvalidDeviceFunction)
+                : ks_cudart_launch (k, grid, block, args, shared, cooperative);
+  ks_cudart_unlock ();
+  return e;
+}
+
+CUDART_API cudaError_t
+cudaLaunchKernel (const void   *func,
+                  dim3          grid,
+                  dim3          block,
+                  void        **args,
+                  size_t        shared,
+                  cudaStream_t  stream)
+{
+  (void) stream;
+  return launch_by_function (func, grid, block, args, shared, FALSE);
+}
+
+CUDART_API cudaError_t
+cudaLaunchCooperativeKernel (const void   *func,
+                             dim3          grid,
+                             dim3          block,
+                             void        **args,
+                             size_t        shared,
+                             cudaStream_t  stream)
+{
+  (void) stream;
+  /* the simulator runs every block of the grid, so grid-wide sync works
+   * whatever the grid's size; the hardware's limit is checked */
+  return launch_by_function (func, grid, block, args, shared, TRUE);
+}
+
+CUDART_API cudaError_t
+cudaFuncSetAttribute (const void *func,
+                      int         attr,
+                      int         value)
+{
+  KsCudartKernel *k;
+
+  ks_cudart_lock ();
+  k = ks_cudart_find_kernel (func);
+  if (k != NULL && attr == KS_CUDA_FUNC_ATTR_MAX_DYNAMIC_SHARED)
+    k->max_dynamic_shared = value;
+  ks_cudart_unlock ();
+  if (k == NULL)
+    return ks_cudart_return (cudaErrorInvalidDeviceFunction);
+  if (attr == KS_CUDA_FUNC_ATTR_MAX_DYNAMIC_SHARED
+      && (value < 0 || (size_t) value > ks_cudart_props ()->sharedMemPerBlockOptin))
+    return ks_cudart_return (cudaErrorInvalidValue);
+  return cudaSuccess;
+}
+
+static cudaError_t
+occupancy (int        *blocks,
+           const void *func,
+           int         block_size,
+           size_t      shared)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsGpuDb) db = NULL;
+  const KsArchInfo *arch;
+  KsCudartKernel *k;
+  uint32_t registers, static_shared, barriers;
+  gboolean exact;
+  KsOccupancyInput in;
+  KsOccupancyResult r;
+
+  if (blocks == NULL || block_size <= 0)
+    return ks_cudart_return (cudaErrorInvalidValue);
+  k = ks_cudart_find_kernel (func);
+  if (k == NULL)
+    return ks_cudart_return (cudaErrorInvalidDeviceFunction);
+  if (!ks_cudart_kernel_resources (k, &registers, &static_shared, &barriers, &exact))
+    {
+      ks_cudart_note ("cudaOccupancyMaxActiveBlocksPerMultiprocessor: %s's module cannot be "
+                      "read: %s", k->name, k->module->error ? k->module->error : "");
+      return ks_cudart_return (cudaErrorInvalidDeviceFunction);
+    }
+  if (!exact)
+    ks_cudart_note ("cudaOccupancyMaxActiveBlocksPerMultiprocessor: %s: the program carries no "
+                    "cubin for sm_%d%d, so its registers (%u) are KernelScope's estimate from "
+                    "the PTX", k->name, ks_cudart_props ()->major, ks_cudart_props ()->minor,
+                    registers);
+  db = ks_gpu_db_load_default (&error);
+  arch = db != NULL ? ks_gpu_db_get_arch (db, ks_gpu_db_get_gpu (db, ks_cudart_gpu_id ())->arch)
+                    : NULL;
+  if (arch == NULL)
+    return ks_cudart_return (cudaErrorUnknown);
+  ks_occupancy_input_init (&in);
+  in.block_size = (uint32_t) block_size;
+  in.registers_per_thread = registers;
+  in.static_shared_bytes = static_shared;
+  in.dynamic_shared_bytes = (uint32_t) shared;
+  in.barriers = barriers;
+  in.shared_opt_in_set = (size_t) k->max_dynamic_shared >= shared;
+  if (!ks_occupancy_compute (arch, &in, &r, &error))
+    {
+      *blocks = 0;
+      return cudaSuccess;
+    }
+  *blocks = (int) r.active_blocks_per_sm;
+  return cudaSuccess;
+}
+
+CUDART_API cudaError_t
+cudaOccupancyMaxActiveBlocksPerMultiprocessor (int        *blocks,
+                                               const void *func,
+                                               int         block_size,
+                                               size_t      shared)
+{
+  cudaError_t e;
+
+  ks_cudart_lock ();
+  e = occupancy (blocks, func, block_size, shared);
+  ks_cudart_unlock ();
+  return e;
+}
+
+CUDART_API cudaError_t
+cudaFuncGetAttributes (struct cudaFuncAttributes *attr,
+                       const void                *func)
+{
+  const struct cudaDeviceProp *p = ks_cudart_props ();
+  KsCudartKernel *k;
+  uint32_t registers = 0, static_shared = 0, barriers = 0, threads;
+  gboolean exact = FALSE, ok;
+  const KsPtxFunction *f = NULL;
+
+  if (attr == NULL)
+    return ks_cudart_return (cudaErrorInvalidValue);
+  ks_cudart_lock ();
+  k = ks_cudart_find_kernel (func);
+  ok = k != NULL && ks_cudart_kernel_resources (k, &registers, &static_shared, &barriers, &exact)
+       && module_ready (k->module);
+  if (ok)
+    f = ks_ptx_module_find_function (k->module->module, k->name);
+  ks_cudart_unlock ();
+  if (!ok)
+    return ks_cudart_return (cudaErrorInvalidDeviceFunction);
+  if (!exact)
+    ks_cudart_note ("cudaFuncGetAttributes: %s: the program carries no cubin for sm_%d%d, so "
+                    "numRegs (%u) is KernelScope's estimate from the PTX", k->name, p->major,
+                    p->minor, registers);
+  /* the most threads a block can have with these registers: whole warps,
+   * each warp's registers allocated in 256s (every architecture since
+   * Maxwell), within the block's register file */
+  threads = (uint32_t) p->maxThreadsPerBlock;
+  if (registers > 0)
+    {
+      uint32_t per_warp = (registers * 32 + 255) / 256 * 256;
+
+      threads = MIN (threads, (uint32_t) p->regsPerBlock / per_warp * 32);
+    }
+  if (f != NULL && f->maxntid[0] != 0)
+    threads = MIN (threads, f->maxntid[0] * MAX (f->maxntid[1], 1) * MAX (f->maxntid[2], 1));
+  memset (attr, 0, sizeof *attr);
+  attr->sharedSizeBytes = static_shared;
+  attr->maxThreadsPerBlock = (int) threads;
+  attr->numRegs = (int) registers;
+  attr->ptxVersion = (int) k->module->ptx_arch;
+  attr->binaryVersion = exact ? p->major * 10 + p->minor : (int) k->module->ptx_arch;
+  attr->maxDynamicSharedSizeBytes = k->max_dynamic_shared > 0
+                                    ? k->max_dynamic_shared
+                                    : (int) (p->sharedMemPerBlock - MIN (static_shared,
+                                                                         p->sharedMemPerBlock));
+  attr->preferredShmemCarveout = -1;
+  return cudaSuccess;
+}
+
+CUDART_API cudaError_t
+cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags (int          *blocks,
+                                                        const void   *func,
+                                                        int           block_size,
+                                                        size_t        shared,
+                                                        unsigned int  flags)
+{
+  (void) flags;
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessor (blocks, func, block_size, shared);
+}
+
+void
+ks_cudart_finish (void)
+{
+  if (recording != NULL)
+    {
+      ks_recording_flush (recording, NULL);
+      ks_recording_free (g_steal_pointer (&recording));
+    }
+}

@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-cudart-private.h: what the stand-in's files share (docs/RECORD.md).
+ *
+ * The stand-in is the CUDA runtime library a program built with
+ * `nvcc -cudart shared` loads (libcudart.so.13), put in its place by
+ * `kernelscope-cli record`.  Device memory is host memory the stand-in
+ * keeps, at device addresses it hands out; each launch runs in the
+ * simulator over every live allocation, placed at those same addresses,
+ * so pointers the program keeps in device memory stay right. */
+#pragma once
+
+#include <glib.h>
+#include <stdint.h>
+
+#include "ks-cudart-abi.h"
+#include "ks-fatbin.h"
+#include "ks-ptx.h"
+
+/* Where device allocations start: above the simulator's windows
+ * (KS_LAUNCH_MIN_ADDRESS) and below where Linux maps shared libraries */
+#define KS_CUDART_DEVICE_BASE G_GUINT64_CONSTANT (0x0000700000000000)
+#define KS_CUDART_GUARD 4096u
+
+typedef struct
+{
+  uint64_t addr, size;
+  uint8_t *data;                /* the contents; for host-visible memory, addr itself */
+  gboolean host_visible;        /* cudaMallocManaged, cudaMallocHost: mapped at addr */
+  uint64_t mapped;              /* bytes mapped at addr (host-visible) */
+  uint32_t id;                  /* the n-th allocation of the program: its buffer's name */
+} KsCudartAlloc;
+
+typedef struct
+{
+  char *name;                   /* as the PTX writes it */
+  uint64_t size;
+  gboolean constant;
+  uint8_t *data;                /* the contents the stand-in holds, or NULL: the PTX's
+                                 * initializer, not read yet */
+  const void *host;             /* the program's shadow variable */
+} KsCudartVar;
+
+typedef struct
+{
+  void *handle_slot;            /* the program keeps &handle_slot as its handle */
+  uint32_t index;
+  char *error;                  /* why it cannot run, when it cannot */
+  char *ptx;                    /* the chosen PTX entry's text */
+  size_t ptx_len;
+  char *source_name;            /* the file nvcc named in the fat binary */
+  uint32_t ptx_arch;
+  KsPtxModule *module;          /* parsed when first needed */
+  uint8_t *cubin;               /* the fat binary's cubin for the GPU's architecture, or NULL */
+  size_t cubin_len;
+  GPtrArray *vars;              /* KsCudartVar */
+  const char *record_path;      /* modules/module-N.ptx in the recording */
+} KsCudartModule;
+
+typedef struct ks_cudart_kernel
+{
+  KsCudartModule *module;
+  const void *host_fun;
+  char *name;                   /* the PTX name */
+  int max_dynamic_shared;       /* cudaFuncAttributeMaxDynamicSharedMemorySize */
+} KsCudartKernel;
+
+/* Calls into the runtime are serialized by one lock */
+void             ks_cudart_lock            (void);
+void             ks_cudart_unlock          (void);
+/* The error a call returns, remembered as the last error when it is one */
+cudaError_t      ks_cudart_return          (cudaError_t     err);
+/* A fault of a kernel leaves the context unusable, as on the hardware:
+ * every later call returns it */
+cudaError_t      ks_cudart_sticky          (void);
+void             ks_cudart_set_sticky      (cudaError_t     err);
+/* Prints "kernelscope: MESSAGE" on stderr */
+void             ks_cudart_note            (const char     *format,
+                                            ...) G_GNUC_PRINTF (1, 2);
+/* Says once that @function is not implemented; returns cudaErrorNotSupported */
+cudaError_t      ks_cudart_not_supported   (const char     *function);
+
+/* Allocations */
+KsCudartAlloc   *ks_cudart_find_alloc      (uint64_t        addr,
+                                            uint64_t        size);
+GArray          *ks_cudart_allocs          (void);
+
+/* The simulated GPU */
+const struct cudaDeviceProp *ks_cudart_props (void);
+const char      *ks_cudart_gpu_id          (void);
+
+/* Launching a registered kernel */
+cudaError_t      ks_cudart_launch          (KsCudartKernel *kernel,
+                                            dim3            grid,
+                                            dim3            block,
+                                            void          **args,
+                                            size_t          shared,
+                                            gboolean        cooperative);
+KsCudartKernel  *ks_cudart_find_kernel     (const void     *fun);
+/* A module variable by the program's shadow address */
+KsCudartVar     *ks_cudart_find_var        (const void     *symbol,
+                                            KsCudartModule **module);
+/* Makes var->data hold the variable's contents (its initializer when the
+ * program has not written it) */
+gboolean         ks_cudart_var_contents    (KsCudartModule *module,
+                                            KsCudartVar    *var);
+/* The model time of the launches so far, in microseconds */
+double           ks_cudart_model_clock     (void);
+/* Writes the recording's last launches.json and closes it */
+void             ks_cudart_finish          (void);
+
+/* A kernel's registers, static shared memory and barriers: ptxas's, from
+ * the program's cubin for the GPU's architecture when it carries one
+ * (*exact TRUE), else KernelScope's estimate from the PTX.  FALSE when the
+ * module cannot be read. */
+gboolean         ks_cudart_kernel_resources (KsCudartKernel *kernel,
+                                             uint32_t       *registers,
+                                             uint32_t       *static_shared,
+                                             uint32_t       *barriers,
+                                             gboolean       *exact);

@@ -1,0 +1,481 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Recording whole programs (docs/RECORD.md): the launch spec's placed
+ * buffers and bytes files, the recording's folder, and, with nvcc here,
+ * real programs built with -cudart shared run under `kernelscope-cli
+ * record`: their own checks pass (programs written here, and two of
+ * NVIDIA's CUDA Samples, tests/fixtures/cuda-samples), what they read of
+ * the device is the GPU database's, a kernel fault reaches them as the
+ * hardware's error, and every recorded launch re-run from its spec gives
+ * what the program's run left. */
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "ks-gpu-db.h"
+#include "ks-launch.h"
+#include "ks-recording.h"
+#include "ks-sim.h"
+
+/* A kernel that stores the address of its first parameter's buffer, and
+ * of the second's, into the first: where the simulator placed them */
+static const char *const addr_ptx =
+  ".version 7.0\n.target sm_80\n.address_size 64\n"
+  ".visible .entry where(.param .u64 a, .param .u64 b)\n{\n"
+  "  .reg .b64 %rd<4>;\n"
+  "  ld.param.u64 %rd1, [a];\n  ld.param.u64 %rd2, [b];\n"
+  "  st.global.u64 [%rd1], %rd1;\n  st.global.u64 [%rd1+8], %rd2;\n"
+  "  ld.global.u64 %rd3, [%rd2];\n  st.global.u64 [%rd1+16], %rd3;\n"
+  "  ret;\n}\n";
+
+static char *
+write_temp (const char *dir,
+            const char *name,
+            const char *text,
+            gssize      len)
+{
+  char *path = g_build_filename (dir, name, NULL);
+
+  g_assert_true (g_file_set_contents (path, text, len, NULL));
+  return path;
+}
+
+static void
+test_spec_address (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("ks-record-XXXXXX", NULL);
+  const uint8_t b_bytes[8] = { 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88 };
+  g_autofree char *ptx = write_temp (dir, "where.ptx", addr_ptx, -1);
+  g_autofree char *bin = write_temp (dir, "b.bin", (const char *) b_bytes, 8);
+  const char *spec =
+    "{\"ptx\": \"where.ptx\", \"kernel\": \"where\", \"grid\": [1], \"block\": [1],"
+    " \"buffers\": {\"a\": {\"type\": \"u64\", \"count\": 3, \"address\": \"0x700000000100\"},"
+    "               \"b\": {\"type\": \"b8\", \"bytes_file\": \"b.bin\","
+    "                      \"address\": \"0x700000002000\"}},"
+    " \"params\": [{\"buffer\": \"a\"}, {\"buffer\": \"b\"}], \"outputs\": [\"a\"]}";
+  g_autofree char *spec_path = write_temp (dir, "spec.json", spec, -1);
+  g_autoptr(KsPtxModule) module = ks_ptx_module_parse_file (ptx, &error);
+  KsLaunch *launch = ks_launch_load (spec_path, &error);
+  const uint64_t *out;
+  KsSim *sim;
+
+  g_assert_no_error (error);
+  g_assert_nonnull (launch);
+  g_assert_cmpuint (launch->buffers[1].size, ==, 8);
+  sim = ks_sim_new (module, launch, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (ks_sim_run (sim, 0, NULL), ==, KS_SIM_DONE);
+  out = (const uint64_t *) ks_sim_get_buffer (sim, 0, NULL);
+  /* the addresses the spec gave, and the file's bytes behind the second */
+  g_assert_cmphex (out[0], ==, G_GUINT64_CONSTANT (0x700000000100));
+  g_assert_cmphex (out[1], ==, G_GUINT64_CONSTANT (0x700000002000));
+  g_assert_cmphex (out[2], ==, G_GUINT64_CONSTANT (0x8877665544332211));
+  ks_sim_free (sim);
+  ks_launch_free (launch);
+
+  /* placed buffers: all or none, in order, apart, above the windows */
+  {
+    static const struct { const char *buffers; const char *message; } bad[] = {
+      { "\"a\": {\"type\": \"u8\", \"count\": 8, \"address\": \"0x700000000000\"},"
+        "\"b\": {\"type\": \"u8\", \"count\": 8}", "give every buffer an 'address', or none" },
+      { "\"a\": {\"type\": \"u8\", \"count\": 512, \"address\": \"0x700000000000\"},"
+        "\"b\": {\"type\": \"u8\", \"count\": 8, \"address\": \"0x700000000100\"}",
+        "is inside the buffer before it" },
+      { "\"a\": {\"type\": \"u8\", \"count\": 8, \"address\": \"0x1000\"}", "must be a multiple of 256" },
+      { "\"a\": {\"type\": \"u8\", \"count\": 8, \"address\": \"0x700000000010\"}", "must be a multiple of 256" },
+      { "\"a\": {\"type\": \"u8\", \"bytes_file\": \"missing.bin\"}", "missing.bin" },
+      { "\"a\": {\"type\": \"u32\", \"bytes_file\": \"b.bin\", \"count\": 1}", "less than the 2 values" },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+      {
+        g_autoptr(GError) e = NULL;
+        g_autofree char *text = g_strdup_printf ("{\"ptx\": \"where.ptx\", \"kernel\": \"where\","
+                                                 " \"grid\": [1], \"block\": [1], \"buffers\": {%s},"
+                                                 " \"params\": [0, 0]}", bad[i].buffers);
+        g_autofree char *path = write_temp (dir, "bad.json", text, -1);
+        KsLaunch *l = ks_launch_load (path, &e);
+
+        g_assert_null (l);
+        g_assert_nonnull (e);
+        if (strstr (e->message, bad[i].message) == NULL)
+          g_error ("case %u: %s", i, e->message);
+        /* the place: the spec's file, line and column */
+        g_assert_true (g_str_has_prefix (e->message, path));
+      }
+  }
+}
+
+static void
+test_recording_folder (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("ks-record-XXXXXX", NULL);
+  const char *argv[] = { "./app", "--size", "3", NULL };
+  KsRecording *rec = ks_recording_new (dir, argv, "rtx-4090", &error);
+  g_autofree char *b1 = NULL, *b2 = NULL, *b3 = NULL, *index = NULL, *text = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *root;
+  JsonArray *launches;
+
+  g_assert_no_error (error);
+  /* blobs are named by their SHA-256 (FIPS 180-2's test vector for
+   * "abc") and kept once */
+  b1 = ks_recording_add_blob (rec, (const uint8_t *) "abc", 3, &error);
+  b2 = ks_recording_add_blob (rec, (const uint8_t *) "abc", 3, &error);
+  b3 = ks_recording_add_blob (rec, (const uint8_t *) "abd", 3, &error);
+  g_assert_cmpstr (b1, ==,
+                   "blobs/ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad.bin");
+  g_assert_cmpstr (b1, ==, b2);
+  g_assert_cmpstr (b1, !=, b3);
+  g_assert_cmpuint (ks_recording_blob_bytes (rec), ==, 6);
+  g_assert_nonnull (ks_recording_add_module (rec, 0, ".version 7.0\n", 13, &error));
+  g_assert_true (ks_recording_add_launch (rec, 0, "{}", "{\"kernel\":\"k\",\"fault\":null}", &error));
+  ks_recording_skip_launch (rec, "--only");
+  ks_recording_skip_launch (rec, "--launches");
+  g_assert_true (ks_recording_flush (rec, &error));
+  ks_recording_free (rec);
+
+  index = g_build_filename (dir, "launches.json", NULL);
+  g_assert_true (json_parser_load_from_file (parser, index, &error));
+  root = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpstr (json_array_get_string_element (json_object_get_array_member (root, "program"), 1),
+                   ==, "--size");
+  g_assert_cmpstr (json_object_get_string_member (root, "gpu"), ==, "rtx-4090");
+  launches = json_object_get_array_member (root, "launches");
+  g_assert_cmpuint (json_array_get_length (launches), ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (launches, 0),
+                                                  "spec"), ==, "launch-0000.json");
+  g_assert_cmpint (json_object_get_int_member (root, "not_saved"), ==, 2);
+  g_assert_cmpstr (json_object_get_string_member (root, "not_saved_reason"), ==, "--only");
+}
+
+/* ---- whole programs ---------------------------------------------------------------------- */
+
+typedef struct
+{
+  char *dir;
+  char *nvcc;
+  char *cli;
+} Programs;
+
+static Programs programs;
+
+static gboolean
+have_nvcc (void)
+{
+  if (programs.nvcc == NULL)
+    programs.nvcc = g_find_program_in_path ("nvcc");
+  if (programs.nvcc == NULL || g_getenv ("KS_NO_TOOLKIT") != NULL)
+    {
+      g_test_skip ("no nvcc on PATH: no program is built");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Builds @source (under tests/fixtures) into @exe with the flags given */
+static char *
+build (const char *source,
+       const char *exe_name,
+       gboolean    shared)
+{
+  g_autofree char *src = g_test_build_filename (G_TEST_DIST, "fixtures", source, NULL);
+  g_autofree char *inc = g_test_build_filename (G_TEST_DIST, "fixtures", "cuda-samples",
+                                                "include", NULL);
+  char *exe = g_build_filename (programs.dir, exe_name, NULL);
+  g_autofree char *err = NULL, *incflag = g_strconcat ("-I", inc, NULL);
+  const char *argv[] = { programs.nvcc, incflag, "-lineinfo", "-o", exe, src,
+                         shared ? "-cudart" : NULL, "shared", NULL };
+  int status = 0;
+
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, &err,
+                     &status, NULL) || !g_spawn_check_wait_status (status, NULL))
+    {
+      g_test_skip_printf ("nvcc could not build %s here: %s", source, err ? err : "");
+      g_free (exe);
+      return NULL;
+    }
+  return exe;
+}
+
+typedef struct
+{
+  int status;
+  char *out, *err;
+  char *record;
+} Run;
+
+static void
+run_clear (Run *r)
+{
+  g_free (r->out);
+  g_free (r->err);
+  g_free (r->record);
+}
+
+static gboolean
+record (const char *exe,
+        const char *name,
+        const char *extra,
+        Run        *r)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+
+  memset (r, 0, sizeof *r);
+  r->record = g_build_filename (programs.dir, name, NULL);
+  g_ptr_array_add (argv, programs.cli);
+  g_ptr_array_add (argv, (gpointer) "record");
+  g_ptr_array_add (argv, (gpointer) "--out");
+  g_ptr_array_add (argv, r->record);
+  if (extra != NULL)
+    g_ptr_array_add (argv, (gpointer) extra);
+  g_ptr_array_add (argv, (gpointer) "--");
+  g_ptr_array_add (argv, (gpointer) exe);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_sync (programs.dir, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL,
+                               NULL, &r->out, &r->err, &r->status, &error));
+  g_assert_no_error (error);
+  if (g_test_verbose ())
+    g_printerr ("%s\n%s", r->out, r->err);
+  return TRUE;
+}
+
+static int
+exit_code (const Run *r)
+{
+  return WIFEXITED (r->status) ? WEXITSTATUS (r->status) : -1;
+}
+
+/* Each recorded launch run again from its spec: every buffer the program's
+ * run changed is what it left there ("after"), byte for byte.  Returns the
+ * buffers compared; @n_launches, the launches run again. */
+static guint
+rerun_recording (const char *dir,
+                 guint      *n_launches)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *index = g_build_filename (dir, "launches.json", NULL);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonArray *launches;
+  guint checked = 0;
+
+  g_assert_true (json_parser_load_from_file (parser, index, &error));
+  launches = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)),
+                                           "launches");
+  for (guint i = 0; i < json_array_get_length (launches); i++)
+    {
+      JsonObject *entry = json_array_get_object_element (launches, i);
+      JsonObject *after = json_object_get_object_member (entry, "after");
+      g_autofree char *spec = g_build_filename (dir, json_object_get_string_member (entry, "spec"),
+                                                NULL);
+      KsLaunch *launch;
+      g_autoptr(KsPtxModule) module = NULL;
+      KsSim *sim;
+
+      if (!json_object_get_null_member (entry, "fault"))
+        continue;
+      launch = ks_launch_load (spec, &error);
+      g_assert_no_error (error);
+      module = ks_ptx_module_parse_file (launch->ptx_path, &error);
+      g_assert_no_error (error);
+      sim = ks_sim_new (module, launch, &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (ks_sim_run (sim, 0, NULL), ==, KS_SIM_DONE);
+      for (uint32_t b = 0; b < launch->n_buffers; b++)
+        {
+          const char *blob = json_object_get_string_member_with_default (after,
+                                                                         launch->buffers[b].name,
+                                                                         NULL);
+          g_autofree char *path = NULL, *want = NULL;
+          const uint8_t *got;
+          size_t size;
+          gsize want_len;
+
+          if (blob == NULL)
+            continue;
+          path = g_build_filename (dir, blob, NULL);
+          g_assert_true (g_file_get_contents (path, &want, &want_len, NULL));
+          got = ks_sim_get_buffer (sim, b, &size);
+          g_assert_cmpuint (size, ==, want_len);
+          g_assert_true (memcmp (got, want, size) == 0);
+          checked++;
+        }
+      ks_sim_free (sim);
+      ks_launch_free (launch);
+      if (n_launches != NULL)
+        (*n_launches)++;
+    }
+  return checked;
+}
+
+static void
+test_program_symbols (void)
+{
+  g_autofree char *exe = NULL;
+  g_autoptr(KsGpuDb) db = NULL;
+  g_autofree char *want = NULL;
+  const KsGpuInfo *gpu;
+  const KsArchInfo *arch;
+  Run r;
+
+  if (!have_nvcc () || (exe = build ("record/symbols.cu", "symbols", TRUE)) == NULL)
+    return;
+  record (exe, "rec-symbols", "--gpu=rtx-4090", &r);
+  g_assert_cmpint (exit_code (&r), ==, 0);
+  g_assert_nonnull (strstr (r.out, "Test passed"));
+  g_assert_nonnull (strstr (r.out, "scale_count: n=1000 scale=2\n"));
+  /* the device it saw: the GPU database's RTX 4090 */
+  db = ks_gpu_db_load_default (NULL);
+  gpu = ks_gpu_db_get_gpu (db, "rtx-4090");
+  arch = ks_gpu_db_get_arch (db, gpu->arch);
+  want = g_strdup_printf ("device: %s|%u.%u|%u|%u|%u|%" G_GUINT64_FORMAT "\n", gpu->name,
+                          arch->compute_major, arch->compute_minor, gpu->sm_count, gpu->sm_count,
+                          arch->shared_per_block_bytes,
+                          (guint64) (gpu->memory_gb * 1073741824.0));
+  if (strstr (r.out, want) == NULL)
+    g_error ("expected %s in:\n%s", want, r.out);
+  g_assert_nonnull (strstr (r.err, "2 launches recorded"));
+  g_assert_cmpuint (rerun_recording (r.record, NULL), ==, 2);
+  run_clear (&r);
+
+  /* --only: one kernel's launches are saved, the other still runs */
+  record (exe, "rec-symbols-only", "--only=vadd", &r);
+  g_assert_cmpint (exit_code (&r), ==, 0);
+  g_assert_nonnull (strstr (r.out, "Test passed"));
+  g_assert_nonnull (strstr (r.err, "1 launch recorded"));
+  g_assert_nonnull (strstr (r.err, "1 more ran, not saved: --only"));
+  run_clear (&r);
+}
+
+static void
+test_program_fault (void)
+{
+  g_autofree char *exe = NULL;
+  g_autofree char *index = NULL, *text = NULL;
+  Run r;
+
+  if (!have_nvcc () || (exe = build ("record/fault.cu", "fault", TRUE)) == NULL)
+    return;
+  record (exe, "rec-fault", NULL, &r);
+  /* driver_types.h: cudaErrorIllegalAddress is 700, and stays */
+  g_assert_cmpint (exit_code (&r), ==, 0);
+  g_assert_nonnull (strstr (r.out, "sync 700 (an illegal memory access was encountered)\n"));
+  g_assert_nonnull (strstr (r.out, "last 700\nafter 700\n"));
+  /* the report: which buffer, how far, which thread, the CUDA line */
+  g_assert_nonnull (strstr (r.err, "past the end of buffer 'm0' (256 bytes)"));
+  g_assert_nonnull (strstr (r.err, "thread [1,0,0]"));
+  g_assert_nonnull (strstr (r.err, "fault.cu:9"));
+  index = g_build_filename (r.record, "launches.json", NULL);
+  g_assert_true (g_file_get_contents (index, &text, NULL, NULL));
+  g_assert_nonnull (strstr (text, "\"error\":700"));
+  run_clear (&r);
+}
+
+static void
+test_program_pointers (void)
+{
+  g_autofree char *exe = NULL;
+  Run r;
+
+  if (!have_nvcc () || (exe = build ("record/pointers.cu", "pointers", TRUE)) == NULL)
+    return;
+  record (exe, "rec-pointers", NULL, &r);
+  g_assert_cmpint (exit_code (&r), ==, 0);
+  g_assert_nonnull (strstr (r.out, "Test passed"));
+  g_assert_nonnull (strstr (r.err, "4 launches recorded"));
+  g_assert_cmpuint (rerun_recording (r.record, NULL), >=, 4);
+  run_clear (&r);
+}
+
+static void
+test_program_static (void)
+{
+  g_autofree char *exe = NULL;
+  Run r;
+
+  if (!have_nvcc () || (exe = build ("record/fault.cu", "fault-static", FALSE)) == NULL)
+    return;
+  record (exe, "rec-static", NULL, &r);
+  g_assert_cmpint (exit_code (&r), ==, 1);
+  g_assert_nonnull (strstr (r.err, "linked statically against the CUDA runtime"));
+  g_assert_nonnull (strstr (r.err, "nvcc -cudart shared"));
+  run_clear (&r);
+}
+
+static void
+test_program_cuda_samples (void)
+{
+  static const struct { const char *source, *name, *expect; } samples[] = {
+    { "cuda-samples/vectorAdd.cu", "vectorAdd", "Test PASSED" },
+    { "cuda-samples/simpleCooperativeGroups.cu", "simpleCooperativeGroups",
+      "Sum of all ranks 0..15 in this tiledPartition16 group is 120 (expected 120)" },
+  };
+
+  if (!have_nvcc ())
+    return;
+  for (guint i = 0; i < G_N_ELEMENTS (samples); i++)
+    {
+      g_autofree char *exe = build (samples[i].source, samples[i].name, TRUE);
+      g_autofree char *rec = g_strconcat ("rec-", samples[i].name, NULL);
+      guint n_launches = 0;
+      Run r;
+
+      if (exe == NULL)
+        return;
+      record (exe, rec, NULL, &r);
+      g_assert_cmpint (exit_code (&r), ==, 0);
+      if (strstr (r.out, samples[i].expect) == NULL)
+        g_error ("%s: expected %s in:\n%s\n%s", samples[i].name, samples[i].expect, r.out, r.err);
+      /* (the cooperative groups sample prints its results, and writes
+       * no buffer) */
+      rerun_recording (r.record, &n_launches);
+      g_assert_cmpuint (n_launches, ==, 1);
+      run_clear (&r);
+    }
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) d = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *p = g_build_filename (path, name, NULL);
+
+      if (g_file_test (p, G_FILE_TEST_IS_DIR) && !g_file_test (p, G_FILE_TEST_IS_SYMLINK))
+        remove_tree (p);
+      else
+        g_unlink (p);
+    }
+  g_rmdir (path);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  programs.dir = g_dir_make_tmp ("ks-record-programs-XXXXXX", NULL);
+  programs.cli = g_test_build_filename (G_TEST_BUILT, "..", "src", "app", "kernelscope-cli", NULL);
+  g_test_add_func ("/record/spec-address", test_spec_address);
+  g_test_add_func ("/record/folder", test_recording_folder);
+  g_test_add_func ("/record/program/symbols", test_program_symbols);
+  g_test_add_func ("/record/program/fault", test_program_fault);
+  g_test_add_func ("/record/program/pointers", test_program_pointers);
+  g_test_add_func ("/record/program/static", test_program_static);
+  g_test_add_func ("/record/program/cuda-samples", test_program_cuda_samples);
+  status = g_test_run ();
+  remove_tree (programs.dir);
+  g_free (programs.dir);
+  g_free (programs.cli);
+  g_free (programs.nvcc);
+  return status;
+}
