@@ -828,13 +828,28 @@ spec_json (KsCudartModule *m,
         }
       else
         {
-          g_autofree char *v = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", p->bits);
-          g_autofree char *bits = g_strdup_printf ("b%u", 8 * ks_ptx_type_size (p->type));
+          const char *tn = ks_ptx_type_name (p->type);
+          uint32_t size = ks_ptx_type_size (p->type);
+          g_autofree char *v = NULL, *bits = NULL;
 
-          /* as the bits the program passed, exactly (a float's too: a b
-           * type of its size takes them) */
+          if (tn[0] == 's')
+            {
+              /* sign-extended from its size */
+              int64_t s = (int64_t) (p->bits << (64 - 8 * size)) >> (64 - 8 * size);
+
+              v = g_strdup_printf ("%" G_GINT64_FORMAT, s);
+            }
+          else if (tn[0] == 'u')
+            v = g_strdup_printf ("%" G_GUINT64_FORMAT, p->bits);
+          else
+            {
+              /* floats (and b types) as the bits the program passed,
+               * exactly: a b type of the size takes them */
+              v = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", p->bits);
+              tn = bits = g_strdup_printf ("b%u", 8 * size);
+            }
           json_builder_set_member_name (b, "type");
-          json_builder_add_string_value (b, bits);
+          json_builder_add_string_value (b, tn);
           json_builder_set_member_name (b, "value");
           json_builder_add_string_value (b, v);
         }
@@ -1311,11 +1326,12 @@ occupancy (int        *blocks,
                       "read: %s", k->name, k->module->error ? k->module->error : "");
       return ks_cudart_return (cudaErrorInvalidDeviceFunction);
     }
-  if (!exact)
+  if (!exact && !k->estimate_said)
     ks_cudart_note ("cudaOccupancyMaxActiveBlocksPerMultiprocessor: %s: the program carries no "
                     "cubin for sm_%d%d, so its registers (%u) are KernelScope's estimate from "
                     "the PTX", k->name, ks_cudart_props ()->major, ks_cudart_props ()->minor,
                     registers);
+  k->estimate_said |= !exact;
   db = ks_gpu_db_load_default (&error);
   arch = db != NULL ? ks_gpu_db_get_arch (db, ks_gpu_db_get_gpu (db, ks_cudart_gpu_id ())->arch)
                     : NULL;
@@ -1372,10 +1388,11 @@ cudaFuncGetAttributes (struct cudaFuncAttributes *attr,
   ks_cudart_unlock ();
   if (!ok)
     return ks_cudart_return (cudaErrorInvalidDeviceFunction);
-  if (!exact)
+  if (!exact && !k->estimate_said)
     ks_cudart_note ("cudaFuncGetAttributes: %s: the program carries no cubin for sm_%d%d, so "
                     "numRegs (%u) is KernelScope's estimate from the PTX", k->name, p->major,
                     p->minor, registers);
+  k->estimate_said |= !exact;
   /* the most threads a block can have with these registers: whole warps,
    * each warp's registers allocated in 256s (every architecture since
    * Maxwell), within the block's register file */

@@ -62,6 +62,7 @@ typedef struct ks_cudart_kernel
   const void *host_fun;
   char *name;                   /* the PTX name */
   int max_dynamic_shared;       /* cudaFuncAttributeMaxDynamicSharedMemorySize */
+  gboolean estimate_said;       /* the note that its registers are an estimate was given */
 } KsCudartKernel;
 
 /* Calls into the runtime are serialized by one lock */
