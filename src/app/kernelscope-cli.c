@@ -20,6 +20,7 @@
 #include "ks-cli-probe.h"
 #include "ks-cli-sass.h"
 #include "ks-cli.h"
+#include "ks-json.h"
 #include "ks-analysis.h"
 #include "ks-format.h"
 #include "ks-hints.h"
@@ -671,11 +672,7 @@ ks_cli_add_dim3 (JsonBuilder    *b,
                  const char     *name,
                  const uint32_t  v[3])
 {
-  json_builder_set_member_name (b, name);
-  json_builder_begin_array (b);
-  for (int d = 0; d < 3; d++)
-    json_builder_add_int_value (b, v[d]);
-  json_builder_end_array (b);
+  ks_json_add_dim3 (b, name, v);
 }
 
 /* One line's statistics: counts as they are, and the ratios a reader wants */

@@ -777,3 +777,15 @@ ks_json_member_array (JsonObject *o,
 
   return n != NULL && JSON_NODE_HOLDS_ARRAY (n) ? json_node_get_array (n) : NULL;
 }
+
+void
+ks_json_add_dim3 (JsonBuilder    *b,
+                  const char     *name,
+                  const uint32_t  v[3])
+{
+  json_builder_set_member_name (b, name);
+  json_builder_begin_array (b);
+  for (int d = 0; d < 3; d++)
+    json_builder_add_int_value (b, v[d]);
+  json_builder_end_array (b);
+}

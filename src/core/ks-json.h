@@ -4,6 +4,7 @@
 #pragma once
 
 #include <json-glib/json-glib.h>
+#include <stdint.h>
 
 G_BEGIN_DECLS
 
@@ -35,6 +36,11 @@ KsJsonProblem ks_json_check (const char *data,
  * JSON_PARSER_ERROR and read "ORIGIN:LINE:COL: message" as json-glib's own,
  * with "<data>" for ORIGIN when it is NULL, so a caller that rewrites
  * json-glib's messages handles both. */
+/* name: [x, y, z] (a grid or a block) */
+void     ks_json_add_dim3  (JsonBuilder    *b,
+                            const char     *name,
+                            const uint32_t  v[3]);
+
 gboolean ks_json_load_data (JsonParser  *parser,
                             const char  *data,
                             gssize       length,

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ks-gpu-db.h"
+#include "ks-json.h"
 #include "ks-launch.h"
 #include "ks-occupancy.h"
 #include "ks-recording.h"
@@ -523,6 +524,28 @@ build_launch (KsCudartModule  *m,
   return TRUE;
 }
 
+/* The module's variables as @sim holds them ("output_symbols" in the
+ * module's order): all of them, or (@unknown_only) those the stand-in
+ * does not hold yet */
+static void
+read_vars (KsCudartModule *m,
+           const KsSim    *sim,
+           gboolean        unknown_only)
+{
+  for (guint i = 0; i < m->vars->len; i++)
+    {
+      KsCudartVar *v = g_ptr_array_index (m->vars, i);
+      size_t size = 0;
+      const uint8_t *data = ks_sim_get_output_symbol (sim, i, NULL, NULL, &size);
+
+      if (v->data != NULL && unknown_only)
+        continue;
+      if (v->data == NULL)
+        v->data = g_malloc0 (MAX (v->size, 1));
+      memcpy (v->data, data, MIN (size, v->size));
+    }
+}
+
 gboolean
 ks_cudart_var_contents (KsCudartModule *m,
                         KsCudartVar    *var)
@@ -565,18 +588,7 @@ ks_cudart_var_contents (KsCudartModule *m,
       built_clear (&built);
       return FALSE;
     }
-  for (guint i = 0; i < m->vars->len; i++)
-    {
-      KsCudartVar *v = g_ptr_array_index (m->vars, i);
-      size_t size = 0;
-      const uint8_t *data = ks_sim_get_output_symbol (sim, i, NULL, NULL, &size);
-
-      if (v->data == NULL)
-        {
-          v->data = g_malloc0 (MAX (v->size, 1));
-          memcpy (v->data, data, MIN (size, v->size));
-        }
-    }
+  read_vars (m, sim, TRUE);
   ks_sim_free (sim);
   built_clear (&built);
   return TRUE;
@@ -703,17 +715,6 @@ record_wanted (uint32_t     index,
   return TRUE;
 }
 
-static void
-add_dims (JsonBuilder    *b,
-          const char     *name,
-          const uint32_t  v[3])
-{
-  json_builder_set_member_name (b, name);
-  json_builder_begin_array (b);
-  for (int d = 0; d < 3; d++)
-    json_builder_add_int_value (b, v[d]);
-  json_builder_end_array (b);
-}
 
 static char *
 hex_of (const uint8_t *data,
@@ -769,8 +770,8 @@ spec_json (KsCudartModule *m,
   json_builder_add_string_value (b, m->record_path);
   json_builder_set_member_name (b, "kernel");
   json_builder_add_string_value (b, l->kernel);
-  add_dims (b, "grid", l->grid);
-  add_dims (b, "block", l->block);
+  ks_json_add_dim3 (b, "grid", l->grid);
+  ks_json_add_dim3 (b, "block", l->block);
   json_builder_set_member_name (b, "dynamic_shared_bytes");
   json_builder_add_int_value (b, l->dynamic_shared_bytes);
 
@@ -1008,8 +1009,8 @@ record_launch (KsCudartModule *m,
   json_builder_add_int_value (b, index);
   json_builder_set_member_name (b, "kernel");
   json_builder_add_string_value (b, built->launch.kernel);
-  add_dims (b, "grid", built->launch.grid);
-  add_dims (b, "block", built->launch.block);
+  ks_json_add_dim3 (b, "grid", built->launch.grid);
+  ks_json_add_dim3 (b, "block", built->launch.block);
   json_builder_set_member_name (b, "dynamic_shared_bytes");
   json_builder_add_int_value (b, built->launch.dynamic_shared_bytes);
   json_builder_set_member_name (b, "fault");
@@ -1154,16 +1155,7 @@ ks_cudart_launch (KsCudartKernel *k,
           a->data = data;
         }
     }
-  for (guint i = 0; i < m->vars->len; i++)
-    {
-      KsCudartVar *v = g_ptr_array_index (m->vars, i);
-      size_t size = 0;
-      const uint8_t *data = ks_sim_get_output_symbol (sim, i, NULL, NULL, &size);
-
-      if (v->data == NULL)
-        v->data = g_malloc0 (MAX (v->size, 1));
-      memcpy (v->data, data, MIN (size, v->size));
-    }
+  read_vars (m, sim, FALSE);
 
   if (status == KS_SIM_DONE)
     {
