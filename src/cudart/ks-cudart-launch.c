@@ -68,25 +68,29 @@ ks_cudart_model_clock (void)
 
 /* ---- registration (host_runtime.h) ----------------------------------------------------- */
 
-/* The PTX entry to run: the newest one the GPU can run, else the oldest */
+/* The PTX entry to run: the newest one the GPU can run (a GPU compiles
+ * PTX of its own architecture or an older one, never a newer one); NULL
+ * with *oldest set when there are only newer ones */
 static const KsFatbinEntry *
-choose_ptx (const KsFatbin *fb,
-            uint32_t        gpu_arch)
+choose_ptx (const KsFatbin       *fb,
+            uint32_t              gpu_arch,
+            const KsFatbinEntry **oldest)
 {
-  const KsFatbinEntry *best = NULL, *oldest = NULL;
+  const KsFatbinEntry *best = NULL;
 
+  *oldest = NULL;
   for (uint32_t i = 0; i < fb->n_entries; i++)
     {
       const KsFatbinEntry *e = &fb->entries[i];
 
       if (e->kind != KS_FATBIN_PTX)
         continue;
-      if (oldest == NULL || e->arch < oldest->arch)
-        oldest = e;
+      if (*oldest == NULL || e->arch < (*oldest)->arch)
+        *oldest = e;
       if (e->arch <= gpu_arch && (best == NULL || e->arch > best->arch))
         best = e;
     }
-  return best != NULL ? best : oldest;
+  return best;
 }
 
 CUDART_API void **
@@ -95,7 +99,8 @@ __cudaRegisterFatBinary (void *fat_cubin)
   g_autoptr(GError) error = NULL;
   g_autoptr(KsFatbin) fb = NULL;
   KsCudartModule *m;
-  const KsFatbinEntry *e;
+  const KsFatbinEntry *e = NULL, *oldest = NULL;
+  uint32_t gpu_arch;
 
   ks_cudart_lock ();
   ensure_tables ();
@@ -104,18 +109,24 @@ __cudaRegisterFatBinary (void *fat_cubin)
   m->vars = g_ptr_array_new ();
   g_ptr_array_add (modules, m);
 
+  gpu_arch = (uint32_t) (ks_cudart_props ()->major * 10 + ks_cudart_props ()->minor);
   fb = ks_fatbin_read_wrapper (fat_cubin, &error);
+  if (fb != NULL)
+    e = choose_ptx (fb, gpu_arch, &oldest);
   if (fb == NULL)
     m->error = g_strdup_printf ("its fat binary cannot be read: %s", error->message);
-  else if ((e = choose_ptx (fb, (uint32_t) (ks_cudart_props ()->major * 10
-                                            + ks_cudart_props ()->minor))) == NULL)
+  else if (e == NULL && oldest != NULL)
+    m->error = g_strdup_printf ("its PTX is for compute_%u, newer than the %s's sm_%u, which "
+                                "cannot compile it (as on the GPU: "
+                                "cudaErrorNoKernelImageForDevice): choose a GPU of sm_%u or "
+                                "later with --gpu, or build for an older architecture",
+                                oldest->arch, ks_cudart_props ()->name, gpu_arch, oldest->arch);
+  else if (e == NULL)
     m->error = g_strdup ("its fat binary holds no PTX, only machine code, which KernelScope "
                          "does not run: build it with -arch=sm_XX (which keeps compute_XX's "
                          "PTX) or add -gencode arch=compute_XX,code=compute_XX");
   else
     {
-      uint32_t gpu_arch = (uint32_t) (ks_cudart_props ()->major * 10 + ks_cudart_props ()->minor);
-
       m->ptx = g_strndup ((const char *) e->data, e->size);
       m->ptx_len = strlen (m->ptx);
       m->ptx_arch = e->arch;
