@@ -475,9 +475,9 @@ build_launch (KsCudartModule  *m,
       b->count = a->size;
       b->size = a->size;
       b->address = a->addr;
-      b->fill.kind = KS_LAUNCH_FILL_BYTES;
-      /* (copied: a launch that cannot start must leave the memory as it was) */
-      b->data = g_memdup2 (a->data, a->size);
+      /* zeros until the launch is known to start (hand_over) */
+      b->fill.kind = KS_LAUNCH_FILL_ZERO;
+      b->data = NULL;
     }
 
   l->params = g_new0 (KsLaunchParam, MAX (f->n_params, 1));
@@ -768,10 +768,10 @@ json_text (JsonBuilder *b,
 /* The spec of the launch as it started (the buffers before it), its
  * outputs the buffers it changed (@changed) */
 static char *
-spec_json (KsCudartModule *m,
-           const Built    *built,
-           const gboolean *changed,
-           GError        **error)
+spec_json (KsCudartModule     *m,
+           const Built        *built,
+           char *const        *before,
+           const gboolean     *changed)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
   const KsLaunch *l = &built->launch;
@@ -801,14 +801,10 @@ spec_json (KsCudartModule *m,
       json_builder_add_int_value (b, (gint64) buf->size);
       json_builder_set_member_name (b, "address");
       json_builder_add_string_value (b, addr);
-      if (!all_zero (buf->data, buf->size))
+      if (before[i] != NULL)
         {
-          g_autofree char *blob = ks_recording_add_blob (recording, buf->data, buf->size, error);
-
-          if (blob == NULL)
-            return NULL;
           json_builder_set_member_name (b, "bytes_file");
-          json_builder_add_string_value (b, blob);
+          json_builder_add_string_value (b, before[i]);
         }
       json_builder_end_object (b);
     }
@@ -994,11 +990,42 @@ display_name (const char *ptx_name)
   return d;
 }
 
+/* The blobs of every allocation as the launch finds it (NULL for one of
+ * zeros), before its memory goes to the simulator; NULL when the
+ * recording cannot be written (it stops, with a note) */
+static char **
+record_before (void)
+{
+  g_autoptr(GError) error = NULL;
+  GArray *allocs = ks_cudart_allocs ();
+  char **before = g_new0 (char *, allocs->len + 1);
+
+  for (guint i = 0; i < allocs->len; i++)
+    {
+      const KsCudartAlloc *a = &g_array_index (allocs, KsCudartAlloc, i);
+
+      if (all_zero (a->data, a->size))
+        continue;
+      before[i] = ks_recording_add_blob (recording, a->data, a->size, &error);
+      if (before[i] == NULL)
+        {
+          ks_cudart_note ("the recording stops: %s", error->message);
+          ks_recording_free (g_steal_pointer (&recording));
+          for (guint k = 0; k < i; k++)
+            g_free (before[k]);
+          g_free (before);
+          return NULL;
+        }
+    }
+  return before;
+}
+
 static void
 record_launch (KsCudartModule *m,
                uint32_t        index,
                const Built    *built,
-               KsSim          *sim,
+               char          **before,
+               gboolean        ran,
                cudaError_t     result,
                const char     *fault_text,
                double          model_us)
@@ -1038,27 +1065,37 @@ record_launch (KsCudartModule *m,
     json_builder_add_null_value (b);
   json_builder_set_member_name (b, "after");
   json_builder_begin_object (b);
-  for (uint32_t i = 0; sim != NULL && i < built->launch.n_buffers; i++)
+  for (uint32_t i = 0; ran && i < built->launch.n_buffers; i++)
     {
       const KsCudartAlloc *a = &g_array_index (allocs, KsCudartAlloc, i);
-      const KsLaunchBuffer *before = &built->launch.buffers[i];
+      g_autofree char *blob = NULL;
 
-      changed[i] = memcmp (a->data, before->data, a->size) != 0;
-      if (changed[i])
+      /* same bytes, same blob: a buffer changed when its blob did */
+      if (!all_zero (a->data, a->size))
         {
-          g_autofree char *blob = ks_recording_add_blob (recording, a->data, a->size, &error);
-
+          blob = ks_recording_add_blob (recording, a->data, a->size, &error);
           if (blob == NULL)
             goto fail;
-          json_builder_set_member_name (b, before->name);
-          json_builder_add_string_value (b, blob);
+        }
+      changed[i] = g_strcmp0 (blob, before[i]) != 0;
+      if (changed[i])
+        {
+          g_autofree char *zeros = NULL;
+
+          if (blob == NULL)
+            {
+              /* (a buffer the launch zeroed has a blob of its zeros) */
+              zeros = ks_recording_add_blob (recording, a->data, a->size, &error);
+              if (zeros == NULL)
+                goto fail;
+            }
+          json_builder_set_member_name (b, built->launch.buffers[i].name);
+          json_builder_add_string_value (b, blob != NULL ? blob : zeros);
         }
     }
   json_builder_end_object (b);
   json_builder_end_object (b);
-  spec = spec_json (m, built, changed, &error);
-  if (spec == NULL)
-    goto fail;
+  spec = spec_json (m, built, before, changed);
   entry = json_text (b, FALSE);
   if (ks_recording_add_launch (recording, index, spec, entry, &error))
     return;
@@ -1083,6 +1120,7 @@ ks_cudart_launch (KsCudartKernel *k,
   KsCudartModule *m = k->module;
   uint32_t index = n_launches++;
   const char *why = NULL;
+  char **before = NULL;
   gboolean save;
   GArray *allocs;
   Built built;
@@ -1125,6 +1163,9 @@ ks_cudart_launch (KsCudartKernel *k,
       return ks_cudart_return (cudaErrorInvalidDeviceFunction);
     }
 
+  /* A dry start, the buffers zeros (pages the kernel of this computer
+   * gives on first touch): whatever keeps the launch from starting is
+   * found before the program's memory is handed over */
   sim = ks_sim_new (m->module, &built.launch, &error);
   if (sim == NULL)
     {
@@ -1132,6 +1173,46 @@ ks_cudart_launch (KsCudartKernel *k,
       built_clear (&built);
       return ks_cudart_return (g_error_matches (error, KS_SIM_ERROR, KS_SIM_ERROR_BAD_LAUNCH)
                                ? cudaErrorInvalidConfiguration : cudaErrorInvalidValue);
+    }
+  ks_sim_free (sim);
+
+  save = record_wanted (index, k->name, &why);
+  if (save)
+    {
+      before = record_before ();
+      save = before != NULL;
+    }
+
+  /* The memory moves into the simulation without a copy (a host-visible
+   * allocation, mapped where the program reads it, is copied) */
+  allocs = ks_cudart_allocs ();
+  for (guint i = 0; i < allocs->len; i++)
+    {
+      KsCudartAlloc *a = &g_array_index (allocs, KsCudartAlloc, i);
+      KsLaunchBuffer *b = &built.launch.buffers[i];
+
+      b->fill.kind = KS_LAUNCH_FILL_BYTES;
+      b->data = a->host_visible ? g_memdup2 (a->data, a->size) : g_steal_pointer (&a->data);
+    }
+  built.launch.take_buffers = TRUE;
+  sim = ks_sim_new (m->module, &built.launch, &error);
+  if (sim == NULL)
+    {
+      /* (the dry start says it cannot happen) */
+      ks_cudart_note ("%s (launch %u): internal error: the launch that could start cannot: %s; "
+                      "the device memory is lost", name, index, error->message);
+      for (guint i = 0; i < allocs->len; i++)
+        {
+          KsCudartAlloc *a = &g_array_index (allocs, KsCudartAlloc, i);
+
+          if (!a->host_visible && a->data == NULL)
+            a->data = g_malloc0 (MAX (a->size, 1));
+        }
+      built_clear (&built);
+      if (before != NULL)
+        g_strfreev (before);
+      ks_cudart_set_sticky (cudaErrorUnknown);
+      return ks_cudart_return (cudaErrorUnknown);
     }
   ks_sim_set_threads (sim, 0);
   status = ks_sim_run (sim, 0, NULL);
@@ -1147,7 +1228,6 @@ ks_cudart_launch (KsCudartKernel *k,
   }
 
   /* The memory as the kernel left it: the program's from now on */
-  allocs = ks_cudart_allocs ();
   for (guint i = 0; i < allocs->len; i++)
     {
       KsCudartAlloc *a = &g_array_index (allocs, KsCudartAlloc, i);
@@ -1161,10 +1241,7 @@ ks_cudart_launch (KsCudartKernel *k,
           g_free (data);
         }
       else
-        {
-          g_free (a->data);
-          a->data = data;
-        }
+        a->data = data;
     }
   read_vars (m, sim, FALSE);
 
@@ -1196,11 +1273,12 @@ ks_cudart_launch (KsCudartKernel *k,
       ks_cudart_set_sticky (result);
     }
 
-  save = record_wanted (index, k->name, &why);
-  if (save)
-    record_launch (m, index, &built, sim, result, fault_text, model_us);
+  if (save && recording != NULL)
+    record_launch (m, index, &built, before, TRUE, result, fault_text, model_us);
   else if (recording != NULL)
     ks_recording_skip_launch (recording, why);
+  if (before != NULL)
+    g_strfreev (before);
 
   ks_sim_free (sim);
   built_clear (&built);
