@@ -367,6 +367,99 @@ test_cuda_line_lights_ptx (Fixture       *f,
 /* The mapped lines are scrolled into view: in sample 11, CUDA line 40 is
  * PTX lines far down the file (found here from its .loc), out of sight
  * while the PTX pane shows its top, and in sight once line 40 is chosen */
+#define SPEC_FMT \
+    "{\"ptx\": \"modules/module-0.ptx\", \"kernel\": \"_Z10vector_addPKfS0_Pfi\"," \
+    " \"grid\": [%d], \"block\": [128]," \
+    " \"buffers\": {\"m0\": {\"type\": \"b8\", \"count\": 4096, \"address\": \"0x700000000000\"}," \
+    " \"m1\": {\"type\": \"b8\", \"count\": 4096, \"address\": \"0x700000002000\"}," \
+    " \"m2\": {\"type\": \"b8\", \"count\": 4096, \"address\": \"0x700000004000\"}}," \
+    " \"params\": [{\"buffer\": \"m0\"}, {\"buffer\": \"m1\"}, {\"buffer\": \"m2\"}," \
+    " {\"type\": \"u32\", \"value\": \"1024\"}], \"outputs\": [\"m2\"]}"
+
+/* A recording of kernelscope-cli record (docs/RECORD.md), made here by
+ * hand: its folder opens at its first launch, for the GPU it was recorded
+ * for, and the header bar's list opens the others */
+static void
+test_recording (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autofree char *sample = g_test_build_filename (G_TEST_DIST, "..", "data", "samples",
+                                                   "01-vector-add", "vector_add.ptx", NULL);
+  g_autofree char *tmp = g_dir_make_tmp ("ks-test-app-XXXXXX", NULL);
+  g_autofree char *modules = g_build_filename (tmp, "modules", NULL);
+  g_autofree char *ptx = NULL, *ptx_text = NULL, *path = NULL, *plain = NULL;
+  g_autoptr(GFile) folder = g_file_new_for_path (tmp);
+  g_autoptr(GFile) not_recording = NULL;
+  GtkListBoxRow *row;
+
+  if (f->window == NULL)
+    return;
+  g_assert_true (g_file_get_contents (sample, &ptx_text, NULL, NULL));
+  g_assert_cmpint (g_mkdir_with_parents (modules, 0755), ==, 0);
+  ptx = g_build_filename (modules, "module-0.ptx", NULL);
+  g_assert_true (g_file_set_contents (ptx, ptx_text, -1, NULL));
+  for (int i = 0; i < 2; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("launch-%04d.json", i);
+      g_autofree char *spec = g_strdup_printf (SPEC_FMT, 8 / (i + 1));
+
+      g_clear_pointer (&path, g_free);
+      path = g_build_filename (tmp, name, NULL);
+      g_assert_true (g_file_set_contents (path, spec, -1, NULL));
+    }
+  g_clear_pointer (&path, g_free);
+  path = g_build_filename (tmp, "launches.json", NULL);
+  g_assert_true (g_file_set_contents (path,
+    "{\"version\":1,\"program\":[\"./vadd\"],\"gpu\":\"rtx-4090\",\"launches\":["
+    "{\"spec\":\"launch-0000.json\",\"index\":0,\"kernel\":\"_Z10vector_addPKfS0_Pfi\","
+    "\"grid\":[8,1,1],\"block\":[128,1,1],\"fault\":null,\"model_us\":1.5,\"after\":{}},"
+    "{\"spec\":\"launch-0001.json\",\"index\":1,\"kernel\":\"_Z10vector_addPKfS0_Pfi\","
+    "\"grid\":[4,1,1],\"block\":[128,1,1],\"fault\":\"invalid global write\",\"model_us\":null,"
+    "\"after\":{}}],\"not_saved\":0}", -1, NULL));
+
+  ks_window_open_file (f->window, folder);
+  wait_for_run (f->window);
+  g_assert_false (gtk_revealer_get_reveal_child (f->window->message_revealer));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (f->window->recording_button)));
+  g_assert_cmpstr (gtk_label_get_text (f->window->recording_label), ==, "Launch 1 of 2");
+  g_assert_cmpstr (_ks_window_get_gpu_id (f->window), ==, "rtx-4090");
+  g_assert_cmpuint (((KsAnalysis *) f->window->analysis)->launch->grid[0], ==, 8);
+  /* the rows: kernel, configuration, the model's time or the fault, each
+   * named for a screen reader */
+  row = gtk_list_box_get_row_at_index (f->window->recording_list, 1);
+  g_assert_nonnull (row);
+  g_assert_null (gtk_list_box_get_row_at_index (f->window->recording_list, 2));
+  {
+    g_autofree char *label = NULL;
+
+    label = g_strdup (gtk_label_get_text (GTK_LABEL (gtk_widget_get_first_child (
+      gtk_list_box_row_get_child (row)))));
+    g_assert_cmpstr (label, ==, "1 · vector_add<<<4, 128>>>");
+  }
+  g_signal_emit_by_name (f->window->recording_list, "row-activated", row);
+  wait_for_run (f->window);
+  g_assert_cmpstr (gtk_label_get_text (f->window->recording_label), ==, "Launch 2 of 2");
+  g_assert_cmpuint (((KsAnalysis *) f->window->analysis)->launch->grid[0], ==, 4);
+  {
+    g_autofree char *spec = g_file_get_path (f->window->spec_file);
+
+    g_assert_true (g_str_has_suffix (spec, "launch-0001.json"));
+  }
+
+  /* a spec outside a recording has no list */
+  ks_window_open_first_sample (f->window);
+  wait_for_run (f->window);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (f->window->recording_button)));
+
+  /* a folder that is not a recording is refused with a message */
+  plain = g_build_filename (tmp, "modules", NULL);
+  not_recording = g_file_new_for_path (plain);
+  ks_window_open_file (f->window, not_recording);
+  g_assert_true (gtk_revealer_get_reveal_child (f->window->message_revealer));
+  g_assert_nonnull (strstr (gtk_label_get_text (f->window->message_label), "launches.json"));
+  ks_test_remove_tree (tmp);
+}
+
 static void
 test_link_scrolls (Fixture       *f,
                    gconstpointer  data)
@@ -6756,6 +6849,8 @@ main (int    argc,
   g_test_add ("/app/window/cuda-line-lights-ptx", Fixture, NULL, fixture_setup_quick,
               test_cuda_line_lights_ptx, fixture_teardown);
   g_test_add ("/app/window/link-scrolls", Fixture, NULL, fixture_setup_quick, test_link_scrolls,
+              fixture_teardown);
+  g_test_add ("/app/window/recording", Fixture, NULL, fixture_setup_quick, test_recording,
               fixture_teardown);
   g_test_add ("/app/window/shipped-sass", Fixture, NULL, fixture_setup_quick, test_shipped_sass,
               fixture_teardown);

@@ -73,6 +73,8 @@ header_folded_cb (KsWindow  *self,
     append_gpus (self, section);
   if (ks_fold_box_is_folded (start, GTK_WIDGET (self->launch_step_dropdown)))
     append_launch_steps (self, section);
+  if (ks_fold_box_is_folded (start, GTK_WIDGET (self->recording_button)))
+    _ks_window_record_append_menu (self, section);
   /* "Edit the Launch…" and "Presentation Mode" are in the menu already */
   if (ks_fold_box_is_folded (fold, self->stop_button))
     g_menu_append (section, _("_Stop the Run"), "win.stop");

@@ -33,6 +33,9 @@ struct _KsWindow
   GtkDropDown *launch_step_dropdown;
   GtkMenuButton *launch_button;
   GtkLabel *launch_label;
+  GtkMenuButton *recording_button;
+  GtkLabel *recording_label;
+  GtkListBox *recording_list;
   GMenu *recent_menu;
   GtkRevealer *toolkit_revealer;
   GtkLabel *toolkit_label;
@@ -131,6 +134,9 @@ struct _KsWindow
   gboolean presenting_once;     /* the presentation property is set, not the setting */
   gboolean close_confirmed;
   gboolean gpu_chosen;          /* the user picked the GPU: keep it across files */
+  GPtrArray *recording;         /* the launches of the recording the spec is in, or NULL
+                                 * (ks-window-record.c) */
+  char *recording_gpu;          /* the GPU it was recorded for, or NULL */
   gboolean loading;
   gboolean sass_asked;          /* the SASS pane asked for the highlight: do not scroll it */
   gboolean sass_live;           /* the SASS pane shows the last run's own SASS, not a file */
@@ -225,6 +231,15 @@ void        _ks_window_open                (KsWindow    *self,
                                             GFile       *file);
 
 /* ks-window-launch.c */
+/* ks-window-record.c: a recording's launches */
+void        _ks_window_record_class_init   (GtkWidgetClass *klass);
+void        _ks_window_record_init         (KsWindow    *self);
+void        _ks_window_record_finalize     (KsWindow    *self);
+/* Shows the list when the spec opened lies in a recording's folder */
+void        _ks_window_record_update       (KsWindow    *self);
+void        _ks_window_record_append_menu  (KsWindow    *self,
+                                            GMenu       *section);
+GFile      *_ks_window_record_first_launch (GFile       *folder);
 void        _ks_window_launch_class_init   (GtkWidgetClass *klass);
 void        _ks_window_launch_init         (KsWindow    *self);
 void        _ks_window_launch_dispose      (KsWindow    *self);

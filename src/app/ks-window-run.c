@@ -1097,7 +1097,9 @@ _ks_window_run (KsWindow *self)
   /* A copy: the window may open another spec while this one runs */
   data->request.launch = self->launch ? ks_launch_copy (self->launch) : NULL;
   /* Until the user picks one, the GPU follows the PTX's .target */
-  data->request.gpu = self->gpu_chosen ? g_strdup (_ks_window_get_gpu_id (self)) : NULL;
+  /* the user's GPU, else a recording's (the one its program ran on) */
+  data->request.gpu = self->gpu_chosen ? g_strdup (_ks_window_get_gpu_id (self))
+                                       : g_strdup (self->recording_gpu);
   if (self->settings != NULL)
     {
       g_autofree char *dir = g_settings_get_string (self->settings, "toolkit-path");

@@ -118,8 +118,9 @@ sibling_with_suffix (GFile      *file,
   return result;
 }
 
-/* The CUDA file a PTX file was compiled from, when it lies beside it: the
- * first .file entry whose name ends in .cu. */
+/* The CUDA file a PTX file was compiled from: the first .file entry whose
+ * name ends in .cu, when it lies beside the PTX, else where the entry says
+ * (a recording's PTX, docs/RECORD.md, names the program's own file). */
 static GFile *
 cuda_from_ptx_text (GFile      *ptx_file,
                     const char *text)
@@ -141,6 +142,8 @@ cuda_from_ptx_text (GFile      *ptx_file,
           if (g_file_query_exists (f, NULL))
             return f;
           g_object_unref (f);
+          if (g_path_is_absolute (path) && g_file_test (path, G_FILE_TEST_IS_REGULAR))
+            return g_file_new_for_path (path);
         }
     }
   return NULL;
@@ -850,6 +853,7 @@ show_files (KsWindow   *self,
   update_titles (self);
   update_launch_label (self);
   _ks_window_show_message (self, NULL);
+  _ks_window_record_update (self);
   _ks_window_run (self);
 }
 
@@ -1007,7 +1011,26 @@ open_file (KsWindow *self,
   g_autoptr(KsLaunch) launch = NULL;
   g_autofree char *name = g_file_get_parse_name (file);
 
-  /* A folder, or a file that is not there, whatever its name */
+  /* A recording's folder opens at its first launch (docs/RECORD.md) */
+  {
+    g_autofree char *path = g_file_get_path (file);
+
+    if (path != NULL && g_file_test (path, G_FILE_TEST_IS_DIR))
+      {
+        g_autoptr(GFile) first = _ks_window_record_first_launch (file);
+
+        if (first == NULL)
+          {
+            g_set_error (error, G_IO_ERROR, G_IO_ERROR_IS_DIRECTORY,
+                         _("%s is a folder, and not a recording of kernelscope-cli record "
+                           "(it has no launches.json with a launch): open a file in it"), name);
+            return FALSE;
+          }
+        return open_file (self, first, error);
+      }
+  }
+
+  /* A file that is not there, whatever its name */
   {
     g_autofree char *path = g_file_get_path (file);
 
@@ -1884,6 +1907,7 @@ ks_window_finalize (GObject *object)
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->screenshot_path, g_free);
   _ks_window_launch_finalize (self);
+  _ks_window_record_finalize (self);
   G_OBJECT_CLASS (ks_window_parent_class)->finalize (object);
 }
 
@@ -1948,6 +1972,9 @@ ks_window_class_init (KsWindowClass *klass)
   BIND (launch_step_dropdown);
   BIND (launch_button);
   BIND (launch_label);
+  BIND (recording_button);
+  BIND (recording_label);
+  BIND (recording_list);
   BIND (recent_menu);
   BIND (toolkit_revealer);
   BIND (toolkit_label);
@@ -1999,6 +2026,7 @@ ks_window_class_init (KsWindowClass *klass)
   _ks_window_run_class_init (widget_class);
   _ks_window_step_class_init (widget_class);
   _ks_window_launch_class_init (widget_class);
+  _ks_window_record_class_init (widget_class);
   _ks_window_recent_class_init (widget_class);
   _ks_window_layout_class_init (widget_class);
   _ks_window_sass_class_init (widget_class);
@@ -2130,6 +2158,7 @@ ks_window_init (KsWindow *self)
   _ks_window_heat_init (self);
   _ks_window_step_init (self);
   _ks_window_launch_init (self);
+  _ks_window_record_init (self);
   _ks_window_recent_init (self);
   _ks_window_layout_init (self);
   ks_a11y_name_drop_down_buttons (GTK_WIDGET (self));
