@@ -18,6 +18,7 @@
 #include "ks-launch.h"
 #include "ks-recording.h"
 #include "ks-sim.h"
+#include "ks-test-files.h"
 
 /* A kernel that stores the address of its first parameter's buffer, and
  * of the second's, into the first: where the simulator placed them */
@@ -540,24 +541,6 @@ test_program_cuda_samples (void)
     }
 }
 
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) d = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *p = g_build_filename (path, name, NULL);
-
-      if (g_file_test (p, G_FILE_TEST_IS_DIR) && !g_file_test (p, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (p);
-      else
-        g_unlink (p);
-    }
-  g_rmdir (path);
-}
-
 int
 main (int    argc,
       char **argv)
@@ -576,7 +559,7 @@ main (int    argc,
   g_test_add_func ("/record/program/static", test_program_static);
   g_test_add_func ("/record/program/cuda-samples", test_program_cuda_samples);
   status = g_test_run ();
-  remove_tree (programs.dir);
+  ks_test_remove_tree (programs.dir);
   g_free (programs.dir);
   g_free (programs.cli);
   g_free (programs.nvcc);

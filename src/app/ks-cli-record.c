@@ -373,7 +373,7 @@ ks_cli_record (int    argc,
         g_printerr ("\n");
       }
     else
-      g_printerr ("kernelscope-cli record: the program launched no kernel (%s has no "
+      g_printerr ("kernelscope-cli record: no launch was recorded (%s has no "
                   "launches.json)\n", abs_out);
   }
 

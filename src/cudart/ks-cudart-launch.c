@@ -893,6 +893,31 @@ spec_json (KsCudartModule     *m,
 
 /* ---- launching ---------------------------------------------------------------------------- */
 
+/* Whether what the launch may run reads %envreg: cooperative groups'
+ * grid-wide synchronization finds the driver's grid workspace there */
+static gboolean
+reads_envreg (const KsPtxModule *m,
+              const KsSim       *sim)
+{
+  for (uint32_t f = 0; f < m->n_functions; f++)
+    {
+      const KsPtxFunction *fn = &m->functions[f];
+
+      if (!(fn->flags & KS_PTX_FUNCTION_HAS_BODY) || !ks_sim_may_run_function (sim, f))
+        continue;
+      for (uint32_t i = 0; i < fn->n_insns; i++)
+        {
+          const KsPtxInsn *insn = &m->insns[fn->first_insn + i];
+          const KsPtxOperand *ops = ks_ptx_insn_operands (m, insn);
+
+          for (uint32_t k = 0; k < insn->n_operands; k++)
+            if (ops[k].kind == KS_PTX_OPERAND_SREG && ops[k].a == KS_PTX_SREG_ENVREG)
+              return TRUE;
+        }
+    }
+  return FALSE;
+}
+
 static cudaError_t
 fault_error (const KsSimFault *f)
 {
@@ -1129,7 +1154,6 @@ ks_cudart_launch (KsCudartKernel *k,
   cudaError_t result = cudaSuccess;
   double model_us = -1;
 
-  (void) cooperative;
   if (ks_cudart_sticky () != cudaSuccess)
     return ks_cudart_sticky ();
   if (block.x == 0 || block.y == 0 || block.z == 0 || grid.x == 0 || grid.y == 0 || grid.z == 0
@@ -1173,6 +1197,18 @@ ks_cudart_launch (KsCudartKernel *k,
       built_clear (&built);
       return ks_cudart_return (g_error_matches (error, KS_SIM_ERROR, KS_SIM_ERROR_BAD_LAUNCH)
                                ? cudaErrorInvalidConfiguration : cudaErrorInvalidValue);
+    }
+  if (cooperative && reads_envreg (m->module, sim))
+    {
+      /* the simulator runs a grid's blocks one after another, so a block
+       * waiting at grid.sync() for the others would wait for ever */
+      ks_cudart_note ("%s (launch %u): a cooperative launch whose kernel synchronizes the whole "
+                      "grid (cooperative groups' grid.sync()), which KernelScope's simulator "
+                      "cannot run: it runs blocks one after another; the launch returns "
+                      "cudaErrorNotSupported", name, index);
+      ks_sim_free (sim);
+      built_clear (&built);
+      return ks_cudart_return (cudaErrorNotSupported);
     }
   ks_sim_free (sim);
 
@@ -1356,8 +1392,7 @@ cudaLaunchCooperativeKernel (const void   *func,
                              cudaStream_t  stream)
 {
   (void) stream;
-  /* the simulator runs every block of the grid, so grid-wide sync works
-   * whatever the grid's size; the hardware's limit is checked */
+  /* a kernel that synchronizes the grid is refused (ks_cudart_launch) */
   return launch_by_function (func, grid, block, args, shared, TRUE);
 }
 
