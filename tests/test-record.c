@@ -85,8 +85,8 @@ test_spec_address (void)
       { "\"a\": {\"type\": \"u8\", \"count\": 512, \"address\": \"0x700000000000\"},"
         "\"b\": {\"type\": \"u8\", \"count\": 8, \"address\": \"0x700000000100\"}",
         "is inside the buffer before it" },
-      { "\"a\": {\"type\": \"u8\", \"count\": 8, \"address\": \"0x1000\"}", "must be a multiple of 256" },
-      { "\"a\": {\"type\": \"u8\", \"count\": 8, \"address\": \"0x700000000010\"}", "must be a multiple of 256" },
+      { "\"a\": {\"type\": \"u8\", \"count\": 8, \"address\": \"0x1000\"}", "must be a multiple of 16" },
+      { "\"a\": {\"type\": \"u8\", \"count\": 8, \"address\": \"0x700000000008\"}", "must be a multiple of 16" },
       { "\"a\": {\"type\": \"u8\", \"bytes_file\": \"missing.bin\"}", "missing.bin" },
       { "\"a\": {\"type\": \"u32\", \"bytes_file\": \"b.bin\", \"count\": 1}", "less than the 2 values" },
     };
@@ -509,6 +509,31 @@ test_program_static (void)
   run_clear (&r);
 }
 
+/* The errors' names and texts: NVIDIA's runtime's (the same program linked
+ * statically against it, which answers these without a GPU) */
+static void
+test_program_errors (void)
+{
+  g_autofree char *exe = NULL, *reference = NULL, *ref_out = NULL;
+  int status = 0;
+  Run r;
+
+  if (!have_nvcc () || (exe = build ("record/errors.cu", "errors", TRUE)) == NULL
+      || (reference = build ("record/errors.cu", "errors-nvidia", FALSE)) == NULL)
+    return;
+  {
+    const char *argv[] = { reference, NULL };
+
+    g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                                 &ref_out, NULL, &status, NULL));
+  }
+  g_assert_nonnull (strstr (ref_out, "700|cudaErrorIllegalAddress|"));
+  record (exe, "rec-errors", NULL, &r);
+  g_assert_cmpint (exit_code (&r), ==, 0);
+  g_assert_cmpstr (r.out, ==, ref_out);
+  run_clear (&r);
+}
+
 static void
 test_program_cuda_samples (void)
 {
@@ -557,6 +582,7 @@ main (int    argc,
   g_test_add_func ("/record/program/fault", test_program_fault);
   g_test_add_func ("/record/program/pointers", test_program_pointers);
   g_test_add_func ("/record/program/static", test_program_static);
+  g_test_add_func ("/record/program/errors", test_program_errors);
   g_test_add_func ("/record/program/cuda-samples", test_program_cuda_samples);
   status = g_test_run ();
   ks_test_remove_tree (programs.dir);

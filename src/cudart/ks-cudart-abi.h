@@ -35,6 +35,8 @@ enum
   cudaErrorLaunchOutOfResources = 701,
   cudaErrorLaunchTimeout = 702,
   cudaErrorAssert = 710,
+  cudaErrorHostMemoryAlreadyRegistered = 712,
+  cudaErrorHostMemoryNotRegistered = 713,
   cudaErrorHardwareStackError = 714,
   cudaErrorIllegalInstruction = 715,
   cudaErrorMisalignedAddress = 716,

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "ks-gpu-db.h"
+#include "ks-launch.h"
 
 #define CUDART_API __attribute__ ((visibility ("default")))
 
@@ -125,6 +126,10 @@ static const ErrorInfo errors[] = {
   { cudaErrorLaunchTimeout, "cudaErrorLaunchTimeout",
     "the launch timed out and was terminated" },
   { cudaErrorAssert, "cudaErrorAssert", "device-side assert triggered" },
+  { cudaErrorHostMemoryAlreadyRegistered, "cudaErrorHostMemoryAlreadyRegistered",
+    "part or all of the requested memory range is already mapped" },
+  { cudaErrorHostMemoryNotRegistered, "cudaErrorHostMemoryNotRegistered",
+    "pointer does not correspond to a registered memory region" },
   { cudaErrorHardwareStackError, "cudaErrorHardwareStackError", "hardware stack error" },
   { cudaErrorIllegalInstruction, "cudaErrorIllegalInstruction",
     "an illegal instruction was encountered" },
@@ -158,7 +163,7 @@ cudaGetErrorName (cudaError_t e)
 {
   const ErrorInfo *i = error_info (e);
 
-  return i != NULL ? i->name : "cudaErrorUnknown";
+  return i != NULL ? i->name : "unrecognized error code";
 }
 
 CUDART_API cudaError_t
@@ -537,6 +542,19 @@ ks_cudart_find_alloc (uint64_t addr,
   return NULL;
 }
 
+/* Keeps the table in address order (registered host memory lies
+ * elsewhere than the stand-in's own range) */
+static void
+insert_alloc (const KsCudartAlloc *a)
+{
+  GArray *all = ks_cudart_allocs ();
+  guint i = all->len;
+
+  while (i > 0 && g_array_index (all, KsCudartAlloc, i - 1).addr > a->addr)
+    i--;
+  g_array_insert_val (all, i, *a);
+}
+
 static cudaError_t
 alloc (void     **ptr,
        size_t     size,
@@ -606,7 +624,7 @@ alloc (void     **ptr,
     }
   next_id++;
   next_addr = (a.addr + MAX (a.mapped, size) + KS_CUDART_GUARD + page - 1) / page * page;
-  g_array_append_val (ks_cudart_allocs (), a);
+  insert_alloc (&a);
   *ptr = (void *) (uintptr_t) a.addr;
   return cudaSuccess;
 }
@@ -625,7 +643,7 @@ free_alloc (void     *ptr,
 
       if (m->addr != (uint64_t) (uintptr_t) ptr)
         continue;
-      if (m->host_visible != host_visible && !m->host_visible)
+      if ((m->host_visible != host_visible && !m->host_visible) || m->registered)
         break;
       if (m->host_visible)
         munmap (m->data, m->mapped);
@@ -701,6 +719,95 @@ CUDART_API cudaError_t
 cudaFreeHost (void *ptr)
 {
   LOCKED (free_alloc (ptr, TRUE));
+}
+
+/* cudaHostRegister: the program's own memory, which kernels then reach at
+ * its host address (unified addressing), as cudaHostGetDevicePointer says */
+static cudaError_t
+host_register (void   *ptr,
+               size_t  size)
+{
+  uint64_t p = (uint64_t) (uintptr_t) ptr;
+  GArray *all = ks_cudart_allocs ();
+  KsCudartAlloc a = { 0 };
+
+  if (ptr == NULL || size == 0)
+    return ks_cudart_return (cudaErrorInvalidValue);
+  if (p < KS_LAUNCH_MIN_ADDRESS || p % 16 != 0 || p + size < p)
+    {
+      ks_cudart_note ("cudaHostRegister: %p: KernelScope's simulator places memory at 16-byte "
+                      "aligned addresses from 0x%" G_GINT64_MODIFIER "x (cudaErrorNotSupported)",
+                      ptr, KS_LAUNCH_MIN_ADDRESS);
+      return ks_cudart_return (cudaErrorNotSupported);
+    }
+  for (guint i = 0; i < all->len; i++)
+    {
+      const KsCudartAlloc *m = &g_array_index (all, KsCudartAlloc, i);
+
+      if (p < m->addr + m->size + KS_CUDART_GUARD && m->addr < p + size + KS_CUDART_GUARD)
+        return ks_cudart_return (m->registered ? cudaErrorHostMemoryAlreadyRegistered
+                                               : cudaErrorInvalidValue);
+    }
+  a.addr = p;
+  a.size = size;
+  a.data = ptr;
+  a.host_visible = TRUE;
+  a.registered = TRUE;
+  a.id = next_id++;
+  insert_alloc (&a);
+  return cudaSuccess;
+}
+
+CUDART_API cudaError_t
+cudaHostRegister (void         *ptr,
+                  size_t        size,
+                  unsigned int  flags)
+{
+  (void) flags;
+  LOCKED (host_register (ptr, size));
+}
+
+static cudaError_t
+host_unregister (void *ptr)
+{
+  GArray *all = ks_cudart_allocs ();
+
+  for (guint i = 0; i < all->len; i++)
+    if (g_array_index (all, KsCudartAlloc, i).registered
+        && g_array_index (all, KsCudartAlloc, i).addr == (uint64_t) (uintptr_t) ptr)
+      {
+        g_array_remove_index (all, i);
+        return cudaSuccess;
+      }
+  return ks_cudart_return (cudaErrorHostMemoryNotRegistered);
+}
+
+CUDART_API cudaError_t
+cudaHostUnregister (void *ptr)
+{
+  LOCKED (host_unregister (ptr));
+}
+
+static cudaError_t
+host_device_pointer (void **device,
+                     void  *host)
+{
+  KsCudartAlloc *a = ks_cudart_find_alloc ((uint64_t) (uintptr_t) host, 0);
+
+  if (device == NULL || a == NULL || !a->host_visible)
+    return ks_cudart_return (cudaErrorInvalidValue);
+  /* unified addressing: the same address on both sides */
+  *device = host;
+  return cudaSuccess;
+}
+
+CUDART_API cudaError_t
+cudaHostGetDevicePointer (void         **device,
+                          void          *host,
+                          unsigned int   flags)
+{
+  (void) flags;
+  LOCKED (host_device_pointer (device, host));
 }
 
 CUDART_API cudaError_t

@@ -1066,6 +1066,17 @@ record_launch (KsCudartModule *m,
       m->record_path = ks_recording_add_module (recording, m->index, m->ptx, m->ptx_len, &error);
       if (m->record_path == NULL)
         goto fail;
+      if (m->cubin != NULL)
+        {
+          /* ptxas's machine code for the GPU, which the window's SASS
+           * pane opens (Open a Listing) */
+          g_autofree char *name = g_strdup_printf ("modules/module-%u.sm_%d%d.cubin", m->index,
+                                                   ks_cudart_props ()->major,
+                                                   ks_cudart_props ()->minor);
+
+          if (!ks_recording_add_file (recording, name, m->cubin, m->cubin_len, &error))
+            goto fail;
+        }
     }
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "index");

@@ -27,6 +27,7 @@ typedef struct
   uint8_t *data;                /* the contents; for host-visible memory, addr itself */
   gboolean host_visible;        /* cudaMallocManaged, cudaMallocHost: mapped at addr */
   uint64_t mapped;              /* bytes mapped at addr (host-visible) */
+  gboolean registered;          /* the program's own memory (cudaHostRegister) */
   uint32_t id;                  /* the n-th allocation of the program: its buffer's name */
 } KsCudartAlloc;
 

@@ -110,6 +110,18 @@ ks_recording_add_module (KsRecording *rec,
   return g_ptr_array_index (rec->modules, index);
 }
 
+gboolean
+ks_recording_add_file (KsRecording   *rec,
+                       const char    *name,
+                       const uint8_t *data,
+                       size_t         length,
+                       GError       **error)
+{
+  g_autofree char *path = g_build_filename (rec->dir, name, NULL);
+
+  return g_file_set_contents (path, (const char *) data, (gssize) length, error);
+}
+
 char *
 ks_recording_add_blob (KsRecording   *rec,
                        const uint8_t *data,

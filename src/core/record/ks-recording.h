@@ -37,6 +37,13 @@ const char  *ks_recording_add_module  (KsRecording         *rec,
                                        const char          *ptx,
                                        size_t               length,
                                        GError             **error);
+/* Writes @length bytes as @name (relative to the folder, in an existing
+ * subfolder) */
+gboolean     ks_recording_add_file    (KsRecording         *rec,
+                                       const char          *name,
+                                       const uint8_t       *data,
+                                       size_t               length,
+                                       GError             **error);
 /* Keeps @size bytes as a blob; returns its path relative to the folder
  * (transfer full), or NULL with @error set.  The same bytes give the same
  * blob, written once. */

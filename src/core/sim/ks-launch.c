@@ -917,9 +917,11 @@ parse_buffer (Ctx        *ctx,
 
       if (!get_int (ctx, n_address, paddr, TRUE, &a))
         return FALSE;
-      if (a.neg || a.mag < KS_LAUNCH_MIN_ADDRESS || a.mag % 256 != 0
+      /* (16: what malloc gives the host memory a program registers, and
+       * the widest access) */
+      if (a.neg || a.mag < KS_LAUNCH_MIN_ADDRESS || a.mag % 16 != 0
           || a.mag >= G_GUINT64_CONSTANT (1) << 56)
-        return fail (ctx, paddr, "must be a multiple of 256 from 0x%" G_GINT64_MODIFIER "x "
+        return fail (ctx, paddr, "must be a multiple of 16 from 0x%" G_GINT64_MODIFIER "x "
                      "below 2^56 (the simulator keeps its own windows below it)",
                      KS_LAUNCH_MIN_ADDRESS);
       b->address = a.mag;

@@ -112,7 +112,7 @@
  *
  *   "address": "0x7000000000000" places a buffer at that device address,
  *   so that pointers kept in memory by a recorded program stay right: every
- *   buffer gets one or none does, 256-byte aligned, at or above
+ *   buffer gets one or none does, 16-byte aligned, at or above
  *   KS_LAUNCH_MIN_ADDRESS (the simulator keeps its windows below), in
  *   ascending order without overlapping.
  *
