@@ -686,11 +686,13 @@ ks_application_open (GApplication  *app,
       gboolean listing = name != NULL && (g_str_has_suffix (name, ".sass")
                                           || g_str_has_suffix (name, ".cuasm")
                                           || g_str_has_suffix (name, ".s")
-                                          || g_str_has_suffix (name, ".asm"));
+                                          || g_str_has_suffix (name, ".asm")
+                                          || g_str_has_suffix (name, ".cubin"));
 
       /* The first file goes to the window in front unless it has edits;
        * the others each get a window of their own, but a SASS listing
-       * joins the kernel before it (kernelscope k.cu k.sass). */
+       * or a cubin joins the kernel before it (kernelscope k.cu k.sass;
+       * kernelscope rec/launch-0003.json rec/modules/module-0.sm_89.cubin). */
       if (listing && previous != NULL)
         window = previous;
       else if (window == NULL || i > 0 || ks_window_has_unsaved_changes (KS_WINDOW (window)))
