@@ -13,22 +13,14 @@
  *     simulator directly (ks_sim, same threads, the trace on): the
  *     difference is the stand-in's overhead (each launch copies every live
  *     allocation in and out, and runs the timing model). */
-#include <dlfcn.h>
 #include <glib.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "ks-launch.h"
 #include "ks-sim.h"
+#include "ks-test-cudart.h"
 
-typedef struct { unsigned x, y, z; } Dim3;
-typedef void **(*RegisterFatBinary) (void *);
-typedef void (*RegisterFunction) (void **, const char *, char *, const char *, int, void *,
-                                  void *, void *, void *, int *);
-typedef int (*Malloc) (void **, size_t);
-typedef int (*Free) (void *);
-typedef int (*Memcpy) (void *, const void *, size_t, int);
-typedef int (*LaunchKernel) (const void *, Dim3, Dim3, void **, size_t, void *);
 
 static double
 now (void)
@@ -42,65 +34,37 @@ main (void)
   const char *lib = KS_BUILD_ROOT "/src/cudart/libcudart.so.13";
   const char *fatbin = KS_SOURCE_ROOT "/tests/fixtures/fatbin/vector_add.sm_89.size.fatbin";
   const char *ptx = KS_SOURCE_ROOT "/tests/fixtures/fatbin/vector_add.sm_89.ptx";
-  static const char host_fun = 0;
   const int n = 256 * 1024;               /* 1 MiB of floats */
   const size_t big = (size_t) 256 << 20;
-  g_autofree char *contents = NULL;
-  g_autofree uint64_t *aligned = NULL;
-  struct { int magic, version; const unsigned long long *data; void *other; } wrapper;
   g_autofree float *host = NULL;
   float *da, *db, *dc, *ballast[2] = { NULL, NULL };
   void *dbig;
   int count = n;
   void *args[4] = { &da, &db, &dc, &count };
-  Dim3 grid = { (unsigned) n / 256, 1, 1 }, block = { 256, 1, 1 };
-  gsize len;
-  void *h;
-  void **module;
-  Malloc cuda_malloc;
-  Free cuda_free;
-  Memcpy cuda_memcpy;
-  LaunchKernel launch;
-  double t, sim_s = 0;
+  KsTestDim3 grid = { (unsigned) n / 256, 1, 1 }, block = { 256, 1, 1 };
+  KsTestCudart t;
+  double t0, sim_s = 0;
   const int runs = 5;
 
-  g_setenv ("KS_RECORD_GPU", "rtx-4090", TRUE);
-  g_unsetenv ("KS_RECORD_DIR");
-  if ((h = dlopen (lib, RTLD_NOW | RTLD_LOCAL)) == NULL)
+  if (!ks_test_cudart_load (&t, lib, fatbin, "rtx-4090"))
     {
-      fprintf (stderr, "%s\n", dlerror ());
+      fprintf (stderr, "%s\n", t.error);
       return 1;
     }
-  if (!g_file_get_contents (fatbin, &contents, &len, NULL))
-    return 1;
-  aligned = g_malloc (len + 8);
-  memcpy (aligned, contents, len);
-  wrapper.magic = 0x466243B1;
-  wrapper.version = 1;
-  wrapper.data = (const unsigned long long *) aligned;
-  wrapper.other = NULL;
-  module = ((RegisterFatBinary) dlsym (h, "__cudaRegisterFatBinary")) (&wrapper);
-  ((RegisterFunction) dlsym (h, "__cudaRegisterFunction")) (module, &host_fun, NULL,
-                                                            "_Z10vector_addPKfS0_Pfi", -1,
-                                                            NULL, NULL, NULL, NULL, NULL);
-  cuda_malloc = (Malloc) dlsym (h, "cudaMalloc");
-  cuda_free = (Free) dlsym (h, "cudaFree");
-  cuda_memcpy = (Memcpy) dlsym (h, "cudaMemcpy");
-  launch = (LaunchKernel) dlsym (h, "cudaLaunchKernel");
 
   /* copies */
   host = g_malloc (big);
   memset (host, 1, big);
-  cuda_malloc (&dbig, big);
-  t = now ();
+  t.malloc_ (&dbig, big);
+  t0 = now ();
   for (int r = 0; r < runs; r++)
-    cuda_memcpy (dbig, host, big, 1);
-  printf ("cudaMemcpy host to device, 256 MiB: %.2f GB/s\n", runs * (double) big / (now () - t) / 1e9);
-  t = now ();
+    t.memcpy_ (dbig, host, big, 1);
+  printf ("cudaMemcpy host to device, 256 MiB: %.2f GB/s\n", runs * (double) big / (now () - t0) / 1e9);
+  t0 = now ();
   for (int r = 0; r < runs; r++)
-    cuda_memcpy (host, dbig, big, 2);
-  printf ("cudaMemcpy device to host, 256 MiB: %.2f GB/s\n", runs * (double) big / (now () - t) / 1e9);
-  cuda_free (dbig);
+    t.memcpy_ (host, dbig, big, 2);
+  printf ("cudaMemcpy device to host, 256 MiB: %.2f GB/s\n", runs * (double) big / (now () - t0) / 1e9);
+  t.free_ (dbig);
 
   /* the simulation alone */
   {
@@ -124,10 +88,10 @@ main (void)
       {
         KsSim *sim = ks_sim_new (m, l, &error);
 
-        t = now ();
+        t0 = now ();
         ks_sim_set_threads (sim, 0);
         ks_sim_run (sim, 0, NULL);
-        sim_s += now () - t;
+        sim_s += now () - t0;
         ks_sim_free (sim);
       }
     sim_s /= runs;
@@ -135,11 +99,11 @@ main (void)
   }
   printf ("vector_add<<<%d, 256>>> in the simulator alone: %.1f ms\n", n / 256, sim_s * 1e3);
 
-  cuda_malloc ((void **) &da, n * sizeof (float));
-  cuda_malloc ((void **) &db, n * sizeof (float));
-  cuda_malloc ((void **) &dc, n * sizeof (float));
-  cuda_memcpy (da, host, n * sizeof (float), 1);
-  cuda_memcpy (db, host, n * sizeof (float), 1);
+  t.malloc_ ((void **) &da, n * sizeof (float));
+  t.malloc_ ((void **) &db, n * sizeof (float));
+  t.malloc_ ((void **) &dc, n * sizeof (float));
+  t.memcpy_ (da, host, n * sizeof (float), 1);
+  t.memcpy_ (db, host, n * sizeof (float), 1);
   for (int extra = 0; extra < 3; extra++)
     {
       size_t mib = extra == 0 ? 0 : extra == 1 ? 64 : 256;
@@ -148,13 +112,13 @@ main (void)
       if (mib > 0)
         {
           if (ballast[0] != NULL)
-            cuda_free (ballast[0]);
-          cuda_malloc ((void **) &ballast[0], mib << 20);
+            t.free_ (ballast[0]);
+          t.malloc_ ((void **) &ballast[0], mib << 20);
         }
-      t = now ();
+      t0 = now ();
       for (int r = 0; r < runs; r++)
-        launch (&host_fun, grid, block, args, 0, NULL);
-      per = (now () - t) / runs;
+        t.launch (t.kernel, grid, block, args, 0, NULL);
+      per = (now () - t0) / runs;
       printf ("  through the stand-in, %3zu MiB of other allocations live: %.1f ms a launch "
               "(%.1f ms beyond the simulation)\n", mib, per * 1e3, (per - sim_s) * 1e3);
     }

@@ -7,7 +7,6 @@
  * the device is the GPU database's, a kernel fault reaches them as the
  * hardware's error, and every recorded launch re-run from its spec gives
  * what the program's run left. */
-#include <dlfcn.h>
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
@@ -18,6 +17,7 @@
 #include "ks-launch.h"
 #include "ks-recording.h"
 #include "ks-sim.h"
+#include "ks-test-cudart.h"
 #include "ks-test-files.h"
 
 /* A kernel that stores the address of its first parameter's buffer, and
@@ -156,19 +156,9 @@ test_recording_folder (void)
 
 /* ---- the stand-in on its own, without a toolkit --------------------------------------------- */
 
-/* What a program built by nvcc calls, called here through dlopen: the
- * committed fat binary of tests/fixtures/fatbin (nvcc 13's vector_add for
- * sm_89, Zstandard-compressed) registered as a program registers it */
-typedef struct { unsigned x, y, z; } Dim3;
-typedef void **(*RegisterFatBinary) (void *);
-typedef void (*RegisterFunction) (void **, const char *, char *, const char *, int, void *,
-                                  void *, void *, void *, int *);
-typedef int (*Malloc) (void **, size_t);
-typedef int (*Memcpy) (void *, const void *, size_t, int);
-typedef int (*LaunchKernel) (const void *, Dim3, Dim3, void **, size_t, void *);
-typedef int (*NoArgs) (void);
-typedef const char *(*ErrorString) (int);
-
+/* What a program built by nvcc calls, called here through dlopen
+ * (ks-test-cudart.h): the committed fat binary registered as a program
+ * registers it */
 static void
 test_standin_direct (void)
 {
@@ -176,49 +166,19 @@ test_standin_direct (void)
                                                 "libcudart.so.13", NULL);
   g_autofree char *fatbin = g_test_build_filename (G_TEST_DIST, "fixtures", "fatbin",
                                                    "vector_add.sm_89.size.fatbin", NULL);
-  g_autofree char *contents = NULL;
-  g_autofree uint64_t *aligned = NULL;
-  struct { int magic, version; const unsigned long long *data; void *other; } wrapper;
-  static const char host_fun = 0;       /* the address a program registers for its stub */
   const int n = 1000;
   float a[1000], b[1000], c[1000];
   float *da = NULL, *db = NULL, *dc = NULL;
   int count = n;
   void *args[4] = { &da, &db, &dc, &count };
-  Dim3 grid = { 4, 1, 1 }, block = { 256, 1, 1 };
-  gsize len = 0;
-  void *h;
-  void **module;
-  Malloc cuda_malloc;
-  Memcpy cuda_memcpy;
-  LaunchKernel launch;
-  NoArgs last_error, graph;
-  ErrorString error_string;
+  KsTestDim3 grid = { 4, 1, 1 }, block = { 256, 1, 1 };
+  KsTestCudart t;
+  int (*graph) (void);
 
   /* the GPU the program sees: an sm_89, for the sm_89 PTX */
-  g_setenv ("KS_RECORD_GPU", "rtx-4090", TRUE);
-  g_unsetenv ("KS_RECORD_DIR");
-  h = dlopen (lib, RTLD_NOW | RTLD_LOCAL);
-  if (h == NULL)
-    g_error ("%s", dlerror ());
-  g_assert_true (g_file_get_contents (fatbin, &contents, &len, NULL));
-  aligned = g_malloc (len + 8);
-  memcpy (aligned, contents, len);
-  wrapper.magic = 0x466243B1;
-  wrapper.version = 1;
-  wrapper.data = (const unsigned long long *) aligned;
-  wrapper.other = NULL;
-
-  module = ((RegisterFatBinary) dlsym (h, "__cudaRegisterFatBinary")) (&wrapper);
-  ((RegisterFunction) dlsym (h, "__cudaRegisterFunction")) (module, &host_fun, NULL,
-                                                            "_Z10vector_addPKfS0_Pfi", -1,
-                                                            NULL, NULL, NULL, NULL, NULL);
-  cuda_malloc = (Malloc) dlsym (h, "cudaMalloc");
-  cuda_memcpy = (Memcpy) dlsym (h, "cudaMemcpy");
-  launch = (LaunchKernel) dlsym (h, "cudaLaunchKernel");
-  last_error = (NoArgs) dlsym (h, "cudaGetLastError");
-  error_string = (ErrorString) dlsym (h, "cudaGetErrorString");
-  graph = (NoArgs) dlsym (h, "cudaGraphCreate");
+  if (!ks_test_cudart_load (&t, lib, fatbin, "rtx-4090"))
+    g_error ("%s", t.error);
+  graph = (int (*) (void)) dlsym (t.handle, "cudaGraphCreate");
   g_assert_nonnull (graph);
 
   for (int i = 0; i < n; i++)
@@ -226,31 +186,31 @@ test_standin_direct (void)
       a[i] = (float) i * 0.5f;
       b[i] = (float) (n - i) * 0.25f;
     }
-  g_assert_cmpint (cuda_malloc ((void **) &da, sizeof a), ==, 0);
-  g_assert_cmpint (cuda_malloc ((void **) &db, sizeof b), ==, 0);
-  g_assert_cmpint (cuda_malloc ((void **) &dc, sizeof c), ==, 0);
-  g_assert_cmpint (cuda_memcpy (da, a, sizeof a, 1), ==, 0);
-  g_assert_cmpint (cuda_memcpy (db, b, sizeof b, 1), ==, 0);
+  g_assert_cmpint (t.malloc_ ((void **) &da, sizeof a), ==, 0);
+  g_assert_cmpint (t.malloc_ ((void **) &db, sizeof b), ==, 0);
+  g_assert_cmpint (t.malloc_ ((void **) &dc, sizeof c), ==, 0);
+  g_assert_cmpint (t.memcpy_ (da, a, sizeof a, 1), ==, 0);
+  g_assert_cmpint (t.memcpy_ (db, b, sizeof b, 1), ==, 0);
   /* a device-to-host copy named host-to-device is the program's error */
-  g_assert_cmpint (cuda_memcpy (c, dc, sizeof c, 1), ==, 1);
-  g_assert_cmpint (last_error (), ==, 1);
-  g_assert_cmpint (last_error (), ==, 0);
-  g_assert_cmpint (launch (&host_fun, grid, block, args, 0, NULL), ==, 0);
-  g_assert_cmpint (cuda_memcpy (c, dc, sizeof c, 2), ==, 0);
+  g_assert_cmpint (t.memcpy_ (c, dc, sizeof c, 1), ==, 1);
+  g_assert_cmpint (t.last_error (), ==, 1);
+  g_assert_cmpint (t.last_error (), ==, 0);
+  g_assert_cmpint (t.launch (t.kernel, grid, block, args, 0, NULL), ==, 0);
+  g_assert_cmpint (t.memcpy_ (c, dc, sizeof c, 2), ==, 0);
   /* the C reference: c = a + b (vector_add.cu) */
   for (int i = 0; i < n; i++)
     g_assert_cmpfloat (c[i], ==, a[i] + b[i]);
 
   /* what the stand-in does not do: cudaErrorNotSupported (801) */
   g_assert_cmpint (graph (), ==, 801);
-  g_assert_cmpint (last_error (), ==, 801);
+  g_assert_cmpint (t.last_error (), ==, 801);
 
   /* a host pointer given to the kernel: the illegal address the GPU
    * reports (700), and then every call gets it */
   dc = (float *) c;
-  g_assert_cmpint (launch (&host_fun, grid, block, args, 0, NULL), ==, 700);
-  g_assert_cmpstr (error_string (700), ==, "an illegal memory access was encountered");
-  g_assert_cmpint (cuda_malloc ((void **) &da, 16), ==, 700);
+  g_assert_cmpint (t.launch (t.kernel, grid, block, args, 0, NULL), ==, 700);
+  g_assert_cmpstr (t.error_string (700), ==, "an illegal memory access was encountered");
+  g_assert_cmpint (t.malloc_ ((void **) &da, 16), ==, 700);
   g_unsetenv ("KS_RECORD_GPU");
   /* (not closed: a runtime stays for the life of its program) */
 }

@@ -1274,6 +1274,24 @@ test_demangle (void)
       else if (got != NULL)
         g_error ("%s: expected NULL, got \"%s\"", refused[i], got);
     }
+
+  /* the name alone (c++filt's output up to the parameters), and a name
+   * that is not mangled as it is */
+  {
+    static const char *const names[][2] = {
+      { "_Z4vaddPKfS0_Pfi", "vadd" },
+      { "_Z11sgemm_naiveiiifPfPKffS_", "sgemm_naive" },
+      { "_ZN2ns4scanILi256EEEvPf", "void ns::scan<256>" },
+      { "vector_add", "vector_add" },
+    };
+
+    for (gsize i = 0; i < G_N_ELEMENTS (names); i++)
+      {
+        g_autofree char *got = ks_sass_demangle_name (names[i][0]);
+
+        g_assert_cmpstr (got, ==, names[i][1]);
+      }
+  }
 }
 
 /* fixtures/demangle.tsv: mangled names from nvcc's PTX of a kernel file

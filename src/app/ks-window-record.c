@@ -31,19 +31,6 @@ recorded_launch_free (gpointer p)
   g_free (r);
 }
 
-/* "vadd" for "_Z4vaddPKfS0_Pfi" */
-static char *
-short_name (const char *ptx_name)
-{
-  char *d = ks_sass_demangle (ptx_name);
-  char *paren;
-
-  if (d == NULL)
-    return g_strdup (ptx_name);
-  if ((paren = strchr (d, '(')) != NULL)
-    *paren = '\0';
-  return d;
-}
 
 static void
 dims_of (JsonObject *o,
@@ -96,7 +83,7 @@ read_recording (const char  *dir,
         continue;
       r = g_new0 (RecordedLaunch, 1);
       r->spec = g_build_filename (dir, json_object_get_string_member (o, "spec"), NULL);
-      name = short_name (json_object_get_string_member_with_default (o, "kernel", "?"));
+      name = ks_sass_demangle_name (json_object_get_string_member_with_default (o, "kernel", "?"));
       dims_of (o, "grid", grid);
       dims_of (o, "block", block);
       g_string_append_printf (s, "%" G_GINT64_FORMAT " · %s<<<",

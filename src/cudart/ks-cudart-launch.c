@@ -1001,19 +1001,6 @@ model_duration (KsCudartKernel *k,
   return us;
 }
 
-static char *
-display_name (const char *ptx_name)
-{
-  char *d = ks_sass_demangle (ptx_name);
-  char *paren;
-
-  if (d == NULL)
-    return g_strdup (ptx_name);
-  /* "vadd(float const*, ...)": the name is enough in a message */
-  if ((paren = strchr (d, '(')) != NULL)
-    *paren = '\0';
-  return d;
-}
 
 /* The blobs of every allocation as the launch finds it (NULL for one of
  * zeros), before its memory goes to the simulator; NULL when the
@@ -1150,7 +1137,7 @@ ks_cudart_launch (KsCudartKernel *k,
                   gboolean        cooperative)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *message = NULL, *name = display_name (k->name);
+  g_autofree char *message = NULL, *name = ks_sass_demangle_name (k->name);
   g_autofree char *fault_text = NULL;
   const struct cudaDeviceProp *props = ks_cudart_props ();
   KsCudartModule *m = k->module;

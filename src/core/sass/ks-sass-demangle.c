@@ -2054,3 +2054,16 @@ ks_sass_demangle (const char *mangled)
   g_ptr_array_unref (d.nodes);
   return result;
 }
+
+char *
+ks_sass_demangle_name (const char *name)
+{
+  char *d = ks_sass_demangle (name);
+  char *paren;
+
+  if (d == NULL)
+    return g_strdup (name);
+  if ((paren = strchr (d, '(')) != NULL)
+    *paren = '\0';
+  return d;
+}

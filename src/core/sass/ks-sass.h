@@ -286,6 +286,10 @@ gboolean        ks_sass_elf_text_section (const guint8        *data,
  *
  * Returns: (transfer full) (nullable) */
 char           *ks_sass_demangle         (const char          *mangled);
+/* The name alone, for a message or a list: "vadd" for "_Z4vaddPKfS0_Pfi"
+ * (the demangled name up to its parameters), else @name as it is.
+ * Returns: (transfer full) */
+char           *ks_sass_demangle_name    (const char          *name);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsSassListing, ks_sass_listing_free)
 
