@@ -345,6 +345,18 @@ module_ready (KsCudartModule *m)
                                   d ? d->message : "error");
       return FALSE;
     }
+  /* A variable the program registers that the PTX does not declare (one
+   * no kernel uses may be dropped) lives on the host side only */
+  for (guint i = 0; i < m->vars->len; i++)
+    {
+      KsCudartVar *v = g_ptr_array_index (m->vars, i);
+      gboolean found = FALSE;
+
+      for (uint32_t k = 0; k < m->module->n_vars && !found; k++)
+        found = m->module->vars[k].function == KS_PTX_NONE
+                && ks_ptx_span_equal (m->module, m->module->vars[k].name, v->name);
+      v->absent = !found;
+    }
   return TRUE;
 }
 
@@ -518,8 +530,12 @@ build_launch (KsCudartModule  *m,
   l->output_symbols = g_new0 (char *, m->vars->len + 1);
   for (guint i = 0; i < m->vars->len; i++)
     {
-      const KsCudartVar *v = g_ptr_array_index (m->vars, i);
+      KsCudartVar *v = g_ptr_array_index (m->vars, i);
 
+      v->out_index = -1;
+      if (v->absent)
+        continue;
+      v->out_index = (int32_t) n_out;
       if (v->data != NULL)
         {
           KsLaunchSymbol *s = &l->symbols[l->n_symbols++];
@@ -547,12 +563,15 @@ read_vars (KsCudartModule *m,
     {
       KsCudartVar *v = g_ptr_array_index (m->vars, i);
       size_t size = 0;
-      const uint8_t *data = ks_sim_get_output_symbol (sim, i, NULL, NULL, &size);
+      const uint8_t *data;
 
       if (v->data != NULL && unknown_only)
         continue;
       if (v->data == NULL)
         v->data = g_malloc0 (MAX (v->size, 1));
+      if (v->out_index < 0)
+        continue;
+      data = ks_sim_get_output_symbol (sim, (uint32_t) v->out_index, NULL, NULL, &size);
       memcpy (v->data, data, MIN (size, v->size));
     }
 }

@@ -39,6 +39,9 @@ typedef struct
   uint8_t *data;                /* the contents the stand-in holds, or NULL: the PTX's
                                  * initializer, not read yet */
   const void *host;             /* the program's shadow variable */
+  gboolean absent;              /* registered, but not in the PTX (ptxas or cicc dropped it):
+                                 * only the host's copy exists */
+  int32_t out_index;            /* its place in the last launch's "output_symbols", or -1 */
 } KsCudartVar;
 
 typedef struct
