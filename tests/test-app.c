@@ -4064,7 +4064,8 @@ test_screenshot_refused (void)
   g_autoptr(GString) deep = g_string_new ("{\"ptx\": \"k.ptx\", \"x\": ");
   guint8 bytes[4096];
   const struct { const char *path, *says; int status; } cases[] = {
-    { folder, "folder is a folder; open a .cu, .ptx, .json or listing file", 1 },
+    { folder, "folder is a folder and not a recording (kernelscope-cli record's, with a "
+      "launches.json); open a .cu, .ptx, .json or listing file", 1 },
     { missing, "missing.cu does not exist", 1 },
     { random_ptx, "is not a text file", 1 },
     { binary_cu, "is not a text file", 1 },

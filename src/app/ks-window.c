@@ -1022,8 +1022,9 @@ open_file (KsWindow *self,
         if (first == NULL)
           {
             g_set_error (error, G_IO_ERROR, G_IO_ERROR_IS_DIRECTORY,
-                         _("%s is a folder, and not a recording of kernelscope-cli record "
-                           "(it has no launches.json with a launch): open a file in it"), name);
+                         _("%s is a folder and not a recording (kernelscope-cli record's, "
+                           "with a launches.json); open a .cu, .ptx, .json or listing file"),
+                         name);
             return FALSE;
           }
         return open_file (self, first, error);
