@@ -184,7 +184,9 @@ cudaPeekAtLastError (void)
 /* ---- the device -------------------------------------------------------------------------- */
 
 static struct cudaDeviceProp props;
-static char *gpu_id;
+static KsGpuDb *gpu_db;                 /* read once, kept for the program's life */
+static const KsGpuInfo *gpu;
+static const KsArchInfo *arch;
 static uint64_t memory_limit;
 static gsize props_ready;
 static int current_device;
@@ -193,10 +195,8 @@ static void
 fill_props (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(KsGpuDb) db = ks_gpu_db_load_default (&error);
+  KsGpuDb *db = gpu_db = ks_gpu_db_load_default (&error);
   const char *want = g_getenv ("KS_RECORD_GPU");
-  const KsGpuInfo *gpu = NULL;
-  const KsArchInfo *arch = NULL;
   struct cudaDeviceProp *p = &props;
 
   if (db == NULL)
@@ -216,7 +216,6 @@ fill_props (void)
   else
     gpu = ks_gpu_db_representative_gpu (db, ks_gpu_db_get_arch (db, "sm_80"));
   arch = ks_gpu_db_get_arch (db, gpu->arch);
-  gpu_id = g_strdup (gpu->id);
 
   memset (p, 0, sizeof *p);
   g_strlcpy (p->name, gpu->name, sizeof p->name);
@@ -272,11 +271,18 @@ ks_cudart_props (void)
   return &props;
 }
 
-const char *
-ks_cudart_gpu_id (void)
+const KsGpuInfo *
+ks_cudart_gpu (void)
 {
   ks_cudart_props ();
-  return gpu_id;
+  return gpu;
+}
+
+const KsArchInfo *
+ks_cudart_arch (void)
+{
+  ks_cudart_props ();
+  return arch;
 }
 
 CUDART_API cudaError_t
@@ -412,16 +418,7 @@ cudaDeviceGetAttribute (int *value,
     case cudaDevAttrComputePreemptionSupported: v = 1; break;
     case cudaDevAttrHostNativeAtomicSupported: v = 0; break;
     case cudaDevAttrPageableMemoryAccess: v = 0; break;
-    case cudaDevAttrClockRate:
-      {
-        g_autoptr(KsGpuDb) db = ks_gpu_db_load_default (NULL);
-        const KsGpuInfo *gpu = db != NULL ? ks_gpu_db_get_gpu (db, gpu_id) : NULL;
-
-        if (gpu == NULL)
-          return ks_cudart_return (cudaErrorInvalidValue);
-        v = (int) gpu->boost_clock_mhz * 1000;  /* kHz */
-      }
-      break;
+    case cudaDevAttrClockRate: v = (int) gpu->boost_clock_mhz * 1000; break;  /* kHz */
     default:
       {
         g_autofree char *what = g_strdup_printf ("cudaDeviceGetAttribute (attribute %d)", attr);

@@ -653,7 +653,7 @@ recording_start (void)
     return;
   read_cmdline (argv);
   g_ptr_array_add (argv, NULL);
-  recording = ks_recording_new (dir, (const char *const *) argv->pdata, ks_cudart_gpu_id (),
+  recording = ks_recording_new (dir, (const char *const *) argv->pdata, ks_cudart_gpu ()->id,
                                 &error);
   if (recording == NULL)
     {
@@ -979,21 +979,15 @@ model_duration (KsCudartKernel *k,
                 KsSim          *sim)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(KsGpuDb) db = ks_gpu_db_load_default (&error);
   KsCudartModule *m = k->module;
   uint32_t registers, static_shared, barriers;
   gboolean exact;
-  const KsGpuInfo *gpu;
-  const KsArchInfo *arch;
   KsOccupancyInput in;
   KsOccupancyResult occ;
   KsTimingOptions opt;
   KsTiming *t;
   double us;
 
-  if (db == NULL || (gpu = ks_gpu_db_get_gpu (db, ks_cudart_gpu_id ())) == NULL
-      || (arch = ks_gpu_db_get_arch (db, gpu->arch)) == NULL)
-    return -1;
   if (!ks_cudart_kernel_resources (k, &registers, &static_shared, &barriers, &exact))
     return -1;
   ks_occupancy_input_init (&in);
@@ -1003,10 +997,11 @@ model_duration (KsCudartKernel *k,
   in.dynamic_shared_bytes = built->launch.dynamic_shared_bytes;
   in.barriers = barriers;
   in.shared_opt_in_set = TRUE;
-  if (!ks_occupancy_compute (arch, &in, &occ, NULL))
+  if (!ks_occupancy_compute (ks_cudart_arch (), &in, &occ, NULL))
     return -1;
   ks_timing_options_init (&opt);
-  t = ks_timing_compute (m->module, sim, arch, gpu, &occ, &opt, &error);
+  t = ks_timing_compute (m->module, sim, ks_cudart_arch (), ks_cudart_gpu (), &occ, &opt,
+                         &error);
   if (t == NULL)
     {
       if (!timing_note_said)
@@ -1440,8 +1435,6 @@ occupancy (int        *blocks,
            size_t      shared)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(KsGpuDb) db = NULL;
-  const KsArchInfo *arch;
   KsCudartKernel *k;
   uint32_t registers, static_shared, barriers;
   gboolean exact;
@@ -1465,11 +1458,6 @@ occupancy (int        *blocks,
                     "the PTX", k->name, ks_cudart_props ()->major, ks_cudart_props ()->minor,
                     registers);
   k->estimate_said |= !exact;
-  db = ks_gpu_db_load_default (&error);
-  arch = db != NULL ? ks_gpu_db_get_arch (db, ks_gpu_db_get_gpu (db, ks_cudart_gpu_id ())->arch)
-                    : NULL;
-  if (arch == NULL)
-    return ks_cudart_return (cudaErrorUnknown);
   ks_occupancy_input_init (&in);
   in.block_size = (uint32_t) block_size;
   in.registers_per_thread = registers;
@@ -1477,7 +1465,7 @@ occupancy (int        *blocks,
   in.dynamic_shared_bytes = (uint32_t) shared;
   in.barriers = barriers;
   in.shared_opt_in_set = (size_t) k->max_dynamic_shared >= shared;
-  if (!ks_occupancy_compute (arch, &in, &r, &error))
+  if (!ks_occupancy_compute (ks_cudart_arch (), &in, &r, &error))
     {
       *blocks = 0;
       return cudaSuccess;

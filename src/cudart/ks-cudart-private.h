@@ -14,6 +14,7 @@
 
 #include "ks-cudart-abi.h"
 #include "ks-fatbin.h"
+#include "ks-gpu-db.h"
 #include "ks-ptx.h"
 
 /* Where device allocations start: above the simulator's windows
@@ -89,9 +90,10 @@ KsCudartAlloc   *ks_cudart_find_alloc      (uint64_t        addr,
                                             uint64_t        size);
 GArray          *ks_cudart_allocs          (void);
 
-/* The simulated GPU */
+/* The simulated GPU, from the GPU database read once */
 const struct cudaDeviceProp *ks_cudart_props (void);
-const char      *ks_cudart_gpu_id          (void);
+const KsGpuInfo *ks_cudart_gpu             (void);
+const KsArchInfo *ks_cudart_arch           (void);
 
 /* Launching a registered kernel */
 cudaError_t      ks_cudart_launch          (KsCudartKernel *kernel,
