@@ -335,8 +335,6 @@ struct _KsSim
   uint8_t *out_sym_type;        /* per output symbol: KsPtxType to read it as */
 
   KsSimAlloc *allocs;           /* sorted by base */
-  uint64_t next_base;           /* where the next allocation goes when not 0 (a buffer's
-                                 * "address") */
   uint32_t n_allocs;
   uint32_t last_alloc;          /* one-entry lookup cache */
   uint32_t *buffer_alloc;       /* launch buffer -> alloc */

@@ -153,13 +153,6 @@ add_alloc_taking (KsSim    *sim,
   if (align < 256)
     align = 256;
   base = (base + align - 1) & ~(align - 1);
-  if (sim->next_base != 0)
-    {
-      /* a buffer the spec placed ("address"): ks_launch_parse checked that
-       * the spec's buffers do not overlap, and they come in address order */
-      base = sim->next_base;
-      sim->next_base = 0;
-    }
 
   sim->allocs = g_renew (KsSimAlloc, sim->allocs, sim->n_allocs + 1);
   a = &sim->allocs[sim->n_allocs++];
@@ -1655,8 +1648,6 @@ sim_new (const KsPtxModule *module,
       KsLaunchBuffer *b = &spec->buffers[i];
       KsSimAlloc *a;
 
-      if (b->address != 0)
-        sim->next_base = b->address;
       if (take != NULL && i < take->n_allocs && take->allocs[i].buffer == (int32_t) i)
         a = add_alloc_taking (sim, b->size, 256, g_steal_pointer (&take->allocs[i].data));
       else if (spec->take_buffers && prev == NULL && b->data != NULL)
@@ -1672,6 +1663,11 @@ sim_new (const KsPtxModule *module,
           if (prev == NULL)
             ks_launch_buffer_fill (b, a->data, TRUE);
         }
+      /* a buffer the spec placed ("address"): ks_launch_parse checked that
+       * the spec's buffers do not overlap and come in address order, so
+       * the allocations stay sorted */
+      if (b->address != 0)
+        a->base = b->address;
       a->buffer = (int32_t) i;
       sim->buffer_alloc[i] = sim->n_allocs - 1;
     }
