@@ -9,11 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ks-fuzz-check.h"
 #include "ks-fatbin.h"
-
-#define CHECK(cond) \
-  do { if (!(cond)) { fprintf (stderr, "fuzz-fatbin: %s:%d: %s\n", __FILE__, __LINE__, \
-                               #cond); abort (); } } while (0)
 
 int LLVMFuzzerTestOneInput (const uint8_t *data,
                             size_t         size);

@@ -10,11 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ks-fuzz-check.h"
 #include "ks-json.h"
 #include "ks-launch.h"
-
-#define CHECK(cond) \
-  do { if (!(cond)) { fprintf (stderr, "fuzz-launch: %s:%d: %s\n", __FILE__, __LINE__, #cond); abort (); } } while (0)
 
 int LLVMFuzzerTestOneInput (const uint8_t *data,
                             size_t         size);

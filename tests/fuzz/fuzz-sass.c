@@ -12,11 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ks-fuzz-check.h"
 #include "ks-sass.h"
 #include "ks-timing.h"
-
-#define CHECK(cond) \
-  do { if (!(cond)) { fprintf (stderr, "fuzz-sass: %s:%d: %s\n", __FILE__, __LINE__, #cond); abort (); } } while (0)
 
 int LLVMFuzzerTestOneInput (const uint8_t *data,
                             size_t         size);
