@@ -778,6 +778,83 @@ test_occupancy_json (void)
 /* The tiled matmul sample on sm_80: two 16 x 16 float tiles are 2048
  * bytes of shared memory; 256 threads a block and 2048 threads per SM
  * (CUDA Programming Guide, cc 8.0) give 8 blocks, 64 warps: all of them */
+/* compare: two sample folders on one GPU (the first's when none is
+ * given), as the issue's contract prints them; samples 11 and 12 differ in
+ * the tile's padding alone: 31 extra wavefronts a read of the column, 4
+ * reads by each of 8 warps of 768 blocks, gone */
+static void
+test_compare (void)
+{
+  g_autofree char *a = dist ("..", "data", "samples", "11-transpose-tiled", NULL);
+  g_autofree char *b = dist ("..", "data", "samples", "12-transpose-padded", NULL);
+  g_autofree char *missing = dist ("..", "data", "samples", "no-such-sample.json", NULL);
+  const char *args[] = { "compare", "--json", "--no-toolkit", "--gpu", "rtx-4090", a, b, NULL };
+  const char *text_args[] = { "compare", "--no-toolkit", a, b, NULL };
+  const char *bad_args[] = { "compare", "--json", "--no-toolkit", a, missing, NULL };
+  const char *one_arg[] = { "compare", a, NULL };
+  Result r = run_cli (args);
+  JsonObject *root;
+  JsonArray *changes;
+  guint found = 0;
+
+  g_assert_cmpint (r.status, ==, 0);
+  root = json_node_get_object (r.json);
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (root, "a"), "gpu"),
+                   ==, "rtx-4090");
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (root, "b"), "gpu"),
+                   ==, "rtx-4090");
+  changes = json_object_get_array_member (root, "changes");
+  for (guint i = 0; i < json_array_get_length (changes); i++)
+    {
+      JsonObject *e = json_array_get_object_element (changes, i);
+      const char *id = json_object_get_string_member (e, "figure");
+
+      g_assert_true (json_object_has_member (e, "a") && json_object_has_member (e, "b")
+                     && json_object_has_member (e, "change")
+                     && json_object_has_member (e, "better"));
+      if (g_str_equal (id, "shared_wavefronts_excess"))
+        {
+          g_assert_cmpfloat (json_object_get_double_member (e, "a"), ==, 768.0 * 8 * 4 * 31);
+          g_assert_cmpfloat (json_object_get_double_member (e, "b"), ==, 0);
+          g_assert_true (json_object_get_boolean_member (e, "better"));
+          found++;
+        }
+      else if (g_str_equal (id, "sectors_per_request"))
+        {
+          /* both move rows of 32 floats: 4 sectors, no change, better null */
+          g_assert_cmpfloat (json_object_get_double_member (e, "b"), ==, 4);
+          g_assert_cmpfloat (json_object_get_double_member (e, "change"), ==, 0);
+          g_assert_true (json_object_get_null_member (e, "better"));
+          found++;
+        }
+      else if (g_str_equal (id, "estimated_duration_us") || g_str_equal (id, "occupancy")
+               || g_str_equal (id, "registers"))
+        found++;
+    }
+  g_assert_cmpuint (found, ==, 5);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (root, "hints_gone")), >, 0);
+  result_clear (&r);
+
+  /* the text: a table, the model's figures marked, on the first's GPU */
+  r = run_cli (text_args);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "Shared wavefronts beyond the ideal"));
+  g_assert_nonnull (strstr (r.out, "better"));
+  g_assert_nonnull (strstr (r.out, "not a measurement"));
+  g_assert_nonnull (strstr (r.out, "Hints gone"));
+  result_clear (&r);
+
+  /* a missing B is bad input, with its name; one kernel is usage */
+  r = run_cli (bad_args);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (json_object_get_string_member (json_node_get_object (r.json), "error"),
+                            "B: "));
+  result_clear (&r);
+  r = run_cli (one_arg);
+  g_assert_cmpint (r.status, ==, 2);
+  result_clear (&r);
+}
+
 static void
 test_analyze_json (void)
 {
@@ -2295,6 +2372,7 @@ main (int   argc,
   if (cli == NULL)
     cli = g_build_filename (g_test_get_dir (G_TEST_BUILT), "..", "src", "app", "kernelscope-cli", NULL);
   g_test_add_func ("/cli/parse/json", test_parse_json);
+  g_test_add_func ("/cli/compare", test_compare);
   g_test_add_func ("/cli/probe", test_probe);
   g_test_add_func ("/cli/probe-rerun", test_probe_rerun);
   g_test_add_func ("/cli/probe-run-ptx", test_probe_run_ptx);

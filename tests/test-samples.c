@@ -1240,6 +1240,27 @@ test_catalogue (void)
       /* printf's spec has no outputs: its output is the text */
       if (strcmp (dir, "04-printf") != 0)
         g_assert_cmpuint (launch->n_outputs, >, 0);
+      /* "compare": other samples of the course, each naming this one back */
+      if (json_object_has_member (o, "compare"))
+        {
+          JsonArray *partners = json_object_get_array_member (o, "compare");
+
+          g_assert_nonnull (partners);
+          for (guint p = 0; p < json_array_get_length (partners); p++)
+            {
+              const char *other = json_array_get_string_element (partners, p);
+              g_autofree char *other_meta = g_build_filename (folder, other, "sample.json", NULL);
+              g_autoptr(JsonNode) m = load_json (other_meta);
+              JsonArray *back = json_object_get_array_member (json_node_get_object (m), "compare");
+              gboolean named = FALSE;
+
+              g_assert_cmpstr (other, !=, dir);
+              for (guint q = 0; back != NULL && q < json_array_get_length (back); q++)
+                named |= g_str_equal (json_array_get_string_element (back, q), dir);
+              if (!named)
+                g_error ("%s compares with %s, which does not name it back", dir, other);
+            }
+        }
     }
 
   /* Every folder is in the course */

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "ks-cli-analyze.h"
+#include "ks-cli-compare.h"
 #include "ks-cli-anatomy.h"
 #include "ks-cli-fatbin.h"
 #include "ks-cli-record.h"
@@ -896,7 +897,7 @@ build_report (const KsPtxModule *module,
     KsHintInput hin = { module, sim, NULL, NULL, 0, 0 };
     g_autoptr(GPtrArray) hints = ks_hints_compute (&hin);
 
-    ks_hints_add_json (b, hints);
+    ks_hints_add_json (b, "hints", hints);
   }
   json_builder_end_object (b);
   return json_builder_get_root (b);
@@ -1359,6 +1360,9 @@ static const struct
   { "run", cmd_run, "SPEC.json: run a kernel launch in the simulator and print its buffers" },
   { "analyze", ks_cli_analyze,
     "SPEC.json|FILE.ptx [--arch sm_XX|--gpu ID]: resources, occupancy, simulation, hints" },
+  { "compare", ks_cli_compare,
+    "A B [--gpu ID]: two kernels (files or sample folders) on one GPU, each figure with its "
+    "change" },
   { "anatomy", ks_cli_anatomy,
     "SPEC.json|FILE [--gpu ID]: the launch's stages (seeds/004) with this kernel's figures" },
   { "fatbin", ks_cli_fatbin,

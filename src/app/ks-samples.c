@@ -26,6 +26,7 @@ ks_sample_free (KsSample *sample)
   g_free (sample->title);
   g_free (sample->description);
   g_strfreev (sample->tags);
+  g_strfreev (sample->partners);
   g_free (sample->cuda_path);
   g_free (sample->ptx_path);
   g_free (sample->spec_path);
@@ -159,6 +160,25 @@ read_focus (KsSample   *sample,
   return NULL;
 }
 
+/* An array of strings, its other elements left out; never NULL */
+static char **
+string_list (JsonObject *o,
+             const char *member)
+{
+  JsonNode *list = json_object_get_member (o, member);
+  g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
+
+  for (guint i = 0; list != NULL && JSON_NODE_HOLDS_ARRAY (list)
+                    && i < json_array_get_length (json_node_get_array (list)); i++)
+    {
+      JsonNode *t = json_array_get_element (json_node_get_array (list), i);
+
+      if (JSON_NODE_HOLDS_VALUE (t) && json_node_get_value_type (t) == G_TYPE_STRING)
+        g_strv_builder_add (b, json_node_get_string (t));
+    }
+  return g_strv_builder_end (b);
+}
+
 static void
 read_metadata (KsSample *sample)
 {
@@ -192,21 +212,10 @@ read_metadata (KsSample *sample)
   sample->description = dup_member (json_node_get_object (root), "summary");
   if (sample->description == NULL)
     sample->description = dup_member (json_node_get_object (root), "description");
-  {
-    JsonNode *tags = json_object_get_member (json_node_get_object (root), "tags");
-    g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
-
-    for (guint i = 0; tags != NULL && JSON_NODE_HOLDS_ARRAY (tags)
-                      && i < json_array_get_length (json_node_get_array (tags)); i++)
-      {
-        JsonNode *t = json_array_get_element (json_node_get_array (tags), i);
-
-        if (JSON_NODE_HOLDS_VALUE (t) && json_node_get_value_type (t) == G_TYPE_STRING)
-          g_strv_builder_add (b, json_node_get_string (t));
-      }
-    g_strfreev (sample->tags);
-    sample->tags = g_strv_builder_end (b);
-  }
+  g_strfreev (sample->tags);
+  sample->tags = string_list (json_node_get_object (root), "tags");
+  g_strfreev (sample->partners);
+  sample->partners = string_list (json_node_get_object (root), "compare");
   sample->level = positive_member (json_node_get_object (root), "level", 100);
   {
     JsonNode *focus = json_object_get_member (json_node_get_object (root), "focus");
@@ -271,6 +280,7 @@ read_sample (const char *samples_dir,
   sample->title = title_from_id (id);
   sample->number = (guint) strtoul (id, NULL, 10);
   sample->tags = g_new0 (char *, 1);
+  sample->partners = g_new0 (char *, 1);
   read_metadata (sample);
   return g_steal_pointer (&sample);
 }
@@ -444,6 +454,32 @@ ks_sample_matches (const KsSample *sample,
       }
   }
   return TRUE;
+}
+
+KsSample *
+ks_sample_open (const char *dir)
+{
+  g_autofree char *parent = NULL, *id = NULL;
+
+  g_return_val_if_fail (dir != NULL, NULL);
+
+  parent = g_path_get_dirname (dir);
+  id = g_path_get_basename (dir);
+  return read_sample (parent, id);
+}
+
+const KsSample *
+ks_samples_find (GPtrArray  *samples,
+                 const char *id)
+{
+  for (guint i = 0; samples != NULL && id != NULL && i < samples->len; i++)
+    {
+      const KsSample *sample = g_ptr_array_index (samples, i);
+
+      if (g_str_equal (sample->id, id))
+        return sample;
+    }
+  return NULL;
 }
 
 const KsSample *

@@ -30,6 +30,9 @@ typedef struct
   char *focus_view;             /* a results page ("memory", "lanes", ...); NULL: not chosen */
   guint focus_step;             /* 1-based step of the Lanes view; 0: its first split */
   char *focus_error;            /* why "focus" was set aside (named field and file); NULL: fine */
+  /* sample.json's "compare": the samples (folder names) it is taught
+   * against, in order (never NULL, maybe empty) */
+  char **partners;
 } KsSample;
 
 /* The results pages a focus may name, NULL-terminated */
@@ -51,6 +54,12 @@ GPtrArray  *ks_samples_list       (const char *samples_dir);
 gboolean    ks_sample_matches     (const KsSample *sample,
                                    const char     *query);
 
+/* The sample in folder `dir` (its parent is the library), or NULL when
+ * it has no .cu, .ptx or launch spec.  Returns: (transfer full) */
+KsSample   *ks_sample_open        (const char *dir);
+/* The sample of `samples` whose id is `id`, or NULL */
+const KsSample *ks_samples_find   (GPtrArray  *samples,
+                                   const char *id);
 /* The sample of `samples` whose folder holds the file at `path`, or NULL */
 const KsSample *ks_samples_find_for_file (GPtrArray  *samples,
                                           const char *path);

@@ -1063,9 +1063,10 @@ add_dim3 (JsonBuilder    *b,
 
 void
 ks_hints_add_json (JsonBuilder *b,
+                   const char  *member,
                    GPtrArray   *hints)
 {
-  json_builder_set_member_name (b, "hints");
+  json_builder_set_member_name (b, member);
   json_builder_begin_array (b);
   for (guint i = 0; hints != NULL && i < hints->len; i++)
     {
@@ -1274,7 +1275,7 @@ ks_analysis_to_json (const KsAnalysis *a)
   if (a->timing_error != NULL)
     add_str (b, "timing_error", a->timing_error);
 
-  ks_hints_add_json (b, a->hints);
+  ks_hints_add_json (b, "hints", a->hints);
 
   /* The sass command's object, or null without a disassembler (or when it
    * failed: sass_error says why) */

@@ -174,8 +174,9 @@ void          ks_analysis_unref        (KsAnalysis             *analysis);
 /* The JSON of `kernelscope-cli analyze --json` (README.md) */
 JsonNode     *ks_analysis_to_json      (const KsAnalysis       *analysis);
 const char   *ks_analysis_stage_name   (KsAnalysisStage         stage);
-/* Adds "hints": [...] to an object being built */
+/* Adds "member": [hints...] to an object being built */
 void          ks_hints_add_json        (JsonBuilder            *builder,
+                                        const char             *member,
                                         GPtrArray              *hints);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsAnalysis, ks_analysis_unref)
