@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "ks-anatomy-window.h"
+#include "ks-compare-window.h"
 #include "ks-preferences.h"
 #include "ks-probe-lab.h"
 #include "ks-samples.h"
@@ -40,6 +41,7 @@ struct _KsApplication
   int anatomy;                  /* --anatomy STAGE, 1-based; 0: not asked */
   char *probe_lab_name;         /* --probe-lab NAME */
   char *probe_instruction;      /* --instruction OP */
+  gboolean compare;             /* --compare A B */
   int exit_status;
 };
 
@@ -92,6 +94,10 @@ static const GOptionEntry options[] = {
     N_("With --probe-lab: the instruction a chain experiment times (ffma, fadd, iadd3, imad, "
        "mufu, dfma, hfma2 or shfl)"),
     N_("OP") },
+  { "compare", 0, 0, G_OPTION_ARG_NONE, NULL,
+    N_("Open the two files given (a spec, PTX or CUDA file, or a sample's folder each) side by "
+       "side in a Compare window; with --view, its tab (figures, timelines, memory, occupancy, "
+       "code or diff); with --screenshot, the picture is of it"), NULL },
   { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Print the version and exit"), NULL },
   { NULL }
 };
@@ -269,6 +275,7 @@ font_size_changed_cb (KsApplication *self,
     { "window.presentation.ks-probe-lab .caption", 12 },
     { "window.presentation.ks-probe-lab .heading", 16 },
     { "window.presentation.ks-anatomy", 20 },
+    { "window.presentation.ks-compare .heading", 16 },
     { "window.presentation.ks-anatomy .title-2", 30 },
     { "window.presentation.ks-anatomy .heading", 20 },
     { "window.presentation .ks-preferences .heading", 16 },
@@ -324,6 +331,7 @@ ks_application_handle_local_options (GApplication *app,
     }
   self->presentation = g_variant_dict_contains (dict, "presentation");
   self->launch_editor = g_variant_dict_contains (dict, "launch-editor");
+  self->compare = g_variant_dict_contains (dict, "compare");
   {
     const char *view = NULL;
 
@@ -670,6 +678,84 @@ ks_application_activate (GApplication *app)
   gtk_window_present (window);
 }
 
+/* A file or a sample's folder, as a sample of the library (read anew), or
+ * NULL; *path is what to analyse */
+static KsSample *
+as_sample (GPtrArray  *library,
+           GFile      *file,
+           char      **path)
+{
+  g_autofree char *p = g_file_get_path (file);
+  const KsSample *s;
+  KsSample *sample = NULL;
+
+  if (p != NULL && g_file_test (p, G_FILE_TEST_IS_DIR))
+    sample = ks_sample_open (p);
+  else if (p != NULL && (s = ks_samples_find_for_file (library, p)) != NULL)
+    sample = ks_sample_open (s->dir);
+  if (sample != NULL && (p == NULL || g_file_test (p, G_FILE_TEST_IS_DIR)))
+    *path = g_strdup (sample->spec_path ? sample->spec_path
+                      : sample->ptx_path ? sample->ptx_path : sample->cuda_path);
+  else
+    *path = g_steal_pointer (&p);
+  return sample;
+}
+
+/* --compare A B: a Compare window of its own; two samples of one course
+ * group get the group's drop-downs */
+static void
+open_compare (KsApplication *self,
+              GFile        **files,
+              int            n_files)
+{
+  g_autofree char *dir = ks_data_find_dir ("samples");
+  g_autoptr(GPtrArray) library = dir ? ks_samples_list (dir) : g_ptr_array_new ();
+  g_autofree char *path_a = NULL, *path_b = NULL;
+  KsSample *a = NULL, *b = NULL;
+  KsCompareWindow *w;
+
+  if (n_files != 2)
+    {
+      g_printerr (_("kernelscope: --compare takes two files or sample folders, not %d\n"),
+                  n_files);
+      return;
+    }
+  a = as_sample (library, files[0], &path_a);
+  b = as_sample (library, files[1], &path_b);
+  w = ks_compare_window_new (NULL);
+  gtk_window_set_application (GTK_WINDOW (w), GTK_APPLICATION (self));
+  ks_compare_window_set_presentation (w, self->presentation);
+  if (a != NULL && b != NULL && g_strv_contains ((const char *const *) a->partners, b->id))
+    {
+      g_autoptr(GPtrArray) group = g_ptr_array_new_with_free_func ((GDestroyNotify) ks_sample_free);
+      guint ib = 1;
+
+      g_ptr_array_add (group, g_steal_pointer (&a));
+      for (guint i = 0; i < library->len; i++)
+        {
+          const KsSample *o = library->pdata[i];
+
+          if (!g_strv_contains ((const char *const *) ((KsSample *) group->pdata[0])->partners,
+                                o->id))
+            continue;
+          if (g_str_equal (o->id, b->id))
+            ib = group->len;
+          g_ptr_array_add (group, ks_sample_open (o->dir));
+        }
+      ks_compare_window_open_samples (w, group, 0, ib, self->gpu);
+    }
+  else
+    ks_compare_window_open_files (w, path_a, path_b, self->gpu);
+  g_clear_pointer (&a, ks_sample_free);
+  g_clear_pointer (&b, ks_sample_free);
+  if (self->view != NULL)
+    ks_compare_window_set_page (w, self->view);
+  if (self->screenshot != NULL)
+    ks_compare_window_set_screenshot (w, self->screenshot, self->screenshot_width,
+                                      self->screenshot_height);
+  gtk_window_present (GTK_WINDOW (w));
+}
+
 static void
 ks_application_open (GApplication  *app,
                      GFile        **files,
@@ -678,6 +764,12 @@ ks_application_open (GApplication  *app,
 {
   KsApplication *self = KS_APPLICATION (app);
   GtkWindow *previous = NULL;
+
+  if (self->compare)
+    {
+      open_compare (self, files, n_files);
+      return;
+    }
 
   for (int i = 0; i < n_files; i++)
     {

@@ -134,6 +134,11 @@ struct _KsWindow
   gboolean presenting_once;     /* the presentation property is set, not the setting */
   gboolean close_confirmed;
   gboolean gpu_chosen;          /* the user picked the GPU: keep it across files */
+  gpointer baseline;            /* KsAnalysis: "Set as Baseline"'s, or NULL (ks-window-compare.c) */
+  GtkWidget *baseline_revealer; /* the bar of changes against it */
+  GtkWidget *baseline_label;
+  GMenu *compare_partners_section;      /* the Compare menu's: the open sample's partners */
+  GMenu *compare_course_section;        /* ... and the course's groups */
   GPtrArray *recording;         /* the launches of the recording the spec is in, or NULL
                                  * (ks-window-record.c) */
   char *recording_gpu;          /* the GPU it was recorded for, or NULL */
@@ -231,6 +236,16 @@ void        _ks_window_open                (KsWindow    *self,
                                             GFile       *file);
 
 /* ks-window-launch.c */
+/* ks-window-compare.c: the baseline, and Compare windows for samples */
+void        _ks_window_compare_class_init  (GtkWidgetClass *klass);
+void        _ks_window_compare_init        (KsWindow    *self);
+void        _ks_window_compare_finalize    (KsWindow    *self);
+/* After a run, or a file opened: the baseline's bar, the menu's partners */
+void        _ks_window_compare_update      (KsWindow    *self);
+void        _ks_window_compare_update_menu (KsWindow    *self);
+/* A Samples row's compare button; NULL for a sample without partners */
+GtkWidget  *_ks_window_compare_sample_button (KsWindow       *self,
+                                              const KsSample *sample);
 /* ks-window-record.c: a recording's launches */
 void        _ks_window_record_class_init   (GtkWidgetClass *klass);
 void        _ks_window_record_init         (KsWindow    *self);

@@ -944,6 +944,7 @@ show_result (KsWindow   *self,
    * the lesson's scrolling) */
   _ks_window_heat_show (self, result);
   _ks_window_views_show (self, result, lesson);
+  _ks_window_compare_update (self);
   /* a launch of a sequence just chosen: the panes go to its kernel */
   _ks_window_launch_show_kernel (self, result);
   /* A screenshot shows the linking: without a lesson's line, the CUDA

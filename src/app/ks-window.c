@@ -1444,6 +1444,12 @@ fill_samples (KsWindow *self)
       gtk_box_append (GTK_BOX (box), title);
       gtk_box_append (GTK_BOX (box), sub);
       gtk_box_append (GTK_BOX (row), box);
+      {
+        GtkWidget *compare = _ks_window_compare_sample_button (self, sample);
+
+        if (compare != NULL)
+          gtk_box_append (GTK_BOX (row), compare);
+      }
       /* read as one: "Sample 12, level 3: Matrix transpose ..." */
       if (sample->number != 0 && sample->level != 0)
         g_string_printf (name, _("Sample %u, level %u: %s"), sample->number, sample->level,
@@ -1909,6 +1915,7 @@ ks_window_finalize (GObject *object)
   g_clear_pointer (&self->screenshot_path, g_free);
   _ks_window_launch_finalize (self);
   _ks_window_record_finalize (self);
+  _ks_window_compare_finalize (self);
   G_OBJECT_CLASS (ks_window_parent_class)->finalize (object);
 }
 
@@ -1977,6 +1984,8 @@ ks_window_class_init (KsWindowClass *klass)
   BIND (recording_label);
   BIND (recording_list);
   BIND (recent_menu);
+  BIND (compare_partners_section);
+  BIND (compare_course_section);
   BIND (toolkit_revealer);
   BIND (toolkit_label);
   BIND (toolkit_close_button);
@@ -2028,6 +2037,7 @@ ks_window_class_init (KsWindowClass *klass)
   _ks_window_step_class_init (widget_class);
   _ks_window_launch_class_init (widget_class);
   _ks_window_record_class_init (widget_class);
+  _ks_window_compare_class_init (widget_class);
   _ks_window_recent_class_init (widget_class);
   _ks_window_layout_class_init (widget_class);
   _ks_window_sass_class_init (widget_class);
@@ -2160,6 +2170,7 @@ ks_window_init (KsWindow *self)
   _ks_window_step_init (self);
   _ks_window_launch_init (self);
   _ks_window_record_init (self);
+  _ks_window_compare_init (self);
   _ks_window_recent_init (self);
   _ks_window_layout_init (self);
   ks_a11y_name_drop_down_buttons (GTK_WIDGET (self));

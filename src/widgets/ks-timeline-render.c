@@ -214,7 +214,8 @@ ks_timeline_view_fit (KsTimelineView *v,
 
   ks_timeline_layout (v, width, height, &l);
   v->first_cycle = 0;
-  v->cycles_per_pixel = MAX ((double) MAX (t->cycles, 1) / l.plot_width, 1e-3);
+  v->cycles_per_pixel = MAX (MAX ((double) MAX (t->cycles, 1), v->axis_cycles) / l.plot_width,
+                             1e-3);
   v->first_row = 0;
 }
 

@@ -34,6 +34,8 @@ typedef struct
 {
   double first_cycle;           /* the left edge, in cycles */
   double cycles_per_pixel;      /* zoom */
+  double axis_cycles;           /* the time axis spans at least this many cycles (two runs on
+                                 * one axis); 0: the run's own */
   double row_height;            /* pixels */
   uint32_t first_row;           /* vertical scroll, in rows */
   gboolean dark;

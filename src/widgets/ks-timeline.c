@@ -33,6 +33,7 @@ struct _KsTimeline
   int overview_width;
   int cache_width, cache_height;
 
+  double said_first, said_cpp;  /* the range "range-changed" last told */
   double drag_first_cycle;
   uint32_t drag_first_row;
   double zoom_start_cpp;
@@ -49,6 +50,7 @@ enum
 enum
 {
   INSTRUCTION_SELECTED,
+  RANGE_CHANGED,
   N_SIGNALS
 };
 
@@ -76,19 +78,64 @@ clamp_view (KsTimeline *self)
   const KsTiming *t = timing_of (self);
   int w = gtk_widget_get_width (GTK_WIDGET (self)), h = gtk_widget_get_height (GTK_WIDGET (self));
   KsTimelineLayout l;
-  double span;
+  double span, cycles;
   uint32_t visible_rows;
 
   if (t == NULL)
     return;
   ks_timeline_layout (&self->view, w, h, &l);
+  cycles = MAX ((double) t->cycles, self->view.axis_cycles);
   self->view.cycles_per_pixel = CLAMP (self->view.cycles_per_pixel, MIN_CYCLES_PER_PIXEL,
-                                       MAX ((double) t->cycles / MAX (l.plot_width, 1), MIN_CYCLES_PER_PIXEL));
+                                       MAX (cycles / MAX (l.plot_width, 1), MIN_CYCLES_PER_PIXEL));
   span = l.plot_width * self->view.cycles_per_pixel;
-  self->view.first_cycle = CLAMP (self->view.first_cycle, 0, MAX ((double) t->cycles - span, 0));
+  self->view.first_cycle = CLAMP (self->view.first_cycle, 0, MAX (cycles - span, 0));
   visible_rows = (uint32_t) MAX (l.rows_height / self->view.row_height, 1);
   if (self->view.first_row + visible_rows > t->n_warps)
     self->view.first_row = t->n_warps > visible_rows ? t->n_warps - visible_rows : 0;
+  if (self->view.first_cycle != self->said_first || self->view.cycles_per_pixel != self->said_cpp)
+    {
+      self->said_first = self->view.first_cycle;
+      self->said_cpp = self->view.cycles_per_pixel;
+      g_signal_emit (self, signals[RANGE_CHANGED], 0);
+    }
+}
+
+void
+ks_timeline_set_axis_cycles (KsTimeline *self,
+                             double      cycles)
+{
+  g_return_if_fail (KS_IS_TIMELINE (self));
+  self->view.axis_cycles = MAX (cycles, 0);
+  if (self->fitted && timing_of (self) != NULL)
+    ks_timeline_view_fit (&self->view, timing_of (self), gtk_widget_get_width (GTK_WIDGET (self)),
+                          gtk_widget_get_height (GTK_WIDGET (self)));
+  clamp_view (self);
+  invalidate (self);
+}
+
+void
+ks_timeline_set_view (KsTimeline *self,
+                      double      first_cycle,
+                      double      cycles_per_pixel)
+{
+  g_return_if_fail (KS_IS_TIMELINE (self));
+  if (first_cycle == self->view.first_cycle && cycles_per_pixel == self->view.cycles_per_pixel)
+    return;
+  self->view.first_cycle = first_cycle;
+  self->view.cycles_per_pixel = cycles_per_pixel;
+  self->fitted = FALSE;
+  clamp_view (self);
+  invalidate (self);
+}
+
+void
+ks_timeline_get_view (KsTimeline *self,
+                      double     *first_cycle,
+                      double     *cycles_per_pixel)
+{
+  g_return_if_fail (KS_IS_TIMELINE (self));
+  *first_cycle = self->view.first_cycle;
+  *cycles_per_pixel = self->view.cycles_per_pixel;
 }
 
 void
@@ -103,6 +150,7 @@ ks_timeline_zoom_fit (KsTimeline *self)
   ks_timeline_view_fit (&self->view, t, gtk_widget_get_width (GTK_WIDGET (self)),
                         gtk_widget_get_height (GTK_WIDGET (self)));
   self->fitted = TRUE;
+  clamp_view (self);
   invalidate (self);
 }
 
@@ -680,6 +728,15 @@ ks_timeline_class_init (KsTimelineClass *klass)
   signals[INSTRUCTION_SELECTED] =
     g_signal_new ("instruction-selected", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
                   NULL, NULL, G_TYPE_NONE, 2, G_TYPE_UINT, G_TYPE_UINT64);
+  /**
+   * KsTimeline::range-changed:
+   *
+   * The visible cycles changed (a zoom, a pan, a new width): two
+   * timelines on one axis follow each other through it.
+   */
+  signals[RANGE_CHANGED] =
+    g_signal_new ("range-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                  NULL, G_TYPE_NONE, 0);
 
   gtk_widget_class_install_action (widget_class, "timeline.zoom-in", NULL, zoom_action);
   gtk_widget_class_install_action (widget_class, "timeline.zoom-out", NULL, zoom_action);

@@ -31,6 +31,18 @@ void          ks_timeline_get_range         (KsTimeline  *self,
                                              double      *first_cycle,
                                              double      *last_cycle);
 void          ks_timeline_zoom_fit          (KsTimeline  *self);
+/* The time axis spans at least `cycles` (0: the run's own), so that two
+ * runs drawn one above the other share one scale */
+void          ks_timeline_set_axis_cycles   (KsTimeline  *self,
+                                             double       cycles);
+/* The left edge and the zoom, as "range-changed" tells them: another
+ * timeline's, to follow it */
+void          ks_timeline_set_view          (KsTimeline  *self,
+                                             double       first_cycle,
+                                             double       cycles_per_pixel);
+void          ks_timeline_get_view          (KsTimeline  *self,
+                                             double      *first_cycle,
+                                             double      *cycles_per_pixel);
 /* Zooms by `factor` (> 1 zooms in) keeping the cycle under x in place */
 void          ks_timeline_zoom_at           (KsTimeline  *self,
                                              double       factor,
