@@ -35,6 +35,7 @@
 #include "ks-preferences-private.h"
 #include "ks-probe-lab-private.h"
 #include "ks-anatomy-window.h"
+#include "ks-compare-window.h"
 #include "ks-probe-render.h"
 #include "ks-ptx-docs.h"
 #include "ks-test-standin.h"
@@ -375,6 +376,198 @@ test_cuda_line_lights_ptx (Fixture       *f,
     " \"m2\": {\"type\": \"b8\", \"count\": 4096, \"address\": \"0x700000004000\"}}," \
     " \"params\": [{\"buffer\": \"m0\"}, {\"buffer\": \"m1\"}, {\"buffer\": \"m2\"}," \
     " {\"type\": \"u32\", \"value\": \"1024\"}], \"outputs\": [\"m2\"]}"
+
+static void check_accessible_names (GtkWidget *w,
+                                    GString   *unnamed,
+                                    guint     *n_controls,
+                                    guint     *n_icons);
+
+/* The Compare windows open now, newest first */
+static GList *
+compare_windows (void)
+{
+  GListModel *tops = gtk_window_get_toplevels ();       /* (transfer none) */
+  GList *found = NULL;
+
+  for (guint i = 0; i < g_list_model_get_n_items (tops); i++)
+    {
+      g_autoptr(GObject) w = g_list_model_get_item (tops, i);
+
+      if (KS_IS_COMPARE_WINDOW (w))
+        found = g_list_prepend (found, w);
+    }
+  return found;
+}
+
+static KsCompareWindow *
+wait_for_compare (void)
+{
+  g_autoptr(GList) windows = NULL;
+  KsCompareWindow *w;
+
+  for (guint i = 0; i < 200; i++)
+    {
+      g_clear_pointer (&windows, g_list_free);
+      windows = compare_windows ();
+      if (windows != NULL && ks_compare_window_get_comparison (windows->data) != NULL)
+        break;
+      spin (100);
+    }
+  g_assert_nonnull (windows);
+  w = windows->data;
+  g_assert_nonnull (ks_compare_window_get_comparison (w));
+  return w;
+}
+
+/* 24576 reads of the tile's column (768 blocks, 8 warps, 4 each), 31
+ * passes too many each when the tile is 32 words wide */
+#define TRANSPOSE_EXCESS (768.0 * 8 * 4 * 31)
+
+/* Set as Baseline, edit, run: the bar says what the edit did, and Compare
+ * shows both.  The edit pads sample 11's tile in its PTX by hand, as
+ * sample 12 does in CUDA: 33 words a row (132 bytes) instead of 32 */
+static void
+test_baseline (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autofree char *spec = g_test_build_filename (G_TEST_DIST, "..", "data", "samples",
+                                                 "11-transpose-tiled", "transpose_tiled.json",
+                                                 NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (spec);
+  g_autofree char *ptx = NULL;
+  g_autoptr(GString) padded = NULL;
+  g_autoptr(KsComparison) c = NULL;
+  const char *bar;
+  KsCompareWindow *w;
+  const KsComparison *shown;
+  static const char *const edits[][2] = {
+    { "tile[4096]", "tile[4224]" },
+    { "shl.b32 \t%r12, %r9, 7;", "mul.lo.s32 \t%r12, %r9, 132;" },
+    { "[%r16+1024]", "[%r16+1056]" },
+    { "[%r16+2048]", "[%r16+2112]" },
+    { "[%r16+3072]", "[%r16+3168]" },
+    { "shl.b32 \t%r20, %r5, 7;", "mul.lo.s32 \t%r20, %r5, 132;" },
+  };
+
+  if (f->window == NULL)
+    return;
+  ks_window_open_file (f->window, file);
+  wait_for_run (f->window);
+  g_assert_nonnull (f->window->analysis);
+  g_assert_false (gtk_revealer_get_reveal_child (GTK_REVEALER (f->window->baseline_revealer)));
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.set-baseline", NULL);
+  g_assert_true (f->window->baseline == f->window->analysis);
+  g_assert_true (gtk_revealer_get_reveal_child (GTK_REVEALER (f->window->baseline_revealer)));
+
+  ptx = buffer_text (f->window->ptx_buffer);
+  padded = g_string_new (ptx);
+  for (guint i = 0; i < G_N_ELEMENTS (edits); i++)
+    {
+      g_autofree char *from = g_strcompress (edits[i][0]);
+      g_autofree char *to = g_strcompress (edits[i][1]);
+
+      g_assert_cmpuint (g_string_replace (padded, from, to, 1), ==, 1);
+    }
+  gtk_text_buffer_set_text (GTK_TEXT_BUFFER (f->window->ptx_buffer), padded->str, -1);
+  _ks_window_run (f->window);
+  wait_for_run (f->window);
+  g_assert_true (f->window->baseline != f->window->analysis);
+
+  /* the bar: the bank conflicts gone, better */
+  c = ks_comparison_new (f->window->baseline, f->window->analysis, 0, 0);
+  g_assert_cmpfloat (ks_comparison_get (c, "shared_wavefronts_excess")->a, ==, TRANSPOSE_EXCESS);
+  g_assert_cmpfloat (ks_comparison_get (c, "shared_wavefronts_excess")->b, ==, 0);
+  bar = gtk_label_get_text (GTK_LABEL (f->window->baseline_label));
+  g_assert_nonnull (strstr (bar, "761856 → 0"));
+  g_assert_nonnull (strstr (bar, "better"));
+
+  /* Compare: the baseline as A, this run as B */
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.compare-baseline", NULL);
+  w = wait_for_compare ();
+  shown = ks_compare_window_get_comparison (w);
+  g_assert_true (shown->a == f->window->baseline);
+  g_assert_true (shown->b == f->window->analysis);
+  g_assert_cmpint (ks_comparison_get (shown, "shared_wavefronts_excess")->verdict, ==,
+                   KS_CHANGE_BETTER);
+  gtk_window_destroy (GTK_WINDOW (w));
+
+  /* cleared: no bar */
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.clear-baseline", NULL);
+  g_assert_null (f->window->baseline);
+  g_assert_false (gtk_revealer_get_reveal_child (GTK_REVEALER (f->window->baseline_revealer)));
+}
+
+/* The course's transposes from the Compare menu: 10 against 11, then B
+ * picked as 12 and A as 11, in one window */
+static void
+test_compare_samples (Fixture       *f,
+                      gconstpointer  data)
+{
+  KsCompareWindow *w;
+  const KsComparison *c;
+  g_autoptr(GList) windows = NULL;
+
+  if (f->window == NULL)
+    return;
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.compare-sample", "s",
+                              "10-transpose-naive");
+  w = wait_for_compare ();
+  c = ks_compare_window_get_comparison (w);
+  /* naive: 4 sectors a read, 32 a strided write; tiled: 4 and 4 */
+  g_assert_cmpfloat (ks_comparison_get (c, "sectors_per_request")->a, ==, 18);
+  g_assert_cmpfloat (ks_comparison_get (c, "sectors_per_request")->b, ==, 4);
+  g_assert_cmpfloat (ks_comparison_get (c, "shared_wavefronts_excess")->b, ==, TRANSPOSE_EXCESS);
+  /* both on one GPU */
+  g_assert_true (c->a->gpu == c->b->gpu || g_str_equal (c->a->gpu->id, c->b->gpu->id));
+
+  /* pick 12 as B, then 11 as A: one window, three samples */
+  {
+    GtkWidget *root = GTK_WIDGET (w);
+    GtkDropDown *drops[2] = { NULL, NULL };
+    guint n = 0;
+
+    for (GtkWidget *c1 = gtk_widget_get_first_child (gtk_window_get_child (GTK_WINDOW (root)));
+         c1 != NULL && n < 2; c1 = gtk_widget_get_next_sibling (c1))
+      for (GtkWidget *c2 = gtk_widget_get_first_child (c1); c2 != NULL && n < 2;
+           c2 = gtk_widget_get_next_sibling (c2))
+        if (GTK_IS_DROP_DOWN (c2))
+          drops[n++] = GTK_DROP_DOWN (c2);
+    g_assert_cmpuint (n, ==, 2);
+    g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (drops[1])), ==, 3);
+    gtk_drop_down_set_selected (drops[1], 2);
+    for (guint i = 0; i < 200 && ks_compare_window_get_comparison (w)->b->sim != NULL
+                      && strstr (ks_compare_window_get_comparison (w)->b->kernel_name, "padded")
+                           == NULL; i++)
+      spin (100);
+    gtk_drop_down_set_selected (drops[0], 1);
+    for (guint i = 0; i < 200 && strstr (ks_compare_window_get_comparison (w)->a->kernel_name,
+                                         "tiled") == NULL; i++)
+      spin (100);
+  }
+  c = ks_compare_window_get_comparison (w);
+  g_assert_nonnull (strstr (c->a->kernel_name, "tiled"));
+  g_assert_nonnull (strstr (c->b->kernel_name, "padded"));
+  g_assert_cmpfloat (ks_comparison_get (c, "shared_wavefronts_excess")->a, ==, TRANSPOSE_EXCESS);
+  g_assert_cmpfloat (ks_comparison_get (c, "shared_wavefronts_excess")->b, ==, 0);
+  /* the bank-conflict hint on line 40 is gone */
+  g_assert_cmpuint (c->hints_gone->len, >, 0);
+  ks_compare_window_set_page (w, "memory");
+  spin (200);
+  /* every control named for a screen reader */
+  {
+    g_autoptr(GString) unnamed = g_string_new (NULL);
+    guint n_controls = 0, n_icons = 0;
+
+    check_accessible_names (GTK_WIDGET (w), unnamed, &n_controls, &n_icons);
+    if (unnamed->len > 0)
+      g_error ("Compare: controls without an accessible name:%s", unnamed->str);
+    /* swap, the two drop-downs, six tabs */
+    g_assert_cmpuint (n_controls, >=, 9);
+  }
+  windows = compare_windows ();
+  for (GList *l = windows; l != NULL; l = l->next)
+    gtk_window_destroy (l->data);
+}
 
 /* A recording of kernelscope-cli record (docs/RECORD.md), made here by
  * hand: its folder opens at its first launch, for the GPU it was recorded
@@ -6852,6 +7045,10 @@ main (int    argc,
   g_test_add ("/app/window/link-scrolls", Fixture, NULL, fixture_setup_quick, test_link_scrolls,
               fixture_teardown);
   g_test_add ("/app/window/recording", Fixture, NULL, fixture_setup_quick, test_recording,
+              fixture_teardown);
+  g_test_add ("/app/window/baseline", Fixture, NULL, fixture_setup_quick, test_baseline,
+              fixture_teardown);
+  g_test_add ("/app/compare/samples", Fixture, NULL, fixture_setup_quick, test_compare_samples,
               fixture_teardown);
   g_test_add ("/app/window/shipped-sass", Fixture, NULL, fixture_setup_quick, test_shipped_sass,
               fixture_teardown);

@@ -7,6 +7,7 @@
 #include <gtksourceview/gtksource.h>
 #include <string.h>
 
+#include "ks-a11y.h"
 #include "ks-compare-window.h"
 #include "ks-line-map.h"
 #include "ks-memory-view.h"
@@ -26,6 +27,7 @@ struct _KsCompareWindow
   char *gpu;                    /* asked for, or NULL */
   gboolean presentation;
   gboolean syncing;             /* one timeline follows the other */
+  guint serial;                 /* of the last job started: an older one's result is dropped */
   GCancellable *cancellable;
   KsShot shot;
 
@@ -86,7 +88,7 @@ clear_box (GtkWidget *box)
   GtkWidget *child;
 
   while ((child = gtk_widget_get_first_child (box)) != NULL)
-    gtk_widget_unparent (child);
+    gtk_box_remove (GTK_BOX (box), child);
 }
 
 /* ---- The figures ------------------------------------------------------------ */
@@ -137,7 +139,12 @@ fill_keys (KsCompareWindow *self)
 {
   const KsComparison *c = self->comparison;
 
-  clear_box (self->key_box);
+  {
+    GtkWidget *child;
+
+    while ((child = gtk_widget_get_first_child (self->key_box)) != NULL)
+      gtk_flow_box_remove (GTK_FLOW_BOX (self->key_box), child);
+  }
   for (guint i = 0; i < G_N_ELEMENTS (key_figures); i++)
     {
       const KsFigureChange *f = ks_comparison_get (c, key_figures[i]);
@@ -584,6 +591,7 @@ typedef struct
 {
   char *path_a, *path_b, *name_a, *name_b, *gpu;
   guint focus_a, focus_b;
+  guint serial;
   KsAnalysis *a, *b;
 } Job;
 
@@ -635,7 +643,7 @@ job_done (GObject      *source,
   KsCompareWindow *self = KS_COMPARE_WINDOW (source);
   Job *j = g_task_get_task_data (G_TASK (result));
 
-  if (g_cancellable_is_cancelled (self->cancellable))
+  if (g_cancellable_is_cancelled (self->cancellable) || j->serial != self->serial)
     return;
   if (j->a->status == KS_ANALYSIS_FAILED || j->b->status == KS_ANALYSIS_FAILED)
     {
@@ -657,6 +665,7 @@ start_job (KsCompareWindow *self,
 {
   g_autoptr(GTask) task = g_task_new (self, self->cancellable, job_done, NULL);
 
+  j->serial = ++self->serial;
   gtk_widget_set_visible (self->spinner, TRUE);
   gtk_spinner_start (GTK_SPINNER (self->spinner));
   gtk_label_set_text (GTK_LABEL (self->status_label), _("Analysing both kernels…"));
@@ -1084,6 +1093,7 @@ ks_compare_window_init (KsCompareWindow *self)
   gtk_stack_add_titled (GTK_STACK (self->stack), scrolled (self->diff_view), "diff", _("Diff"));
 
   gtk_window_set_child (GTK_WINDOW (self), outer);
+  ks_a11y_name_drop_down_buttons (outer);
   update_scheme (self);
 }
 
