@@ -377,6 +377,8 @@ test_cuda_line_lights_ptx (Fixture       *f,
     " \"params\": [{\"buffer\": \"m0\"}, {\"buffer\": \"m1\"}, {\"buffer\": \"m2\"}," \
     " {\"type\": \"u32\", \"value\": \"1024\"}], \"outputs\": [\"m2\"]}"
 
+static void maybe_save_picture (GtkWidget  *widget,
+                                const char *suffix);
 static void check_accessible_names (GtkWidget *w,
                                     GString   *unnamed,
                                     guint     *n_controls,
@@ -480,6 +482,8 @@ test_baseline (Fixture       *f,
   bar = gtk_label_get_text (GTK_LABEL (f->window->baseline_label));
   g_assert_nonnull (strstr (bar, "761856 → 0"));
   g_assert_nonnull (strstr (bar, "better"));
+  spin (300);
+  maybe_save_picture (GTK_WIDGET (f->window), "baseline");
 
   /* Compare: the baseline as A, this run as B */
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.compare-baseline", NULL);
@@ -552,7 +556,8 @@ test_compare_samples (Fixture       *f,
   /* the bank-conflict hint on line 40 is gone */
   g_assert_cmpuint (c->hints_gone->len, >, 0);
   ks_compare_window_set_page (w, "memory");
-  spin (200);
+  spin (300);
+  maybe_save_picture (GTK_WIDGET (w), "compare-memory");
   /* every control named for a screen reader */
   {
     g_autoptr(GString) unnamed = g_string_new (NULL);

@@ -129,6 +129,8 @@ print_text (const KsComparison *c,
                10 + (int) (strlen (d) - g_utf8_strlen (d, -1)), d,
                f->verdict == KS_CHANGE_BETTER ? "  better"
                : f->verdict == KS_CHANGE_WORSE ? "  worse" : "");
+      if (f->note != NULL)
+        g_print ("    (%s)\n", f->note);
     }
   if (model)
     g_print ("* from the timing model, not a measurement (docs/TIMING.md)\n");

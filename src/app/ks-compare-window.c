@@ -236,7 +236,7 @@ fill_figures (KsCompareWindow *self)
 
           group = (int) f->group;
           gtk_widget_set_margin_top (h, row > 1 ? 10 : 4);
-          gtk_grid_attach (GTK_GRID (grid), h, 0, row++, 4, 1);
+          gtk_grid_attach (GTK_GRID (grid), h, 0, row++, 5, 1);
         }
       model |= f->from_model;
       gtk_grid_attach (GTK_GRID (grid), label_new (name, NULL, 0), 0, row, 1, 1);
@@ -244,7 +244,16 @@ fill_figures (KsCompareWindow *self)
       gtk_grid_attach (GTK_GRID (grid), label_new (vb, "numeric", 1), 2, row, 1, 1);
       change = label_new (ch, verdict_class (f->verdict), 1);
       gtk_widget_add_css_class (change, "numeric");
-      gtk_grid_attach (GTK_GRID (grid), change, 3, row++, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), change, 3, row, 1, 1);
+      if (f->note != NULL)
+        {
+          GtkWidget *n = label_new (f->note, "dim-label", 0);
+
+          gtk_label_set_wrap (GTK_LABEL (n), TRUE);
+          gtk_label_set_max_width_chars (GTK_LABEL (n), 40);
+          gtk_grid_attach (GTK_GRID (grid), n, 4, row, 1, 1);
+        }
+      row++;
     }
   if (model)
     gtk_grid_attach (GTK_GRID (grid),
@@ -500,9 +509,17 @@ fill (KsCompareWindow *self)
   g_autofree char *title = g_strdup_printf (_("Compare: %s and %s"), self->name_a, self->name_b);
   g_autofree char *side_a = g_strdup_printf ("A  %s", self->name_a);
   g_autofree char *side_b = g_strdup_printf ("B  %s", self->name_b);
-  g_autofree char *gpu = g_strdup_printf (_("On %s (%s), the same GPU for both"),
-                                          c->a->gpu ? c->a->gpu->name : c->a->arch->id,
-                                          c->a->arch->id);
+  gboolean same_gpu = (c->a->gpu == NULL) == (c->b->gpu == NULL)
+                      && (c->a->gpu == NULL || g_str_equal (c->a->gpu->id, c->b->gpu->id))
+                      && g_str_equal (c->a->arch->id, c->b->arch->id);
+  /* a baseline may have run on another GPU: the figures then differ for it
+   * too, which the title says */
+  g_autofree char *gpu = same_gpu
+    ? g_strdup_printf (_("On %s (%s), the same GPU for both"),
+                       c->a->gpu ? c->a->gpu->name : c->a->arch->id, c->a->arch->id)
+    : g_strdup_printf (_("A on %s, B on %s: different GPUs"),
+                       c->a->gpu ? c->a->gpu->name : c->a->arch->id,
+                       c->b->gpu ? c->b->gpu->name : c->b->arch->id);
 
   gtk_window_set_title (GTK_WINDOW (self), title);
   gtk_label_set_text (GTK_LABEL (self->title_label), title);

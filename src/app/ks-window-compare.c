@@ -155,7 +155,8 @@ update_bar (KsWindow *self)
           const KsFigureChange *f = ks_comparison_get (c, bar_figures[i]);
           g_autofree char *va = NULL, *vb = NULL, *d = NULL;
 
-          if (f == NULL || !f->has_a || !f->has_b)
+          /* (registers from ptxas against an estimate: not a change) */
+          if (f == NULL || !f->has_a || !f->has_b || f->note != NULL)
             continue;
           va = ks_figure_change_format (f, FALSE);
           vb = ks_figure_change_format (f, TRUE);
@@ -171,7 +172,7 @@ update_bar (KsWindow *self)
       if (c->hints_gone->len || c->hints_added->len)
         g_string_append_printf (text, _(" · hints: %u gone, %u added"), c->hints_gone->len,
                                 c->hints_added->len);
-      if (base->gpu != now->gpu && base->gpu != NULL && now->gpu != NULL)
+      if (base->gpu != NULL && now->gpu != NULL && !g_str_equal (base->gpu->id, now->gpu->id))
         g_string_append_printf (text, _(" · the baseline ran on %s, this run on %s"),
                                 base->gpu->name, now->gpu->name);
     }

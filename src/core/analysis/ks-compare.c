@@ -221,15 +221,29 @@ ks_line_diff_a_line (const GArray *diff,
 
 /* ---- The figures ---------------------------------------------------------- */
 
+static const char *
+bound_label (KsBound bound)
+{
+  switch (bound)
+    {
+    case KS_BOUND_MEMORY: return _("memory");
+    case KS_BOUND_COMPUTE: return _("compute");
+    case KS_BOUND_LATENCY:
+    default:
+      return _("latency");
+    }
+}
+
 /* What one analysis shows, summed from its simulation and model */
 typedef struct
 {
   gboolean timing, occupancy, sim, whole;       /* which parts there are; whole: every block ran */
   double duration_us, sm_cycles, waves, dram_bytes;
-  const char *bound;
+  const char *bound, *bound_id;
   double occ;
-  const char *limiter;
+  const char *limiter, *limiter_id;
   double registers, shared_bytes, spill_bytes;
+  int resources_source;         /* KsResourcesSource, -1 without resources */
   double gmem_requests, gmem_sectors, smem_requests, smem_wavefronts, smem_ideal;
   double warp_insns, active_lanes, warp_executions, divergent;
   double issued, stall_cycles[KS_N_STALLS];
@@ -240,6 +254,7 @@ read_figures (const KsAnalysis *an,
               Figures          *f)
 {
   memset (f, 0, sizeof *f);
+  f->resources_source = -1;
   if (an->timing != NULL)
     {
       const KsTiming *t = an->timing;
@@ -249,7 +264,8 @@ read_figures (const KsAnalysis *an,
       f->sm_cycles = t->sm_cycles;
       f->waves = t->waves_per_sm;
       f->dram_bytes = t->dram_bytes;
-      f->bound = ks_bound_name (t->bound);
+      f->bound = bound_label (t->bound);
+      f->bound_id = ks_bound_name (t->bound);
       f->issued = (double) t->issued;
       for (guint i = 0; i < KS_N_STALLS; i++)
         f->stall_cycles[i] = (double) t->stall_cycles[i];
@@ -259,12 +275,14 @@ read_figures (const KsAnalysis *an,
       f->occupancy = TRUE;
       f->occ = an->occupancy.occupancy;
       f->limiter = ks_occupancy_limiter_label (an->occupancy.limiter);
+      f->limiter_id = ks_occupancy_limiter_name (an->occupancy.limiter);
     }
   if (an->resources != NULL)
     {
       f->registers = an->resources->registers;
       f->shared_bytes = an->resources->shared_static_bytes;
       f->spill_bytes = (double) an->resources->spill_store_bytes + an->resources->spill_load_bytes;
+      f->resources_source = (int) an->resources->source;
     }
   /* A faulted run's counts stop at the fault: they are not the kernel's */
   if (an->sim != NULL && an->module != NULL && ks_sim_get_fault (an->sim) == NULL)
@@ -303,7 +321,8 @@ add_change (GArray        *changes,
             double         b)
 {
   KsFigureChange c = { id, label, unit, group, sense, from_model, has_a, has_b,
-                       has_a ? a : NAN, has_b ? b : NAN, NULL, NULL, KS_CHANGE_NONE };
+                       has_a ? a : NAN, has_b ? b : NAN, NULL, NULL, KS_CHANGE_NONE, NULL, NULL,
+                       NULL };
 
   if (!has_a && !has_b)
     return;
@@ -317,6 +336,8 @@ add_change (GArray        *changes,
   g_array_append_val (changes, c);
 }
 
+/* A figure in words: a and b as a reader reads them, their stable ids
+ * (for JSON) in word_id_a and word_id_b */
 static void
 add_words (GArray        *changes,
            const char    *id,
@@ -324,14 +345,16 @@ add_words (GArray        *changes,
            KsFigureGroup  group,
            gboolean       from_model,
            const char    *a,
-           const char    *b)
+           const char    *a_id,
+           const char    *b,
+           const char    *b_id)
 {
   KsFigureChange c = { id, label, "", group, KS_FIGURE_NEITHER, from_model, a != NULL, b != NULL,
-                       NAN, NAN, a, b, KS_CHANGE_NONE };
+                       NAN, NAN, a, b, KS_CHANGE_NONE, NULL, a_id, b_id };
 
   if (a == NULL && b == NULL)
     return;
-  if (a != NULL && b != NULL && !g_str_equal (a, b))
+  if (a_id != NULL && b_id != NULL && !g_str_equal (a_id, b_id))
     c.verdict = KS_CHANGE_DIFFERENT;
   g_array_append_val (changes, c);
 }
@@ -380,12 +403,13 @@ compute_changes (GArray        *c,
               a->timing, a->sm_cycles, b->timing, b->sm_cycles);
   add_change (c, "waves_per_sm", _("Waves"), "", KS_FIGURE_GROUP_TIME, KS_FIGURE_NEITHER, TRUE,
               a->timing, a->waves, b->timing, b->waves);
-  add_words (c, "bound", _("Bound by"), KS_FIGURE_GROUP_TIME, TRUE, a->bound, b->bound);
+  add_words (c, "bound", _("Bound by"), KS_FIGURE_GROUP_TIME, TRUE, a->bound, a->bound_id,
+             b->bound, b->bound_id);
 
   add_change (c, "occupancy", _("Occupancy (theoretical)"), "%", KS_FIGURE_GROUP_OCCUPANCY,
               KS_FIGURE_HIGHER, FALSE, a->occupancy, a->occ, b->occupancy, b->occ);
   add_words (c, "limiter", _("Occupancy limited by"), KS_FIGURE_GROUP_OCCUPANCY, FALSE,
-             a->limiter, b->limiter);
+             a->limiter, a->limiter_id, b->limiter, b->limiter_id);
   add_change (c, "registers", _("Registers per thread"), "", KS_FIGURE_GROUP_OCCUPANCY,
               KS_FIGURE_NEITHER, FALSE, a->registers > 0, a->registers, b->registers > 0,
               b->registers);
@@ -395,6 +419,24 @@ compute_changes (GArray        *c,
   add_change (c, "spill_bytes", _("Spilled bytes (stores + loads)"), "bytes",
               KS_FIGURE_GROUP_OCCUPANCY, KS_FIGURE_LOWER, FALSE, a->registers > 0, a->spill_bytes,
               b->registers > 0, b->spill_bytes);
+
+  /* Registers from ptxas on one side and estimated on the other are two
+   * measures, not a change: said, and neither better nor worse */
+  if (a->resources_source >= 0 && b->resources_source >= 0
+      && a->resources_source != b->resources_source)
+    for (guint i = 0; i < c->len; i++)
+      {
+        KsFigureChange *f = &g_array_index (c, KsFigureChange, i);
+
+        if (f->group != KS_FIGURE_GROUP_OCCUPANCY || f->word_a != NULL)
+          continue;
+        f->note = g_strdup_printf (_("A's resources are from %s, B's from %s: not the same "
+                                     "measure"),
+                                   ks_resources_source_name ((KsResourcesSource) a->resources_source),
+                                   ks_resources_source_name ((KsResourcesSource) b->resources_source));
+        if (f->verdict != KS_CHANGE_NONE)
+          f->verdict = KS_CHANGE_DIFFERENT;
+      }
 
   add_change (c, "sectors_per_request", _("Global sectors per request"), "",
               KS_FIGURE_GROUP_MEMORY, KS_FIGURE_LOWER, FALSE, a->gmem_requests > 0,
@@ -612,6 +654,8 @@ ks_comparison_free (KsComparison *c)
     return;
   ks_analysis_unref (c->a);
   ks_analysis_unref (c->b);
+  for (guint i = 0; i < c->changes->len; i++)
+    g_free (g_array_index (c->changes, KsFigureChange, i).note);
   g_array_unref (c->changes);
   g_ptr_array_unref (c->hints_added);
   g_ptr_array_unref (c->hints_gone);
@@ -761,8 +805,8 @@ ks_comparison_to_json (const KsComparison *c)
       json_builder_add_string_value (b, f->id);
       json_builder_set_member_name (b, "label");
       json_builder_add_string_value (b, f->label);
-      add_value (b, "a", f->has_a, f->a, f->word_a);
-      add_value (b, "b", f->has_b, f->b, f->word_b);
+      add_value (b, "a", f->has_a, f->a, f->word_id_a);
+      add_value (b, "b", f->has_b, f->b, f->word_id_b);
       /* b - a for numbers; for words, whether they differ */
       json_builder_set_member_name (b, "change");
       if (!both)
@@ -781,6 +825,11 @@ ks_comparison_to_json (const KsComparison *c)
       json_builder_add_string_value (b, g_str_equal (f->unit, "%") ? "fraction" : f->unit);
       json_builder_set_member_name (b, "model");
       json_builder_add_boolean_value (b, f->from_model);
+      if (f->note != NULL)
+        {
+          json_builder_set_member_name (b, "note");
+          json_builder_add_string_value (b, f->note);
+        }
       json_builder_end_object (b);
     }
   json_builder_end_array (b);

@@ -61,6 +61,9 @@ typedef struct
   double a, b;                  /* numbers (a percentage as a fraction when unit is "%") */
   const char *word_a, *word_b;  /* a figure in words (limiter, bound): these, not a and b */
   KsChangeVerdict verdict;
+  char *note;                   /* why a change is not what it seems (registers from ptxas
+                                 * against an estimate), or NULL */
+  const char *word_id_a, *word_id_b;    /* the words' stable ids, for JSON ("shared_memory") */
 } KsFigureChange;
 
 typedef struct
