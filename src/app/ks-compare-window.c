@@ -393,6 +393,36 @@ mark_line (GtkTextBuffer *b,
   gtk_text_buffer_apply_tag_by_name (b, tag, &start, &end);
 }
 
+/* The code panes on the lines that correspond, once they are laid out */
+static gboolean
+scroll_idle (gpointer data)
+{
+  GtkTextView *view = data;
+  GtkTextBuffer *b = gtk_text_view_get_buffer (view);
+  GtkTextMark *mark = gtk_text_buffer_get_mark (b, "ks-compare-focus");
+
+  if (mark != NULL)
+    gtk_text_view_scroll_to_mark (view, mark, 0.1, TRUE, 0, 0.3);
+  g_object_unref (view);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+scroll_to_line (GtkWidget *view,
+                guint      line)
+{
+  GtkTextBuffer *b = gtk_text_view_get_buffer (GTK_TEXT_VIEW (view));
+  GtkTextIter iter;
+
+  if (line == 0 || !gtk_text_buffer_get_iter_at_line (b, &iter, (int) line - 1))
+    return;
+  if (gtk_text_buffer_get_mark (b, "ks-compare-focus") != NULL)
+    gtk_text_buffer_move_mark_by_name (b, "ks-compare-focus", &iter);
+  else
+    gtk_text_buffer_create_mark (b, "ks-compare-focus", &iter, TRUE);
+  g_idle_add (scroll_idle, g_object_ref (view));
+}
+
 static void
 set_code (GtkWidget  *view,
           const char *text)
@@ -499,6 +529,30 @@ fill_code (KsCompareWindow *self)
   gtk_source_buffer_set_language (code_buffer (self->diff_view),
                                   gtk_source_language_manager_get_language (lm, "diff"));
   gtk_text_buffer_set_text (GTK_TEXT_BUFFER (code_buffer (self->diff_view)), diff->str, -1);
+  /* the lines gone and added in the colours of the Code tab, whatever the
+   * style scheme makes of the diff language */
+  {
+    GtkTextBuffer *b = GTK_TEXT_BUFFER (code_buffer (self->diff_view));
+    int n = gtk_text_buffer_get_line_count (b);
+
+    for (int i = 0; i < n; i++)
+      {
+        GtkTextIter start, next;
+        gunichar c0, c1;
+
+        gtk_text_buffer_get_iter_at_line (b, &start, i);
+        next = start;
+        c0 = gtk_text_iter_get_char (&next);
+        gtk_text_iter_forward_char (&next);
+        c1 = gtk_text_iter_get_char (&next);
+        if ((c0 == '-' && c1 != '-') || (c0 == '+' && c1 != '+'))
+          mark_line (b, (guint) i + 1, c0 == '-' ? "ks-diff-gone" : "ks-diff-added");
+        else if (c0 == '@')
+          mark_line (b, (guint) i + 1, "ks-diff-focus");
+      }
+  }
+  scroll_to_line (self->code_a, self->focus_a);
+  scroll_to_line (self->code_b, self->focus_b);
 }
 
 static void
