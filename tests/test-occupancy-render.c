@@ -86,6 +86,83 @@ test_current_point (void)
     }
 }
 
+/* Whether a pixel of (r, g, b) lies within half a side of (x, y) */
+static gboolean
+colour_near (cairo_surface_t *s,
+             double           x,
+             double           y,
+             double           half,
+             double           r,
+             double           g,
+             double           b)
+{
+  for (double dy = -half; dy <= half; dy += 1)
+    for (double dx = -half; dx <= half; dx += 1)
+      if (ks_test_pixel_is (s, x + dx, y + dy, r, g, b))
+        return TRUE;
+  return FALSE;
+}
+
+/* Compare: another kernel on the same axes.  256 threads with 32 registers
+ * on sm_80 are 64 of 64 warps; with 64 registers 16 K registers a block
+ * leave 4 blocks of 8 warps, 32 (the CUDA Occupancy Calculator's figures):
+ * B's ring is on the registers plot at 64 registers and half height, in
+ * the other kernel's colour (Okabe-Ito reddish purple, #cc79a7) */
+static void
+test_compare_point (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsGpuDb) db = ks_gpu_db_load_default (&error);
+  g_autoptr(KsOccupancyCurves) ca = NULL;
+  g_autoptr(KsOccupancyCurves) cb = NULL;
+  const KsArchInfo *arch;
+  KsOccupancyResult ra, rb;
+  KsOccupancyChart a, b;
+  KsOccupancyChartLayout l;
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 1200, 420);
+  cairo_t *cr = cairo_create (s);
+  const double pr = 0xcc / 255.0, pg = 0x79 / 255.0, pb = 0xa7 / 255.0;
+  double x, y, px;
+
+  g_assert_no_error (error);
+  arch = ks_gpu_db_get_arch (db, "sm_80");
+  ks_occupancy_chart_init (&a);
+  ks_occupancy_chart_init (&b);
+  a.arch = b.arch = arch;
+  a.input.block_size = b.input.block_size = 256;
+  a.input.registers_per_thread = 32;
+  b.input.registers_per_thread = 64;
+  g_assert_true (ks_occupancy_compute (arch, &a.input, &ra, &error));
+  g_assert_true (ks_occupancy_compute (arch, &b.input, &rb, &error));
+  g_assert_cmpuint (rb.active_warps_per_sm, ==, 32);
+  ca = ks_occupancy_curves_new (arch, &a.input);
+  cb = ks_occupancy_curves_new (arch, &b.input);
+  a.result = &ra;
+  a.curves = ca;
+  b.result = &rb;
+  b.curves = cb;
+  a.other = &b;
+  a.label = "A";
+  a.other_label = "B";
+  ks_occupancy_chart_layout (&a, 1200, 420, &l);
+  ks_occupancy_chart_render (cr, &a, 1200, 420);
+  px = a.font_size * 96.0 / 72.0;
+
+  x = l.plots[1].x + (64 - 1.0) / (255 - 1) * l.plots[1].width;
+  y = l.plots[1].y + l.plots[1].height * (1 - 32.0 / 64);
+  g_assert_true (colour_near (s, x, y, px, pr, pg, pb));
+  /* and not where neither kernel is: 200 registers, the top */
+  x = l.plots[1].x + (200 - 1.0) / (255 - 1) * l.plots[1].width;
+  g_assert_false (colour_near (s, x, l.plots[1].y + 4, px * 0.5, pr, pg, pb));
+  /* without the other, none of its colour at its point */
+  a.other = NULL;
+  ks_occupancy_chart_render (cr, &a, 1200, 420);
+  x = l.plots[1].x + (64 - 1.0) / (255 - 1) * l.plots[1].width;
+  g_assert_false (colour_near (s, x, y, px, pr, pg, pb));
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
+}
+
 /* A configuration that cannot launch still draws, with the reason */
 static void
 test_cannot_launch (void)
@@ -109,5 +186,6 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/widgets/occupancy/current-point", test_current_point);
   g_test_add_func ("/widgets/occupancy/cannot-launch", test_cannot_launch);
+  g_test_add_func ("/widgets/occupancy/compare-point", test_compare_point);
   return g_test_run ();
 }

@@ -44,6 +44,7 @@ struct _KsCompareWindow
   GtkWidget *memory_a, *memory_b, *memory_label_a, *memory_label_b;
 
   GtkWidget *occupancy_a, *occupancy_b, *occupancy_label_a, *occupancy_label_b;
+  GtkWidget *occupancy_box_b;   /* shown for two architectures only */
   GtkWidget *code_a, *code_b, *code_label_a, *code_label_b;
   GtkWidget *diff_view;
 };
@@ -619,10 +620,21 @@ fill (KsCompareWindow *self)
     gtk_label_set_text (GTK_LABEL (self->timeline_label_b), lb);
   }
   fill_memory (self);
+  /* both points on A's curves, B's curves dashed: one chart, on the same
+   * architecture; two charts side by side for two architectures */
   ks_occupancy_view_set_analysis (KS_OCCUPANCY_VIEW (self->occupancy_a), c->a);
   ks_occupancy_view_set_analysis (KS_OCCUPANCY_VIEW (self->occupancy_b), c->b);
-  gtk_label_set_text (GTK_LABEL (self->occupancy_label_a), side_a);
-  gtk_label_set_text (GTK_LABEL (self->occupancy_label_b), side_b);
+  {
+    gboolean one = c->a->arch != NULL && c->b->arch != NULL
+                   && g_str_equal (c->a->arch->id, c->b->arch->id);
+    g_autofree char *both = g_strdup_printf (_("A  %s and B  %s"), self->name_a, self->name_b);
+
+    ks_occupancy_view_set_other (KS_OCCUPANCY_VIEW (self->occupancy_a), one ? c->b : NULL, "A",
+                                 "B");
+    gtk_widget_set_visible (self->occupancy_box_b, !one);
+    gtk_label_set_text (GTK_LABEL (self->occupancy_label_a), one ? both : side_a);
+    gtk_label_set_text (GTK_LABEL (self->occupancy_label_b), side_b);
+  }
   fill_code (self);
 }
 
@@ -1148,7 +1160,9 @@ ks_compare_window_init (KsCompareWindow *self)
   gtk_stack_add_titled (GTK_STACK (self->stack),
                         pair (GTK_ORIENTATION_HORIZONTAL,
                               captioned (self->occupancy_a, &self->occupancy_label_a, TRUE),
-                              captioned (self->occupancy_b, &self->occupancy_label_b, TRUE)),
+                              (self->occupancy_box_b = captioned (self->occupancy_b,
+                                                                  &self->occupancy_label_b,
+                                                                  TRUE))),
                         "occupancy", _("Occupancy"));
 
   self->code_a = code_view (_("CUDA of A"));

@@ -19,6 +19,11 @@
 #define HOVER_R (0xe6 / 255.0)
 #define HOVER_G (0x9f / 255.0)
 #define HOVER_B 0.0
+/* Compare's other kernel: Okabe-Ito reddish purple, apart from the blue
+ * curve, the vermilion point and the orange what-if */
+#define OTHER_R (0xcc / 255.0)
+#define OTHER_G (0x79 / 255.0)
+#define OTHER_B (0xa7 / 255.0)
 
 static const char *const curve_titles[KS_OCCUPANCY_N_CURVES] = {
   N_("threads per block"),
@@ -297,6 +302,31 @@ draw_summary (cairo_t                *cr,
   }
 }
 
+/* A step curve's path over pts in plot r */
+static void
+step_curve (cairo_t                *cr,
+            const KsChartRect      *r,
+            const KsOccupancyPoint *pts,
+            uint32_t                n,
+            double                  mw)
+{
+  for (uint32_t i = 0; i < n; i++)
+    {
+      double xi = r->x + (pts[i].x - pts[0].x) / (double) (pts[n - 1].x - pts[0].x) * r->width;
+      double yi = r->y + r->height * (1 - pts[i].active_warps_per_sm / mw);
+
+      if (i == 0)
+        cairo_move_to (cr, xi, yi);
+      else
+        {
+          double prev = r->y + r->height * (1 - pts[i - 1].active_warps_per_sm / mw);
+
+          cairo_line_to (cr, xi, prev);
+          cairo_line_to (cr, xi, yi);
+        }
+    }
+}
+
 static void
 draw_plot (cairo_t                      *cr,
            const KsOccupancyChart       *c,
@@ -347,25 +377,27 @@ draw_plot (cairo_t                      *cr,
             r->y + r->height + px * 1.3, buf);
     }
 
-  /* the step curve */
+  /* the step curve; another kernel's dashed over it */
   cairo_set_source_rgb (cr, CURVE_R, CURVE_G, CURVE_B);
   cairo_set_line_width (cr, c->font_size > 12 ? 3 : 2);
-  for (uint32_t i = 0; i < n; i++)
+  step_curve (cr, r, pts, n, mw);
+  cairo_stroke (cr);
+  if (c->other != NULL)
     {
-      double xi = r->x + (pts[i].x - pts[0].x) / (double) (pts[n - 1].x - pts[0].x) * r->width;
-      double yi = r->y + r->height * (1 - pts[i].active_warps_per_sm / mw);
+      const KsOccupancyPoint *opts;
+      uint32_t on;
+      const double dash[2] = { px * 0.5, px * 0.35 };
 
-      if (i == 0)
-        cairo_move_to (cr, xi, yi);
-      else
+      curve_points (c->other, k, &opts, &on);
+      if (on >= 2)
         {
-          double prev = r->y + r->height * (1 - pts[i - 1].active_warps_per_sm / mw);
-
-          cairo_line_to (cr, xi, prev);
-          cairo_line_to (cr, xi, yi);
+          cairo_set_source_rgb (cr, OTHER_R, OTHER_G, OTHER_B);
+          cairo_set_dash (cr, dash, 2, 0);
+          step_curve (cr, r, opts, on, mw);
+          cairo_stroke (cr);
+          cairo_set_dash (cr, NULL, 0, 0);
         }
     }
-  cairo_stroke (cr);
 
   /* a what-if point, then the current one */
   if (c->hover_curve == (int) k
@@ -377,11 +409,27 @@ draw_plot (cairo_t                      *cr,
       format_value (buf, sizeof buf, c->hover_value, k);
       text (cr, co->fg, MIN (x + px * 0.6, r->x + r->width - text_width (cr, buf)), y - px * 0.6, buf);
     }
+  if (c->other != NULL && c->other->result != NULL
+      && ks_occupancy_chart_point (c->other, l, k, ks_occupancy_chart_current (c->other, k), &x,
+                                   &y))
+    {
+      /* hollow, so that a point under it still shows */
+      cairo_set_source_rgb (cr, OTHER_R, OTHER_G, OTHER_B);
+      cairo_set_line_width (cr, c->font_size > 12 ? 3 : 2);
+      cairo_arc (cr, x, y, px * 0.7, 0, 2 * G_PI);
+      cairo_stroke (cr);
+      if (c->other_label != NULL)
+        text (cr, co->fg, MIN (x + px * 0.8, r->x + r->width - text_width (cr, c->other_label)),
+              y + px * 1.3, c->other_label);
+    }
   if (c->result != NULL && ks_occupancy_chart_point (c, l, k, ks_occupancy_chart_current (c, k), &x, &y))
     {
       cairo_set_source_rgb (cr, MARK_R, MARK_G, MARK_B);
       cairo_arc (cr, x, y, px * 0.55, 0, 2 * G_PI);
       cairo_fill (cr);
+      if (c->other != NULL && c->label != NULL)
+        text (cr, co->fg, MIN (x + px * 0.8, r->x + r->width - text_width (cr, c->label)),
+              y - px * 0.6, c->label);
     }
 }
 
@@ -409,5 +457,13 @@ ks_occupancy_chart_render (cairo_t                *cr,
   cairo_set_font_size (cr, px);
   /* Translators: the unit of the charts' vertical axis */
   text (cr, co.dim, px * 0.2, l.plots[0].y - px * 0.6, _("warps/SM"));
+  if (c->other != NULL && c->label != NULL && c->other_label != NULL)
+    {
+      /* Translators: the legend of two kernels' occupancy on one chart */
+      g_autofree char *legend = g_strdup_printf (_("%s: solid curve, filled point · %s: dashed "
+                                                   "curve, ring"), c->label, c->other_label);
+
+      text (cr, co.dim, width - text_width (cr, legend) - px * 0.5, height - px * 0.4, legend);
+    }
   cairo_restore (cr);
 }

@@ -23,7 +23,9 @@ typedef enum
   KS_OCCUPANCY_N_CURVES
 } KsOccupancyCurve;
 
-typedef struct
+typedef struct _KsOccupancyChart KsOccupancyChart;
+
+struct _KsOccupancyChart
 {
   const KsArchInfo *arch;
   KsOccupancyInput input;               /* the current configuration */
@@ -34,7 +36,12 @@ typedef struct
   double font_size;                     /* points */
   int hover_curve;                      /* -1, or the curve a what-if point is shown on */
   uint32_t hover_value;
-} KsOccupancyChart;
+  /* Compare: another kernel's chart on the same axes (the same
+   * architecture), its curves dashed and its point hollow, each point
+   * named by its label ("A", "B"); NULL: none */
+  const KsOccupancyChart *other;
+  const char *label, *other_label;
+};
 
 typedef struct
 {

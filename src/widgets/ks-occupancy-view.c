@@ -15,6 +15,11 @@ struct _KsOccupancyView
   KsOccupancyCurves *curves;
   KsOccupancyChart chart;
   gboolean dragging;
+  /* Compare: another kernel on the same axes */
+  KsAnalysis *other;
+  KsOccupancyCurves *other_curves;
+  KsOccupancyChart other_chart;
+  char *label, *other_label;
 };
 
 enum
@@ -163,6 +168,10 @@ ks_occupancy_view_dispose (GObject *object)
 
   g_clear_pointer (&self->curves, ks_occupancy_curves_free);
   g_clear_pointer (&self->analysis, ks_analysis_unref);
+  g_clear_pointer (&self->other_curves, ks_occupancy_curves_free);
+  g_clear_pointer (&self->other, ks_analysis_unref);
+  g_clear_pointer (&self->label, g_free);
+  g_clear_pointer (&self->other_label, g_free);
   G_OBJECT_CLASS (ks_occupancy_view_parent_class)->dispose (object);
 }
 
@@ -212,6 +221,61 @@ ks_occupancy_view_new (void)
   return g_object_new (KS_TYPE_OCCUPANCY_VIEW, NULL);
 }
 
+/* The chart of analysis a (its curves, which the caller frees); a chart
+ * without an architecture when a has no launch or resources */
+static KsOccupancyCurves *
+chart_for (KsOccupancyChart *chart,
+           KsAnalysis       *a)
+{
+  KsOccupancyInput *in = &chart->input;
+
+  chart->arch = NULL;
+  chart->result = NULL;
+  chart->curves = NULL;
+  if (a == NULL || a->arch == NULL || a->launch == NULL || a->resources == NULL)
+    return NULL;
+  ks_occupancy_input_init (in);
+  in->block_size = a->launch->block[0] * a->launch->block[1] * a->launch->block[2];
+  in->registers_per_thread = a->resources->registers;
+  in->static_shared_bytes = a->resources->shared_static_bytes;
+  in->dynamic_shared_bytes = a->launch->dynamic_shared_bytes;
+  in->barriers = a->resources->barriers;
+  in->shared_opt_in_set = TRUE;     /* as the analysis takes it (ks-analysis.c) */
+  chart->arch = a->arch;
+  chart->result = a->have_occupancy ? &a->occupancy : NULL;
+  chart->error = a->occupancy_error;
+  chart->curves = ks_occupancy_curves_new (a->arch, in);
+  return (KsOccupancyCurves *) chart->curves;
+}
+
+void
+ks_occupancy_view_set_other (KsOccupancyView *self,
+                             KsAnalysis      *other,
+                             const char      *label,
+                             const char      *other_label)
+{
+  g_return_if_fail (KS_IS_OCCUPANCY_VIEW (self));
+
+  if (other != NULL)
+    ks_analysis_ref (other);
+  g_clear_pointer (&self->other_curves, ks_occupancy_curves_free);
+  g_clear_pointer (&self->other, ks_analysis_unref);
+  g_free (self->label);
+  g_free (self->other_label);
+  self->other = other;
+  self->label = g_strdup (label);
+  self->other_label = g_strdup (other_label);
+  ks_occupancy_chart_init (&self->other_chart);
+  self->other_curves = chart_for (&self->other_chart, other);
+  /* on the same axes only: the same architecture's limits */
+  self->chart.other = self->other_chart.arch != NULL && self->chart.arch != NULL
+                      && g_str_equal (self->other_chart.arch->id, self->chart.arch->id)
+                        ? &self->other_chart : NULL;
+  self->chart.label = self->label;
+  self->chart.other_label = self->other_label;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
 void
 ks_occupancy_view_set_analysis (KsOccupancyView *self,
                                 KsAnalysis      *a)
@@ -225,24 +289,9 @@ ks_occupancy_view_set_analysis (KsOccupancyView *self,
   g_clear_pointer (&self->analysis, ks_analysis_unref);
   g_clear_pointer (&self->curves, ks_occupancy_curves_free);
   self->analysis = a;
-  self->chart.arch = NULL;
-  self->chart.result = NULL;
-  if (a != NULL && a->arch != NULL && a->launch != NULL && a->resources != NULL)
+  self->curves = chart_for (&self->chart, a);
+  if (self->chart.arch != NULL)
     {
-      KsOccupancyInput *in = &self->chart.input;
-
-      ks_occupancy_input_init (in);
-      in->block_size = a->launch->block[0] * a->launch->block[1] * a->launch->block[2];
-      in->registers_per_thread = a->resources->registers;
-      in->static_shared_bytes = a->resources->shared_static_bytes;
-      in->dynamic_shared_bytes = a->launch->dynamic_shared_bytes;
-      in->barriers = a->resources->barriers;
-      in->shared_opt_in_set = TRUE;     /* as the analysis takes it (ks-analysis.c) */
-      self->chart.arch = a->arch;
-      self->chart.result = a->have_occupancy ? &a->occupancy : NULL;
-      self->chart.error = a->occupancy_error;
-      self->curves = ks_occupancy_curves_new (a->arch, in);
-      self->chart.curves = self->curves;
       if (a->have_occupancy)
         {
           g_autofree char *summary = ks_occupancy_summary (&a->occupancy);

@@ -21,6 +21,13 @@ G_DECLARE_FINAL_TYPE (KsOccupancyView, ks_occupancy_view, KS, OCCUPANCY_VIEW, Gt
 GtkWidget  *ks_occupancy_view_new              (void);
 void        ks_occupancy_view_set_analysis     (KsOccupancyView *self,
                                                 KsAnalysis      *analysis);
+/* Compare: another analysis's curves (dashed) and point (a ring) on the
+ * same axes, the points named label and other_label; drawn only for the
+ * same architecture.  NULL: none.  Set after set_analysis. */
+void        ks_occupancy_view_set_other        (KsOccupancyView *self,
+                                                KsAnalysis      *other,
+                                                const char      *label,
+                                                const char      *other_label);
 void        ks_occupancy_view_set_presentation (KsOccupancyView *self,
                                                 gboolean         presentation);
 gboolean    ks_occupancy_view_export           (KsOccupancyView *self,
