@@ -558,6 +558,47 @@ test_compare_samples (Fixture       *f,
   ks_compare_window_set_page (w, "memory");
   spin (300);
   maybe_save_picture (GTK_WIDGET (w), "compare-memory");
+  /* the Code tab's SASS: the listing that ships with each sample, the
+   * padded tile's read an LDS as the tiled one's */
+  {
+    GtkWidget *pick = NULL;
+    guint n_views = 0;
+    g_autoptr(GPtrArray) stack = g_ptr_array_new ();
+
+    g_ptr_array_add (stack, w);
+    while (stack->len > 0)
+      {
+        GtkWidget *x = g_ptr_array_steal_index (stack, stack->len - 1);
+
+        GListModel *m = GTK_IS_DROP_DOWN (x) ? gtk_drop_down_get_model (GTK_DROP_DOWN (x)) : NULL;
+
+        if (m != NULL && GTK_IS_STRING_LIST (m) && g_list_model_get_n_items (m) == 3
+            && g_str_equal (gtk_string_list_get_string (GTK_STRING_LIST (m), 2), "SASS"))
+          pick = x;
+        for (GtkWidget *ch = gtk_widget_get_first_child (x); ch; ch = gtk_widget_get_next_sibling (ch))
+          g_ptr_array_add (stack, ch);
+      }
+    g_assert_nonnull (pick);
+    gtk_drop_down_set_selected (GTK_DROP_DOWN (pick), 2);
+    g_ptr_array_add (stack, w);
+    while (stack->len > 0)
+      {
+        GtkWidget *x = g_ptr_array_steal_index (stack, stack->len - 1);
+
+        /* (the two code panes; the diff has no line numbers) */
+        if (GTK_SOURCE_IS_VIEW (x) && gtk_source_view_get_show_line_numbers (GTK_SOURCE_VIEW (x)))
+          {
+            GtkTextBuffer *b = gtk_text_view_get_buffer (GTK_TEXT_VIEW (x));
+            g_autofree char *text = _ks_window_dup_text (GTK_SOURCE_BUFFER (b));
+
+            g_assert_nonnull (strstr (text, "LDS"));
+            n_views++;
+          }
+        for (GtkWidget *ch = gtk_widget_get_first_child (x); ch; ch = gtk_widget_get_next_sibling (ch))
+          g_ptr_array_add (stack, ch);
+      }
+    g_assert_cmpuint (n_views, ==, 2);
+  }
   /* every control named for a screen reader */
   {
     g_autoptr(GString) unnamed = g_string_new (NULL);

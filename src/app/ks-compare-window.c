@@ -46,6 +46,7 @@ struct _KsCompareWindow
   GtkWidget *occupancy_a, *occupancy_b, *occupancy_label_a, *occupancy_label_b;
   GtkWidget *occupancy_box_b;   /* shown for two architectures only */
   GtkWidget *code_a, *code_b, *code_label_a, *code_label_b;
+  GtkWidget *code_pick;         /* CUDA, PTX or SASS */
   GtkWidget *diff_view;
 };
 
@@ -426,13 +427,83 @@ scroll_to_line (GtkWidget *view,
 
 static void
 set_code (GtkWidget  *view,
-          const char *text)
+          const char *language,
+          const char *text,
+          const char *none)
 {
   GtkSourceBuffer *b = code_buffer (view);
   GtkSourceLanguageManager *lm = gtk_source_language_manager_get_default ();
 
-  gtk_source_buffer_set_language (b, gtk_source_language_manager_get_language (lm, "cuda"));
-  gtk_text_buffer_set_text (GTK_TEXT_BUFFER (b), text ? text : _("(no CUDA source)"), -1);
+  gtk_source_buffer_set_language (b, gtk_source_language_manager_get_language (lm, language));
+  gtk_text_buffer_set_text (GTK_TEXT_BUFFER (b), text ? text : none, -1);
+}
+
+/* Why a side has no SASS listing, in a sentence */
+static char *
+no_sass (const KsAnalysis *a)
+{
+  if (a->sass_error != NULL)
+    return g_strdup_printf (_("(no SASS: %s)"), a->sass_error);
+  return g_strdup (_("(no SASS: no disassembler, and no listing ships with this kernel for "
+                     "this GPU)"));
+}
+
+/* The Code tab: CUDA, PTX or SASS of both sides, the lines only in A and
+ * only in B marked (CUDA and PTX: a SASS listing's addresses differ on
+ * every line) */
+static void
+show_code (KsCompareWindow *self)
+{
+  const KsComparison *c = self->comparison;
+  GtkTextBuffer *ba = GTK_TEXT_BUFFER (code_buffer (self->code_a));
+  GtkTextBuffer *bb = GTK_TEXT_BUFFER (code_buffer (self->code_b));
+  guint shown = gtk_drop_down_get_selected (GTK_DROP_DOWN (self->code_pick));
+  const char *what = shown == 1 ? "PTX" : shown == 2 ? "SASS" : "CUDA";
+  g_autofree char *label_a = NULL, *label_b = NULL, *none_a = NULL, *none_b = NULL;
+  g_autoptr(GArray) ptx_diff = NULL;
+  GArray *diff = NULL;
+
+  if (c == NULL)
+    return;
+  label_a = g_strdup_printf ("A: %s (%s)", self->name_a, what);
+  label_b = g_strdup_printf ("B: %s (%s)", self->name_b, what);
+  switch (shown)
+    {
+    case 1:
+      set_code (self->code_a, "ptx", c->a->ptx_text, _("(no PTX)"));
+      set_code (self->code_b, "ptx", c->b->ptx_text, _("(no PTX)"));
+      diff = ptx_diff = ks_line_diff (c->a->ptx_text, c->b->ptx_text);
+      break;
+    case 2:
+      none_a = no_sass (c->a);
+      none_b = no_sass (c->b);
+      set_code (self->code_a, "sass", c->a->sass_text, none_a);
+      set_code (self->code_b, "sass", c->b->sass_text, none_b);
+      break;
+    default:
+      set_code (self->code_a, "cuda", c->cuda_a, _("(no CUDA source)"));
+      set_code (self->code_b, "cuda", c->cuda_b, _("(no CUDA source)"));
+      diff = c->cuda_diff;
+      break;
+    }
+  for (guint i = 0; diff != NULL && i < diff->len; i++)
+    {
+      const KsDiffLine *e = &g_array_index (diff, KsDiffLine, i);
+
+      if (e->op == KS_DIFF_GONE)
+        mark_line (ba, e->a_line, "ks-diff-gone");
+      else if (e->op == KS_DIFF_ADDED)
+        mark_line (bb, e->b_line, "ks-diff-added");
+    }
+  if (shown == 0)
+    {
+      mark_line (ba, self->focus_a, "ks-diff-focus");
+      mark_line (bb, self->focus_b, "ks-diff-focus");
+      scroll_to_line (self->code_a, self->focus_a);
+      scroll_to_line (self->code_b, self->focus_b);
+    }
+  gtk_label_set_text (GTK_LABEL (self->code_label_a), label_a);
+  gtk_label_set_text (GTK_LABEL (self->code_label_b), label_b);
 }
 
 /* One hunk header and its lines, as diff -u prints them */
@@ -499,8 +570,6 @@ static void
 fill_code (KsCompareWindow *self)
 {
   const KsComparison *c = self->comparison;
-  GtkTextBuffer *ba = GTK_TEXT_BUFFER (code_buffer (self->code_a));
-  GtkTextBuffer *bb = GTK_TEXT_BUFFER (code_buffer (self->code_b));
   g_autoptr(GString) diff = g_string_new (NULL);
   g_autofree char *cuda_a = g_strdup_printf ("A: %s (CUDA)", self->name_a);
   g_autofree char *cuda_b = g_strdup_printf ("B: %s (CUDA)", self->name_b);
@@ -508,22 +577,7 @@ fill_code (KsCompareWindow *self)
   g_autofree char *ptx_b = g_strdup_printf ("B: %s (PTX)", self->name_b);
   GtkSourceLanguageManager *lm = gtk_source_language_manager_get_default ();
 
-  set_code (self->code_a, c->cuda_a);
-  set_code (self->code_b, c->cuda_b);
-  for (guint i = 0; c->cuda_diff != NULL && i < c->cuda_diff->len; i++)
-    {
-      const KsDiffLine *e = &g_array_index (c->cuda_diff, KsDiffLine, i);
-
-      if (e->op == KS_DIFF_GONE)
-        mark_line (ba, e->a_line, "ks-diff-gone");
-      else if (e->op == KS_DIFF_ADDED)
-        mark_line (bb, e->b_line, "ks-diff-added");
-    }
-  mark_line (ba, self->focus_a, "ks-diff-focus");
-  mark_line (bb, self->focus_b, "ks-diff-focus");
-  gtk_label_set_text (GTK_LABEL (self->code_label_a), cuda_a);
-  gtk_label_set_text (GTK_LABEL (self->code_label_b), cuda_b);
-
+  show_code (self);
   if (c->cuda_a != NULL || c->cuda_b != NULL)
     append_unified (diff, cuda_a, cuda_b, c->cuda_a, c->cuda_b);
   append_unified (diff, ptx_a, ptx_b, c->a->ptx_text, c->b->ptx_text);
@@ -552,8 +606,6 @@ fill_code (KsCompareWindow *self)
           mark_line (b, (guint) i + 1, "ks-diff-focus");
       }
   }
-  scroll_to_line (self->code_a, self->focus_a);
-  scroll_to_line (self->code_b, self->focus_b);
 }
 
 static void
@@ -1165,13 +1217,27 @@ ks_compare_window_init (KsCompareWindow *self)
                                                                   TRUE))),
                         "occupancy", _("Occupancy"));
 
-  self->code_a = code_view (_("CUDA of A"));
-  self->code_b = code_view (_("CUDA of B"));
-  gtk_stack_add_titled (GTK_STACK (self->stack),
-                        pair (GTK_ORIENTATION_HORIZONTAL,
-                              captioned (self->code_a, &self->code_label_a, TRUE),
-                              captioned (self->code_b, &self->code_label_b, TRUE)),
-                        "code", _("Code"));
+  self->code_a = code_view (_("Code of A"));
+  self->code_b = code_view (_("Code of B"));
+  {
+    static const char *const langs[] = { "CUDA", "PTX", "SASS", NULL };
+    GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+
+    self->code_pick = gtk_drop_down_new_from_strings (langs);
+    gtk_widget_set_halign (self->code_pick, GTK_ALIGN_START);
+    gtk_widget_set_margin_start (self->code_pick, 6);
+    gtk_widget_set_margin_top (self->code_pick, 4);
+    gtk_accessible_update_property (GTK_ACCESSIBLE (self->code_pick),
+                                    GTK_ACCESSIBLE_PROPERTY_LABEL, _("Code shown"), -1);
+    gtk_widget_set_tooltip_text (self->code_pick, _("Code shown"));
+    g_signal_connect_swapped (self->code_pick, "notify::selected", G_CALLBACK (show_code), self);
+    gtk_box_append (GTK_BOX (box), self->code_pick);
+    gtk_box_append (GTK_BOX (box),
+                    pair (GTK_ORIENTATION_HORIZONTAL,
+                          captioned (self->code_a, &self->code_label_a, TRUE),
+                          captioned (self->code_b, &self->code_label_b, TRUE)));
+    gtk_stack_add_titled (GTK_STACK (self->stack), box, "code", _("Code"));
+  }
 
   self->diff_view = code_view (_("Diff of the CUDA and the PTX"));
   gtk_source_view_set_show_line_numbers (GTK_SOURCE_VIEW (self->diff_view), FALSE);
