@@ -245,7 +245,9 @@ _ks_window_compare_update_menu (KsWindow *self)
 
       if (o == NULL)
         continue;
-      label = g_strdup_printf (_("With %02u %s"), o->number, o->title);
+      /* (the number alone: a title is the sample's English, which a
+       * translated menu must not show) */
+      label = g_strdup_printf (_("With Sample %02u"), o->number);
       target = g_strdup_printf ("%s|%s", self->lesson->id, o->id);
       {
         GMenuItem *item = g_menu_item_new (label, NULL);
