@@ -25,6 +25,25 @@ fail (gboolean    json,
   return ks_cli_fail ("analyze", json, status, message);
 }
 
+void
+ks_cli_print_diagnostics (const KsAnalysis *a)
+{
+  /* Messages with their places, as compilers print them */
+  for (guint i = 0; i < a->diagnostics->len; i++)
+    {
+      const KsDiagnostic *d = &g_array_index (a->diagnostics, KsDiagnostic, i);
+      const char *sev = d->severity == KS_DIAGNOSTIC_ERROR ? "error"
+                        : d->severity == KS_DIAGNOSTIC_WARNING ? "warning" : "note";
+
+      if (d->line && d->column)
+        g_printerr ("%s:%u:%u: %s: %s\n", d->file, d->line, d->column, sev, d->message);
+      else if (d->line)
+        g_printerr ("%s:%u: %s: %s\n", d->file, d->line, sev, d->message);
+      else
+        g_printerr ("%s: %s: %s\n", d->file, sev, d->message);
+    }
+}
+
 static void
 print_text (const KsAnalysis *a)
 {
@@ -174,20 +193,7 @@ ks_cli_analyze (int    argc,
   req.max_seconds_note = max_seconds_note;
   a = ks_analysis_run (&req, NULL, NULL, NULL);
 
-  /* Messages with their places, as compilers print them */
-  for (guint i = 0; i < a->diagnostics->len; i++)
-    {
-      const KsDiagnostic *d = &g_array_index (a->diagnostics, KsDiagnostic, i);
-      const char *sev = d->severity == KS_DIAGNOSTIC_ERROR ? "error"
-                        : d->severity == KS_DIAGNOSTIC_WARNING ? "warning" : "note";
-
-      if (d->line && d->column)
-        g_printerr ("%s:%u:%u: %s: %s\n", d->file, d->line, d->column, sev, d->message);
-      else if (d->line)
-        g_printerr ("%s:%u: %s: %s\n", d->file, d->line, sev, d->message);
-      else
-        g_printerr ("%s: %s: %s\n", d->file, sev, d->message);
-    }
+  ks_cli_print_diagnostics (a);
 
   if (a->status == KS_ANALYSIS_FAILED)
     {

@@ -2,5 +2,10 @@
 /* ks-cli-analyze.h: `kernelscope-cli analyze` */
 #pragma once
 
-int ks_cli_analyze (int    argc,
-                    char **argv);
+#include "ks-analysis.h"
+
+int  ks_cli_analyze           (int               argc,
+                               char            **argv);
+/* An analysis's compiler and parser messages on stderr, FILE:LINE:COL:
+ * SEVERITY: MESSAGE as compilers print them */
+void ks_cli_print_diagnostics (const KsAnalysis *analysis);

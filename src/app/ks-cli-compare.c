@@ -7,6 +7,7 @@
  * other's).  Both run on one GPU: --gpu, --arch, else the one A's analysis
  * chose, so that no figure changes only because the GPU did. */
 
+#include "ks-cli-analyze.h"
 #include "ks-cli-compare.h"
 #include "ks-cli.h"
 
@@ -61,19 +62,7 @@ resolve_side (const char *arg,
 static void
 print_diagnostics (const KsAnalysis *a)
 {
-  for (guint i = 0; i < a->diagnostics->len; i++)
-    {
-      const KsDiagnostic *d = &g_array_index (a->diagnostics, KsDiagnostic, i);
-      const char *sev = d->severity == KS_DIAGNOSTIC_ERROR ? "error"
-                        : d->severity == KS_DIAGNOSTIC_WARNING ? "warning" : "note";
-
-      if (d->line && d->column)
-        g_printerr ("%s:%u:%u: %s: %s\n", d->file, d->line, d->column, sev, d->message);
-      else if (d->line)
-        g_printerr ("%s:%u: %s: %s\n", d->file, d->line, sev, d->message);
-      else
-        g_printerr ("%s: %s: %s\n", d->file, sev, d->message);
-    }
+  ks_cli_print_diagnostics (a);
   if (a->status == KS_ANALYSIS_FAULTED && a->sim != NULL && ks_sim_get_fault (a->sim) != NULL)
     ks_cli_print_fault (a->module->filename, a->module->text, ks_sim_get_fault (a->sim), NULL);
 }

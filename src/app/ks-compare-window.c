@@ -14,6 +14,7 @@
 #include "ks-occupancy-view.h"
 #include "ks-shot.h"
 #include "ks-timeline.h"
+#include "ks-widget-util.h"
 
 struct _KsCompareWindow
 {
@@ -74,11 +75,8 @@ label_new (const char *text,
 static GtkWidget *
 scrolled (GtkWidget *child)
 {
-  GtkWidget *sw = gtk_scrolled_window_new ();
+  GtkWidget *sw = ks_widget_scrolled (child);
 
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (sw), child);
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (sw), GTK_POLICY_AUTOMATIC,
-                                  GTK_POLICY_AUTOMATIC);
   gtk_widget_set_vexpand (sw, TRUE);
   gtk_widget_set_hexpand (sw, TRUE);
   return sw;

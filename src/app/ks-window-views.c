@@ -22,6 +22,7 @@
 #include "ks-memory-view.h"
 #include "ks-occupancy-view.h"
 #include "ks-timeline.h"
+#include "ks-widget-util.h"
 #include "ks-window-private.h"
 
 #define LANE_STEPS 4096
@@ -436,17 +437,6 @@ _ks_window_views_export (KsWindow    *self,
   return export_visible (self, path, error);
 }
 
-static GtkWidget *
-scrolled (GtkWidget *child)
-{
-  GtkWidget *sw = gtk_scrolled_window_new ();
-
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (sw), child);
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (sw), GTK_POLICY_AUTOMATIC,
-                                  GTK_POLICY_AUTOMATIC);
-  return sw;
-}
-
 void
 _ks_window_views_init (KsWindow *self)
 {
@@ -473,7 +463,7 @@ _ks_window_views_init (KsWindow *self)
       gtk_widget_set_hexpand (w, TRUE);
       gtk_widget_set_vexpand (w, TRUE);
       *views[i].widget = w;
-      page = gtk_stack_add_titled (self->results_stack, views[i].scroll ? scrolled (w) : w,
+      page = gtk_stack_add_titled (self->results_stack, views[i].scroll ? ks_widget_scrolled (w) : w,
                                    views[i].name, _(views[i].title));
       (void) page;
     }

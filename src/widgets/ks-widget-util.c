@@ -52,3 +52,14 @@ ks_widget_setup_input (GtkWidget  *widget,
       gtk_widget_add_controller (widget, c);
     }
 }
+
+GtkWidget *
+ks_widget_scrolled (GtkWidget *child)
+{
+  GtkWidget *sw = gtk_scrolled_window_new ();
+
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (sw), child);
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (sw), GTK_POLICY_AUTOMATIC,
+                                  GTK_POLICY_AUTOMATIC);
+  return sw;
+}

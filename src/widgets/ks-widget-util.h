@@ -17,4 +17,6 @@ void      ks_widget_setup_input  (GtkWidget  *widget,
                                   const char *accessible_label,
                                   GCallback   on_key);
 
+/* child in a GtkScrolledWindow that scrolls both ways as needed */
+GtkWidget *ks_widget_scrolled    (GtkWidget  *child);
 G_END_DECLS
