@@ -40,7 +40,9 @@ struct _KsCompareWindow
   GtkWidget *spinner;
   GtkWidget *key_box;           /* the key figures, on top */
   GtkWidget *stack;
-  GtkWidget *figures_box;       /* the table and the hints, rebuilt for each comparison */
+  GtkWidget *figures_box;       /* the table and the hints, rebuilt for each comparison: a
+                                 * flow box, so that the hints go below the table when
+                                 * the window is too narrow for both side by side */
   GtkWidget *timeline_a, *timeline_b, *timeline_label_a, *timeline_label_b;
   GtkWidget *memory_a, *memory_b, *memory_label_a, *memory_label_b;
 
@@ -80,15 +82,6 @@ scrolled (GtkWidget *child)
   gtk_widget_set_vexpand (sw, TRUE);
   gtk_widget_set_hexpand (sw, TRUE);
   return sw;
-}
-
-static void
-clear_box (GtkWidget *box)
-{
-  GtkWidget *child;
-
-  while ((child = gtk_widget_get_first_child (box)) != NULL)
-    gtk_box_remove (GTK_BOX (box), child);
 }
 
 /* ---- The figures ------------------------------------------------------------ */
@@ -213,7 +206,12 @@ fill_figures (KsCompareWindow *self)
   gboolean model = FALSE;
   int group = -1;
 
-  clear_box (self->figures_box);
+  {
+    GtkWidget *child;
+
+    while ((child = gtk_widget_get_first_child (self->figures_box)) != NULL)
+      gtk_flow_box_remove (GTK_FLOW_BOX (self->figures_box), child);
+  }
   gtk_grid_set_column_spacing (GTK_GRID (grid), 24);
   gtk_grid_set_row_spacing (GTK_GRID (grid), 3);
   gtk_grid_attach (GTK_GRID (grid), label_new (_("Figure"), "heading", 0), 0, row, 1, 1);
@@ -259,14 +257,21 @@ fill_figures (KsCompareWindow *self)
     gtk_grid_attach (GTK_GRID (grid),
                      label_new (_("* from the timing model: a model of the hardware, not a "
                                   "measurement"), "dim-label", 0), 0, row++, 4, 1);
-  gtk_box_append (GTK_BOX (self->figures_box), grid);
+  gtk_flow_box_append (GTK_FLOW_BOX (self->figures_box), grid);
   hint_rows (hints, _("Hints gone"), c->hints_gone);
   gtk_widget_set_margin_top (gtk_widget_get_last_child (hints), 0);
   hint_rows (hints, _("Hints added"), c->hints_added);
   gtk_widget_set_margin_start (hints, 24);
   gtk_widget_set_hexpand (hints, TRUE);
   gtk_widget_set_size_request (hints, 280, -1);
-  gtk_box_append (GTK_BOX (self->figures_box), hints);
+  gtk_flow_box_append (GTK_FLOW_BOX (self->figures_box), hints);
+  /* (read, not chosen: no focus stop on the two halves) */
+  for (GtkWidget *ch = gtk_widget_get_first_child (self->figures_box); ch != NULL;
+       ch = gtk_widget_get_next_sibling (ch))
+    {
+      gtk_widget_set_focusable (ch, FALSE);
+      gtk_widget_set_valign (ch, GTK_ALIGN_START);
+    }
 }
 
 /* ---- The views ----------------------------------------------------------------- */
@@ -1166,7 +1171,13 @@ ks_compare_window_init (KsCompareWindow *self)
   gtk_box_append (GTK_BOX (outer), bar);
   gtk_box_append (GTK_BOX (outer), self->stack);
 
-  self->figures_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  self->figures_box = gtk_flow_box_new ();
+  gtk_flow_box_set_selection_mode (GTK_FLOW_BOX (self->figures_box), GTK_SELECTION_NONE);
+  gtk_flow_box_set_max_children_per_line (GTK_FLOW_BOX (self->figures_box), 2);
+  gtk_flow_box_set_min_children_per_line (GTK_FLOW_BOX (self->figures_box), 1);
+  gtk_flow_box_set_column_spacing (GTK_FLOW_BOX (self->figures_box), 12);
+  gtk_flow_box_set_row_spacing (GTK_FLOW_BOX (self->figures_box), 12);
+  gtk_widget_set_valign (self->figures_box, GTK_ALIGN_START);
   gtk_widget_set_margin_start (self->figures_box, 12);
   gtk_widget_set_margin_end (self->figures_box, 12);
   gtk_widget_set_margin_top (self->figures_box, 6);
