@@ -613,6 +613,35 @@ test_compare_samples (Fixture       *f,
   windows = compare_windows ();
   for (GList *l = windows; l != NULL; l = l->next)
     gtk_window_destroy (l->data);
+
+  /* a side that cannot be analysed: the window says which and why, and
+   * shows nothing made up */
+  {
+    g_autofree char *spec = g_test_build_filename (G_TEST_DIST, "..", "data", "samples",
+                                                   "11-transpose-tiled", "transpose_tiled.json",
+                                                   NULL);
+    g_autoptr(GPtrArray) stack = g_ptr_array_new ();
+    gboolean said = FALSE;
+
+    w = ks_compare_window_new (GTK_WINDOW (f->window));
+    gtk_window_present (GTK_WINDOW (w));
+    ks_compare_window_open_files (w, "/nonexistent/missing.json", spec, NULL);
+    spin (1500);
+    g_assert_null (ks_compare_window_get_comparison (w));
+    g_ptr_array_add (stack, w);
+    while (stack->len > 0)
+      {
+        GtkWidget *x = g_ptr_array_steal_index (stack, stack->len - 1);
+
+        if (GTK_IS_LABEL (x) && strstr (gtk_label_get_text (GTK_LABEL (x)), "missing.json") != NULL
+            && strstr (gtk_label_get_text (GTK_LABEL (x)), "/nonexistent") != NULL)
+          said = TRUE;
+        for (GtkWidget *ch = gtk_widget_get_first_child (x); ch; ch = gtk_widget_get_next_sibling (ch))
+          g_ptr_array_add (stack, ch);
+      }
+    g_assert_true (said);
+    gtk_window_destroy (GTK_WINDOW (w));
+  }
 }
 
 /* A recording of kernelscope-cli record (docs/RECORD.md), made here by

@@ -853,6 +853,47 @@ test_compare (void)
   r = run_cli (one_arg);
   g_assert_cmpint (r.status, ==, 2);
   result_clear (&r);
+
+  /* B faults (c is 16 floats, the kernel writes 1000): exit 3, and the
+   * counts of a run that stopped at its fault are null, not compared */
+  {
+    g_autofree char *ptx = dist ("..", "data", "samples", "01-vector-add", "vector_add.ptx", NULL);
+    g_autofree char *good = dist ("..", "data", "samples", "01-vector-add", "vector_add.json", NULL);
+    g_autofree char *tmp = g_dir_make_tmp ("ks-test-compare-XXXXXX", NULL);
+    g_autofree char *bad = g_build_filename (tmp, "fault.json", NULL);
+    g_autofree char *spec = g_strdup_printf (
+      "{\"ptx\": \"%s\", \"kernel\": \"_Z10vector_addPKfS0_Pfi\", \"grid\": [4], "
+      "\"block\": [256], \"buffers\": {\"a\": {\"type\": \"f32\", \"count\": 1000}, "
+      "\"b\": {\"type\": \"f32\", \"count\": 1000}, \"c\": {\"type\": \"f32\", "
+      "\"count\": 16}}, \"params\": [{\"buffer\": \"a\"}, {\"buffer\": \"b\"}, "
+      "{\"buffer\": \"c\"}, {\"type\": \"s32\", \"value\": 1000}], \"outputs\": [\"c\"]}",
+      ptx);
+    const char *fault_args[] = { "compare", "--json", "--no-toolkit", good, bad, NULL };
+    JsonArray *ch;
+    gboolean seen = FALSE;
+
+    g_assert_true (g_file_set_contents (bad, spec, -1, NULL));
+    r = run_cli (fault_args);
+    g_assert_cmpint (r.status, ==, 3);
+    g_assert_nonnull (strstr (r.err, "error:"));
+    ch = json_object_get_array_member (json_node_get_object (r.json), "changes");
+    for (guint i = 0; i < json_array_get_length (ch); i++)
+      {
+        JsonObject *e = json_array_get_object_element (ch, i);
+
+        if (!g_str_equal (json_object_get_string_member (e, "figure"), "warp_instructions"))
+          continue;
+        seen = TRUE;
+        g_assert_cmpint (json_object_get_int_member (e, "a"), >, 0);
+        g_assert_true (json_object_get_null_member (e, "b"));
+        g_assert_true (json_object_get_null_member (e, "change"));
+        g_assert_true (json_object_get_null_member (e, "better"));
+      }
+    g_assert_true (seen);
+    result_clear (&r);
+    g_unlink (bad);
+    g_rmdir (tmp);
+  }
 }
 
 static void
