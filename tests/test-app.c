@@ -421,6 +421,28 @@ wait_for_compare (void)
   return w;
 }
 
+/* The hints list's rows marked new since the baseline (of a category, or
+ * any when NULL) */
+static guint
+new_hint_rows (KsWindow   *window,
+               const char *category)
+{
+  GtkListBoxRow *row;
+  guint n = 0;
+
+  for (int i = 0; (row = gtk_list_box_get_row_at_index (window->hints_list, i)) != NULL; i++)
+    {
+      const KsHint *h = g_object_get_data (G_OBJECT (row), "ks-hint");
+      GtkWidget *grid = gtk_list_box_row_get_child (row);
+
+      for (GtkWidget *c = gtk_widget_get_first_child (grid); c; c = gtk_widget_get_next_sibling (c))
+        if (gtk_widget_has_css_class (c, "ks-hint-new")
+            && (category == NULL || g_str_equal (h->category, category)))
+          n++;
+    }
+  return n;
+}
+
 /* 24576 reads of the tile's column (768 blocks, 8 warps, 4 each), 31
  * passes too many each when the tile is 32 words wide */
 #define TRANSPOSE_EXCESS (768.0 * 8 * 4 * 31)
@@ -484,6 +506,15 @@ test_baseline (Fixture       *f,
   g_assert_nonnull (strstr (bar, "better"));
   spin (300);
   maybe_save_picture (GTK_WIDGET (f->window), "baseline");
+  /* the bank-conflict hint went: no row of the list is new since the
+   * baseline, whose 32-way hint is not among this run's */
+  for (int i = 0; gtk_list_box_get_row_at_index (f->window->hints_list, i) != NULL; i++)
+    {
+      const KsHint *h = g_object_get_data (G_OBJECT (gtk_list_box_get_row_at_index (f->window->hints_list, i)),
+                                           "ks-hint");
+
+      g_assert_false (g_str_equal (h->category, "shared-memory"));
+    }
 
   /* Compare: the baseline as A, this run as B */
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.compare-baseline", NULL);
@@ -495,10 +526,30 @@ test_baseline (Fixture       *f,
                    KS_CHANGE_BETTER);
   gtk_window_destroy (GTK_WINDOW (w));
 
-  /* cleared: no bar */
+  /* the padded run as the baseline, the tile back to 32 words: the
+   * bank-conflict hint is new since the baseline, and its row says so */
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.set-baseline", NULL);
+  gtk_text_buffer_set_text (GTK_TEXT_BUFFER (f->window->ptx_buffer), ptx, -1);
+  _ks_window_run (f->window);
+  wait_for_run (f->window);
+  g_assert_cmpuint (new_hint_rows (f->window, "shared-memory"), ==, 1);
+  gtk_stack_set_visible_child_name (f->window->results_stack, "hints");
+  spin (300);
+  maybe_save_picture (GTK_WIDGET (f->window), "baseline-new");
+  {
+    g_autoptr(KsComparison) back = ks_comparison_new (f->window->baseline, f->window->analysis,
+                                                      0, 0);
+
+    /* (and the model's hint about the barrier's wait, which padding made
+     * small enough to go) */
+    g_assert_cmpuint (new_hint_rows (f->window, NULL), ==, back->hints_added->len);
+  }
+
+  /* cleared: no bar, nothing new */
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.clear-baseline", NULL);
   g_assert_null (f->window->baseline);
   g_assert_false (gtk_revealer_get_reveal_child (GTK_REVEALER (f->window->baseline_revealer)));
+  g_assert_cmpuint (new_hint_rows (f->window, NULL), ==, 0);
 }
 
 /* The course's transposes from the Compare menu: 10 against 11, then B

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "ks-compare-window.h"
+#include "ks-occupancy-view.h"
 #include "ks-window-private.h"
 
 /* The bar's figures: the time and what the course pairs teach */
@@ -127,6 +128,44 @@ compare_sample_action (GtkWidget  *widget,
 
 /* ---- The baseline ---------------------------------------------------------------- */
 
+/* The hints list's rows that are new since the baseline say so (and
+ * none does without one); the Occupancy view shows the baseline's point */
+static void
+mark_views (KsWindow           *self,
+            const KsComparison *c)
+{
+  GtkListBoxRow *row;
+
+  for (int i = 0; (row = gtk_list_box_get_row_at_index (self->hints_list, i)) != NULL; i++)
+    {
+      GtkWidget *grid = gtk_list_box_row_get_child (row);
+      const KsHint *hint = g_object_get_data (G_OBJECT (row), "ks-hint");
+      GtkWidget *old = NULL;
+      gboolean added = FALSE;
+
+      if (!GTK_IS_GRID (grid))
+        continue;
+      for (GtkWidget *ch = gtk_widget_get_first_child (grid); ch; ch = gtk_widget_get_next_sibling (ch))
+        if (gtk_widget_has_css_class (ch, "ks-hint-new"))
+          old = ch;
+      for (guint h = 0; c != NULL && h < c->hints_added->len; h++)
+        added |= c->hints_added->pdata[h] == hint;
+      if (added && old == NULL)
+        {
+          GtkWidget *l = gtk_label_new (_("new since the baseline"));
+
+          gtk_widget_add_css_class (l, "ks-hint-new");
+          gtk_widget_add_css_class (l, "caption-heading");
+          gtk_widget_set_valign (l, GTK_ALIGN_START);
+          gtk_grid_attach (GTK_GRID (grid), l, 2, 1, 1, 1);
+        }
+      else if (!added && old != NULL)
+        gtk_grid_remove (GTK_GRID (grid), old);
+    }
+  ks_occupancy_view_set_other (KS_OCCUPANCY_VIEW (self->occupancy_view),
+                               c != NULL ? c->a : NULL, _("Now"), _("Baseline"));
+}
+
 static void
 update_bar (KsWindow *self)
 {
@@ -141,9 +180,11 @@ update_bar (KsWindow *self)
   if (base == NULL || now == NULL)
     {
       gtk_revealer_set_reveal_child (GTK_REVEALER (self->baseline_revealer), FALSE);
+      mark_views (self, NULL);
       return;
     }
   c = ks_comparison_new (base, now, 0, 0);
+  mark_views (self, now == base ? NULL : c);
   if (now == base)
     g_string_append (text, _("Baseline set: edit and run, and each figure shows its change "
                              "against it."));
