@@ -381,15 +381,15 @@ stall_label (KsStallReason r)
     }
 }
 
-/* The stall breakdown's ids: "stall_long_scoreboard" */
+/* The stall breakdown's ids: "stall_long_scoreboard" (interned: any
+ * thread may compare) */
 static const char *
 stall_id (KsStallReason r)
 {
-  static char ids[KS_N_STALLS][48];
+  char id[64];
 
-  if (ids[r][0] == '\0')
-    g_snprintf (ids[r], sizeof ids[r], "stall_%s", ks_stall_reason_name (r));
-  return ids[r];
+  g_snprintf (id, sizeof id, "stall_%s", ks_stall_reason_name (r));
+  return g_intern_string (id);
 }
 
 static void
