@@ -854,6 +854,31 @@ test_compare (void)
   g_assert_cmpint (r.status, ==, 2);
   result_clear (&r);
 
+  /* two kernels of one PTX file, Harris's reductions 1 and 2: the second
+   * trades the divergent branch for bank conflicts (tests/test-compare.c
+   * counts them) */
+  {
+    g_autofree char *harris = dist ("fixtures", "compare", "harris_reduce.ptx", NULL);
+    const char *two[] = { "compare", "--json", "--no-toolkit", "--kernel-a", "_Z7reduce1PiS_",
+                          "--kernel-b", "_Z7reduce2PiS_", harris, harris, NULL };
+    const char *unnamed[] = { "compare", "--no-toolkit", harris, harris, NULL };
+    JsonObject *o;
+
+    r = run_cli (two);
+    g_assert_cmpint (r.status, ==, 0);
+    o = json_node_get_object (r.json);
+    g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (o, "a"),
+                                                    "kernel"), ==, "_Z7reduce1PiS_");
+    g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (o, "b"),
+                                                    "kernel"), ==, "_Z7reduce2PiS_");
+    result_clear (&r);
+    /* without a kernel named: a usage error that names the three */
+    r = run_cli (unnamed);
+    g_assert_cmpint (r.status, ==, 2);
+    g_assert_nonnull (strstr (r.err, "_Z7reduce3PiS_"));
+    result_clear (&r);
+  }
+
   /* B faults (c is 16 floats, the kernel writes 1000): exit 3, and the
    * counts of a run that stopped at its fault are null, not compared */
   {

@@ -59,6 +59,26 @@ resolve_side (const char *arg,
   return TRUE;
 }
 
+/* For a module of several kernels and none chosen: ": NAME, NAME" to pick
+ * from (--kernel-a, --kernel-b); else "" */
+static char *
+kernel_names (const KsAnalysis *a)
+{
+  g_autoptr(GString) s = g_string_new (NULL);
+  const KsPtxModule *m = a->module;
+
+  if (m == NULL || m->n_errors > 0 || a->kernel_index != -2)
+    return g_strdup ("");
+  for (uint32_t i = 0; i < m->n_functions; i++)
+    if (m->functions[i].kind == KS_PTX_FUNCTION_ENTRY)
+      {
+        g_autofree char *name = ks_ptx_span_dup (m, m->functions[i].name);
+
+        g_string_append_printf (s, "%s%s", s->len ? ", " : "; its kernels: ", name);
+      }
+  return g_string_free (g_steal_pointer (&s), FALSE);
+}
+
 static void
 print_diagnostics (const KsAnalysis *a)
 {
@@ -135,6 +155,7 @@ ks_cli_compare (int    argc,
   double max_seconds_opt = NAN;
   g_autofree char *max_seconds_note = NULL;
   g_autofree char *arch_opt = NULL, *gpu_opt = NULL;
+  g_autofree char *kernel_opt = NULL, *kernel_a = NULL, *kernel_b = NULL;
   const GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &json,
       "Print {\"a\": ANALYSIS, \"b\": ANALYSIS, \"changes\": [...], \"hints_added\": [...], "
@@ -142,6 +163,11 @@ ks_cli_compare (int    argc,
     { "arch", 0, 0, G_OPTION_ARG_STRING, &arch_opt, "Analyse both for this architecture", "sm_XX" },
     { "gpu", 0, 0, G_OPTION_ARG_STRING, &gpu_opt,
       "Analyse both for this GPU (default: the one A's analysis chooses)", "ID" },
+    { "kernel", 0, 0, G_OPTION_ARG_STRING, &kernel_opt,
+      "The kernel of a file with several, in A and B", "NAME" },
+    { "kernel-a", 0, 0, G_OPTION_ARG_STRING, &kernel_a, "A's kernel (for example of one PTX "
+      "file compared with itself: --kernel-a K1 --kernel-b K2 F.ptx F.ptx)", "NAME" },
+    { "kernel-b", 0, 0, G_OPTION_ARG_STRING, &kernel_b, "B's kernel", "NAME" },
     { "no-toolkit", 0, 0, G_OPTION_ARG_NONE, &no_toolkit,
       "Never run nvcc or ptxas (resources are estimated)", NULL },
     { "max-seconds", 0, 0, G_OPTION_ARG_DOUBLE, &max_seconds_opt,
@@ -185,19 +211,23 @@ ks_cli_compare (int    argc,
   if (status == KS_CLI_EXIT_OK)
     {
       req.path = sa.path;
+      req.kernel = kernel_a ? kernel_a : kernel_opt;
       a = ks_analysis_run (&req, NULL, NULL, NULL);
       print_diagnostics (a);
     }
   if (a != NULL && a->status == KS_ANALYSIS_FAILED)
     {
-      g_autofree char *msg = g_strdup_printf ("A: %s", a->error);
+      g_autofree char *names = kernel_names (a);
+      g_autofree char *msg = g_strdup_printf ("A: %s%s", a->error, names);
 
-      status = fail (json, KS_CLI_EXIT_BAD_INPUT, msg);
+      /* a choice the command line must make is usage, as for analyze */
+      status = fail (json, names[0] ? KS_CLI_EXIT_USAGE : KS_CLI_EXIT_BAD_INPUT, msg);
     }
   if (status == KS_CLI_EXIT_OK)
     {
       /* B on A's GPU */
       req.path = sb.path;
+      req.kernel = kernel_b ? kernel_b : kernel_opt;
       if (gpu_opt == NULL && a->gpu != NULL)
         {
           req.gpu = a->gpu->id;
@@ -207,9 +237,10 @@ ks_cli_compare (int    argc,
       print_diagnostics (b);
       if (b->status == KS_ANALYSIS_FAILED)
         {
-          g_autofree char *msg = g_strdup_printf ("B: %s", b->error);
+          g_autofree char *names = kernel_names (b);
+          g_autofree char *msg = g_strdup_printf ("B: %s%s", b->error, names);
 
-          status = fail (json, KS_CLI_EXIT_BAD_INPUT, msg);
+          status = fail (json, names[0] ? KS_CLI_EXIT_USAGE : KS_CLI_EXIT_BAD_INPUT, msg);
         }
     }
   if (status == KS_CLI_EXIT_OK)
