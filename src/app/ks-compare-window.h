@@ -42,9 +42,9 @@ void             ks_compare_window_open_files (KsCompareWindow *self,
                                                const char      *path_a,
                                                const char      *path_b,
                                                const char      *gpu);
-/* Two samples of `group` (KsSample, borrowed for the window's life: the
- * application's library), with a drop-down on each side to pick another
- * of the group; a and b index it */
+/* Two samples of `group` (KsSample; the window keeps a reference to the
+ * array), with a drop-down on each side to pick another of the group; a
+ * and b index it */
 void             ks_compare_window_open_samples (KsCompareWindow *self,
                                                  GPtrArray       *group,
                                                  guint            a,
