@@ -4309,6 +4309,45 @@ test_screenshot_anatomy (void)
   g_rmdir (tmp);
 }
 
+/* kernelscope --compare: samples 11 and 12's bank diagrams fit a
+ * classroom's screens, on a projector too, at the sizes asked; one file
+ * or none is a usage error */
+static void
+test_screenshot_compare (void)
+{
+  g_autofree char *a = g_test_build_filename (G_TEST_DIST, "..", "data", "samples",
+                                              "11-transpose-tiled", NULL);
+  g_autofree char *b = g_test_build_filename (G_TEST_DIST, "..", "data", "samples",
+                                              "12-transpose-padded", NULL);
+  static const struct { const char *size; gboolean presentation; guint w, h; } cases[] = {
+    { "1366x768", FALSE, 1366, 768 },
+    { "1024x768", TRUE, 1024, 768 },
+    { "1280x720", TRUE, 1280, 720 },
+    { "1920x1080", TRUE, 1920, 1080 },
+  };
+  const char *extra[] = { "--compare", "--view", "memory", a, NULL };
+  g_autofree char *err = NULL;
+  guint w, h;
+
+  g_setenv ("KS_NO_TOOLKIT", "1", TRUE);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_test_message ("--compare at %s", cases[i].size);
+      g_assert_cmpint (shoot_with (extra, b, cases[i].presentation, cases[i].size, &w, &h, NULL),
+                       ==, 0);
+      g_assert_cmpuint (w, ==, cases[i].w);
+      g_assert_cmpuint (h, ==, cases[i].h);
+    }
+  {
+    const char *one[] = { "--compare", NULL };
+
+    g_assert_cmpint (shoot_with (one, b, FALSE, NULL, &w, &h, &err), ==, 2);
+    g_assert_nonnull (strstr (err, "--compare"));
+    g_assert_cmpuint (w, ==, 0);
+  }
+  g_unsetenv ("KS_NO_TOOLKIT");
+}
+
 /* The window fits the screens of a classroom: half a 1366 x 768 laptop
  * (683 px, less the desktop's top bar), and 1024 x 768, 1280 x 720 and
  * 1920 x 1080 projectors, in both modes.  A window that cannot be that
@@ -7293,6 +7332,7 @@ main (int    argc,
   g_test_add_func ("/app/probe-lab", test_probe_lab);
   g_test_add_func ("/app/launch-anatomy", test_launch_anatomy);
   g_test_add_func ("/app/screenshot-anatomy", test_screenshot_anatomy);
+  g_test_add_func ("/app/screenshot-compare", test_screenshot_compare);
   g_test_add_func ("/app/probe-lab-gpu", test_probe_lab_gpu);
   status = g_test_run ();
   {

@@ -655,6 +655,13 @@ ks_application_activate (GApplication *app)
   KsApplication *self = KS_APPLICATION (app);
   GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (app));
 
+  if (window == NULL && self->compare)
+    {
+      /* --compare without files: nothing to compare, and no window */
+      g_printerr (_("kernelscope: --compare takes two files or sample folders, not %d\n"), 0);
+      self->exit_status = 2;
+      return;
+    }
   if (window == NULL && self->probe_lab_name != NULL)
     {
       KsProbeLab *lab = probe_lab (self);
@@ -718,6 +725,7 @@ open_compare (KsApplication *self,
     {
       g_printerr (_("kernelscope: --compare takes two files or sample folders, not %d\n"),
                   n_files);
+      self->exit_status = 2;
       return;
     }
   a = as_sample (library, files[0], &path_a);

@@ -1053,6 +1053,8 @@ captioned (GtkWidget  *view,
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
 
   *caption = label_new ("", "heading", 0);
+  /* (two captions side by side must not widen the window past a projector) */
+  gtk_label_set_ellipsize (GTK_LABEL (*caption), PANGO_ELLIPSIZE_END);
   gtk_widget_set_margin_start (*caption, 6);
   gtk_box_append (GTK_BOX (box), *caption);
   gtk_widget_set_vexpand (view, TRUE);
@@ -1079,11 +1081,52 @@ pair (GtkOrientation orientation,
   return p;
 }
 
+static void
+item_setup (GtkSignalListItemFactory *factory,
+            GtkListItem              *item,
+            gpointer                  ellipsize)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  if (GPOINTER_TO_INT (ellipsize))
+    gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+item_bind (GtkSignalListItemFactory *factory,
+           GtkListItem              *item,
+           gpointer                  data)
+{
+  GtkStringObject *s = gtk_list_item_get_item (item);
+
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)),
+                      s ? gtk_string_object_get_string (s) : "");
+}
+
+static GtkListItemFactory *
+label_factory (gboolean ellipsize)
+{
+  GtkListItemFactory *f = gtk_signal_list_item_factory_new ();
+
+  g_signal_connect (f, "setup", G_CALLBACK (item_setup), GINT_TO_POINTER (ellipsize));
+  g_signal_connect (f, "bind", G_CALLBACK (item_bind), NULL);
+  return f;
+}
+
 static GtkWidget *
 picker (KsCompareWindow *self,
         const char      *name)
 {
   GtkWidget *d = gtk_drop_down_new (NULL, NULL);
+  g_autoptr(GtkListItemFactory) button = label_factory (TRUE);
+  g_autoptr(GtkListItemFactory) list = label_factory (FALSE);
+
+  /* the button's title ellipsized, so that two long sample titles fit a
+   * 1024-pixel projector; the list's in full */
+  gtk_drop_down_set_factory (GTK_DROP_DOWN (d), button);
+  gtk_drop_down_set_list_factory (GTK_DROP_DOWN (d), list);
 
   gtk_accessible_update_property (GTK_ACCESSIBLE (d), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
   gtk_widget_set_tooltip_text (d, name);
