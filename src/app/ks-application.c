@@ -701,8 +701,7 @@ as_sample (GPtrArray  *library,
   else if (p != NULL && (s = ks_samples_find_for_file (library, p)) != NULL)
     sample = ks_sample_open (s->dir);
   if (sample != NULL && (p == NULL || g_file_test (p, G_FILE_TEST_IS_DIR)))
-    *path = g_strdup (sample->spec_path ? sample->spec_path
-                      : sample->ptx_path ? sample->ptx_path : sample->cuda_path);
+    *path = g_strdup (ks_sample_analysis_path (sample));
   else
     *path = g_steal_pointer (&p);
   return sample;
@@ -719,6 +718,8 @@ open_compare (KsApplication *self,
   g_autoptr(GPtrArray) library = dir ? ks_samples_list (dir) : g_ptr_array_new ();
   g_autofree char *path_a = NULL, *path_b = NULL;
   KsSample *a = NULL, *b = NULL;
+  g_autoptr(GPtrArray) group = NULL;
+  gboolean opened = FALSE;
   KsCompareWindow *w;
 
   if (n_files != 2)
@@ -735,24 +736,17 @@ open_compare (KsApplication *self,
   ks_compare_window_set_presentation (w, self->presentation);
   if (a != NULL && b != NULL && g_strv_contains ((const char *const *) a->partners, b->id))
     {
-      g_autoptr(GPtrArray) group = g_ptr_array_new_with_free_func ((GDestroyNotify) ks_sample_free);
-      guint ib = 1;
+      guint ia = 0;
 
-      g_ptr_array_add (group, g_steal_pointer (&a));
-      for (guint i = 0; i < library->len; i++)
-        {
-          const KsSample *o = library->pdata[i];
-
-          if (!g_strv_contains ((const char *const *) ((KsSample *) group->pdata[0])->partners,
-                                o->id))
-            continue;
-          if (g_str_equal (o->id, b->id))
-            ib = group->len;
-          g_ptr_array_add (group, ks_sample_open (o->dir));
-        }
-      ks_compare_window_open_samples (w, group, 0, ib, self->gpu);
+      group = ks_samples_group (library, a->id, &ia);
+      for (guint i = 0; i < group->len && !opened; i++)
+        if (g_str_equal (((KsSample *) group->pdata[i])->id, b->id))
+          {
+            ks_compare_window_open_samples (w, group, ia, i, self->gpu);
+            opened = TRUE;
+          }
     }
-  else
+  if (!opened)
     ks_compare_window_open_files (w, path_a, path_b, self->gpu);
   g_clear_pointer (&a, ks_sample_free);
   g_clear_pointer (&b, ks_sample_free);

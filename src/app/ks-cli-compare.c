@@ -53,8 +53,7 @@ resolve_side (const char *arg,
       *error = g_strdup_printf ("%s: a folder without a launch spec, PTX or CUDA file", arg);
       return FALSE;
     }
-  side->path = g_strdup (sample->spec_path ? sample->spec_path
-                         : sample->ptx_path ? sample->ptx_path : sample->cuda_path);
+  side->path = g_strdup (ks_sample_analysis_path (sample));
   side->focus_line = sample->focus_line;
   return TRUE;
 }

@@ -457,14 +457,13 @@ no_sass (const KsAnalysis *a)
 static void
 show_code (KsCompareWindow *self)
 {
-  const KsComparison *c = self->comparison;
+  KsComparison *c = self->comparison;
   GtkTextBuffer *ba = GTK_TEXT_BUFFER (code_buffer (self->code_a));
   GtkTextBuffer *bb = GTK_TEXT_BUFFER (code_buffer (self->code_b));
   guint shown = gtk_drop_down_get_selected (GTK_DROP_DOWN (self->code_pick));
   const char *what = shown == 1 ? "PTX" : shown == 2 ? "SASS" : "CUDA";
   g_autofree char *label_a = NULL, *label_b = NULL, *none_a = NULL, *none_b = NULL;
-  g_autoptr(GArray) ptx_diff = NULL;
-  GArray *diff = NULL;
+  const GArray *diff = NULL;
 
   if (c == NULL)
     return;
@@ -475,7 +474,7 @@ show_code (KsCompareWindow *self)
     case 1:
       set_code (self->code_a, "ptx", c->a->ptx_text, _("(no PTX)"));
       set_code (self->code_b, "ptx", c->b->ptx_text, _("(no PTX)"));
-      diff = ptx_diff = ks_line_diff (c->a->ptx_text, c->b->ptx_text);
+      diff = ks_comparison_get_ptx_diff (c);
       break;
     case 2:
       none_a = no_sass (c->a);
@@ -511,13 +510,16 @@ show_code (KsCompareWindow *self)
 
 /* One hunk header and its lines, as diff -u prints them */
 static void
-append_unified (GString    *out,
-                const char *name_a,
-                const char *name_b,
-                const char *a,
-                const char *b)
+append_unified (GString      *out,
+                const char   *name_a,
+                const char   *name_b,
+                const char   *a,
+                const char   *b,
+                const GArray *diff)
 {
-  g_autoptr(GArray) d = ks_line_diff (a, b);
+  /* (the comparison's diff when it made one; only one CUDA text: made here) */
+  g_autoptr(GArray) own = diff != NULL ? NULL : ks_line_diff (a, b);
+  const GArray *d = diff != NULL ? diff : own;
   g_auto(GStrv) la = g_strsplit (a ? a : "", "\n", -1);
   g_auto(GStrv) lb = g_strsplit (b ? b : "", "\n", -1);
   const guint context = 3;
@@ -572,7 +574,7 @@ append_unified (GString    *out,
 static void
 fill_code (KsCompareWindow *self)
 {
-  const KsComparison *c = self->comparison;
+  KsComparison *c = self->comparison;
   g_autoptr(GString) diff = g_string_new (NULL);
   g_autofree char *cuda_a = g_strdup_printf ("A: %s (CUDA)", self->name_a);
   g_autofree char *cuda_b = g_strdup_printf ("B: %s (CUDA)", self->name_b);
@@ -582,8 +584,9 @@ fill_code (KsCompareWindow *self)
 
   show_code (self);
   if (c->cuda_a != NULL || c->cuda_b != NULL)
-    append_unified (diff, cuda_a, cuda_b, c->cuda_a, c->cuda_b);
-  append_unified (diff, ptx_a, ptx_b, c->a->ptx_text, c->b->ptx_text);
+    append_unified (diff, cuda_a, cuda_b, c->cuda_a, c->cuda_b, c->cuda_diff);
+  append_unified (diff, ptx_a, ptx_b, c->a->ptx_text, c->b->ptx_text,
+                  ks_comparison_get_ptx_diff (c));
   gtk_source_buffer_set_language (code_buffer (self->diff_view),
                                   gtk_source_language_manager_get_language (lm, "diff"));
   gtk_text_buffer_set_text (GTK_TEXT_BUFFER (code_buffer (self->diff_view)), diff->str, -1);
@@ -842,8 +845,8 @@ open_picked (KsCompareWindow *self)
   const KsSample *a = self->group->pdata[self->index_a], *b = self->group->pdata[self->index_b];
   Job *j = g_new0 (Job, 1);
 
-  j->path_a = g_strdup (a->spec_path ? a->spec_path : a->ptx_path ? a->ptx_path : a->cuda_path);
-  j->path_b = g_strdup (b->spec_path ? b->spec_path : b->ptx_path ? b->ptx_path : b->cuda_path);
+  j->path_a = g_strdup (ks_sample_analysis_path (a));
+  j->path_b = g_strdup (ks_sample_analysis_path (b));
   j->name_a = sample_name (a);
   j->name_b = sample_name (b);
   j->focus_a = a->focus_line;
@@ -1081,52 +1084,15 @@ pair (GtkOrientation orientation,
   return p;
 }
 
-static void
-item_setup (GtkSignalListItemFactory *factory,
-            GtkListItem              *item,
-            gpointer                  ellipsize)
-{
-  GtkWidget *label = gtk_label_new (NULL);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  if (GPOINTER_TO_INT (ellipsize))
-    gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-  gtk_list_item_set_child (item, label);
-}
-
-static void
-item_bind (GtkSignalListItemFactory *factory,
-           GtkListItem              *item,
-           gpointer                  data)
-{
-  GtkStringObject *s = gtk_list_item_get_item (item);
-
-  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)),
-                      s ? gtk_string_object_get_string (s) : "");
-}
-
-static GtkListItemFactory *
-label_factory (gboolean ellipsize)
-{
-  GtkListItemFactory *f = gtk_signal_list_item_factory_new ();
-
-  g_signal_connect (f, "setup", G_CALLBACK (item_setup), GINT_TO_POINTER (ellipsize));
-  g_signal_connect (f, "bind", G_CALLBACK (item_bind), NULL);
-  return f;
-}
-
 static GtkWidget *
 picker (KsCompareWindow *self,
         const char      *name)
 {
   GtkWidget *d = gtk_drop_down_new (NULL, NULL);
-  g_autoptr(GtkListItemFactory) button = label_factory (TRUE);
-  g_autoptr(GtkListItemFactory) list = label_factory (FALSE);
 
   /* the button's title ellipsized, so that two long sample titles fit a
    * 1024-pixel projector; the list's in full */
-  gtk_drop_down_set_factory (GTK_DROP_DOWN (d), button);
-  gtk_drop_down_set_list_factory (GTK_DROP_DOWN (d), list);
+  ks_widget_drop_down_ellipsize (GTK_DROP_DOWN (d), -1);
 
   gtk_accessible_update_property (GTK_ACCESSIBLE (d), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
   gtk_widget_set_tooltip_text (d, name);

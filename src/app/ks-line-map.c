@@ -58,40 +58,11 @@ static uint32_t
 choose_file (const KsPtxModule *module,
              const char        *cuda_basename)
 {
-  g_autoptr(GHashTable) counts = NULL;
-  GHashTableIter iter;
-  gpointer key, value;
-  uint32_t best = 0, best_count = 0;
-
   if (cuda_basename != NULL)
     for (uint32_t i = 0; i < module->n_files; i++)
       if (path_has_basename (module, module->files[i].path, cuda_basename))
         return module->files[i].number;
-
-  counts = g_hash_table_new (NULL, NULL);
-  for (uint32_t i = 0; i < module->n_insns; i++)
-    {
-      uint32_t file, line;
-
-      if (ks_ptx_insn_source (module, &module->insns[i], &file, &line) && line > 0)
-        {
-          guint n = GPOINTER_TO_UINT (g_hash_table_lookup (counts, GUINT_TO_POINTER (file)));
-
-          g_hash_table_insert (counts, GUINT_TO_POINTER (file), GUINT_TO_POINTER (n + 1));
-        }
-    }
-  g_hash_table_iter_init (&iter, counts);
-  while (g_hash_table_iter_next (&iter, &key, &value))
-    {
-      uint32_t file = GPOINTER_TO_UINT (key), n = GPOINTER_TO_UINT (value);
-
-      if (n > best_count || (n == best_count && file < best))
-        {
-          best = file;
-          best_count = n;
-        }
-    }
-  return best;
+  return ks_ptx_module_main_file (module);
 }
 
 KsLineMap *

@@ -35,6 +35,13 @@ ks_sample_free (KsSample *sample)
   g_free (sample);
 }
 
+const char *
+ks_sample_analysis_path (const KsSample *sample)
+{
+  return sample->spec_path ? sample->spec_path
+         : sample->ptx_path ? sample->ptx_path : sample->cuda_path;
+}
+
 /* "01-vector-add" -> "Vector add" */
 static char *
 title_from_id (const char *id)
@@ -480,6 +487,32 @@ ks_samples_find (GPtrArray  *samples,
         return sample;
     }
   return NULL;
+}
+
+GPtrArray *
+ks_samples_group (GPtrArray  *samples,
+                  const char *id,
+                  guint      *index)
+{
+  const KsSample *s = ks_samples_find (samples, id);
+  GPtrArray *group = g_ptr_array_new_with_free_func ((GDestroyNotify) ks_sample_free);
+
+  *index = 0;
+  for (guint i = 0; s != NULL && i < samples->len; i++)
+    {
+      const KsSample *o = samples->pdata[i];
+      KsSample *copy;
+
+      if (o != s && !g_strv_contains ((const char *const *) s->partners, o->id))
+        continue;
+      copy = ks_sample_open (o->dir);
+      if (copy == NULL)
+        continue;
+      if (o == s)
+        *index = group->len;
+      g_ptr_array_add (group, copy);
+    }
+  return group;
 }
 
 const KsSample *

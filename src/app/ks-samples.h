@@ -39,6 +39,9 @@ typedef struct
 extern const char *const ks_sample_focus_views[];
 
 void        ks_sample_free        (KsSample   *sample);
+/* What to analyse of a sample without nvcc: its launch spec, else its PTX,
+ * else its CUDA.  Returns: (transfer none) */
+const char *ks_sample_analysis_path (const KsSample *sample);
 
 /* The samples in samples_dir, in the order of its index.json, then the
  * ones it does not list by folder name; folders without a .cu, .ptx or
@@ -57,6 +60,13 @@ gboolean    ks_sample_matches     (const KsSample *sample,
 /* The sample in folder `dir` (its parent is the library), or NULL when
  * it has no .cu, .ptx or launch spec.  Returns: (transfer full) */
 KsSample   *ks_sample_open        (const char *dir);
+/* Sample `id` of `samples` and those its "compare" names, in the order of
+ * `samples` (the course's), each read anew from its folder, for a window
+ * that keeps them; *index is id's place.  Empty when there is no `id`.
+ * Returns: (transfer full) (element-type KsSample) */
+GPtrArray  *ks_samples_group      (GPtrArray  *samples,
+                                   const char *id,
+                                   guint      *index);
 /* The sample of `samples` whose id is `id`, or NULL */
 const KsSample *ks_samples_find   (GPtrArray  *samples,
                                    const char *id);

@@ -45,36 +45,6 @@ new_compare_window (KsWindow *self)
   return w;
 }
 
-/* The sample `id` and its partners, in course order, each read anew (the
- * window keeps them); *index is id's place */
-static GPtrArray *
-sample_group (KsWindow   *self,
-              const char *id,
-              guint      *index)
-{
-  const KsSample *s = ks_samples_find (self->samples, id);
-  GPtrArray *group = g_ptr_array_new_with_free_func ((GDestroyNotify) ks_sample_free);
-
-  *index = 0;
-  if (s == NULL)
-    return group;
-  for (guint i = 0; i < self->samples->len; i++)
-    {
-      const KsSample *o = self->samples->pdata[i];
-      KsSample *copy;
-
-      if (o != s && !g_strv_contains ((const char *const *) s->partners, o->id))
-        continue;
-      copy = ks_sample_open (o->dir);
-      if (copy == NULL)
-        continue;
-      if (o == s)
-        *index = group->len;
-      g_ptr_array_add (group, copy);
-    }
-  return group;
-}
-
 static const char *
 gpu_for_compare (KsWindow *self)
 {
@@ -91,7 +61,7 @@ compare_samples (KsWindow   *self,
                  const char *other)
 {
   guint a = 0, b = 0;
-  g_autoptr(GPtrArray) group = sample_group (self, id, &a);
+  g_autoptr(GPtrArray) group = ks_samples_group (self->samples, id, &a);
   KsCompareWindow *w;
 
   if (group->len < 2)
@@ -183,13 +153,18 @@ update_bar (KsWindow *self)
       mark_views (self, NULL);
       return;
     }
-  c = ks_comparison_new (base, now, 0, 0);
-  mark_views (self, now == base ? NULL : c);
   if (now == base)
-    g_string_append (text, _("Baseline set: edit and run, and each figure shows its change "
-                             "against it."));
+    {
+      mark_views (self, NULL);
+      g_string_append (text, _("Baseline set: edit and run, and each figure shows its change "
+                               "against it."));
+    }
   else
     {
+      gboolean first = TRUE;
+
+      c = ks_comparison_new (base, now, 0, 0);
+      mark_views (self, c);
       g_string_append (text, _("Against the baseline:"));
       for (guint i = 0; i < G_N_ELEMENTS (bar_figures); i++)
         {
@@ -202,7 +177,8 @@ update_bar (KsWindow *self)
           va = ks_figure_change_format (f, FALSE);
           vb = ks_figure_change_format (f, TRUE);
           d = ks_figure_change_format_delta (f);
-          g_string_append_printf (text, "%s %s %s → %s", i == 0 ? "" : " ·", f->label, va, vb);
+          g_string_append_printf (text, "%s %s %s → %s", first ? "" : " ·", f->label, va, vb);
+          first = FALSE;
           if (f->verdict == KS_CHANGE_BETTER)
             g_string_append_printf (text, _(" (%s, better)"), d);
           else if (f->verdict == KS_CHANGE_WORSE)

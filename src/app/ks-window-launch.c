@@ -11,6 +11,7 @@
  * cannot write -- is saved as a copy: the CUDA, the PTX and the spec, under
  * a name the user picks, and the window goes on with the copy. */
 
+#include "ks-widget-util.h"
 #include "ks-window-private.h"
 
 #include <glib/gi18n.h>
@@ -655,51 +656,6 @@ _ks_window_short_kernel_name (const char *kernel)
   return g_steal_pointer (&demangled);
 }
 
-/* The drop-down's items: in its button a long kernel name is cut short
- * (a template's name may be a line long), in its list it is whole */
-static void
-step_item_setup_cb (GtkSignalListItemFactory *factory,
-                    GtkListItem              *item,
-                    gpointer                  in_button)
-{
-  GtkWidget *label = gtk_label_new (NULL);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  if (in_button != NULL)
-    {
-      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-      gtk_label_set_max_width_chars (GTK_LABEL (label), 32);
-    }
-  gtk_list_item_set_child (item, label);
-}
-
-static void
-step_item_bind_cb (GtkSignalListItemFactory *factory,
-                   GtkListItem              *item,
-                   gpointer                  unused)
-{
-  GtkStringObject *s = gtk_list_item_get_item (item);
-
-  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)),
-                      s ? gtk_string_object_get_string (s) : "");
-}
-
-static void
-setup_step_factories (KsWindow *self)
-{
-  for (guint i = 0; i < 2; i++)
-    {
-      g_autoptr(GtkListItemFactory) f = gtk_signal_list_item_factory_new ();
-
-      g_signal_connect (f, "setup", G_CALLBACK (step_item_setup_cb), GUINT_TO_POINTER (i == 0));
-      g_signal_connect (f, "bind", G_CALLBACK (step_item_bind_cb), NULL);
-      if (i == 0)
-        gtk_drop_down_set_factory (self->launch_step_dropdown, f);
-      else
-        gtk_drop_down_set_list_factory (self->launch_step_dropdown, f);
-    }
-}
-
 void
 _ks_window_launch_steps_update (KsWindow *self)
 {
@@ -963,7 +919,9 @@ _ks_window_launch_init (KsWindow *self)
     gtk_box_append (GTK_BOX (box), self->launch_editor);
     gtk_popover_set_child (GTK_POPOVER (self->launch_popover), box);
   }
-  setup_step_factories (self);
+  /* in its button a long kernel name is cut short (a template's name may
+   * be a line long), in its list it is whole */
+  ks_widget_drop_down_ellipsize (self->launch_step_dropdown, 32);
   g_signal_connect_object (self->launch_step_dropdown, "notify::selected",
                            G_CALLBACK (launch_step_selected_cb), self, G_CONNECT_SWAPPED);
   gtk_menu_button_set_popover (self->launch_button, self->launch_popover);

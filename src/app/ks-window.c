@@ -125,10 +125,10 @@ static GFile *
 cuda_from_ptx_text (GFile      *ptx_file,
                     const char *text)
 {
-  g_autoptr(GFile) parent = g_file_get_parent (ptx_file);
+  g_autofree char *ptx_path = g_file_get_path (ptx_file);
   const char *p = text;
 
-  while (parent != NULL && (p = strstr (p, ".file")) != NULL)
+  while (ptx_path != NULL && (p = strstr (p, ".file")) != NULL)
     {
       const char *q = strchr (p, '"'), *r = q ? strchr (q + 1, '"') : NULL;
 
@@ -136,14 +136,10 @@ cuda_from_ptx_text (GFile      *ptx_file,
       if (q != NULL && r != NULL && r - q > 4 && strncmp (r - 3, ".cu", 3) == 0)
         {
           g_autofree char *path = g_strndup (q + 1, (gsize) (r - q - 1));
-          g_autofree char *base = g_path_get_basename (path);
-          GFile *f = g_file_get_child (parent, base);
+          g_autofree char *found = ks_file_find_source (ptx_path, path);
 
-          if (g_file_query_exists (f, NULL))
-            return f;
-          g_object_unref (f);
-          if (g_path_is_absolute (path) && g_file_test (path, G_FILE_TEST_IS_REGULAR))
-            return g_file_new_for_path (path);
+          if (found != NULL)
+            return g_file_new_for_path (found);
         }
     }
   return NULL;

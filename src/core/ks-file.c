@@ -237,3 +237,21 @@ ks_file_get_text (const char  *path,
   *contents = (char *) g_byte_array_free (g_steal_pointer (&data), FALSE);
   return TRUE;
 }
+
+char *
+ks_file_find_source (const char *ptx_path,
+                     const char *file_entry)
+{
+  g_autofree char *dir = NULL, *base = NULL, *beside = NULL;
+
+  g_return_val_if_fail (ptx_path != NULL && file_entry != NULL, NULL);
+
+  dir = g_path_get_dirname (ptx_path);
+  base = g_path_get_basename (file_entry);
+  beside = g_build_filename (dir, base, NULL);
+  if (g_file_test (beside, G_FILE_TEST_IS_REGULAR))
+    return g_steal_pointer (&beside);
+  if (g_path_is_absolute (file_entry) && g_file_test (file_entry, G_FILE_TEST_IS_REGULAR))
+    return g_strdup (file_entry);
+  return NULL;
+}

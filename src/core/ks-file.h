@@ -41,5 +41,11 @@ gboolean  ks_file_get_text    (const char  *path,
                                char       **contents,
                                gsize       *length,
                                GError     **error);
+/* Where the source file a PTX file's `.file` entry names lies: beside the
+ * PTX (a copied folder, a sample) first, else where the entry says when
+ * that is an absolute path (a recording's PTX names the program's own
+ * file); NULL when neither is a regular file.  (transfer full) */
+char     *ks_file_find_source (const char  *ptx_path,
+                               const char  *file_entry);
 
 G_END_DECLS

@@ -63,3 +63,50 @@ ks_widget_scrolled (GtkWidget *child)
                                   GTK_POLICY_AUTOMATIC);
   return sw;
 }
+
+static void
+string_item_setup (GtkSignalListItemFactory *factory,
+                   GtkListItem              *item,
+                   gpointer                  max_width_chars)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+  int max = GPOINTER_TO_INT (max_width_chars);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  /* (the list's labels: G_MININT, whole) */
+  if (max != G_MININT)
+    {
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+      gtk_label_set_max_width_chars (GTK_LABEL (label), max);
+    }
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+string_item_bind (GtkSignalListItemFactory *factory,
+                  GtkListItem              *item,
+                  gpointer                  unused)
+{
+  GtkStringObject *s = gtk_list_item_get_item (item);
+
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)),
+                      s ? gtk_string_object_get_string (s) : "");
+}
+
+void
+ks_widget_drop_down_ellipsize (GtkDropDown *drop_down,
+                               int          max_width_chars)
+{
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autoptr(GtkListItemFactory) f = gtk_signal_list_item_factory_new ();
+
+      g_signal_connect (f, "setup", G_CALLBACK (string_item_setup),
+                        GINT_TO_POINTER (i == 0 ? max_width_chars : G_MININT));
+      g_signal_connect (f, "bind", G_CALLBACK (string_item_bind), NULL);
+      if (i == 0)
+        gtk_drop_down_set_factory (drop_down, f);
+      else
+        gtk_drop_down_set_list_factory (drop_down, f);
+    }
+}

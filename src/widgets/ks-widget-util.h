@@ -17,6 +17,11 @@ void      ks_widget_setup_input  (GtkWidget  *widget,
                                   const char *accessible_label,
                                   GCallback   on_key);
 
+/* A drop-down over a GtkStringList whose button shows its choice cut
+ * short with "…" (at most max_width_chars, -1: as room allows), so that a
+ * long name never widens the window, while its list shows each whole */
+void      ks_widget_drop_down_ellipsize (GtkDropDown *drop_down,
+                                         int          max_width_chars);
 /* child in a GtkScrolledWindow that scrolls both ways as needed */
 GtkWidget *ks_widget_scrolled    (GtkWidget  *child);
 G_END_DECLS

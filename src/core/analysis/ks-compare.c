@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ks-compare.h"
+#include "ks-file.h"
 #include "ks-format.h"
 
 /* ---- The line diff ------------------------------------------------------ */
@@ -373,11 +374,10 @@ stall_label (KsStallReason r)
     case KS_STALL_BARRIER: return _("Stall: barrier");
     case KS_STALL_BRANCH_RESOLVING: return _("Stall: branch resolving");
     case KS_STALL_NOT_SELECTED: return _("Stall: not selected");
-    case KS_STALL_SELECTED: return _("Issued (selected)");
-    case KS_STALL_NO_INSTRUCTION:
-    case KS_N_STALLS:
     default:
-      return _("Stall: no instruction");
+      /* (selected and no-instruction are not stalls a change cures:
+       * compute_changes leaves them out) */
+      return ks_stall_reason_name (r);
     }
 }
 
@@ -486,9 +486,7 @@ compute_changes (GArray        *c,
 
 typedef struct
 {
-  GArray *cuda_diff;            /* borrowed */
-  GArray *ptx_diff;             /* owned, made when a hint needs it */
-  const KsAnalysis *a, *b;
+  KsComparison *c;
   uint32_t focus_a, focus_b;
 } Matcher;
 
@@ -500,18 +498,16 @@ map_hint_line (Matcher      *m,
                const KsHint *h,
                gboolean     *is_cuda)
 {
-  *is_cuda = h->cuda_line != 0 && (m->cuda_diff != NULL || h->cuda_line == m->focus_a);
+  *is_cuda = h->cuda_line != 0 && (m->c->cuda_diff != NULL || h->cuda_line == m->focus_a);
   if (*is_cuda)
     {
       if (m->focus_a != 0 && h->cuda_line == m->focus_a)
         return m->focus_b;
-      return ks_line_diff_b_line (m->cuda_diff, h->cuda_line);
+      return ks_line_diff_b_line (m->c->cuda_diff, h->cuda_line);
     }
   if (h->ptx_line == 0)
     return 0;
-  if (m->ptx_diff == NULL)
-    m->ptx_diff = ks_line_diff (m->a->ptx_text, m->b->ptx_text);
-  return ks_line_diff_b_line (m->ptx_diff, h->ptx_line);
+  return ks_line_diff_b_line (ks_comparison_get_ptx_diff (m->c), h->ptx_line);
 }
 
 /* A hint on a line is the same hint when its words are ("32-way" and
@@ -533,7 +529,7 @@ match_hints (KsComparison *c,
              uint32_t      focus_a,
              uint32_t      focus_b)
 {
-  Matcher m = { c->cuda_diff, NULL, c->a, c->b, focus_a, focus_b };
+  Matcher m = { c, focus_a, focus_b };
   GPtrArray *ha = c->a->hints, *hb = c->b->hints;
   guint nb = hb ? hb->len : 0;
   g_autofree gboolean *taken = g_new0 (gboolean, nb + 1);
@@ -563,21 +559,21 @@ match_hints (KsComparison *c,
   for (guint j = 0; j < nb; j++)
     if (!taken[j])
       g_ptr_array_add (c->hints_added, hb->pdata[j]);
-  if (m.ptx_diff != NULL)
-    g_array_unref (m.ptx_diff);
 }
 
 /* ---- The comparison ----------------------------------------------------------- */
 
 /* The CUDA an analysis comes from: its own text (a .cu), else the file its
- * hints (or most of its instructions) name in the PTX's .file, where it
- * is or beside the PTX; NULL when it cannot be read */
+ * hints (or most of its instructions) name in the PTX's .file, beside the
+ * PTX or where the entry says (ks_file_find_source); NULL when it cannot
+ * be read */
 static char *
 cuda_text_of (const KsAnalysis *a)
 {
   const KsPtxModule *m = a->module;
+  const KsPtxFile *entry;
   uint32_t file = 0;
-  g_autofree char *path = NULL, *dir = NULL, *base = NULL, *beside = NULL;
+  g_autofree char *path = NULL, *found = NULL;
   char *text = NULL;
 
   if (a->cuda_text != NULL)
@@ -587,36 +583,15 @@ cuda_text_of (const KsAnalysis *a)
   for (guint i = 0; a->hints != NULL && i < a->hints->len && file == 0; i++)
     file = ((const KsHint *) a->hints->pdata[i])->cuda_file;
   if (file == 0)
-    {
-      /* the file the most instructions come from */
-      g_autofree uint32_t *counts = g_new0 (uint32_t, m->n_files);
-      uint32_t best = 0;
-
-      for (uint32_t i = 0; i < m->n_insns; i++)
-        {
-          const KsPtxLoc *loc = m->insns[i].loc ? &m->locs[m->insns[i].loc] : NULL;
-
-          for (uint32_t f = 0; loc != NULL && loc->line != 0 && f < m->n_files; f++)
-            if (m->files[f].number == loc->file && ++counts[f] > best)
-              {
-                best = counts[f];
-                file = loc->file;
-              }
-        }
-    }
-  for (uint32_t f = 0; f < m->n_files && path == NULL; f++)
-    if (m->files[f].number == file)
-      path = ks_ptx_span_dup (m, m->files[f].path);
-  if (path == NULL)
+    file = ks_ptx_module_main_file (m);
+  entry = ks_ptx_module_find_file (m, file);
+  if (entry == NULL)
     return NULL;
-  if (g_path_is_absolute (path) && g_file_get_contents (path, &text, NULL, NULL))
-    return text;
-  dir = g_path_get_dirname (a->path ? a->path : m->filename ? m->filename : ".");
-  base = g_path_get_basename (path);
-  beside = g_build_filename (dir, base, NULL);
-  if (g_file_get_contents (beside, &text, NULL, NULL))
-    return text;
-  return NULL;
+  path = ks_ptx_span_dup (m, entry->path);
+  found = ks_file_find_source (a->path ? a->path : m->filename ? m->filename : ".", path);
+  if (found == NULL || !g_file_get_contents (found, &text, NULL, NULL))
+    return NULL;
+  return text;
 }
 
 KsComparison *
@@ -661,9 +636,20 @@ ks_comparison_free (KsComparison *c)
   g_ptr_array_unref (c->hints_gone);
   if (c->cuda_diff != NULL)
     g_array_unref (c->cuda_diff);
+  if (c->ptx_diff != NULL)
+    g_array_unref (c->ptx_diff);
   g_free (c->cuda_a);
   g_free (c->cuda_b);
   g_free (c);
+}
+
+const GArray *
+ks_comparison_get_ptx_diff (KsComparison *c)
+{
+  g_return_val_if_fail (c != NULL, NULL);
+  if (c->ptx_diff == NULL)
+    c->ptx_diff = ks_line_diff (c->a->ptx_text, c->b->ptx_text);
+  return c->ptx_diff;
 }
 
 const KsFigureChange *

@@ -75,6 +75,8 @@ typedef struct
   char *cuda_a, *cuda_b;        /* the CUDA each comes from (a .cu's text, else the file its
                                  * PTX names, where it is or beside the PTX); NULL: none */
   GArray *cuda_diff;            /* KsDiffLine, of cuda_a and cuda_b; NULL when one is NULL */
+  GArray *ptx_diff;             /* of the two PTX texts, made when first asked for:
+                                 * ks_comparison_get_ptx_diff */
 } KsComparison;
 
 typedef enum
@@ -108,6 +110,9 @@ KsComparison    *ks_comparison_new      (KsAnalysis         *a,
                                          uint32_t            focus_a,
                                          uint32_t            focus_b);
 void             ks_comparison_free     (KsComparison       *comparison);
+/* The diff of the two PTX texts (KsDiffLine), made once.
+ * Returns: (transfer none) */
+const GArray    *ks_comparison_get_ptx_diff (KsComparison *comparison);
 /* A change by its id, or NULL */
 const KsFigureChange *ks_comparison_get (const KsComparison *comparison,
                                          const char         *id);

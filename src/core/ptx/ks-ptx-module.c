@@ -183,6 +183,41 @@ ks_ptx_module_insn_at_line (const KsPtxModule *m,
   return lo < m->n_insns && m->insns[lo].line == line ? (int64_t) lo : -1;
 }
 
+uint32_t
+ks_ptx_module_main_file (const KsPtxModule *module)
+{
+  g_autoptr(GHashTable) counts = g_hash_table_new (NULL, NULL);
+  GHashTableIter iter;
+  gpointer key, value;
+  uint32_t best = 0, best_count = 0;
+
+  g_return_val_if_fail (module != NULL, 0);
+
+  for (uint32_t i = 0; i < module->n_insns; i++)
+    {
+      uint32_t file, line;
+
+      if (ks_ptx_insn_source (module, &module->insns[i], &file, &line) && line > 0)
+        {
+          guint n = GPOINTER_TO_UINT (g_hash_table_lookup (counts, GUINT_TO_POINTER (file)));
+
+          g_hash_table_insert (counts, GUINT_TO_POINTER (file), GUINT_TO_POINTER (n + 1));
+        }
+    }
+  g_hash_table_iter_init (&iter, counts);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      uint32_t file = GPOINTER_TO_UINT (key), n = GPOINTER_TO_UINT (value);
+
+      if (n > best_count || (n == best_count && file < best))
+        {
+          best = file;
+          best_count = n;
+        }
+    }
+  return best;
+}
+
 gboolean
 ks_ptx_insn_source (const KsPtxModule *m,
                     const KsPtxInsn   *insn,

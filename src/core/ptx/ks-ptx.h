@@ -548,6 +548,10 @@ gboolean       ks_ptx_insn_source             (const KsPtxModule *module,
                                                const KsPtxInsn   *insn,
                                                uint32_t          *file,
                                                uint32_t          *line);
+/* The .file number most instructions come from (ks_ptx_insn_source; the
+ * lowest number on a tie): the kernel's own .cu, not a header inlined into
+ * it; 0 when no instruction has a location */
+uint32_t       ks_ptx_module_main_file        (const KsPtxModule *module);
 /* The first location of an instruction's inlined_at chain, walking out
  * from the innermost, that is in .file `file`: its line there. */
 gboolean       ks_ptx_insn_source_in_file     (const KsPtxModule *module,
