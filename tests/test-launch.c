@@ -531,6 +531,14 @@ static const BadSpec bad_specs[] = {
   { "", "expected a JSON object at the top level, got nothing" },
   { "{" HEAD ", \"bufers\": {}}", "bufers: unknown key" },
   { "{" HEAD ", \"kernel\": \"a\", \"kernel\": \"b\"}", "kernel: given twice" },
+  /* a buffer that is a variable's storage */
+  { "{" HEAD ", \"buffers\": {\"a\": {\"type\": \"u32\", \"count\": 1, \"variable\": 3}}}",
+    "buffers.a.variable: must be the name of a .global or .const variable" },
+  { "{" HEAD ", \"buffers\": {\"a\": {\"type\": \"u32\", \"count\": 1, \"variable\": \"\"}}}",
+    "buffers.a.variable: must be the name" },
+  { "{" HEAD ", \"buffers\": {\"a\": {\"type\": \"u32\", \"count\": 1, \"variable\": \"v\"},"
+    " \"b\": {\"type\": \"u32\", \"count\": 1, \"variable\": \"v\"}}}",
+    "buffers.b.variable: buffer 'a' is already the storage of v" },
   /* ptx, source, kernel */
   { "{\"grid\": [1], \"block\": [1]}", "ptx: missing" },
   { "{" HEAD ", \"source\": \"k.cu\"}", "source: give either 'ptx' or 'source', not both" },

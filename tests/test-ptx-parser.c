@@ -1328,6 +1328,63 @@ test_comments (void)
   g_assert_cmpuint (function (m, "k")->n_insns, ==, 1);
 }
 
+static const KsPtxVar *
+module_var (const KsPtxModule *m,
+            const char        *name)
+{
+  for (uint32_t i = 0; i < m->n_vars; i++)
+    if (ks_ptx_span_equal (m, m->vars[i].name, name))
+      return &m->vars[i];
+  g_assert_not_reached ();
+  return NULL;
+}
+
+/* The PTX ISA's variable attributes (".attribute: variable attributes"):
+ * what nvcc writes for __managed__, and .unified; both only for module-scope
+ * .global variables */
+static void
+test_variable_attributes (void)
+{
+  g_autoptr(KsPtxModule) m = parse_ok (
+    HEADER
+    ".global .attribute(.managed) .align 4 .u32 hits = 7;\n"
+    ".global .attribute(.managed) .align 4 .b8 weights[32];\n"
+    ".global .attribute(.unified(19, 95)) .f32 u;\n"
+    ".global .align 4 .u32 plain;\n"
+    ".visible .entry k()\n"
+    "{\n"
+    "  ret;\n"
+    "}\n");
+  g_autoptr(KsPtxModule) bad = NULL;
+  const KsPtxVar *v;
+
+  v = module_var (m, "hits");
+  g_assert_cmpuint (v->flags & KS_PTX_VAR_MANAGED, !=, 0);
+  g_assert_cmpuint (v->type, ==, KS_PTX_TYPE_U32);
+  g_assert_cmpuint (v->n_init, ==, 1);
+  v = module_var (m, "weights");
+  g_assert_cmpuint (v->flags & KS_PTX_VAR_MANAGED, !=, 0);
+  g_assert_cmpuint (v->n_elements, ==, 32);
+  v = module_var (m, "u");
+  g_assert_cmpuint (v->flags & (KS_PTX_VAR_UNIFIED | KS_PTX_VAR_MANAGED), ==, KS_PTX_VAR_UNIFIED);
+  v = module_var (m, "plain");
+  g_assert_cmpuint (v->flags & (KS_PTX_VAR_UNIFIED | KS_PTX_VAR_MANAGED), ==, 0);
+
+  bad = parse (HEADER
+               ".shared .attribute(.managed) .u32 s;\n"     /* 4 */
+               ".global .attribute(.pinned) .u32 p;\n"      /* 5 */
+               ".global .attribute(.managed .u32 q;\n"      /* 6 */
+               ".visible .entry k()\n"
+               "{\n"
+               "  ret;\n"
+               "}\n");
+  dump_diagnostics (bad);
+  g_assert_cmpuint (bad->n_errors, ==, 3);
+  g_assert_true (has_diagnostic (bad, 4, ".attribute applies only to .global variables"));
+  g_assert_true (has_diagnostic (bad, 5, "expected a variable attribute, .managed or .unified"));
+  g_assert_true (has_diagnostic (bad, 6, "expected ')'"));
+}
+
 static void
 test_recovery (void)
 {
@@ -1514,6 +1571,7 @@ main (int   argc,
   g_test_add_func ("/ptx/parser/mma-fragment-errors", test_mma_fragment_errors);
   g_test_add_func ("/ptx/parser/tex-coordinates", test_tex_coordinates);
   g_test_add_func ("/ptx/parser/variables", test_variables);
+  g_test_add_func ("/ptx/parser/variable-attributes", test_variable_attributes);
   g_test_add_func ("/ptx/parser/operands", test_operands);
   g_test_add_func ("/ptx/parser/predicates-and-labels", test_predicates_and_labels);
   g_test_add_func ("/ptx/parser/modifiers", test_modifiers);

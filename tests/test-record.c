@@ -402,7 +402,8 @@ test_program_symbols (void)
   if (strstr (r.out, want) == NULL)
     g_error ("expected %s in:\n%s", want, r.out);
   g_assert_nonnull (strstr (r.err, "2 launches recorded"));
-  g_assert_cmpuint (rerun_recording (r.record, NULL), ==, 2);
+  /* vadd's c; scale_count's c and the variable counter */
+  g_assert_cmpuint (rerun_recording (r.record, NULL), ==, 3);
   run_clear (&r);
 
   /* --only: one kernel's launches are saved, the other still runs */
@@ -411,6 +412,34 @@ test_program_symbols (void)
   g_assert_nonnull (strstr (r.out, "Test passed"));
   g_assert_nonnull (strstr (r.err, "1 launch recorded"));
   g_assert_nonnull (strstr (r.err, "1 more ran, not saved: --only"));
+  run_clear (&r);
+}
+
+/* __managed__ variables, and cudaGetSymbolAddress of a __device__ and a
+ * __constant__ variable: the program checks each value against its own
+ * host arithmetic */
+static void
+test_program_managed (void)
+{
+  g_autofree char *exe = NULL, *spec = NULL, *text = NULL;
+  Run r;
+
+  if (!have_nvcc () || (exe = build ("record/managed.cu", "managed", TRUE)) == NULL)
+    return;
+  record (exe, "rec-managed", NULL, &r);
+  g_assert_cmpint (exit_code (&r), ==, 0);
+  /* 7, one from each of 32 threads, then 100 */
+  g_assert_nonnull (strstr (r.out, "hits 139\n"));
+  g_assert_nonnull (strstr (r.out, "Test passed"));
+  g_assert_null (strstr (r.err, "not supported"));
+  g_assert_nonnull (strstr (r.err, "2 launches recorded"));
+  /* the variables are buffers at their addresses, bound to the PTX's */
+  spec = g_build_filename (r.record, "launch-0001.json", NULL);
+  g_assert_true (g_file_get_contents (spec, &text, NULL, NULL));
+  g_assert_nonnull (strstr (text, "\"variable\" : \"coef\""));
+  g_assert_nonnull (strstr (text, "\"variable\" : \"table\""));
+  /* scale_by_pointer: table and hits; poly: out and hits */
+  g_assert_cmpuint (rerun_recording (r.record, NULL), ==, 4);
   run_clear (&r);
 }
 
@@ -539,6 +568,7 @@ main (int    argc,
   g_test_add_func ("/record/folder", test_recording_folder);
   g_test_add_func ("/record/standin/direct", test_standin_direct);
   g_test_add_func ("/record/program/symbols", test_program_symbols);
+  g_test_add_func ("/record/program/managed", test_program_managed);
   g_test_add_func ("/record/program/fault", test_program_fault);
   g_test_add_func ("/record/program/pointers", test_program_pointers);
   g_test_add_func ("/record/program/static", test_program_static);

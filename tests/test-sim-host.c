@@ -214,6 +214,61 @@ test_symbol_errors (void)
                     "symbols.k_param_0: test.ptx has no .global or .const variable named k_param_0");
 }
 
+#define BOUND_SPEC(BUF) \
+  "{\"ptx\": \"x.ptx\", \"grid\": [1], \"block\": [4]," \
+  " \"buffers\": {\"in\": {\"type\": \"f32\", \"count\": 4}, \"out\": {\"type\": \"f32\", \"count\": 4}," \
+  BUF "}, \"params\": [{\"buffer\": \"in\"}, {\"buffer\": \"out\"}, {\"type\": \"u32\", \"value\": 4}]}"
+
+/* A buffer that is a variable's storage ("variable"): the kernel's
+ * accesses to the variable are the buffer's, its initializer is not
+ * written (ns::scale holds 3, not its initializer 1), and it keeps what
+ * the kernel wrote (a recorded program's cudaGetSymbolAddress and
+ * __managed__ variables) */
+static void
+test_bound_variables (void)
+{
+  static const float in[8] = { 1.5f, -2.0f, 3.25f, 4.0f, -0.5f, 6.0f, 7.75f, 100.0f };
+  static const float filter[3] = { 0.25f, -1.0f, 3.0f };
+  float expect[8];
+  Run r = { 0 };
+  g_autoptr(GError) error = NULL;
+  uint32_t u;
+
+  r.module = text_module (symbols_ptx);
+  r.launch = parse ("{\"ptx\": \"x.ptx\", \"grid\": [1], \"block\": [8],"
+                    " \"buffers\": {\"in\": {\"type\": \"f32\", \"data\": [1.5, -2, 3.25, 4, -0.5, 6, 7.75, 100]},"
+                    "               \"out\": {\"type\": \"f32\", \"count\": 8},"
+                    "               \"filt\": {\"type\": \"f32\", \"data\": [0.25, -1, 3], \"variable\": \"c_filter\"},"
+                    "               \"bias\": {\"type\": \"f32\", \"data\": [0.5], \"variable\": \"c_bias\"},"
+                    "               \"scale\": {\"type\": \"u32\", \"data\": [3], \"variable\": \"ns::scale\"},"
+                    "               \"cnt\": {\"type\": \"u32\", \"data\": [100], \"variable\": \"g_counter\"}},"
+                    " \"params\": [{\"buffer\": \"in\"}, {\"buffer\": \"out\"}, {\"type\": \"u32\", \"value\": 7}],"
+                    " \"outputs\": [\"out\", \"cnt\"]}");
+  r.sim = ks_sim_new (r.module, r.launch, &error);
+  g_assert_no_error (error);
+  ks_sim_run (r.sim, 0, NULL);
+  assert_done (&r);
+  symbols_reference (in, expect, 7, filter, 3.0f, 0.5f);
+  g_assert_cmpmem (buffer (&r, "out"), 28, expect, 28);
+  memcpy (&u, buffer (&r, "cnt"), 4);
+  g_assert_cmpuint (u, ==, 107);
+  memcpy (&u, buffer (&r, "scale"), 4);
+  g_assert_cmpuint (u, ==, 3);
+  run_clear (&r);
+
+  assert_sim_error (symbols_ptx,
+                    BOUND_SPEC ("\"v\": {\"type\": \"u32\", \"count\": 1, \"variable\": \"nope\"}"),
+                    "buffers.v.variable: test.ptx has no .global or .const variable named nope");
+  /* 8 bytes for the 12 of c_filter */
+  assert_sim_error (symbols_ptx,
+                    BOUND_SPEC ("\"v\": {\"type\": \"f32\", \"count\": 2, \"variable\": \"c_filter\"}"),
+                    "buffers.v.variable: the buffer has 8 bytes, and c_filter (line 4) has 12");
+  /* a kernel's parameter has no storage to be */
+  assert_sim_error (symbols_ptx,
+                    BOUND_SPEC ("\"v\": {\"type\": \"u64\", \"count\": 1, \"variable\": \"k_param_0\"}"),
+                    "buffers.v.variable: test.ptx has no .global or .const variable named k_param_0");
+}
+
 /* out[i] = in[i] for i < n (nvcc's copy loop, one thread each) */
 static const char copy_ptx[] =
   ".version 7.0\n"
@@ -548,6 +603,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/sim/host/symbols", test_symbols);
   g_test_add_func ("/sim/host/symbol-errors", test_symbol_errors);
+  g_test_add_func ("/sim/host/bound-variables", test_bound_variables);
   g_test_add_func ("/sim/host/pointer-offset", test_pointer_offset);
   g_test_add_func ("/sim/host/struct-by-value", test_struct_by_value);
   g_test_add_func ("/sim/host/launches/two-pass-reduction", test_launches_reduction);

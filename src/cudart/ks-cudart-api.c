@@ -552,24 +552,19 @@ insert_alloc (const KsCudartAlloc *a)
   g_array_insert_val (all, i, *a);
 }
 
+/* A new allocation of @size bytes (not 0) at the next device address,
+ * the storage of @var when it is not NULL; the error, not yet returned
+ * (ks_cudart_return), and a note when it cannot be made */
 static cudaError_t
-alloc (void     **ptr,
-       size_t     size,
-       gboolean   host_visible,
-       const char *what)
+new_alloc (uint64_t    *addr,
+           size_t       size,
+           gboolean     host_visible,
+           KsCudartVar *var,
+           const char  *what)
 {
   KsCudartAlloc a = { 0 };
   uint64_t page = (uint64_t) sysconf (_SC_PAGESIZE);
 
-  if (ptr == NULL)
-    return ks_cudart_return (cudaErrorInvalidValue);
-  if (ks_cudart_sticky () != cudaSuccess)
-    return ks_cudart_sticky ();
-  if (size == 0)
-    {
-      *ptr = NULL;
-      return cudaSuccess;
-    }
   ks_cudart_props ();
   if (!host_visible && size > memory_limit - MIN (allocated, memory_limit))
     {
@@ -579,18 +574,21 @@ alloc (void     **ptr,
 
       ks_cudart_note ("%s of %s: the %s has %s left (cudaErrorMemoryAllocation)", what, want,
                       props.name, has);
-      return ks_cudart_return (cudaErrorMemoryAllocation);
+      return cudaErrorMemoryAllocation;
     }
   /* 4 GiB is what a launch buffer of the simulator may hold */
   if (size > (G_GUINT64_CONSTANT (4) << 30))
     {
       ks_cudart_note ("%s of %zu bytes: KernelScope's simulator holds at most 4 GiB in one "
                       "allocation (cudaErrorMemoryAllocation)", what, size);
-      return ks_cudart_return (cudaErrorMemoryAllocation);
+      return cudaErrorMemoryAllocation;
     }
   a.addr = next_addr;
   a.size = size;
-  a.id = next_id;
+  /* (a variable's storage is named after it: the program's allocations
+   * keep their numbers) */
+  a.id = var != NULL ? 0 : next_id;
+  a.var = var;
   a.host_visible = host_visible;
   if (host_visible)
     {
@@ -605,7 +603,7 @@ alloc (void     **ptr,
             munmap (p, a.mapped);
           ks_cudart_note ("%s of %zu bytes: the address 0x%" G_GINT64_MODIFIER "x cannot be "
                           "mapped (%s)", what, size, a.addr, g_strerror (errno));
-          return ks_cudart_return (cudaErrorMemoryAllocation);
+          return cudaErrorMemoryAllocation;
         }
       a.data = p;
     }
@@ -615,15 +613,72 @@ alloc (void     **ptr,
       if (a.data == NULL)
         {
           ks_cudart_note ("%s of %zu bytes: this computer's memory ran out", what, size);
-          return ks_cudart_return (cudaErrorMemoryAllocation);
+          return cudaErrorMemoryAllocation;
         }
       allocated += size;
     }
-  next_id++;
+  if (var == NULL)
+    next_id++;
   next_addr = (a.addr + MAX (a.mapped, size) + KS_CUDART_GUARD + page - 1) / page * page;
   insert_alloc (&a);
-  *ptr = (void *) (uintptr_t) a.addr;
+  *addr = a.addr;
   return cudaSuccess;
+}
+
+static cudaError_t
+alloc (void     **ptr,
+       size_t     size,
+       gboolean   host_visible,
+       const char *what)
+{
+  uint64_t addr = 0;
+  cudaError_t e;
+
+  if (ptr == NULL)
+    return ks_cudart_return (cudaErrorInvalidValue);
+  if (ks_cudart_sticky () != cudaSuccess)
+    return ks_cudart_sticky ();
+  if (size == 0)
+    {
+      *ptr = NULL;
+      return cudaSuccess;
+    }
+  e = new_alloc (&addr, size, host_visible, NULL, what);
+  if (e != cudaSuccess)
+    return ks_cudart_return (e);
+  *ptr = (void *) (uintptr_t) addr;
+  return cudaSuccess;
+}
+
+char *
+ks_cudart_alloc_name (const KsCudartAlloc *a)
+{
+  if (a->var == NULL)
+    return g_strdup_printf ("m%u", a->id);
+  if (a->var->module->index == 0)
+    return g_strdup (a->var->name);
+  return g_strdup_printf ("%s.module%u", a->var->name, a->var->module->index);
+}
+
+gboolean
+ks_cudart_alloc_var (KsCudartVar *var)
+{
+  g_autofree char *what = g_strdup_printf ("the %s variable %s",
+                                           var->managed ? "__managed__" : "module", var->name);
+
+  return new_alloc (&var->addr, MAX (var->size, 1), var->managed, var, what) == cudaSuccess;
+}
+
+uint8_t *
+ks_cudart_var_bytes (KsCudartVar *var)
+{
+  KsCudartAlloc *a;
+
+  if (var->addr == 0 || !ks_cudart_var_contents (var))
+    return NULL;
+  a = ks_cudart_find_alloc (var->addr, 0);
+  g_assert (a != NULL && a->var == var);
+  return a->data;
 }
 
 static cudaError_t
@@ -640,7 +695,8 @@ free_alloc (void     *ptr,
 
       if (m->addr != (uint64_t) (uintptr_t) ptr)
         continue;
-      if ((m->host_visible != host_visible && !m->host_visible) || m->registered)
+      if ((m->host_visible != host_visible && !m->host_visible) || m->registered
+          || m->var != NULL)
         break;
       if (m->host_visible)
         munmap (m->data, m->mapped);
@@ -836,13 +892,17 @@ locate (const void *ptr,
       *device = FALSE;
       return (uint8_t *) ptr;
     }
+  if (a->var != NULL && !ks_cudart_var_contents (a->var))
+    return NULL;
   *device = !a->host_visible;
   if (p + n > a->addr + a->size)
     {
+      g_autofree char *name = ks_cudart_alloc_name (a);
+
       ks_cudart_note ("%s: %zu bytes at 0x%" G_GINT64_MODIFIER "x run %" G_GUINT64_FORMAT
-                      " bytes past the end of the allocation m%u (%" G_GUINT64_FORMAT " bytes "
+                      " bytes past the end of the allocation %s (%" G_GUINT64_FORMAT " bytes "
                       "at 0x%" G_GINT64_MODIFIER "x)", what, n, p, p + n - (a->addr + a->size),
-                      a->id, a->size, a->addr);
+                      name, a->size, a->addr);
       return NULL;
     }
   return a->data + (p - a->addr);
@@ -1041,14 +1101,13 @@ symbol_copy (const void *symbol,
              gboolean    to_symbol,
              const char *what)
 {
-  KsCudartModule *m = NULL;
   KsCudartVar *v;
   gboolean device;
-  uint8_t *p;
+  uint8_t *p, *bytes;
 
   if (ks_cudart_sticky () != cudaSuccess)
     return ks_cudart_sticky ();
-  v = ks_cudart_find_var (symbol, &m);
+  v = ks_cudart_find_var (symbol);
   if (v == NULL)
     {
       ks_cudart_note ("%s: %p is not a __device__ or __constant__ variable the program "
@@ -1071,12 +1130,12 @@ symbol_copy (const void *symbol,
       ks_cudart_note ("%s: %p is device memory, which kind %d does not say", what, host, kind);
       return ks_cudart_return (cudaErrorInvalidValue);
     }
-  if (!ks_cudart_var_contents (m, v))
+  if ((bytes = ks_cudart_var_bytes (v)) == NULL)
     return ks_cudart_return (cudaErrorInvalidSymbol);
   if (to_symbol)
-    memcpy (v->data + offset, p, count);
+    memmove (bytes + offset, p, count);
   else
-    memcpy (p, v->data + offset, count);
+    memmove (p, bytes + offset, count);
   return cudaSuccess;
 }
 
@@ -1115,12 +1174,43 @@ cudaGetSymbolSize (size_t *size, const void *symbol)
   KsCudartVar *v;
 
   ks_cudart_lock ();
-  v = ks_cudart_find_var (symbol, NULL);
+  v = ks_cudart_find_var (symbol);
   ks_cudart_unlock ();
   if (v == NULL || size == NULL)
     return ks_cudart_return (cudaErrorInvalidSymbol);
   *size = v->size;
   return cudaSuccess;
+}
+
+/* The variable's own storage, which its module's kernels use: a pointer
+ * to it reaches the variable, as on the GPU */
+static cudaError_t
+symbol_address (void       **ptr,
+                const void  *symbol)
+{
+  KsCudartVar *v;
+
+  if (ks_cudart_sticky () != cudaSuccess)
+    return ks_cudart_sticky ();
+  v = ks_cudart_find_var (symbol);
+  if (v == NULL || ptr == NULL)
+    {
+      ks_cudart_note ("cudaGetSymbolAddress: %p is not a __device__, __constant__ or "
+                      "__managed__ variable the program registered (cudaErrorInvalidSymbol)",
+                      symbol);
+      return ks_cudart_return (cudaErrorInvalidSymbol);
+    }
+  if (ks_cudart_var_bytes (v) == NULL)
+    return ks_cudart_return (cudaErrorInvalidSymbol);
+  *ptr = (void *) (uintptr_t) v->addr;
+  return cudaSuccess;
+}
+
+CUDART_API cudaError_t
+cudaGetSymbolAddress (void       **ptr,
+                      const void  *symbol)
+{
+  LOCKED (symbol_address (ptr, symbol));
 }
 
 /* ---- streams and events -------------------------------------------------------------------- */

@@ -34,7 +34,6 @@ static GPtrArray *modules;              /* KsCudartModule */
 static GHashTable *kernels_by_host;     /* host function -> KsCudartKernel */
 static GHashTable *kernels;             /* the set of KsCudartKernel, for cudaKernel_t */
 static GHashTable *vars_by_host;        /* shadow variable -> KsCudartVar */
-static GHashTable *var_modules;         /* KsCudartVar -> KsCudartModule */
 static GArray *config_stack;            /* CallConfig */
 static uint32_t n_launches;
 static double model_clock_us;
@@ -56,7 +55,6 @@ ensure_tables (void)
   kernels_by_host = g_hash_table_new (NULL, NULL);
   kernels = g_hash_table_new (NULL, NULL);
   vars_by_host = g_hash_table_new (NULL, NULL);
-  var_modules = g_hash_table_new (NULL, NULL);
   config_stack = g_array_new (FALSE, TRUE, sizeof (CallConfig));
 }
 
@@ -165,11 +163,24 @@ __cudaUnregisterFatBinary (void **handle)
   ks_cudart_unlock ();
 }
 
+/* What a program calls before its first use of a __managed__ variable on
+ * the host: the variables' initial contents, from the PTX */
 CUDART_API char
 __cudaInitModule (void **handle)
 {
-  (void) handle;
-  return 1;
+  KsCudartModule *m = module_of (handle);
+  char ok = 1;
+
+  ks_cudart_lock ();
+  for (guint i = 0; i < m->vars->len; i++)
+    {
+      KsCudartVar *v = g_ptr_array_index (m->vars, i);
+
+      if (v->managed && ks_cudart_var_bytes (v) == NULL)
+        ok = 0;
+    }
+  ks_cudart_unlock ();
+  return ok;
 }
 
 CUDART_API void
@@ -198,6 +209,30 @@ __cudaRegisterFunction (void       **handle,
   ks_cudart_unlock ();
 }
 
+static KsCudartVar *
+register_var (KsCudartModule *m,
+              const void     *host,
+              const char     *name,
+              size_t          size,
+              gboolean        constant,
+              gboolean        managed)
+{
+  KsCudartVar *v = g_new0 (KsCudartVar, 1);
+
+  ensure_tables ();
+  v->name = g_strdup (name);
+  v->size = size;
+  v->constant = constant;
+  v->managed = managed;
+  v->module = m;
+  v->host = host;
+  /* (without storage it is refused where it is used) */
+  ks_cudart_alloc_var (v);
+  g_ptr_array_add (m->vars, v);
+  g_hash_table_insert (vars_by_host, (gpointer) host, v);
+  return v;
+}
+
 CUDART_API void
 __cudaRegisterVar (void       **handle,
                    char        *host_var,
@@ -208,22 +243,15 @@ __cudaRegisterVar (void       **handle,
                    int          constant,
                    int          global)
 {
-  KsCudartModule *m = module_of (handle);
-  KsCudartVar *v = g_new0 (KsCudartVar, 1);
-
   (void) device_address; (void) ext; (void) global;
   ks_cudart_lock ();
-  ensure_tables ();
-  v->name = g_strdup (device_name);
-  v->size = size;
-  v->constant = constant != 0;
-  v->host = host_var;
-  g_ptr_array_add (m->vars, v);
-  g_hash_table_insert (vars_by_host, host_var, v);
-  g_hash_table_insert (var_modules, v, m);
+  register_var (module_of (handle), host_var, device_name, size, constant != 0, FALSE);
   ks_cudart_unlock ();
 }
 
+/* A __managed__ variable: the program reaches it on the host through the
+ * pointer at @host_var_ptr, which is set to its storage, mapped at the
+ * device address that kernels use */
 CUDART_API void
 __cudaRegisterManagedVar (void       **handle,
                           void       **host_var_ptr,
@@ -234,9 +262,17 @@ __cudaRegisterManagedVar (void       **handle,
                           int          constant,
                           int          global)
 {
-  (void) handle; (void) host_var_ptr; (void) device_address; (void) ext;
-  (void) size; (void) constant; (void) global;
-  ks_cudart_note ("__managed__ variable %s: not supported (use cudaMallocManaged)", device_name);
+  KsCudartVar *v;
+
+  (void) device_address; (void) ext; (void) global;
+  ks_cudart_lock ();
+  v = register_var (module_of (handle), host_var_ptr, device_name, size, constant != 0, TRUE);
+  if (v->addr != 0)
+    {
+      *host_var_ptr = (void *) (uintptr_t) v->addr;
+      g_hash_table_insert (vars_by_host, *host_var_ptr, v);
+    }
+  ks_cudart_unlock ();
 }
 
 CUDART_API unsigned
@@ -292,16 +328,10 @@ ks_cudart_find_kernel (const void *fun)
 }
 
 KsCudartVar *
-ks_cudart_find_var (const void      *symbol,
-                    KsCudartModule **module)
+ks_cudart_find_var (const void *symbol)
 {
-  KsCudartVar *v;
-
   ensure_tables ();
-  v = g_hash_table_lookup (vars_by_host, symbol);
-  if (v != NULL && module != NULL)
-    *module = g_hash_table_lookup (var_modules, v);
-  return v;
+  return g_hash_table_lookup (vars_by_host, symbol);
 }
 
 CUDART_API cudaError_t
@@ -324,10 +354,11 @@ __cudaGetKernel (cudaKernel_t *kernel,
 static gboolean
 module_ready (KsCudartModule *m)
 {
-  if (m->module != NULL)
-    return TRUE;
+  /* (a module that did not parse keeps its error) */
   if (m->error != NULL)
     return FALSE;
+  if (m->module != NULL)
+    return TRUE;
   m->module = ks_ptx_module_parse (g_bytes_new_static (m->ptx, m->ptx_len),
                                    m->source_name != NULL ? m->source_name : "module.ptx");
   if (ks_ptx_module_has_errors (m->module))
@@ -423,30 +454,21 @@ built_clear (Built *b)
     {
       g_free (l->buffers[i].name);
       g_free (l->buffers[i].data);
+      g_free (l->buffers[i].variable);
     }
   g_free (l->buffers);
   for (uint32_t i = 0; i < l->n_params; i++)
     g_free (l->params[i].bytes);
   g_free (l->params);
-  for (uint32_t i = 0; i < l->n_symbols; i++)
-    {
-      g_free (l->symbols[i].name);
-      g_free (l->symbols[i].data);
-    }
-  g_free (l->symbols);
   g_strfreev (l->output_symbols);
   g_free (l->kernel);
 }
 
-static char *
-buffer_name (const KsCudartAlloc *a)
-{
-  return g_strdup_printf ("m%u", a->id);
-}
-
 /* Every live allocation, placed where the program sees it; the kernel's
  * parameters from the program's argument values; the module's variables
- * as the program left them */
+ * in their storage (or, @initial, a launch that only lays the module out,
+ * with its parameters zeros and its variables their PTX initializers, all
+ * read back as "output_symbols") */
 static gboolean
 build_launch (KsCudartModule  *m,
               const char      *kernel,
@@ -454,7 +476,7 @@ build_launch (KsCudartModule  *m,
               dim3             block,
               uint32_t         shared,
               void           **args,
-              gboolean         zero_params,
+              gboolean         initial,
               Built           *out,
               char           **message)
 {
@@ -482,7 +504,9 @@ build_launch (KsCudartModule  *m,
       const KsCudartAlloc *a = &g_array_index (allocs, KsCudartAlloc, i);
       KsLaunchBuffer *b = &l->buffers[i];
 
-      b->name = buffer_name (a);
+      b->name = ks_cudart_alloc_name (a);
+      if (!initial && a->var != NULL && a->var->module == m && !a->var->absent)
+        b->variable = g_strdup (a->var->name);
       b->type = KS_PTX_TYPE_B8;
       b->count = a->size;
       b->size = a->size;
@@ -499,7 +523,7 @@ build_launch (KsCudartModule  *m,
       const KsPtxVar *v = &m->module->vars[f->first_param + p];
       KsLaunchParam *lp = &l->params[p];
       uint32_t size = type_bytes (v);
-      const uint8_t *src = zero_params ? NULL : args[p];
+      const uint8_t *src = initial ? NULL : args[p];
 
       if (v->n_elements == 1 && v->vec <= 1 && size <= 8 && size > 0)
         {
@@ -526,73 +550,70 @@ build_launch (KsCudartModule  *m,
         }
     }
 
-  l->symbols = g_new0 (KsLaunchSymbol, MAX (m->vars->len, 1));
+  if (!initial)
+    return TRUE;
   l->output_symbols = g_new0 (char *, m->vars->len + 1);
   for (guint i = 0; i < m->vars->len; i++)
     {
       KsCudartVar *v = g_ptr_array_index (m->vars, i);
 
-      v->out_index = -1;
-      if (v->absent)
-        continue;
-      v->out_index = (int32_t) n_out;
-      if (v->data != NULL)
-        {
-          KsLaunchSymbol *s = &l->symbols[l->n_symbols++];
-
-          s->name = g_strdup (v->name);
-          s->type = KS_PTX_TYPE_B8;
-          s->data = g_memdup2 (v->data, v->size);
-          s->size = v->size;
-        }
-      l->output_symbols[n_out++] = g_strdup (v->name);
+      if (!v->absent)
+        l->output_symbols[n_out++] = g_strdup (v->name);
     }
   l->n_output_symbols = n_out;
   return TRUE;
 }
 
-/* The module's variables as @sim holds them ("output_symbols" in the
- * module's order): all of them, or (@unknown_only) those the stand-in
- * does not hold yet */
+/* The module's variables not loaded yet, as @sim laid them out
+ * ("output_symbols" in the module's order, the absent ones zeros) */
 static void
-read_vars (KsCudartModule *m,
-           const KsSim    *sim,
-           gboolean        unknown_only)
+load_vars (KsCudartModule *m,
+           const KsSim    *sim)
 {
+  uint32_t out = 0;
+
   for (guint i = 0; i < m->vars->len; i++)
     {
       KsCudartVar *v = g_ptr_array_index (m->vars, i);
+      KsCudartAlloc *a = v->addr != 0 ? ks_cudart_find_alloc (v->addr, 0) : NULL;
       size_t size = 0;
       const uint8_t *data;
 
-      if (v->data != NULL && unknown_only)
+      if (v->absent)
+        {
+          v->loaded = TRUE;
+          continue;
+        }
+      data = ks_sim_get_output_symbol (sim, out++, NULL, NULL, &size);
+      if (v->loaded || a == NULL)
         continue;
-      if (v->data == NULL)
-        v->data = g_malloc0 (MAX (v->size, 1));
-      if (v->out_index < 0)
-        continue;
-      data = ks_sim_get_output_symbol (sim, (uint32_t) v->out_index, NULL, NULL, &size);
-      memcpy (v->data, data, MIN (size, v->size));
+      memcpy (a->data, data, MIN (size, v->size));
+      v->loaded = TRUE;
     }
 }
 
 gboolean
-ks_cudart_var_contents (KsCudartModule *m,
-                        KsCudartVar    *var)
+ks_cudart_var_contents (KsCudartVar *var)
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *message = NULL;
   const KsPtxFunction *entry = NULL;
   g_autofree char *name = NULL;
+  KsCudartModule *m = var->module;
   dim3 one = { 1, 1, 1 };
   Built built;
   KsSim *sim;
 
-  if (var->data != NULL)
+  if (var->loaded)
     return TRUE;
+  if (var->addr == 0)
+    {
+      ks_cudart_note ("variable %s has no storage: it could not be allocated", var->name);
+      return FALSE;
+    }
   if (!module_ready (m))
     {
-      ks_cudart_note ("variable %s: the module %s", var->name, m->error);
+      ks_cudart_note ("variable %s cannot be read: %s", var->name, m->error);
       return FALSE;
     }
   /* The initial values are what the simulator lays out: a simulation of
@@ -602,7 +623,8 @@ ks_cudart_var_contents (KsCudartModule *m,
       entry = &m->module->functions[i];
   if (entry == NULL)
     {
-      var->data = g_malloc0 (MAX (var->size, 1));
+      /* (no kernel uses it: zeros) */
+      var->loaded = TRUE;
       return TRUE;
     }
   name = ks_ptx_span_dup (m->module, entry->name);
@@ -618,7 +640,7 @@ ks_cudart_var_contents (KsCudartModule *m,
       built_clear (&built);
       return FALSE;
     }
-  read_vars (m, sim, TRUE);
+  load_vars (m, sim);
   ks_sim_free (sim);
   built_clear (&built);
   return TRUE;
@@ -820,6 +842,11 @@ spec_json (KsCudartModule     *m,
       json_builder_add_int_value (b, (gint64) buf->size);
       json_builder_set_member_name (b, "address");
       json_builder_add_string_value (b, addr);
+      if (buf->variable != NULL)
+        {
+          json_builder_set_member_name (b, "variable");
+          json_builder_add_string_value (b, buf->variable);
+        }
       if (before[i] != NULL)
         {
           json_builder_set_member_name (b, "bytes_file");
@@ -884,22 +911,6 @@ spec_json (KsCudartModule     *m,
     }
   json_builder_end_array (b);
 
-  if (l->n_symbols > 0)
-    {
-      json_builder_set_member_name (b, "symbols");
-      json_builder_begin_object (b);
-      for (uint32_t i = 0; i < l->n_symbols; i++)
-        {
-          g_autofree char *hex = hex_of (l->symbols[i].data, l->symbols[i].size);
-
-          json_builder_set_member_name (b, l->symbols[i].name);
-          json_builder_begin_object (b);
-          json_builder_set_member_name (b, "bytes_hex");
-          json_builder_add_string_value (b, hex);
-          json_builder_end_object (b);
-        }
-      json_builder_end_object (b);
-    }
   json_builder_set_member_name (b, "outputs");
   json_builder_begin_array (b);
   for (uint32_t i = 0; i < l->n_buffers; i++)
@@ -1193,6 +1204,17 @@ ks_cudart_launch (KsCudartKernel *k,
       ks_cudart_note ("%s (launch %u) cannot run: %s", name, index, m->error);
       return ks_cudart_return (cudaErrorNoKernelImageForDevice);
     }
+  for (guint i = 0; i < m->vars->len; i++)
+    {
+      KsCudartVar *v = g_ptr_array_index (m->vars, i);
+
+      if (!ks_cudart_var_contents (v))
+        {
+          ks_cudart_note ("%s (launch %u) cannot run without its variable %s", name, index,
+                          v->name);
+          return ks_cudart_return (cudaErrorInvalidValue);
+        }
+    }
   if (!build_launch (m, k->name, grid, block, (uint32_t) shared, args, FALSE, &built, &message))
     {
       ks_cudart_note ("%s (launch %u) cannot run: %s", name, index, message);
@@ -1291,7 +1313,6 @@ ks_cudart_launch (KsCudartKernel *k,
       else
         a->data = data;
     }
-  read_vars (m, sim, FALSE);
 
   if (status == KS_SIM_DONE)
     {

@@ -22,6 +22,27 @@
 #define KS_CUDART_DEVICE_BASE G_GUINT64_CONSTANT (0x0000700000000000)
 #define KS_CUDART_GUARD 4096u
 
+typedef struct ks_cudart_module KsCudartModule;
+
+/* A module variable (__device__, __constant__, __managed__).  Its storage
+ * is an allocation of its own at @addr, which each launch of its module
+ * binds to the PTX variable (a launch buffer's "variable"), so that the
+ * address cudaGetSymbolAddress gives and the variable are one memory. */
+typedef struct
+{
+  char *name;                   /* as the PTX writes it */
+  uint64_t size;
+  gboolean constant;
+  gboolean managed;             /* __managed__: host-visible, the program's pointer set */
+  uint64_t addr;                /* its allocation; 0 when it could not be made */
+  gboolean loaded;              /* the allocation holds its contents (the PTX's initializer
+                                 * is read when first needed) */
+  KsCudartModule *module;
+  const void *host;             /* the program's shadow variable */
+  gboolean absent;              /* registered, but not in the PTX (ptxas or cicc dropped it):
+                                 * only the host's copy exists */
+} KsCudartVar;
+
 typedef struct
 {
   uint64_t addr, size;
@@ -30,22 +51,10 @@ typedef struct
   uint64_t mapped;              /* bytes mapped at addr (host-visible) */
   gboolean registered;          /* the program's own memory (cudaHostRegister) */
   uint32_t id;                  /* the n-th allocation of the program: its buffer's name */
+  KsCudartVar *var;             /* the module variable it is the storage of, or NULL */
 } KsCudartAlloc;
 
-typedef struct
-{
-  char *name;                   /* as the PTX writes it */
-  uint64_t size;
-  gboolean constant;
-  uint8_t *data;                /* the contents the stand-in holds, or NULL: the PTX's
-                                 * initializer, not read yet */
-  const void *host;             /* the program's shadow variable */
-  gboolean absent;              /* registered, but not in the PTX (ptxas or cicc dropped it):
-                                 * only the host's copy exists */
-  int32_t out_index;            /* its place in the last launch's "output_symbols", or -1 */
-} KsCudartVar;
-
-typedef struct
+struct ks_cudart_module
 {
   void *handle_slot;            /* the program keeps &handle_slot as its handle */
   uint32_t index;
@@ -59,7 +68,7 @@ typedef struct
   size_t cubin_len;
   GPtrArray *vars;              /* KsCudartVar */
   const char *record_path;      /* modules/module-N.ptx in the recording */
-} KsCudartModule;
+};
 
 typedef struct ks_cudart_kernel
 {
@@ -89,6 +98,16 @@ cudaError_t      ks_cudart_not_supported   (const char     *function);
 KsCudartAlloc   *ks_cudart_find_alloc      (uint64_t        addr,
                                             uint64_t        size);
 GArray          *ks_cudart_allocs          (void);
+/* Its buffer's name in a launch: mN for the program's N-th allocation, a
+ * variable's storage by the variable's name (NAME.moduleN after the
+ * first module) */
+char            *ks_cudart_alloc_name      (const KsCudartAlloc *a);
+/* Makes @var's storage (device memory, or host-visible memory for a
+ * __managed__ variable); FALSE, with a note, when it cannot be made */
+gboolean         ks_cudart_alloc_var       (KsCudartVar    *var);
+/* The bytes of @var's storage, its contents loaded; NULL, with a note,
+ * when they cannot be */
+uint8_t         *ks_cudart_var_bytes       (KsCudartVar    *var);
 
 /* The simulated GPU, from the GPU database read once */
 const struct cudaDeviceProp *ks_cudart_props (void);
@@ -103,13 +122,12 @@ cudaError_t      ks_cudart_launch          (KsCudartKernel *kernel,
                                             size_t          shared,
                                             gboolean        cooperative);
 KsCudartKernel  *ks_cudart_find_kernel     (const void     *fun);
-/* A module variable by the program's shadow address */
-KsCudartVar     *ks_cudart_find_var        (const void     *symbol,
-                                            KsCudartModule **module);
-/* Makes var->data hold the variable's contents (its initializer when the
- * program has not written it) */
-gboolean         ks_cudart_var_contents    (KsCudartModule *module,
-                                            KsCudartVar    *var);
+/* A module variable by the program's shadow address (or, for a
+ * __managed__ one, by its storage's address) */
+KsCudartVar     *ks_cudart_find_var        (const void     *symbol);
+/* Makes @var's storage hold its contents: its PTX initializer, read once,
+ * before the program or a kernel first reads or writes it */
+gboolean         ks_cudart_var_contents    (KsCudartVar    *var);
 /* The model time of the launches so far, in microseconds */
 double           ks_cudart_model_clock     (void);
 /* Writes the recording's last launches.json and closes it */

@@ -2496,6 +2496,8 @@ typedef struct
   uint8_t ptr_space;
   uint32_t align, ptr_align;
   gboolean ptr;
+  uint32_t var_flags;           /* KS_PTX_VAR_MANAGED, KS_PTX_VAR_UNIFIED */
+  uint32_t attr_line, attr_column; /* where .attribute is */
 } DeclAttrs;
 
 static gboolean
@@ -2517,8 +2519,47 @@ space_of_directive (uint32_t  dir,
     }
 }
 
-/* After the state space: [.align N] [.vN] [.ptr [.space] [.align N]] .type, in
- * any order; for .param the .ptr attributes may follow the type. */
+/* .attribute(.managed) or .attribute(.unified(UUID1, UUID2)), the
+ * directive itself read: the variable attributes of the PTX ISA */
+static gboolean
+parse_var_attribute (Parser    *p,
+                     DeclAttrs *a)
+{
+  if (!expect_punct (p, '(', "'('"))
+    return FALSE;
+  for (;;)
+    {
+      if (tok_is (p, ".managed"))
+        {
+          a->var_flags |= KS_PTX_VAR_MANAGED;
+          advance (p);
+        }
+      else if (tok_is (p, ".unified"))
+        {
+          uint64_t uuid;
+
+          a->var_flags |= KS_PTX_VAR_UNIFIED;
+          advance (p);
+          if (!expect_punct (p, '(', "'('") || !parse_uint (p, &uuid, "a UUID")
+              || !expect_punct (p, ',', "','") || !parse_uint (p, &uuid, "a UUID")
+              || !expect_punct (p, ')', "')'"))
+            return FALSE;
+        }
+      else
+        {
+          error_expected (p, "a variable attribute, .managed or .unified");
+          return FALSE;
+        }
+      if (!is_punct (&p->tok, ','))
+        break;
+      advance (p);
+    }
+  return expect_punct (p, ')', "')'");
+}
+
+/* After the state space: [.align N] [.vN] [.ptr [.space] [.align N]]
+ * [.attribute(...)] .type, in any order; for .param the .ptr attributes may
+ * follow the type. */
 static gboolean
 parse_decl_attrs (Parser    *p,
                   DeclAttrs *a)
@@ -2553,6 +2594,13 @@ parse_decl_attrs (Parser    *p,
         case KS_PTX_DIR_PTR:
           a->ptr = TRUE;
           advance (p);
+          continue;
+        case KS_PTX_DIR_ATTRIBUTE:
+          a->attr_line = p->tok.line;
+          a->attr_column = p->tok.column;
+          advance (p);
+          if (!parse_var_attribute (p, a))
+            return FALSE;
           continue;
         case KS_PTX_DIR_TEXREF:
           a->type = KS_PTX_TYPE_TEXREF; have_type = TRUE; advance (p); continue;
@@ -2763,7 +2811,7 @@ add_var (Parser           *p,
   v->type = a->type;
   v->vec = a->vec;
   v->linkage = linkage;
-  v->flags = flags | (a->ptr ? KS_PTX_VAR_PTR : 0);
+  v->flags = flags | (a->ptr ? KS_PTX_VAR_PTR : 0) | a->var_flags;
   v->align = a->align;
   v->function = p->fn;
   v->n_elements = 1;
@@ -2854,6 +2902,14 @@ parse_var_decl (Parser  *p,
   a.space = space;
   if (!parse_decl_attrs (p, &a))
     {
+      recover (p);
+      return;
+    }
+  if (a.var_flags != 0 && (space != KS_PTX_SPACE_GLOBAL || p->fn != KS_PTX_NONE))
+    {
+      /* (what ptxas says too: the attributes are for module-scope globals) */
+      diag (p, a.attr_line, a.attr_column, KS_PTX_SEVERITY_ERROR,
+            ".attribute applies only to .global variables at module scope");
       recover (p);
       return;
     }

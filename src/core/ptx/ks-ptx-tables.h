@@ -29,6 +29,7 @@ typedef enum
   X (ADDRESS_SIZE, "address_size") \
   X (ALIAS, "alias") \
   X (ALIGN, "align") \
+  X (ATTRIBUTE, "attribute") \
   X (BRANCHTARGETS, "branchtargets") \
   X (CALLPROTOTYPE, "callprototype") \
   X (CALLTARGETS, "calltargets") \

@@ -328,6 +328,8 @@ typedef enum
 #define KS_PTX_VAR_PARAM        0x04u   /* a parameter of its function */
 #define KS_PTX_VAR_RETURN       0x08u   /* a return parameter of its function */
 #define KS_PTX_VAR_REG_PARAM    0x10u   /* a .reg parameter of a .func */
+#define KS_PTX_VAR_MANAGED      0x20u   /* .attribute(.managed): __managed__ */
+#define KS_PTX_VAR_UNIFIED      0x40u   /* .attribute(.unified(uuid1, uuid2)) */
 
 typedef struct
 {

@@ -873,6 +873,32 @@ parse_init (Ctx        *ctx,
 static char *resolve_path (const char *spec_path,
                            const char *path);
 
+/* A buffer's "variable": a name no other buffer of the launch gives
+ * (the simulator finds the variable, knowing the module) */
+static gboolean
+parse_buffer_variable (Ctx        *ctx,
+                       KsLaunch   *launch,
+                       uint32_t    index,
+                       JsonNode   *node,
+                       BufSpec    *b)
+{
+  g_autofree char *path = member_path (b->path, "variable");
+  JsonNode *n = json_object_get_member (json_node_get_object (node), "variable");
+  const char *name;
+
+  if (n == NULL)
+    return TRUE;
+  if (!JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_STRING
+      || *(name = json_node_get_string (n)) == '\0')
+    return fail (ctx, path, "must be the name of a .global or .const variable of the module");
+  for (uint32_t i = 0; i < index; i++)
+    if (launch->buffers[i].variable != NULL && strcmp (launch->buffers[i].variable, name) == 0)
+      return fail (ctx, path, "buffer '%s' is already the storage of %s",
+                   launch->buffers[i].name, name);
+  launch->buffers[index].variable = g_strdup (name);
+  return TRUE;
+}
+
 /* Reads everything about a buffer but its values, which materialize()
  * checks as it writes them. */
 static gboolean
@@ -884,7 +910,7 @@ parse_buffer (Ctx        *ctx,
   static const char *const keys[] = { "type", "count", "init", "data", "bytes_hex",
                                       "bytes_file", NULL };
   static const char *const buffer_keys[] = { "type", "count", "init", "data", "bytes_hex",
-                                             "bytes_file", "address", NULL };
+                                             "bytes_file", "address", "variable", NULL };
   g_autofree char *ptype = NULL, *pcount = NULL, *pdata = NULL, *phex = NULL, *pfile = NULL;
   JsonObject *o = NULL;
   JsonNode *n_type, *n_count, *n_init, *n_data, *n_hex, *n_file, *n_address;
@@ -2321,7 +2347,8 @@ parse_buffers (Ctx        *ctx,
         return fail (ctx, b->path, "a buffer needs a name");
       launch->buffers[i].name = g_strdup (name);
       launch->n_buffers = i + 1;
-      if (!parse_buffer (ctx, name, json_object_get_member (buffers, name), b))
+      if (!parse_buffer (ctx, name, json_object_get_member (buffers, name), b)
+          || !parse_buffer_variable (ctx, launch, i, json_object_get_member (buffers, name), b))
         return FALSE;
       launch->buffers[i].type = b->type;
       launch->buffers[i].count = b->count;
@@ -2894,6 +2921,7 @@ ks_launch_free (KsLaunch *launch)
     {
       g_free (launch->buffers[i].name);
       g_free (launch->buffers[i].data);
+      g_free (launch->buffers[i].variable);
     }
   g_free (launch->buffers);
   for (uint32_t i = 0; i < launch->n_textures; i++)
@@ -2947,6 +2975,7 @@ ks_launch_copy (const KsLaunch *l)
     {
       c->buffers[i] = l->buffers[i];
       c->buffers[i].name = g_strdup (l->buffers[i].name);
+      c->buffers[i].variable = g_strdup (l->buffers[i].variable);
       /* (a buffer made by a recipe has no bytes to copy) */
       c->buffers[i].data = l->buffers[i].data != NULL
                            ? g_memdup2 (l->buffers[i].data, l->buffers[i].size) : NULL;

@@ -116,6 +116,14 @@
  *   KS_LAUNCH_MIN_ADDRESS (the simulator keeps its windows below), in
  *   ascending order without overlapping.
  *
+ *   "variable": "VAR" makes the buffer the storage of the module's .global
+ *   or .const variable VAR (found as "symbols" finds one): the kernel's
+ *   accesses to VAR are accesses to the buffer, at its address, so a
+ *   pointer to the variable that a program took (cudaGetSymbolAddress, a
+ *   __managed__ variable) and the variable are one memory.  The buffer's
+ *   bytes are the variable's contents: its PTX initializer is not written.
+ *   The buffer must hold the variable; one buffer a variable.
+ *
  *   "symbols": {VAR: CONTENTS} fills a module-scope .global or .const
  *   variable before the first launch (cudaMemcpyToSymbol).  CONTENTS are a
  *   buffer's ("type", "count", "data", "bytes_hex", "init"), "type"
@@ -177,6 +185,8 @@ typedef struct
   size_t size;                  /* bytes */
   KsLaunchFill fill;
   uint64_t address;             /* where the simulator places it ("address"); 0: it chooses */
+  char *variable;               /* "variable": the module variable (.global or .const) whose
+                                 * storage this buffer is, or NULL */
 } KsLaunchBuffer;
 
 /* Textures (and surfaces) a launch may describe: handles keep the index in

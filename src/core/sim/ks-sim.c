@@ -484,16 +484,68 @@ write_init (KsSim          *sim,
     }
 }
 
+static uint32_t find_symbol (const KsPtxModule *m,
+                             const char        *name);
+
+/* For each module variable, the launch buffer that is its storage (a
+ * buffer's "variable"), or KS_PTX_NONE; NULL when a buffer names no
+ * variable with storage */
+static uint32_t *
+bound_buffers (KsSim   *sim,
+               GError **error)
+{
+  const KsPtxModule *m = sim->module;
+  const KsLaunch *l = sim->launch;
+  uint32_t *bound = g_new (uint32_t, MAX (m->n_vars, 1));
+
+  for (uint32_t i = 0; i < m->n_vars; i++)
+    bound[i] = KS_PTX_NONE;
+  for (uint32_t b = 0; b < l->n_buffers; b++)
+    {
+      const char *name = l->buffers[b].variable;
+      uint32_t var;
+
+      if (name == NULL)
+        continue;
+      var = find_symbol (m, name);
+      if (var == KS_PTX_NONE
+          || (m->vars[var].linkage == KS_PTX_LINKAGE_EXTERN && var_size (&m->vars[var]) == 0))
+        {
+          g_set_error (error, KS_SIM_ERROR, KS_SIM_ERROR_BAD_LAUNCH,
+                       "%sbuffers.%s.variable: %s has no .global or .const variable named %s "
+                       "with storage (give its name as the PTX writes it)", sim->where,
+                       l->buffers[b].name, m->filename, name);
+          g_free (bound);
+          return NULL;
+        }
+      if (l->buffers[b].size < var_size (&m->vars[var]))
+        {
+          g_set_error (error, KS_SIM_ERROR, KS_SIM_ERROR_BAD_LAUNCH,
+                       "%sbuffers.%s.variable: the buffer has %zu bytes, and %s (line %u) "
+                       "has %" G_GUINT64_FORMAT, sim->where, l->buffers[b].name,
+                       l->buffers[b].size, name, m->vars[var].line, var_size (&m->vars[var]));
+          g_free (bound);
+          return NULL;
+        }
+      bound[var] = b;
+    }
+  return bound;
+}
+
 /* Gives every variable its address: globals and constants get allocations
- * with their initializers; shared variables offsets in the CTA's shared
- * memory; parameters and locals offsets in their function's frame. */
+ * with their initializers (or are the launch buffer the spec binds to
+ * them); shared variables offsets in the CTA's shared memory; parameters
+ * and locals offsets in their function's frame. */
 static gboolean
 layout_module (KsSim   *sim,
                GError **error)
 {
   const KsPtxModule *m = sim->module;
+  g_autofree uint32_t *bound = bound_buffers (sim, error);
   uint64_t shared = 0;
 
+  if (bound == NULL)
+    return FALSE;
   sim->var_addr = g_new0 (uint64_t, m->n_vars ? m->n_vars : 1);
   sim->layouts = g_new0 (KsSimFnLayout, m->n_functions ? m->n_functions : 1);
 
@@ -511,6 +563,14 @@ layout_module (KsSim   *sim,
 
             if (v->linkage == KS_PTX_LINKAGE_EXTERN && size == 0)
               break;
+            if (bound[i] != KS_PTX_NONE)
+              {
+                a = &sim->allocs[sim->buffer_alloc[bound[i]]];
+                a->var = i;
+                a->readonly = v->space == KS_PTX_SPACE_CONST;
+                sim->var_addr[i] = a->base;
+                break;
+              }
             if (size > (G_GUINT64_CONSTANT (1) << 32))
               {
                 g_set_error (error, KS_SIM_ERROR, KS_SIM_ERROR_BAD_LAUNCH,
@@ -561,12 +621,13 @@ layout_module (KsSim   *sim,
         }
     }
 
-  /* Initializers may point at any variable, so they come after addresses */
+  /* Initializers may point at any variable, so they come after addresses
+   * (a variable that is a launch buffer has the buffer's contents) */
   for (uint32_t i = 0; i < sim->n_allocs; i++)
     {
       KsSimAlloc *a = &sim->allocs[i];
 
-      if (a->var != KS_PTX_NONE)
+      if (a->var != KS_PTX_NONE && a->buffer < 0)
         write_init (sim, &m->vars[a->var], a->data, a->size);
     }
 
