@@ -464,6 +464,18 @@ built_clear (Built *b)
   g_free (l->kernel);
 }
 
+/* The type the PTX declares module variable @name with, or .b8 */
+static KsPtxType
+var_type (const KsPtxModule *module,
+          const char        *name)
+{
+  for (uint32_t k = 0; k < module->n_vars; k++)
+    if (module->vars[k].function == KS_PTX_NONE
+        && ks_ptx_span_equal (module, module->vars[k].name, name))
+      return (KsPtxType) module->vars[k].type;
+  return KS_PTX_TYPE_B8;
+}
+
 /* Every live allocation, placed where the program sees it; the kernel's
  * parameters from the program's argument values; the module's variables
  * in their storage (or, @initial, a launch that only lays the module out,
@@ -505,10 +517,22 @@ build_launch (KsCudartModule  *m,
       KsLaunchBuffer *b = &l->buffers[i];
 
       b->name = ks_cudart_alloc_name (a);
-      if (!initial && a->var != NULL && a->var->module == m && !a->var->absent)
-        b->variable = g_strdup (a->var->name);
       b->type = KS_PTX_TYPE_B8;
       b->count = a->size;
+      if (!initial && a->var != NULL && a->var->module == m && !a->var->absent)
+        {
+          /* (in the variable's type when the PTX gives one: nvcc writes
+           * scalars with theirs, arrays as .b8 bytes) */
+          KsPtxType t = var_type (m->module, a->var->name);
+          uint32_t ts = ks_ptx_type_size (t);
+
+          b->variable = g_strdup (a->var->name);
+          if (ts > 1 && ts <= 8 && a->size % ts == 0)
+            {
+              b->type = t;
+              b->count = a->size / ts;
+            }
+        }
       b->size = a->size;
       b->address = a->addr;
       /* zeros until the launch is known to start (hand_over) */
@@ -837,9 +861,9 @@ spec_json (KsCudartModule     *m,
       json_builder_set_member_name (b, buf->name);
       json_builder_begin_object (b);
       json_builder_set_member_name (b, "type");
-      json_builder_add_string_value (b, "b8");
+      json_builder_add_string_value (b, ks_ptx_type_name (buf->type));
       json_builder_set_member_name (b, "count");
-      json_builder_add_int_value (b, (gint64) buf->size);
+      json_builder_add_int_value (b, (gint64) buf->count);
       json_builder_set_member_name (b, "address");
       json_builder_add_string_value (b, addr);
       if (buf->variable != NULL)
