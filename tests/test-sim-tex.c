@@ -1524,6 +1524,104 @@ test_forged_handles (void)
     }
 }
 
+/* A texture over pitched memory (cudaResourceTypePitch2D): its rows
+ * "pitch" bytes apart, from "offset" bytes into the buffer, read with
+ * clamped integer coordinates, against a C reference over the same bytes;
+ * then the same handle after the object was destroyed faults */
+static void
+test_pitched (void)
+{
+  static const char ptx[] =
+    ".version 8.0\n.target sm_80\n.address_size 64\n"
+    ".visible .entry k(.param .u64 p_tex, .param .u64 p_out)\n"
+    "{\n"
+    "  .reg .b32 %r<6>;\n"
+    "  .reg .f32 %f<5>;\n"
+    "  .reg .b64 %rd<6>;\n"
+    "  ld.param.u64 %rd1, [p_tex];\n"
+    "  ld.param.u64 %rd2, [p_out];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  rem.u32 %r2, %r1, 9;\n"
+    "  sub.s32 %r2, %r2, 2;\n"
+    "  div.u32 %r3, %r1, 9;\n"
+    "  sub.s32 %r3, %r3, 1;\n"
+    "  tex.2d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r2, %r3}];\n"
+    "  mul.wide.u32 %rd3, %r1, 4;\n"
+    "  add.s64 %rd4, %rd2, %rd3;\n"
+    "  st.global.f32 [%rd4], %f1;\n"
+    "  ret;\n"
+    "}\n";
+  /* 5 x 3 texels, rows of 8 floats, starting at float 4 */
+  enum { W = 5, H = 3, PITCH = 8, OFF = 4, N = 9 * 6 };
+  g_autoptr(GString) spec = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+  float mem[OFF + PITCH * H];
+  const float *out;
+  Run r = { 0 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (mem); i++)
+    mem[i] = (float) (i * 3 + 1);
+  g_string_append (spec, "{\"ptx\": \"x.ptx\", \"grid\": [1], \"block\": [54],"
+                   " \"buffers\": {\"m\": {\"type\": \"f32\", \"data\": [");
+  for (guint i = 0; i < G_N_ELEMENTS (mem); i++)
+    g_string_append_printf (spec, "%s%g", i ? ", " : "", mem[i]);
+  g_string_append_printf (spec, "]}, \"out\": {\"type\": \"f32\", \"count\": %d}},"
+                          " \"textures\": {\"t\": {\"buffer\": \"m\", \"format\": {\"type\": \"f32\"},"
+                          " \"width\": %d, \"height\": %d, \"offset\": %d, \"pitch\": %d}},"
+                          " \"params\": [{\"texture\": \"t\"}, {\"buffer\": \"out\"}]}",
+                          N, W, H, OFF * 4, PITCH * 4);
+  r.module = text_module (ptx);
+  r.launch = ks_launch_parse (spec->str, -1, NULL, &error);
+  g_assert_no_error (error);
+  r.sim = ks_sim_new (r.module, r.launch, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (ks_sim_run (r.sim, 0, NULL), ==, KS_SIM_DONE);
+  out = (const float *) buffer (&r, "out");
+  for (int t = 0; t < N; t++)
+    {
+      int x = CLAMP (t % 9 - 2, 0, W - 1), y = CLAMP (t / 9 - 1, 0, H - 1);
+
+      g_assert_cmpfloat (out[t], ==, mem[OFF + y * PITCH + x]);
+    }
+  run_clear (&r);
+
+  /* the rows need 16 + 2 x 32 + 5 x 4 = 100 bytes: one float short */
+  {
+    g_autofree char *bad = g_strdup_printf (
+      "{\"ptx\": \"x.ptx\", \"grid\": [1], \"block\": [1],"
+      " \"buffers\": {\"m\": {\"type\": \"f32\", \"count\": %d}},"
+      " \"textures\": {\"t\": {\"buffer\": \"m\", \"format\": {\"type\": \"f32\"},"
+      " \"width\": %d, \"height\": %d, \"offset\": %d, \"pitch\": %d}}}",
+      OFF + PITCH * (H - 1) + W - 1, W, H, OFF * 4, PITCH * 4);
+
+    g_assert_null (ks_launch_parse (bad, -1, NULL, &error));
+    g_assert_nonnull (strstr (error->message, "the array needs 100 (3 rows of 5 texels of 4 "
+                                              "bytes, at offset 16, pitch 32)"));
+    g_clear_error (&error);
+  }
+
+  /* destroyed before the launch: its handle faults where it is used */
+  g_string_truncate (spec, 0);
+  g_string_append (spec, "{\"ptx\": \"x.ptx\", \"grid\": [1], \"block\": [54],"
+                   " \"buffers\": {\"out\": {\"type\": \"f32\", \"count\": 54}},"
+                   " \"textures\": {\"gone\": {\"destroyed\": true}},"
+                   " \"params\": [{\"texture\": \"gone\"}, {\"buffer\": \"out\"}]}");
+  r.module = text_module (ptx);
+  r.launch = ks_launch_parse (spec->str, -1, NULL, &error);
+  g_assert_no_error (error);
+  r.sim = ks_sim_new (r.module, r.launch, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (ks_sim_run (r.sim, 0, NULL), ==, KS_SIM_FAULTED);
+  g_assert_nonnull (strstr (ks_sim_get_fault (r.sim)->message,
+                            "texture 'gone' was destroyed, or its memory freed, before the "
+                            "launch"));
+  run_clear (&r);
+  g_assert_null (ks_launch_parse ("{\"ptx\": \"x.ptx\", \"grid\": [1], \"block\": [1],"
+                                  " \"textures\": {\"t\": {\"destroyed\": true, \"width\": 4}}}",
+                                  -1, NULL, &error));
+  g_assert_nonnull (strstr (error->message, "textures.t.width: unknown key"));
+}
+
 /* Module .texref and .surfref variables: bound by the launch spec's
  * "bindings" they read and write like handles; unbound they fault; a
  * binding to a variable of the wrong kind is refused when the simulation
@@ -2090,6 +2188,7 @@ main (int    argc,
   g_test_add_func ("/sim/tex/handles/codec", test_handle_codec);
   g_test_add_func ("/sim/tex/handles/forged", test_forged_handles);
   g_test_add_func ("/sim/tex/handles/bindings", test_bindings);
+  g_test_add_func ("/sim/tex/pitched-and-destroyed", test_pitched);
   g_test_add_func ("/sim/tex/sample/float-filter-address-normalized", test_sample_float);
   g_test_add_func ("/sim/tex/sample/read-modes", test_sample_read_modes);
   g_test_add_func ("/sim/tex/sample/9-bit-weights", test_linear_weights);

@@ -54,7 +54,8 @@ texture_scene (KsMemoryView   *self,
   sc->focus = self->focus;
   f = ks_texture_focus_lane (sc);
   l = ks_sim_get_launch (self->analysis->sim);
-  if (f >= 0 && l != NULL && sc->tex->lane[f].texture < l->n_textures)
+  if (f >= 0 && l != NULL && sc->tex->lane[f].texture < l->n_textures
+      && !l->textures[sc->tex->lane[f].texture].destroyed)
     {
       sc->desc = &l->textures[sc->tex->lane[f].texture];
       sc->data = ks_sim_get_buffer (self->analysis->sim, sc->desc->buffer, &sc->size);

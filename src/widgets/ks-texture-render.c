@@ -467,16 +467,15 @@ texel_value (const KsTextureScene *sc,
              uint32_t             *bits)
 {
   const KsLaunchTexture *d = sc->desc;
-  KsTexObject obj = { d, sc->data };
+  KsTexObject obj;
   KsTexCoords c;
   KsTexFetch f;
-  uint64_t need;
 
-  if (d == NULL || sc->data == NULL || d->cubemap)
+  if (d == NULL || sc->data == NULL || d->cubemap || d->destroyed
+      || sc->size < d->offset || sc->size - d->offset < ks_tex_array_bytes (d))
     return FALSE;
-  need = (uint64_t) d->width * d->height * d->depth * d->layers * d->texel_size;
-  if (sc->size < need)
-    return FALSE;
+  obj.desc = d;
+  obj.data = sc->data + d->offset;
   memset (&c, 0, sizeof c);
   c.int_coords = TRUE;
   c.geom = d->dims == 1 ? (d->layered ? KS_TEX_GEOM_A1D : KS_TEX_GEOM_1D)

@@ -1650,6 +1650,43 @@ parse_sampler (Ctx             *ctx,
   return TRUE;
 }
 
+/* "offset" and "pitch": where the texels are in the buffer */
+static gboolean
+get_placement (Ctx             *ctx,
+               JsonObject      *o,
+               const char      *path,
+               KsLaunchTexture *t)
+{
+  JsonNode *n;
+  IntVal v;
+
+  if ((n = json_object_get_member (o, "offset")) != NULL)
+    {
+      g_autofree char *p = member_path (path, "offset");
+
+      if (!get_int (ctx, n, p, TRUE, &v))
+        return FALSE;
+      if (v.neg || v.mag % t->texel_size != 0 || v.mag > G_GUINT64_CONSTANT (1) << 40)
+        return fail (ctx, p, "must be a multiple of the texel size, %u bytes, from 0",
+                     t->texel_size);
+      t->offset = v.mag;
+    }
+  if ((n = json_object_get_member (o, "pitch")) != NULL)
+    {
+      g_autofree char *p = member_path (path, "pitch");
+
+      if (!get_int (ctx, n, p, TRUE, &v))
+        return FALSE;
+      if (v.neg || v.mag < (uint64_t) t->width * t->texel_size || v.mag % t->texel_size != 0
+          || v.mag > G_MAXUINT32)
+        return fail (ctx, p, "must be a multiple of the texel size (%u bytes) of at least a "
+                     "row's %" G_GUINT64_FORMAT " bytes", t->texel_size,
+                     (uint64_t) t->width * t->texel_size);
+      t->pitch = (uint32_t) v.mag;
+    }
+  return TRUE;
+}
+
 static gboolean
 parse_texture (Ctx             *ctx,
                const char      *path,
@@ -1660,11 +1697,13 @@ parse_texture (Ctx             *ctx,
 {
   static const char *const texture_keys[] = {
     "buffer", "format", "width", "height", "depth", "layers", "cubemap", "filter", "address",
-    "normalized_coords", "read_mode", "border", NULL
+    "normalized_coords", "read_mode", "border", "offset", "pitch", "destroyed", NULL
   };
   static const char *const surface_keys[] = {
-    "buffer", "format", "width", "height", "depth", "layers", NULL
+    "buffer", "format", "width", "height", "depth", "layers", "offset", "pitch", "destroyed",
+    NULL
   };
+  static const char *const destroyed_keys[] = { "destroyed", NULL };
   /* CUDA's limits for compute capability 8.x */
   g_autofree char *pbuf = member_path (path, "buffer");
   g_autofree char *pwidth = member_path (path, "width");
@@ -1672,13 +1711,26 @@ parse_texture (Ctx             *ctx,
   JsonNode *n;
   gboolean has_width, has_height, has_depth;
   const KsLaunchBuffer *b;
-  uint64_t texels, bytes, have;
+  uint64_t rows, bytes, have;
   const char *name;
   int index;
 
   if (!get_object (ctx, node, path, &o)
       || !check_keys (ctx, o, path, surface ? surface_keys : texture_keys))
     return FALSE;
+
+  if ((n = json_object_get_member (o, "destroyed")) != NULL)
+    {
+      g_autofree char *pd = member_path (path, "destroyed");
+
+      if (!get_bool (ctx, n, pd, &t->destroyed))
+        return FALSE;
+      if (t->destroyed)
+        {
+          t->buffer = G_MAXUINT32;
+          return check_keys (ctx, o, path, destroyed_keys);
+        }
+    }
 
   if ((n = json_object_get_member (o, "buffer")) == NULL)
     return fail (ctx, pbuf, "missing (the buffer that holds the array)");
@@ -1740,14 +1792,22 @@ parse_texture (Ctx             *ctx,
         }
     }
 
+  if (!get_placement (ctx, o, path, t))
+    return FALSE;
   b = &launch->buffers[t->buffer];
-  texels = (uint64_t) t->width * t->height * t->depth * t->layers;
-  bytes = texels * t->texel_size;
+  rows = (uint64_t) t->height * t->depth * t->layers;
+  bytes = t->offset + (rows - 1) * (t->pitch ? t->pitch : (uint64_t) t->width * t->texel_size)
+          + (uint64_t) t->width * t->texel_size;
   have = b->count * ks_ptx_type_size (b->type);
+  if (have < bytes && (t->pitch != 0 || t->offset != 0))
+    return fail (ctx, pbuf, "buffer '%s' has %" G_GUINT64_FORMAT " bytes; the array needs %"
+                 G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT " rows of %u texels of %u bytes, "
+                 "at offset %" G_GUINT64_FORMAT ", pitch %u)", name, have, bytes, rows,
+                 t->width, t->texel_size, t->offset, t->pitch);
   if (have < bytes)
     return fail (ctx, pbuf, "buffer '%s' has %" G_GUINT64_FORMAT " bytes; the array needs %"
                  G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT " texels of %u bytes)",
-                 name, have, bytes, texels, t->texel_size);
+                 name, have, bytes, rows * t->width, t->texel_size);
 
   if (!surface && !parse_sampler (ctx, o, path, t))
     return FALSE;

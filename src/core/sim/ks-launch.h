@@ -87,6 +87,14 @@
  * value a "border" address mode returns, in the result's type (integers for
  * integer formats read as elements).
  *
+ * "offset": BYTES places the array that far into its buffer (a multiple of
+ * the texel size), and "pitch": BYTES gives the distance from one row to
+ * the next (at least width x texel size, a multiple of it; default that
+ * product): a texture over a pitched or linear allocation.  {"destroyed":
+ * true}, alone, is an object the program destroyed before the launch: its
+ * handle still names it (handles are the objects' indices), and a kernel
+ * that uses it faults.
+ *
  * A parameter {"texture": NAME} or {"surface": NAME} passes the object's
  * 64-bit handle; "bindings": {VAR: {"texture": NAME}} binds a module's
  * .texref (or, with "surface", .surfref) variable VAR to it.
@@ -228,6 +236,15 @@ typedef struct
   gboolean normalized_coords;
   gboolean normalized_float;    /* read_mode "normalized_float" */
   double border[4];
+  /* where in its buffer ("offset", bytes) and the bytes from one row to
+   * the next ("pitch"; width x texel_size when 0): a texture over linear
+   * or pitched memory (cudaResourceTypeLinear, cudaResourceTypePitch2D) */
+  uint64_t offset;
+  uint32_t pitch;
+  /* "destroyed": the object was destroyed (or its memory freed) before
+   * the launch; a kernel that uses its handle faults.  Nothing else of it
+   * is set; buffer is G_MAXUINT32. */
+  gboolean destroyed;
 } KsLaunchTexture;
 
 /* A module's .texref or .surfref variable bound to a texture or surface */

@@ -3545,6 +3545,13 @@ array_of (Ctx                *c,
                  n == 1 ? "" : "s");
       return NULL;
     }
+  if ((surface ? l->surfaces : l->textures)[index].destroyed)
+    {
+      tex_fault (c, lane, KS_SIM_FAULT_TEXTURE,
+                 "%s '%s' was destroyed, or its memory freed, before the launch", want,
+                 (surface ? l->surfaces : l->textures)[index].name);
+      return NULL;
+    }
   return surface ? &c->sim->surfaces[index] : &c->sim->textures[index];
 }
 

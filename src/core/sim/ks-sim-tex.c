@@ -189,7 +189,22 @@ texel_offset (const KsLaunchTexture *d,
               uint32_t               z,
               uint32_t               layer)
 {
-  return ((((uint64_t) layer * d->depth + z) * d->height + y) * d->width + x) * d->texel_size;
+  return (((uint64_t) layer * d->depth + z) * d->height + y) * ks_tex_row_pitch (d)
+         + (uint64_t) x * d->texel_size;
+}
+
+uint64_t
+ks_tex_row_pitch (const KsLaunchTexture *d)
+{
+  return d->pitch != 0 ? d->pitch : (uint64_t) d->width * d->texel_size;
+}
+
+uint64_t
+ks_tex_array_bytes (const KsLaunchTexture *d)
+{
+  uint64_t rows = (uint64_t) d->height * d->depth * d->layers;
+
+  return (rows - 1) * ks_tex_row_pitch (d) + (uint64_t) d->width * d->texel_size;
 }
 
 /* Channel @k of the texel at @p, as the read mode gives it: floats are the

@@ -114,7 +114,13 @@ const char    *ks_tex_geom_name          (KsTexGeom         geom);
 
 /* ---- fetching ---------------------------------------------------------------------------- */
 
-/* An array as an instruction sees it */
+/* The bytes from one row of @d to the next, and the bytes its texels
+ * span from its first (the "offset" into its buffer not counted) */
+uint64_t       ks_tex_row_pitch          (const KsLaunchTexture *d);
+uint64_t       ks_tex_array_bytes        (const KsLaunchTexture *d);
+
+/* An array as an instruction sees it: @data is its first texel (its
+ * buffer's bytes plus its "offset") */
 typedef struct
 {
   const KsLaunchTexture *desc;

@@ -1361,11 +1361,14 @@ setup_textures (KsSim   *sim,
 
       for (uint32_t i = 0; i < (k ? l->n_surfaces : l->n_textures); i++)
         {
-          const KsSimAlloc *a = &sim->allocs[sim->buffer_alloc[descs[i].buffer]];
+          const KsSimAlloc *a;
 
           out[i].desc = &descs[i];
-          out[i].data = a->data;
-          out[i].base = a->base;
+          if (descs[i].destroyed)
+            continue;
+          a = &sim->allocs[sim->buffer_alloc[descs[i].buffer]];
+          out[i].data = a->data + descs[i].offset;
+          out[i].base = a->base + descs[i].offset;
         }
     }
 
