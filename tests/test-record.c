@@ -159,6 +159,75 @@ test_recording_folder (void)
 /* What a program built by nvcc calls, called here through dlopen
  * (ks-test-cudart.h): the committed fat binary registered as a program
  * registers it */
+/* CUDA arrays and texture objects the stand-in refuses, each with CUDA's
+ * error (driver_types.h of CUDA 13.0): the structures as that header lays
+ * them out (cudaChannelFormatDesc 20 bytes; cudaResourceDesc 144, its
+ * union at 8, res.linear.sizeInBytes at 40; cudaTextureDesc 72, sRGB at
+ * 20) */
+static void
+standin_texture_errors (KsTestCudart *t,
+                        void         *device_memory)
+{
+  typedef struct { int x, y, z, w, f; } ChannelDesc;
+  int (*malloc_array) (void **, const ChannelDesc *, size_t, size_t, unsigned) =
+    (int (*) (void **, const ChannelDesc *, size_t, size_t, unsigned))
+    dlsym (t->handle, "cudaMallocArray");
+  int (*create_texture) (unsigned long long *, const void *, const void *, const void *) =
+    (int (*) (unsigned long long *, const void *, const void *, const void *))
+    dlsym (t->handle, "cudaCreateTextureObject");
+  int (*create_surface) (unsigned long long *, const void *) =
+    (int (*) (unsigned long long *, const void *)) dlsym (t->handle, "cudaCreateSurfaceObject");
+  int (*destroy_texture) (unsigned long long) =
+    (int (*) (unsigned long long)) dlsym (t->handle, "cudaDestroyTextureObject");
+  int (*free_array) (void *) = (int (*) (void *)) dlsym (t->handle, "cudaFreeArray");
+  const ChannelDesc f32 = { 32, 0, 0, 0, 2 }, rgb = { 8, 8, 8, 0, 1 }, gap = { 32, 0, 32, 0, 2 };
+  uint8_t res[144] = { 0 }, tex[72] = { 0 };
+  unsigned long long obj = 0;
+  void *array = NULL;
+  int one = 1;
+  size_t bytes = 256;
+
+  g_assert_nonnull (malloc_array);
+  g_assert_nonnull (create_texture);
+  /* 3 channels, and channels with a gap: cudaErrorInvalidChannelDescriptor */
+  g_assert_cmpint (malloc_array (&array, &rgb, 16, 16, 0), ==, 20);
+  g_assert_cmpint (malloc_array (&array, &gap, 16, 16, 0), ==, 20);
+  /* wider than an array may be */
+  g_assert_cmpint (malloc_array (&array, &f32, 131073, 0, 0), ==, 1);
+  g_assert_cmpint (malloc_array (&array, &f32, 16, 16, 0), ==, 0);
+
+  /* cudaResourceTypeArray: a texture, but no surface without
+   * cudaArraySurfaceLoadStore */
+  memcpy (res + 8, &array, sizeof array);
+  g_assert_cmpint (create_surface (&obj, res), ==, 1);
+  /* sRGB: refused, not sampled otherwise */
+  memcpy (tex + 20, &one, 4);
+  g_assert_cmpint (create_texture (&obj, res, tex, NULL), ==, 801);
+  memset (tex + 20, 0, 4);
+  g_assert_cmpint (create_texture (&obj, res, tex, NULL), ==, 0);
+  g_assert_cmpuint (obj, !=, 0);
+  g_assert_cmpint (destroy_texture (obj), ==, 0);
+  g_assert_cmpint (destroy_texture (obj), ==, 1);
+
+  /* cudaResourceTypeLinear 2 over device memory: aligned, not 4 bytes in */
+  memset (res, 0, sizeof res);
+  res[0] = 2;
+  memcpy (res + 16, &f32, sizeof f32);
+  memcpy (res + 40, &bytes, sizeof bytes);
+  device_memory = (uint8_t *) device_memory + 4;
+  memcpy (res + 8, &device_memory, sizeof device_memory);
+  g_assert_cmpint (create_texture (&obj, res, tex, NULL), ==, 1);
+  device_memory = (uint8_t *) device_memory - 4;
+  memcpy (res + 8, &device_memory, sizeof device_memory);
+  g_assert_cmpint (create_texture (&obj, res, tex, NULL), ==, 0);
+  /* host memory is not device memory */
+  memcpy (res + 8, &(void *) { tex }, sizeof (void *));
+  g_assert_cmpint (create_texture (&obj, res, tex, NULL), ==, 1);
+  g_assert_cmpint (free_array (array), ==, 0);
+  g_assert_cmpint (free_array (array), ==, 1);
+  g_assert_cmpint (t->last_error (), ==, 1);
+}
+
 static void
 test_standin_direct (void)
 {
@@ -204,6 +273,8 @@ test_standin_direct (void)
   /* what the stand-in does not do: cudaErrorNotSupported (801) */
   g_assert_cmpint (graph (), ==, 801);
   g_assert_cmpint (t.last_error (), ==, 801);
+
+  standin_texture_errors (&t, da);
 
   /* a host pointer given to the kernel: the illegal address the GPU
    * reports (700), and then every call gets it */
@@ -443,6 +514,36 @@ test_program_managed (void)
   run_clear (&r);
 }
 
+/* CUDA arrays, texture objects over an array, pitched and linear memory,
+ * and a surface object: the program checks every value against its own
+ * host arithmetic; the recorded launches carry the objects and give the
+ * same bytes again */
+static void
+test_program_textures (void)
+{
+  g_autofree char *exe = NULL, *spec = NULL, *text = NULL;
+  guint launches = 0;
+  Run r;
+
+  if (!have_nvcc () || (exe = build ("record/textures.cu", "textures", TRUE)) == NULL)
+    return;
+  record (exe, "rec-textures", NULL, &r);
+  g_assert_cmpint (exit_code (&r), ==, 0);
+  g_assert_nonnull (strstr (r.out, "Test passed"));
+  g_assert_null (strstr (r.err, "not supported"));
+  g_assert_nonnull (strstr (r.err, "6 launches recorded"));
+  /* double_it: the point texture and the surface over the same array */
+  spec = g_build_filename (r.record, "launch-0004.json", NULL);
+  g_assert_true (g_file_get_contents (spec, &text, NULL, NULL));
+  g_assert_nonnull (strstr (text, "\"surfaces\""));
+  g_assert_nonnull (strstr (text, "\"texture\" : \"tex0\""));
+  g_assert_nonnull (strstr (text, "\"surface\" : \"surf0\""));
+  /* each launch's output buffer (double_it: the array) */
+  g_assert_cmpuint (rerun_recording (r.record, &launches), ==, 6);
+  g_assert_cmpuint (launches, ==, 6);
+  run_clear (&r);
+}
+
 static void
 test_program_fault (void)
 {
@@ -569,6 +670,7 @@ main (int    argc,
   g_test_add_func ("/record/standin/direct", test_standin_direct);
   g_test_add_func ("/record/program/symbols", test_program_symbols);
   g_test_add_func ("/record/program/managed", test_program_managed);
+  g_test_add_func ("/record/program/textures", test_program_textures);
   g_test_add_func ("/record/program/fault", test_program_fault);
   g_test_add_func ("/record/program/pointers", test_program_pointers);
   g_test_add_func ("/record/program/static", test_program_static);

@@ -253,3 +253,138 @@ _Static_assert (sizeof (struct cudaFuncAttributes) == 144, "cudaFuncAttributes' 
 
 /* cudaFuncAttributeMaxDynamicSharedMemorySize */
 #define KS_CUDA_FUNC_ATTR_MAX_DYNAMIC_SHARED 8
+
+/* ---- CUDA arrays, textures and surfaces (driver_types.h, texture_types.h,
+ * surface_types.h of CUDA 13.0) ---- */
+
+enum
+{
+  cudaErrorInvalidTexture = 18,
+  cudaErrorInvalidChannelDescriptor = 20,
+  cudaErrorInvalidSurface = 37,
+};
+
+enum cudaChannelFormatKind
+{
+  cudaChannelFormatKindSigned = 0,
+  cudaChannelFormatKindUnsigned = 1,
+  cudaChannelFormatKindFloat = 2,
+  cudaChannelFormatKindNone = 3,
+};
+
+struct cudaChannelFormatDesc
+{
+  int x, y, z, w;
+  enum cudaChannelFormatKind f;
+};
+
+/* A CUDA array is opaque to the program: the stand-in's handle is its
+ * storage's device address */
+typedef struct ks_cudart_array *cudaArray_t;
+typedef const struct ks_cudart_array *cudaArray_const_t;
+typedef unsigned long long cudaTextureObject_t;
+typedef unsigned long long cudaSurfaceObject_t;
+
+#define cudaArrayDefault 0x00
+#define cudaArrayLayered 0x01
+#define cudaArraySurfaceLoadStore 0x02
+#define cudaArrayCubemap 0x04
+#define cudaArrayTextureGather 0x08
+
+struct cudaExtent
+{
+  size_t width, height, depth;
+};
+
+struct cudaPos
+{
+  size_t x, y, z;
+};
+
+struct cudaPitchedPtr
+{
+  void *ptr;
+  size_t pitch, xsize, ysize;
+};
+
+struct cudaMemcpy3DParms
+{
+  cudaArray_t srcArray;
+  struct cudaPos srcPos;
+  struct cudaPitchedPtr srcPtr;
+  cudaArray_t dstArray;
+  struct cudaPos dstPos;
+  struct cudaPitchedPtr dstPtr;
+  struct cudaExtent extent;
+  int kind;
+};
+
+enum
+{
+  cudaResourceTypeArray = 0,
+  cudaResourceTypeMipmappedArray = 1,
+  cudaResourceTypeLinear = 2,
+  cudaResourceTypePitch2D = 3,
+};
+
+struct cudaResourceDesc
+{
+  int resType;
+  union
+  {
+    struct { cudaArray_t array; } array;
+    struct { void *mipmap; } mipmap;
+    struct { void *devPtr; struct cudaChannelFormatDesc desc; size_t sizeInBytes; } linear;
+    struct
+    {
+      void *devPtr;
+      struct cudaChannelFormatDesc desc;
+      size_t width, height, pitchInBytes;
+    } pitch2D;
+    struct { int reserved[32]; } reserved;
+  } res;
+  unsigned int flags;
+};
+
+enum
+{
+  cudaAddressModeWrap = 0,
+  cudaAddressModeClamp = 1,
+  cudaAddressModeMirror = 2,
+  cudaAddressModeBorder = 3,
+};
+
+struct cudaTextureDesc
+{
+  int addressMode[3];
+  int filterMode;               /* cudaFilterModePoint 0, cudaFilterModeLinear 1 */
+  int readMode;                 /* cudaReadModeElementType 0, cudaReadModeNormalizedFloat 1 */
+  int sRGB;
+  float borderColor[4];
+  int normalizedCoords;
+  unsigned int maxAnisotropy;
+  int mipmapFilterMode;
+  float mipmapLevelBias;
+  float minMipmapLevelClamp;
+  float maxMipmapLevelClamp;
+  int disableTrilinearOptimization;
+  int seamlessCubemap;
+};
+
+_Static_assert (sizeof (struct cudaChannelFormatDesc) == 20, "cudaChannelFormatDesc's size");
+_Static_assert (sizeof (struct cudaResourceDesc) == 144, "cudaResourceDesc's size");
+_Static_assert (offsetof (struct cudaResourceDesc, res) == 8, "cudaResourceDesc.res");
+_Static_assert (offsetof (struct cudaResourceDesc, res.linear.sizeInBytes) == 40,
+                "cudaResourceDesc.res.linear.sizeInBytes");
+_Static_assert (offsetof (struct cudaResourceDesc, res.pitch2D.pitchInBytes) == 56,
+                "cudaResourceDesc.res.pitch2D.pitchInBytes");
+_Static_assert (offsetof (struct cudaResourceDesc, flags) == 136, "cudaResourceDesc.flags");
+_Static_assert (sizeof (struct cudaTextureDesc) == 72, "cudaTextureDesc's size");
+_Static_assert (offsetof (struct cudaTextureDesc, borderColor) == 24, "borderColor");
+_Static_assert (offsetof (struct cudaTextureDesc, normalizedCoords) == 40, "normalizedCoords");
+_Static_assert (sizeof (struct cudaMemcpy3DParms) == 160, "cudaMemcpy3DParms' size");
+_Static_assert (offsetof (struct cudaMemcpy3DParms, dstArray) == 64, "dstArray");
+_Static_assert (offsetof (struct cudaMemcpy3DParms, dstPos) == 72, "dstPos");
+_Static_assert (offsetof (struct cudaMemcpy3DParms, dstPtr) == 96, "dstPtr");
+_Static_assert (offsetof (struct cudaMemcpy3DParms, extent) == 128, "extent");
+_Static_assert (offsetof (struct cudaMemcpy3DParms, kind) == 152, "kind");

@@ -505,6 +505,7 @@ static GArray *allocs;                  /* KsCudartAlloc, by address */
 static uint64_t next_addr = KS_CUDART_DEVICE_BASE;
 static uint64_t allocated;
 static uint32_t next_id;
+static uint32_t next_array_id;
 
 GArray *
 ks_cudart_allocs (void)
@@ -556,11 +557,12 @@ insert_alloc (const KsCudartAlloc *a)
  * the storage of @var when it is not NULL; the error, not yet returned
  * (ks_cudart_return), and a note when it cannot be made */
 static cudaError_t
-new_alloc (uint64_t    *addr,
-           size_t       size,
-           gboolean     host_visible,
-           KsCudartVar *var,
-           const char  *what)
+new_alloc (uint64_t      *addr,
+           size_t         size,
+           gboolean       host_visible,
+           KsCudartVar   *var,
+           KsCudartArray *array,
+           const char    *what)
 {
   KsCudartAlloc a = { 0 };
   uint64_t page = (uint64_t) sysconf (_SC_PAGESIZE);
@@ -587,8 +589,9 @@ new_alloc (uint64_t    *addr,
   a.size = size;
   /* (a variable's storage is named after it: the program's allocations
    * keep their numbers) */
-  a.id = var != NULL ? 0 : next_id;
+  a.id = var != NULL ? 0 : array != NULL ? next_array_id : next_id;
   a.var = var;
+  a.array = array;
   a.host_visible = host_visible;
   if (host_visible)
     {
@@ -617,7 +620,9 @@ new_alloc (uint64_t    *addr,
         }
       allocated += size;
     }
-  if (var == NULL)
+  if (array != NULL)
+    next_array_id++;
+  else if (var == NULL)
     next_id++;
   next_addr = (a.addr + MAX (a.mapped, size) + KS_CUDART_GUARD + page - 1) / page * page;
   insert_alloc (&a);
@@ -643,7 +648,7 @@ alloc (void     **ptr,
       *ptr = NULL;
       return cudaSuccess;
     }
-  e = new_alloc (&addr, size, host_visible, NULL, what);
+  e = new_alloc (&addr, size, host_visible, NULL, NULL, what);
   if (e != cudaSuccess)
     return ks_cudart_return (e);
   *ptr = (void *) (uintptr_t) addr;
@@ -653,6 +658,8 @@ alloc (void     **ptr,
 char *
 ks_cudart_alloc_name (const KsCudartAlloc *a)
 {
+  if (a->array != NULL)
+    return g_strdup_printf ("array%u", a->id);
   if (a->var == NULL)
     return g_strdup_printf ("m%u", a->id);
   if (a->var->module->index == 0)
@@ -666,7 +673,42 @@ ks_cudart_alloc_var (KsCudartVar *var)
   g_autofree char *what = g_strdup_printf ("the %s variable %s",
                                            var->managed ? "__managed__" : "module", var->name);
 
-  return new_alloc (&var->addr, MAX (var->size, 1), var->managed, var, what) == cudaSuccess;
+  return new_alloc (&var->addr, MAX (var->size, 1), var->managed, var, NULL, what)
+         == cudaSuccess;
+}
+
+cudaError_t
+ks_cudart_new_alloc (uint64_t      *addr,
+                     size_t         size,
+                     KsCudartArray *array,
+                     const char    *what)
+{
+  cudaError_t e = new_alloc (addr, size, FALSE, NULL, array, what);
+
+  if (e != cudaSuccess)
+    g_free (array);
+  return e;
+}
+
+void
+ks_cudart_free_at (uint64_t addr)
+{
+  GArray *all = ks_cudart_allocs ();
+
+  for (guint i = 0; i < all->len; i++)
+    {
+      KsCudartAlloc *m = &g_array_index (all, KsCudartAlloc, i);
+
+      if (m->addr != addr)
+        continue;
+      g_assert (!m->host_visible && !m->registered && m->var == NULL);
+      g_free (m->data);
+      g_free (m->array);
+      allocated -= m->size;
+      g_array_remove_index (all, i);
+      return;
+    }
+  g_assert_not_reached ();
 }
 
 uint8_t *
@@ -696,7 +738,7 @@ free_alloc (void     *ptr,
       if (m->addr != (uint64_t) (uintptr_t) ptr)
         continue;
       if ((m->host_visible != host_visible && !m->host_visible) || m->registered
-          || m->var != NULL)
+          || m->var != NULL || m->array != NULL)
         break;
       if (m->host_visible)
         munmap (m->data, m->mapped);
@@ -878,11 +920,11 @@ cudaMemGetInfo (size_t *free_bytes,
 /* Where @n bytes at @ptr are: device memory the stand-in keeps, or the
  * program's own memory.  NULL (and a note) for a range that starts in an
  * allocation and runs past it. */
-static uint8_t *
-locate (const void *ptr,
-        size_t      n,
-        gboolean   *device,
-        const char *what)
+uint8_t *
+ks_cudart_locate (const void *ptr,
+                  size_t      n,
+                  gboolean   *device,
+                  const char *what)
 {
   uint64_t p = (uint64_t) (uintptr_t) ptr;
   KsCudartAlloc *a = ks_cudart_find_alloc (p, 0);
@@ -908,11 +950,11 @@ locate (const void *ptr,
   return a->data + (p - a->addr);
 }
 
-static gboolean
-kind_fits (int       kind,
-           gboolean  dst_device,
-           gboolean  src_device,
-           const char *what)
+gboolean
+ks_cudart_kind_fits (int         kind,
+                     gboolean    dst_device,
+                     gboolean    src_device,
+                     const char *what)
 {
   gboolean ok;
 
@@ -948,11 +990,11 @@ copy (void       *dst,
     return ks_cudart_sticky ();
   if (n == 0)
     return cudaSuccess;
-  d = locate (dst, n, &dd, what);
-  s = locate (src, n, &sd, what);
+  d = ks_cudart_locate (dst, n, &dd, what);
+  s = ks_cudart_locate (src, n, &sd, what);
   if (d == NULL || s == NULL)
     return ks_cudart_return (cudaErrorInvalidValue);
-  if (!kind_fits (kind, dd, sd, what))
+  if (!ks_cudart_kind_fits (kind, dd, sd, what))
     return ks_cudart_return (kind < 0 || kind > cudaMemcpyDefault
                              ? cudaErrorInvalidMemcpyDirection : cudaErrorInvalidValue);
   memmove (d, s, n);
@@ -1029,7 +1071,7 @@ set (void       *dst,
     return ks_cudart_sticky ();
   if (n == 0)
     return cudaSuccess;
-  d = locate (dst, n, &device, what);
+  d = ks_cudart_locate (dst, n, &device, what);
   if (d == NULL)
     return ks_cudart_return (cudaErrorInvalidValue);
   if (ks_cudart_find_alloc ((uint64_t) (uintptr_t) dst, 0) == NULL)
@@ -1122,7 +1164,7 @@ symbol_copy (const void *symbol,
     }
   if (count == 0)
     return cudaSuccess;
-  p = locate (host, count, &device, what);
+  p = ks_cudart_locate (host, count, &device, what);
   if (p == NULL)
     return ks_cudart_return (cudaErrorInvalidValue);
   if ((kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToHost) && device)

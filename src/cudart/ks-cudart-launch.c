@@ -460,6 +460,12 @@ built_clear (Built *b)
   for (uint32_t i = 0; i < l->n_params; i++)
     g_free (l->params[i].bytes);
   g_free (l->params);
+  for (uint32_t i = 0; i < l->n_textures; i++)
+    g_free (l->textures[i].name);
+  g_free (l->textures);
+  for (uint32_t i = 0; i < l->n_surfaces; i++)
+    g_free (l->surfaces[i].name);
+  g_free (l->surfaces);
   g_strfreev (l->output_symbols);
   g_free (l->kernel);
 }
@@ -564,6 +570,8 @@ build_launch (KsCudartModule  *m,
               lp->buffer = (uint32_t) (a - &g_array_index (allocs, KsCudartAlloc, 0));
               lp->offset = (int64_t) (bits - a->addr);
             }
+          else if (size == 8 && !initial)
+            lp->handle = (KsLaunchHandleKind) ks_cudart_tex_param (bits, &lp->object);
         }
       else
         {
@@ -575,7 +583,10 @@ build_launch (KsCudartModule  *m,
     }
 
   if (!initial)
-    return TRUE;
+    {
+      ks_cudart_tex_describe (l);
+      return TRUE;
+    }
   l->output_symbols = g_new0 (char *, m->vars->len + 1);
   for (guint i = 0; i < m->vars->len; i++)
     {
@@ -830,6 +841,101 @@ json_text (JsonBuilder *b,
   return json_generator_to_data (gen, NULL);
 }
 
+/* "textures" or "surfaces": every object the program made, in the order
+ * of their handles */
+static void
+textures_json (JsonBuilder    *b,
+               const KsLaunch *l,
+               gboolean        surface)
+{
+  static const char *const modes[] = { "clamp", "wrap", "mirror", "border" };
+  const KsLaunchTexture *ts = surface ? l->surfaces : l->textures;
+  uint32_t n = surface ? l->n_surfaces : l->n_textures;
+
+  if (n == 0)
+    return;
+  json_builder_set_member_name (b, surface ? "surfaces" : "textures");
+  json_builder_begin_object (b);
+  for (uint32_t i = 0; i < n; i++)
+    {
+      const KsLaunchTexture *t = &ts[i];
+
+      json_builder_set_member_name (b, t->name);
+      json_builder_begin_object (b);
+      if (t->destroyed)
+        {
+          json_builder_set_member_name (b, "destroyed");
+          json_builder_add_boolean_value (b, TRUE);
+          json_builder_end_object (b);
+          continue;
+        }
+      json_builder_set_member_name (b, "buffer");
+      json_builder_add_string_value (b, l->buffers[t->buffer].name);
+      json_builder_set_member_name (b, "format");
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "type");
+      json_builder_add_string_value (b, ks_ptx_type_name (t->format));
+      json_builder_set_member_name (b, "channels");
+      json_builder_add_int_value (b, t->channels);
+      json_builder_end_object (b);
+      json_builder_set_member_name (b, "width");
+      json_builder_add_int_value (b, t->width);
+      if (t->dims >= 2)
+        {
+          json_builder_set_member_name (b, "height");
+          json_builder_add_int_value (b, t->height);
+        }
+      if (t->dims == 3)
+        {
+          json_builder_set_member_name (b, "depth");
+          json_builder_add_int_value (b, t->depth);
+        }
+      if (t->layered)
+        {
+          json_builder_set_member_name (b, "layers");
+          json_builder_add_int_value (b, t->layers);
+        }
+      if (t->offset != 0)
+        {
+          json_builder_set_member_name (b, "offset");
+          json_builder_add_int_value (b, (gint64) t->offset);
+        }
+      if (t->pitch != 0)
+        {
+          json_builder_set_member_name (b, "pitch");
+          json_builder_add_int_value (b, t->pitch);
+        }
+      if (!surface)
+        {
+          if (t->cubemap)
+            {
+              json_builder_set_member_name (b, "cubemap");
+              json_builder_add_boolean_value (b, TRUE);
+            }
+          json_builder_set_member_name (b, "filter");
+          json_builder_add_string_value (b, t->filter == KS_LAUNCH_TEX_LINEAR ? "linear"
+                                                                               : "point");
+          json_builder_set_member_name (b, "address");
+          json_builder_begin_array (b);
+          for (uint32_t k = 0; k < MAX (t->dims, 1); k++)
+            json_builder_add_string_value (b, modes[t->address[k]]);
+          json_builder_end_array (b);
+          json_builder_set_member_name (b, "normalized_coords");
+          json_builder_add_boolean_value (b, t->normalized_coords);
+          json_builder_set_member_name (b, "read_mode");
+          json_builder_add_string_value (b, t->normalized_float ? "normalized_float"
+                                                                : "element");
+          json_builder_set_member_name (b, "border");
+          json_builder_begin_array (b);
+          for (uint32_t k = 0; k < 4; k++)
+            json_builder_add_double_value (b, t->border[k]);
+          json_builder_end_array (b);
+        }
+      json_builder_end_object (b);
+    }
+  json_builder_end_object (b);
+}
+
 /* The spec of the launch as it started (the buffers before it), its
  * outputs the buffers it changed (@changed) */
 static char *
@@ -880,6 +986,9 @@ spec_json (KsCudartModule     *m,
     }
   json_builder_end_object (b);
 
+  textures_json (b, l, FALSE);
+  textures_json (b, l, TRUE);
+
   json_builder_set_member_name (b, "params");
   json_builder_begin_array (b);
   for (uint32_t i = 0; i < l->n_params; i++)
@@ -887,7 +996,15 @@ spec_json (KsCudartModule     *m,
       const KsLaunchParam *p = &l->params[i];
 
       json_builder_begin_object (b);
-      if (p->is_buffer)
+      if (p->handle != KS_LAUNCH_HANDLE_NONE)
+        {
+          gboolean surface = p->handle == KS_LAUNCH_HANDLE_SURFACE;
+
+          json_builder_set_member_name (b, surface ? "surface" : "texture");
+          json_builder_add_string_value (b, (surface ? l->surfaces
+                                                     : l->textures)[p->object].name);
+        }
+      else if (p->is_buffer)
         {
           json_builder_set_member_name (b, "buffer");
           json_builder_add_string_value (b, l->buffers[p->buffer].name);

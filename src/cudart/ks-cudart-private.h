@@ -15,6 +15,7 @@
 #include "ks-cudart-abi.h"
 #include "ks-fatbin.h"
 #include "ks-gpu-db.h"
+#include "ks-launch.h"
 #include "ks-ptx.h"
 
 /* Where device allocations start: above the simulator's windows
@@ -43,6 +44,20 @@ typedef struct
                                  * only the host's copy exists */
 } KsCudartVar;
 
+/* A CUDA array: its texels in its allocation, row-major, x fastest, then
+ * y, then z or the layer (what a launch's texture or surface takes) */
+typedef struct
+{
+  struct cudaChannelFormatDesc desc;
+  KsPtxType format;             /* of one channel */
+  uint32_t channels, texel_size;
+  uint32_t dims;                /* 1, 2 or 3 */
+  uint32_t width, height, depth;  /* 1 where not given */
+  uint32_t layers;              /* 1 when not layered; 6 (x n) for cubemaps */
+  gboolean layered, cubemap;
+  unsigned int flags;           /* cudaArray* */
+} KsCudartArray;
+
 typedef struct
 {
   uint64_t addr, size;
@@ -52,6 +67,7 @@ typedef struct
   gboolean registered;          /* the program's own memory (cudaHostRegister) */
   uint32_t id;                  /* the n-th allocation of the program: its buffer's name */
   KsCudartVar *var;             /* the module variable it is the storage of, or NULL */
+  KsCudartArray *array;         /* the CUDA array it is the storage of, or NULL */
 } KsCudartAlloc;
 
 struct ks_cudart_module
@@ -102,6 +118,37 @@ GArray          *ks_cudart_allocs          (void);
  * variable's storage by the variable's name (NAME.moduleN after the
  * first module) */
 char            *ks_cudart_alloc_name      (const KsCudartAlloc *a);
+/* A device allocation of @size bytes (not 0), the storage of @array
+ * (taken) when it is not NULL; the error, not yet returned, and a note
+ * when it cannot be made */
+cudaError_t      ks_cudart_new_alloc       (uint64_t       *addr,
+                                            size_t          size,
+                                            KsCudartArray  *array,
+                                            const char     *what);
+/* Frees the allocation at @addr, which must exist */
+void             ks_cudart_free_at         (uint64_t        addr);
+/* Where @n bytes at @ptr are: device memory the stand-in keeps (*device
+ * TRUE), or the program's own memory.  NULL (and a note) for a range that
+ * starts in an allocation and runs past it. */
+uint8_t         *ks_cudart_locate          (const void     *ptr,
+                                            size_t          n,
+                                            gboolean       *device,
+                                            const char     *what);
+/* Whether a copy of @kind may go between such memory (a note when not) */
+gboolean         ks_cudart_kind_fits       (int             kind,
+                                            gboolean        dst_device,
+                                            gboolean        src_device,
+                                            const char     *what);
+
+/* Textures and surfaces (ks-cudart-tex.c): the launch's tables of every
+ * object the program made, in the order of their handles, the destroyed
+ * ones (and those whose memory is gone) marked so */
+void             ks_cudart_tex_describe    (KsLaunch       *launch);
+/* The handle a kernel parameter's @bits hold: KS_LAUNCH_HANDLE_NONE, or
+ * its kind and *index */
+int              ks_cudart_tex_param       (uint64_t        bits,
+                                            uint32_t       *index);
+
 /* Makes @var's storage (device memory, or host-visible memory for a
  * __managed__ variable); FALSE, with a note, when it cannot be made */
 gboolean         ks_cudart_alloc_var       (KsCudartVar    *var);

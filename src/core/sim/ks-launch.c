@@ -1752,7 +1752,9 @@ parse_texture (Ctx             *ctx,
       return FALSE;
   }
 
-  if (!get_extent (ctx, o, path, "width", 131072, &t->width, &has_width)
+  /* (a 1D texture may be linear memory, which holds up to 2^28 texels;
+   * arrays hold 131072 a row) */
+  if (!get_extent (ctx, o, path, "width", 1u << 28, &t->width, &has_width)
       || !get_extent (ctx, o, path, "height", 65536, &t->height, &has_height)
       || !get_extent (ctx, o, path, "depth", 16384, &t->depth, &has_depth)
       || !get_extent (ctx, o, path, "layers", 2048 * 6, &t->layers, &t->layered))
@@ -1770,6 +1772,9 @@ parse_texture (Ctx             *ctx,
       return fail (ctx, p, "a 3D array cannot be layered (layered arrays are 1D or 2D)");
     }
   t->dims = 1 + (has_height ? 1 : 0) + (has_depth ? 1 : 0);
+  if ((t->dims > 1 || t->layered || surface) && t->width > 131072)
+    return fail (ctx, pwidth, "must be at most 131072 (only a 1D texture, which may be linear "
+                 "memory, can be wider)");
 
   if (!surface && (n = json_object_get_member (o, "cubemap")) != NULL)
     {
