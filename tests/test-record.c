@@ -242,13 +242,13 @@ test_standin_direct (void)
   void *args[4] = { &da, &db, &dc, &count };
   KsTestDim3 grid = { 4, 1, 1 }, block = { 256, 1, 1 };
   KsTestCudart t;
-  int (*graph) (void);
+  int (*peer) (void);
 
   /* the GPU the program sees: an sm_89, for the sm_89 PTX */
   if (!ks_test_cudart_load (&t, lib, fatbin, "rtx-4090"))
     g_error ("%s", t.error);
-  graph = (int (*) (void)) dlsym (t.handle, "cudaGraphCreate");
-  g_assert_nonnull (graph);
+  peer = (int (*) (void)) dlsym (t.handle, "cudaDeviceEnablePeerAccess");
+  g_assert_nonnull (peer);
 
   for (int i = 0; i < n; i++)
     {
@@ -271,7 +271,7 @@ test_standin_direct (void)
     g_assert_cmpfloat (c[i], ==, a[i] + b[i]);
 
   /* what the stand-in does not do: cudaErrorNotSupported (801) */
-  g_assert_cmpint (graph (), ==, 801);
+  g_assert_cmpint (peer (), ==, 801);
   g_assert_cmpint (t.last_error (), ==, 801);
 
   standin_texture_errors (&t, da);
@@ -544,6 +544,35 @@ test_program_textures (void)
   run_clear (&r);
 }
 
+/* A graph captured from two streams and one built node by node: the
+ * program checks every value against its own host arithmetic; CUDA counts
+ * no node for an event's record or wait, so the captured graph has 6 */
+static void
+test_program_graphs (void)
+{
+  g_autofree char *exe = NULL;
+  guint launches = 0;
+  Run r;
+
+  if (!have_nvcc () || (exe = build ("record/graphs.cu", "graphs", TRUE)) == NULL)
+    return;
+  record (exe, "rec-graphs", NULL, &r);
+  g_assert_cmpint (exit_code (&r), ==, 0);
+  g_assert_nonnull (strstr (r.out, "captured: 0, 6 nodes, host calls 0\n"));
+  g_assert_nonnull (strstr (r.out, "host calls 3\n"));
+  g_assert_nonnull (strstr (r.out, "built: 4 nodes\n"));
+  g_assert_nonnull (strstr (r.out, "Test passed"));
+  /* what the stand-in does not capture: cudaErrorStreamCaptureUnsupported,
+   * then cudaErrorStreamCaptureInvalidated (driver_types.h) */
+  g_assert_nonnull (strstr (r.out, "symbol in capture: 900 901\n"));
+  g_assert_nonnull (strstr (r.err, "cudaMemcpyToSymbolAsync in a stream capture"));
+  /* 2 kernels a launch of the captured graph, 3 times, and the axpy node */
+  g_assert_nonnull (strstr (r.err, "7 launches recorded"));
+  rerun_recording (r.record, &launches);
+  g_assert_cmpuint (launches, ==, 7);
+  run_clear (&r);
+}
+
 static void
 test_program_fault (void)
 {
@@ -677,6 +706,7 @@ main (int    argc,
   g_test_add_func ("/record/program/symbols", test_program_symbols);
   g_test_add_func ("/record/program/managed", test_program_managed);
   g_test_add_func ("/record/program/textures", test_program_textures);
+  g_test_add_func ("/record/program/graphs", test_program_graphs);
   g_test_add_func ("/record/program/fault", test_program_fault);
   g_test_add_func ("/record/program/pointers", test_program_pointers);
   g_test_add_func ("/record/program/static", test_program_static);

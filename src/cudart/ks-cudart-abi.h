@@ -63,6 +63,10 @@ typedef struct
 typedef struct ks_cudart_stream *cudaStream_t;
 typedef struct ks_cudart_event *cudaEvent_t;
 typedef struct ks_cudart_kernel *cudaKernel_t;
+typedef struct ks_cudart_graph *cudaGraph_t;
+typedef struct ks_cudart_graph_node *cudaGraphNode_t;
+typedef struct ks_cudart_graph_exec *cudaGraphExec_t;
+typedef void (*cudaHostFn_t) (void *data);
 
 typedef struct
 {
@@ -388,3 +392,54 @@ _Static_assert (offsetof (struct cudaMemcpy3DParms, dstPos) == 72, "dstPos");
 _Static_assert (offsetof (struct cudaMemcpy3DParms, dstPtr) == 96, "dstPtr");
 _Static_assert (offsetof (struct cudaMemcpy3DParms, extent) == 128, "extent");
 _Static_assert (offsetof (struct cudaMemcpy3DParms, kind) == 152, "kind");
+
+/* ---- graphs (driver_types.h of CUDA 13.0) ---- */
+
+enum
+{
+  cudaErrorIllegalState = 401,
+  cudaErrorStreamCaptureUnsupported = 900,
+  cudaErrorStreamCaptureInvalidated = 901,
+  cudaErrorStreamCaptureUnmatched = 903,
+  cudaErrorStreamCaptureImplicit = 906,
+};
+
+enum
+{
+  cudaStreamCaptureStatusNone = 0,
+  cudaStreamCaptureStatusActive = 1,
+  cudaStreamCaptureStatusInvalidated = 2,
+};
+
+struct cudaKernelNodeParams
+{
+  void *func;
+  dim3 gridDim;
+  dim3 blockDim;
+  unsigned int sharedMemBytes;
+  void **kernelParams;
+  void **extra;
+};
+
+struct cudaMemsetParams
+{
+  void *dst;
+  size_t pitch;
+  unsigned int value;
+  unsigned int elementSize;
+  size_t width;
+  size_t height;
+};
+
+struct cudaHostNodeParams
+{
+  cudaHostFn_t fn;
+  void *userData;
+};
+
+_Static_assert (sizeof (struct cudaKernelNodeParams) == 56, "cudaKernelNodeParams' size");
+_Static_assert (offsetof (struct cudaKernelNodeParams, blockDim) == 20, "blockDim");
+_Static_assert (offsetof (struct cudaKernelNodeParams, kernelParams) == 40, "kernelParams");
+_Static_assert (sizeof (struct cudaMemsetParams) == 40, "cudaMemsetParams' size");
+_Static_assert (offsetof (struct cudaMemsetParams, elementSize) == 20, "elementSize");
+_Static_assert (sizeof (struct cudaHostNodeParams) == 16, "cudaHostNodeParams' size");

@@ -1017,8 +1017,9 @@ cudaMemcpyAsync (void         *dst,
                  int           kind,
                  cudaStream_t  stream)
 {
-  (void) stream;
-  LOCKED (copy (dst, src, count, kind, "cudaMemcpyAsync"));
+  LOCKED (ks_cudart_capturing (stream) != NULL
+          ? ks_cudart_capture_copy (stream, dst, src, count, 1, count, count, kind)
+          : copy (dst, src, count, kind, "cudaMemcpyAsync"));
 }
 
 static cudaError_t
@@ -1054,8 +1055,9 @@ CUDART_API cudaError_t
 cudaMemcpy2DAsync (void *dst, size_t dpitch, const void *src, size_t spitch,
                    size_t width, size_t height, int kind, cudaStream_t stream)
 {
-  (void) stream;
-  LOCKED (copy_2d (dst, dpitch, src, spitch, width, height, kind));
+  LOCKED (ks_cudart_capturing (stream) != NULL
+          ? ks_cudart_capture_copy (stream, dst, src, width, height, dpitch, spitch, kind)
+          : copy_2d (dst, dpitch, src, spitch, width, height, kind));
 }
 
 static cudaError_t
@@ -1092,8 +1094,9 @@ cudaMemset (void *dst, int value, size_t count)
 CUDART_API cudaError_t
 cudaMemsetAsync (void *dst, int value, size_t count, cudaStream_t stream)
 {
-  (void) stream;
-  LOCKED (set (dst, value, count, "cudaMemsetAsync"));
+  LOCKED (ks_cudart_capturing (stream) != NULL
+          ? ks_cudart_capture_set (stream, dst, value, count)
+          : set (dst, value, count, "cudaMemsetAsync"));
 }
 
 static cudaError_t
@@ -1197,7 +1200,8 @@ CUDART_API cudaError_t
 cudaMemcpyToSymbolAsync (const void *symbol, const void *src, size_t count, size_t offset,
                          int kind, cudaStream_t stream)
 {
-  (void) stream;
+  if (ks_cudart_refuse_in_capture (stream, "cudaMemcpyToSymbolAsync") != cudaSuccess)
+    return cudaErrorStreamCaptureUnsupported;
   LOCKED (symbol_copy (symbol, (void *) src, count, offset, kind, TRUE,
                        "cudaMemcpyToSymbolAsync"));
 }
@@ -1206,7 +1210,8 @@ CUDART_API cudaError_t
 cudaMemcpyFromSymbolAsync (void *dst, const void *symbol, size_t count, size_t offset,
                            int kind, cudaStream_t stream)
 {
-  (void) stream;
+  if (ks_cudart_refuse_in_capture (stream, "cudaMemcpyFromSymbolAsync") != cudaSuccess)
+    return cudaErrorStreamCaptureUnsupported;
   LOCKED (symbol_copy (symbol, dst, count, offset, kind, FALSE, "cudaMemcpyFromSymbolAsync"));
 }
 
@@ -1257,23 +1262,15 @@ cudaGetSymbolAddress (void       **ptr,
 
 /* ---- streams and events -------------------------------------------------------------------- */
 
-struct ks_cudart_stream
-{
-  int unused;
-};
-
-struct ks_cudart_event
-{
-  gboolean recorded;
-  double us;                    /* the model clock when recorded */
-};
-
 CUDART_API cudaError_t
 cudaStreamCreate (cudaStream_t *stream)
 {
   if (stream == NULL)
     return ks_cudart_return (cudaErrorInvalidValue);
   *stream = g_new0 (struct ks_cudart_stream, 1);
+  ks_cudart_lock ();
+  ks_cudart_graph_track (*stream, FALSE, TRUE);
+  ks_cudart_unlock ();
   return cudaSuccess;
 }
 
@@ -1294,6 +1291,9 @@ cudaStreamCreateWithPriority (cudaStream_t *stream, unsigned int flags, int prio
 CUDART_API cudaError_t
 cudaStreamDestroy (cudaStream_t stream)
 {
+  ks_cudart_lock ();
+  ks_cudart_graph_track (stream, FALSE, FALSE);
+  ks_cudart_unlock ();
   g_free (stream);
   return cudaSuccess;
 }
@@ -1315,7 +1315,14 @@ cudaStreamQuery (cudaStream_t stream)
 CUDART_API cudaError_t
 cudaStreamWaitEvent (cudaStream_t stream, cudaEvent_t event, unsigned int flags)
 {
-  (void) stream; (void) event; (void) flags;
+  (void) flags;
+  if (event == NULL)
+    return ks_cudart_return (cudaErrorInvalidResourceHandle);
+  /* (an event recorded in a capture brings the stream into it) */
+  ks_cudart_lock ();
+  if (event->capture != NULL && ks_cudart_is_stream (stream))
+    stream->capture = event->capture;
+  ks_cudart_unlock ();
   return sticky_error;
 }
 
@@ -1325,6 +1332,9 @@ cudaEventCreate (cudaEvent_t *event)
   if (event == NULL)
     return ks_cudart_return (cudaErrorInvalidValue);
   *event = g_new0 (struct ks_cudart_event, 1);
+  ks_cudart_lock ();
+  ks_cudart_graph_track (*event, TRUE, TRUE);
+  ks_cudart_unlock ();
   return cudaSuccess;
 }
 
@@ -1338,6 +1348,9 @@ cudaEventCreateWithFlags (cudaEvent_t *event, unsigned int flags)
 CUDART_API cudaError_t
 cudaEventDestroy (cudaEvent_t event)
 {
+  ks_cudart_lock ();
+  ks_cudart_graph_track (event, TRUE, FALSE);
+  ks_cudart_unlock ();
   g_free (event);
   return cudaSuccess;
 }
@@ -1349,8 +1362,13 @@ cudaEventRecord (cudaEvent_t event, cudaStream_t stream)
   if (event == NULL)
     return ks_cudart_return (cudaErrorInvalidResourceHandle);
   ks_cudart_lock ();
-  event->recorded = TRUE;
-  event->us = ks_cudart_model_clock ();
+  /* in a capture the event only joins streams (cudaStreamWaitEvent) */
+  event->capture = ks_cudart_capturing (stream);
+  if (event->capture == NULL)
+    {
+      event->recorded = TRUE;
+      event->us = ks_cudart_model_clock ();
+    }
   ks_cudart_unlock ();
   return sticky_error;
 }

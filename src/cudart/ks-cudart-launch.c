@@ -437,6 +437,44 @@ ks_cudart_kernel_resources (KsCudartKernel *k,
   return TRUE;
 }
 
+gboolean
+ks_cudart_copy_args (KsCudartKernel *k,
+                     void          **args,
+                     uint8_t       **bytes,
+                     size_t         *len,
+                     void         ***argv,
+                     char          **message)
+{
+  const KsPtxFunction *f;
+  size_t total = 0, at = 0;
+
+  if (!module_ready (k->module))
+    {
+      *message = g_strdup (k->module->error);
+      return FALSE;
+    }
+  f = ks_ptx_module_find_function (k->module->module, k->name);
+  if (f == NULL)
+    {
+      *message = g_strdup_printf ("its PTX has no kernel %s", k->name);
+      return FALSE;
+    }
+  for (uint32_t p = 0; p < f->n_params; p++)
+    total += (type_bytes (&k->module->module->vars[f->first_param + p]) + 15) / 16 * 16;
+  *bytes = g_malloc0 (MAX (total, 1));
+  *len = total;
+  *argv = g_new0 (void *, f->n_params + 1);
+  for (uint32_t p = 0; p < f->n_params; p++)
+    {
+      uint32_t size = type_bytes (&k->module->module->vars[f->first_param + p]);
+
+      memcpy (*bytes + at, args[p], size);
+      (*argv)[p] = *bytes + at;
+      at += (size + 15) / 16 * 16;
+    }
+  return TRUE;
+}
+
 /* ---- a launch as the simulator takes it ------------------------------------------------- */
 
 typedef struct
@@ -1505,10 +1543,11 @@ __cudaLaunchKernel (cudaKernel_t  kernel,
 {
   cudaError_t e;
 
-  (void) stream;
   ks_cudart_lock ();
   if (!g_hash_table_contains (kernels, kernel))
     e = ks_cudart_return (cudaErrorInvalidDeviceFunction);
+  else if (ks_cudart_capturing (stream) != NULL)
+    e = ks_cudart_capture_launch (stream, kernel, grid, block, args, shared);
   else
     e = ks_cudart_launch (kernel, grid, block, args, shared, FALSE);
   ks_cudart_unlock ();
@@ -1527,20 +1566,28 @@ __cudaLaunchKernel_ptsz (cudaKernel_t  kernel,
 }
 
 static cudaError_t
-launch_by_function (const void  *func,
-                    dim3         grid,
-                    dim3         block,
-                    void       **args,
-                    size_t       shared,
-                    gboolean     cooperative)
+launch_by_function (const void   *func,
+                    dim3          grid,
+                    dim3          block,
+                    void        **args,
+                    size_t        shared,
+                    cudaStream_t  stream,
+                    gboolean      cooperative)
 {
   KsCudartKernel *k;
   cudaError_t e;
 
+  if (cooperative
+      && ks_cudart_refuse_in_capture (stream, "cudaLaunchCooperativeKernel") != cudaSuccess)
+    return cudaErrorStreamCaptureUnsupported;
   ks_cudart_lock ();
   k = ks_cudart_find_kernel (func);
-  e = k == NULL ? ks_cudart_return (cudaErrorInvalidDeviceFunction)
-                : ks_cudart_launch (k, grid, block, args, shared, cooperative);
+  if (k == NULL)
+    e = ks_cudart_return (cudaErrorInvalidDeviceFunction);
+  else if (ks_cudart_capturing (stream) != NULL)
+    e = ks_cudart_capture_launch (stream, k, grid, block, args, shared);
+  else
+    e = ks_cudart_launch (k, grid, block, args, shared, cooperative);
   ks_cudart_unlock ();
   return e;
 }
@@ -1553,8 +1600,7 @@ cudaLaunchKernel (const void   *func,
                   size_t        shared,
                   cudaStream_t  stream)
 {
-  (void) stream;
-  return launch_by_function (func, grid, block, args, shared, FALSE);
+  return launch_by_function (func, grid, block, args, shared, stream, FALSE);
 }
 
 CUDART_API cudaError_t
@@ -1565,9 +1611,8 @@ cudaLaunchCooperativeKernel (const void   *func,
                              size_t        shared,
                              cudaStream_t  stream)
 {
-  (void) stream;
   /* a kernel that synchronizes the grid is refused (ks_cudart_launch) */
-  return launch_by_function (func, grid, block, args, shared, TRUE);
+  return launch_by_function (func, grid, block, args, shared, stream, TRUE);
 }
 
 CUDART_API cudaError_t

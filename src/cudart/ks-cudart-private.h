@@ -140,6 +140,70 @@ gboolean         ks_cudart_kind_fits       (int             kind,
                                             gboolean        src_device,
                                             const char     *what);
 
+/* Streams and events.  Work runs in order at the call; a stream in a
+ * capture (cudaStreamBeginCapture, or joined to one through an event)
+ * adds its work to the capture's graph instead (ks-cudart-graph.c). */
+struct ks_cudart_stream
+{
+  struct ks_cudart_graph *capture;  /* the graph it captures into, or NULL */
+  gboolean capture_origin;      /* where the capture began (and must end) */
+};
+
+struct ks_cudart_event
+{
+  gboolean recorded;
+  double us;                    /* the model clock when recorded */
+  struct ks_cudart_graph *capture;  /* recorded in a capture: it joins streams to it */
+};
+
+/* Whether @stream is one the program created (not the legacy or
+ * per-thread default stream) */
+gboolean         ks_cudart_is_stream       (cudaStream_t    stream);
+/* The graph @stream captures into, or NULL */
+struct ks_cudart_graph *ks_cudart_capturing (cudaStream_t   stream);
+/* Work given to a capturing stream, added to its graph: a kernel launch
+ * (its arguments copied), a copy of @height rows of @width bytes, a
+ * memset */
+cudaError_t      ks_cudart_capture_launch  (cudaStream_t    stream,
+                                            KsCudartKernel *kernel,
+                                            dim3            grid,
+                                            dim3            block,
+                                            void          **args,
+                                            size_t          shared);
+cudaError_t      ks_cudart_capture_copy    (cudaStream_t    stream,
+                                            void           *dst,
+                                            const void     *src,
+                                            size_t          width,
+                                            size_t          height,
+                                            size_t          dpitch,
+                                            size_t          spitch,
+                                            int             kind);
+cudaError_t      ks_cudart_capture_set     (cudaStream_t    stream,
+                                            void           *dst,
+                                            int             value,
+                                            size_t          count);
+/* cudaSuccess, or, when @stream is capturing, cudaErrorStreamCaptureUnsupported
+ * for @function (which the stand-in does not capture) with a note: the
+ * capture is then invalid, as CUDA's is after an error */
+cudaError_t      ks_cudart_refuse_in_capture (cudaStream_t  stream,
+                                              const char   *function);
+/* A copy the way cudaMemcpy3D takes it (ks-cudart-tex.c) */
+cudaError_t      ks_cudart_copy_3d         (const struct cudaMemcpy3DParms *p,
+                                            const char     *what);
+/* A kernel's argument values as its PTX declares them: one block of
+ * bytes, and the pointers into it a launch takes; FALSE, with *message,
+ * when the module cannot be read */
+gboolean         ks_cudart_copy_args       (KsCudartKernel *kernel,
+                                            void          **args,
+                                            uint8_t       **bytes,
+                                            size_t         *len,
+                                            void         ***argv,
+                                            char          **message);
+/* The program's streams and events, as they are made and destroyed */
+void             ks_cudart_graph_track     (gpointer        object,
+                                            gboolean        event,
+                                            gboolean        live);
+
 /* Textures and surfaces (ks-cudart-tex.c): the launch's tables of every
  * object the program made, in the order of their handles, the destroyed
  * ones (and those whose memory is gone) marked so */

@@ -433,7 +433,8 @@ cudaMemcpy2DToArrayAsync (cudaArray_t dst, size_t wOffset, size_t hOffset, const
                           size_t spitch, size_t width, size_t height, int kind,
                           cudaStream_t stream)
 {
-  (void) stream;
+  if (ks_cudart_refuse_in_capture (stream, "cudaMemcpy2DToArrayAsync") != cudaSuccess)
+    return cudaErrorStreamCaptureUnsupported;
   LOCKED (copy_2d_array (NULL, 0, dst, wOffset, hOffset, src, spitch, NULL, 0, 0, width, height,
                          kind, "cudaMemcpy2DToArrayAsync"));
 }
@@ -451,7 +452,8 @@ cudaMemcpy2DFromArrayAsync (void *dst, size_t dpitch, cudaArray_const_t src, siz
                             size_t hOffset, size_t width, size_t height, int kind,
                             cudaStream_t stream)
 {
-  (void) stream;
+  if (ks_cudart_refuse_in_capture (stream, "cudaMemcpy2DFromArrayAsync") != cudaSuccess)
+    return cudaErrorStreamCaptureUnsupported;
   LOCKED (copy_2d_array (dst, dpitch, NULL, 0, 0, NULL, 0, src, wOffset, hOffset, width, height,
                          kind, "cudaMemcpy2DFromArrayAsync"));
 }
@@ -514,7 +516,8 @@ CUDART_API cudaError_t
 cudaMemcpyToArrayAsync (cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src,
                         size_t count, int kind, cudaStream_t stream)
 {
-  (void) stream;
+  if (ks_cudart_refuse_in_capture (stream, "cudaMemcpyToArrayAsync") != cudaSuccess)
+    return cudaErrorStreamCaptureUnsupported;
   LOCKED (copy_linear_array ((void *) src, dst, wOffset, hOffset, count, kind, TRUE,
                              "cudaMemcpyToArrayAsync"));
 }
@@ -531,16 +534,17 @@ CUDART_API cudaError_t
 cudaMemcpyFromArrayAsync (void *dst, cudaArray_const_t src, size_t wOffset, size_t hOffset,
                           size_t count, int kind, cudaStream_t stream)
 {
-  (void) stream;
+  if (ks_cudart_refuse_in_capture (stream, "cudaMemcpyFromArrayAsync") != cudaSuccess)
+    return cudaErrorStreamCaptureUnsupported;
   LOCKED (copy_linear_array (dst, src, wOffset, hOffset, count, kind, FALSE,
                              "cudaMemcpyFromArrayAsync"));
 }
 
 /* cudaMemcpy3D: the extent and an array's position are in its elements
  * when either side is an array, else in bytes */
-static cudaError_t
-copy_3d (const struct cudaMemcpy3DParms *p,
-         const char                     *what)
+cudaError_t
+ks_cudart_copy_3d (const struct cudaMemcpy3DParms *p,
+                   const char                     *what)
 {
   const KsCudartAlloc *sa, *da;
   size_t elem = 1, w, h, d;
@@ -591,15 +595,16 @@ copy_3d (const struct cudaMemcpy3DParms *p,
 CUDART_API cudaError_t
 cudaMemcpy3D (const struct cudaMemcpy3DParms *p)
 {
-  LOCKED (copy_3d (p, "cudaMemcpy3D"));
+  LOCKED (ks_cudart_copy_3d (p, "cudaMemcpy3D"));
 }
 
 CUDART_API cudaError_t
 cudaMemcpy3DAsync (const struct cudaMemcpy3DParms *p,
                    cudaStream_t                    stream)
 {
-  (void) stream;
-  LOCKED (copy_3d (p, "cudaMemcpy3DAsync"));
+  if (ks_cudart_refuse_in_capture (stream, "cudaMemcpy3DAsync") != cudaSuccess)
+    return cudaErrorStreamCaptureUnsupported;
+  LOCKED (ks_cudart_copy_3d (p, "cudaMemcpy3DAsync"));
 }
 
 /* ---- texture and surface objects ---------------------------------------------------------- */
