@@ -1385,6 +1385,113 @@ test_variable_attributes (void)
   g_assert_true (has_diagnostic (bad, 6, "expected ')'"));
 }
 
+/* The element types of nvcc's pointer parameters, from the loads and
+ * stores through them, against the types the CUDA sources declare */
+static void
+test_pointee_types (void)
+{
+  static const struct
+  {
+    const char *ptx, *kernel;
+    KsPtxType want[4];
+  } cases[] = {
+    /* saxpy(int n, float a, const float *x, float *y) */
+    { "samples/02-saxpy/saxpy.ptx", "_Z5saxpyifPKfPf",
+      { KS_PTX_TYPE_NONE, KS_PTX_TYPE_NONE, KS_PTX_TYPE_F32, KS_PTX_TYPE_F32 } },
+    /* histogram_global(const unsigned char *pixels, int n, unsigned *hist) */
+    { "samples/19-histogram-global/histogram_global.ptx", "_Z16histogram_globalPKhiPj",
+      { KS_PTX_TYPE_U8, KS_PTX_TYPE_NONE, KS_PTX_TYPE_U32 } },
+    /* matmul_tiled(const float *A, const float *B, float *C, int n) */
+    { "samples/22-matmul-tiled/matmul_tiled.ptx", "_Z12matmul_tiledPKfS0_Pfi",
+      { KS_PTX_TYPE_F32, KS_PTX_TYPE_F32, KS_PTX_TYPE_F32, KS_PTX_TYPE_NONE } },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      /* (the samples' folder: tests/meson.build sets KS_DATA_DIR) */
+      g_autofree char *path = g_build_filename (g_getenv ("KS_DATA_DIR"), cases[i].ptx, NULL);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(KsPtxModule) m = ks_ptx_module_parse_file (path, &error);
+      const KsPtxFunction *f;
+      KsPtxType got[4];
+
+      g_assert_no_error (error);
+      f = function (m, cases[i].kernel);
+      g_assert_cmpuint (f->n_params, <=, 4);
+      ks_ptx_param_pointee_types (m, f, got);
+      for (uint32_t p = 0; p < f->n_params; p++)
+        if (got[p] != cases[i].want[p])
+          g_error ("%s param %u: %s, expected %s", cases[i].kernel, p, ks_ptx_type_name (got[p]),
+                   ks_ptx_type_name (cases[i].want[p]));
+    }
+
+  /* reduce1(int *g_idata, int *g_odata) of Harris's reduction: both are
+   * copied through shared memory and summed with add.s32, which nvcc also
+   * writes for unsigned sums, so their sign is not in the PTX: unsigned
+   * 32-bit integers */
+  {
+    g_autofree char *path = g_test_build_filename (G_TEST_DIST, "fixtures", "compare",
+                                                   "harris_reduce.ptx", NULL);
+    g_autoptr(GError) error = NULL;
+    g_autoptr(KsPtxModule) m = ks_ptx_module_parse_file (path, &error);
+    const KsPtxFunction *f;
+    KsPtxType got[2];
+
+    g_assert_no_error (error);
+    f = function (m, "_Z7reduce1PiS_");
+    ks_ptx_param_pointee_types (m, f, got);
+    g_assert_cmpstr (ks_ptx_type_name (got[0]), ==, "u32");
+    g_assert_cmpstr (ks_ptx_type_name (got[1]), ==, "u32");
+  }
+
+  /* where the sign shows: a loaded int compared with setp.lt.s32, and one
+   * converted to float; an unsigned sum stored; a pointer advanced in a
+   * loop (the value reaches the load round the back edge); a buffer read
+   * both as f32 and as u64 has no type */
+  {
+    g_autoptr(KsPtxModule) m = parse_ok (
+      HEADER
+      ".visible .entry k(.param .u64 a, .param .u64 b, .param .u64 c, .param .u64 d,\n"
+      "                  .param .u64 e, .param .u32 n)\n"
+      "{\n"
+      "  .reg .pred %p<3>;\n"
+      "  .reg .b32 %r<8>;\n"
+      "  .reg .f32 %f<3>;\n"
+      "  .reg .b64 %rd<12>;\n"
+      "  ld.param.u64 %rd1, [a];\n"
+      "  ld.param.u64 %rd2, [b];\n"
+      "  ld.param.u64 %rd3, [c];\n"
+      "  ld.param.u64 %rd4, [d];\n"
+      "  ld.param.u64 %rd5, [e];\n"
+      "  cvta.to.global.u64 %rd6, %rd1;\n"
+      "  ld.global.u32 %r1, [%rd6];\n"
+      "  setp.lt.s32 %p1, %r1, 0;\n"
+      "  ld.global.u32 %r2, [%rd2+4];\n"
+      "  cvt.rn.f32.s32 %f1, %r2;\n"
+      "  add.s32 %r3, %r1, %r2;\n"
+      "  st.global.u32 [%rd3], %r3;\n"
+      "LOOP:\n"
+      "  mov.u64 %rd7, %rd8;\n"
+      "  ld.global.f32 %f2, [%rd7];\n"
+      "  mov.u64 %rd8, %rd4;\n"
+      "  add.s64 %rd8, %rd8, 4;\n"
+      "  @%p1 bra LOOP;\n"
+      "  ld.global.f32 %f2, [%rd5];\n"
+      "  ld.global.u64 %rd9, [%rd5+8];\n"
+      "  ret;\n"
+      "}\n");
+    KsPtxType got[6];
+
+    ks_ptx_param_pointee_types (m, function (m, "k"), got);
+    g_assert_cmpstr (ks_ptx_type_name (got[0]), ==, "s32");
+    g_assert_cmpstr (ks_ptx_type_name (got[1]), ==, "s32");
+    g_assert_cmpstr (ks_ptx_type_name (got[2]), ==, "u32");
+    g_assert_cmpstr (ks_ptx_type_name (got[3]), ==, "f32");
+    g_assert_cmpint (got[4], ==, KS_PTX_TYPE_NONE);
+    g_assert_cmpint (got[5], ==, KS_PTX_TYPE_NONE);
+  }
+}
+
 static void
 test_recovery (void)
 {
@@ -1572,6 +1679,7 @@ main (int   argc,
   g_test_add_func ("/ptx/parser/tex-coordinates", test_tex_coordinates);
   g_test_add_func ("/ptx/parser/variables", test_variables);
   g_test_add_func ("/ptx/parser/variable-attributes", test_variable_attributes);
+  g_test_add_func ("/ptx/parser/pointee-types", test_pointee_types);
   g_test_add_func ("/ptx/parser/operands", test_operands);
   g_test_add_func ("/ptx/parser/predicates-and-labels", test_predicates_and_labels);
   g_test_add_func ("/ptx/parser/modifiers", test_modifiers);

@@ -473,6 +473,27 @@ test_program_symbols (void)
   if (strstr (r.out, want) == NULL)
     g_error ("expected %s in:\n%s", want, r.out);
   g_assert_nonnull (strstr (r.err, "2 launches recorded"));
+  /* vadd (const float *a, const float *b, float *c): its buffers are
+   * floats, as its loads and stores have them */
+  {
+    g_autofree char *spec = g_build_filename (r.record, "launch-0000.json", NULL);
+    g_autofree char *text = NULL;
+    g_autoptr(GError) error = NULL;
+    KsLaunch *l;
+
+    g_assert_true (g_file_get_contents (spec, &text, NULL, NULL));
+    l = ks_launch_load (spec, &error);
+    g_assert_no_error (error);
+    for (guint i = 0; i < 3; i++)
+      {
+        int b = ks_launch_find_buffer (l, (const char *[]) { "m0", "m1", "m2" }[i]);
+
+        g_assert_cmpint (b, >=, 0);
+        g_assert_cmpint (l->buffers[b].type, ==, KS_PTX_TYPE_F32);
+        g_assert_cmpuint (l->buffers[b].count, ==, 1000);
+      }
+    ks_launch_free (l);
+  }
   /* vadd's c; scale_count's c and the variable counter */
   g_assert_cmpuint (rerun_recording (r.record, NULL), ==, 3);
   run_clear (&r);

@@ -508,6 +508,41 @@ built_clear (Built *b)
   g_free (l->kernel);
 }
 
+/* The program's buffers that the kernel's parameters point at, in the
+ * element type its loads and stores give them (ks_ptx_param_pointee_types):
+ * one the parameters disagree on, or that does not hold whole elements
+ * from where they point, stays bytes */
+static void
+type_buffers (const KsPtxModule   *module,
+              const KsPtxFunction *f,
+              KsLaunch            *l)
+{
+  g_autofree KsPtxType *pointee = g_new0 (KsPtxType, MAX (f->n_params, 1));
+  g_autofree KsPtxType *type = g_new0 (KsPtxType, MAX (l->n_buffers, 1));
+  g_autofree gboolean *mixed = g_new0 (gboolean, MAX (l->n_buffers, 1));
+
+  ks_ptx_param_pointee_types (module, f, pointee);
+  for (uint32_t p = 0; p < l->n_params; p++)
+    {
+      const KsLaunchParam *lp = &l->params[p];
+      uint32_t size = ks_ptx_type_size (pointee[p]);
+
+      if (!lp->is_buffer || l->buffers[lp->buffer].variable != NULL)
+        continue;
+      if (size == 0 || lp->offset % size != 0 || l->buffers[lp->buffer].size % size != 0
+          || (type[lp->buffer] != KS_PTX_TYPE_NONE && type[lp->buffer] != pointee[p]))
+        mixed[lp->buffer] = TRUE;
+      else
+        type[lp->buffer] = pointee[p];
+    }
+  for (uint32_t b = 0; b < l->n_buffers; b++)
+    if (type[b] != KS_PTX_TYPE_NONE && !mixed[b])
+      {
+        l->buffers[b].type = type[b];
+        l->buffers[b].count = l->buffers[b].size / ks_ptx_type_size (type[b]);
+      }
+}
+
 /* The type the PTX declares module variable @name with, or .b8 */
 static KsPtxType
 var_type (const KsPtxModule *module,
@@ -623,6 +658,7 @@ build_launch (KsCudartModule  *m,
   if (!initial)
     {
       ks_cudart_tex_describe (l);
+      type_buffers (m->module, f, l);
       return TRUE;
     }
   l->output_symbols = g_new0 (char *, m->vars->len + 1);

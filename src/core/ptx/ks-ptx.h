@@ -523,6 +523,14 @@ gboolean       ks_ptx_module_has_errors       (const KsPtxModule *module);
 const KsPtxFunction *ks_ptx_module_find_function (const KsPtxModule *module,
                                                   const char        *name);
 uint32_t       ks_ptx_module_n_entries        (const KsPtxModule *module);
+/* For each of @function's parameters (@out has n_params entries), the
+ * element type of the global memory its value addresses, as the loads and
+ * stores through it have it (ks-ptx-pointees.c); KS_PTX_TYPE_NONE for a
+ * parameter not used as such a pointer, or whose accesses disagree on the
+ * element's size.  Raw bits (.b32) read as unsigned. */
+void           ks_ptx_param_pointee_types     (const KsPtxModule   *module,
+                                               const KsPtxFunction *function,
+                                               KsPtxType           *out);
 uint32_t       ks_ptx_module_target_sm        (const KsPtxModule *module);
 
 char          *ks_ptx_span_dup                (const KsPtxModule *module,
