@@ -88,30 +88,17 @@ sign_matters (const KsPtxInsn *in)
     }
 }
 
+/* The integer type of @t's size, signed or not */
 static KsPtxType
-signed_of (KsPtxType t)
+integer_of (KsPtxType t,
+            gboolean  is_signed_type)
 {
-  switch (ks_ptx_type_size (t))
-    {
-    case 1: return KS_PTX_TYPE_S8;
-    case 2: return KS_PTX_TYPE_S16;
-    case 4: return KS_PTX_TYPE_S32;
-    case 8: return KS_PTX_TYPE_S64;
-    default: return KS_PTX_TYPE_NONE;
-    }
-}
+  static const KsPtxType u[] = { KS_PTX_TYPE_U8, KS_PTX_TYPE_U16, KS_PTX_TYPE_U32, KS_PTX_TYPE_U64 };
+  static const KsPtxType s[] = { KS_PTX_TYPE_S8, KS_PTX_TYPE_S16, KS_PTX_TYPE_S32, KS_PTX_TYPE_S64 };
+  uint32_t size = ks_ptx_type_size (t);
+  int k = size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : size == 8 ? 3 : -1;
 
-static KsPtxType
-unsigned_of (KsPtxType t)
-{
-  switch (ks_ptx_type_size (t))
-    {
-    case 1: return KS_PTX_TYPE_U8;
-    case 2: return KS_PTX_TYPE_U16;
-    case 4: return KS_PTX_TYPE_U32;
-    case 8: return KS_PTX_TYPE_U64;
-    default: return KS_PTX_TYPE_NONE;
-    }
+  return k < 0 ? KS_PTX_TYPE_NONE : is_signed_type ? s[k] : u[k];
 }
 
 void
@@ -206,8 +193,8 @@ ks_ptx_param_pointee_types (const KsPtxModule   *m,
       if (conflict & (G_GUINT64_CONSTANT (1) << p))
         out[p] = KS_PTX_TYPE_NONE;
       else if ((name[0] == 'b' || name[0] == 'u') && (signed_use & (G_GUINT64_CONSTANT (1) << p)))
-        out[p] = signed_of (out[p]);
+        out[p] = integer_of (out[p], TRUE);
       else if (name[0] == 'b')
-        out[p] = unsigned_of (out[p]);
+        out[p] = integer_of (out[p], FALSE);
     }
 }
