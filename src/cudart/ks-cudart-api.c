@@ -15,8 +15,6 @@
 #include "ks-gpu-db.h"
 #include "ks-launch.h"
 
-#define CUDART_API __attribute__ ((visibility ("default")))
-
 /* The runtime version the stand-in answers as: CUDA 13.0 (CUDART_VERSION) */
 #define KS_CUDART_VERSION 13000
 
@@ -754,10 +752,6 @@ free_alloc (void     *ptr,
                                         : cudaErrorInvalidDevicePointer);
 }
 
-#define LOCKED(call) \
-  G_STMT_START { cudaError_t e_; ks_cudart_lock (); e_ = (call); ks_cudart_unlock (); \
-                 return e_; } G_STMT_END
-
 CUDART_API cudaError_t
 cudaMalloc (void   **ptr,
             size_t   size)
@@ -950,11 +944,11 @@ ks_cudart_locate (const void *ptr,
   return a->data + (p - a->addr);
 }
 
-gboolean
-ks_cudart_kind_fits (int         kind,
-                     gboolean    dst_device,
-                     gboolean    src_device,
-                     const char *what)
+cudaError_t
+ks_cudart_kind_check (int         kind,
+                      gboolean    dst_device,
+                      gboolean    src_device,
+                      const char *what)
 {
   gboolean ok;
 
@@ -966,14 +960,16 @@ ks_cudart_kind_fits (int         kind,
     case cudaMemcpyDeviceToDevice: ok = dst_device && src_device; break;
     case cudaMemcpyDefault: ok = TRUE; break;
     default:
-      ks_cudart_note ("%s: %d is not a cudaMemcpyKind", what, kind);
-      return FALSE;
+      ks_cudart_note ("%s: %d is not a cudaMemcpyKind (cudaErrorInvalidMemcpyDirection)", what,
+                      kind);
+      return cudaErrorInvalidMemcpyDirection;
     }
-  if (!ok)
-    ks_cudart_note ("%s: the destination is %s memory and the source %s memory, which "
-                    "kind %d does not say (cudaErrorInvalidValue)", what,
-                    dst_device ? "device" : "host", src_device ? "device" : "host", kind);
-  return ok;
+  if (ok)
+    return cudaSuccess;
+  ks_cudart_note ("%s: the destination is %s memory and the source %s memory, which "
+                  "kind %d does not say (cudaErrorInvalidValue)", what,
+                  dst_device ? "device" : "host", src_device ? "device" : "host", kind);
+  return cudaErrorInvalidValue;
 }
 
 static cudaError_t
@@ -985,6 +981,7 @@ copy (void       *dst,
 {
   gboolean dd, sd;
   uint8_t *d, *s;
+  cudaError_t e;
 
   if (ks_cudart_sticky () != cudaSuccess)
     return ks_cudart_sticky ();
@@ -994,9 +991,8 @@ copy (void       *dst,
   s = ks_cudart_locate (src, n, &sd, what);
   if (d == NULL || s == NULL)
     return ks_cudart_return (cudaErrorInvalidValue);
-  if (!ks_cudart_kind_fits (kind, dd, sd, what))
-    return ks_cudart_return (kind < 0 || kind > cudaMemcpyDefault
-                             ? cudaErrorInvalidMemcpyDirection : cudaErrorInvalidValue);
+  if ((e = ks_cudart_kind_check (kind, dd, sd, what)) != cudaSuccess)
+    return ks_cudart_return (e);
   memmove (d, s, n);
   return cudaSuccess;
 }

@@ -17,12 +17,6 @@
 
 #include <string.h>
 
-#define CUDART_API __attribute__ ((visibility ("default")))
-
-#define LOCKED(call) \
-  G_STMT_START { cudaError_t e_; ks_cudart_lock (); e_ = (call); ks_cudart_unlock (); \
-                 return e_; } G_STMT_END
-
 typedef enum
 {
   NODE_EMPTY,
@@ -720,13 +714,9 @@ graph_launch (cudaGraphExec_t exec,
     return ks_cudart_return (cudaErrorInvalidValue);
   if (ks_cudart_sticky () != cudaSuccess)
     return ks_cudart_sticky ();
+  /* (the lock is recursive) */
   if (ks_cudart_capturing (stream) != NULL)
-    {
-      ks_cudart_unlock ();
-      e = ks_cudart_refuse_in_capture (stream, "cudaGraphLaunch");
-      ks_cudart_lock ();
-      return e;
-    }
+    return ks_cudart_refuse_in_capture (stream, "cudaGraphLaunch");
   for (guint i = 0; i < exec->graph->nodes->len && e == cudaSuccess; i++)
     {
       const struct ks_cudart_graph_node *n = g_ptr_array_index (exec->graph->nodes, i);

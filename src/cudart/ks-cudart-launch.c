@@ -19,8 +19,6 @@
 #include "ks-sim.h"
 #include "ks-timing.h"
 
-#define CUDART_API __attribute__ ((visibility ("default")))
-
 /* ---- state --------------------------------------------------------------------------- */
 
 typedef struct

@@ -95,9 +95,17 @@ typedef struct ks_cudart_kernel
   gboolean estimate_said;       /* the note that its registers are an estimate was given */
 } KsCudartKernel;
 
-/* Calls into the runtime are serialized by one lock */
+/* What the library exports: the runtime's own names */
+#define CUDART_API __attribute__ ((visibility ("default")))
+
+/* Calls into the runtime are serialized by one lock (recursive: a call may
+ * make another) */
 void             ks_cudart_lock            (void);
 void             ks_cudart_unlock          (void);
+/* Returns what @call returns, run under the lock */
+#define LOCKED(call) \
+  G_STMT_START { cudaError_t e_; ks_cudart_lock (); e_ = (call); ks_cudart_unlock (); \
+                 return e_; } G_STMT_END
 /* The error a call returns, remembered as the last error when it is one */
 cudaError_t      ks_cudart_return          (cudaError_t     err);
 /* A fault of a kernel leaves the context unusable, as on the hardware:
@@ -134,8 +142,10 @@ uint8_t         *ks_cudart_locate          (const void     *ptr,
                                             size_t          n,
                                             gboolean       *device,
                                             const char     *what);
-/* Whether a copy of @kind may go between such memory (a note when not) */
-gboolean         ks_cudart_kind_fits       (int             kind,
+/* Whether a copy of @kind may go between such memory: cudaSuccess, or
+ * (with a note, not yet returned) cudaErrorInvalidMemcpyDirection for a
+ * kind that is none, cudaErrorInvalidValue for one the memory is not */
+cudaError_t      ks_cudart_kind_check      (int             kind,
                                             gboolean        dst_device,
                                             gboolean        src_device,
                                             const char     *what);

@@ -22,19 +22,6 @@
 
 #include "ks-sim-tex.h"
 
-#define CUDART_API __attribute__ ((visibility ("default")))
-
-#define LOCKED(call) \
-  G_STMT_START { cudaError_t e_; ks_cudart_lock (); e_ = (call); ks_cudart_unlock (); \
-                 return e_; } G_STMT_END
-
-/* What the launch spec's parser allows (CUDA's limits for compute
- * capability 8.x and later) */
-#define MAX_WIDTH 131072u
-#define MAX_HEIGHT 65536u
-#define MAX_DEPTH 16384u
-#define MAX_LAYERS 2048u
-
 typedef struct
 {
   gboolean destroyed;
@@ -175,18 +162,19 @@ make_array (cudaArray_t                        *out,
     }
   if ((flags & ~(unsigned) (cudaArrayLayered | cudaArraySurfaceLoadStore | cudaArrayCubemap
                             | cudaArrayTextureGather)) != 0
-      || e.width == 0 || e.width > MAX_WIDTH || e.height > MAX_HEIGHT
+      || e.width == 0 || e.width > KS_LAUNCH_TEX_MAX_WIDTH || e.height > KS_LAUNCH_TEX_MAX_HEIGHT
       || (e.depth != 0 && e.height == 0 && !arr->layered)
-      || arr->depth > MAX_DEPTH || arr->layers > MAX_LAYERS * 6
+      || arr->depth > KS_LAUNCH_TEX_MAX_DEPTH || arr->layers > KS_LAUNCH_TEX_MAX_LAYERS * 6
       || (arr->cubemap && (arr->width != arr->height || arr->dims != 2
                            || (arr->layered ? arr->layers % 6 : arr->layers != 6)))
-      || (arr->layered && !arr->cubemap && arr->layers > MAX_LAYERS))
+      || (arr->layered && !arr->cubemap && arr->layers > KS_LAUNCH_TEX_MAX_LAYERS))
     {
       ks_cudart_note ("%s: an array of extent (%zu, %zu, %zu) with flags 0x%x is not one CUDA "
                       "makes (or not one KernelScope's simulator holds: at most %u x %u x %u, "
                       "%u layers; a cubemap's faces are square, 6 of them a cubemap) "
                       "(cudaErrorInvalidValue)", what, e.width, e.height, e.depth, flags,
-                      MAX_WIDTH, MAX_HEIGHT, MAX_DEPTH, MAX_LAYERS);
+                      KS_LAUNCH_TEX_MAX_WIDTH, KS_LAUNCH_TEX_MAX_HEIGHT, KS_LAUNCH_TEX_MAX_DEPTH,
+                      KS_LAUNCH_TEX_MAX_LAYERS);
       g_free (arr);
       return ks_cudart_return (cudaErrorInvalidValue);
     }
@@ -380,9 +368,10 @@ copy_box (const Side *dst,
           int         kind,
           const char *what)
 {
-  if (!ks_cudart_kind_fits (kind, dst->device, src->device, what))
-    return ks_cudart_return (kind < 0 || kind > cudaMemcpyDefault
-                             ? cudaErrorInvalidMemcpyDirection : cudaErrorInvalidValue);
+  cudaError_t e = ks_cudart_kind_check (kind, dst->device, src->device, what);
+
+  if (e != cudaSuccess)
+    return ks_cudart_return (e);
   for (size_t k = 0; k < d; k++)
     for (size_t r = 0; r < h; r++)
       memmove (dst->data + k * dst->slice + r * dst->pitch,
@@ -472,6 +461,7 @@ copy_linear_array (void       *ptr,
 {
   KsCudartAlloc *a = find_array (array);
   gboolean device;
+  cudaError_t e;
   uint8_t *p;
   size_t at;
 
@@ -495,8 +485,9 @@ copy_linear_array (void       *ptr,
   p = ks_cudart_locate (ptr, count, &device, what);
   if (p == NULL)
     return ks_cudart_return (cudaErrorInvalidValue);
-  if (!ks_cudart_kind_fits (kind, to_array || device, !to_array || device, what))
-    return ks_cudart_return (cudaErrorInvalidValue);
+  if ((e = ks_cudart_kind_check (kind, to_array || device, !to_array || device, what))
+      != cudaSuccess)
+    return ks_cudart_return (e);
   if (to_array)
     memmove (a->data + at, p, count);
   else
@@ -675,7 +666,7 @@ resource (const struct cudaResourceDesc *r,
           uint64_t texels = r->res.linear.sizeInBytes / t->texel_size;
 
           /* (the 1D linear-memory limit of compute capability 8.x and later) */
-          if (texels == 0 || texels > (G_GUINT64_CONSTANT (1) << 28))
+          if (texels == 0 || texels > KS_LAUNCH_TEX_MAX_LINEAR)
             {
               ks_cudart_note ("%s: %zu bytes of linear memory make %" G_GUINT64_FORMAT
                               " texels: 1 to 2^28 (cudaErrorInvalidValue)", what,
@@ -688,8 +679,8 @@ resource (const struct cudaResourceDesc *r,
         }
       else
         {
-          if (r->res.pitch2D.width == 0 || r->res.pitch2D.width > MAX_WIDTH
-              || r->res.pitch2D.height == 0 || r->res.pitch2D.height > MAX_HEIGHT
+          if (r->res.pitch2D.width == 0 || r->res.pitch2D.width > KS_LAUNCH_TEX_MAX_WIDTH
+              || r->res.pitch2D.height == 0 || r->res.pitch2D.height > KS_LAUNCH_TEX_MAX_HEIGHT
               || r->res.pitch2D.pitchInBytes % props->texturePitchAlignment != 0
               || r->res.pitch2D.pitchInBytes < r->res.pitch2D.width * t->texel_size
               || r->res.pitch2D.pitchInBytes > G_MAXUINT32)

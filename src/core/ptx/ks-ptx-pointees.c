@@ -93,8 +93,12 @@ static KsPtxType
 integer_of (KsPtxType t,
             gboolean  is_signed_type)
 {
-  static const KsPtxType u[] = { KS_PTX_TYPE_U8, KS_PTX_TYPE_U16, KS_PTX_TYPE_U32, KS_PTX_TYPE_U64 };
-  static const KsPtxType s[] = { KS_PTX_TYPE_S8, KS_PTX_TYPE_S16, KS_PTX_TYPE_S32, KS_PTX_TYPE_S64 };
+  static const KsPtxType u[] = {
+    KS_PTX_TYPE_U8, KS_PTX_TYPE_U16, KS_PTX_TYPE_U32, KS_PTX_TYPE_U64
+  };
+  static const KsPtxType s[] = {
+    KS_PTX_TYPE_S8, KS_PTX_TYPE_S16, KS_PTX_TYPE_S32, KS_PTX_TYPE_S64
+  };
   uint32_t size = ks_ptx_type_size (t);
   int k = size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : size == 8 ? 3 : -1;
 
@@ -110,6 +114,7 @@ ks_ptx_param_pointee_types (const KsPtxModule   *m,
   g_autofree uint64_t *loaded = g_new0 (uint64_t, MAX (f->n_reg_slots, 1));
   g_autofree gboolean *signed_reg = g_new0 (gboolean, MAX (f->n_reg_slots, 1));
   uint64_t conflict = 0, signed_use = 0;
+  uint32_t n_tracked = MIN (f->n_params, MAX_TRACKED);
   gboolean changed = TRUE;
 
   for (uint32_t p = 0; p < f->n_params; p++)
@@ -145,7 +150,7 @@ ks_ptx_param_pointee_types (const KsPtxModule   *m,
           if (op == KS_PTX_OPC_LD && in->space == KS_PTX_SPACE_PARAM && in->n_operands == 2
               && ops[0].kind == KS_PTX_OPERAND_REG && ops[1].kind == KS_PTX_OPERAND_ADDRESS
               && ops[1].aux == KS_PTX_ADDRESS_VAR && ops[1].a >= f->first_param
-              && ops[1].a - f->first_param < MIN (f->n_params, MAX_TRACKED))
+              && ops[1].a - f->first_param < n_tracked)
             t = G_GUINT64_CONSTANT (1) << (ops[1].a - f->first_param);
           else if (is_arith (op) && ops[0].kind == KS_PTX_OPERAND_REG)
             {
@@ -166,9 +171,10 @@ ks_ptx_param_pointee_types (const KsPtxModule   *m,
                        && ops[1].kind == KS_PTX_OPERAND_REG && ops[1].a < f->n_reg_slots
                        && signed_reg[ops[1].a])
                 signed_use |= taint[ops[ai].a];
-              for (uint32_t p = 0; p < MIN (f->n_params, MAX_TRACKED); p++)
+              for (uint32_t p = 0; p < n_tracked; p++)
                 {
-                  if (!(taint[ops[ai].a] & (G_GUINT64_CONSTANT (1) << p)) || type == KS_PTX_TYPE_NONE)
+                  if (!(taint[ops[ai].a] & (G_GUINT64_CONSTANT (1) << p))
+                      || type == KS_PTX_TYPE_NONE)
                     continue;
                   if (out[p] != KS_PTX_TYPE_NONE
                       && ks_ptx_type_size (out[p]) != ks_ptx_type_size (type))
@@ -186,7 +192,7 @@ ks_ptx_param_pointee_types (const KsPtxModule   *m,
             }
         }
     }
-  for (uint32_t p = 0; p < MIN (f->n_params, MAX_TRACKED); p++)
+  for (uint32_t p = 0; p < n_tracked; p++)
     {
       const char *name = ks_ptx_type_name (out[p]);
 

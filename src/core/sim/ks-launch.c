@@ -15,6 +15,7 @@
 #include "ks-json.h"
 #include "ks-launch.h"
 #include "ks-sim-math.h"
+#include "ks-sim-tex.h"
 
 #define GIB               (G_GUINT64_CONSTANT (1) << 30)
 #define MAX_BUFFER_BYTES  (4 * GIB)
@@ -1752,12 +1753,13 @@ parse_texture (Ctx             *ctx,
       return FALSE;
   }
 
-  /* (a 1D texture may be linear memory, which holds up to 2^28 texels;
-   * arrays hold 131072 a row) */
-  if (!get_extent (ctx, o, path, "width", 1u << 28, &t->width, &has_width)
-      || !get_extent (ctx, o, path, "height", 65536, &t->height, &has_height)
-      || !get_extent (ctx, o, path, "depth", 16384, &t->depth, &has_depth)
-      || !get_extent (ctx, o, path, "layers", 2048 * 6, &t->layers, &t->layered))
+  /* (a 1D texture may be linear memory, which is wider than an array's
+   * row) */
+  if (!get_extent (ctx, o, path, "width", KS_LAUNCH_TEX_MAX_LINEAR, &t->width, &has_width)
+      || !get_extent (ctx, o, path, "height", KS_LAUNCH_TEX_MAX_HEIGHT, &t->height, &has_height)
+      || !get_extent (ctx, o, path, "depth", KS_LAUNCH_TEX_MAX_DEPTH, &t->depth, &has_depth)
+      || !get_extent (ctx, o, path, "layers", KS_LAUNCH_TEX_MAX_LAYERS * 6, &t->layers,
+                      &t->layered))
     return FALSE;
   if (!has_width)
     return fail (ctx, pwidth, "missing");
@@ -1772,9 +1774,9 @@ parse_texture (Ctx             *ctx,
       return fail (ctx, p, "a 3D array cannot be layered (layered arrays are 1D or 2D)");
     }
   t->dims = 1 + (has_height ? 1 : 0) + (has_depth ? 1 : 0);
-  if ((t->dims > 1 || t->layered || surface) && t->width > 131072)
-    return fail (ctx, pwidth, "must be at most 131072 (only a 1D texture, which may be linear "
-                 "memory, can be wider)");
+  if ((t->dims > 1 || t->layered || surface) && t->width > KS_LAUNCH_TEX_MAX_WIDTH)
+    return fail (ctx, pwidth, "must be at most %u (only a 1D texture, which may be linear "
+                 "memory, can be wider)", KS_LAUNCH_TEX_MAX_WIDTH);
 
   if (!surface && (n = json_object_get_member (o, "cubemap")) != NULL)
     {
@@ -1801,8 +1803,7 @@ parse_texture (Ctx             *ctx,
     return FALSE;
   b = &launch->buffers[t->buffer];
   rows = (uint64_t) t->height * t->depth * t->layers;
-  bytes = t->offset + (rows - 1) * (t->pitch ? t->pitch : (uint64_t) t->width * t->texel_size)
-          + (uint64_t) t->width * t->texel_size;
+  bytes = t->offset + ks_tex_array_bytes (t);
   have = b->count * ks_ptx_type_size (b->type);
   if (have < bytes && (t->pitch != 0 || t->offset != 0))
     return fail (ctx, pbuf, "buffer '%s' has %" G_GUINT64_FORMAT " bytes; the array needs %"

@@ -201,6 +201,15 @@ typedef struct
  * 16 bits */
 #define KS_LAUNCH_MAX_TEXTURES 4096u
 
+/* The extents an array may have (CUDA's limits for compute capability 8.x
+ * and later): a row of an array; a 1D texture over linear memory; height,
+ * depth, and the layers of a layered array (6 times that for cubemaps) */
+#define KS_LAUNCH_TEX_MAX_WIDTH 131072u
+#define KS_LAUNCH_TEX_MAX_LINEAR (1u << 28)
+#define KS_LAUNCH_TEX_MAX_HEIGHT 65536u
+#define KS_LAUNCH_TEX_MAX_DEPTH 16384u
+#define KS_LAUNCH_TEX_MAX_LAYERS 2048u
+
 typedef enum
 {
   KS_LAUNCH_TEX_POINT = 0,
