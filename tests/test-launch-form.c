@@ -78,6 +78,7 @@ assert_launch_equal (const KsLaunch *a,
       g_assert_cmpuint (a->block[i], ==, b->block[i]);
     }
   g_assert_cmpuint (a->dynamic_shared_bytes, ==, b->dynamic_shared_bytes);
+  g_assert_cmpint (a->cooperative, ==, b->cooperative);
   g_assert_cmpuint (a->n_buffers, ==, b->n_buffers);
   for (uint32_t i = 0; i < a->n_buffers; i++)
     {
@@ -144,6 +145,7 @@ assert_launch_equal (const KsLaunch *a,
       g_assert_cmpmem (sa->grid, sizeof sa->grid, sb->grid, sizeof sb->grid);
       g_assert_cmpmem (sa->block, sizeof sa->block, sb->block, sizeof sb->block);
       g_assert_cmpuint (sa->dynamic_shared_bytes, ==, sb->dynamic_shared_bytes);
+      g_assert_cmpint (sa->cooperative, ==, sb->cooperative);
       assert_params_equal (sa->params, sa->n_params, sb->params, sb->n_params);
     }
   g_assert_cmpuint (a->n_bindings, ==, b->n_bindings);
@@ -683,6 +685,7 @@ test_launches (void)
     "  {\"kernel\": \"partial_sums\", \"grid\": [12], \"block\": [256], \"dynamic_shared_bytes\": 1024,"
     "   \"params\": [{\"buffer\": \"in\"}, {\"buffer\": \"partial\"}, {\"type\": \"u32\", \"value\": 3000}]},"
     "  {\"kernel\": \"final_sum\", \"grid\": [1], \"block\": [32], \"dynamic_shared_bytes\": 128,"
+    "   \"cooperative\": true,"
     "   \"params\": [{\"fields\": [{\"type\": \"u32\", \"value\": 0}, {\"type\": \"u32\", \"value\": 12},"
     "                            {\"buffer\": \"partial\"}]}, {\"buffer\": \"out\"}]},"
     "  {\"kernel\": \"scale\", \"grid\": [1], \"block\": [1],"
@@ -749,6 +752,10 @@ test_launches (void)
   g_assert_cmpuint (edited->block[0], ==, 64);
   g_assert_cmpuint (edited->steps[1].block[0], ==, 64);
   g_assert_cmpuint (edited->steps[1].dynamic_shared_bytes, ==, 256);
+  /* kept through the edit, the others' too */
+  g_assert_true (edited->steps[1].cooperative);
+  g_assert_true (edited->cooperative);
+  g_assert_false (edited->steps[0].cooperative);
   for (uint32_t k = 0; k < 3; k += 2)
     {
       g_assert_cmpstr (edited->steps[k].kernel, ==, direct->steps[k].kernel);
@@ -757,6 +764,16 @@ test_launches (void)
       assert_params_equal (edited->steps[k].params, edited->steps[k].n_params,
                            direct->steps[k].params, direct->steps[k].n_params);
     }
+  /* a "cooperative" that is not true or false is not the form's to keep */
+  {
+    g_autoptr(GError) bad = NULL;
+
+    g_assert_null (ks_launch_form_from_json ("{\"ptx\": \"k.ptx\", \"grid\": [1], \"block\": [1],"
+                                             " \"cooperative\": \"yes\"}", -1, &bad));
+    g_assert_error (bad, KS_LAUNCH_ERROR, KS_LAUNCH_ERROR_INVALID);
+    g_assert_cmpstr (bad->message, ==, "cooperative: expected true or false");
+  }
+
   /* and back to the first: the edit stays the second launch's */
   ks_launch_form_select_launch (form, 0);
   g_assert_cmpstr (form->kernel, ==, "partial_sums");

@@ -530,6 +530,11 @@ static const BadSpec bad_specs[] = {
   { "[1, 2]", "expected a JSON object at the top level, got an array" },
   { "", "expected a JSON object at the top level, got nothing" },
   { "{" HEAD ", \"bufers\": {}}", "bufers: unknown key" },
+  { "{" HEAD ", \"cooperative\": 1}", "cooperative: expected true or false, got" },
+  { "{\"ptx\": \"k.ptx\", \"launches\": [{\"grid\": [1], \"block\": [1], \"cooperative\": \"yes\"}]}",
+    "launches[0].cooperative: expected true or false" },
+  { "{\"ptx\": \"k.ptx\", \"cooperative\": true, \"launches\": [{\"grid\": [1], \"block\": [1]}]}",
+    "cooperative: give it in each of \"launches\", not at the top level" },
   { "{" HEAD ", \"kernel\": \"a\", \"kernel\": \"b\"}", "kernel: given twice" },
   /* a buffer that is a variable's storage */
   { "{" HEAD ", \"buffers\": {\"a\": {\"type\": \"u32\", \"count\": 1, \"variable\": 3}}}",

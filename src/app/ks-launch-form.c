@@ -213,6 +213,7 @@ launch_copy (const KsLaunchFormLaunch *l)
     }
   g_free (c->dynamic_shared);
   c->dynamic_shared = g_strdup (l->dynamic_shared);
+  c->cooperative = l->cooperative;
   for (guint i = 0; i < l->params->len; i++)
     g_ptr_array_add (c->params, param_copy (g_ptr_array_index (l->params, i)));
   return c;
@@ -225,6 +226,7 @@ launch_swap (KsLaunchForm       *form,
 {
   char *t;
   GPtrArray *params;
+  gboolean coop;
 
   t = form->kernel, form->kernel = l->kernel, l->kernel = t;
   for (guint i = 0; i < 3; i++)
@@ -233,6 +235,7 @@ launch_swap (KsLaunchForm       *form,
       t = form->block[i], form->block[i] = l->block[i], l->block[i] = t;
     }
   t = form->dynamic_shared, form->dynamic_shared = l->dynamic_shared, l->dynamic_shared = t;
+  coop = form->cooperative, form->cooperative = l->cooperative, l->cooperative = coop;
   params = form->params, form->params = l->params, l->params = params;
 }
 
@@ -289,6 +292,7 @@ ks_launch_form_copy (const KsLaunchForm *form)
     }
   g_free (c->dynamic_shared);
   c->dynamic_shared = g_strdup (form->dynamic_shared);
+  c->cooperative = form->cooperative;
   for (guint i = 0; i < form->buffers->len; i++)
     g_ptr_array_add (c->buffers, buffer_copy (g_ptr_array_index (form->buffers, i)));
   for (guint i = 0; i < form->params->len; i++)
@@ -424,6 +428,28 @@ member_text (JsonObject *o,
   JsonNode *node = o ? json_object_get_member (o, name) : NULL;
 
   return node ? node_text (node) : g_strdup (fallback);
+}
+
+/* "cooperative": true or false; anything else is not the form's to keep */
+static gboolean
+read_cooperative (JsonObject  *o,
+                  const char  *prefix,
+                  gboolean    *out,
+                  GError     **error)
+{
+  JsonNode *node = json_object_get_member (o, "cooperative");
+
+  *out = FALSE;
+  if (node == NULL)
+    return TRUE;
+  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
+    {
+      g_autofree char *path = g_strconcat (prefix, "cooperative", NULL);
+
+      return shape_error (error, path, "expected true or false");
+    }
+  *out = json_node_get_boolean (node);
+  return TRUE;
 }
 
 static gboolean
@@ -646,6 +672,8 @@ read_root (const Reader *r,
     return FALSE;
   g_free (form->dynamic_shared);
   form->dynamic_shared = member_text (o, "dynamic_shared_bytes", "");
+  if (!read_cooperative (o, "", &form->cooperative, error))
+    return FALSE;
 
   if ((m = json_object_get_member (o, "buffers")) != NULL)
     {
@@ -715,6 +743,8 @@ read_root (const Reader *r,
             return FALSE;
           g_free (l->dynamic_shared);
           l->dynamic_shared = member_text (lo, "dynamic_shared_bytes", "");
+          if (!read_cooperative (lo, prefix, &l->cooperative, error))
+            return FALSE;
           if ((pm = json_object_get_member (lo, "params")) != NULL
               && !read_params (r, form, pm, ppath, l->params, error))
             return FALSE;
@@ -1130,6 +1160,7 @@ add_launch (JsonBuilder        *b,
             char *const         grid[3],
             char *const         block[3],
             const char         *dynamic_shared,
+            gboolean            cooperative,
             GPtrArray          *params)
 {
   if (kernel != NULL)
@@ -1140,6 +1171,11 @@ add_launch (JsonBuilder        *b,
   add_dims (b, "grid", grid);
   add_dims (b, "block", block);
   add_member (b, "dynamic_shared_bytes", dynamic_shared);
+  if (cooperative)
+    {
+      json_builder_set_member_name (b, "cooperative");
+      json_builder_add_boolean_value (b, TRUE);
+    }
   if (params != NULL)
     add_params (b, form, params);
 }
@@ -1162,7 +1198,8 @@ ks_launch_form_to_json (const KsLaunchForm *form)
   json_builder_add_string_value (b, form->kernel_file);
   /* (of a sequence, each launch has its own) */
   if (form->launches == NULL)
-    add_launch (b, form, form->kernel, form->grid, form->block, form->dynamic_shared, NULL);
+    add_launch (b, form, form->kernel, form->grid, form->block, form->dynamic_shared,
+                form->cooperative, NULL);
 
   json_builder_set_member_name (b, "buffers");
   json_builder_begin_object (b);
@@ -1188,9 +1225,10 @@ ks_launch_form_to_json (const KsLaunchForm *form)
           json_builder_begin_object (b);
           if (k == form->step)
             add_launch (b, form, form->kernel, form->grid, form->block, form->dynamic_shared,
-                        form->params);
+                        form->cooperative, form->params);
           else
-            add_launch (b, form, l->kernel, l->grid, l->block, l->dynamic_shared, l->params);
+            add_launch (b, form, l->kernel, l->grid, l->block, l->dynamic_shared,
+                        l->cooperative, l->params);
           json_builder_end_object (b);
         }
       json_builder_end_array (b);

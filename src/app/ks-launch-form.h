@@ -74,6 +74,7 @@ typedef struct
   char *grid[3];
   char *block[3];
   char *dynamic_shared;
+  gboolean cooperative;         /* "cooperative": true (kept, not edited) */
   GPtrArray *params;            /* KsLaunchFormParam */
 } KsLaunchFormLaunch;
 
@@ -85,6 +86,7 @@ typedef struct
   char *grid[3];
   char *block[3];
   char *dynamic_shared;
+  gboolean cooperative;         /* "cooperative": true (kept, not edited) */
   GPtrArray *buffers;           /* KsLaunchFormBuffer, in the spec's order */
   GPtrArray *params;            /* KsLaunchFormParam */
   GArray *outputs;              /* int: buffer indices, in order */

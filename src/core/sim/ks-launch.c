@@ -2276,13 +2276,15 @@ parse_launch_fields (Ctx        *ctx,
                      char      **kernel,
                      uint32_t    grid[3],
                      uint32_t    block[3],
-                     uint32_t   *dynamic_shared_bytes)
+                     uint32_t   *dynamic_shared_bytes,
+                     gboolean   *cooperative)
 {
   static const uint32_t grid_limits[3] = { G_MAXINT32, 65535, 65535 };
   static const uint32_t block_limits[3] = { 1024, 1024, 64 };
   g_autofree char *pkernel = member_path (prefix, "kernel");
   g_autofree char *pblock = member_path (prefix, "block");
   g_autofree char *pdyn = member_path (prefix, "dynamic_shared_bytes");
+  g_autofree char *pcoop = member_path (prefix, "cooperative");
   uint64_t threads;
   const char *s;
   JsonNode *m;
@@ -2313,6 +2315,9 @@ parse_launch_fields (Ctx        *ctx,
         return fail (ctx, pdyn, "must be in 0..%u", G_MAXUINT32);
       *dynamic_shared_bytes = (uint32_t) v.mag;
     }
+  if ((m = json_object_get_member (o, "cooperative")) != NULL
+      && !get_bool (ctx, m, pcoop, cooperative))
+    return FALSE;
   return TRUE;
 }
 
@@ -2323,7 +2328,7 @@ parse_steps (Ctx        *ctx,
              KsLaunch   *launch)
 {
   static const char *const keys[] = {
-    "kernel", "grid", "block", "dynamic_shared_bytes", "params", NULL
+    "kernel", "grid", "block", "dynamic_shared_bytes", "cooperative", "params", NULL
   };
   JsonArray *array = NULL;
   guint n;
@@ -2346,7 +2351,7 @@ parse_steps (Ctx        *ctx,
       if (!get_object (ctx, json_array_get_element (array, i), path, &o)
           || !check_keys (ctx, o, path, keys)
           || !parse_launch_fields (ctx, o, path, &st->kernel, st->grid, st->block,
-                                   &st->dynamic_shared_bytes))
+                                   &st->dynamic_shared_bytes, &st->cooperative))
         return FALSE;
       if ((m = json_object_get_member (o, "params")) != NULL
           && !parse_params (ctx, m, pparams, launch, &st->params, &st->n_params))
@@ -2358,6 +2363,7 @@ parse_steps (Ctx        *ctx,
   memcpy (launch->grid, launch->steps[0].grid, sizeof launch->grid);
   memcpy (launch->block, launch->steps[0].block, sizeof launch->block);
   launch->dynamic_shared_bytes = launch->steps[0].dynamic_shared_bytes;
+  launch->cooperative = launch->steps[0].cooperative;
   launch->params = params_copy (launch->steps[0].params, launch->steps[0].n_params);
   launch->n_params = launch->steps[0].n_params;
   return TRUE;
@@ -2563,12 +2569,12 @@ parse_root (Ctx        *ctx,
             KsLaunch   *launch)
 {
   static const char *const keys[] = {
-    "ptx", "source", "kernel", "grid", "block", "dynamic_shared_bytes",
+    "ptx", "source", "kernel", "grid", "block", "dynamic_shared_bytes", "cooperative",
     "buffers", "params", "outputs", "textures", "surfaces", "bindings",
     "symbols", "output_symbols", "launches", NULL
   };
   static const char *const per_launch[] = {
-    "kernel", "grid", "block", "dynamic_shared_bytes", "params", NULL
+    "kernel", "grid", "block", "dynamic_shared_bytes", "cooperative", "params", NULL
   };
   g_autoptr(GArray) specs = NULL;
   g_autoptr(GArray) symbol_specs = NULL;
@@ -2606,7 +2612,7 @@ parse_root (Ctx        *ctx,
           return fail (ctx, per_launch[i], "give it in each of \"launches\", not at the top level");
     }
   else if (!parse_launch_fields (ctx, o, NULL, &launch->kernel, launch->grid, launch->block,
-                                 &launch->dynamic_shared_bytes))
+                                 &launch->dynamic_shared_bytes, &launch->cooperative))
     return FALSE;
 
   specs = g_array_new (FALSE, TRUE, sizeof (BufSpec));
@@ -3103,6 +3109,7 @@ ks_launch_select_step (KsLaunch *launch,
   memcpy (launch->grid, st->grid, sizeof launch->grid);
   memcpy (launch->block, st->block, sizeof launch->block);
   launch->dynamic_shared_bytes = st->dynamic_shared_bytes;
+  launch->cooperative = st->cooperative;
   params_free (launch->params, launch->n_params);
   launch->params = params_copy (st->params, st->n_params);
   launch->n_params = st->n_params;

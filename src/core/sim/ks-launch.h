@@ -143,8 +143,14 @@
  *   "output_symbols": [VAR, ...] names variables to read back after the
  *   run, as outputs.
  *
+ *   "cooperative": true makes the launch cudaLaunchCooperativeKernel's:
+ *   every block of the grid is resident at once, so a block may wait for
+ *   the others (cooperative groups' grid.sync(), which finds its barrier
+ *   through %envreg1 and %envreg2).  The simulator then runs the blocks
+ *   side by side, a round-robin pass of each in turn.
+ *
  *   "launches": [{"kernel", "grid", "block", "dynamic_shared_bytes",
- *   "params"}, ...] is a sequence of launches over the same buffers and
+ *   "cooperative", "params"}, ...] is a sequence of launches over the same buffers and
  *   variables, each seeing what the last one wrote; the top level then
  *   gives none of those five fields.  KsLaunch's own kernel, grid, block,
  *   dynamic_shared_bytes and params are the first launch's, for readers of
@@ -317,6 +323,7 @@ typedef struct
   char *kernel;                 /* NULL when omitted */
   uint32_t grid[3], block[3];
   uint32_t dynamic_shared_bytes;
+  gboolean cooperative;         /* cudaLaunchCooperativeKernel: every block resident at once */
   KsLaunchParam *params;
   uint32_t n_params;
 } KsLaunchStep;
@@ -330,6 +337,7 @@ typedef struct
   char *kernel;                 /* NULL when omitted */
   uint32_t grid[3], block[3];
   uint32_t dynamic_shared_bytes;
+  gboolean cooperative;         /* "cooperative": true */
   KsLaunchBuffer *buffers;      /* in the order written in the spec */
   uint32_t n_buffers;
   KsLaunchParam *params;
