@@ -596,6 +596,131 @@ test_launches_errors (void)
                    "_Z9final_sum4SpanPf_param_0 is 16 bytes, not a pointer");
 }
 
+/* grid_sync.cu's kernels (cooperative groups' grid.sync()) */
+static KsPtxModule *
+grid_sync_module (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "ptx", "sim", "sm_80",
+                                                 "grid_sync.ptx", NULL);
+  g_autoptr(GError) error = NULL;
+  KsPtxModule *m = ks_ptx_module_parse_file (path, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (m->n_errors, ==, 0);
+  return m;
+}
+
+/* Each phase reads what other blocks wrote in the one before, so a block
+ * that went on before the others had written would read zeros */
+static void
+test_cooperative_grid_sync (void)
+{
+  enum { GRID = 6, BLOCK = 96, N = GRID * BLOCK };
+  g_autofree uint32_t *a = g_new (uint32_t, N);
+  g_autofree int32_t *b = g_new (int32_t, N);
+  int32_t out[GRID];
+  int64_t total = 0, got;
+  const KsSimFault *f;
+  g_autoptr(GError) error = NULL;
+  Run r = { 0 };
+
+  /* the kernel's three phases, in C */
+  for (uint32_t i = 0; i < N; i++)
+    a[i] = i * i + 1;
+  for (uint32_t i = 0; i < N; i++)
+    b[i] = (int32_t) (a[(i + BLOCK) % N] - a[i]);
+  for (uint32_t k = 0; k < GRID; k++)
+    {
+      out[k] = 0;
+      for (uint32_t t = 0; t < BLOCK; t++)
+        out[k] += b[k * BLOCK + t];
+      total += out[k];
+    }
+
+  r.module = grid_sync_module ();
+  r.launch = ks_launch_parse ("{\"ptx\": \"x.ptx\", \"kernel\": \"_Z11grid_phasesPjPiS0_Px\","
+                              " \"grid\": [6], \"block\": [96], \"cooperative\": true,"
+                              " \"buffers\": {\"a\": {\"type\": \"u32\", \"count\": 576},"
+                              "   \"b\": {\"type\": \"s32\", \"count\": 576},"
+                              "   \"out\": {\"type\": \"s32\", \"count\": 6},"
+                              "   \"total\": {\"type\": \"s64\", \"count\": 1}},"
+                              " \"params\": [{\"buffer\": \"a\"}, {\"buffer\": \"b\"},"
+                              "   {\"buffer\": \"out\"}, {\"buffer\": \"total\"}]}",
+                              -1, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (r.launch->cooperative);
+  r.sim = ks_sim_new (r.module, r.launch, &error);
+  g_assert_no_error (error);
+  ks_sim_run (r.sim, 0, NULL);
+  assert_done (&r);
+  g_assert_cmpmem (buffer (&r, "a"), N * 4, a, N * 4);
+  g_assert_cmpmem (buffer (&r, "b"), N * 4, b, N * 4);
+  g_assert_cmpmem (buffer (&r, "out"), sizeof out, out, sizeof out);
+  memcpy (&got, buffer (&r, "total"), 8);
+  g_assert_cmpint (got, ==, total);
+  g_clear_pointer (&r.sim, ks_sim_free);
+
+  /* one instruction at a time, as the window steps it: the same results */
+  r.sim = ks_sim_new (r.module, r.launch, &error);
+  g_assert_no_error (error);
+  while (ks_sim_run (r.sim, 1 + g_test_rand_int_range (0, 300), NULL) == KS_SIM_READY)
+    ;
+  assert_done (&r);
+  g_assert_cmpmem (buffer (&r, "b"), N * 4, b, N * 4);
+  memcpy (&got, buffer (&r, "total"), 8);
+  g_assert_cmpint (got, ==, total);
+  g_clear_pointer (&r.sim, ks_sim_free);
+
+  /* launched otherwise, the kernel finds no workspace and traps, as on
+   * the GPU, and the message says what to do */
+  r.launch->cooperative = FALSE;
+  r.sim = ks_sim_new (r.module, r.launch, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (ks_sim_run (r.sim, 0, NULL), ==, KS_SIM_FAULTED);
+  f = ks_sim_get_fault (r.sim);
+  g_assert_cmpint (f->kind, ==, KS_SIM_FAULT_TRAP);
+  g_assert_nonnull (strstr (f->message, "cudaLaunchCooperativeKernel"));
+  run_clear (&r);
+}
+
+/* A grid.sync() that block 0 never reaches: the other blocks wait for
+ * ever, which the spin check finds once every block repeats */
+static void
+test_cooperative_deadlock (void)
+{
+  g_autoptr(GError) error = NULL;
+  const KsSimFault *f;
+  Run r = { 0 };
+
+  r.module = grid_sync_module ();
+  r.launch = ks_launch_parse ("{\"ptx\": \"x.ptx\", \"kernel\": \"_Z17grid_sync_skippedPi\","
+                              " \"grid\": [4], \"block\": [64], \"cooperative\": true,"
+                              " \"buffers\": {\"out\": {\"type\": \"s32\", \"count\": 4}},"
+                              " \"params\": [{\"buffer\": \"out\"}]}", -1, NULL, &error);
+  g_assert_no_error (error);
+  r.sim = ks_sim_new (r.module, r.launch, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (ks_sim_run (r.sim, 0, NULL), ==, KS_SIM_FAULTED);
+  f = ks_sim_get_fault (r.sim);
+  g_assert_cmpint (f->kind, ==, KS_SIM_FAULT_DEADLOCK);
+  g_assert_nonnull (strstr (f->message, "every other block of the cooperative launch"));
+  g_assert_cmpuint (f->block[0], !=, 0);
+  run_clear (&r);
+
+  /* more threads than any GPU holds at once */
+  r.module = grid_sync_module ();
+  r.launch = ks_launch_parse ("{\"ptx\": \"x.ptx\", \"kernel\": \"_Z17grid_sync_skippedPi\","
+                              " \"grid\": [1024], \"block\": [1024], \"cooperative\": true,"
+                              " \"buffers\": {\"out\": {\"type\": \"s32\", \"count\": 1024}},"
+                              " \"params\": [{\"buffer\": \"out\"}]}", -1, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_null (ks_sim_new (r.module, r.launch, &error));
+  g_assert_error (error, KS_SIM_ERROR, KS_SIM_ERROR_BAD_LAUNCH);
+  g_assert_true (g_str_has_prefix (error->message, "cooperative: a cooperative launch has all "
+                                   "its blocks resident at once"));
+  run_clear (&r);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -609,5 +734,7 @@ main (int    argc,
   g_test_add_func ("/sim/host/launches/two-pass-reduction", test_launches_reduction);
   g_test_add_func ("/sim/host/launches/carry-symbols", test_launches_carry_symbols);
   g_test_add_func ("/sim/host/launches/errors", test_launches_errors);
+  g_test_add_func ("/sim/host/cooperative/grid-sync", test_cooperative_grid_sync);
+  g_test_add_func ("/sim/host/cooperative/deadlock", test_cooperative_deadlock);
   return g_test_run ();
 }

@@ -142,6 +142,14 @@ sreg_value (const Ctx          *c,
     case KS_PTX_SREG_CLUSTER_CTAID: return 0;
     case KS_PTX_SREG_NCLUSTERID: return comp < 3 ? gd[comp] : 0;
     case KS_PTX_SREG_CLUSTERID: return comp < 3 ? sim->cta.ctaid[comp] : 0;
+    case KS_PTX_SREG_ENVREG:
+      /* the driver's grid workspace, of a cooperative launch only: a
+       * kernel launched otherwise finds none (cooperative groups then trap
+       * at grid.sync(), as on the GPU) */
+      if (!sim->launch->cooperative || sim->coop_workspace == 0)
+        return 0;
+      return op->b == 1 ? (uint32_t) (sim->coop_workspace >> 32)
+             : op->b == 2 ? (uint32_t) sim->coop_workspace : 0;
     default: return 0;
     }
 }
@@ -4372,8 +4380,17 @@ general_step (KsSim     *sim,
 
     case KS_PTX_OPC_TRAP:
       if (c->exec)
-        ks_sim_fault (sim, w, __builtin_ctz (c->exec), in, KS_SIM_FAULT_TRAP, FALSE, 0,
-                      "the kernel executed trap");
+        {
+          if (sim->coop_workspace != 0 && !sim->launch->cooperative)
+            ks_sim_fault (sim, w, __builtin_ctz (c->exec), in, KS_SIM_FAULT_TRAP, FALSE, 0,
+                          "the kernel executed trap. It reads %%envreg, where cooperative "
+                          "groups find grid.sync()'s workspace, and a launch that is not "
+                          "cooperative has none: launch it with cudaLaunchCooperativeKernel "
+                          "(\"cooperative\": true in a launch spec)");
+          else
+            ks_sim_fault (sim, w, __builtin_ctz (c->exec), in, KS_SIM_FAULT_TRAP, FALSE, 0,
+                          "the kernel executed trap");
+        }
       break;
 
     case KS_PTX_OPC_BRKPT:

@@ -32,6 +32,11 @@ G_BEGIN_DECLS
 /* Gap left between global allocations, so that running a little past the
  * end of one buffer faults instead of reading its neighbour. */
 #define KS_SIM_ALLOC_GUARD 4096u
+/* A cooperative launch: the most threads it may have (all resident at
+ * once; a B200, 148 SMs of 2048 threads, holds 303,104), and the bytes of
+ * grid.sync()'s workspace (its counter at +4) */
+#define KS_SIM_COOP_MAX_THREADS (1u << 19)
+#define KS_SIM_WORKSPACE_SIZE 16u
 
 /* sm_80 and later reserve 1 KiB of each block's shared memory for NVIDIA's
  * system software (%reserved_smem_offset_*; cooperative groups keep their
@@ -217,6 +222,7 @@ typedef struct
   int32_t buffer;               /* launch buffer, or -1 */
   uint32_t var;                 /* module variable, or KS_PTX_NONE */
   gboolean readonly;
+  gboolean workspace;           /* grid.sync()'s workspace (KsSim's coop_workspace) */
 } KsSimAlloc;
 
 /* A texture or surface of the launch: its description and where its array
@@ -315,6 +321,25 @@ typedef struct
   uint8_t *mbar_valid;
   uint64_t mbar_version;
 } KsSimCta;
+
+/* A block of a cooperative launch while another block runs (ks-sim.c,
+ * "cooperative launches"): what is the running block's own in KsSim, of
+ * the same names, swapped in and out as the blocks take turns */
+typedef struct
+{
+  KsSimCta cta;
+  uint64_t cta_linear;
+  uint32_t current_warp;
+  gboolean cta_active;
+  KsSimWordAccess *smem_access;
+  uint32_t epoch, write_epoch;
+  KsSimReadLog *read_log;
+  uint32_t n_read_log, read_log_epoch;
+  GArray *async_copies;
+  uint32_t *async_commits;
+  uint64_t spin_start, spin_hash, spin_writes, spin_suspect;
+  uint32_t spin_power, spin_lambda, spin_pass;
+} KsSimCoopBlock;
 
 typedef struct
 {
@@ -444,6 +469,22 @@ struct _KsSim
   uint64_t spin_start;          /* warp-instructions when the block started */
   uint64_t spin_hash, spin_writes;
   uint32_t spin_power, spin_lambda, spin_pass;
+  /* a block of a cooperative launch whose state repeats: 1 + the writes
+   * it repeats at (0: none); the launch is livelocked when every block's
+   * is that of the writes so far */
+  uint64_t spin_suspect;
+
+  /* A cooperative launch ("cooperative": true) runs its blocks side by
+   * side: coop[n_ctas] holds each block's state while it waits for its
+   * turn, coop_order the blocks that have not finished (coop_live of them,
+   * the running one at coop_pos), coop_cur the block whose state is in
+   * the fields above (G_MAXUINT64: none).  grid.sync()'s workspace, which
+   * %envreg1 (high half) and %envreg2 (low half) point at, is an allocation
+   * of its own (0: the module does not read %envreg). */
+  KsSimCoopBlock *coop;
+  uint64_t *coop_order;
+  uint64_t coop_live, coop_pos, coop_cur, coop_finished;
+  uint64_t coop_workspace;
 
   KsSimStatus status;
   KsSimFault fault;
@@ -593,6 +634,10 @@ ks_sim_spin_writes (uint32_t opcode)
  * start of a round-robin pass.  ks_sim_spin_reset at the block's start. */
 void     ks_sim_spin_check     (KsSim                *sim);
 void     ks_sim_spin_reset     (KsSim                *sim);
+/* A cooperative launch: whether every block but the running one repeats
+ * its state with no write since @writes */
+gboolean ks_sim_coop_all_repeat (const KsSim         *sim,
+                                 uint64_t             writes);
 
 /* The counters and the trace event of warp-instruction gi, about to run
  * with the lanes of exec (of the n_active lanes on the warp's path) */

@@ -24,7 +24,10 @@
  * cycle.  A block waiting for another block runs forever here too (blocks
  * run one after another); in a parallel run only the lowest block that has
  * not finished is looked at, so that one waiting for a block before it is
- * not reported while that block still runs. */
+ * not reported while that block still runs.  The blocks of a cooperative
+ * launch take turns and may wait for one another (grid.sync()): one whose
+ * state repeats is only a suspect, and the launch faults when every block
+ * repeats with no write since. */
 
 #include <string.h>
 
@@ -171,7 +174,20 @@ spin_fault (KsSim *sim)
     const KsPtxInsn *insn = ks_sim_warp_insn (sim, blame);
     int lane = __builtin_ctz (top->mask ? top->mask : 1);
 
-    if (parked != 0)
+    if (sim->coop != NULL)
+      {
+        g_autofree char *others = running > 1
+          ? g_strdup_printf (" (and %u other warp%s of the block)", running - 1,
+                             running == 2 ? "" : "s")
+          : g_strdup ("");
+
+        ks_sim_fault (sim, blame, lane, insn, KS_SIM_FAULT_DEADLOCK, FALSE, 0,
+                      "livelock: warp %u%s loops forever, and so does every other block of the "
+                      "cooperative launch; their states repeat and no thread writes memory, so "
+                      "nothing can end the wait (a grid.sync() that some block never reaches?)",
+                      blame->index, others);
+      }
+    else if (parked != 0)
       ks_sim_fault (sim, blame, lane, insn, KS_SIM_FAULT_DEADLOCK, FALSE, 0,
                     "livelock: lanes 0x%08x of warp %u loop forever while lanes 0x%08x of the "
                     "same warp wait to reconverge; the block's state repeats and no thread "
@@ -184,7 +200,9 @@ spin_fault (KsSim *sim)
                     "livelock: warp %u (and %u other warp%s of the block) loops forever; the "
                     "block's state repeats and no thread writes memory, so nothing can end the "
                     "loop (a wait for another block never ends here: blocks run one after "
-                    "another)", blame->index, running - 1, running == 2 ? "" : "s");
+                    "another, unless the launch is cooperative: cudaLaunchCooperativeKernel, "
+                    "\"cooperative\": true in a launch spec)", blame->index, running - 1,
+                    running == 2 ? "" : "s");
   }
 }
 
@@ -207,6 +225,12 @@ ks_sim_spin_check (KsSim *sim)
   h = block_hash (sim);
   if (sim->spin_power != 0 && h == sim->spin_hash && writes == sim->spin_writes)
     {
+      if (sim->coop != NULL)
+        {
+          sim->spin_suspect = writes + 1;
+          if (!ks_sim_coop_all_repeat (sim, writes))
+            return;
+        }
       spin_fault (sim);
       return;
     }

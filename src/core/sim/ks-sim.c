@@ -229,6 +229,8 @@ alloc_name (KsSim            *sim,
                               sim->module->vars[a->var].space == KS_PTX_SPACE_CONST
                                 ? "constant" : "global", name);
     }
+  if (a->workspace)
+    return g_strdup ("the cooperative launch's grid workspace");
   return g_strdup_printf ("the allocation at 0x%" G_GINT64_MODIFIER "x", a->base);
 }
 
@@ -1153,6 +1155,171 @@ finish_cta (KsSim *sim)
     sim->stats.trace_blocks++;
 }
 
+/* ---- cooperative launches ----------------------------------------------------------------- */
+
+/* A cooperative launch (cudaLaunchCooperativeKernel; "cooperative": true)
+ * has every block of its grid resident at once, so a block may wait for
+ * the others.  Cooperative groups' grid.sync() does: one thread of each
+ * block adds to a counter in the driver's workspace, which %envreg1 and
+ * %envreg2 point at, and spins until the last block's add flips the
+ * counter's top bit.  Such a launch runs its blocks side by side: one
+ * round-robin pass of a block's warps, then the next block's, in the
+ * order of their linear index, each block's own state waiting in coop[]
+ * between its turns.  The blocks see each other's writes a pass at a
+ * time, where the GPU runs them truly at once: a kernel that is right on
+ * the GPU whatever the order of its blocks is right here. */
+
+static void
+swap_bytes (void   *a,
+            void   *b,
+            size_t  n)
+{
+  uint8_t t[sizeof (KsSimCta)];
+
+  g_assert (n <= sizeof t);
+  memcpy (t, a, n);
+  memcpy (a, b, n);
+  memcpy (b, t, n);
+}
+
+#define COOP_SWAP(field) \
+  G_STMT_START { \
+    G_STATIC_ASSERT (sizeof sim->field == sizeof b->field); \
+    swap_bytes (&sim->field, &b->field, sizeof sim->field); \
+  } G_STMT_END
+
+static void
+coop_swap (KsSim          *sim,
+           KsSimCoopBlock *b)
+{
+  COOP_SWAP (cta);
+  COOP_SWAP (cta_linear);
+  COOP_SWAP (current_warp);
+  COOP_SWAP (cta_active);
+  COOP_SWAP (smem_access);
+  COOP_SWAP (epoch);
+  COOP_SWAP (write_epoch);
+  COOP_SWAP (read_log);
+  COOP_SWAP (n_read_log);
+  COOP_SWAP (read_log_epoch);
+  COOP_SWAP (async_copies);
+  COOP_SWAP (async_commits);
+  COOP_SWAP (spin_start);
+  COOP_SWAP (spin_hash);
+  COOP_SWAP (spin_writes);
+  COOP_SWAP (spin_suspect);
+  COOP_SWAP (spin_power);
+  COOP_SWAP (spin_lambda);
+  COOP_SWAP (spin_pass);
+}
+
+/* Frees the running block's own memory (of a block that finished, or at
+ * the end), leaving zeros */
+static void
+coop_release (KsSim *sim)
+{
+  KsSimCta *c = &sim->cta;
+
+  if (c->warps != NULL)
+    for (uint32_t i = 0; i < sim->warps_per_cta; i++)
+      ks_sim_warp_free (sim, &c->warps[i]);
+  g_free (c->warps);
+  g_free (c->shared);
+  g_free (c->mbar_valid);
+  memset (c, 0, sizeof *c);
+  sim->cta_active = FALSE;
+  g_clear_pointer (&sim->smem_access, g_free);
+  g_clear_pointer (&sim->read_log, g_free);
+  sim->n_read_log = 0;
+  g_clear_pointer (&sim->async_copies, g_array_unref);
+  g_clear_pointer (&sim->async_commits, g_free);
+}
+
+static void
+coop_free (KsSim *sim)
+{
+  if (sim->coop == NULL)
+    return;
+  /* the running block's, then each parked one's (what each swap leaves
+   * in the slot is the zeros of the one released before) */
+  coop_release (sim);
+  for (uint64_t i = 0; i < sim->n_ctas; i++)
+    {
+      coop_swap (sim, &sim->coop[i]);
+      coop_release (sim);
+    }
+  g_clear_pointer (&sim->coop, g_free);
+  g_clear_pointer (&sim->coop_order, g_free);
+}
+
+/* Before the first block: every block waits for its first turn.  The
+ * trace, whose blocks follow one another, is not kept (ks_timing_compute
+ * does not time such a launch) */
+static void
+coop_setup (KsSim *sim)
+{
+  sim->coop = g_new0 (KsSimCoopBlock, sim->n_ctas);
+  sim->coop_order = g_new (uint64_t, sim->n_ctas);
+  for (uint64_t i = 0; i < sim->n_ctas; i++)
+    sim->coop_order[i] = i;
+  sim->coop_live = sim->n_ctas;
+  sim->coop_pos = 0;
+  sim->coop_cur = G_MAXUINT64;
+  sim->coop_finished = 0;
+  sim->trace_enabled = FALSE;
+}
+
+/* Makes the block at coop_pos the running one, starting it on its first
+ * turn (a block that never ran brings zeros: not active) */
+static void
+coop_enter (KsSim *sim)
+{
+  uint64_t i = sim->coop_order[sim->coop_pos];
+
+  if (sim->coop_cur == i)
+    return;
+  if (sim->coop_cur != G_MAXUINT64)
+    coop_swap (sim, &sim->coop[sim->coop_cur]);
+  coop_swap (sim, &sim->coop[i]);
+  sim->coop_cur = i;
+  if (!sim->cta_active)
+    {
+      sim->cta_linear = i;
+      start_cta (sim, i);
+      sim->next_cta++;
+    }
+}
+
+/* The running block finished: it leaves the turns */
+static void
+coop_finish (KsSim *sim)
+{
+  coop_release (sim);
+  sim->coop_cur = G_MAXUINT64;
+  memmove (&sim->coop_order[sim->coop_pos], &sim->coop_order[sim->coop_pos + 1],
+           (sim->coop_live - sim->coop_pos - 1) * sizeof *sim->coop_order);
+  sim->coop_live--;
+  sim->coop_finished++;
+  if (sim->coop_pos >= sim->coop_live)
+    sim->coop_pos = 0;
+}
+
+/* Whether every block but the running one repeats its state with no write
+ * since @writes (ks-sim-spin.c): then none can ever move */
+gboolean
+ks_sim_coop_all_repeat (const KsSim *sim,
+                        uint64_t     writes)
+{
+  for (uint64_t k = 0; k < sim->coop_live; k++)
+    {
+      uint64_t i = sim->coop_order[k];
+
+      if (i != sim->coop_cur && sim->coop[i].spin_suspect != writes + 1)
+        return FALSE;
+    }
+  return TRUE;
+}
+
 /* Barriers.  When no warp can run, every barrier whose waiting threads
  * (plus those that passed it with bar.arrive) reach its count completes;
  * the count is all threads that have not exited unless the instruction gave
@@ -1632,6 +1799,7 @@ sim_new (const KsPtxModule *module,
       memcpy (view.grid, st->grid, sizeof view.grid);
       memcpy (view.block, st->block, sizeof view.block);
       view.dynamic_shared_bytes = st->dynamic_shared_bytes;
+      view.cooperative = st->cooperative;
       view.params = st->params;
       view.n_params = st->n_params;
     }
@@ -1682,6 +1850,16 @@ sim_new (const KsPtxModule *module,
   sim->threads_per_cta = launch->block[0] * launch->block[1] * launch->block[2];
   sim->warps_per_cta = (sim->threads_per_cta + KS_WARP_SIZE - 1) / KS_WARP_SIZE;
   sim->n_ctas = (uint64_t) launch->grid[0] * launch->grid[1] * launch->grid[2];
+  if (launch->cooperative && sim->n_ctas * sim->threads_per_cta > KS_SIM_COOP_MAX_THREADS)
+    {
+      g_set_error (error, KS_SIM_ERROR, KS_SIM_ERROR_BAD_LAUNCH,
+                   "%scooperative: a cooperative launch has all its blocks resident at once, "
+                   "and %" G_GUINT64_FORMAT " blocks of %u threads are %" G_GUINT64_FORMAT
+                   " threads; the simulator holds at most %u at once (more than any GPU of "
+                   "data/gpus.json)", sim->where, sim->n_ctas, sim->threads_per_cta,
+                   sim->n_ctas * sim->threads_per_cta, KS_SIM_COOP_MAX_THREADS);
+      return NULL;
+    }
 
   {
     const KsPtxFunction *f = &module->functions[entry];
@@ -1737,6 +1915,18 @@ sim_new (const KsPtxModule *module,
     }
   if (!layout_module (sim, error))
     return NULL;
+  /* grid.sync()'s workspace, of a module that can look for it: an
+   * allocation after the module's, in every launch of the module, so that
+   * a sequence of launches lays memory out alike */
+  for (uint32_t i = 0; i < module->n_operands && sim->coop_workspace == 0; i++)
+    if (module->operands[i].kind == KS_PTX_OPERAND_SREG
+        && module->operands[i].a == KS_PTX_SREG_ENVREG)
+      {
+        KsSimAlloc *a = add_alloc (sim, KS_SIM_WORKSPACE_SIZE, 256);
+
+        a->workspace = TRUE;
+        sim->coop_workspace = a->base;
+      }
   if (prev != NULL)
     {
       /* the same module and spec lay memory out the same way: the next
@@ -1757,6 +1947,10 @@ sim_new (const KsPtxModule *module,
     }
   else if (!fill_symbols (sim, error))
     return NULL;
+  /* each cooperative launch has a workspace of its own, its counter 0 */
+  if (sim->coop_workspace != 0)
+    memset (find_alloc (sim, sim->coop_workspace, KS_SIM_WORKSPACE_SIZE)->data, 0,
+            KS_SIM_WORKSPACE_SIZE);
   if (!find_output_symbols (sim, error) || !layout_params (sim, error)
       || !setup_textures (sim, error))
     return NULL;
@@ -1871,6 +2065,7 @@ ks_sim_free (KsSim *sim)
 {
   if (sim == NULL)
     return;
+  coop_free (sim);
   if (sim->cta.warps != NULL)
     {
       for (uint32_t i = 0; i < sim->warps_per_cta; i++)
@@ -1990,7 +2185,11 @@ report_progress (KsSim    *sim,
       || (!block_done && sim->stats.warp_instructions - sim->progress_at < 65536))
     return;
   sim->progress_at = sim->stats.warp_instructions;
-  fraction = sim->n_ctas ? (double) (sim->next_cta - (sim->cta_active ? 1 : 0)) / sim->n_ctas : 1.0;
+  if (sim->coop != NULL)
+    fraction = (double) sim->coop_finished / MAX (sim->n_ctas, 1);
+  else
+    fraction = sim->n_ctas ? (double) (sim->next_cta - (sim->cta_active ? 1 : 0)) / sim->n_ctas
+                           : 1.0;
   sim->progress (fraction, sim->progress_data);
 }
 
@@ -2070,6 +2269,9 @@ ks_sim_run (KsSim        *sim,
   /* What ptxas makes of the module costs the trace's memory records
    * (gpu_access_cost); a run without the trace does not need it, and the
    * workers of a parallel run share the one built here */
+  if (sim->launch->cooperative && sim->coop == NULL && sim->status == KS_SIM_READY
+      && sim->shared == NULL)
+    coop_setup (sim);
   if (sim->trace_enabled && sim->lowering == NULL && sim->shared == NULL)
     sim->lowering = ks_lower_module (sim->module);
 
@@ -2079,7 +2281,8 @@ ks_sim_run (KsSim        *sim,
    * this thread. */
   if (max_steps == 0 && sim->n_threads > 1 && sim->shared == NULL && sim->step_hook == NULL
       && !sim->reads_clock && sim->status == KS_SIM_READY && sim->next_cta == 0
-      && !sim->cta_active && sim->n_ctas > 1 && sim->stats.sampled_blocks == 0)
+      && !sim->cta_active && sim->n_ctas > 1 && sim->stats.sampled_blocks == 0
+      && sim->coop == NULL)
     {
       ks_sim_run_parallel (sim, cancellable);
       sim->stats.seconds += (double) (g_get_monotonic_time () - start) / G_USEC_PER_SEC;
@@ -2097,9 +2300,12 @@ ks_sim_run (KsSim        *sim,
         {
           /* a worker of a parallel run also stops past a block that faulted:
            * nothing after it is kept */
-          if (sim->next_cta >= sim->n_ctas || sim->next_cta >= sim->cta_end
-              || (sim->shared != NULL
-                  && sim->next_cta > __atomic_load_n (&sim->shared->stop_cta, __ATOMIC_RELAXED)))
+          if (sim->coop != NULL
+              ? sim->coop_live == 0
+              : sim->next_cta >= sim->n_ctas || sim->next_cta >= sim->cta_end
+                || (sim->shared != NULL
+                    && sim->next_cta > __atomic_load_n (&sim->shared->stop_cta,
+                                                        __ATOMIC_RELAXED)))
             {
               sim->status = KS_SIM_DONE;
               break;
@@ -2109,9 +2315,14 @@ ks_sim_run (KsSim        *sim,
               sim->status = KS_SIM_CANCELLED;
               break;
             }
-          sim->cta_linear = sim->next_cta;
-          start_cta (sim, sim->next_cta);
-          sim->next_cta += sim->cta_stride;
+          if (sim->coop != NULL)
+            coop_enter (sim);
+          else
+            {
+              sim->cta_linear = sim->next_cta;
+              start_cta (sim, sim->next_cta);
+              sim->next_cta += sim->cta_stride;
+            }
         }
 
       /* The pass the last run's budget stopped: it had progressed */
@@ -2216,12 +2427,21 @@ ks_sim_run (KsSim        *sim,
       if (c->n_done == c->n_warps)
         {
           finish_cta (sim);
+          if (sim->coop != NULL)
+            coop_finish (sim);
           report_progress (sim, TRUE);
           continue;
         }
       report_progress (sim, FALSE);
       if (!progressed && !try_release_barrier (sim))
         break;
+      /* a cooperative launch: the next block's turn, once this pass is
+       * whole */
+      if (sim->coop != NULL && !sim->resume && sim->coop_live > 1)
+        {
+          sim->coop_pos = (sim->coop_pos + 1) % sim->coop_live;
+          coop_enter (sim);
+        }
       if (cancellable && g_cancellable_is_cancelled (cancellable))
         {
           sim->status = KS_SIM_CANCELLED;
@@ -2954,6 +3174,9 @@ ks_sim_set_block_sample (KsSim    *sim,
   g_return_if_fail (sim != NULL && stride > 0 && count > 0);
   g_return_if_fail (sim->status == KS_SIM_READY && sim->next_cta == 0 && !sim->cta_active);
 
+  /* a cooperative launch's blocks may wait for one another: all run */
+  if (sim->launch->cooperative)
+    return;
   if (stride >= sim->n_ctas || count >= (sim->n_ctas + stride - 1) / stride)
     count = (sim->n_ctas + stride - 1) / stride;
   if (stride == 1 && count >= sim->n_ctas)

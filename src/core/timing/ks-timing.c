@@ -2,6 +2,7 @@
 /* ks-timing.c: the cycle model of one SM (docs/TIMING.md says what it
  * assumes and where each figure comes from). */
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
 
@@ -1126,6 +1127,15 @@ ks_timing_compute (const KsPtxModule       *m,
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
                    "the run did not finish, so there is nothing to time");
+      return NULL;
+    }
+  if (ks_sim_get_launch (sim)->cooperative)
+    {
+      /* its blocks ran side by side, taking turns, with no trace */
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                           _("the timing model does not time a cooperative launch: its blocks "
+                             "may wait for one another (grid.sync()), and the model times "
+                             "blocks that do not"));
       return NULL;
     }
   mo.ev = ks_sim_get_trace (sim, &n_events);
