@@ -351,10 +351,11 @@ run_clear (Run *r)
 }
 
 static gboolean
-record (const char *exe,
-        const char *name,
-        const char *extra,
-        Run        *r)
+record_args (const char *exe,
+             const char *name,
+             const char *extra,
+             const char *arg,
+             Run        *r)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
@@ -369,6 +370,8 @@ record (const char *exe,
     g_ptr_array_add (argv, (gpointer) extra);
   g_ptr_array_add (argv, (gpointer) "--");
   g_ptr_array_add (argv, (gpointer) exe);
+  if (arg != NULL)
+    g_ptr_array_add (argv, (gpointer) arg);
   g_ptr_array_add (argv, NULL);
   g_assert_true (g_spawn_sync (programs.dir, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL,
                                NULL, &r->out, &r->err, &r->status, &error));
@@ -376,6 +379,15 @@ record (const char *exe,
   if (g_test_verbose ())
     g_printerr ("%s\n%s", r->out, r->err);
   return TRUE;
+}
+
+static gboolean
+record (const char *exe,
+        const char *name,
+        const char *extra,
+        Run        *r)
+{
+  return record_args (exe, name, extra, NULL, r);
 }
 
 static int
@@ -677,16 +689,34 @@ test_program_errors (void)
 static void
 test_program_cuda_samples (void)
 {
-  static const struct { const char *source, *name, *expect; guint launches; } samples[] = {
-    { "cuda-samples/vectorAdd.cu", "vectorAdd", "Test PASSED", 1 },
+  static const struct {
+    const char *source, *name, *expect, *arg, *extra;
+    guint launches;
+    gboolean cooperative;
+  } samples[] = {
+    { "cuda-samples/vectorAdd.cu", "vectorAdd", "Test PASSED", NULL, NULL, 1, FALSE },
     { "cuda-samples/simpleCooperativeGroups.cu", "simpleCooperativeGroups",
-      "Sum of all ranks 0..15 in this tiledPartition16 group is 120 (expected 120)", 1 },
+      "Sum of all ranks 0..15 in this tiledPartition16 group is 120 (expected 120)", NULL, NULL,
+      1, FALSE },
     /* a cubemap; a layered 2D texture, a launch a layer after a warm-up:
      * each exits with a failure when a value differs from the host's */
     { "cuda-samples/simpleCubemapTexture.cu", "simpleCubemapTexture",
-      "Comparing kernel output to expected data", 2 },
+      "Comparing kernel output to expected data", NULL, NULL, 2, FALSE },
     { "cuda-samples/simpleLayeredTexture.cu", "simpleLayeredTexture",
-      "Comparing kernel output to expected data", 6 },
+      "Comparing kernel output to expected data", NULL, NULL, 6, FALSE },
+    /* a cooperative launch whose blocks meet at grid.sync(), 100 times:
+     * it exits with a failure when the sum differs from the host's by
+     * 1e-8 * n or more; the first launch is kept.  (The numbers after
+     * "GPU result" and "CPU result" are the same float, 65536 values of
+     * rand() & 0xFF over RAND_MAX summed in two orders.) */
+    { "cuda-samples/reductionMultiBlockCG.cu", "reductionMultiBlockCG",
+      "numBlocks: 216\n", "-n=65536", "--launches=0", 1, TRUE },
+    /* conjugate gradients on a tridiagonal system of 2^20 rows in one
+     * cooperative launch, its vectors in managed memory: the sample exits
+     * with a failure unless the residual is under 1e-5, and prints the
+     * largest |A x - b| of the solution, computed on the host */
+    { "cuda-samples/conjugateGradientMultiBlockCG.cu", "conjugateGradientMultiBlockCG",
+      "Test Summary:  Error amount = 0.000000", NULL, NULL, 1, TRUE },
   };
 
   if (!have_nvcc ())
@@ -700,7 +730,7 @@ test_program_cuda_samples (void)
 
       if (exe == NULL)
         return;
-      record (exe, rec, NULL, &r);
+      record_args (exe, rec, samples[i].extra, samples[i].arg, &r);
       g_assert_cmpint (exit_code (&r), ==, 0);
       if (strstr (r.out, samples[i].expect) == NULL)
         g_error ("%s: expected %s in:\n%s\n%s", samples[i].name, samples[i].expect, r.out, r.err);
@@ -708,6 +738,18 @@ test_program_cuda_samples (void)
        * no buffer) */
       rerun_recording (r.record, &n_launches);
       g_assert_cmpuint (n_launches, ==, samples[i].launches);
+      if (samples[i].cooperative)
+        {
+          /* the recorded launch is cooperative, and its spec says so */
+          g_autofree char *index = g_build_filename (r.record, "launches.json", NULL);
+          g_autofree char *spec = g_build_filename (r.record, "launch-0000.json", NULL);
+          g_autofree char *text = NULL, *spec_text = NULL;
+
+          g_assert_true (g_file_get_contents (index, &text, NULL, NULL));
+          g_assert_nonnull (strstr (text, "\"cooperative\":true"));
+          g_assert_true (g_file_get_contents (spec, &spec_text, NULL, NULL));
+          g_assert_nonnull (strstr (spec_text, "\"cooperative\" : true"));
+        }
       run_clear (&r);
     }
 }

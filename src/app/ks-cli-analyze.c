@@ -87,7 +87,7 @@ print_text (const KsAnalysis *a)
                  ? " (with cudaFuncAttributeMaxDynamicSharedMemorySize)"
                  : "");
     }
-  else
+  if (a->occupancy_error != NULL)
     g_print ("  occupancy: %s\n", a->occupancy_error);
   if (a->sim != NULL)
     {

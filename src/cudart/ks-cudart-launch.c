@@ -1028,6 +1028,11 @@ spec_json (KsCudartModule     *m,
   ks_json_add_dim3 (b, "block", l->block);
   json_builder_set_member_name (b, "dynamic_shared_bytes");
   json_builder_add_int_value (b, l->dynamic_shared_bytes);
+  if (l->cooperative)
+    {
+      json_builder_set_member_name (b, "cooperative");
+      json_builder_add_boolean_value (b, TRUE);
+    }
 
   json_builder_set_member_name (b, "buffers");
   json_builder_begin_object (b);
@@ -1136,30 +1141,8 @@ spec_json (KsCudartModule     *m,
 
 /* ---- launching ---------------------------------------------------------------------------- */
 
-/* Whether what the launch may run reads %envreg: cooperative groups'
- * grid-wide synchronization finds the driver's grid workspace there */
-static gboolean
-reads_envreg (const KsPtxModule *m,
-              const KsSim       *sim)
-{
-  for (uint32_t f = 0; f < m->n_functions; f++)
-    {
-      const KsPtxFunction *fn = &m->functions[f];
-
-      if (!(fn->flags & KS_PTX_FUNCTION_HAS_BODY) || !ks_sim_may_run_function (sim, f))
-        continue;
-      for (uint32_t i = 0; i < fn->n_insns; i++)
-        {
-          const KsPtxInsn *insn = &m->insns[fn->first_insn + i];
-          const KsPtxOperand *ops = ks_ptx_insn_operands (m, insn);
-
-          for (uint32_t k = 0; k < insn->n_operands; k++)
-            if (ops[k].kind == KS_PTX_OPERAND_SREG && ops[k].a == KS_PTX_SREG_ENVREG)
-              return TRUE;
-        }
-    }
-  return FALSE;
-}
+static cudaError_t kernel_blocks_per_sm (KsCudartKernel *k, int block_size, size_t shared,
+                                         int *blocks);
 
 static cudaError_t
 fault_error (const KsSimFault *f)
@@ -1312,6 +1295,8 @@ record_launch (KsCudartModule *m,
   ks_json_add_dim3 (b, "block", built->launch.block);
   json_builder_set_member_name (b, "dynamic_shared_bytes");
   json_builder_add_int_value (b, built->launch.dynamic_shared_bytes);
+  json_builder_set_member_name (b, "cooperative");
+  json_builder_add_boolean_value (b, built->launch.cooperative);
   json_builder_set_member_name (b, "fault");
   if (fault_text != NULL)
     json_builder_add_string_value (b, fault_text);
@@ -1433,6 +1418,32 @@ ks_cudart_launch (KsCudartKernel *k,
       ks_cudart_note ("%s (launch %u) cannot run: %s", name, index, message);
       return ks_cudart_return (cudaErrorInvalidDeviceFunction);
     }
+  /* every block of a cooperative launch is resident at once: no more
+   * than the GPU's SMs hold (cudaOccupancyMaxActiveBlocksPerMultiprocessor
+   * times the SMs, as the samples size their grids) */
+  built.launch.cooperative = cooperative;
+  if (cooperative)
+    {
+      int per_sm = 0;
+      uint64_t blocks = (uint64_t) grid.x * grid.y * grid.z;
+
+      if (kernel_blocks_per_sm (k, (int) (block.x * block.y * block.z), shared, &per_sm)
+          != cudaSuccess)
+        {
+          built_clear (&built);
+          return ks_cudart_return (cudaErrorInvalidDeviceFunction);
+        }
+      if (blocks > (uint64_t) per_sm * (uint64_t) props->multiProcessorCount)
+        {
+          ks_cudart_note ("%s (launch %u): a cooperative launch of %" G_GUINT64_FORMAT " blocks, "
+                          "and the %s holds %d of them at once (%d on each of its %d SMs): "
+                          "cudaErrorCooperativeLaunchTooLarge", name, index, blocks, props->name,
+                          per_sm * props->multiProcessorCount, per_sm,
+                          props->multiProcessorCount);
+          built_clear (&built);
+          return ks_cudart_return (cudaErrorCooperativeLaunchTooLarge);
+        }
+    }
 
   /* A dry start, the buffers zeros (pages the kernel of this computer
    * gives on first touch): whatever keeps the launch from starting is
@@ -1444,18 +1455,6 @@ ks_cudart_launch (KsCudartKernel *k,
       built_clear (&built);
       return ks_cudart_return (g_error_matches (error, KS_SIM_ERROR, KS_SIM_ERROR_BAD_LAUNCH)
                                ? cudaErrorInvalidConfiguration : cudaErrorInvalidValue);
-    }
-  if (cooperative && reads_envreg (m->module, sim))
-    {
-      /* the simulator runs a grid's blocks one after another, so a block
-       * waiting at grid.sync() for the others would wait for ever */
-      ks_cudart_note ("%s (launch %u): a cooperative launch whose kernel synchronizes the whole "
-                      "grid (cooperative groups' grid.sync()), which KernelScope's simulator "
-                      "cannot run: it runs blocks one after another; the launch returns "
-                      "cudaErrorNotSupported", name, index);
-      ks_sim_free (sim);
-      built_clear (&built);
-      return ks_cudart_return (cudaErrorNotSupported);
     }
   ks_sim_free (sim);
 
@@ -1675,18 +1674,29 @@ occupancy (int        *blocks,
            int         block_size,
            size_t      shared)
 {
-  g_autoptr(GError) error = NULL;
   KsCudartKernel *k;
-  uint32_t registers, static_shared, barriers;
-  gboolean exact;
-  KsOccupancyInput in;
-  KsOccupancyResult r;
 
   if (blocks == NULL || block_size <= 0)
     return ks_cudart_return (cudaErrorInvalidValue);
   k = ks_cudart_find_kernel (func);
   if (k == NULL)
     return ks_cudart_return (cudaErrorInvalidDeviceFunction);
+  return kernel_blocks_per_sm (k, block_size, shared, blocks);
+}
+
+/* The blocks of @k that an SM holds at once (the occupancy calculator's) */
+static cudaError_t
+kernel_blocks_per_sm (KsCudartKernel *k,
+                      int             block_size,
+                      size_t          shared,
+                      int            *blocks)
+{
+  g_autoptr(GError) error = NULL;
+  uint32_t registers, static_shared, barriers;
+  gboolean exact;
+  KsOccupancyInput in;
+  KsOccupancyResult r;
+
   if (!ks_cudart_kernel_resources (k, &registers, &static_shared, &barriers, &exact))
     {
       ks_cudart_note ("cudaOccupancyMaxActiveBlocksPerMultiprocessor: %s's module cannot be "

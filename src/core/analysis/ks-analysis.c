@@ -495,6 +495,22 @@ get_occupancy (KsAnalysis *a)
   a->have_occupancy = ks_occupancy_compute (a->arch, &in, &a->occupancy, &error);
   if (!a->have_occupancy)
     a->occupancy_error = g_strdup (error->message);
+  else if (a->launch->cooperative && a->gpu != NULL && a->gpu->sm_count > 0)
+    {
+      /* every block of a cooperative launch is resident at once */
+      uint64_t blocks = (uint64_t) a->launch->grid[0] * a->launch->grid[1] * a->launch->grid[2];
+      uint64_t most = (uint64_t) a->occupancy.active_blocks_per_sm * a->gpu->sm_count;
+
+      if (blocks > most)
+        a->occupancy_error = g_strdup_printf (_("a cooperative launch of %" G_GUINT64_FORMAT
+                                                " blocks, and the %s holds %" G_GUINT64_FORMAT
+                                                " at once (%u on each of its %u SMs): on the "
+                                                "GPU it fails with "
+                                                "cudaErrorCooperativeLaunchTooLarge"),
+                                              blocks, a->gpu->name, most,
+                                              a->occupancy.active_blocks_per_sm,
+                                              a->gpu->sm_count);
+    }
 }
 
 /* The architecture to make SASS for: the GPU's, with the 'a' or 'f'

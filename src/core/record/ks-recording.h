@@ -3,7 +3,7 @@
  *
  *   DIR/launches.json        {"version": 1, "program": [ARGV...], "gpu": ID,
  *                             "launches": [{"index", "kernel", "grid", "block",
- *                             "dynamic_shared_bytes", "spec", "fault", "model_us",
+ *                             "dynamic_shared_bytes", "cooperative", "spec", "fault", "model_us",
  *                             "after": {BUFFER: BLOB}}, ...],
  *                             "not_saved": N, "not_saved_reason": TEXT}
  *   DIR/launch-NNNN.json     one launch spec each (docs/DESIGN.md's format), which
