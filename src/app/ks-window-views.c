@@ -592,7 +592,8 @@ _ks_window_views_show (KsWindow   *self,
   guint lesson_cuda = 0, lesson_ptx = 0;
   gboolean faulted = a->sim != NULL && ks_sim_get_fault (a->sim) != NULL;
 
-  ks_timeline_set_analysis (KS_TIMELINE (self->timeline), a->timing ? a : NULL);
+  /* (without a timing, it shows why: timing_error) */
+  ks_timeline_set_analysis (KS_TIMELINE (self->timeline), a);
   ks_occupancy_view_set_analysis (KS_OCCUPANCY_VIEW (self->occupancy_view), a);
   ks_cfg_view_set_analysis (KS_CFG_VIEW (self->cfg_view), a);
   ks_memory_view_set_analysis (KS_MEMORY_VIEW (self->memory_view), a);

@@ -211,7 +211,22 @@ ks_timeline_snapshot (GtkWidget   *widget,
   cairo_t *cr;
 
   if (t == NULL || w <= 0 || h <= 0)
-    return;
+    {
+      /* a run the model does not time says why */
+      if (t == NULL && self->analysis != NULL && self->analysis->timing_error != NULL)
+        {
+          /* (a sentence of its own: capitalized) */
+          const char *e = self->analysis->timing_error;
+          gunichar c = g_unichar_totitle (g_utf8_get_char (e));
+          char first[8] = { 0 };
+          g_autofree char *text = NULL;
+
+          g_unichar_to_utf8 (c, first);
+          text = g_strconcat (first, g_utf8_next_char (e), NULL);
+          ks_widget_snapshot_message (widget, snapshot, text);
+        }
+      return;
+    }
   if (self->fitted)
     ks_timeline_view_fit (&self->view, t, w, h);
   self->view.dark = ks_widget_is_dark (widget);
@@ -824,7 +839,10 @@ ks_timeline_set_analysis (KsTimeline *self,
   self->fitted = TRUE;
   self->view.first_row = 0;
   {
-    g_autofree char *summary = describe_run (timing_of (self));
+    g_autofree char *summary = timing_of (self) == NULL && analysis != NULL
+                               && analysis->timing_error != NULL
+                               ? g_strdup (analysis->timing_error)
+                               : describe_run (timing_of (self));
 
     gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                     timing_of (self) ? _("Warp timeline")

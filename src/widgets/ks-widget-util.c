@@ -22,6 +22,32 @@ ks_widget_is_dark (GtkWidget *widget)
   return 0.2126 * fg.red + 0.7152 * fg.green + 0.0722 * fg.blue > 0.5;
 }
 
+void
+ks_widget_snapshot_message (GtkWidget   *widget,
+                            GtkSnapshot *snapshot,
+                            const char  *text)
+{
+  int w = gtk_widget_get_width (widget), h = gtk_widget_get_height (widget);
+  g_autoptr(PangoLayout) layout = NULL;
+  int lw, lh;
+  GdkRGBA fg;
+
+  if (w <= 48 || h <= 0 || text == NULL)
+    return;
+  layout = gtk_widget_create_pango_layout (widget, text);
+  pango_layout_set_width (layout, MIN (w - 48, 720) * PANGO_SCALE);
+  pango_layout_set_wrap (layout, PANGO_WRAP_WORD_CHAR);
+  pango_layout_set_alignment (layout, PANGO_ALIGN_CENTER);
+  pango_layout_get_pixel_size (layout, &lw, &lh);
+  ks_widget_get_fg (widget, &fg);
+  fg.alpha *= 0.7f;
+  gtk_snapshot_save (snapshot);
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT ((float) (w - lw) / 2,
+                                                          (float) MAX (h - lh, 0) / 2));
+  gtk_snapshot_append_layout (snapshot, layout, &fg);
+  gtk_snapshot_restore (snapshot);
+}
+
 static void
 focus_on_press (GtkGestureClick *gesture,
                 int              n_press,

@@ -10,6 +10,11 @@ G_BEGIN_DECLS
 void      ks_widget_get_fg       (GtkWidget  *widget,
                                   GdkRGBA    *fg);
 gboolean  ks_widget_is_dark      (GtkWidget  *widget);
+/* @text in the middle of @widget, wrapped, dimmed: why a view has nothing
+ * to draw */
+void      ks_widget_snapshot_message (GtkWidget   *widget,
+                                      GtkSnapshot *snapshot,
+                                      const char  *text);
 /* Focusable, named for assistive technologies, focused by a click, and
  * with `on_key` (a GtkEventControllerKey::key-pressed handler taking the
  * widget as data) when not NULL */
