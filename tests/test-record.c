@@ -646,6 +646,35 @@ test_program_pointers (void)
   run_clear (&r);
 }
 
+/* A cooperative launch sized by the occupancy calculator runs and its
+ * blocks see each other's writes after grid.sync() (the program checks);
+ * one block more is refused, and grid.sync() in a <<<>>> launch traps:
+ * driver_types.h's cudaErrorCooperativeLaunchTooLarge is 720 and
+ * cudaErrorLaunchFailure 719 */
+static void
+test_program_cooperative (void)
+{
+  g_autofree char *exe = NULL;
+  guint n_launches = 0;
+  Run r;
+
+  if (!have_nvcc () || (exe = build ("record/cooperative.cu", "cooperative", TRUE)) == NULL)
+    return;
+  record (exe, "rec-cooperative", NULL, &r);
+  g_assert_cmpint (exit_code (&r), ==, 0);
+  g_assert_nonnull (strstr (r.out, "cooperative 0: "));
+  g_assert_nonnull (strstr (r.out, " blocks, 0 wrong\n"));
+  g_assert_nonnull (strstr (r.out, "one block more 720\n"));
+  g_assert_nonnull (strstr (r.out, "not cooperative 719\n"));
+  g_assert_nonnull (strstr (r.err, "cudaErrorCooperativeLaunchTooLarge"));
+  g_assert_nonnull (strstr (r.err, "launch it with cudaLaunchCooperativeKernel"));
+  /* the cooperative launch again from its spec: a and b as it left them
+   * (the faulted one is not run again) */
+  g_assert_cmpuint (rerun_recording (r.record, &n_launches), ==, 2);
+  g_assert_cmpuint (n_launches, ==, 1);
+  run_clear (&r);
+}
+
 static void
 test_program_static (void)
 {
@@ -773,6 +802,7 @@ main (int    argc,
   g_test_add_func ("/record/program/fault", test_program_fault);
   g_test_add_func ("/record/program/pointers", test_program_pointers);
   g_test_add_func ("/record/program/static", test_program_static);
+  g_test_add_func ("/record/program/cooperative", test_program_cooperative);
   g_test_add_func ("/record/program/errors", test_program_errors);
   g_test_add_func ("/record/program/cuda-samples", test_program_cuda_samples);
   status = g_test_run ();
