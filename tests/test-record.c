@@ -599,6 +599,12 @@ test_program_graphs (void)
    * then cudaErrorStreamCaptureInvalidated (driver_types.h) */
   g_assert_nonnull (strstr (r.out, "symbol in capture: 900 901\n"));
   g_assert_nonnull (strstr (r.err, "cudaMemcpyToSymbolAsync in a stream capture"));
+  /* work for the legacy stream beside a blocking stream's capture:
+   * cudaErrorStreamCaptureImplicit, and the capture invalid; beside a
+   * cudaStreamNonBlocking stream's, it runs (driver_types.h's codes) */
+  g_assert_nonnull (strstr (r.out, "legacy copy in capture: 906 901\n"));
+  g_assert_nonnull (strstr (r.out, "legacy copy beside a non-blocking capture: 0 0\n"));
+  g_assert_nonnull (strstr (r.err, "cudaMemcpy on the legacy default stream"));
   /* 2 kernels a launch of the captured graph, 3 times, and the axpy node */
   g_assert_nonnull (strstr (r.err, "7 launches recorded"));
   rerun_recording (r.record, &launches);

@@ -136,6 +136,14 @@ static const ErrorInfo errors[] = {
   { cudaErrorCooperativeLaunchTooLarge, "cudaErrorCooperativeLaunchTooLarge",
     "too many blocks in cooperative launch" },
   { cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported" },
+  { cudaErrorStreamCaptureUnsupported, "cudaErrorStreamCaptureUnsupported",
+    "operation not permitted when stream is capturing" },
+  { cudaErrorStreamCaptureInvalidated, "cudaErrorStreamCaptureInvalidated",
+    "operation failed due to a previous error during capture" },
+  { cudaErrorStreamCaptureUnmatched, "cudaErrorStreamCaptureUnmatched",
+    "capture was not ended in the same stream as it began" },
+  { cudaErrorStreamCaptureImplicit, "cudaErrorStreamCaptureImplicit",
+    "operation would make the legacy stream depend on a capturing blocking stream" },
   { cudaErrorUnknown, "cudaErrorUnknown", "unknown error" },
 };
 
@@ -1003,7 +1011,9 @@ cudaMemcpy (void       *dst,
             size_t      count,
             int         kind)
 {
-  LOCKED (copy (dst, src, count, kind, "cudaMemcpy"));
+  LOCKED (ks_cudart_legacy_in_capture (NULL, "cudaMemcpy") != cudaSuccess
+          ? cudaErrorStreamCaptureImplicit
+          : copy (dst, src, count, kind, "cudaMemcpy"));
 }
 
 CUDART_API cudaError_t
@@ -1013,7 +1023,9 @@ cudaMemcpyAsync (void         *dst,
                  int           kind,
                  cudaStream_t  stream)
 {
-  LOCKED (ks_cudart_capturing (stream) != NULL
+  LOCKED (ks_cudart_legacy_in_capture (stream, "cudaMemcpyAsync") != cudaSuccess
+          ? cudaErrorStreamCaptureImplicit
+          : ks_cudart_capturing (stream) != NULL
           ? ks_cudart_capture_copy (stream, dst, src, count, 1, count, count, kind)
           : copy (dst, src, count, kind, "cudaMemcpyAsync"));
 }
@@ -1044,14 +1056,18 @@ CUDART_API cudaError_t
 cudaMemcpy2D (void *dst, size_t dpitch, const void *src, size_t spitch,
               size_t width, size_t height, int kind)
 {
-  LOCKED (copy_2d (dst, dpitch, src, spitch, width, height, kind));
+  LOCKED (ks_cudart_legacy_in_capture (NULL, "cudaMemcpy2D") != cudaSuccess
+          ? cudaErrorStreamCaptureImplicit
+          : copy_2d (dst, dpitch, src, spitch, width, height, kind));
 }
 
 CUDART_API cudaError_t
 cudaMemcpy2DAsync (void *dst, size_t dpitch, const void *src, size_t spitch,
                    size_t width, size_t height, int kind, cudaStream_t stream)
 {
-  LOCKED (ks_cudart_capturing (stream) != NULL
+  LOCKED (ks_cudart_legacy_in_capture (stream, "cudaMemcpy2DAsync") != cudaSuccess
+          ? cudaErrorStreamCaptureImplicit
+          : ks_cudart_capturing (stream) != NULL
           ? ks_cudart_capture_copy (stream, dst, src, width, height, dpitch, spitch, kind)
           : copy_2d (dst, dpitch, src, spitch, width, height, kind));
 }
@@ -1084,13 +1100,17 @@ set (void       *dst,
 CUDART_API cudaError_t
 cudaMemset (void *dst, int value, size_t count)
 {
-  LOCKED (set (dst, value, count, "cudaMemset"));
+  LOCKED (ks_cudart_legacy_in_capture (NULL, "cudaMemset") != cudaSuccess
+          ? cudaErrorStreamCaptureImplicit
+          : set (dst, value, count, "cudaMemset"));
 }
 
 CUDART_API cudaError_t
 cudaMemsetAsync (void *dst, int value, size_t count, cudaStream_t stream)
 {
-  LOCKED (ks_cudart_capturing (stream) != NULL
+  LOCKED (ks_cudart_legacy_in_capture (stream, "cudaMemsetAsync") != cudaSuccess
+          ? cudaErrorStreamCaptureImplicit
+          : ks_cudart_capturing (stream) != NULL
           ? ks_cudart_capture_set (stream, dst, value, count)
           : set (dst, value, count, "cudaMemsetAsync"));
 }
@@ -1273,15 +1293,19 @@ cudaStreamCreate (cudaStream_t *stream)
 CUDART_API cudaError_t
 cudaStreamCreateWithFlags (cudaStream_t *stream, unsigned int flags)
 {
-  (void) flags;
-  return cudaStreamCreate (stream);
+  cudaError_t e = cudaStreamCreate (stream);
+
+  /* (driver_types.h: cudaStreamNonBlocking is 0x01) */
+  if (e == cudaSuccess)
+    (*stream)->nonblocking = (flags & 0x01) != 0;
+  return e;
 }
 
 CUDART_API cudaError_t
 cudaStreamCreateWithPriority (cudaStream_t *stream, unsigned int flags, int priority)
 {
-  (void) flags; (void) priority;
-  return cudaStreamCreate (stream);
+  (void) priority;
+  return cudaStreamCreateWithFlags (stream, flags);
 }
 
 CUDART_API cudaError_t

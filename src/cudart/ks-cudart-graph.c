@@ -142,6 +142,36 @@ ks_cudart_graph_track (gpointer object,
 }
 
 cudaError_t
+ks_cudart_legacy_in_capture (cudaStream_t  stream,
+                             const char   *function)
+{
+  GHashTableIter it;
+  gpointer key;
+  guint n = 0;
+
+  if ((uintptr_t) stream > 1 || live_streams == NULL)
+    return cudaSuccess;
+  g_hash_table_iter_init (&it, live_streams);
+  while (g_hash_table_iter_next (&it, &key, NULL))
+    {
+      struct ks_cudart_stream *s = key;
+
+      if (s->capture != NULL && !s->nonblocking)
+        {
+          s->capture->invalidated = TRUE;
+          n++;
+        }
+    }
+  if (n == 0)
+    return cudaSuccess;
+  ks_cudart_note ("%s on the legacy default stream while a blocking stream captures: it would "
+                  "wait for the captured work, which does not run; the capture is invalid "
+                  "(cudaErrorStreamCaptureImplicit). Give the work to a stream, or capture in "
+                  "a stream made with cudaStreamNonBlocking", function);
+  return ks_cudart_return (cudaErrorStreamCaptureImplicit);
+}
+
+cudaError_t
 ks_cudart_refuse_in_capture (cudaStream_t  stream,
                              const char   *function)
 {

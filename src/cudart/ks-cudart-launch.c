@@ -1579,6 +1579,8 @@ __cudaLaunchKernel (cudaKernel_t  kernel,
   ks_cudart_lock ();
   if (!g_hash_table_contains (kernels, kernel))
     e = ks_cudart_return (cudaErrorInvalidDeviceFunction);
+  else if (ks_cudart_legacy_in_capture (stream, "a kernel launch") != cudaSuccess)
+    e = cudaErrorStreamCaptureImplicit;
   else if (ks_cudart_capturing (stream) != NULL)
     e = ks_cudart_capture_launch (stream, kernel, grid, block, args, shared);
   else
@@ -1595,7 +1597,9 @@ __cudaLaunchKernel_ptsz (cudaKernel_t  kernel,
                          size_t        shared,
                          cudaStream_t  stream)
 {
-  return __cudaLaunchKernel (kernel, grid, block, args, shared, stream);
+  /* (stream 0 is the thread's own default stream: cudaStreamPerThread) */
+  return __cudaLaunchKernel (kernel, grid, block, args, shared,
+                             stream != NULL ? stream : (cudaStream_t) (uintptr_t) 2);
 }
 
 static cudaError_t
@@ -1617,6 +1621,8 @@ launch_by_function (const void   *func,
   k = ks_cudart_find_kernel (func);
   if (k == NULL)
     e = ks_cudart_return (cudaErrorInvalidDeviceFunction);
+  else if (ks_cudart_legacy_in_capture (stream, "a kernel launch") != cudaSuccess)
+    e = cudaErrorStreamCaptureImplicit;
   else if (ks_cudart_capturing (stream) != NULL)
     e = ks_cudart_capture_launch (stream, k, grid, block, args, shared);
   else

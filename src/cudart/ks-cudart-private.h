@@ -157,6 +157,7 @@ struct ks_cudart_stream
 {
   struct ks_cudart_graph *capture;  /* the graph it captures into, or NULL */
   gboolean capture_origin;      /* where the capture began (and must end) */
+  gboolean nonblocking;         /* cudaStreamNonBlocking: no implicit order with stream 0 */
 };
 
 struct ks_cudart_event
@@ -171,6 +172,13 @@ struct ks_cudart_event
 gboolean         ks_cudart_is_stream       (cudaStream_t    stream);
 /* The graph @stream captures into, or NULL */
 struct ks_cudart_graph *ks_cudart_capturing (cudaStream_t   stream);
+/* Work for the legacy default stream (@stream 0 or cudaStreamLegacy; a
+ * synchronous copy or memset) while a blocking stream captures: the
+ * legacy stream would wait for work that is not running, so CUDA refuses
+ * it with cudaErrorStreamCaptureImplicit and invalidates those captures.
+ * cudaSuccess when there is no such capture.  Called locked. */
+cudaError_t      ks_cudart_legacy_in_capture (cudaStream_t  stream,
+                                              const char   *function);
 /* Work given to a capturing stream, added to its graph: a kernel launch
  * (its arguments copied), a copy of @height rows of @width bytes, a
  * memset */
