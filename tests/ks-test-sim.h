@@ -38,6 +38,24 @@ text_module (const char *text)
   return m;
 }
 
+/* tests/ptx/DIR/ARCH/NAME (ARCH NULL: tests/ptx/DIR/NAME), which must
+ * parse without errors */
+static inline KsPtxModule *
+test_ptx_file (const char *dir,
+               const char *arch,
+               const char *name)
+{
+  g_autofree char *path = arch != NULL
+                          ? g_test_build_filename (G_TEST_DIST, "ptx", dir, arch, name, NULL)
+                          : g_test_build_filename (G_TEST_DIST, "ptx", dir, name, NULL);
+  g_autoptr(GError) error = NULL;
+  KsPtxModule *m = ks_ptx_module_parse_file (path, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (m->n_errors, ==, 0);
+  return m;
+}
+
 static inline char *
 hex_of (const void *data,
         size_t      size)

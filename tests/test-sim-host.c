@@ -430,14 +430,7 @@ test_struct_by_value (void)
 static KsPtxModule *
 reduce_module (void)
 {
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "ptx", "sim", "sm_80",
-                                                 "reduce_two_pass.ptx", NULL);
-  g_autoptr(GError) error = NULL;
-  KsPtxModule *m = ks_ptx_module_parse_file (path, &error);
-
-  g_assert_no_error (error);
-  g_assert_cmpuint (m->n_errors, ==, 0);
-  return m;
+  return test_ptx_file ("sim", "sm_80", "reduce_two_pass.ptx");
 }
 
 /* Runs every launch of @launch; the last one's simulation, or the
@@ -600,14 +593,7 @@ test_launches_errors (void)
 static KsPtxModule *
 grid_sync_module (void)
 {
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "ptx", "sim", "sm_80",
-                                                 "grid_sync.ptx", NULL);
-  g_autoptr(GError) error = NULL;
-  KsPtxModule *m = ks_ptx_module_parse_file (path, &error);
-
-  g_assert_no_error (error);
-  g_assert_cmpuint (m->n_errors, ==, 0);
-  return m;
+  return test_ptx_file ("sim", "sm_80", "grid_sync.ptx");
 }
 
 /* Each phase reads what other blocks wrote in the one before, so a block

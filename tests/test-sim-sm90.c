@@ -15,20 +15,6 @@
 #include "ks-test-sim.h"
 #include "ks-sim-mbarrier.h"
 
-static KsPtxModule *
-ptx_file (const char *dir,
-          const char *arch,
-          const char *name)
-{
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "ptx", dir, arch, name, NULL);
-  g_autoptr(GError) error = NULL;
-  KsPtxModule *m = ks_ptx_module_parse_file (path, &error);
-
-  g_assert_no_error (error);
-  g_assert_cmpuint (m->n_errors, ==, 0);
-  return m;
-}
-
 /* A kernel that spins where it should have faulted stops at this many
  * warp-instructions, a step_limit fault the tests then reject, instead of
  * running for the default two billion. */
@@ -634,7 +620,7 @@ test_mbarrier_memcpy_async (void)
                           " \"out\": {\"type\": \"s32\", \"count\": 512}},"
                           " \"params\": [{\"buffer\": \"in\"}, {\"buffer\": \"out\"},"
                           " {\"type\": \"s32\", \"value\": 512}]}", hin);
-  r.module = ptx_file ("corpus", "sm_80", "16_cp_async.ptx");
+  r.module = test_ptx_file ("corpus", "sm_80", "16_cp_async.ptx");
   run_start (&r, NULL, spec);
   assert_done (&r);
   out = buffer (&r, "out");
@@ -697,7 +683,7 @@ test_cp_async_pipeline_races (void)
                           " \"out\": {\"type\": \"f32\", \"count\": 2048}},"
                           " \"params\": [{\"buffer\": \"in\"}, {\"buffer\": \"out\"},"
                           " {\"type\": \"s32\", \"value\": 4}]}", hin);
-  r.module = ptx_file ("corpus", "sm_80", "16_cp_async.ptx");
+  r.module = test_ptx_file ("corpus", "sm_80", "16_cp_async.ptx");
   run_start (&r, NULL, spec);
   assert_done (&r);
   out = buffer (&r, "out");
@@ -711,7 +697,7 @@ test_cp_async_pipeline_races (void)
   run_clear (&r);
 
   /* the same on two threads, with the trace */
-  r.module = ptx_file ("corpus", "sm_80", "16_cp_async.ptx");
+  r.module = test_ptx_file ("corpus", "sm_80", "16_cp_async.ptx");
   r.launch = ks_launch_parse (spec, -1, NULL, &error);
   g_assert_no_error (error);
   r.sim = ks_sim_new (r.module, r.launch, &error);
@@ -1003,7 +989,7 @@ test_bulk_copy_nvcc (void)
   spec = g_strdup_printf ("{\"ptx\": \"x.ptx\", \"grid\": [2], \"block\": [128],"
                           " \"buffers\": {\"data\": {\"bytes_hex\": \"%s\"}},"
                           " \"params\": [{\"buffer\": \"data\"}]}", hdata);
-  r.module = ptx_file ("sim", "sm_90", "bulk_copy.ptx");
+  r.module = test_ptx_file ("sim", "sm_90", "bulk_copy.ptx");
   run_start (&r, NULL, spec);
   assert_done (&r);
   out = buffer (&r, "data");

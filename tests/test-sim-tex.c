@@ -1804,14 +1804,7 @@ test_memory_stats (void)
 static KsPtxModule *
 corpus_module (void)
 {
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "ptx", "corpus", "sm_80",
-                                                 "24_textures.ptx", NULL);
-  g_autoptr(GError) error = NULL;
-  KsPtxModule *m = ks_ptx_module_parse_file (path, &error);
-
-  g_assert_no_error (error);
-  g_assert_cmpuint (m->n_errors, ==, 0);
-  return m;
+  return test_ptx_file ("corpus", "sm_80", "24_textures.ptx");
 }
 
 static void

@@ -16,13 +16,7 @@
 static KsPtxModule *
 corpus_module (const char *name)
 {
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "ptx", "corpus", "sm_80", name, NULL);
-  g_autoptr(GError) error = NULL;
-  KsPtxModule *m = ks_ptx_module_parse_file (path, &error);
-
-  g_assert_no_error (error);
-  g_assert_cmpuint (m->n_errors, ==, 0);
-  return m;
+  return test_ptx_file ("corpus", "sm_80", name);
 }
 
 /* Starts a run: the spec's "ptx" is not read (the module is given). */
