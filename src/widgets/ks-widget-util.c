@@ -36,7 +36,7 @@ ks_widget_snapshot_message (GtkWidget   *widget,
     return;
   layout = gtk_widget_create_pango_layout (widget, text);
   pango_layout_set_width (layout, MIN (w - 48, 720) * PANGO_SCALE);
-  pango_layout_set_wrap (layout, PANGO_WRAP_WORD_CHAR);
+  pango_layout_set_wrap (layout, PANGO_WRAP_WORD);
   pango_layout_set_alignment (layout, PANGO_ALIGN_CENTER);
   pango_layout_get_pixel_size (layout, &lw, &lh);
   ks_widget_get_fg (widget, &fg);
