@@ -594,6 +594,12 @@ test_program_graphs (void)
   g_assert_nonnull (strstr (r.out, "captured: 0, 6 nodes, host calls 0\n"));
   g_assert_nonnull (strstr (r.out, "host calls 3\n"));
   g_assert_nonnull (strstr (r.out, "built: 4 nodes\n"));
+  /* an executable graph's node given new arguments, the executable graph
+   * updated from the graph (cudaGraphExecUpdateSuccess, 0), then refused
+   * a graph of other nodes: cudaErrorGraphExecUpdateFailure (910),
+   * cudaGraphExecUpdateErrorTopologyChanged (2), as driver_types.h has them */
+  g_assert_nonnull (strstr (r.out, "exec node params 0, 0 wrong; update 0 0, 0 wrong; "
+                                   "other nodes 910 2\n"));
   g_assert_nonnull (strstr (r.out, "Test passed"));
   /* what the stand-in does not capture: cudaErrorStreamCaptureUnsupported,
    * then cudaErrorStreamCaptureInvalidated (driver_types.h) */
@@ -605,10 +611,11 @@ test_program_graphs (void)
   g_assert_nonnull (strstr (r.out, "legacy copy in capture: 906 901\n"));
   g_assert_nonnull (strstr (r.out, "legacy copy beside a non-blocking capture: 0 0\n"));
   g_assert_nonnull (strstr (r.err, "cudaMemcpy on the legacy default stream"));
-  /* 2 kernels a launch of the captured graph, 3 times, and the axpy node */
-  g_assert_nonnull (strstr (r.err, "7 launches recorded"));
+  /* 2 kernels a launch of the captured graph, 3 times, and the axpy node,
+   * once in the built graph and twice in the updated one */
+  g_assert_nonnull (strstr (r.err, "9 launches recorded"));
   rerun_recording (r.record, &launches);
-  g_assert_cmpuint (launches, ==, 7);
+  g_assert_cmpuint (launches, ==, 9);
   run_clear (&r);
 }
 

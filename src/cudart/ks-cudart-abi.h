@@ -402,7 +402,26 @@ enum
   cudaErrorStreamCaptureInvalidated = 901,
   cudaErrorStreamCaptureUnmatched = 903,
   cudaErrorStreamCaptureImplicit = 906,
+  cudaErrorGraphExecUpdateFailure = 910,
 };
+
+/* cudaGraphExecUpdate's result (enum cudaGraphExecUpdateResult) */
+enum
+{
+  cudaGraphExecUpdateSuccess = 0,
+  cudaGraphExecUpdateError = 1,
+  cudaGraphExecUpdateErrorTopologyChanged = 2,
+  cudaGraphExecUpdateErrorNodeTypeChanged = 3,
+};
+
+typedef struct
+{
+  int result;                   /* enum cudaGraphExecUpdateResult: an int's size */
+  cudaGraphNode_t errorNode;
+  cudaGraphNode_t errorFromNode;
+} cudaGraphExecUpdateResultInfo;
+_Static_assert (sizeof (cudaGraphExecUpdateResultInfo) == 24, "cudaGraphExecUpdateResultInfo");
+_Static_assert (offsetof (cudaGraphExecUpdateResultInfo, errorNode) == 8, "errorNode");
 
 enum
 {

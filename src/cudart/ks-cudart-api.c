@@ -144,6 +144,9 @@ static const ErrorInfo errors[] = {
     "capture was not ended in the same stream as it began" },
   { cudaErrorStreamCaptureImplicit, "cudaErrorStreamCaptureImplicit",
     "operation would make the legacy stream depend on a capturing blocking stream" },
+  { cudaErrorGraphExecUpdateFailure, "cudaErrorGraphExecUpdateFailure",
+    "the graph update was not performed because it included changes which violated "
+    "constraints specific to instantiated graph update" },
   { cudaErrorUnknown, "cudaErrorUnknown", "unknown error" },
 };
 

@@ -50,6 +50,10 @@ struct ks_cudart_graph
 struct ks_cudart_graph_exec
 {
   struct ks_cudart_graph *graph;  /* a copy of the graph instantiated */
+  /* the graph it was instantiated from and the last one an update took
+   * parameters from: the graphs whose nodes name its own, by their place
+   * (compared, never read: the program may have destroyed them) */
+  const struct ks_cudart_graph *origin, *updated_from;
 };
 
 static void
@@ -201,6 +205,38 @@ add_node (struct ks_cudart_graph *g,
   return n;
 }
 
+/* Makes @n a launch of @k with copies of @args (its old ones freed) */
+static cudaError_t
+kernel_fill (struct ks_cudart_graph_node  *n,
+             KsCudartKernel               *k,
+             dim3                          grid,
+             dim3                          block,
+             void                        **args,
+             size_t                        shared,
+             const char                   *what)
+{
+  g_autofree char *message = NULL;
+  uint8_t *bytes = NULL;
+  void **argv = NULL;
+  size_t len = 0;
+
+  if (!ks_cudart_copy_args (k, args, &bytes, &len, &argv, &message))
+    {
+      ks_cudart_note ("%s: %s cannot be launched: %s", what, k->name, message);
+      return cudaErrorInvalidDeviceFunction;
+    }
+  g_free (n->arg_bytes);
+  g_free (n->argv);
+  n->kernel = k;
+  n->grid = grid;
+  n->block = block;
+  n->shared = shared;
+  n->arg_bytes = bytes;
+  n->arg_len = len;
+  n->argv = argv;
+  return cudaSuccess;
+}
+
 static cudaError_t
 kernel_node (struct ks_cudart_graph        *g,
              KsCudartKernel                *k,
@@ -211,25 +247,15 @@ kernel_node (struct ks_cudart_graph        *g,
              struct ks_cudart_graph_node  **out,
              const char                    *what)
 {
-  g_autofree char *message = NULL;
+  struct ks_cudart_graph_node scratch = { .kind = NODE_KERNEL };
+  cudaError_t e = kernel_fill (&scratch, k, grid, block, args, shared, what);
   struct ks_cudart_graph_node *n;
-  uint8_t *bytes = NULL;
-  void **argv = NULL;
-  size_t len = 0;
 
-  if (!ks_cudart_copy_args (k, args, &bytes, &len, &argv, &message))
-    {
-      ks_cudart_note ("%s: %s cannot be added: %s", what, k->name, message);
-      return cudaErrorInvalidDeviceFunction;
-    }
+  if (e != cudaSuccess)
+    return e;
   n = add_node (g, NODE_KERNEL);
-  n->kernel = k;
-  n->grid = grid;
-  n->block = block;
-  n->shared = shared;
-  n->arg_bytes = bytes;
-  n->arg_len = len;
-  n->argv = argv;
+  scratch.graph = n->graph;
+  *n = scratch;
   if (out != NULL)
     *out = n;
   return cudaSuccess;
@@ -464,6 +490,24 @@ deps_ok (cudaGraph_t            graph,
   return TRUE;
 }
 
+/* The kernel of @p, which gives its arguments as kernelParams */
+static cudaError_t
+kernel_params_kernel (const struct cudaKernelNodeParams  *p,
+                      const char                         *what,
+                      KsCudartKernel                    **k)
+{
+  if (p == NULL)
+    return ks_cudart_return (cudaErrorInvalidValue);
+  if (p->extra != NULL)
+    {
+      ks_cudart_note ("%s: arguments given as 'extra' are not supported; give kernelParams "
+                      "(cudaErrorNotSupported)", what);
+      return ks_cudart_return (cudaErrorNotSupported);
+    }
+  *k = ks_cudart_find_kernel (p->func);
+  return *k != NULL ? cudaSuccess : ks_cudart_return (cudaErrorInvalidDeviceFunction);
+}
+
 static cudaError_t
 add_kernel_node (cudaGraphNode_t                   *node,
                  cudaGraph_t                        graph,
@@ -475,17 +519,10 @@ add_kernel_node (cudaGraphNode_t                   *node,
   KsCudartKernel *k;
   cudaError_t e;
 
-  if (node == NULL || p == NULL || !deps_ok (graph, deps, n_deps, what))
+  if (node == NULL || !deps_ok (graph, deps, n_deps, what))
     return ks_cudart_return (cudaErrorInvalidValue);
-  if (p->extra != NULL)
-    {
-      ks_cudart_note ("%s: arguments given as 'extra' are not supported; give kernelParams "
-                      "(cudaErrorNotSupported)", what);
-      return ks_cudart_return (cudaErrorNotSupported);
-    }
-  k = ks_cudart_find_kernel (p->func);
-  if (k == NULL)
-    return ks_cudart_return (cudaErrorInvalidDeviceFunction);
+  if ((e = kernel_params_kernel (p, what, &k)) != cudaSuccess)
+    return e;
   e = kernel_node (graph, k, p->gridDim, p->blockDim, p->kernelParams, p->sharedMemBytes, node,
                    what);
   return e == cudaSuccess ? cudaSuccess : ks_cudart_return (e);
@@ -675,6 +712,7 @@ instantiate (cudaGraphExec_t *exec,
     return ks_cudart_return (cudaErrorInvalidValue);
   *exec = g_new0 (struct ks_cudart_graph_exec, 1);
   (*exec)->graph = graph_copy (graph);
+  (*exec)->origin = graph;
   return cudaSuccess;
 }
 
@@ -706,6 +744,176 @@ cudaGraphExecDestroy (cudaGraphExec_t exec)
   g_free (exec);
   ks_cudart_unlock ();
   return cudaSuccess;
+}
+
+/* ---- changing a graph's or an executable graph's nodes ------------------------------------ */
+
+static cudaError_t
+set_kernel (struct ks_cudart_graph_node        *n,
+            const struct cudaKernelNodeParams  *p,
+            const char                         *what)
+{
+  KsCudartKernel *k;
+  cudaError_t e;
+
+  if (n == NULL || n->kind != NODE_KERNEL)
+    return ks_cudart_return (cudaErrorInvalidValue);
+  if ((e = kernel_params_kernel (p, what, &k)) != cudaSuccess)
+    return e;
+  e = kernel_fill (n, k, p->gridDim, p->blockDim, p->kernelParams, p->sharedMemBytes, what);
+  return e == cudaSuccess ? cudaSuccess : ks_cudart_return (e);
+}
+
+CUDART_API cudaError_t
+cudaGraphKernelNodeSetParams (cudaGraphNode_t                    node,
+                              const struct cudaKernelNodeParams *params)
+{
+  LOCKED (set_kernel (node, params, "cudaGraphKernelNodeSetParams"));
+}
+
+/* The node of @exec that @node, of the graph @exec was instantiated from
+ * or last updated from, stands for: the one at its place, of its kind */
+static struct ks_cudart_graph_node *
+exec_node (cudaGraphExec_t  exec,
+           cudaGraphNode_t  node,
+           NodeKind         kind,
+           const char      *what)
+{
+  struct ks_cudart_graph_node *m;
+  guint i;
+
+  if (exec == NULL || node == NULL)
+    return NULL;
+  if ((node->graph != exec->origin && node->graph != exec->updated_from)
+      || !g_ptr_array_find (node->graph->nodes, node, &i) || i >= exec->graph->nodes->len)
+    {
+      ks_cudart_note ("%s: the node is not one of the graph the executable graph was made from "
+                      "(cudaErrorInvalidValue)", what);
+      return NULL;
+    }
+  m = g_ptr_array_index (exec->graph->nodes, i);
+  return m->kind == kind ? m : NULL;
+}
+
+CUDART_API cudaError_t
+cudaGraphExecKernelNodeSetParams (cudaGraphExec_t                    exec,
+                                  cudaGraphNode_t                    node,
+                                  const struct cudaKernelNodeParams *params)
+{
+  const char *what = "cudaGraphExecKernelNodeSetParams";
+
+  LOCKED (set_kernel (exec_node (exec, node, NODE_KERNEL, what), params, what));
+}
+
+static cudaError_t
+set_other (struct ks_cudart_graph_node *n,
+           const void                  *params)
+{
+  if (n == NULL || params == NULL)
+    return ks_cudart_return (cudaErrorInvalidValue);
+  if (n->kind == NODE_COPY)
+    n->copy = *(const struct cudaMemcpy3DParms *) params;
+  else if (n->kind == NODE_SET)
+    {
+      const struct cudaMemsetParams *s = params;
+
+      if (s->elementSize != 1 && s->elementSize != 2 && s->elementSize != 4)
+        return ks_cudart_return (cudaErrorInvalidValue);
+      n->set = *s;
+    }
+  else if (n->kind == NODE_HOST)
+    {
+      if (((const struct cudaHostNodeParams *) params)->fn == NULL)
+        return ks_cudart_return (cudaErrorInvalidValue);
+      n->host = *(const struct cudaHostNodeParams *) params;
+    }
+  return cudaSuccess;
+}
+
+CUDART_API cudaError_t
+cudaGraphExecMemcpyNodeSetParams (cudaGraphExec_t                 exec,
+                                  cudaGraphNode_t                 node,
+                                  const struct cudaMemcpy3DParms *params)
+{
+  LOCKED (set_other (exec_node (exec, node, NODE_COPY, "cudaGraphExecMemcpyNodeSetParams"),
+                     params));
+}
+
+CUDART_API cudaError_t
+cudaGraphExecMemsetNodeSetParams (cudaGraphExec_t                exec,
+                                  cudaGraphNode_t                node,
+                                  const struct cudaMemsetParams *params)
+{
+  LOCKED (set_other (exec_node (exec, node, NODE_SET, "cudaGraphExecMemsetNodeSetParams"),
+                     params));
+}
+
+CUDART_API cudaError_t
+cudaGraphExecHostNodeSetParams (cudaGraphExec_t                   exec,
+                                cudaGraphNode_t                   node,
+                                const struct cudaHostNodeParams  *params)
+{
+  LOCKED (set_other (exec_node (exec, node, NODE_HOST, "cudaGraphExecHostNodeSetParams"),
+                     params));
+}
+
+/* The nodes of @graph paired with @exec's by their place: the same count
+ * and kinds.  The edges are not compared (the runtime keeps none; it runs
+ * nodes in the order they were added), so an update whose edges alone
+ * differ is applied where CUDA refuses it; either way the next launch
+ * runs the new graph's nodes in their order. */
+static cudaError_t
+exec_update (cudaGraphExec_t                 exec,
+             cudaGraph_t                     graph,
+             cudaGraphExecUpdateResultInfo  *info)
+{
+  cudaGraphExecUpdateResultInfo r = { cudaGraphExecUpdateSuccess, NULL, NULL };
+  cudaError_t e = cudaSuccess;
+
+  if (exec == NULL || graph == NULL)
+    {
+      r.result = cudaGraphExecUpdateError;
+      e = ks_cudart_return (cudaErrorInvalidValue);
+    }
+  else if (graph->nodes->len != exec->graph->nodes->len)
+    r.result = cudaGraphExecUpdateErrorTopologyChanged;
+  else
+    for (guint i = 0; i < graph->nodes->len && r.result == cudaGraphExecUpdateSuccess; i++)
+      {
+        struct ks_cudart_graph_node *n = g_ptr_array_index (graph->nodes, i);
+        const struct ks_cudart_graph_node *m = g_ptr_array_index (exec->graph->nodes, i);
+
+        if (n->kind != m->kind)
+          {
+            r.result = cudaGraphExecUpdateErrorNodeTypeChanged;
+            r.errorNode = n;
+          }
+      }
+  if (e == cudaSuccess && r.result != cudaGraphExecUpdateSuccess)
+    {
+      ks_cudart_note ("cudaGraphExecUpdate: the graph's nodes %s (cudaErrorGraphExecUpdateFailure)",
+                      r.result == cudaGraphExecUpdateErrorTopologyChanged
+                        ? "are not as many as the executable graph's"
+                        : "are not of the executable graph's kinds, in the same order");
+      e = ks_cudart_return (cudaErrorGraphExecUpdateFailure);
+    }
+  else if (e == cudaSuccess)
+    {
+      graph_free (exec->graph);
+      exec->graph = graph_copy (graph);
+      exec->updated_from = graph;
+    }
+  if (info != NULL)
+    *info = r;
+  return e;
+}
+
+CUDART_API cudaError_t
+cudaGraphExecUpdate (cudaGraphExec_t                 exec,
+                     cudaGraph_t                     graph,
+                     cudaGraphExecUpdateResultInfo  *info)
+{
+  LOCKED (exec_update (exec, graph, info));
 }
 
 CUDART_API cudaError_t
