@@ -695,6 +695,57 @@ test_compare_samples (Fixture       *f,
   }
 }
 
+/* A recorded launch of a module's second kernel: its module holds every
+ * kernel of the program, and the panes go to the one launched (the PTX
+ * cursor in it, past the first kernel's body) */
+static void
+test_recording_kernel (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autofree char *source = g_test_build_filename (G_TEST_DIST, "ptx", "sim", "sm_80",
+                                                   "grid_sync.ptx", NULL);
+  g_autofree char *tmp = g_dir_make_tmp ("ks-test-app-XXXXXX", NULL);
+  g_autofree char *modules = g_build_filename (tmp, "modules", NULL);
+  g_autofree char *ptx = g_build_filename (modules, "module-0.ptx", NULL);
+  g_autofree char *spec = g_build_filename (tmp, "launch-0000.json", NULL);
+  g_autofree char *index = g_build_filename (tmp, "launches.json", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(GFile) folder = g_file_new_for_path (tmp);
+  GtkTextIter cursor;
+  int entry = -1;
+
+  if (f->window == NULL)
+    return;
+  g_assert_true (g_file_get_contents (source, &text, NULL, NULL));
+  g_assert_cmpint (g_mkdir_with_parents (modules, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (ptx, text, -1, NULL));
+  /* the line of the second kernel's .entry, 0-based */
+  {
+    g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+
+    for (int i = 0; lines[i] != NULL && entry < 0; i++)
+      if (g_str_has_prefix (lines[i], ".visible .entry _Z17grid_sync_skippedPi"))
+        entry = i;
+  }
+  g_assert_cmpint (entry, >, 100);
+  g_assert_true (g_file_set_contents (spec,
+    "{\"ptx\": \"modules/module-0.ptx\", \"kernel\": \"_Z17grid_sync_skippedPi\","
+    " \"grid\": [1], \"block\": [32], \"buffers\": {\"out\": {\"type\": \"s32\", \"count\": 1}},"
+    " \"params\": [{\"buffer\": \"out\"}]}", -1, NULL));
+  g_assert_true (g_file_set_contents (index,
+    "{\"version\":1,\"program\":[\"./a\"],\"gpu\":\"a100-sxm4-80gb\",\"launches\":["
+    "{\"spec\":\"launch-0000.json\",\"index\":0,\"kernel\":\"_Z17grid_sync_skippedPi\","
+    "\"grid\":[1,1,1],\"block\":[32,1,1],\"fault\":null,\"model_us\":1,\"after\":{}}],"
+    "\"not_saved\":0}", -1, NULL));
+
+  ks_window_open_file (f->window, folder);
+  wait_for_run (f->window);
+  gtk_text_buffer_get_iter_at_mark (GTK_TEXT_BUFFER (f->window->ptx_buffer), &cursor,
+                                    gtk_text_buffer_get_insert (GTK_TEXT_BUFFER (
+                                      f->window->ptx_buffer)));
+  g_assert_cmpint (gtk_text_iter_get_line (&cursor), >=, entry);
+}
+
 /* A recording of kernelscope-cli record (docs/RECORD.md), made here by
  * hand: its folder opens at its first launch, for the GPU it was recorded
  * for, and the header bar's list opens the others */
@@ -7209,6 +7260,8 @@ main (int    argc,
               test_cuda_line_lights_ptx, fixture_teardown);
   g_test_add ("/app/window/link-scrolls", Fixture, NULL, fixture_setup_quick, test_link_scrolls,
               fixture_teardown);
+  g_test_add ("/app/window/recording-kernel", Fixture, NULL, fixture_setup_quick,
+              test_recording_kernel, fixture_teardown);
   g_test_add ("/app/window/recording", Fixture, NULL, fixture_setup_quick, test_recording,
               fixture_teardown);
   g_test_add ("/app/window/baseline", Fixture, NULL, fixture_setup_quick, test_baseline,

@@ -155,7 +155,8 @@ struct _KsWindow
   gboolean launch_editor_loaded;/* the editor shows this file's launch: its edits stay */
   gboolean launch_editor_at_start;
   gboolean launch_step_updating;       /* the launch drop-down is being filled */
-  gboolean launch_step_chosen;         /* the next result shows a newly chosen launch's kernel */
+  gboolean launch_step_chosen;         /* the next result shows a newly chosen launch's (or a
+                                        * recorded launch's) kernel */
   gboolean close_after_save;    /* the close dialog's Save waits for a copy to be saved */
   gboolean export_message_shown; /* the message bar's is Export View's */
   gboolean views_syncing;       /* the views' drop-down follows the stack */

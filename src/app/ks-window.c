@@ -1064,6 +1064,16 @@ open_file (KsWindow *self,
           ptx_file = g_file_new_for_path (launch->ptx_path);
         if (launch->source_path != NULL)
           cuda_file = g_file_new_for_path (launch->source_path);
+        /* a recorded launch (its folder has the recording's launches.json):
+         * its module holds every kernel of the program, so the panes go to
+         * the one launched when its result comes */
+        {
+          g_autofree char *dir = g_path_get_dirname (path);
+          g_autofree char *index = g_build_filename (dir, "launches.json", NULL);
+
+          if (launch->kernel != NULL && g_file_test (index, G_FILE_TEST_IS_REGULAR))
+            self->launch_step_chosen = TRUE;
+        }
       }
       break;
 
