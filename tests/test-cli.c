@@ -119,6 +119,48 @@ test_parse_json (void)
   result_clear (&r);
 }
 
+/* analyze of a cooperative launch: said in "launch", no timing but the
+ * reason, and a grid larger than the GPU holds at once said too: on an A100
+ * (108 SMs of 64 warps) a block of 3 warps fits 21 times an SM, 2268 in all */
+static void
+test_analyze_cooperative (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ks-cli-XXXXXX", NULL);
+  g_autofree char *spec = g_build_filename (dir, "coop.json", NULL);
+  g_autofree char *ptx = dist ("ptx", "sim", "sm_80", "grid_sync.ptx", NULL);
+  g_autofree char *text = NULL;
+  const char *args[] = { "analyze", "--json", "--no-toolkit", "--gpu", "a100-sxm4-80gb", spec,
+                         NULL };
+  JsonObject *root, *launch;
+  Result r;
+
+  text = g_strdup_printf ("{\"ptx\": \"%s\", \"kernel\": \"_Z11grid_phasesPjPiS0_Px\","
+                          " \"grid\": [2300], \"block\": [96], \"cooperative\": true,"
+                          " \"buffers\": {\"a\": {\"type\": \"u32\", \"count\": 220800},"
+                          "   \"b\": {\"type\": \"s32\", \"count\": 220800},"
+                          "   \"out\": {\"type\": \"s32\", \"count\": 2300},"
+                          "   \"total\": {\"type\": \"s64\", \"count\": 1}},"
+                          " \"params\": [{\"buffer\": \"a\"}, {\"buffer\": \"b\"},"
+                          "   {\"buffer\": \"out\"}, {\"buffer\": \"total\"}]}", ptx);
+  g_assert_true (g_file_set_contents (spec, text, -1, NULL));
+  r = run_cli (args);
+  g_assert_cmpint (r.status, ==, 0);
+  root = json_node_get_object (r.json);
+  launch = json_object_get_object_member (root, "launch");
+  g_assert_true (json_object_get_boolean_member (launch, "cooperative"));
+  g_assert_true (!json_object_has_member (root, "timing")
+                 || json_object_get_null_member (root, "timing"));
+  g_assert_nonnull (strstr (json_object_get_string_member (root, "timing_error"),
+                            "does not time a cooperative launch"));
+  g_assert_nonnull (strstr (json_object_get_string_member (root, "occupancy_error"),
+                            "holds 2268 at once (21 on each of its 108 SMs)"));
+  g_assert_nonnull (strstr (json_object_get_string_member (root, "occupancy_error"),
+                            "cudaErrorCooperativeLaunchTooLarge"));
+  result_clear (&r);
+  g_unlink (spec);
+  g_rmdir (dir);
+}
+
 static void
 test_parse_errors (void)
 {
@@ -2440,6 +2482,7 @@ main (int   argc,
     cli = g_build_filename (g_test_get_dir (G_TEST_BUILT), "..", "src", "app", "kernelscope-cli", NULL);
   g_test_add_func ("/cli/parse/json", test_parse_json);
   g_test_add_func ("/cli/compare", test_compare);
+  g_test_add_func ("/cli/analyze-cooperative", test_analyze_cooperative);
   g_test_add_func ("/cli/probe", test_probe);
   g_test_add_func ("/cli/probe-rerun", test_probe_rerun);
   g_test_add_func ("/cli/probe-run-ptx", test_probe_run_ptx);

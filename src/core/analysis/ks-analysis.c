@@ -1174,6 +1174,8 @@ ks_analysis_to_json (const KsAnalysis *a)
       add_dim3 (b, "grid", a->launch->grid);
       add_dim3 (b, "block", a->launch->block);
       add_int (b, "dynamic_shared_bytes", a->launch->dynamic_shared_bytes);
+      json_builder_set_member_name (b, "cooperative");
+      json_builder_add_boolean_value (b, a->launch->cooperative);
       json_builder_set_member_name (b, "default");
       json_builder_add_boolean_value (b, a->launch_is_default);
       if (a->n_launches > 0)
