@@ -538,21 +538,18 @@ cudaGraphAddKernelNode (cudaGraphNode_t                   *node,
   LOCKED (add_kernel_node (node, graph, deps, n_deps, params));
 }
 
+/* Checks @params for a node of @n's kind (a copy, memset or host node)
+ * and sets them: node creation and cudaGraphExec*NodeSetParams share it */
 static cudaError_t
-add_other_node (cudaGraphNode_t       *node,
-                cudaGraph_t            graph,
-                const cudaGraphNode_t *deps,
-                size_t                 n_deps,
-                NodeKind               kind,
-                const void            *params,
-                const char            *what)
+set_other (struct ks_cudart_graph_node *n,
+           const void                  *params,
+           const char                  *what)
 {
-  struct ks_cudart_graph_node *n;
-
-  if (node == NULL || (kind != NODE_EMPTY && params == NULL)
-      || !deps_ok (graph, deps, n_deps, what))
+  if (n == NULL || (n->kind != NODE_EMPTY && params == NULL))
     return ks_cudart_return (cudaErrorInvalidValue);
-  if (kind == NODE_SET)
+  if (n->kind == NODE_COPY)
+    n->copy = *(const struct cudaMemcpy3DParms *) params;
+  else if (n->kind == NODE_SET)
     {
       const struct cudaMemsetParams *s = params;
 
@@ -562,16 +559,37 @@ add_other_node (cudaGraphNode_t       *node,
                           s->elementSize);
           return ks_cudart_return (cudaErrorInvalidValue);
         }
+      n->set = *s;
     }
-  if (kind == NODE_HOST && ((const struct cudaHostNodeParams *) params)->fn == NULL)
+  else if (n->kind == NODE_HOST)
+    {
+      if (((const struct cudaHostNodeParams *) params)->fn == NULL)
+        return ks_cudart_return (cudaErrorInvalidValue);
+      n->host = *(const struct cudaHostNodeParams *) params;
+    }
+  return cudaSuccess;
+}
+
+static cudaError_t
+add_other_node (cudaGraphNode_t       *node,
+                cudaGraph_t            graph,
+                const cudaGraphNode_t *deps,
+                size_t                 n_deps,
+                NodeKind               kind,
+                const void            *params,
+                const char            *what)
+{
+  struct ks_cudart_graph_node scratch = { .kind = kind }, *n;
+  cudaError_t e;
+
+  if (node == NULL || !deps_ok (graph, deps, n_deps, what))
     return ks_cudart_return (cudaErrorInvalidValue);
+  /* (checked before the node is added: a refused node is not in the graph) */
+  if ((e = set_other (&scratch, params, what)) != cudaSuccess)
+    return e;
   n = add_node (graph, kind);
-  if (kind == NODE_COPY)
-    n->copy = *(const struct cudaMemcpy3DParms *) params;
-  else if (kind == NODE_SET)
-    n->set = *(const struct cudaMemsetParams *) params;
-  else if (kind == NODE_HOST)
-    n->host = *(const struct cudaHostNodeParams *) params;
+  scratch.graph = n->graph;
+  *n = scratch;
   *node = n;
   return cudaSuccess;
 }
@@ -805,38 +823,14 @@ cudaGraphExecKernelNodeSetParams (cudaGraphExec_t                    exec,
   LOCKED (set_kernel (exec_node (exec, node, NODE_KERNEL, what), params, what));
 }
 
-static cudaError_t
-set_other (struct ks_cudart_graph_node *n,
-           const void                  *params)
-{
-  if (n == NULL || params == NULL)
-    return ks_cudart_return (cudaErrorInvalidValue);
-  if (n->kind == NODE_COPY)
-    n->copy = *(const struct cudaMemcpy3DParms *) params;
-  else if (n->kind == NODE_SET)
-    {
-      const struct cudaMemsetParams *s = params;
-
-      if (s->elementSize != 1 && s->elementSize != 2 && s->elementSize != 4)
-        return ks_cudart_return (cudaErrorInvalidValue);
-      n->set = *s;
-    }
-  else if (n->kind == NODE_HOST)
-    {
-      if (((const struct cudaHostNodeParams *) params)->fn == NULL)
-        return ks_cudart_return (cudaErrorInvalidValue);
-      n->host = *(const struct cudaHostNodeParams *) params;
-    }
-  return cudaSuccess;
-}
-
 CUDART_API cudaError_t
 cudaGraphExecMemcpyNodeSetParams (cudaGraphExec_t                 exec,
                                   cudaGraphNode_t                 node,
                                   const struct cudaMemcpy3DParms *params)
 {
-  LOCKED (set_other (exec_node (exec, node, NODE_COPY, "cudaGraphExecMemcpyNodeSetParams"),
-                     params));
+  const char *what = "cudaGraphExecMemcpyNodeSetParams";
+
+  LOCKED (set_other (exec_node (exec, node, NODE_COPY, what), params, what));
 }
 
 CUDART_API cudaError_t
@@ -844,8 +838,9 @@ cudaGraphExecMemsetNodeSetParams (cudaGraphExec_t                exec,
                                   cudaGraphNode_t                node,
                                   const struct cudaMemsetParams *params)
 {
-  LOCKED (set_other (exec_node (exec, node, NODE_SET, "cudaGraphExecMemsetNodeSetParams"),
-                     params));
+  const char *what = "cudaGraphExecMemsetNodeSetParams";
+
+  LOCKED (set_other (exec_node (exec, node, NODE_SET, what), params, what));
 }
 
 CUDART_API cudaError_t
@@ -853,8 +848,9 @@ cudaGraphExecHostNodeSetParams (cudaGraphExec_t                   exec,
                                 cudaGraphNode_t                   node,
                                 const struct cudaHostNodeParams  *params)
 {
-  LOCKED (set_other (exec_node (exec, node, NODE_HOST, "cudaGraphExecHostNodeSetParams"),
-                     params));
+  const char *what = "cudaGraphExecHostNodeSetParams";
+
+  LOCKED (set_other (exec_node (exec, node, NODE_HOST, what), params, what));
 }
 
 /* The nodes of @graph paired with @exec's by their place: the same count
