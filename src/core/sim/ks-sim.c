@@ -1915,18 +1915,29 @@ sim_new (const KsPtxModule *module,
     }
   if (!layout_module (sim, error))
     return NULL;
-  /* grid.sync()'s workspace, of a module that can look for it: an
-   * allocation after the module's, in every launch of the module, so that
-   * a sequence of launches lays memory out alike */
-  for (uint32_t i = 0; i < module->n_operands && sim->coop_workspace == 0; i++)
-    if (module->operands[i].kind == KS_PTX_OPERAND_SREG
-        && module->operands[i].a == KS_PTX_SREG_ENVREG)
+  /* The special registers the module reads, in one pass: %clock and
+   * %globaltimer count the warp-instructions run so far, those of the
+   * blocks before included, so such a kernel runs on one thread; a module
+   * that reads %envreg can look for grid.sync()'s workspace, an allocation
+   * after the module's, in every launch of the module, so that a sequence
+   * of launches lays memory out alike */
+  {
+    gboolean reads_envreg = FALSE;
+
+    for (uint32_t i = 0; i < module->n_operands; i++)
+      if (module->operands[i].kind == KS_PTX_OPERAND_SREG)
+        {
+          reads_envreg |= module->operands[i].a == KS_PTX_SREG_ENVREG;
+          sim->reads_clock |= ks_ptx_sreg_is_timer ((KsPtxSreg) module->operands[i].a);
+        }
+    if (reads_envreg)
       {
         KsSimAlloc *a = add_alloc (sim, KS_SIM_WORKSPACE_SIZE, 256);
 
         a->workspace = TRUE;
         sim->coop_workspace = a->base;
       }
+  }
   if (prev != NULL)
     {
       /* the same module and spec lay memory out the same way: the next
@@ -1977,12 +1988,6 @@ sim_new (const KsPtxModule *module,
     }
 
   ks_sim_fast_decode (sim);
-  /* %clock and %globaltimer count the warp-instructions run so far, those
-   * of the blocks before included: such a kernel runs on one thread */
-  for (uint32_t i = 0; i < module->n_operands; i++)
-    if (module->operands[i].kind == KS_PTX_OPERAND_SREG
-        && ks_ptx_sreg_is_timer ((KsPtxSreg) module->operands[i].a))
-      sim->reads_clock = TRUE;
   sim->insn_stats = g_new0 (KsSimInsnStats, MAX (module->n_insns, 1));
   sim->trace_enabled = TRUE;
   sim->max_trace = 16u << 20;
