@@ -983,7 +983,9 @@ static void
 check_decoded (const KsSassListing *l,
                const char          *name,
                guint               *named,
-               guint               *decoded)
+               guint               *decoded,
+               guint               *branches,
+               guint               *accesses)
 {
   for (uint32_t f = 0; f < l->n_functions; f++)
     {
@@ -1020,6 +1022,39 @@ check_decoded (const KsSassListing *l,
           if (g_strcmp0 (d, in->opcode) != 0)
             g_error ("%s: the instruction at 0x%04" G_GINT64_MODIFIER "x is %s, decoded %s (sm_%u)",
                      name, in->offset, in->opcode, d, sm);
+          /* where a BRA goes, and what an access moves, from the words */
+          if (g_str_equal (d, "BRA"))
+            {
+              uint64_t target = 0;
+              uint64_t want = G_MAXUINT64;
+              const char *o = in->n_operands ? l->operands[in->first_operand + in->n_operands - 1]
+                                             : "";
+
+              g_assert_true (ks_sass_decode_branch_target (sm, in, &target));
+              if (g_str_has_prefix (o, "0x"))
+                want = g_ascii_strtoull (o + 2, NULL, 16);
+              for (uint32_t k = fn->first_label; k < fn->first_label + fn->n_labels; k++)
+                if (strlen (o) > 3 && strncmp (o + 2, l->labels[k].name,
+                                               strlen (l->labels[k].name)) == 0
+                    && o[2 + strlen (l->labels[k].name)] == ')')
+                  want = l->labels[k].insn < l->n_insns ? l->insns[l->labels[k].insn].offset : 0;
+              if (want != target)
+                g_error ("%s: the BRA at 0x%04" G_GINT64_MODIFIER "x goes to %s, decoded 0x%04"
+                         G_GINT64_MODIFIER "x (sm_%u)", name, in->offset, o, target, sm);
+              (*branches)++;
+            }
+          if (g_str_equal (d, "LDS") || g_str_equal (d, "STS") || g_str_equal (d, "LDG")
+              || g_str_equal (d, "STG"))
+            {
+              const char *m = in->modifiers;
+              guint want = strstr (m, ".128") ? 16 : strstr (m, ".64") ? 8
+                           : strstr (m, "8") ? 1 : strstr (m, "16") ? 2 : 4;
+
+              if (ks_sass_decode_access_bytes (sm, in) != want)
+                g_error ("%s: the %s%s at 0x%04" G_GINT64_MODIFIER "x moves %u bytes, decoded %u",
+                         name, d, m, in->offset, want, ks_sass_decode_access_bytes (sm, in));
+              (*accesses)++;
+            }
           if (g_str_equal (d, "S2R") || g_str_equal (d, "CS2R"))
             {
               const char *sr = ks_sass_decode_sreg (sm, in);
@@ -1037,7 +1072,7 @@ static void
 test_decode_fixtures (void)
 {
   const char *dirs[] = { "sass", "cubin" };
-  guint named = 0, decoded = 0, listings = 0;
+  guint named = 0, decoded = 0, listings = 0, branches = 0, accesses = 0;
 
   g_assert_true (ks_sass_decode_table_sorted ());
   for (guint k = 0; k < G_N_ELEMENTS (dirs); k++)
@@ -1061,12 +1096,15 @@ test_decode_fixtures (void)
           g_assert_true (g_file_get_contents (path, &text, &len, NULL));
           l = ks_sass_parse (text, len, name, &error);
           g_assert_no_error (error);
-          check_decoded (l, name, &named, &decoded);
+          check_decoded (l, name, &named, &decoded, &branches, &accesses);
           listings++;
         }
     }
-  g_test_message ("%u listings: %u of %u Volta-to-Hopper instructions decoded", listings,
-                  decoded, named);
+  g_test_message ("%u listings: %u of %u Volta-to-Hopper instructions decoded, %u branch "
+                  "targets and %u access widths checked", listings, decoded, named, branches,
+                  accesses);
+  g_assert_cmpuint (branches, >=, 100);
+  g_assert_cmpuint (accesses, >=, 300);
   g_assert_cmpuint (listings, >=, 20);
   g_assert_cmpuint (named, >=, 4000);
   g_assert_cmpuint (decoded, >=, named * 95 / 100);

@@ -21,6 +21,7 @@
  * the high word, from the same listings. */
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "ks-sass.h"
 
@@ -381,6 +382,55 @@ ks_sass_decode_predicate (guint             arch_number,
     return NULL;
   g_snprintf (buf, 8, "@%sP%c", ((insn->words[0] >> 15) & 1) ? "!" : "", p == 7 ? 'T' : '0' + p);
   return buf;
+}
+
+gboolean
+ks_sass_decode_branch_target (guint             arch_number,
+                              const KsSassInsn *insn,
+                              uint64_t         *target)
+{
+  guint family = family_of (arch_number);
+  int64_t rel;
+
+  g_return_val_if_fail (insn != NULL && target != NULL, FALSE);
+  if (family == 0 || (insn->flags & (KS_SASS_HAS_WORD0 | KS_SASS_HAS_WORD1))
+                     != (KS_SASS_HAS_WORD0 | KS_SASS_HAS_WORD1)
+      || g_strcmp0 (ks_sass_decode_opcode (arch_number, insn), "BRA") != 0)
+    return FALSE;
+  if (family == HOPPER)
+    {
+      /* bits 34-81: the offset over 1024, signed; bits 16-23: the offset
+       * over 4, its low byte */
+      uint64_t high = (insn->words[0] >> 34) | (insn->words[1] << 30);
+
+      rel = (int64_t) (high << 16) >> 16;
+      rel = (int64_t) ((uint64_t) rel << 10) | (int64_t) (((insn->words[0] >> 16) & 0xff) << 2);
+    }
+  else
+    {
+      /* bits 32-81: the offset in bytes, signed */
+      uint64_t field = (insn->words[0] >> 32) | (insn->words[1] << 32);
+
+      rel = (int64_t) (field << 14) >> 14;
+    }
+  /* from the next instruction */
+  *target = insn->offset + 16 + (uint64_t) rel;
+  return TRUE;
+}
+
+guint
+ks_sass_decode_access_bytes (guint             arch_number,
+                             const KsSassInsn *insn)
+{
+  static const guint bytes[8] = { 1, 1, 2, 2, 4, 8, 16, 16 };
+  const char *op = ks_sass_decode_opcode (arch_number, insn);
+
+  if (op == NULL || !(insn->flags & KS_SASS_HAS_WORD1)
+      || (strcmp (op, "LDS") != 0 && strcmp (op, "STS") != 0 && strcmp (op, "LDG") != 0
+          && strcmp (op, "STG") != 0))
+    return 0;
+  /* bits 73-75: U8, S8, U16, S16, 32, 64, 128, U.128 */
+  return bytes[(insn->words[1] >> 9) & 7];
 }
 
 gboolean

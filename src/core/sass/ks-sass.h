@@ -254,6 +254,18 @@ const char     *ks_sass_decode_sreg      (guint                arch_number,
 const char     *ks_sass_decode_predicate (guint                arch_number,
                                           const KsSassInsn    *insn,
                                           char                 buf[8]);
+/* Where a BRA read from its words goes: the offset in the function's
+ * .text (bits 32-81 of the instruction, a signed byte offset from the next
+ * instruction; on Hopper bits 34-81 and 16-23 hold it over 4).  FALSE for
+ * another instruction or architecture.  tests/test-sass.c holds it to every
+ * BRA of the committed listings. */
+gboolean        ks_sass_decode_branch_target (guint            arch_number,
+                                              const KsSassInsn *insn,
+                                              uint64_t        *target);
+/* The bytes an LDS, STS, LDG or STG read from its words moves per lane
+ * (bits 73-75: 1, 2, 4, 8 or 16); 0 for another instruction */
+guint           ks_sass_decode_access_bytes (guint             arch_number,
+                                             const KsSassInsn *insn);
 /* For the tests: whether the table is sorted for its binary search */
 gboolean        ks_sass_decode_table_sorted (void);
 
