@@ -1079,6 +1079,45 @@ test_analyze_cuda_error (void)
   g_rmdir (dir);
 }
 
+/* analyze --json's "sass_kernel": the loops of the kernel's SASS and the
+ * PTX loops they run.  The shipped sm_86 listing of matmul_tiled (nvdisasm
+ * -gi) has one loop, from .L_x_1 at 0x150 to the BRA back to it at 0x500,
+ * on the CUDA's line 29 (`for (int t = 0; t < n; t += TILE)`), with the
+ * tile's 16 FFMAs; the PTX loop has the same 16 fma.rn.f32, so ptxas kept
+ * it as it is (unroll 1). */
+static void
+test_analyze_sass_loops (void)
+{
+  g_autofree char *spec = dist ("..", "data", "samples", "22-matmul-tiled", "matmul_tiled.json",
+                                NULL);
+  const char *args[] = { "analyze", "--json", "--no-toolkit", "--gpu", "rtx-3090", spec, NULL };
+  Result r = run_cli (args);
+  JsonObject *root, *kernel, *loop, *ptx;
+  JsonArray *loops, *offsets;
+
+  g_assert_cmpint (r.status, ==, 0);
+  root = json_node_get_object (r.json);
+  g_assert_cmpstr (json_object_get_string_member (root, "sass_arch"), ==, "sm_86");
+  kernel = json_object_get_object_member (root, "sass_kernel");
+  g_assert_nonnull (kernel);
+  g_assert_cmpstr (json_object_get_string_member (kernel, "name"), ==, "_Z12matmul_tiledPKfS0_Pfi");
+  loops = json_object_get_array_member (kernel, "loops");
+  g_assert_cmpuint (json_array_get_length (loops), ==, 1);
+  loop = json_array_get_object_element (loops, 0);
+  offsets = json_object_get_array_member (loop, "offsets");
+  g_assert_cmpint (json_array_get_int_element (offsets, 0), ==, 0x150);
+  g_assert_cmpint (json_object_get_int_member (loop, "back_edge"), ==, 0x500);
+  g_assert_cmpint (json_object_get_int_member (loop, "cuda_line"), ==, 29);
+  g_assert_cmpint (json_object_get_int_member (loop, "flops"), ==, 32);
+  g_assert_cmpint (json_object_get_int_member (loop, "unroll"), ==, 1);
+  g_assert_false (json_object_get_boolean_member (loop, "estimated"));
+  g_assert_true (JSON_NODE_HOLDS_NULL (json_object_get_member (loop, "inner")));
+  ptx = json_object_get_object_member (loop, "ptx");
+  g_assert_nonnull (ptx);
+  g_assert_cmpint (json_object_get_int_member (ptx, "flops"), ==, 32);
+  result_clear (&r);
+}
+
 /* analyze --json has "sass": the sass command's object for the SASS made
  * of the kernel, or null without a disassembler.  With a stand-in nvdisasm
  * first on PATH (ks-test-standin.h: this tests the plumbing), ptxas makes a
@@ -2503,6 +2542,7 @@ main (int   argc,
   g_test_add_func ("/cli/occupancy/json", test_occupancy_json);
   g_test_add_func ("/cli/analyze/json", test_analyze_json);
   g_test_add_func ("/cli/analyze/sass", test_analyze_sass);
+  g_test_add_func ("/cli/analyze/sass-loops", test_analyze_sass_loops);
   g_test_add_func ("/cli/sass/cubin", test_sass_cubin);
   g_test_add_func ("/cli/sass/kernel", test_sass_kernel);
   g_test_add_func ("/cli/sass/cubin-bad", test_sass_cubin_bad);

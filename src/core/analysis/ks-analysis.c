@@ -1330,6 +1330,22 @@ ks_analysis_to_json (const KsAnalysis *a)
     }
   if (a->sass_note != NULL)
     add_str (b, "sass_note", a->sass_note);
+  /* The kernel's SASS loops and the PTX loops they run */
+  if (a->sass != NULL && a->module != NULL && a->kernel_index >= 0)
+    {
+      const KsSassFunction *fn = ks_sass_match_function (a->sass, a->kernel_name, a->sass_arch);
+
+      if (fn == NULL)
+        fn = ks_sass_match_function (a->sass, a->kernel_name, NULL);
+      if (fn != NULL)
+        {
+          json_builder_set_member_name (b, "sass_kernel");
+          json_builder_begin_object (b);
+          add_str (b, "name", fn->name);
+          ks_sass_loops_add_json (b, a->sass, fn, a->module, (uint32_t) a->kernel_index);
+          json_builder_end_object (b);
+        }
+    }
 
   json_builder_set_member_name (b, "diagnostics");
   json_builder_begin_array (b);

@@ -7,6 +7,7 @@
 #include "ks-resources.h"
 #include "ks-sass-cubin.h"
 #include "ks-sass-json.h"
+#include "ks-sass-loops.h"
 #include "ks-timing.h"
 
 static void
@@ -327,6 +328,106 @@ add_resources (JsonBuilder         *b,
   json_builder_end_array (b);
 }
 
+static void
+add_work (JsonBuilder  *b,
+          const KsLoop *loop)
+{
+  add_int (b, "instructions", loop->n_insns);
+  add_int (b, "flops", loop->flops);
+  add_int (b, "shared_bytes", loop->shared_bytes);
+  add_int (b, "global_bytes", loop->global_bytes);
+}
+
+static void
+add_ptx_lines (JsonBuilder       *b,
+               const KsPtxModule *m,
+               const KsLoop      *p)
+{
+  json_builder_set_member_name (b, "lines");
+  json_builder_begin_array (b);
+  json_builder_add_int_value (b, m->insns[p->first_insn].line);
+  json_builder_add_int_value (b, m->insns[p->last_insn].line);
+  json_builder_end_array (b);
+}
+
+void
+ks_sass_loops_add_json (JsonBuilder          *b,
+                        const KsSassListing  *l,
+                        const KsSassFunction *fn,
+                        const KsPtxModule    *m,
+                        uint32_t              ptx_function)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsLoopSet) set = NULL;
+  g_autoptr(KsLoopSet) ptx = NULL;
+
+  g_return_if_fail (JSON_IS_BUILDER (b) && l != NULL && fn != NULL);
+  set = ks_loops_from_sass (l, fn, &error);
+  json_builder_set_member_name (b, "loops");
+  if (set == NULL)
+    {
+      json_builder_add_null_value (b);
+      add_string (b, "loops_error", error->message);
+      return;
+    }
+  if (m != NULL && ptx_function < m->n_functions)
+    {
+      ptx = ks_loops_from_ptx (m, ptx_function);
+      ks_loops_match (set, ptx);
+    }
+  json_builder_begin_array (b);
+  for (uint32_t k = 0; k < set->n_loops; k++)
+    {
+      const KsLoop *s = &set->loops[k];
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "offsets");
+      json_builder_begin_array (b);
+      json_builder_add_int_value (b, l->insns[s->first_insn].offset);
+      json_builder_add_int_value (b, l->insns[s->last_insn].offset);
+      json_builder_end_array (b);
+      add_int (b, "back_edge", l->insns[s->back_edge].offset);
+      add_int (b, "depth", s->depth);
+      json_builder_set_member_name (b, "cuda_line");
+      if (s->cuda_line != 0)
+        json_builder_add_int_value (b, s->cuda_line);
+      else
+        json_builder_add_null_value (b);
+      add_work (b, s);
+      if (ptx != NULL)
+        {
+          json_builder_set_member_name (b, "ptx");
+          if (s->match != KS_LOOP_NONE)
+            {
+              const KsLoop *p = &ptx->loops[s->match];
+
+              json_builder_begin_object (b);
+              add_ptx_lines (b, m, p);
+              add_int (b, "back_edge_line", m->insns[p->back_edge].line);
+              add_work (b, p);
+              json_builder_end_object (b);
+            }
+          else
+            json_builder_add_null_value (b);
+          add_int (b, "unroll", s->unroll);
+          json_builder_set_member_name (b, "estimated");
+          json_builder_add_boolean_value (b, s->estimated);
+          json_builder_set_member_name (b, "inner");
+          if (s->inner != KS_LOOP_NONE)
+            {
+              json_builder_begin_object (b);
+              add_ptx_lines (b, m, &ptx->loops[s->inner]);
+              add_int (b, "trips", s->inner_trips);
+              json_builder_end_object (b);
+            }
+          else
+            json_builder_add_null_value (b);
+        }
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
 void
 ks_sass_listing_add_json (JsonBuilder         *b,
                           const KsSassListing *l,
@@ -370,6 +471,7 @@ ks_sass_listing_add_json (JsonBuilder         *b,
       for (uint32_t i = fn->first_insn; i < fn->first_insn + fn->n_insns; i++)
         add_insn (b, l, i);
       json_builder_end_array (b);
+      ks_sass_loops_add_json (b, l, fn, NULL, 0);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
