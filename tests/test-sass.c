@@ -1023,7 +1023,8 @@ check_decoded (const KsSassListing *l,
             g_error ("%s: the instruction at 0x%04" G_GINT64_MODIFIER "x is %s, decoded %s (sm_%u)",
                      name, in->offset, in->opcode, d, sm);
           /* where a BRA goes, and what an access moves, from the words */
-          if (g_str_equal (d, "BRA"))
+          if (g_str_equal (d, "BRA")
+              || (g_str_equal (d, "CALL") && strstr (in->modifiers, ".REL") != NULL && sm < 90))
             {
               uint64_t target = 0;
               uint64_t want = G_MAXUINT64;
@@ -1038,6 +1039,9 @@ check_decoded (const KsSassListing *l,
                                                strlen (l->labels[k].name)) == 0
                     && o[2 + strlen (l->labels[k].name)] == ')')
                   want = l->labels[k].insn < l->n_insns ? l->insns[l->labels[k].insn].offset : 0;
+              if (want == G_MAXUINT64)
+                g_error ("%s: the target %s of 0x%04" G_GINT64_MODIFIER "x is not known", name,
+                         o, in->offset);
               if (want != target)
                 g_error ("%s: the BRA at 0x%04" G_GINT64_MODIFIER "x goes to %s, decoded 0x%04"
                          G_GINT64_MODIFIER "x (sm_%u)", name, in->offset, o, target, sm);
@@ -1100,6 +1104,38 @@ test_decode_fixtures (void)
           listings++;
         }
     }
+  /* and the samples' listings (nvdisasm 11.8, sm_70 to sm_90), which have
+   * CALL.REL.NOINC to division slow paths */
+  {
+    g_autofree char *samples = g_build_filename (g_getenv ("KS_DATA_DIR"), "samples", NULL);
+    g_autoptr(GDir) dir = g_dir_open (samples, 0, NULL);
+    const char *sample;
+
+    g_assert_nonnull (dir);
+    while ((sample = g_dir_read_name (dir)) != NULL)
+      {
+        g_autofree char *sdir = g_build_filename (samples, sample, "sass", NULL);
+        g_autoptr(GDir) sd = g_dir_open (sdir, 0, NULL);
+        const char *name;
+
+        while (sd != NULL && (name = g_dir_read_name (sd)) != NULL)
+          {
+            g_autofree char *path = g_build_filename (sdir, name, NULL);
+            g_autofree char *text = NULL;
+            g_autoptr(KsSassListing) l = NULL;
+            g_autoptr(GError) error = NULL;
+            gsize len;
+
+            if (!g_str_has_suffix (name, ".sass"))
+              continue;
+            g_assert_true (g_file_get_contents (path, &text, &len, NULL));
+            l = ks_sass_parse (text, len, name, &error);
+            g_assert_no_error (error);
+            check_decoded (l, name, &named, &decoded, &branches, &accesses);
+            listings++;
+          }
+      }
+  }
   g_test_message ("%u listings: %u of %u Volta-to-Hopper instructions decoded, %u branch "
                   "targets and %u access widths checked", listings, decoded, named, branches,
                   accesses);

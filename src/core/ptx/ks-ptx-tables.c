@@ -126,6 +126,24 @@ ks_ptx_type_size (KsPtxType type)
   return type_info[type].size;
 }
 
+gboolean
+ks_ptx_type_is_float (KsPtxType type)
+{
+  switch (type)
+    {
+    case KS_PTX_TYPE_F16:
+    case KS_PTX_TYPE_F16X2:
+    case KS_PTX_TYPE_BF16:
+    case KS_PTX_TYPE_BF16X2:
+    case KS_PTX_TYPE_F32:
+    case KS_PTX_TYPE_F64:
+    case KS_PTX_TYPE_TF32:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
 const char *
 ks_ptx_space_name (KsPtxSpace space)
 {

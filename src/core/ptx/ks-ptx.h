@@ -639,6 +639,8 @@ void           ks_ptx_insn_reg_refs           (const KsPtxModule *module,
 const char    *ks_ptx_opcode_name             (KsPtxOpcode   opcode);
 const char    *ks_ptx_type_name               (KsPtxType     type);
 uint32_t       ks_ptx_type_size               (KsPtxType     type);
+/* f16, f16x2, bf16, bf16x2, tf32, f32, f64 */
+gboolean       ks_ptx_type_is_float           (KsPtxType     type);
 KsPtxType      ks_ptx_type_from_name          (const char   *name,
                                                size_t        len);
 const char    *ks_ptx_space_name              (KsPtxSpace    space);

@@ -394,8 +394,11 @@ ks_sass_decode_branch_target (guint             arch_number,
 
   g_return_val_if_fail (insn != NULL && target != NULL, FALSE);
   if (family == 0 || (insn->flags & (KS_SASS_HAS_WORD0 | KS_SASS_HAS_WORD1))
-                     != (KS_SASS_HAS_WORD0 | KS_SASS_HAS_WORD1)
-      || g_strcmp0 (ks_sass_decode_opcode (arch_number, insn), "BRA") != 0)
+                     != (KS_SASS_HAS_WORD0 | KS_SASS_HAS_WORD1))
+    return FALSE;
+  /* a BRA, or a CALL.REL (code 0x944) before Hopper: the same field */
+  if (g_strcmp0 (ks_sass_decode_opcode (arch_number, insn), "BRA") != 0
+      && ((insn->words[0] & 0xfff) != 0x944 || family == HOPPER))
     return FALSE;
   if (family == HOPPER)
     {

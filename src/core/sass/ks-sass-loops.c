@@ -325,6 +325,30 @@ find_loops (const Graph *g)
  * each block's innermost loop summed by `add` */
 typedef void (*AddInsnFunc) (KsLoop *loop, uint32_t insn, gconstpointer data);
 
+gboolean
+ks_loop_holds (const KsLoopSet *set,
+               uint32_t         loop,
+               uint32_t         insn)
+{
+  uint32_t lo = 0, hi = set->n_blocks, l;
+
+  if (set->n_blocks == 0 || insn < set->block_insn[0] || insn >= set->block_insn[set->n_blocks])
+    return FALSE;
+  while (hi - lo > 1)
+    {
+      uint32_t mid = lo + (hi - lo) / 2;
+
+      if (set->block_insn[mid] <= insn)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  for (l = set->block_loop[lo]; l != KS_LOOP_NONE; l = set->loops[l].parent)
+    if (l == loop)
+      return TRUE;
+  return FALSE;
+}
+
 static KsLoopSet *
 make_set (const Graph *g,
           GArray      *raw,
@@ -386,6 +410,12 @@ make_set (const Graph *g,
       }
   for (uint32_t i = 0; i < raw->len; i++)
     order[by_first[i]] = i;
+  set->block_loop = g_new (uint32_t, g->n + 1);
+  set->block_insn = g_new (uint32_t, g->n + 1);
+  for (uint32_t b = 0; b < g->n; b++)
+    set->block_loop[b] = innermost[b] == UNDEF ? KS_LOOP_NONE : order[innermost[b]];
+  for (uint32_t b = 0; b <= g->n; b++)
+    set->block_insn[b] = u32_at (g->block_insn, b);
   {
     g_autofree KsLoop *sorted = g_new0 (KsLoop, raw->len + 1);
 
@@ -414,6 +444,8 @@ ks_loop_set_free (KsLoopSet *set)
 {
   if (set == NULL)
     return;
+  g_free (set->block_loop);
+  g_free (set->block_insn);
   g_free (set->loops);
   g_free (set);
 }
@@ -731,24 +763,18 @@ ks_loops_from_sass (const KsSassListing  *l,
   return set;
 }
 
-/* ---- PTX ---- */
-
-static gboolean
-is_float (KsPtxType t)
+uint32_t
+ks_sass_branch_target (const KsSassListing  *l,
+                       const KsSassFunction *fn,
+                       uint32_t              insn)
 {
-  switch (t)
-    {
-    case KS_PTX_TYPE_F16:
-    case KS_PTX_TYPE_F16X2:
-    case KS_PTX_TYPE_BF16:
-    case KS_PTX_TYPE_BF16X2:
-    case KS_PTX_TYPE_F32:
-    case KS_PTX_TYPE_F64:
-      return TRUE;
-    default:
-      return FALSE;
-    }
+  Ctx c = { l, fn, fn->arch ? ks_sass_arch_number (fn->arch) : 0 };
+  uint32_t t = sass_target (&c, &l->insns[insn]);
+
+  return t == UNDEF ? KS_LOOP_NONE : t;
 }
+
+/* ---- PTX ---- */
 
 static uint32_t
 vec_count (KsPtxVec v)
@@ -783,7 +809,7 @@ ptx_add_insn (KsLoop       *loop,
     case KS_PTX_OPC_MUL:
     case KS_PTX_OPC_FMA:
     case KS_PTX_OPC_MAD:
-      if (is_float (t))
+      if (ks_ptx_type_is_float (t))
         {
           uint32_t per = in->opcode == KS_PTX_OPC_FMA || in->opcode == KS_PTX_OPC_MAD ? 2 : 1;
 
@@ -803,7 +829,7 @@ ptx_add_insn (KsLoop       *loop,
     case KS_PTX_OPC_TANH:
       /* ptxas expands these into sequences of FFMAs (a div.rn.f32 into
        * a MUFU.RCP and Newton-Raphson steps), or MUFU alone when approximate */
-      if (is_float (t))
+      if (ks_ptx_type_is_float (t))
         loop->expanded = TRUE;
       break;
     case KS_PTX_OPC_LD:

@@ -66,8 +66,16 @@ typedef struct
   KsLoop *loops;                /* in the order of their first instruction */
   uint32_t n_loops;
   uint32_t n_blocks;            /* of the function */
+  uint32_t *block_loop;         /* per block: its innermost loop, or KS_LOOP_NONE */
+  uint32_t *block_insn;         /* n_blocks + 1: block b is instructions [block_insn[b],
+                                 * block_insn[b + 1]) (as KsLoop.back_edge) */
 } KsLoopSet;
 
+/* The instruction (listing index) a BRA or CALL.REL of function goes to,
+ * from its operand or its words; KS_LOOP_NONE when not known */
+uint32_t            ks_sass_branch_target    (const KsSassListing  *listing,
+                                              const KsSassFunction *function,
+                                              uint32_t              insn);
 /* The loops of a function of a listing.  Fails (KS_SASS_ERROR_PARSE) when
  * the flow cannot be known: an instruction no disassembler named (a cubin
  * read without one: its branch targets are not known), an indirect branch,
@@ -92,6 +100,11 @@ KsLoopSet          *ks_loops_from_ptx        (const KsPtxModule    *module,
  * matched. */
 uint32_t            ks_loops_match           (KsLoopSet            *sass,
                                               const KsLoopSet      *ptx);
+/* Whether instruction insn (as KsLoop.back_edge) is in loop, or in a loop
+ * inside it */
+gboolean            ks_loop_holds            (const KsLoopSet      *set,
+                                              uint32_t              loop,
+                                              uint32_t              insn);
 void                ks_loop_set_free         (KsLoopSet            *set);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsLoopSet, ks_loop_set_free)
