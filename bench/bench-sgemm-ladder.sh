@@ -9,13 +9,17 @@
 # model's GFLOP/s = 2 N^3 / estimated duration.  Prints the model, the
 # published figure, their ratio, and whether each step goes the way the
 # measurements do.  A benchmark, not a test; the figures go into
-# docs/TIMING.md.
+# docs/TIMING.md.  KS_LADDER_SASS=1 lets analyze use the toolkit: ptxas
+# makes each kernel's SASS and its loops are timed from it (docs/TIMING.md,
+# "Loops timed from the SASS"); the default times the PTX (--no-toolkit).
 #   bench/bench-sgemm-ladder.sh [BUILD_DIR] [-- ANALYZE OPTIONS...]
 #   bench/bench-sgemm-ladder.sh _build -- --ptx-as-written
 set -eu
 
 . "$(dirname "$0")/bench-cli-common.sh"
 N=4096
+toolkit=--no-toolkit
+[ "${KS_LADDER_SASS:-0}" = 1 ] && toolkit=
 
 cp "$root/tests/fixtures/lower/sgemm_ladder.sm_86.ptx" "$tmp/ladder.ptx"
 
@@ -49,7 +53,7 @@ while read -r name kernel tx ty block published; do
              {"type": "f32", "value": 0}, {"buffer": "C"}]
 }
 SPEC
-  "$cli" analyze --json --no-toolkit --gpu rtx-a6000 --sample-blocks 8 "$@" "$tmp/$name.json" \
+  "$cli" analyze --json $toolkit --gpu rtx-a6000 --sample-blocks 8 "$@" "$tmp/$name.json" \
     > "$tmp/$name.out" 2> "$tmp/$name.err" || true
   model=$(python3 -c "
 import json, sys

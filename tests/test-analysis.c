@@ -117,6 +117,52 @@ test_edited_text_estimates (void)
   g_assert_null (a->sass);
 }
 
+/* The loop of matmul_tiled timed from its shipped sm_86 SASS (nvdisasm
+ * 11.8, with control codes): the loop runs from .L_x_1 at 0x150 to its back
+ * edge at 0x500, 60 instructions; n = 64 and TILE = 16 make 4 iterations a
+ * warp, and the busiest of the RTX 3090's 82 SMs runs block 0 alone, 8
+ * warps of 32: 8 x 4 x 60 SASS warp-instructions.  Without SASS timing
+ * none, and the PTX's own loop is timed instead. */
+static void
+test_sass_timing (void)
+{
+  g_autofree char *spec = sample ("22-matmul-tiled", "matmul_tiled.json");
+  g_autoptr(KsAnalysis) a = NULL;
+  g_autoptr(KsAnalysis) b = NULL;
+  KsAnalysisRequest req;
+
+  ks_analysis_request_init (&req);
+  req.path = spec;
+  req.gpu = "rtx-3090";
+  req.use_toolkit = FALSE;
+  a = ks_analysis_run (&req, NULL, NULL, NULL);
+  g_assert_cmpint (a->status, ==, KS_ANALYSIS_OK);
+  g_assert_cmpstr (a->sass_arch, ==, "sm_86");
+  g_assert_nonnull (a->timing);
+  g_assert_cmpuint (a->timing->n_warps, ==, 8);
+  g_assert_cmpuint (a->timing->sass_loops, ==, 1);
+  g_assert_cmpuint (a->timing->sass_loops_not, ==, 0);
+  g_assert_null (a->timing->sass_reason);
+  g_assert_cmpuint (a->timing->sass_issued, ==, 8 * 4 * 60);
+  /* every event shows a PTX instruction of the kernel */
+  for (uint64_t i = 0; i < a->timing->n_events; i++)
+    {
+      const KsPtxFunction *fn = &a->module->functions[a->kernel_index];
+
+      g_assert_cmpuint (a->timing->events[i].insn, >=, fn->first_insn);
+      g_assert_cmpuint (a->timing->events[i].insn, <, fn->first_insn + fn->n_insns);
+    }
+
+  req.sass_timing = FALSE;
+  b = ks_analysis_run (&req, NULL, NULL, NULL);
+  g_assert_cmpint (b->status, ==, KS_ANALYSIS_OK);
+  g_assert_cmpuint (b->timing->sass_issued, ==, 0);
+  g_assert_cmpuint (b->timing->sass_loops, ==, 0);
+  /* the PTX loop's 4 x 75 instructions, less what the lowering folds,
+   * against the SASS's 4 x 60 */
+  g_assert_cmpuint (b->timing->issued, >, a->timing->issued);
+}
+
 /* An editor's text wins over the file; an error in it comes back with its
  * line and column, and nothing else runs */
 static void
@@ -844,5 +890,6 @@ main (int    argc,
   g_test_add_func ("/analysis/sass/fails-calmly", test_live_sass_fails_calmly);
   g_test_add_func ("/analysis/sass/large-module", test_live_sass_large_module);
   g_test_add_func ("/analysis/sass/none", test_no_sass);
+  g_test_add_func ("/analysis/sass/timing", test_sass_timing);
   return g_test_run ();
 }

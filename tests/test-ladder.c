@@ -52,7 +52,8 @@ static char *cli;
 /* The model's GFLOP/s for one rung */
 static double
 model_gflops (const char *dir,
-              const Rung *r)
+              const Rung *r,
+              gboolean    sass)
 {
   g_autofree char *spec = NULL, *spec_path = g_build_filename (dir, "rung.json", NULL);
   g_autofree char *out = NULL, *err = NULL;
@@ -63,6 +64,8 @@ model_gflops (const char *dir,
   double us;
   const char *argv[] = { cli, "analyze", "--json", "--no-toolkit", "--gpu", "rtx-a6000",
                          "--sample-blocks", "8", spec_path, NULL };
+  const char *with_sass[] = { cli, "analyze", "--json", "--gpu", "rtx-a6000",
+                              "--sample-blocks", "8", spec_path, NULL };
 
   spec = g_strdup_printf (
     "{\"ptx\": \"ladder.ptx\", \"kernel\": \"%s\", \"grid\": [%u, %u, 1], \"block\": [%s],\n"
@@ -76,7 +79,8 @@ model_gflops (const char *dir,
     r->kernel, N / r->tile_x, N / r->tile_y, r->block, N * N, N * N, N * N, N, N, N);
   g_assert_true (g_file_set_contents (spec_path, spec, -1, &error));
   g_assert_no_error (error);
-  g_spawn_sync (NULL, (char **) argv, NULL, 0, NULL, NULL, &out, &err, &status, &error);
+  g_spawn_sync (NULL, (char **) (sass ? with_sass : argv), NULL, 0, NULL, NULL, &out, &err,
+                &status, &error);
   g_assert_no_error (error);
   if (!g_spawn_check_wait_status (status, NULL))
     g_error ("%s: analyze failed: %s", r->name, err);
@@ -87,12 +91,22 @@ model_gflops (const char *dir,
   timing = json_object_get_object_member (root, "timing");
   us = json_object_get_double_member (timing, "estimated_duration_us");
   g_assert_cmpfloat (us, >, 0);
+  if (sass)
+    {
+      /* every loop of the kernel was timed from ptxas's SASS */
+      if (json_object_get_int_member (timing, "sass_loops") < 1
+          || json_object_get_int_member (timing, "sass_loops_not") != 0)
+        g_error ("%s: the loops were not timed from the SASS: %s", r->name,
+                 json_object_get_string_member (timing, "sass_reason"));
+      g_assert_cmpint (json_object_get_int_member (timing, "sass_issued"), >,
+                       json_object_get_int_member (timing, "issued") * 9 / 10);
+    }
   g_unlink (spec_path);
   return 2.0 * N * N * (double) N / (us * 1e3);
 }
 
 static void
-test_sgemm_ladder (void)
+run_ladder (gboolean sass)
 {
   g_autofree char *fixture = g_test_build_filename (G_TEST_DIST, "fixtures", "lower",
                                                     "sgemm_ladder.sm_86.ptx", NULL);
@@ -109,7 +123,7 @@ test_sgemm_ladder (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (ladder); i++)
     {
-      model[i] = model_gflops (dir, &ladder[i]);
+      model[i] = model_gflops (dir, &ladder[i], sass);
       g_test_message ("%u %-20s model %8.1f GFLOP/s, published %8.1f: %.2f", i + 1,
                       ladder[i].name, model[i], ladder[i].published,
                       model[i] / ladder[i].published);
@@ -130,6 +144,28 @@ test_sgemm_ladder (void)
   g_rmdir (dir);
 }
 
+static void
+test_sgemm_ladder (void)
+{
+  run_ladder (FALSE);
+}
+
+/* The same, with the loops timed from the SASS ptxas makes of the PTX
+ * (docs/TIMING.md, "Loops timed from the SASS"): CUDA 13's ptxas for sm_86,
+ * its cubin read by the instruction words when no disassembler is there */
+static void
+test_sgemm_ladder_sass (void)
+{
+  g_autofree char *ptxas = g_find_program_in_path ("ptxas");
+
+  if (ptxas == NULL && !g_file_test ("/usr/local/cuda/bin/ptxas", G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("ptxas is not installed: no SASS to time the loops from");
+      return;
+    }
+  run_ladder (TRUE);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -140,5 +176,6 @@ main (int   argc,
     cli = g_build_filename (g_test_get_dir (G_TEST_BUILT), "..", "src", "app", "kernelscope-cli",
                             NULL);
   g_test_add_func ("/figures/sgemm-ladder", test_sgemm_ladder);
+  g_test_add_func ("/figures/sgemm-ladder-sass", test_sgemm_ladder_sass);
   return g_test_run ();
 }

@@ -129,6 +129,7 @@ ks_cli_analyze (int    argc,
                 char **argv)
 {
   gboolean json = FALSE, no_toolkit = FALSE, lrr = FALSE, as_written = FALSE, in_order = FALSE;
+  gboolean no_sass_timing = FALSE;
   gint64 sample_blocks = 0, launch_step = 0;
   double max_seconds_opt = NAN;
   g_autofree char *max_seconds_note = NULL;
@@ -150,6 +151,9 @@ ks_cli_analyze (int    argc,
     { "in-order", 0, 0, G_OPTION_ARG_NONE, &in_order,
       "Issue in the PTX's order: no loads issued ahead as ptxas schedules a loop (for "
       "comparison)", NULL },
+    { "no-sass-timing", 0, 0, G_OPTION_ARG_NONE, &no_sass_timing,
+      "Time the loops from the PTX even where the kernel's SASS runs them (for comparison)",
+      NULL },
     { "sample-blocks", 0, 0, G_OPTION_ARG_INT64, &sample_blocks,
       "Run only the busiest SM's first N blocks (0, S, 2S, ...; S the GPU's SMs): the timing of "
       "a launch too large to run whole; the kernel's results are not computed", "N" },
@@ -182,6 +186,7 @@ ks_cli_analyze (int    argc,
   req.scheduler = lrr ? KS_SCHEDULER_LRR : KS_SCHEDULER_GTO;
   req.ptx_as_written = as_written;
   req.in_order = in_order;
+  req.sass_timing = !no_sass_timing;
   if (sample_blocks < 0)
     return fail (json, KS_CLI_EXIT_USAGE, "--sample-blocks: expected a number of blocks >= 0");
   req.sample_blocks = (uint64_t) sample_blocks;

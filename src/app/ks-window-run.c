@@ -692,6 +692,10 @@ show_status (KsWindow             *self,
 
       g_string_append_printf (s, _(" · ~%.3g µs (model), %s"), result->timing->estimated_duration_us,
                               _(bounds[MIN (result->timing->bound, G_N_ELEMENTS (bounds) - 1)]));
+      /* TRANSLATORS: the model timed the kernel's loops from the SASS's
+       * instructions and control codes (docs/TIMING.md) */
+      if (result->timing->sass_loops > 0)
+        g_string_append (s, _(", loops timed from the SASS"));
     }
   if (result->have_occupancy)
     {

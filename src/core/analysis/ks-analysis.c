@@ -52,6 +52,7 @@ ks_analysis_request_init (KsAnalysisRequest *request)
   request->simulate = TRUE;
   request->use_toolkit = TRUE;
   request->make_sass = TRUE;
+  request->sass_timing = TRUE;
   request->scheduler = KS_SCHEDULER_GTO;
 }
 
@@ -1006,6 +1007,17 @@ ks_analysis_run (const KsAnalysisRequest *r,
           opt.policy = r->scheduler;
           opt.ptx_as_written = r->ptx_as_written;
           opt.in_order = r->in_order;
+          /* the loops the kernel's SASS for this architecture runs are timed
+           * from it */
+          if (r->sass_timing && a->sass != NULL && a->kernel_index >= 0
+              && g_strcmp0 (a->sass_arch, a->arch->id) == 0)
+            {
+              opt.sass_function = ks_sass_match_function (a->sass, a->kernel_name, a->arch->id);
+              if (opt.sass_function == NULL)
+                opt.sass_function = ks_sass_match_function (a->sass, a->kernel_name, NULL);
+              opt.sass = opt.sass_function != NULL ? a->sass : NULL;
+              opt.kernel = (uint32_t) a->kernel_index;
+            }
           a->timing = ks_timing_compute (a->module, a->sim, a->arch, a->gpu, &a->occupancy,
                                          &opt, &error);
           if (a->timing == NULL)
@@ -1123,6 +1135,11 @@ add_timing (JsonBuilder    *b,
   add_double (b, "dram_throughput", t->dram_throughput);
   add_int (b, "lowered", (gint64) t->lowered);
   add_int (b, "issued_ahead", (gint64) t->issued_ahead);
+  /* the loops timed from the SASS (docs/TIMING.md) */
+  add_int (b, "sass_issued", (gint64) t->sass_issued);
+  add_int (b, "sass_loops", t->sass_loops);
+  add_int (b, "sass_loops_not", t->sass_loops_not);
+  add_str (b, "sass_reason", t->sass_reason);
   add_double (b, "estimated_duration_us", t->estimated_duration_us);
   add_double (b, "model_us", t->model_us);
   add_double (b, "memory_floor_us", t->memory_floor_us);

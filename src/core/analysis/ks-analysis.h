@@ -84,6 +84,7 @@ typedef struct
   gboolean ptx_as_written;      /* default FALSE: time what ptxas makes (ks-lower.h), not each PTX
                                  * instruction */
   gboolean in_order;            /* default FALSE: issue loads ahead as ptxas schedules a loop */
+  gboolean sass_timing;         /* default TRUE: time the loops the SASS runs from it */
   uint64_t max_trace_events;    /* 0: the simulator's default */
   uint32_t sim_threads;         /* threads for the simulation's blocks; 0: one */
   uint64_t sample_blocks;       /* 0: run the whole grid; else only the busiest SM's first

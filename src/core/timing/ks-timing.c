@@ -8,6 +8,7 @@
 
 #include "ks-timing.h"
 #include "ks-lower.h"
+#include "ks-sass-loops.h"
 
 /* Figures of the model that no table gives per architecture; estimates,
  * listed in docs/TIMING.md */
@@ -24,6 +25,10 @@
 #define HOIST_WINDOW          256       /* warp-instructions looked at ahead of a waiting one */
 #define HOIST_REGISTERS       32        /* registers in flight for instructions issued ahead */
 #define NEVER                 G_MAXUINT32
+#define SASS_EVENT            (G_GUINT64_CONSTANT (1) << 63)    /* Warp.event_idx: into Model.sev */
+#define SASS_READ_CYCLES      2         /* a read barrier clears this long after the operands'
+                                         * unit takes them (an estimate) */
+#define SASS_MAX_VARIANTS     4         /* SASS loops that run one PTX loop */
 
 typedef enum
 {
@@ -64,6 +69,12 @@ typedef struct
   float issue;                  /* cycles the pipe stays busy */
   uint32_t tensor_flops;        /* per warp-instruction */
   uint32_t first_ref;           /* into Model.refs: defs then uses, as model slots */
+  /* A SASS instruction (Model.info past the module's): its control code */
+  uint8_t sass;
+  uint8_t stall;                /* cycles before the warp's next instruction */
+  uint8_t wait_mask;            /* scoreboards it waits on */
+  uint8_t write_barrier, read_barrier;  /* scoreboards it sets, KS_SASS_NO_BARRIER for none */
+  uint32_t ptx;                 /* the PTX instruction the timeline shows for it */
 } InsnInfo;
 
 /* A register an instruction issued ahead wrote: the instructions before it
@@ -109,6 +120,9 @@ typedef struct
   uint32_t *written;            /* per model slot: the look-ahead that saw it written */
   uint32_t n_renamed;
   Renamed renamed[HOIST_REGISTERS];
+  /* SASS instructions: when each scoreboard clears, and what set it */
+  uint32_t sb_ready[KS_SASS_NO_BARRIER];
+  uint8_t sb_kind[KS_SASS_NO_BARRIER];
 } Warp;
 
 typedef struct
@@ -140,7 +154,18 @@ typedef struct
   uint32_t tensor_fma_per_cycle;        /* per sub-partition, f16 */
   uint32_t look_ahead;          /* look-aheads so far (Warp.written) */
   gboolean hoist;               /* issue loads ahead (HOIST_*) */
+  uint32_t n_module;            /* the module's instructions: info past them is SASS's */
+  GArray *sev;                  /* KsTraceEvent: the SASS events (SASS_EVENT) */
 } Model;
+
+/* The trace event (or SASS event) at a warp's event index */
+static inline const KsTraceEvent *
+ev_at (const Model *mo,
+       uint64_t     idx)
+{
+  return G_UNLIKELY (idx & SASS_EVENT)
+         ? &g_array_index (mo->sev, KsTraceEvent, idx & ~SASS_EVENT) : &mo->ev[idx];
+}
 
 static const char *const pipe_names[KS_N_PIPES] = {
   [KS_PIPE_INT] = "INT", [KS_PIPE_FP32] = "FP32", [KS_PIPE_FP64] = "FP64",
@@ -204,25 +229,8 @@ ks_timing_free (KsTiming *t)
     return;
   g_free (t->warps);
   g_free (t->events);
+  g_free (t->sass_reason);
   g_free (t);
-}
-
-static gboolean
-is_float_type (KsPtxType t)
-{
-  switch (t)
-    {
-    case KS_PTX_TYPE_F16:
-    case KS_PTX_TYPE_F16X2:
-    case KS_PTX_TYPE_BF16:
-    case KS_PTX_TYPE_BF16X2:
-    case KS_PTX_TYPE_F32:
-    case KS_PTX_TYPE_F64:
-    case KS_PTX_TYPE_TF32:
-      return TRUE;
-    default:
-      return FALSE;
-    }
 }
 
 static gboolean
@@ -239,7 +247,7 @@ static gboolean
 any_float (const KsPtxInsn *in)
 {
   for (guint i = 0; i < 4; i++)
-    if (is_float_type (in->types[i]))
+    if (ks_ptx_type_is_float (in->types[i]))
       return TRUE;
   return FALSE;
 }
@@ -340,7 +348,7 @@ ks_timing_insn_pipe (const KsPtxModule *m,
       return f64 ? KS_PIPE_FP64 : any_float (in) ? KS_PIPE_SFU : KS_PIPE_INT;
     case KS_PTX_OPC_CVT:
       {
-        gboolean f0 = is_float_type (in->types[0]), f1 = is_float_type (in->types[1]);
+        gboolean f0 = ks_ptx_type_is_float (in->types[0]), f1 = ks_ptx_type_is_float (in->types[1]);
 
         if (f64 && f0 && f1)
           return KS_PIPE_FP64;
@@ -396,6 +404,55 @@ model_slot (Model           *mo,
 
 static Ahead ahead_class (const Model *mo, uint32_t insn, const InsnInfo *ii);
 
+/* What an instruction of a pipe costs (result kind, latency, issue
+ * interval), before what is particular to it; mem: where a KS_PIPE_MEM
+ * one goes (MEM_NONE: a constant load, through the MIO) */
+static void
+pipe_costs (InsnInfo         *ii,
+            const KsArchInfo *a,
+            KsPipe            pipe,
+            MemKind           mem)
+{
+  KsLatencyClass k = KS_LATENCY_IADD3;
+
+  ii->result = RESULT_FIXED;
+  switch (pipe)
+    {
+    case KS_PIPE_FP32:
+      k = KS_LATENCY_FFMA;
+      break;
+    case KS_PIPE_FP64:
+      k = KS_LATENCY_DFMA;
+      break;
+    case KS_PIPE_SFU:
+      k = KS_LATENCY_MUFU;
+      ii->result = RESULT_SHORT;
+      break;
+    case KS_PIPE_MEM:
+      ii->mem = (uint8_t) mem;
+      ii->result = mem == MEM_GLOBAL ? RESULT_LONG : RESULT_SHORT;
+      k = mem == MEM_GLOBAL ? KS_LATENCY_L1_HIT : KS_LATENCY_LDS;
+      break;
+    case KS_PIPE_SHFL:
+      /* 32 shuffle results a clock per SM on every architecture (CUDA C++
+       * Programming Guide, "Arithmetic Instructions"): a warp's shuffle
+       * takes its sub-partition as many cycles as the SM has partitions.
+       * Its latency is taken as a shared-memory load's (an estimate). */
+      ii->result = RESULT_SHORT;
+      k = KS_LATENCY_LDS;
+      break;
+    default:
+      break;
+    }
+  ii->latency = (uint16_t) a->latencies[k].latency;
+  ii->issue = (float) a->latencies[k].issue;
+  if (pipe == KS_PIPE_SHFL)
+    ii->issue = (float) MAX (a->sub_partitions, 1u);
+  else if (pipe == KS_PIPE_CTRL || pipe == KS_N_PIPES)
+    ii->issue = 1;
+}
+
+
 static const InsnInfo *
 insn_info (Model   *mo,
            uint32_t insn)
@@ -409,9 +466,10 @@ insn_info (Model   *mo,
     return ii;
   ii->ready = 1;
   ii->pipe = (uint8_t) ks_timing_insn_pipe (mo->m, in);
-  ii->result = RESULT_FIXED;
-  ii->latency = (uint16_t) a->latencies[KS_LATENCY_IADD3].latency;
-  ii->issue = (float) a->latencies[KS_LATENCY_IADD3].issue;
+  pipe_costs (ii, a, (KsPipe) ii->pipe,
+              in->space == KS_PTX_SPACE_SHARED || in->space == KS_PTX_SPACE_SHARED_CLUSTER
+              || in->opcode == KS_PTX_OPC_LDMATRIX || in->opcode == KS_PTX_OPC_STMATRIX
+              || in->opcode == KS_PTX_OPC_MBARRIER ? MEM_SHARED : MEM_GLOBAL);
 
   switch (ii->pipe)
     {
@@ -433,13 +491,7 @@ insn_info (Model   *mo,
           ii->issue = (float) (16 * a->latencies[KS_LATENCY_IMAD].issue);
         }
       break;
-    case KS_PIPE_FP32:
-      ii->latency = (uint16_t) a->latencies[KS_LATENCY_FFMA].latency;
-      ii->issue = (float) a->latencies[KS_LATENCY_FFMA].issue;
-      break;
     case KS_PIPE_FP64:
-      ii->latency = (uint16_t) a->latencies[KS_LATENCY_DFMA].latency;
-      ii->issue = (float) a->latencies[KS_LATENCY_DFMA].issue;
       ii->fp64 = 1;
       if (in->opcode == KS_PTX_OPC_DIV || in->opcode == KS_PTX_OPC_SQRT
           || in->opcode == KS_PTX_OPC_RCP || in->opcode == KS_PTX_OPC_RSQRT)
@@ -450,9 +502,6 @@ insn_info (Model   *mo,
         }
       break;
     case KS_PIPE_SFU:
-      ii->latency = (uint16_t) a->latencies[KS_LATENCY_MUFU].latency;
-      ii->issue = (float) a->latencies[KS_LATENCY_MUFU].issue;
-      ii->result = RESULT_SHORT;
       if (in->opcode == KS_PTX_OPC_DIV && !(in->flags & KS_PTX_FLAG_APPROX))
         {
           /* div.full / div.rn: MUFU.RCP and FFMA refinement */
@@ -464,30 +513,6 @@ insn_info (Model   *mo,
           ii->latency = (uint16_t) a->latencies[KS_LATENCY_LDS].latency;
           ii->issue = 1;
         }
-      break;
-    case KS_PIPE_MEM:
-      ii->result = RESULT_LONG;
-      ii->mem = MEM_GLOBAL;
-      ii->latency = (uint16_t) a->latencies[KS_LATENCY_L1_HIT].latency;
-      ii->issue = (float) a->latencies[KS_LATENCY_L1_HIT].issue;
-      if (in->space == KS_PTX_SPACE_SHARED || in->space == KS_PTX_SPACE_SHARED_CLUSTER
-          || in->opcode == KS_PTX_OPC_LDMATRIX || in->opcode == KS_PTX_OPC_STMATRIX
-          || in->opcode == KS_PTX_OPC_MBARRIER)
-        {
-          ii->result = RESULT_SHORT;
-          ii->mem = MEM_SHARED;
-          ii->latency = (uint16_t) a->latencies[KS_LATENCY_LDS].latency;
-          ii->issue = (float) a->latencies[KS_LATENCY_LDS].issue;
-        }
-      break;
-    case KS_PIPE_SHFL:
-      /* 32 shuffle results a clock per SM on every architecture (CUDA C++
-       * Programming Guide, "Arithmetic Instructions"): a warp's shuffle
-       * takes its sub-partition as many cycles as the SM has partitions.
-       * Its latency is taken as a shared-memory load's (an estimate). */
-      ii->result = RESULT_SHORT;
-      ii->latency = (uint16_t) a->latencies[KS_LATENCY_LDS].latency;
-      ii->issue = (float) MAX (a->sub_partitions, 1u);
       break;
     case KS_PIPE_TENSOR:
       {
@@ -511,7 +536,6 @@ insn_info (Model   *mo,
       break;
     case KS_PIPE_CTRL:
     default:
-      ii->issue = 1;
       ii->is_branch = in->opcode == KS_PTX_OPC_BRA || in->opcode == KS_PTX_OPC_BRX
                       || in->opcode == KS_PTX_OPC_CALL || in->opcode == KS_PTX_OPC_RET;
       break;
@@ -710,7 +734,7 @@ look_ahead (Model   *mo,
             Warp    *w,
             uint32_t cycle)
 {
-  uint32_t head_exec = mo->ev[w->event_idx[w->next]].exec;
+  uint32_t head_exec = ev_at (mo, w->event_idx[w->next])->exec;
   uint32_t retry = NEVER, iterations = 0, stamp;
   uint64_t end = MIN (w->n, w->next + HOIST_WINDOW);
 
@@ -720,7 +744,7 @@ look_ahead (Model   *mo,
   for (uint64_t p = w->next; p < end; p++)
     {
       uint64_t idx = w->event_idx[p];
-      const KsTraceEvent *e = &mo->ev[idx];
+      const KsTraceEvent *e = ev_at (mo, idx);
       const InsnInfo *ii = info_of (mo, e->insn);
       const uint32_t *refs = &g_array_index (mo->refs, uint32_t, ii->first_ref);
 
@@ -767,7 +791,7 @@ look_ahead (Model   *mo,
         {
           /* a back edge (the next instruction is at or before it): one
            * more iteration of the loop */
-          if (p + 1 >= w->n || mo->ev[w->event_idx[p + 1]].insn > e->insn
+          if (p + 1 >= w->n || ev_at (mo, w->event_idx[p + 1])->insn > e->insn
               || ++iterations >= HOIST_ITERATIONS)
             break;
         }
@@ -811,8 +835,23 @@ warp_ready (Model         *mo,
     }
   *reason = (KsStallReason) w->earliest_reason;
   idx = w->event_idx[w->next];
-  e = &mo->ev[idx];
+  e = ev_at (mo, idx);
   ii = info_of (mo, e->insn);
+  if (ii->sass)
+    {
+      /* the scoreboards its control code waits on; its stall count is in
+       * w->earliest */
+      for (guint b = 0; b < KS_SASS_NO_BARRIER; b++)
+        if (((ii->wait_mask >> b) & 1) && w->sb_ready[b] > ready)
+          {
+            ready = w->sb_ready[b];
+            *reason = dependency_reason ((ResultKind) w->sb_kind[b]);
+          }
+      if (ready > cycle)
+        return ready;
+      unit = unit_ready (mo, ii, w->sp, cycle, reason);
+      return unit > cycle ? unit : ready;
+    }
   refs = &g_array_index (mo->refs, uint32_t, ii->first_ref);
   for (uint32_t i = 0; i < ii->n_uses; i++)
     {
@@ -874,7 +913,7 @@ bring_ahead (Model    *mo,
 {
   uint64_t p = w->next + w->cand, idx = w->event_idx[p];
   KsTraceMemory rec = w->mem_rec[p];
-  const InsnInfo *ii = info_of (mo, mo->ev[idx].insn);
+  const InsnInfo *ii = info_of (mo, ev_at (mo, idx)->insn);
   const uint32_t *refs = &g_array_index (mo->refs, uint32_t, ii->first_ref);
 
   for (uint32_t i = 0; i < ii->n_defs && w->n_renamed < HOIST_REGISTERS; i++)
@@ -886,7 +925,7 @@ bring_ahead (Model    *mo,
        * the value it replaces */
       for (uint64_t q = w->next; q < p && !read; q++)
         {
-          const InsnInfo *qi = info_of (mo, mo->ev[w->event_idx[q]].insn);
+          const InsnInfo *qi = info_of (mo, ev_at (mo, w->event_idx[q])->insn);
           const uint32_t *qrefs = &g_array_index (mo->refs, uint32_t, qi->first_ref);
 
           for (uint32_t u = 0; u < qi->n_uses && !read; u++)
@@ -920,14 +959,17 @@ absorb_lowered (Model    *mo,
 {
   while (mo->lw != NULL && w->next < w->n)
     {
-      const KsTraceEvent *e = &mo->ev[w->event_idx[w->next]];
-      const KsLowerInsn *li = &mo->lw->insns[e->insn];
+      const KsTraceEvent *e = ev_at (mo, w->event_idx[w->next]);
+      const KsLowerInsn *li;
       const InsnInfo *ii;
       const uint32_t *refs;
       KsTimingEvent *te;
       uint32_t ready = 0;
       uint8_t kind = RESULT_FIXED;
 
+      if (e->insn >= mo->n_module)
+        return FALSE;           /* SASS: it issues */
+      li = &mo->lw->insns[e->insn];
       if (li->kind == KS_LOWER_ISSUE || (e->flags & KS_TRACE_BARRIER))
         return FALSE;
       ii = info_of (mo, e->insn);
@@ -976,6 +1018,520 @@ absorb_lowered (Model    *mo,
   return w->next >= w->n;
 }
 
+/* ---- Loops timed from the SASS (docs/TIMING.md) ----
+ *
+ * Where the kernel's SASS is at hand, each PTX loop that SASS loops run
+ * (ks-sass-loops.h) is timed as those loops' instructions: a warp's
+ * iterations of the PTX loop, as the trace has them, become iterations of
+ * the SASS loop that runs `unroll` of them at a time (the largest first:
+ * ptxas's unrolled loop, then its copy for the rest).  Each SASS
+ * instruction issues by its control code: its stall count before the
+ * warp's next one, the scoreboards it waits on and those it sets; its pipe
+ * and the memory it touched (the records of the PTX iterations it stands
+ * for, in order per kind) as for a PTX instruction.  Code outside those
+ * loops is timed from the PTX as before. */
+
+typedef struct
+{
+  uint32_t first, n;            /* the SASS loop's instructions: listing indices */
+  uint32_t unroll;              /* PTX iterations one of its iterations runs */
+} SassVariant;
+
+typedef struct
+{
+  uint32_t loop;                /* the PTX loop */
+  uint32_t header;              /* module index of its header's first instruction */
+  uint32_t n_variants;
+  SassVariant variants[SASS_MAX_VARIANTS];      /* the largest unroll first */
+} SassRegion;
+
+typedef struct
+{
+  const KsSassListing *l;
+  const KsSassFunction *fn;
+  guint sm;
+  KsLoopSet *sass, *ptx;
+  GArray *regions;              /* SassRegion */
+  uint32_t *region_of;          /* per module instruction of the kernel: its region, or NEVER */
+  uint32_t fn_first, fn_n;
+} SassPlan;
+
+enum
+{
+  SASS_MEM_NONE = -1,
+  SASS_MEM_SHARED_LOAD = 0,
+  SASS_MEM_SHARED_STORE,
+  SASS_MEM_GLOBAL_LOAD,
+  SASS_MEM_GLOBAL_STORE,
+  SASS_N_MEM
+};
+
+static const char *
+sass_opcode (const SassPlan   *plan,
+             const KsSassInsn *in)
+{
+  return in->opcode != NULL ? in->opcode : ks_sass_decode_opcode (plan->sm, in);
+}
+
+/* The kind of memory record a SASS instruction stands for */
+static int
+sass_mem_class (const char *op)
+{
+  if (op == NULL)
+    return SASS_MEM_NONE;
+  if (strcmp (op, "LDS") == 0 || strcmp (op, "LDSM") == 0)
+    return SASS_MEM_SHARED_LOAD;
+  if (strcmp (op, "STS") == 0 || strcmp (op, "ATOMS") == 0)
+    return SASS_MEM_SHARED_STORE;
+  if (strcmp (op, "LDG") == 0 || strcmp (op, "LD") == 0)
+    return SASS_MEM_GLOBAL_LOAD;
+  if (strcmp (op, "STG") == 0 || strcmp (op, "ST") == 0 || strcmp (op, "ATOMG") == 0
+      || strcmp (op, "ATOM") == 0 || strcmp (op, "RED") == 0 || strcmp (op, "REDG") == 0)
+    return SASS_MEM_GLOBAL_STORE;
+  return SASS_MEM_NONE;
+}
+
+static int
+record_class (const KsTraceMemory *r)
+{
+  if (r->kind == KS_TRACE_MEM_SHARED)
+    return r->store ? SASS_MEM_SHARED_STORE : SASS_MEM_SHARED_LOAD;
+  if (r->kind == KS_TRACE_MEM_GLOBAL)
+    return r->store ? SASS_MEM_GLOBAL_STORE : SASS_MEM_GLOBAL_LOAD;
+  return SASS_MEM_NONE;
+}
+
+/* What the model needs of SASS instruction `insn` (a listing index) */
+static void
+sass_info (Model          *mo,
+           const SassPlan *plan,
+           uint32_t        insn,
+           uint32_t        ptx)
+{
+  const KsSassInsn *in = &plan->l->insns[insn];
+  InsnInfo *ii = &mo->info[mo->n_module + (insn - plan->fn->first_insn)];
+  const KsArchInfo *a = mo->arch;
+  const char *op = sass_opcode (plan, in);
+  int mc = sass_mem_class (op);
+
+  ii->ready = 1;
+  ii->sass = 1;
+  ii->ahead = AHEAD_STOP;
+  ii->ptx = ptx;
+  ii->first_ref = 0;
+  ii->pipe = (uint8_t) (in->opcode != NULL ? in->pipe : ks_sass_opcode_pipe (op, ""));
+  /* a constant load (LDC) goes through the MIO and has no record */
+  pipe_costs (ii, a, (KsPipe) ii->pipe,
+              mc == SASS_MEM_SHARED_LOAD || mc == SASS_MEM_SHARED_STORE ? MEM_SHARED
+              : mc != SASS_MEM_NONE || strcmp (op, "LDL") == 0 || strcmp (op, "STL") == 0
+              ? MEM_GLOBAL : MEM_NONE);
+  if (ii->pipe == KS_PIPE_INT && (g_str_has_prefix (op, "IMAD") || g_str_has_prefix (op, "IDP")))
+    {
+      ii->latency = (uint16_t) a->latencies[KS_LATENCY_IMAD].latency;
+      ii->issue = (float) a->latencies[KS_LATENCY_IMAD].issue;
+    }
+  ii->stall = in->control.stall;
+  ii->wait_mask = in->control.wait_mask;
+  ii->write_barrier = in->control.write_barrier;
+  ii->read_barrier = in->control.read_barrier;
+}
+
+static void
+sass_plan_free (SassPlan *plan)
+{
+  if (plan == NULL)
+    return;
+  ks_loop_set_free (plan->sass);
+  ks_loop_set_free (plan->ptx);
+  if (plan->regions != NULL)
+    g_array_unref (plan->regions);
+  g_free (plan->region_of);
+  g_free (plan);
+}
+
+/* Why SASS loop s cannot be timed as a straight run of its instructions,
+ * or NULL */
+static const char *
+sass_loop_unfit (const SassPlan *plan,
+                 uint32_t        k)
+{
+  const KsLoop *s = &plan->sass->loops[k];
+
+  if (s->estimated)
+    return "its work is integer arithmetic only, so how many PTX iterations it runs is "
+           "not known";
+  for (uint32_t c = 0; c < plan->sass->n_loops; c++)
+    if (plan->sass->loops[c].parent == k)
+      return "it holds another loop";
+  if (s->back_edge != s->last_insn || s->last_insn - s->first_insn + 1 != s->n_insns)
+    return "its instructions are not one run ending in its back edge";
+  for (uint32_t i = s->first_insn; i <= s->last_insn; i++)
+    {
+      const KsSassInsn *in = &plan->l->insns[i];
+      const char *op = sass_opcode (plan, in);
+
+      if (!(in->flags & KS_SASS_HAS_CONTROL))
+        return "the listing has no control codes (no instruction words)";
+      if (op == NULL || *op == '\0')
+        return "an instruction of it is not named";
+      /* ptxas's form of a loop's exit: a predicated CALL.REL.NOINC to the
+       * instruction after the back edge, just before it */
+      if (i + 1 == s->back_edge && strcmp (op, "CALL") == 0
+          && ks_sass_branch_target (plan->l, plan->fn, i) == s->back_edge + 1)
+        continue;
+      /* (WARPSYNC and BSSY change no flow) */
+      if (i != s->back_edge && (strcmp (op, "BRA") == 0 || strcmp (op, "EXIT") == 0
+                                || strcmp (op, "CALL") == 0 || strcmp (op, "RET") == 0
+                                || strcmp (op, "JMP") == 0 || strcmp (op, "BRX") == 0))
+        return "it branches inside";
+      if ((in->opcode != NULL ? in->pipe : ks_sass_opcode_pipe (op, "")) == KS_PIPE_TENSOR)
+        return "it runs tensor-core instructions";
+    }
+  return NULL;
+}
+
+/* The plan for timing the kernel's loops from its SASS, or NULL (with
+ * t->sass_reason set when there was SASS to use) */
+static SassPlan *
+sass_plan_new (Model                 *mo,
+               const KsTimingOptions *options,
+               KsTiming              *t)
+{
+  const KsPtxModule *m = mo->m;
+  g_autoptr(GError) error = NULL;
+  SassPlan *plan;
+  guint sm;
+
+  if (options->sass == NULL || options->sass_function == NULL || options->ptx_as_written
+      || options->kernel >= m->n_functions)
+    return NULL;
+  sm = options->sass_function->arch ? ks_sass_arch_number (options->sass_function->arch) : 0;
+  if (sm < 70)
+    {
+      t->sass_reason = g_strdup ("the SASS is not for sm_70 or later, whose control codes "
+                                 "the model reads");
+      return NULL;
+    }
+  if ((uint64_t) m->n_insns + options->sass_function->n_insns >= KS_TRACE_MAX_INSNS)
+    {
+      t->sass_reason = g_strdup ("the module and the SASS have too many instructions");
+      return NULL;
+    }
+  plan = g_new0 (SassPlan, 1);
+  plan->l = options->sass;
+  plan->fn = options->sass_function;
+  plan->sm = sm;
+  plan->sass = ks_loops_from_sass (plan->l, plan->fn, &error);
+  if (plan->sass == NULL)
+    {
+      t->sass_reason = g_strdup (error->message);
+      sass_plan_free (plan);
+      return NULL;
+    }
+  plan->ptx = ks_loops_from_ptx (m, options->kernel);
+  ks_loops_match (plan->sass, plan->ptx);
+  plan->regions = g_array_new (FALSE, TRUE, sizeof (SassRegion));
+  mo->info = g_renew (InsnInfo, mo->info, (size_t) mo->n_module + plan->fn->n_insns);
+  memset (mo->info + mo->n_module, 0, sizeof (InsnInfo) * plan->fn->n_insns);
+
+  for (uint32_t j = 0; j < plan->ptx->n_loops; j++)
+    {
+      const KsLoop *p = &plan->ptx->loops[j];
+      SassRegion r = { .loop = j };
+      const char *why = NULL;
+      uint32_t inner = KS_LOOP_NONE;
+      gboolean runs_inner = FALSE;
+
+      for (uint32_t k = 0; k < plan->sass->n_loops && why == NULL; k++)
+        {
+          const KsLoop *s = &plan->sass->loops[k];
+
+          if (s->match == KS_LOOP_NONE)
+            continue;
+          if (s->inner == j || (s->match != j
+                                && ks_loop_holds (plan->ptx, s->match, p->back_edge)))
+            runs_inner = TRUE;          /* j is inside the loop of another region */
+          if (s->match != j)
+            continue;
+          why = sass_loop_unfit (plan, k);
+          if (why == NULL && r.n_variants >= SASS_MAX_VARIANTS)
+            why = "too many SASS loops run it";
+          if (why != NULL)
+            break;
+          if (r.n_variants > 0 && s->inner != inner)
+            why = "its SASS loops unrolled different inner loops";
+          inner = s->inner;
+          r.variants[r.n_variants].first = s->first_insn;
+          r.variants[r.n_variants].n = s->last_insn - s->first_insn + 1;
+          r.variants[r.n_variants].unroll = s->unroll;
+          r.n_variants++;
+        }
+      if (runs_inner && r.n_variants == 0 && why == NULL)
+        continue;                       /* timed as part of the loop around it */
+      if (why == NULL && r.n_variants == 0)
+        why = "no SASS loop runs it (ptxas unrolled it whole, or its work differs)";
+      /* the loops inside it must be the inner loop its SASS unrolled */
+      for (uint32_t c = 0; c < plan->ptx->n_loops && why == NULL; c++)
+        if (c != j && ks_loop_holds (plan->ptx, j, plan->ptx->loops[c].back_edge)
+            && c != inner)
+          why = "it holds a loop that is timed on its own or from the PTX";
+      if (why != NULL)
+        {
+          t->sass_loops_not++;
+          if (t->sass_reason == NULL)
+            t->sass_reason = g_strdup_printf ("the PTX loop at line %u: %s",
+                                              m->insns[p->first_insn].line, why);
+          continue;
+        }
+      /* the largest unroll first */
+      for (uint32_t a = 1; a < r.n_variants; a++)
+        for (uint32_t b = a; b > 0 && r.variants[b - 1].unroll < r.variants[b].unroll; b--)
+          {
+            SassVariant tmp = r.variants[b];
+
+            r.variants[b] = r.variants[b - 1];
+            r.variants[b - 1] = tmp;
+          }
+      {
+        const KsPtxFunction *fn = &m->functions[options->kernel];
+        const KsPtxBlock *hb = &m->blocks[fn->first_block + p->header];
+
+        r.header = fn->first_insn + hb->first_insn;
+      }
+      g_array_append_val (plan->regions, r);
+    }
+  t->sass_loops = plan->regions->len;
+  if (plan->regions->len == 0)
+    {
+      sass_plan_free (plan);
+      return NULL;
+    }
+
+  /* each instruction's region, and each SASS instruction's info, shown at
+   * the PTX instruction of its CUDA line (else the loop's header) */
+  {
+    const KsPtxFunction *fn = &m->functions[options->kernel];
+
+    plan->fn_first = fn->first_insn;
+    plan->fn_n = fn->n_insns;
+    plan->region_of = g_new (uint32_t, MAX (fn->n_insns, 1u));
+    for (uint32_t i = 0; i < fn->n_insns; i++)
+      {
+        plan->region_of[i] = NEVER;
+        for (uint32_t r = 0; r < plan->regions->len; r++)
+          if (ks_loop_holds (plan->ptx, g_array_index (plan->regions, SassRegion, r).loop,
+                             fn->first_insn + i))
+            plan->region_of[i] = r;
+      }
+    for (uint32_t r = 0; r < plan->regions->len; r++)
+      {
+        const SassRegion *rg = &g_array_index (plan->regions, SassRegion, r);
+        g_autoptr(GHashTable) by_line = g_hash_table_new (NULL, NULL);
+
+        for (uint32_t i = 0; i < fn->n_insns; i++)
+          {
+            const KsPtxInsn *in = &m->insns[fn->first_insn + i];
+            uint32_t line = in->loc != 0 && in->loc < m->n_locs ? m->locs[in->loc].line : 0;
+
+            if (plan->region_of[i] == r && line != 0
+                && !g_hash_table_contains (by_line, GUINT_TO_POINTER (line)))
+              g_hash_table_insert (by_line, GUINT_TO_POINTER (line),
+                                   GUINT_TO_POINTER (fn->first_insn + i + 1));
+          }
+        for (uint32_t v = 0; v < rg->n_variants; v++)
+          for (uint32_t i = rg->variants[v].first; i < rg->variants[v].first + rg->variants[v].n;
+               i++)
+            {
+              const KsSassSource *src = ks_sass_insn_source (plan->l, i);
+              guint at = src ? GPOINTER_TO_UINT (g_hash_table_lookup (by_line,
+                                                                     GUINT_TO_POINTER (src->line)))
+                             : 0;
+
+              sass_info (mo, plan, i, at != 0 ? at - 1 : rg->header);
+            }
+      }
+  }
+  return plan;
+}
+
+/* Appends to out / rec one iteration of SASS loop v standing for the PTX
+ * events [a, b) of w */
+static void
+sass_emit (Model             *mo,
+           const SassPlan    *plan,
+           const SassVariant *v,
+           const Warp        *w,
+           uint64_t           a,
+           uint64_t           b,
+           GArray            *out,
+           GArray            *rec)
+{
+  GArray *queue[SASS_N_MEM];
+  uint32_t popped[SASS_N_MEM] = { 0 }, barriers = 0;
+  const KsTraceEvent *first = ev_at (mo, w->event_idx[a]);
+  KsTraceMemory none = { 0 };
+
+  for (int c = 0; c < SASS_N_MEM; c++)
+    queue[c] = g_array_new (FALSE, FALSE, sizeof (KsTraceMemory));
+  for (uint64_t p = a; p < b; p++)
+    {
+      const KsTraceEvent *e = ev_at (mo, w->event_idx[p]);
+
+      if (e->flags & KS_TRACE_BARRIER)
+        barriers++;
+      /* a part of a vector access ptxas merges has no cost of its own */
+      if ((e->flags & KS_TRACE_MEMORY) && w->mem_rec[p].wavefronts > 0)
+        {
+          int c = record_class (&w->mem_rec[p]);
+
+          if (c != SASS_MEM_NONE)
+            g_array_append_val (queue[c], w->mem_rec[p]);
+        }
+    }
+  for (uint32_t i = v->first; i < v->first + v->n; i++)
+    {
+      const char *op = sass_opcode (plan, &plan->l->insns[i]);
+      int c = sass_mem_class (op);
+      KsTraceEvent e = *first;
+      uint64_t idx = SASS_EVENT | mo->sev->len;
+      KsTraceMemory r = none;
+
+      e.insn = mo->n_module + (i - plan->fn->first_insn);
+      e.flags = 0;
+      if (c != SASS_MEM_NONE && queue[c]->len > 0)
+        {
+          /* the records in order; past the last, the last again (ptxas
+           * made more accesses of the kind than the lowering) */
+          r = g_array_index (queue[c], KsTraceMemory, MIN (popped[c], queue[c]->len - 1));
+          popped[c]++;
+          e.flags |= KS_TRACE_MEMORY;
+        }
+      if (strcmp (op, "BAR") == 0 && barriers > 0)
+        {
+          e.flags |= KS_TRACE_BARRIER;
+          barriers--;
+        }
+      g_array_append_val (mo->sev, e);
+      g_array_append_val (out, idx);
+      g_array_append_val (rec, r);
+    }
+  for (int c = 0; c < SASS_N_MEM; c++)
+    g_array_unref (queue[c]);
+}
+
+/* w's events with the iterations of the plan's loops as SASS */
+static void
+sass_rewrite_warp (Model          *mo,
+                   const SassPlan *plan,
+                   const Warp     *w,
+                   GArray         *out,
+                   GArray         *rec)
+{
+  g_autoptr(GArray) starts = g_array_new (FALSE, FALSE, sizeof (uint64_t));
+  uint64_t i = 0;
+
+  while (i < w->n)
+    {
+      const KsTraceEvent *e = ev_at (mo, w->event_idx[i]);
+      uint32_t at = e->insn - plan->fn_first, r;
+      const SassRegion *rg;
+      uint64_t j, k = 0;
+      gboolean clean = TRUE;
+
+      r = e->insn >= plan->fn_first && at < plan->fn_n ? plan->region_of[at] : NEVER;
+      if (r == NEVER || e->insn != g_array_index (plan->regions, SassRegion, r).header)
+        {
+          g_array_append_val (out, w->event_idx[i]);
+          g_array_append_val (rec, w->mem_rec[i]);
+          i++;
+          continue;
+        }
+      /* the warp's iterations, until it leaves the loop */
+      rg = &g_array_index (plan->regions, SassRegion, r);
+      g_array_set_size (starts, 0);
+      for (j = i; j < w->n; j++)
+        {
+          const KsTraceEvent *f = ev_at (mo, w->event_idx[j]);
+          uint32_t fat = f->insn - plan->fn_first;
+
+          if (f->insn < plan->fn_first || fat >= plan->fn_n || plan->region_of[fat] != r)
+            break;
+          if (f->insn == rg->header)
+            g_array_append_val (starts, j);
+          if (f->flags & KS_TRACE_EXIT)
+            clean = FALSE;
+        }
+      {
+        uint64_t end = j;
+
+        g_array_append_val (starts, end);
+      }
+      for (uint32_t v = 0; clean && v < rg->n_variants; v++)
+        while (k + rg->variants[v].unroll < starts->len)
+          {
+            sass_emit (mo, plan, &rg->variants[v], w, g_array_index (starts, uint64_t, k),
+                       g_array_index (starts, uint64_t, k + rg->variants[v].unroll), out, rec);
+            k += rg->variants[v].unroll;
+          }
+      /* what no SASS loop runs (fewer iterations than the smallest
+       * unroll), and iterations where lanes exit: as the PTX */
+      for (uint64_t p = g_array_index (starts, uint64_t, k); p < j; p++)
+        {
+          g_array_append_val (out, w->event_idx[p]);
+          g_array_append_val (rec, w->mem_rec[p]);
+        }
+      i = j;
+    }
+}
+
+/* Every modelled warp's events rewritten (sass_rewrite_warp), in new pools */
+static void
+sass_rewrite (Model           *mo,
+              const SassPlan  *plan,
+              Warp            *warps,
+              uint32_t         n_warps,
+              KsTiming        *t,
+              uint64_t       **idx_pool,
+              KsTraceMemory  **mem_pool)
+{
+  GArray **outs = g_new0 (GArray *, MAX (n_warps, 1u));
+  GArray **recs = g_new0 (GArray *, MAX (n_warps, 1u));
+  uint64_t total = 0, off = 0;
+
+  mo->sev = g_array_new (FALSE, FALSE, sizeof (KsTraceEvent));
+  for (uint32_t i = 0; i < n_warps; i++)
+    {
+      outs[i] = g_array_sized_new (FALSE, FALSE, sizeof (uint64_t), (guint) warps[i].n);
+      recs[i] = g_array_sized_new (FALSE, FALSE, sizeof (KsTraceMemory), (guint) warps[i].n);
+      sass_rewrite_warp (mo, plan, &warps[i], outs[i], recs[i]);
+      total += outs[i]->len;
+    }
+  g_free (*idx_pool);
+  g_free (*mem_pool);
+  *idx_pool = g_new (uint64_t, MAX (total, 1));
+  *mem_pool = g_new0 (KsTraceMemory, MAX (total, 1));
+  g_free (t->events);
+  t->events = g_new0 (KsTimingEvent, MAX (total, 1));
+  t->n_events = total;
+  for (uint32_t i = 0; i < n_warps; i++)
+    {
+      Warp *w = &warps[i];
+
+      memcpy (*idx_pool + off, outs[i]->data, sizeof (uint64_t) * outs[i]->len);
+      memcpy (*mem_pool + off, recs[i]->data, sizeof (KsTraceMemory) * recs[i]->len);
+      w->event_idx = *idx_pool + off;
+      w->mem_rec = *mem_pool + off;
+      w->n = outs[i]->len;
+      w->out = off;
+      t->warps[i].first_event = off;
+      off += outs[i]->len;
+      g_array_unref (outs[i]);
+      g_array_unref (recs[i]);
+    }
+  g_free (outs);
+  g_free (recs);
+}
+
 /* Issues w's next instruction at `cycle`; returns its result latency */
 static uint32_t
 issue (Model    *mo,
@@ -984,7 +1540,7 @@ issue (Model    *mo,
        uint32_t  cycle)
 {
   uint64_t idx = w->event_idx[w->next];
-  const KsTraceEvent *e = &mo->ev[idx];
+  const KsTraceEvent *e = ev_at (mo, idx);
   const InsnInfo *ii = info_of (mo, e->insn);
   const uint32_t *refs = &g_array_index (mo->refs, uint32_t, ii->first_ref);
   const KsArchInfo *a = mo->arch;
@@ -992,6 +1548,7 @@ issue (Model    *mo,
   uint32_t latency = ii->latency;
   KsStallReason held = KS_STALL_NO_INSTRUCTION;
   uint64_t most = 0;
+  uint32_t queued = 0;          /* cycles it waited for its memory unit */
 
   mo->pipe_free[w->sp][ii->pipe] = MAX (mo->pipe_free[w->sp][ii->pipe], (double) cycle) + ii->issue;
   t->pipe_busy[ii->pipe] += (uint64_t) ceil (ii->issue);
@@ -1005,6 +1562,7 @@ issue (Model    *mo,
           double start = MAX (mo->smem_free, (double) cycle);
 
           mo->smem_free = start + MAX (r->wavefronts, 1);
+          queued = (uint32_t) (start - cycle);
           latency = (uint32_t) (start - cycle) + a->latencies[KS_LATENCY_LDS].latency
                     + (MAX (r->wavefronts, 1) - 1);
         }
@@ -1024,6 +1582,7 @@ issue (Model    *mo,
             }
           else if (r->l2_hits > 0 || (r->store && ks_trace_memory_sectors (r) > 0))
             base = a->latencies[KS_LATENCY_L2_HIT].latency;
+          queued = (uint32_t) (start - cycle);
           latency = (uint32_t) (start - cycle) + base + (MAX (r->wavefronts, 1) - 1);
         }
       else if (ii->mem == MEM_GLOBAL)
@@ -1042,6 +1601,23 @@ issue (Model    *mo,
       w->reg_ready[refs[i]] = cycle + latency;
       w->reg_kind[refs[i]] = ii->result;
     }
+  if (ii->sass)
+    {
+      /* a read barrier clears once the unit has taken the operands, a
+       * write barrier when the result is there */
+      if (ii->read_barrier < KS_SASS_NO_BARRIER)
+        {
+          w->sb_ready[ii->read_barrier] = MAX (w->sb_ready[ii->read_barrier],
+                                               cycle + queued + SASS_READ_CYCLES);
+          w->sb_kind[ii->read_barrier] = ii->result;
+        }
+      if (ii->write_barrier < KS_SASS_NO_BARRIER)
+        {
+          w->sb_ready[ii->write_barrier] = cycle + latency;
+          w->sb_kind[ii->write_barrier] = ii->result;
+        }
+      t->sass_issued++;
+    }
 
   /* the gap before it: the reason that held it longest, then not selected */
   for (guint r = 0; r < KS_N_STALLS; r++)
@@ -1058,7 +1634,7 @@ issue (Model    *mo,
   te->cycle = cycle;
   te->stall_start = w->stall_start;
   te->ready = w->first_eligible != NEVER ? w->first_eligible : cycle;
-  te->insn = e->insn;
+  te->insn = ii->sass ? ii->ptx : e->insn;
   te->latency = (uint16_t) latency;
   te->active_lanes = (uint16_t) __builtin_popcount (e->exec);
   te->pipe = ii->pipe;
@@ -1072,7 +1648,13 @@ issue (Model    *mo,
   w->stall_start = cycle + 1;
   w->earliest = cycle + 1;
   w->earliest_reason = KS_STALL_NOT_SELECTED;
-  if (ii->is_branch)
+  if (ii->sass)
+    {
+      /* the stall count ptxas gave it */
+      w->earliest = cycle + MAX (ii->stall, 1u);
+      w->earliest_reason = ii->stall > 1 ? KS_STALL_WAIT : KS_STALL_NOT_SELECTED;
+    }
+  else if (ii->is_branch)
     {
       /* the target is known when the branch's condition has gone through
        * the ALU */
@@ -1115,6 +1697,7 @@ ks_timing_compute (const KsPtxModule       *m,
   uint32_t cycle = 0, next_cta, n_warps_model, ctas_done = 0, stuck = 0;
   uint32_t last_issued[8];
   double active_warp_cycles = 0;
+  SassPlan *plan = NULL;
 
   g_return_val_if_fail (m != NULL && sim != NULL && arch != NULL && occ != NULL, NULL);
 
@@ -1180,6 +1763,7 @@ ks_timing_compute (const KsPtxModule       *m,
    * floating-point work and DRAM traffic */
   mo.m = m;
   mo.arch = arch;
+  mo.n_module = m->n_insns;
   mo.info = g_new0 (InsnInfo, m->n_insns);
   mo.refs = g_array_new (FALSE, FALSE, sizeof (uint32_t));
   mo.insn_fn = g_new (uint32_t, m->n_insns);
@@ -1324,6 +1908,11 @@ ks_timing_compute (const KsPtxModule       *m,
       }
   }
 
+  /* The loops the SASS times */
+  plan = sass_plan_new (&mo, options, t);
+  if (plan != NULL)
+    sass_rewrite (&mo, plan, warps, n_warps_model, t, &idx_pool, &mem_pool);
+
   /* Registers: one scoreboard per resident warp slot */
   {
     uint32_t resident = MIN (bps, n_share) * wpc;
@@ -1453,7 +2042,7 @@ ks_timing_compute (const KsPtxModule       *m,
 
               if (chosen->cand > 0)
                 bring_ahead (&mo, t, chosen);
-              e = &mo.ev[chosen->event_idx[chosen->next]];
+              e = ev_at (&mo, chosen->event_idx[chosen->next]);
               issue (&mo, t, chosen, cycle);
               chosen->pending = KS_STALL_SELECTED;
               last_issued[sp] = chosen->slot;
@@ -1504,6 +2093,9 @@ ks_timing_compute (const KsPtxModule       *m,
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
                        "the timing model could not go on at cycle %u (a barrier that never "
                        "opens)", cycle);
+          sass_plan_free (plan);
+          if (mo.sev != NULL)
+            g_array_unref (mo.sev);
           g_array_unref (mo.refs);
           g_free (mo.info);
           g_free (mo.insn_fn);
@@ -1619,6 +2211,9 @@ ks_timing_compute (const KsPtxModule       *m,
     }
   }
 
+  sass_plan_free (plan);
+  if (mo.sev != NULL)
+    g_array_unref (mo.sev);
   g_array_unref (mo.refs);
   g_free (mo.info);
   g_free (mo.insn_fn);

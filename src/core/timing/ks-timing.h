@@ -24,6 +24,7 @@
 #include "ks-gpu-db.h"
 #include "ks-occupancy.h"
 #include "ks-ptx.h"
+#include "ks-sass.h"
 #include "ks-sim.h"
 
 G_BEGIN_DECLS
@@ -112,6 +113,13 @@ typedef struct
                                  * (ks-lower.h), in the order written; for comparison */
   gboolean in_order;            /* issue the PTX's order: no loads issued ahead as ptxas's
                                  * schedule of an unrolled loop does (docs/TIMING.md) */
+  /* The kernel's SASS, for the architecture timed (NULL: none): the
+   * iterations of each PTX loop a SASS loop runs are timed as that loop's
+   * instructions, by their control codes (docs/TIMING.md, "Loops timed
+   * from the SASS").  kernel: the PTX function the SASS function is. */
+  const KsSassListing *sass;
+  const KsSassFunction *sass_function;
+  uint32_t kernel;
 } KsTimingOptions;
 
 typedef struct
@@ -127,6 +135,11 @@ typedef struct
   uint64_t lowered;             /* PTX warp-instructions folded or merged, not issued */
   uint64_t issued_ahead;        /* of `issued`: issued before instructions the PTX puts first
                                  * (loads and their address arithmetic, as ptxas schedules) */
+  uint64_t sass_issued;         /* of `issued`: SASS instructions of loops timed from the SASS */
+  uint32_t sass_loops;          /* PTX loops timed from the SASS */
+  uint32_t sass_loops_not;      /* PTX loops of the kernel that were not (no SASS loop of theirs
+                                 * could be: sass_reason says why for the first) */
+  char *sass_reason;            /* NULL when every loop was, or there was no SASS */
   double ipc;                   /* issued / cycles */
   double warps_active;          /* resident warps per cycle / the SM's warp slots (Nsight
                                  * Compute's sm__warps_active.avg.pct_of_peak, as a fraction) */
