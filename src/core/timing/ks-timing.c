@@ -123,6 +123,12 @@ typedef struct
   /* SASS instructions: when each scoreboard clears, and what set it */
   uint32_t sb_ready[KS_SASS_NO_BARRIER];
   uint8_t sb_kind[KS_SASS_NO_BARRIER];
+  /* Between the PTX's code and a SASS loop the warp waits for what the
+   * other side has in flight (the registers do not carry over): when the
+   * last result of each side is there, and the kind of the one that is */
+  uint8_t last_sass;            /* its last issued instruction was SASS */
+  uint8_t ptx_kind, sass_kind;
+  uint32_t ptx_done, sass_done;
 } Warp;
 
 typedef struct
@@ -837,6 +843,18 @@ warp_ready (Model         *mo,
   idx = w->event_idx[w->next];
   e = ev_at (mo, idx);
   ii = info_of (mo, e->insn);
+  /* into or out of a SASS loop: what the other side has in flight */
+  if (ii->sass != w->last_sass)
+    {
+      uint32_t done = ii->sass ? w->ptx_done : w->sass_done;
+
+      if (done > ready)
+        {
+          ready = done;
+          *reason = dependency_reason ((ResultKind) (ii->sass ? w->ptx_kind : w->sass_kind));
+          dependency = TRUE;
+        }
+    }
   if (ii->sass)
     {
       /* the scoreboards its control code waits on; its stall count is in
@@ -1454,7 +1472,9 @@ sass_rewrite_warp (Model          *mo,
           const KsTraceEvent *f = ev_at (mo, w->event_idx[j]);
           uint32_t fat = f->insn - plan->fn_first;
 
-          if (f->insn < plan->fn_first || fat >= plan->fn_n || plan->region_of[fat] != r)
+          /* (a function it calls is part of the iteration: ptxas may have
+           * inlined it) */
+          if (f->insn >= plan->fn_first && fat < plan->fn_n && plan->region_of[fat] != r)
             break;
           if (f->insn == rg->header)
             g_array_append_val (starts, j);
@@ -1601,6 +1621,21 @@ issue (Model    *mo,
       w->reg_ready[refs[i]] = cycle + latency;
       w->reg_kind[refs[i]] = ii->result;
     }
+  if ((ii->n_defs > 0 || (ii->sass && ii->write_barrier < KS_SASS_NO_BARRIER))
+      && cycle + latency > (ii->sass ? w->sass_done : w->ptx_done))
+    {
+      if (ii->sass)
+        {
+          w->sass_done = cycle + latency;
+          w->sass_kind = ii->result;
+        }
+      else
+        {
+          w->ptx_done = cycle + latency;
+          w->ptx_kind = ii->result;
+        }
+    }
+  w->last_sass = ii->sass;
   if (ii->sass)
     {
       /* a read barrier clears once the unit has taken the operands, a
