@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define KS_FUZZ_LOOPS
 #include "ks-fuzz-check.h"
 #include "ks-sass-cubin.h"
 #include "ks-timing.h"
@@ -99,6 +100,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
       /* a note remakes the text: still consistent */
       ks_sass_cubin_set_note (l, "fuzz");
       check_listing (l);
+      /* branch targets and widths from the words */
+      ks_fuzz_check_loops (l);
       ks_sass_listing_free (l);
     }
   g_free (copy);

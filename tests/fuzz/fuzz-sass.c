@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define KS_FUZZ_LOOPS
 #include "ks-fuzz-check.h"
 #include "ks-sass.h"
 #include "ks-timing.h"
@@ -86,6 +87,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
         }
       for (uint32_t k = 0; k < l->n_labels; k++)
         CHECK (l->labels[k].insn <= l->n_insns);
+      ks_fuzz_check_loops (l);
       ks_sass_listing_free (l);
     }
 

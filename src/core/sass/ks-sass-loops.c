@@ -577,7 +577,10 @@ sass_target (const Ctx        *c,
           for (uint32_t j = fn->first_label; j < fn->first_label + fn->n_labels; j++)
             if (strlen (l->labels[j].name) == len - 3
                 && strncmp (l->labels[j].name, o + 2, len - 3) == 0)
-              return l->labels[j].insn;
+              /* (a label after the last instruction is no target) */
+              return l->labels[j].insn >= fn->first_insn
+                     && l->labels[j].insn < fn->first_insn + fn->n_insns
+                     ? l->labels[j].insn : UNDEF;
           return UNDEF;
         }
       if (g_str_has_prefix (o, "0x"))
