@@ -22,7 +22,8 @@ typedef struct
   uint32_t n;
   GArray *first;                /* uint32_t, n + 1 */
   GArray *succ;                 /* uint32_t */
-  GArray *block_insn;           /* uint32_t, n + 1: block b is insns [block_insn[b], block_insn[b + 1]) */
+  GArray *block_insn;           /* uint32_t, n + 1: block b is instructions
+                                 * [block_insn[b], block_insn[b + 1]) */
 } Graph;
 
 typedef struct

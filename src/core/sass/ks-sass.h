@@ -257,8 +257,9 @@ const char     *ks_sass_decode_predicate (guint                arch_number,
 /* Where a BRA (or before Hopper a CALL.REL) read from its words goes: the
  * offset in the function's .text (bits 32-81 of the instruction, a signed
  * byte offset from the next instruction; on Hopper bits 34-81 and 16-23
- * hold a BRA's over 4).  FALSE for another instruction or architecture.  tests/test-sass.c holds it to every
- * BRA of the committed listings. */
+ * hold a BRA's over 4).  FALSE for another instruction or architecture.
+ * tests/test-sass.c holds it to every BRA and CALL.REL of the committed
+ * listings. */
 gboolean        ks_sass_decode_branch_target (guint            arch_number,
                                               const KsSassInsn *insn,
                                               uint64_t        *target);
