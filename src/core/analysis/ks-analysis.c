@@ -714,6 +714,19 @@ get_sass (KsAnalysis              *a,
     ks_sass_listing_set_arch (a->sass, a->sass_arch);
 }
 
+/* The analysed kernel's function in its SASS (for the SASS's architecture,
+ * else any), or NULL */
+static const KsSassFunction *
+kernel_sass_function (const KsAnalysis *a)
+{
+  const KsSassFunction *fn;
+
+  if (a->sass == NULL || a->kernel_index < 0)
+    return NULL;
+  fn = ks_sass_match_function (a->sass, a->kernel_name, a->sass_arch);
+  return fn != NULL ? fn : ks_sass_match_function (a->sass, a->kernel_name, NULL);
+}
+
 KsAnalysis *
 ks_analysis_run (const KsAnalysisRequest *r,
                  GCancellable            *cancellable,
@@ -1009,13 +1022,10 @@ ks_analysis_run (const KsAnalysisRequest *r,
           opt.in_order = r->in_order;
           /* the loops the kernel's SASS for this architecture runs are timed
            * from it */
-          if (r->sass_timing && a->sass != NULL && a->kernel_index >= 0
-              && g_strcmp0 (a->sass_arch, a->arch->id) == 0)
+          if (r->sass_timing && g_strcmp0 (a->sass_arch, a->arch->id) == 0
+              && (opt.sass_function = kernel_sass_function (a)) != NULL)
             {
-              opt.sass_function = ks_sass_match_function (a->sass, a->kernel_name, a->arch->id);
-              if (opt.sass_function == NULL)
-                opt.sass_function = ks_sass_match_function (a->sass, a->kernel_name, NULL);
-              opt.sass = opt.sass_function != NULL ? a->sass : NULL;
+              opt.sass = a->sass;
               opt.kernel = (uint32_t) a->kernel_index;
             }
           a->timing = ks_timing_compute (a->module, a->sim, a->arch, a->gpu, &a->occupancy,
@@ -1348,12 +1358,10 @@ ks_analysis_to_json (const KsAnalysis *a)
   if (a->sass_note != NULL)
     add_str (b, "sass_note", a->sass_note);
   /* The kernel's SASS loops and the PTX loops they run */
-  if (a->sass != NULL && a->module != NULL && a->kernel_index >= 0)
+  if (a->module != NULL)
     {
-      const KsSassFunction *fn = ks_sass_match_function (a->sass, a->kernel_name, a->sass_arch);
+      const KsSassFunction *fn = kernel_sass_function (a);
 
-      if (fn == NULL)
-        fn = ks_sass_match_function (a->sass, a->kernel_name, NULL);
       if (fn != NULL)
         {
           json_builder_set_member_name (b, "sass_kernel");

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "ks-sass.h"
+#include "ks-timing.h"
 
 enum
 {
@@ -382,6 +383,25 @@ ks_sass_decode_predicate (guint             arch_number,
     return NULL;
   g_snprintf (buf, 8, "@%sP%c", ((insn->words[0] >> 15) & 1) ? "!" : "", p == 7 ? 'T' : '0' + p);
   return buf;
+}
+
+const char *
+ks_sass_insn_opcode (guint             arch_number,
+                     const KsSassInsn *insn)
+{
+  return insn->opcode != NULL ? insn->opcode : ks_sass_decode_opcode (arch_number, insn);
+}
+
+guint
+ks_sass_insn_pipe (guint             arch_number,
+                   const KsSassInsn *insn)
+{
+  const char *op;
+
+  if (insn->opcode != NULL)
+    return insn->pipe;
+  op = ks_sass_decode_opcode (arch_number, insn);
+  return op != NULL ? ks_sass_opcode_pipe (op, "") : KS_N_PIPES;
 }
 
 gboolean

@@ -32,7 +32,6 @@ typedef struct
   uint32_t latch;               /* the block of its last back edge */
   GArray *blocks;               /* uint32_t, sorted */
   uint32_t parent;
-  uint32_t order;               /* its place once sorted */
 } RawLoop;
 
 static void
@@ -278,19 +277,14 @@ find_loops (const Graph *g)
 
       stamp[r->header] = mark;
       g_array_append_val (r->blocks, r->header);
-      for (uint32_t i = 0; i < rpo->len; i++)
-        {
-          uint32_t u = u32_at (rpo, i);
-
-          for (uint32_t e = u32_at (g->first, u); e < u32_at (g->first, u + 1); e++)
-            if (u32_at (g->succ, e) == r->header && dominates (idom, r->header, u)
-                && stamp[u] != mark)
-              {
-                stamp[u] = mark;
-                g_array_append_val (r->blocks, u);
-                work[n_work++] = u;
-              }
-        }
+      /* its latches: the header's predecessors it dominates */
+      for (uint32_t e = pred_first[r->header]; e < pred_first[r->header + 1]; e++)
+        if (dominates (idom, r->header, pred[e]) && stamp[pred[e]] != mark)
+          {
+            stamp[pred[e]] = mark;
+            g_array_append_val (r->blocks, pred[e]);
+            work[n_work++] = pred[e];
+          }
       while (n_work > 0)
         {
           uint32_t b = work[--n_work];
@@ -322,8 +316,6 @@ find_loops (const Graph *g)
   return loops;
 }
 
-/* Makes the loop set from the raw loops: sorted by first instruction, with
- * each block's innermost loop summed by `add` */
 typedef void (*AddInsnFunc) (KsLoop *loop, uint32_t insn, gconstpointer data);
 
 gboolean
@@ -350,6 +342,8 @@ ks_loop_holds (const KsLoopSet *set,
   return FALSE;
 }
 
+/* Makes the loop set from the raw loops: sorted by first instruction, with
+ * each block's innermost loop summed by `add` */
 static KsLoopSet *
 make_set (const Graph *g,
           GArray      *raw,
@@ -491,7 +485,7 @@ view_of (const Ctx        *c,
       v->predicate = in->predicate;
       return;
     }
-  v->opcode = ks_sass_decode_opcode (c->sm, in);
+  v->opcode = ks_sass_insn_opcode (c->sm, in);
   v->modifiers = "";
   v->predicate = ks_sass_decode_predicate (c->sm, in, v->buf);
   /* A code the table does not hold: outside 0x940-0x95f, where Volta to
@@ -995,43 +989,44 @@ ks_loops_match (KsLoopSet       *sass,
       s->estimated = FALSE;
       for (uint32_t pass = by_line ? 0 : 1; pass < 2 && s->match == KS_LOOP_NONE; pass++)
         for (uint32_t j = by_line ? 0 : from; j < ptx->n_loops; j++)
-        {
-          const KsLoop *p = &ptx->loops[j];
-          uint32_t u;
+          {
+            const KsLoop *p = &ptx->loops[j];
+            uint32_t u;
 
-          if ((by_line && p->cuda_line != s->cuda_line) || (pass == 0 && taken[j]))
-            continue;
-          u = times_of (s, p, NULL);
-          if (u != 0 && (s->match == KS_LOOP_NONE || s->inner != KS_LOOP_NONE || u < s->unroll))
-            {
-              /* the fewest PTX iterations: nvcc's own unrolled copy of a
-               * loop before its remainder loop */
-              s->unroll = u;
-              s->match = j;
-              s->inner = KS_LOOP_NONE;
-              s->inner_trips = 0;
+            if ((by_line && p->cuda_line != s->cuda_line) || (pass == 0 && taken[j]))
               continue;
-            }
-          if (s->match != KS_LOOP_NONE)
-            continue;
-          /* p with one innermost loop of its own unrolled whole */
-          for (uint32_t i = j + 1; i < ptx->n_loops && s->match == KS_LOOP_NONE; i++)
-            {
-              gboolean innermost = TRUE;
-              uint32_t t;
+            u = times_of (s, p, NULL);
+            if (u != 0
+                && (s->match == KS_LOOP_NONE || s->inner != KS_LOOP_NONE || u < s->unroll))
+              {
+                /* the fewest PTX iterations: nvcc's own unrolled copy of a
+                 * loop before its remainder loop */
+                s->unroll = u;
+                s->match = j;
+                s->inner = KS_LOOP_NONE;
+                s->inner_trips = 0;
+                continue;
+              }
+            if (s->match != KS_LOOP_NONE)
+              continue;
+            /* p with one innermost loop of its own unrolled whole */
+            for (uint32_t i = j + 1; i < ptx->n_loops && s->match == KS_LOOP_NONE; i++)
+              {
+                gboolean innermost = TRUE;
+                uint32_t t;
 
-              if (ptx->loops[i].parent != j)
-                continue;
-              for (uint32_t c = i + 1; c < ptx->n_loops; c++)
-                innermost &= ptx->loops[c].parent != i;
-              if (!innermost || (t = times_of (s, p, &ptx->loops[i])) == 0)
-                continue;
-              s->unroll = 1;
-              s->match = j;
-              s->inner = i;
-              s->inner_trips = t;
-            }
-        }
+                if (ptx->loops[i].parent != j)
+                  continue;
+                for (uint32_t c = i + 1; c < ptx->n_loops; c++)
+                  innermost &= ptx->loops[c].parent != i;
+                if (!innermost || (t = times_of (s, p, &ptx->loops[i])) == 0)
+                  continue;
+                s->unroll = 1;
+                s->match = j;
+                s->inner = i;
+                s->inner_trips = t;
+              }
+          }
       for (uint32_t pass = 0; pass < 2 && s->match == KS_LOOP_NONE; pass++)
         for (uint32_t j = 0; s->match == KS_LOOP_NONE && j < ptx->n_loops; j++)
           {

@@ -254,6 +254,13 @@ const char     *ks_sass_decode_sreg      (guint                arch_number,
 const char     *ks_sass_decode_predicate (guint                arch_number,
                                           const KsSassInsn    *insn,
                                           char                 buf[8]);
+/* The opcode of an instruction: the disassembler's, else the one its words
+ * give (ks_sass_decode_opcode()), or NULL; and its pipe (a KsPipe) likewise,
+ * KS_N_PIPES when the opcode is not known */
+const char     *ks_sass_insn_opcode      (guint                arch_number,
+                                          const KsSassInsn    *insn);
+guint           ks_sass_insn_pipe        (guint                arch_number,
+                                          const KsSassInsn    *insn);
 /* Where a BRA (or before Hopper a CALL.REL) read from its words goes: the
  * offset in the function's .text (bits 32-81 of the instruction, a signed
  * byte offset from the next instruction; on Hopper bits 34-81 and 16-23

@@ -74,6 +74,8 @@ typedef struct
   uint8_t stall;                /* cycles before the warp's next instruction */
   uint8_t wait_mask;            /* scoreboards it waits on */
   uint8_t write_barrier, read_barrier;  /* scoreboards it sets, KS_SASS_NO_BARRIER for none */
+  int8_t sass_mem;              /* the kind of memory record it takes (SASS_MEM_*) */
+  uint8_t sass_bar;             /* a BAR: it takes a barrier of the iterations */
   uint32_t ptx;                 /* the PTX instruction the timeline shows for it */
 } InsnInfo;
 
@@ -1084,13 +1086,6 @@ enum
   SASS_N_MEM
 };
 
-static const char *
-sass_opcode (const SassPlan   *plan,
-             const KsSassInsn *in)
-{
-  return in->opcode != NULL ? in->opcode : ks_sass_decode_opcode (plan->sm, in);
-}
-
 /* The kind of memory record a SASS instruction stands for */
 static int
 sass_mem_class (const char *op)
@@ -1129,7 +1124,7 @@ sass_info (Model          *mo,
   const KsSassInsn *in = &plan->l->insns[insn];
   InsnInfo *ii = &mo->info[mo->n_module + (insn - plan->fn->first_insn)];
   const KsArchInfo *a = mo->arch;
-  const char *op = sass_opcode (plan, in);
+  const char *op = ks_sass_insn_opcode (plan->sm, in);
   int mc = sass_mem_class (op);
 
   ii->ready = 1;
@@ -1137,7 +1132,9 @@ sass_info (Model          *mo,
   ii->ahead = AHEAD_STOP;
   ii->ptx = ptx;
   ii->first_ref = 0;
-  ii->pipe = (uint8_t) (in->opcode != NULL ? in->pipe : ks_sass_opcode_pipe (op, ""));
+  ii->pipe = (uint8_t) ks_sass_insn_pipe (plan->sm, in);
+  ii->sass_mem = (int8_t) mc;
+  ii->sass_bar = strcmp (op, "BAR") == 0;
   /* a constant load (LDC) goes through the MIO and has no record */
   pipe_costs (ii, a, (KsPipe) ii->pipe,
               mc == SASS_MEM_SHARED_LOAD || mc == SASS_MEM_SHARED_STORE ? MEM_SHARED
@@ -1186,7 +1183,7 @@ sass_loop_unfit (const SassPlan *plan,
   for (uint32_t i = s->first_insn; i <= s->last_insn; i++)
     {
       const KsSassInsn *in = &plan->l->insns[i];
-      const char *op = sass_opcode (plan, in);
+      const char *op = ks_sass_insn_opcode (plan->sm, in);
 
       if (!(in->flags & KS_SASS_HAS_CONTROL))
         return "the listing has no control codes (no instruction words)";
@@ -1202,7 +1199,7 @@ sass_loop_unfit (const SassPlan *plan,
                                 || strcmp (op, "CALL") == 0 || strcmp (op, "RET") == 0
                                 || strcmp (op, "JMP") == 0 || strcmp (op, "BRX") == 0))
         return "it branches inside";
-      if ((in->opcode != NULL ? in->pipe : ks_sass_opcode_pipe (op, "")) == KS_PIPE_TENSOR)
+      if (ks_sass_insn_pipe (plan->sm, in) == KS_PIPE_TENSOR)
         return "it runs tensor-core instructions";
     }
   return NULL;
@@ -1373,7 +1370,7 @@ sass_plan_new (Model                 *mo,
 }
 
 /* Appends to out / rec one iteration of SASS loop v standing for the PTX
- * events [a, b) of w */
+ * events [a, b) of w; queue: SASS_N_MEM arrays of KsTraceMemory to work in */
 static void
 sass_emit (Model             *mo,
            const SassPlan    *plan,
@@ -1381,16 +1378,16 @@ sass_emit (Model             *mo,
            const Warp        *w,
            uint64_t           a,
            uint64_t           b,
+           GArray           **queue,
            GArray            *out,
            GArray            *rec)
 {
-  GArray *queue[SASS_N_MEM];
   uint32_t popped[SASS_N_MEM] = { 0 }, barriers = 0;
   const KsTraceEvent *first = ev_at (mo, w->event_idx[a]);
   KsTraceMemory none = { 0 };
 
   for (int c = 0; c < SASS_N_MEM; c++)
-    queue[c] = g_array_new (FALSE, FALSE, sizeof (KsTraceMemory));
+    g_array_set_size (queue[c], 0);
   for (uint64_t p = a; p < b; p++)
     {
       const KsTraceEvent *e = ev_at (mo, w->event_idx[p]);
@@ -1408,14 +1405,16 @@ sass_emit (Model             *mo,
     }
   for (uint32_t i = v->first; i < v->first + v->n; i++)
     {
-      const char *op = sass_opcode (plan, &plan->l->insns[i]);
-      int c = sass_mem_class (op);
       KsTraceEvent e = *first;
       uint64_t idx = SASS_EVENT | mo->sev->len;
       KsTraceMemory r = none;
+      const InsnInfo *ii;
+      int c;
 
       e.insn = mo->n_module + (i - plan->fn->first_insn);
       e.flags = 0;
+      ii = &mo->info[e.insn];
+      c = ii->sass_mem;
       if (c != SASS_MEM_NONE && queue[c]->len > 0)
         {
           /* the records in order; past the last, the last again (ptxas
@@ -1424,7 +1423,7 @@ sass_emit (Model             *mo,
           popped[c]++;
           e.flags |= KS_TRACE_MEMORY;
         }
-      if (strcmp (op, "BAR") == 0 && barriers > 0)
+      if (ii->sass_bar && barriers > 0)
         {
           e.flags |= KS_TRACE_BARRIER;
           barriers--;
@@ -1433,8 +1432,6 @@ sass_emit (Model             *mo,
       g_array_append_val (out, idx);
       g_array_append_val (rec, r);
     }
-  for (int c = 0; c < SASS_N_MEM; c++)
-    g_array_unref (queue[c]);
 }
 
 /* w's events with the iterations of the plan's loops as SASS */
@@ -1446,7 +1443,11 @@ sass_rewrite_warp (Model          *mo,
                    GArray         *rec)
 {
   g_autoptr(GArray) starts = g_array_new (FALSE, FALSE, sizeof (uint64_t));
+  GArray *queue[SASS_N_MEM];
   uint64_t i = 0;
+
+  for (int c = 0; c < SASS_N_MEM; c++)
+    queue[c] = g_array_new (FALSE, FALSE, sizeof (KsTraceMemory));
 
   while (i < w->n)
     {
@@ -1490,7 +1491,8 @@ sass_rewrite_warp (Model          *mo,
         while (k + rg->variants[v].unroll < starts->len)
           {
             sass_emit (mo, plan, &rg->variants[v], w, g_array_index (starts, uint64_t, k),
-                       g_array_index (starts, uint64_t, k + rg->variants[v].unroll), out, rec);
+                       g_array_index (starts, uint64_t, k + rg->variants[v].unroll), queue,
+                       out, rec);
             k += rg->variants[v].unroll;
           }
       /* what no SASS loop runs (fewer iterations than the smallest
@@ -1502,6 +1504,8 @@ sass_rewrite_warp (Model          *mo,
         }
       i = j;
     }
+  for (int c = 0; c < SASS_N_MEM; c++)
+    g_array_unref (queue[c]);
 }
 
 /* Every modelled warp's events rewritten (sass_rewrite_warp), in new pools */
