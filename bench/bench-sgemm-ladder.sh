@@ -7,7 +7,8 @@
 # 15971.7, 18237.3.  Each kernel runs `kernelscope-cli analyze --sample-blocks`
 # (the busiest SM's first blocks; the whole grid would take hours) and the
 # model's GFLOP/s = 2 N^3 / estimated duration.  Prints the model, the
-# published figure, their ratio, and whether each step goes the way the
+# published figure, their ratio, the share of the warp-instructions
+# issued that were the SASS's, and whether each step goes the way the
 # measurements do.  A benchmark, not a test; the figures go into
 # docs/TIMING.md.  KS_LADDER_SASS=1 lets analyze use the toolkit: ptxas
 # makes each kernel's SASS and its loops are timed from it (docs/TIMING.md,
@@ -33,7 +34,7 @@ cat > "$tmp/ladder.txt" <<'LADDER'
 6-vectorized _Z14sgemmVectorizeILi128ELi128ELi8ELi8ELi8EEviiifPfS0_fS0_ 128 128 256 18237.3
 LADDER
 
-printf '%-18s %12s %12s %7s %s\n' kernel model_GFLOPs published ratio step
+printf '%-18s %12s %12s %7s %6s %s\n' kernel model_GFLOPs published ratio sass step
 prev_model=
 prev_pub=
 while read -r name kernel tx ty block published; do
@@ -62,6 +63,12 @@ t = d.get('timing') or {}
 us = t.get('estimated_duration_us') or 0
 print('%.1f' % (2 * $N ** 3 / us / 1e3) if us > 0 else 'n/a')
 ")
+  # the share of the warp-instructions issued that were the SASS's
+  sass=$(python3 -c "
+import json
+t = json.load(open('$tmp/$name.out')).get('timing') or {}
+print('%.0f%%' % (100 * t['sass_issued'] / t['issued']) if t.get('issued') else 'n/a')
+")
   ratio=$(python3 -c "print('%.2f' % ($model / $published) if '$model' != 'n/a' else 'n/a')")
   step=
   if [ -n "$prev_model" ] && [ "$model" != n/a ]; then
@@ -70,7 +77,7 @@ m = $model > $prev_model
 p = $published > $prev_pub
 print('faster, as measured' if m and p else 'slower, as measured' if not m and not p else 'WRONG WAY')")
   fi
-  printf '%-18s %12s %12s %7s %s\n' "$name" "$model" "$published" "$ratio" "$step"
+  printf '%-18s %12s %12s %7s %6s %s\n' "$name" "$model" "$published" "$ratio" "$sass" "$step"
   prev_model=$model
   prev_pub=$published
 done < "$tmp/ladder.txt"

@@ -121,8 +121,12 @@ test_edited_text_estimates (void)
  * 11.8, with control codes): the loop runs from .L_x_1 at 0x150 to its back
  * edge at 0x500, 60 instructions; n = 64 and TILE = 16 make 4 iterations a
  * warp, and the busiest of the RTX 3090's 82 SMs runs block 0 alone, 8
- * warps of 32: 8 x 4 x 60 SASS warp-instructions.  Without SASS timing
- * none, and the PTX's own loop is timed instead. */
+ * warps of 32: 8 x 4 x 60 SASS warp-instructions in the loop.  Around it,
+ * each warp runs the 21 instructions from 0x000 to 0x140 (the `@!P1 BRA`
+ * at 0x0d0 that skips the loop not taken) and the 6 from 0x510 to the
+ * EXIT at 0x560 (every thread has an element, so the `@P0 EXIT` at 0x510
+ * lets it on to the STG): 8 x (21 + 4 x 60 + 6), and nothing from the PTX.
+ * Without SASS timing none, and the PTX's own loop is timed instead. */
 static void
 test_sass_timing (void)
 {
@@ -143,7 +147,10 @@ test_sass_timing (void)
   g_assert_cmpuint (a->timing->sass_loops, ==, 1);
   g_assert_cmpuint (a->timing->sass_loops_not, ==, 0);
   g_assert_null (a->timing->sass_reason);
-  g_assert_cmpuint (a->timing->sass_issued, ==, 8 * 4 * 60);
+  g_assert_null (a->timing->sass_stretch_reason);
+  g_assert_cmpuint (a->timing->sass_stretches, ==, 8 * 2);
+  g_assert_cmpuint (a->timing->sass_issued, ==, 8 * (21 + 4 * 60 + 6));
+  g_assert_cmpuint (a->timing->issued, ==, a->timing->sass_issued);
   /* every event shows a PTX instruction of the kernel */
   for (uint64_t i = 0; i < a->timing->n_events; i++)
     {
@@ -161,6 +168,57 @@ test_sass_timing (void)
   /* the PTX loop's 4 x 75 instructions, less what the lowering folds,
    * against the SASS's 4 x 60 */
   g_assert_cmpuint (b->timing->issued, >, a->timing->issued);
+}
+
+/* A kernel without loops, timed from its SASS whole: the sample's sm_86
+ * listing (CUDA 11.8, nvdisasm) runs 16 instructions from 0000 to the
+ * EXIT at 00f0 when a lane has an element, and 6 to the `@P0 EXIT` at 0050
+ * when none has.  One block of 256 threads and n = 100: warps 0
+ * to 3 have elements (warp 3 four of them), warps 4 to 7 none: 4 x 16 +
+ * 4 x 6 SASS warp-instructions, and nothing from the PTX. */
+static void
+test_sass_stretches (void)
+{
+  g_autofree char *spec = sample ("01-vector-add", "vector_add.json");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsLaunch) l = ks_launch_load (spec, &error);
+  g_autoptr(KsAnalysis) a = NULL;
+  KsAnalysisRequest req;
+  const KsPtxModule *m;
+
+  g_assert_no_error (error);
+  l->grid[0] = 1;
+  g_assert_cmpuint (l->n_params, ==, 4);
+  l->params[3].bits = 100;
+  ks_analysis_request_init (&req);
+  req.path = spec;
+  req.launch = l;
+  req.gpu = "rtx-3090";
+  req.use_toolkit = FALSE;
+  a = ks_analysis_run (&req, NULL, NULL, NULL);
+  g_assert_cmpint (a->status, ==, KS_ANALYSIS_OK);
+  g_assert_cmpstr (a->sass_arch, ==, "sm_86");
+  g_assert_nonnull (a->timing);
+  g_assert_cmpuint (a->timing->n_warps, ==, 8);
+  g_assert_cmpuint (a->timing->sass_loops, ==, 0);
+  g_assert_null (a->timing->sass_stretch_reason);
+  g_assert_cmpuint (a->timing->sass_stretches, ==, 8);
+  g_assert_cmpuint (a->timing->sass_stretches_not, ==, 0);
+  g_assert_cmpuint (a->timing->sass_issued, ==, 4 * 16 + 4 * 6);
+  g_assert_cmpuint (a->timing->issued, ==, a->timing->sass_issued);
+  m = a->module;
+  for (uint32_t w = 0; w < 8; w++)
+    {
+      const KsTimingWarp *tw = &a->timing->warps[w];
+      const KsTimingEvent *last = &a->timing->events[tw->first_event + tw->n_events - 1];
+      const KsPtxInsn *in = &m->insns[last->insn];
+
+      g_assert_cmpuint (tw->n_events, ==, tw->warp_in_cta < 4 ? 16 : 6);
+      /* each warp's last instruction, an EXIT, is shown at a PTX
+       * instruction of its CUDA line: 11 (the closing brace), or 9 (the if) */
+      g_assert_cmpuint (in->loc, <, m->n_locs);
+      g_assert_cmpuint (m->locs[in->loc].line, ==, tw->warp_in_cta < 4 ? 11 : 9);
+    }
 }
 
 /* An editor's text wins over the file; an error in it comes back with its
@@ -458,7 +516,7 @@ test_toolchain_search_order (void)
   }
 }
 
-/* A launch from the UI replaces the spec's; the analysis keeps its own copy *//* A launch from the UI replaces the spec's; the analysis keeps its own copy */
+/* A launch from the UI replaces the spec's; the analysis keeps its own copy */
 static void
 test_launch_override (void)
 {
@@ -891,5 +949,6 @@ main (int    argc,
   g_test_add_func ("/analysis/sass/large-module", test_live_sass_large_module);
   g_test_add_func ("/analysis/sass/none", test_no_sass);
   g_test_add_func ("/analysis/sass/timing", test_sass_timing);
+  g_test_add_func ("/analysis/sass/stretches", test_sass_stretches);
   return g_test_run ();
 }

@@ -1115,6 +1115,19 @@ test_analyze_sass_loops (void)
   ptx = json_object_get_object_member (loop, "ptx");
   g_assert_nonnull (ptx);
   g_assert_cmpint (json_object_get_int_member (ptx, "flops"), ==, 32);
+  /* the timing: the loop and, around it, each of the 8 warps' two
+   * stretches (before the loop, after it) timed from the SASS
+   * (test-analysis's /analysis/sass/timing counts their instructions) */
+  {
+    JsonObject *t = json_object_get_object_member (root, "timing");
+
+    g_assert_cmpint (json_object_get_int_member (t, "sass_loops"), ==, 1);
+    g_assert_cmpint (json_object_get_int_member (t, "sass_stretches"), ==, 16);
+    g_assert_cmpint (json_object_get_int_member (t, "sass_stretches_not"), ==, 0);
+    g_assert_true (JSON_NODE_HOLDS_NULL (json_object_get_member (t, "sass_stretch_reason")));
+    g_assert_cmpint (json_object_get_int_member (t, "sass_issued"), ==,
+                     json_object_get_int_member (t, "issued"));
+  }
   result_clear (&r);
 }
 

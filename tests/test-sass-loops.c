@@ -216,6 +216,27 @@ test_lines (void)
   /* 16 FFMA a tile, as the CUDA's TILE = 16 multiply-adds */
   g_assert_cmpuint (p.sass->loops[0].flops, ==, 32);
   g_assert_false (p.sass->loops[0].estimated);
+  /* the flow around the loop, as the listing reads: `@!P1 BRA .L_x_0` at
+   * 0x0d0 goes to 0x510 or on; `@P0 EXIT` at 0x510 ends or goes on; the
+   * EXIT at 0x560 ends; the MOV at 0x520 goes on */
+  {
+    const KsSassFunction *fn = ks_sass_find_function (l, "_Z12matmul_tiledPKfS0_Pfi", NULL);
+    uint32_t at[4] = { 0 };
+    const uint64_t offsets[4] = { 0x0d0, 0x510, 0x560, 0x520 };
+
+    for (uint32_t k = 0; k < 4; k++)
+      for (uint32_t i = 0; i < fn->n_insns; i++)
+        if (l->insns[fn->first_insn + i].offset == offsets[k])
+          at[k] = i;
+    g_assert_cmpuint (p.sass->flow[at[0]], ==,
+                      KS_SASS_FLOW_BRANCH | KS_SASS_FLOW_ON | KS_SASS_FLOW_PREDICATED);
+    g_assert_cmpuint (l->insns[p.sass->target[at[0]]].offset, ==, 0x510);
+    g_assert_cmpuint (p.sass->flow[at[1]], ==,
+                      KS_SASS_FLOW_END | KS_SASS_FLOW_ON | KS_SASS_FLOW_PREDICATED);
+    g_assert_cmpuint (p.sass->flow[at[2]], ==, KS_SASS_FLOW_END);
+    g_assert_cmpuint (p.sass->flow[at[3]], ==, KS_SASS_FLOW_ON);
+    g_assert_cmpuint (p.sass->target[at[1]], ==, KS_LOOP_NONE);
+  }
   pair_clear (&p);
 
   /* divergence.cu's loops at lines 26 and 35 (work_a, work_b) do integer
@@ -291,6 +312,17 @@ test_cubin_words (void)
           g_assert_cmpuint (x->global_bytes, ==, y->global_bytes);
           g_assert_false (y->uncertain);
           compared++;
+        }
+      /* the flow the timing model walks, from the words as from nvdisasm's
+       * text: what each instruction does, its guard, a branch's target */
+      g_assert_cmpuint (fa->n_insns, ==, fb->n_insns);
+      for (uint32_t i = 0; i < fa->n_insns; i++)
+        {
+          g_assert_cmpuint (a->flow[i], ==, b->flow[i]);
+          g_assert_cmpuint (a->target[i] == KS_LOOP_NONE, ==, b->target[i] == KS_LOOP_NONE);
+          if (a->target[i] != KS_LOOP_NONE)
+            g_assert_cmpuint (listing->insns[a->target[i]].offset, ==,
+                              words->insns[b->target[i]].offset);
         }
     }
   g_assert_cmpuint (compared, >=, 1);

@@ -692,10 +692,15 @@ show_status (KsWindow             *self,
 
       g_string_append_printf (s, _(" · ~%.3g µs (model), %s"), result->timing->estimated_duration_us,
                               _(bounds[MIN (result->timing->bound, G_N_ELEMENTS (bounds) - 1)]));
-      /* TRANSLATORS: the model timed the kernel's loops from the SASS's
-       * instructions and control codes (docs/TIMING.md) */
-      if (result->timing->sass_loops > 0)
-        g_string_append (s, _(", loops timed from the SASS"));
+      /* TRANSLATORS: the model timed every instruction the kernel ran from
+       * the SASS's instructions and control codes (docs/TIMING.md) */
+      if (result->timing->sass_issued > 0
+          && result->timing->sass_issued == result->timing->issued)
+        g_string_append (s, _(", timed from the SASS"));
+      /* TRANSLATORS: as above, for some of the kernel's code; the rest was
+       * timed from the PTX */
+      else if (result->timing->sass_issued > 0)
+        g_string_append (s, _(", partly timed from the SASS"));
     }
   if (result->have_occupancy)
     {

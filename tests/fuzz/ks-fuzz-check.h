@@ -44,6 +44,21 @@ ks_fuzz_check_loops (const KsSassListing *l)
           CHECK (lp->depth >= 1 && lp->n_insns <= fn->n_insns);
           CHECK (ks_loop_holds (set, k, lp->back_edge));
         }
+      /* the flow the timing model walks: a branch's target is in the
+       * function, and only a branch has one */
+      for (uint32_t i = 0; i < fn->n_insns; i++)
+        {
+          uint8_t flow = set->flow[i];
+
+          CHECK ((flow & KS_SASS_FLOW_KIND) != KS_SASS_FLOW_KIND);
+          if ((flow & KS_SASS_FLOW_KIND) == KS_SASS_FLOW_BRANCH)
+            CHECK (set->target[i] >= fn->first_insn
+                   && set->target[i] < fn->first_insn + fn->n_insns);
+          else
+            CHECK (set->target[i] == KS_LOOP_NONE);
+          if ((flow & KS_SASS_FLOW_KIND) == KS_SASS_FLOW_NEXT)
+            CHECK (flow & KS_SASS_FLOW_ON);
+        }
       ks_loop_set_free (set);
     }
 }

@@ -1150,6 +1150,9 @@ add_timing (JsonBuilder    *b,
   add_int (b, "sass_loops", t->sass_loops);
   add_int (b, "sass_loops_not", t->sass_loops_not);
   add_str (b, "sass_reason", t->sass_reason);
+  add_int (b, "sass_stretches", (gint64) t->sass_stretches);
+  add_int (b, "sass_stretches_not", (gint64) t->sass_stretches_not);
+  add_str (b, "sass_stretch_reason", t->sass_stretch_reason);
   add_double (b, "estimated_duration_us", t->estimated_duration_us);
   add_double (b, "model_us", t->model_us);
   add_double (b, "memory_floor_us", t->memory_floor_us);

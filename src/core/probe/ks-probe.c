@@ -939,6 +939,11 @@ analyse_text (const Shape          *s,
   req.kernel = "probe";
   req.use_toolkit = options->use_toolkit;
   req.make_sass = options->use_toolkit;
+  /* measure() reads the region between the PTX's clock reads and counts
+   * the PTX's target instructions: a SASS instruction is shown at a PTX
+   * one of its kind and line, and a probe has no line records, so the
+   * probes time the PTX lowering (docs/PROBES.md) */
+  req.sass_timing = FALSE;
   req.simulate = simulate;
   /* one wave of the busiest SM: its first block, rounded up to the blocks
    * resident at once */

@@ -441,6 +441,8 @@ ks_loop_set_free (KsLoopSet *set)
     return;
   g_free (set->block_loop);
   g_free (set->block_insn);
+  g_free (set->flow);
+  g_free (set->target);
   g_free (set->loops);
   g_free (set);
 }
@@ -455,6 +457,10 @@ typedef enum
   FLOW_INDIRECT,                /* a target from a register */
   FLOW_STACK,                   /* Maxwell/Pascal: a target from the SSY/PBK stack */
 } Flow;
+
+/* (KsLoopSet.flow keeps the first three) */
+G_STATIC_ASSERT ((int) FLOW_BRANCH == (int) KS_SASS_FLOW_BRANCH
+                 && (int) FLOW_END == (int) KS_SASS_FLOW_END);
 
 /* An instruction as a disassembler named it, or as its words say when
  * none did (a cubin read without one, sm_70 to sm_90) */
@@ -713,7 +719,8 @@ ks_loops_from_sass (const KsSassListing  *l,
           leader[target[i] - base] = 1;
         }
       /* bit 2: it may also go on to the next instruction */
-      flow[i] = (uint8_t) (f | ((f == FLOW_NEXT || sass_predicated (&v)) ? 4 : 0));
+      flow[i] = (uint8_t) (f | ((f == FLOW_NEXT || sass_predicated (&v)) ? KS_SASS_FLOW_ON : 0)
+                           | (sass_predicated (&v) ? KS_SASS_FLOW_PREDICATED : 0));
       if (f != FLOW_NEXT)
         leader[i + 1] = 1;
     }
@@ -751,6 +758,11 @@ ks_loops_from_sass (const KsSassListing  *l,
 
   raw = find_loops (&g);
   set = make_set (&g, raw, sass_add_insn, &c);
+  for (uint32_t i = 0; i < n; i++)
+    if ((flow[i] & 3) != FLOW_BRANCH)
+      target[i] = KS_LOOP_NONE;
+  set->flow = g_steal_pointer (&flow);
+  set->target = g_steal_pointer (&target);
   for (uint32_t k = 0; k < set->n_loops; k++)
     {
       const KsSassSource *src = ks_sass_insn_source (l, set->loops[k].back_edge);

@@ -69,7 +69,25 @@ typedef struct
   uint32_t *block_loop;         /* per block: its innermost loop, or KS_LOOP_NONE */
   uint32_t *block_insn;         /* n_blocks + 1: block b is instructions [block_insn[b],
                                  * block_insn[b + 1]) (as KsLoop.back_edge) */
+  /* SASS only (NULL for PTX), per instruction i of the function at
+   * [i - block_insn[0]]: how it goes on, and where a branch goes */
+  uint8_t *flow;                /* KsSassFlow */
+  uint32_t *target;             /* KS_SASS_FLOW_BRANCH: the instruction (listing index) it
+                                 * goes to; else KS_LOOP_NONE */
 } KsLoopSet;
+
+/* How a SASS instruction goes on: what it does, plus KS_SASS_FLOW_ON
+ * when it may also go on to the next instruction (predicated, or no
+ * branch).  A CALL goes on (the call returns). */
+typedef enum
+{
+  KS_SASS_FLOW_NEXT = 0,
+  KS_SASS_FLOW_BRANCH = 1,      /* to `target` */
+  KS_SASS_FLOW_END = 2,         /* EXIT, RET, KILL, a trap */
+  KS_SASS_FLOW_KIND = 3,        /* mask of the three */
+  KS_SASS_FLOW_ON = 4,
+  KS_SASS_FLOW_PREDICATED = 8,  /* it has a guard predicate (not @PT) */
+} KsSassFlow;
 
 /* The instruction (listing index) a BRA or CALL.REL of function goes to,
  * from its operand or its words; KS_LOOP_NONE when not known */

@@ -76,6 +76,7 @@ typedef struct
   uint8_t write_barrier, read_barrier;  /* scoreboards it sets, KS_SASS_NO_BARRIER for none */
   int8_t sass_mem;              /* the kind of memory record it takes (SASS_MEM_*) */
   uint8_t sass_bar;             /* a BAR: it takes a barrier of the iterations */
+  uint8_t sass_pred;            /* it has a guard predicate: its lanes may all be off */
   uint32_t ptx;                 /* the PTX instruction the timeline shows for it */
 } InsnInfo;
 
@@ -238,6 +239,7 @@ ks_timing_free (KsTiming *t)
   g_free (t->warps);
   g_free (t->events);
   g_free (t->sass_reason);
+  g_free (t->sass_stretch_reason);
   g_free (t);
 }
 
@@ -1048,8 +1050,17 @@ absorb_lowered (Model    *mo,
  * instruction issues by its control code: its stall count before the
  * warp's next one, the scoreboards it waits on and those it sets; its pipe
  * and the memory it touched (the records of the PTX iterations it stands
- * for, in order per kind) as for a PTX instruction.  Code outside those
- * loops is timed from the PTX as before. */
+ * for, in order per kind) as for a PTX instruction.
+ *
+ * The code between them (a warp's stretch from its entry, or from the end
+ * of such a loop, to the next such loop or its exit) is timed as the path
+ * through the SASS that did the stretch's work: of the paths from where
+ * the warp is to where it goes next that enter no loop, the one whose
+ * global and shared loads and stores and barriers are those of the
+ * stretch's PTX (exactly, else as kinds), then whose CUDA lines are
+ * closest to the stretch's.  A stretch no one path fits (divergent
+ * branches run both sides; a loop or a call timed from the PTX) is timed
+ * from the PTX. */
 
 typedef struct
 {
@@ -1074,6 +1085,11 @@ typedef struct
   GArray *regions;              /* SassRegion */
   uint32_t *region_of;          /* per module instruction of the kernel: its region, or NEVER */
   uint32_t fn_first, fn_n;
+  /* Stretches: NULL when they stay the PTX's (stretch_why says why) */
+  uint8_t *ptx_in_loop;         /* per PTX instruction of the kernel */
+  uint32_t *sass_loop_of;       /* per SASS instruction of the function: its loop or
+                                 * KS_LOOP_NONE */
+  const char *stretch_why;
 } SassPlan;
 
 enum
@@ -1083,6 +1099,8 @@ enum
   SASS_MEM_SHARED_STORE,
   SASS_MEM_GLOBAL_LOAD,
   SASS_MEM_GLOBAL_STORE,
+  SASS_MEM_TEXTURE,             /* a texture fetch */
+  SASS_MEM_SURFACE,             /* a surface load, store or reduction */
   SASS_N_MEM
 };
 
@@ -1101,6 +1119,13 @@ sass_mem_class (const char *op)
   if (strcmp (op, "STG") == 0 || strcmp (op, "ST") == 0 || strcmp (op, "ATOMG") == 0
       || strcmp (op, "ATOM") == 0 || strcmp (op, "RED") == 0 || strcmp (op, "REDG") == 0)
     return SASS_MEM_GLOBAL_STORE;
+  if (strcmp (op, "TEX") == 0 || strcmp (op, "TLD") == 0 || strcmp (op, "TLD4") == 0
+      || strcmp (op, "TXD") == 0 || strcmp (op, "TEXS") == 0 || strcmp (op, "TLDS") == 0
+      || strcmp (op, "TLD4S") == 0)
+    return SASS_MEM_TEXTURE;
+  if (strcmp (op, "SULD") == 0 || strcmp (op, "SUST") == 0 || strcmp (op, "SURED") == 0
+      || strcmp (op, "SUATOM") == 0)
+    return SASS_MEM_SURFACE;
   return SASS_MEM_NONE;
 }
 
@@ -1111,7 +1136,7 @@ record_class (const KsTraceMemory *r)
     return r->store ? SASS_MEM_SHARED_STORE : SASS_MEM_SHARED_LOAD;
   if (r->kind == KS_TRACE_MEM_GLOBAL)
     return r->store ? SASS_MEM_GLOBAL_STORE : SASS_MEM_GLOBAL_LOAD;
-  return SASS_MEM_NONE;
+  return r->kind == KS_TRACE_MEM_TEXTURE ? SASS_MEM_TEXTURE : SASS_MEM_SURFACE;
 }
 
 /* What the model needs of SASS instruction `insn` (a listing index) */
@@ -1125,8 +1150,11 @@ sass_info (Model          *mo,
   InsnInfo *ii = &mo->info[mo->n_module + (insn - plan->fn->first_insn)];
   const KsArchInfo *a = mo->arch;
   const char *op = ks_sass_insn_opcode (plan->sm, in);
-  int mc = sass_mem_class (op);
+  int mc;
 
+  if (op == NULL)
+    op = "";
+  mc = sass_mem_class (op);
   ii->ready = 1;
   ii->sass = 1;
   ii->ahead = AHEAD_STOP;
@@ -1135,6 +1163,7 @@ sass_info (Model          *mo,
   ii->pipe = (uint8_t) ks_sass_insn_pipe (plan->sm, in);
   ii->sass_mem = (int8_t) mc;
   ii->sass_bar = strcmp (op, "BAR") == 0;
+  ii->sass_pred = (plan->sass->flow[insn - plan->fn->first_insn] & KS_SASS_FLOW_PREDICATED) != 0;
   /* a constant load (LDC) goes through the MIO and has no record */
   pipe_costs (ii, a, (KsPipe) ii->pipe,
               mc == SASS_MEM_SHARED_LOAD || mc == SASS_MEM_SHARED_STORE ? MEM_SHARED
@@ -1161,6 +1190,8 @@ sass_plan_free (SassPlan *plan)
   if (plan->regions != NULL)
     g_array_unref (plan->regions);
   g_free (plan->region_of);
+  g_free (plan->ptx_in_loop);
+  g_free (plan->sass_loop_of);
   g_free (plan);
 }
 
@@ -1203,6 +1234,174 @@ sass_loop_unfit (const SassPlan *plan,
         return "it runs tensor-core instructions";
     }
   return NULL;
+}
+
+/* Where the timeline shows SASS instructions: at a PTX instruction of
+ * their CUDA line of the same kind (a memory access of the same space and
+ * direction, else the same pipe), the k-th SASS instruction of a kind at
+ * the k-th PTX one, round again past the last (the copies of an unrolled
+ * body); with no PTX instruction of its kind on its line, at the line's
+ * first one */
+typedef struct
+{
+  GHashTable *kinds;            /* (line, kind) -> GArray of PTX instructions, in order */
+  GHashTable *seen;             /* (line, kind) -> SASS instructions placed so far */
+} ShowMap;
+
+static int
+ptx_show_kind (const KsPtxInsn *in)
+{
+  gboolean shared = in->space == KS_PTX_SPACE_SHARED || in->space == KS_PTX_SPACE_SHARED_CLUSTER;
+  gboolean other = in->space == KS_PTX_SPACE_LOCAL || in->space == KS_PTX_SPACE_PARAM
+                   || in->space == KS_PTX_SPACE_CONST;
+
+  switch (in->opcode)
+    {
+    case KS_PTX_OPC_LD:
+    case KS_PTX_OPC_LDU:
+      if (!other)
+        return shared ? SASS_MEM_SHARED_LOAD : SASS_MEM_GLOBAL_LOAD;
+      break;
+    case KS_PTX_OPC_ST:
+    case KS_PTX_OPC_ATOM:
+    case KS_PTX_OPC_RED:
+      if (!other)
+        return shared ? SASS_MEM_SHARED_STORE : SASS_MEM_GLOBAL_STORE;
+      break;
+    case KS_PTX_OPC_TEX:
+    case KS_PTX_OPC_TLD4:
+      return SASS_MEM_TEXTURE;
+    case KS_PTX_OPC_SULD:
+    case KS_PTX_OPC_SUST:
+    case KS_PTX_OPC_SURED:
+      return SASS_MEM_SURFACE;
+    default:
+      break;
+    }
+  return -1;
+}
+
+static gpointer
+show_key (uint32_t line,
+          int      kind)
+{
+  return GUINT_TO_POINTER ((line << 5) | (uint32_t) kind);
+}
+
+static void
+show_map_init (ShowMap *s)
+{
+  s->kinds = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
+  s->seen = g_hash_table_new (NULL, NULL);
+}
+
+static void
+show_map_clear (ShowMap *s)
+{
+  g_hash_table_unref (s->kinds);
+  g_hash_table_unref (s->seen);
+}
+
+/* Adds PTX instruction insn (in the module's order) */
+static void
+show_map_add (ShowMap     *s,
+              const Model *mo,
+              uint32_t     insn)
+{
+  const KsPtxModule *m = mo->m;
+  const KsPtxInsn *in = &m->insns[insn];
+  uint32_t line = in->loc != 0 && in->loc < m->n_locs ? m->locs[in->loc].line : 0;
+  int kind = ptx_show_kind (in);
+  int kinds[2] = { 31, kind >= 0 ? kind : 16 + (int) ks_timing_insn_pipe (m, in) };
+
+  /* also under line 0, for SASS without line records: then the k-th of a
+   * kind in the function (or loop) */
+  for (int k = 0; k < 4; k++)
+    {
+      uint32_t at = k < 2 ? 0 : line;
+      GArray *list;
+
+      if (k >= 2 && (line == 0 || line >= (1u << 26)))
+        break;
+      list = g_hash_table_lookup (s->kinds, show_key (at, kinds[k % 2]));
+      if (list == NULL)
+        {
+          list = g_array_new (FALSE, FALSE, sizeof (uint32_t));
+          g_hash_table_insert (s->kinds, show_key (at, kinds[k % 2]), list);
+        }
+      g_array_append_val (list, insn);
+    }
+}
+
+/* The PTX instruction to show SASS instruction i at (in listing order), or
+ * `otherwise` */
+static uint32_t
+show_map_place (ShowMap        *s,
+                const SassPlan *plan,
+                uint32_t        i,
+                uint32_t        otherwise)
+{
+  const KsSassInsn *in = &plan->l->insns[i];
+  const KsSassSource *src = ks_sass_insn_source (plan->l, i);
+  int kind = sass_mem_class (ks_sass_insn_opcode (plan->sm, in));
+  uint32_t line = src != NULL && src->line < (1u << 26) ? src->line : 0;
+  GArray *list;
+  guint k;
+
+  if (kind < 0)
+    kind = 16 + (int) ks_sass_insn_pipe (plan->sm, in);
+  list = g_hash_table_lookup (s->kinds, show_key (line, kind));
+  if (list == NULL)
+    {
+      /* the line's first PTX instruction */
+      list = line != 0 ? g_hash_table_lookup (s->kinds, show_key (line, 31)) : NULL;
+      return list != NULL ? g_array_index (list, uint32_t, 0) : otherwise;
+    }
+  k = GPOINTER_TO_UINT (g_hash_table_lookup (s->seen, show_key (line, kind)));
+  g_hash_table_insert (s->seen, show_key (line, kind), GUINT_TO_POINTER (k + 1));
+  return g_array_index (list, uint32_t, k % list->len);
+}
+
+/* What the stretches need: which PTX and SASS instructions are in loops,
+ * and the info of each SASS instruction outside the regions' loops, shown
+ * at the first PTX instruction outside them of its CUDA line (else at the
+ * one the instruction before it is shown at) */
+static void
+sass_plan_stretches (Model    *mo,
+                     SassPlan *plan)
+{
+  const KsLoopSet *s = plan->sass;
+  g_autofree uint8_t *in_region = g_new0 (uint8_t, MAX (plan->fn->n_insns, 1u));
+  uint32_t shown = plan->fn_first;
+  ShowMap show;
+
+  plan->ptx_in_loop = g_new0 (uint8_t, MAX (plan->fn_n, 1u));
+  for (uint32_t i = 0; i < plan->fn_n; i++)
+    for (uint32_t j = 0; j < plan->ptx->n_loops && !plan->ptx_in_loop[i]; j++)
+      plan->ptx_in_loop[i] = (uint8_t) ks_loop_holds (plan->ptx, j, plan->fn_first + i);
+  plan->sass_loop_of = g_new (uint32_t, MAX (plan->fn->n_insns, 1u));
+  for (uint32_t b = 0; b < s->n_blocks; b++)
+    for (uint32_t i = s->block_insn[b]; i < s->block_insn[b + 1]; i++)
+      plan->sass_loop_of[i - plan->fn->first_insn] = s->block_loop[b];
+  for (uint32_t r = 0; r < plan->regions->len; r++)
+    {
+      const SassRegion *rg = &g_array_index (plan->regions, SassRegion, r);
+
+      for (uint32_t v = 0; v < rg->n_variants; v++)
+        memset (in_region + (rg->variants[v].first - plan->fn->first_insn), 1,
+                rg->variants[v].n);
+    }
+  show_map_init (&show);
+  for (uint32_t i = 0; i < plan->fn_n; i++)
+    if (plan->region_of[i] == NEVER)
+      show_map_add (&show, mo, plan->fn_first + i);
+  for (uint32_t k = 0; k < plan->fn->n_insns; k++)
+    if (!in_region[k])
+      {
+        shown = show_map_place (&show, plan, plan->fn->first_insn + k, shown);
+        sass_info (mo, plan, plan->fn->first_insn + k, shown);
+      }
+  show_map_clear (&show);
 }
 
 /* The plan for timing the kernel's loops from its SASS, or NULL (with
@@ -1316,8 +1515,12 @@ sass_plan_new (Model                 *mo,
       g_array_append_val (plan->regions, r);
     }
   t->sass_loops = plan->regions->len;
-  if (plan->regions->len == 0)
+  for (uint32_t i = 0; i < plan->fn->n_insns && plan->stretch_why == NULL; i++)
+    if (!(plan->l->insns[plan->fn->first_insn + i].flags & KS_SASS_HAS_CONTROL))
+      plan->stretch_why = "the listing has no control codes (no instruction words)";
+  if (plan->regions->len == 0 && plan->stretch_why != NULL)
     {
+      t->sass_stretch_reason = g_strdup (plan->stretch_why);
       sass_plan_free (plan);
       return NULL;
     }
@@ -1341,40 +1544,38 @@ sass_plan_new (Model                 *mo,
     for (uint32_t r = 0; r < plan->regions->len; r++)
       {
         const SassRegion *rg = &g_array_index (plan->regions, SassRegion, r);
-        g_autoptr(GHashTable) by_line = g_hash_table_new (NULL, NULL);
+        ShowMap show;
 
+        show_map_init (&show);
         for (uint32_t i = 0; i < fn->n_insns; i++)
-          {
-            const KsPtxInsn *in = &m->insns[fn->first_insn + i];
-            uint32_t line = in->loc != 0 && in->loc < m->n_locs ? m->locs[in->loc].line : 0;
-
-            if (plan->region_of[i] == r && line != 0
-                && !g_hash_table_contains (by_line, GUINT_TO_POINTER (line)))
-              g_hash_table_insert (by_line, GUINT_TO_POINTER (line),
-                                   GUINT_TO_POINTER (fn->first_insn + i + 1));
-          }
+          if (plan->region_of[i] == r)
+            show_map_add (&show, mo, fn->first_insn + i);
         for (uint32_t v = 0; v < rg->n_variants; v++)
-          for (uint32_t i = rg->variants[v].first; i < rg->variants[v].first + rg->variants[v].n;
-               i++)
-            {
-              const KsSassSource *src = ks_sass_insn_source (plan->l, i);
-              guint at = src ? GPOINTER_TO_UINT (g_hash_table_lookup (by_line,
-                                                                     GUINT_TO_POINTER (src->line)))
-                             : 0;
-
-              sass_info (mo, plan, i, at != 0 ? at - 1 : rg->header);
-            }
+          {
+            /* each copy of the loop from the PTX's first instruction again */
+            g_hash_table_remove_all (show.seen);
+            for (uint32_t i = rg->variants[v].first;
+                 i < rg->variants[v].first + rg->variants[v].n; i++)
+              sass_info (mo, plan, i, show_map_place (&show, plan, i, rg->header));
+          }
+        show_map_clear (&show);
       }
+    if (plan->stretch_why == NULL)
+      sass_plan_stretches (mo, plan);
   }
   return plan;
 }
 
-/* Appends to out / rec one iteration of SASS loop v standing for the PTX
- * events [a, b) of w; queue: SASS_N_MEM arrays of KsTraceMemory to work in */
+/* Appends to out / rec SASS instructions standing for the PTX events
+ * [a, b) of w: one iteration of loop v, or (v NULL) the instructions of
+ * `path`, each with the lanes of the PTX event as far into [a, b) as it
+ * is into the path (the event at b when a == b).  queue: SASS_N_MEM arrays
+ * of KsTraceMemory to work in */
 static void
 sass_emit (Model             *mo,
            const SassPlan    *plan,
            const SassVariant *v,
+           const GArray      *path,
            const Warp        *w,
            uint64_t           a,
            uint64_t           b,
@@ -1385,6 +1586,7 @@ sass_emit (Model             *mo,
   uint32_t popped[SASS_N_MEM] = { 0 }, barriers = 0;
   const KsTraceEvent *first = ev_at (mo, w->event_idx[a]);
   KsTraceMemory none = { 0 };
+  uint32_t n = v != NULL ? v->n : path->len;
 
   for (int c = 0; c < SASS_N_MEM; c++)
     g_array_set_size (queue[c], 0);
@@ -1403,9 +1605,11 @@ sass_emit (Model             *mo,
             g_array_append_val (queue[c], w->mem_rec[p]);
         }
     }
-  for (uint32_t i = v->first; i < v->first + v->n; i++)
+  for (uint32_t k = 0; k < n; k++)
     {
-      KsTraceEvent e = *first;
+      uint32_t i = v != NULL ? v->first + k : g_array_index (path, uint32_t, k);
+      KsTraceEvent e = v != NULL ? *first
+                       : *ev_at (mo, w->event_idx[a + (b - a) * k / n]);
       uint64_t idx = SASS_EVENT | mo->sev->len;
       KsTraceMemory r = none;
       const InsnInfo *ii;
@@ -1415,7 +1619,9 @@ sass_emit (Model             *mo,
       e.flags = 0;
       ii = &mo->info[e.insn];
       c = ii->sass_mem;
-      if (c != SASS_MEM_NONE && queue[c]->len > 0)
+      /* a predicated access past the records: its lanes were all off */
+      if (c != SASS_MEM_NONE && queue[c]->len > 0
+          && !(v == NULL && ii->sass_pred && popped[c] >= queue[c]->len))
         {
           /* the records in order; past the last, the last again (ptxas
            * made more accesses of the kind than the lowering) */
@@ -1434,17 +1640,301 @@ sass_emit (Model             *mo,
     }
 }
 
-/* w's events with the iterations of the plan's loops as SASS */
+/* ---- Stretches: the SASS path a warp took between its loops ---- */
+
+#define WALK_MAX_PATHS        256       /* complete paths looked at for one stretch */
+#define WALK_MAX_STEPS        200000    /* instructions walked for one stretch */
+
+typedef struct
+{
+  const Model *mo;
+  const SassPlan *plan;
+  uint32_t to;                  /* the instruction to reach, or NEVER: an EXIT */
+  uint32_t want[SASS_N_MEM + 1];        /* the stretch's accesses per kind, and barriers */
+  GHashTable *lines;            /* the CUDA lines of the stretch's PTX */
+  GArray *path;                 /* the path walked so far: listing indices */
+  GArray *best;
+  uint8_t *on_path;             /* per instruction of the function */
+  int best_fit;                 /* 2: the same accesses, 1: of the same kinds, 0: none */
+  uint32_t best_lines;          /* CUDA lines in one of the path and the stretch only */
+  uint32_t n_best;              /* paths as good as best */
+  uint32_t paths, steps;
+  const char *dead;             /* why a path ended short, for the message */
+  gboolean too_many;
+} Walk;
+
+/* A complete path: kept when it fits the stretch better than those before */
+static void
+walk_done (Walk *wk)
+{
+  uint32_t least[SASS_N_MEM + 1] = { 0 }, most[SASS_N_MEM + 1] = { 0 }, odd = 0;
+  g_autoptr(GHashTable) lines = g_hash_table_new (NULL, NULL);
+  GHashTableIter it;
+  gpointer key;
+  int fit = 2;
+
+  if (++wk->paths > WALK_MAX_PATHS)
+    {
+      wk->too_many = TRUE;
+      return;
+    }
+  for (guint k = 0; k < wk->path->len; k++)
+    {
+      uint32_t i = g_array_index (wk->path, uint32_t, k);
+      const InsnInfo *ii = &wk->mo->info[wk->mo->n_module + (i - wk->plan->fn->first_insn)];
+      const KsSassSource *src = ks_sass_insn_source (wk->plan->l, i);
+
+      int c = ii->sass_bar ? SASS_N_MEM : ii->sass_mem;
+
+      /* (a predicated one may run with every lane off: no access) */
+      if (c != SASS_MEM_NONE)
+        {
+          most[c]++;
+          least[c] += !ii->sass_pred;
+        }
+      if (src != NULL && src->line != 0)
+        g_hash_table_add (lines, GUINT_TO_POINTER (src->line));
+    }
+  for (int c = 0; c <= SASS_N_MEM; c++)
+    if (wk->want[c] < least[c] || wk->want[c] > most[c])
+      fit = c != SASS_N_MEM && (wk->want[c] == 0 ? least[c] == 0 : most[c] > 0) && fit > 0
+            ? 1 : 0;
+  if (fit == 0 || fit < wk->best_fit)
+    return;
+  g_hash_table_iter_init (&it, lines);
+  while (g_hash_table_iter_next (&it, &key, NULL))
+    odd += !g_hash_table_contains (wk->lines, key);
+  g_hash_table_iter_init (&it, wk->lines);
+  while (g_hash_table_iter_next (&it, &key, NULL))
+    odd += !g_hash_table_contains (lines, key);
+  if (fit > wk->best_fit || odd < wk->best_lines)
+    {
+      wk->best_fit = fit;
+      wk->best_lines = odd;
+      wk->n_best = 1;
+      g_array_set_size (wk->best, 0);
+      g_array_append_vals (wk->best, wk->path->data, wk->path->len);
+    }
+  else if (odd == wk->best_lines)
+    wk->n_best++;
+}
+
+/* Walks every path from instruction i to wk->to that enters no loop */
+static void
+walk_from (Walk    *wk,
+           uint32_t i)
+{
+  const SassPlan *plan = wk->plan;
+  const KsLoopSet *s = plan->sass;
+  uint32_t base = plan->fn->first_insn, end = base + plan->fn->n_insns;
+  guint mark = wk->path->len;
+
+  while (!wk->too_many)
+    {
+      const char *op;
+      uint8_t flow;
+
+      if (i == wk->to)
+        {
+          walk_done (wk);
+          break;
+        }
+      if (i >= end || wk->on_path[i - base])
+        {
+          wk->dead = "it would run past the function's end or around a loop";
+          break;
+        }
+      if (plan->sass_loop_of[i - base] != KS_LOOP_NONE)
+        {
+          wk->dead = "it enters a loop not timed from the SASS here";
+          break;
+        }
+      if (++wk->steps > WALK_MAX_STEPS)
+        {
+          wk->too_many = TRUE;
+          break;
+        }
+      op = ks_sass_insn_opcode (plan->sm, &plan->l->insns[i]);
+      if (op == NULL || *op == '\0')
+        {
+          wk->dead = "an instruction on it is not named";
+          break;
+        }
+      if (strcmp (op, "CALL") == 0 || strcmp (op, "RET") == 0)
+        {
+          wk->dead = "it calls a subroutine";
+          break;
+        }
+      flow = s->flow[i - base];
+      wk->on_path[i - base] = 1;
+      g_array_append_val (wk->path, i);
+      if ((flow & KS_SASS_FLOW_KIND) == KS_SASS_FLOW_END)
+        {
+          if (wk->to == NEVER)
+            walk_done (wk);
+          if (!(flow & KS_SASS_FLOW_ON))
+            break;
+        }
+      else if ((flow & KS_SASS_FLOW_KIND) == KS_SASS_FLOW_BRANCH)
+        {
+          if (flow & KS_SASS_FLOW_ON)
+            walk_from (wk, i + 1);
+          i = s->target[i - base];
+          continue;
+        }
+      i++;
+    }
+  for (guint k = mark; k < wk->path->len; k++)
+    wk->on_path[g_array_index (wk->path, uint32_t, k) - base] = 0;
+  g_array_set_size (wk->path, mark);
+}
+
+/* The SASS path a warp took from instruction `from` to `to` (NEVER: to an
+ * EXIT, which the path ends with) while it ran its PTX events [a, b):
+ * into `path`; else FALSE, with why it is not known */
+static gboolean
+walk_stretch (const Model    *mo,
+              const SassPlan *plan,
+              const Warp     *w,
+              uint64_t        a,
+              uint64_t        b,
+              uint32_t        from,
+              uint32_t        to,
+              GArray         *path,
+              char          **why)
+{
+  g_autoptr(GHashTable) lines = g_hash_table_new (NULL, NULL);
+  g_autoptr(GArray) walked = g_array_new (FALSE, FALSE, sizeof (uint32_t));
+  g_autofree uint8_t *on_path = g_new0 (uint8_t, MAX (plan->fn->n_insns, 1u));
+  const KsPtxModule *m = mo->m;
+  Walk wk = { 0 };
+
+  wk.mo = mo;
+  wk.plan = plan;
+  wk.to = to;
+  for (uint64_t p = a; p < b; p++)
+    {
+      const KsTraceEvent *e = ev_at (mo, w->event_idx[p]);
+      uint32_t at = e->insn - plan->fn_first;
+      const KsPtxInsn *in;
+
+      if (e->insn < plan->fn_first || at >= plan->fn_n)
+        {
+          *why = g_strdup ("the warp calls a function there");
+          return FALSE;
+        }
+      if (plan->ptx_in_loop[at])
+        {
+          *why = g_strdup ("the warp runs a loop there that is timed from the PTX");
+          return FALSE;
+        }
+      if ((e->flags & KS_TRACE_MEMORY) && w->mem_rec[p].wavefronts > 0
+          && record_class (&w->mem_rec[p]) != SASS_MEM_NONE)
+        wk.want[record_class (&w->mem_rec[p])]++;
+      if (e->flags & KS_TRACE_BARRIER)
+        wk.want[SASS_N_MEM]++;
+      in = &m->insns[e->insn];
+      if (in->loc != 0 && in->loc < m->n_locs && m->locs[in->loc].line != 0)
+        g_hash_table_add (lines, GUINT_TO_POINTER (m->locs[in->loc].line));
+    }
+  wk.lines = lines;
+  wk.path = walked;
+  wk.best = path;
+  wk.on_path = on_path;
+  wk.best_lines = G_MAXUINT32;
+  g_array_set_size (path, 0);
+  walk_from (&wk, from);
+  if (wk.too_many)
+    *why = g_strdup_printf ("more than %u paths go from %04" G_GINT64_MODIFIER "x",
+                            WALK_MAX_PATHS, plan->l->insns[from].offset);
+  else if (wk.best_fit == 0)
+    *why = g_strdup_printf ("no path from %04" G_GINT64_MODIFIER "x to %s does the loads, "
+                            "stores and barriers the PTX did (%s)",
+                            plan->l->insns[from].offset, to == NEVER ? "an EXIT" : "the loop",
+                            wk.dead ? wk.dead : "a divergent branch runs both sides");
+  else if (wk.n_best > 1)
+    *why = g_strdup_printf ("%u paths from %04" G_GINT64_MODIFIER "x do the same loads and "
+                            "stores and run the same CUDA lines", wk.n_best,
+                            plan->l->insns[from].offset);
+  else
+    return TRUE;
+  return FALSE;
+}
+
+/* Where the stretch [a, b) of w came from, for a message */
+static uint32_t
+stretch_line (const Model *mo,
+              const Warp  *w,
+              uint64_t     a,
+              uint64_t     b)
+{
+  return a < b ? mo->m->insns[ev_at (mo, w->event_idx[a])->insn].line : 0;
+}
+
+/* w's stretch [a, b) as the SASS path from `from` to `to` (as
+ * walk_stretch), else as its PTX; returns where the warp is in the SASS
+ * after it (`to`, the EXIT, or NEVER when not known) */
+static uint32_t
+sass_stretch (Model          *mo,
+              const SassPlan *plan,
+              const Warp     *w,
+              uint64_t        a,
+              uint64_t        b,
+              uint32_t        from,
+              uint32_t        to,
+              GArray        **queue,
+              GArray         *out,
+              GArray         *rec,
+              KsTiming       *t)
+{
+  g_autoptr(GArray) path = g_array_new (FALSE, FALSE, sizeof (uint32_t));
+  g_autofree char *why = NULL;
+
+  if (a == b && to == NEVER)
+    return NEVER;
+  if (plan->ptx_in_loop == NULL)
+    why = g_strdup (plan->stretch_why);
+  else if (from == NEVER)
+    why = g_strdup ("where the warp is in the SASS is not known (the code before it was "
+                    "timed from the PTX)");
+  else if (to == NEVER && !(ev_at (mo, w->event_idx[b - 1])->flags & KS_TRACE_EXIT))
+    why = g_strdup ("the warp's trace ends before it exits");
+  if (why == NULL && walk_stretch (mo, plan, w, a, b, from, to, path, &why))
+    {
+      sass_emit (mo, plan, NULL, path, w, a, b, queue, out, rec);
+      t->sass_stretches++;
+      return to;
+    }
+  for (uint64_t p = a; p < b; p++)
+    {
+      g_array_append_val (out, w->event_idx[p]);
+      g_array_append_val (rec, w->mem_rec[p]);
+    }
+  if (a < b)
+    {
+      t->sass_stretches_not++;
+      if (t->sass_stretch_reason == NULL)
+        t->sass_stretch_reason = g_strdup_printf ("the code at PTX line %u: %s",
+                                                  stretch_line (mo, w, a, b), why);
+    }
+  return NEVER;
+}
+
+/* w's events with the iterations of the plan's loops, and the stretches
+ * between them, as SASS */
 static void
 sass_rewrite_warp (Model          *mo,
                    const SassPlan *plan,
                    const Warp     *w,
                    GArray         *out,
-                   GArray         *rec)
+                   GArray         *rec,
+                   KsTiming       *t)
 {
   g_autoptr(GArray) starts = g_array_new (FALSE, FALSE, sizeof (uint64_t));
+  g_autoptr(GArray) between = g_array_new (FALSE, FALSE, sizeof (uint32_t));
   GArray *queue[SASS_N_MEM];
-  uint64_t i = 0;
+  uint64_t i = 0, from = 0;     /* the stretch so far: [from, i) */
+  uint32_t pos = plan->fn->first_insn;  /* where the warp is in the SASS, or NEVER */
 
   for (int c = 0; c < SASS_N_MEM; c++)
     queue[c] = g_array_new (FALSE, FALSE, sizeof (KsTraceMemory));
@@ -1452,7 +1942,7 @@ sass_rewrite_warp (Model          *mo,
   while (i < w->n)
     {
       const KsTraceEvent *e = ev_at (mo, w->event_idx[i]);
-      uint32_t at = e->insn - plan->fn_first, r;
+      uint32_t at = e->insn - plan->fn_first, r, first_v = NEVER, last_v = NEVER;
       const SassRegion *rg;
       uint64_t j, k = 0;
       gboolean clean = TRUE;
@@ -1460,8 +1950,6 @@ sass_rewrite_warp (Model          *mo,
       r = e->insn >= plan->fn_first && at < plan->fn_n ? plan->region_of[at] : NEVER;
       if (r == NEVER || e->insn != g_array_index (plan->regions, SassRegion, r).header)
         {
-          g_array_append_val (out, w->event_idx[i]);
-          g_array_append_val (rec, w->mem_rec[i]);
           i++;
           continue;
         }
@@ -1487,13 +1975,37 @@ sass_rewrite_warp (Model          *mo,
 
         g_array_append_val (starts, end);
       }
-      for (uint32_t v = 0; clean && v < rg->n_variants; v++)
+      for (uint32_t v = 0; clean && v < rg->n_variants && first_v == NEVER; v++)
+        if (rg->variants[v].unroll < starts->len)
+          first_v = v;
+      if (first_v == NEVER)
+        {
+          /* no SASS loop runs these iterations (fewer than the smallest
+           * unroll, or lanes exit in them): they are part of the stretch,
+           * which the PTX then times */
+          i = j;
+          continue;
+        }
+      /* the stretch before it, to the SASS loop it starts with */
+      pos = sass_stretch (mo, plan, w, from, i, pos, rg->variants[first_v].first, queue, out,
+                          rec, t);
+      for (uint32_t v = 0; v < rg->n_variants; v++)
         while (k + rg->variants[v].unroll < starts->len)
           {
-            sass_emit (mo, plan, &rg->variants[v], w, g_array_index (starts, uint64_t, k),
+            uint64_t a = g_array_index (starts, uint64_t, k);
+            g_autofree char *why = NULL;
+
+            /* from the loop before to this one: the path that does no work */
+            if (last_v != NEVER && last_v != v && pos != NEVER && plan->sass_loop_of != NULL
+                && walk_stretch (mo, plan, w, a, a,
+                                 rg->variants[last_v].first + rg->variants[last_v].n,
+                                 rg->variants[v].first, between, &why))
+              sass_emit (mo, plan, NULL, between, w, a, a, queue, out, rec);
+            sass_emit (mo, plan, &rg->variants[v], NULL, w, a,
                        g_array_index (starts, uint64_t, k + rg->variants[v].unroll), queue,
                        out, rec);
             k += rg->variants[v].unroll;
+            last_v = v;
           }
       /* what no SASS loop runs (fewer iterations than the smallest
        * unroll), and iterations where lanes exit: as the PTX */
@@ -1502,8 +2014,13 @@ sass_rewrite_warp (Model          *mo,
           g_array_append_val (out, w->event_idx[p]);
           g_array_append_val (rec, w->mem_rec[p]);
         }
-      i = j;
+      /* after the last SASS loop it ran, the warp goes on past its back
+       * edge */
+      pos = last_v != NEVER && g_array_index (starts, uint64_t, k) == j
+            ? rg->variants[last_v].first + rg->variants[last_v].n : NEVER;
+      i = from = j;
     }
+  sass_stretch (mo, plan, w, from, w->n, pos, NEVER, queue, out, rec, t);
   for (int c = 0; c < SASS_N_MEM; c++)
     g_array_unref (queue[c]);
 }
@@ -1527,7 +2044,7 @@ sass_rewrite (Model           *mo,
     {
       outs[i] = g_array_sized_new (FALSE, FALSE, sizeof (uint64_t), (guint) warps[i].n);
       recs[i] = g_array_sized_new (FALSE, FALSE, sizeof (KsTraceMemory), (guint) warps[i].n);
-      sass_rewrite_warp (mo, plan, &warps[i], outs[i], recs[i]);
+      sass_rewrite_warp (mo, plan, &warps[i], outs[i], recs[i], t);
       total += outs[i]->len;
     }
   g_free (*idx_pool);

@@ -135,11 +135,19 @@ typedef struct
   uint64_t lowered;             /* PTX warp-instructions folded or merged, not issued */
   uint64_t issued_ahead;        /* of `issued`: issued before instructions the PTX puts first
                                  * (loads and their address arithmetic, as ptxas schedules) */
-  uint64_t sass_issued;         /* of `issued`: SASS instructions of loops timed from the SASS */
+  uint64_t sass_issued;         /* of `issued`: SASS instructions (docs/TIMING.md, "Timed
+                                 * from the SASS") */
   uint32_t sass_loops;          /* PTX loops timed from the SASS */
   uint32_t sass_loops_not;      /* PTX loops of the kernel that were not (no SASS loop of theirs
                                  * could be: sass_reason says why for the first) */
   char *sass_reason;            /* NULL when every loop was, or there was no SASS */
+  /* The code outside those loops, one warp's stretch at a time: a
+   * stretch is what a warp runs between its entry, the loops timed from
+   * the SASS and its exit */
+  uint64_t sass_stretches;      /* warp stretches timed as the SASS path the warp took */
+  uint64_t sass_stretches_not;  /* warp stretches timed from the PTX (sass_stretch_reason
+                                 * says why for the first) */
+  char *sass_stretch_reason;
   double ipc;                   /* issued / cycles */
   double warps_active;          /* resident warps per cycle / the SM's warp slots (Nsight
                                  * Compute's sm__warps_active.avg.pct_of_peak, as a fraction) */
