@@ -214,6 +214,16 @@ test_sass_stretches (void)
       const KsPtxInsn *in = &m->insns[last->insn];
 
       g_assert_cmpuint (tw->n_events, ==, tw->warp_in_cta < 4 ? 16 : 6);
+      /* the listing's instructions in its order, from 0000 on: the
+       * events name them */
+      for (uint64_t k = 0; k < tw->n_events; k++)
+        {
+          const KsTimingEvent *e = &a->timing->events[tw->first_event + k];
+
+          g_assert_cmpuint (e->sass, !=, 0);
+          g_assert_cmpuint (a->sass->insns[e->sass - 1].offset, ==, 0x10 * k);
+        }
+      g_assert_cmpstr (a->sass->insns[last->sass - 1].opcode, ==, "EXIT");
       /* each warp's last instruction, an EXIT, is shown at a PTX
        * instruction of its CUDA line: 11 (the closing brace), or 9 (the if) */
       g_assert_cmpuint (in->loc, <, m->n_locs);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ks-render-export.h"
+#include "ks-sass.h"
 #include "ks-timeline.h"
 #include "ks-timeline-render.h"
 #include "ks-widget-util.h"
@@ -404,7 +405,7 @@ describe (KsTimeline *self,
   const KsTimingEvent *e;
   const KsTimingWarp *w;
   const KsPtxInsn *in;
-  g_autofree char *text = NULL, *cuda = NULL, *waited = NULL;
+  g_autofree char *text = NULL, *cuda = NULL, *waited = NULL, *sass = NULL;
   uint32_t file = 0, line = 0;
 
   if (t == NULL || m == NULL)
@@ -421,10 +422,23 @@ describe (KsTimeline *self,
   if (e->stall != KS_STALL_SELECTED)
     waited = g_strdup_printf (_("waited %u cycles: %s\n"), e->ready - e->stall_start,
                               stall_label ((KsStallReason) e->stall));
-  return g_strdup_printf (_("%s\nPTX line %u%s%s\nblock %u, warp %u (sub-partition %u)\n"
+  /* timed from the SASS: the instruction the GPU issues, then the PTX
+   * instruction it is shown at */
+  if (e->sass != 0 && self->analysis->sass != NULL && e->sass - 1 < self->analysis->sass->n_insns)
+    {
+      const KsSassInsn *si = &self->analysis->sass->insns[e->sass - 1];
+      g_autofree char *at = g_strdup_printf ("%04" G_GINT64_MODIFIER "x", si->offset);
+      g_autoptr(GString) s = g_string_new (NULL);
+
+      ks_sass_insn_append_text (s, self->analysis->sass, si, "?");
+      /* TRANSLATORS: a SASS instruction's offset in its function, and the
+       * instruction ("LDG.E R4, [R4.64]") */
+      sass = g_strdup_printf (_("SASS %s: %s\n"), at, s->str);
+    }
+  return g_strdup_printf (_("%s%s\nPTX line %u%s%s\nblock %u, warp %u (sub-partition %u)\n"
                             "issued at cycle %u on the %s pipe, %u of 32 lanes\n"
                             "result after %u cycles\n%s(a model, not a measurement)"),
-                          text, in->line, cuda ? ", " : "", cuda ? cuda : "",
+                          sass ? sass : "", text, in->line, cuda ? ", " : "", cuda ? cuda : "",
                           w->cta, w->warp_in_cta, w->sub_partition, e->cycle,
                           ks_pipe_name ((KsPipe) e->pipe), e->active_lanes, e->latency,
                           waited ? waited : "");

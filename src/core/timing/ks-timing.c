@@ -165,6 +165,7 @@ typedef struct
   gboolean hoist;               /* issue loads ahead (HOIST_*) */
   uint32_t n_module;            /* the module's instructions: info past them is SASS's */
   GArray *sev;                  /* KsTraceEvent: the SASS events (SASS_EVENT) */
+  uint32_t sass_first;          /* the SASS function's first instruction (listing index) */
 } Model;
 
 /* The trace event (or SASS event) at a warp's event index */
@@ -1434,6 +1435,7 @@ sass_plan_new (Model                 *mo,
   plan = g_new0 (SassPlan, 1);
   plan->l = options->sass;
   plan->fn = options->sass_function;
+  mo->sass_first = plan->fn->first_insn;
   plan->sm = sm;
   plan->sass = ks_loops_from_sass (plan->l, plan->fn, &error);
   if (plan->sass == NULL)
@@ -2191,6 +2193,7 @@ issue (Model    *mo,
   te->stall_start = w->stall_start;
   te->ready = w->first_eligible != NEVER ? w->first_eligible : cycle;
   te->insn = ii->sass ? ii->ptx : e->insn;
+  te->sass = ii->sass ? mo->sass_first + (e->insn - mo->n_module) + 1 : 0;
   te->latency = (uint16_t) latency;
   te->active_lanes = (uint16_t) __builtin_popcount (e->exec);
   te->pipe = ii->pipe;

@@ -73,7 +73,7 @@ typedef enum
   KS_BOUND_COMPUTE,
 } KsBound;
 
-/* One issued warp-instruction of the modelled SM (24 bytes), in issue
+/* One issued warp-instruction of the modelled SM (28 bytes), in issue
  * order per warp; KsTimingWarp says where a warp's events are. */
 typedef struct
 {
@@ -89,6 +89,9 @@ typedef struct
   uint8_t lowered;              /* KsLowerKind: KS_LOWER_ISSUE, or a PTX instruction ptxas
                                  * folds or merges, which issues nothing (at the cycle of the
                                  * warp's previous issue, latency 0) */
+  uint32_t sass;                /* timed from the SASS (docs/TIMING.md): the instruction
+                                 * issued, its index into KsTimingOptions.sass + 1 (insn is
+                                 * then the PTX instruction it is shown at); 0: a PTX one */
 } KsTimingEvent;
 
 typedef struct
