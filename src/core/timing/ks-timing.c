@@ -1365,8 +1365,8 @@ show_map_place (ShowMap        *s,
 
 /* What the stretches need: which PTX and SASS instructions are in loops,
  * and the info of each SASS instruction outside the regions' loops, shown
- * at the first PTX instruction outside them of its CUDA line (else at the
- * one the instruction before it is shown at) */
+ * at a PTX instruction outside them of its CUDA line and kind (ShowMap;
+ * else where the instruction before it is shown) */
 static void
 sass_plan_stretches (Model    *mo,
                      SassPlan *plan)
@@ -1998,7 +1998,7 @@ sass_rewrite_warp (Model          *mo,
             g_autofree char *why = NULL;
 
             /* from the loop before to this one: the path that does no work */
-            if (last_v != NEVER && last_v != v && pos != NEVER && plan->sass_loop_of != NULL
+            if (last_v != NEVER && last_v != v && plan->sass_loop_of != NULL
                 && walk_stretch (mo, plan, w, a, a,
                                  rg->variants[last_v].first + rg->variants[last_v].n,
                                  rg->variants[v].first, between, &why))
